@@ -1,0 +1,661 @@
+// Keeps the deployment material honest: parses deploy/Dockerfile, deploy/docker-compose.yml
+// and every manifest of k8s/base from disk and checks the properties the platform relies on
+// (ports, probes, resources, secrets, wiring between services). No Docker or cluster needed.
+import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, parseAllDocuments } from 'yaml';
+
+// ---------------------------------------------------------------------------------------------
+// The platform, as the manifests must describe it.
+
+const SERVICES: Record<string, number> = {
+  auth: 3101,
+  tickets: 3102,
+  'whatsapp-sessions': 3103,
+  campaigns: 3104,
+  billing: 3105,
+  'realtime-gateway': 3106,
+  'messaging-gateway': 8080,
+};
+const SERVICE_NAMES = Object.keys(SERVICES);
+const WEB = { name: 'web', port: 3000 };
+const GATEWAY_UPSTREAMS: Record<string, string> = {
+  AUTH_URL: 'auth',
+  TICKETS_URL: 'tickets',
+  WHATSAPP_SESSIONS_URL: 'whatsapp-sessions',
+  CAMPAIGNS_URL: 'campaigns',
+  BILLING_URL: 'billing',
+  REALTIME_URL: 'realtime-gateway',
+};
+const SECRET_NAME = 'conversa-secrets';
+const SECRET_KEYS = ['DATABASE_URL', 'JWT_SECRET', 'JWT_REFRESH_SECRET'];
+const NAMESPACE = 'conversa';
+const PART_OF = { 'app.kubernetes.io/part-of': 'conversa' };
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DEPLOY = join(ROOT, 'deploy');
+const K8S_BASE = join(ROOT, 'k8s', 'base');
+
+// ---------------------------------------------------------------------------------------------
+// Helpers.
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Obj = Record<string, any>;
+interface K8sObject extends Obj {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  __file: string;
+}
+
+const read = (path: string): string => readFileSync(path, 'utf8');
+
+/**
+ * Runs a loader at collection time without crashing the whole suite: on error the value is
+ * `fallback` and a dedicated test rethrows the error, so a broken file shows as a failed test.
+ */
+function attempt<T>(load: () => T, fallback: T): { value: T; error?: unknown } {
+  try {
+    return { value: load() };
+  } catch (error) {
+    return { value: fallback, error };
+  }
+}
+
+/** Parses every YAML document of a file, failing on any syntax error or warning. */
+function parseYamlFile(path: string): Obj[] {
+  const docs = parseAllDocuments(read(path), { merge: true });
+  const problems = docs.flatMap((d) => [...d.errors, ...d.warnings].map((e) => `${path}: ${e.message}`));
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  return docs.map((d) => d.toJS({ maxAliasCount: -1 }) as Obj).filter((d) => d != null);
+}
+
+function isSubset(sub: Record<string, string> | undefined, of: Record<string, string> | undefined): boolean {
+  if (!sub || Object.keys(sub).length === 0) return false;
+  return Object.entries(sub).every(([k, v]) => of?.[k] === v);
+}
+
+function podSpec(workload: Obj): Obj {
+  return workload.spec.template.spec;
+}
+
+function containers(workload: Obj): Obj[] {
+  return podSpec(workload).containers ?? [];
+}
+
+/** Resolves a port given by number or by the name of a container port. */
+function containerPortNumber(container: Obj, port: number | string): number | undefined {
+  if (typeof port === 'number') return port;
+  if (/^\d+$/.test(port)) return Number(port);
+  return (container.ports ?? []).find((p: Obj) => p.name === port)?.containerPort;
+}
+
+function argValue(args: string[], flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kubernetes.
+
+const kustomizationLoad = attempt(() => parse(read(join(K8S_BASE, 'kustomization.yaml'))) as Obj, {} as Obj);
+const kustomization = kustomizationLoad.value ?? {};
+const resourceFiles: string[] = kustomization.resources ?? [];
+
+/** Every object of the base. A missing or broken file is skipped here: the kustomization tests report it. */
+function loadK8s(): K8sObject[] {
+  return resourceFiles.flatMap((file) => {
+    try {
+      return parseYamlFile(join(K8S_BASE, file)).map((doc) => ({ ...doc, __file: file }) as K8sObject);
+    } catch {
+      return [];
+    }
+  });
+}
+
+const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+const find = (objects: K8sObject[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata?.name === name);
+const workloadOf = (objects: K8sObject[], name: string) =>
+  find(objects, 'Deployment', name) ?? find(objects, 'StatefulSet', name);
+
+describe('k8s/base kustomization', () => {
+  it('parses', () => {
+    if (kustomizationLoad.error) throw kustomizationLoad.error;
+    expect(kustomization.kind).toBe('Kustomization');
+  });
+
+  it('targets the conversa namespace and labels everything part-of conversa', () => {
+    expect(kustomization.namespace).toBe(NAMESPACE);
+    const common = {
+      ...(kustomization.commonLabels ?? {}),
+      ...Object.assign({}, ...(kustomization.labels ?? []).map((l: Obj) => l.pairs ?? {})),
+    };
+    expect(common).toMatchObject(PART_OF);
+  });
+
+  it('lists resources that all exist as files and parse without error', () => {
+    expect(resourceFiles.length).toBeGreaterThan(0);
+    for (const file of resourceFiles) {
+      const path = join(K8S_BASE, file);
+      expect(existsSync(path) && statSync(path).isFile()).toBe(true);
+      const docs = parseYamlFile(path);
+      expect(docs.length).toBeGreaterThan(0);
+      for (const doc of docs) {
+        expect(typeof doc.apiVersion).toBe('string');
+        expect(typeof doc.kind).toBe('string');
+        expect(typeof doc.metadata?.name).toBe('string');
+      }
+    }
+  });
+
+  it('lists every manifest of the folder except the example Secret', () => {
+    const onDisk = readdirSync(K8S_BASE).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml');
+    const expected = onDisk.filter((f) => f !== 'secrets.example.yaml').sort();
+    expect([...resourceFiles].sort()).toEqual(expected);
+    expect(resourceFiles).not.toContain('secrets.example.yaml');
+  });
+
+  it('declares the namespace and has no duplicate objects', () => {
+    const objects = loadK8s();
+    expect(find(objects, 'Namespace', NAMESPACE)).toBeDefined();
+    const keys = objects.map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(keys.length).toBe(new Set(keys).size);
+  });
+
+  const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+  (kubectl.status === 0 ? it : it.skip)('renders with `kubectl kustomize` (when kubectl is installed)', () => {
+    const out = spawnSync('kubectl', ['kustomize', K8S_BASE], { encoding: 'utf8' });
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+  });
+});
+
+describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web: false })), { ...WEB, web: true }])(
+  'k8s workload $name',
+  ({ name, port, web }) => {
+    const objects = loadK8s();
+    const workload = workloadOf(objects, name);
+    const pods = () => workload!.spec.template;
+    const main = () => containers(workload!)[0];
+
+    it('has a Deployment (or StatefulSet) whose selector matches its pod labels', () => {
+      expect(workload).toBeDefined();
+      expect(isSubset(workload!.spec.selector?.matchLabels, pods().metadata?.labels)).toBe(true);
+    });
+
+    it(`exposes container port ${port} and a Service targeting it`, () => {
+      const c = main();
+      expect((c.ports ?? []).map((p: Obj) => p.containerPort)).toContain(port);
+      const service = find(objects, 'Service', name);
+      expect(service).toBeDefined();
+      expect(isSubset(service!.spec.selector, pods().metadata?.labels)).toBe(true);
+      // The selector picks this workload's pods and no other's.
+      const selected = [...byKind(objects, 'Deployment'), ...byKind(objects, 'StatefulSet')].filter((w) =>
+        isSubset(service!.spec.selector, w.spec.template.metadata?.labels),
+      );
+      expect(selected.map((w) => w.metadata.name)).toEqual([name]);
+      const servicePort = (service!.spec.ports ?? []).find((p: Obj) => p.port === port);
+      expect(servicePort).toBeDefined();
+      expect(containerPortNumber(c, servicePort.targetPort ?? servicePort.port)).toBe(port);
+    });
+
+    it('sets an image', () => {
+      for (const c of containers(workload!)) {
+        expect(typeof c.image).toBe('string');
+        expect(c.image).toMatch(/^\S+(:[\w.-]+|@sha256:[a-f0-9]{64})$/);
+      }
+      expect(main().image).toContain(name);
+    });
+
+    it(`probes readiness and liveness on ${web ? '/' : '/health'} at the container port`, () => {
+      for (const c of containers(workload!)) {
+        for (const probe of ['readinessProbe', 'livenessProbe']) {
+          const httpGet = c[probe]?.httpGet;
+          expect({ probe, path: httpGet?.path }).toEqual({ probe, path: web ? '/' : '/health' });
+          expect(containerPortNumber(c, httpGet.port)).toBe(port);
+        }
+      }
+    });
+
+    it('requests and limits cpu and memory', () => {
+      for (const c of containers(workload!)) {
+        for (const kind of ['requests', 'limits']) {
+          for (const resource of ['cpu', 'memory']) {
+            expect({ kind, resource, value: c.resources?.[kind]?.[resource] }).toEqual({
+              kind,
+              resource,
+              value: expect.anything(),
+            });
+          }
+        }
+      }
+    });
+
+    it('runs as a non-root user', () => {
+      const c = main();
+      const runAsNonRoot = c.securityContext?.runAsNonRoot ?? podSpec(workload!).securityContext?.runAsNonRoot;
+      const runAsUser = c.securityContext?.runAsUser ?? podSpec(workload!).securityContext?.runAsUser;
+      expect(runAsNonRoot).toBe(true);
+      // A numeric uid: the kubelet cannot check runAsNonRoot against the image's `USER node`.
+      expect(runAsUser).toBeGreaterThan(0);
+    });
+
+    if (web) return;
+
+    it('reads a ConfigMap through envFrom with the non-secret settings', () => {
+      const refs = (main().envFrom ?? []).map((e: Obj) => e.configMapRef?.name).filter(Boolean);
+      expect(refs.length).toBeGreaterThan(0);
+      for (const ref of refs) expect(find(objects, 'ConfigMap', ref)).toBeDefined();
+      const data = Object.assign({}, ...refs.map((ref: string) => find(objects, 'ConfigMap', ref)!.data));
+      expect(data.PORT).toBe(String(port));
+      expect(data.HOST).toBe('0.0.0.0');
+      expect(data.NODE_ENV).toBe('production');
+      expect(data.NATS_URL).toBe('nats://nats:4222');
+      for (const key of [...SECRET_KEYS, 'REDIS_URL']) expect(Object.keys(data)).not.toContain(key);
+    });
+
+    it(`takes ${SECRET_KEYS.join(', ')} from the Secret ${SECRET_NAME}`, () => {
+      const env = main().env ?? [];
+      for (const key of SECRET_KEYS) {
+        const entry = env.find((e: Obj) => e.name === key);
+        expect({ key, ref: entry?.valueFrom?.secretKeyRef }).toEqual({ key, ref: { name: SECRET_NAME, key } });
+      }
+      // Redis is a managed service too: its URL comes from the ConfigMap or the Secret.
+      const redis = env.find((e: Obj) => e.name === 'REDIS_URL');
+      expect(redis?.valueFrom?.secretKeyRef?.name).toBe(SECRET_NAME);
+    });
+
+    if (workload?.kind === 'StatefulSet') {
+      it('has a headless governing Service', () => {
+        const governing = find(objects, 'Service', workload.spec.serviceName);
+        expect(governing?.spec.clusterIP).toBe('None');
+      });
+    }
+  },
+);
+
+describe('k8s wiring', () => {
+  const objects = loadK8s();
+
+  it('points the messaging-gateway at every upstream Service and port', () => {
+    const gateway = workloadOf(objects, 'messaging-gateway')!;
+    const refs = containers(gateway)[0].envFrom.map((e: Obj) => e.configMapRef?.name);
+    const data = Object.assign({}, ...refs.map((ref: string) => find(objects, 'ConfigMap', ref)?.data));
+    for (const [key, service] of Object.entries(GATEWAY_UPSTREAMS)) {
+      expect({ key, url: data[key] }).toEqual({ key, url: `http://${service}:${SERVICES[service]}` });
+      const svc = find(objects, 'Service', service);
+      expect(svc?.spec.ports.map((p: Obj) => p.port)).toContain(SERVICES[service]);
+    }
+    expect(data.WEB_ORIGIN).toMatch(/^https?:\/\/\S+$/);
+  });
+
+  it('has every secretKeyRef key in the example Secret (not part of the base)', () => {
+    const [secret] = parseYamlFile(join(K8S_BASE, 'secrets.example.yaml'));
+    expect(secret.kind).toBe('Secret');
+    expect(secret.metadata.name).toBe(SECRET_NAME);
+    const keys = Object.keys({ ...(secret.stringData ?? {}), ...(secret.data ?? {}) });
+    const referenced = new Set<string>();
+    for (const w of [...byKind(objects, 'Deployment'), ...byKind(objects, 'StatefulSet')]) {
+      for (const c of containers(w)) {
+        for (const e of c.env ?? []) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (ref) {
+            expect(ref.name).toBe(SECRET_NAME);
+            referenced.add(ref.key);
+          }
+        }
+      }
+    }
+    expect(referenced.size).toBeGreaterThan(0);
+    for (const key of referenced) expect(keys).toContain(key);
+    expect(find(objects, 'Secret', SECRET_NAME)).toBeUndefined();
+  });
+
+  it('routes app.example.com to web and api.example.com to messaging-gateway', () => {
+    const [ingress] = byKind(objects, 'Ingress');
+    expect(ingress).toBeDefined();
+    const backends: Record<string, Obj> = {};
+    for (const rule of ingress.spec.rules) {
+      const root = rule.http.paths.find((p: Obj) => p.path === '/');
+      backends[rule.host] = root?.backend?.service;
+    }
+    expect(backends['app.example.com']?.name).toBe('web');
+    expect(backends['api.example.com']?.name).toBe('messaging-gateway');
+    for (const backend of Object.values(backends)) {
+      const svc = find(objects, 'Service', backend.name);
+      expect(svc).toBeDefined();
+      const ports = svc!.spec.ports.map((p: Obj) => (backend.port.name ? p.name : p.port));
+      expect(ports).toContain(backend.port.name ?? backend.port.number);
+    }
+  });
+
+  it('is all in one namespace (set by kustomize, not hard-coded elsewhere)', () => {
+    for (const o of objects) {
+      if (o.kind === 'Namespace') continue;
+      expect([undefined, NAMESPACE]).toContain(o.metadata.namespace);
+    }
+  });
+});
+
+describe('k8s NATS', () => {
+  const objects = loadK8s();
+  const nats = find(objects, 'StatefulSet', 'nats');
+
+  it('is a StatefulSet running JetStream with file storage on a volumeClaimTemplate', () => {
+    expect(nats).toBeDefined();
+    const c = containers(nats!)[0];
+    expect(c.image).toMatch(/^nats:2\.(9|1\d)/);
+    const args: string[] = (c.args ?? []).map(String);
+    expect(args).toContain('-js');
+    const storeDir = argValue(args, '-sd') ?? argValue(args, '--store_dir');
+    expect(storeDir).toBeDefined();
+    const claims = (nats!.spec.volumeClaimTemplates ?? []).map((t: Obj) => t.metadata.name);
+    expect(claims.length).toBeGreaterThan(0);
+    const mount = (c.volumeMounts ?? []).find((m: Obj) => m.mountPath === storeDir);
+    expect(claims).toContain(mount?.name);
+    const claim = nats!.spec.volumeClaimTemplates.find((t: Obj) => t.metadata.name === mount.name);
+    expect(claim.spec.resources.requests.storage).toBeDefined();
+  });
+
+  it('has a headless Service that selects it and serves the client port', () => {
+    const svc = find(objects, 'Service', nats!.spec.serviceName);
+    expect(svc?.spec.clusterIP).toBe('None');
+    expect(isSubset(svc!.spec.selector, nats!.spec.template.metadata.labels)).toBe(true);
+    expect(svc!.spec.ports.map((p: Obj) => p.port)).toContain(4222);
+    expect(isSubset(nats!.spec.selector.matchLabels, nats!.spec.template.metadata.labels)).toBe(true);
+  });
+
+  it('probes /healthz on the monitoring port 8222', () => {
+    const c = containers(nats!)[0];
+    const args: string[] = (c.args ?? []).map(String);
+    expect(argValue(args, '-m') ?? argValue(args, '--http_port')).toBe('8222');
+    for (const probe of ['readinessProbe', 'livenessProbe']) {
+      expect(c[probe]?.httpGet?.path).toMatch(/^\/healthz/);
+      expect(containerPortNumber(c, c[probe].httpGet.port)).toBe(8222);
+    }
+    for (const kind of ['requests', 'limits']) {
+      expect(c.resources?.[kind]?.cpu).toBeDefined();
+      expect(c.resources?.[kind]?.memory).toBeDefined();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// docker compose.
+
+describe('deploy/docker-compose.yml', () => {
+  const composeLoad = attempt(() => parseYamlFile(join(DEPLOY, 'docker-compose.yml'))[0], {} as Obj);
+  const services: Obj = composeLoad.value?.services ?? {};
+
+  it('parses', () => {
+    if (composeLoad.error) throw composeLoad.error;
+    expect(Object.keys(services).length).toBeGreaterThan(0);
+  });
+  const envOf = (s: Obj): Obj =>
+    Array.isArray(s.environment)
+      ? Object.fromEntries(s.environment.map((kv: string) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]))
+      : (s.environment ?? {});
+  const envFiles = (s: Obj): string[] =>
+    (Array.isArray(s.env_file) ? s.env_file : s.env_file ? [s.env_file] : []).map((f: Obj | string) =>
+      typeof f === 'string' ? f : f.path,
+    );
+  const commandOf = (s: Obj): string[] =>
+    Array.isArray(s.command) ? s.command.map(String) : String(s.command ?? '').split(/\s+/);
+  const volumeTarget = (s: Obj, target: string) =>
+    (s.volumes ?? []).some((v: Obj | string) => (typeof v === 'string' ? v.split(':')[1] === target : v.target === target));
+
+  it('runs postgres 15 with a healthcheck and a volume', () => {
+    const pg = services.postgres;
+    expect(pg.image).toMatch(/^postgres:15/);
+    expect(JSON.stringify(pg.healthcheck?.test)).toContain('pg_isready');
+    expect(volumeTarget(pg, '/var/lib/postgresql/data')).toBe(true);
+  });
+
+  it('runs redis 7 with a healthcheck', () => {
+    expect(services.redis.image).toMatch(/^redis:7/);
+    expect(services.redis.healthcheck?.test).toBeDefined();
+  });
+
+  it('runs nats with JetStream storing on a volume', () => {
+    const nats = services.nats;
+    expect(nats.image).toMatch(/^nats:2\.(9|1\d)/);
+    const command = commandOf(nats);
+    expect(command).toContain('-js');
+    const storeDir = argValue(command, '-sd');
+    expect(storeDir).toBeDefined();
+    expect(volumeTarget(nats, storeDir!)).toBe(true);
+    expect(nats.healthcheck?.test).toBeDefined();
+  });
+
+  it('runs migrations once, with the auth image, after postgres is healthy', () => {
+    const migrate = services.migrate;
+    expect(commandOf(migrate)).toEqual(['npm', 'run', 'migrate']);
+    expect(migrate.build?.args?.SERVICE).toBe('auth');
+    expect(migrate.image).toBe(services.auth.image);
+    expect(migrate.depends_on?.postgres?.condition).toBe('service_healthy');
+  });
+
+  it.each(SERVICE_NAMES)('builds %s from deploy/Dockerfile with its SERVICE arg, env and dependencies', (name) => {
+    const s = services[name];
+    expect(s).toBeDefined();
+    expect(resolve(DEPLOY, s.build.context)).toBe(ROOT);
+    expect(s.build.dockerfile).toBe('deploy/Dockerfile');
+    expect(s.build.args?.SERVICE).toBe(name);
+    expect(s.build.target).toBeUndefined(); // the default (last) stage is the service runtime
+    const env = envOf(s);
+    expect(String(env.PORT)).toBe(String(SERVICES[name]));
+    expect(env.HOST).toBe('0.0.0.0');
+    expect(env.REDIS_URL).toMatch(/^redis:\/\/redis:6379/);
+    expect(env.NATS_URL).toBe('nats://nats:4222');
+    // Secrets only from the env file, never inline.
+    expect(envFiles(s)).toContain('./.env.example');
+    for (const key of SECRET_KEYS) expect(Object.keys(env)).not.toContain(key);
+    expect(s.depends_on?.postgres?.condition).toBe('service_healthy');
+    expect(s.depends_on?.redis?.condition).toBe('service_healthy');
+    expect(s.depends_on?.nats?.condition).toBe('service_healthy');
+    expect(s.depends_on?.migrate?.condition).toBe('service_completed_successfully');
+  });
+
+  it('points the messaging-gateway at every upstream and publishes port 8080', () => {
+    const env = envOf(services['messaging-gateway']);
+    for (const [key, service] of Object.entries(GATEWAY_UPSTREAMS)) {
+      expect(services[service]).toBeDefined();
+      expect({ key, url: env[key] }).toEqual({ key, url: `http://${service}:${SERVICES[service]}` });
+    }
+    expect(env.WEB_ORIGIN).toBeDefined();
+    expect(services['messaging-gateway'].ports.map(String)).toContain('8080:8080');
+  });
+
+  it('builds the web app from the web target, on port 3000', () => {
+    const web = services.web;
+    expect(resolve(DEPLOY, web.build.context)).toBe(ROOT);
+    expect(web.build.dockerfile).toBe('deploy/Dockerfile');
+    expect(web.build.target).toBe('web');
+    expect(web.ports.map(String)).toContain('3000:3000');
+  });
+
+  it('has an .env.example with the secrets, placeholders long enough and a consistent DATABASE_URL', () => {
+    const env = Object.fromEntries(
+      read(join(DEPLOY, '.env.example'))
+        .split('\n')
+        .filter((l) => /^[A-Z_]+=/.test(l))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    expect(read(join(DEPLOY, '.env.example'))).toMatch(/change/i);
+    expect(env.JWT_SECRET.length).toBeGreaterThanOrEqual(16);
+    expect(env.JWT_REFRESH_SECRET.length).toBeGreaterThanOrEqual(16);
+    expect(env.JWT_SECRET).not.toBe(env.JWT_REFRESH_SECRET);
+    const db = new URL(env.DATABASE_URL);
+    expect(db.protocol).toBe('postgres:');
+    expect(db.hostname).toBe('postgres');
+    expect(db.username).toBe(env.POSTGRES_USER);
+    expect(db.password).toBe(env.POSTGRES_PASSWORD);
+    expect(db.pathname).toBe(`/${env.POSTGRES_DB}`);
+    expect(envFiles(services.postgres)).toContain('./.env.example');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Dockerfile.
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  name?: string;
+  from: string;
+  instructions: Instruction[];
+}
+
+function parseDockerfile(text: string): { globalArgs: Record<string, string>; stages: Stage[] } {
+  const logical: string[] = [];
+  let current = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (current === '' && /^\s*#/.test(line)) continue; // comment or parser directive
+    if (current !== '' && /^\s*#/.test(line)) continue; // comment inside a continuation
+    if (line.endsWith('\\')) {
+      current += line.slice(0, -1) + ' ';
+      continue;
+    }
+    current += line;
+    if (current.trim() !== '') logical.push(current.trim());
+    current = '';
+  }
+  const globalArgs: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const l of logical) {
+    const [, op, args] = /^(\S+)\s*(.*)$/.exec(l)!;
+    const upper = op.toUpperCase();
+    if (upper === 'FROM') {
+      const m = /^(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args)!;
+      const from = m[1].replace(/\$\{?(\w+)\}?/g, (_, v) => globalArgs[v] ?? `\${${v}}`);
+      stages.push({ from, name: m[2], instructions: [] });
+    } else if (stages.length === 0) {
+      if (upper === 'ARG') {
+        const [k, v] = args.split('=');
+        globalArgs[k] = v ?? '';
+      }
+    } else {
+      stages[stages.length - 1].instructions.push({ op: upper, args });
+    }
+  }
+  return { globalArgs, stages };
+}
+
+/** .dockerignore semantics, simplified: the last pattern matching the path or a parent of it wins. */
+function isIgnored(patterns: string[], path: string): boolean {
+  const toRegExp = (glob: string) =>
+    new RegExp(
+      '^' +
+        glob
+          .replace(/^\.?\//, '')
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*\/?/g, '\u0000')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]')
+          .replace(/\u0000/g, '(.*/)?') +
+        '$',
+    );
+  const parts = path.split('/');
+  const candidates = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+  let ignored = false;
+  for (const raw of patterns) {
+    const negated = raw.startsWith('!');
+    const re = toRegExp(negated ? raw.slice(1) : raw);
+    if (candidates.some((c) => re.test(c))) ignored = !negated;
+  }
+  return ignored;
+}
+
+describe('deploy/Dockerfile', () => {
+  const dockerfileLoad = attempt(() => parseDockerfile(read(join(DEPLOY, 'Dockerfile'))), {
+    globalArgs: {},
+    stages: [] as Stage[],
+  });
+  const { stages } = dockerfileLoad.value;
+
+  it('parses', () => {
+    if (dockerfileLoad.error) throw dockerfileLoad.error;
+    expect(stages.length).toBeGreaterThan(1);
+  });
+  const stage = (name: string) => stages.find((s) => s.name === name);
+  const ops = (s: Stage | undefined, op: string) => (s?.instructions ?? []).filter((i) => i.op === op);
+  const runtime: Stage = stages[stages.length - 1] ?? { from: '', instructions: [] };
+  const isNonRoot = (user: string | undefined) => user !== undefined && !/^(root|0)(:|$)/.test(user);
+  const lastUser = (s: Stage | undefined) => ops(s, 'USER').at(-1)?.args;
+  const buildStage = stages.find((s) => ops(s, 'RUN').some((r) => /nx run "?\$\{?SERVICE\}?:build/.test(r.args)));
+
+  it('builds on node:20-bookworm-slim', () => {
+    const nodeStages = stages.filter((s) => s.from.startsWith('node:'));
+    expect(nodeStages.length).toBeGreaterThan(0);
+    for (const s of nodeStages) expect(s.from).toBe('node:20-bookworm-slim');
+    expect(runtime.from).toBe('node:20-bookworm-slim');
+  });
+
+  it('installs with npm ci and builds the SERVICE arg with Nx, then prunes dev dependencies', () => {
+    expect(buildStage).toBeDefined();
+    expect(ops(buildStage, 'ARG').map((a) => a.args)).toContain('SERVICE');
+    const allRuns = stages.flatMap((s) => ops(s, 'RUN').map((r) => r.args)).join('\n');
+    expect(allRuns).toMatch(/npm ci\b/);
+    expect(ops(buildStage, 'RUN').some((r) => /npm (prune|ci) --omit=dev/.test(r.args))).toBe(true);
+  });
+
+  it('has a default (last) stage that runs services/${SERVICE}/dist/main.js as a non-root user', () => {
+    expect(ops(runtime, 'ARG').map((a) => a.args)).toContain('SERVICE');
+    expect(ops(runtime, 'ENV').some((e) => /\bSERVICE=\$\{?SERVICE\}?/.test(e.args))).toBe(true);
+    expect(isNonRoot(lastUser(runtime))).toBe(true);
+    const cmd = ops(runtime, 'CMD').at(-1)?.args ?? ops(runtime, 'ENTRYPOINT').at(-1)?.args ?? '';
+    expect(cmd).toContain('services/${SERVICE}/dist/main.js');
+    // COPY only from the build stage: node_modules, libs and the service's dist come from there.
+    const copies = ops(runtime, 'COPY').map((c) => c.args);
+    expect(copies.length).toBeGreaterThan(0);
+    for (const c of copies) expect(c).toMatch(new RegExp(`--from=${buildStage?.name}\\b`));
+  });
+
+  it('checks /health with node, not curl', () => {
+    const healthcheck = ops(runtime, 'HEALTHCHECK').at(-1)?.args ?? '';
+    expect(healthcheck).toContain('/health');
+    expect(healthcheck).toMatch(/"node"|\bnode\b/);
+    expect(healthcheck).not.toMatch(/curl/);
+  });
+
+  it('has a web target serving web/dist on port 3000 as a non-root user', () => {
+    const web = stage('web');
+    expect(web).toBeDefined();
+    expect(isNonRoot(lastUser(web))).toBe(true);
+    expect(ops(web, 'COPY').some((c) => /web\/dist/.test(c.args))).toBe(true);
+    expect(ops(web, 'EXPOSE').map((e) => e.args)).toContain('3000');
+    expect(ops(web, 'HEALTHCHECK').length).toBe(1);
+  });
+
+  it('copies from the build context only files that exist and are not ignored', () => {
+    const ignore = read(join(DEPLOY, 'Dockerfile.dockerignore'))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    expect(ignore).toEqual(expect.arrayContaining(['node_modules', '**/node_modules', '**/dist', '.env']));
+    for (const s of stages) {
+      for (const c of ops(s, 'COPY')) {
+        if (/--from=/.test(c.args)) continue;
+        const sources = c.args.split(/\s+/).filter((a) => !a.startsWith('--')).slice(0, -1);
+        for (const src of sources) {
+          if (src === '.') continue;
+          expect({ src, exists: existsSync(join(ROOT, src)) }).toEqual({ src, exists: true });
+          expect({ src, ignored: isIgnored(ignore, src) }).toEqual({ src, ignored: false });
+        }
+      }
+    }
+  });
+
+  it('ships an nginx config listening on 3000 with an SPA fallback', () => {
+    const conf = read(join(DEPLOY, 'nginx', 'web.conf'));
+    expect(conf).toMatch(/listen\s+3000;/);
+    expect(conf).toMatch(/try_files[^;]*\/index\.html;/);
+  });
+});

@@ -1,0 +1,27 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { REDIS } from '@wa/server-kit';
+import type { Redis } from 'ioredis';
+import { JwtAuthGuard } from './jwt-auth.guard.js';
+import { AUTH_OPTIONS, JwtStrategy, type AuthLibOptions } from './jwt.strategy.js';
+import { TokenRevocation } from './tokens.js';
+
+/** Token verification for a service: the strategy, the global guard and the revocation list. */
+@Global()
+@Module({})
+export class AuthLibModule {
+  static forRoot(options: AuthLibOptions): DynamicModule {
+    return {
+      module: AuthLibModule,
+      imports: [PassportModule],
+      providers: [
+        { provide: AUTH_OPTIONS, useValue: options },
+        { provide: TokenRevocation, useFactory: (redis: Redis) => new TokenRevocation(redis), inject: [REDIS] },
+        JwtStrategy,
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+      ],
+      exports: [TokenRevocation, AUTH_OPTIONS],
+    };
+  }
+}

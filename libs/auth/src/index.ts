@@ -1,0 +1,5 @@
+export * from './tokens.js';
+export * from './decorators.js';
+export * from './jwt.strategy.js';
+export * from './jwt-auth.guard.js';
+export * from './auth-lib.module.js';

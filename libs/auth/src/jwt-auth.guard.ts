@@ -1,0 +1,46 @@
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { AccessTokenClaims, Profile } from '@wa/contracts';
+import { DomainError, IS_PUBLIC, setContextIdentity } from '@wa/server-kit';
+import type { Request } from 'express';
+import { PROFILES, SUPER_ONLY } from './decorators.js';
+import { RevokedTokenError } from './jwt.strategy.js';
+
+/**
+ * Global guard: every route needs a valid, unrevoked access token unless marked @Public().
+ * No token → 401 ERR_SESSION_EXPIRED (the app logs out); a bad or expired one → 403 (the app refreshes once
+ * and retries); a revoked one (user deleted, session ended) → 401.
+ */
+@Injectable()
+export class JwtAuthGuard extends AuthGuard('jwt') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    await (super.canActivate(context) as Promise<boolean>);
+    const req = context.switchToHttp().getRequest<Request & { user: AccessTokenClaims }>();
+    const user = req.user;
+    setContextIdentity(req, user.companyId, user.id);
+    if (this.reflector.getAllAndOverride<boolean>(SUPER_ONLY, targets) && !user.super) {
+      throw new DomainError('ERR_NO_PERMISSION');
+    }
+    const profiles = this.reflector.getAllAndOverride<Profile[] | undefined>(PROFILES, targets);
+    if (profiles && !user.super && !profiles.includes(user.profile)) throw new DomainError('ERR_NO_PERMISSION');
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T, info: unknown, context: ExecutionContext): T {
+    if (err instanceof RevokedTokenError) throw new DomainError('ERR_SESSION_EXPIRED');
+    if (err || !user) {
+      const req = context.switchToHttp().getRequest<Request>();
+      if (!req.headers.authorization) throw new DomainError('ERR_SESSION_EXPIRED');
+      const expired = (info as Error | undefined)?.name === 'TokenExpiredError';
+      throw new DomainError('ERR_SESSION_EXPIRED', { reason: expired ? 'expired' : 'invalid' }, undefined, 403);
+    }
+    return user;
+  }
+}

@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { AccessTokenClaims } from '@wa/contracts';
+import type { Request } from 'express';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { TOKEN_ISSUER, TokenRevocation } from './tokens.js';
+
+export const AUTH_OPTIONS = Symbol.for('wa.auth-options');
+export interface AuthLibOptions {
+  secret: string;
+}
+
+export class RevokedTokenError extends Error {
+  constructor() {
+    super('token revoked');
+    this.name = 'RevokedTokenError';
+  }
+}
+
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    @Inject(AUTH_OPTIONS) options: AuthLibOptions,
+    private readonly revocation: TokenRevocation,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: options.secret,
+      issuer: TOKEN_ISSUER,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+      passReqToCallback: true,
+    });
+  }
+
+  async validate(_req: Request, payload: AccessTokenClaims): Promise<AccessTokenClaims> {
+    if (await this.revocation.isRevoked(payload)) throw new RevokedTokenError();
+    return payload;
+  }
+}

@@ -1,0 +1,94 @@
+export type Profile = 'admin' | 'user' | 'supervisor';
+export type AllTicket = 'enabled' | 'desabled';
+
+export interface PlanFlags {
+  useCampaigns: boolean;
+  useKanban: boolean;
+  useOpenAi: boolean;
+  useIntegrations: boolean;
+  useSchedules: boolean;
+  useInternalChat: boolean;
+  useExternalApi: boolean;
+}
+
+export interface PlanDto extends PlanFlags {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  value: number;
+}
+
+export interface SettingDto {
+  key: string;
+  value: string;
+}
+
+export interface CompanyDto {
+  id: number;
+  name: string;
+  /** ISO date (YYYY-MM-DD). */
+  dueDate: string;
+  status: boolean;
+  planId: number;
+  plan: PlanDto;
+  settings: SettingDto[];
+}
+
+export interface QueueRefDto {
+  id: number;
+  /** filled where the caller knows queue names (queues are owned by tickets) */
+  name?: string;
+  color?: string;
+}
+
+export interface UserDto {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  companyId: number;
+  whatsappId: number | null;
+  allTicket: AllTicket;
+  super: boolean;
+  online: boolean;
+  queues: QueueRefDto[];
+  queueIds: number[];
+  company?: CompanyDto;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LoginRequest {
+  email: string;
+  password: string;
+}
+
+export interface LoginResponse {
+  token: string;
+  user: UserDto;
+}
+
+export interface UsersPage {
+  users: UserDto[];
+  count: number;
+  hasMore: boolean;
+}
+
+/** What every access token carries. */
+export interface AccessTokenClaims {
+  /** user id */
+  id: number;
+  companyId: number;
+  profile: Profile;
+  super: boolean;
+  /** login session id: a new login of the same user ends older sessions */
+  sid: string;
+  iat?: number;
+  exp?: number;
+}
+
+/** Names of the refresh cookie and the paths it is scoped to. */
+export const REFRESH_COOKIE = 'jrt';
+export const REFRESH_COOKIE_PATH = '/auth';

@@ -1,0 +1,58 @@
+import type { Profile } from '../auth/auth.types.js';
+
+/**
+ * JetStream streams and the subjects they carry. Each stream owns a subject prefix;
+ * subjects carry the conversation key so consumers can run many in parallel and each in order.
+ */
+export const Streams = {
+  AUTH: { name: 'AUTH', subjects: ['auth.>', 'user.>', 'company.>'] },
+  WA: { name: 'WA', subjects: ['wa.>'] },
+  TICKETS: { name: 'TICKETS', subjects: ['ticket.>', 'message.>', 'contact.>', 'queue.>'] },
+  CONNECTIONS: { name: 'CONNECTIONS', subjects: ['connection.>'] },
+  BILLING: { name: 'BILLING', subjects: ['billing.>', 'plan.>'] },
+  CAMPAIGNS: { name: 'CAMPAIGNS', subjects: ['campaign.>'] },
+} as const;
+
+export const Subjects = {
+  /** A login replaced older sessions of the same user: `auth.session.replaced.<companyId>.<userId>` */
+  sessionReplaced: (companyId: number, userId: number) => `auth.session.replaced.${companyId}.${userId}`,
+  userCreated: (companyId: number, userId: number) => `user.created.${companyId}.${userId}`,
+  userUpdated: (companyId: number, userId: number) => `user.updated.${companyId}.${userId}`,
+  userDeleted: (companyId: number, userId: number) => `user.deleted.${companyId}.${userId}`,
+  settingUpdated: (companyId: number, key: string) => `company.setting.updated.${companyId}.${key}`,
+} as const;
+
+export interface SessionReplacedEvent {
+  companyId: number;
+  userId: number;
+  /** the session that stays */
+  sessionId: string;
+  /** sessions that were ended */
+  endedSessionIds: string[];
+  at: string;
+}
+
+export interface UserChangedEvent {
+  companyId: number;
+  userId: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  queueIds: number[];
+  allTicket: string;
+  super: boolean;
+  at: string;
+}
+
+export interface UserDeletedEvent {
+  companyId: number;
+  userId: number;
+  at: string;
+}
+
+export interface SettingUpdatedEvent {
+  companyId: number;
+  key: string;
+  value: string;
+  at: string;
+}

@@ -1,0 +1,59 @@
+import { DataSource, type DataSourceOptions, type EntitySchema, type MixedList } from 'typeorm';
+
+export interface ServiceDatabaseOptions {
+  /** postgres:// URL */
+  url: string;
+  /** the service's own PostgreSQL schema; a service never reads another's */
+  schema: string;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: MixedList<Function | string>;
+  poolSize?: number;
+  /** application_name seen in pg_stat_activity */
+  applicationName?: string;
+}
+
+/** TypeORM options for one service: its own schema, migrations only, never synchronize. */
+export function dataSourceOptions(opts: ServiceDatabaseOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: opts.url,
+    schema: opts.schema,
+    entities: opts.entities,
+    migrations: opts.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    applicationName: opts.applicationName ?? opts.schema,
+    extra: { max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000 },
+  };
+}
+
+export function createDataSource(opts: ServiceDatabaseOptions): DataSource {
+  return new DataSource(dataSourceOptions(opts));
+}
+
+/**
+ * Creates the schema (TypeORM keeps its migrations table inside it) and runs every pending migration.
+ * A transaction-level advisory lock keeps two processes from migrating the same schema at once.
+ */
+export async function runMigrations(opts: ServiceDatabaseOptions): Promise<string[]> {
+  const ds = createDataSource({ ...opts, poolSize: 2 });
+  await ds.initialize();
+  try {
+    const runner = ds.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${opts.schema}`]);
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+      const done = await ds.runMigrations({ transaction: 'each' });
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${opts.schema}`]);
+      return done.map((m) => m.name);
+    } finally {
+      await runner.release();
+    }
+  } finally {
+    await ds.destroy();
+  }
+}

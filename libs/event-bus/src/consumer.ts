@@ -1,0 +1,436 @@
+import type { ConsumerMessages, JetStreamClient, JsMsg, MsgHdrs, NatsConnection } from 'nats';
+import { headers as natsHeaders } from 'nats';
+import type { BusLogger, BusMessage, ConsumerHandle, ConsumerSpec } from './types.js';
+import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, errorMessage, headerValue, laneOf, positiveInt } from './util.js';
+
+/** Headers put on a dead-lettered message. */
+export const DlqHeaders = {
+  error: 'Dlq-Error',
+  subject: 'Dlq-Original-Subject',
+  stream: 'Dlq-Stream',
+  streamSeq: 'Dlq-Stream-Seq',
+  durable: 'Dlq-Durable',
+  attempts: 'Dlq-Attempts',
+  deliveryCount: 'Dlq-Delivery-Count',
+  msgId: 'Dlq-Original-Msg-Id',
+  at: 'Dlq-At',
+} as const;
+
+const decoder = new TextDecoder();
+
+interface Held<T> {
+  m: JsMsg;
+  /** last time the server heard from us about this message (delivery, +WPI) */
+  touchedAt: number;
+  bus?: BusMessage<T>;
+  decodeError?: unknown;
+}
+
+export interface ResolvedConsumerSpec<T> {
+  stream: string;
+  durable: string;
+  orderKey: (subject: string) => string;
+  concurrency: number;
+  batchSize: number;
+  maxAttempts: number;
+  backoffMs: number[];
+  ackWaitMs: number;
+  maxAckPending: number;
+  handler: (batch: BusMessage<T>[]) => Promise<void>;
+}
+
+export function resolveSpec<T>(spec: ConsumerSpec<T>): ResolvedConsumerSpec<T> {
+  if (!spec.stream) throw new Error('ConsumerSpec.stream is required');
+  if (!spec.durable || /[.*>\s]/.test(spec.durable)) throw new Error(`invalid durable name "${spec.durable}"`);
+  if (typeof spec.handler !== 'function') throw new Error('ConsumerSpec.handler is required');
+  const concurrency = positiveInt(spec.concurrency, 8, 'concurrency');
+  const batchSize = positiveInt(spec.batchSize, 1, 'batchSize');
+  const ackWaitMs = positiveInt(spec.ackWaitMs, 30_000, 'ackWaitMs');
+  if (ackWaitMs < 300) throw new Error('ackWaitMs must be at least 300');
+  return {
+    stream: spec.stream,
+    durable: spec.durable,
+    orderKey: spec.orderKey ?? ((s) => s),
+    concurrency,
+    batchSize,
+    maxAttempts: positiveInt(spec.maxAttempts, 5, 'maxAttempts'),
+    backoffMs: [...(spec.backoffMs ?? DEFAULT_BACKOFF_MS)],
+    ackWaitMs,
+    maxAckPending: positiveInt(spec.maxAckPending, Math.max(256, concurrency * batchSize * 4), 'maxAckPending'),
+    handler: spec.handler,
+  };
+}
+
+function headerRecord(h: MsgHdrs | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h) return out;
+  for (const k of h.keys()) out[k] = h.get(k);
+  return out;
+}
+
+/** A sleep that `stop()` can cut short. */
+class Sleeper {
+  private waiting = new Set<() => void>();
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.waiting.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.waiting.add(done);
+    });
+  }
+  wakeAll(): void {
+    for (const w of [...this.waiting]) w();
+  }
+}
+
+/**
+ * One durable pull consumer: a streaming `consume()` whose messages are spread over
+ * `concurrency` lanes by the hash of their order key. A lane handles its messages strictly
+ * in arrival order, retrying in place, so a conversation never overtakes itself.
+ */
+export class ConsumerRunner<T> implements ConsumerHandle {
+  private readonly lanes: Lane<T>[];
+  private readonly held = new Set<Held<T>>();
+  private readonly sleeper = new Sleeper();
+  private messages: ConsumerMessages | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private stopped: Promise<void> | undefined;
+
+  constructor(
+    readonly spec: ResolvedConsumerSpec<T>,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    readonly log: BusLogger,
+    private readonly onStopped: (r: ConsumerRunner<T>) => void,
+  ) {
+    this.lanes = Array.from({ length: spec.concurrency }, (_, i) => new Lane<T>(this, i));
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  async start(): Promise<void> {
+    const consumer = await this.js.consumers.get(this.spec.stream, this.spec.durable);
+    this.messages = await consumer.consume({
+      max_messages: Math.min(this.spec.maxAckPending, 1000),
+      callback: (m) => this.dispatch(m),
+    });
+    void this.watchStatus(this.messages);
+    // keep held messages (queued in a lane, being handled, waiting for a retry) from being redelivered
+    const every = Math.max(100, Math.floor(this.spec.ackWaitMs / 3));
+    this.ticker = setInterval(() => this.keepAlive(every / 2), every);
+    this.ticker.unref();
+    this.messages.closed().then(
+      (err) => {
+        if (err && !this.stopping) this.log.error({ durable: this.spec.durable, err: errorMessage(err) }, 'event-bus: consume ended');
+      },
+      (err: unknown) => {
+        if (!this.stopping) this.log.error({ durable: this.spec.durable, err: errorMessage(err) }, 'event-bus: consume ended');
+      },
+    );
+  }
+
+  private async watchStatus(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const s of await messages.status()) {
+        if (s.type === 'heartbeats_missed' || s.type === 'consumer_not_found' || s.type === 'stream_not_found' || s.type === 'consumer_deleted' || s.type === 'no_responders') {
+          this.log.warn({ stream: this.spec.stream, durable: this.spec.durable, event: s.type, data: s.data }, 'event-bus: consumer status');
+        }
+      }
+    } catch {
+      // iterator ended
+    }
+  }
+
+  private dispatch(m: JsMsg): void {
+    if (this.stopping) return; // not started: left unacked, JetStream redelivers it
+    const h: Held<T> = { m, touchedAt: Date.now() };
+    try {
+      const data = m.data.length === 0 ? undefined : JSON.parse(decoder.decode(m.data));
+      const hdrs = headerRecord(m.headers);
+      h.bus = {
+        subject: m.subject,
+        data: data as T,
+        msgId: hdrs['Nats-Msg-Id'],
+        streamSeq: m.seq,
+        deliveryCount: m.info.deliveryCount,
+        headers: hdrs,
+      };
+    } catch (err) {
+      h.decodeError = err;
+    }
+    this.held.add(h);
+    let key: string;
+    try {
+      key = this.spec.orderKey(m.subject);
+    } catch {
+      key = m.subject;
+    }
+    this.lanes[laneOf(key, this.lanes.length)]!.push(h);
+  }
+
+  private keepAlive(olderThanMs: number): void {
+    const now = Date.now();
+    for (const h of this.held) {
+      if (now - h.touchedAt >= olderThanMs) {
+        h.m.working();
+        h.touchedAt = now;
+      }
+    }
+  }
+
+  ack(h: Held<T>): void {
+    h.m.ack();
+    this.held.delete(h);
+  }
+
+  /** Forget a message without acking it (it will be redelivered after ack_wait). */
+  release(h: Held<T>): void {
+    this.held.delete(h);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.sleeper.sleep(ms);
+  }
+
+  isDead(h: Held<T>): boolean {
+    return h.decodeError !== undefined || h.m.info.deliveryCount > this.spec.maxAttempts;
+  }
+
+  /** Calls the handler, warning when a call outlives ack_wait (it is kept alive, but it blocks its lane). */
+  async callHandler(batch: Held<T>[]): Promise<void> {
+    const slow = setTimeout(() => {
+      this.log.warn(
+        { stream: this.spec.stream, durable: this.spec.durable, subject: batch[0]!.m.subject, seq: batch[0]!.m.seq, size: batch.length, ms: this.spec.ackWaitMs },
+        'event-bus: handler still running after ack wait; its lane is blocked',
+      );
+    }, this.spec.ackWaitMs);
+    slow.unref();
+    try {
+      await this.spec.handler(batch.map((h) => h.bus!));
+    } finally {
+      clearTimeout(slow);
+    }
+  }
+
+  /**
+   * Republish to `dlq.<durable>.<subject>` (idempotent msg id) and ack the source.
+   * If the DLQ publish fails the source stays unacked, so it comes back and is dead-lettered again.
+   */
+  async deadLetter(h: Held<T>, reason: string, attempts: number): Promise<void> {
+    const { m } = h;
+    const orig = m.headers;
+    const hdrs = natsHeaders();
+    if (orig) {
+      for (const k of orig.keys()) {
+        if (!k.startsWith('Nats-')) for (const v of orig.values(k)) hdrs.append(k, v);
+      }
+    }
+    const origMsgId = orig?.get('Nats-Msg-Id');
+    hdrs.set(DlqHeaders.error, headerValue(reason));
+    hdrs.set(DlqHeaders.subject, m.subject);
+    hdrs.set(DlqHeaders.stream, this.spec.stream);
+    hdrs.set(DlqHeaders.streamSeq, String(m.seq));
+    hdrs.set(DlqHeaders.durable, this.spec.durable);
+    hdrs.set(DlqHeaders.attempts, String(attempts));
+    hdrs.set(DlqHeaders.deliveryCount, String(m.info.deliveryCount));
+    hdrs.set(DlqHeaders.at, new Date().toISOString());
+    if (origMsgId) hdrs.set(DlqHeaders.msgId, headerValue(origMsgId));
+    const ctx = {
+      stream: this.spec.stream,
+      durable: this.spec.durable,
+      subject: m.subject,
+      seq: m.seq,
+      msgId: origMsgId || undefined,
+      attempts,
+      deliveryCount: m.info.deliveryCount,
+      err: reason,
+    };
+    try {
+      await this.js.publish(dlqSubject(this.spec.durable, m.subject), m.data, {
+        msgID: `dlq:${this.spec.stream}:${this.spec.durable}:${m.seq}`,
+        headers: hdrs,
+      });
+    } catch (err) {
+      this.log.error({ ...ctx, dlqErr: errorMessage(err) }, 'event-bus: dead-letter publish failed; message left unacked');
+      this.release(h);
+      return;
+    }
+    this.ack(h);
+    this.log.error(ctx, 'event-bus: message dead-lettered');
+  }
+
+  stop(): Promise<void> {
+    if (!this.stopped) this.stopped = this.doStop();
+    return this.stopped;
+  }
+
+  private async doStop(): Promise<void> {
+    this.stopping = true;
+    try {
+      if (this.messages) await this.messages.close();
+    } catch {
+      // already ended
+    }
+    this.sleeper.wakeAll();
+    await Promise.all(this.lanes.map((l) => l.idle()));
+    if (this.ticker) clearInterval(this.ticker);
+    this.held.clear();
+    if (!this.nc.isClosed()) {
+      try {
+        await this.nc.flush(); // acks are on the wire before we return
+      } catch {
+        // connection going away: unacked work is redelivered
+      }
+    }
+    this.onStopped(this);
+  }
+}
+
+class Lane<T> {
+  private queue: Held<T>[] = [];
+  private head = 0;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly r: ConsumerRunner<T>,
+    readonly index: number,
+  ) {}
+
+  push(h: Held<T>): void {
+    this.queue.push(h);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.running) return;
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      // a message may have arrived between the loop's last check and here
+      if (this.size() > 0) this.kick();
+    });
+  }
+
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private size(): number {
+    return this.queue.length - this.head;
+  }
+
+  private shift(): Held<T> {
+    const h = this.queue[this.head++]!;
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    return h;
+  }
+
+  private async run(): Promise<void> {
+    // yield once so that messages of the same burst can join the first batch
+    await Promise.resolve();
+    while (this.size() > 0) {
+      if (this.r.isStopping) {
+        this.drop();
+        return;
+      }
+      const first = this.queue[this.head]!;
+      if (this.r.isDead(first)) {
+        this.shift();
+        await this.deadOnArrival(first);
+        continue;
+      }
+      const batch: Held<T>[] = [];
+      while (batch.length < this.r.spec.batchSize && this.size() > 0 && !this.r.isDead(this.queue[this.head]!)) {
+        batch.push(this.shift());
+      }
+      try {
+        await this.process(batch);
+      } catch (err) {
+        // process() does not throw; belt and braces: leave them unacked
+        this.r.log.error({ durable: this.r.spec.durable, err: errorMessage(err) }, 'event-bus: lane failure');
+        for (const h of batch) this.r.release(h);
+      }
+    }
+  }
+
+  private drop(): void {
+    while (this.size() > 0) this.r.release(this.shift());
+    this.queue = [];
+    this.head = 0;
+  }
+
+  private async deadOnArrival(h: Held<T>): Promise<void> {
+    if (h.decodeError !== undefined) {
+      await this.r.deadLetter(h, `undecodable payload: ${errorMessage(h.decodeError)}`, 0);
+    } else {
+      await this.r.deadLetter(
+        h,
+        `delivered ${h.m.info.deliveryCount} times (max attempts ${this.r.spec.maxAttempts}); the message may crash its consumer`,
+        h.m.info.deliveryCount - 1,
+      );
+    }
+  }
+
+  private async process(batch: Held<T>[]): Promise<void> {
+    if (batch.length === 1) {
+      await this.processOne(batch[0]!);
+      return;
+    }
+    try {
+      await this.r.callHandler(batch);
+      for (const h of batch) this.r.ack(h);
+      return;
+    } catch (err) {
+      this.r.log.warn(
+        { stream: this.r.spec.stream, durable: this.r.spec.durable, size: batch.length, firstSeq: batch[0]!.m.seq, err: errorMessage(err) },
+        'event-bus: batch failed; handling its messages one by one',
+      );
+    }
+    for (let i = 0; i < batch.length; i++) {
+      if (this.r.isStopping) {
+        for (let j = i; j < batch.length; j++) this.r.release(batch[j]!);
+        return;
+      }
+      await this.processOne(batch[i]!);
+    }
+  }
+
+  private async processOne(h: Held<T>): Promise<void> {
+    const { maxAttempts, backoffMs } = this.r.spec;
+    let lastErr: unknown;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      try {
+        await this.r.callHandler([h]);
+        this.r.ack(h);
+        return;
+      } catch (err) {
+        lastErr = err;
+      }
+      if (attempt === maxAttempts) break;
+      if (this.r.isStopping) {
+        this.r.release(h);
+        return;
+      }
+      const delay = backoffDelay(backoffMs, attempt);
+      this.r.log.warn(
+        { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: h.m.subject, seq: h.m.seq, attempt, retryInMs: delay, err: errorMessage(lastErr) },
+        'event-bus: handler failed; retrying',
+      );
+      if (delay > 0) await this.r.sleep(delay);
+      if (this.r.isStopping) {
+        this.r.release(h);
+        return;
+      }
+    }
+    await this.r.deadLetter(h, errorMessage(lastErr), maxAttempts);
+  }
+}

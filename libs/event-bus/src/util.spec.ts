@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, fnv1a, headerValue, laneOf, positiveInt } from './util.js';
+
+describe('laneOf', () => {
+  it('is stable and in range', () => {
+    for (const lanes of [1, 2, 8, 13]) {
+      for (let i = 0; i < 200; i++) {
+        const key = `wa.inbound.1.${i}.5511999${i}`;
+        const l = laneOf(key, lanes);
+        expect(l).toBeGreaterThanOrEqual(0);
+        expect(l).toBeLessThan(lanes);
+        expect(laneOf(key, lanes)).toBe(l);
+      }
+    }
+  });
+
+  it('spreads conversations over the lanes', () => {
+    const counts = new Array(8).fill(0);
+    for (let i = 0; i < 8000; i++) counts[laneOf(`wa.inbound.7.3.55119${100000 + i}`, 8)]++;
+    for (const c of counts) {
+      expect(c).toBeGreaterThan(700);
+      expect(c).toBeLessThan(1300);
+    }
+  });
+
+  it('hashes with FNV-1a', () => {
+    expect(fnv1a('')).toBe(0x811c9dc5);
+    expect(fnv1a('a')).toBe(0xe40c292c);
+    expect(fnv1a('foobar')).toBe(0xbf9cf968);
+  });
+});
+
+describe('backoffDelay', () => {
+  it('follows the schedule and repeats its last value', () => {
+    const s = DEFAULT_BACKOFF_MS;
+    expect([1, 2, 3, 4, 5, 9].map((a) => backoffDelay(s, a))).toEqual([200, 1000, 5000, 15000, 15000, 15000]);
+  });
+  it('grows with the default schedule', () => {
+    for (let a = 1; a < DEFAULT_BACKOFF_MS.length; a++) {
+      expect(backoffDelay(DEFAULT_BACKOFF_MS, a + 1)).toBeGreaterThan(backoffDelay(DEFAULT_BACKOFF_MS, a));
+    }
+  });
+  it('handles empty schedules and odd attempts', () => {
+    expect(backoffDelay([], 3)).toBe(0);
+    expect(backoffDelay([50], 0)).toBe(50);
+    expect(backoffDelay([-5], 1)).toBe(0);
+  });
+});
+
+describe('helpers', () => {
+  it('builds dead-letter subjects', () => {
+    expect(dlqSubject('inbound-store', 'wa.inbound.1.2.55')).toBe('dlq.inbound-store.wa.inbound.1.2.55');
+  });
+  it('makes header-safe values', () => {
+    expect(headerValue('a\r\nb\nc')).toBe('a b c');
+    expect(headerValue('x'.repeat(2000)).length).toBe(1024);
+    expect(headerValue(undefined)).toBe('');
+  });
+  it('validates positive integers', () => {
+    expect(positiveInt(undefined, 8, 'n')).toBe(8);
+    expect(positiveInt(3, 8, 'n')).toBe(3);
+    expect(() => positiveInt(0, 8, 'n')).toThrow();
+    expect(() => positiveInt(1.5, 8, 'n')).toThrow();
+  });
+});

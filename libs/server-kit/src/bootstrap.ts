@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
+import { Logger } from 'nestjs-pino';
+import type { BaseEnv } from './config/base.env.js';
+import { requestContextMiddleware } from './context/request-context.js';
+import { createValidationPipe } from './errors/validation.js';
+
+export interface CreateAppOptions {
+  env: BaseEnv;
+  /** called before listen: routes of the service's own (swagger, proxies) */
+  configure?: (app: NestExpressApplication) => void | Promise<void>;
+  /** keep Nest's body parser off (the gateway streams bodies through) */
+  rawBody?: boolean;
+}
+
+/** Builds a service app the same way in production and in tests. */
+export async function createServiceApp(module: Type<unknown>, options: CreateAppOptions): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module, {
+    bufferLogs: true,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', 'loopback, uniquelocal');
+  app.disable('x-powered-by');
+  app.use(requestContextMiddleware);
+  if (!options.rawBody) {
+    app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
+    app.useBodyParser('urlencoded', { limit: options.env.BODY_LIMIT, extended: true });
+  }
+  app.use(cookieParser());
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await options.configure?.(app);
+  return app;
+}
+
+/**
+ * Starts a service: listens, and on SIGTERM stops taking requests, lets consumers drain and closes
+ * connections (Nest's shutdown hooks), with a hard deadline.
+ */
+export async function startService(module: Type<unknown>, options: CreateAppOptions & { service: string }): Promise<INestApplication> {
+  const app = await createServiceApp(module, options);
+  const deadline = options.env.SHUTDOWN_TIMEOUT_S * 1000;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => process.exit(1), deadline).unref();
+    });
+  }
+  await app.listen(options.env.PORT, options.env.HOST);
+  const url = await app.getUrl();
+  app.get(Logger).log({ service: options.service, url }, `${options.service} listening`);
+  return app;
+}

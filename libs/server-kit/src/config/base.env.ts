@@ -1,0 +1,50 @@
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+
+/** What every service reads. Defaults suit one machine; secrets have none. */
+export class BaseEnv {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: string = 'development';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  @IsString()
+  HOST: string = '127.0.0.1';
+
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT: number = 0;
+
+  /** Upper bound of a JSON request body. */
+  @Matches(/^\d+(b|kb|mb)$/i)
+  BODY_LIMIT: string = '1mb';
+
+  /** Seconds given to in-flight work on SIGTERM before the process exits anyway. */
+  @IsInt()
+  @Min(1)
+  SHUTDOWN_TIMEOUT_S: number = 20;
+}
+
+export class DatabaseEnv extends BaseEnv {
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = 'postgres://postgres:postgres@127.0.0.1:5432/wa';
+
+  @IsInt()
+  @Min(1)
+  DATABASE_POOL_SIZE: number = 10;
+}
+
+export class InfraEnv extends DatabaseEnv {
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL: string = 'redis://127.0.0.1:6379/0';
+
+  @Matches(/^(nats|tls):\/\/.+/, { message: 'NATS_URL must be a nats:// URL' })
+  NATS_URL: string = 'nats://127.0.0.1:4222';
+
+  /** Secret that signs access tokens; no default on purpose. */
+  @IsString()
+  @IsNotEmpty()
+  @MinLength(16)
+  JWT_SECRET: string;
+}

@@ -1,0 +1,5 @@
+import { SetMetadata } from '@nestjs/common';
+
+export const IS_PUBLIC = 'wa:isPublic';
+/** The route needs no token (health, metrics, login, version). */
+export const Public = () => SetMetadata(IS_PUBLIC, true);

@@ -1,0 +1,74 @@
+import { Public } from '../context/public.js';
+import { Controller, Get, HttpCode, Inject, Optional, Res } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
+import type { Response } from 'express';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { REDIS } from '../redis/redis.module.js';
+
+export const HEALTH_DATASOURCE = Symbol.for('wa.health.datasource');
+export const HEALTH_BUS = Symbol.for('wa.health.bus');
+
+export interface BusProbe {
+  ping(): Promise<number>;
+}
+
+const TIMEOUT_MS = 1500;
+
+/** `GET /health`: the state of the process's PostgreSQL, Redis and NATS connections; 503 when one is down. */
+@Public()
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    @Optional() @Inject(HEALTH_DATASOURCE) private readonly dataSource?: DataSource,
+    @Optional() @Inject(REDIS) private readonly redis?: Redis,
+    @Optional() @Inject(HEALTH_BUS) private readonly bus?: BusProbe,
+  ) {}
+
+  @Get('health')
+  @HttpCode(200)
+  async check(@Res() res: Response): Promise<void> {
+    const checks: HealthIndicatorFunction[] = [];
+    const ds = this.dataSource;
+    if (ds) {
+      checks.push(() =>
+        this.indicators
+          .check('postgres')
+          .attempt(async () => {
+            if (!ds.isInitialized) throw new Error('not connected');
+            await ds.query('SELECT 1');
+          })
+          .withTimeout(TIMEOUT_MS),
+      );
+    }
+    const redis = this.redis;
+    if (redis) {
+      checks.push(() =>
+        this.indicators
+          .check('redis')
+          .attempt(async () => {
+            if (redis.status !== 'ready') throw new Error(`redis ${redis.status}`);
+            await redis.ping();
+          })
+          .withTimeout(TIMEOUT_MS),
+      );
+    }
+    const bus = this.bus;
+    if (bus) {
+      checks.push(() =>
+        this.indicators
+          .check('nats')
+          .attempt(async () => ({ rttMs: await bus.ping() }))
+          .withTimeout(TIMEOUT_MS),
+      );
+    }
+    try {
+      res.status(200).json(await this.health.check(checks));
+    } catch (err) {
+      const body = (err as { getResponse?: () => unknown }).getResponse?.() ?? { status: 'error' };
+      res.status(503).json(body);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { Global, Module, type DynamicModule, type MiddlewareConsumer, type NestModule, type Provider } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { DomainErrorFilter } from './errors/domain-error.filter.js';
+import { HealthController } from './health/health.controller.js';
+import { loggingModule } from './logging/logging.module.js';
+import { HttpMetricsMiddleware, initMetrics, MetricsController } from './metrics/metrics.js';
+import { RedisModule } from './redis/redis.module.js';
+
+export interface ServiceKitOptions {
+  service: string;
+  logLevel: string;
+  /** Redis URL; every service but none of the tests that do without it */
+  redisUrl?: string;
+  /** providers for HEALTH_DATASOURCE / HEALTH_BUS (useExisting of the service's DataSource and EventBus) */
+  healthProviders?: Provider[];
+}
+
+/** Logging, errors, health, metrics and Redis: the Nest plumbing every service shares. */
+@Global()
+@Module({})
+export class ServiceKitModule implements NestModule {
+  static forRoot(options: ServiceKitOptions): DynamicModule {
+    initMetrics(options.service);
+    return {
+      module: ServiceKitModule,
+      imports: [
+        loggingModule(options.service, options.logLevel),
+        TerminusModule.forRoot({ logger: false }),
+        ...(options.redisUrl ? [RedisModule.forRoot(options.redisUrl, options.service)] : []),
+      ],
+      controllers: [HealthController, MetricsController],
+      providers: [{ provide: APP_FILTER, useClass: DomainErrorFilter }, ...(options.healthProviders ?? [])],
+      exports: [...(options.healthProviders ?? [])],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(HttpMetricsMiddleware).forRoutes('*path');
+  }
+}

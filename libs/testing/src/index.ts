@@ -1,0 +1,3 @@
+export * from './env.js';
+export * from './http-client.js';
+export * from './boot.js';

@@ -1,0 +1,43 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
+import { AuthLibModule } from '@wa/auth';
+import { dataSourceOptions } from '@wa/database';
+import { EventBus, EventBusModule } from '@wa/event-bus';
+import { HEALTH_BUS, HEALTH_DATASOURCE, ServiceKitModule } from '@wa/server-kit';
+import { AuthEnv } from './config/env.js';
+import { authDatabase } from './database/data-source.js';
+import { LoginLimiter } from './sessions/login-limiter.js';
+import { SessionsController } from './sessions/sessions.controller.js';
+import { SessionsService } from './sessions/sessions.service.js';
+import { SettingsController } from './settings/settings.controller.js';
+import { UsersController } from './users/users.controller.js';
+import { UsersRepository } from './users/users.repository.js';
+import { UsersService } from './users/users.service.js';
+import { VersionController } from './version/version.controller.js';
+
+export const SERVICE = 'auth';
+
+@Module({})
+export class AppModule {
+  static register(env: AuthEnv): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ServiceKitModule.forRoot({
+          service: SERVICE,
+          logLevel: env.LOG_LEVEL,
+          redisUrl: env.REDIS_URL,
+          healthProviders: [
+            { provide: HEALTH_DATASOURCE, useExisting: getDataSourceToken() },
+            { provide: HEALTH_BUS, useExisting: EventBus },
+          ],
+        }),
+        TypeOrmModule.forRoot(dataSourceOptions(authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE))),
+        EventBusModule.forRootAsync({ useFactory: () => ({ servers: env.NATS_URL, name: SERVICE }) }),
+        AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+      ],
+      controllers: [SessionsController, UsersController, SettingsController, VersionController],
+      providers: [{ provide: AuthEnv, useValue: env }, LoginLimiter, SessionsService, UsersService, UsersRepository],
+    };
+  }
+}

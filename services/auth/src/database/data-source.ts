@@ -1,0 +1,13 @@
+import { createDataSource, type ServiceDatabaseOptions } from '@wa/database';
+import { entities } from './entities/index.js';
+import { InitAuth1732240000000 } from './migrations/1732240000000-init-auth.js';
+
+export const AUTH_SCHEMA = 'auth';
+export const migrations = [InitAuth1732240000000];
+
+export function authDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
+  return { url, schema: AUTH_SCHEMA, entities, migrations, poolSize, applicationName: 'auth' };
+}
+
+/** For the TypeORM CLI: `typeorm migration:show -d services/auth/dist/database/data-source.js` */
+export default createDataSource(authDatabase(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/wa'));

@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { createDataSource } from '@wa/database';
+import { loadConfigOrExit } from '@wa/server-kit';
+import { IsEmail, IsString, Matches, MinLength } from 'class-validator';
+import { DatabaseEnv } from '@wa/server-kit';
+import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
+import { authDatabase } from './database/data-source.js';
+import { CompanyEntity } from './database/entities/index.js';
+
+class SeedEnv extends DatabaseEnv {
+  @IsString()
+  @MinLength(2)
+  SEED_COMPANY_NAME: string = 'Empresa Demo';
+
+  @IsEmail()
+  SEED_ADMIN_EMAIL: string = 'admin@admin.com';
+
+  @IsString()
+  @MinLength(5)
+  SEED_ADMIN_PASSWORD: string = '123456';
+
+  @Matches(/^$|^\d{4}-\d{2}-\d{2}$/)
+  SEED_DUE_DATE: string = '';
+}
+
+/** On an empty database: a plan with every flag on, the demo company due a year ahead, the super admin. */
+const env = loadConfigOrExit(SeedEnv, 'auth-seed');
+const ds = createDataSource(authDatabase(env.DATABASE_URL, 2));
+await ds.initialize();
+try {
+  const created = await ds.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth-seed'))`);
+    if ((await tx.getRepository(CompanyEntity).count()) > 0) return false;
+    const plan = await ensureFullPlan(tx);
+    await createCompanyWithAdmin(tx, {
+      name: env.SEED_COMPANY_NAME,
+      dueDate: env.SEED_DUE_DATE || isoDateFromNow(365),
+      planId: plan.id,
+      admin: { name: 'Admin', email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD, super: true },
+    });
+    return true;
+  });
+  process.stdout.write(created ? `auth: seeded ${env.SEED_COMPANY_NAME} with ${env.SEED_ADMIN_EMAIL}\n` : 'auth: database already seeded\n');
+} finally {
+  await ds.destroy();
+}

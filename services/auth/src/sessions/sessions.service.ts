@@ -1,0 +1,197 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { signAccessToken, TokenRevocation } from '@wa/auth';
+import { Subjects, type AccessTokenClaims, type LoginResponse, type SessionReplacedEvent, type UserDto } from '@wa/contracts';
+import { EventBus } from '@wa/event-bus';
+import { DomainError } from '@wa/server-kit';
+import argon2 from 'argon2';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
+import { AuthEnv } from '../config/env.js';
+import { CompanyEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
+import { companyView, userView } from '../users/user-view.js';
+import { LoginLimiter } from './login-limiter.js';
+
+export interface IssuedSession extends LoginResponse {
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** "DD/MM/YYYY" of a YYYY-MM-DD date. */
+export function brDate(isoDate: string): string {
+  const [y, m, d] = isoDate.slice(0, 10).split('-');
+  return `${d}/${m}/${y}`;
+}
+
+function todayIso(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+// Verifying against a fixed hash when the email is unknown keeps both failures equally slow.
+const DUMMY_HASH = argon2.hash('not-a-password-' + randomUUID());
+
+@Injectable()
+export class SessionsService {
+  private readonly logger = new Logger(SessionsService.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly env: AuthEnv,
+    private readonly limiter: LoginLimiter,
+    private readonly revocation: TokenRevocation,
+    private readonly bus: EventBus,
+  ) {}
+
+  async login(emailRaw: string, password: string, ip: string, userAgent: string | undefined): Promise<IssuedSession> {
+    const email = emailRaw.trim().toLowerCase();
+    await this.limiter.assertAllowed(email, ip);
+    const user = await this.db
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .addSelect('u.passwordHash')
+      .where('lower(u.email) = :email', { email })
+      .getOne();
+    const valid = user ? await argon2.verify(user.passwordHash, password) : (await argon2.verify(await DUMMY_HASH, password), false);
+    if (!user || !valid) {
+      await this.limiter.recordFailure(email, ip);
+      throw new DomainError('ERR_INVALID_CREDENTIALS');
+    }
+    await this.limiter.recordSuccess(email);
+
+    const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
+    if (!user.super && company.dueDate < todayIso()) {
+      throw new DomainError(
+        'ERR_SUBSCRIPTION_EXPIRED',
+        { dueDate: company.dueDate },
+        `Opss! Sua assinatura venceu ${brDate(company.dueDate)}. Entre em contato com o Suporte para mais informações!`,
+      );
+    }
+
+    const sessionId = randomUUID();
+    const { refreshToken, expiresAt, ended } = await this.db.transaction(async (tx) => {
+      // One browser per account: a new sign-in ends the others.
+      const others = await tx.getRepository(LoginSessionEntity).find({ where: { userId: user.id, revokedAt: IsNull() }, select: { id: true } });
+      if (others.length > 0) {
+        await tx.getRepository(LoginSessionEntity).update(others.map((s) => s.id), { revokedAt: new Date(), revokedReason: 'replaced' });
+      }
+      await tx.getRepository(LoginSessionEntity).insert({
+        id: sessionId,
+        userId: user.id,
+        companyId: user.companyId,
+        ip,
+        userAgent: userAgent?.slice(0, 300) ?? null,
+        revokedAt: null,
+        revokedReason: null,
+      });
+      const issued = await this.issueRefreshToken(tx, sessionId);
+      return { ...issued, ended: others.map((s) => s.id) };
+    });
+
+    if (ended.length > 0) {
+      await this.revocation.revokeSessions(ended);
+      const event: SessionReplacedEvent = {
+        companyId: user.companyId,
+        userId: user.id,
+        sessionId,
+        endedSessionIds: ended,
+        at: new Date().toISOString(),
+      };
+      await this.bus.publish(Subjects.sessionReplaced(user.companyId, user.id), event, { msgId: `session-replaced:${sessionId}` });
+    }
+    await this.db.getRepository(UserEntity).update({ id: user.id }, { online: true });
+    const view = await this.userWithCompany(user.id);
+    return { token: this.accessToken(view, sessionId), user: view, refreshToken, refreshExpiresAt: expiresAt };
+  }
+
+  /**
+   * Rotates a refresh token. A token already rotated means it was stolen or replayed:
+   * the whole login is ended (reuse detection).
+   */
+  async refresh(refreshToken: string | undefined): Promise<IssuedSession> {
+    if (!refreshToken) throw new DomainError('ERR_SESSION_EXPIRED');
+    const hash = sha256(refreshToken);
+    const result = await this.db.transaction(async (tx) => {
+      const row = await tx.getRepository(RefreshTokenEntity).findOneBy({ tokenHash: hash });
+      if (!row) return { kind: 'unknown' as const };
+      const session = await tx
+        .getRepository(LoginSessionEntity)
+        .createQueryBuilder('s')
+        .setLock('pessimistic_write')
+        .where('s.id = :id', { id: row.sessionId })
+        .getOne();
+      if (!session || session.revokedAt) return { kind: 'ended' as const };
+      // Only one caller can rotate a given token.
+      const rotated = await tx
+        .getRepository(RefreshTokenEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ usedAt: () => 'now()' })
+        .where('id = :id AND "usedAt" IS NULL', { id: row.id })
+        .execute();
+      if (!rotated.affected || row.expiresAt < new Date()) {
+        await tx.getRepository(LoginSessionEntity).update({ id: session.id }, { revokedAt: new Date(), revokedReason: 'reuse' });
+        return { kind: rotated.affected ? ('expired' as const) : ('reused' as const), session };
+      }
+      const issued = await this.issueRefreshToken(tx, session.id);
+      return { kind: 'ok' as const, session, ...issued };
+    });
+    if (result.kind !== 'ok') {
+      if (result.kind === 'reused' || result.kind === 'expired') {
+        await this.revocation.revokeSessions([result.session.id]);
+        if (result.kind === 'reused') {
+          this.logger.warn({ userId: result.session.userId, sessionId: result.session.id }, 'refresh token reuse: login ended');
+        }
+      }
+      throw new DomainError('ERR_SESSION_EXPIRED');
+    }
+    const view = await this.userWithCompany(result.session.userId);
+    return { token: this.accessToken(view, result.session.id), user: view, refreshToken: result.refreshToken, refreshExpiresAt: result.expiresAt };
+  }
+
+  async logout(refreshToken: string | undefined, caller: AccessTokenClaims | undefined): Promise<void> {
+    let sessionId = caller?.sid;
+    if (!sessionId && refreshToken) {
+      sessionId = (await this.db.getRepository(RefreshTokenEntity).findOneBy({ tokenHash: sha256(refreshToken) }))?.sessionId;
+    }
+    if (!sessionId) return;
+    const session = await this.db.getRepository(LoginSessionEntity).findOneBy({ id: sessionId });
+    if (!session) return;
+    await this.db.getRepository(LoginSessionEntity).update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date(), revokedReason: 'logout' });
+    await this.revocation.revokeSessions([sessionId]);
+    const stillActive = await this.db.getRepository(LoginSessionEntity).countBy({ userId: session.userId, revokedAt: IsNull(), id: Not(sessionId) });
+    if (stillActive === 0) await this.db.getRepository(UserEntity).update({ id: session.userId }, { online: false });
+  }
+
+  /** Ends every login of a user (deleted user). */
+  async endAllSessions(manager: EntityManager, userId: number): Promise<string[]> {
+    const active = await manager.getRepository(LoginSessionEntity).find({ where: { userId, revokedAt: IsNull() }, select: { id: true } });
+    if (active.length > 0) {
+      await manager.getRepository(LoginSessionEntity).update(active.map((s) => s.id), { revokedAt: new Date(), revokedReason: 'user_deleted' });
+    }
+    return active.map((s) => s.id);
+  }
+
+  async userWithCompany(userId: number): Promise<UserDto> {
+    const user = await this.db.getRepository(UserEntity).findOneBy({ id: userId });
+    if (!user) throw new DomainError('ERR_SESSION_EXPIRED');
+    const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
+    const [plan, settings] = await Promise.all([
+      this.db.getRepository(PlanEntity).findOneByOrFail({ id: company.planId }),
+      this.db.getRepository(SettingEntity).find({ where: { companyId: company.id }, order: { key: 'ASC' } }),
+    ]);
+    return userView(user, companyView(company, plan, settings));
+  }
+
+  private accessToken(user: UserDto, sessionId: string): string {
+    return signAccessToken({ id: user.id, companyId: user.companyId, profile: user.profile, super: user.super, sid: sessionId }, this.env.JWT_SECRET);
+  }
+
+  private async issueRefreshToken(tx: EntityManager, sessionId: string): Promise<{ refreshToken: string; expiresAt: Date }> {
+    const refreshToken = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.env.REFRESH_TTL_DAYS * 86_400_000);
+    await tx.getRepository(RefreshTokenEntity).insert({ sessionId, tokenHash: sha256(refreshToken), expiresAt, usedAt: null });
+    return { refreshToken, expiresAt };
+  }
+}

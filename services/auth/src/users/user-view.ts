@@ -1,0 +1,54 @@
+import type { CompanyDto, PlanDto, UserDto } from '@wa/contracts';
+import type { CompanyEntity } from '../database/entities/company.entity.js';
+import type { PlanEntity } from '../database/entities/plan.entity.js';
+import type { SettingEntity } from '../database/entities/setting.entity.js';
+import type { UserEntity } from '../database/entities/user.entity.js';
+
+export function planView(plan: PlanEntity): PlanDto {
+  return {
+    id: plan.id,
+    name: plan.name,
+    users: plan.users,
+    connections: plan.connections,
+    queues: plan.queues,
+    value: plan.value,
+    useCampaigns: plan.useCampaigns,
+    useKanban: plan.useKanban,
+    useOpenAi: plan.useOpenAi,
+    useIntegrations: plan.useIntegrations,
+    useSchedules: plan.useSchedules,
+    useInternalChat: plan.useInternalChat,
+    useExternalApi: plan.useExternalApi,
+  };
+}
+
+export function companyView(company: CompanyEntity, plan: PlanEntity, settings: SettingEntity[]): CompanyDto {
+  return {
+    id: company.id,
+    name: company.name,
+    dueDate: company.dueDate,
+    status: company.status,
+    planId: company.planId,
+    plan: planView(plan),
+    settings: settings.map((s) => ({ key: s.key, value: s.value })),
+  };
+}
+
+export function userView(user: UserEntity, company?: CompanyDto): UserDto {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    profile: user.profile,
+    companyId: user.companyId,
+    whatsappId: user.whatsappId,
+    allTicket: user.allTicket,
+    super: user.super,
+    online: user.online,
+    queues: user.queueIds.map((id) => ({ id })),
+    queueIds: user.queueIds,
+    ...(company ? { company } : {}),
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,128 @@
+import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import type { AllTicket, Profile } from '@wa/contracts';
+
+const PROFILES: Profile[] = ['admin', 'user', 'supervisor'];
+const ALL_TICKET: AllTicket[] = ['enabled', 'desabled'];
+
+/** Spec 01 §5: name 2–50, password 5–50, email required and valid (messages as the forms show them). */
+class UserFields {
+  @ApiProperty({ minLength: 2, maxLength: 50 })
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @MinLength(2, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  name: string;
+
+  @ApiProperty()
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @IsEmail({}, { message: 'Invalid email' })
+  @MaxLength(200, { message: 'Too Long!' })
+  email: string;
+
+  @ApiPropertyOptional({ enum: PROFILES })
+  @IsOptional()
+  @IsIn(PROFILES)
+  profile?: Profile;
+
+  @ApiPropertyOptional({ enum: ALL_TICKET })
+  @IsOptional()
+  @IsIn(ALL_TICKET)
+  allTicket?: AllTicket;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  whatsappId?: number | null;
+
+  @ApiPropertyOptional({ type: [Number] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  queueIds?: number[];
+
+  /** Super users only: create the user in another company. */
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsInt()
+  companyId?: number;
+}
+
+export class CreateUserDto extends UserFields {
+  @ApiProperty({ minLength: 5, maxLength: 50 })
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @MinLength(5, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  password: string;
+}
+
+export class UpdateUserDto {
+  @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
+  @IsOptional()
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @MinLength(2, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString({ message: 'Required' })
+  @IsEmail({}, { message: 'Invalid email' })
+  @MaxLength(200, { message: 'Too Long!' })
+  email?: string;
+
+  /** Empty or absent keeps the current password (the edit form sends it blank). */
+  @ApiPropertyOptional({ minLength: 5, maxLength: 50 })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== '')
+  @IsString({ message: 'Required' })
+  @MinLength(5, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  password?: string;
+
+  @ApiPropertyOptional({ enum: PROFILES })
+  @IsOptional()
+  @IsIn(PROFILES)
+  profile?: Profile;
+
+  @ApiPropertyOptional({ enum: ALL_TICKET })
+  @IsOptional()
+  @IsIn(ALL_TICKET)
+  allTicket?: AllTicket;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  whatsappId?: number | null;
+
+  @ApiPropertyOptional({ type: [Number] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  queueIds?: number[];
+}
+
+export class ListUsersQuery {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  searchParam?: string;
+
+  @ApiPropertyOptional({ default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  pageNumber?: number;
+}

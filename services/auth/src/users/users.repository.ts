@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TenantScopedRepository } from '@wa/database';
+import { currentContext } from '@wa/server-kit';
+import { Brackets, DataSource, type EntityManager } from 'typeorm';
+import { UserEntity } from '../database/entities/user.entity.js';
+
+export const USERS_PAGE_SIZE = 20;
+
+/** Users of the caller's company; every query carries its companyId. */
+@Injectable()
+export class UsersRepository extends TenantScopedRepository<UserEntity> {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db.manager, UserEntity, () => currentContext()?.companyId);
+  }
+
+  async page(searchParam: string | undefined, pageNumber: number): Promise<{ users: UserEntity[]; count: number }> {
+    const qb = this.repo()
+      .createQueryBuilder('u')
+      .where('u.companyId = :companyId', { companyId: this.companyId })
+      .orderBy('u.name', 'ASC')
+      .addOrderBy('u.id', 'ASC')
+      .take(USERS_PAGE_SIZE)
+      .skip((pageNumber - 1) * USERS_PAGE_SIZE);
+    const term = searchParam?.trim().toLowerCase();
+    if (term) {
+      qb.andWhere(new Brackets((w) => w.where('lower(u.name) LIKE :term').orWhere('lower(u.email) LIKE :term')), {
+        term: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      });
+    }
+    const [users, count] = await qb.getManyAndCount();
+    return { users, count };
+  }
+
+  names(): Promise<Array<Pick<UserEntity, 'id' | 'name'>>> {
+    return this.repo().find({ where: this.scoped(), select: { id: true, name: true }, order: { name: 'ASC' } });
+  }
+
+  emailTaken(email: string, exceptId?: number): Promise<boolean> {
+    const qb = this.repo().createQueryBuilder('u').where('lower(u.email) = :email', { email: email.toLowerCase() });
+    if (exceptId) qb.andWhere('u.id <> :id', { id: exceptId });
+    return qb.getExists();
+  }
+
+  countInCompany(companyId: number, manager?: EntityManager): Promise<number> {
+    return this.repo(manager).countBy({ companyId });
+  }
+}

@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TokenRevocation } from '@wa/auth';
+import { Subjects, type AccessTokenClaims, type UserChangedEvent, type UserDeletedEvent, type UserDto, type UsersPage } from '@wa/contracts';
+import { EventBus } from '@wa/event-bus';
+import { DomainError, runInContext, currentContext } from '@wa/server-kit';
+import argon2 from 'argon2';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { CompanyEntity } from '../database/entities/company.entity.js';
+import { UserEntity } from '../database/entities/user.entity.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import type { CreateUserDto, UpdateUserDto } from './users.dto.js';
+import { USERS_PAGE_SIZE, UsersRepository } from './users.repository.js';
+import { userView } from './user-view.js';
+
+const isAdmin = (c: AccessTokenClaims) => c.profile === 'admin' || c.super;
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsService,
+    private readonly revocation: TokenRevocation,
+    private readonly bus: EventBus,
+  ) {}
+
+  async list(searchParam: string | undefined, pageNumber = 1): Promise<UsersPage> {
+    const { users, count } = await this.users.page(searchParam, pageNumber);
+    return { users: users.map((u) => userView(u)), count, hasMore: count > pageNumber * USERS_PAGE_SIZE };
+  }
+
+  names(): Promise<Array<{ id: number; name: string }>> {
+    return this.users.names();
+  }
+
+  async get(id: number): Promise<UserDto> {
+    return userView(await this.mustFind(id));
+  }
+
+  async create(caller: AccessTokenClaims, dto: CreateUserDto): Promise<UserDto> {
+    const companyId = caller.super && dto.companyId ? dto.companyId : caller.companyId;
+    if (companyId !== caller.companyId && !(await this.db.getRepository(CompanyEntity).existsBy({ id: companyId }))) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'companyId', messages: ['company not found'] }] });
+    }
+    if (await this.users.emailTaken(dto.email)) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+    const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
+    const user = await runInContext({ ...(currentContext() ?? { requestId: 'internal' }), companyId }, () =>
+      this.saveUnique(() =>
+        this.users.create({
+          name: dto.name.trim(),
+          email: dto.email.trim().toLowerCase(),
+          passwordHash,
+          profile: dto.profile ?? 'user',
+          allTicket: dto.allTicket ?? 'desabled',
+          whatsappId: dto.whatsappId ?? null,
+          queueIds: [...new Set(dto.queueIds ?? [])],
+          super: false,
+        }),
+      ),
+    );
+    await this.publishChanged('created', user);
+    return userView(user);
+  }
+
+  /**
+   * Admins edit anyone of their company; an agent only their own name and password
+   * (sending their own unchanged values for the other fields is allowed, changing them is not).
+   */
+  async update(caller: AccessTokenClaims, id: number, dto: UpdateUserDto): Promise<UserDto> {
+    const user = await this.mustFind(id);
+    if (!isAdmin(caller)) {
+      if (caller.id !== user.id) throw new DomainError('ERR_NO_PERMISSION');
+      const sameQueues = dto.queueIds === undefined || sameSet(dto.queueIds, user.queueIds);
+      const changesOthers =
+        (dto.profile !== undefined && dto.profile !== user.profile) ||
+        (dto.allTicket !== undefined && dto.allTicket !== user.allTicket) ||
+        (dto.whatsappId !== undefined && dto.whatsappId !== user.whatsappId) ||
+        (dto.email !== undefined && dto.email.trim().toLowerCase() !== user.email) ||
+        !sameQueues;
+      if (changesOthers) throw new DomainError('ERR_NO_PERMISSION');
+    }
+    if (dto.email && (await this.users.emailTaken(dto.email.trim(), user.id))) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+    const patch: Partial<UserEntity> = {};
+    if (dto.name !== undefined) patch.name = dto.name.trim();
+    if (dto.email !== undefined) patch.email = dto.email.trim().toLowerCase();
+    if (dto.password) patch.passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
+    if (dto.profile !== undefined) patch.profile = dto.profile;
+    if (dto.allTicket !== undefined) patch.allTicket = dto.allTicket;
+    if (dto.whatsappId !== undefined) patch.whatsappId = dto.whatsappId;
+    if (dto.queueIds !== undefined) patch.queueIds = [...new Set(dto.queueIds)];
+    if (Object.keys(patch).length > 0) await this.saveUnique(() => this.users.update({ id }, patch));
+    const updated = await this.mustFind(id);
+    await this.publishChanged('updated', updated);
+    return userView(updated);
+  }
+
+  async remove(id: number): Promise<void> {
+    const user = await this.mustFind(id);
+    const ended = await this.db.transaction(async (tx) => {
+      const sessions = await this.sessions.endAllSessions(tx, id);
+      await this.users.delete({ id }, tx);
+      return sessions;
+    });
+    await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended)]);
+    const event: UserDeletedEvent = { companyId: user.companyId, userId: id, at: new Date().toISOString() };
+    await this.bus.publish(Subjects.userDeleted(user.companyId, id), event, { msgId: `user-deleted:${id}` });
+  }
+
+  private async mustFind(id: number): Promise<UserEntity> {
+    const user = Number.isSafeInteger(id) ? await this.users.findOne({ id }) : null;
+    if (!user) throw new DomainError('ERR_NO_USER_FOUND');
+    return user;
+  }
+
+  /** The unique index on lower(email) is the last word when two requests race. */
+  private async saveUnique<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505') {
+        throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+      }
+      throw err;
+    }
+  }
+
+  private async publishChanged(kind: 'created' | 'updated', user: UserEntity): Promise<void> {
+    const event: UserChangedEvent = {
+      companyId: user.companyId,
+      userId: user.id,
+      name: user.name,
+      email: user.email,
+      profile: user.profile,
+      queueIds: user.queueIds,
+      allTicket: user.allTicket,
+      super: user.super,
+      at: user.updatedAt.toISOString(),
+    };
+    const subject = kind === 'created' ? Subjects.userCreated(user.companyId, user.id) : Subjects.userUpdated(user.companyId, user.id);
+    await this.bus.publish(subject, event, { msgId: `user-${kind}:${user.id}:${user.updatedAt.getTime()}` });
+  }
+}
+
+function sameSet(a: number[], b: number[]): boolean {
+  const sa = new Set(a);
+  return sa.size === new Set(b).size && b.every((x) => sa.has(x));
+}

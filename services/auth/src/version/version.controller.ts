@@ -1,0 +1,16 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Public } from '@wa/auth';
+import { AuthEnv } from '../config/env.js';
+
+@ApiTags('session')
+@Controller()
+export class VersionController {
+  constructor(private readonly env: AuthEnv) {}
+
+  @Public()
+  @Get('version')
+  version(): { version: string } {
+    return { version: this.env.APP_VERSION };
+  }
+}

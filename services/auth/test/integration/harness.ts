@@ -1,0 +1,66 @@
+import { createServiceApp, loadConfig } from '@wa/server-kit';
+import { runMigrations } from '@wa/database';
+import { HttpClient, listen, randomIp, testEnv, uniqueEmail, uniqueSuffix, type RunningApp } from '@wa/testing';
+import { DataSource } from 'typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { AppModule } from '../../src/app.module.js';
+import { AuthEnv } from '../../src/config/env.js';
+import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../src/database/companies.js';
+import { authDatabase } from '../../src/database/data-source.js';
+
+export interface AuthUnderTest extends RunningApp {
+  env: AuthEnv;
+  db: DataSource;
+  /** a client with its own made-up IP, so login limits of one test do not touch another */
+  client(): HttpClient;
+}
+
+export async function startAuth(overrides: Record<string, string> = {}): Promise<AuthUnderTest> {
+  const env = loadConfig(AuthEnv, testEnv(overrides));
+  await runMigrations(authDatabase(env.DATABASE_URL));
+  const app = await createServiceApp(AppModule.register(env) as never, { env });
+  const running = await listen(app);
+  return {
+    ...running,
+    env,
+    db: app.get<DataSource>(getDataSourceToken()),
+    client: () => new HttpClient(running.baseUrl, { 'x-forwarded-for': randomIp() }),
+  };
+}
+
+export interface TestCompany {
+  companyId: number;
+  adminId: number;
+  admin: { email: string; password: string };
+}
+
+/** A new company with its admin, as the seed or the provider screen makes one. */
+export async function newCompany(db: DataSource, opts: { dueDate?: string } = {}): Promise<TestCompany> {
+  const password = 'secret123';
+  const email = uniqueEmail('admin');
+  const { company, admin } = await db.transaction(async (tx) => {
+    const plan = await ensureFullPlan(tx);
+    return createCompanyWithAdmin(tx, {
+      name: `Company ${uniqueSuffix()}`,
+      dueDate: opts.dueDate ?? isoDateFromNow(365),
+      planId: plan.id,
+      admin: { name: 'Admin Test', email, password },
+    });
+  });
+  return { companyId: company.id, adminId: admin.id, admin: { email, password } };
+}
+
+export async function login(http: HttpClient, email: string, password: string) {
+  const res = await http.post('/auth/login', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { token: res.body.token as string, user: res.body.user, refresh: res.cookies.jrt?.value as string };
+}
+
+/** An agent (profile user) created by the company admin through the API. */
+export async function newAgent(http: HttpClient, adminToken: string, fields: Record<string, unknown> = {}) {
+  const password = 'agent123';
+  const email = uniqueEmail('agent');
+  const res = await http.post('/users', { token: adminToken, body: { name: 'Agent Smith', email, password, profile: 'user', ...fields } });
+  if (res.status !== 201) throw new Error(`create agent failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.id as number, email, password };
+}
