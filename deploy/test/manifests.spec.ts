@@ -589,7 +589,14 @@ describe('deploy/Dockerfile', () => {
   const runtime: Stage = stages[stages.length - 1] ?? { from: '', instructions: [] };
   const isNonRoot = (user: string | undefined) => user !== undefined && !/^(root|0)(:|$)/.test(user);
   const lastUser = (s: Stage | undefined) => ops(s, 'USER').at(-1)?.args;
-  const buildStage = stages.find((s) => ops(s, 'RUN').some((r) => /nx run "?\$\{?SERVICE\}?:build/.test(r.args)));
+  // The stage that builds the service's Nx project (named directly, or read from its project.json).
+  const buildStage = stages.find((s) =>
+    ops(s, 'RUN').some(
+      (r) =>
+        /nx run "?\$\{?SERVICE\}?:build/.test(r.args) ||
+        (/services\/\$\{?SERVICE\}?\/project\.json/.test(r.args) && /nx run "?\$\{?\w+\}?:build/.test(r.args)),
+    ),
+  );
 
   it('builds on node:20-bookworm-slim', () => {
     const nodeStages = stages.filter((s) => s.from.startsWith('node:'));

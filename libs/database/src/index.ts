@@ -1,2 +1,3 @@
 export * from './data-source.js';
 export * from './tenant-scoped.repository.js';
+export * from './migrate-main.js';

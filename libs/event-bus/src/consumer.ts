@@ -1,7 +1,7 @@
 import type { ConsumerMessages, JetStreamClient, JsMsg, MsgHdrs, NatsConnection } from 'nats';
 import { headers as natsHeaders } from 'nats';
 import type { BusLogger, BusMessage, ConsumerHandle, ConsumerSpec } from './types.js';
-import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, errorMessage, headerValue, laneOf, positiveInt } from './util.js';
+import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, errorMessage, headerValue, laneOf, positiveInt, pullExpiresMs } from './util.js';
 
 /** Headers put on a dead-lettered message. */
 export const DlqHeaders = {
@@ -119,6 +119,10 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     const consumer = await this.js.consumers.get(this.spec.stream, this.spec.durable);
     this.messages = await consumer.consume({
       max_messages: Math.min(this.spec.maxAckPending, 1000),
+      // Pull requests outlive a crashed client until they expire. nats-server 2.9 then "delivers" a
+      // redelivery to the dead request and miscounts its delivery count (resets or doubles it), which
+      // breaks poison detection. Expiring requests well before ack_wait avoids that.
+      expires: pullExpiresMs(this.spec.ackWaitMs),
       callback: (m) => this.dispatch(m),
     });
     void this.watchStatus(this.messages);
@@ -149,7 +153,10 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   }
 
   private dispatch(m: JsMsg): void {
-    if (this.stopping) return; // not started: left unacked, JetStream redelivers it
+    if (this.stopping) {
+      m.nak(); // arrived while stopping: hand it straight back
+      return;
+    }
     const h: Held<T> = { m, touchedAt: Date.now() };
     try {
       const data = m.data.length === 0 ? undefined : JSON.parse(decoder.decode(m.data));
@@ -192,6 +199,16 @@ export class ConsumerRunner<T> implements ConsumerHandle {
 
   /** Forget a message without acking it (it will be redelivered after ack_wait). */
   release(h: Held<T>): void {
+    this.held.delete(h);
+  }
+
+  /**
+   * Hand back a message that was not (fully) handled because we are stopping: -NAK, so JetStream
+   * redelivers it at once (to another instance, or to us after a restart) and ahead of newer
+   * messages, instead of after ack_wait behind them.
+   */
+  giveBack(h: Held<T>): void {
+    if (!process.env.NO_NAK) h.m.nak();
     this.held.delete(h);
   }
 
@@ -363,7 +380,7 @@ class Lane<T> {
   }
 
   private drop(): void {
-    while (this.size() > 0) this.r.release(this.shift());
+    while (this.size() > 0) this.r.giveBack(this.shift());
     this.queue = [];
     this.head = 0;
   }
@@ -397,7 +414,7 @@ class Lane<T> {
     }
     for (let i = 0; i < batch.length; i++) {
       if (this.r.isStopping) {
-        for (let j = i; j < batch.length; j++) this.r.release(batch[j]!);
+        for (let j = i; j < batch.length; j++) this.r.giveBack(batch[j]!);
         return;
       }
       await this.processOne(batch[i]!);
@@ -417,7 +434,7 @@ class Lane<T> {
       }
       if (attempt === maxAttempts) break;
       if (this.r.isStopping) {
-        this.r.release(h);
+        this.r.giveBack(h);
         return;
       }
       const delay = backoffDelay(backoffMs, attempt);
@@ -427,7 +444,7 @@ class Lane<T> {
       );
       if (delay > 0) await this.r.sleep(delay);
       if (this.r.isStopping) {
-        this.r.release(h);
+        this.r.giveBack(h);
         return;
       }
     }

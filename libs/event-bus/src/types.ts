@@ -65,6 +65,10 @@ export interface ConsumerSpec<T> {
 }
 
 export interface ConsumerHandle {
-  /** Stop fetching, finish in-flight work, ack it, return. Messages not started stay unacked (redelivered). */
+  /**
+   * Stop fetching, let each lane finish the handler call in progress, ack it, return.
+   * Messages not started (or waiting for a retry) are not acked: they are handed back with -NAK
+   * so that JetStream redelivers them at once, ahead of newer messages.
+   */
   stop(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, fnv1a, headerValue, laneOf, positiveInt } from './util.js';
+import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, fnv1a, headerValue, laneOf, positiveInt, pullExpiresMs } from './util.js';
 
 describe('laneOf', () => {
   it('is stable and in range', () => {
@@ -55,6 +55,11 @@ describe('helpers', () => {
     expect(headerValue('a\r\nb\nc')).toBe('a b c');
     expect(headerValue('x'.repeat(2000)).length).toBe(1024);
     expect(headerValue(undefined)).toBe('');
+  });
+  it('expires pull requests well before ack wait', () => {
+    expect(pullExpiresMs(30_000)).toBe(15_000);
+    expect(pullExpiresMs(1500)).toBe(1000);
+    expect(pullExpiresMs(120_000)).toBe(30_000);
   });
   it('validates positive integers', () => {
     expect(positiveInt(undefined, 8, 'n')).toBe(8);

@@ -53,3 +53,8 @@ export function positiveInt(v: number | undefined, dflt: number, name: string): 
   if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
   return v;
 }
+
+/** Pull request lifetime: half the ack wait, within nats.js' bounds (1 s .. 30 s). */
+export function pullExpiresMs(ackWaitMs: number): number {
+  return Math.min(30_000, Math.max(1000, Math.floor(ackWaitMs / 2)));
+}

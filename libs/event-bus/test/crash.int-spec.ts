@@ -130,7 +130,7 @@ describe('EventBus across process crashes (real child processes)', () => {
     const pub = await bus.publish(subject, { text: 'boom' }, { msgId: '3:WAMID.POISON' });
 
     for (let delivery = 1; delivery <= 2; delivery++) {
-      const child = start(durable, u.subj('poison.>'), 'exit', 1000, 2);
+      const child = start(durable, u.subj('poison.>'), 'exit', 1500, 2);
       expect(await child.exited).toBe(3);
       expect(child.handling()).toEqual([expect.objectContaining({ seq: pub.seq, deliveryCount: delivery })]);
     }
@@ -140,7 +140,7 @@ describe('EventBus across process crashes (real child processes)', () => {
       stream: u.stream.name,
       durable,
       filterSubjects: [u.subj('poison.>')],
-      ackWaitMs: 1000,
+      ackWaitMs: 1500,
       maxAttempts: 2,
       handler: async () => {
         calls++;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { Logger } from 'nestjs-pino';
@@ -14,6 +15,8 @@ export interface CreateAppOptions {
   configure?: (app: NestExpressApplication) => void | Promise<void>;
   /** keep Nest's body parser off (the gateway streams bodies through) */
   rawBody?: boolean;
+  /** title of the service's OpenAPI document, served at GET /openapi.json for the gateway's /docs */
+  openApiTitle?: string;
 }
 
 /** Builds a service app the same way in production and in tests. */
@@ -35,6 +38,10 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await options.configure?.(app);
+  if (options.openApiTitle) {
+    const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(options.openApiTitle).addBearerAuth().build());
+    app.getHttpAdapter().getInstance().get('/openapi.json', (_req: unknown, res: { json(body: unknown): void }) => res.json(document));
+  }
   return app;
 }
 
@@ -43,7 +50,11 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
  * connections (Nest's shutdown hooks), with a hard deadline.
  */
 export async function startService(module: Type<unknown>, options: CreateAppOptions & { service: string }): Promise<INestApplication> {
-  const app = await createServiceApp(module, options);
+  const app = await createServiceApp(module, { openApiTitle: options.service, ...options });
+  return startApp(app, options);
+}
+
+export async function startApp<A extends INestApplication>(app: A, options: { env: BaseEnv; service: string }): Promise<A> {
   const deadline = options.env.SHUTDOWN_TIMEOUT_S * 1000;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

@@ -11,3 +11,4 @@ export * from './metrics/metrics.js';
 export * from './health/health.controller.js';
 export * from './service-kit.module.js';
 export * from './bootstrap.js';
+export * from './service-modules.js';

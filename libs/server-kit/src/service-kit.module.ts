@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule, type MiddlewareConsumer, type NestModule, type Provider } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type MiddlewareConsumer, type NestModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { DomainErrorFilter } from './errors/domain-error.filter.js';
@@ -6,6 +6,8 @@ import { HealthController } from './health/health.controller.js';
 import { loggingModule } from './logging/logging.module.js';
 import { HttpMetricsMiddleware, initMetrics, MetricsController } from './metrics/metrics.js';
 import { RedisModule } from './redis/redis.module.js';
+
+export const SERVICE_NAME = Symbol.for('wa.service-name');
 
 export interface ServiceKitOptions {
   service: string;
@@ -19,7 +21,19 @@ export interface ServiceKitOptions {
 /** Logging, errors, health, metrics and Redis: the Nest plumbing every service shares. */
 @Global()
 @Module({})
-export class ServiceKitModule implements NestModule {
+export class ServiceKitModule implements NestModule, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger('Shutdown');
+
+  constructor(@Inject(SERVICE_NAME) private readonly service: string) {}
+
+  beforeApplicationShutdown(signal?: string): void {
+    this.logger.log({ service: this.service, signal }, 'stopping: no new requests, draining consumers');
+  }
+
+  onApplicationShutdown(signal?: string): void {
+    this.logger.log({ service: this.service, signal }, 'stopped: connections closed');
+  }
+
   static forRoot(options: ServiceKitOptions): DynamicModule {
     initMetrics(options.service);
     return {
@@ -30,7 +44,11 @@ export class ServiceKitModule implements NestModule {
         ...(options.redisUrl ? [RedisModule.forRoot(options.redisUrl, options.service)] : []),
       ],
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: APP_FILTER, useClass: DomainErrorFilter }, ...(options.healthProviders ?? [])],
+      providers: [
+        { provide: APP_FILTER, useClass: DomainErrorFilter },
+        { provide: SERVICE_NAME, useValue: options.service },
+        ...(options.healthProviders ?? []),
+      ],
       exports: [...(options.healthProviders ?? [])],
     };
   }

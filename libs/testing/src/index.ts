@@ -1,3 +1,5 @@
 export * from './env.js';
 export * from './http-client.js';
 export * from './boot.js';
+export * from './service-basics.js';
+export * from './start-service.js';

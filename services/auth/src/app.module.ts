@@ -1,9 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { AuthLibModule } from '@wa/auth';
-import { dataSourceOptions } from '@wa/database';
-import { EventBus, EventBusModule } from '@wa/event-bus';
-import { HEALTH_BUS, HEALTH_DATASOURCE, ServiceKitModule } from '@wa/server-kit';
+import { serviceModules } from '@wa/server-kit';
 import { AuthEnv } from './config/env.js';
 import { authDatabase } from './database/data-source.js';
 import { LoginLimiter } from './sessions/login-limiter.js';
@@ -23,17 +20,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ServiceKitModule.forRoot({
-          service: SERVICE,
-          logLevel: env.LOG_LEVEL,
-          redisUrl: env.REDIS_URL,
-          healthProviders: [
-            { provide: HEALTH_DATASOURCE, useExisting: getDataSourceToken() },
-            { provide: HEALTH_BUS, useExisting: EventBus },
-          ],
-        }),
-        TypeOrmModule.forRoot(dataSourceOptions(authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE))),
-        EventBusModule.forRootAsync({ useFactory: () => ({ servers: env.NATS_URL, name: SERVICE }) }),
+        ...serviceModules({ service: SERVICE, env, database: authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
       ],
       controllers: [SessionsController, UsersController, SettingsController, VersionController],

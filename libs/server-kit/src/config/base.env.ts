@@ -26,16 +26,17 @@ export class BaseEnv {
   SHUTDOWN_TIMEOUT_S: number = 20;
 }
 
-export class DatabaseEnv extends BaseEnv {
-  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL: string = 'postgres://postgres:postgres@127.0.0.1:5432/wa';
+const DEFAULT_DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:5432/wa';
+const DATABASE_URL_RULE = { message: 'DATABASE_URL must be a postgres:// URL' };
 
-  @IsInt()
-  @Min(1)
-  DATABASE_POOL_SIZE: number = 10;
+/** Migrations and seeds: only the database. */
+export class DatabaseEnv extends BaseEnv {
+  @Matches(/^postgres(ql)?:\/\/.+/, DATABASE_URL_RULE)
+  DATABASE_URL: string = DEFAULT_DATABASE_URL;
 }
 
-export class InfraEnv extends DatabaseEnv {
+/** Redis, NATS and token verification: every long-running process. */
+export class MessagingEnv extends BaseEnv {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL: string = 'redis://127.0.0.1:6379/0';
 
@@ -47,4 +48,14 @@ export class InfraEnv extends DatabaseEnv {
   @IsNotEmpty()
   @MinLength(16)
   JWT_SECRET: string;
+}
+
+/** A service with tables of its own. */
+export class InfraEnv extends MessagingEnv {
+  @Matches(/^postgres(ql)?:\/\/.+/, DATABASE_URL_RULE)
+  DATABASE_URL: string = DEFAULT_DATABASE_URL;
+
+  @IsInt()
+  @Min(1)
+  DATABASE_POOL_SIZE: number = 10;
 }

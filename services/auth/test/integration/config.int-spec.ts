@@ -1,0 +1,37 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { testEnv } from '@wa/testing';
+
+const main = join(dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
+
+function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('configuration', () => {
+  it('exits non-zero naming JWT_SECRET when it is missing', async () => {
+    const { JWT_SECRET: _omit, ...env } = testEnv();
+    const res = await start(env);
+    expect(res.code).not.toBe(0);
+    expect(res.code).not.toBeNull();
+    expect(res.stderr).toContain('JWT_SECRET');
+  });
+
+  it('exits non-zero naming a variable with a bad value', async () => {
+    const res = await start(testEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://nope' }));
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain('PORT');
+    expect(res.stderr).toContain('DATABASE_URL');
+  });
+});

@@ -1,0 +1,12 @@
+import { createDataSource, type ServiceDatabaseOptions } from '@wa/database';
+import { InitCampaigns1732240000000 } from './migrations/1732240000000-init-campaigns.js';
+
+export const SCHEMA = 'campaigns';
+export const migrations = [InitCampaigns1732240000000];
+
+export function campaignsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
+  return { url, schema: SCHEMA, entities: [], migrations, poolSize, applicationName: 'campaigns' };
+}
+
+/** For the TypeORM CLI */
+export default createDataSource(campaignsDatabase(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/wa'));

@@ -1,0 +1,69 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { ProxyService } from '../routing/proxy.service.js';
+import type { ServiceName } from '../routing/route-table.js';
+
+const REFRESH_MS = 30_000;
+
+/** `/docs`: the OpenAPI documents of every service merged into one, refreshed in the background. */
+@Injectable()
+export class OpenApiAggregator implements OnApplicationShutdown {
+  private readonly logger = new Logger(OpenApiAggregator.name);
+  private merged: OpenAPIObject | undefined;
+  private fetchedAt = 0;
+  private inFlight: Promise<OpenAPIObject> | undefined;
+
+  constructor(private readonly proxy: ProxyService) {}
+
+  async document(): Promise<OpenAPIObject> {
+    if (this.merged && Date.now() - this.fetchedAt < REFRESH_MS) return this.merged;
+    this.inFlight ??= this.collect().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  onApplicationShutdown(): void {
+    this.merged = undefined;
+  }
+
+  private async collect(): Promise<OpenAPIObject> {
+    const services = Object.entries(this.proxy.targets).filter(([name]) => name !== 'realtime-gateway') as Array<[ServiceName, string]>;
+    const documents = await Promise.all(
+      services.map(async ([name, url]) => {
+        try {
+          const res = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2000) });
+          return res.ok ? { name, doc: (await res.json()) as OpenAPIObject } : { name, doc: undefined };
+        } catch {
+          return { name, doc: undefined };
+        }
+      }),
+    );
+    const merged: OpenAPIObject = {
+      openapi: '3.0.0',
+      info: { title: 'Conversa API', version: '1', description: '' },
+      paths: {},
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }, schemas: {} },
+      security: [{ bearer: [] }],
+      tags: [],
+    };
+    const missing: string[] = [];
+    for (const { name, doc } of documents) {
+      if (!doc) {
+        missing.push(name);
+        continue;
+      }
+      for (const [path, item] of Object.entries(doc.paths ?? {})) {
+        if (path === '/health' || path === '/metrics') continue;
+        merged.paths[path] = item;
+      }
+      Object.assign(merged.components!.schemas!, doc.components?.schemas ?? {});
+      for (const tag of doc.tags ?? []) if (!merged.tags!.some((t) => t.name === tag.name)) merged.tags!.push(tag);
+    }
+    merged.info.description = missing.length
+      ? `Routes of every service, through the gateway. Not answering now, so not listed: ${missing.join(', ')}.`
+      : 'Routes of every service, through the gateway.';
+    if (missing.length) this.logger.debug({ missing }, 'openapi: some services did not answer');
+    this.merged = merged;
+    this.fetchedAt = Date.now();
+    return merged;
+  }
+}

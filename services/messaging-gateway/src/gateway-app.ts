@@ -1,0 +1,33 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { createServiceApp } from '@wa/server-kit';
+import type { Server } from 'node:http';
+import { AppModule } from './app.module.js';
+import { GatewayEnv } from './config/env.js';
+import { OpenApiAggregator } from './docs/openapi.aggregator.js';
+import { ProxyService } from './routing/proxy.service.js';
+
+/** The gateway app: bodies stream through untouched, CORS for the web origin, /docs, websocket upgrades. */
+export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressApplication> {
+  const app = await createServiceApp(AppModule.register(env) as never, { env, rawBody: true });
+  const origins = env.WEB_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean);
+  app.enableCors({
+    origin: origins,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+    exposedHeaders: ['x-request-id', 'retry-after'],
+    maxAge: 600,
+  });
+  const aggregator = app.get(OpenApiAggregator);
+  SwaggerModule.setup('docs', app, { openapi: '3.0.0', info: { title: 'Conversa API', version: '1' }, paths: {} }, {
+    jsonDocumentUrl: 'docs/openapi.json',
+    patchDocumentOnRequest: () => aggregator.document() as never,
+  });
+  const proxy = app.get(ProxyService);
+  (app.getHttpServer() as Server).on('upgrade', (req, socket, head) => {
+    if ((req.url ?? '').startsWith('/socket.io')) proxy.upgrade(req, socket as never, head);
+    else socket.destroy();
+  });
+  return app;
+}

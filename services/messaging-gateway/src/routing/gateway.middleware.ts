@@ -1,0 +1,56 @@
+import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import { bearerToken, TokenRevocation, verifyAccessToken } from '@wa/auth';
+import { DomainError, setContextIdentity, toErrorBody } from '@wa/server-kit';
+import type { NextFunction, Request, Response } from 'express';
+import bytes from 'bytes';
+import { GatewayEnv } from '../config/env.js';
+import { ProxyService } from './proxy.service.js';
+import { matchRoute } from './route-table.js';
+
+const OWN_PATHS = new Set(['/health', '/metrics', '/docs', '/docs/openapi.json']);
+
+/**
+ * Every request: find the owning service (unknown → 404), check the token unless the path is public
+ * (services check it again), refuse oversized bodies early, then stream the request through.
+ */
+@Injectable()
+export class GatewayMiddleware implements NestMiddleware {
+  private readonly bodyLimit: number;
+
+  constructor(
+    private readonly env: GatewayEnv,
+    private readonly proxy: ProxyService,
+    @Inject(TokenRevocation) private readonly revocation: TokenRevocation,
+  ) {
+    this.bodyLimit = bytes.parse(env.BODY_LIMIT) ?? 1_048_576;
+  }
+
+  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    // Nest mounts middleware on a pattern, so req.path is relative: route on the original URL
+    const url = req.originalUrl ?? req.url;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (OWN_PATHS.has(path) || path.startsWith('/docs/')) return next();
+    try {
+      const match = matchRoute(req.method, path);
+      if (!match) throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
+      const length = Number(req.headers['content-length'] ?? 0);
+      if (length > this.bodyLimit) throw new DomainError('ERR_PAYLOAD_TOO_LARGE', { limit: this.env.BODY_LIMIT });
+      if (!match.isPublic) {
+        const token = bearerToken(req.headers.authorization);
+        const verified = await verifyAccessToken(token, this.env.JWT_SECRET, this.revocation);
+        if (!verified.ok) {
+          if (verified.reason === 'missing' || verified.reason === 'revoked') throw new DomainError('ERR_SESSION_EXPIRED');
+          throw new DomainError('ERR_SESSION_EXPIRED', { reason: verified.reason }, undefined, 403);
+        }
+        setContextIdentity(req, verified.claims.companyId, verified.claims.id);
+      }
+      req.url = url;
+      await this.proxy.handler(match.route.service)(req, res, next);
+    } catch (err) {
+      const body = toErrorBody(err, (req as Request & { id?: string }).id);
+      if (res.headersSent) return void res.end();
+      res.status(body.statusCode).json(body);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { toErrorBody } from '@wa/server-kit';
+import { DomainError } from '@wa/server-kit';
+import { GatewayEnv } from '../config/env.js';
+import type { ServiceName } from './route-table.js';
+
+type Req = IncomingMessage & { id?: string };
+
+/** One proxy per owning service; a service that does not answer → 503 naming it. */
+@Injectable()
+export class ProxyService {
+  private readonly logger = new Logger(ProxyService.name);
+  readonly targets: Record<ServiceName, string>;
+  private readonly proxies = new Map<ServiceName, RequestHandler>();
+
+  constructor(env: GatewayEnv) {
+    this.targets = {
+      auth: env.AUTH_URL,
+      tickets: env.TICKETS_URL,
+      'whatsapp-sessions': env.WHATSAPP_SESSIONS_URL,
+      campaigns: env.CAMPAIGNS_URL,
+      billing: env.BILLING_URL,
+      'realtime-gateway': env.REALTIME_URL,
+    };
+    for (const [service, target] of Object.entries(this.targets) as Array<[ServiceName, string]>) {
+      this.proxies.set(service, this.create(service, target));
+    }
+  }
+
+  handler(service: ServiceName): RequestHandler {
+    return this.proxies.get(service)!;
+  }
+
+  private create(service: ServiceName, target: string): RequestHandler {
+    return createProxyMiddleware<Req, ServerResponse>({
+      target,
+      changeOrigin: false,
+      xfwd: true,
+      ws: service === 'realtime-gateway',
+      proxyTimeout: 60_000,
+      timeout: 60_000,
+      logger: undefined,
+      on: {
+        proxyReq: (proxyReq, req) => {
+          if (req.id) proxyReq.setHeader('x-request-id', req.id);
+        },
+        error: (err, req, res) => {
+          this.logger.warn({ service, err: (err as Error).message, requestId: req.id }, 'service unavailable');
+          if (isSocket(res)) {
+            res.destroy();
+            return;
+          }
+          if (res.headersSent) {
+            res.end();
+            return;
+          }
+          const body = toErrorBody(new DomainError('ERR_SERVICE_UNAVAILABLE', { service }, `The ${service} service is unavailable.`), req.id);
+          res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
+          res.end(JSON.stringify(body));
+        },
+      },
+    });
+  }
+
+  upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    this.handler('realtime-gateway').upgrade(req, socket, head);
+  }
+}
+
+function isSocket(res: ServerResponse | Socket): res is Socket {
+  return !('writeHead' in res);
+}

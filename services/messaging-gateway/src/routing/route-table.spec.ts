@@ -1,0 +1,26 @@
+import { describe, expect, it } from '@jest/globals';
+import { matchRoute } from './route-table.js';
+
+describe('route table', () => {
+  it.each([
+    ['POST', '/auth/login', 'auth', true],
+    ['GET', '/auth/me', 'auth', false],
+    ['GET', '/users/', 'auth', false],
+    ['GET', '/tickets/u/abc', 'tickets', false],
+    ['GET', '/queue', 'tickets', false],
+    ['GET', '/whatsapp/', 'whatsapp-sessions', false],
+    ['POST', '/whatsappsession/3', 'whatsapp-sessions', false],
+    ['GET', '/plans/list', 'billing', true],
+    ['POST', '/plans/list', 'billing', false],
+    ['GET', '/socket.io/', 'realtime-gateway', true],
+    ['GET', '/version', 'auth', true],
+  ])('%s %s → %s (public %s)', (method, path, service, isPublic) => {
+    expect(matchRoute(method, path)).toMatchObject({ route: { service }, isPublic });
+  });
+
+  it('does not match a longer word that merely starts with a prefix', () => {
+    expect(matchRoute('GET', '/queues')).toBeUndefined();
+    expect(matchRoute('GET', '/usersx')).toBeUndefined();
+    expect(matchRoute('GET', '/nope')).toBeUndefined();
+  });
+});

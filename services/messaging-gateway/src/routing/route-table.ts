@@ -1,0 +1,77 @@
+/**
+ * The one route table: every path of the specs and the service that owns it.
+ * Order matters only where a prefix is shared; the first match wins.
+ */
+export type ServiceName = 'auth' | 'tickets' | 'whatsapp-sessions' | 'campaigns' | 'billing' | 'realtime-gateway';
+
+export interface Route {
+  /** first path segment (or a longer prefix) */
+  prefix: string;
+  service: ServiceName;
+  /** methods that need no token, when only some do */
+  publicMethods?: string[];
+}
+
+export const ROUTES: Route[] = [
+  // auth: session, users, companies, settings, helps, announcements
+  { prefix: '/auth/login', service: 'auth', publicMethods: ['POST'] },
+  { prefix: '/auth/refresh_token', service: 'auth', publicMethods: ['POST'] },
+  { prefix: '/auth/logout', service: 'auth', publicMethods: ['DELETE'] },
+  { prefix: '/auth/signup', service: 'auth', publicMethods: ['POST'] },
+  { prefix: '/auth', service: 'auth' },
+  { prefix: '/version', service: 'auth', publicMethods: ['GET'] },
+  { prefix: '/forgetpsw', service: 'auth', publicMethods: ['POST', 'GET'] },
+  { prefix: '/settings', service: 'auth' },
+  { prefix: '/users', service: 'auth' },
+  { prefix: '/companies', service: 'auth' },
+  { prefix: '/helps', service: 'auth' },
+  { prefix: '/announcements', service: 'auth' },
+  // tickets: conversations and everything around them
+  { prefix: '/tickets', service: 'tickets' },
+  { prefix: '/ticket-notes', service: 'tickets' },
+  { prefix: '/ticket-tags', service: 'tickets' },
+  { prefix: '/messages', service: 'tickets' },
+  { prefix: '/contacts', service: 'tickets' },
+  { prefix: '/tags', service: 'tickets' },
+  { prefix: '/quick-messages', service: 'tickets' },
+  { prefix: '/schedules', service: 'tickets' },
+  { prefix: '/queue-options', service: 'tickets' },
+  { prefix: '/queueIntegration', service: 'tickets' },
+  { prefix: '/queue', service: 'tickets' },
+  { prefix: '/chats', service: 'tickets' },
+  { prefix: '/files', service: 'tickets' },
+  { prefix: '/prompt', service: 'tickets' },
+  { prefix: '/dashboard', service: 'tickets' },
+  // the public messages API is answered by tickets behind the gateway's token check
+  { prefix: '/api/messages', service: 'tickets' },
+  // whatsapp-sessions: connections and their sessions
+  { prefix: '/whatsappsession', service: 'whatsapp-sessions' },
+  { prefix: '/whatsapp', service: 'whatsapp-sessions' },
+  // campaigns
+  { prefix: '/campaigns', service: 'campaigns' },
+  { prefix: '/campaign-settings', service: 'campaigns' },
+  { prefix: '/contact-lists', service: 'campaigns' },
+  { prefix: '/contact-list-items', service: 'campaigns' },
+  // billing
+  { prefix: '/plans/list', service: 'billing', publicMethods: ['GET'] },
+  { prefix: '/plans', service: 'billing' },
+  { prefix: '/invoices', service: 'billing' },
+  { prefix: '/subscription', service: 'billing' },
+  // live socket (the token is checked in the handshake by realtime-gateway)
+  { prefix: '/socket.io', service: 'realtime-gateway', publicMethods: ['GET', 'POST'] },
+];
+
+export interface RouteMatch {
+  route: Route;
+  isPublic: boolean;
+}
+
+/** A path matches a prefix when it is the prefix or continues it with `/` (so `/queue` ≠ `/queues`). */
+export function matchRoute(method: string, path: string, routes: Route[] = ROUTES): RouteMatch | undefined {
+  for (const route of routes) {
+    if (path === route.prefix || path.startsWith(`${route.prefix}/`)) {
+      return { route, isPublic: route.publicMethods?.includes(method.toUpperCase()) ?? false };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,12 @@
+import { createDataSource, type ServiceDatabaseOptions } from '@wa/database';
+import { InitTickets1732240000000 } from './migrations/1732240000000-init-tickets.js';
+
+export const SCHEMA = 'tickets';
+export const migrations = [InitTickets1732240000000];
+
+export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
+  return { url, schema: SCHEMA, entities: [], migrations, poolSize, applicationName: 'tickets' };
+}
+
+/** For the TypeORM CLI */
+export default createDataSource(ticketsDatabase(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/wa'));

@@ -1,0 +1,19 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AuthLibModule } from '@wa/auth';
+import { serviceModules } from '@wa/server-kit';
+import { WhatsappSessionsEnv } from './config/env.js';
+import { whatsappDatabase } from './database/data-source.js';
+
+export const SERVICE = 'whatsapp-sessions';
+
+/** Skeleton: boots, answers /health and /metrics, runs its first migration; features arrive with their issues. */
+@Module({})
+export class AppModule {
+  static register(env: WhatsappSessionsEnv): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [...serviceModules({ service: SERVICE, env, database: whatsappDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
+      providers: [{ provide: WhatsappSessionsEnv, useValue: env }],
+    };
+  }
+}

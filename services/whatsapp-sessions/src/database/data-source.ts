@@ -1,0 +1,12 @@
+import { createDataSource, type ServiceDatabaseOptions } from '@wa/database';
+import { InitWhatsappSessions1732240000000 } from './migrations/1732240000000-init-whatsapp.js';
+
+export const SCHEMA = 'whatsapp';
+export const migrations = [InitWhatsappSessions1732240000000];
+
+export function whatsappDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
+  return { url, schema: SCHEMA, entities: [], migrations, poolSize, applicationName: 'whatsapp-sessions' };
+}
+
+/** For the TypeORM CLI */
+export default createDataSource(whatsappDatabase(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/wa'));

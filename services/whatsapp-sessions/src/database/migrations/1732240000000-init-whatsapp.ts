@@ -1,0 +1,14 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** The service's own schema; its tables come with the features that need them. */
+export class InitWhatsappSessions1732240000000 implements MigrationInterface {
+  name = 'InitWhatsappSessions1732240000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE SCHEMA IF NOT EXISTS whatsapp`);
+  }
+
+  async down(): Promise<void> {
+    // the schema is dropped with the service, not by a migration
+  }
+}

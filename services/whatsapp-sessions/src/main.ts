@@ -1,0 +1,7 @@
+import 'reflect-metadata';
+import { loadConfigOrExit, startService } from '@wa/server-kit';
+import { AppModule, SERVICE } from './app.module.js';
+import { WhatsappSessionsEnv } from './config/env.js';
+
+const env = loadConfigOrExit(WhatsappSessionsEnv, SERVICE);
+await startService(AppModule.register(env) as never, { env, service: SERVICE });
