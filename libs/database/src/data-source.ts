@@ -5,7 +5,9 @@ export interface ServiceDatabaseOptions {
   url: string;
   /** the service's own PostgreSQL schema; a service never reads another's */
   schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type
   entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type
   migrations: MixedList<Function | string>;
   poolSize?: number;
   /** application_name seen in pg_stat_activity */

@@ -96,6 +96,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   private readonly lanes: Lane<T>[];
   private readonly held = new Set<Held<T>>();
   private readonly sleeper = new Sleeper();
+  private readonly handBack: JsMsg[] = [];
   private messages: ConsumerMessages | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private stopping = false;
@@ -107,6 +108,8 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     private readonly js: JetStreamClient,
     readonly log: BusLogger,
     private readonly onStopped: (r: ConsumerRunner<T>) => void,
+    /** A consumer info request: makes the server drop our pull requests once we unsubscribed. */
+    private readonly probe: () => Promise<unknown>,
   ) {
     this.lanes = Array.from({ length: spec.concurrency }, (_, i) => new Lane<T>(this, i));
   }
@@ -154,7 +157,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
 
   private dispatch(m: JsMsg): void {
     if (this.stopping) {
-      m.nak(); // arrived while stopping: hand it straight back
+      this.handBack.push(m); // arrived while stopping
       return;
     }
     const h: Held<T> = { m, touchedAt: Date.now() };
@@ -203,13 +206,13 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   }
 
   /**
-   * Hand back a message that was not (fully) handled because we are stopping: -NAK, so JetStream
-   * redelivers it at once (to another instance, or to us after a restart) and ahead of newer
-   * messages, instead of after ack_wait behind them.
+   * A message not (fully) handled because we are stopping. stop() hands these back with -NAK,
+   * in stream order, so JetStream redelivers them at once (to another instance, or to us after
+   * a restart) and ahead of newer messages, instead of after ack_wait behind them.
    */
   giveBack(h: Held<T>): void {
-    if (!process.env.NO_NAK) h.m.nak();
     this.held.delete(h);
+    this.handBack.push(h.m);
   }
 
   sleep(ms: number): Promise<void> {
@@ -296,14 +299,20 @@ export class ConsumerRunner<T> implements ConsumerHandle {
       // already ended
     }
     this.sleeper.wakeAll();
+    // nats-server 2.9 keeps our pull request after the unsubscribe until it expires; a -NAK that meets
+    // such a dead request is mishandled (redelivery stalls until ack_wait, the stream cursor steps back
+    // and re-sends a message). A consumer info request makes the server drop dead requests first.
+    if (!this.nc.isClosed()) await this.probe().catch(() => undefined);
     await Promise.all(this.lanes.map((l) => l.idle()));
     if (this.ticker) clearInterval(this.ticker);
     this.held.clear();
     if (!this.nc.isClosed()) {
+      this.handBack.sort((a, b) => a.seq - b.seq);
+      for (const m of this.handBack.splice(0)) m.nak();
       try {
-        await this.nc.flush(); // acks are on the wire before we return
+        await this.nc.flush(); // acks and naks are on the wire before we return
       } catch {
-        // connection going away: unacked work is redelivered
+        // connection going away: unacked work is redelivered after ack_wait
       }
     }
     this.onStopped(this);

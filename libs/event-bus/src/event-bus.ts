@@ -236,7 +236,14 @@ export class EventBus {
     if (this.closing || this.connection.isClosed()) throw new Error('event-bus: closed');
     const resolved = resolveSpec(spec);
     await this.ensureConsumer(resolved as ResolvedConsumerSpec<unknown>, spec.filterSubjects);
-    const runner = new ConsumerRunner<T>(resolved, this.connection, this.js, this.log, (r) => this.runners.delete(r as ConsumerRunner<unknown>));
+    const runner = new ConsumerRunner<T>(
+      resolved,
+      this.connection,
+      this.js,
+      this.log,
+      (r) => this.runners.delete(r as ConsumerRunner<unknown>),
+      () => this.jsm.consumers.info(resolved.stream, resolved.durable),
+    );
     this.runners.add(runner as ConsumerRunner<unknown>);
     try {
       await runner.start();

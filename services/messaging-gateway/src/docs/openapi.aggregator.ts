@@ -37,13 +37,15 @@ export class OpenApiAggregator implements OnApplicationShutdown {
         }
       }),
     );
+    const schemas: Record<string, unknown> = {};
+    const tags: Array<{ name: string }> = [];
     const merged: OpenAPIObject = {
       openapi: '3.0.0',
       info: { title: 'Conversa API', version: '1', description: '' },
       paths: {},
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }, schemas: {} },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }, schemas: schemas as never },
       security: [{ bearer: [] }],
-      tags: [],
+      tags,
     };
     const missing: string[] = [];
     for (const { name, doc } of documents) {
@@ -55,8 +57,8 @@ export class OpenApiAggregator implements OnApplicationShutdown {
         if (path === '/health' || path === '/metrics') continue;
         merged.paths[path] = item;
       }
-      Object.assign(merged.components!.schemas!, doc.components?.schemas ?? {});
-      for (const tag of doc.tags ?? []) if (!merged.tags!.some((t) => t.name === tag.name)) merged.tags!.push(tag);
+      Object.assign(schemas, doc.components?.schemas ?? {});
+      for (const tag of doc.tags ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
     }
     merged.info.description = missing.length
       ? `Routes of every service, through the gateway. Not answering now, so not listed: ${missing.join(', ')}.`

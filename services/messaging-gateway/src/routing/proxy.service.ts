@@ -31,7 +31,9 @@ export class ProxyService {
   }
 
   handler(service: ServiceName): RequestHandler {
-    return this.proxies.get(service)!;
+    const proxy = this.proxies.get(service);
+    if (!proxy) throw new Error(`no proxy for ${service}`);
+    return proxy;
   }
 
   private create(service: ServiceName, target: string): RequestHandler {

@@ -1,0 +1,41 @@
+import nx from '@nx/eslint-plugin';
+
+export default [
+  { ignores: ['**/dist/**', '**/node_modules/**', 'reports/**', '.nx/**', 'web/dist/**'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      // services depend on libs, never on each other; the web app only on contracts
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'scope:service', onlyDependOnLibsWithTags: ['scope:lib', 'scope:contracts'] },
+            { sourceTag: 'scope:lib', onlyDependOnLibsWithTags: ['scope:lib', 'scope:contracts'] },
+            { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:contracts'] },
+            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:lib', 'scope:contracts', 'scope:service'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-explicit-any': 'off',
+      // env classes need explicit property types: decorator metadata drives type conversion
+      '@typescript-eslint/no-inferrable-types': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-empty-function': 'off' },
+  },
+  {
+    // end-to-end tests drive the whole system and may use a service's own seed helpers
+    files: ['e2e/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+];

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// `npm test`: every test of every project, against the real PostgreSQL, Redis and NATS.
+// dependencies → infrastructure → build (type-checks everything) → lint → each project's jest suite
+// (one at a time: they share the servers) → last line `N passed, N failed` summed over all suites.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDependencies, root, run, say } from './lib/run.mjs';
+
+const P = 'test';
+const started = Date.now();
+ensureDependencies(P);
+
+const { ensureInfra } = await import('./infra.mjs');
+try {
+  await ensureInfra({ quiet: true });
+} catch (err) {
+  if (!err.infraReported) say(P, err.message);
+  process.stdout.write('0 passed, 1 failed\n');
+  process.exit(1);
+}
+
+const nx = join(root, 'node_modules/.bin/nx');
+const env = { ...process.env, NX_TUI: 'false', NX_SKIP_NX_CACHE: process.env.CI ? 'true' : process.env.NX_SKIP_NX_CACHE };
+const steps = [];
+
+say(P, 'building every project (type check)…');
+steps.push({ name: 'build', code: await run(nx, ['run-many', '-t', 'build', '--outputStyle=static'], { env }) });
+say(P, 'linting…');
+steps.push({ name: 'lint', code: await run(nx, ['run-many', '-t', 'lint', '--outputStyle=static'], { env }) });
+
+const reports = join(root, 'reports/jest');
+rmSync(reports, { recursive: true, force: true });
+say(P, 'running the suites…');
+const testCode = await run(nx, ['run-many', '-t', 'test', '--parallel=1', '--skip-nx-cache', '--outputStyle=static'], { env });
+
+let passed = 0;
+let failed = 0;
+const perProject = [];
+if (existsSync(reports)) {
+  for (const file of readdirSync(reports).filter((f) => f.endsWith('.json'))) {
+    const r = JSON.parse(readFileSync(join(reports, file), 'utf8'));
+    const brokenSuites = r.numRuntimeErrorTestSuites ?? 0;
+    passed += r.numPassedTests;
+    failed += r.numFailedTests + brokenSuites;
+    perProject.push(`${file.replace(/\.json$/, '')} ${r.numPassedTests}/${r.numTotalTests}${brokenSuites ? ` (${brokenSuites} suites did not run)` : ''}`);
+  }
+}
+for (const step of steps) {
+  if (step.code !== 0) {
+    say(P, `${step.name} failed`);
+    failed++;
+  }
+}
+if (testCode !== 0 && failed === 0) {
+  say(P, 'a test target failed without a report');
+  failed++;
+}
+say(P, `per project: ${perProject.join(', ')}`);
+say(P, `took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
