@@ -3,6 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
+import { EventBus } from '@wa/event-bus';
+import { UserDirectory } from './user-directory.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
 import { AUTH_OPTIONS, JwtStrategy, type AuthLibOptions } from './jwt.strategy.js';
 import { TokenRevocation } from './tokens.js';
@@ -18,10 +20,11 @@ export class AuthLibModule {
       providers: [
         { provide: AUTH_OPTIONS, useValue: options },
         { provide: TokenRevocation, useFactory: (redis: Redis) => new TokenRevocation(redis), inject: [REDIS] },
+        { provide: UserDirectory, useFactory: (bus: EventBus) => UserDirectory.open(bus.connection), inject: [EventBus] },
         JwtStrategy,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
       ],
-      exports: [TokenRevocation, AUTH_OPTIONS],
+      exports: [TokenRevocation, AUTH_OPTIONS, UserDirectory],
     };
   }
 }

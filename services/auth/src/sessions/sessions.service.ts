@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { signAccessToken, TokenRevocation } from '@wa/auth';
+import { signAccessToken, TokenRevocation, UserDirectory } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type LoginResponse, type SessionReplacedEvent, type UserDto } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
 import { AuthEnv } from '../config/env.js';
 import { CompanyEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
-import { companyView, userView } from '../users/user-view.js';
+import { companyView, directoryEntry, userView } from '../users/user-view.js';
 import { LoginLimiter } from './login-limiter.js';
 
 export interface IssuedSession extends LoginResponse {
@@ -42,6 +42,7 @@ export class SessionsService {
     private readonly limiter: LoginLimiter,
     private readonly revocation: TokenRevocation,
     private readonly bus: EventBus,
+    private readonly directory: UserDirectory,
   ) {}
 
   async login(emailRaw: string, password: string, ip: string, userAgent: string | undefined): Promise<IssuedSession> {
@@ -101,6 +102,8 @@ export class SessionsService {
       await this.bus.publish(Subjects.sessionReplaced(user.companyId, user.id), event, { msgId: `session-replaced:${sessionId}` });
     }
     await this.db.getRepository(UserEntity).update({ id: user.id }, { online: true });
+    // users that predate the directory (the seed, an import) enter it when they sign in
+    await this.directory.put(directoryEntry(user));
     const view = await this.userWithCompany(user.id);
     return { token: this.accessToken(view, sessionId), user: view, refreshToken, refreshExpiresAt: expiresAt };
   }

@@ -1,3 +1,4 @@
+import type { DirectoryUser } from '@wa/auth';
 import type { CompanyDto, PlanDto, UserDto } from '@wa/contracts';
 import type { CompanyEntity } from '../database/entities/company.entity.js';
 import type { PlanEntity } from '../database/entities/plan.entity.js';
@@ -50,5 +51,17 @@ export function userView(user: UserEntity, company?: CompanyDto): UserDto {
     ...(company ? { company } : {}),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+export function directoryEntry(user: UserEntity): DirectoryUser {
+  return {
+    id: user.id,
+    companyId: user.companyId,
+    name: user.name,
+    profile: user.profile,
+    queueIds: user.queueIds,
+    allTicket: user.allTicket,
+    super: user.super,
   };
 }

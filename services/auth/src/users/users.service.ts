@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TokenRevocation } from '@wa/auth';
+import { TokenRevocation, UserDirectory } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type UserChangedEvent, type UserDeletedEvent, type UserDto, type UsersPage } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { DomainError, runInContext, currentContext } from '@wa/server-kit';
@@ -11,7 +11,7 @@ import { UserEntity } from '../database/entities/user.entity.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { CreateUserDto, UpdateUserDto } from './users.dto.js';
 import { USERS_PAGE_SIZE, UsersRepository } from './users.repository.js';
-import { userView } from './user-view.js';
+import { directoryEntry, userView } from './user-view.js';
 
 const isAdmin = (c: AccessTokenClaims) => c.profile === 'admin' || c.super;
 
@@ -23,6 +23,7 @@ export class UsersService {
     private readonly sessions: SessionsService,
     private readonly revocation: TokenRevocation,
     private readonly bus: EventBus,
+    private readonly directory: UserDirectory,
   ) {}
 
   async list(searchParam: string | undefined, pageNumber = 1): Promise<UsersPage> {
@@ -102,7 +103,7 @@ export class UsersService {
       await this.users.delete({ id }, tx);
       return sessions;
     });
-    await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended)]);
+    await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended), this.directory.remove(user.companyId, id)]);
     const event: UserDeletedEvent = { companyId: user.companyId, userId: id, at: new Date().toISOString() };
     await this.bus.publish(Subjects.userDeleted(user.companyId, id), event, { msgId: `user-deleted:${id}` });
   }
@@ -126,6 +127,8 @@ export class UsersService {
   }
 
   private async publishChanged(kind: 'created' | 'updated', user: UserEntity): Promise<void> {
+    // the directory first: the agent's next request anywhere sees the change
+    await this.directory.put(directoryEntry(user));
     const event: UserChangedEvent = {
       companyId: user.companyId,
       userId: user.id,

@@ -145,3 +145,22 @@ describe('users: tenant isolation', () => {
     expect(still.body).toMatchObject({ name: 'Only In A', profile: 'user' });
   });
 });
+
+describe('users: directory for other services', () => {
+  it("publishes a user's profile and queues, updates them at once and removes deleted users", async () => {
+    const { UserDirectory } = await import('@wa/auth');
+    const { EventBus } = await import('@wa/event-bus');
+    const directory = auth.app.get(UserDirectory);
+    expect(directory).toBeInstanceOf(UserDirectory);
+    expect(auth.app.get(EventBus)).toBeDefined();
+    const a = await adminOfNewCompany();
+    const agent = await newAgent(a.http, a.token, { queueIds: [11] });
+    expect(await directory.get(a.companyId, agent.id)).toMatchObject({ id: agent.id, profile: 'user', queueIds: [11] });
+    await a.http.put(`/users/${agent.id}`, { token: a.token, body: { queueIds: [11, 12] } });
+    expect((await directory.get(a.companyId, agent.id))?.queueIds).toEqual([11, 12]);
+    await a.http.delete(`/users/${agent.id}`, { token: a.token });
+    expect(await directory.get(a.companyId, agent.id)).toBeNull();
+    // the seeded admin enters the directory at sign-in
+    expect(await directory.get(a.companyId, a.adminId)).toMatchObject({ profile: 'admin' });
+  });
+});

@@ -1,0 +1,54 @@
+import type { ContactDto, MessageDto, QueueDto, TicketDto } from '../tickets/tickets.types.js';
+
+/** What tickets publishes after commit (TICKETS stream); realtime-gateway fans it out. */
+export const TicketSubjects = {
+  ticketUpdated: (companyId: number, ticketId: number) => `ticket.updated.${companyId}.${ticketId}`,
+  ticketDeleted: (companyId: number, ticketId: number) => `ticket.deleted.${companyId}.${ticketId}`,
+  ticketUnread: (companyId: number, ticketId: number) => `ticket.unread.${companyId}.${ticketId}`,
+  messageCreated: (companyId: number, ticketId: number) => `message.created.${companyId}.${ticketId}`,
+  messageUpdated: (companyId: number, ticketId: number) => `message.updated.${companyId}.${ticketId}`,
+  contactUpdated: (companyId: number, contactId: number) => `contact.updated.${companyId}.${contactId}`,
+  queueUpdated: (companyId: number, queueId: number) => `queue.updated.${companyId}.${queueId}`,
+  queueDeleted: (companyId: number, queueId: number) => `queue.deleted.${companyId}.${queueId}`,
+} as const;
+
+export interface TicketUpdatedEvent {
+  companyId: number;
+  ticket: TicketDto;
+}
+
+export interface TicketDeletedEvent {
+  companyId: number;
+  ticketId: number;
+  queueId: number | null;
+  userId: number | null;
+}
+
+export interface TicketUnreadEvent {
+  companyId: number;
+  ticketId: number;
+  queueId: number | null;
+  userId: number | null;
+}
+
+export interface MessageEvent {
+  companyId: number;
+  message: MessageDto;
+  ticket: TicketDto;
+  contact: Pick<ContactDto, 'id' | 'name' | 'number' | 'profilePicUrl'>;
+}
+
+export interface ContactUpdatedEvent {
+  companyId: number;
+  contact: ContactDto;
+}
+
+export interface QueueChangedEvent {
+  companyId: number;
+  queue: QueueDto;
+}
+
+export interface QueueDeletedEvent {
+  companyId: number;
+  queueId: number;
+}

@@ -1,0 +1,88 @@
+import type { ConnectionStatus, WhatsappDto } from '../whatsapp/whatsapp.types.js';
+import type { MediaType } from '../tickets/tickets.types.js';
+
+/**
+ * WhatsApp traffic on the WA stream. The inbound subject carries the conversation
+ * (`wa.inbound.<companyId>.<connectionId>.<contact>`), so one conversation is handled in order
+ * while many run in parallel; its msg id `<connectionId>:<waMessageId>` makes a replay harmless.
+ */
+export const WaSubjects = {
+  inbound: (companyId: number, connectionId: number, contact: string) => `wa.inbound.${companyId}.${connectionId}.${contact}`,
+  inboundMsgId: (connectionId: number, waMessageId: string) => `${connectionId}:${waMessageId}`,
+  ack: (companyId: number, connectionId: number, contact: string) => `wa.ack.${companyId}.${connectionId}.${contact}`,
+  ackMsgId: (connectionId: number, waMessageId: string, ack: number) => `${connectionId}:${waMessageId}:ack${ack}`,
+  /** consumed only by the process that holds the connection's session */
+  outbound: (connectionId: number) => `wa.outbound.send.${connectionId}`,
+  outboundMsgId: (waMessageId: string) => `send:${waMessageId}`,
+  allInbound: 'wa.inbound.>',
+  allAcks: 'wa.ack.>',
+} as const;
+
+/** Conversation key of a WA subject: company, connection and contact. */
+export function conversationKey(subject: string): string {
+  return subject.split('.').slice(2, 5).join('.');
+}
+
+export interface WaInboundMessage {
+  companyId: number;
+  connectionId: number;
+  waMessageId: string;
+  /** the contact's number (digits only), or the group id for groups */
+  from: string;
+  /** the name the contact shows (push name) */
+  fromName: string;
+  body: string;
+  mediaType: MediaType;
+  fromMe: boolean;
+  isGroup: boolean;
+  /** when WhatsApp says it was sent (ms since epoch): keeps a conversation's order */
+  timestamp: number;
+  quotedWaMessageId?: string | null;
+}
+
+export interface WaAck {
+  companyId: number;
+  connectionId: number;
+  waMessageId: string;
+  /** 1 sent, 2 server, 3 delivered, 4 read, 5 played */
+  ack: number;
+  at: number;
+}
+
+export interface WaOutboundSend {
+  companyId: number;
+  connectionId: number;
+  /** chosen by tickets when it stored the message, so acks find it and a redelivery is recognised */
+  waMessageId: string;
+  to: string;
+  body: string;
+  ticketId: number;
+  messageId: number;
+  quotedWaMessageId?: string | null;
+}
+
+export const ConnectionSubjects = {
+  /** the connection record changed (name, queues, default…) */
+  updated: (companyId: number, connectionId: number) => `connection.updated.${companyId}.${connectionId}`,
+  deleted: (companyId: number, connectionId: number) => `connection.deleted.${companyId}.${connectionId}`,
+  /** the session moved between states */
+  session: (companyId: number, connectionId: number) => `connection.session.${companyId}.${connectionId}`,
+} as const;
+
+export interface ConnectionChangedEvent {
+  companyId: number;
+  connection: WhatsappDto;
+}
+
+export interface ConnectionDeletedEvent {
+  companyId: number;
+  connectionId: number;
+}
+
+export interface ConnectionSessionEvent {
+  companyId: number;
+  connectionId: number;
+  status: ConnectionStatus;
+  qrcode: string;
+  session: WhatsappDto;
+}

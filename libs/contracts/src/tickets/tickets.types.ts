@@ -1,0 +1,98 @@
+export type TicketStatus = 'pending' | 'open' | 'closed';
+
+export interface ContactDto {
+  id: number;
+  companyId: number;
+  name: string;
+  number: string;
+  email: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+  extraInfo: Array<{ name: string; value: string }>;
+  updatedAt: string;
+}
+
+export interface QueueDto {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  orderQueue: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TicketDto {
+  id: number;
+  uuid: string;
+  companyId: number;
+  status: TicketStatus;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queueId: number | null;
+  queue: { id: number; name: string; color: string } | null;
+  whatsappId: number;
+  whatsapp: { id: number; name: string } | null;
+  contactId: number;
+  contact: Pick<ContactDto, 'id' | 'name' | 'number' | 'profilePicUrl'>;
+  tags: Array<{ id: number; name: string; color: string }>;
+  lastMessage: string;
+  unreadMessages: number;
+  isGroup: boolean;
+  chatbot: boolean;
+  useIntegration: boolean;
+  promptId: number | null;
+  integrationId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type MediaType = 'chat' | 'image' | 'audio' | 'video' | 'application' | 'locationMessage' | 'contactMessage' | 'vcard' | 'call_log';
+
+export interface MessageDto {
+  id: number;
+  /** the WhatsApp message id */
+  wid: string;
+  ticketId: number;
+  companyId: number;
+  contactId: number | null;
+  body: string;
+  fromMe: boolean;
+  mediaType: MediaType;
+  mediaUrl: string | null;
+  quotedMsgId: number | null;
+  quotedMsg?: MessageDto | null;
+  /** 0 pending (clock), 1 sent, 2 server, 3 delivered, 4 read, 5 played */
+  ack: number;
+  read: boolean;
+  isDeleted: boolean;
+  contact?: Pick<ContactDto, 'id' | 'name' | 'number'> | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TicketsPage {
+  tickets: TicketDto[];
+  hasMore: boolean;
+  /** opaque cursor of the next page (faster than pageNumber deep in a list) */
+  nextCursor: string | null;
+}
+
+export interface MessagesPage {
+  messages: MessageDto[];
+  hasMore: boolean;
+  nextCursor: string | null;
+  ticket?: TicketDto;
+}
+
+/** ERR_OTHER_OPEN_TICKET body: who holds the contact's open ticket. */
+export interface OtherOpenTicketBody {
+  error: 'ERR_OTHER_OPEN_TICKET';
+  message: string;
+  userId: number | null;
+  userName: string | null;
+  queueName: string | null;
+  ticketId: number;
+}

@@ -1,0 +1,55 @@
+/** Connection states (spec 01 §4 "Connection status"). */
+export type ConnectionStatus = 'OPENING' | 'qrcode' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT';
+
+/** Which implementation holds the session: the real WhatsApp Web client or the stand-in phone. */
+export type ConnectionProviderKind = 'baileys' | 'sandbox';
+
+/** A connection (`/whatsapp` record), spec 01 §3. */
+export interface WhatsappDto {
+  id: number;
+  companyId: number;
+  name: string;
+  status: ConnectionStatus;
+  qrcode: string;
+  retries: number;
+  isDefault: boolean;
+  token: string | null;
+  greetingMessage: string;
+  /** the product's own spelling */
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  /** spec's form field: `beta` (the default) or `stable` */
+  provider: string;
+  /** how the session is held */
+  channel: ConnectionProviderKind;
+  promptId: number | null;
+  number: string | null;
+  queues: Array<{ id: number; name?: string; color?: string }>;
+  queueIds: number[];
+  updatedAt: string;
+  createdAt: string;
+}
+
+/** What the sandbox phone sent (GET /whatsappsession/{id}/sandbox/outbox). */
+export interface SandboxOutboxItem {
+  waMessageId: string;
+  to: string;
+  body: string;
+  ack: number;
+  sentAt: string;
+}
+
+export interface SandboxInboundRequest {
+  from: string;
+  name?: string;
+  body: string;
+  /** WhatsApp message id; give the same one again to replay a message */
+  id?: string;
+}
