@@ -122,9 +122,9 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     const consumer = await this.js.consumers.get(this.spec.stream, this.spec.durable);
     this.messages = await consumer.consume({
       max_messages: Math.min(this.spec.maxAckPending, 1000),
-      // Pull requests outlive a crashed client until they expire. nats-server 2.9 then "delivers" a
-      // redelivery to the dead request and miscounts its delivery count (resets or doubles it), which
-      // breaks poison detection. Expiring requests well before ack_wait avoids that.
+      // Pull requests outlive a crashed client until they expire, and nats-server 2.9 mishandles a
+      // redelivery that meets such a dead request (its delivery count is reset or doubled, which
+      // breaks poison detection). Requests that expire well before ack_wait avoid that.
       expires: pullExpiresMs(this.spec.ackWaitMs),
       callback: (m) => this.dispatch(m),
     });
@@ -146,8 +146,12 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   private async watchStatus(messages: ConsumerMessages): Promise<void> {
     try {
       for await (const s of await messages.status()) {
-        if (s.type === 'heartbeats_missed' || s.type === 'consumer_not_found' || s.type === 'stream_not_found' || s.type === 'consumer_deleted' || s.type === 'no_responders') {
-          this.log.warn({ stream: this.spec.stream, durable: this.spec.durable, event: s.type, data: s.data }, 'event-bus: consumer status');
+        const ctx = { stream: this.spec.stream, durable: this.spec.durable, event: s.type, data: s.data };
+        if (s.type === 'consumer_not_found' || s.type === 'stream_not_found' || s.type === 'consumer_deleted') {
+          // nats.js keeps retrying and resumes when it is back; nothing is consumed meanwhile
+          this.log.error(ctx, 'event-bus: consumer gone; consuming resumes once it is declared again');
+        } else if (s.type === 'heartbeats_missed' || s.type === 'no_responders') {
+          this.log.warn(ctx, 'event-bus: consumer status');
         }
       }
     } catch {
@@ -182,7 +186,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     } catch {
       key = m.subject;
     }
-    this.lanes[laneOf(key, this.lanes.length)]!.push(h);
+    this.lanes[laneOf(key, this.lanes.length)].push(h);
   }
 
   private keepAlive(olderThanMs: number): void {
@@ -227,13 +231,13 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   async callHandler(batch: Held<T>[]): Promise<void> {
     const slow = setTimeout(() => {
       this.log.warn(
-        { stream: this.spec.stream, durable: this.spec.durable, subject: batch[0]!.m.subject, seq: batch[0]!.m.seq, size: batch.length, ms: this.spec.ackWaitMs },
+        { stream: this.spec.stream, durable: this.spec.durable, subject: batch[0].m.subject, seq: batch[0].m.seq, size: batch.length, ms: this.spec.ackWaitMs },
         'event-bus: handler still running after ack wait; its lane is blocked',
       );
     }, this.spec.ackWaitMs);
     slow.unref();
     try {
-      await this.spec.handler(batch.map((h) => h.bus!));
+      await this.spec.handler(batch.map((h) => h.bus as BusMessage<T>)); // dead (undecodable) ones never get here
     } finally {
       clearTimeout(slow);
     }
@@ -352,7 +356,7 @@ class Lane<T> {
   }
 
   private shift(): Held<T> {
-    const h = this.queue[this.head++]!;
+    const h = this.queue[this.head++];
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
@@ -368,14 +372,14 @@ class Lane<T> {
         this.drop();
         return;
       }
-      const first = this.queue[this.head]!;
+      const first = this.queue[this.head];
       if (this.r.isDead(first)) {
         this.shift();
         await this.deadOnArrival(first);
         continue;
       }
       const batch: Held<T>[] = [];
-      while (batch.length < this.r.spec.batchSize && this.size() > 0 && !this.r.isDead(this.queue[this.head]!)) {
+      while (batch.length < this.r.spec.batchSize && this.size() > 0 && !this.r.isDead(this.queue[this.head])) {
         batch.push(this.shift());
       }
       try {
@@ -408,7 +412,7 @@ class Lane<T> {
 
   private async process(batch: Held<T>[]): Promise<void> {
     if (batch.length === 1) {
-      await this.processOne(batch[0]!);
+      await this.processOne(batch[0]);
       return;
     }
     try {
@@ -417,16 +421,16 @@ class Lane<T> {
       return;
     } catch (err) {
       this.r.log.warn(
-        { stream: this.r.spec.stream, durable: this.r.spec.durable, size: batch.length, firstSeq: batch[0]!.m.seq, err: errorMessage(err) },
+        { stream: this.r.spec.stream, durable: this.r.spec.durable, size: batch.length, firstSeq: batch[0].m.seq, err: errorMessage(err) },
         'event-bus: batch failed; handling its messages one by one',
       );
     }
     for (let i = 0; i < batch.length; i++) {
       if (this.r.isStopping) {
-        for (let j = i; j < batch.length; j++) this.r.giveBack(batch[j]!);
+        for (let j = i; j < batch.length; j++) this.r.giveBack(batch[j]);
         return;
       }
-      await this.processOne(batch[i]!);
+      await this.processOne(batch[i]);
     }
   }
 

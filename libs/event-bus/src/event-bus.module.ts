@@ -9,7 +9,6 @@ export const EVENT_BUS_OPTIONS = Symbol('EVENT_BUS_OPTIONS');
 export interface EventBusModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: (InjectionToken | OptionalFactoryDependency)[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   useFactory: (...args: any[]) => BusOptions | Promise<BusOptions>;
 }
 

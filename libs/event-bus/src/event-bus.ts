@@ -24,10 +24,16 @@ export const DEFAULT_DUPLICATE_WINDOW_MS = 2 * 60_000;
 
 const encoder = new TextEncoder();
 
-const consoleLogger: BusLogger = {
-  info: (o, m) => console.info(m ?? '', o),
-  warn: (o, m) => console.warn(m ?? '', o),
-  error: (o, m) => console.error(m ?? '', o),
+/** Default logger: one JSON line per entry (info on stdout, warn/error on stderr). */
+function jsonLine(level: string, stream: NodeJS.WriteStream) {
+  return (obj: object, msg?: string) => {
+    stream.write(`${JSON.stringify({ level, time: Date.now(), ...obj, msg })}\n`);
+  };
+}
+const defaultLogger: BusLogger = {
+  info: jsonLine('info', process.stdout),
+  warn: jsonLine('warn', process.stderr),
+  error: jsonLine('error', process.stderr),
 };
 
 interface ApiErr {
@@ -86,7 +92,7 @@ export class EventBus {
 
   /** Connects and declares the streams idempotently (add, or update when the config differs). */
   static async connect(opts: BusOptions): Promise<EventBus> {
-    const log = opts.logger ?? consoleLogger;
+    const log = opts.logger ?? defaultLogger;
     const nc = await connect({
       servers: opts.servers.split(',').map((s) => s.trim()).filter(Boolean),
       name: opts.name,

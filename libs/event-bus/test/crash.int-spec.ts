@@ -85,10 +85,9 @@ describe('EventBus across process crashes (real child processes)', () => {
 
   afterAll(async () => {
     for (const c of children) c.kill();
-    await bus.close();
     await jsm.streams.purge('DLQ', { filter: `dlq.${u.durable('poison')}.>` }).catch(() => undefined);
     await jsm.streams.delete(u.stream.name).catch(() => undefined);
-    await bus.connection.close();
+    await bus.close();
   });
 
   it('a consumer process killed before its ack gets the message again after restart', async () => {

@@ -19,14 +19,12 @@ class FeatureModule {}
 
 describe('EventBusModule', () => {
   const u = uniq();
-  let cleanup: EventBus | undefined;
 
   afterAll(async () => {
-    if (cleanup) {
-      const jsm = await cleanup.connection.jetstreamManager();
-      await jsm.streams.delete(u.stream.name).catch(() => undefined);
-      await cleanup.close();
-    }
+    const cleanup = await EventBus.connect({ servers: SERVERS, name: 'test-nest-cleanup', streams: [], logger: memLogger() });
+    const jsm = await cleanup.connection.jetstreamManager();
+    await jsm.streams.delete(u.stream.name).catch(() => undefined);
+    await cleanup.close();
   });
 
   it('provides a connected global EventBus and closes it on shutdown', async () => {
@@ -48,6 +46,5 @@ describe('EventBusModule', () => {
     expect((await bus.publish(u.subj('nest.a'), { ok: true }, { msgId: `${u.sfx}-n` })).duplicate).toBe(false);
     await moduleRef.close();
     expect(bus.isClosed()).toBe(true);
-    cleanup = await EventBus.connect({ servers: SERVERS, name: 'test-nest-cleanup', streams: [], logger: memLogger() });
   });
 });

@@ -46,9 +46,8 @@ describe('EventBus ordering, concurrency and batching', () => {
   });
 
   afterAll(async () => {
-    await bus.close();
     await jsm.streams.delete(u.stream.name).catch(() => undefined);
-    await bus.connection.close();
+    await bus.close();
   });
 
   it('keeps order within a conversation while conversations run concurrently in lanes (20 x 50)', async () => {

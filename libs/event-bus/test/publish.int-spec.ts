@@ -84,6 +84,20 @@ describe('EventBus publish / streams', () => {
     expect(ci.config.filter_subject).toBe(u.subj('dup.>'));
   });
 
+  it('rejects a publish that no stream takes', async () => {
+    const t0 = Date.now();
+    await expect(bus.publish(`nostream${u.sfx}.x`, {}, { msgId: 'x' })).rejects.toMatchObject({ code: '503' });
+    expect(Date.now() - t0).toBeLessThan(2000); // after its retries, without waiting for a timeout
+  });
+
+  it('pipelines many publishes', async () => {
+    const acks = await Promise.all(
+      Array.from({ length: 2000 }, (_, i) => bus.publish(u.subj(`many.${i % 10}`), { i }, { msgId: `${u.sfx}-many-${i}` })),
+    );
+    expect(new Set(acks.map((a) => a.seq)).size).toBe(2000);
+    expect(acks.every((a) => !a.duplicate)).toBe(true);
+  });
+
   it('requires a msg id', async () => {
     await expect(bus.publish(u.subj('x'), {}, { msgId: '' })).rejects.toThrow(/msgId/);
   });

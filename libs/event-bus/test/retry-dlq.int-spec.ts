@@ -38,10 +38,9 @@ describe('EventBus retries and dead-lettering', () => {
   });
 
   afterAll(async () => {
-    await bus.close();
     for (const d of durables) await jsm.streams.purge('DLQ', { filter: `dlq.${d}.>` }).catch(() => undefined);
     await jsm.streams.delete(u.stream.name).catch(() => undefined);
-    await bus.connection.close();
+    await bus.close();
   });
 
   it('retries a failing message in its lane with growing delays, then dead-letters it; the conversation waits', async () => {

@@ -19,9 +19,8 @@ describe('EventBus stop / close', () => {
   });
 
   afterAll(async () => {
-    await bus.close();
     await jsm.streams.delete(u.stream.name).catch(() => undefined);
-    await bus.connection.close();
+    await bus.close();
   });
 
   it('stop() finishes and acks in-flight work, hands not-started messages back for redelivery, in order', async () => {
