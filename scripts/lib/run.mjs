@@ -36,10 +36,12 @@ export function ensureDependencies(prefix) {
   const marker = join(root, 'node_modules/.package-lock.json');
   const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh) return;
-  say(prefix, 'installing dependencies (npm ci)…');
-  const res = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // `npm install` honours package-lock.json; `npm ci` refuses it here, because the registry this machine
+  // reaches lacks other platforms' optional binaries (@swc/core-darwin-*…) that ci wants listed.
+  say(prefix, 'installing dependencies (npm install from package-lock.json)…');
+  const res = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (res.status !== 0) {
-    say(prefix, 'npm ci failed; fix the error above and run again');
+    say(prefix, 'npm install failed; fix the error above and run again');
     process.exit(res.status ?? 1);
   }
 }
