@@ -26,7 +26,7 @@ export function dataSourceOptions(opts: ServiceDatabaseOptions): DataSourceOptio
     migrationsTransactionMode: 'each',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    logging: false,
     applicationName: opts.applicationName ?? opts.schema,
     extra: { max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000 },
   };

@@ -3,17 +3,44 @@ import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { TicketsEnv } from './config/env.js';
 import { ticketsDatabase } from './database/data-source.js';
+import { CallerService } from './identity/caller.service.js';
+import { WaAckConsumer } from './inbound/consumers/wa-ack.consumer.js';
+import { WaInboundConsumer } from './inbound/consumers/wa-inbound.consumer.js';
+import { MessagesController } from './messages/messages.controller.js';
+import { MessagesService } from './messages/messages.service.js';
+import { Outbox } from './outbox/outbox.service.js';
+import { QueuesController } from './queues/queues.controller.js';
+import { QueuesService } from './queues/queues.service.js';
+import { ConnectionsConsumer } from './read-models/consumers/connections.consumer.js';
+import { SettingsConsumer } from './read-models/consumers/settings.consumer.js';
+import { ReadModels } from './read-models/read-models.repository.js';
+import { TicketsController } from './tickets/tickets.controller.js';
+import { TicketsRepository } from './tickets/tickets.repository.js';
+import { TicketsService } from './tickets/tickets.service.js';
 
 export const SERVICE = 'tickets';
 
-/** Skeleton: boots, answers /health and /metrics, runs its first migration; features arrive with their issues. */
 @Module({})
 export class AppModule {
   static register(env: TicketsEnv): DynamicModule {
     return {
       module: AppModule,
       imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      providers: [{ provide: TicketsEnv, useValue: env }],
+      controllers: [TicketsController, MessagesController, QueuesController],
+      providers: [
+        { provide: TicketsEnv, useValue: env },
+        CallerService,
+        Outbox,
+        ReadModels,
+        TicketsRepository,
+        TicketsService,
+        MessagesService,
+        QueuesService,
+        WaInboundConsumer,
+        WaAckConsumer,
+        ConnectionsConsumer,
+        SettingsConsumer,
+      ],
     };
   }
 }

@@ -1,0 +1,27 @@
+import type { MediaType } from '@wa/contracts';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+const bigintAsNumber = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+@Entity({ name: 'messages' })
+export class MessageEntity {
+  // bigint: TypeORM hands it over as a string
+  @PrimaryGeneratedColumn({ type: 'bigint' }) id: string;
+  @Column({ type: 'int' }) companyId: number;
+  @Column({ type: 'int' }) ticketId: number;
+  @Column({ type: 'int', nullable: true }) contactId: number | null;
+  @Column({ type: 'int' }) whatsappId: number;
+  @Column({ type: 'varchar', length: 128 }) wid: string;
+  @Column({ type: 'text', default: '' }) body: string;
+  @Column({ type: 'boolean', default: false }) fromMe: boolean;
+  @Column({ type: 'varchar', length: 30, default: 'chat' }) mediaType: MediaType;
+  @Column({ type: 'text', nullable: true }) mediaUrl: string | null;
+  @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) quotedMsgId: number | null;
+  @Column({ type: 'smallint', default: 0 }) ack: number;
+  @Column({ type: 'boolean', default: false }) read: boolean;
+  @Column({ type: 'boolean', default: false }) isDeleted: boolean;
+  @Column({ type: 'timestamptz' }) sentAt: Date;
+  @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) seq: number | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,14 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity({ name: 'queues' })
+export class QueueEntity {
+  @PrimaryGeneratedColumn() id: number;
+  @Column({ type: 'int' }) companyId: number;
+  @Column({ type: 'varchar', length: 50 }) name: string;
+  @Column({ type: 'varchar', length: 30 }) color: string;
+  @Column({ type: 'text', default: '' }) greetingMessage: string;
+  @Column({ type: 'text', default: '' }) outOfHoursMessage: string;
+  @Column({ type: 'int', nullable: true }) orderQueue: number | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

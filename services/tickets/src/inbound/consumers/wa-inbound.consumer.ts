@@ -1,0 +1,78 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { conversationKey, Streams, WaSubjects, type TicketDto, type WaInboundMessage } from '@wa/contracts';
+import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { DataSource, In } from 'typeorm';
+import { TicketsEnv } from '../../config/env.js';
+import { ConnectionEntity, MessageEntity } from '../../database/entities/index.js';
+import { CallerService } from '../../identity/caller.service.js';
+import { messageEvent, ticketUpdatedEvent } from '../../tickets/ticket-events.js';
+import { messageView, ticketView } from '../../tickets/ticket-view.js';
+import { TicketsRepository } from '../../tickets/tickets.repository.js';
+import { storeInbound } from '../store-inbound.js';
+
+/**
+ * `wa.inbound.*` → PostgreSQL, the path that must lose nothing and double nothing: a batch is stored
+ * in one transaction, acked only after commit, then announced. A redelivered message finds its row
+ * and is announced again (the event's msg id makes that harmless).
+ */
+@Injectable()
+export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WaInboundConsumer.name);
+  private handle: ConsumerHandle | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly bus: EventBus,
+    private readonly env: TicketsEnv,
+    private readonly tickets: TicketsRepository,
+    private readonly callers: CallerService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.handle = await this.bus.consume<WaInboundMessage>({
+      stream: Streams.WA.name,
+      durable: 'tickets-inbound',
+      filterSubjects: [WaSubjects.allInbound],
+      orderKey: conversationKey,
+      concurrency: this.env.INBOUND_CONCURRENCY,
+      batchSize: this.env.INBOUND_BATCH_SIZE,
+      ackWaitMs: this.env.INBOUND_ACK_WAIT_MS,
+      handler: (batch) => this.handle_(batch),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.handle?.stop();
+  }
+
+  private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
+    const connectionIds = [...new Set(batch.map((m) => m.data.connectionId))];
+    const connections = new Map(
+      (await this.db.getRepository(ConnectionEntity).findBy({ id: In(connectionIds) })).map((c) => [c.id, c] as const),
+    );
+    const stored = await this.db.transaction((tx) => storeInbound(tx, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections));
+    // announce what is new, and what a redelivery found already stored (its events may have been lost in a crash)
+    const redelivered = batch.some((m) => m.deliveryCount > 1);
+    const announce = stored.filter((s) => s.isNew || redelivered);
+    if (announce.length === 0) return;
+    const [messageRows, ticketRows] = await Promise.all([
+      this.db.getRepository(MessageEntity).findBy({ id: In(announce.map((s) => String(s.id))) }),
+      Promise.all(
+        [...new Set(announce.map((s) => `${s.companyId}|${s.ticketId}`))].map((k) => {
+          const [companyId, ticketId] = k.split('|').map(Number);
+          return this.tickets.findById(companyId, ticketId);
+        }),
+      ),
+    ]);
+    const ticketById = new Map<number, TicketDto>();
+    for (const row of ticketRows) if (row) ticketById.set(row.id, ticketView(row, (id) => this.callers.nameOf(row.companyId, id)));
+    const events = messageRows.flatMap((m) => {
+      const ticket = ticketById.get(m.ticketId);
+      return ticket ? [messageEvent(messageView(m), ticket, 'created')] : [];
+    });
+    for (const ticket of ticketById.values()) events.push(ticketUpdatedEvent(ticket));
+    await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
+    if (redelivered) this.logger.log({ count: announce.length }, 'inbound: redelivered messages announced again');
+  }
+}

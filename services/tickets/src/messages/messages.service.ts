@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TicketSubjects, WaSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent, type WaOutboundSend } from '@wa/contracts';
+import { DomainError } from '@wa/server-kit';
+import { DataSource, type EntityManager } from 'typeorm';
+import { MessageEntity } from '../database/entities/index.js';
+import { CallerService, type Caller } from '../identity/caller.service.js';
+import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { ReadModels } from '../read-models/read-models.repository.js';
+import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } from '../tickets/ticket-view.js';
+import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { assertCanSee } from '../tickets/visibility.js';
+import { messageEvent, ticketUpdatedEvent } from '../tickets/ticket-events.js';
+import { newWhatsappMessageId } from './wid.js';
+
+export const MESSAGES_PAGE_SIZE = 20;
+
+@Injectable()
+export class MessagesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tickets: TicketsRepository,
+    private readonly readModels: ReadModels,
+    private readonly outbox: Outbox,
+    private readonly callers: CallerService,
+  ) {}
+
+  /**
+   * A page of a ticket's messages, newest page first, oldest first within the page (as the chat shows it).
+   * Reading clears the ticket's unread count and says so to the company's sockets.
+   */
+  async list(caller: Caller, ticketId: number, pageNumber = 1, cursor?: string): Promise<MessagesPage> {
+    const row = await this.visibleTicket(caller, ticketId);
+    const after = decodeCursor(cursor);
+    const qb = this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .where('m."companyId" = :companyId AND m."ticketId" = :ticketId', { companyId: caller.companyId, ticketId })
+      .orderBy('m."sentAt"', 'DESC')
+      .addOrderBy('m.seq', 'DESC', 'NULLS FIRST')
+      .addOrderBy('m.id', 'DESC')
+      .addSelect('m."sentAt"::text', 'sortKey')
+      .limit(MESSAGES_PAGE_SIZE + 1);
+    if (after && after.length === 3) {
+      qb.andWhere(
+        `(m."sentAt" < :s::timestamptz OR (m."sentAt" = :s::timestamptz AND (COALESCE(m.seq, 9223372036854775807) < :q OR (COALESCE(m.seq, 9223372036854775807) = :q AND m.id < :i))))`,
+        { s: after[0], q: after[1], i: after[2] },
+      );
+    } else {
+      qb.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE);
+    }
+    const { entities, raw } = await qb.getRawAndEntities();
+    const hasMore = entities.length > MESSAGES_PAGE_SIZE;
+    const page = entities.slice(0, MESSAGES_PAGE_SIZE);
+    const last = page.length - 1;
+    const nextCursor =
+      hasMore && last >= 0 ? encodeCursor([(raw[last] as { sortKey: string }).sortKey, page[last].seq ?? '9223372036854775807', page[last].id]) : null;
+    if (row.unreadMessages > 0) await this.markRead(caller, row);
+    return {
+      messages: page.reverse().map((m) => messageView(m)),
+      hasMore,
+      nextCursor,
+      ticket: ticketView({ ...row, unreadMessages: 0 }, (id) => this.callers.nameOf(caller.companyId, id)),
+    };
+  }
+
+  /** An agent's text: stored with ack 0, sent by the session that owns the connection, acks raise it. */
+  async send(caller: Caller, ticketId: number, body: string, quotedMsgId?: number): Promise<MessageDto> {
+    const row = await this.visibleTicket(caller, ticketId);
+    const { message, outboxIds } = await this.db.transaction(async (tx) => this.sendInTransaction(tx, row, body, quotedMsgId));
+    await this.outbox.flush(outboxIds);
+    return message;
+  }
+
+  /** The send, inside the caller's transaction (accepting a ticket sends its greeting in the same one). */
+  async sendInTransaction(tx: EntityManager, row: TicketRow, body: string, quotedMsgId?: number): Promise<{ message: MessageDto; outboxIds: string[] }> {
+    const connection = await this.readModels.connection(row.companyId, row.whatsappId);
+    if (!connection || connection.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    let quoted: MessageEntity | null = null;
+    if (quotedMsgId) {
+      quoted = await tx.getRepository(MessageEntity).findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId });
+    }
+    const wid = newWhatsappMessageId();
+    const saved = await tx.getRepository(MessageEntity).save(
+      tx.getRepository(MessageEntity).create({
+        companyId: row.companyId,
+        ticketId: row.id,
+        contactId: row.contactId,
+        whatsappId: row.whatsappId,
+        wid,
+        body,
+        fromMe: true,
+        mediaType: 'chat',
+        ack: 0,
+        read: true,
+        sentAt: new Date(),
+        quotedMsgId: quoted ? Number(quoted.id) : null,
+      }),
+    );
+    await tx.query(`UPDATE tickets.tickets SET "lastMessage" = $1, "updatedAt" = now() WHERE id = $2`, [body, row.id]);
+    const updated = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
+    const ticket = ticketView(updated, (id) => this.callers.nameOf(row.companyId, id));
+    const message = messageView(saved);
+    const send: WaOutboundSend = {
+      companyId: row.companyId,
+      connectionId: row.whatsappId,
+      waMessageId: wid,
+      to: row.contactNumber,
+      body,
+      ticketId: row.id,
+      messageId: message.id,
+      quotedWaMessageId: quoted?.wid ?? null,
+    };
+    const events: OutgoingEvent[] = [
+      { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(wid), payload: send },
+      messageEvent(message, ticket, 'created'),
+      ticketUpdatedEvent(ticket),
+    ];
+    return { message, outboxIds: await this.outbox.add(tx, events) };
+  }
+
+  private async markRead(caller: Caller, row: TicketRow): Promise<void> {
+    const outboxIds = await this.db.transaction(async (tx) => {
+      await tx.query(`UPDATE tickets.tickets SET "unreadMessages" = 0 WHERE id = $1 AND "companyId" = $2`, [row.id, caller.companyId]);
+      await tx.query(`UPDATE tickets.messages SET read = true WHERE "ticketId" = $1 AND read = false`, [row.id]);
+      const event: TicketUnreadEvent = { companyId: caller.companyId, ticketId: row.id, queueId: row.queueId, userId: row.userId };
+      return this.outbox.add(tx, [{ subject: TicketSubjects.ticketUnread(caller.companyId, row.id), msgId: `ticket-unread:${row.id}:${Date.now()}`, payload: event }]);
+    });
+    await this.outbox.flush(outboxIds);
+  }
+
+  private async visibleTicket(caller: Caller, ticketId: number): Promise<TicketRow> {
+    const row = await this.tickets.findById(caller.companyId, ticketId);
+    if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
+    assertCanSee(caller, row);
+    return row;
+  }
+}

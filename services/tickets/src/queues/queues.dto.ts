@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+
+export class CreateQueueDto {
+  @ApiProperty({ minLength: 2, maxLength: 50 })
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @MinLength(2, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  name: string;
+
+  @ApiProperty({ example: '#7c7c7c' })
+  @IsString({ message: 'Required' })
+  @Matches(/^#[0-9a-fA-F]{3,8}$|^[a-zA-Z]{3,20}$/, { message: 'Invalid color' })
+  color: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) greetingMessage?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) outOfHoursMessage?: string;
+  @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
+}
+
+export class UpdateQueueDto {
+  @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
+  @IsOptional()
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @MinLength(2, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Matches(/^#[0-9a-fA-F]{3,8}$|^[a-zA-Z]{3,20}$/, { message: 'Invalid color' })
+  color?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) greetingMessage?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) outOfHoursMessage?: string;
+  @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
+}

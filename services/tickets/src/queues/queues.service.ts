@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TicketSubjects, type QueueChangedEvent, type QueueDeletedEvent, type QueueDto } from '@wa/contracts';
+import { DomainError } from '@wa/server-kit';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { QueueEntity } from '../database/entities/index.js';
+import type { Caller } from '../identity/caller.service.js';
+import { Outbox } from '../outbox/outbox.service.js';
+import type { CreateQueueDto, UpdateQueueDto } from './queues.dto.js';
+
+const MAX_QUEUES_LISTED = 500;
+
+export function queueView(q: QueueEntity): QueueDto {
+  return {
+    id: q.id,
+    companyId: q.companyId,
+    name: q.name,
+    color: q.color,
+    greetingMessage: q.greetingMessage,
+    outOfHoursMessage: q.outOfHoursMessage,
+    orderQueue: q.orderQueue,
+    createdAt: q.createdAt.toISOString(),
+    updatedAt: q.updatedAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class QueuesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async list(caller: Caller): Promise<QueueDto[]> {
+    const rows = await this.db.getRepository(QueueEntity).find({ where: { companyId: caller.companyId }, order: { orderQueue: 'ASC', name: 'ASC' }, take: MAX_QUEUES_LISTED });
+    return rows.map(queueView);
+  }
+
+  async get(caller: Caller, id: number): Promise<QueueDto> {
+    return queueView(await this.mustFind(caller, id));
+  }
+
+  async create(caller: Caller, dto: CreateQueueDto): Promise<QueueDto> {
+    return this.save(caller, async (tx) =>
+      tx.getRepository(QueueEntity).save(
+        tx.getRepository(QueueEntity).create({
+          companyId: caller.companyId,
+          name: dto.name.trim(),
+          color: dto.color,
+          greetingMessage: dto.greetingMessage ?? '',
+          outOfHoursMessage: dto.outOfHoursMessage ?? '',
+          orderQueue: dto.orderQueue ?? null,
+        }),
+      ),
+    );
+  }
+
+  async update(caller: Caller, id: number, dto: UpdateQueueDto): Promise<QueueDto> {
+    const queue = await this.mustFind(caller, id);
+    return this.save(caller, async (tx) => {
+      Object.assign(queue, {
+        ...(dto.name !== undefined ? { name: dto.name.trim() } : {}),
+        ...(dto.color !== undefined ? { color: dto.color } : {}),
+        ...(dto.greetingMessage !== undefined ? { greetingMessage: dto.greetingMessage } : {}),
+        ...(dto.outOfHoursMessage !== undefined ? { outOfHoursMessage: dto.outOfHoursMessage } : {}),
+        ...(dto.orderQueue !== undefined ? { orderQueue: dto.orderQueue } : {}),
+      });
+      return tx.getRepository(QueueEntity).save(queue);
+    });
+  }
+
+  async remove(caller: Caller, id: number): Promise<void> {
+    await this.mustFind(caller, id);
+    const ids = await this.db.transaction(async (tx) => {
+      await tx.getRepository(QueueEntity).delete({ id, companyId: caller.companyId });
+      const event: QueueDeletedEvent = { companyId: caller.companyId, queueId: id };
+      return this.outbox.add(tx, [{ subject: TicketSubjects.queueDeleted(caller.companyId, id), msgId: `queue-deleted:${id}`, payload: event }]);
+    });
+    await this.outbox.flush(ids);
+  }
+
+  private async save(caller: Caller, write: (tx: import('typeorm').EntityManager) => Promise<QueueEntity>): Promise<QueueDto> {
+    try {
+      const { queue, ids } = await this.db.transaction(async (tx) => {
+        const saved = await write(tx);
+        const view = queueView(saved);
+        const event: QueueChangedEvent = { companyId: caller.companyId, queue: view };
+        const outboxIds = await this.outbox.add(tx, [{ subject: TicketSubjects.queueUpdated(caller.companyId, saved.id), msgId: `queue-updated:${saved.id}:${view.updatedAt}`, payload: event }]);
+        return { queue: view, ids: outboxIds };
+      });
+      await this.outbox.flush(ids);
+      return queue;
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err.driverError as { code?: string; constraint?: string })?.code === '23505') {
+        const constraint = (err.driverError as { constraint?: string }).constraint ?? '';
+        if (constraint.includes('color')) throw new DomainError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['A queue with this name already exists'] }] }, 'A queue with this name already exists');
+      }
+      throw err;
+    }
+  }
+
+  private async mustFind(caller: Caller, id: number): Promise<QueueEntity> {
+    const queue = Number.isSafeInteger(id) ? await this.db.getRepository(QueueEntity).findOneBy({ id, companyId: caller.companyId }) : null;
+    if (!queue) throw new DomainError('ERR_NOT_FOUND', {}, 'Queue not found');
+    return queue;
+  }
+}

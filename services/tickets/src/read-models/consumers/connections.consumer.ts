@@ -1,0 +1,56 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Streams, type ConnectionChangedEvent, type ConnectionDeletedEvent, type ConnectionSessionEvent, type WhatsappDto } from '@wa/contracts';
+import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { DataSource } from 'typeorm';
+
+type ConnectionEvent = ConnectionChangedEvent | ConnectionDeletedEvent | ConnectionSessionEvent;
+
+/** Keeps tickets' copy of the connections (name, status, default, queues) in step with whatsapp-sessions. */
+@Injectable()
+export class ConnectionsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private handle: ConsumerHandle | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly bus: EventBus,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.handle = await this.bus.consume<ConnectionEvent>({
+      stream: Streams.CONNECTIONS.name,
+      durable: 'tickets-connections',
+      filterSubjects: ['connection.>'],
+      // one connection's events in order, whatever their kind
+      orderKey: (subject) => subject.split('.').slice(2).join('.'),
+      concurrency: 4,
+      handler: async (batch) => {
+        for (const m of batch) await this.apply(m);
+      },
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.handle?.stop();
+  }
+
+  private async apply(m: BusMessage<ConnectionEvent>): Promise<void> {
+    const kind = m.subject.split('.')[1];
+    if (kind === 'deleted') {
+      const e = m.data as ConnectionDeletedEvent;
+      await this.db.query(`DELETE FROM tickets.connections WHERE id = $1 AND "companyId" = $2`, [e.connectionId, e.companyId]);
+      return;
+    }
+    const c: WhatsappDto | undefined = kind === 'session' ? (m.data as ConnectionSessionEvent).session : (m.data as ConnectionChangedEvent).connection;
+    if (!c) return;
+    // a late, older event never overwrites a newer state
+    await this.db.query(
+      `INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault", "queueIds", "greetingMessage", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, "isDefault" = EXCLUDED."isDefault",
+              "queueIds" = EXCLUDED."queueIds", "greetingMessage" = EXCLUDED."greetingMessage", "updatedAt" = EXCLUDED."updatedAt"
+        WHERE tickets.connections."updatedAt" <= EXCLUDED."updatedAt"`,
+      [c.id, c.companyId, c.name, c.status, c.isDefault, c.queueIds ?? [], c.greetingMessage ?? '', c.updatedAt],
+    );
+  }
+}

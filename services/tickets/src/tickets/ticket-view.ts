@@ -1,0 +1,104 @@
+import type { MessageDto, TicketDto } from '@wa/contracts';
+import type { MessageEntity } from '../database/entities/index.js';
+
+/** One row of the ticket query (the ticket with its contact, queue and connection). */
+export interface TicketRow {
+  id: number;
+  uuid: string;
+  companyId: number;
+  status: TicketDto['status'];
+  contactId: number;
+  whatsappId: number;
+  queueId: number | null;
+  userId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  isGroup: boolean;
+  chatbot: boolean;
+  useIntegration: boolean;
+  promptId: number | null;
+  integrationId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** exact updatedAt (microseconds) for keyset paging */
+  sortKey: string;
+  contactName: string;
+  contactNumber: string;
+  contactPic: string;
+  queueName: string | null;
+  queueColor: string | null;
+  whatsappName: string | null;
+}
+
+export const TICKET_SELECT = `
+  SELECT t.id, t.uuid, t."companyId", t.status, t."contactId", t."whatsappId", t."queueId", t."userId",
+         t."lastMessage", t."unreadMessages", t."isGroup", t.chatbot, t."useIntegration", t."promptId",
+         t."integrationId", t."createdAt", t."updatedAt", t."updatedAt"::text AS "sortKey",
+         c.name AS "contactName", c.number AS "contactNumber", c."profilePicUrl" AS "contactPic",
+         q.name AS "queueName", q.color AS "queueColor", w.name AS "whatsappName"
+    FROM tickets.tickets t
+    JOIN tickets.contacts c ON c.id = t."contactId"
+    LEFT JOIN tickets.queues q ON q.id = t."queueId"
+    LEFT JOIN tickets.connections w ON w.id = t."whatsappId"`;
+
+export function ticketView(row: TicketRow, userName: (id: number) => string): TicketDto {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    companyId: row.companyId,
+    status: row.status,
+    userId: row.userId,
+    user: row.userId ? { id: row.userId, name: userName(row.userId) } : null,
+    queueId: row.queueId,
+    queue: row.queueId && row.queueName !== null ? { id: row.queueId, name: row.queueName, color: row.queueColor ?? '' } : null,
+    whatsappId: row.whatsappId,
+    whatsapp: { id: row.whatsappId, name: row.whatsappName ?? '' },
+    contactId: row.contactId,
+    contact: { id: row.contactId, name: row.contactName, number: row.contactNumber, profilePicUrl: row.contactPic },
+    tags: [],
+    lastMessage: row.lastMessage,
+    unreadMessages: row.unreadMessages,
+    isGroup: row.isGroup,
+    chatbot: row.chatbot,
+    useIntegration: row.useIntegration,
+    promptId: row.promptId,
+    integrationId: row.integrationId,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+export function messageView(m: MessageEntity): MessageDto {
+  return {
+    id: Number(m.id),
+    wid: m.wid,
+    ticketId: m.ticketId,
+    companyId: m.companyId,
+    contactId: m.contactId,
+    body: m.body,
+    fromMe: m.fromMe,
+    mediaType: m.mediaType,
+    mediaUrl: m.mediaUrl,
+    quotedMsgId: m.quotedMsgId === null ? null : Number(m.quotedMsgId),
+    ack: m.ack,
+    read: m.read,
+    isDeleted: m.isDeleted,
+    createdAt: new Date(m.sentAt).toISOString(),
+    updatedAt: new Date(m.updatedAt).toISOString(),
+  };
+}
+
+/** Opaque list cursor: the last row's sort key. */
+export function encodeCursor(parts: Array<string | number>): string {
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): Array<string | number> | undefined {
+  if (!cursor) return undefined;
+  try {
+    const parts = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    return Array.isArray(parts) ? parts : undefined;
+  } catch {
+    return undefined;
+  }
+}

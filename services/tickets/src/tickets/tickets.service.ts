@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
+import { DomainError } from '@wa/server-kit';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/index.js';
+import { CallerService, type Caller } from '../identity/caller.service.js';
+import { MessagesService } from '../messages/messages.service.js';
+import { Outbox } from '../outbox/outbox.service.js';
+import { ReadModels } from '../read-models/read-models.repository.js';
+import { listTicketsQuery } from './queries/list-tickets.query.js';
+import { decodeCursor, encodeCursor, ticketView, type TicketRow } from './ticket-view.js';
+import type { CreateTicketDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
+import { TicketsRepository } from './tickets.repository.js';
+import { assertCanSee } from './visibility.js';
+import { ticketUpdatedEvent } from './ticket-events.js';
+
+export const TICKETS_PAGE_SIZE = 40;
+
+const isUniqueViolation = (err: unknown) => err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505';
+
+function greetingOnAccept(contactName: string, userName: string): string {
+  const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hour12: false, timeZone: 'America/Sao_Paulo' }).format(new Date()));
+  const ms = hour < 12 ? 'Bom dia' : hour < 18 ? 'Boa tarde' : 'Boa noite';
+  const firstName = contactName.trim().split(/\s+/)[0] ?? '';
+  return `${ms} *${firstName}*, meu nome é *${userName}* e agora vou prosseguir com seu atendimento!`;
+}
+
+@Injectable()
+export class TicketsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tickets: TicketsRepository,
+    private readonly readModels: ReadModels,
+    private readonly messages: MessagesService,
+    private readonly outbox: Outbox,
+    private readonly callers: CallerService,
+  ) {}
+
+  async list(caller: Caller, q: ListTicketsQueryDto): Promise<TicketsPage> {
+    const cursor = decodeCursor(q.cursor);
+    const pageNumber = q.pageNumber ?? 1;
+    const { sql, params } = listTicketsQuery(caller, {
+      status: q.status,
+      searchParam: q.searchParam,
+      showAll: q.showAll,
+      queueIds: q.queueIds,
+      users: q.users,
+      withUnreadMessages: q.withUnreadMessages,
+      date: q.date,
+      updatedAt: q.updatedAt,
+      after: cursor && cursor.length === 2 ? { updatedAt: String(cursor[0]), id: Number(cursor[1]) } : undefined,
+      offset: (pageNumber - 1) * TICKETS_PAGE_SIZE,
+      limit: TICKETS_PAGE_SIZE,
+    });
+    const rows = await this.tickets.list(sql, params);
+    const hasMore = rows.length > TICKETS_PAGE_SIZE;
+    const page = rows.slice(0, TICKETS_PAGE_SIZE);
+    const last = page[page.length - 1];
+    return {
+      tickets: page.map((r) => this.view(r)),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor([last.sortKey, last.id]) : null,
+    };
+  }
+
+  async get(caller: Caller, id: number): Promise<TicketDto> {
+    const row = Number.isSafeInteger(id) ? await this.tickets.findById(caller.companyId, id) : null;
+    return this.visible(caller, row);
+  }
+
+  async getByUuid(caller: Caller, uuid: string): Promise<TicketDto> {
+    const row = /^[0-9a-f-]{36}$/i.test(uuid) ? await this.tickets.findByUuid(caller.companyId, uuid) : null;
+    return this.visible(caller, row);
+  }
+
+  /** An agent opens a conversation with a contact; refused when someone already holds one. */
+  async create(caller: Caller, dto: CreateTicketDto): Promise<TicketDto> {
+    if (!caller.isAdmin && !dto.queueId) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'queueId', messages: ['Selecione uma fila'] }] }, 'Selecione uma fila');
+    }
+    const contact = await this.db.getRepository(ContactEntity).findOneBy({ id: dto.contactId, companyId: caller.companyId });
+    if (!contact) throw new DomainError('ERR_NO_CONTACT_FOUND');
+    const connection = dto.whatsappId ? await this.readModels.connection(caller.companyId, dto.whatsappId) : await this.readModels.defaultConnection(caller.companyId);
+    if (!connection) throw new DomainError(dto.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
+    if (dto.queueId) await this.mustFindQueue(caller.companyId, dto.queueId);
+    if (!caller.isAdmin && dto.queueId && !caller.queueIds.includes(dto.queueId)) throw new DomainError('ERR_NO_PERMISSION');
+    const status: TicketStatus = dto.status ?? 'open';
+    const userId = status === 'pending' ? null : caller.isAdmin && dto.userId ? dto.userId : caller.id;
+    const existing = await this.tickets.openFor(caller.companyId, contact.id, connection.id);
+    if (existing) throw this.conflict(existing);
+    try {
+      const { id, outboxIds } = await this.db.transaction(async (tx) => {
+        const saved = await tx.getRepository(TicketEntity).save(
+          tx.getRepository(TicketEntity).create({
+            companyId: caller.companyId,
+            contactId: contact.id,
+            whatsappId: connection.id,
+            queueId: dto.queueId ?? null,
+            userId,
+            status,
+            isGroup: contact.isGroup,
+          }),
+        );
+        const row = (await this.tickets.findById(caller.companyId, saved.id, tx)) as TicketRow;
+        return { id: saved.id, outboxIds: await this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]) };
+      });
+      await this.outbox.flush(outboxIds);
+      return this.view((await this.tickets.findById(caller.companyId, id)) as TicketRow);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const holder = await this.tickets.openFor(caller.companyId, contact.id, connection.id);
+      throw holder ? this.conflict(holder) : err;
+    }
+  }
+
+  /** Accept, return, resolve, reopen and transfer (spec 01 §4). */
+  async update(caller: Caller, id: number, dto: UpdateTicketDto): Promise<TicketDto> {
+    const current = await this.tickets.findById(caller.companyId, id);
+    this.visible(caller, current);
+    const row = current as TicketRow;
+    const patch: Partial<TicketEntity> = {};
+    let greet = false;
+    const target = dto.status ?? row.status;
+
+    if (dto.status && dto.status !== row.status) {
+      if (dto.status === 'open') {
+        // accept (pending → open) or reopen (closed → open): the caller takes it
+        if (!caller.isAdmin && row.status === 'open' && row.userId !== caller.id) throw new DomainError('ERR_NO_PERMISSION');
+        patch.status = 'open';
+        patch.userId = caller.isAdmin && dto.userId ? dto.userId : caller.id;
+        greet = row.status === 'pending' && !row.isGroup;
+      } else if (dto.status === 'pending') {
+        // return: back to the queue, no owner
+        this.assertHolderOrAdmin(caller, row);
+        patch.status = 'pending';
+        patch.userId = null;
+      } else {
+        // resolve
+        if (row.status === 'open') this.assertHolderOrAdmin(caller, row);
+        patch.status = 'closed';
+        patch.useIntegration = false;
+        patch.promptId = null;
+        patch.unreadMessages = 0;
+        if (dto.userId !== undefined || row.userId === null) patch.userId = dto.userId ?? caller.id;
+      }
+    } else if (dto.userId !== undefined && target === 'open' && dto.userId !== row.userId) {
+      // transfer to another agent
+      this.assertHolderOrAdmin(caller, row);
+      patch.userId = dto.userId;
+    }
+    if (dto.queueId !== undefined && dto.queueId !== row.queueId) {
+      this.assertHolderOrAdmin(caller, row, true);
+      if (dto.queueId !== null) await this.mustFindQueue(caller.companyId, dto.queueId);
+      patch.queueId = dto.queueId;
+    }
+    if (dto.whatsappId !== undefined && dto.whatsappId !== null && dto.whatsappId !== row.whatsappId) {
+      this.assertHolderOrAdmin(caller, row, true);
+      if (!(await this.readModels.connection(caller.companyId, dto.whatsappId))) throw new DomainError('ERR_NO_WAPP_FOUND');
+      patch.whatsappId = dto.whatsappId;
+    }
+    if (dto.useIntegration !== undefined) patch.useIntegration = dto.useIntegration;
+    if (dto.promptId !== undefined) patch.promptId = dto.promptId;
+    if (dto.integrationId !== undefined) patch.integrationId = dto.integrationId;
+    if (Object.keys(patch).length === 0) return this.view(row);
+
+    const wantsGreeting = greet && (await this.readModels.setting(caller.companyId, 'sendGreetingAccepted')) === 'enabled';
+    try {
+      const outboxIds = await this.db.transaction(async (tx) => {
+        await tx.getRepository(TicketEntity).update({ id, companyId: caller.companyId }, { ...patch, updatedAt: new Date() });
+        const ids: string[] = [];
+        if (wantsGreeting) ids.push(...(await this.greet(tx, caller, id)));
+        const updated = (await this.tickets.findById(caller.companyId, id, tx)) as TicketRow;
+        ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(this.view(updated))])));
+        return ids;
+      });
+      await this.outbox.flush(outboxIds);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // reopening while another conversation with the contact is open on that connection
+      const holder = await this.tickets.openFor(caller.companyId, row.contactId, patch.whatsappId ?? row.whatsappId);
+      throw holder ? this.conflict(holder) : err;
+    }
+    return this.view((await this.tickets.findById(caller.companyId, id)) as TicketRow);
+  }
+
+  async remove(caller: Caller, id: number): Promise<void> {
+    const row = await this.tickets.findById(caller.companyId, id);
+    if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
+    const outboxIds = await this.db.transaction(async (tx) => {
+      await tx.getRepository(TicketEntity).delete({ id, companyId: caller.companyId });
+      const event: TicketDeletedEvent = { companyId: caller.companyId, ticketId: id, queueId: row.queueId, userId: row.userId };
+      return this.outbox.add(tx, [{ subject: TicketSubjects.ticketDeleted(caller.companyId, id), msgId: `ticket-deleted:${id}`, payload: event }]);
+    });
+    await this.outbox.flush(outboxIds);
+  }
+
+  private async greet(tx: EntityManager, caller: Caller, ticketId: number): Promise<string[]> {
+    const row = (await this.tickets.findById(caller.companyId, ticketId, tx)) as TicketRow;
+    const connection = await this.readModels.connection(caller.companyId, row.whatsappId);
+    if (connection?.status !== 'CONNECTED') return [];
+    const { outboxIds } = await this.messages.sendInTransaction(tx, row, greetingOnAccept(row.contactName, caller.name || this.callers.nameOf(caller.companyId, caller.id)));
+    return outboxIds;
+  }
+
+  private visible(caller: Caller, row: TicketRow | null): TicketDto {
+    if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
+    assertCanSee(caller, row);
+    return this.view(row);
+  }
+
+  private assertHolderOrAdmin(caller: Caller, row: TicketRow, allowPending = false): void {
+    if (caller.isAdmin || row.userId === caller.id) return;
+    if (allowPending && row.status === 'pending') return;
+    throw new DomainError('ERR_NO_PERMISSION');
+  }
+
+  private async mustFindQueue(companyId: number, queueId: number): Promise<QueueEntity> {
+    const queue = await this.db.getRepository(QueueEntity).findOneBy({ id: queueId, companyId });
+    if (!queue) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'queueId', messages: ['queue not found'] }] }, 'Queue not found');
+    return queue;
+  }
+
+  private conflict(holder: TicketRow): DomainError {
+    const body: Omit<OtherOpenTicketBody, 'error' | 'message'> = {
+      userId: holder.userId,
+      userName: holder.userId ? this.callers.nameOf(holder.companyId, holder.userId) || null : null,
+      queueName: holder.queueName,
+      ticketId: holder.id,
+    };
+    return new DomainError('ERR_OTHER_OPEN_TICKET', body);
+  }
+
+  view(row: TicketRow): TicketDto {
+    return ticketView(row, (id) => this.callers.nameOf(row.companyId, id));
+  }
+}

@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@wa/testing';
+import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
+
+let t: TicketsUnderTest;
+
+beforeAll(async () => {
+  t = await startTickets();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function queue(c: TestCompany, token: string, name = `Fila ${Math.random().toString(36).slice(2, 8)}`) {
+  const res = await t.http.post('/queue', { token, body: { name, color: `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}` } });
+  expect(res.status).toBe(201);
+  return res.body as { id: number; name: string; color: string };
+}
+
+async function ticketOf(token: string, contactNumber: string, status?: string) {
+  return waitFor(async () => {
+    const res = await t.http.get(`/tickets?showAll=true${status ? `&status=${status}` : ''}&searchParam=${contactNumber}`, { token });
+    return res.body.tickets?.[0];
+  });
+}
+
+describe('inbound messages become tickets', () => {
+  it('creates a pending ticket; a second message joins it and raises unreadMessages; a replay stores nothing', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const q = await queue(c, admin.token);
+    const conn = await c.connection({ queueIds: [q.id] });
+    const from = randomNumber();
+    const firstId = await c.inbound(conn.id, from, 'Olá, preciso de ajuda', { name: 'Maria Souza' });
+    const ticket = await ticketOf(admin.token, from);
+    expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Olá, preciso de ajuda', queueId: q.id, whatsappId: conn.id });
+    expect(ticket.contact).toMatchObject({ name: 'Maria Souza', number: from });
+    expect(ticket.queue).toMatchObject({ id: q.id, name: q.name, color: q.color });
+
+    await c.inbound(conn.id, from, 'Alguém aí?');
+    const joined = await waitFor(async () => {
+      const res = await t.http.get(`/tickets/${ticket.id}`, { token: admin.token });
+      return res.body.unreadMessages === 2 ? res.body : undefined;
+    });
+    expect(joined).toMatchObject({ id: ticket.id, lastMessage: 'Alguém aí?' });
+
+    for (let i = 0; i < 3; i++) await c.inbound(conn.id, from, 'Olá, preciso de ajuda', { id: firstId });
+    await new Promise((r) => setTimeout(r, 500));
+    const page = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
+    expect(page.body.messages.map((m: { body: string }) => m.body)).toEqual(['Olá, preciso de ajuda', 'Alguém aí?']);
+    // reading cleared the unread count
+    expect((await t.http.get(`/tickets/${ticket.id}`, { token: admin.token })).body.unreadMessages).toBe(0);
+  });
+});
+
+describe('ticket states (spec 01 §4)', () => {
+  it('accepts, returns, resolves and reopens, and greets on accept when the setting is on', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin', [], 'Ana Admin');
+    const q = await queue(c, admin.token);
+    const agent = await c.user('user', [q.id], 'Bruno Agente');
+    const conn = await c.connection({ queueIds: [q.id] });
+    await c.setting('sendGreetingAccepted', 'enabled');
+    await new Promise((r) => setTimeout(r, 300));
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'Bom dia', { name: 'Carla Dias' });
+    const ticket = await ticketOf(agent.token, from, 'pending');
+
+    const accepted = await t.http.put(`/tickets/${ticket.id}`, { token: agent.token, body: { status: 'open' } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ status: 'open', userId: agent.id, user: { id: agent.id, name: 'Bruno Agente' } });
+    const msgs = await t.http.get(`/messages/${ticket.id}`, { token: agent.token });
+    const greeting = msgs.body.messages.find((m: { fromMe: boolean }) => m.fromMe);
+    expect(greeting.body).toMatch(/\*Carla\*, meu nome é \*Bruno Agente\* e agora vou prosseguir com seu atendimento!$/);
+    expect(greeting.ack).toBe(0);
+
+    const returned = await t.http.put(`/tickets/${ticket.id}`, { token: agent.token, body: { status: 'pending' } });
+    expect(returned.body).toMatchObject({ status: 'pending', userId: null });
+    await t.http.put(`/tickets/${ticket.id}`, { token: agent.token, body: { status: 'open' } });
+    const resolved = await t.http.put(`/tickets/${ticket.id}`, { token: agent.token, body: { status: 'closed' } });
+    expect(resolved.body).toMatchObject({ status: 'closed', userId: agent.id });
+    const reopened = await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { status: 'open' } });
+    expect(reopened.body).toMatchObject({ status: 'open', userId: admin.id });
+  });
+
+  it('a new message after resolve opens a new pending ticket; reopening the old one then conflicts', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin', [], 'Ana Admin');
+    const conn = await c.connection();
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'primeira conversa');
+    const first = await ticketOf(admin.token, from);
+    await t.http.put(`/tickets/${first.id}`, { token: admin.token, body: { status: 'closed' } });
+    await c.inbound(conn.id, from, 'segunda conversa');
+    const second = await waitFor(async () => {
+      const res = await t.http.get(`/tickets?showAll=true&status=pending&searchParam=${from}`, { token: admin.token });
+      return res.body.tickets.find((x: { id: number }) => x.id !== first.id);
+    });
+    expect(second.lastMessage).toBe('segunda conversa');
+    const reopen = await t.http.put(`/tickets/${first.id}`, { token: admin.token, body: { status: 'open' } });
+    expect(reopen.status).toBe(409);
+    expect(reopen.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticketId: second.id });
+  });
+
+  it('answers the ticket-holder conflict with who holds it and the queue name', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin', [], 'Ana Admin');
+    const q = await queue(c, admin.token, 'Suporte');
+    const holder = await c.user('user', [q.id], 'Diego Holder');
+    const other = await c.user('user', [q.id], 'Eva Other');
+    const conn = await c.connection({ queueIds: [q.id] });
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'oi');
+    const ticket = await ticketOf(holder.token, from, 'pending');
+    await t.http.put(`/tickets/${ticket.id}`, { token: holder.token, body: { status: 'open' } });
+    const res = await t.http.post('/tickets', { token: other.token, body: { contactId: ticket.contactId, queueId: q.id, whatsappId: conn.id, status: 'open' } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', userId: holder.id, userName: 'Diego Holder', queueName: 'Suporte' });
+    // an agent must name a queue
+    const noQueue = await t.http.post('/tickets', { token: other.token, body: { contactId: ticket.contactId } });
+    expect(noQueue.status).toBe(400);
+    expect(noQueue.body.message).toBe('Selecione uma fila');
+  });
+});
+
+describe('visibility', () => {
+  it('agents see their queues and their own tickets; others answer 403 "Acesso não permitido"; membership changes apply on the next request', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const sales = await queue(c, admin.token, 'Vendas');
+    const support = await queue(c, admin.token, 'Suporte');
+    const agent = await c.user('user', [sales.id]);
+    const salesConn = await c.connection({ queueIds: [sales.id], isDefault: true });
+    const supportConn = await c.connection({ queueIds: [support.id], isDefault: false });
+    const a = randomNumber();
+    const b = randomNumber();
+    await c.inbound(salesConn.id, a, 'quero comprar');
+    await c.inbound(supportConn.id, b, 'meu pedido quebrou');
+    const supportTicket = await ticketOf(admin.token, b);
+    await ticketOf(admin.token, a);
+
+    const list = await t.http.get('/tickets?status=pending', { token: agent.token });
+    expect(list.body.tickets.map((x: { contact: { number: string } }) => x.contact.number)).toEqual([a]);
+    const denied = await t.http.get(`/tickets/${supportTicket.id}`, { token: agent.token });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ error: 'ERR_NO_PERMISSION', message: 'Acesso não permitido' });
+    expect((await t.http.get(`/messages/${supportTicket.id}`, { token: agent.token })).status).toBe(403);
+    expect((await t.http.get(`/tickets/u/${supportTicket.uuid}`, { token: agent.token })).status).toBe(403);
+
+    // admin adds the agent to support: the very next request sees it
+    await c.setQueues(agent.id, 'user', [sales.id, support.id]);
+    expect((await t.http.get(`/tickets/${supportTicket.id}`, { token: agent.token })).status).toBe(200);
+    const both = await t.http.get('/tickets?status=pending', { token: agent.token });
+    expect(both.body.tickets).toHaveLength(2);
+    // showAll is for admins only: an agent still sees only what they may
+    const showAll = await t.http.get('/tickets?showAll=true', { token: agent.token });
+    expect(showAll.body.tickets).toHaveLength(2);
+  });
+});
+
+describe('messages', () => {
+  it('sends a reply with ack 0, publishes it for the session, and raises its ack from the session', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'oi');
+    const ticket = await ticketOf(admin.token, from);
+    const sub = t.bus.connection.subscribe(`wa.outbound.send.${conn.id}`, { max: 1 });
+    const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: '*Ana:*\nComo posso ajudar?' } });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ fromMe: true, ack: 0, body: '*Ana:*\nComo posso ajudar?' });
+    let outbound: { waMessageId: string; to: string; body: string } | undefined;
+    for await (const m of sub) outbound = m.json();
+    expect(outbound).toMatchObject({ waMessageId: sent.body.wid, to: from, body: '*Ana:*\nComo posso ajudar?' });
+    // the session reports delivered (3) then read (4); a late "sent" (1) lowers nothing
+    for (const ack of [3, 4, 1]) {
+      await t.bus.publish(`wa.ack.${c.companyId}.${conn.id}.${from}`, { companyId: c.companyId, connectionId: conn.id, waMessageId: sent.body.wid, ack, at: Date.now() }, { msgId: `${conn.id}:${sent.body.wid}:ack${ack}` });
+    }
+    const acked = await waitFor(async () => {
+      const page = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
+      const m = page.body.messages.find((x: { id: number }) => x.id === sent.body.id);
+      return m?.ack === 4 ? m : undefined;
+    });
+    expect(acked.ack).toBe(4);
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
+    expect(after.body.messages.find((x: { id: number }) => x.id === sent.body.id).ack).toBe(4);
+  });
+
+  it('refuses empty text and a connection that is not connected', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'oi');
+    const ticket = await ticketOf(admin.token, from);
+    for (const body of ['', '   \n\t ']) {
+      const res = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
+    await c.connection({ id: conn.id, status: 'DISCONNECTED', updatedAt: new Date(Date.now() + 1000).toISOString() } as never);
+    const res = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'olá' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+  });
+
+  it('pages messages newest page first, oldest first within a page, by page number and by cursor', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    const from = randomNumber();
+    for (let i = 1; i <= 45; i++) await c.inbound(conn.id, from, `m${i}`);
+    const ticket = await waitFor(async () => {
+      const x = await ticketOf(admin.token, from);
+      return x.unreadMessages === 45 ? x : undefined;
+    });
+    const p1 = await t.http.get(`/messages/${ticket.id}?pageNumber=1`, { token: admin.token });
+    expect(p1.body.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `m${26 + i}`));
+    expect(p1.body.hasMore).toBe(true);
+    const p3 = await t.http.get(`/messages/${ticket.id}?pageNumber=3`, { token: admin.token });
+    expect(p3.body.messages.map((m: { body: string }) => m.body)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(p3.body.hasMore).toBe(false);
+    const c2 = await t.http.get(`/messages/${ticket.id}?cursor=${p1.body.nextCursor}`, { token: admin.token });
+    expect(c2.body.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `m${6 + i}`));
+  });
+});
+
+describe('ticket lists', () => {
+  it('pages by number and by cursor without gaps or repeats, and searches names, numbers and message text', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    const numbers: string[] = [];
+    for (let i = 0; i < 45; i++) {
+      const n = randomNumber();
+      numbers.push(n);
+      await c.inbound(conn.id, n, i === 7 ? 'procuro um abacaxi dourado' : `mensagem ${i}`, { name: i === 3 ? 'Zuleica Prado' : `Cliente ${i}` });
+    }
+    await waitFor(async () => (await t.http.get('/tickets?showAll=true&pageNumber=2', { token: admin.token })).body.tickets.length === 5);
+    const p1 = await t.http.get('/tickets?showAll=true&pageNumber=1', { token: admin.token });
+    expect(p1.body.tickets).toHaveLength(40);
+    expect(p1.body.hasMore).toBe(true);
+    const viaCursor = await t.http.get(`/tickets?showAll=true&cursor=${p1.body.nextCursor}`, { token: admin.token });
+    const all = [...p1.body.tickets, ...viaCursor.body.tickets].map((x: { contact: { number: string } }) => x.contact.number);
+    expect(new Set(all).size).toBe(45);
+    expect(viaCursor.body.hasMore).toBe(false);
+    expect((await t.http.get('/tickets?showAll=true&searchParam=zuleica', { token: admin.token })).body.tickets.map((x: { contact: { name: string } }) => x.contact.name)).toEqual(['Zuleica Prado']);
+    expect((await t.http.get('/tickets?showAll=true&searchParam=abacaxi%20dourado', { token: admin.token })).body.tickets.map((x: { contact: { number: string } }) => x.contact.number)).toEqual([numbers[7]]);
+    expect((await t.http.get(`/tickets?showAll=true&searchParam=${numbers[12].slice(-8)}`, { token: admin.token })).body.tickets).toHaveLength(1);
+    expect((await t.http.get('/tickets?showAll=true&queueIds=[1,x]', { token: admin.token })).status).toBe(400);
+  });
+});
+
+describe('queues', () => {
+  it('creates, edits and deletes queues (admins), refuses a colour in use and validates names', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const agent = await c.user('user');
+    const created = await t.http.post('/queue', { token: admin.token, body: { name: 'Financeiro', color: '#ff0000', greetingMessage: 'Olá!' } });
+    expect(created.status).toBe(201);
+    expect((await t.http.post('/queue', { token: admin.token, body: { name: 'Outra', color: '#FF0000' } })).body.error).toBe('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+    const short = await t.http.post('/queue', { token: admin.token, body: { name: 'F', color: '#00ff00' } });
+    expect(short.status).toBe(400);
+    expect(short.body.details[0]).toMatchObject({ field: 'name', messages: ['Too Short!'] });
+    expect((await t.http.post('/queue', { token: agent.token, body: { name: 'Agentes', color: '#0000ff' } })).status).toBe(403);
+    const edited = await t.http.put(`/queue/${created.body.id}`, { token: admin.token, body: { name: 'Finanças' } });
+    expect(edited.body.name).toBe('Finanças');
+    expect((await t.http.get('/queue', { token: agent.token })).body.map((q: { name: string }) => q.name)).toEqual(['Finanças']);
+    expect((await t.http.delete(`/queue/${created.body.id}`, { token: admin.token })).status).toBe(200);
+    expect((await t.http.get(`/queue/${created.body.id}`, { token: admin.token })).status).toBe(404);
+  });
+});
+
+describe('tenant isolation', () => {
+  it("company B cannot read, change or list A's tickets, messages or queues, nor send on A's ticket", async () => {
+    const a = new TestCompany(t);
+    const b = new TestCompany(t);
+    const adminA = await a.user('admin');
+    const adminB = await b.user('admin');
+    const qa = await queue(a, adminA.token, 'Fila A');
+    const conn = await a.connection({ queueIds: [qa.id] });
+    const from = randomNumber();
+    await a.inbound(conn.id, from, 'segredo da empresa A');
+    const ticket = await ticketOf(adminA.token, from);
+    for (const path of [`/tickets/${ticket.id}`, `/tickets/u/${ticket.uuid}`, `/messages/${ticket.id}`, `/queue/${qa.id}`]) {
+      expect([403, 404]).toContain((await t.http.get(path, { token: adminB.token })).status);
+    }
+    expect([403, 404]).toContain((await t.http.put(`/tickets/${ticket.id}`, { token: adminB.token, body: { status: 'open' } })).status);
+    expect([403, 404]).toContain((await t.http.post(`/messages/${ticket.id}`, { token: adminB.token, body: { body: 'intrusão' } })).status);
+    expect([403, 404]).toContain((await t.http.delete(`/tickets/${ticket.id}`, { token: adminB.token })).status);
+    expect([403, 404]).toContain((await t.http.put(`/queue/${qa.id}`, { token: adminB.token, body: { name: 'Roubada' } })).status);
+    expect((await t.http.get('/tickets?showAll=true&searchParam=segredo', { token: adminB.token })).body.tickets).toEqual([]);
+    expect((await t.http.get('/queue', { token: adminB.token })).body).toEqual([]);
+    const still = await t.http.get(`/tickets/${ticket.id}`, { token: adminA.token });
+    expect(still.body).toMatchObject({ status: 'pending', lastMessage: 'segredo da empresa A' });
+    const b2 = await t.http.post('/tickets', { token: adminB.token, body: { contactId: ticket.contactId, whatsappId: conn.id } });
+    expect(b2.status).toBe(404);
+  });
+});
