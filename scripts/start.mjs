@@ -2,8 +2,8 @@
 // `npm start`: the whole product on this machine.
 // dependencies → infrastructure → build → migrations → demo seed → every service → URLs and demo login.
 // Ctrl-C stops every service cleanly (SIGTERM, then SIGKILL after 25 s).
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, localEnv, root, run, say, SERVICES } from './lib/run.mjs';
 
@@ -27,7 +27,19 @@ if ((await run(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '
 }
 const { migrateAll } = await import('./migrate.mjs');
 if ((await migrateAll(env)) > 0) process.exit(1);
-if ((await run(process.execPath, [join(root, 'services/auth/dist/seed.js')], { env })) !== 0) process.exit(1);
+// demo data: the company and its admin, a queue, a sandbox connection; each seed passes on what the next needs
+for (const svc of ['auth', 'tickets', 'whatsapp-sessions']) {
+  const script = join(root, 'services', svc, 'dist/seed.js');
+  if (!existsSync(script)) continue;
+  const res = spawnSync(process.execPath, [script], { cwd: root, env, encoding: 'utf8' });
+  process.stderr.write(res.stderr ?? '');
+  for (const line of (res.stdout ?? '').split('\n')) {
+    const m = /^(SEED_[A-Z_]+)=(\S+)$/.exec(line);
+    if (m) env[m[1]] = m[2];
+    else if (line) say(P, line);
+  }
+  if (res.status !== 0) process.exit(1);
+}
 
 const logDir = join(root, '.run/logs');
 mkdirSync(logDir, { recursive: true });

@@ -2,7 +2,7 @@
 // `npm test`: every test of every project, against the real PostgreSQL, Redis and NATS.
 // dependencies → infrastructure → build (type-checks everything) → lint → each project's jest suite
 // (one at a time: they share the servers) → last line `N passed, N failed` summed over all suites.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, root, run, say } from './lib/run.mjs';
 
@@ -30,6 +30,7 @@ steps.push({ name: 'lint', code: await run(nx, ['run-many', '-t', 'lint', '--out
 
 const reports = join(root, 'reports/jest');
 rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
 say(P, 'running the suites…');
 const testCode = await run(nx, ['run-many', '-t', 'test', '--parallel=1', '--skip-nx-cache', '--outputStyle=static'], { env });
 

@@ -42,7 +42,6 @@ const K8S_BASE = join(ROOT, 'k8s', 'base');
 // ---------------------------------------------------------------------------------------------
 // Helpers.
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Obj = Record<string, any>;
 interface K8sObject extends Obj {
   apiVersion: string;
@@ -556,10 +555,11 @@ function isIgnored(patterns: string[], path: string): boolean {
         glob
           .replace(/^\.?\//, '')
           .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-          .replace(/\*\*\/?/g, '\u0000')
+          .replace(/\*\*\/?/g, '\u0001')
           .replace(/\*/g, '[^/]*')
           .replace(/\?/g, '[^/]')
-          .replace(/\u0000/g, '(.*/)?') +
+          // a placeholder for "**", put back once the single stars are done
+          .replace(new RegExp(String.fromCharCode(1), 'g'), '(.*/)?') +
         '$',
     );
   const parts = path.split('/');

@@ -36,7 +36,8 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
   }
   app.use(cookieParser());
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  // process.exit (not a re-raised signal) lets pino flush its last lines
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await options.configure?.(app);
   if (options.openApiTitle) {
     const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(options.openApiTitle).addBearerAuth().build());

@@ -12,3 +12,4 @@ export * from './health/health.controller.js';
 export * from './service-kit.module.js';
 export * from './bootstrap.js';
 export * from './service-modules.js';
+export * from './errors/fields.js';

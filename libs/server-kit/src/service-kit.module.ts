@@ -1,5 +1,6 @@
 import { Global, Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type MiddlewareConsumer, type NestModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
 import { TerminusModule } from '@nestjs/terminus';
 import { DomainErrorFilter } from './errors/domain-error.filter.js';
 import { HealthController } from './health/health.controller.js';
@@ -24,13 +25,26 @@ export interface ServiceKitOptions {
 export class ServiceKitModule implements NestModule, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Shutdown');
 
-  constructor(@Inject(SERVICE_NAME) private readonly service: string) {}
+  private idleCloser: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(SERVICE_NAME) private readonly service: string,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
   beforeApplicationShutdown(signal?: string): void {
     this.logger.log({ service: this.service, signal }, 'stopping: no new requests, draining consumers');
+    // keep-alive connections that fall idle while in-flight requests finish are closed at once,
+    // so the server does not wait out their keep-alive timeout
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (server?.closeIdleConnections) {
+      this.idleCloser = setInterval(() => server.closeIdleConnections(), 50);
+      this.idleCloser.unref();
+    }
   }
 
   onApplicationShutdown(signal?: string): void {
+    clearInterval(this.idleCloser);
     this.logger.log({ service: this.service, signal }, 'stopped: connections closed');
   }
 

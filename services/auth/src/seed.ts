@@ -5,7 +5,7 @@ import { IsEmail, IsString, Matches, MinLength } from 'class-validator';
 import { DatabaseEnv } from '@wa/server-kit';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
 import { authDatabase } from './database/data-source.js';
-import { CompanyEntity } from './database/entities/index.js';
+import { CompanyEntity, UserEntity } from './database/entities/index.js';
 
 class SeedEnv extends DatabaseEnv {
   @IsString()
@@ -41,6 +41,9 @@ try {
     return true;
   });
   process.stdout.write(created ? `auth: seeded ${env.SEED_COMPANY_NAME} with ${env.SEED_ADMIN_EMAIL}\n` : 'auth: database already seeded\n');
+  // the demo company, for the other services' seeds (npm start passes it on as SEED_COMPANY_ID)
+  const admin = await ds.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email: env.SEED_ADMIN_EMAIL }).getOne();
+  if (admin) process.stdout.write(`SEED_COMPANY_ID=${admin.companyId}\n`);
 } finally {
   await ds.destroy();
 }

@@ -2,6 +2,7 @@ import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import type { AllTicket, Profile } from '@wa/contracts';
+import { NameField, TextField } from '@wa/server-kit';
 
 const PROFILES: Profile[] = ['admin', 'user', 'supervisor'];
 const ALL_TICKET: AllTicket[] = ['enabled', 'desabled'];
@@ -9,10 +10,7 @@ const ALL_TICKET: AllTicket[] = ['enabled', 'desabled'];
 /** Spec 01 §5: name 2–50, password 5–50, email required and valid (messages as the forms show them). */
 class UserFields {
   @ApiProperty({ minLength: 2, maxLength: 50 })
-  @IsString({ message: 'Required' })
-  @IsNotEmpty({ message: 'Required' })
-  @MinLength(2, { message: 'Too Short!' })
-  @MaxLength(50, { message: 'Too Long!' })
+  @NameField()
   name: string;
 
   @ApiProperty()
@@ -55,20 +53,13 @@ class UserFields {
 
 export class CreateUserDto extends UserFields {
   @ApiProperty({ minLength: 5, maxLength: 50 })
-  @IsString({ message: 'Required' })
-  @IsNotEmpty({ message: 'Required' })
-  @MinLength(5, { message: 'Too Short!' })
-  @MaxLength(50, { message: 'Too Long!' })
+  @TextField(5, 50)
   password: string;
 }
 
 export class UpdateUserDto {
   @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
-  @IsOptional()
-  @IsString({ message: 'Required' })
-  @IsNotEmpty({ message: 'Required' })
-  @MinLength(2, { message: 'Too Short!' })
-  @MaxLength(50, { message: 'Too Long!' })
+  @NameField({ optional: true })
   name?: string;
 
   @ApiPropertyOptional()

@@ -5,7 +5,8 @@ import { Subjects, type AccessTokenClaims, type UserChangedEvent, type UserDelet
 import { EventBus } from '@wa/event-bus';
 import { DomainError, runInContext, currentContext } from '@wa/server-kit';
 import argon2 from 'argon2';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { isUniqueViolation } from '@wa/database';
+import { DataSource } from 'typeorm';
 import { CompanyEntity } from '../database/entities/company.entity.js';
 import { UserEntity } from '../database/entities/user.entity.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -119,7 +120,7 @@ export class UsersService {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505') {
+      if (isUniqueViolation(err)) {
         throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
       }
       throw err;

@@ -1,12 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { NameField } from '@wa/server-kit';
+import { IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 
 export class CreateQueueDto {
   @ApiProperty({ minLength: 2, maxLength: 50 })
-  @IsString({ message: 'Required' })
-  @IsNotEmpty({ message: 'Required' })
-  @MinLength(2, { message: 'Too Short!' })
-  @MaxLength(50, { message: 'Too Long!' })
+  @NameField()
   name: string;
 
   @ApiProperty({ example: '#7c7c7c' })
@@ -21,11 +19,7 @@ export class CreateQueueDto {
 
 export class UpdateQueueDto {
   @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
-  @IsOptional()
-  @IsString({ message: 'Required' })
-  @IsNotEmpty({ message: 'Required' })
-  @MinLength(2, { message: 'Too Short!' })
-  @MaxLength(50, { message: 'Too Long!' })
+  @NameField({ optional: true })
   name?: string;
 
   @ApiPropertyOptional()

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type QueueChangedEvent, type QueueDeletedEvent, type QueueDto } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { isUniqueViolation } from '@wa/database';
+import { DataSource } from 'typeorm';
 import { QueueEntity } from '../database/entities/index.js';
 import type { Caller } from '../identity/caller.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
@@ -91,9 +92,8 @@ export class QueuesService {
       await this.outbox.flush(ids);
       return queue;
     } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { code?: string; constraint?: string })?.code === '23505') {
-        const constraint = (err.driverError as { constraint?: string }).constraint ?? '';
-        if (constraint.includes('color')) throw new DomainError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+      if (isUniqueViolation(err)) {
+        if (isUniqueViolation(err, 'color')) throw new DomainError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
         throw new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['A queue with this name already exists'] }] }, 'A queue with this name already exists');
       }
       throw err;

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { isUniqueViolation } from '@wa/database';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/index.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
 import { MessagesService } from '../messages/messages.service.js';
@@ -17,7 +18,6 @@ import { ticketUpdatedEvent } from './ticket-events.js';
 
 export const TICKETS_PAGE_SIZE = 40;
 
-const isUniqueViolation = (err: unknown) => err instanceof QueryFailedError && (err.driverError as { code?: string })?.code === '23505';
 
 function greetingOnAccept(contactName: string, userName: string): string {
   const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hour12: false, timeZone: 'America/Sao_Paulo' }).format(new Date()));
