@@ -59,3 +59,9 @@ export async function runMigrations(opts: ServiceDatabaseOptions): Promise<strin
     await ds.destroy();
   }
 }
+
+/** A unique index refused the write (PostgreSQL 23505); with `constraint`, that index only. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const driverError = (err as { driverError?: { code?: string; constraint?: string } })?.driverError;
+  return driverError?.code === '23505' && (!constraint || (driverError.constraint ?? '').includes(constraint));
+}
