@@ -1,19 +1,55 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
+import { ConnectionEvents } from './connections/connection-events.js';
+import { ConnectionsController } from './connections/connections.controller.js';
+import { ConnectionsRepository } from './connections/connections.repository.js';
+import { ConnectionsService } from './connections/connections.service.js';
 import { whatsappDatabase } from './database/data-source.js';
+import type { SocketFactory } from './sessions/baileys/baileys.provider.js';
+import { AuthStateStore } from './sessions/baileys/postgres-auth-state.js';
+import { BAILEYS_SOCKET_FACTORY, ProviderFactory } from './sessions/provider-factory.js';
+import { SandboxOutboxStore } from './sessions/sandbox/sandbox-outbox.store.js';
+import { SessionLeases } from './sessions/session-leases.js';
+import { SessionManager } from './sessions/session-manager.js';
+import { SessionStore } from './sessions/session-store.js';
+import { SessionsController } from './sessions/sessions.controller.js';
+import { SessionsService } from './sessions/sessions.service.js';
 
 export const SERVICE = 'whatsapp-sessions';
 
-/** Skeleton: boots, answers /health and /metrics, runs its first migration; features arrive with their issues. */
+export interface AppOptions {
+  /** Baileys' socket maker; tests give a scripted one (WhatsApp cannot be reached from here) */
+  baileysSocketFactory?: SocketFactory;
+}
+
+/** Connections (`/whatsapp`), their sessions (`/whatsappsession`) and the session manager. */
 @Module({})
 export class AppModule {
-  static register(env: WhatsappSessionsEnv): DynamicModule {
+  static register(env: WhatsappSessionsEnv, options: AppOptions = {}): DynamicModule {
+    const extra: Provider[] = options.baileysSocketFactory ? [{ provide: BAILEYS_SOCKET_FACTORY, useValue: options.baileysSocketFactory }] : [];
     return {
       module: AppModule,
-      imports: [...serviceModules({ service: SERVICE, env, database: whatsappDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      providers: [{ provide: WhatsappSessionsEnv, useValue: env }],
+      imports: [
+        ...serviceModules({ service: SERVICE, env, database: whatsappDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
+        AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+      ],
+      controllers: [ConnectionsController, SessionsController],
+      providers: [
+        { provide: WhatsappSessionsEnv, useValue: env },
+        ConnectionsRepository,
+        ConnectionsService,
+        ConnectionEvents,
+        SessionStore,
+        SessionLeases,
+        AuthStateStore,
+        SandboxOutboxStore,
+        ProviderFactory,
+        SessionManager,
+        SessionsService,
+        ...extra,
+      ],
     };
   }
 }

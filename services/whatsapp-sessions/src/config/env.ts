@@ -1,5 +1,71 @@
+import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import type { ConnectionProviderKind } from '@wa/contracts';
 import { InfraEnv } from '@wa/server-kit';
+
+const CHANNELS: ConnectionProviderKind[] = ['sandbox', 'baileys'];
 
 export class WhatsappSessionsEnv extends InfraEnv {
   override PORT: number = 3103;
+
+  /**
+   * Channel of a connection created without one. `sandbox` here: WhatsApp itself cannot be reached
+   * from this machine, so a Baileys session would never pair.
+   */
+  @IsIn(CHANNELS)
+  DEFAULT_CHANNEL: ConnectionProviderKind = 'sandbox';
+
+  /** Who holds a session lease (shown to operators); empty: `<hostname>:<pid>:<random>`. */
+  @IsString()
+  @MaxLength(200)
+  SESSION_OWNER_ID: string = '';
+
+  /** A lease not renewed within this time is free for another process (after a crash). */
+  @IsInt()
+  @Min(1000)
+  SESSION_LEASE_TTL_MS: number = 30_000;
+
+  /** How often the holder renews its leases (well below the TTL). */
+  @IsInt()
+  @Min(100)
+  SESSION_LEASE_RENEW_MS: number = 10_000;
+
+  /** How often the process looks for sessions nobody holds (boot, takeover after a crash or a shutdown). */
+  @IsInt()
+  @Min(100)
+  SESSION_CLAIM_INTERVAL_MS: number = 5_000;
+
+  /** Upper bound of sessions one process holds; the rest are left to other processes. */
+  @IsInt()
+  @Min(1)
+  SESSION_MAX_PER_PROCESS: number = 500;
+
+  /**
+   * Comma-separated company ids whose sessions this process picks up on its own (boot, takeover);
+   * empty: every company. Lets a pool of processes be dedicated to some tenants.
+   */
+  @Matches(/^$|^\d+(,\d+)*$/, { message: 'SESSION_COMPANY_IDS must be a comma-separated list of company ids' })
+  SESSION_COMPANY_IDS: string = '';
+
+  /** Reconnects of a Baileys session after non-logout closes before it is given up (DISCONNECTED). */
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  BAILEYS_MAX_RETRIES: number = 5;
+
+  /** QR codes shown without being scanned before a Baileys session gives up (DISCONNECTED). */
+  @IsInt()
+  @Min(1)
+  BAILEYS_MAX_QR: number = 5;
+
+  /** Pause between the sandbox's acks of a sent message (1 at once, then 2, 3, 4). */
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  SANDBOX_ACK_STEP_MS: number = 200;
+}
+
+/** SESSION_COMPANY_IDS as a set; undefined means every company. */
+export function companyScope(env: WhatsappSessionsEnv): Set<number> | undefined {
+  if (!env.SESSION_COMPANY_IDS) return undefined;
+  return new Set(env.SESSION_COMPANY_IDS.split(',').map(Number));
 }

@@ -1,0 +1,35 @@
+import type { WhatsappDto } from '@wa/contracts';
+import type { ConnectionEntity } from '../database/entities/connection.entity.js';
+
+/** A connection row (entity or raw `RETURNING *` row: same columns) as the API shows it. */
+export function connectionView(row: ConnectionEntity): WhatsappDto {
+  const queueIds = (row.queueIds ?? []).map(Number);
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    name: row.name,
+    status: row.status,
+    qrcode: row.qrcode,
+    retries: row.retries,
+    isDefault: row.isDefault,
+    token: row.token,
+    greetingMessage: row.greetingMessage,
+    complationMessage: row.complationMessage,
+    outOfHoursMessage: row.outOfHoursMessage,
+    ratingMessage: row.ratingMessage,
+    expiresInactiveMessage: row.expiresInactiveMessage,
+    expiresTicket: row.expiresTicket,
+    timeToTransfer: row.timeToTransfer,
+    transferQueueId: row.transferQueueId,
+    timeUseBotQueues: row.timeUseBotQueues,
+    maxUseBotQueues: row.maxUseBotQueues,
+    provider: row.provider,
+    channel: row.channel,
+    promptId: row.promptId,
+    number: row.number,
+    queues: queueIds.map((id) => ({ id })),
+    queueIds,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}

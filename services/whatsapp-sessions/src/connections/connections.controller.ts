@@ -1,0 +1,44 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '@wa/auth';
+import type { WhatsappDto } from '@wa/contracts';
+import { CreateConnectionDto, UpdateConnectionDto } from './connections.dto.js';
+import { ConnectionsService } from './connections.service.js';
+
+/** `/whatsapp`: the company's connections (spec 01 §7). Reading for everyone of the company, writing for admins. */
+@ApiTags('whatsapp')
+@Controller('whatsapp')
+export class ConnectionsController {
+  constructor(private readonly connections: ConnectionsService) {}
+
+  /** Also called as `/whatsapp/?session=0`; the company comes from the token, never from the query. */
+  @Get()
+  list(): Promise<WhatsappDto[]> {
+    return this.connections.list();
+  }
+
+  @Get(':id')
+  get(@Param('id', ParseIntPipe) id: number): Promise<WhatsappDto> {
+    return this.connections.get(id);
+  }
+
+  @AdminOnly()
+  @Post()
+  create(@Body() body: CreateConnectionDto): Promise<WhatsappDto> {
+    return this.connections.create(body);
+  }
+
+  @AdminOnly()
+  @Put(':id')
+  update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateConnectionDto): Promise<WhatsappDto> {
+    return this.connections.update(id, body);
+  }
+
+  @AdminOnly()
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.connections.remove(id);
+    return { message: 'Whatsapp deleted.' };
+  }
+}

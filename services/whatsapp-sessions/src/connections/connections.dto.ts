@@ -1,0 +1,156 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, type TransformFnParams } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import type { ConnectionProviderKind } from '@wa/contracts';
+
+export const CHANNELS: ConnectionProviderKind[] = ['sandbox', 'baileys'];
+export const PROVIDERS = ['beta', 'stable'];
+const TEXT_MAX = 10_000;
+const NUMBER_MAX = 1_000_000;
+
+/** The connection form sends numbers typed into inputs; "12" is taken as 12. */
+const numeric = ({ value }: TransformFnParams) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value);
+/** An emptied select ("") means none. */
+const nullableId = (p: TransformFnParams) => (p.value === '' ? null : numeric(p));
+/** Surrounding blanks are not part of a name ("  " is no name). */
+const trimmed = ({ value }: TransformFnParams) => (typeof value === 'string' ? value.trim() : value);
+/** A cleared text field may arrive as null. */
+const text = ({ value }: TransformFnParams) => (value === null ? '' : value);
+
+/** Every field of the connection form but the name (spec 01 §3, defaults §9). */
+class ConnectionFields {
+  @ApiPropertyOptional({ description: 'the company has exactly one default connection' })
+  @IsOptional()
+  @IsBoolean()
+  isDefault?: boolean;
+
+  @ApiPropertyOptional({ description: 'required when the connection has more than one queue' })
+  @IsOptional()
+  @Transform(text)
+  @IsString()
+  @MaxLength(TEXT_MAX, { message: 'Too Long!' })
+  greetingMessage?: string;
+
+  @ApiPropertyOptional({ description: 'the product\'s own spelling' })
+  @IsOptional()
+  @Transform(text)
+  @IsString()
+  @MaxLength(TEXT_MAX, { message: 'Too Long!' })
+  complationMessage?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(text)
+  @IsString()
+  @MaxLength(TEXT_MAX, { message: 'Too Long!' })
+  outOfHoursMessage?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(text)
+  @IsString()
+  @MaxLength(TEXT_MAX, { message: 'Too Long!' })
+  ratingMessage?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(text)
+  @IsString()
+  @MaxLength(TEXT_MAX, { message: 'Too Long!' })
+  expiresInactiveMessage?: string;
+
+  @ApiPropertyOptional({ nullable: true, description: 'token of the public messages API; unique' })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsString()
+  @MaxLength(200, { message: 'Too Long!' })
+  token?: string | null;
+
+  @ApiPropertyOptional({ default: 0 })
+  @IsOptional()
+  @Transform(numeric)
+  @IsInt()
+  @Min(0)
+  @Max(NUMBER_MAX)
+  expiresTicket?: number;
+
+  @ApiPropertyOptional({ default: 0 })
+  @IsOptional()
+  @Transform(numeric)
+  @IsInt()
+  @Min(0)
+  @Max(NUMBER_MAX)
+  timeToTransfer?: number;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @Transform(nullableId)
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  transferQueueId?: number | null;
+
+  @ApiPropertyOptional({ default: 0 })
+  @IsOptional()
+  @Transform(numeric)
+  @IsInt()
+  @Min(0)
+  @Max(NUMBER_MAX)
+  timeUseBotQueues?: number;
+
+  @ApiPropertyOptional({ default: 3 })
+  @IsOptional()
+  @Transform(numeric)
+  @IsInt()
+  @Min(0)
+  @Max(NUMBER_MAX)
+  maxUseBotQueues?: number;
+
+  @ApiPropertyOptional({ enum: PROVIDERS, default: 'beta' })
+  @IsOptional()
+  @IsIn(PROVIDERS)
+  provider?: string;
+
+  @ApiPropertyOptional({ enum: CHANNELS, description: 'how the session is held; default DEFAULT_CHANNEL (sandbox)' })
+  @IsOptional()
+  @IsIn(CHANNELS)
+  channel?: ConnectionProviderKind;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @Transform(nullableId)
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  promptId?: number | null;
+
+  @ApiPropertyOptional({ type: [Number] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  queueIds?: number[];
+}
+
+/** Spec 01 §5: name required, 2 to 50 (messages as the form shows them). */
+export class CreateConnectionDto extends ConnectionFields {
+  @ApiProperty({ minLength: 2, maxLength: 50 })
+  @Transform(trimmed)
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @MinLength(2, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  name: string;
+}
+
+export class UpdateConnectionDto extends ConnectionFields {
+  @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString({ message: 'Required' })
+  @IsNotEmpty({ message: 'Required' })
+  @MinLength(2, { message: 'Too Short!' })
+  @MaxLength(50, { message: 'Too Long!' })
+  name?: string;
+}

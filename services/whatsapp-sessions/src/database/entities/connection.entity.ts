@@ -1,0 +1,81 @@
+import type { ConnectionProviderKind, ConnectionStatus } from '@wa/contracts';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** A connection (WhatsApp number) of a company: the `/whatsapp` record, spec 01 §3. */
+@Entity({ name: 'connections' })
+export class ConnectionEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  companyId: number;
+
+  @Column({ type: 'varchar', length: 50 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 20, default: 'DISCONNECTED' })
+  status: ConnectionStatus;
+
+  @Column({ type: 'text', default: '' })
+  qrcode: string;
+
+  @Column({ type: 'int', default: 0 })
+  retries: number;
+
+  @Column({ type: 'boolean', default: false })
+  isDefault: boolean;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  token: string | null;
+
+  @Column({ type: 'text', default: '' })
+  greetingMessage: string;
+
+  /** the product's own spelling */
+  @Column({ type: 'text', default: '' })
+  complationMessage: string;
+
+  @Column({ type: 'text', default: '' })
+  outOfHoursMessage: string;
+
+  @Column({ type: 'text', default: '' })
+  ratingMessage: string;
+
+  @Column({ type: 'text', default: '' })
+  expiresInactiveMessage: string;
+
+  @Column({ type: 'int', default: 0 })
+  expiresTicket: number;
+
+  @Column({ type: 'int', default: 0 })
+  timeToTransfer: number;
+
+  @Column({ type: 'int', nullable: true })
+  transferQueueId: number | null;
+
+  @Column({ type: 'int', default: 0 })
+  timeUseBotQueues: number;
+
+  @Column({ type: 'int', default: 3 })
+  maxUseBotQueues: number;
+
+  @Column({ type: 'varchar', length: 20, default: 'beta' })
+  provider: string;
+
+  @Column({ type: 'varchar', length: 20, default: 'sandbox' })
+  channel: ConnectionProviderKind;
+
+  @Column({ type: 'int', nullable: true })
+  promptId: number | null;
+
+  /** the paired phone's number, once connected */
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  number: string | null;
+
+  /** queue ids (queues are owned by tickets) */
+  @Column({ type: 'int', array: true, default: () => "'{}'" })
+  queueIds: number[];
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
+}

@@ -1,0 +1,4 @@
+import { ConnectionEntity } from './connection.entity.js';
+
+export { ConnectionEntity };
+export const entities = [ConnectionEntity];

@@ -1,0 +1,127 @@
+import makeWASocket, { Browsers, makeCacheableSignalKeyStore, type UserFacingSocketConfig, type WAMessageKey, type WASocket } from '@whiskeysockets/baileys';
+import { ProviderEvents, type ProviderContext, type ProviderEvent, type ProviderEventMap, type SendOptions, type SessionProvider } from '../provider.js';
+import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state.js';
+
+/** The part of Baileys' socket the provider uses. */
+export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user'>;
+
+/** Baileys' logger interface (pino's). */
+export type BaileysLogger = UserFacingSocketConfig['logger'] & {};
+
+/** Makes a socket; Baileys' `makeWASocket` unless a test drives a scripted one. */
+export type SocketFactory = (config: UserFacingSocketConfig) => BaileysSocket;
+
+export const defaultSocketFactory: SocketFactory = (config) => makeWASocket(config);
+
+/** Attempts at handing a received message to the session manager before it is logged as lost. */
+const UPSERT_ATTEMPTS = 8;
+
+/**
+ * A real WhatsApp Web session through Baileys: auth state in PostgreSQL, socket events forwarded as
+ * provider events. Each `start()` opens a new socket with the stored auth state (reconnects); events of
+ * an older socket are dropped.
+ */
+export class BaileysProvider implements SessionProvider {
+  readonly kind = 'baileys' as const;
+  readonly ev = new ProviderEvents();
+  private sock: BaileysSocket | undefined;
+  private generation = 0;
+  /** events are handed over in the order the socket emitted them */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: ProviderContext,
+    private readonly authStore: AuthStateStore,
+    private readonly makeSocket: SocketFactory,
+    private readonly logger: BaileysLogger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.closeSocket();
+    const generation = ++this.generation;
+    const live = () => generation === this.generation;
+    const { state, saveCreds } = await usePostgresAuthState(this.authStore, this.ctx.connectionId);
+    if (!live()) return;
+    const logger = this.logger.child({ connectionId: this.ctx.connectionId });
+    const sock = this.makeSocket({
+      auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger) },
+      logger,
+      browser: Browsers.ubuntu('Chrome'),
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      // we keep no message store: retries of messages the phone could not decrypt are not answered
+      getMessage: async () => undefined,
+    });
+    this.sock = sock;
+    sock.ev.on('creds.update', () => {
+      if (live()) saveCreds().catch((err: unknown) => logger.error({ err }, 'baileys: creds not saved'));
+    });
+    sock.ev.on('connection.update', (update) => {
+      if (!live()) return;
+      const me = update.connection === 'open' && sock.user ? { id: sock.user.id, name: sock.user.name } : undefined;
+      this.forward('connection.update', { ...update, me }, 1);
+    });
+    sock.ev.on('messages.upsert', ({ messages, type }) => {
+      if (live()) this.forward('messages.upsert', { messages, type }, UPSERT_ATTEMPTS);
+    });
+    sock.ev.on('messages.update', (updates) => {
+      if (live()) this.forward('messages.update', updates, 3);
+    });
+  }
+
+  async sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }> {
+    const sock = this.sock;
+    if (!sock) throw new Error('baileys: session not started');
+    const quoted = options.quotedMessageId
+      ? { key: { remoteJid: jid, id: options.quotedMessageId, fromMe: false }, message: { conversation: '' } }
+      : undefined;
+    const sent = await sock.sendMessage(jid, { text: content.text }, { messageId: options.messageId, quoted });
+    return { key: sent?.key ?? { remoteJid: jid, fromMe: true, id: options.messageId } };
+  }
+
+  async end(): Promise<void> {
+    this.generation++;
+    this.closeSocket();
+  }
+
+  async logout(): Promise<void> {
+    const sock = this.sock;
+    this.generation++;
+    this.sock = undefined;
+    try {
+      await sock?.logout();
+    } catch (err) {
+      this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'baileys: logout failed; forgetting the pairing anyway');
+      await sock?.end(undefined).catch(() => undefined);
+    }
+    await this.authStore.clear(this.ctx.connectionId);
+  }
+
+  private closeSocket(): void {
+    const sock = this.sock;
+    this.sock = undefined;
+    if (sock) void sock.end(undefined).catch(() => undefined);
+  }
+
+  /**
+   * Baileys does not wait for listeners: events are handed over one after the other (a conversation
+   * keeps its order) and a failed hand-over (bus down) is retried here with back-off.
+   */
+  private forward<K extends ProviderEvent>(event: K, payload: ProviderEventMap[K], attempts: number): void {
+    const run = async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.ev.emit(event, payload);
+          return;
+        } catch (err) {
+          if (attempt >= attempts) {
+            this.logger.error({ err, event, connectionId: this.ctx.connectionId }, 'baileys: event not handled; giving up');
+            return;
+          }
+          await new Promise((r) => setTimeout(r, Math.min(30_000, 250 * 2 ** attempt)));
+        }
+      }
+    };
+    this.queue = this.queue.then(run);
+  }
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from '@jest/globals';
+import { Boom } from '@hapi/boom';
+import { DisconnectReason, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
+import { closeAction, connectionIntent, contactToJid, jidToContact, subjectToken, toAcks, toInboundMessage } from './mapping.js';
+
+const ctx = { companyId: 7, connectionId: 42 };
+
+/** A message as Baileys hands it over: a decoded proto.WebMessageInfo. */
+function wa(obj: Record<string, unknown>): WAMessage {
+  return proto.WebMessageInfo.fromObject(obj) as WAMessage;
+}
+
+describe('toInboundMessage', () => {
+  it('maps a plain text message', () => {
+    const m = wa({
+      key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: false, id: '3EB0AAAABBBBCCCCDDDD' },
+      pushName: 'Maria',
+      messageTimestamp: 1_700_000_000,
+      message: { conversation: 'Olá' },
+    });
+    expect(toInboundMessage(m, ctx)).toEqual({
+      companyId: 7,
+      connectionId: 42,
+      waMessageId: '3EB0AAAABBBBCCCCDDDD',
+      from: '5511999990001',
+      fromName: 'Maria',
+      body: 'Olá',
+      mediaType: 'chat',
+      fromMe: false,
+      isGroup: false,
+      timestamp: 1_700_000_000_000,
+      quotedWaMessageId: null,
+    });
+  });
+
+  it('maps an extended text answering another message, with a Long timestamp', () => {
+    const m = wa({
+      key: { remoteJid: '5511999990002@s.whatsapp.net', fromMe: false, id: 'ABC' },
+      messageTimestamp: 1_700_000_123,
+      message: { extendedTextMessage: { text: 'sim, pode ser', contextInfo: { stanzaId: 'QUOTED1', participant: '5511888887777@s.whatsapp.net' } } },
+    });
+    expect(typeof m.messageTimestamp).toBe('object'); // protobuf's uint64: a Long
+    expect(toInboundMessage(m, ctx)).toMatchObject({ body: 'sim, pode ser', mediaType: 'chat', quotedWaMessageId: 'QUOTED1', timestamp: 1_700_000_123_000, fromName: '' });
+  });
+
+  it('maps a group message to the group id', () => {
+    const m = wa({
+      key: { remoteJid: '120363025246125486@g.us', fromMe: false, id: 'G1', participant: '5511999990003@s.whatsapp.net' },
+      pushName: 'Ana',
+      message: { conversation: 'bom dia, grupo' },
+    });
+    expect(toInboundMessage(m, ctx)).toMatchObject({ from: '120363025246125486', isGroup: true, fromName: 'Ana', body: 'bom dia, grupo' });
+  });
+
+  it('takes the phone number of a LID-addressed chat from remoteJidAlt, and drops the device part', () => {
+    const lid = wa({ key: { remoteJid: '123456789012345@lid', fromMe: false, id: 'L1' }, message: { conversation: 'oi' } });
+    lid.key.remoteJidAlt = '5511999990004@s.whatsapp.net';
+    expect(toInboundMessage(lid, ctx)?.from).toBe('5511999990004');
+    const device = wa({ key: { remoteJid: '5511999990005:12@s.whatsapp.net', fromMe: false, id: 'D1' }, message: { conversation: 'oi' } });
+    expect(toInboundMessage(device, ctx)?.from).toBe('5511999990005');
+  });
+
+  it('keeps messages typed on the phone itself as fromMe, for the contact they went to', () => {
+    const m = wa({ key: { remoteJid: '5511999990006@s.whatsapp.net', fromMe: true, id: 'ME1' }, message: { conversation: 'enviado do celular' } });
+    expect(toInboundMessage(m, ctx)).toMatchObject({ fromMe: true, from: '5511999990006', body: 'enviado do celular' });
+  });
+
+  it('unwraps ephemeral and view-once wrappers and maps media with their captions', () => {
+    const m = wa({
+      key: { remoteJid: '5511999990007@s.whatsapp.net', id: 'E1' },
+      message: { ephemeralMessage: { message: { imageMessage: { caption: 'foto do produto', mimetype: 'image/jpeg' } } } },
+    });
+    expect(toInboundMessage(m, ctx)).toMatchObject({ mediaType: 'image', body: 'foto do produto' });
+    const loc = wa({ key: { remoteJid: '5511999990007@s.whatsapp.net', id: 'E2' }, message: { locationMessage: { degreesLatitude: -23.5, degreesLongitude: -46.6 } } });
+    expect(toInboundMessage(loc, ctx)).toMatchObject({ mediaType: 'locationMessage', body: '-23.5,-46.6' });
+    const audio = wa({ key: { remoteJid: '5511999990007@s.whatsapp.net', id: 'E3' }, message: { audioMessage: { seconds: 3, ptt: true } } });
+    expect(toInboundMessage(audio, ctx)).toMatchObject({ mediaType: 'audio', body: '' });
+  });
+
+  it('ignores status updates, broadcasts, newsletters, stubs, reactions, protocol messages and empty texts', () => {
+    const ignored = [
+      wa({ key: { remoteJid: 'status@broadcast', id: 'S1', participant: '5511999990008@s.whatsapp.net' }, message: { conversation: 'meu status' } }),
+      wa({ key: { remoteJid: '1234567890@broadcast', id: 'B1' }, message: { conversation: 'lista' } }),
+      wa({ key: { remoteJid: '120363000000000000@newsletter', id: 'N1' }, message: { conversation: 'canal' } }),
+      wa({ key: { remoteJid: '120363025246125486@g.us', id: 'ST1' }, messageStubType: proto.WebMessageInfo.StubType.GROUP_PARTICIPANT_ADD }),
+      wa({ key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'R1' }, message: { reactionMessage: { text: '👍', key: { id: 'X' } } } }),
+      wa({ key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'P1' }, message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } } }),
+      wa({ key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'T1' }, message: { conversation: '' } }),
+      wa({ key: { remoteJid: '5511999990009@s.whatsapp.net' }, message: { conversation: 'sem id' } }),
+    ];
+    for (const m of ignored) expect(toInboundMessage(m, ctx)).toBeNull();
+  });
+});
+
+describe('toAcks', () => {
+  it('turns status changes of our messages into acks, and ignores the rest', () => {
+    const updates: WAMessageUpdate[] = [
+      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' }, update: { status: proto.WebMessageInfo.Status.SERVER_ACK } },
+      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } },
+      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' }, update: { status: proto.WebMessageInfo.Status.READ } },
+      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: false, id: 'IN1' }, update: { status: proto.WebMessageInfo.Status.READ } },
+      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT2' }, update: { status: proto.WebMessageInfo.Status.ERROR } },
+      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT3' }, update: { starred: true } },
+    ];
+    expect(toAcks(updates, ctx, 1000)).toEqual([
+      { contact: '5511999990001', ack: { companyId: 7, connectionId: 42, waMessageId: 'OUT1', ack: 2, at: 1000 } },
+      { contact: '5511999990001', ack: { companyId: 7, connectionId: 42, waMessageId: 'OUT1', ack: 3, at: 1000 } },
+      { contact: '5511999990001', ack: { companyId: 7, connectionId: 42, waMessageId: 'OUT1', ack: 4, at: 1000 } },
+    ]);
+  });
+});
+
+describe('connection updates', () => {
+  it('shows the QR code, pairing, the connected number and what to do on close', () => {
+    expect(connectionIntent({ connection: 'connecting' })).toEqual({ kind: 'none' });
+    expect(connectionIntent({ qr: '2@abc,def,ghi' })).toEqual({ kind: 'status', status: 'qrcode', qrcode: '2@abc,def,ghi' });
+    expect(connectionIntent({ isNewLogin: true })).toEqual({ kind: 'status', status: 'PAIRING', qrcode: '' });
+    expect(connectionIntent({ connection: 'open', me: { id: '5511999990001:7@s.whatsapp.net' } })).toEqual({
+      kind: 'status',
+      status: 'CONNECTED',
+      qrcode: '',
+      number: '5511999990001',
+    });
+    const closed = (statusCode?: number) => ({
+      connection: 'close' as const,
+      lastDisconnect: { error: statusCode ? new Boom('closed', { statusCode }) : new Error('socket hang up'), date: new Date() },
+    });
+    expect(connectionIntent(closed(DisconnectReason.loggedOut))).toEqual({ kind: 'close', action: 'logged-out' });
+    expect(closeAction(closed(DisconnectReason.badSession).lastDisconnect)).toBe('logged-out');
+    expect(closeAction(closed(DisconnectReason.connectionReplaced).lastDisconnect)).toBe('replaced');
+    expect(closeAction(closed(DisconnectReason.restartRequired).lastDisconnect)).toBe('restart');
+    expect(closeAction(closed(DisconnectReason.connectionLost).lastDisconnect)).toBe('retry');
+    expect(closeAction(closed(DisconnectReason.connectionClosed).lastDisconnect)).toBe('retry');
+    expect(closeAction(closed().lastDisconnect)).toBe('retry');
+  });
+});
+
+describe('jids', () => {
+  it('goes between jids and contacts', () => {
+    expect(jidToContact('5511999990001@s.whatsapp.net')).toBe('5511999990001');
+    expect(jidToContact('5511999990001:3@s.whatsapp.net')).toBe('5511999990001');
+    expect(contactToJid('5511999990001')).toBe('5511999990001@s.whatsapp.net');
+    expect(contactToJid('+55 11 99999 0001')).toBe('5511999990001@s.whatsapp.net');
+    expect(contactToJid('120363025246125486')).toBe('120363025246125486@g.us');
+    expect(contactToJid('5511999990001-1612345678')).toBe('5511999990001-1612345678@g.us');
+    expect(contactToJid('123@lid')).toBe('123@lid');
+    expect(subjectToken('a.b*c>d e')).toBe('a_b_c_d_e');
+  });
+});

@@ -1,0 +1,44 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { ConnectionProviderKind } from '@wa/contracts';
+import { pino } from 'pino';
+import { WhatsappSessionsEnv } from '../config/env.js';
+import { BaileysProvider, defaultSocketFactory, type BaileysLogger, type SocketFactory } from './baileys/baileys.provider.js';
+import { AuthStateStore } from './baileys/postgres-auth-state.js';
+import type { SessionProvider } from './provider.js';
+import { SandboxOutboxStore } from './sandbox/sandbox-outbox.store.js';
+import { SandboxProvider } from './sandbox/sandbox.provider.js';
+
+/** Injection token of the Baileys socket factory (tests drive a scripted socket; WhatsApp is out of reach). */
+export const BAILEYS_SOCKET_FACTORY = Symbol('BAILEYS_SOCKET_FACTORY');
+
+const QUIET = new Set(['fatal', 'error', 'silent']);
+
+/** Picks the provider of a connection by its channel. */
+@Injectable()
+export class ProviderFactory {
+  private readonly baileysLogger: BaileysLogger;
+  private readonly socketFactory: SocketFactory;
+
+  constructor(
+    private readonly env: WhatsappSessionsEnv,
+    private readonly outbox: SandboxOutboxStore,
+    private readonly authStore: AuthStateStore,
+    @Optional() @Inject(BAILEYS_SOCKET_FACTORY) socketFactory?: SocketFactory,
+  ) {
+    this.socketFactory = socketFactory ?? defaultSocketFactory;
+    // Baileys is chatty below warn
+    this.baileysLogger = pino({ name: 'baileys', level: QUIET.has(env.LOG_LEVEL) ? env.LOG_LEVEL : 'warn' });
+  }
+
+  create(connection: { id: number; companyId: number; channel: ConnectionProviderKind }): SessionProvider {
+    const ctx = { connectionId: connection.id, companyId: connection.companyId };
+    switch (connection.channel) {
+      case 'sandbox':
+        return new SandboxProvider(ctx, this.outbox, this.env.SANDBOX_ACK_STEP_MS);
+      case 'baileys':
+        return new BaileysProvider(ctx, this.authStore, this.socketFactory, this.baileysLogger);
+      default:
+        throw new Error(`unknown channel ${String(connection.channel)}`);
+    }
+  }
+}

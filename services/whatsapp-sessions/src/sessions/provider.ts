@@ -1,0 +1,75 @@
+import type { ConnectionState, MessageUpsertType, WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
+import type { ConnectionProviderKind } from '@wa/contracts';
+
+/**
+ * What a provider reports, in Baileys' own vocabulary (its socket's `ev` events), so the Baileys
+ * provider forwards its socket's events as they are and the sandbox speaks the same language.
+ */
+export interface ProviderEventMap {
+  /** `connection: connecting | open | close`, a new `qr`, `isNewLogin` (QR scanned), `lastDisconnect` */
+  'connection.update': Partial<ConnectionState> & { me?: { id: string; name?: string } };
+  /** messages received (or sent from the phone itself): Baileys `WAMessage`s */
+  'messages.upsert': { messages: WAMessage[]; type: MessageUpsertType };
+  /** status changes of messages: `update.status` 1 pending/sent, 2 server, 3 delivered, 4 read, 5 played */
+  'messages.update': WAMessageUpdate[];
+}
+
+export type ProviderEvent = keyof ProviderEventMap;
+type Listener<K extends ProviderEvent> = (payload: ProviderEventMap[K]) => unknown;
+
+/**
+ * Baileys' `ev` with one difference: `emit` resolves when every listener has finished, so a caller
+ * that must know an event was handled (the sandbox answering an injected message only after it
+ * reached JetStream) can wait for it. The Baileys provider does not wait.
+ */
+export class ProviderEvents {
+  private readonly listeners = new Map<ProviderEvent, Set<Listener<any>>>();
+
+  on<K extends ProviderEvent>(event: K, listener: Listener<K>): void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener);
+  }
+
+  off<K extends ProviderEvent>(event: K, listener: Listener<K>): void {
+    this.listeners.get(event)?.delete(listener);
+  }
+
+  removeAllListeners(): void {
+    this.listeners.clear();
+  }
+
+  async emit<K extends ProviderEvent>(event: K, payload: ProviderEventMap[K]): Promise<void> {
+    const set = this.listeners.get(event);
+    if (!set || set.size === 0) return;
+    await Promise.all([...set].map(async (l) => l(payload)));
+  }
+}
+
+export interface SendOptions {
+  /** the WhatsApp message id to send with (chosen by tickets) */
+  messageId: string;
+  /** WhatsApp id of the message this one answers */
+  quotedMessageId?: string | null;
+}
+
+/**
+ * One live WhatsApp session of one connection, shaped after Baileys' socket. `start()` may be called
+ * again after a close to reconnect with the stored auth state.
+ */
+export interface SessionProvider {
+  readonly kind: ConnectionProviderKind;
+  readonly ev: ProviderEvents;
+  start(): Promise<void>;
+  sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }>;
+  /** closes the session, keeping the pairing (another process may resume it) */
+  end(): Promise<void>;
+  /** unpairs the phone and forgets the auth state */
+  logout(): Promise<void>;
+}
+
+/** What a provider gets to work with. */
+export interface ProviderContext {
+  connectionId: number;
+  companyId: number;
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { SandboxOutboxItem } from '@wa/contracts';
+import { DataSource } from 'typeorm';
+import { rowsOf } from '../../database/sql.js';
+
+export const OUTBOX_PAGE_SIZE = 20;
+
+/**
+ * The sandbox phone's record of what it put on the wire: one row per transmission, so a message sent
+ * twice shows twice. The ack each message reached is the session's (sent_messages.ack).
+ */
+@Injectable()
+export class SandboxOutboxStore {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async record(item: { connectionId: number; companyId: number; waMessageId: string; to: string; body: string }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body) VALUES ($1, $2, $3, $4, $5)`,
+      [item.connectionId, item.companyId, item.waMessageId, item.to, item.body],
+    );
+  }
+
+  /** Newest first. */
+  async page(connectionId: number, companyId: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
+    const raw = await this.db.query(
+      `SELECT o."waMessageId", o."to", o.body, o."sentAt", COALESCE(s.ack, 0) AS ack
+         FROM whatsapp.sandbox_outbox o
+         LEFT JOIN whatsapp.sent_messages s ON s."connectionId" = o."connectionId" AND s."waMessageId" = o."waMessageId"
+        WHERE o."connectionId" = $1 AND o."companyId" = $2
+        ORDER BY o.id DESC
+        LIMIT $3 OFFSET $4`,
+      [connectionId, companyId, OUTBOX_PAGE_SIZE + 1, (pageNumber - 1) * OUTBOX_PAGE_SIZE],
+    );
+    const rows = rowsOf<{ waMessageId: string; to: string; body: string; sentAt: Date; ack: number }>(raw);
+    return {
+      items: rows.slice(0, OUTBOX_PAGE_SIZE).map((r) => ({
+        waMessageId: r.waMessageId,
+        to: r.to,
+        body: r.body,
+        ack: Number(r.ack),
+        sentAt: new Date(r.sentAt).toISOString(),
+      })),
+      hasMore: rows.length > OUTBOX_PAGE_SIZE,
+    };
+  }
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
+import type { SandboxInboundRequest } from '@wa/contracts';
+import { jidToContact } from '../baileys/mapping.js';
+import { ProviderEvents, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
+import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
+
+/** A WhatsApp-like message id, as Baileys makes them: `3EB0` and 16 upper-case hex digits. */
+export function sandboxMessageId(): string {
+  return `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
+}
+
+/** Raised when the sandbox is asked to deliver or send while it is not open. */
+export class SandboxClosedError extends Error {
+  constructor() {
+    super('sandbox session is not open');
+    this.name = 'SandboxClosedError';
+  }
+}
+
+/**
+ * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
+ * CONNECTED, no QR), delivers injected messages as Baileys `messages.upsert` events, records what it
+ * sends (the outbox) and reports each sent message as sent (1) at once, then server (2), delivered (3)
+ * and read (4), one `ackStepMs` apart, as `messages.update` events.
+ */
+export class SandboxProvider implements SessionProvider {
+  readonly kind = 'sandbox' as const;
+  readonly ev = new ProviderEvents();
+  private readonly logger = new Logger(SandboxProvider.name);
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private open = false;
+
+  constructor(
+    private readonly ctx: ProviderContext,
+    private readonly outbox: SandboxOutboxStore,
+    private readonly ackStepMs: number,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  async start(): Promise<void> {
+    await this.ev.emit('connection.update', { connection: 'connecting' });
+    this.open = true;
+    await this.ev.emit('connection.update', { connection: 'open', isOnline: true });
+  }
+
+  /**
+   * Delivers a message as WhatsApp would; resolves once every listener handled it (the session
+   * manager published it to JetStream). Answers the WhatsApp message id.
+   */
+  async deliver(req: SandboxInboundRequest): Promise<string> {
+    if (!this.open) throw new SandboxClosedError();
+    const id = req.id ?? sandboxMessageId();
+    const message: WAMessage = {
+      key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id },
+      pushName: req.name ?? null,
+      messageTimestamp: Math.floor(Date.now() / 1000),
+      message: { conversation: req.body },
+    };
+    await this.ev.emit('messages.upsert', { messages: [message], type: 'notify' });
+    return id;
+  }
+
+  async sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }> {
+    if (!this.open) throw new SandboxClosedError();
+    const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: options.messageId };
+    await this.outbox.record({
+      connectionId: this.ctx.connectionId,
+      companyId: this.ctx.companyId,
+      waMessageId: options.messageId,
+      to: jidToContact(jid),
+      body: content.text,
+    });
+    [1, 2, 3, 4].forEach((status, i) => this.later(i * this.ackStepMs, () => this.ev.emit('messages.update', [{ key, update: { status } }])));
+    return { key };
+  }
+
+  async end(): Promise<void> {
+    this.open = false;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  async logout(): Promise<void> {
+    await this.end();
+  }
+
+  private later(ms: number, fn: () => Promise<void>): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.open) return;
+      fn().catch((err: unknown) => this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox ack not handled'));
+    }, ms);
+    this.timers.add(t);
+  }
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '@wa/auth';
+import type { SandboxOutboxItem } from '@wa/contracts';
+import { OutboxQuery, SandboxInboundDto } from './sessions.dto.js';
+import { SessionsService, type SessionPlacement } from './sessions.service.js';
+
+/** Start, restart (new pairing) and end a connection's session; the sandbox phone's test hooks. Admins of the connection's company only. */
+@ApiTags('whatsappsession')
+@AdminOnly()
+@Controller('whatsappsession')
+export class SessionsController {
+  constructor(private readonly sessions: SessionsService) {}
+
+  @Post(':id')
+  @HttpCode(200)
+  async start(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.sessions.start(id);
+    return { message: 'Starting session.' };
+  }
+
+  /** The "new QR" button: forgets the pairing and starts again. */
+  @Put(':id')
+  async restart(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.sessions.restart(id);
+    return { message: 'Starting session.' };
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  async end(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.sessions.end(id);
+    return { message: 'Session disconnected.' };
+  }
+
+  /** Which process holds the session (operators). */
+  @Get(':id')
+  placement(@Param('id', ParseIntPipe) id: number): Promise<SessionPlacement> {
+    return this.sessions.placement(id);
+  }
+
+  @Post(':id/sandbox/inbound')
+  @HttpCode(202)
+  inbound(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundDto): Promise<{ id: string }> {
+    return this.sessions.inbound(id, body);
+  }
+
+  @Get(':id/sandbox/outbox')
+  outbox(@Param('id', ParseIntPipe) id: number, @Query() query: OutboxQuery): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
+    return this.sessions.outboxPage(id, query.pageNumber ?? 1);
+  }
+}

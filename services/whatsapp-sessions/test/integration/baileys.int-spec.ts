@@ -1,0 +1,286 @@
+import { EventEmitter } from 'node:events';
+import { randomBytes, randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Boom } from '@hapi/boom';
+import {
+  BufferJSON,
+  Curve,
+  DisconnectReason,
+  proto,
+  type AnyMessageContent,
+  type AuthenticationCreds,
+  type MiscMessageGenerationOptions,
+  type UserFacingSocketConfig,
+  type WAMessage,
+} from '@whiskeysockets/baileys';
+import { WaSubjects, type ConnectionSessionEvent, type WaAck, type WaOutboundSend } from '@wa/contracts';
+import { waitFor } from '@wa/testing';
+import type { BaileysSocket } from '../../src/sessions/baileys/baileys.provider.js';
+import { BaileysProvider } from '../../src/sessions/baileys/baileys.provider.js';
+import { AuthStateStore, usePostgresAuthState } from '../../src/sessions/baileys/postgres-auth-state.js';
+import { ProviderFactory } from '../../src/sessions/provider-factory.js';
+import { SandboxProvider } from '../../src/sessions/sandbox/sandbox.provider.js';
+import { Collector, cleanup, companyPool, connectionOf, createConnection, lastOn, startSessions, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+
+/** Stands in for Baileys' socket where WhatsApp cannot be reached: the test emits what WhatsApp would make it emit. */
+class ScriptedSocket {
+  readonly ev = new EventEmitter();
+  user: { id: string; name?: string } | undefined;
+  readonly sent: Array<{ jid: string; content: AnyMessageContent; options?: MiscMessageGenerationOptions }> = [];
+  ended = false;
+  loggedOut = false;
+
+  constructor(readonly config: UserFacingSocketConfig) {}
+
+  async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions) {
+    this.sent.push({ jid, content, options });
+    return { key: { remoteJid: jid, fromMe: true, id: options?.messageId } } as WAMessage;
+  }
+
+  async end() {
+    this.ended = true;
+  }
+
+  async logout() {
+    this.loggedOut = true;
+  }
+
+  get creds(): AuthenticationCreds {
+    return this.config.auth.creds;
+  }
+
+  close(statusCode: number) {
+    this.ev.emit('connection.update', { connection: 'close', lastDisconnect: { error: new Boom('closed', { statusCode }), date: new Date() } });
+  }
+}
+
+const companies = companyPool(6);
+let next = 0;
+let svc: SessionsUnderTest;
+const sockets: ScriptedSocket[] = [];
+const created: Array<{ id: number; token: string }> = [];
+
+beforeAll(async () => {
+  svc = await startSessions(
+    companies,
+    { BAILEYS_MAX_RETRIES: '1', BAILEYS_MAX_QR: '2' },
+    {
+      baileysSocketFactory: (config) => {
+        const s = new ScriptedSocket(config);
+        sockets.push(s);
+        return s as unknown as BaileysSocket;
+      },
+    },
+  );
+});
+
+afterAll(async () => {
+  await cleanup(svc, created);
+  await svc?.close();
+});
+
+function company() {
+  const companyId = companies[next++]!;
+  return { companyId, token: tokenFor(companyId) };
+}
+
+/** A connection row without a session (auth state needs one to belong to). */
+async function bareConnection(companyId: number): Promise<number> {
+  const rows = await svc.db.query(`INSERT INTO whatsapp.connections ("companyId", name, channel) VALUES ($1, $2, 'baileys') RETURNING id`, [companyId, `Bare ${randomInt(1e9)}`]);
+  created.push({ id: rows[0].id, token: tokenFor(companyId) });
+  return rows[0].id;
+}
+
+const json = (v: unknown) => JSON.stringify(v, BufferJSON.replacer);
+const stateRows = async (connectionId: number) =>
+  (await svc.db.query(`SELECT count(*)::int AS n FROM whatsapp.session_state WHERE "connectionId" = $1`, [connectionId]))[0].n as number;
+
+/** The socket made after `count` sockets existed. */
+const socketAfter = (count: number) => waitFor(async () => sockets[count], { timeoutMs: 5000 });
+
+describe('baileys: auth state in PostgreSQL', () => {
+  it('round-trips Baileys\' own creds and signal keys byte for byte, deletes keys set to null and forgets everything on clear', async () => {
+    const { companyId } = company();
+    const id = await bareConnection(companyId);
+    const store = svc.app.get(AuthStateStore);
+    const first = await usePostgresAuthState(store, id);
+    const creds = first.state.creds;
+    expect(creds.registered).toBe(false);
+    creds.me = { id: '5511999990001:2@s.whatsapp.net', name: 'Loja' };
+    creds.routingInfo = randomBytes(12);
+    await first.saveCreds();
+
+    const preKey = Curve.generateKeyPair();
+    const session = new Uint8Array(randomBytes(180));
+    const syncKey = proto.Message.AppStateSyncKeyData.fromObject({ keyData: randomBytes(32), fingerprint: { rawId: 7, currentIndex: 1, deviceIndexes: [0, 1] }, timestamp: 1_700_000_000 });
+    const tctoken = { token: randomBytes(16), timestamp: '1700000000' };
+    await first.state.keys.set({
+      'pre-key': { '1': preKey, '2': Curve.generateKeyPair() },
+      session: { '5511999990001.0': session },
+      'sender-key-memory': { '120363025246125486@g.us': { '5511999990001:2@s.whatsapp.net': true } },
+      'app-state-sync-key': { AAAAAKqr: syncKey },
+      'lid-mapping': { '5511999990001': '123456789012345@lid' },
+      'device-list': { '5511999990001': ['0', '2'] },
+      tctoken: { '5511999990001@s.whatsapp.net': tctoken },
+    });
+
+    const again = await usePostgresAuthState(store, id);
+    expect(json(again.state.creds)).toBe(json(creds));
+    expect(Buffer.from(again.state.creds.noiseKey.private).equals(Buffer.from(creds.noiseKey.private))).toBe(true);
+    expect(Buffer.from(again.state.creds.signedPreKey.signature).equals(Buffer.from(creds.signedPreKey.signature))).toBe(true);
+    expect(again.state.creds.registrationId).toBe(creds.registrationId);
+
+    const keys = again.state.keys;
+    const preKeys = await keys.get('pre-key', ['1', '2', '3']);
+    expect(Object.keys(preKeys).sort()).toEqual(['1', '2']);
+    expect(Buffer.from(preKeys['1']!.private).equals(Buffer.from(preKey.private))).toBe(true);
+    expect(Buffer.from(preKeys['1']!.public).equals(Buffer.from(preKey.public))).toBe(true);
+    expect(Buffer.from((await keys.get('session', ['5511999990001.0']))['5511999990001.0']!).equals(Buffer.from(session))).toBe(true);
+    const sync = (await keys.get('app-state-sync-key', ['AAAAAKqr']))['AAAAAKqr']!;
+    expect(sync).toBeInstanceOf(proto.Message.AppStateSyncKeyData);
+    expect(Buffer.from(sync.keyData!).equals(Buffer.from(syncKey.keyData!))).toBe(true);
+    expect(json(sync)).toBe(json(syncKey));
+    expect(await keys.get('sender-key-memory', ['120363025246125486@g.us'])).toEqual({ '120363025246125486@g.us': { '5511999990001:2@s.whatsapp.net': true } });
+    expect(await keys.get('lid-mapping', ['5511999990001'])).toEqual({ '5511999990001': '123456789012345@lid' });
+    expect(await keys.get('device-list', ['5511999990001'])).toEqual({ '5511999990001': ['0', '2'] });
+    const tc = (await keys.get('tctoken', ['5511999990001@s.whatsapp.net']))['5511999990001@s.whatsapp.net']!;
+    expect(Buffer.from(tc.token).equals(tctoken.token)).toBe(true);
+
+    await keys.set({ 'pre-key': { '1': null } });
+    expect(Object.keys(await keys.get('pre-key', ['1', '2']))).toEqual(['2']);
+    expect(await stateRows(id)).toBe(8); // creds + 7 keys left
+
+    await again.clear();
+    expect(await stateRows(id)).toBe(0);
+    expect((await usePostgresAuthState(store, id)).state.creds.noiseKey.public).not.toEqual(creds.noiseKey.public);
+  });
+
+  it('picks the provider by the connection\'s channel', () => {
+    const factory = svc.app.get(ProviderFactory);
+    expect(factory.create({ id: 1, companyId: 1, channel: 'sandbox' })).toBeInstanceOf(SandboxProvider);
+    expect(factory.create({ id: 1, companyId: 1, channel: 'baileys' })).toBeInstanceOf(BaileysProvider);
+    expect(() => factory.create({ id: 1, companyId: 1, channel: 'telegram' as never })).toThrow(/unknown channel/);
+  });
+});
+
+describe('baileys: a session driven by its socket\'s events', () => {
+  it('shows the QR code, pairs, connects, receives, sends with acks, reconnects after a drop and ends on logout', async () => {
+    const { companyId, token } = company();
+    const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
+    const acks = new Collector<WaAck>(svc.nc, `wa.ack.${companyId}.>`);
+    try {
+      const before = sockets.length;
+      const c = await createConnection(svc, token, { name: 'WhatsApp real', channel: 'baileys' });
+      created.push({ id: c.id, token });
+      expect(c).toMatchObject({ channel: 'baileys', status: 'OPENING' });
+      const s0 = await socketAfter(before);
+      expect(s0.config.auth.creds.registered).toBe(false);
+      s0.ev.emit('creds.update', {});
+      await waitFor(async () => (await stateRows(c.id)) === 1);
+
+      s0.ev.emit('connection.update', { qr: '2@QR-ONE,abc,def' });
+      const qr = await waitForStatus(svc, token, c.id, 'qrcode');
+      expect(qr.qrcode).toBe('2@QR-ONE,abc,def');
+      expect((await events.waitFor((e) => e.data.status === 'qrcode')).data.qrcode).toBe('2@QR-ONE,abc,def');
+
+      s0.ev.emit('connection.update', { isNewLogin: true });
+      expect((await waitForStatus(svc, token, c.id, 'PAIRING')).qrcode).toBe('');
+      // after pairing WhatsApp asks for a new connection: reconnect at once, with the stored creds
+      s0.close(DisconnectReason.restartRequired);
+      const s1 = await socketAfter(before + 1);
+      expect(json(s1.creds.noiseKey)).toBe(json(s0.creds.noiseKey));
+      s1.user = { id: '5511977776666:4@s.whatsapp.net', name: 'Loja' };
+      s1.ev.emit('connection.update', { connection: 'open' });
+      const up = await waitForStatus(svc, token, c.id, 'CONNECTED');
+      expect(up).toMatchObject({ number: '5511977776666', retries: 0, qrcode: '' });
+
+      // received messages, in Baileys' shapes
+      const from = `55319${randomInt(10_000_000, 99_999_999)}`;
+      const incoming = proto.WebMessageInfo.fromObject({
+        key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id: 'BAE5F00D0001' },
+        pushName: 'Cliente',
+        messageTimestamp: Math.floor(Date.now() / 1000),
+        message: { extendedTextMessage: { text: 'quero comprar' } },
+      });
+      const status = proto.WebMessageInfo.fromObject({ key: { remoteJid: 'status@broadcast', id: 'STATUS1', participant: `${from}@s.whatsapp.net` }, message: { conversation: 'meu status' } });
+      s1.ev.emit('messages.upsert', { messages: [status, incoming], type: 'notify' });
+      const subject = WaSubjects.inbound(companyId, c.id, from);
+      await waitFor(async () => (await storedOn(svc.jsm, subject)) === 1);
+      const stored = await lastOn(svc.jsm, subject);
+      expect(stored.msgId).toBe(`${c.id}:BAE5F00D0001`);
+      expect(stored.data).toMatchObject({ from, fromName: 'Cliente', body: 'quero comprar', waMessageId: 'BAE5F00D0001' });
+
+      // a send goes out through the socket with tickets' message id; acks follow
+      const send: WaOutboundSend = { companyId, connectionId: c.id, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to: from, body: 'Temos sim!', ticketId: 3, messageId: 9 };
+      await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
+      await waitFor(async () => s1.sent.length === 1);
+      expect(s1.sent[0]).toMatchObject({ jid: `${from}@s.whatsapp.net`, content: { text: 'Temos sim!' }, options: { messageId: send.waMessageId } });
+      // Baileys echoes our own send as an upsert: it is not an inbound message
+      s1.ev.emit('messages.upsert', {
+        messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: true, id: send.waMessageId }, message: { conversation: 'Temos sim!' } })],
+        type: 'append',
+      });
+      s1.ev.emit('messages.update', [{ key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: true, id: send.waMessageId }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }]);
+      const delivered = await acks.waitFor((a) => a.data.ack === 3);
+      expect(delivered.msgId).toBe(WaSubjects.ackMsgId(c.id, send.waMessageId, 3));
+      expect(delivered.subject).toBe(WaSubjects.ack(companyId, c.id, from));
+      const row = await svc.db.query(`SELECT state, ack FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [c.id, send.waMessageId]);
+      expect(row[0]).toEqual({ state: 'sent', ack: 3 });
+      expect(await storedOn(svc.jsm, subject)).toBe(1);
+
+      // the connection drops: TIMEOUT while reconnecting, CONNECTED again on the new socket
+      s1.close(DisconnectReason.connectionLost);
+      expect((await waitForStatus(svc, token, c.id, 'TIMEOUT')).retries).toBe(1);
+      const s2 = await socketAfter(before + 2);
+      // the old socket is dead to us
+      s1.ev.emit('messages.upsert', { messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: `${from}@s.whatsapp.net`, id: 'LATE1' }, message: { conversation: 'tarde' } })], type: 'notify' });
+      s2.user = s1.user;
+      s2.ev.emit('connection.update', { connection: 'open' });
+      expect((await waitForStatus(svc, token, c.id, 'CONNECTED')).retries).toBe(0);
+      expect(await storedOn(svc.jsm, subject)).toBe(1);
+
+      // unpaired on the phone
+      s2.close(DisconnectReason.loggedOut);
+      await waitForStatus(svc, token, c.id, 'DISCONNECTED');
+      expect(svc.manager.isRunning(c.id)).toBe(false);
+      expect(await stateRows(c.id)).toBe(0);
+      expect(events.items.map((e) => e.data.status)).toEqual(['OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'CONNECTED', 'DISCONNECTED']);
+
+      const notSandbox = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token, body: { from, body: 'x' } });
+      expect(notSandbox.status).toBe(400);
+      expect(notSandbox.body.message).toMatch(/not a sandbox connection/);
+      expect((await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token })).status).toBe(400);
+    } finally {
+      events.close();
+      acks.close();
+    }
+  });
+
+  it('gives up after the allowed reconnects and after the allowed QR codes (DISCONNECTED)', async () => {
+    const { token } = company();
+    const before = sockets.length;
+    const c = await createConnection(svc, token, { name: 'Instável', channel: 'baileys' });
+    created.push({ id: c.id, token });
+    const s0 = await socketAfter(before);
+    s0.ev.emit('connection.update', { connection: 'open' });
+    await waitForStatus(svc, token, c.id, 'CONNECTED');
+    s0.close(DisconnectReason.connectionClosed);
+    await waitForStatus(svc, token, c.id, 'TIMEOUT');
+    const s1 = await socketAfter(before + 1);
+    s1.close(DisconnectReason.connectionClosed); // BAILEYS_MAX_RETRIES=1
+    const gaveUp = await waitForStatus(svc, token, c.id, 'DISCONNECTED');
+    expect(gaveUp.retries).toBe(0);
+    expect(svc.manager.isRunning(c.id)).toBe(false);
+    expect(s1.ended).toBe(true);
+
+    // "try again": a new socket; nobody scans its QR codes
+    expect((await svc.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
+    const s2 = await socketAfter(before + 2);
+    s2.ev.emit('connection.update', { qr: 'QR-A' });
+    await waitForStatus(svc, token, c.id, 'qrcode');
+    s2.ev.emit('connection.update', { qr: 'QR-B' });
+    await waitFor(async () => (await connectionOf(svc, token, c.id)).qrcode === 'QR-B');
+    s2.ev.emit('connection.update', { qr: 'QR-C' }); // BAILEYS_MAX_QR=2
+    expect((await waitForStatus(svc, token, c.id, 'DISCONNECTED')).qrcode).toBe('');
+  });
+});

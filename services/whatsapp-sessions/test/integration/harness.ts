@@ -1,0 +1,130 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { signAccessToken } from '@wa/auth';
+import { Streams, type WhatsappDto } from '@wa/contracts';
+import { runMigrations } from '@wa/database';
+import { EventBus } from '@wa/event-bus';
+import { createServiceApp, loadConfig } from '@wa/server-kit';
+import { HttpClient, TEST_JWT_SECRET, listen, testEnv, waitFor, type RunningApp } from '@wa/testing';
+import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
+import { DataSource } from 'typeorm';
+import { AppModule, type AppOptions } from '../../src/app.module.js';
+import { WhatsappSessionsEnv } from '../../src/config/env.js';
+import { whatsappDatabase } from '../../src/database/data-source.js';
+import { SessionManager } from '../../src/sessions/session-manager.js';
+
+/** Made-up companies of one test file (the database is shared and never wiped). */
+export function companyPool(size: number): number[] {
+  return Array.from({ length: size }, () => 900_000 + randomInt(1_000_000_000));
+}
+
+export interface SessionsUnderTest extends RunningApp {
+  env: WhatsappSessionsEnv;
+  http: HttpClient;
+  db: DataSource;
+  bus: EventBus;
+  nc: NatsConnection;
+  jsm: JetStreamManager;
+  manager: SessionManager;
+}
+
+/**
+ * Boots whatsapp-sessions in this process against the real servers. Its session manager only picks
+ * up, on its own, sessions of `companies` (old rows of other runs are left alone) and looks every
+ * 300 ms, so takeovers are quick.
+ */
+export async function startSessions(companies: number[], overrides: Record<string, string> = {}, options: AppOptions = {}): Promise<SessionsUnderTest> {
+  const env = loadConfig(
+    WhatsappSessionsEnv,
+    testEnv({
+      SESSION_COMPANY_IDS: companies.join(','),
+      SESSION_CLAIM_INTERVAL_MS: '300',
+      SESSION_LEASE_RENEW_MS: '1000',
+      SESSION_LEASE_TTL_MS: '5000',
+      SANDBOX_ACK_STEP_MS: '100',
+      ...overrides,
+    }),
+  );
+  await runMigrations(whatsappDatabase(env.DATABASE_URL));
+  const app = await createServiceApp(AppModule.register(env, options) as never, { env });
+  const running = await listen(app);
+  const bus = app.get(EventBus);
+  return {
+    ...running,
+    env,
+    http: new HttpClient(running.baseUrl),
+    db: app.get<DataSource>(getDataSourceToken()),
+    bus,
+    nc: bus.connection,
+    jsm: await bus.connection.jetstreamManager(),
+    manager: app.get(SessionManager),
+  };
+}
+
+export function tokenFor(companyId: number, profile: 'admin' | 'user' = 'admin'): string {
+  return signAccessToken({ id: randomInt(1, 1_000_000), companyId, profile, super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+}
+
+export const fieldMessages = (body: { details?: Array<{ field: string; messages: string[] }> }, field: string) =>
+  body.details?.find((d) => d.field === field)?.messages ?? [];
+
+export async function createConnection(svc: SessionsUnderTest, token: string, body: Record<string, unknown> = {}): Promise<WhatsappDto> {
+  const res = await svc.http.post('/whatsapp', { token, body: { name: `Conn ${randomUUID().slice(0, 8)}`, ...body } });
+  if (res.status !== 201) throw new Error(`create connection failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as WhatsappDto;
+}
+
+export async function connectionOf(svc: SessionsUnderTest, token: string, id: number): Promise<WhatsappDto> {
+  const res = await svc.http.get(`/whatsapp/${id}`, { token });
+  if (res.status !== 200) throw new Error(`get connection failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as WhatsappDto;
+}
+
+export function waitForStatus(svc: SessionsUnderTest, token: string, id: number, status: string, timeoutMs = 10_000): Promise<WhatsappDto> {
+  return waitFor(
+    async () => {
+      const c = await connectionOf(svc, token, id);
+      return c.status === status ? c : undefined;
+    },
+    { timeoutMs },
+  );
+}
+
+/** Collects what is published on a subject (a plain subscription sees JetStream publishes too). */
+export class Collector<T = any> {
+  readonly items: Array<{ subject: string; data: T; msgId?: string }> = [];
+  private readonly sub: Subscription;
+
+  constructor(nc: NatsConnection, subject: string) {
+    this.sub = nc.subscribe(subject, {
+      callback: (err, msg: Msg) => {
+        if (err) return;
+        this.items.push({ subject: msg.subject, data: JSON.parse(new TextDecoder().decode(msg.data)) as T, msgId: msg.headers?.get('Nats-Msg-Id') });
+      },
+    });
+  }
+
+  waitFor(pred: (item: { subject: string; data: T; msgId?: string }) => boolean, timeoutMs = 10_000) {
+    return waitFor(async () => this.items.find(pred), { timeoutMs });
+  }
+
+  close(): void {
+    this.sub.unsubscribe();
+  }
+}
+
+/** How many messages the WA stream holds on one subject. */
+export async function storedOn(jsm: JetStreamManager, subject: string): Promise<number> {
+  const info = await jsm.streams.info(Streams.WA.name, { subjects_filter: subject });
+  return info.state.subjects?.[subject] ?? 0;
+}
+
+export async function lastOn<T>(jsm: JetStreamManager, subject: string): Promise<{ data: T; msgId: string | undefined; seq: number }> {
+  const m = await jsm.streams.getMessage(Streams.WA.name, { last_by_subj: subject });
+  return { data: m.json<T>(), msgId: m.header?.get('Nats-Msg-Id'), seq: m.seq };
+}
+
+/** Deletes what a test created (connections, their consumers) so the shared servers do not fill up. */
+export async function cleanup(svc: SessionsUnderTest, created: Array<{ id: number; token: string }>): Promise<void> {
+  for (const c of created) await svc.http.delete(`/whatsapp/${c.id}`, { token: c.token }).catch(() => undefined);
+}

@@ -1,0 +1,232 @@
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAck, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { waitFor } from '@wa/testing';
+import {
+  Collector,
+  cleanup,
+  companyPool,
+  connectionOf,
+  createConnection,
+  lastOn,
+  startSessions,
+  storedOn,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
+
+const companies = companyPool(12);
+let next = 0;
+let svc: SessionsUnderTest;
+const created: Array<{ id: number; token: string }> = [];
+
+beforeAll(async () => {
+  svc = await startSessions(companies);
+});
+
+afterAll(async () => {
+  await cleanup(svc, created);
+  await svc?.close();
+});
+
+async function sandboxConnection() {
+  const companyId = companies[next++]!;
+  const token = tokenFor(companyId);
+  const c = await createConnection(svc, token, { name: 'Sandbox' });
+  created.push({ id: c.id, token });
+  return { companyId, token, id: c.id, created: c };
+}
+
+const phone = () => `55119${String(randomInt(10_000_000, 99_999_999))}`;
+
+async function outbox(token: string, id: number, pageNumber = 1): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
+  const res = await svc.http.get(`/whatsappsession/${id}/sandbox/outbox?pageNumber=${pageNumber}`, { token });
+  if (res.status !== 200) throw new Error(`outbox: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+function outboundSend(c: { companyId: number; id: number }, to: string, body: string, waMessageId = `3EB0${randomInt(1e9).toString(16).toUpperCase()}${Date.now().toString(16).toUpperCase()}`): WaOutboundSend {
+  return { companyId: c.companyId, connectionId: c.id, waMessageId, to, body, ticketId: 1, messageId: randomInt(1e6) };
+}
+
+/** Resolves once the connection's outbound consumer has handled everything published so far. */
+async function outboundDrained(connectionId: number, atLeastSeq: number): Promise<void> {
+  await waitFor(async () => {
+    const info = await svc.jsm.consumers.info('WA', `wa-out-${connectionId}`);
+    return info.ack_floor.stream_seq >= atLeastSeq && info.num_ack_pending === 0 && info.num_pending === 0;
+  });
+}
+
+describe('sessions: start and end', () => {
+  it('starts a sandbox session on create (OPENING → CONNECTED), ends it (DISCONNECTED) and starts it again, publishing each change', async () => {
+    const companyId = companies[next++]!;
+    const token = tokenFor(companyId);
+    const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
+    try {
+      const c = await createConnection(svc, token, { name: 'Sessão' });
+      created.push({ id: c.id, token });
+      expect(c.status).toBe('CONNECTED');
+      expect((await connectionOf(svc, token, c.id)).status).toBe('CONNECTED');
+      await events.waitFor((e) => e.data.status === 'CONNECTED');
+      const statuses = events.items.map((e) => e.data.status);
+      expect(statuses.indexOf('OPENING')).toBeLessThan(statuses.indexOf('CONNECTED'));
+      const connected = events.items.find((e) => e.data.status === 'CONNECTED')!;
+      expect(connected.subject).toBe(`connection.session.${companyId}.${c.id}`);
+      expect(connected.data).toMatchObject({ companyId, connectionId: c.id, qrcode: '', session: { id: c.id, status: 'CONNECTED', name: 'Sessão' } });
+      const placement = await svc.http.get(`/whatsappsession/${c.id}`, { token });
+      expect(placement.body).toEqual({ connectionId: c.id, status: 'CONNECTED', owner: svc.manager.owner });
+
+      const end = await svc.http.delete(`/whatsappsession/${c.id}`, { token });
+      expect(end.status).toBe(200);
+      expect(end.body).toEqual({ message: 'Session disconnected.' });
+      expect((await connectionOf(svc, token, c.id)).status).toBe('DISCONNECTED');
+      await events.waitFor((e) => e.data.status === 'DISCONNECTED');
+      expect(svc.manager.isRunning(c.id)).toBe(false);
+      expect((await svc.http.get(`/whatsappsession/${c.id}`, { token })).body.owner).toBeNull();
+
+      const start = await svc.http.post(`/whatsappsession/${c.id}`, { token });
+      expect(start.status).toBe(200);
+      expect(start.body).toEqual({ message: 'Starting session.' });
+      await waitForStatus(svc, token, c.id, 'CONNECTED');
+      expect(events.items.filter((e) => e.data.status === 'CONNECTED')).toHaveLength(2);
+
+      // a new pairing (the "new QR" button) goes through OPENING again
+      const opening = events.items.filter((e) => e.data.status === 'OPENING').length;
+      expect((await svc.http.put(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
+      await waitFor(async () => events.items.filter((e) => e.data.status === 'CONNECTED').length === 3);
+      expect(events.items.filter((e) => e.data.status === 'OPENING').length).toBe(opening + 1);
+      expect(new Set(events.items.map((e) => e.msgId)).size).toBe(events.items.length);
+    } finally {
+      events.close();
+    }
+  });
+});
+
+describe('sessions: sandbox inbound', () => {
+  it('delivers a message as WhatsApp would: a WaInboundMessage on the conversation subject, with the connection-scoped msg id', async () => {
+    const c = await sandboxConnection();
+    const from = phone();
+    const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body: { from, name: 'Maria', body: 'Olá' } });
+    expect(res.status).toBe(202);
+    expect(res.body.id).toMatch(/^3EB0[0-9A-F]{16}$/);
+    // answered only after JetStream stored it: readable at once
+    const subject = WaSubjects.inbound(c.companyId, c.id, from);
+    const stored = await lastOn<WaInboundMessage>(svc.jsm, subject);
+    expect(stored.msgId).toBe(WaSubjects.inboundMsgId(c.id, res.body.id));
+    expect(stored.data).toMatchObject({
+      companyId: c.companyId,
+      connectionId: c.id,
+      waMessageId: res.body.id,
+      from,
+      fromName: 'Maria',
+      body: 'Olá',
+      mediaType: 'chat',
+      fromMe: false,
+      isGroup: false,
+    });
+    expect(Math.abs(stored.data.timestamp - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('stores a replayed message once (same WhatsApp id)', async () => {
+    const c = await sandboxConnection();
+    const from = phone();
+    const id = `3EB0${randomInt(1e12).toString(16).toUpperCase().padStart(16, '0')}`;
+    for (let i = 0; i < 3; i++) {
+      const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body: { from, name: 'João', body: 'repetida', id } });
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ id });
+    }
+    const other = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body: { from, body: 'outra' } });
+    expect(other.status).toBe(202);
+    expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, from))).toBe(2);
+  });
+
+  it('validates the message and refuses a session that is not connected', async () => {
+    const c = await sandboxConnection();
+    const post = (body: unknown) => svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body });
+    for (const bad of [{ from: '12345', body: 'x' }, { from: '55119999a0001', body: 'x' }, { from: '5511999990001', body: '' }, { from: '5511999990001', body: '   ' }, { from: '5511999990001' }, { from: '5511999990001', body: 'x', id: 'a b' }]) {
+      const res = await post(bad);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
+    expect((await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: tokenFor(c.companyId, 'user'), body: { from: '5511999990001', body: 'x' } })).status).toBe(403);
+    await svc.http.delete(`/whatsappsession/${c.id}`, { token: c.token });
+    const closed = await post({ from: '5511999990001', body: 'ninguém ouve' });
+    expect(closed.status).toBe(400);
+    expect(closed.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    const box = await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token: c.token });
+    expect(box.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+  });
+});
+
+describe('sessions: outbound', () => {
+  it('sends what tickets publish, shows it in the outbox and raises its ack to delivered and read, publishing each ack', async () => {
+    const c = await sandboxConnection();
+    const to = phone();
+    const acks = new Collector<WaAck>(svc.nc, `wa.ack.${c.companyId}.${c.id}.>`);
+    try {
+      const send = outboundSend(c, to, 'Seu pedido saiu para entrega');
+      await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
+      const delivered = await waitFor(async () => (await outbox(c.token, c.id)).items.find((i) => i.waMessageId === send.waMessageId && i.ack >= 3));
+      expect(delivered).toMatchObject({ waMessageId: send.waMessageId, to, body: 'Seu pedido saiu para entrega' });
+      await waitFor(async () => (await outbox(c.token, c.id)).items.find((i) => i.waMessageId === send.waMessageId && i.ack === 4));
+      for (const ack of [1, 2, 3, 4]) {
+        const e = await acks.waitFor((a) => a.data.ack === ack);
+        expect(e.subject).toBe(WaSubjects.ack(c.companyId, c.id, to));
+        expect(e.msgId).toBe(WaSubjects.ackMsgId(c.id, send.waMessageId, ack));
+        expect(e.data).toMatchObject({ companyId: c.companyId, connectionId: c.id, waMessageId: send.waMessageId, ack });
+      }
+      // no echo of our own message comes back as inbound
+      expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, to))).toBe(0);
+    } finally {
+      acks.close();
+    }
+  });
+
+  it('does not send twice when the same send is delivered again (a redelivery after a crash)', async () => {
+    const c = await sandboxConnection();
+    const to = phone();
+    const send = outboundSend(c, to, 'só uma vez');
+    await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
+    await waitFor(async () => (await outbox(c.token, c.id)).items.length === 1);
+    // the same send under another msg id, as a redelivery would arrive, and a different send after it
+    const again = await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: `redelivery:${send.waMessageId}` });
+    expect(again.duplicate).toBe(false);
+    const other = outboundSend(c, to, 'outra mensagem');
+    const last = await svc.bus.publish(WaSubjects.outbound(c.id), other, { msgId: WaSubjects.outboundMsgId(other.waMessageId) });
+    await outboundDrained(c.id, last.seq);
+    const items = (await outbox(c.token, c.id)).items;
+    expect(items.map((i) => i.body)).toEqual(['outra mensagem', 'só uma vez']);
+  });
+
+  it('keeps sends published while the session is down and sends them once it is up again', async () => {
+    const c = await sandboxConnection();
+    await svc.http.delete(`/whatsappsession/${c.id}`, { token: c.token });
+    const send = outboundSend(c, phone(), 'enviada depois');
+    await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await svc.db.query(`SELECT count(*)::int AS n FROM whatsapp.sandbox_outbox WHERE "connectionId" = $1`, [c.id]))[0].n).toBe(0);
+    await svc.http.post(`/whatsappsession/${c.id}`, { token: c.token });
+    const item = await waitFor(async () => (await outbox(c.token, c.id)).items[0]);
+    expect(item).toMatchObject({ waMessageId: send.waMessageId, body: 'enviada depois' });
+  });
+
+  it('pages the outbox newest first', async () => {
+    const c = await sandboxConnection();
+    let seq = 0;
+    for (let i = 1; i <= 22; i++) {
+      const send = outboundSend(c, phone(), `mensagem ${i}`);
+      seq = (await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) })).seq;
+    }
+    await outboundDrained(c.id, seq);
+    const p1 = await outbox(c.token, c.id, 1);
+    expect(p1.items).toHaveLength(20);
+    expect(p1.hasMore).toBe(true);
+    expect(p1.items[0]!.body).toBe('mensagem 22');
+    const p2 = await outbox(c.token, c.id, 2);
+    expect(p2.items.map((i) => i.body)).toEqual(['mensagem 2', 'mensagem 1']);
+    expect(p2.hasMore).toBe(false);
+    expect((await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox?pageNumber=0`, { token: c.token })).status).toBe(400);
+  });
+});
