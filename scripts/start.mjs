@@ -103,6 +103,8 @@ process.stdout.write(`
   Live socket   ws://localhost:8080/socket.io
   Web app       not part of this build yet (the console arrives with the web issue)
   Demo login    ${email} / ${password}
+  Sandbox       connection ${env.SEED_CONNECTION_ID ?? '?'} (a stand-in phone, not WhatsApp): inject a customer's message with
+                POST http://localhost:8080/whatsappsession/${env.SEED_CONNECTION_ID ?? '<id>'}/sandbox/inbound {"from","name","body"}
 
   Logs: .run/logs/<service>.log   Stop: Ctrl-C
 `);

@@ -28,6 +28,7 @@ try {
       ? `whatsapp-sessions: seeded sandbox connection ${connectionId} for company ${env.SEED_COMPANY_ID}\n`
       : `whatsapp-sessions: company ${env.SEED_COMPANY_ID} already has connections\n`,
   );
+  if (connectionId) process.stdout.write(`SEED_CONNECTION_ID=${connectionId}\n`);
 } finally {
   await ds.destroy();
 }

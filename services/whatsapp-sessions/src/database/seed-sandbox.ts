@@ -14,8 +14,10 @@ export interface SeedSandboxOptions {
 export async function seedSandboxConnection(ds: DataSource, opts: SeedSandboxOptions): Promise<{ created: boolean; connectionId?: number }> {
   return ds.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('whatsapp-sessions-seed'))`);
-    const existing = rowsOf(await tx.query(`SELECT id FROM whatsapp.connections WHERE "companyId" = $1 LIMIT 1`, [opts.companyId]));
-    if (existing.length > 0) return { created: false };
+    const existing = rowsOf<{ id: number }>(
+      await tx.query(`SELECT id FROM whatsapp.connections WHERE "companyId" = $1 ORDER BY "isDefault" DESC, id LIMIT 1`, [opts.companyId]),
+    );
+    if (existing.length > 0) return { created: false, connectionId: existing[0].id };
     const rows = rowsOf<{ id: number }>(
       await tx.query(
         `INSERT INTO whatsapp.connections ("companyId", name, status, "isDefault", channel, "queueIds")
