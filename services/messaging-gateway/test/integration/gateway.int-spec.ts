@@ -47,6 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
+  upstream?.server.closeAllConnections();
   upstream?.server.close();
   redis?.disconnect();
 });
