@@ -1,3 +1,6 @@
+import type { ContactDto, MessageDto, TicketDto } from '../tickets/tickets.types.js';
+import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
+
 /** Channel names of the live socket (spec 01 §7 "Live socket"). */
 export const SocketChannels = {
   ticket: (companyId: number) => `company-${companyId}-ticket`,
@@ -10,3 +13,49 @@ export const SocketChannels = {
   /** per-user auth event: the account signed in elsewhere */
   auth: (companyId: number) => `company-${companyId}-auth`,
 } as const;
+
+/** Events a client emits on the live socket (spec 01 §7 "Live socket"). */
+export const SocketClientEvents = {
+  /** `ticketId` (number or numeric string, or `{ ticketId }`): follow one ticket's chat */
+  joinChatBox: 'joinChatBox',
+  leaveChatBox: 'leaveChatBox',
+  joinNotification: 'joinNotification',
+  /** a ticket status: `pending`, `open` or `closed` */
+  joinTickets: 'joinTickets',
+  leaveTickets: 'leaveTickets',
+  /** heartbeat every 300000 ms: the user is online */
+  userStatus: 'userStatus',
+} as const;
+
+/** What the server answers to a client event (the ack, or an `error` event when no ack was asked for). */
+export type SocketAck = { ok: true } | { ok: false; event: string; error: string; message: string };
+
+/** Payloads of the company channels (`SocketChannels`). */
+export type TicketChannelPayload =
+  | { action: 'update'; ticket: TicketDto }
+  | { action: 'delete'; ticketId: number }
+  | { action: 'updateUnread'; ticketId: number };
+export interface AppMessageChannelPayload {
+  action: 'create' | 'update';
+  message: MessageDto;
+  ticket: TicketDto;
+  contact: Pick<ContactDto, 'id' | 'name' | 'number' | 'profilePicUrl'>;
+}
+export type WhatsappChannelPayload = { action: 'update'; whatsapp: WhatsappDto } | { action: 'delete'; whatsappId: number };
+export interface WhatsappSessionChannelPayload {
+  action: 'update';
+  session: WhatsappDto;
+}
+export interface ContactChannelPayload {
+  action: 'update';
+  contact: ContactDto;
+}
+/** On `company-<id>-auth`, to the sockets of ended login sessions only. */
+export interface AuthChannelPayload {
+  action: 'sessionReplaced';
+  user: { id: number };
+}
+
+/** The user-online heartbeat: realtime-gateway sets this Redis key (value: ISO time) for USER_ONLINE_TTL_MS. */
+export const USER_ONLINE_TTL_MS = 600_000;
+export const userOnlineKey = (companyId: number, userId: number) => `presence:online:${companyId}:${userId}`;

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, runMigrations } from '@wa/database';
+import { HttpClient, randomIp, TEST_DATABASE_URL, uniqueEmail, waitFor } from '@wa/testing';
+import { io, type Socket } from 'socket.io-client';
+import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../services/auth/src/database/companies.js';
+import { authDatabase } from '../../services/auth/src/database/data-source.js';
+import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
+import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
+import { startProcess, type ServiceProcess } from './processes.js';
+
+const running: ServiceProcess[] = [];
+let http: HttpClient;
+let gatewayUrl: string;
+
+async function newCompany(name: string) {
+  const admin = { email: uniqueEmail('path-admin'), password: 'secret123' };
+  const ds = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
+  await ds.initialize();
+  await ds.transaction(async (tx) => {
+    const plan = await ensureFullPlan(tx);
+    await createCompanyWithAdmin(tx, { name, dueDate: isoDateFromNow(30), planId: plan.id, admin: { name: `${name} Admin`, ...admin } });
+  });
+  await ds.destroy();
+  const login = await http.post('/auth/login', { body: admin });
+  expect(login.status).toBe(200);
+  return { token: login.body.token as string, user: login.body.user as { id: number; companyId: number; name: string } };
+}
+
+async function agentOf(adminToken: string, queueIds: number[]) {
+  const agent = { name: 'Agente Dois', email: uniqueEmail('path-agent'), password: 'agent123', profile: 'user', queueIds };
+  expect((await http.post('/users', { token: adminToken, body: agent })).status).toBe(201);
+  const login = await http.post('/auth/login', { body: { email: agent.email, password: agent.password } });
+  return { token: login.body.token as string, id: login.body.user.id as number };
+}
+
+/** A socket through the gateway, recording every event it receives. */
+async function socketOf(token: string): Promise<{ socket: Socket; events: Array<{ name: string; payload: any }> }> {
+  const events: Array<{ name: string; payload: any }> = [];
+  const socket = io(gatewayUrl, { path: '/socket.io', transports: ['websocket'], auth: { token }, reconnection: false });
+  socket.onAny((name, payload) => events.push({ name, payload }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return { socket, events };
+}
+
+/** A sandbox connection with one queue, started, connected. */
+async function connectedSandbox(token: string, queueId: number) {
+  const created = await http.post('/whatsapp', { token, body: { name: `Sandbox ${Date.now()}`, channel: 'sandbox', queueIds: [queueId], isDefault: true } });
+  expect(created.status).toBe(201);
+  expect((await http.post(`/whatsappsession/${created.body.id}`, { token })).status).toBeLessThan(300);
+  await waitFor(async () => (await http.get(`/whatsapp/${created.body.id}`, { token })).body.status === 'CONNECTED');
+  return created.body as { id: number };
+}
+
+beforeAll(async () => {
+  for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
+  const auth = await startProcess('auth');
+  const tickets = await startProcess('tickets');
+  const sessions = await startProcess('whatsapp-sessions');
+  const realtime = await startProcess('realtime-gateway', { TICKETS_URL: tickets.url });
+  running.push(auth, tickets, sessions, realtime);
+  const gateway = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: tickets.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url });
+  running.push(gateway);
+  gatewayUrl = gateway.url;
+  http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
+});
+
+afterAll(async () => {
+  for (const p of running.reverse()) await p.stop('SIGTERM');
+});
+
+describe('the message path through the gateway', () => {
+  it('an inbound sandbox message becomes a pending ticket seen live; accepted, answered (acked), returned, resolved, reopened', async () => {
+    const a = await newCompany('Path Co');
+    const queue = await http.post('/queue', { token: a.token, body: { name: 'Atendimento', color: '#123456' } });
+    expect(queue.status).toBe(201);
+    const conn = await connectedSandbox(a.token, queue.body.id);
+    const live = await socketOf(a.token);
+    live.socket.emit('joinTickets', 'pending');
+    live.socket.emit('joinNotification');
+
+    const from = `5511${Date.now().toString().slice(-9)}`;
+    const first = await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria', body: 'Olá' } });
+    expect(first.status).toBeLessThan(300);
+    const seen = await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from));
+    expect(seen.payload).toMatchObject({ action: 'update', ticket: { status: 'pending', unreadMessages: 1, queueId: queue.body.id } });
+    const ticketId = seen.payload.ticket.id as number;
+    expect(live.events.some((e) => e.name === `company-${a.user.companyId}-appMessage` && e.payload.action === 'create' && e.payload.message.body === 'Olá')).toBe(true);
+
+    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria', body: 'Tem alguém aí?' } });
+    const second = await waitFor(async () => {
+      const t = (await http.get(`/tickets/${ticketId}`, { token: a.token })).body;
+      return t.unreadMessages === 2 ? t : undefined;
+    });
+    expect(second).toMatchObject({ id: ticketId, status: 'pending', lastMessage: 'Tem alguém aí?' });
+
+    const accepted = await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } });
+    expect(accepted.body).toMatchObject({ status: 'open', userId: a.user.id });
+    const reply = await http.post(`/messages/${ticketId}`, { token: a.token, body: { body: '*Path Co Admin:*\nOlá Maria!' } });
+    expect(reply.status).toBe(201);
+    expect(reply.body.ack).toBe(0);
+    const outbox = await waitFor(async () => {
+      const res = await http.get(`/whatsappsession/${conn.id}/sandbox/outbox`, { token: a.token });
+      return res.body.items?.find((i: { waMessageId: string }) => i.waMessageId === reply.body.wid);
+    });
+    expect(outbox).toMatchObject({ to: from, body: '*Path Co Admin:*\nOlá Maria!' });
+    const acked = await waitFor(async () => {
+      const page = await http.get(`/messages/${ticketId}`, { token: a.token });
+      const m = page.body.messages.find((x: { id: number }) => x.id === reply.body.id);
+      return m && m.ack >= 3 ? m : undefined;
+    });
+    expect(acked.ack).toBeGreaterThanOrEqual(3);
+    await waitFor(async () => live.events.some((e) => e.name === `company-${a.user.companyId}-appMessage` && e.payload.action === 'update' && e.payload.message.id === reply.body.id && e.payload.message.ack >= 3));
+
+    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'pending' } })).body).toMatchObject({ status: 'pending', userId: null });
+    await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } });
+    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'closed' } })).body.status).toBe('closed');
+    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } })).body).toMatchObject({ status: 'open', userId: a.user.id });
+
+    // someone else holds it now: a colleague's new ticket for the contact is refused, naming the holder
+    const colleague = await agentOf(a.token, [queue.body.id]);
+    const conflict = await http.post('/tickets', { token: colleague.token, body: { contactId: second.contactId, queueId: queue.body.id, whatsappId: conn.id } });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', userId: a.user.id, userName: 'Path Co Admin', queueName: 'Atendimento' });
+    live.socket.close();
+  });
+
+  it("keeps companies apart: B gets 403/404 for A's records, sees none in lists, cannot send on A's connection nor receive A's events", async () => {
+    const a = await newCompany('Iso A');
+    const b = await newCompany('Iso B');
+    const qa = (await http.post('/queue', { token: a.token, body: { name: 'Fila A', color: '#aa0000' } })).body;
+    const conn = await connectedSandbox(a.token, qa.id);
+    const liveB = await socketOf(b.token);
+    liveB.socket.emit('joinTickets', 'pending');
+    liveB.socket.emit('joinNotification');
+    const liveA = await socketOf(a.token);
+    const from = `5521${Date.now().toString().slice(-9)}`;
+    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Cliente A', body: 'dado sigiloso' } });
+    const ticket = await waitFor(async () => liveA.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from)?.payload.ticket);
+
+    for (const path of [`/tickets/${ticket.id}`, `/messages/${ticket.id}`, `/queue/${qa.id}`, `/whatsapp/${conn.id}`]) {
+      expect([403, 404]).toContain((await http.get(path, { token: b.token })).status);
+    }
+    expect([403, 404]).toContain((await http.post(`/messages/${ticket.id}`, { token: b.token, body: { body: 'intruso' } })).status);
+    expect([403, 404]).toContain((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: b.token, body: { from: '5511999990000', body: 'x' } })).status);
+    expect([403, 404]).toContain((await http.put(`/whatsapp/${conn.id}`, { token: b.token, body: { name: 'Roubada' } })).status);
+    expect([403, 404]).toContain((await http.delete(`/whatsappsession/${conn.id}`, { token: b.token })).status);
+    expect((await http.get('/tickets?showAll=true', { token: b.token })).body.tickets).toEqual([]);
+    expect((await http.get('/queue', { token: b.token })).body).toEqual([]);
+    expect((await http.get('/whatsapp', { token: b.token })).body.map((w: { id: number }) => w.id)).not.toContain(conn.id);
+    // B cannot follow A's chat
+    const refused = await liveB.socket.timeout(5000).emitWithAck('joinChatBox', ticket.id);
+    expect(refused.ok).toBe(false);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(liveB.events.filter((e) => String(e.name).startsWith(`company-${a.user.companyId}-`))).toEqual([]);
+    expect(liveB.events.some((e) => JSON.stringify(e.payload ?? '').includes('dado sigiloso'))).toBe(false);
+    liveA.socket.close();
+    liveB.socket.close();
+  });
+});

@@ -1,0 +1,60 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  SocketChannels,
+  type ConnectionChangedEvent,
+  type ConnectionDeletedEvent,
+  type ConnectionSessionEvent,
+  type WhatsappChannelPayload,
+  type WhatsappSessionChannelPayload,
+} from '@wa/contracts';
+import type { BusMessage } from '@wa/event-bus';
+import { Rooms } from '../../realtime/rooms.js';
+import { eventCompany, isId, type Emission } from '../emission.js';
+
+/** CONNECTIONS subjects: `connection.<verb>.<companyId>.<connectionId>`. */
+const COMPANY_INDEX = 2;
+
+/** One connection's record and session changes go out in order. */
+export function connectionsOrderKey(subject: string): string {
+  const [, , companyId, connectionId] = subject.split('.');
+  return `${companyId}.${connectionId}`;
+}
+
+/** Connection records and session states → `-whatsapp` and `-whatsappSession`, to every socket of the company. */
+@Injectable()
+export class ConnectionsConsumer {
+  private readonly log = new Logger(ConnectionsConsumer.name);
+
+  emissions(msg: BusMessage<unknown>): Emission[] {
+    const companyId = eventCompany(msg.subject, COMPANY_INDEX, msg.data);
+    if (companyId === null) return this.skip(msg, 'no company');
+    const rooms = [Rooms.company(companyId)];
+    switch (msg.subject.split('.')[1]) {
+      case 'updated': {
+        const { connection } = msg.data as ConnectionChangedEvent;
+        if (!connection || !isId(connection.id)) return this.skip(msg, 'bad connection');
+        const payload: WhatsappChannelPayload = { action: 'update', whatsapp: connection };
+        return [{ rooms, channel: SocketChannels.whatsapp(companyId), payload }];
+      }
+      case 'deleted': {
+        const { connectionId } = msg.data as ConnectionDeletedEvent;
+        if (!isId(connectionId)) return this.skip(msg, 'bad connection id');
+        const payload: WhatsappChannelPayload = { action: 'delete', whatsappId: connectionId };
+        return [{ rooms, channel: SocketChannels.whatsapp(companyId), payload }];
+      }
+      case 'session': {
+        const { session } = msg.data as ConnectionSessionEvent;
+        if (!session || !isId(session.id)) return this.skip(msg, 'bad session');
+        const payload: WhatsappSessionChannelPayload = { action: 'update', session };
+        return [{ rooms, channel: SocketChannels.whatsappSession(companyId), payload }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private skip(msg: BusMessage<unknown>, why: string): Emission[] {
+    this.log.warn({ subject: msg.subject, seq: msg.streamSeq, why }, 'event not fanned out');
+    return [];
+  }
+}

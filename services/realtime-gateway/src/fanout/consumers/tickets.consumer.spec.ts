@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import type { BusMessage } from '@wa/event-bus';
+import type { TicketPlace } from '../../realtime/rooms.js';
+import type { TicketPlaces } from '../../realtime/ticket-places.js';
+import { TicketsConsumer, ticketsOrderKey } from './tickets.consumer.js';
+
+/** The cache's behaviour over a Map (the Redis one is exercised by the integration tests). */
+class MapPlaces {
+  readonly map = new Map<string, TicketPlace>();
+  async get(c: number, t: number) {
+    return this.map.get(`${c}:${t}`) ?? null;
+  }
+  async swap(c: number, t: number, p: TicketPlace) {
+    const before = this.map.get(`${c}:${t}`) ?? null;
+    this.map.set(`${c}:${t}`, p);
+    return before;
+  }
+  async learn(c: number, t: number, p: TicketPlace) {
+    if (!this.map.has(`${c}:${t}`)) this.map.set(`${c}:${t}`, p);
+  }
+  async forget(c: number, t: number) {
+    const before = this.map.get(`${c}:${t}`) ?? null;
+    this.map.delete(`${c}:${t}`);
+    return before;
+  }
+}
+
+const msg = (subject: string, data: unknown): BusMessage<unknown> => ({ subject, data, msgId: 'x', streamSeq: 1, deliveryCount: 1, headers: {} });
+const ticket = (queueId: number | null, userId: number | null = null) => ({ id: 5, companyId: 7, queueId, userId, status: 'open' });
+
+describe('TicketsConsumer', () => {
+  beforeAll(() => Logger.overrideLogger(false)); // skipped events are logged as warnings
+
+  const setup = () => {
+    const places = new MapPlaces();
+    return { places, consumer: new TicketsConsumer(places as unknown as TicketPlaces) };
+  };
+
+  it('sends a ticket update to admins, its queue and owner', async () => {
+    const { consumer } = setup();
+    const t = ticket(3, 9);
+    expect(await consumer.emissions(msg('ticket.updated.7.5', { companyId: 7, ticket: t }))).toEqual([
+      { rooms: ['c:7:all', 'c:7:queue:3', 'c:7:user:9'], channel: 'company-7-ticket', payload: { action: 'update', ticket: t } },
+    ]);
+  });
+
+  it('tells the rooms a ticket left to drop it, except sockets that still see it', async () => {
+    const { consumer } = setup();
+    await consumer.emissions(msg('ticket.updated.7.5', { companyId: 7, ticket: ticket(3, 9) }));
+    const out = await consumer.emissions(msg('ticket.updated.7.5', { companyId: 7, ticket: ticket(4, 9) }));
+    expect(out[1]).toEqual({
+      rooms: ['c:7:queue:3'],
+      except: ['c:7:all', 'c:7:queue:4', 'c:7:user:9'],
+      channel: 'company-7-ticket',
+      payload: { action: 'delete', ticketId: 5 },
+    });
+  });
+
+  it('sends messages to the ticket’s rooms with the spec’s payload', async () => {
+    const { consumer } = setup();
+    const t = ticket(null, 9);
+    const out = await consumer.emissions(msg('message.updated.7.5', { companyId: 7, ticket: t, message: { id: 1 }, contact: { id: 2 } }));
+    expect(out).toEqual([
+      { rooms: ['c:7:all', 'c:7:user:9'], channel: 'company-7-appMessage', payload: { action: 'update', ticket: t, message: { id: 1 }, contact: { id: 2 } } },
+    ]);
+  });
+
+  it('sends delete and updateUnread with the ticket id only, contacts to the whole company', async () => {
+    const { consumer } = setup();
+    expect(await consumer.emissions(msg('ticket.unread.7.5', { companyId: 7, ticketId: 5, queueId: 3, userId: null }))).toEqual([
+      { rooms: ['c:7:all', 'c:7:queue:3'], channel: 'company-7-ticket', payload: { action: 'updateUnread', ticketId: 5 } },
+    ]);
+    expect(await consumer.emissions(msg('ticket.deleted.7.5', { companyId: 7, ticketId: 5, queueId: 4, userId: null }))).toEqual([
+      { rooms: ['c:7:all', 'c:7:queue:4', 'c:7:queue:3'], channel: 'company-7-ticket', payload: { action: 'delete', ticketId: 5 } },
+    ]);
+    expect(await consumer.emissions(msg('contact.updated.7.2', { companyId: 7, contact: { id: 2 } }))).toEqual([
+      { rooms: ['c:7'], channel: 'company-7-contact', payload: { action: 'update', contact: { id: 2 } } },
+    ]);
+  });
+
+  it('fans out nothing whose company is missing or disagrees with the subject, nor queue events', async () => {
+    const { consumer } = setup();
+    expect(await consumer.emissions(msg('ticket.updated.8.5', { companyId: 7, ticket: ticket(3) }))).toEqual([]);
+    expect(await consumer.emissions(msg('ticket.updated.7.5', { ticket: ticket(3) }))).toEqual([]);
+    expect(await consumer.emissions(msg('ticket.updated.7.5', { companyId: 7, ticket: { ...ticket(3), companyId: 8 } }))).toEqual([]);
+    expect(await consumer.emissions(msg('queue.updated.7.1', { companyId: 7, queue: { id: 1 } }))).toEqual([]);
+  });
+
+  it('keeps a ticket and its messages on one order key', () => {
+    expect(ticketsOrderKey('ticket.updated.7.5')).toBe(ticketsOrderKey('message.created.7.5'));
+    expect(ticketsOrderKey('contact.updated.7.5')).not.toBe(ticketsOrderKey('ticket.updated.7.5'));
+  });
+});

@@ -1,0 +1,117 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  SocketChannels,
+  type AppMessageChannelPayload,
+  type ContactChannelPayload,
+  type ContactUpdatedEvent,
+  type MessageEvent,
+  type TicketChannelPayload,
+  type TicketDeletedEvent,
+  type TicketUnreadEvent,
+  type TicketUpdatedEvent,
+} from '@wa/contracts';
+import type { BusMessage } from '@wa/event-bus';
+import { Rooms, ticketRooms, type TicketPlace } from '../../realtime/rooms.js';
+import { TicketPlaces } from '../../realtime/ticket-places.js';
+import { eventCompany, isId, optionalId, type Emission } from '../emission.js';
+
+/** TICKETS subjects: `<kind>.<verb>.<companyId>.<id>`. */
+const COMPANY_INDEX = 2;
+
+/** A ticket's messages and the ticket itself share one order key, so they go out in order. */
+export function ticketsOrderKey(subject: string): string {
+  const [kind, , companyId, id] = subject.split('.');
+  return kind === 'ticket' || kind === 'message' ? `t.${companyId}.${id}` : `${kind}.${companyId}.${id}`;
+}
+
+const placeOf = (t: { queueId?: unknown; userId?: unknown }): TicketPlace => ({ queueId: optionalId(t.queueId), userId: optionalId(t.userId) });
+
+/**
+ * Ticket, message and contact events of tickets → the company's `-ticket`, `-appMessage` and `-contact`
+ * channels. Ticket and message events go only to the rooms allowed to see the ticket (admins, its
+ * queue, its owner); when a ticket leaves rooms (moved to another queue, another owner), those rooms
+ * get `{action: "delete"}` so their lists drop it, as Whaticket does on a status or owner change.
+ */
+@Injectable()
+export class TicketsConsumer {
+  private readonly log = new Logger(TicketsConsumer.name);
+
+  constructor(private readonly places: TicketPlaces) {}
+
+  async emissions(msg: BusMessage<unknown>): Promise<Emission[]> {
+    const companyId = eventCompany(msg.subject, COMPANY_INDEX, msg.data);
+    const [kind, verb] = msg.subject.split('.');
+    if (kind === 'queue') return [];
+    if (companyId === null) return this.skip(msg, 'no company');
+    switch (`${kind}.${verb}`) {
+      case 'ticket.updated':
+        return this.ticketUpdated(companyId, msg.data as TicketUpdatedEvent, msg);
+      case 'ticket.deleted':
+        return this.ticketDeleted(companyId, msg.data as TicketDeletedEvent, msg);
+      case 'ticket.unread':
+        return this.ticketUnread(companyId, msg.data as TicketUnreadEvent, msg);
+      case 'message.created':
+      case 'message.updated':
+        return this.message(companyId, verb === 'created' ? 'create' : 'update', msg.data as MessageEvent, msg);
+      case 'contact.updated':
+        return this.contactUpdated(companyId, msg.data as ContactUpdatedEvent, msg);
+      default:
+        return [];
+    }
+  }
+
+  private async ticketUpdated(companyId: number, e: TicketUpdatedEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
+    const ticket = e.ticket;
+    if (!ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId)) return this.skip(msg, 'bad ticket');
+    const place = placeOf(ticket);
+    const before = await this.places.swap(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
+    const rooms = ticketRooms(companyId, place);
+    const channel = SocketChannels.ticket(companyId);
+    const out: Emission[] = [{ rooms, channel, payload: { action: 'update', ticket } satisfies TicketChannelPayload }];
+    const lost = before ? ticketRooms(companyId, before).filter((r) => !rooms.includes(r)) : [];
+    if (lost.length) out.push({ rooms: lost, except: rooms, channel, payload: { action: 'delete', ticketId: ticket.id } satisfies TicketChannelPayload });
+    return out;
+  }
+
+  private async ticketDeleted(companyId: number, e: TicketDeletedEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
+    if (!isId(e.ticketId)) return this.skip(msg, 'bad ticket id');
+    const before = await this.places.forget(companyId, e.ticketId).catch((err: unknown) => this.cacheFailed(err));
+    const rooms = new Set(ticketRooms(companyId, placeOf(e)));
+    if (before) for (const r of ticketRooms(companyId, before)) rooms.add(r);
+    return [{ rooms: [...rooms], channel: SocketChannels.ticket(companyId), payload: { action: 'delete', ticketId: e.ticketId } satisfies TicketChannelPayload }];
+  }
+
+  private async ticketUnread(companyId: number, e: TicketUnreadEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
+    if (!isId(e.ticketId)) return this.skip(msg, 'bad ticket id');
+    const place = placeOf(e);
+    await this.places.learn(companyId, e.ticketId, place).catch((err: unknown) => this.cacheFailed(err));
+    return [
+      { rooms: ticketRooms(companyId, place), channel: SocketChannels.ticket(companyId), payload: { action: 'updateUnread', ticketId: e.ticketId } satisfies TicketChannelPayload },
+    ];
+  }
+
+  private async message(companyId: number, action: 'create' | 'update', e: MessageEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
+    const ticket = e.ticket;
+    if (!e.message || !ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId)) return this.skip(msg, 'bad message');
+    const place = placeOf(ticket);
+    await this.places.learn(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
+    const payload: AppMessageChannelPayload = { action, message: e.message, ticket, contact: e.contact };
+    return [{ rooms: ticketRooms(companyId, place), channel: SocketChannels.appMessage(companyId), payload }];
+  }
+
+  private contactUpdated(companyId: number, e: ContactUpdatedEvent, msg: BusMessage<unknown>): Emission[] {
+    if (!e.contact || !isId(e.contact.id)) return this.skip(msg, 'bad contact');
+    return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.contact(companyId), payload: { action: 'update', contact: e.contact } satisfies ContactChannelPayload }];
+  }
+
+  private skip(msg: BusMessage<unknown>, why: string): Emission[] {
+    this.log.warn({ subject: msg.subject, seq: msg.streamSeq, why }, 'event not fanned out');
+    return [];
+  }
+
+  /** The cache only sharpens list updates and chat box checks: the event still goes out without it. */
+  private cacheFailed(err: unknown): null {
+    this.log.warn({ err: (err as Error)?.message }, 'ticket place cache unavailable');
+    return null;
+  }
+}

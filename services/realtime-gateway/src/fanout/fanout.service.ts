@@ -1,0 +1,201 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Streams } from '@wa/contracts';
+import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { REDIS } from '@wa/server-kit';
+import type { Redis } from 'ioredis';
+import { AckPolicy, DeliverPolicy } from 'nats';
+import { RealtimeEnv } from '../config/env.js';
+import { RealtimeServer } from '../realtime/realtime.server.js';
+import { ConnectionsConsumer, connectionsOrderKey } from './consumers/connections.consumer.js';
+import { SessionReplacedConsumer } from './consumers/session-replaced.consumer.js';
+import { TicketsConsumer, ticketsOrderKey } from './consumers/tickets.consumer.js';
+import type { Emission } from './emission.js';
+import { FanoutLease } from './fanout-lease.js';
+
+/** Every `Subjects.sessionReplaced(companyId, userId)`. */
+export const SESSION_REPLACED_FILTER = 'auth.session.replaced.>';
+
+interface Source {
+  stream: string;
+  filter?: string;
+  orderKey?: (subject: string) => string;
+  emissions: (msg: BusMessage<unknown>) => Emission[] | Promise<Emission[]>;
+}
+
+/**
+ * Fan-out happens once: every replica may consume the same durable on TICKETS, CONNECTIONS and AUTH,
+ * so each event is handled by one replica, which emits through the Redis adapter to the sockets of all.
+ * A lease lets one replica consume at a time, so that a ticket's or a connection's events go out in
+ * the order they were published; when it stops or dies another one takes the lease and resumes where
+ * the durable stands.
+ */
+@Injectable()
+export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly log = new Logger(FanoutService.name);
+  private readonly lease: FanoutLease;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private handles: ConsumerHandle[] = [];
+  private ticker: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly env: RealtimeEnv,
+    @Inject(REDIS) redis: Redis,
+    private readonly server: RealtimeServer,
+    private readonly tickets: TicketsConsumer,
+    private readonly connections: ConnectionsConsumer,
+    private readonly sessions: SessionReplacedConsumer,
+  ) {
+    this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
+  }
+
+  /** This replica consumes the events now. */
+  get leading(): boolean {
+    return this.handles.length > 0;
+  }
+
+  private sources(): Source[] {
+    return [
+      // queue.* events ride on TICKETS too; nats-server 2.9 has no multi-subject filter, they are skipped
+      { stream: Streams.TICKETS.name, orderKey: ticketsOrderKey, emissions: (m) => this.tickets.emissions(m) },
+      { stream: Streams.CONNECTIONS.name, orderKey: connectionsOrderKey, emissions: (m) => this.connections.emissions(m) },
+      { stream: Streams.AUTH.name, filter: SESSION_REPLACED_FILTER, emissions: (m) => this.sessions.emissions(m) },
+    ];
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.tick();
+    this.ticker = setInterval(() => void this.tick(), Math.max(250, Math.floor(this.env.FANOUT_LEASE_MS / 3)));
+    this.ticker.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.ticker);
+    await this.ticking;
+    await this.stopConsuming();
+    await this.lease.release();
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /** Renews the lease while consuming, or tries to take it. */
+  private tick(): Promise<void> {
+    if (this.ticking || this.closing) return this.ticking ?? Promise.resolve();
+    this.ticking = (async () => {
+      try {
+        if (this.leading) {
+          if (!(await this.lease.renew())) {
+            this.log.warn({ durable: this.env.REALTIME_DURABLE }, 'fan-out lease lost; stopping to consume');
+            await this.stopConsuming();
+          }
+        } else if (await this.lease.acquire().catch(() => false)) {
+          await this.startConsuming();
+        }
+      } catch (err) {
+        this.log.error({ err: (err as Error)?.message }, 'fan-out could not start; retrying');
+        await this.stopConsuming();
+        await this.lease.release();
+      } finally {
+        this.ticking = undefined;
+      }
+    })();
+    return this.ticking;
+  }
+
+  private async startConsuming(): Promise<void> {
+    for (const source of this.sources()) {
+      await this.prepareDurable(source);
+      this.handles.push(
+        await this.bus.consume<unknown>({
+          stream: source.stream,
+          durable: this.env.REALTIME_DURABLE,
+          filterSubjects: source.filter ? [source.filter] : undefined,
+          orderKey: source.orderKey,
+          concurrency: 8,
+          batchSize: 16,
+          handler: (batch) => this.handle(source, batch),
+        }),
+      );
+    }
+    this.log.log({ durable: this.env.REALTIME_DURABLE, holder: this.lease.holder }, 'fan-out: this replica consumes');
+  }
+
+  private async stopConsuming(): Promise<void> {
+    const handles = this.handles.splice(0);
+    await Promise.all(handles.map((h) => h.stop()));
+  }
+
+  /**
+   * Emits never fail the batch: a retry would emit its earlier events twice. What cannot be fanned out
+   * (a malformed payload) is logged and acked.
+   */
+  private async handle(source: Source, batch: BusMessage<unknown>[]): Promise<void> {
+    for (const msg of batch) {
+      let emissions: Emission[];
+      try {
+        emissions = await source.emissions(msg);
+      } catch (err) {
+        this.log.error({ subject: msg.subject, seq: msg.streamSeq, err: (err as Error)?.message }, 'event not fanned out');
+        continue;
+      }
+      for (const e of emissions) this.emit(e);
+    }
+  }
+
+  private emit(e: Emission): void {
+    if (!e.rooms.length) return;
+    const io = this.server.io;
+    const target = e.except?.length ? io.to(e.rooms).except(e.except) : io.to(e.rooms);
+    target.emit(e.channel, e.payload);
+    if (e.disconnectAfterMs !== undefined) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        const scope = e.except?.length ? io.in(e.rooms).except(e.except) : io.in(e.rooms);
+        scope.disconnectSockets(true);
+      }, e.disconnectAfterMs);
+      timer.unref();
+      this.timers.add(timer);
+    }
+  }
+
+  /**
+   * Called by the replica that takes the lease, before it consumes. The first start of a deployment
+   * begins at new events, not at the stream's history. A durable left idle longer than REPLAY_WINDOW_S
+   * with events waiting (every replica was down, so every client was disconnected and reloads its lists
+   * when it reconnects) is declared again from new events instead of replaying the whole backlog.
+   * The bus keeps the other settings.
+   */
+  private async prepareDurable(source: Source): Promise<void> {
+    const jsm = await this.bus.connection.jetstreamManager();
+    const durable = this.env.REALTIME_DURABLE;
+    const windowMs = this.env.REPLAY_WINDOW_S * 1000;
+    const info = await jsm.consumers.info(source.stream, durable).catch(() => null);
+    if (info) {
+      const lastActive = Math.max(
+        ...[info.created, info.delivered.last_active, info.ack_floor.last_active].map((t) => Date.parse(String(t ?? '')) || 0),
+      );
+      const idleMs = Date.now() - lastActive;
+      if (info.num_pending + info.num_ack_pending === 0 || idleMs <= windowMs) return;
+      await jsm.consumers.delete(source.stream, durable);
+      this.log.warn(
+        { stream: source.stream, durable, skipped: info.num_pending, idleMs, replayWindowS: this.env.REPLAY_WINDOW_S },
+        'realtime durable idle longer than the replay window; its backlog is skipped',
+      );
+    }
+    try {
+      await jsm.consumers.add(source.stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.New,
+        filter_subject: source.filter,
+      });
+    } catch (err) {
+      // declared meanwhile by the replica that held the lease a moment ago: fine. Missing: EventBus.consume
+      // would declare it from the stream's start, so give up and try again at the next tick.
+      if (!(await jsm.consumers.info(source.stream, durable).catch(() => null))) throw err;
+    }
+  }
+}

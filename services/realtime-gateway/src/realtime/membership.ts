@@ -1,0 +1,120 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { UserDirectory, type DirectoryUser } from '@wa/auth';
+import { permissionRooms, Rooms, type TicketVisibility } from './rooms.js';
+import type { RealtimeSocket } from './socket-types.js';
+
+const userKey = (companyId: number, userId: number) => `${companyId}.${userId}`;
+
+export const visibilityOf = (u: DirectoryUser): TicketVisibility => ({
+  profile: u.profile,
+  super: !!u.super,
+  queueIds: Array.isArray(u.queueIds) ? u.queueIds.filter((q) => Number.isInteger(q)) : [],
+});
+
+interface Latest {
+  seq: number;
+  /** null: the user was deleted */
+  visibility: TicketVisibility | null;
+}
+
+/**
+ * Keeps the ticket-permission rooms of this replica's sockets in step with the user directory:
+ * when auth changes a user's profile or queues, that user's sockets leave and join rooms at once
+ * (no reconnect); when the user is deleted, they are disconnected. Each replica watches the
+ * directory for its own sockets.
+ */
+@Injectable()
+export class Membership {
+  private readonly log = new Logger(Membership.name);
+  private readonly sockets = new Map<string, Set<RealtimeSocket>>();
+  private readonly latest = new Map<string, Latest>();
+  private seq = 0;
+  private stopWatch: (() => void) | undefined;
+
+  constructor(private readonly directory: UserDirectory) {}
+
+  async start(): Promise<void> {
+    this.stopWatch = await this.directory.watch((companyId, userId, user) => {
+      if (!Number.isInteger(companyId) || !Number.isInteger(userId)) return;
+      this.onChange(companyId, userId, user);
+    });
+  }
+
+  stop(): void {
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+  }
+
+  /** Counter of directory changes seen for the user; compared before and after the handshake's read. */
+  seqOf(companyId: number, userId: number): number {
+    return this.latest.get(userKey(companyId, userId))?.seq ?? 0;
+  }
+
+  /** The handshake's read of the directory; the token's profile without queues when the user is not there. */
+  async read(companyId: number, userId: number, fallback: Pick<TicketVisibility, 'profile' | 'super'>): Promise<TicketVisibility> {
+    try {
+      const user = await this.directory.get(companyId, userId);
+      if (user && user.companyId === companyId) return visibilityOf(user);
+    } catch (err) {
+      this.log.warn({ companyId, userId, err: (err as Error).message }, 'user directory read failed; using the token profile');
+    }
+    return { profile: fallback.profile, super: !!fallback.super, queueIds: [] };
+  }
+
+  /**
+   * A connected socket: joins its rooms and is followed from now on. When the directory changed
+   * between the handshake's read and now, the newer value applies (a user deleted meanwhile is dropped).
+   */
+  register(socket: RealtimeSocket): void {
+    const { companyId, userId, sessionId } = socket.data;
+    const key = userKey(companyId, userId);
+    let set = this.sockets.get(key);
+    if (!set) this.sockets.set(key, (set = new Set()));
+    set.add(socket);
+    void socket.join([Rooms.company(companyId), Rooms.user(companyId, userId), Rooms.session(companyId, sessionId)]);
+    const latest = this.latest.get(key);
+    if (latest && latest.seq !== socket.data.directorySeq) {
+      if (!latest.visibility) {
+        socket.disconnect(true);
+        return;
+      }
+      socket.data.visibility = latest.visibility;
+    }
+    this.apply(socket);
+  }
+
+  unregister(socket: RealtimeSocket): void {
+    const key = userKey(socket.data.companyId, socket.data.userId);
+    const set = this.sockets.get(key);
+    if (!set) return;
+    set.delete(socket);
+    if (set.size === 0) this.sockets.delete(key);
+  }
+
+  private onChange(companyId: number, userId: number, user: DirectoryUser | null): void {
+    const key = userKey(companyId, userId);
+    const visibility = user && user.companyId === companyId ? visibilityOf(user) : null;
+    this.latest.set(key, { seq: ++this.seq, visibility });
+    const set = this.sockets.get(key);
+    if (!set) return;
+    for (const socket of [...set]) {
+      if (!visibility) {
+        this.log.log({ companyId, userId, socket: socket.id }, 'user left the directory; disconnecting');
+        socket.disconnect(true);
+        continue;
+      }
+      socket.data.visibility = visibility;
+      this.apply(socket);
+    }
+  }
+
+  /** Leaves the permission rooms the socket lost, joins the ones it gained. */
+  private apply(socket: RealtimeSocket): void {
+    const next = permissionRooms(socket.data.companyId, socket.data.visibility);
+    const prev = socket.data.permissionRooms ?? [];
+    for (const room of prev) if (!next.includes(room)) void socket.leave(room);
+    const gained = next.filter((room) => !prev.includes(room));
+    if (gained.length) void socket.join(gained);
+    socket.data.permissionRooms = next;
+  }
+}

@@ -1,0 +1,60 @@
+import type { Profile, TicketStatus } from '@wa/contracts';
+
+/**
+ * socket.io rooms. Every room carries the company, and a socket's rooms are computed on the server
+ * from its verified token and the user directory, never from what the client sends: a socket can only
+ * ever be in rooms of its own company.
+ */
+export const Rooms = {
+  /** company-wide events: connections, sessions, contacts */
+  company: (companyId: number) => `c:${companyId}`,
+  /** every socket of one user (ticket owner) */
+  user: (companyId: number, userId: number) => `c:${companyId}:user:${userId}`,
+  /** the sockets of one login session */
+  session: (companyId: number, sessionId: string) => `c:${companyId}:sid:${sessionId}`,
+  /** admins and super users: every ticket of the company */
+  allTickets: (companyId: number) => `c:${companyId}:all`,
+  /** agents of one queue */
+  queue: (companyId: number, queueId: number) => `c:${companyId}:queue:${queueId}`,
+  /** the chat box of one ticket (joinChatBox) */
+  ticket: (companyId: number, ticketId: number) => `c:${companyId}:ticket:${ticketId}`,
+  /** a ticket list the client shows (joinTickets) */
+  status: (companyId: number, status: TicketStatus) => `c:${companyId}:status:${status}`,
+  notification: (companyId: number) => `c:${companyId}:notification`,
+} as const;
+
+/** What decides which tickets a user sees. */
+export interface TicketVisibility {
+  profile: Profile;
+  super: boolean;
+  queueIds: number[];
+}
+
+/** Where a ticket is: its queue and its owner. */
+export interface TicketPlace {
+  queueId: number | null;
+  userId: number | null;
+}
+
+export const seesAllTickets = (v: Pick<TicketVisibility, 'profile' | 'super'>) => v.profile === 'admin' || v.super;
+
+/** The ticket-permission rooms of a user: `all` for admins and super users, one room per queue otherwise. */
+export function permissionRooms(companyId: number, v: TicketVisibility): string[] {
+  if (seesAllTickets(v)) return [Rooms.allTickets(companyId)];
+  return [...new Set(v.queueIds)].filter((q) => Number.isInteger(q)).map((q) => Rooms.queue(companyId, q));
+}
+
+/** The rooms a ticket's events go to: admins, the agents of its queue, its owner. */
+export function ticketRooms(companyId: number, place: TicketPlace): string[] {
+  const rooms = [Rooms.allTickets(companyId)];
+  if (place.queueId !== null) rooms.push(Rooms.queue(companyId, place.queueId));
+  if (place.userId !== null) rooms.push(Rooms.user(companyId, place.userId));
+  return rooms;
+}
+
+/** The same rule as the rooms: admin, the ticket's queue among the user's, or the user owns it. */
+export function maySeeTicket(userId: number, v: TicketVisibility, place: TicketPlace): boolean {
+  if (seesAllTickets(v)) return true;
+  if (place.userId !== null && place.userId === userId) return true;
+  return place.queueId !== null && v.queueIds.includes(place.queueId);
+}
