@@ -5,23 +5,19 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDependencies, localEnv, root, run, say, SERVICES } from './lib/run.mjs';
+import { prepare, GATEWAY_PORT, localEnv, root, run, say, serviceUrls, SERVICES, WEB_PORT } from './lib/run.mjs';
 
 const P = 'start';
 const started = Date.now();
-ensureDependencies(P);
-
-const { ensureInfra } = await import('./infra.mjs');
-try {
-  await ensureInfra({ quiet: true });
-} catch (err) {
-  if (!err.infraReported) say(P, err.message);
+if (!(await prepare(P))) {
   process.exit(1);
 }
 
-const env = { NODE_ENV: 'development', ...localEnv() };
+const env = { NODE_ENV: 'development', ...serviceUrls(), ...localEnv() };
 say(P, 'building…');
-if ((await run(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--projects=tag:scope:service', '--outputStyle=dynamic-legacy'], { env })) !== 0) {
+const hasWeb = existsSync(join(root, 'web/project.json'));
+const projects = hasWeb ? 'tag:scope:service,web' : 'tag:scope:service';
+if ((await run(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', `--projects=${projects}`, '--outputStyle=dynamic-legacy'], { env })) !== 0) {
   say(P, 'build failed');
   process.exit(1);
 }
@@ -46,9 +42,13 @@ mkdirSync(logDir, { recursive: true });
 const children = new Map();
 let stopping = false;
 
-for (const svc of SERVICES) {
+const processes = [
+  ...SERVICES.map((s) => ({ ...s, script: join(root, 'services', s.name, 'dist/main.js') })),
+  ...(hasWeb ? [{ name: 'web', port: WEB_PORT, script: join(root, 'scripts/web-server.mjs') }] : []),
+];
+for (const svc of processes) {
   const log = createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [join(root, 'services', svc.name, 'dist/main.js')], {
+  const child = spawn(process.execPath, [svc.script], {
     cwd: root,
     env: { ...env, PORT: String(svc.port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,9 +86,9 @@ async function healthy(port) {
 }
 
 const deadline = Date.now() + 60_000;
-const pending = new Set(SERVICES.map((s) => s.name));
+const pending = new Set(processes.map((s) => s.name));
 while (pending.size > 0 && Date.now() < deadline && !stopping) {
-  for (const svc of SERVICES) if (pending.has(svc.name) && (await healthy(svc.port))) pending.delete(svc.name);
+  for (const svc of processes) if (pending.has(svc.name) && (await healthy(svc.port))) pending.delete(svc.name);
   if (pending.size > 0) await new Promise((r) => setTimeout(r, 300));
 }
 if (pending.size > 0) say(P, `not healthy after 60 s: ${[...pending].join(', ')} (logs in .run/logs/)`);
@@ -98,13 +98,13 @@ const password = env.SEED_ADMIN_PASSWORD ?? '123456';
 process.stdout.write(`
   Conversa is running (${((Date.now() - started) / 1000).toFixed(1)} s)
 
-  API           http://localhost:8080
-  API docs      http://localhost:8080/docs
-  Live socket   ws://localhost:8080/socket.io
-  Web app       not part of this build yet (the console arrives with the web issue)
+  API           http://localhost:${GATEWAY_PORT}
+  API docs      http://localhost:${GATEWAY_PORT}/docs
+  Live socket   ws://localhost:${GATEWAY_PORT}/socket.io
+  Web app       ${hasWeb ? `http://localhost:${WEB_PORT}` : 'not part of this build yet'}
   Demo login    ${email} / ${password}
   Sandbox       connection ${env.SEED_CONNECTION_ID ?? '?'} (a stand-in phone, not WhatsApp): inject a customer's message with
-                POST http://localhost:8080/whatsappsession/${env.SEED_CONNECTION_ID ?? '<id>'}/sandbox/inbound {"from","name","body"}
+                POST http://localhost:${GATEWAY_PORT}/whatsappsession/${env.SEED_CONNECTION_ID ?? '<id>'}/sandbox/inbound {"from","name","body"}
 
   Logs: .run/logs/<service>.log   Stop: Ctrl-C
 `);

@@ -4,20 +4,17 @@
 // (one at a time: they share the servers) → last line `N passed, N failed` summed over all suites.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDependencies, root, run, say } from './lib/run.mjs';
+import { prepare, root, run, say } from './lib/run.mjs';
 
 const P = 'test';
 const started = Date.now();
-ensureDependencies(P);
-
-const { ensureInfra } = await import('./infra.mjs');
-try {
-  await ensureInfra({ quiet: true });
-} catch (err) {
-  if (!err.infraReported) say(P, err.message);
+if (!(await prepare(P))) {
   process.stdout.write('0 passed, 1 failed\n');
   process.exit(1);
 }
+
+const { ensureChromium } = await import('./lib/chromium.mjs');
+const browserReady = ensureChromium(P);
 
 const nx = join(root, 'node_modules/.bin/nx');
 const env = { ...process.env, NX_TUI: 'false', NX_SKIP_NX_CACHE: process.env.CI ? 'true' : process.env.NX_SKIP_NX_CACHE };
@@ -45,6 +42,10 @@ if (existsSync(reports)) {
     failed += r.numFailedTests + brokenSuites;
     perProject.push(`${file.replace(/\.json$/, '')} ${r.numPassedTests}/${r.numTotalTests}${brokenSuites ? ` (${brokenSuites} suites did not run)` : ''}`);
   }
+}
+if (!browserReady) {
+  say(P, 'browser tests could not run: Chromium is missing');
+  failed++;
 }
 for (const step of steps) {
   if (step.code !== 0) {

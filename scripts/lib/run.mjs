@@ -7,15 +7,28 @@ import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** Every port moves by PORT_OFFSET (default 0), so a second copy (the browser tests') can run beside `npm start`. */
+export const PORT_OFFSET = Number(process.env.PORT_OFFSET ?? 0);
+export const WEB_PORT = 3000 + PORT_OFFSET;
+export const GATEWAY_PORT = 8080 + PORT_OFFSET;
+
 export const SERVICES = [
-  { name: 'auth', port: 3101, migrates: true },
-  { name: 'tickets', port: 3102, migrates: true },
-  { name: 'whatsapp-sessions', port: 3103, migrates: true },
-  { name: 'campaigns', port: 3104, migrates: true },
-  { name: 'billing', port: 3105, migrates: true },
-  { name: 'realtime-gateway', port: 3106, migrates: false },
-  { name: 'messaging-gateway', port: 8080, migrates: false },
+  { name: 'auth', port: 3101 + PORT_OFFSET, migrates: true, urlVar: 'AUTH_URL' },
+  { name: 'tickets', port: 3102 + PORT_OFFSET, migrates: true, urlVar: 'TICKETS_URL' },
+  { name: 'whatsapp-sessions', port: 3103 + PORT_OFFSET, migrates: true, urlVar: 'WHATSAPP_SESSIONS_URL' },
+  { name: 'campaigns', port: 3104 + PORT_OFFSET, migrates: true, urlVar: 'CAMPAIGNS_URL' },
+  { name: 'billing', port: 3105 + PORT_OFFSET, migrates: true, urlVar: 'BILLING_URL' },
+  { name: 'realtime-gateway', port: 3106 + PORT_OFFSET, migrates: false, urlVar: 'REALTIME_URL' },
+  { name: 'messaging-gateway', port: GATEWAY_PORT, migrates: false },
 ];
+
+/** Where each service finds the others, and the gateway the web origin. */
+export function serviceUrls() {
+  const urls = {};
+  for (const s of SERVICES) if (s.urlVar) urls[s.urlVar] = `http://127.0.0.1:${s.port}`;
+  urls.WEB_ORIGIN = `http://localhost:${WEB_PORT},http://127.0.0.1:${WEB_PORT}`;
+  return urls;
+}
 
 export function say(prefix, text) {
   process.stderr.write(`${prefix}: ${text}\n`);
@@ -62,4 +75,17 @@ export function localEnv() {
     if (m) env[m[1]] = m[2];
   }
   return { ...env, ...process.env };
+}
+
+/** What start and test both do first: dependencies, then the servers. False when the servers are not there. */
+export async function prepare(prefix) {
+  ensureDependencies(prefix);
+  const { ensureInfra } = await import('../infra.mjs');
+  try {
+    await ensureInfra({ quiet: true });
+    return true;
+  } catch (err) {
+    if (!err.infraReported) say(prefix, err.message);
+    return false;
+  }
 }

@@ -1,4 +1,4 @@
-import { IsBoolean, IsEmail, IsInt, IsString, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Min } from 'class-validator';
 import { InfraEnv } from '@wa/server-kit';
 
 export class AuthEnv extends InfraEnv {
@@ -24,17 +24,6 @@ export class AuthEnv extends InfraEnv {
   @IsInt()
   @Min(1)
   LOGIN_WINDOW_S: number = 900;
-
-  @IsString()
-  @MinLength(2)
-  SEED_COMPANY_NAME: string = 'Empresa Demo';
-
-  @IsEmail()
-  SEED_ADMIN_EMAIL: string = 'admin@admin.com';
-
-  @IsString()
-  @MinLength(5)
-  SEED_ADMIN_PASSWORD: string = '123456';
 
   @IsString()
   APP_VERSION: string = '0.1.0';

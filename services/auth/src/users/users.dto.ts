@@ -1,6 +1,6 @@
-import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
 import type { AllTicket, Profile } from '@wa/contracts';
 import { NameField, TextField } from '@wa/server-kit';
 
@@ -57,50 +57,13 @@ export class CreateUserDto extends UserFields {
   password: string;
 }
 
-export class UpdateUserDto {
-  @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
-  @NameField({ optional: true })
-  name?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString({ message: 'Required' })
-  @IsEmail({}, { message: 'Invalid email' })
-  @MaxLength(200, { message: 'Too Long!' })
-  email?: string;
-
-  /** Empty or absent keeps the current password (the edit form sends it blank). */
+/** Every field may be left out; an empty password keeps the current one (the edit form sends it blank). */
+export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['password', 'companyId'] as const)) {
   @ApiPropertyOptional({ minLength: 5, maxLength: 50 })
   @IsOptional()
   @ValidateIf((_o, v) => v !== '')
-  @IsString({ message: 'Required' })
-  @MinLength(5, { message: 'Too Short!' })
-  @MaxLength(50, { message: 'Too Long!' })
+  @TextField(5, 50)
   password?: string;
-
-  @ApiPropertyOptional({ enum: PROFILES })
-  @IsOptional()
-  @IsIn(PROFILES)
-  profile?: Profile;
-
-  @ApiPropertyOptional({ enum: ALL_TICKET })
-  @IsOptional()
-  @IsIn(ALL_TICKET)
-  allTicket?: AllTicket;
-
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @ValidateIf((_o, v) => v !== null)
-  @IsInt()
-  whatsappId?: number | null;
-
-  @ApiPropertyOptional({ type: [Number] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(500)
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  queueIds?: number[];
 }
 
 export class ListUsersQuery {
