@@ -159,4 +159,55 @@ describe('the message path through the gateway', () => {
     liveA.socket.close();
     liveB.socket.close();
   });
+
+  it('answers bad input on every route with 4xx and a JSON error body, never a 500, and writes nothing', async () => {
+    const a = await newCompany('Bad Input Co');
+    const queue = (await http.post('/queue', { token: a.token, body: { name: 'Fila', color: '#0a0b0c' } })).body;
+    const conn = await connectedSandbox(a.token, queue.id);
+    const from = `5531${Date.now().toString().slice(-9)}`;
+    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Cliente', body: 'oi' } });
+    const ticket = await waitFor(async () => (await http.get(`/tickets?showAll=true&searchParam=${from}`, { token: a.token })).body.tickets?.[0]);
+    const snapshot = async () => ({
+      queues: (await http.get('/queue', { token: a.token })).body.length,
+      connections: (await http.get('/whatsapp', { token: a.token })).body.length,
+      tickets: (await http.get('/tickets?showAll=true', { token: a.token })).body.tickets.length,
+      messages: (await http.get(`/messages/${ticket.id}`, { token: a.token })).body.messages.length,
+      ticket: (({ status, userId, queueId }) => ({ status, userId, queueId }))((await http.get(`/tickets/${ticket.id}`, { token: a.token })).body),
+    });
+    const before = await snapshot();
+    const big = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) });
+    const malformed = '{"name": "x",';
+    const cases: Array<[string, string, { body?: unknown; rawBody?: string }]> = [];
+    const writes: Array<[string, string, unknown, unknown]> = [
+      // method, path, a body with a missing required field, a body with wrong types
+      ['POST', '/queue', { color: '#111111' }, { name: 42, color: ['red'] }],
+      ['PUT', `/queue/${queue.id}`, undefined, { name: { a: 1 }, orderQueue: 'first' }],
+      ['POST', '/whatsapp', { isDefault: false }, { name: 7, queueIds: 'all', isDefault: 'yes' }],
+      ['PUT', `/whatsapp/${conn.id}`, undefined, { name: [], maxUseBotQueues: 'many' }],
+      ['POST', `/whatsappsession/${conn.id}/sandbox/inbound`, { from }, { from: 5511, body: { text: 'x' } }],
+      ['POST', '/tickets', { queueId: queue.id }, { contactId: 'abc', queueId: [1] }],
+      ['PUT', `/tickets/${ticket.id}`, undefined, { status: 'bogus', userId: 'me' }],
+      ['POST', `/messages/${ticket.id}`, {}, { body: 123 }],
+    ];
+    for (const [method, path, missing, wrong] of writes) {
+      cases.push([method, path, { rawBody: malformed }], [method, path, { body: wrong }], [method, path, { rawBody: big }]);
+      if (missing !== undefined) cases.push([method, path, { body: missing }]);
+    }
+    for (const path of ['/queue/abc', '/whatsapp/abc', '/tickets/abc', '/messages/abc', '/tickets/u/not-a-uuid', '/whatsappsession/abc/sandbox/outbox', '/tickets?pageNumber=abc', '/tickets?status=bogus', '/tickets?queueIds=[x]', `/messages/${ticket.id}?pageNumber=-1`, `/whatsappsession/${conn.id}/sandbox/outbox?pageNumber=zero`]) {
+      cases.push(['GET', path, {}]);
+    }
+    for (const [method, path] of [['PUT', '/queue/abc'], ['DELETE', '/queue/abc'], ['PUT', '/whatsapp/abc'], ['DELETE', '/whatsapp/abc'], ['POST', '/whatsappsession/abc'], ['PUT', '/whatsappsession/abc'], ['DELETE', '/whatsappsession/abc'], ['PUT', '/tickets/abc'], ['DELETE', '/tickets/abc'], ['POST', '/messages/abc']] as const) {
+      cases.push([method, path, { body: {} }]);
+    }
+    const failures: string[] = [];
+    for (const [method, path, opts] of cases) {
+      const res = await http.request(method, path, { token: a.token, ...opts });
+      const ok = res.status >= 400 && res.status < 500 && typeof res.body === 'object' && /^ERR_/.test(res.body?.error ?? '');
+      if (!ok) failures.push(`${method} ${path} ${opts.rawBody === big ? '(oversized)' : JSON.stringify(opts.body ?? opts.rawBody ?? '').slice(0, 60)} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(cases.length).toBeGreaterThan(40);
+    expect(await snapshot()).toEqual(before);
+  });
 });
+
