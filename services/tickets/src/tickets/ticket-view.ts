@@ -30,16 +30,19 @@ export interface TicketRow {
   whatsappName: string | null;
 }
 
-export const TICKET_SELECT = `
-  SELECT t.id, t.uuid, t."companyId", t.status, t."contactId", t."whatsappId", t."queueId", t."userId",
+export const TICKET_COLUMNS = `
+         t.id, t.uuid, t."companyId", t.status, t."contactId", t."whatsappId", t."queueId", t."userId",
          t."lastMessage", t."unreadMessages", t."isGroup", t.chatbot, t."useIntegration", t."promptId",
          t."integrationId", t."createdAt", t."updatedAt", t."updatedAt"::text AS "sortKey",
          c.name AS "contactName", c.number AS "contactNumber", c."profilePicUrl" AS "contactPic",
-         q.name AS "queueName", q.color AS "queueColor", w.name AS "whatsappName"
-    FROM tickets.tickets t
+         q.name AS "queueName", q.color AS "queueColor", w.name AS "whatsappName"`;
+
+export const TICKET_JOINS = `
     JOIN tickets.contacts c ON c.id = t."contactId"
     LEFT JOIN tickets.queues q ON q.id = t."queueId"
     LEFT JOIN tickets.connections w ON w.id = t."whatsappId"`;
+
+export const TICKET_SELECT = `SELECT ${TICKET_COLUMNS} FROM tickets.tickets t ${TICKET_JOINS}`;
 
 export function ticketView(row: TicketRow, userName: (id: number) => string): TicketDto {
   return {

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// GET /tickets on one company with 1,000,000 tickets over 200,000 contacts (10% pending, 10% open,
+// 80% closed, one message each), through the gateway, at concurrency 4: p50, p99 and requests/s of
+// page 1, page 500 by pageNumber, 500 pages deep by cursor, and a search matching one contact.
+//   node bench/tickets-list/run.mjs            (env: TICKETS=1000000 CONTACTS=200000 REQUESTS=2000 CONCURRENCY=4)
+// Uses its own database (wa_bench_list, kept between runs: filled once), Redis db 5, the local NATS,
+// and the built services (npx nx run-many -t build --projects=tag:scope:service).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const { signAccessToken } = await import(join(root, 'libs/auth/dist/index.js'));
+const { runMigrations } = await import(join(root, 'libs/database/dist/index.js'));
+const { ticketsDatabase } = await import(join(root, 'services/tickets/dist/database/data-source.js'));
+
+const TICKETS = Number(process.env.TICKETS ?? 1_000_000);
+const CONTACTS = Number(process.env.CONTACTS ?? 200_000);
+const REQUESTS = Number(process.env.REQUESTS ?? 2000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
+const DB = 'wa_bench_list';
+const base = process.env.BENCH_PG ?? 'postgres://postgres:postgres@127.0.0.1:5432';
+const url = `${base}/${DB}`;
+const companyId = 1;
+const secret = `bench-secret-${randomUUID()}`;
+const env = { PATH: process.env.PATH, DATABASE_URL: url, REDIS_URL: 'redis://127.0.0.1:6379/5', NATS_URL: 'nats://127.0.0.1:4222', JWT_SECRET: secret, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+
+async function ensureDatabase() {
+  const admin = new pg.Client({ connectionString: `${base}/postgres` });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB])).rowCount;
+  if (!exists) await admin.query(`CREATE DATABASE ${DB}`);
+  await admin.end();
+  await runMigrations(ticketsDatabase(url));
+}
+
+async function fill() {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const n = (await pool.query('SELECT count(*)::int AS n FROM tickets.tickets WHERE "companyId" = $1', [companyId])).rows[0].n;
+  if (n === TICKETS) {
+    await pool.end();
+    return;
+  }
+  const t0 = performance.now();
+  console.log(`filling ${TICKETS} tickets over ${CONTACTS} contacts…`);
+  await pool.query('TRUNCATE tickets.messages, tickets.tickets, tickets.contacts, tickets.connections CASCADE');
+  await pool.query(`INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault") VALUES (1, $1, 'Bench', 'CONNECTED', true)`, [companyId]);
+  await pool.query(
+    `INSERT INTO tickets.contacts ("companyId", name, number)
+     SELECT $1, CASE WHEN g = 123457 THEN 'Zuleica Prado' ELSE 'Cliente ' || g END, '55' || (11900000000 + g)::text
+       FROM generate_series(1, $2) g`,
+    [companyId, CONTACTS],
+  );
+  const perContact = TICKETS / CONTACTS;
+  // per contact: one non-closed ticket (half pending, half open) and the rest closed → 10% / 10% / 80%
+  await pool.query(
+    `INSERT INTO tickets.tickets ("companyId", "contactId", "whatsappId", status, "lastMessage", "createdAt", "updatedAt")
+     SELECT $1, c.id, 1,
+            CASE WHEN k = 1 THEN (CASE WHEN c.id % 2 = 0 THEN 'pending' ELSE 'open' END) ELSE 'closed' END,
+            'mensagem ' || k, ts, ts
+       FROM tickets.contacts c, generate_series(1, $2::int) k,
+            LATERAL (SELECT now() - ((c.id * $2::int + k) % 5000000) * interval '1 second' AS ts) x
+      WHERE c."companyId" = $1`,
+    [companyId, perContact],
+  );
+  await pool.query(
+    `INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "sentAt")
+     SELECT t."companyId", t.id, t."contactId", 1, 'B' || t.id, t."lastMessage", t."updatedAt" FROM tickets.tickets t WHERE t."companyId" = $1`,
+    [companyId],
+  );
+  await pool.query('VACUUM ANALYZE tickets.contacts');
+  await pool.query('VACUUM ANALYZE tickets.tickets');
+  await pool.query('VACUUM ANALYZE tickets.messages');
+  await pool.end();
+  console.log(`filled in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+function start(name, port, extra = {}) {
+  const child = spawn(process.execPath, [join(root, 'services', name, 'dist/main.js')], { env: { ...env, PORT: String(port), ...extra }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return { child, url: `http://127.0.0.1:${port}`, err: () => err };
+}
+
+async function healthy(u) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${u}/health`)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${u} not healthy`);
+}
+
+async function measure(label, pathFor) {
+  const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
+  const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
+  const latencies = [];
+  let next = 0;
+  let rows = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= REQUESTS) return;
+      const t0 = performance.now();
+      const res = await request(`${gateway.url}${pathFor(i)}`, { dispatcher: agent, headers: { authorization: `Bearer ${token}` } });
+      const body = await res.body.json();
+      latencies.push(performance.now() - t0);
+      if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${JSON.stringify(body)}`);
+      rows = body.tickets.length;
+    }
+  };
+  // warm up, then measure
+  next = REQUESTS - Math.min(50, REQUESTS);
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  latencies.length = 0;
+  next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2);
+  console.log(`${label.padEnd(34)} p50 ${pct(50).padStart(7)} ms   p99 ${pct(99).padStart(7)} ms   ${(REQUESTS / seconds).toFixed(0).padStart(5)} req/s   (${rows} tickets a page)`);
+  await agent.close();
+}
+
+await ensureDatabase();
+await fill();
+const tickets = start('tickets', 45102);
+const gateway = start('messaging-gateway', 45080, { TICKETS_URL: tickets.url, AUTH_URL: 'http://127.0.0.1:1', WHATSAPP_SESSIONS_URL: 'http://127.0.0.1:1', CAMPAIGNS_URL: 'http://127.0.0.1:1', BILLING_URL: 'http://127.0.0.1:1', REALTIME_URL: 'http://127.0.0.1:1' });
+try {
+  await healthy(tickets.url);
+  await healthy(gateway.url);
+  // the cursor of page 500, walked page by page as the web app scrolls
+  const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
+  let cursor = '';
+  for (let i = 1; i < 500; i++) {
+    const res = await fetch(`${gateway.url}/tickets?showAll=true${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+    cursor = (await res.json()).nextCursor;
+  }
+  console.log(`GET /tickets, one company with ${TICKETS} tickets, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`);
+  await measure('page 1 (showAll)', () => '/tickets?showAll=true&pageNumber=1');
+  await measure('page 500 by pageNumber (showAll)', () => '/tickets?showAll=true&pageNumber=500');
+  await measure('page 500 by cursor (showAll)', () => `/tickets?showAll=true&cursor=${cursor}`);
+  await measure('pending tab, page 1', () => '/tickets?status=pending&showAll=true&pageNumber=1');
+  await measure('pending tab, page 500 by pageNumber', () => '/tickets?status=pending&showAll=true&pageNumber=500');
+  await measure('search matching one contact', () => '/tickets?showAll=true&searchParam=zuleica');
+} finally {
+  tickets.child.kill('SIGTERM');
+  gateway.child.kill('SIGTERM');
+}
