@@ -3,7 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { AccessTokenClaims } from '@wa/contracts';
 import type { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { TOKEN_ISSUER, TokenRevocation } from './tokens.js';
+import { secretKey, TOKEN_ISSUER, TokenRevocation } from './tokens.js';
 
 export const AUTH_OPTIONS = Symbol.for('wa.auth-options');
 export interface AuthLibOptions {
@@ -25,7 +25,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: options.secret,
+      secretOrKey: secretKey(options.secret) as unknown as string,
       issuer: TOKEN_ISSUER,
       algorithms: ['HS256'],
       ignoreExpiration: false,
