@@ -1,0 +1,53 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { FullPageSpinner } from './FullPageSpinner';
+import { PublicOnly, RequireAuth } from './guards';
+import { getToken } from './storage';
+
+// Every screen is its own chunk: the login page loads only what it needs (not even the Redux store,
+// which comes with the signed-in layout, or with the first sign-in attempt).
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const LegalPage = lazy(() => import('../features/auth/LegalPage'));
+const AppLayout = lazy(() => import('../features/layout/AppLayout'));
+const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
+const ConnectionsPage = lazy(() => import('../features/connections/ConnectionsPage'));
+
+// Signed in: the layout and the ticket manager load side by side rather than one after the other.
+if (getToken()) {
+  void import('../features/layout/AppLayout');
+  if (window.location.pathname.startsWith('/tickets')) void import('../features/tickets/TicketsPage');
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <Suspense fallback={<FullPageSpinner />}>
+        <Routes>
+          <Route
+            path="/login"
+            element={
+              <PublicOnly>
+                <LoginPage />
+              </PublicOnly>
+            }
+          />
+          <Route path="/term" element={<LegalPage kind="term" />} />
+          <Route path="/privacy" element={<LegalPage kind="privacy" />} />
+          <Route
+            element={
+              <RequireAuth>
+                <AppLayout />
+              </RequireAuth>
+            }
+          >
+            {/* the dashboard (/) is not built yet: its place is the ticket manager */}
+            <Route index element={<Navigate to="/tickets" replace />} />
+            <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+            <Route path="/connections" element={<ConnectionsPage />} />
+            <Route path="*" element={<Navigate to="/tickets" replace />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

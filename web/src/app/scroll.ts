@@ -1,0 +1,19 @@
+/** Scroll arithmetic of the infinite lists (spec 01 §9: 100 px from the end of a list, 50 px from the top of a chat). */
+export interface ScrollBox {
+  scrollHeight: number;
+  scrollTop: number;
+  clientHeight: number;
+}
+
+export function isNearEnd(el: ScrollBox, px: number): boolean {
+  return el.scrollHeight - el.scrollTop - el.clientHeight < px;
+}
+
+export function isNearTop(el: Pick<ScrollBox, 'scrollTop'>, px: number): boolean {
+  return el.scrollTop < px;
+}
+
+/** After older content was put above: the scrollTop that keeps the same content in view. */
+export function keptScrollTop(before: { height: number; top: number }, heightNow: number): number {
+  return heightNow - before.height + before.top;
+}

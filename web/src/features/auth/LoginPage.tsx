@@ -1,0 +1,94 @@
+import { Alert, Box, Button, Center, Field, Heading, HStack, Input, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../../app/notify';
+import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../i18n';
+import { expiryWarningDays } from './expiry';
+import { clearSessionEndNotice, peekSessionEndNotice } from './session-end-notice';
+
+/** The session code (the Redux store and the API slice): fetched on the first interaction, not with the page. */
+const loadSignIn = () => import('./sign-in');
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const [isLoading, setLoading] = useState(false);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [notice] = useState(peekSessionEndNotice);
+  useEffect(clearSessionEndNotice, []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (isLoading) return;
+    setLoading(true);
+    try {
+      const { signIn } = await loadSignIn();
+      const user = await signIn(email.trim(), password);
+      notify.success(t('login.success'));
+      const days = user.profile === 'admin' ? expiryWarningDays(user.company?.dueDate) : null;
+      if (days !== null) notify.warning(t('auth.expiry', { days }), 10_000);
+    } catch (err) {
+      setLoading(false);
+      notify.error(err);
+    }
+  }
+
+  return (
+    <Center minH="100vh" px="4" bg="bg.subtle">
+      <Box as="main" w="full" maxW="sm" bg="bg" borderRadius="lg" shadow="md" p={{ base: '6', sm: '8' }}>
+        <form onSubmit={submit} onKeyDown={() => void loadSignIn()} onPointerDown={() => void loadSignIn()} noValidate data-testid="login-form">
+        <Stack gap="6">
+          <Stack gap="1" textAlign="center">
+            <Heading size="2xl" color="teal.fg">
+              Conversa
+            </Heading>
+            <Text color="fg.muted" textStyle="sm">
+              {t('login.subtitle')}
+            </Text>
+          </Stack>
+          {notice && (
+            <Alert.Root status="warning" data-testid="session-ended-notice">
+              <Alert.Indicator />
+              <Alert.Title>{t(notice)}</Alert.Title>
+            </Alert.Root>
+          )}
+          <Field.Root required>
+            <Field.Label>{t('login.email')}</Field.Label>
+            <Input type="email" name="email" autoComplete="username" autoFocus value={email} onChange={(e) => setEmail(e.target.value)} data-testid="login-email" />
+          </Field.Root>
+          <Field.Root required>
+            <Field.Label>{t('login.password')}</Field.Label>
+            <Input type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="login-password" />
+          </Field.Root>
+          <Button type="submit" colorPalette="teal" loading={isLoading} disabled={!email.trim() || !password} data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+          <HStack justify="space-between" textStyle="sm">
+            <Link href="/term" target="_blank" rel="noopener noreferrer" color="teal.fg">
+              {t('login.terms')}
+            </Link>
+            <Link href="/privacy" target="_blank" rel="noopener noreferrer" color="teal.fg">
+              {t('login.privacy')}
+            </Link>
+          </HStack>
+          <NativeSelect.Root size="sm" width="auto" alignSelf="center">
+            <NativeSelect.Field
+              aria-label={t('topBar.language')}
+              value={currentLanguage()}
+              onChange={(e) => isLanguage(e.target.value) && void changeLanguage(e.target.value)}
+              data-testid="login-language"
+            >
+              {LANGUAGES.map((lng) => (
+                <option key={lng} value={lng}>
+                  {t(`languages.${lng}`)}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Stack>
+        </form>
+      </Box>
+    </Center>
+  );
+}

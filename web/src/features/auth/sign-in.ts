@@ -1,0 +1,22 @@
+import type { UserDto } from '@wa/contracts';
+import { sessionStarted } from '../../app/session';
+import { storeSession } from '../../app/storage';
+import { store } from '../../app/store';
+import { authApi } from './auth.api';
+
+/**
+ * POST /auth/login through the API slice; on success the session is in the store and in local
+ * storage (which sends the guards to the app). Loaded by the login page on the first interaction,
+ * so that the page itself does not carry the store. Rejects with the call's error.
+ */
+export async function signIn(email: string, password: string): Promise<UserDto> {
+  const request = store.dispatch(authApi.endpoints.login.initiate({ email, password }));
+  try {
+    const { token, user } = await request.unwrap();
+    store.dispatch(sessionStarted({ token, user }));
+    storeSession(token, user);
+    return user;
+  } finally {
+    request.reset();
+  }
+}

@@ -1,0 +1,134 @@
+import { Box, Center, Spinner, type SystemStyleObject } from '@chakra-ui/react';
+import type { MessageDto } from '@wa/contracts';
+import { Fragment, useCallback, useLayoutEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../app/errors';
+import { isNearEnd, isNearTop, keptScrollTop } from '../../app/scroll';
+import { AckIcon } from './AckIcon';
+import { useMessagesInfiniteQuery } from './chat.api';
+import { FormattedText } from './FormattedText';
+import { dayLabel, orderedMessages, timeLabel, type MessagePages } from './message-rules';
+
+/** spec 01 §2 and §9: older messages load within 50 px of the top. */
+export const LIST_TOP_PX = 50;
+/** closer than this to the bottom, a new message keeps the view at the bottom */
+const STICK_TO_BOTTOM_PX = 120;
+
+/** Bubbles and separators are plain elements styled once here: a chat holds many of them. */
+const messagesCss: SystemStyleObject = {
+  '& .line': { display: 'flex', justifyContent: 'flex-start', px: '4', py: '0.5' },
+  '& .line[data-from-me=true]': { justifyContent: 'flex-end' },
+  '& .bubble': { maxW: '70%', bg: 'chat.theirs', borderRadius: 'lg', borderTopLeftRadius: 'sm', px: '3', py: '1.5', shadow: 'xs' },
+  '& [data-from-me=true] .bubble': { bg: 'chat.mine', borderTopLeftRadius: 'lg', borderTopRightRadius: 'sm' },
+  '& .text': { textStyle: 'sm', whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
+  '& .meta': { display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: '1', mt: '0.5', textStyle: '2xs', color: 'fg.muted' },
+  '& .day': { display: 'flex', justifyContent: 'center', py: '2' },
+  '& .day span': { textStyle: 'xs', bg: 'bg', color: 'fg.muted', px: '3', py: '0.5', borderRadius: 'full', shadow: 'xs' },
+};
+
+function Bubble({ message }: { message: MessageDto }) {
+  const mine = message.fromMe;
+  return (
+    <div className="line" data-from-me={mine}>
+      <div className="bubble" data-testid="message" data-message-id={message.id} data-from-me={mine}>
+        <div className="text" data-testid="message-body">
+          {message.isDeleted ? <i>🚫</i> : <FormattedText text={message.body} />}
+        </div>
+        <div className="meta">
+          <span>{timeLabel(message.createdAt)}</span>
+          {mine && <AckIcon ack={message.ack} />}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The messages of a ticket, newest at the bottom, with a separator per day (DD/MM/YYYY). */
+export function MessagesList({ ticketId }: { ticketId: number }) {
+  const { t } = useTranslation();
+  const query = useMessagesInfiniteQuery(ticketId);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const messages = orderedMessages(query.data as MessagePages | undefined);
+  const scroller = useRef<HTMLDivElement>(null);
+  /** the scroll height before older messages were put on top, to keep the view where it was */
+  const anchor = useRef<{ height: number; top: number } | null>(null);
+  const atBottom = useRef(true);
+  const firstId = messages[0]?.id;
+  const lastId = messages[messages.length - 1]?.id;
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    atBottom.current = isNearEnd(el, STICK_TO_BOTTOM_PX);
+    if (isNearTop(el, LIST_TOP_PX) && hasNextPage && !isFetchingNextPage && !anchor.current) {
+      anchor.current = { height: el.scrollHeight, top: el.scrollTop };
+      void fetchNextPage().finally(() => {
+        // nothing came (an error): forget the anchor so the next scroll can try again
+        requestAnimationFrame(() => {
+          if (anchor.current && scroller.current?.scrollHeight === anchor.current.height) anchor.current = null;
+        });
+      });
+    }
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  // older messages on top: the view stays on the message it showed
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !anchor.current) return;
+    el.scrollTop = keptScrollTop(anchor.current, el.scrollHeight);
+    anchor.current = null;
+  }, [firstId]);
+
+  // a new message at the bottom (or the first load): follow it when the user was at the bottom or sent it
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || lastId === undefined) return;
+    const last = messages[messages.length - 1];
+    if (atBottom.current || last?.fromMe) {
+      el.scrollTop = el.scrollHeight;
+      atBottom.current = true;
+    }
+  }, [lastId]);
+
+  let previousDay = '';
+  return (
+    <Box ref={scroller} flex="1" minH="0" overflowY="auto" bg="chat.bg" py="3" css={messagesCss} onScroll={onScroll} data-testid="messages-list" data-ready={!query.isLoading}>
+      {isFetchingNextPage && (
+        <Center py="2" gap="2" color="fg.muted" textStyle="xs">
+          <Spinner size="xs" />
+          {t('chat.loadingOlder')}
+        </Center>
+      )}
+      {query.isLoading && (
+        <Center h="full">
+          <Spinner color="teal.solid" />
+        </Center>
+      )}
+      {query.isError && messages.length === 0 && (
+        <Center h="full" color="fg.error" textStyle="sm">
+          {errorText(query.error)}
+        </Center>
+      )}
+      {!query.isLoading && !query.isError && messages.length === 0 && (
+        <Center h="full" color="fg.muted" textStyle="sm">
+          {t('chat.noMessages')}
+        </Center>
+      )}
+      {messages.map((m) => {
+        const day = dayLabel(m.createdAt);
+        const separator = day !== previousDay;
+        previousDay = day;
+        return (
+          <Fragment key={m.id}>
+            {separator && (
+              <div className="day">
+                <span data-testid="day-separator">{day}</span>
+              </div>
+            )}
+            <Bubble message={m} />
+          </Fragment>
+        );
+      })}
+    </Box>
+  );
+}

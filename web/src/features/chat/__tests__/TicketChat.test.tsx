@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { act, waitFor } from '@testing-library/react';
+import type { TicketDto, UserDto } from '@wa/contracts';
+import { Route, Routes } from 'react-router-dom';
+import { ToasterHost } from '../../../app/notify';
+import { sessionStarted } from '../../../app/session';
+import { makeStore } from '../../../app/store';
+import { RealtimeContext } from '../../../realtime/RealtimeProvider';
+import type { RealtimeClient } from '../../../realtime/realtime-client';
+import { aMessage, aTicket } from '../../../test/fixtures';
+import { renderWithProviders } from '../../../test/render';
+import TicketChat from '../TicketChat';
+
+const realFetch = globalThis.fetch;
+let answer: (path: string) => { status: number; body: unknown };
+
+beforeEach(() => {
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const url = new URL((input as Request).url);
+    const { status, body } = answer(url.pathname);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  }) as unknown as typeof fetch;
+});
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+/** A stand-in for the live socket: the test fires the server's events. */
+function fakeSocket() {
+  const handlers = new Map<string, (p: unknown) => void>();
+  const client = {
+    on: (channel: string, h: (p: unknown) => void) => {
+      handlers.set(channel, h);
+      return () => handlers.delete(channel);
+    },
+    join: () => () => undefined,
+  } as unknown as RealtimeClient;
+  return { client, fire: (channel: string, payload: unknown) => act(() => handlers.get(channel)?.(payload)) };
+}
+
+function renderChat(uuid: string, socket = fakeSocket()) {
+  const store = makeStore();
+  store.dispatch(sessionStarted({ token: 't', user: { id: 7, name: 'Ana', companyId: 1, profile: 'user', queueIds: [10] } as unknown as UserDto }));
+  const r = renderWithProviders(
+    <RealtimeContext.Provider value={socket.client}>
+      <Routes>
+        <Route path="/tickets" element={<div data-testid="list-page" />} />
+        <Route path="/tickets/:ticketId" element={<TicketChat uuid={uuid} />} />
+      </Routes>
+      <ToasterHost />
+    </RealtimeContext.Provider>,
+    { store, route: `/tickets/${uuid}` },
+  );
+  return { ...r, socket };
+}
+
+function serve(ticket: TicketDto) {
+  answer = (path) => {
+    if (path === `/tickets/u/${ticket.uuid}`) return { status: 200, body: ticket };
+    if (path === `/messages/${ticket.id}`) return { status: 200, body: { messages: [aMessage({ id: 1, ticketId: ticket.id, fromMe: false, body: 'Oi' })], hasMore: false, nextCursor: null } };
+    return { status: 404, body: { error: 'ERR_NOT_FOUND' } };
+  };
+}
+
+describe('ticket chat', () => {
+  it('outside the user’s queues: "Acesso não permitido", then back to /tickets', async () => {
+    answer = (path) =>
+      path === '/auth/refresh_token'
+        ? { status: 200, body: { token: 'new', user: { id: 7, companyId: 1 } } }
+        : { status: 403, body: { error: 'ERR_NO_PERMISSION', message: 'Acesso não permitido', statusCode: 403 } };
+    const { findByTestId, findByText } = renderChat('other-queue');
+    await findByTestId('list-page');
+    await findByText('Acesso não permitido');
+  });
+
+  it('shows the buttons of each status', async () => {
+    serve(aTicket({ id: 5, uuid: 'p', status: 'pending' }));
+    const pending = renderChat('p');
+    await pending.findByTestId('chat-accept');
+    expect(pending.queryByTestId('chat-resolve')).toBeNull();
+    pending.unmount();
+
+    serve(aTicket({ id: 6, uuid: 'o', status: 'open', userId: 7, user: { id: 7, name: 'Ana' } }));
+    const open = renderChat('o');
+    await open.findByTestId('chat-resolve');
+    await open.findByTestId('chat-return');
+    expect(open.queryByTestId('chat-accept')).toBeNull();
+    expect((open.getByTestId('message-textarea') as HTMLTextAreaElement).disabled).toBe(false);
+    open.unmount();
+
+    serve(aTicket({ id: 8, uuid: 'c', status: 'closed' }));
+    const closed = renderChat('c');
+    await closed.findByTestId('chat-reopen');
+    expect((closed.getByTestId('message-textarea') as HTMLTextAreaElement).disabled).toBe(true);
+  });
+
+  it('the open ticket deleted: back to /tickets', async () => {
+    serve(aTicket({ id: 9, uuid: 'd', status: 'open', userId: 7 }));
+    const { findByTestId, socket, queryByTestId } = renderChat('d');
+    await findByTestId('ticket-chat');
+    await findByTestId('message');
+    socket.fire('company-1-ticket', { action: 'delete', ticketId: 99 });
+    expect(queryByTestId('ticket-chat')).not.toBeNull();
+    socket.fire('company-1-ticket', { action: 'delete', ticketId: 9 });
+    await waitFor(() => expect(queryByTestId('list-page')).not.toBeNull());
+  });
+});

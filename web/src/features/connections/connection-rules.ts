@@ -1,0 +1,38 @@
+import type { ConnectionStatus } from '@wa/contracts';
+
+/** spec 01 §5: a connection's name is required, 2 to 50 characters. */
+export function validateConnectionName(name: string): 'required' | 'tooShort' | 'tooLong' | null {
+  const n = name.trim();
+  if (!n) return 'required';
+  if (n.length < 2) return 'tooShort';
+  if (n.length > 50) return 'tooLong';
+  return null;
+}
+
+export type SessionButton = 'qrcode' | 'tryAgain' | 'newQr' | 'disconnect' | 'connecting';
+
+/** spec 01 §4 "Connection status": the buttons each state offers. */
+export function sessionButtons(status: ConnectionStatus): SessionButton[] {
+  switch (status) {
+    case 'qrcode':
+      return ['qrcode'];
+    case 'DISCONNECTED':
+      return ['tryAgain', 'newQr'];
+    case 'CONNECTED':
+    case 'PAIRING':
+    case 'TIMEOUT':
+      return ['disconnect'];
+    case 'OPENING':
+      return ['connecting'];
+    default:
+      return [];
+  }
+}
+
+/** DD/MM/YYYY HH:mm in local time. */
+export function dateTimeLabel(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getDate())}/${p(d.getMonth() + 1)}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}

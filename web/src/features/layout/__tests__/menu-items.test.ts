@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { connectionsNeedAttention } from '../connection-badge';
+import { MENU_ITEMS, visibleMenuItems, type MenuKey } from '../menu-items';
+
+const all = new Set<MenuKey>(MENU_ITEMS.map((i) => i.key));
+const keys = (items: { key: MenuKey }[]) => items.map((i) => i.key);
+const agent = { isAdmin: false, isSuper: false, plan: {} };
+const admin = { isAdmin: true, isSuper: false, plan: {} };
+
+describe('side menu (spec 01 §2 "Side menu", §6)', () => {
+  it('shows only the screens this build has: tickets for agents, tickets and connections for admins', () => {
+    expect(keys(visibleMenuItems(agent))).toEqual(['tickets']);
+    expect(keys(visibleMenuItems(admin))).toEqual(['tickets', 'connections']);
+  });
+
+  it('keeps the administration group and the dashboard for admins', () => {
+    const shown = keys(visibleMenuItems(agent, all));
+    expect(shown).not.toContain('dashboard');
+    expect(shown).not.toContain('connections');
+    expect(MENU_ITEMS.filter((i) => i.group === 'admin').every((i) => !i.rule(agent))).toBe(true);
+    expect(keys(visibleMenuItems(admin, all))).toContain('dashboard');
+  });
+
+  it('gates items by plan flags and the super flag', () => {
+    expect(keys(visibleMenuItems(admin, all))).not.toEqual(expect.arrayContaining(['kanban']));
+    const full = { isAdmin: true, isSuper: true, plan: { useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true } };
+    expect(keys(visibleMenuItems(full, all))).toEqual(MENU_ITEMS.map((i) => i.key));
+    expect(keys(visibleMenuItems(admin, all))).not.toContain('announcements');
+  });
+});
+
+describe('connections badge', () => {
+  it.each(['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'] as const)('shows for %s', (status) => {
+    expect(connectionsNeedAttention([{ status: 'CONNECTED' }, { status }])).toBe(true);
+  });
+
+  it('does not show when every connection is connected, or before the list is there', () => {
+    expect(connectionsNeedAttention([{ status: 'CONNECTED' }])).toBe(false);
+    expect(connectionsNeedAttention(undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+import type { PlanFlags, UserDto } from '@wa/contracts';
+
+export type MenuKey =
+  | 'dashboard'
+  | 'tickets'
+  | 'quickMessages'
+  | 'kanban'
+  | 'todolist'
+  | 'contacts'
+  | 'schedules'
+  | 'tags'
+  | 'chats'
+  | 'helps'
+  | 'announcements'
+  | 'prompts'
+  | 'queueIntegration'
+  | 'connections'
+  | 'files'
+  | 'queues'
+  | 'users'
+  | 'messagesAPI'
+  | 'settings';
+
+export interface MenuItemDef {
+  key: MenuKey;
+  to: string;
+  group: 'main' | 'admin';
+  /** who sees it (spec 01 §2 "Side menu", §6) */
+  rule: (who: MenuViewer) => boolean;
+}
+
+export interface MenuViewer {
+  isAdmin: boolean;
+  isSuper: boolean;
+  plan: Partial<PlanFlags>;
+}
+
+const always = () => true;
+const adminOnly = (v: MenuViewer) => v.isAdmin;
+
+/** Every item of the spec's side menu, in its order. */
+export const MENU_ITEMS: MenuItemDef[] = [
+  { key: 'dashboard', to: '/', group: 'main', rule: adminOnly },
+  { key: 'tickets', to: '/tickets', group: 'main', rule: always },
+  { key: 'quickMessages', to: '/quick-messages', group: 'main', rule: always },
+  { key: 'kanban', to: '/kanban', group: 'main', rule: (v) => !!v.plan.useKanban },
+  { key: 'todolist', to: '/todolist', group: 'main', rule: always },
+  { key: 'contacts', to: '/contacts', group: 'main', rule: always },
+  { key: 'schedules', to: '/schedules', group: 'main', rule: (v) => !!v.plan.useSchedules },
+  { key: 'tags', to: '/tags', group: 'main', rule: always },
+  { key: 'chats', to: '/chats', group: 'main', rule: (v) => !!v.plan.useInternalChat },
+  { key: 'helps', to: '/helps', group: 'main', rule: always },
+  { key: 'announcements', to: '/announcements', group: 'admin', rule: (v) => v.isAdmin && v.isSuper },
+  { key: 'prompts', to: '/prompts', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useOpenAi },
+  { key: 'queueIntegration', to: '/queue-integration', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useIntegrations },
+  { key: 'connections', to: '/connections', group: 'admin', rule: adminOnly },
+  { key: 'files', to: '/files', group: 'admin', rule: adminOnly },
+  { key: 'queues', to: '/queues', group: 'admin', rule: adminOnly },
+  { key: 'users', to: '/users', group: 'admin', rule: adminOnly },
+  { key: 'messagesAPI', to: '/messages-api', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useExternalApi },
+  { key: 'settings', to: '/settings', group: 'admin', rule: adminOnly },
+];
+
+/** The screens this build has: the other items stay hidden rather than lead nowhere. */
+export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>(['tickets', 'connections']);
+
+export function viewerOf(user: UserDto | null): MenuViewer {
+  return {
+    isAdmin: user?.profile === 'admin' || user?.super === true,
+    isSuper: user?.super === true,
+    plan: user?.company?.plan ?? {},
+  };
+}
+
+export function visibleMenuItems(viewer: MenuViewer, built: ReadonlySet<MenuKey> = BUILT_SCREENS): MenuItemDef[] {
+  return MENU_ITEMS.filter((item) => built.has(item.key) && item.rule(viewer));
+}

@@ -1,0 +1,29 @@
+import { SocketChannels, type AuthChannelPayload } from '@wa/contracts';
+import { useTranslation } from 'react-i18next';
+import { selectUser, sessionReplaced } from '../../app/session';
+import { clearAllButPreferences } from '../../app/storage';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { notify } from '../../app/notify';
+import { useRealtime, useSocketEvent } from '../../realtime/RealtimeProvider';
+import { leaveSessionEndNotice } from '../auth/session-end-notice';
+
+/** spec 01 §4: the message is shown, and one second later the storage is cleared and the page reloads (on /login). */
+export const SESSION_REPLACED_DELAY_MS = 1000;
+
+export function useSessionReplaced(): void {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const client = useRealtime();
+  useSocketEvent<AuthChannelPayload>(user ? SocketChannels.auth(user.companyId) : null, (p) => {
+    if (p?.action !== 'sessionReplaced' || p.user?.id !== user?.id) return;
+    client?.close();
+    dispatch(sessionReplaced());
+    notify.warning(t('auth.sessionReplaced'), 10_000);
+    setTimeout(() => {
+      clearAllButPreferences();
+      leaveSessionEndNotice('auth.sessionReplaced');
+      window.location.assign('/login');
+    }, SESSION_REPLACED_DELAY_MS);
+  });
+}

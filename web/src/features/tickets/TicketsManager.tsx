@@ -1,0 +1,76 @@
+import { Flex, HStack, Input, Switch, Tabs } from '@chakra-ui/react';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { selectIsAdmin, selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
+import { QueueFilter } from './QueueFilter';
+import { userQueueIds, type TicketListArgs } from './ticket-list-rules';
+import { useTicketsView, type TicketsTab } from './tickets-context';
+import { useListQueuesQuery } from './tickets.api';
+import { TicketsList } from './TicketsList';
+
+/** spec 01 §9: search requests are debounced 500 ms. */
+export const SEARCH_DEBOUNCE_MS = 500;
+
+const TABS: TicketsTab[] = ['open', 'pending', 'closed', 'search'];
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return v;
+}
+
+/** The ticket lists: status tabs, the search tab, "show all" for admins and the queue filter. */
+export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
+  const { t } = useTranslation();
+  const { tab, setTab } = useTicketsView();
+  const user = useAppSelector(selectUser);
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const { data: queues = [] } = useListQueuesQuery();
+  const [showAll, setShowAll] = useState(false);
+  const [queueIds, setQueueIds] = useState<number[]>(() => userQueueIds(user));
+  const [search, setSearch] = useState('');
+  const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
+
+  const args: TicketListArgs = useMemo(
+    () => (tab === 'search' ? { searchParam, showAll: isAdmin && showAll, queueIds } : { status: tab, showAll: isAdmin && showAll, queueIds }),
+    [tab, searchParam, showAll, isAdmin, queueIds],
+  );
+
+  return (
+    <Flex direction="column" h="full" minH="0" bg="bg" data-testid="tickets-manager">
+      <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as TicketsTab)} size="sm" variant="line" fitted>
+        <Tabs.List>
+          {TABS.map((value) => (
+            <Tabs.Trigger key={value} value={value} data-testid={`tickets-tab-${value}`}>
+              {t(`tickets.tabs.${value}`)}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+      </Tabs.Root>
+      {tab === 'search' && (
+        <Flex px="3" pt="3">
+          <Input size="sm" placeholder={t('tickets.searchPlaceholder')} value={search} onChange={(e) => setSearch(e.target.value)} autoFocus data-testid="tickets-search" />
+        </Flex>
+      )}
+      <HStack px="3" py="2" gap="3" justify="space-between" borderBottomWidth="1px">
+        {isAdmin ? (
+          <Switch.Root size="sm" checked={showAll} onCheckedChange={(e) => setShowAll(e.checked)} data-testid="tickets-show-all">
+            <Switch.HiddenInput />
+            <Switch.Control>
+              <Switch.Thumb />
+            </Switch.Control>
+            <Switch.Label>{t('tickets.showAll')}</Switch.Label>
+          </Switch.Root>
+        ) : (
+          <span />
+        )}
+        <QueueFilter queues={queues} selected={queueIds} onChange={setQueueIds} />
+      </HStack>
+      <TicketsList key={tab} args={args} selectedUuid={selectedUuid} />
+    </Flex>
+  );
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { fireEvent } from '@testing-library/react';
+import { aTicket } from '../../../test/fixtures';
+import { renderWithProviders } from '../../../test/render';
+import { TicketCard } from '../TicketCard';
+
+const NOW = new Date('2026-11-22T12:00:00.000Z');
+
+function card(overrides: Parameters<typeof aTicket>[0]) {
+  const onOpen = jest.fn();
+  const onAccept = jest.fn();
+  const r = renderWithProviders(<TicketCard ticket={aTicket(overrides)} now={NOW} selected={false} accepting={false} onOpen={onOpen} onAccept={onAccept} />);
+  return { ...r, onOpen, onAccept };
+}
+
+describe('ticket card', () => {
+  it('shows the contact, the last message cut to 20 characters, the queue, the unread count and the age', () => {
+    const { getByTestId } = card({
+      lastMessage: 'Olá, preciso de ajuda com meu pedido',
+      unreadMessages: 3,
+      updatedAt: new Date(NOW.getTime() - 5 * 60_000).toISOString(),
+    });
+    expect(getByTestId('ticket-contact').textContent).toBe('Contato 1');
+    expect(getByTestId('ticket-last-message').textContent).toBe('Olá, preciso de ajud...');
+    expect(getByTestId('ticket-queue').textContent).toBe('Atendimento');
+    expect(getByTestId('ticket-unread').textContent).toBe('3');
+    expect(getByTestId('ticket-age').textContent).toBe('5 min');
+    expect(getByTestId('ticket-age').getAttribute('data-color')).toBe('green');
+  });
+
+  it('a pending ticket does not open on a click; it is accepted with its button', () => {
+    const { getByTestId, onOpen, onAccept } = card({ status: 'pending' });
+    fireEvent.click(getByTestId('ticket-card'));
+    expect(onOpen).not.toHaveBeenCalled();
+    fireEvent.click(getByTestId('ticket-accept'));
+    expect(onAccept).toHaveBeenCalledTimes(1);
+    expect(onOpen).not.toHaveBeenCalled();
+  });
+
+  it('an open ticket opens on a click and shows its owner', () => {
+    const { getByTestId, queryByTestId, onOpen } = card({ status: 'open', userId: 7, user: { id: 7, name: 'Ana' } });
+    expect(queryByTestId('ticket-accept')).toBeNull();
+    expect(getByTestId('ticket-owner').textContent).toBe('Ana');
+    fireEvent.click(getByTestId('ticket-card'));
+    expect(onOpen).toHaveBeenCalledTimes(1);
+  });
+
+  it('a ticket without queue says so', () => {
+    const { getByTestId } = card({ queueId: null, queue: null });
+    expect(getByTestId('ticket-queue').textContent).toBe('Sem fila');
+  });
+});

@@ -1,0 +1,79 @@
+import type { QueueDto, TicketDto, TicketsPage, TicketStatus } from '@wa/contracts';
+import { api } from '../../app/api';
+import { plain } from '../../app/cache';
+import type { RootState } from '../../app/store';
+import { applyListChange, containsTicket, onTicketUpdate, type ListChange, type PageParam, type TicketListArgs, type TicketPages } from './ticket-list-rules';
+
+export const ticketsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    listTickets: build.infiniteQuery<TicketsPage, TicketListArgs, PageParam>({
+      infiniteQueryOptions: {
+        initialPageParam: { cursor: null, page: 1 },
+        getNextPageParam: (last, _all, lastParam) => (last.hasMore ? { cursor: last.nextCursor, page: lastParam.page + 1 } : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        url: '/tickets',
+        params: {
+          status: queryArg.status,
+          searchParam: queryArg.searchParam || undefined,
+          showAll: String(queryArg.showAll),
+          queueIds: JSON.stringify(queryArg.queueIds),
+          ...(pageParam.cursor ? { cursor: pageParam.cursor } : { pageNumber: pageParam.page }),
+        },
+      }),
+      providesTags: ['TicketList'],
+    }),
+    ticketByUuid: build.query<TicketDto, string>({
+      query: (uuid) => `/tickets/u/${encodeURIComponent(uuid)}`,
+      providesTags: (t) => (t ? [{ type: 'Ticket', id: t.id }] : []),
+    }),
+    updateTicket: build.mutation<
+      TicketDto,
+      { id: number; status: TicketStatus; userId?: number | null; queueId?: number | null; useIntegration?: boolean; promptId?: number | null }
+    >({
+      query: ({ id, ...body }) => ({ url: `/tickets/${id}`, method: 'PUT', body }),
+      async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          applyTicketToCaches(data, getState() as RootState, dispatch);
+        } catch {
+          /* the caller shows the error */
+        }
+      },
+    }),
+    listQueues: build.query<QueueDto[], void>({
+      query: () => '/queue',
+      providesTags: ['Queue'],
+    }),
+  }),
+});
+
+export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery } = ticketsApi;
+
+type Dispatch = (action: unknown) => unknown;
+
+
+/** Every cached ticket list with its arguments. */
+export function cachedTicketLists(state: RootState): TicketListArgs[] {
+  return api.util
+    .selectInvalidatedBy(state, ['TicketList'])
+    .filter((e) => e.endpointName === 'listTickets')
+    .map((e) => e.originalArgs as TicketListArgs);
+}
+
+/** Applies one change (decided per list) to every cached ticket list. */
+export function changeTicketLists(state: RootState, dispatch: Dispatch, decide: (args: TicketListArgs, data: TicketPages | undefined) => ListChange): void {
+  for (const args of cachedTicketLists(state)) {
+    const data = ticketsApi.endpoints.listTickets.select(args)(state).data as TicketPages | undefined;
+    const change = decide(args, data);
+    if (change.kind === 'none') continue;
+    dispatch(ticketsApi.util.updateQueryData('listTickets', args, (draft) => applyListChange(plain(draft) as TicketPages, change)));
+  }
+}
+
+/** A newer version of a ticket: the chat header that shows it and the lists it belongs to (or no longer does). */
+export function applyTicketToCaches(ticket: TicketDto, state: RootState, dispatch: Dispatch): void {
+  const userId = state.session.user?.id ?? -1;
+  dispatch(ticketsApi.util.updateQueryData('ticketByUuid', ticket.uuid, () => ticket));
+  changeTicketLists(state, dispatch, (args, data) => onTicketUpdate(ticket, args, userId, containsTicket(data, ticket.id)));
+}

@@ -1,0 +1,28 @@
+import { ChakraProvider } from '@chakra-ui/react';
+import { ThemeProvider } from 'next-themes';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { StorageKeys } from './app/storage';
+import { system } from './app/theme';
+import { ToasterHost } from './app/notify';
+import { initI18n } from './i18n';
+import { mark } from './app/perf';
+
+mark('main');
+
+await initI18n();
+mark('i18n');
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <ChakraProvider value={system}>
+      <ThemeProvider attribute="class" storageKey={StorageKeys.preferredTheme} defaultTheme="light" enableSystem={false} disableTransitionOnChange>
+        <App />
+        <ToasterHost />
+      </ThemeProvider>
+    </ChakraProvider>
+  </StrictMode>,
+);

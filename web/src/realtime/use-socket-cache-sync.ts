@@ -1,0 +1,86 @@
+import {
+  SocketChannels,
+  type AppMessageChannelPayload,
+  type TicketChannelPayload,
+  type WhatsappChannelPayload,
+  type WhatsappSessionChannelPayload,
+} from '@wa/contracts';
+import { useEffect } from 'react';
+import { useStore } from 'react-redux';
+import { plain } from '../app/cache';
+import { selectIsAdmin, selectUser } from '../app/session';
+import { useAppDispatch, useAppSelector, type RootState } from '../app/store';
+import { chatApi } from '../features/chat/chat.api';
+import { addMessage, replaceMessage, type MessagePages } from '../features/chat/message-rules';
+import { connectionsApi, upsertConnection } from '../features/connections/connections.api';
+import { containsTicket, onNewMessage } from '../features/tickets/ticket-list-rules';
+import { applyTicketToCaches, changeTicketLists, ticketsApi } from '../features/tickets/tickets.api';
+import { useRealtime } from './RealtimeProvider';
+
+type Dispatch = (action: unknown) => unknown;
+
+
+/** `company-<id>-ticket`: lists follow the rules of spec 01 §4 "Live updates"; the chat header follows its ticket. */
+export function syncTicketEvent(p: TicketChannelPayload, state: RootState, dispatch: Dispatch): void {
+  switch (p.action) {
+    case 'update':
+      applyTicketToCaches(p.ticket, state, dispatch);
+      return;
+    case 'delete':
+      changeTicketLists(state, dispatch, () => ({ kind: 'remove', ticketId: p.ticketId }));
+      return;
+    case 'updateUnread':
+      changeTicketLists(state, dispatch, () => ({ kind: 'unread-cleared', ticketId: p.ticketId }));
+      return;
+  }
+}
+
+/** `company-<id>-appMessage`: the open chat gets the message (or its new ack); the ticket moves to the top of its lists. */
+export function syncMessageEvent(p: AppMessageChannelPayload, state: RootState, dispatch: Dispatch): void {
+  const ticketId = p.message.ticketId;
+  if (p.action === 'create') {
+    dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => addMessage(plain(draft) as MessagePages, p.message)));
+    if (p.ticket) {
+      const userId = state.session.user?.id ?? -1;
+      dispatch(ticketsApi.util.updateQueryData('ticketByUuid', p.ticket.uuid, () => p.ticket));
+      changeTicketLists(state, dispatch, (args, data) => onNewMessage(p.ticket, args, userId, containsTicket(data, p.ticket.id)));
+    }
+  } else {
+    dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, p.message)));
+  }
+}
+
+/** `company-<id>-whatsapp` and `-whatsappSession`: the connections list. */
+export function syncWhatsappEvent(p: WhatsappChannelPayload | WhatsappSessionChannelPayload, dispatch: Dispatch): void {
+  if (p.action === 'delete') {
+    const id = (p as { whatsappId: number }).whatsappId;
+    dispatch(connectionsApi.util.updateQueryData('listWhatsapps', undefined, (d) => d.filter((w) => w.id !== id)));
+    return;
+  }
+  const w = 'whatsapp' in p ? p.whatsapp : p.session;
+  if (w) dispatch(connectionsApi.util.updateQueryData('listWhatsapps', undefined, (d) => upsertConnection(plain(d), w)));
+}
+
+/** Turns the company's live events into cache updates (STYLE "Web"); mounted once in the layout. */
+export function useSocketCacheSync(): void {
+  const client = useRealtime();
+  const store = useStore<RootState>();
+  const dispatch = useAppDispatch();
+  const companyId = useAppSelector(selectUser)?.companyId;
+  const isAdmin = useAppSelector(selectIsAdmin);
+
+  useEffect(() => {
+    if (!client || !companyId) return;
+    const offs = [
+      client.on<TicketChannelPayload>(SocketChannels.ticket(companyId), (p) => syncTicketEvent(p, store.getState(), dispatch)),
+      client.on<AppMessageChannelPayload>(SocketChannels.appMessage(companyId), (p) => syncMessageEvent(p, store.getState(), dispatch)),
+      client.on<WhatsappChannelPayload>(SocketChannels.whatsapp(companyId), (p) => syncWhatsappEvent(p, dispatch)),
+      client.on<WhatsappSessionChannelPayload>(SocketChannels.whatsappSession(companyId), (p) => syncWhatsappEvent(p, dispatch)),
+    ];
+    const leave = client.join('joinNotification');
+    return () => {
+      for (const off of offs) off();
+      leave();
+    };
+  }, [client, companyId, isAdmin, store, dispatch]);
+}

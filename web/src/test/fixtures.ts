@@ -1,0 +1,52 @@
+import type { MessageDto, TicketDto } from '@wa/contracts';
+
+export function aTicket(overrides: Partial<TicketDto> = {}): TicketDto {
+  const id = overrides.id ?? 1;
+  return {
+    id,
+    uuid: `uuid-${id}`,
+    companyId: 1,
+    status: 'pending',
+    userId: null,
+    user: null,
+    queueId: 10,
+    queue: { id: 10, name: 'Atendimento', color: '#2e7d32' },
+    whatsappId: 1,
+    whatsapp: { id: 1, name: 'Sandbox' },
+    contactId: 100 + id,
+    contact: { id: 100 + id, name: `Contato ${id}`, number: `55119999900${id}`, profilePicUrl: '' },
+    tags: [],
+    lastMessage: 'Olá',
+    unreadMessages: 1,
+    isGroup: false,
+    chatbot: false,
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function aMessage(overrides: Partial<MessageDto> = {}): MessageDto {
+  const id = overrides.id ?? 1;
+  return {
+    id,
+    wid: `wid-${id}`,
+    ticketId: 1,
+    companyId: 1,
+    contactId: null,
+    body: `mensagem ${id}`,
+    fromMe: true,
+    mediaType: 'chat',
+    mediaUrl: null,
+    quotedMsgId: null,
+    ack: 0,
+    read: true,
+    isDeleted: false,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+    ...overrides,
+  };
+}

@@ -1,0 +1,28 @@
+// the i18n instance (Portuguese), as main.tsx sets it up
+import '../i18n';
+
+// What jsdom lacks and the UI libraries expect.
+if (typeof window !== 'undefined') {
+  if (!window.matchMedia) {
+    window.matchMedia = (query: string) =>
+      ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      }) as unknown as MediaQueryList;
+  }
+  if (!('ResizeObserver' in window)) {
+    (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    };
+  }
+  if (!Element.prototype.scrollTo) Element.prototype.scrollTo = function scrollTo() {};
+  if (!window.scrollTo) window.scrollTo = () => undefined;
+}
