@@ -1,4 +1,5 @@
 import { configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query';
 import { useDispatch, useSelector } from 'react-redux';
 import { api } from './api';
 import { loggedOut, sessionSlice } from './session';
@@ -20,6 +21,8 @@ export function makeStore() {
 }
 
 export const store = makeStore();
+// back online: the queries on screen load again (refetchOnReconnect)
+setupListeners(store.dispatch);
 export type AppStore = ReturnType<typeof makeStore>;
 export type RootState = ReturnType<AppStore['getState']>;
 export type AppDispatch = AppStore['dispatch'];

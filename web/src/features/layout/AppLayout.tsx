@@ -1,5 +1,5 @@
-import { Box, Button, Center, CloseButton, Drawer, Flex, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
-import { Suspense, useEffect, useState } from 'react';
+import { Box, Button, Center, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { Outlet } from 'react-router-dom';
@@ -18,6 +18,7 @@ import { useSessionReplaced } from './use-session-replaced';
 import { DRAWER_OPEN_ABOVE_PX, DRAWER_TEMPORARY_BELOW_PX, DRAWER_WIDTH_PX, useWindowWidth } from './use-window-width';
 
 const COLLAPSED_WIDTH_PX = 60;
+const MobileDrawer = lazy(() => import('./MobileDrawer'));
 mark('layout-code');
 
 // a stored session: who it is now, asked as soon as this code is here (the hook below takes the answer);
@@ -38,19 +39,11 @@ function Shell() {
       <TopBar onToggleMenu={() => setOpen((o) => !o)} wide={width > DRAWER_OPEN_ABOVE_PX} />
       <Flex flex="1" minH="0">
         {temporary ? (
-          <Drawer.Root lazyMount unmountOnExit open={open} onOpenChange={(e) => setOpen(e.open)} placement="start">
-            <Portal>
-              <Drawer.Backdrop />
-              <Drawer.Positioner>
-                <Drawer.Content maxW={`${DRAWER_WIDTH_PX}px`}>
-                  <Drawer.CloseTrigger asChild>
-                    <CloseButton size="sm" />
-                  </Drawer.CloseTrigger>
-                  <SideMenu collapsed={false} onNavigate={() => setOpen(false)} />
-                </Drawer.Content>
-              </Drawer.Positioner>
-            </Portal>
-          </Drawer.Root>
+          open && (
+            <Suspense fallback={null}>
+              <MobileDrawer open={open} onOpenChange={setOpen} />
+            </Suspense>
+          )
         ) : (
           <Box
             as="nav"

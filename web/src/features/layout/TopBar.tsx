@@ -1,69 +1,18 @@
-import { Badge, Box, Flex, HStack, IconButton, Menu, Popover, Portal, Slider, Text } from '@chakra-ui/react';
+import { Badge, Box, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
 import { useTheme } from 'next-themes';
-import { useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdDarkMode, MdLightMode, MdLogout, MdMenu, MdRefresh, MdTranslate, MdVolumeUp } from 'react-icons/md';
-import { useNavigate } from 'react-router-dom';
-import { loggedOut, selectIsAdmin, selectUser } from '../../app/session';
-import { clearSession, readItem, StorageKeys, writeItem } from '../../app/storage';
-import { useAppDispatch, useAppSelector } from '../../app/store';
-import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../../i18n';
+import { MdDarkMode, MdLightMode, MdMenu, MdRefresh, MdTranslate, MdVolumeUp } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
-import { useLogoutMutation } from '../auth/auth.api';
+import { selectIsAdmin, selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
 import { brDate, expiryWarningDays } from '../auth/expiry';
 import { ContactAvatar } from '../tickets/ContactAvatar';
 
-/** spec 01 §9: volume 0 to 1 in steps of 0.1, stored locally. */
-export function storedVolume(): number {
-  const v = Number(readItem(StorageKeys.volume) ?? '1');
-  return Number.isFinite(v) ? Math.min(1, Math.max(0, Math.round(v * 10) / 10)) : 1;
-}
-
-function VolumeControl() {
-  const { t } = useTranslation();
-  const [volume, setVolume] = useState(storedVolume);
-  const button = (onClick?: () => void) => (
-    <IconButton variant="ghost" size="sm" aria-label={t('topBar.volume')} title={t('topBar.volume')} onClick={onClick} data-testid="volume-button">
-      <MdVolumeUp />
-    </IconButton>
-  );
-  return (
-    <Deferred placeholder={button}>
-      <Popover.Root defaultOpen lazyMount unmountOnExit positioning={{ placement: 'bottom' }}>
-        <Popover.Trigger asChild>{button()}</Popover.Trigger>
-        <Portal>
-          <Popover.Positioner>
-            <Popover.Content width="52">
-              <Popover.Body>
-                <Slider.Root
-                  min={0}
-                  max={1}
-                  step={0.1}
-                  value={[volume]}
-                  onValueChange={(e) => {
-                    const v = Math.round((e.value[0] ?? 0) * 10) / 10;
-                    setVolume(v);
-                    writeItem(StorageKeys.volume, String(v));
-                  }}
-                  aria-label={[t('topBar.volume')]}
-                  data-testid="volume-slider"
-                >
-                  <Slider.Label textStyle="xs">{t('topBar.volume')}</Slider.Label>
-                  <Slider.Control>
-                    <Slider.Track>
-                      <Slider.Range />
-                    </Slider.Track>
-                    <Slider.Thumbs />
-                  </Slider.Control>
-                </Slider.Root>
-              </Popover.Body>
-            </Popover.Content>
-          </Popover.Positioner>
-        </Portal>
-      </Popover.Root>
-    </Deferred>
-  );
-}
+// the menus load when first opened
+const VolumePopover = lazy(() => import('./menus/VolumePopover'));
+const LanguageMenu = lazy(() => import('./menus/LanguageMenu'));
+const AccountMenu = lazy(() => import('./menus/AccountMenu'));
 
 function ThemeToggle() {
   const { t } = useTranslation();
@@ -84,88 +33,29 @@ function ThemeToggle() {
   );
 }
 
-function LanguageMenu() {
-  const { t } = useTranslation();
-  const button = (onClick?: () => void) => (
-    <IconButton variant="ghost" size="sm" aria-label={t('topBar.language')} title={t('topBar.language')} onClick={onClick} data-testid="language-menu">
-      <MdTranslate />
-    </IconButton>
-  );
-  return (
-    <Deferred placeholder={button}>
-      <Menu.Root defaultOpen lazyMount unmountOnExit onSelect={(d) => void changeLanguage(d.value as Language)}>
-        <Menu.Trigger asChild>{button()}</Menu.Trigger>
-        <Portal>
-          <Menu.Positioner>
-            <Menu.Content>
-              {LANGUAGES.map((lng) => (
-                <Menu.Item key={lng} value={lng} data-testid={`language-${lng}`} fontWeight={currentLanguage() === lng ? 'bold' : undefined}>
-                  {t(`languages.${lng}`)}
-                </Menu.Item>
-              ))}
-            </Menu.Content>
-          </Menu.Positioner>
-        </Portal>
-      </Menu.Root>
-    </Deferred>
-  );
-}
-
-function AccountMenu() {
-  const { t } = useTranslation();
-  const user = useAppSelector(selectUser);
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const [logout] = useLogoutMutation();
-
-  async function signOut() {
-    await logout()
-      .unwrap()
-      .catch(() => undefined);
-    clearSession();
-    dispatch(loggedOut('logout'));
-    navigate('/login', { replace: true });
-  }
-
-  const button = (onClick?: () => void) => (
-    <IconButton variant="ghost" size="sm" borderRadius="full" aria-label={t('topBar.account')} title={t('topBar.account')} onClick={onClick} data-testid="account-menu">
-      <ContactAvatar name={user?.name} size="xs" />
-    </IconButton>
-  );
-  return (
-    <Deferred placeholder={button}>
-      <Menu.Root defaultOpen lazyMount unmountOnExit onSelect={(d) => d.value === 'logout' && void signOut()}>
-        <Menu.Trigger asChild>{button()}</Menu.Trigger>
-        <Portal>
-          <Menu.Positioner>
-            <Menu.Content minW="48">
-              <Box px="2" py="1.5">
-                <Text fontWeight="semibold" textStyle="sm">
-                  {user?.name}
-                </Text>
-                <Text color="fg.muted" textStyle="xs">
-                  {user?.email}
-                </Text>
-              </Box>
-              <Menu.Separator />
-              <Menu.Item value="logout" data-testid="logout">
-                <MdLogout />
-                {t('topBar.logout')}
-              </Menu.Item>
-            </Menu.Content>
-          </Menu.Positioner>
-        </Portal>
-      </Menu.Root>
-    </Deferred>
-  );
-}
-
+/** Top bar: menu toggle, greeting, volume, dark/light, language, reload and the account menu (spec 01 §2). */
 export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide: boolean }) {
   const { t } = useTranslation();
   const user = useAppSelector(selectUser);
   const isAdmin = useAppSelector(selectIsAdmin);
   const dueDate = user?.company?.dueDate;
   const expiryDays = isAdmin ? expiryWarningDays(dueDate) : null;
+
+  const volumeButton = (onClick?: () => void) => (
+    <IconButton variant="ghost" size="sm" aria-label={t('topBar.volume')} title={t('topBar.volume')} onClick={onClick} data-testid="volume-button">
+      <MdVolumeUp />
+    </IconButton>
+  );
+  const languageButton = (onClick?: () => void) => (
+    <IconButton variant="ghost" size="sm" aria-label={t('topBar.language')} title={t('topBar.language')} onClick={onClick} data-testid="language-menu">
+      <MdTranslate />
+    </IconButton>
+  );
+  const accountButton = (onClick?: () => void) => (
+    <IconButton variant="ghost" size="sm" borderRadius="full" aria-label={t('topBar.account')} title={t('topBar.account')} onClick={onClick} data-testid="account-menu">
+      <ContactAvatar name={user?.name} size="xs" />
+    </IconButton>
+  );
 
   return (
     <Flex as="header" align="center" gap="2" px="2" h="14" flexShrink={0} bg="teal.solid" color="teal.contrast" data-testid="top-bar">
@@ -184,13 +74,19 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
         </Badge>
       )}
       <HStack gap="0.5" css={{ '& button': { color: 'inherit' }, '& button:hover': { bg: 'whiteAlpha.300' } }}>
-        <VolumeControl />
+        <Deferred placeholder={volumeButton}>
+          <VolumePopover trigger={volumeButton()} />
+        </Deferred>
         <ThemeToggle />
-        <LanguageMenu />
+        <Deferred placeholder={languageButton}>
+          <LanguageMenu trigger={languageButton()} />
+        </Deferred>
         <IconButton variant="ghost" size="sm" aria-label={t('topBar.refresh')} title={t('topBar.refresh')} onClick={() => window.location.reload()}>
           <MdRefresh />
         </IconButton>
-        <AccountMenu />
+        <Deferred placeholder={accountButton}>
+          <AccountMenu trigger={accountButton()} />
+        </Deferred>
       </HStack>
     </Flex>
   );

@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { E2E_DEFAULTS, root, urlsFor } from '../support/product.mjs';
+
+/** Debian's Chromium, headless; never a downloaded browser. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Where the product under test answers (the one global-setup started, or WEB_E2E_WEB_URL / WEB_E2E_API_URL). */
+export function productUrls(): { webUrl: string; apiUrl: string } {
+  const started = urlsFor(E2E_DEFAULTS.portOffset);
+  return { webUrl: process.env.WEB_E2E_WEB_URL ?? started.webUrl, apiUrl: process.env.WEB_E2E_API_URL ?? started.apiUrl };
+}
+
+const shots = join(root, 'reports/screenshots');
+
+/** Runs a step; on failure, every open page is saved to reports/screenshots/ before the error goes on. */
+export async function step<T>(name: string, pages: () => Page[], fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    mkdirSync(shots, { recursive: true });
+    const slug = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+    await Promise.all(pages().map((p, i) => p.screenshot({ path: join(shots, `web-e2e-${slug}-${i + 1}.png`), fullPage: true }).catch(() => undefined)));
+    throw err;
+  }
+}
+
+export async function poll<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
