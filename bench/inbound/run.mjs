@@ -354,8 +354,13 @@ async function main() {
   });
   if (conn.status !== 201) throw new Error(`connection: ${conn.status} ${JSON.stringify(conn.body)}`);
   const connectionId = conn.body.id;
-  const started = await request(gateway.url, 'POST', `/whatsappsession/${connectionId}`, { token });
-  if (started.status >= 300) throw new Error(`session start: ${started.status} ${JSON.stringify(started.body)}`);
+  for (let attempt = 1; ; attempt++) {
+    const started = await request(gateway.url, 'POST', `/whatsappsession/${connectionId}`, { token });
+    if (started.status < 300) break;
+    // 503: the session is being placed (the connection's creation may be starting it right now)
+    if (started.status !== 503 || attempt >= 5) throw new Error(`session start: ${started.status} ${JSON.stringify(started.body)}`);
+    await sleep(500 * attempt);
+  }
   for (let i = 0; ; i++) {
     const c = await request(gateway.url, 'GET', `/whatsapp/${connectionId}`, { token });
     if (c.body?.status === 'CONNECTED') break;
