@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, type TransformFnParams } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
@@ -16,6 +17,11 @@ const nullableId = (p: TransformFnParams) => (p.value === '' ? null : numeric(p)
 const trimmed = ({ value }: TransformFnParams) => (typeof value === 'string' ? value.trim() : value);
 /** A cleared text field may arrive as null. */
 const text = ({ value }: TransformFnParams) => (value === null ? '' : value);
+
+/** A whole number typed into the form (0 or more), optional. */
+const OptionalCount = () => applyDecorators(IsOptional(), Transform(numeric), IsInt(), Min(0), Max(NUMBER_MAX));
+/** The id of another record, optional; an emptied select ("") or null means none. */
+const OptionalId = () => applyDecorators(IsOptional(), Transform(nullableId), ValidateIf((_o, v) => v !== null), IsInt(), Min(1));
 
 /** Every field of the connection form but the name (spec 01 §3, defaults §9). */
 class ConnectionFields {
@@ -67,43 +73,23 @@ class ConnectionFields {
   token?: string | null;
 
   @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Transform(numeric)
-  @IsInt()
-  @Min(0)
-  @Max(NUMBER_MAX)
+  @OptionalCount()
   expiresTicket?: number;
 
   @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Transform(numeric)
-  @IsInt()
-  @Min(0)
-  @Max(NUMBER_MAX)
+  @OptionalCount()
   timeToTransfer?: number;
 
   @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @Transform(nullableId)
-  @ValidateIf((_o, v) => v !== null)
-  @IsInt()
-  @Min(1)
+  @OptionalId()
   transferQueueId?: number | null;
 
   @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Transform(numeric)
-  @IsInt()
-  @Min(0)
-  @Max(NUMBER_MAX)
+  @OptionalCount()
   timeUseBotQueues?: number;
 
   @ApiPropertyOptional({ default: 3 })
-  @IsOptional()
-  @Transform(numeric)
-  @IsInt()
-  @Min(0)
-  @Max(NUMBER_MAX)
+  @OptionalCount()
   maxUseBotQueues?: number;
 
   @ApiPropertyOptional({ enum: PROVIDERS, default: 'beta' })
@@ -117,11 +103,7 @@ class ConnectionFields {
   channel?: ConnectionProviderKind;
 
   @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @Transform(nullableId)
-  @ValidateIf((_o, v) => v !== null)
-  @IsInt()
-  @Min(1)
+  @OptionalId()
   promptId?: number | null;
 
   @ApiPropertyOptional({ type: [Number] })
