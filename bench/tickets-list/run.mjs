@@ -3,6 +3,7 @@
 // 80% closed, one message each), through the gateway, at concurrency 4: p50, p99 and requests/s of
 // page 1, page 500 by pageNumber, 500 pages deep by cursor, and a search matching one contact.
 //   node bench/tickets-list/run.mjs            (env: TICKETS=1000000 CONTACTS=200000 REQUESTS=2000 CONCURRENCY=4)
+//   BENCH_PROFILE=tickets,messaging-gateway    writes those services' CPU profiles to BENCH_PROFILE_DIR (/tmp/wa-bench-profiles)
 // Uses its own database (wa_bench_list, kept between runs: filled once), Redis db 5, the local NATS,
 // and the built services (npx nx run-many -t build --projects=tag:scope:service).
 import { spawn } from 'node:child_process';
@@ -11,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const { signAccessToken } = await import(join(root, 'libs/auth/dist/index.js'));
@@ -78,8 +80,11 @@ async function fill() {
   console.log(`filled in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
+const PROFILE = (process.env.BENCH_PROFILE ?? '').split(',').filter(Boolean);
+
 function start(name, port, extra = {}) {
-  const child = spawn(process.execPath, [join(root, 'services', name, 'dist/main.js')], { env: { ...env, PORT: String(port), ...extra }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const prof = PROFILE.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? '/tmp/wa-bench-profiles'}`] : [];
+  const child = spawn(process.execPath, [...prof, join(root, 'services', name, 'dist/main.js')], { env: { ...env, PORT: String(port), ...extra }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   return { child, url: `http://127.0.0.1:${port}`, err: () => err };
@@ -115,17 +120,22 @@ async function measure(label, pathFor) {
       rows = body.tickets.length;
     }
   };
-  // warm up, then measure
-  next = REQUESTS - Math.min(50, REQUESTS);
+  // warm up (300 requests: the services JIT-compile their hot paths), then measure
+  next = REQUESTS - Math.min(300, REQUESTS);
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   latencies.length = 0;
   next = 0;
+  const cpu0 = { machine: machineCpu(), tickets: cpuSeconds(tickets.child.pid), gateway: cpuSeconds(gateway.child.pid), postgres: postgresCpu(), client: process.cpuUsage() };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - t0) / 1000;
+  const client = process.cpuUsage(cpu0.client);
+  const perRequest = (s) => ((s * 1000) / REQUESTS).toFixed(2);
+  const cpu = `CPU per request: gateway ${perRequest(cpuSeconds(gateway.child.pid) - cpu0.gateway)} ms, tickets ${perRequest(cpuSeconds(tickets.child.pid) - cpu0.tickets)} ms, postgres ${perRequest(postgresCpu() - cpu0.postgres)} ms, client ${perRequest((client.user + client.system) / 1e6)} ms; machine ${busyPercent(cpu0.machine, machineCpu()).toFixed(0)} % busy`;
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2);
   console.log(`${label.padEnd(34)} p50 ${pct(50).padStart(7)} ms   p99 ${pct(99).padStart(7)} ms   ${(REQUESTS / seconds).toFixed(0).padStart(5)} req/s   (${rows} tickets a page)`);
+  console.log(`${''.padEnd(34)} ${cpu}`);
   await agent.close();
 }
 

@@ -9,6 +9,21 @@ import { JwtAuthGuard } from './jwt-auth.guard.js';
 import { AUTH_OPTIONS, JwtStrategy, type AuthLibOptions } from './jwt.strategy.js';
 import { TokenRevocation } from './tokens.js';
 
+/**
+ * The revocation list, mirrored in memory once loaded (checks ask Redis until then); a Redis that is
+ * not there yet does not hold the service's start.
+ */
+export async function mirroredRevocation(redis: Redis): Promise<TokenRevocation> {
+  const revocation = new TokenRevocation(redis);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    revocation.mirror().catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, 3000))),
+  ]);
+  clearTimeout(timer);
+  return revocation;
+}
+
 /** Token verification for a service: the strategy, the global guard and the revocation list. */
 @Global()
 @Module({})
@@ -19,7 +34,7 @@ export class AuthLibModule {
       imports: [PassportModule],
       providers: [
         { provide: AUTH_OPTIONS, useValue: options },
-        { provide: TokenRevocation, useFactory: (redis: Redis) => new TokenRevocation(redis), inject: [REDIS] },
+        { provide: TokenRevocation, useFactory: (redis: Redis) => mirroredRevocation(redis), inject: [REDIS] },
         { provide: UserDirectory, useFactory: (bus: EventBus) => UserDirectory.open(bus.connection), inject: [EventBus] },
         JwtStrategy,
         { provide: APP_GUARD, useClass: JwtAuthGuard },

@@ -41,30 +41,124 @@ export function decodeAccessToken(token: string | undefined, secret: string): Ve
   }
 }
 
-const userKey = (userId: number) => `auth:revoked:user:${userId}`;
-const sessionKey = (sid: string) => `auth:revoked:sid:${sid}`;
+const REVOKED_PREFIX = 'auth:revoked:';
+const userKey = (userId: number) => `${REVOKED_PREFIX}user:${userId}`;
+const sessionKey = (sid: string) => `${REVOKED_PREFIX}sid:${sid}`;
+/**
+ * Every revocation is also published (the key's name) on this channel, for the in-memory mirrors.
+ * Pub/sub ignores Redis' database numbers, so the channel names the database the keys live in.
+ */
+export const revocationChannel = (redis: Redis) => `auth:revocations:${redis.options.db ?? 0}`;
+const REVOCATION_TTL_S = ACCESS_TOKEN_TTL_S + 60;
 
 /**
- * Tokens of deleted users and ended sessions are refused everywhere before they expire:
- * auth writes the revocation to Redis for the lifetime of an access token, every hop reads it.
+ * Tokens of deleted users and ended sessions are refused everywhere before they expire: auth writes
+ * the revocation to Redis for the lifetime of an access token and publishes it; every hop checks it.
+ *
+ * A process that calls `mirror()` keeps the list in memory: it subscribes to the revocation channel,
+ * then loads the keys already in Redis, and from then on answers from memory (a revocation reaches it
+ * in the time Redis takes to push a message, well before the revoking call has returned to its
+ * caller). Until the mirror is loaded, and whenever its subscription drops (then it reloads), every
+ * check asks Redis, so a missed message can never let a revoked token through.
  */
 export class TokenRevocation {
+  /** key → expiry (epoch ms) */
+  private readonly revoked = new Map<string, number>();
+  private subscriber: Redis | undefined;
+  private live = false;
+  private loading: Promise<void> | undefined;
+
   constructor(private readonly redis: Redis) {}
 
   async revokeUser(userId: number): Promise<void> {
-    await this.redis.set(userKey(userId), '1', 'EX', ACCESS_TOKEN_TTL_S + 60);
+    await this.revoke([userKey(userId)]);
   }
 
   async revokeSessions(sessionIds: string[]): Promise<void> {
-    if (sessionIds.length === 0) return;
+    await this.revoke(sessionIds.map(sessionKey));
+  }
+
+  private async revoke(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const sid of sessionIds) pipeline.set(sessionKey(sid), '1', 'EX', ACCESS_TOKEN_TTL_S + 60);
-    await pipeline.exec();
+    for (const key of keys) pipeline.set(key, '1', 'EX', REVOCATION_TTL_S).publish(revocationChannel(this.redis), key);
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([err]) => err);
+    if (failed) throw failed[0];
+    if (this.subscriber) for (const key of keys) this.remember(key, REVOCATION_TTL_S * 1000);
   }
 
   async isRevoked(claims: AccessTokenClaims): Promise<boolean> {
-    const [user, session] = await this.redis.mget(userKey(claims.id), sessionKey(claims.sid));
-    return user !== null || session !== null;
+    const keys = [userKey(claims.id), sessionKey(claims.sid)];
+    if (!this.live) {
+      const [user, session] = await this.redis.mget(keys);
+      return user !== null || session !== null;
+    }
+    const now = Date.now();
+    return keys.some((key) => {
+      const until = this.revoked.get(key);
+      if (until === undefined) return false;
+      if (until > now) return true;
+      this.revoked.delete(key);
+      return false;
+    });
+  }
+
+  /** `true` while checks are answered from memory. */
+  get mirrored(): boolean {
+    return this.live;
+  }
+
+  /** Starts the in-memory mirror (see the class); resolves once it is loaded. */
+  async mirror(): Promise<void> {
+    if (this.subscriber) return this.loading;
+    const sub = this.redis.duplicate({ lazyConnect: true });
+    this.subscriber = sub;
+    sub.on('message', (_channel: string, key: string) => {
+      if (key.startsWith(REVOKED_PREFIX)) this.remember(key, REVOCATION_TTL_S * 1000);
+    });
+    sub.on('error', () => undefined);
+    for (const event of ['close', 'end', 'reconnecting']) sub.on(event, () => (this.live = false));
+    // on every (re)connection: subscribe first, then load, so nothing revoked in between is missed
+    sub.on('ready', () => void (this.loading = this.load(sub)));
+    await sub.connect();
+    await this.loading;
+  }
+
+  private async load(sub: Redis): Promise<void> {
+    try {
+      await sub.subscribe(revocationChannel(this.redis));
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${REVOKED_PREFIX}*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length === 0) continue;
+        const ttls = await this.redis.pipeline(keys.map((k) => ['pttl', k])).exec();
+        keys.forEach((key, i) => {
+          const ttl = Number(ttls?.[i]?.[1] ?? -2);
+          if (ttl > 0) this.remember(key, ttl);
+        });
+      } while (cursor !== '0');
+      if (sub.status === 'ready') this.live = true;
+    } catch {
+      this.live = false;
+    }
+  }
+
+  private remember(key: string, ttlMs: number): void {
+    this.revoked.set(key, Date.now() + ttlMs);
+  }
+
+  /** Stops the mirror; checks ask Redis again. */
+  async close(): Promise<void> {
+    this.live = false;
+    const sub = this.subscriber;
+    this.subscriber = undefined;
+    if (sub) sub.disconnect();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
   }
 }
 

@@ -43,15 +43,109 @@ export class UserDirectory {
     return entry.json<DirectoryUser>();
   }
 
-  /** Current values first, then every change; `null` user means deleted. */
-  async watch(onChange: (companyId: number, userId: number, user: DirectoryUser | null) => void): Promise<() => void> {
-    const iter = await this.kv.watch();
+  /** Current values first, then every change; `null` user means deleted. `onLoaded` once the current values are in. */
+  async watch(
+    onChange: (companyId: number, userId: number, user: DirectoryUser | null) => void,
+    hooks: { onLoaded?: () => void; onEnd?: (err?: unknown) => void } = {},
+  ): Promise<() => void> {
+    const iter = await this.kv.watch({ initializedFn: hooks.onLoaded });
     void (async () => {
-      for await (const e of iter) {
-        const [companyId, userId] = e.key.split('.').map(Number);
-        onChange(companyId, userId, e.operation === 'PUT' && e.length > 0 ? e.json<DirectoryUser>() : null);
+      try {
+        for await (const e of iter) {
+          const [companyId, userId] = e.key.split('.').map(Number);
+          onChange(companyId, userId, e.operation === 'PUT' && e.length > 0 ? e.json<DirectoryUser>() : null);
+        }
+        hooks.onEnd?.();
+      } catch (err) {
+        hooks.onEnd?.(err);
       }
     })();
     return () => iter.stop();
+  }
+
+  /** The whole bucket kept in memory by a watch (see DirectoryMirror). */
+  async mirror(): Promise<DirectoryMirror> {
+    const mirror = new DirectoryMirror(this);
+    await mirror.start();
+    return mirror;
+  }
+}
+
+/**
+ * The user directory in memory, fed by a watch of the bucket: a lookup costs no round trip, and a change
+ * reaches it as soon as JetStream stores it (before auth's write has even returned). While the watch is
+ * loading or has stopped, `lookup` answers `undefined` (ask the bucket), and the watch is started again.
+ */
+export class DirectoryMirror {
+  private readonly users = new Map<string, DirectoryUser>();
+  private live = false;
+  private stopWatch: (() => void) | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(private readonly directory: UserDirectory) {}
+
+  async start(): Promise<void> {
+    if (this.closed) return;
+    let loaded!: () => void;
+    const ready = new Promise<void>((resolve) => (loaded = resolve));
+    try {
+      this.stopWatch = await this.directory.watch(
+        (companyId, userId, user) => {
+          if (user) this.users.set(key(companyId, userId), user);
+          else this.users.delete(key(companyId, userId));
+        },
+        {
+          onLoaded: () => {
+            this.live = true;
+            loaded();
+          },
+          onEnd: () => {
+            this.live = false;
+            loaded();
+            this.restartSoon();
+          },
+        },
+      );
+    } catch {
+      this.restartSoon();
+      return;
+    }
+    // the watch says when the current values are in; should that word never come, reads go to the bucket
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([ready, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)))]);
+    clearTimeout(timer);
+  }
+
+  private restartSoon(): void {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.users.clear();
+      void this.start();
+    }, 1000);
+    this.retry.unref();
+  }
+
+  /** The user as the directory has them, `null` when absent; `undefined` while the mirror is not live. */
+  lookup(companyId: number, userId: number): DirectoryUser | null | undefined {
+    if (!this.live) return undefined;
+    return this.users.get(key(companyId, userId)) ?? null;
+  }
+
+  /** A user's name, as last seen (also while not live). */
+  nameOf(companyId: number, userId: number): string {
+    return this.users.get(key(companyId, userId))?.name ?? '';
+  }
+
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  stop(): void {
+    this.closed = true;
+    this.live = false;
+    clearTimeout(this.retry);
+    this.stopWatch?.();
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { UserDirectory } from '@wa/auth';
+import { UserDirectory, type DirectoryMirror } from '@wa/auth';
 import type { AccessTokenClaims, Profile } from '@wa/contracts';
 
 export interface Caller {
@@ -12,34 +12,35 @@ export interface Caller {
 }
 
 /**
- * Who is asking, with their current queues: read from the user directory that auth writes on every
- * change, on every request, so an admin's change applies on the agent's very next request.
- * Names of other users (for ticket cards) come from a local copy kept in step by the directory's watch.
+ * Who is asking, with their current queues: the user directory that auth writes on every change, kept
+ * in memory by a watch (a change lands there as soon as JetStream stores it, so an admin's change applies
+ * on the agent's very next request); while the watch is not live, the bucket is read per request.
+ * Names of other users (for ticket cards) come from the same copy.
  */
 @Injectable()
 export class CallerService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(CallerService.name);
-  private readonly names = new Map<string, string>();
-  private stopWatch: (() => void) | undefined;
+  private mirror: DirectoryMirror | undefined;
 
   constructor(private readonly directory: UserDirectory) {}
 
   async onModuleInit(): Promise<void> {
-    this.stopWatch = await this.directory.watch((companyId, userId, user) => {
-      if (user) this.names.set(`${companyId}.${userId}`, user.name);
-      else this.names.delete(`${companyId}.${userId}`);
-    });
+    this.mirror = await this.directory.mirror();
   }
 
   onApplicationShutdown(): void {
-    this.stopWatch?.();
+    this.mirror?.stop();
   }
 
   async of(claims: AccessTokenClaims): Promise<Caller> {
-    const user = await this.directory.get(claims.companyId, claims.id).catch((err) => {
-      this.logger.warn({ err: String(err) }, 'user directory unavailable; using the token alone');
-      return null;
-    });
+    const local = this.mirror?.lookup(claims.companyId, claims.id);
+    const user =
+      local !== undefined
+        ? local
+        : await this.directory.get(claims.companyId, claims.id).catch((err) => {
+            this.logger.warn({ err: String(err) }, 'user directory unavailable; using the token alone');
+            return null;
+          });
     const profile = user?.profile ?? claims.profile;
     return {
       id: claims.id,
@@ -52,6 +53,6 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   nameOf(companyId: number, userId: number): string {
-    return this.names.get(`${companyId}.${userId}`) ?? '';
+    return this.mirror?.nameOf(companyId, userId) ?? '';
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { queryPrepared } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TICKET_SELECT, type TicketRow } from './ticket-view.js';
 
@@ -23,8 +24,9 @@ export class TicketsRepository {
     return manager.query(`${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = ANY($2::int[])`, [companyId, ids]);
   }
 
-  list(sql: string, params: unknown[]): Promise<TicketRow[]> {
-    return this.db.query(sql, params);
+  /** A list page; without a search term its few shapes run as prepared statements (no planning per request). */
+  list(sql: string, params: unknown[], prepared: boolean): Promise<TicketRow[]> {
+    return prepared ? queryPrepared<TicketRow>(this.db, sql, params) : this.db.query(sql, params);
   }
 
   /** The non-closed ticket of a contact on a connection, if any (at most one: a unique index says so). */

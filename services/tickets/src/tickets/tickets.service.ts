@@ -53,7 +53,7 @@ export class TicketsService {
       offset: (pageNumber - 1) * TICKETS_PAGE_SIZE,
       limit: TICKETS_PAGE_SIZE,
     });
-    const rows = await this.tickets.list(sql, params);
+    const rows = await this.tickets.list(sql, params, !q.searchParam?.trim());
     const hasMore = rows.length > TICKETS_PAGE_SIZE;
     const page = rows.slice(0, TICKETS_PAGE_SIZE);
     const last = page[page.length - 1];

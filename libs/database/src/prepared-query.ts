@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+const names = new Map<string, string>();
+
+/** A statement's name: the same SQL text always gets the same one. */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `wa_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return name;
+}
+
+/**
+ * Runs a hot read as a named prepared statement on the data source's pool: each connection parses and
+ * plans the text once and then only binds values (PostgreSQL may settle on a generic plan after five
+ * runs). For statements whose shape is fixed and whose best plan does not depend on the values; a
+ * search whose plan depends on the term should stay a plain query.
+ */
+export async function queryPrepared<T>(db: DataSource, text: string, values: unknown[]): Promise<T[]> {
+  const pool = (db.driver as unknown as { master?: PgPool }).master;
+  if (!pool) return db.query(text, values);
+  const result = await pool.query({ name: statementName(text), text, values });
+  return result.rows as T[];
+}
