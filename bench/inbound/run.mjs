@@ -36,7 +36,17 @@ const SECONDS = arg(3, 'BENCH_SECONDS', 10);
  * whatsapp-sessions would publish for that request, to measure what comes after the sandbox (tickets, fan-out).
  */
 const VIA = process.env.BENCH_VIA ?? 'gateway';
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? (VIA === 'bus' ? 256 : 48));
+/**
+ * Phase 1 delivers BATCH messages per sandbox call (POST …/sandbox/inbound/batch: one Baileys upsert, as a
+ * phone hands over its backlog); 1 = one call per message. Phase 2 always injects one message per call.
+ */
+const BATCH = Number(process.env.BENCH_BATCH ?? 50);
+/**
+ * Phase 2 hands the sandbox what is due every TICK ms in one call (Baileys too buffers a socket's events
+ * and flushes them together); each message's latency runs from the start of its call. 0 = one call per message.
+ */
+const P2_TICK_MS = Number(process.env.BENCH_P2_TICK_MS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? (VIA === 'bus' ? 256 : BATCH > 1 ? 8 : 48));
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432';
 const DB_NAME = 'wa_bench';
 /**
@@ -49,7 +59,7 @@ const NATS_URL_GIVEN = process.env.BENCH_NATS_URL ?? '';
 const JWT_SECRET = `bench-inbound-${randomBytes(12).toString('hex')}`;
 const WARMUP = 200;
 
-for (const [k, v] of Object.entries({ N, M, RATE, SECONDS, CONCURRENCY })) {
+for (const [k, v] of Object.entries({ N, M, RATE, SECONDS, CONCURRENCY, BATCH })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`bad ${k}: ${v}`);
 }
 if (!['gateway', 'sessions', 'bus'].includes(VIA)) throw new Error(`BENCH_VIA must be gateway, sessions or bus, not ${VIA}`);
@@ -143,6 +153,8 @@ async function startService(name, port, env, redisUrl) {
     JWT_SECRET,
     REDIS_URL: redisUrl,
     ...env,
+    // BENCH_ENV_<NAME>=value sets <NAME> for every service (to try a setting)
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_ENV_')).map(([k, v]) => [k.slice('BENCH_ENV_'.length), v])),
   });
   p.url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -377,14 +389,19 @@ async function main() {
     await bus.publish(`wa.inbound.${companyId}.${connectionId}.${from}`, payload, { msgId: `${connectionId}:${waMessageId}` });
     return 202;
   };
-  /** One inject; retried (same WhatsApp id, so never stored twice) on a transport error or a 5xx/429. */
-  async function inject(from, body, id) {
+  const sandboxMessage = ({ from, body, id }) => ({ from, name: `Cliente ${from.slice(-4)}`, body, id });
+  /** One sandbox call with one message or several; retried (same WhatsApp ids, so never stored twice) on a transport error or a 5xx/429. */
+  async function injectMany(list) {
     for (let attempt = 0; ; attempt++) {
       let status;
       try {
-        status = bus
-          ? await publishInbound(from, body, id)
-          : (await request(injectBase, 'POST', inboundPath, { token, body: { from, name: `Cliente ${from.slice(-4)}`, body, id } })).status;
+        if (bus) {
+          for (const m of list) status = await publishInbound(m.from, m.body, m.id);
+        } else if (list.length === 1) {
+          status = (await request(injectBase, 'POST', inboundPath, { token, body: sandboxMessage(list[0]) })).status;
+        } else {
+          status = (await request(injectBase, 'POST', `${inboundPath}/batch`, { token, body: { messages: list.map(sandboxMessage) } })).status;
+        }
       } catch (err) {
         status = err.code ?? 'error';
       }
@@ -394,6 +411,7 @@ async function main() {
       await sleep(50 * (attempt + 1));
     }
   }
+  const inject = (from, body, id) => injectMany([{ from, body, id }]);
 
   const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
   const stored = async () => (await pool.query('SELECT count(*)::int AS n FROM tickets.messages WHERE "companyId" = $1', [companyId])).rows[0].n;
@@ -418,7 +436,7 @@ async function main() {
   const machine0 = machineCpu();
   const pg0 = postgresCpu();
   const nats0 = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0];
-  log(`phase 1: ${fmt(N)} messages from ${fmt(M)} contacts, ${CONCURRENCY} requests in flight, via ${VIA}`);
+  log(`phase 1: ${fmt(N)} messages from ${fmt(M)} contacts, ${BATCH} a call, ${CONCURRENCY} calls in flight, via ${VIA}`);
   let next = 0;
   let storedDoneAt = 0;
   let storedCount = 0;
@@ -438,8 +456,11 @@ async function main() {
   })();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < N) {
-      const i = next++;
-      await inject(contact(i % M), `p1-${i}`, `p1x${i}`);
+      const first = next;
+      next = Math.min(N, next + BATCH);
+      const list = [];
+      for (let i = first; i < next; i++) list.push({ from: contact(i % M), body: `p1-${i}`, id: `p1x${i}` });
+      await injectMany(list);
     }
   }));
   injectedAt = now();
@@ -463,23 +484,32 @@ async function main() {
   const p2Failures = [];
   const s0 = now();
   const machine2 = machineCpu();
+  const cpu2 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
+  const pg2 = postgresCpu();
+  const nats2 = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0];
+  const selfCpu2 = process.cpuUsage();
   const inflight = new Set();
   let sent = 0;
+  const call = (list) => {
+    const start = now();
+    for (const m of list) waiting.set(m.body, start);
+    const p = injectMany(list).then(
+      () => injectTimes.push(now() - start),
+      (err) => p2Failures.push(err.message),
+    );
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
   while (sent < total) {
     const due = Math.min(total, Math.floor(((now() - s0) / 1000) * RATE) + 1);
+    const list = [];
     while (sent < due) {
       const k = sent++;
-      const body = `p2-${k}-${randomBytes(3).toString('hex')}`;
-      const start = now();
-      waiting.set(body, start);
-      const p = inject(contact(k % M), body, `p2x${k}`).then(
-        () => injectTimes.push(now() - start),
-        (err) => p2Failures.push(err.message),
-      );
-      inflight.add(p);
-      void p.finally(() => inflight.delete(p));
+      list.push({ from: contact(k % M), body: `p2-${k}-${randomBytes(3).toString('hex')}`, id: `p2x${k}` });
     }
-    await sleep(1);
+    if (P2_TICK_MS > 0 && list.length > 0) call(list);
+    else for (const m of list) call([m]);
+    await sleep(Math.max(1, P2_TICK_MS));
   }
   const sentSecs = (now() - s0) / 1000;
   await Promise.all(inflight);
@@ -487,6 +517,10 @@ async function main() {
   while (latencies.length < total - p2Failures.length && now() < p2Deadline && !disconnected) await sleep(20);
   const lost = waiting.size;
   const machine3 = machineCpu();
+  const cpu3 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
+  const pg3 = postgresCpu();
+  const nats3 = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0];
+  const selfCpu3 = process.cpuUsage(selfCpu2);
 
   // ---- figures --------------------------------------------------------------------------------
   const injectSecs = (injectedAt - t0) / 1000;
@@ -496,7 +530,7 @@ async function main() {
   const inj = injectTimes.sort((a, b) => a - b);
   const finalStored = (await stored()) - storedBase;
   const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  out(`inbound benchmark: N=${N} messages from M=${M} contacts, ${CONCURRENCY} in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`);
+  out(`inbound benchmark: N=${N} messages from M=${M} contacts, phase 1 ${BATCH} a sandbox call with ${CONCURRENCY} calls in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`);
   out(`load average before / after          : ${load0} / ${load1}`);
   out(`injected (202 or JetStream ack)      : ${fmt(N)} in ${fmt(injectSecs, 2)} s = ${fmt(N / injectSecs)} msg/s`);
   out(`stored (tickets.messages rows)       : ${fmt(Math.min(storedCount, N))} in ${fmt(storedSecs, 2)} s = ${storedDoneAt ? fmt(N / storedSecs) : 'n/a (not all stored)'} msg/s (target >= 3,000)`);
@@ -511,7 +545,8 @@ async function main() {
       `${NATS_URL_GIVEN ? '' : `, nats-server ${fmt(natsCpu, 1)}`}, postgres (all backends) ${fmt(pgCpu, 1)}`,
   );
   out(`machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`);
-  out(`steady phase                         : ${fmt(total)} messages offered at ${RATE}/s over ${fmt(sentSecs, 1)} s, ${fmt(lat.length)} seen on the socket, ${fmt(lost)} not seen`);
+  out(`steady phase                         : ${fmt(total)} messages offered at ${RATE}/s over ${fmt(sentSecs, 1)} s (${P2_TICK_MS > 0 ? `what is due every ${P2_TICK_MS} ms in one call` : "one call per message"}), ${fmt(lat.length)} seen on the socket, ${fmt(lost)} not seen`);
+  out(`CPU seconds in phase 2             : ${services.map((s) => `${s.name} ${fmt(cpu3[s.name] - cpu2[s.name], 1)}`).join(', ')}, this client ${fmt((selfCpu3.user + selfCpu3.system) / 1e6, 1)}, nats-server ${fmt(nats3 - nats2, 1)}, postgres ${fmt(pg3 - pg2, 1)}`);
   out(`inject -> appMessage on socket  p50  : ${fmt(percentile(lat, 50), 2)} ms (target <= 10)`);
   out(`inject -> appMessage on socket  p99  : ${fmt(percentile(lat, 99), 2)} ms (target <= 50)`);
   out(`inject -> appMessage on socket  p90 / max: ${fmt(percentile(lat, 90), 2)} / ${fmt(lat[lat.length - 1], 2)} ms`);

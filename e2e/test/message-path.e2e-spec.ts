@@ -185,6 +185,7 @@ describe('the message path through the gateway', () => {
       ['POST', '/whatsapp', { isDefault: false }, { name: 7, queueIds: 'all', isDefault: 'yes' }],
       ['PUT', `/whatsapp/${conn.id}`, undefined, { name: [], maxUseBotQueues: 'many' }],
       ['POST', `/whatsappsession/${conn.id}/sandbox/inbound`, { from }, { from: 5511, body: { text: 'x' } }],
+      ['POST', `/whatsappsession/${conn.id}/sandbox/inbound/batch`, { messages: [] }, { messages: [{ from, body: 'ok' }, { from: 5511, body: 'x' }] }],
       ['POST', '/tickets', { queueId: queue.id }, { contactId: 'abc', queueId: [1] }],
       ['PUT', `/tickets/${ticket.id}`, undefined, { status: 'bogus', userId: 'me' }],
       ['POST', `/messages/${ticket.id}`, {}, { body: 123 }],
@@ -196,7 +197,7 @@ describe('the message path through the gateway', () => {
     for (const path of ['/queue/abc', '/whatsapp/abc', '/tickets/abc', '/messages/abc', '/tickets/u/not-a-uuid', '/whatsappsession/abc/sandbox/outbox', '/tickets?pageNumber=abc', '/tickets?status=bogus', '/tickets?queueIds=[x]', `/messages/${ticket.id}?pageNumber=-1`, `/whatsappsession/${conn.id}/sandbox/outbox?pageNumber=zero`]) {
       cases.push(['GET', path, {}]);
     }
-    for (const [method, path] of [['PUT', '/queue/abc'], ['DELETE', '/queue/abc'], ['PUT', '/whatsapp/abc'], ['DELETE', '/whatsapp/abc'], ['POST', '/whatsappsession/abc'], ['PUT', '/whatsappsession/abc'], ['DELETE', '/whatsappsession/abc'], ['PUT', '/tickets/abc'], ['DELETE', '/tickets/abc'], ['POST', '/messages/abc']] as const) {
+    for (const [method, path] of [['PUT', '/queue/abc'], ['DELETE', '/queue/abc'], ['PUT', '/whatsapp/abc'], ['DELETE', '/whatsapp/abc'], ['POST', '/whatsappsession/abc'], ['POST', '/whatsappsession/abc/sandbox/inbound/batch'], ['PUT', '/whatsappsession/abc'], ['DELETE', '/whatsappsession/abc'], ['PUT', '/tickets/abc'], ['DELETE', '/tickets/abc'], ['POST', '/messages/abc']] as const) {
       cases.push([method, path, { body: {} }]);
     }
     const failures: string[] = [];

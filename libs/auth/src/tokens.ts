@@ -50,16 +50,22 @@ const sessionKey = (sid: string) => `${REVOKED_PREFIX}sid:${sid}`;
  */
 export const revocationChannel = (redis: Redis) => `auth:revocations:${redis.options.db ?? 0}`;
 const REVOCATION_TTL_S = ACCESS_TOKEN_TTL_S + 60;
+const HEARTBEAT_MS = 250;
+/** Past this without an answer from the subscription, checks ask Redis (and the mirror reconnects). */
+const STALE_AFTER_MS = 1000;
 
 /**
  * Tokens of deleted users and ended sessions are refused everywhere before they expire: auth writes
  * the revocation to Redis for the lifetime of an access token and publishes it; every hop checks it.
  *
  * A process that calls `mirror()` keeps the list in memory: it subscribes to the revocation channel,
- * then loads the keys already in Redis, and from then on answers from memory (a revocation reaches it
- * in the time Redis takes to push a message, well before the revoking call has returned to its
- * caller). Until the mirror is loaded, and whenever its subscription drops (then it reloads), every
- * check asks Redis, so a missed message can never let a revoked token through.
+ * then loads the keys already in Redis, and from then on answers from memory. Redis pushes a revocation
+ * to the subscribers before it answers the revoking call, so it is in memory before any request made
+ * after that call can arrive (a request is at least one more network round trip away). Until the
+ * mirror is loaded, and whenever its subscription drops (then it reloads), every check asks Redis.
+ * A subscription that breaks without a word (a half-open connection) is caught by a heartbeat: the
+ * mirror answers only while its last PING came back within STALE_AFTER_MS, so a revocation it missed
+ * can let a token through for at most that long.
  */
 export class TokenRevocation {
   /** key → expiry (epoch ms) */
@@ -67,6 +73,9 @@ export class TokenRevocation {
   private subscriber: Redis | undefined;
   private live = false;
   private loading: Promise<void> | undefined;
+  /** when the subscription last answered a PING (or a SUBSCRIBE) */
+  private answeredAt = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly redis: Redis) {}
 
@@ -90,7 +99,7 @@ export class TokenRevocation {
 
   async isRevoked(claims: AccessTokenClaims): Promise<boolean> {
     const keys = [userKey(claims.id), sessionKey(claims.sid)];
-    if (!this.live) {
+    if (!this.mirrored) {
       const [user, session] = await this.redis.mget(keys);
       return user !== null || session !== null;
     }
@@ -106,7 +115,7 @@ export class TokenRevocation {
 
   /** `true` while checks are answered from memory. */
   get mirrored(): boolean {
-    return this.live;
+    return this.live && Date.now() - this.answeredAt <= STALE_AFTER_MS;
   }
 
   /** Starts the in-memory mirror (see the class); resolves once it is loaded. */
@@ -121,13 +130,30 @@ export class TokenRevocation {
     for (const event of ['close', 'end', 'reconnecting']) sub.on(event, () => (this.live = false));
     // on every (re)connection: subscribe first, then load, so nothing revoked in between is missed
     sub.on('ready', () => void (this.loading = this.load(sub)));
+    this.heartbeat = setInterval(() => this.beat(sub), HEARTBEAT_MS);
+    this.heartbeat.unref();
     await sub.connect();
     await this.loading;
+  }
+
+  /** PINGs the subscription; one that stopped answering is made to reconnect, which reloads the list. */
+  private beat(sub: Redis): void {
+    if (sub.status !== 'ready') return;
+    if (this.live && Date.now() - this.answeredAt > STALE_AFTER_MS) {
+      this.live = false;
+      sub.disconnect(true);
+      return;
+    }
+    sub.ping().then(
+      () => (this.answeredAt = Date.now()),
+      () => undefined,
+    );
   }
 
   private async load(sub: Redis): Promise<void> {
     try {
       await sub.subscribe(revocationChannel(this.redis));
+      this.answeredAt = Date.now();
       let cursor = '0';
       do {
         const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${REVOKED_PREFIX}*`, 'COUNT', 1000);
@@ -152,6 +178,7 @@ export class TokenRevocation {
   /** Stops the mirror; checks ask Redis again. */
   async close(): Promise<void> {
     this.live = false;
+    clearInterval(this.heartbeat);
     const sub = this.subscriber;
     this.subscriber = undefined;
     if (sub) sub.disconnect();

@@ -13,6 +13,12 @@ describe('TokenRevocation mirrored in memory', () => {
   let redis: Redis;
   let otherDb: Redis;
   const open: TokenRevocation[] = [];
+  const clients: Redis[] = [];
+  const client = () => {
+    const c = new Redis(REDIS_URL);
+    clients.push(c);
+    return c;
+  };
   const mirrored = async (client = redis) => {
     const r = new TokenRevocation(client);
     open.push(r);
@@ -29,27 +35,28 @@ describe('TokenRevocation mirrored in memory', () => {
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((r) => r.close()));
+    for (const c of clients.splice(0)) c.disconnect();
   });
   afterAll(async () => {
     redis.disconnect();
     otherDb.disconnect();
   });
 
-  it('answers from memory once loaded, and sees a revocation made by another process before that call returns', async () => {
+  it('answers from memory once loaded, and sees a revocation made by another process before any later request can arrive', async () => {
     const checker = await mirrored();
     expect(checker.mirrored).toBe(true);
-    const authClient = redis.duplicate();
-    const auth = new TokenRevocation(authClient); // another process: no mirror of its own
+    const auth = new TokenRevocation(client()); // another process: no mirror of its own
     const user = claims();
     const session = claims();
     expect(await checker.isRevoked(user)).toBe(false);
     await auth.revokeUser(user.id);
     await auth.revokeSessions([session.sid]);
-    // the very next check, with no wait: the published revocation is already in memory
+    // a later request reaches this process at least one network round trip after the revoking call
+    // returned; Redis pushed the revocation to the subscriber before it answered that call
+    await redis.ping();
     expect(await checker.isRevoked(user)).toBe(true);
     expect(await checker.isRevoked({ ...claims(), sid: session.sid })).toBe(true);
     expect(await checker.isRevoked(claims())).toBe(false);
-    authClient.disconnect();
   });
 
   it('loads the revocations made before it started, with their remaining lifetime', async () => {
@@ -69,11 +76,12 @@ describe('TokenRevocation mirrored in memory', () => {
   });
 
   it('asks Redis while its subscription is down, then reloads what it missed', async () => {
-    const client = new Redis(REDIS_URL);
-    const checker = await mirrored(client);
+    const checker = await mirrored(client());
     const sub = (checker as unknown as { subscriber: Redis }).subscriber;
     // the subscription drops: a revocation published meanwhile never reaches the mirror …
+    const closed = new Promise((resolve) => sub.once('close', resolve));
     sub.disconnect(true);
+    await closed;
     const missed = claims();
     await new TokenRevocation(redis).revokeSessions([missed.sid]);
     // … yet the check is right, from Redis then from the reloaded mirror
@@ -82,7 +90,25 @@ describe('TokenRevocation mirrored in memory', () => {
     while (!checker.mirrored && Date.now() < until) await sleep(20);
     expect(checker.mirrored).toBe(true);
     expect(await checker.isRevoked(missed)).toBe(true);
-    client.disconnect();
+  });
+
+  it('a subscription that stops answering without closing is caught by the heartbeat: checks ask Redis within a second, and the mirror reloads', async () => {
+    const checker = await mirrored(client());
+    const sub = (checker as unknown as { subscriber: Redis & { stream: { pause(): void; resume(): void } } }).subscriber;
+    // nothing more is read from the subscription (a half-open connection): the revocation is not seen …
+    sub.stream.pause();
+    const missed = claims();
+    await new TokenRevocation(redis).revokeSessions([missed.sid]);
+    const until = Date.now() + 3000;
+    while (checker.mirrored && Date.now() < until) await sleep(20);
+    // … but within a second the mirror stops answering, and Redis says the token is revoked
+    expect(checker.mirrored).toBe(false);
+    expect(await checker.isRevoked(missed)).toBe(true);
+    sub.stream.resume();
+    const back = Date.now() + 10_000;
+    while (!checker.mirrored && Date.now() < back) await sleep(20);
+    expect(checker.mirrored).toBe(true);
+    expect(await checker.isRevoked(missed)).toBe(true);
   });
 
   it('without a mirror every check asks Redis', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
-interface PgPool {
+interface PgQueryable {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
@@ -18,11 +18,14 @@ function statementName(text: string): string {
  * Runs a hot read as a named prepared statement on the data source's pool: each connection parses and
  * plans the text once and then only binds values (PostgreSQL may settle on a generic plan after five
  * runs). For statements whose shape is fixed and whose best plan does not depend on the values; a
- * search whose plan depends on the term should stay a plain query.
+ * search whose plan depends on the term should stay a plain query. Given an EntityManager of a
+ * transaction, the statement runs on that transaction's connection.
  */
-export async function queryPrepared<T>(db: DataSource, text: string, values: unknown[]): Promise<T[]> {
-  const pool = (db.driver as unknown as { master?: PgPool }).master;
-  if (!pool) return db.query(text, values);
-  const result = await pool.query({ name: statementName(text), text, values });
+export async function queryPrepared<T>(target: DataSource | EntityManager, text: string, values: unknown[]): Promise<T[]> {
+  const runner = 'queryRunner' in target ? target.queryRunner : undefined;
+  const driver = (runner ? undefined : 'driver' in target ? target.driver : target.connection.driver) as { master?: PgQueryable } | undefined;
+  const client = runner ? (runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection : driver?.master;
+  if (!client || (runner && runner.isReleased)) return target.query(text, values);
+  const result = await client.query({ name: statementName(text), text, values });
   return result.rows as T[];
 }

@@ -63,6 +63,12 @@ export async function startApp<A extends INestApplication>(app: A, options: { en
     });
   }
   await app.listen(options.env.PORT, options.env.HOST);
+  // Node's client agents drop an idle kept-alive socket after 5 s, as Node's server does: when the server
+  // closes first, the gateway may send on a socket being closed (ECONNRESET, a 503 for the caller).
+  // Keeping idle sockets open longer on the server side lets the client always be the one to close.
+  const server = app.getHttpServer() as import('node:http').Server;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const url = await app.getUrl();
   app.get(Logger).log({ service: options.service, url }, `${options.service} listening`);
   return app;

@@ -53,3 +53,11 @@ export interface SandboxInboundRequest {
   /** WhatsApp message id; give the same one again to replay a message */
   id?: string;
 }
+
+/** Most messages one sandbox delivery may carry (POST /whatsappsession/{id}/sandbox/inbound/batch). */
+export const SANDBOX_INBOUND_BATCH_MAX = 500;
+
+/** Several messages reaching the sandbox phone at once, as one Baileys `messages.upsert` (an offline backlog). */
+export interface SandboxInboundBatchRequest {
+  messages: SandboxInboundRequest[];
+}

@@ -6,6 +6,8 @@ import type { TicketPlace } from './rooms.js';
 
 const key = (companyId: number, ticketId: number) => `rt:ticket:${companyId}:${ticketId}`;
 
+const KNOWN_MAX = 100_000;
+
 const encode = (p: TicketPlace) => JSON.stringify({ q: p.queueId, u: p.userId });
 
 function decode(raw: string | null): TicketPlace | null {
@@ -27,6 +29,9 @@ function decode(raw: string | null): TicketPlace | null {
  */
 @Injectable()
 export class TicketPlaces {
+  /** places this process wrote lately: a `learn` of the same place is then a no-op in Redis and is skipped */
+  private readonly known = new Map<string, { place: string; until: number }>();
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly env: RealtimeEnv,
@@ -38,16 +43,35 @@ export class TicketPlaces {
 
   /** Stores the ticket's place and returns the one it replaces (where the ticket was before). */
   async swap(companyId: number, ticketId: number, place: TicketPlace): Promise<TicketPlace | null> {
-    return decode(await this.redis.set(key(companyId, ticketId), encode(place), 'EX', this.env.TICKET_CACHE_TTL_S, 'GET'));
+    const k = key(companyId, ticketId);
+    const value = encode(place);
+    const before = decode(await this.redis.set(k, value, 'EX', this.env.TICKET_CACHE_TTL_S, 'GET'));
+    this.remember(k, value);
+    return before;
   }
 
-  /** Stores the place only when none is known (it must not hide a move from `swap`). */
+  /**
+   * Stores the place only when none is known (it must not hide a move from `swap`). When this process
+   * wrote the key within half its lifetime it is surely still there, and the write would change nothing.
+   */
   async learn(companyId: number, ticketId: number, place: TicketPlace): Promise<void> {
-    await this.redis.set(key(companyId, ticketId), encode(place), 'EX', this.env.TICKET_CACHE_TTL_S, 'NX');
+    const k = key(companyId, ticketId);
+    const value = encode(place);
+    const seen = this.known.get(k);
+    if (seen && seen.place === value && seen.until > Date.now()) return;
+    await this.redis.set(k, value, 'EX', this.env.TICKET_CACHE_TTL_S, 'NX');
+    this.remember(k, value);
   }
 
   /** Drops the ticket and returns where it was. */
   async forget(companyId: number, ticketId: number): Promise<TicketPlace | null> {
-    return decode(await this.redis.getdel(key(companyId, ticketId)));
+    const k = key(companyId, ticketId);
+    this.known.delete(k);
+    return decode(await this.redis.getdel(k));
+  }
+
+  private remember(k: string, place: string): void {
+    if (this.known.size >= KNOWN_MAX) this.known.clear();
+    this.known.set(k, { place, until: Date.now() + (this.env.TICKET_CACHE_TTL_S * 1000) / 2 });
   }
 }

@@ -1,4 +1,5 @@
 import type { WaInboundMessage } from '@wa/contracts';
+import { queryPrepared } from '@wa/database';
 import type { EntityManager } from 'typeorm';
 import type { ConnectionEntity } from '../database/entities/index.js';
 
@@ -24,7 +25,8 @@ export interface StoredMessage {
  * (a handful of statements for up to a hundred messages): upsert the contacts, find or create each
  * conversation's non-closed ticket (a partial unique index makes a race end in the existing row), insert
  * the messages (unique per connection and WhatsApp id, so a replay stores nothing), then bring each
- * touched ticket's last message, unread count and updatedAt up to date.
+ * touched ticket's last message, unread count and updatedAt up to date. Each statement's text is fixed
+ * (the batch travels as arrays), so each runs as a prepared statement: planned once per connection.
  */
 export async function storeInbound(tx: EntityManager, items: InboundItem[], connections: Map<number, ConnectionEntity>): Promise<StoredMessage[]> {
   if (items.length === 0) return [];
@@ -39,7 +41,7 @@ export async function storeInbound(tx: EntityManager, items: InboundItem[], conn
   }
   // a fixed order of row locks keeps parallel batches from deadlocking
   const c = [...contacts.values()].sort((a, b) => a.companyId - b.companyId || (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-  await tx.query(
+  await queryPrepared(tx, 
     `INSERT INTO tickets.contacts ("companyId", number, name, "isGroup")
      SELECT u.company, u.number, CASE WHEN u.name = '' THEN u.number ELSE u.name END, u.is_group
        FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[]) AS u(company, number, name, is_group)
@@ -48,7 +50,7 @@ export async function storeInbound(tx: EntityManager, items: InboundItem[], conn
       WHERE EXCLUDED.name <> EXCLUDED.number AND tickets.contacts.name IS DISTINCT FROM EXCLUDED.name`,
     [c.map((x) => x.companyId), c.map((x) => x.number), c.map((x) => x.name), c.map((x) => x.isGroup)],
   );
-  const contactRows: Array<{ id: number; companyId: number; number: string }> = await tx.query(
+  const contactRows: Array<{ id: number; companyId: number; number: string }> = await queryPrepared(tx, 
     `SELECT ct.id, ct."companyId", ct.number FROM tickets.contacts ct
        JOIN unnest($1::int[], $2::text[]) AS u(company, number) ON ct."companyId" = u.company AND ct.number = u.number`,
     [c.map((x) => x.companyId), c.map((x) => x.number)],
@@ -64,14 +66,14 @@ export async function storeInbound(tx: EntityManager, items: InboundItem[], conn
   }
   const p = [...pairs.values()].sort((a, b) => a.contactId - b.contactId || a.whatsappId - b.whatsappId);
   const pairParams = [p.map((x) => x.companyId), p.map((x) => x.contactId), p.map((x) => x.whatsappId), p.map((x) => x.queueId), p.map((x) => x.isGroup)];
-  await tx.query(
+  await queryPrepared(tx, 
     `INSERT INTO tickets.tickets ("companyId", "contactId", "whatsappId", "queueId", "isGroup", status)
      SELECT u.company, u.contact, u.whatsapp, u.queue, u.is_group, 'pending'
        FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::bool[]) AS u(company, contact, whatsapp, queue, is_group)
      ON CONFLICT ("contactId", "whatsappId") WHERE status <> 'closed' DO NOTHING`,
     pairParams,
   );
-  const ticketRows: Array<{ id: number; contactId: number; whatsappId: number }> = await tx.query(
+  const ticketRows: Array<{ id: number; contactId: number; whatsappId: number }> = await queryPrepared(tx, 
     `SELECT t.id, t."contactId", t."whatsappId" FROM tickets.tickets t
        JOIN unnest($1::int[], $2::int[]) AS u(contact, whatsapp) ON t."contactId" = u.contact AND t."whatsappId" = u.whatsapp
       WHERE t.status <> 'closed'`,
@@ -95,7 +97,7 @@ export async function storeInbound(tx: EntityManager, items: InboundItem[], conn
       seq,
     };
   });
-  const inserted: Array<{ id: string; wid: string; whatsappId: number }> = await tx.query(
+  const inserted: Array<{ id: string; wid: string; whatsappId: number }> = await queryPrepared(tx, 
     `INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "sentAt", seq, ack, read)
      SELECT u.company, u.ticket, u.contact, u.whatsapp, u.wid, u.body, u.from_me, u.media, u.sent_at, u.seq,
             CASE WHEN u.from_me THEN 1 ELSE 0 END, u.from_me
@@ -125,7 +127,7 @@ export async function storeInbound(tx: EntityManager, items: InboundItem[], conn
     unread.set(r.ticketId, (unread.get(r.ticketId) ?? 0) + (r.fromMe ? 0 : 1));
   }
   if (unread.size > 0) {
-    await tx.query(
+    await queryPrepared(tx, 
       `UPDATE tickets.tickets t
           SET "unreadMessages" = t."unreadMessages" + u.unread,
               "lastMessage" = COALESCE((SELECT m.body FROM tickets.messages m WHERE m."ticketId" = t.id
@@ -141,7 +143,7 @@ export async function storeInbound(tx: EntityManager, items: InboundItem[], conn
   const old = rows.filter((r) => !newIds.has(`${r.whatsappId}|${r.wid}`));
   const oldIds = new Map<string, { id: number; ticketId: number }>();
   if (old.length > 0) {
-    const found: Array<{ id: string; wid: string; whatsappId: number; ticketId: number }> = await tx.query(
+    const found: Array<{ id: string; wid: string; whatsappId: number; ticketId: number }> = await queryPrepared(tx, 
       `SELECT m.id, m.wid, m."whatsappId", m."ticketId" FROM tickets.messages m
          JOIN unnest($1::int[], $2::text[]) AS u(whatsapp, wid) ON m."whatsappId" = u.whatsapp AND m.wid = u.wid`,
       [old.map((r) => r.whatsappId), old.map((r) => r.wid)],

@@ -21,7 +21,7 @@ export class TicketsRepository {
 
   async findByIds(companyId: number, ids: number[], manager: EntityManager = this.db.manager): Promise<TicketRow[]> {
     if (ids.length === 0) return [];
-    return manager.query(`${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = ANY($2::int[])`, [companyId, ids]);
+    return queryPrepared<TicketRow>(manager, `${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = ANY($2::int[])`, [companyId, ids]);
   }
 
   /** A list page; without a search term its few shapes run as prepared statements (no planning per request). */

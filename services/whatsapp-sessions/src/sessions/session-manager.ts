@@ -3,6 +3,7 @@ import { Streams, WaSubjects, type ConnectionStatus, type SandboxInboundRequest,
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import type { ErrorCode } from '@wa/contracts';
+import type { WAMessage } from '@whiskeysockets/baileys';
 import type { Msg, Subscription } from 'nats';
 import { WhatsappSessionsEnv, companyScope } from '../config/env.js';
 import { ConnectionEvents } from '../connections/connection-events.js';
@@ -22,8 +23,8 @@ export type SessionCommand =
   | { action: 'restart' }
   /** disconnect: unpair (logout) and stop; the connection becomes DISCONNECTED */
   | { action: 'end' }
-  /** sandbox only: deliver a message as WhatsApp would */
-  | { action: 'inbound'; message: SandboxInboundRequest };
+  /** sandbox only: deliver messages as WhatsApp would, in one upsert */
+  | { action: 'inbound'; messages: SandboxInboundRequest[] };
 
 type CommandReply = { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };
 
@@ -212,8 +213,8 @@ export class SessionManager implements OnApplicationBootstrap, BeforeApplication
           if (!s) return { ok: false, notHere: true };
           if (!(s.provider instanceof SandboxProvider)) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (s.status !== 'CONNECTED' || !s.provider.isOpen) return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
-          const id = await s.provider.deliver(cmd.message);
-          return { ok: true, result: { id } };
+          const ids = await s.provider.deliver(cmd.messages);
+          return { ok: true, result: { ids } };
         }
         default:
           return { ok: false, code: 'ERR_VALIDATION', message: 'unknown session command' };
@@ -433,8 +434,23 @@ export class SessionManager implements OnApplicationBootstrap, BeforeApplication
   }
 
   /** Received messages → `wa.inbound.<companyId>.<connectionId>.<contact>`, msg id `<connectionId>:<waMessageId>`. */
+  /**
+   * An upsert's messages → JetStream: one conversation's messages one after the other (a retried
+   * publish cannot overtake the next one), different conversations side by side.
+   */
   private async onUpsert(s: LiveSession, upsert: ProviderEventMap['messages.upsert']): Promise<void> {
+    const conversations = new Map<string, WAMessage[]>();
     for (const m of upsert.messages) {
+      const key = m.key?.remoteJid ?? '';
+      const list = conversations.get(key);
+      if (list) list.push(m);
+      else conversations.set(key, [m]);
+    }
+    await Promise.all([...conversations.values()].map((messages) => this.publishInbound(s, messages)));
+  }
+
+  private async publishInbound(s: LiveSession, messages: WAMessage[]): Promise<void> {
+    for (const m of messages) {
       const inbound = toInboundMessage(m, s.ctx);
       if (!inbound) continue;
       // the echo of a message this connection sent itself; messages typed on the phone do go on

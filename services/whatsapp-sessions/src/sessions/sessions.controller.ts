@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put
 import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
 import type { SandboxOutboxItem } from '@wa/contracts';
-import { OutboxQuery, SandboxInboundDto } from './sessions.dto.js';
+import { OutboxQuery, SandboxInboundBatchDto, SandboxInboundDto } from './sessions.dto.js';
 import { SessionsService, type SessionPlacement } from './sessions.service.js';
 
 /** Start, restart (new pairing) and end a connection's session; the sandbox phone's test hooks. Admins of the connection's company only. */
@@ -43,6 +43,12 @@ export class SessionsController {
   @HttpCode(202)
   inbound(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundDto): Promise<{ id: string }> {
     return this.sessions.inbound(id, body);
+  }
+
+  @Post(':id/sandbox/inbound/batch')
+  @HttpCode(202)
+  inboundBatch(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundBatchDto): Promise<{ ids: string[] }> {
+    return this.sessions.inboundBatch(id, body.messages);
   }
 
   @Get(':id/sandbox/outbox')

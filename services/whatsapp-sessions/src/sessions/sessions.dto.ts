@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
-import type { SandboxInboundRequest } from '@wa/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { SANDBOX_INBOUND_BATCH_MAX, type SandboxInboundBatchRequest, type SandboxInboundRequest } from '@wa/contracts';
 
 /** A message the sandbox phone receives, as from a WhatsApp contact. */
 export class SandboxInboundDto implements SandboxInboundRequest {
@@ -27,6 +27,17 @@ export class SandboxInboundDto implements SandboxInboundRequest {
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,128}$/, { message: 'id must be 1 to 128 letters, digits, _ or -' })
   id?: string;
+}
+
+/** Several messages at once: one delivery (one Baileys upsert), each message as in the single form. */
+export class SandboxInboundBatchDto implements SandboxInboundBatchRequest {
+  @ApiProperty({ type: [SandboxInboundDto], description: `1 to ${SANDBOX_INBOUND_BATCH_MAX} messages` })
+  @IsArray({ message: 'messages must be a list' })
+  @ArrayMinSize(1, { message: 'messages must hold at least one message' })
+  @ArrayMaxSize(SANDBOX_INBOUND_BATCH_MAX, { message: `messages may hold at most ${SANDBOX_INBOUND_BATCH_MAX} messages` })
+  @ValidateNested({ each: true })
+  @Type(() => SandboxInboundDto)
+  messages: SandboxInboundDto[];
 }
 
 export class OutboxQuery {

@@ -15,6 +15,27 @@ export interface SessionPlacement {
   owner: string | null;
 }
 
+/** A command travels as one NATS message (1 MB at most by default). */
+const COMMAND_PART_BYTES = 256 * 1024;
+
+function inParts<T>(items: T[], maxBytes: number): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = Buffer.byteLength(JSON.stringify(item));
+    if (part.length > 0 && bytes + size > maxBytes) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(item);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
 /** `/whatsappsession/:id`: the caller's company's sessions, whichever process runs them. */
 @Injectable()
 export class SessionsService {
@@ -44,9 +65,24 @@ export class SessionsService {
 
   /** Delivers a message to the sandbox phone; answers once it is on JetStream. */
   async inbound(id: number, dto: SandboxInboundDto): Promise<{ id: string }> {
+    const [first] = await this.deliver(id, [dto]);
+    return { id: first };
+  }
+
+  /** Delivers messages to the sandbox phone in one upsert; answers once all are on JetStream. */
+  async inboundBatch(id: number, messages: SandboxInboundDto[]): Promise<{ ids: string[] }> {
+    return { ids: await this.deliver(id, messages) };
+  }
+
+  /** In parts that fit a NATS message when the session runs in another process; in order. */
+  private async deliver(id: number, messages: SandboxInboundDto[]): Promise<string[]> {
     const c = this.mustBeSandbox(await this.mustFind(id));
-    const result = (await this.manager.command(c.id, { action: 'inbound', message: dto })) as { id: string };
-    return { id: result.id };
+    const ids: string[] = [];
+    for (const part of inParts(messages, COMMAND_PART_BYTES)) {
+      const result = (await this.manager.command(c.id, { action: 'inbound', messages: part })) as { ids: string[] };
+      ids.push(...result.ids);
+    }
+    return ids;
   }
 
   async outboxPage(id: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {

@@ -142,6 +142,45 @@ describe('sessions: sandbox inbound', () => {
     expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, from))).toBe(2);
   });
 
+  it('delivers several messages in one call, as one upsert: each stored on its conversation, in order, ids answered in order', async () => {
+    const c = await sandboxConnection();
+    const [maria, joao] = [phone(), phone()];
+    const replayId = `3EB0${randomInt(1e12).toString(16).toUpperCase().padStart(16, '0')}`;
+    const messages = [
+      { from: maria, name: 'Maria', body: 'um' },
+      { from: joao, name: 'João', body: 'olá' },
+      { from: maria, name: 'Maria', body: 'dois', id: replayId },
+      { from: maria, name: 'Maria', body: 'três' },
+    ];
+    const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages } });
+    expect(res.status).toBe(202);
+    expect(res.body.ids).toHaveLength(4);
+    expect(res.body.ids[2]).toBe(replayId);
+    expect(new Set(res.body.ids).size).toBe(4);
+    const mariaSubject = WaSubjects.inbound(c.companyId, c.id, maria);
+    expect(await storedOn(svc.jsm, mariaSubject)).toBe(3);
+    expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, joao))).toBe(1);
+    expect((await lastOn<WaInboundMessage>(svc.jsm, mariaSubject)).data).toMatchObject({ body: 'três', waMessageId: res.body.ids[3] });
+    // a replay inside a batch stores nothing new
+    const again = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages: [messages[2]] } });
+    expect(again.body.ids).toEqual([replayId]);
+    expect(await storedOn(svc.jsm, mariaSubject)).toBe(3);
+  });
+
+  it('refuses a batch that is empty, too long, or holds one bad message, and delivers none of it', async () => {
+    const c = await sandboxConnection();
+    const from = phone();
+    const post = (body: unknown) => svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body });
+    const many = Array.from({ length: 501 }, (_, i) => ({ from, body: `m${i}` }));
+    for (const bad of [{}, { messages: [] }, { messages: 'oi' }, { messages: many }, { messages: [{ from, body: 'boa' }, { from, body: '  ' }] }, { messages: [{ from: 'x', body: 'y' }] }]) {
+      const res = await post(bad);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
+    expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, from))).toBe(0);
+    expect((await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: tokenFor(c.companyId, 'user'), body: { messages: [{ from, body: 'x' }] } })).status).toBe(403);
+  });
+
   it('validates the message and refuses a session that is not connected', async () => {
     const c = await sandboxConnection();
     const post = (body: unknown) => svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body });

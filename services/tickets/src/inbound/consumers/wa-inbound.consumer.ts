@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type TicketDto, type WaInboundMessage } from '@wa/contracts';
+import { queryPrepared } from '@wa/database';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
@@ -46,6 +47,16 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     await this.handle?.stop();
   }
 
+  /** The stored rows, as the entity has them (bigint columns as numbers where the entity says so). */
+  private async messagesById(ids: number[]): Promise<MessageEntity[]> {
+    const rows = await queryPrepared<MessageEntity & { quotedMsgId: string | null; seq: string | null }>(
+      this.db,
+      'SELECT * FROM tickets.messages WHERE id = ANY($1::bigint[])',
+      [ids],
+    );
+    return rows.map((r) => ({ ...r, id: String(r.id), quotedMsgId: r.quotedMsgId === null ? null : Number(r.quotedMsgId), seq: r.seq === null ? null : Number(r.seq) }));
+  }
+
   private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
     const connectionIds = [...new Set(batch.map((m) => m.data.connectionId))];
     const connections = new Map(
@@ -56,17 +67,17 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     const redelivered = batch.some((m) => m.deliveryCount > 1);
     const announce = stored.filter((s) => s.isNew || redelivered);
     if (announce.length === 0) return;
-    const [messageRows, ticketRows] = await Promise.all([
-      this.db.getRepository(MessageEntity).findBy({ id: In(announce.map((s) => String(s.id))) }),
-      Promise.all(
-        [...new Set(announce.map((s) => `${s.companyId}|${s.ticketId}`))].map((k) => {
-          const [companyId, ticketId] = k.split('|').map(Number);
-          return this.tickets.findById(companyId, ticketId);
-        }),
-      ),
+    const ticketsByCompany = new Map<number, Set<number>>();
+    for (const s of announce) {
+      const ids = ticketsByCompany.get(s.companyId) ?? new Set<number>();
+      ticketsByCompany.set(s.companyId, ids.add(s.ticketId));
+    }
+    const [messageRows, ...ticketRows] = await Promise.all([
+      this.messagesById(announce.map((s) => s.id)),
+      ...[...ticketsByCompany].map(([companyId, ids]) => this.tickets.findByIds(companyId, [...ids])),
     ]);
     const ticketById = new Map<number, TicketDto>();
-    for (const row of ticketRows) if (row) ticketById.set(row.id, ticketView(row, (id) => this.callers.nameOf(row.companyId, id)));
+    for (const row of ticketRows.flat()) ticketById.set(row.id, ticketView(row, (id) => this.callers.nameOf(row.companyId, id)));
     const events = messageRows.flatMap((m) => {
       const ticket = ticketById.get(m.ticketId);
       return ticket ? [messageEvent(messageView(m), ticket, 'created')] : [];

@@ -49,20 +49,21 @@ export class SandboxProvider implements SessionProvider {
   }
 
   /**
-   * Delivers a message as WhatsApp would; resolves once every listener handled it (the session
-   * manager published it to JetStream). Answers the WhatsApp message id.
+   * Delivers messages as WhatsApp would, in one `messages.upsert` (one message live, several like the
+   * backlog a phone hands over when it comes online); resolves once every listener handled them (the
+   * session manager published them to JetStream). Answers their WhatsApp message ids, in order.
    */
-  async deliver(req: SandboxInboundRequest): Promise<string> {
+  async deliver(requests: SandboxInboundRequest[]): Promise<string[]> {
     if (!this.open) throw new SandboxClosedError();
-    const id = req.id ?? sandboxMessageId();
-    const message: WAMessage = {
-      key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id },
+    const timestamp = Math.floor(Date.now() / 1000);
+    const messages: WAMessage[] = requests.map((req) => ({
+      key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id: req.id ?? sandboxMessageId() },
       pushName: req.name ?? null,
-      messageTimestamp: Math.floor(Date.now() / 1000),
+      messageTimestamp: timestamp,
       message: { conversation: req.body },
-    };
-    await this.ev.emit('messages.upsert', { messages: [message], type: 'notify' });
-    return id;
+    }));
+    await this.ev.emit('messages.upsert', { messages, type: 'notify' });
+    return messages.map((m) => m.key.id as string);
   }
 
   async sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }> {
