@@ -2,7 +2,7 @@ import type { UserDto } from '@wa/contracts';
 
 /**
  * What the app keeps in local storage. The session keys are cleared on logout; the preferences
- * (theme, language, volume) stay with the browser.
+ * (theme, language, volume) stay with the browser, until the account is used elsewhere (then all goes).
  */
 export const StorageKeys = {
   token: 'token',
@@ -16,7 +16,6 @@ export const StorageKeys = {
 } as const;
 
 const SESSION_KEYS = [StorageKeys.token, StorageKeys.companyId, StorageKeys.userId, StorageKeys.user];
-const PREFERENCE_KEYS: string[] = [StorageKeys.preferredTheme, StorageKeys.language, StorageKeys.volume];
 
 function store(): Storage | null {
   try {
@@ -86,12 +85,10 @@ export function clearSession(): void {
   tokenChanged();
 }
 
-/** The account was used elsewhere: everything but the browser preferences goes. */
-export function clearAllButPreferences(): void {
+/** The account was used elsewhere: the local storage is cleared, preferences too (spec 01 §4). */
+export function clearLocalStorage(): void {
   const s = store();
   if (!s) return;
-  const kept = PREFERENCE_KEYS.map((k) => [k, s.getItem(k)] as const);
   s.clear();
-  for (const [k, v] of kept) if (v !== null) s.setItem(k, v);
   tokenChanged();
 }

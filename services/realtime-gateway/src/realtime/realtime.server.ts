@@ -61,11 +61,13 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     const http = this.httpHost.httpAdapter.getHttpServer() as HttpServer;
-    this.pub = new Redis(this.env.REDIS_URL, { connectionName: 'realtime-gateway:adapter-pub' });
-    this.sub = this.pub.duplicate({ connectionName: 'realtime-gateway:adapter-sub' });
+    // publishes issued in one tick (a batch of events) leave in one write
+    this.pub = new Redis(this.env.REDIS_URL, { connectionName: 'realtime-gateway:adapter-pub', enableAutoPipelining: true });
+    this.sub = this.pub.duplicate({ connectionName: 'realtime-gateway:adapter-sub', enableAutoPipelining: false });
     for (const [role, client] of [['pub', this.pub], ['sub', this.sub]] as const) {
       client.on('error', (err: Error) => this.log.warn({ role, err: err.message }, 'socket.io adapter redis error'));
     }
+    this.catchPublishFailures(this.pub);
     const io: RealtimeIo = new Server(http, {
       path: SOCKET_PATH,
       transports: ['websocket'],
@@ -85,6 +87,20 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
     io.on('connection', (socket) => this.connected(socket));
     await this.adapterReady(this.sub);
     await this.membership.start();
+  }
+
+  /**
+   * The adapter drops the promise of its PUBLISH: one that fails (Redis gone, or an emit racing the
+   * shutdown) would be an unhandled rejection, which ends the process. Such a failure is logged instead;
+   * the local sockets got the event all the same, the other replicas' ones did not.
+   */
+  private catchPublishFailures(pub: Redis): void {
+    const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<number>;
+    (pub as unknown as { publish: (...args: unknown[]) => Promise<number> }).publish = (...args: unknown[]) => {
+      const sent = publish(...args);
+      sent.catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'socket.io adapter publish failed'));
+      return sent;
+    };
   }
 
   /** The adapter subscribed in its constructor; a reply to a later command on the same connection means it is done. */

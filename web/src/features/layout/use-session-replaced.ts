@@ -1,7 +1,7 @@
 import { SocketChannels, type AuthChannelPayload } from '@wa/contracts';
 import { useTranslation } from 'react-i18next';
 import { selectUser, sessionReplaced } from '../../app/session';
-import { clearAllButPreferences } from '../../app/storage';
+import { clearLocalStorage } from '../../app/storage';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { notify } from '../../app/notify';
 import { useRealtime, useSocketEvent } from '../../realtime/RealtimeProvider';
@@ -21,7 +21,7 @@ export function useSessionReplaced(): void {
     dispatch(sessionReplaced());
     notify.warning(t('auth.sessionReplaced'), 10_000);
     setTimeout(() => {
-      clearAllButPreferences();
+      clearLocalStorage();
       leaveSessionEndNotice('auth.sessionReplaced');
       window.location.assign('/login');
     }, SESSION_REPLACED_DELAY_MS);

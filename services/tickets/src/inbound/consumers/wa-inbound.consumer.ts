@@ -62,7 +62,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     const connections = new Map(
       (await this.db.getRepository(ConnectionEntity).findBy({ id: In(connectionIds) })).map((c) => [c.id, c] as const),
     );
-    const stored = await this.db.transaction((tx) => storeInbound(tx, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections));
+    const stored = await storeInbound(this.db, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections);
     // announce what is new, and what a redelivery found already stored (its events may have been lost in a crash)
     const redelivered = batch.some((m) => m.deliveryCount > 1);
     const announce = stored.filter((s) => s.isNew || redelivered);
