@@ -28,7 +28,14 @@ export function dataSourceOptions(opts: ServiceDatabaseOptions): DataSourceOptio
     migrationsRun: false,
     logging: false,
     applicationName: opts.applicationName ?? opts.schema,
-    extra: { max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000 },
+    extra: {
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      // Prepared statements and PL/pgSQL functions are planned for their actual values every time. A
+      // generic plan cached by a long-lived connection keeps the choice made while a table was small
+      // (a sequential scan of what is now a large table) until the next ANALYZE; planning costs less.
+      options: '-c plan_cache_mode=force_custom_plan',
+    },
   };
 }
 

@@ -15,10 +15,9 @@ function statementName(text: string): string {
 }
 
 /**
- * Runs a hot read as a named prepared statement on the data source's pool: each connection parses and
- * plans the text once and then only binds values (PostgreSQL may settle on a generic plan after five
- * runs). For statements whose shape is fixed and whose best plan does not depend on the values; a
- * search whose plan depends on the term should stay a plain query. Given an EntityManager of a
+ * Runs a hot statement as a named prepared statement on the data source's pool: each connection parses
+ * the text once and then only binds values; every run is still planned for its values (the connections
+ * run with plan_cache_mode=force_custom_plan, see dataSourceOptions). Given an EntityManager of a
  * transaction, the statement runs on that transaction's connection.
  */
 export async function queryPrepared<T>(target: DataSource | EntityManager, text: string, values: unknown[]): Promise<T[]> {

@@ -138,6 +138,11 @@ export class SessionManager implements OnApplicationBootstrap, BeforeApplication
    * when another does, and when nobody does, here after taking the lease (start, restart) or directly
    * on the stored state (end).
    */
+  /** The company of a session running in this process (a session exists only for a connection that does). */
+  localCompanyOf(connectionId: number): number | undefined {
+    return this.sessions.get(connectionId)?.companyId;
+  }
+
   async command(connectionId: number, cmd: SessionCommand): Promise<unknown> {
     for (let attempt = 0; attempt < ROUTE_ATTEMPTS; attempt++) {
       if (this.sessions.has(connectionId)) {
