@@ -173,11 +173,12 @@ describe('web console', () => {
         // English is on in the first browser: the notice is in English
         await page.getByText('Your account was accessed from another computer.').first().waitFor({ timeout: 20_000 });
         await page.waitForURL(`${webUrl}/login`, { timeout: 15_000 });
-        // the login page after the reload says why
-        await page.getByTestId('session-ended-notice').filter({ hasText: 'Your account was accessed from another computer.' }).waitFor();
-        expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-        // the preferences stay with the browser
-        expect(await page.evaluate(() => [localStorage.getItem('preferredTheme'), localStorage.getItem('i18nextLng')])).toEqual(['dark', 'en']);
+        // the local storage was cleared (spec 01 §4), preferences too: the login page after the reload
+        // says why in the default language, in light mode
+        await page.getByTestId('session-ended-notice').filter({ hasText: 'Sua conta foi acessada em outro computador.' }).waitFor();
+        expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('preferredTheme')])).toEqual([null, null]);
+        expect(await page.evaluate(() => localStorage.getItem('i18nextLng') ?? 'pt')).toBe('pt');
+        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
         // the other browser is still signed in
         await other.getByTestId('tickets-list').waitFor();
         expect(other.url()).toBe(`${webUrl}/tickets`);
@@ -191,11 +192,11 @@ describe('web console', () => {
       await signIn(page, 'wrong-password');
       const toast = page.getByTestId('toast-error');
       await toast.waitFor();
-      expect(await toast.innerText()).toContain('Authentication failed. Please check your email and password.');
+      expect(await toast.innerText()).toContain('Falha na autenticação. Verifique seu e-mail e senha.');
       expect(page.url()).toBe(`${webUrl}/login`);
 
-      await page.getByTestId('login-language').selectOption('pt');
+      await page.getByTestId('login-language').selectOption('en');
       await page.getByTestId('login-submit').click();
-      await page.getByTestId('toast-error').filter({ hasText: 'Falha na autenticação. Verifique seu e-mail e senha.' }).waitFor();
+      await page.getByTestId('toast-error').filter({ hasText: 'Authentication failed. Please check your email and password.' }).waitFor();
     }));
 });
