@@ -106,6 +106,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async startConsuming(): Promise<void> {
+    this.tickets.leading();
     for (const source of this.sources()) {
       await this.prepareDurable(source);
       this.handles.push(

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { createAdapter } from '@socket.io/redis-adapter';
+import { JSON_PARSER } from './adapter-parser.js';
 import { bearerToken, TokenRevocation, verifyAccessToken } from '@wa/auth';
 import { Redis } from 'ioredis';
 import type { Server as HttpServer } from 'node:http';
@@ -39,15 +40,6 @@ export function handshakeToken(handshake: { auth?: Record<string, unknown>; quer
  * so that an emit of any replica reaches the sockets of every replica. A socket is let in only with
  * a valid token, and its rooms come from that token and the user directory.
  */
-/**
- * What the replicas say to each other through Redis, as JSON: every payload here is JSON already (no binary
- * attachments), and V8's own JSON costs a fraction of the msgpack encoder the adapter uses by default
- * (each replica also decodes its own broadcasts before it can tell they are its own).
- */
-const JSON_PARSER = {
-  encode: (value: unknown): string => JSON.stringify(value),
-  decode: (raw: Buffer | string): unknown => JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')),
-};
 
 @Injectable()
 export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {

@@ -45,6 +45,10 @@ export class TicketPlaces {
   async swap(companyId: number, ticketId: number, place: TicketPlace): Promise<TicketPlace | null> {
     const k = key(companyId, ticketId);
     const value = encode(place);
+    // the fan-out replica is the only writer while it holds its lease: a place it wrote lately is still
+    // the one in Redis, and a ticket that stays where it was needs no round trip
+    const seen = this.known.get(k);
+    if (seen && seen.place === value && seen.until > Date.now()) return place;
     const before = decode(await this.redis.set(k, value, 'EX', this.env.TICKET_CACHE_TTL_S, 'GET'));
     this.remember(k, value);
     return before;
@@ -68,6 +72,11 @@ export class TicketPlaces {
     const k = key(companyId, ticketId);
     this.known.delete(k);
     return decode(await this.redis.getdel(k));
+  }
+
+  /** Forgets what this process wrote: another replica may have written since (called when it starts to consume). */
+  resetMemo(): void {
+    this.known.clear();
   }
 
   private remember(k: string, place: string): void {

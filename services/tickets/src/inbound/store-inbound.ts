@@ -27,7 +27,7 @@ export interface StoredMessage {
  * connection and WhatsApp id, so a replay stores nothing), then bring each touched ticket's last message,
  * unread count and updatedAt up to date. The batch travels as arrays, so the call is a prepared statement.
  */
-export async function storeInbound(db: DataSource | EntityManager, items: InboundItem[], connections: Map<number, ConnectionEntity>): Promise<StoredMessage[]> {
+export async function storeInbound(db: DataSource | EntityManager, items: InboundItem[], connections: Map<number, Pick<ConnectionEntity, 'queueIds'>>): Promise<StoredMessage[]> {
   if (items.length === 0) return [];
 
   // contacts, one row per company and number, in a fixed order (parallel batches lock them alike);

@@ -38,6 +38,11 @@ export class TicketsConsumer {
 
   constructor(private readonly places: TicketPlaces) {}
 
+  /** This replica starts to consume: what it remembers writing may have been overwritten by the one before. */
+  leading(): void {
+    this.places.resetMemo();
+  }
+
   async emissions(msg: BusMessage<unknown>): Promise<Emission[]> {
     const companyId = eventCompany(msg.subject, COMPANY_INDEX, msg.data);
     const [kind, verb] = msg.subject.split('.');

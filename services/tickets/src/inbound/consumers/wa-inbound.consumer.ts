@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type TicketDto, type WaInboundMessage } from '@wa/contracts';
 import { queryPrepared } from '@wa/database';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
 import { ConnectionEntity, MessageEntity } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
@@ -60,7 +60,9 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
   private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
     const connectionIds = [...new Set(batch.map((m) => m.data.connectionId))];
     const connections = new Map(
-      (await this.db.getRepository(ConnectionEntity).findBy({ id: In(connectionIds) })).map((c) => [c.id, c] as const),
+      (await queryPrepared<Pick<ConnectionEntity, 'id' | 'queueIds'>>(this.db, 'SELECT id, "queueIds" FROM tickets.connections WHERE id = ANY($1::int[])', [connectionIds])).map(
+        (c) => [c.id, c] as const,
+      ),
     );
     const stored = await storeInbound(this.db, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections);
     // announce what is new, and what a redelivery found already stored (its events may have been lost in a crash)
