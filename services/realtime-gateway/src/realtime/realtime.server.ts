@@ -1,7 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { JSON_PARSER } from './adapter-parser.js';
+import { adapterParser } from './adapter-parser.js';
 import { bearerToken, TokenRevocation, verifyAccessToken } from '@wa/auth';
 import { Redis } from 'ioredis';
 import type { Server as HttpServer } from 'node:http';
@@ -77,7 +77,7 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
       pingTimeout: PING_TIMEOUT_MS,
       serveClient: false,
       maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,
-      adapter: createAdapter(this.pub, this.sub, { key: this.env.SOCKET_ADAPTER_KEY, parser: JSON_PARSER }),
+      adapter: createAdapter(this.pub, this.sub, { key: this.env.SOCKET_ADAPTER_KEY, parser: adapterParser() }),
     });
     this.server = io;
     io.use((socket, next) => {
