@@ -47,8 +47,7 @@ export class TicketPlaces {
     const value = encode(place);
     // the fan-out replica is the only writer while it holds its lease: a place it wrote lately is still
     // the one in Redis, and a ticket that stays where it was needs no round trip
-    const seen = this.known.get(k);
-    if (seen && seen.place === value && seen.until > Date.now()) return place;
+    if (this.wroteLately(k, value)) return place;
     const before = decode(await this.redis.set(k, value, 'EX', this.env.TICKET_CACHE_TTL_S, 'GET'));
     this.remember(k, value);
     return before;
@@ -61,8 +60,7 @@ export class TicketPlaces {
   async learn(companyId: number, ticketId: number, place: TicketPlace): Promise<void> {
     const k = key(companyId, ticketId);
     const value = encode(place);
-    const seen = this.known.get(k);
-    if (seen && seen.place === value && seen.until > Date.now()) return;
+    if (this.wroteLately(k, value)) return;
     await this.redis.set(k, value, 'EX', this.env.TICKET_CACHE_TTL_S, 'NX');
     this.remember(k, value);
   }
@@ -77,6 +75,12 @@ export class TicketPlaces {
   /** Forgets what this process wrote: another replica may have written since (called when it starts to consume). */
   resetMemo(): void {
     this.known.clear();
+  }
+
+  /** This process wrote this place under this key within half the key's lifetime (so it is still there). */
+  private wroteLately(k: string, place: string): boolean {
+    const seen = this.known.get(k);
+    return !!seen && seen.place === place && seen.until > Date.now();
   }
 
   private remember(k: string, place: string): void {

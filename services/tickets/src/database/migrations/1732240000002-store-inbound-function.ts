@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * `tickets.store_inbound(...)`: a batch of inbound WhatsApp messages stored by one call, so a batch costs
- * one round trip instead of one per statement. Its statements are the ones `storeInbound` ran one by one,
- * in the same order and with the same locks; in a VOLATILE function each statement takes a fresh snapshot
+ * one round trip instead of one per statement. Its statements are the set-based ones `storeInbound` used to
+ * send one by one, in the same order and with the same locks; in a VOLATILE function each statement takes a fresh snapshot
  * (READ COMMITTED), so each sees what the one before it wrote and what other transactions committed
  * meanwhile, exactly as separate statements did. Contacts arrive deduplicated and sorted; messages in
  * batch order. Answers one row per message: its id, ticket, connection, WhatsApp id, and whether this
