@@ -2,7 +2,7 @@
 // GET /tickets on one company with 1,000,000 tickets over 200,000 contacts (10% pending, 10% open,
 // 80% closed, one message each), through the gateway, at concurrency 4: p50, p99 and requests/s of
 // page 1, page 500 by pageNumber, 500 pages deep by cursor, and a search matching one contact.
-//   node bench/tickets-list/run.mjs            (env: TICKETS=1000000 CONTACTS=200000 REQUESTS=2000 CONCURRENCY=4)
+//   node bench/tickets-list/run.mjs            (env: TICKETS=1000000 CONTACTS=200000 REQUESTS=2000 CONCURRENCY=4 WARMUP=1000)
 //   BENCH_PROFILE=tickets,messaging-gateway    writes those services' CPU profiles to BENCH_PROFILE_DIR (/tmp/wa-bench-profiles)
 // Uses its own database (wa_bench_list, kept between runs: filled once), Redis db 5, the local NATS,
 // and the built services (npx nx run-many -t build --projects=tag:scope:service).
@@ -102,16 +102,20 @@ async function healthy(u) {
   throw new Error(`${u} not healthy`);
 }
 
-async function measure(label, pathFor) {
-  const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
-  const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
+const WARMUP = Number(process.env.WARMUP ?? 1000);
+const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
+
+/** n requests at the set concurrency; their latencies (ms) and the last page's row count. */
+const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
+
+async function run(n, pathFor, label = pathFor()) {
   const latencies = [];
   let next = 0;
   let rows = 0;
   const worker = async () => {
     for (;;) {
       const i = next++;
-      if (i >= REQUESTS) return;
+      if (i >= n) return;
       const t0 = performance.now();
       const res = await request(`${gateway.url}${pathFor(i)}`, { dispatcher: agent, headers: { authorization: `Bearer ${token}` } });
       const body = await res.body.json();
@@ -120,14 +124,15 @@ async function measure(label, pathFor) {
       rows = body.tickets.length;
     }
   };
-  // warm up (300 requests: the services JIT-compile their hot paths), then measure
-  next = REQUESTS - Math.min(300, REQUESTS);
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  latencies.length = 0;
-  next = 0;
+  return { latencies, rows };
+}
+
+async function measure(label, pathFor) {
+  await run(300, pathFor, label);
   const cpu0 = { machine: machineCpu(), tickets: cpuSeconds(tickets.child.pid), gateway: cpuSeconds(gateway.child.pid), postgres: postgresCpu(), client: process.cpuUsage() };
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const { latencies, rows } = await run(REQUESTS, pathFor, label);
   const seconds = (performance.now() - t0) / 1000;
   const client = process.cpuUsage(cpu0.client);
   const perRequest = (s) => ((s * 1000) / REQUESTS).toFixed(2);
@@ -136,7 +141,6 @@ async function measure(label, pathFor) {
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2);
   console.log(`${label.padEnd(34)} p50 ${pct(50).padStart(7)} ms   p99 ${pct(99).padStart(7)} ms   ${(REQUESTS / seconds).toFixed(0).padStart(5)} req/s   (${rows} tickets a page)`);
   console.log(`${''.padEnd(34)} ${cpu}`);
-  await agent.close();
 }
 
 await ensureDatabase();
@@ -147,20 +151,25 @@ try {
   await healthy(tickets.url);
   await healthy(gateway.url);
   // the cursor of page 500, walked page by page as the web app scrolls
-  const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
   let cursor = '';
   for (let i = 1; i < 500; i++) {
     const res = await fetch(`${gateway.url}/tickets?showAll=true${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
     cursor = (await res.json()).nextCursor;
   }
+  const cases = [
+    ['page 1 (showAll)', () => '/tickets?showAll=true&pageNumber=1'],
+    ['page 500 by pageNumber (showAll)', () => '/tickets?showAll=true&pageNumber=500'],
+    ['page 500 by cursor (showAll)', () => `/tickets?showAll=true&cursor=${cursor}`],
+    ['pending tab, page 1', () => '/tickets?status=pending&showAll=true&pageNumber=1'],
+    ['pending tab, page 500 by pageNumber', () => '/tickets?status=pending&showAll=true&pageNumber=500'],
+    ['search matching one contact', () => '/tickets?showAll=true&searchParam=zuleica'],
+  ];
+  // the services run for days: warm them on every case (JIT, heap sizes), then measure each case
+  for (const [, pathFor] of cases) await run(WARMUP, pathFor);
   console.log(`GET /tickets, one company with ${TICKETS} tickets, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`);
-  await measure('page 1 (showAll)', () => '/tickets?showAll=true&pageNumber=1');
-  await measure('page 500 by pageNumber (showAll)', () => '/tickets?showAll=true&pageNumber=500');
-  await measure('page 500 by cursor (showAll)', () => `/tickets?showAll=true&cursor=${cursor}`);
-  await measure('pending tab, page 1', () => '/tickets?status=pending&showAll=true&pageNumber=1');
-  await measure('pending tab, page 500 by pageNumber', () => '/tickets?status=pending&showAll=true&pageNumber=500');
-  await measure('search matching one contact', () => '/tickets?showAll=true&searchParam=zuleica');
+  for (const [label, pathFor] of cases) await measure(label, pathFor);
 } finally {
+  await agent.close();
   tickets.child.kill('SIGTERM');
   gateway.child.kill('SIGTERM');
 }

@@ -1,28 +1,43 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { AccessTokenClaims, Profile } from '@wa/contracts';
 import { DomainError, IS_PUBLIC, setContextIdentity } from '@wa/server-kit';
 import type { Request } from 'express';
 import { PROFILES, SUPER_ONLY } from './decorators.js';
-import { RevokedTokenError } from './jwt.strategy.js';
+import { AUTH_OPTIONS, RevokedTokenError, type AuthLibOptions } from './jwt.strategy.js';
+import { bearerToken, rememberVerified, TokenRevocation, verifiedClaims } from './tokens.js';
 
 /**
  * Global guard: every route needs a valid, unrevoked access token unless marked @Public().
  * No token → 401 ERR_SESSION_EXPIRED (the app logs out); a bad or expired one → 403 (the app refreshes once
  * and retries); a revoked one (user deleted, session ended) → 401.
+ * passport-jwt checks a token the first time this process sees it; after that the token's claims are
+ * taken from the verified-token cache (expiry checked on each use) and only revocation is asked again.
  */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(AUTH_OPTIONS) private readonly options: AuthLibOptions,
+    private readonly revocation: TokenRevocation,
+  ) {
     super();
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    await (super.canActivate(context) as Promise<boolean>);
     const req = context.switchToHttp().getRequest<Request & { user: AccessTokenClaims }>();
+    const token = bearerToken(req.headers.authorization);
+    const known = token ? verifiedClaims(token, this.options.secret) : undefined;
+    if (known) {
+      if (await this.revocation.isRevoked(known)) throw new DomainError('ERR_SESSION_EXPIRED');
+      req.user = known;
+    } else {
+      await (super.canActivate(context) as Promise<boolean>);
+      if (token) rememberVerified(token, this.options.secret, req.user);
+    }
     const user = req.user;
     setContextIdentity(req, user.companyId, user.id);
     if (this.reflector.getAllAndOverride<boolean>(SUPER_ONLY, targets) && !user.super) {

@@ -1,6 +1,7 @@
 import type { AccessTokenClaims } from '@wa/contracts';
 import type { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 
 /** Access tokens live at most 15 minutes. */
@@ -30,12 +31,46 @@ function isClaims(value: unknown): value is AccessTokenClaims {
   return !!v && typeof v.id === 'number' && typeof v.companyId === 'number' && typeof v.profile === 'string' && typeof v.sid === 'string';
 }
 
+/**
+ * Tokens whose signature was checked, per secret, until they expire. A client sends the same token with
+ * every request for up to 15 minutes, and every hop checks it: the signature is checked once per process,
+ * the expiry on each use. The key is the whole token, signature included, so only a token that verified
+ * is ever found; revocation is checked on every request all the same (TokenRevocation).
+ */
+const VERIFIED_TOKENS_MAX = 20_000;
+const verifiedTokens = new Map<string, LRUCache<string, AccessTokenClaims>>();
+
+function verifiedCache(secret: string): LRUCache<string, AccessTokenClaims> {
+  let cache = verifiedTokens.get(secret);
+  if (!cache) verifiedTokens.set(secret, (cache = new LRUCache<string, AccessTokenClaims>({ max: VERIFIED_TOKENS_MAX })));
+  return cache;
+}
+
+/** The claims of a token verified before under this secret, while it has not expired. */
+export function verifiedClaims(token: string, secret: string): AccessTokenClaims | undefined {
+  const cache = verifiedCache(secret);
+  const claims = cache.get(token);
+  if (!claims) return undefined;
+  if ((claims.exp ?? 0) * 1000 > Date.now()) return claims;
+  cache.delete(token);
+  return undefined;
+}
+
+/** Remembers a token whose signature, issuer and expiry were just checked (by jsonwebtoken or passport-jwt). */
+export function rememberVerified(token: string, secret: string, claims: AccessTokenClaims): void {
+  if (isClaims(claims) && typeof claims.exp === 'number' && claims.exp * 1000 > Date.now()) verifiedCache(secret).set(token, claims);
+}
+
 /** Signature and expiry only (no I/O). */
 export function decodeAccessToken(token: string | undefined, secret: string): VerifyResult {
   if (!token) return { ok: false, reason: 'missing' };
+  const known = verifiedClaims(token, secret);
+  if (known) return { ok: true, claims: known };
   try {
     const payload = jwt.verify(token, secretKey(secret), { issuer: TOKEN_ISSUER, algorithms: ['HS256'] });
-    return isClaims(payload) ? { ok: true, claims: payload } : { ok: false, reason: 'invalid' };
+    if (!isClaims(payload)) return { ok: false, reason: 'invalid' };
+    rememberVerified(token, secret, payload);
+    return { ok: true, claims: payload };
   } catch (err) {
     return { ok: false, reason: (err as Error).name === 'TokenExpiredError' ? 'expired' : 'invalid' };
   }

@@ -8,7 +8,7 @@ interface PgQueryable {
 const names = new Map<string, string>();
 
 /** A statement's name: the same SQL text always gets the same one. */
-function statementName(text: string): string {
+export function statementName(text: string): string {
   let name = names.get(text);
   if (!name) names.set(text, (name = `wa_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
   return name;

@@ -29,6 +29,9 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
   app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback, uniquelocal');
   app.disable('x-powered-by');
+  // Express hashes every GET body for an ETag; API clients never send it back, and the hash of a list page
+  // cost about as much as writing it out
+  app.set('etag', false);
   app.use(requestContextMiddleware);
   if (!options.rawBody) {
     app.useBodyParser('json', { limit: options.env.BODY_LIMIT });

@@ -1,13 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { queryPrepared } from '@wa/database';
+import { PageReads, queryPrepared } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TICKET_SELECT, type TicketRow } from './ticket-view.js';
 
 /** Ticket queries; every one is bound to a company id. */
 @Injectable()
-export class TicketsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class TicketsRepository implements OnModuleDestroy {
+  private readonly pages: PageReads;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.pages = new PageReads(db);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.pages.close();
+  }
 
   async findById(companyId: number, id: number, manager: EntityManager = this.db.manager): Promise<TicketRow | null> {
     const rows = await manager.query(`${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = $2`, [companyId, id]);
@@ -24,9 +32,12 @@ export class TicketsRepository {
     return queryPrepared<TicketRow>(manager, `${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = ANY($2::int[])`, [companyId, ids]);
   }
 
-  /** A list page; without a search term its few shapes run as prepared statements (no planning per request). */
-  list(sql: string, params: unknown[], prepared: boolean): Promise<TicketRow[]> {
-    return prepared ? queryPrepared<TicketRow>(this.db, sql, params) : this.db.query(sql, params);
+  /**
+   * A list page. Without a search term its few shapes run with plans kept per connection (PageReads);
+   * a search is planned for its term.
+   */
+  list(sql: string, params: unknown[], planFree: boolean): Promise<TicketRow[]> {
+    return planFree ? this.pages.query<TicketRow>(sql, params) : this.db.query(sql, params);
   }
 
   /** The non-closed ticket of a contact on a connection, if any (at most one: a unique index says so). */

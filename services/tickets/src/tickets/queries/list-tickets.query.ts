@@ -27,6 +27,8 @@ export interface ListTicketsFilter {
  * Search narrows to candidate tickets first through the trigram indexes, so a rare term is fast.
  * The page is chosen on the tickets table alone (an index scan, index-only for an admin's list), and only
  * its rows are joined to their contact, queue and connection, so a deep page costs little more than the first.
+ * The LIMIT is written into the text (the page size is the code's, not the caller's): a plan made without
+ * the values then still knows a page is a few rows and reaches them by index.
  */
 export function listTicketsQuery(caller: Caller, f: ListTicketsFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
@@ -62,7 +64,7 @@ export function listTicketsQuery(caller: Caller, f: ListTicketsFilter): { sql: s
       SELECT t.id FROM tickets.tickets t
        WHERE ${where.join('\n         AND ')}
        ORDER BY t."updatedAt" DESC, t.id DESC
-       LIMIT ${p(f.limit + 1)} OFFSET ${p(f.after ? 0 : f.offset)})
+       LIMIT ${Math.trunc(f.limit) + 1}${!f.after && f.offset > 0 ? ` OFFSET ${p(f.offset)}` : ''})
     SELECT ${TICKET_COLUMNS}
       FROM page JOIN tickets.tickets t ON t.id = page.id ${TICKET_JOINS}
      ORDER BY t."updatedAt" DESC, t.id DESC`;

@@ -1,0 +1,47 @@
+import type { DataSource } from 'typeorm';
+import { statementName } from './prepared-query.js';
+
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  on(event: 'error', listener: (err: Error) => void): void;
+  end(): Promise<void>;
+}
+
+interface PgDriver {
+  postgres: { Pool: new (config: Record<string, unknown>) => PgPool };
+  options: { url?: string; applicationName?: string };
+}
+
+/**
+ * A small pool of its own for a list's pages: statements whose plan does not depend on the values bound
+ * (a literal LIMIT over an index in the list's order, then the page's rows joined by primary key).
+ * Its connections keep one generic plan per statement, so a page costs PostgreSQL its execution only:
+ * planning the ticket list's join took twice as long as running it. Sequential scans are off on these
+ * connections, so a plan made while a table was small still reaches rows by index once it has grown.
+ * Statements whose best plan depends on the values (a search term) belong on the data source's pool.
+ */
+export class PageReads {
+  private readonly pool: PgPool;
+
+  constructor(ds: DataSource, max = 4) {
+    const driver = ds.driver as unknown as PgDriver;
+    this.pool = new driver.postgres.Pool({
+      connectionString: driver.options.url,
+      max,
+      connectionTimeoutMillis: 5000,
+      application_name: `${driver.options.applicationName ?? 'service'}:pages`,
+      options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off',
+    });
+    // an idle connection that drops is removed by the pool; the next query opens another
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<T>(text: string, values: unknown[]): Promise<T[]> {
+    const result = await this.pool.query({ name: statementName(text), text, values });
+    return result.rows as T[];
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
