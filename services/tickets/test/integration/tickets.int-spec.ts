@@ -252,6 +252,55 @@ describe('ticket lists', () => {
     expect((await t.http.get(`/tickets?showAll=true&searchParam=${numbers[12].slice(-8)}`, { token: admin.token })).body.tickets).toHaveLength(1);
     expect((await t.http.get('/tickets?showAll=true&queueIds=[1,x]', { token: admin.token })).status).toBe(400);
   });
+
+  it('searches exactly whether a term matches most tickets, a tenth of them or one beyond the newest 400', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    const { getDataSourceToken } = await import('@nestjs/typeorm');
+    const ds = t.app.get(getDataSourceToken()) as import('typeorm').DataSource;
+    // 450 tickets, i = 0 the newest: "Cliente i", every tenth asks for a quote, the oldest is Zuleica
+    const ids: number[] = await ds.query(
+      `WITH c AS (
+         INSERT INTO tickets.contacts ("companyId", name, number)
+         SELECT $1, CASE WHEN g = 449 THEN 'Zuleica Antiga' ELSE 'Cliente ' || g END, '5521' || (900000000 + g)::text FROM generate_series(0, 449) g
+         RETURNING id, number),
+       tk AS (
+         INSERT INTO tickets.tickets ("companyId", "contactId", "whatsappId", status, "lastMessage", "createdAt", "updatedAt")
+         SELECT $1, c.id, $2, 'pending', 'm', now(), now() - (c.number::bigint - 5521900000000) * interval '1 minute' FROM c
+         RETURNING id, "contactId", "updatedAt")
+       SELECT tk.id FROM tk ORDER BY tk."updatedAt" DESC`,
+      [c.companyId, conn.id],
+    ).then((rows: Array<{ id: number }>) => rows.map((r) => r.id));
+    await ds.query(
+      `INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "sentAt")
+       SELECT t."companyId", t.id, t."contactId", t."whatsappId", 'S' || t.id,
+              CASE WHEN (x.n - 1) % 10 = 3 THEN 'quero um orçamento' ELSE 'mensagem ' || (x.n - 1) END, t."updatedAt"
+         FROM unnest($1::int[]) WITH ORDINALITY AS x(id, n) JOIN tickets.tickets t ON t.id = x.id`,
+      [ids],
+    );
+    const list = async (query: string) => (await t.http.get(`/tickets?showAll=true&${query}`, { token: admin.token })).body as { tickets: Array<{ id: number }>; hasMore: boolean; nextCursor: string | null };
+    const idsOf = (page: { tickets: Array<{ id: number }> }) => page.tickets.map((x) => x.id);
+    const range = (from: number, to: number, step = 1) => Array.from({ length: Math.ceil((to - from) / step) }, (_, k) => ids[from + k * step]);
+
+    // most tickets match: the newest ones, page by page, and by cursor alike
+    const broad1 = await list('searchParam=cliente');
+    expect(idsOf(broad1)).toEqual(range(0, 40));
+    expect(broad1.hasMore).toBe(true);
+    expect(idsOf(await list('searchParam=cliente&pageNumber=2'))).toEqual(range(40, 80));
+    expect(idsOf(await list(`searchParam=cliente&cursor=${broad1.nextCursor}`))).toEqual(range(40, 80));
+    expect(idsOf(await list('searchParam=CLIENTE&pageNumber=12'))).toEqual(range(440, 449));
+    // a tenth match, spread over all 450: 45 in list order
+    const quote1 = await list('searchParam=or%C3%A7amento');
+    expect(idsOf(quote1)).toEqual(range(3, 403, 10));
+    expect(quote1.hasMore).toBe(true);
+    const quote2 = await list('searchParam=or%C3%A7amento&pageNumber=2');
+    expect(idsOf(quote2)).toEqual(range(403, 453, 10));
+    expect(quote2.hasMore).toBe(false);
+    // one match, older than the newest 400
+    expect(idsOf(await list('searchParam=zuleica'))).toEqual([ids[449]]);
+    expect(idsOf(await list('searchParam=nada%20disso'))).toEqual([]);
+  });
 });
 
 describe('queues', () => {
