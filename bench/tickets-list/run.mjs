@@ -106,9 +106,9 @@ async function healthy(u) {
 const WARMUP = Number(process.env.WARMUP ?? 1000);
 const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
 
-/** n requests at the set concurrency; their latencies (ms) and the last page's row count. */
 const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
 
+/** n requests at the set concurrency; their latencies (ms) and the last page's row count. */
 async function run(n, pathFor, label = pathFor()) {
   const latencies = [];
   let next = 0;

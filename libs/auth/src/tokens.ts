@@ -58,7 +58,8 @@ export function verifiedClaims(token: string, secret: string): AccessTokenClaims
 
 /** Remembers a token whose signature, issuer and expiry were just checked (by jsonwebtoken or passport-jwt). */
 export function rememberVerified(token: string, secret: string, claims: AccessTokenClaims): void {
-  if (isClaims(claims) && typeof claims.exp === 'number' && claims.exp * 1000 > Date.now()) verifiedCache(secret).set(token, claims);
+  // one frozen copy is handed to every later request with this token: none of them can change it for another
+  if (isClaims(claims) && typeof claims.exp === 'number' && claims.exp * 1000 > Date.now()) verifiedCache(secret).set(token, Object.freeze({ ...claims }));
 }
 
 /** Signature and expiry only (no I/O). */
