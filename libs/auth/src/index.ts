@@ -4,3 +4,4 @@ export * from './jwt.strategy.js';
 export * from './jwt-auth.guard.js';
 export * from './auth-lib.module.js';
 export * from './user-directory.js';
+export * from './visibility.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { maySeeTicket, permissionRooms, ticketRooms } from './rooms.js';
+import { maySeeTicket } from '@wa/auth';
+import { permissionRooms, Rooms, ticketRooms } from './rooms.js';
 
 describe('rooms', () => {
   it('gives admins and super users the company-wide ticket room, agents one room per queue', () => {
@@ -14,12 +15,19 @@ describe('rooms', () => {
     expect(ticketRooms(7, { queueId: null, userId: null })).toEqual(['c:7:all']);
   });
 
-  it('lets a user see a ticket by the same rule', () => {
-    const agent = { profile: 'user' as const, super: false, queueIds: [3] };
-    expect(maySeeTicket(9, agent, { queueId: 3, userId: null })).toBe(true);
-    expect(maySeeTicket(9, agent, { queueId: 4, userId: 9 })).toBe(true);
-    expect(maySeeTicket(9, agent, { queueId: 4, userId: 8 })).toBe(false);
-    expect(maySeeTicket(9, agent, { queueId: null, userId: null })).toBe(false);
-    expect(maySeeTicket(9, { ...agent, profile: 'admin' }, { queueId: 4, userId: 8 })).toBe(true);
+  it("reaches a user's sockets with a ticket's events exactly when the shared rule lets the user see it", () => {
+    const viewers = [
+      { profile: 'user' as const, super: false, queueIds: [3] },
+      { profile: 'supervisor' as const, super: false, queueIds: [] },
+      { profile: 'admin' as const, super: false, queueIds: [] },
+      { profile: 'user' as const, super: true, queueIds: [4] },
+    ];
+    const places = [null, 3, 4].flatMap((queueId) => [null, 8, 9].map((userId) => ({ queueId, userId })));
+    for (const v of viewers) {
+      const joined = new Set([...permissionRooms(7, v), Rooms.user(7, 9)]);
+      for (const place of places) {
+        expect([v, place, ticketRooms(7, place).some((r) => joined.has(r))]).toEqual([v, place, maySeeTicket(9, v, place)]);
+      }
+    }
   });
 });

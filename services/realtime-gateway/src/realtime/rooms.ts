@@ -1,4 +1,5 @@
-import type { Profile, TicketStatus } from '@wa/contracts';
+import { seesAllTickets, type TicketPlace, type TicketViewer } from '@wa/auth';
+import type { TicketStatus } from '@wa/contracts';
 
 /**
  * socket.io rooms. Every room carries the company, and a socket's rooms are computed on the server
@@ -23,22 +24,14 @@ export const Rooms = {
   notification: (companyId: number) => `c:${companyId}:notification`,
 } as const;
 
-/** What decides which tickets a user sees. */
-export interface TicketVisibility {
-  profile: Profile;
-  super: boolean;
-  queueIds: number[];
-}
+/** What decides which tickets a user sees (the shared rule's viewer). */
+export type TicketVisibility = TicketViewer;
+export type { TicketPlace };
 
-/** Where a ticket is: its queue and its owner. */
-export interface TicketPlace {
-  queueId: number | null;
-  userId: number | null;
-}
-
-export const seesAllTickets = (v: Pick<TicketVisibility, 'profile' | 'super'>) => v.profile === 'admin' || v.super;
-
-/** The ticket-permission rooms of a user: `all` for admins and super users, one room per queue otherwise. */
+/**
+ * The ticket-permission rooms of a user: `all` for admins and super users, one room per queue otherwise
+ * (with the user's own room, which every socket joins, this is `maySeeTicket` of @wa/auth as rooms).
+ */
 export function permissionRooms(companyId: number, v: TicketVisibility): string[] {
   if (seesAllTickets(v)) return [Rooms.allTickets(companyId)];
   return [...new Set(v.queueIds)].filter((q) => Number.isInteger(q)).map((q) => Rooms.queue(companyId, q));
@@ -50,11 +43,4 @@ export function ticketRooms(companyId: number, place: TicketPlace): string[] {
   if (place.queueId !== null) rooms.push(Rooms.queue(companyId, place.queueId));
   if (place.userId !== null) rooms.push(Rooms.user(companyId, place.userId));
   return rooms;
-}
-
-/** The same rule as the rooms: admin, the ticket's queue among the user's, or the user owns it. */
-export function maySeeTicket(userId: number, v: TicketVisibility, place: TicketPlace): boolean {
-  if (seesAllTickets(v)) return true;
-  if (place.userId !== null && place.userId === userId) return true;
-  return place.queueId !== null && v.queueIds.includes(place.queueId);
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { maySeeTicket } from '@wa/auth';
 import type { ErrorCode } from '@wa/contracts';
 import { RealtimeEnv } from '../config/env.js';
-import { maySeeTicket } from './rooms.js';
 import { TicketPlaces } from './ticket-places.js';
 import type { RealtimeSocketData } from './socket-types.js';
 

@@ -1,11 +1,14 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { UserDirectory, type DirectoryMirror } from '@wa/auth';
+import { seesAllTickets, UserDirectory, type DirectoryMirror } from '@wa/auth';
 import type { AccessTokenClaims, Profile } from '@wa/contracts';
 
 export interface Caller {
   id: number;
   companyId: number;
   profile: Profile;
+  /** a super user (the provider's staff) */
+  super: boolean;
+  /** admin or super user: sees every ticket of the company */
   isAdmin: boolean;
   queueIds: number[];
   name: string;
@@ -46,7 +49,8 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
       id: claims.id,
       companyId: claims.companyId,
       profile,
-      isAdmin: profile === 'admin' || claims.super,
+      super: claims.super,
+      isAdmin: seesAllTickets({ profile, super: claims.super }),
       queueIds: user?.queueIds ?? [],
       name: user?.name ?? '',
     };

@@ -5,12 +5,12 @@ import { DomainError } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities/index.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
+import { announceStored } from '../tickets/announce.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
 import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } from '../tickets/ticket-view.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { assertCanSee } from '../tickets/visibility.js';
-import { messageEvent, ticketUpdatedEvent } from '../tickets/ticket-events.js';
 import { newWhatsappMessageId } from './wid.js';
 
 export const MESSAGES_PAGE_SIZE = 20;
@@ -99,7 +99,6 @@ export class MessagesService {
     );
     await tx.query(`UPDATE tickets.tickets SET "lastMessage" = $1, "updatedAt" = now() WHERE id = $2`, [body, row.id]);
     const updated = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
-    const ticket = ticketView(updated, (id) => this.callers.nameOf(row.companyId, id));
     const message = messageView(saved);
     const send: WaOutboundSend = {
       companyId: row.companyId,
@@ -113,8 +112,7 @@ export class MessagesService {
     };
     const events: OutgoingEvent[] = [
       { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(wid), payload: send },
-      messageEvent(message, ticket, 'created'),
-      ticketUpdatedEvent(ticket),
+      ...announceStored('created', [saved], [updated], (companyId, id) => this.callers.nameOf(companyId, id)),
     ];
     return { message, outboxIds: await this.outbox.add(tx, events) };
   }

@@ -1,17 +1,22 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type WaAck } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
 import { MessageEntity } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
-import { messageEvent } from '../../tickets/ticket-events.js';
-import { messageView, ticketView } from '../../tickets/ticket-view.js';
+import { Outbox } from '../../outbox/outbox.service.js';
+import { announceStored } from '../../tickets/announce.js';
+import type { TicketRow } from '../../tickets/ticket-view.js';
 import { TicketsRepository } from '../../tickets/tickets.repository.js';
 
-/** `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced. */
+/**
+ * `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced through
+ * the outbox, written in the transaction that raises it.
+ */
 @Injectable()
 export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WaAckConsumer.name);
   private handle: ConsumerHandle | undefined;
 
   constructor(
@@ -19,6 +24,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly bus: EventBus,
     private readonly tickets: TicketsRepository,
     private readonly callers: CallerService,
+    private readonly outbox: Outbox,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -45,26 +51,26 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       if ((top.get(key)?.ack ?? -1) < data.ack) top.set(key, data);
     }
     const acks = [...top.values()];
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected]
-    const [raised] = (await this.db.query(
-      `UPDATE tickets.messages m SET ack = u.ack, "updatedAt" = now()
-         FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u(whatsapp, wid, ack, company)
-        WHERE m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company AND m.ack < u.ack
-        RETURNING m.id`,
-      [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
-    )) as [Array<{ id: string }>, number];
-    if (raised.length === 0) return;
-    const messages = await this.db.getRepository(MessageEntity).findBy({ id: In(raised.map((r) => String(r.id))) });
-    const ticketIds = [...new Set(messages.map((m) => `${m.companyId}|${m.ticketId}`))];
-    const rows = await Promise.all(ticketIds.map((k) => this.tickets.findById(Number(k.split('|')[0]), Number(k.split('|')[1]))));
-    const tickets = new Map(rows.filter((r) => r !== null).map((r) => [r.id, ticketView(r, (id) => this.callers.nameOf(r.companyId, id))] as const));
-    await Promise.all(
-      messages.map((m) => {
-        const ticket = tickets.get(m.ticketId);
-        if (!ticket) return undefined;
-        const e = messageEvent(messageView(m), ticket, 'updated');
-        return this.bus.publish(e.subject, e.payload, { msgId: e.msgId });
-      }),
-    );
+    // the rise and its events commit together: a crash after commit leaves the events to the outbox relay
+    const outboxIds = await this.db.transaction(async (tx) => {
+      // TypeORM answers an UPDATE … RETURNING with [rows, affected]
+      const [raised] = (await tx.query(
+        `UPDATE tickets.messages m SET ack = u.ack, "updatedAt" = now()
+           FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u(whatsapp, wid, ack, company)
+          WHERE m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company AND m.ack < u.ack
+          RETURNING m.id`,
+        [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
+      )) as [Array<{ id: string }>, number];
+      if (raised.length === 0) return [];
+      const messages = await tx.getRepository(MessageEntity).find({ where: { id: In(raised.map((r) => String(r.id))) }, order: { id: 'ASC' } });
+      const ticketsByCompany = new Map<number, Set<number>>();
+      for (const m of messages) ticketsByCompany.set(m.companyId, (ticketsByCompany.get(m.companyId) ?? new Set<number>()).add(m.ticketId));
+      const tickets: TicketRow[] = [];
+      // one connection: its queries run one after another anyway
+      for (const [companyId, ids] of ticketsByCompany) tickets.push(...(await this.tickets.findByIds(companyId, [...ids], tx)));
+      return this.outbox.add(tx, announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id)));
+    });
+    // published now; if this fails (NATS unreachable, the process dies) the relay publishes them later
+    await this.outbox.flush(outboxIds).catch((err: unknown) => this.logger.warn({ err: String(err), count: outboxIds.length }, 'ack: events left to the outbox relay'));
   }
 }

@@ -1,21 +1,20 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { conversationKey, Streams, WaSubjects, type TicketDto, type WaInboundMessage } from '@wa/contracts';
+import { conversationKey, Streams, WaSubjects, type WaInboundMessage } from '@wa/contracts';
 import { queryPrepared } from '@wa/database';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
 import { ConnectionEntity, MessageEntity } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
-import { messageEvent, ticketUpdatedEvent } from '../../tickets/ticket-events.js';
-import { messageView, ticketView } from '../../tickets/ticket-view.js';
+import { announceStored } from '../../tickets/announce.js';
 import { TicketsRepository } from '../../tickets/tickets.repository.js';
 import { storeInbound } from '../store-inbound.js';
 
 /**
  * `wa.inbound.*` → PostgreSQL, the path that must lose nothing and double nothing: a batch is stored
- * in one transaction, acked only after commit, then announced. A redelivered message finds its row
- * and is announced again (the event's msg id makes that harmless).
+ * in one transaction, acked only after commit, then announced. A redelivered or retried message finds its
+ * row and is announced again (the event's msg id makes that harmless).
  */
 @Injectable()
 export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -65,9 +64,10 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
       ),
     );
     const stored = await storeInbound(this.db, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections);
-    // announce what is new, and what a redelivery found already stored (its events may have been lost in a crash)
-    const redelivered = batch.some((m) => m.deliveryCount > 1);
-    const announce = stored.filter((s) => s.isNew || redelivered);
+    // announce what is new, and what a repeat found already stored: a redelivery (after a crash) or a retry
+    // in this process (an earlier call of this delivery may have committed, then failed to publish)
+    const repeated = batch.some((m) => m.deliveryCount > 1 || m.attempt > 1);
+    const announce = stored.filter((s) => s.isNew || repeated);
     if (announce.length === 0) return;
     const ticketsByCompany = new Map<number, Set<number>>();
     for (const s of announce) {
@@ -78,14 +78,8 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
       this.messagesById(announce.map((s) => s.id)),
       ...[...ticketsByCompany].map(([companyId, ids]) => this.tickets.findByIds(companyId, [...ids])),
     ]);
-    const ticketById = new Map<number, TicketDto>();
-    for (const row of ticketRows.flat()) ticketById.set(row.id, ticketView(row, (id) => this.callers.nameOf(row.companyId, id)));
-    const events = messageRows.flatMap((m) => {
-      const ticket = ticketById.get(m.ticketId);
-      return ticket ? [messageEvent(messageView(m), ticket, 'created')] : [];
-    });
-    for (const ticket of ticketById.values()) events.push(ticketUpdatedEvent(ticket));
+    const events = announceStored('created', messageRows, ticketRows.flat(), (companyId, id) => this.callers.nameOf(companyId, id));
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
-    if (redelivered) this.logger.log({ count: announce.length }, 'inbound: redelivered messages announced again');
+    if (repeated) this.logger.log({ count: announce.length }, 'inbound: repeated messages announced again');
   }
 }

@@ -1,0 +1,37 @@
+import type { Profile } from '@wa/contracts';
+
+/**
+ * Who may see which ticket: the one rule tickets (its HTTP API) and realtime-gateway (its socket rooms and
+ * chat-box joins) both apply. Pure, so any service can use it; each turns a "no" into its own answer.
+ */
+
+/** What decides which tickets a user sees. */
+export interface TicketViewer {
+  profile: Profile;
+  /** a super user (the provider's staff) */
+  super: boolean;
+  /** the queues the user works in */
+  queueIds: readonly number[];
+}
+
+/** Where a ticket is: its queue and the user who holds it. */
+export interface TicketPlace {
+  queueId: number | null;
+  userId: number | null;
+}
+
+/** Admins and super users see every ticket of their company. */
+export function seesAllTickets(viewer: Pick<TicketViewer, 'profile' | 'super'>): boolean {
+  return viewer.profile === 'admin' || viewer.super;
+}
+
+/**
+ * May this user see the ticket? Admins and super users: every ticket of their company. Others (agents,
+ * supervisors): a ticket in one of their queues, and a ticket they hold whatever its queue; a ticket with
+ * neither queue nor holder only admins see. The caller has already scoped the ticket to the user's company.
+ */
+export function maySeeTicket(userId: number, viewer: TicketViewer, place: TicketPlace): boolean {
+  if (seesAllTickets(viewer)) return true;
+  if (place.userId !== null && place.userId === userId) return true;
+  return place.queueId !== null && viewer.queueIds.includes(place.queueId);
+}
