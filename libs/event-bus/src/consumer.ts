@@ -1,7 +1,7 @@
 import type { ConsumerMessages, JetStreamClient, JsMsg, MsgHdrs, NatsConnection } from 'nats';
 import { headers as natsHeaders } from 'nats';
-import type { BusLogger, BusMessage, ConsumerHandle, ConsumerSpec } from './types.js';
-import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, errorMessage, headerValue, laneOf, positiveInt, pullExpiresMs } from './util.js';
+import type { BusLogger, BusMessage, ConsumerHandle, ConsumerSpec, ConsumerStats } from './types.js';
+import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, errorMessage, headerValue, isTransientError, laneOf, outageDelay, positiveInt, pullExpiresMs } from './util.js';
 
 /** Headers put on a dead-lettered message. */
 export const DlqHeaders = {
@@ -24,6 +24,8 @@ interface Held<T> {
   touchedAt: number;
   bus?: BusMessage<T>;
   decodeError?: unknown;
+  /** handler calls so far (a batch call counts for each of its messages) */
+  calls: number;
 }
 
 export interface ResolvedConsumerSpec<T> {
@@ -34,6 +36,10 @@ export interface ResolvedConsumerSpec<T> {
   batchSize: number;
   maxAttempts: number;
   backoffMs: number[];
+  outageInitialMs: number;
+  outageMaxMs: number;
+  isTransient: (err: unknown) => boolean;
+  maxDeliveries: number;
   ackWaitMs: number;
   maxAckPending: number;
   handler: (batch: BusMessage<T>[]) => Promise<void>;
@@ -47,14 +53,21 @@ export function resolveSpec<T>(spec: ConsumerSpec<T>): ResolvedConsumerSpec<T> {
   const batchSize = positiveInt(spec.batchSize, 1, 'batchSize');
   const ackWaitMs = positiveInt(spec.ackWaitMs, 30_000, 'ackWaitMs');
   if (ackWaitMs < 300) throw new Error('ackWaitMs must be at least 300');
+  const maxAttempts = positiveInt(spec.maxAttempts, 5, 'maxAttempts');
+  const outageInitialMs = positiveInt(spec.outageBackoff?.initialMs, 250, 'outageBackoff.initialMs');
+  const outageMaxMs = Math.max(outageInitialMs, positiveInt(spec.outageBackoff?.maxMs, 5000, 'outageBackoff.maxMs'));
   return {
     stream: spec.stream,
     durable: spec.durable,
     orderKey: spec.orderKey ?? ((s) => s),
     concurrency,
     batchSize,
-    maxAttempts: positiveInt(spec.maxAttempts, 5, 'maxAttempts'),
+    maxAttempts,
     backoffMs: [...(spec.backoffMs ?? DEFAULT_BACKOFF_MS)],
+    outageInitialMs,
+    outageMaxMs,
+    isTransient: spec.isTransient ?? isTransientError,
+    maxDeliveries: positiveInt(spec.maxDeliveries, Math.max(10, 2 * maxAttempts), 'maxDeliveries'),
     ackWaitMs,
     maxAckPending: positiveInt(spec.maxAckPending, Math.max(256, concurrency * batchSize * 4), 'maxAckPending'),
     handler: spec.handler,
@@ -96,6 +109,9 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   private readonly lanes: Lane<T>[];
   private readonly held = new Set<Held<T>>();
   private readonly sleeper = new Sleeper();
+  /** lanes waiting out an outage: woken at once when another lane's call succeeds */
+  private readonly outageSleeper = new Sleeper();
+  private readonly counters = { handled: 0, retried: 0, outageFailures: 0, deadLettered: 0 };
   private readonly handBack: JsMsg[] = [];
   private messages: ConsumerMessages | undefined;
   private ticker: NodeJS.Timeout | undefined;
@@ -116,6 +132,14 @@ export class ConsumerRunner<T> implements ConsumerHandle {
 
   get isStopping(): boolean {
     return this.stopping;
+  }
+
+  stats(): ConsumerStats {
+    return { stream: this.spec.stream, durable: this.spec.durable, ...this.counters, inFlight: this.held.size };
+  }
+
+  count(what: 'retried' | 'outageFailures', n = 1): void {
+    this.counters[what] += n;
   }
 
   async start(): Promise<void> {
@@ -164,7 +188,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
       this.handBack.push(m); // arrived while stopping
       return;
     }
-    const h: Held<T> = { m, touchedAt: Date.now() };
+    const h: Held<T> = { m, touchedAt: Date.now(), calls: 0 };
     try {
       const data = m.data.length === 0 ? undefined : JSON.parse(decoder.decode(m.data));
       const hdrs = headerRecord(m.headers);
@@ -174,6 +198,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
         msgId: hdrs['Nats-Msg-Id'],
         streamSeq: m.seq,
         deliveryCount: m.info.deliveryCount,
+        attempt: 0,
         headers: hdrs,
       };
     } catch (err) {
@@ -202,6 +227,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   ack(h: Held<T>): void {
     h.m.ack();
     this.held.delete(h);
+    this.counters.handled++;
   }
 
   /** Forget a message without acking it (it will be redelivered after ack_wait). */
@@ -223,8 +249,18 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     return this.sleeper.sleep(ms);
   }
 
+  /** Waits out an outage; cut short by stop() and by another lane getting through. */
+  sleepOutage(ms: number): Promise<void> {
+    return this.outageSleeper.sleep(ms);
+  }
+
+  /** A call succeeded: lanes waiting out an outage try again now. */
+  outageOver(): void {
+    this.outageSleeper.wakeAll();
+  }
+
   isDead(h: Held<T>): boolean {
-    return h.decodeError !== undefined || h.m.info.deliveryCount > this.spec.maxAttempts;
+    return h.decodeError !== undefined || h.m.info.deliveryCount > this.spec.maxDeliveries;
   }
 
   /** Calls the handler, warning when a call outlives ack_wait (it is kept alive, but it blocks its lane). */
@@ -236,6 +272,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
       );
     }, this.spec.ackWaitMs);
     slow.unref();
+    for (const h of batch) (h.bus as BusMessage<T>).attempt = ++h.calls;
     try {
       await this.spec.handler(batch.map((h) => h.bus as BusMessage<T>)); // dead (undecodable) ones never get here
     } finally {
@@ -286,7 +323,9 @@ export class ConsumerRunner<T> implements ConsumerHandle {
       this.release(h);
       return;
     }
-    this.ack(h);
+    h.m.ack();
+    this.held.delete(h);
+    this.counters.deadLettered++;
     this.log.error(ctx, 'event-bus: message dead-lettered');
   }
 
@@ -303,6 +342,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
       // already ended
     }
     this.sleeper.wakeAll();
+    this.outageSleeper.wakeAll();
     // nats-server 2.9 keeps our pull request after the unsubscribe until it expires; a -NAK that meets
     // such a dead request is mishandled (redelivery stalls until ack_wait, the stream cursor steps back
     // and re-sends a message). A consumer info request makes the server drop dead requests first.
@@ -404,26 +444,39 @@ class Lane<T> {
     } else {
       await this.r.deadLetter(
         h,
-        `delivered ${h.m.info.deliveryCount} times (max attempts ${this.r.spec.maxAttempts}); the message may crash its consumer`,
+        `delivered ${h.m.info.deliveryCount} times (max deliveries ${this.r.spec.maxDeliveries}); the message may crash its consumer`,
         h.m.info.deliveryCount - 1,
       );
     }
   }
 
+  /**
+   * A batch: an outage is waited out with the whole batch (a retry in one call, in order); any other
+   * failure splits it, so that one bad message is dead-lettered alone and the others get through.
+   */
   private async process(batch: Held<T>[]): Promise<void> {
     if (batch.length === 1) {
       await this.processOne(batch[0]);
       return;
     }
-    try {
-      await this.r.callHandler(batch);
-      for (const h of batch) this.r.ack(h);
-      return;
-    } catch (err) {
-      this.r.log.warn(
-        { stream: this.r.spec.stream, durable: this.r.spec.durable, size: batch.length, firstSeq: batch[0].m.seq, err: errorMessage(err) },
-        'event-bus: batch failed; handling its messages one by one',
-      );
+    for (let outage = 1; ; outage++) {
+      try {
+        await this.r.callHandler(batch);
+        for (const h of batch) this.r.ack(h);
+        if (outage > 1) this.r.outageOver();
+        return;
+      } catch (err) {
+        if (!this.r.spec.isTransient(err)) {
+          this.r.log.warn(
+            { stream: this.r.spec.stream, durable: this.r.spec.durable, size: batch.length, firstSeq: batch[0].m.seq, err: errorMessage(err) },
+            'event-bus: batch failed; handling its messages one by one',
+          );
+          break;
+        }
+        this.r.count('outageFailures');
+        if (!(await this.waitOutage(batch, outage, err))) return;
+        this.r.count('retried', batch.length);
+      }
     }
     for (let i = 0; i < batch.length; i++) {
       if (this.r.isStopping) {
@@ -434,25 +487,62 @@ class Lane<T> {
     }
   }
 
+  /**
+   * Waits before the next call while a dependency is unreachable; false when stopping (the messages were
+   * handed back). The lane stays blocked meanwhile, so later messages of its conversations wait too.
+   */
+  private async waitOutage(batch: Held<T>[], outage: number, err: unknown): Promise<boolean> {
+    const { outageInitialMs, outageMaxMs } = this.r.spec;
+    const delay = outageDelay(outage, outageInitialMs, outageMaxMs);
+    const log = outage === 1 || outage % 20 === 0 ? this.r.log.warn : undefined;
+    log?.call(
+      this.r.log,
+      { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: batch[0].m.subject, seq: batch[0].m.seq, size: batch.length, outage, retryInMs: delay, err: errorMessage(err) },
+      'event-bus: a dependency is unreachable; waiting it out',
+    );
+    if (this.r.isStopping) {
+      for (const h of batch) this.r.giveBack(h);
+      return false;
+    }
+    await this.r.sleepOutage(delay);
+    if (this.r.isStopping) {
+      for (const h of batch) this.r.giveBack(h);
+      return false;
+    }
+    return true;
+  }
+
   private async processOne(h: Held<T>): Promise<void> {
     const { maxAttempts, backoffMs } = this.r.spec;
+    let failures = 0;
+    let outage = 0;
     let lastErr: unknown;
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    for (;;) {
       try {
         await this.r.callHandler([h]);
         this.r.ack(h);
+        if (outage > 0) this.r.outageOver();
         return;
       } catch (err) {
         lastErr = err;
       }
-      if (attempt === maxAttempts) break;
+      if (this.r.spec.isTransient(lastErr)) {
+        outage++;
+        this.r.count('outageFailures');
+        if (!(await this.waitOutage([h], outage, lastErr))) return;
+        this.r.count('retried');
+        continue;
+      }
+      outage = 0;
+      failures++;
+      if (failures >= maxAttempts) break;
       if (this.r.isStopping) {
         this.r.giveBack(h);
         return;
       }
-      const delay = backoffDelay(backoffMs, attempt);
+      const delay = backoffDelay(backoffMs, failures);
       this.r.log.warn(
-        { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: h.m.subject, seq: h.m.seq, attempt, retryInMs: delay, err: errorMessage(lastErr) },
+        { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: h.m.subject, seq: h.m.seq, attempt: failures, retryInMs: delay, err: errorMessage(lastErr) },
         'event-bus: handler failed; retrying',
       );
       if (delay > 0) await this.r.sleep(delay);
@@ -460,7 +550,8 @@ class Lane<T> {
         this.r.giveBack(h);
         return;
       }
+      this.r.count('retried');
     }
-    await this.r.deadLetter(h, errorMessage(lastErr), maxAttempts);
+    await this.r.deadLetter(h, errorMessage(lastErr), failures);
   }
 }

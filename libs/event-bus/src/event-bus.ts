@@ -14,13 +14,24 @@ import type { ConsumerConfig, ConsumerInfo, JetStreamClient, JetStreamManager, N
 import { ConsumerRunner, resolveSpec } from './consumer.js';
 import { JetStreamPublisher } from './publisher.js';
 import type { ResolvedConsumerSpec } from './consumer.js';
-import type { BusLogger, BusOptions, ConsumerHandle, ConsumerSpec, StreamSpec } from './types.js';
+import type { BusLogger, BusOptions, ConsumerHandle, ConsumerSpec, ConsumerStats, StreamLimits, StreamSpec } from './types.js';
 import { errorMessage } from './util.js';
 
 /** The dead-letter stream; always declared. A dead message lands on `dlq.<durable>.<original subject>`. */
 export const DLQ_STREAM: StreamSpec = { name: 'DLQ', subjects: ['dlq.>'] };
 
 export const DEFAULT_DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+const GiB = 1024 ** 3;
+/**
+ * Default limits: a week of age, and a size per stream that this kind of machine can reserve (nats-server
+ * refuses a stream whose max_bytes does not fit its store). WA holds about 20 million inbound messages in
+ * 8 GiB (~420 bytes each on disk), a week at ~33 msg/s; operators size them for their traffic
+ * (NATS_STREAM_MAX_BYTES, NATS_STREAM_<NAME>_MAX_BYTES; see the README).
+ */
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxAgeMs: 7 * 24 * 3600_000, maxBytes: 1 * GiB };
+export const DEFAULT_STREAM_BYTES: Record<string, number> = { WA: 8 * GiB, TICKETS: 4 * GiB, DLQ: 2 * GiB };
+const MIN_STREAM_BYTES = 64 * 1024 ** 2;
 
 const encoder = new TextEncoder();
 
@@ -59,6 +70,11 @@ function isAlreadyExists(err: unknown): boolean {
   return code === 10058 || code === 10148 || code === 10013 || /already (in use|exists)/i.test((err as ApiErr)?.message ?? '');
 }
 
+/** nats-server could not reserve the stream's max_bytes: its store is smaller. */
+function isInsufficientStorage(err: unknown): boolean {
+  return apiErrCode(err) === 10047 || /insufficient (storage )?resources/i.test((err as ApiErr)?.message ?? '');
+}
+
 function isTransientPublishError(err: unknown): boolean {
   const code = (err as ApiErr | undefined)?.code;
   return code === '503' || code === 'TIMEOUT' || code === 'DISCONNECT' || code === '408';
@@ -80,6 +96,7 @@ export class EventBus {
   private readonly runners = new Set<ConsumerRunner<unknown>>();
   private readonly publisher: JetStreamPublisher;
   private closing: Promise<void> | undefined;
+  private connected = true;
 
   private constructor(
     readonly connection: NatsConnection,
@@ -107,7 +124,13 @@ export class EventBus {
       void bus.watchConnection();
       const streams = [...(opts.streams ?? defaultStreams())];
       if (!streams.some((s) => s.name === DLQ_STREAM.name)) streams.push(DLQ_STREAM);
-      for (const s of streams) await bus.ensureStream(s, opts.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS);
+      const limits = { ...DEFAULT_STREAM_LIMITS, ...opts.limits };
+      for (const s of streams) {
+        await bus.ensureStream(
+          { ...s, maxAgeMs: s.maxAgeMs ?? limits.maxAgeMs, maxBytes: s.maxBytes ?? (opts.limits?.maxBytes ?? DEFAULT_STREAM_BYTES[s.name] ?? limits.maxBytes) },
+          opts.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS,
+        );
+      }
       log.info({ servers: opts.servers, name: opts.name, streams: streams.map((s) => s.name) }, 'event-bus: connected');
       return bus;
     } catch (err) {
@@ -118,6 +141,8 @@ export class EventBus {
 
   private async watchConnection(): Promise<void> {
     for await (const s of this.connection.status()) {
+      if (s.type === 'disconnect') this.connected = false;
+      else if (s.type === 'reconnect') this.connected = true;
       if (s.type === 'disconnect' || s.type === 'error') this.log.warn({ event: s.type, data: s.data }, 'event-bus: connection');
       else if (s.type === 'reconnect') this.log.info({ event: s.type, data: s.data }, 'event-bus: connection');
     }
@@ -127,7 +152,14 @@ export class EventBus {
     const maxAgeMs = spec.maxAgeMs ?? 0;
     let dupMs = spec.duplicateWindowMs ?? defaultDupMs;
     if (maxAgeMs > 0 && dupMs > maxAgeMs) dupMs = maxAgeMs; // the server requires duplicates <= max_age
-    const want = { subjects: [...spec.subjects], duplicate_window: nanos(dupMs), max_age: nanos(maxAgeMs) };
+    // a full stream refuses new messages (the publisher hears it) rather than dropping old ones unread
+    const want = {
+      subjects: [...spec.subjects],
+      duplicate_window: nanos(dupMs),
+      max_age: nanos(maxAgeMs),
+      max_bytes: spec.maxBytes ?? -1,
+      discard: DiscardPolicy.New,
+    };
     for (let round = 0; ; round++) {
       let info: StreamInfo;
       try {
@@ -140,28 +172,50 @@ export class EventBus {
             ...want,
             storage: StorageType.File,
             retention: RetentionPolicy.Limits,
-            discard: DiscardPolicy.Old,
             num_replicas: 1,
           });
-          this.log.info({ stream: spec.name, subjects: spec.subjects }, 'event-bus: stream created');
+          this.log.info({ stream: spec.name, subjects: spec.subjects, maxBytes: want.max_bytes, maxAgeMs }, 'event-bus: stream created');
           return created;
         } catch (e) {
-          if (round === 0 && isAlreadyExists(e)) continue; // someone else created it meanwhile
+          if (round < 2 && isAlreadyExists(e)) continue; // someone else created it meanwhile
+          if (this.fitStorage(spec, want, e)) continue;
           throw new Error(`event-bus: cannot create stream ${spec.name}: ${errorMessage(e)}`, { cause: e });
         }
       }
       const c = info.config;
-      if (sameSet(c.subjects ?? [], want.subjects) && c.duplicate_window === want.duplicate_window && c.max_age === want.max_age) {
+      if (
+        sameSet(c.subjects ?? [], want.subjects) &&
+        c.duplicate_window === want.duplicate_window &&
+        c.max_age === want.max_age &&
+        c.max_bytes === want.max_bytes &&
+        c.discard === want.discard
+      ) {
         return info;
       }
       try {
-        const updated = await this.jsm.streams.update(spec.name, want);
-        this.log.info({ stream: spec.name, subjects: spec.subjects, duplicateWindowMs: dupMs, maxAgeMs }, 'event-bus: stream updated');
+        const updated = await this.jsm.streams.update(spec.name, { ...c, ...want });
+        this.log.info({ stream: spec.name, subjects: spec.subjects, duplicateWindowMs: dupMs, maxAgeMs, maxBytes: want.max_bytes }, 'event-bus: stream updated');
         return updated;
       } catch (e) {
+        if (this.fitStorage(spec, want, e)) continue;
         throw new Error(`event-bus: cannot update stream ${spec.name}: ${errorMessage(e)}`, { cause: e });
       }
     }
+  }
+
+  /**
+   * The server's store cannot reserve the configured size: halve it (never below 64 MiB) and say so loudly,
+   * so that a small machine still runs, and its operator learns what to give the server.
+   */
+  private fitStorage(spec: StreamSpec, want: { max_bytes: number }, err: unknown): boolean {
+    if (!isInsufficientStorage(err) || want.max_bytes <= MIN_STREAM_BYTES) return false;
+    const configured = want.max_bytes;
+    want.max_bytes = Math.max(MIN_STREAM_BYTES, Math.floor(configured / 2));
+    this.log.error(
+      { stream: spec.name, configuredBytes: configured, tryingBytes: want.max_bytes, err: errorMessage(err) },
+      'event-bus: the NATS server cannot reserve the stream size configured; using less (give the server more JetStream storage)',
+    );
+    return true;
   }
 
   private async ensureConsumer(spec: ResolvedConsumerSpec<unknown>, filterSubjects: string[] | undefined): Promise<ConsumerInfo> {
@@ -268,7 +322,29 @@ export class EventBus {
       { stream: resolved.stream, durable: resolved.durable, concurrency: resolved.concurrency, batchSize: resolved.batchSize, maxAckPending: resolved.maxAckPending },
       'event-bus: consuming',
     );
-    return { stop: () => runner.stop() };
+    return { stop: () => runner.stop(), stats: () => runner.stats() };
+  }
+
+  /** What each consumer of this process has done (for /metrics). */
+  consumerStats(): ConsumerStats[] {
+    return [...this.runners].map((r) => r.stats());
+  }
+
+  /** Messages in the dead-letter stream (for /health); throws when the server cannot be asked. */
+  async deadLetterCount(): Promise<number> {
+    const info = await this.jsm.streams.info(DLQ_STREAM.name);
+    return info.state.messages;
+  }
+
+  /** Messages not yet acked by a durable consumer: waiting in the stream plus delivered and unacked. */
+  async consumerPending(stream: string, durable: string): Promise<number> {
+    const info = await this.jsm.consumers.info(stream, durable);
+    return info.num_pending + info.num_ack_pending;
+  }
+
+  /** False from a disconnect until the client reconnected. */
+  isConnected(): boolean {
+    return this.connected && !this.connection.isClosed();
   }
 
   /** Round-trip time to the server in ms; throws when disconnected or closed. */

@@ -14,8 +14,21 @@ export interface StreamSpec {
   subjects: string[];
   /** Window in which a repeated `Nats-Msg-Id` is dropped. Default: BusOptions.duplicateWindowMs (2 min). */
   duplicateWindowMs?: number;
-  /** Maximum age of stored messages; 0 / undefined = unlimited. */
+  /** Maximum age of stored messages. Default: BusOptions.limits.maxAgeMs (7 days); 0 = unlimited. */
   maxAgeMs?: number;
+  /** Maximum size of the stream in bytes. Default: BusOptions.limits.maxBytes; -1 = unlimited. */
+  maxBytes?: number;
+}
+
+/**
+ * What a stream may hold. When a stream is full a publish is refused (discard new), so a caller learns it
+ * at once (HTTP 503) instead of the oldest messages being dropped silently.
+ */
+export interface StreamLimits {
+  /** Default 7 days. */
+  maxAgeMs: number;
+  /** Default 1 GiB per stream. */
+  maxBytes: number;
 }
 
 export interface BusOptions {
@@ -28,6 +41,8 @@ export interface BusOptions {
   logger?: BusLogger;
   /** Default duplicate window of declared streams. Default 2 min. */
   duplicateWindowMs?: number;
+  /** Default limits of declared streams (a stream's own values win). */
+  limits?: Partial<StreamLimits>;
 }
 
 export interface BusMessage<T> {
@@ -39,6 +54,12 @@ export interface BusMessage<T> {
   streamSeq: number;
   /** JetStream delivery count (1 on the first delivery; grows on redelivery after a crash / ack-wait expiry). */
   deliveryCount: number;
+  /**
+   * Handler calls of this delivery so far, this one included: 1 on the first call, 2+ when the call is a
+   * retry in this process (an earlier call may have committed before it failed, so a retry must not
+   * assume that "already stored" means "already announced").
+   */
+  attempt: number;
   headers: Record<string, string>;
 }
 
@@ -52,16 +73,44 @@ export interface ConsumerSpec<T> {
   concurrency?: number;
   /** Max messages handed to one handler call (only those already waiting). Default 1. */
   batchSize?: number;
-  /** Attempts per delivery before dead-lettering. Default 5. */
+  /**
+   * Attempts per delivery before dead-lettering, counting only failures that will repeat (a bad payload,
+   * a broken rule). Failures of an unreachable dependency (see isTransient) are waited out, never counted.
+   * Default 5.
+   */
   maxAttempts?: number;
-  /** Delays between attempts; the last one repeats. Default [200, 1000, 5000, 15000]. */
+  /** Delays between attempts after a failure that will repeat; the last one repeats. Default [200, 1000, 5000, 15000]. */
   backoffMs?: number[];
+  /** Capped exponential back-off with jitter while a dependency is unreachable. Default 250 ms doubling to 5 s. */
+  outageBackoff?: { initialMs?: number; maxMs?: number };
+  /** Decides whether a handler failure is an outage (waited out) or will repeat. Default: `isTransientError`. */
+  isTransient?: (err: unknown) => boolean;
+  /**
+   * A message delivered more often than this without being acked crashed its consumers (or was never
+   * handled): it is dead-lettered without calling the handler. Default max(10, 2 × maxAttempts).
+   */
+  maxDeliveries?: number;
   /** JetStream ack wait. Default 30000. */
   ackWaitMs?: number;
   /** Bound of delivered-but-unacked messages (consumer max_ack_pending). Default max(256, concurrency * batchSize * 4). */
   maxAckPending?: number;
   /** The batch is acked only after the returned promise resolved (its transaction committed). */
   handler: (batch: BusMessage<T>[]) => Promise<void>;
+}
+
+/** What a consumer has done since it started (per process). */
+export interface ConsumerStats {
+  stream: string;
+  durable: string;
+  /** messages acked after their handler succeeded */
+  handled: number;
+  /** handler calls repeated after a failure (outage or not) */
+  retried: number;
+  /** handler calls that failed because a dependency was unreachable */
+  outageFailures: number;
+  deadLettered: number;
+  /** messages this process holds: queued in a lane, being handled, or waiting for a retry */
+  inFlight: number;
 }
 
 export interface ConsumerHandle {
@@ -71,4 +120,5 @@ export interface ConsumerHandle {
    * so that JetStream redelivers them at once, ahead of newer messages.
    */
   stop(): Promise<void>;
+  stats(): ConsumerStats;
 }

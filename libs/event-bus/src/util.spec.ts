@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, fnv1a, headerValue, laneOf, positiveInt, pullExpiresMs } from './util.js';
+import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, fnv1a, headerValue, laneOf, outageDelay, positiveInt, pullExpiresMs } from './util.js';
 
 describe('laneOf', () => {
   it('is stable and in range', () => {
@@ -66,5 +66,15 @@ describe('helpers', () => {
     expect(positiveInt(3, 8, 'n')).toBe(3);
     expect(() => positiveInt(0, 8, 'n')).toThrow();
     expect(() => positiveInt(1.5, 8, 'n')).toThrow();
+  });
+});
+
+describe('outageDelay', () => {
+  it('doubles from the initial wait up to the cap, with jitter in the upper half', () => {
+    const lo = () => 0;
+    const hi = () => 1;
+    expect([1, 2, 3, 4, 5, 6].map((n) => outageDelay(n, 250, 5000, hi))).toEqual([250, 500, 1000, 2000, 4000, 5000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => outageDelay(n, 250, 5000, lo))).toEqual([125, 250, 500, 1000, 2000, 2500]);
+    expect(outageDelay(10_000, 250, 5000, hi)).toBe(5000); // no overflow after a long outage
   });
 });

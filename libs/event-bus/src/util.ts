@@ -58,3 +58,97 @@ export function positiveInt(v: number | undefined, dflt: number, name: string): 
 export function pullExpiresMs(ackWaitMs: number): number {
   return Math.min(30_000, Math.max(1000, Math.floor(ackWaitMs / 2)));
 }
+
+/** Capped exponential back-off with jitter: the n-th wait (1-based) is in [d/2, d], d = min(max, initial·2^(n-1)). */
+export function outageDelay(n: number, initialMs: number, maxMs: number, random: () => number = Math.random): number {
+  const d = Math.min(maxMs, initialMs * 2 ** Math.min(Math.max(n, 1) - 1, 30));
+  return Math.round(d / 2 + (random() * d) / 2);
+}
+
+/** An error thrown by a handler to say "this will work later" (an outage), whatever its cause looks like. */
+export class TransientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TransientError';
+  }
+}
+
+/** An error thrown by a handler to say "this will never work" (dead-letter it after its attempts). */
+export class PoisonError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PoisonError';
+  }
+}
+
+const TRANSIENT_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ENOTCONN',
+  'ESOCKETTIMEDOUT',
+]);
+/** NATS client and JetStream codes of an unreachable or restarting server (and of a full stream, see below). */
+const TRANSIENT_NATS_CODES = new Set(['503', '408', 'TIMEOUT', 'DISCONNECT', 'CONNECTION_CLOSED', 'CONNECTION_REFUSED', 'CONNECTION_DRAINING', 'CLOSED', 'NO_RESPONDERS', 'REQUEST_TIMEOUT']);
+/** PostgreSQL SQLSTATEs of an outage, a restart, a failover or a conflict that a retry resolves. */
+function transientSqlState(code: string): boolean {
+  return (
+    code.startsWith('08') || // connection exception
+    code === '57P01' || // admin_shutdown
+    code === '57P02' || // crash_shutdown
+    code === '57P03' || // cannot_connect_now (starting up, recovery)
+    code === '57P05' || // idle_session_timeout
+    code === '40001' || // serialization_failure
+    code === '40P01' || // deadlock_detected
+    code === '55P03' || // lock_not_available
+    code === '53300' || // too_many_connections
+    code === '53400' || // configuration_limit_exceeded
+    code === '25006' // read_only_sql_transaction (a standby during failover)
+  );
+}
+const TRANSIENT_MESSAGES = [
+  /connection terminated/i,
+  /connection (?:is )?closed/i,
+  /timeout exceeded when trying to connect/i,
+  /terminating connection/i,
+  /the database system is (?:starting up|shutting down|in recovery mode)/i,
+  /client has encountered a connection error/i,
+  /connection refused/i,
+  /socket hang up/i,
+  /max(?:imum)? ?retries ?per ?request/i, // ioredis MaxRetriesPerRequestError
+  /stream isn't writeable/i, // ioredis offline, queue disabled
+  /redis .*(?:not ready|connect|end|reconnecting)/i,
+  /Reached the max retries per request limit/i,
+  /publish timed out/i,
+  /no responders/i,
+  /\bnot connected\b/i,
+];
+
+/**
+ * True when `err` says a dependency (PostgreSQL, Redis, NATS) is unreachable, restarting or briefly in
+ * conflict: a retry later will succeed, so the message must wait, not be dead-lettered. Looks through
+ * `cause`, TypeORM's `driverError` and AggregateError's `errors`.
+ */
+export function isTransientError(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return typeof err === 'string' ? TRANSIENT_MESSAGES.some((r) => r.test(err)) : false;
+  if (err instanceof PoisonError) return false;
+  if (err instanceof TransientError) return true;
+  const e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; driverError?: unknown; errors?: unknown; api_error?: { err_code?: number } };
+  if (typeof e.code === 'string') {
+    if (TRANSIENT_NODE_CODES.has(e.code) || TRANSIENT_NATS_CODES.has(e.code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(e.code) && transientSqlState(e.code)) return true;
+  }
+  if (e.api_error?.err_code === 10047 || e.api_error?.err_code === 10023) return true; // JetStream: insufficient resources / storage
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  if (typeof e.message === 'string' && TRANSIENT_MESSAGES.some((r) => r.test(e.message as string))) return true;
+  if (e.driverError && isTransientError(e.driverError, depth + 1)) return true;
+  if (e.cause && isTransientError(e.cause, depth + 1)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isTransientError(x, depth + 1))) return true;
+  return false;
+}

@@ -141,6 +141,7 @@ describe('EventBus across process crashes (real child processes)', () => {
       filterSubjects: [u.subj('poison.>')],
       ackWaitMs: 1500,
       maxAttempts: 2,
+      maxDeliveries: 2,
       handler: async () => {
         calls++;
       },

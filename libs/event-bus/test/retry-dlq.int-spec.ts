@@ -159,7 +159,7 @@ describe('EventBus retries and dead-lettering', () => {
     expect(await ackPending(d)).toEqual({ ackPending: 0, pending: 0, redelivered: 0 });
   });
 
-  it('dead-letters a redelivered message whose delivery count already exceeds maxAttempts, without handling it', async () => {
+  it('dead-letters a redelivered message whose delivery count already exceeds maxDeliveries, without handling it', async () => {
     const d = durable('poison');
     const subject = u.subj('poison.c');
     await bus.publish<Ev>(subject, { conv: 'c', n: 1 }, { msgId: `${u.sfx}-p1` });
@@ -181,6 +181,7 @@ describe('EventBus retries and dead-lettering', () => {
       durable: d,
       filterSubjects: [u.subj('poison.>')],
       maxAttempts: 2,
+      maxDeliveries: 2,
       handler: async ([m]) => {
         handled.push(m!.data.n);
       },

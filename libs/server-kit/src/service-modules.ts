@@ -5,6 +5,7 @@ import { EventBus, EventBusModule, type BusLogger } from '@wa/event-bus';
 import type { MessagingEnv } from './config/base.env.js';
 import { HEALTH_BUS, HEALTH_DATASOURCE } from './health/health.controller.js';
 import { ServiceKitModule } from './service-kit.module.js';
+import { BusMetrics } from './metrics/bus-metrics.js';
 
 export interface ServiceModulesOptions {
   service: string;
@@ -28,7 +29,7 @@ export function busLogger(service: string): BusLogger {
  * the event bus and, when it has tables, its TypeORM data source. /health checks each of them.
  */
 export function serviceModules(opts: ServiceModulesOptions): DynamicModule[] {
-  const healthProviders: Provider[] = [{ provide: HEALTH_BUS, useExisting: EventBus }];
+  const healthProviders: Provider[] = [{ provide: HEALTH_BUS, useExisting: EventBus }, BusMetrics];
   const modules: DynamicModule[] = [];
   if (opts.database) {
     healthProviders.push({ provide: HEALTH_DATASOURCE, useExisting: getDataSourceToken() });

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import { ErrorMessages, isErrorCode, type ErrorBody, type ErrorCode } from '@wa/contracts';
 import type { Request, Response } from 'express';
+import { isTransientError } from '@wa/event-bus';
 import { DomainError } from './domain-error.js';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -39,6 +40,10 @@ export function toErrorBody(exception: unknown, requestId?: string): ErrorBody {
     const code: ErrorCode = isErrorCode(raw.error) ? raw.error : (STATUS_CODES[status] ?? (status >= 500 ? 'ERR_INTERNAL' : 'ERR_VALIDATION'));
     const message = typeof raw.message === 'string' ? raw.message : typeof response === 'string' ? response : ErrorMessages[code];
     return { ...raw, error: code, message, statusCode: status, requestId };
+  }
+  // PostgreSQL, Redis or NATS unreachable, restarting, or a stream full: try again later, not a bug
+  if (isTransientError(exception)) {
+    return { error: 'ERR_SERVICE_UNAVAILABLE', message: ErrorMessages.ERR_SERVICE_UNAVAILABLE, statusCode: 503, retryAfter: 5, requestId };
   }
   const status = parserError?.status ?? parserError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -5,17 +5,34 @@ import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { REDIS } from '../redis/redis.module.js';
+import { parkedOutboxRows } from '../metrics/bus-metrics.js';
 
 export const HEALTH_DATASOURCE = Symbol.for('wa.health.datasource');
 export const HEALTH_BUS = Symbol.for('wa.health.bus');
 
 export interface BusProbe {
   ping(): Promise<number>;
+  /** messages in the dead-letter stream */
+  deadLetterCount?(): Promise<number>;
 }
 
 const TIMEOUT_MS = 1500;
 
-/** `GET /health`: the state of the process's PostgreSQL, Redis and NATS connections; 503 when one is down. */
+function withTimeout<T>(p: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.catch(() => undefined),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `GET /health`: the state of the process's PostgreSQL, Redis and NATS connections; 503 when one is down.
+ * Work set aside for an operator (dead letters, parked outbox rows) makes it `degraded`, still 200: the
+ * process can serve, so readiness holds, but someone should look (`npm run dlq -- list`).
+ */
 @Public()
 @Controller()
 export class HealthController {
@@ -65,10 +82,27 @@ export class HealthController {
       );
     }
     try {
-      res.status(200).json(await this.health.check(checks));
+      const result = (await this.health.check(checks)) as { status: string; info?: Record<string, unknown>; details?: Record<string, unknown> };
+      const attention = await this.attention();
+      if (attention) {
+        result.status = 'degraded';
+        result.info = { ...result.info, ...attention };
+        result.details = { ...result.details, ...attention };
+      }
+      res.status(200).json(result);
     } catch (err) {
       const body = (err as { getResponse?: () => unknown }).getResponse?.() ?? { status: 'error' };
       res.status(503).json(body);
     }
+  }
+
+  private async attention(): Promise<Record<string, { status: 'degraded'; [k: string]: unknown }> | undefined> {
+    const out: Record<string, { status: 'degraded'; [k: string]: unknown }> = {};
+    const count = this.bus?.deadLetterCount?.bind(this.bus);
+    const deadLetters = count ? await withTimeout(count()) : undefined;
+    if (deadLetters) out.deadLetters = { status: 'degraded', messages: deadLetters, see: 'npm run dlq -- list' };
+    const parked = await withTimeout(parkedOutboxRows());
+    if (parked) out.outbox = { status: 'degraded', parked };
+    return Object.keys(out).length > 0 ? out : undefined;
   }
 }

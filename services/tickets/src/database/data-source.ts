@@ -3,10 +3,11 @@ import { InitTickets1732240000000 } from './migrations/1732240000000-init-ticket
 import { TicketsCore1732240000001 } from './migrations/1732240000001-tickets-core.js';
 import { StoreInboundFunction1732240000002 } from './migrations/1732240000002-store-inbound-function.js';
 import { StoreInboundCachedPlans1732240000003 } from './migrations/1732240000003-store-inbound-cached-plans.js';
+import { OutboxSetAside1732240000004 } from './migrations/1732240000004-outbox-set-aside.js';
 import { entities } from './entities/index.js';
 
 export const SCHEMA = 'tickets';
-export const migrations = [InitTickets1732240000000, TicketsCore1732240000001, StoreInboundFunction1732240000002, StoreInboundCachedPlans1732240000003];
+export const migrations = [InitTickets1732240000000, TicketsCore1732240000001, StoreInboundFunction1732240000002, StoreInboundCachedPlans1732240000003, OutboxSetAside1732240000004];
 
 export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
   return { url, schema: SCHEMA, entities, migrations, poolSize, applicationName: 'tickets' };

@@ -1,8 +1,8 @@
 import { ContactEntity } from './contact.entity.js';
 import { MessageEntity } from './message.entity.js';
 import { QueueEntity } from './queue.entity.js';
-import { CompanySettingEntity, ConnectionEntity, OutboxEntity } from './read-models.entity.js';
+import { CompanySettingEntity, ConnectionEntity } from './read-models.entity.js';
 import { TicketEntity } from './ticket.entity.js';
 
-export { CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, OutboxEntity, QueueEntity, TicketEntity };
-export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, OutboxEntity];
+export { CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, TicketEntity };
+export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity];

@@ -1,5 +1,5 @@
 import type { ConnectionStatus } from '@wa/contracts';
-import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** Read model of whatsapp-sessions' connections (fed by connection.* events). */
 @Entity({ name: 'connections' })
@@ -20,13 +20,4 @@ export class CompanySettingEntity {
   @PrimaryColumn({ type: 'int' }) companyId: number;
   @PrimaryColumn({ type: 'varchar', length: 100 }) key: string;
   @Column({ type: 'text' }) value: string;
-}
-
-@Entity({ name: 'outbox' })
-export class OutboxEntity {
-  @PrimaryGeneratedColumn({ type: 'bigint' }) id: string;
-  @Column({ type: 'varchar', length: 300 }) subject: string;
-  @Column({ type: 'varchar', length: 300 }) msgId: string;
-  @Column({ type: 'jsonb' }) payload: unknown;
-  @Column({ type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
 }

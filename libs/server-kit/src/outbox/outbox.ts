@@ -1,0 +1,232 @@
+import { Logger, type BeforeApplicationShutdown, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { EventBus, errorMessage as errorMessageOf, fnv1a, isTransientError } from '@wa/event-bus';
+import type { DataSource, EntityManager } from 'typeorm';
+import { watchOutbox, type OutboxProbe } from '../metrics/bus-metrics.js';
+
+/** An event to publish once the transaction that wrote it commits. */
+export interface OutgoingEvent {
+  subject: string;
+  /** the stream drops a repeat of this id inside its duplicate window, so publishing twice is harmless */
+  msgId: string;
+  payload: unknown;
+  /** NATS headers, e.g. `KV-Operation: DEL` for a row that deletes a key of a KV bucket (`$KV.<bucket>.<key>`) */
+  headers?: Record<string, string>;
+}
+
+export interface OutboxOptions {
+  /** the service's schema; the table is `<schema>.outbox` (see outboxMigration) */
+  schema: string;
+  /** rows read and published per pass; default 500 */
+  batch?: number;
+  /** failures that will repeat (not outages) before a row is set aside; default 5 */
+  maxFailures?: number;
+  /** how often the relay looks for rows nobody flushed (another process died, an outage ended); default 1000 ms */
+  relayEveryMs?: number;
+}
+
+interface Row {
+  id: string;
+  subject: string;
+  msgId: string;
+  payload: unknown;
+  headers: Record<string, string> | null;
+  attempts: number;
+}
+
+/** The outbox table of a schema: the up and down SQL of the migration that creates it. */
+export function outboxMigration(schema: string): { up: string[]; down: string[] } {
+  return {
+    up: [
+      `CREATE TABLE IF NOT EXISTS ${schema}.outbox (
+         id bigserial PRIMARY KEY,
+         subject varchar(300) NOT NULL,
+         "msgId" varchar(300) NOT NULL,
+         payload jsonb NOT NULL,
+         headers jsonb,
+         "createdAt" timestamptz NOT NULL DEFAULT now(),
+         attempts int NOT NULL DEFAULT 0,
+         "lastError" text,
+         "parkedAt" timestamptz
+       )`,
+      `CREATE INDEX IF NOT EXISTS outbox_parked_idx ON ${schema}.outbox ("parkedAt") WHERE "parkedAt" IS NOT NULL`,
+    ],
+    down: [`DROP TABLE IF EXISTS ${schema}.outbox`],
+  };
+}
+
+/**
+ * The one way a service publishes after a write. `add()` writes the events in the caller's transaction;
+ * `flush()` after commit wakes the relay and returns at once, so a request never waits for NATS and never
+ * fails because publishing did. The relay publishes rows in id order (one relay at a time across the
+ * service's processes, by an advisory lock) and deletes them; while NATS is unreachable or a stream refuses
+ * them, rows wait. A row whose publish fails for another reason `maxFailures` times is set aside
+ * (`parkedAt`, `lastError`), counted in /metrics and /health, and no longer holds back the rows after it.
+ */
+export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown, OutboxProbe {
+  readonly name: string;
+  private readonly logger: Logger;
+  private readonly table: string;
+  private readonly batch: number;
+  private readonly maxFailures: number;
+  private readonly relayEveryMs: number;
+  private readonly lockKey: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private unwatch: (() => void) | undefined;
+  private lastWarnAt = 0;
+  published = 0;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly bus: EventBus,
+    opts: OutboxOptions,
+  ) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
+    this.name = opts.schema;
+    this.table = `${opts.schema}.outbox`;
+    this.logger = new Logger(`${opts.schema}:outbox`);
+    this.batch = opts.batch ?? 500;
+    this.maxFailures = opts.maxFailures ?? 5;
+    this.relayEveryMs = opts.relayEveryMs ?? 1000;
+    this.lockKey = fnv1a(`outbox:${opts.schema}`) | 0;
+  }
+
+  onModuleInit(): void {
+    this.unwatch = watchOutbox(this);
+    this.timer = setInterval(() => this.kick(), this.relayEveryMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Last chance before the bus closes: publish what is waiting (bounded, so shutdown never hangs). */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.kick();
+    await Promise.race([this.idle(), new Promise((r) => setTimeout(r, 2000).unref())]);
+    this.stopped = true;
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.unwatch?.();
+  }
+
+  /** Writes the events in `tx` (the transaction of the change they announce); answers their row ids. */
+  async add(tx: EntityManager, events: OutgoingEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const rows: Array<{ id: string }> = await tx.query(
+      `INSERT INTO ${this.table} (subject, "msgId", payload, headers)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::jsonb[], $4::jsonb[]) RETURNING id`,
+      [
+        events.map((e) => e.subject),
+        events.map((e) => e.msgId),
+        events.map((e) => JSON.stringify(e.payload ?? null)),
+        events.map((e) => (e.headers ? JSON.stringify(e.headers) : null)),
+      ],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
+  /**
+   * After commit: have the relay publish now. Never throws and never waits for NATS; the ids are not needed
+   * (the relay publishes every waiting row in order) but say that the caller wrote some.
+   */
+  flush(ids: string[] = []): Promise<void> {
+    void ids;
+    this.kick();
+    return Promise.resolve();
+  }
+
+  /** Resolves when the relay has nothing in progress. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async counts(): Promise<{ pending: number; parked: number }> {
+    const [r] = await this.db.query(
+      `SELECT count(*) FILTER (WHERE "parkedAt" IS NULL)::int AS pending, count(*) FILTER (WHERE "parkedAt" IS NOT NULL)::int AS parked FROM ${this.table}`,
+    );
+    return { pending: Number(r.pending), parked: Number(r.parked) };
+  }
+
+  private kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    await Promise.resolve(); // let the commits of the same tick join this pass
+    for (let pass = 0; pass < 100 && !this.stopped; pass++) {
+      if (!this.bus.isConnected() || !this.db.isInitialized) return; // the timer tries again
+      let more: boolean;
+      try {
+        more = await this.pass();
+      } catch (err) {
+        this.warn(err, 'outbox: relay pass failed; will retry');
+        return;
+      }
+      if (!more) return;
+    }
+  }
+
+  /** One pass under the relay lock: publish up to `batch` rows in order. True when more may be waiting. */
+  private pass(): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [{ locked }] = await tx.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [this.lockKey]);
+      if (!locked) {
+        // another process relays; it may have looked before our rows committed
+        setTimeout(() => this.kick(), 50).unref();
+        return false;
+      }
+      const rows: Row[] = await tx.query(`SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table} WHERE "parkedAt" IS NULL ORDER BY id LIMIT $1`, [this.batch]);
+      if (rows.length === 0) return false;
+      // sent back to back on one connection, so the stream stores them in this order
+      const results = await Promise.allSettled(rows.map((r) => this.bus.publish(r.subject, r.payload, { msgId: r.msgId, headers: r.headers ?? undefined })));
+      const done: string[] = [];
+      const failed: Array<{ row: Row; err: unknown }> = [];
+      let outage: unknown;
+      results.forEach((res, i) => {
+        if (res.status === 'fulfilled') done.push(rows[i].id);
+        else if (isTransientError(res.reason)) outage ??= res.reason;
+        else failed.push({ row: rows[i], err: res.reason });
+      });
+      if (done.length > 0) await tx.query(`DELETE FROM ${this.table} WHERE id = ANY($1::bigint[])`, [done]);
+      for (const { row, err } of failed) {
+        const park = row.attempts + 1 >= this.maxFailures;
+        await tx.query(`UPDATE ${this.table} SET attempts = attempts + 1, "lastError" = $2, "parkedAt" = CASE WHEN $3::bool THEN now() END WHERE id = $1`, [
+          row.id,
+          errorMessageOf(err).slice(0, 2000),
+          park,
+        ]);
+        if (park) this.logger.error({ id: row.id, subject: row.subject, msgId: row.msgId, err: errorMessageOf(err) }, 'outbox: row set aside after repeated failures');
+      }
+      this.published += done.length;
+      if (outage) {
+        this.warn(outage, 'outbox: NATS cannot take events now; they wait');
+        return false;
+      }
+      // a row that failed is tried again on the next timer tick, not in a tight loop
+      return failed.length === 0 && rows.length === this.batch;
+    });
+  }
+
+  private warn(err: unknown, msg: string): void {
+    const now = Date.now();
+    if (now - this.lastWarnAt < 10_000) return;
+    this.lastWarnAt = now;
+    this.logger.warn({ err: errorMessageOf(err) }, msg);
+  }
+}
