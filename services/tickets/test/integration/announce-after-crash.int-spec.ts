@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { MessageEvent } from '@wa/contracts';
+import { TEST_NATS_URL, waitFor } from '@wa/testing';
+import { connect, type NatsConnection, type Subscription } from 'nats';
+import type { DataSource } from 'typeorm';
+import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
+
+/**
+ * The live events of stored changes survive a failure between the commit and the publish: an ack's
+ * `message.updated` waits in the outbox for the next process, and an inbound batch whose publish failed
+ * is announced by the retry that finds its rows already stored.
+ */
+
+const running: TicketsUnderTest[] = [];
+let nc: NatsConnection | undefined;
+
+afterEach(async () => {
+  for (const t of running.splice(0)) await t.close().catch(() => undefined);
+  await nc?.close();
+  nc = undefined;
+});
+
+async function start(overrides: Record<string, string> = {}): Promise<TicketsUnderTest> {
+  const t = await startTickets(overrides);
+  running.push(t);
+  return t;
+}
+
+async function stop(t: TicketsUnderTest): Promise<void> {
+  running.splice(running.indexOf(t), 1);
+  await t.close();
+}
+
+const dbOf = (t: TicketsUnderTest) => t.app.get(getDataSourceToken()) as DataSource;
+
+/** What nats.js throws when JetStream does not answer a publish (NATS unreachable). */
+const unreachable = () => Object.assign(new Error('TIMEOUT'), { code: 'TIMEOUT' });
+
+/**
+ * From now on this process cannot publish (every publish of its bus fails as with NATS unreachable), or
+ * only the publishes `fails` picks; answers how many publishes failed so far.
+ */
+function breakPublishing(t: TicketsUnderTest, fails: (subject: string) => boolean = () => true): { failed: () => number; realPublish: TicketsUnderTest['bus']['publish'] } {
+  const realPublish = t.bus.publish.bind(t.bus);
+  let failed = 0;
+  t.bus.publish = (async (subject: string, payload: unknown, opts: { msgId: string }) => {
+    if (fails(subject)) {
+      failed++;
+      throw unreachable();
+    }
+    return realPublish(subject, payload, opts);
+  }) as typeof t.bus.publish;
+  return { failed: () => failed, realPublish };
+}
+
+/** Collects what arrives on a subject, from a NATS connection of the test's own. */
+function listen<T>(sub: Subscription): T[] {
+  const got: T[] = [];
+  void (async () => {
+    for await (const m of sub) got.push(m.json<T>());
+  })();
+  return got;
+}
+
+async function ticketOf(t: TicketsUnderTest, token: string, contactNumber: string): Promise<{ id: number }> {
+  return waitFor(async () => (await t.http.get(`/tickets?showAll=true&searchParam=${contactNumber}`, { token })).body.tickets?.[0]);
+}
+
+describe('an ack whose publish never happened', () => {
+  it('is announced (message.updated) by the next process, from the outbox row written with the ack', async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+    const a = await start();
+    const c = new TestCompany(a);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'oi');
+    const ticket = await ticketOf(a, admin.token, from);
+    const sent = await a.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'Olá!' } });
+    expect(sent.status).toBe(201);
+    const messageId = sent.body.id as number;
+    const updates = listen<MessageEvent>(nc.subscribe(`message.updated.${c.companyId}.${ticket.id}`));
+
+    // NATS becomes unreachable for this process's publishes, then the session reports the message delivered
+    const { failed, realPublish } = breakPublishing(a);
+    await realPublish(
+      `wa.ack.${c.companyId}.${conn.id}.${from}`,
+      { companyId: c.companyId, connectionId: conn.id, waMessageId: sent.body.wid, ack: 3, at: Date.now() },
+      { msgId: `${conn.id}:${sent.body.wid}:ack3` },
+    );
+    // the ack is committed, and its event with it
+    const db = dbOf(a);
+    await waitFor(async () => (await db.query(`SELECT ack FROM tickets.messages WHERE id = $1`, [messageId]))[0]?.ack === 3);
+    const waiting = await db.query(`SELECT "msgId" FROM tickets.outbox WHERE "msgId" LIKE $1`, [`message-updated:${messageId}:3:%`]);
+    expect(waiting).toHaveLength(1);
+    // … but not published: the process goes away between commit and publish
+    await waitFor(async () => failed() > 0);
+    await stop(a);
+    expect(updates).toEqual([]);
+
+    // the next process publishes what the dead one left
+    const b = await start();
+    const event = await waitFor(async () => updates.find((e) => e.message.id === messageId), { timeoutMs: 15_000 });
+    expect(event).toMatchObject({ companyId: c.companyId, message: { id: messageId, ack: 3, fromMe: true }, ticket: { id: ticket.id } });
+    expect((await dbOf(b).query(`SELECT 1 FROM tickets.outbox WHERE "msgId" = $1`, [waiting[0].msgId])).length).toBe(0);
+  });
+});
+
+describe('an inbound batch whose publish failed after its commit', () => {
+  it('is announced by the retry in the same process, which finds its messages already stored', async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+    // a redelivery (ack wait) cannot come to the rescue within this test: only the in-process retry can
+    const t = await start({ INBOUND_ACK_WAIT_MS: '120000' });
+    const c = new TestCompany(t);
+    const conn = await c.connection();
+    const from = randomNumber();
+    const created = listen<MessageEvent>(nc.subscribe(`message.created.${c.companyId}.*`));
+    const updated = listen<{ ticket: { id: number; lastMessage: string } }>(nc.subscribe(`ticket.updated.${c.companyId}.*`));
+
+    // the first announcement of this company's messages fails (NATS unreachable for a moment)
+    let toFail = 1;
+    const { failed } = breakPublishing(t, (subject) => subject.startsWith(`message.created.${c.companyId}.`) && toFail-- > 0);
+    const wid = await c.inbound(conn.id, from, 'primeira mensagem');
+
+    const event = await waitFor(async () => created.find((e) => e.message.wid === wid), { timeoutMs: 15_000 });
+    expect(failed()).toBe(1);
+    expect(event).toMatchObject({ companyId: c.companyId, message: { wid, body: 'primeira mensagem', fromMe: false } });
+    await waitFor(async () => updated.find((e) => e.ticket.id === event.ticket.id));
+    // stored once
+    const rows = await dbOf(t).query(`SELECT id FROM tickets.messages WHERE "whatsappId" = $1 AND wid = $2`, [conn.id, wid]);
+    expect(rows).toHaveLength(1);
+  });
+});
