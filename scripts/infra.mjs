@@ -601,10 +601,30 @@ async function redisTry(ctx, timeoutMs = CHECK_TIMEOUT_MS) {
   }
 }
 
+/** Redis keeps BullMQ jobs: AOF with an fsync every second, in a directory that outlives the process. */
 function redisStartArgs(port) {
-  const args = ['--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', String(port), '--save', '', '--appendonly', 'no'];
-  if (existsSync('/var/lib/redis')) args.push('--dir', '/var/lib/redis');
-  return args;
+  const dir = existsSync('/var/lib/redis') ? '/var/lib/redis' : path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.run', 'redis');
+  mkdirSync(dir, { recursive: true });
+  return ['--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', String(port), '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir];
+}
+
+/** A Redis we did not start may run without persistence: say so (jobs would not survive its restart). */
+async function redisPersistenceWarning(ctx) {
+  const { Redis } = await loadMods();
+  const r = new Redis(ctx.cfg.redis.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  r.on('error', () => {});
+  try {
+    await withTimeout(r.connect(), CHECK_TIMEOUT_MS, 'redis connect');
+    const [, aof] = await withTimeout(r.config('GET', 'appendonly'), CHECK_TIMEOUT_MS, 'redis config');
+    if (aof !== 'yes') {
+      return `redis at ${ctx.cfg.redis.host}:${ctx.cfg.redis.port} runs without AOF persistence (appendonly ${aof}): scheduled messages and campaign jobs would be lost if it restarted; run it with --appendonly yes --appendfsync everysec (or: redis-cli CONFIG SET appendonly yes)`;
+    }
+    return undefined;
+  } catch {
+    return undefined; // CONFIG may be disabled on a managed Redis: nothing to say
+  } finally {
+    r.disconnect();
+  }
 }
 
 async function ensureRedis(ctx) {
@@ -643,6 +663,11 @@ async function ensureRedis(ctx) {
   if (!t.ok && t.kind === 'starting') t = await waitUntil(() => redisTry(ctx).then((x) => ({ ...x, ready: x.ok || x.kind !== 'starting' })));
   if (!t.ok && t.kind === 'down') throw new Error(`redis at ${where} accepts TCP but does not answer PING (${t.message}) — is it really redis? check REDIS_URL`);
   if (!t.ok) throw new Error(`redis at ${where} answers but PING failed: ${t.message} — check REDIS_URL (password?)`);
+  const warning = await redisPersistenceWarning(ctx);
+  if (warning) {
+    log.error(`WARNING ${warning}`);
+    notes.push('no AOF persistence');
+  }
   return notes;
 }
 

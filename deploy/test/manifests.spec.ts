@@ -383,6 +383,31 @@ describe('k8s NATS', () => {
   });
 });
 
+describe('k8s Redis', () => {
+  const objects = loadK8s();
+  const redis = find(objects, 'StatefulSet', 'redis');
+
+  it('keeps jobs: AOF with an fsync every second, on a volumeClaimTemplate, never evicting keys', () => {
+    expect(redis).toBeDefined();
+    const c = containers(redis!)[0];
+    expect(c.image).toMatch(/^redis:7/);
+    const args: string[] = (c.args ?? []).map(String);
+    expect(argValue(args, '--appendonly')).toBe('yes');
+    expect(argValue(args, '--appendfsync')).toBe('everysec');
+    expect(argValue(args, '--maxmemory-policy')).toBe('noeviction');
+    const dir = argValue(args, '--dir');
+    const mount = (c.volumeMounts ?? []).find((m: Obj) => m.mountPath === dir);
+    const claim = (redis!.spec.volumeClaimTemplates ?? []).find((t: Obj) => t.metadata.name === mount?.name);
+    expect(claim?.spec.resources.requests.storage).toBeDefined();
+  });
+
+  it('is what the example Secret points the services at', () => {
+    const svc = find(objects, 'Service', redis!.spec.serviceName);
+    expect(svc?.spec.ports.map((p: Obj) => p.port)).toContain(6379);
+    expect(read(join(K8S_BASE, 'secrets.example.yaml'))).toMatch(/REDIS_URL: redis:\/\/redis:6379/);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // docker compose.
 
@@ -414,9 +439,13 @@ describe('deploy/docker-compose.yml', () => {
     expect(volumeTarget(pg, '/var/lib/postgresql/data')).toBe(true);
   });
 
-  it('runs redis 7 with a healthcheck', () => {
+  it('runs redis 7 with a healthcheck, AOF persistence (fsync every second) and a volume', () => {
     expect(services.redis.image).toMatch(/^redis:7/);
     expect(services.redis.healthcheck?.test).toBeDefined();
+    const command = commandOf(services.redis);
+    expect(command[command.indexOf('--appendonly') + 1]).toBe('yes');
+    expect(command[command.indexOf('--appendfsync') + 1]).toBe('everysec');
+    expect(volumeTarget(services.redis, '/data')).toBe(true);
   });
 
   it('runs nats with JetStream storing on a volume', () => {
