@@ -1,25 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { RedisLease } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
-
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 /**
  * A lease in Redis held by one replica at a time. It does not make the fan-out exactly-once (the shared
  * durable does); it keeps it ordered: one consumer process hands one key's events to one lane, in order.
+ * The lease itself is server-kit's; this adds the blip tolerance of `renew()`.
  */
 export class FanoutLease {
   readonly holder = randomUUID();
+  private readonly lease: RedisLease;
   private renewedAt = 0;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     readonly key: string,
     readonly ttlMs: number,
-  ) {}
+  ) {
+    this.lease = new RedisLease(redis, { owner: this.holder, ttlMs });
+  }
 
   async acquire(): Promise<boolean> {
-    const ok = (await this.redis.set(this.key, this.holder, 'PX', this.ttlMs, 'NX')) === 'OK';
+    const ok = await this.lease.acquire(this.key);
     if (ok) this.renewedAt = Date.now();
     return ok;
   }
@@ -30,7 +32,7 @@ export class FanoutLease {
    */
   async renew(): Promise<boolean> {
     try {
-      const ok = (await this.redis.eval(RENEW, 1, this.key, this.holder, String(this.ttlMs))) === 1;
+      const ok = await this.lease.renew(this.key);
       if (ok) this.renewedAt = Date.now();
       return ok;
     } catch {
@@ -39,6 +41,6 @@ export class FanoutLease {
   }
 
   async release(): Promise<void> {
-    await this.redis.eval(RELEASE, 1, this.key, this.holder).catch(() => undefined);
+    await this.lease.release(this.key).catch(() => undefined);
   }
 }
