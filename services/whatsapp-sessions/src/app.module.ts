@@ -7,13 +7,17 @@ import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionsRepository } from './connections/connections.repository.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { whatsappDatabase } from './database/data-source.js';
-import type { SocketFactory } from './sessions/baileys/baileys.provider.js';
-import { AuthStateStore } from './sessions/baileys/postgres-auth-state.js';
-import { BAILEYS_SOCKET_FACTORY, ProviderFactory } from './sessions/provider-factory.js';
-import { SandboxOutboxStore } from './sessions/sandbox/sandbox-outbox.store.js';
-import { SessionLeases } from './sessions/session-leases.js';
-import { SessionManager } from './sessions/session-manager.js';
-import { SessionStore } from './sessions/session-store.js';
+import { CommandRouter } from './runtime/command-router.js';
+import { InboundPublisher } from './runtime/inbound-publisher.js';
+import { OutboundConsumer } from './runtime/outbound-consumer.js';
+import { Placement } from './runtime/placement.js';
+import type { SocketFactory } from './runtime/providers/baileys/baileys.provider.js';
+import { AuthStateStore } from './runtime/providers/baileys/postgres-auth-state.js';
+import { BAILEYS_SOCKET_FACTORY, ProviderFactory } from './runtime/providers/provider-factory.js';
+import { SandboxOutboxStore } from './runtime/providers/sandbox/sandbox-outbox.store.js';
+import { SessionLeases } from './runtime/session-leases.js';
+import { SessionRunner } from './runtime/session-runner.js';
+import { SessionStore } from './runtime/session-store.js';
 import { SessionsController } from './sessions/sessions.controller.js';
 import { SessionsService } from './sessions/sessions.service.js';
 
@@ -24,7 +28,7 @@ export interface AppOptions {
   baileysSocketFactory?: SocketFactory;
 }
 
-/** Connections (`/whatsapp`), their sessions (`/whatsappsession`) and the session manager. */
+/** Connections (`/whatsapp`), their sessions (`/whatsappsession`) and the session runtime that runs them. */
 @Module({})
 export class AppModule {
   static register(env: WhatsappSessionsEnv, options: AppOptions = {}): DynamicModule {
@@ -46,7 +50,11 @@ export class AppModule {
         AuthStateStore,
         SandboxOutboxStore,
         ProviderFactory,
-        SessionManager,
+        InboundPublisher,
+        OutboundConsumer,
+        SessionRunner,
+        Placement,
+        CommandRouter,
         SessionsService,
         ...extra,
       ],

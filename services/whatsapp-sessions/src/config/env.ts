@@ -46,11 +46,20 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @Matches(/^$|^\d+(,\d+)*$/, { message: 'SESSION_COMPANY_IDS must be a comma-separated list of company ids' })
   SESSION_COMPANY_IDS: string = '';
 
-  /** Reconnects of a Baileys session after non-logout closes before it is given up (DISCONNECTED). */
+  /**
+   * A dropped Baileys session (not logged out) reconnects for as long as it takes: the first try within
+   * this delay, each next one within twice the last, up to BAILEYS_RECONNECT_MAX_MS (with jitter).
+   */
   @IsInt()
-  @Min(0)
-  @Max(100)
-  BAILEYS_MAX_RETRIES: number = 5;
+  @Min(1)
+  @Max(60_000)
+  BAILEYS_RECONNECT_BASE_MS: number = 1000;
+
+  /** The longest pause between two reconnect attempts of a dropped Baileys session. */
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  BAILEYS_RECONNECT_MAX_MS: number = 60_000;
 
   /** QR codes shown without being scanned before a Baileys session gives up (DISCONNECTED). */
   @IsInt()

@@ -5,7 +5,8 @@ import { DomainError } from '@wa/server-kit';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionEntity } from '../database/entities/connection.entity.js';
-import { SessionManager } from '../sessions/session-manager.js';
+import { CommandRouter } from '../runtime/command-router.js';
+import { OutboundConsumer } from '../runtime/outbound-consumer.js';
 import { ConnectionEvents } from './connection-events.js';
 import { connectionView } from './connection-view.js';
 import type { CreateConnectionDto, UpdateConnectionDto } from './connections.dto.js';
@@ -28,7 +29,8 @@ export class ConnectionsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly connections: ConnectionsRepository,
     private readonly events: ConnectionEvents,
-    private readonly sessions: SessionManager,
+    private readonly sessions: CommandRouter,
+    private readonly outbound: OutboundConsumer,
     private readonly env: WhatsappSessionsEnv,
   ) {}
 
@@ -121,7 +123,7 @@ export class ConnectionsService {
     });
     await this.events.deleted(current.companyId, id);
     if (promoted) await this.events.updated([promoted]);
-    await this.sessions.forget(id);
+    await this.outbound.forget(id);
   }
 
   private async mustFind(id: number): Promise<ConnectionEntity> {

@@ -3,9 +3,10 @@ import type { ConnectionStatus, SandboxOutboxItem } from '@wa/contracts';
 import { currentContext, DomainError } from '@wa/server-kit';
 import { ConnectionsRepository } from '../connections/connections.repository.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
-import { SandboxOutboxStore } from './sandbox/sandbox-outbox.store.js';
-import { SessionLeases } from './session-leases.js';
-import { SessionManager } from './session-manager.js';
+import { CommandRouter } from '../runtime/command-router.js';
+import { Placement } from '../runtime/placement.js';
+import { SandboxOutboxStore } from '../runtime/providers/sandbox/sandbox-outbox.store.js';
+import { SessionRunner } from '../runtime/session-runner.js';
 import type { SandboxInboundDto } from './sessions.dto.js';
 
 export interface SessionPlacement {
@@ -41,26 +42,27 @@ function inParts<T>(items: T[], maxBytes: number): T[][] {
 export class SessionsService {
   constructor(
     private readonly connections: ConnectionsRepository,
-    private readonly manager: SessionManager,
-    private readonly leases: SessionLeases,
+    private readonly router: CommandRouter,
+    private readonly runner: SessionRunner,
+    private readonly sessionPlacement: Placement,
     private readonly outbox: SandboxOutboxStore,
   ) {}
 
   async start(id: number): Promise<void> {
-    await this.manager.command((await this.mustFind(id)).id, { action: 'start' });
+    await this.router.command((await this.mustFind(id)).id, { action: 'start' });
   }
 
   async restart(id: number): Promise<void> {
-    await this.manager.command((await this.mustFind(id)).id, { action: 'restart' });
+    await this.router.command((await this.mustFind(id)).id, { action: 'restart' });
   }
 
   async end(id: number): Promise<void> {
-    await this.manager.command((await this.mustFind(id)).id, { action: 'end' });
+    await this.router.command((await this.mustFind(id)).id, { action: 'end' });
   }
 
   async placement(id: number): Promise<SessionPlacement> {
     const c = await this.mustFind(id);
-    return { connectionId: c.id, status: c.status, owner: await this.leases.holder(c.id) };
+    return { connectionId: c.id, status: c.status, owner: await this.sessionPlacement.holder(c.id) };
   }
 
   /** Delivers a message to the sandbox phone; answers once it is on JetStream. */
@@ -79,10 +81,10 @@ export class SessionsService {
     // a session running here is the caller's company's connection when its company matches: no lookup
     // (the session itself refuses when it is not a sandbox); otherwise the connection is looked up
     const caller = currentContext()?.companyId;
-    if (caller === undefined || this.manager.localCompanyOf(id) !== caller) this.mustBeSandbox(await this.mustFind(id));
+    if (caller === undefined || this.runner.localCompanyOf(id) !== caller) this.mustBeSandbox(await this.mustFind(id));
     const ids: string[] = [];
     for (const part of inParts(messages, COMMAND_PART_BYTES)) {
-      const result = (await this.manager.command(id, { action: 'inbound', messages: part })) as { ids: string[] };
+      const result = (await this.router.command(id, { action: 'inbound', messages: part })) as { ids: string[] };
       ids.push(...result.ids);
     }
     return ids;

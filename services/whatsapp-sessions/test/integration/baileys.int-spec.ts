@@ -15,11 +15,11 @@ import {
 } from '@whiskeysockets/baileys';
 import { WaSubjects, type ConnectionSessionEvent, type WaAck, type WaOutboundSend } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
-import type { BaileysSocket } from '../../src/sessions/baileys/baileys.provider.js';
-import { BaileysProvider } from '../../src/sessions/baileys/baileys.provider.js';
-import { AuthStateStore, usePostgresAuthState } from '../../src/sessions/baileys/postgres-auth-state.js';
-import { ProviderFactory } from '../../src/sessions/provider-factory.js';
-import { SandboxProvider } from '../../src/sessions/sandbox/sandbox.provider.js';
+import type { BaileysSocket } from '../../src/runtime/providers/baileys/baileys.provider.js';
+import { BaileysProvider } from '../../src/runtime/providers/baileys/baileys.provider.js';
+import { AuthStateStore, usePostgresAuthState } from '../../src/runtime/providers/baileys/postgres-auth-state.js';
+import { ProviderFactory } from '../../src/runtime/providers/provider-factory.js';
+import { SandboxProvider } from '../../src/runtime/providers/sandbox/sandbox.provider.js';
 import { Collector, cleanup, companyPool, connectionOf, createConnection, lastOn, startSessions, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
 /** Stands in for Baileys' socket where WhatsApp cannot be reached: the test emits what WhatsApp would make it emit. */
@@ -63,7 +63,8 @@ const created: Array<{ id: number; token: string }> = [];
 beforeAll(async () => {
   svc = await startSessions(
     companies,
-    { BAILEYS_MAX_RETRIES: '1', BAILEYS_MAX_QR: '2' },
+    // reconnects 20 ms after the first drop, 80 ms apart at most: many drops in a short test
+    { BAILEYS_RECONNECT_BASE_MS: '20', BAILEYS_RECONNECT_MAX_MS: '80', BAILEYS_MAX_QR: '2' },
     {
       baileysSocketFactory: (config) => {
         const s = new ScriptedSocket(config);
@@ -94,6 +95,8 @@ async function bareConnection(companyId: number): Promise<number> {
 const json = (v: unknown) => JSON.stringify(v, BufferJSON.replacer);
 const stateRows = async (connectionId: number) =>
   (await svc.db.query(`SELECT count(*)::int AS n FROM whatsapp.session_state WHERE "connectionId" = $1`, [connectionId]))[0].n as number;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The socket made after `count` sockets existed. */
 const socketAfter = (count: number) => waitFor(async () => sockets[count], { timeoutMs: 5000 });
@@ -242,7 +245,7 @@ describe('baileys: a session driven by its socket\'s events', () => {
       // unpaired on the phone
       s2.close(DisconnectReason.loggedOut);
       await waitForStatus(svc, token, c.id, 'DISCONNECTED');
-      expect(svc.manager.isRunning(c.id)).toBe(false);
+      expect(svc.runner.isRunning(c.id)).toBe(false);
       expect(await stateRows(c.id)).toBe(0);
       expect(events.items.map((e) => e.data.status)).toEqual(['OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'CONNECTED', 'DISCONNECTED']);
 
@@ -256,31 +259,78 @@ describe('baileys: a session driven by its socket\'s events', () => {
     }
   });
 
-  it('gives up after the allowed reconnects and after the allowed QR codes (DISCONNECTED)', async () => {
+  it('keeps reconnecting a dropped session past five drops in a row, with its pairing; a logout while reconnecting stops it DISCONNECTED', async () => {
+    const { companyId, token } = company();
+    const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
+    try {
+      const before = sockets.length;
+      const c = await createConnection(svc, token, { name: 'Instável', channel: 'baileys' });
+      created.push({ id: c.id, token });
+      const s0 = await socketAfter(before);
+      s0.ev.emit('creds.update', {});
+      await waitFor(async () => (await stateRows(c.id)) === 1);
+      s0.user = { id: '5511966665555:3@s.whatsapp.net' };
+      s0.ev.emit('connection.update', { connection: 'open' });
+      await waitForStatus(svc, token, c.id, 'CONNECTED');
+
+      // the network goes away: every new socket drops again before it opens
+      const drops = 8;
+      let current = s0;
+      for (let n = 1; n <= drops; n++) {
+        current.close(n % 2 ? DisconnectReason.connectionLost : DisconnectReason.timedOut);
+        const nextSocket = await socketAfter(before + n);
+        expect(current.ended).toBe(true);
+        // each reconnect opens with the stored pairing, not a new one
+        expect(json(nextSocket.creds.noiseKey)).toBe(json(s0.creds.noiseKey));
+        current = nextSocket;
+      }
+      expect(svc.runner.isRunning(c.id)).toBe(true);
+      const reconnecting = await connectionOf(svc, token, c.id);
+      expect(reconnecting).toMatchObject({ status: 'TIMEOUT', retries: drops });
+      await waitFor(async () => events.items.length >= drops + 2);
+      expect(events.items.map((e) => e.data.status)).toEqual(['OPENING', 'CONNECTED', ...Array<string>(drops).fill('TIMEOUT')]);
+
+      // back online: CONNECTED, the count starts over
+      current.user = s0.user;
+      current.ev.emit('connection.update', { connection: 'open' });
+      expect((await waitForStatus(svc, token, c.id, 'CONNECTED')).retries).toBe(0);
+      current.close(DisconnectReason.connectionClosed);
+      expect((await waitForStatus(svc, token, c.id, 'TIMEOUT')).retries).toBe(1);
+
+      // unpaired on the phone while reconnecting: DISCONNECTED (the spec's "try again" / "new QR" state), pairing forgotten, no more sockets
+      const last = await socketAfter(before + drops + 1);
+      last.close(DisconnectReason.loggedOut);
+      const loggedOut = await waitForStatus(svc, token, c.id, 'DISCONNECTED');
+      expect(loggedOut).toMatchObject({ retries: 0, qrcode: '' });
+      expect(svc.runner.isRunning(c.id)).toBe(false);
+      expect(await stateRows(c.id)).toBe(0);
+      const socketsAfterLogout = sockets.length;
+      await sleep(400); // five times the longest reconnect pause
+      expect(sockets.length).toBe(socketsAfterLogout);
+      expect((await connectionOf(svc, token, c.id)).status).toBe('DISCONNECTED');
+    } finally {
+      events.close();
+    }
+  });
+
+  it('gives up after the allowed QR codes (DISCONNECTED); "try again" opens a new socket', async () => {
     const { token } = company();
     const before = sockets.length;
-    const c = await createConnection(svc, token, { name: 'Instável', channel: 'baileys' });
+    const c = await createConnection(svc, token, { name: 'Sem leitura', channel: 'baileys' });
     created.push({ id: c.id, token });
     const s0 = await socketAfter(before);
-    s0.ev.emit('connection.update', { connection: 'open' });
-    await waitForStatus(svc, token, c.id, 'CONNECTED');
-    s0.close(DisconnectReason.connectionClosed);
-    await waitForStatus(svc, token, c.id, 'TIMEOUT');
-    const s1 = await socketAfter(before + 1);
-    s1.close(DisconnectReason.connectionClosed); // BAILEYS_MAX_RETRIES=1
-    const gaveUp = await waitForStatus(svc, token, c.id, 'DISCONNECTED');
-    expect(gaveUp.retries).toBe(0);
-    expect(svc.manager.isRunning(c.id)).toBe(false);
-    expect(s1.ended).toBe(true);
-
-    // "try again": a new socket; nobody scans its QR codes
-    expect((await svc.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
-    const s2 = await socketAfter(before + 2);
-    s2.ev.emit('connection.update', { qr: 'QR-A' });
+    s0.ev.emit('connection.update', { qr: 'QR-A' });
     await waitForStatus(svc, token, c.id, 'qrcode');
-    s2.ev.emit('connection.update', { qr: 'QR-B' });
+    s0.ev.emit('connection.update', { qr: 'QR-B' });
     await waitFor(async () => (await connectionOf(svc, token, c.id)).qrcode === 'QR-B');
-    s2.ev.emit('connection.update', { qr: 'QR-C' }); // BAILEYS_MAX_QR=2
+    s0.ev.emit('connection.update', { qr: 'QR-C' }); // BAILEYS_MAX_QR=2
     expect((await waitForStatus(svc, token, c.id, 'DISCONNECTED')).qrcode).toBe('');
+    expect(svc.runner.isRunning(c.id)).toBe(false);
+    expect(s0.ended).toBe(true);
+
+    expect((await svc.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
+    const s1 = await socketAfter(before + 1);
+    s1.ev.emit('connection.update', { qr: 'QR-D' });
+    expect((await waitForStatus(svc, token, c.id, 'qrcode')).qrcode).toBe('QR-D');
   });
 });

@@ -11,7 +11,8 @@ import { DataSource } from 'typeorm';
 import { AppModule, type AppOptions } from '../../src/app.module.js';
 import { WhatsappSessionsEnv } from '../../src/config/env.js';
 import { whatsappDatabase } from '../../src/database/data-source.js';
-import { SessionManager } from '../../src/sessions/session-manager.js';
+import { Placement } from '../../src/runtime/placement.js';
+import { SessionRunner } from '../../src/runtime/session-runner.js';
 
 /** Made-up companies of one test file (the database is shared and never wiped). */
 export function companyPool(size: number): number[] {
@@ -25,11 +26,14 @@ export interface SessionsUnderTest extends RunningApp {
   bus: EventBus;
   nc: NatsConnection;
   jsm: JetStreamManager;
-  manager: SessionManager;
+  /** runs the sessions this process holds */
+  runner: SessionRunner;
+  /** this process, as holder of session leases */
+  owner: string;
 }
 
 /**
- * Boots whatsapp-sessions in this process against the real servers. Its session manager only picks
+ * Boots whatsapp-sessions in this process against the real servers. Its placement only picks
  * up, on its own, sessions of `companies` (old rows of other runs are left alone) and looks every
  * 300 ms, so takeovers are quick.
  */
@@ -57,7 +61,8 @@ export async function startSessions(companies: number[], overrides: Record<strin
     bus,
     nc: bus.connection,
     jsm: await bus.connection.jetstreamManager(),
-    manager: app.get(SessionManager),
+    runner: app.get(SessionRunner),
+    owner: app.get(Placement).owner,
   };
 }
 

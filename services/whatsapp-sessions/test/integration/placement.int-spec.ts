@@ -21,12 +21,12 @@ describe('placement', () => {
       const c = await createConnection(a, token, { name: 'Placement' });
       connectionId = c.id;
       expect(c.status).toBe('CONNECTED');
-      expect(a.manager.isRunning(c.id)).toBe(true);
+      expect(a.runner.isRunning(c.id)).toBe(true);
 
       b = await startSessions([companyId], { SESSION_OWNER_ID: `test-b-${suffix}` });
       await sleep(1200); // several of B's rounds looking for free sessions
-      expect(b.manager.isRunning(c.id)).toBe(false);
-      expect(a.manager.isRunning(c.id)).toBe(true);
+      expect(b.runner.isRunning(c.id)).toBe(false);
+      expect(a.runner.isRunning(c.id)).toBe(true);
       expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body).toEqual({ connectionId: c.id, status: 'CONNECTED', owner: `test-a-${suffix}` });
 
       // a request reaching B is carried out by A's session
@@ -36,11 +36,11 @@ describe('placement', () => {
       expect(await storedOn(b.jsm, WaSubjects.inbound(companyId, c.id, from))).toBe(1);
       // "try again" through B does not start a second copy
       expect((await b.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
-      expect(b.manager.isRunning(c.id)).toBe(false);
+      expect(b.runner.isRunning(c.id)).toBe(false);
 
       await a.close();
       a = undefined;
-      await waitFor(async () => b!.manager.isRunning(c.id), { timeoutMs: 10_000 });
+      await waitFor(async () => b!.runner.isRunning(c.id), { timeoutMs: 10_000 });
       await waitForStatus(b, token, c.id, 'CONNECTED');
       expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body.owner).toBe(`test-b-${suffix}`);
 
@@ -81,8 +81,8 @@ describe('placement', () => {
     try {
       const c = await waitForStatus(svc, token, connectionId, 'CONNECTED');
       expect(c).toMatchObject({ name: 'Sandbox', isDefault: true, channel: 'sandbox', queueIds: [42] });
-      expect(svc.manager.isRunning(connectionId)).toBe(true);
-      expect((await svc.http.get(`/whatsappsession/${connectionId}`, { token })).body.owner).toBe(svc.manager.owner);
+      expect(svc.runner.isRunning(connectionId)).toBe(true);
+      expect((await svc.http.get(`/whatsappsession/${connectionId}`, { token })).body.owner).toBe(svc.owner);
     } finally {
       await cleanup(svc, [{ id: connectionId, token }]);
       await svc.close();

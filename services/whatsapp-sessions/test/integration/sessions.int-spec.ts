@@ -75,14 +75,14 @@ describe('sessions: start and end', () => {
       expect(connected.subject).toBe(`connection.session.${companyId}.${c.id}`);
       expect(connected.data).toMatchObject({ companyId, connectionId: c.id, qrcode: '', session: { id: c.id, status: 'CONNECTED', name: 'Sessão' } });
       const placement = await svc.http.get(`/whatsappsession/${c.id}`, { token });
-      expect(placement.body).toEqual({ connectionId: c.id, status: 'CONNECTED', owner: svc.manager.owner });
+      expect(placement.body).toEqual({ connectionId: c.id, status: 'CONNECTED', owner: svc.owner });
 
       const end = await svc.http.delete(`/whatsappsession/${c.id}`, { token });
       expect(end.status).toBe(200);
       expect(end.body).toEqual({ message: 'Session disconnected.' });
       expect((await connectionOf(svc, token, c.id)).status).toBe('DISCONNECTED');
       await events.waitFor((e) => e.data.status === 'DISCONNECTED');
-      expect(svc.manager.isRunning(c.id)).toBe(false);
+      expect(svc.runner.isRunning(c.id)).toBe(false);
       expect((await svc.http.get(`/whatsappsession/${c.id}`, { token })).body.owner).toBeNull();
 
       const start = await svc.http.post(`/whatsappsession/${c.id}`, { token });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SandboxOutboxItem } from '@wa/contracts';
 import { DataSource } from 'typeorm';
-import { rowsOf } from '../../database/sql.js';
+import { rowsOf } from '../../../database/sql.js';
 
 export const OUTBOX_PAGE_SIZE = 20;
 

@@ -13,7 +13,7 @@ export interface StatusPatch {
 }
 
 /**
- * What the session manager reads and writes. It works for every company the process holds sessions
+ * What the session runtime reads and writes. It works for every company the process holds sessions
  * of, so its queries name the connection (and the company where a payload brings one) explicitly
  * instead of taking the company from a request.
  */

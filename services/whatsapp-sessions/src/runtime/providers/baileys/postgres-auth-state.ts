@@ -10,7 +10,7 @@ import {
   type SignalDataTypeMap,
 } from '@whiskeysockets/baileys';
 import { DataSource } from 'typeorm';
-import { rowsOf } from '../../database/sql.js';
+import { rowsOf } from '../../../database/sql.js';
 
 const CREDS = 'creds';
 

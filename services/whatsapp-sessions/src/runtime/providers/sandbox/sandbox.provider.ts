@@ -3,20 +3,12 @@ import { Logger } from '@nestjs/common';
 import type { WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
 import type { SandboxInboundRequest } from '@wa/contracts';
 import { jidToContact } from '../baileys/mapping.js';
-import { ProviderEvents, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
+import { ProviderClosedError, ProviderEvents, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
 import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
 
 /** A WhatsApp-like message id, as Baileys makes them: `3EB0` and 16 upper-case hex digits. */
 export function sandboxMessageId(): string {
   return `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
-}
-
-/** Raised when the sandbox is asked to deliver or send while it is not open. */
-export class SandboxClosedError extends Error {
-  constructor() {
-    super('sandbox session is not open');
-    this.name = 'SandboxClosedError';
-  }
 }
 
 /**
@@ -38,10 +30,6 @@ export class SandboxProvider implements SessionProvider {
     private readonly ackStepMs: number,
   ) {}
 
-  get isOpen(): boolean {
-    return this.open;
-  }
-
   async start(): Promise<void> {
     await this.ev.emit('connection.update', { connection: 'connecting' });
     this.open = true;
@@ -51,10 +39,10 @@ export class SandboxProvider implements SessionProvider {
   /**
    * Delivers messages as WhatsApp would, in one `messages.upsert` (one message live, several like the
    * backlog a phone hands over when it comes online); resolves once every listener handled them (the
-   * session manager published them to JetStream). Answers their WhatsApp message ids, in order.
+   * session runner published them to JetStream). Answers their WhatsApp message ids, in order.
    */
-  async deliver(requests: SandboxInboundRequest[]): Promise<string[]> {
-    if (!this.open) throw new SandboxClosedError();
+  async deliverInbound(requests: SandboxInboundRequest[]): Promise<string[]> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
     const timestamp = Math.floor(Date.now() / 1000);
     const messages: WAMessage[] = requests.map((req) => ({
       key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id: req.id ?? sandboxMessageId() },
@@ -67,7 +55,7 @@ export class SandboxProvider implements SessionProvider {
   }
 
   async sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }> {
-    if (!this.open) throw new SandboxClosedError();
+    if (!this.open) throw new ProviderClosedError(this.kind);
     const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: options.messageId };
     await this.outbox.record({
       connectionId: this.ctx.connectionId,

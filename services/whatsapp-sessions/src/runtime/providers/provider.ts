@@ -1,5 +1,5 @@
 import type { ConnectionState, MessageUpsertType, WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
-import type { ConnectionProviderKind } from '@wa/contracts';
+import type { ConnectionProviderKind, SandboxInboundRequest } from '@wa/contracts';
 
 /**
  * What a provider reports, in Baileys' own vocabulary (its socket's `ev` events), so the Baileys
@@ -66,6 +66,21 @@ export interface SessionProvider {
   end(): Promise<void>;
   /** unpairs the phone and forgets the auth state */
   logout(): Promise<void>;
+  /**
+   * Optional capability of a stand-in phone (the sandbox): delivers messages as if customers had sent
+   * them, as one `messages.upsert`, and resolves once the listeners handled them; answers their WhatsApp
+   * ids, in order. Rejects with ProviderClosedError when the session is not open. A provider without it
+   * (a real phone) cannot be handed messages.
+   */
+  deliverInbound?(messages: SandboxInboundRequest[]): Promise<string[]>;
+}
+
+/** Raised when a provider is asked to deliver or send while its session is not open. */
+export class ProviderClosedError extends Error {
+  constructor(kind: ConnectionProviderKind) {
+    super(`${kind} session is not open`);
+    this.name = 'ProviderClosedError';
+  }
 }
 
 /** What a provider gets to work with. */

@@ -19,7 +19,7 @@ import type { ProviderEventMap } from '../provider.js';
 /**
  * Pure translations between Baileys' world (jids, `WAMessage`s, `connection.update`, `messages.update`)
  * and ours (contact numbers, WaInboundMessage, WaAck, connection status). Both providers emit Baileys'
- * shapes, so the session manager runs every message through these functions.
+ * shapes, so the session runtime runs every message through these functions.
  */
 
 export interface MappingContext {
@@ -219,7 +219,7 @@ export type ConnectionIntent =
 /**
  * `qr` → qrcode (with the QR string to show), `isNewLogin` → PAIRING (the QR was scanned),
  * `open` → CONNECTED (with the phone's number), `close` → what to do; `connecting` changes nothing
- * (the manager shows OPENING when it starts a session and TIMEOUT while it reconnects).
+ * (the runner shows OPENING when it starts a session and TIMEOUT while it reconnects).
  */
 export function connectionIntent(update: ProviderEventMap['connection.update']): ConnectionIntent {
   if (update.connection === 'close') return { kind: 'close', action: closeAction(update.lastDisconnect) };

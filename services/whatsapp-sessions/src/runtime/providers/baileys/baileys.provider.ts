@@ -13,7 +13,7 @@ export type SocketFactory = (config: UserFacingSocketConfig) => BaileysSocket;
 
 export const defaultSocketFactory: SocketFactory = (config) => makeWASocket(config);
 
-/** Attempts at handing a received message to the session manager before it is logged as lost. */
+/** Attempts at handing a received message to the session runner before it is logged as lost. */
 const UPSERT_ATTEMPTS = 8;
 
 /**

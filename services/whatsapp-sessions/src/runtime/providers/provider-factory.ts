@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConnectionProviderKind } from '@wa/contracts';
 import { pino } from 'pino';
-import { WhatsappSessionsEnv } from '../config/env.js';
+import { WhatsappSessionsEnv } from '../../config/env.js';
 import { BaileysProvider, defaultSocketFactory, type BaileysLogger, type SocketFactory } from './baileys/baileys.provider.js';
 import { AuthStateStore } from './baileys/postgres-auth-state.js';
 import type { SessionProvider } from './provider.js';

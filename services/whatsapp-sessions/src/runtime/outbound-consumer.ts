@@ -1,0 +1,123 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Streams, WaSubjects, type WaOutboundSend } from '@wa/contracts';
+import { EventBus, deleteDurable, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { DomainError } from '@wa/server-kit';
+import { InboundPublisher } from './inbound-publisher.js';
+import type { LiveSession } from './live-session.js';
+import { contactToJid, jidToContact } from './providers/baileys/mapping.js';
+import { SessionStore } from './session-store.js';
+
+/** The durable consumer of a connection's outbound sends; it outlives holders, so a takeover resumes it. */
+export const outboundDurable = (connectionId: number) => `wa-out-${connectionId}`;
+
+/** A session's consumer, and its starts and stops one after the other. */
+interface Lane {
+  consumer?: ConsumerHandle;
+  op: Promise<void>;
+}
+
+/**
+ * Sends what `wa.outbound.send.<connectionId>` asks, through the session's provider, while the session
+ * is CONNECTED here: one durable per connection, one lane (a connection's sends leave in the order
+ * tickets published them).
+ */
+@Injectable()
+export class OutboundConsumer {
+  private readonly logger = new Logger(OutboundConsumer.name);
+  private readonly lanes = new WeakMap<LiveSession, Lane>();
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly store: SessionStore,
+    private readonly publisher: InboundPublisher,
+  ) {}
+
+  /** Starts consuming for a CONNECTED session, unless it already does; a failure is retried on the next call. */
+  start(s: LiveSession): void {
+    const lane = this.lane(s);
+    lane.op = lane.op
+      .then(async () => {
+        if (s.stopped || lane.consumer || s.status !== 'CONNECTED') return;
+        lane.consumer = await this.bus.consume<WaOutboundSend>({
+          stream: Streams.WA.name,
+          durable: outboundDurable(s.id),
+          filterSubjects: [WaSubjects.outbound(s.id)],
+          concurrency: 1,
+          batchSize: 1,
+          maxAttempts: 8,
+          backoffMs: [500, 1000, 2000, 5000, 10_000],
+          handler: (batch) => this.handle(s, batch),
+        });
+        if (s.stopped) {
+          const c = lane.consumer;
+          lane.consumer = undefined;
+          await c.stop();
+        }
+      })
+      .catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'outbound consumer not started; retrying on the next renewal'));
+  }
+
+  /** Stops consuming (in-flight sends finish); the durable stays for whoever runs the session next. */
+  stop(s: LiveSession): Promise<void> {
+    const lane = this.lane(s);
+    lane.op = lane.op
+      .then(async () => {
+        const c = lane.consumer;
+        lane.consumer = undefined;
+        await c?.stop();
+      })
+      .catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'outbound consumer did not stop cleanly'));
+    return lane.op;
+  }
+
+  /** Forgets a deleted connection's durable. */
+  async forget(connectionId: number): Promise<void> {
+    await deleteDurable(this.bus, Streams.WA.name, outboundDurable(connectionId)).catch((err: unknown) =>
+      this.logger.warn({ err, connectionId }, 'outbound durable of a deleted connection not deleted'),
+    );
+  }
+
+  private lane(s: LiveSession): Lane {
+    let lane = this.lanes.get(s);
+    if (!lane) this.lanes.set(s, (lane = { op: Promise.resolve() }));
+    return lane;
+  }
+
+  /**
+   * One send: recorded before it goes out (a redelivery of a send already out is only acked), sent with
+   * the WhatsApp id tickets chose, marked sent, ack 1 published. A session that is not CONNECTED
+   * fails the delivery: the bus retries it, then dead-letters it.
+   */
+  private async handle(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
+    for (const m of batch) {
+      const send = m.data;
+      if (!isOutboundSend(send) || send.connectionId !== s.id || send.companyId !== s.companyId) {
+        this.logger.error({ connectionId: s.id, subject: m.subject, seq: m.streamSeq }, 'outbound send not for this connection or malformed; dropped');
+        continue;
+      }
+      if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+      if ((await this.store.recordSend(send)) === 'sent') continue;
+      const jid = contactToJid(send.to);
+      await s.provider.sendMessage(jid, { text: send.body }, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
+      await this.store.markSent(s.id, send.waMessageId);
+      await this.publisher.ack(s, jidToContact(jid), send.waMessageId, 1).catch((err: unknown) =>
+        this.logger.warn({ err, connectionId: s.id, waMessageId: send.waMessageId }, 'ack 1 not published'),
+      );
+    }
+  }
+}
+
+function isOutboundSend(v: unknown): v is WaOutboundSend {
+  const s = v as Partial<WaOutboundSend> | null;
+  return (
+    !!s &&
+    typeof s.companyId === 'number' &&
+    typeof s.connectionId === 'number' &&
+    typeof s.waMessageId === 'string' &&
+    s.waMessageId.length > 0 &&
+    s.waMessageId.length <= 128 &&
+    typeof s.to === 'string' &&
+    s.to.length > 0 &&
+    typeof s.body === 'string'
+  );
+}

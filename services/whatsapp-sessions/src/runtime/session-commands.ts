@@ -1,0 +1,29 @@
+import type { ErrorCode, SandboxInboundRequest } from '@wa/contracts';
+import { serve, type HasConnection } from '@wa/event-bus';
+
+/** What can be asked of a connection's session, wherever it runs. */
+export type SessionCommand =
+  | { action: 'start' }
+  /** a new pairing: the auth state is forgotten and the session starts again (the "new QR" button) */
+  | { action: 'restart' }
+  /** disconnect: unpair (logout) and stop; the connection becomes DISCONNECTED */
+  | { action: 'end' }
+  /** stand-in phones only (the sandbox): deliver messages as WhatsApp would, in one upsert */
+  | { action: 'inbound'; messages: SandboxInboundRequest[] };
+
+/** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
+export type CommandReply = { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };
+
+/** Core NATS subject (no stream holds it) on which the holder of a session takes commands. */
+export const commandSubject = (connectionId: number) => `whatsapp-sessions.cmd.${connectionId}`;
+
+/** How long a command may take at its holder (a restart opens a new session). */
+export const COMMAND_TIMEOUT_MS = 15_000;
+
+/** Takes the commands of one session running here, from any process; answers a function that stops taking them. */
+export function serveCommands(bus: HasConnection, connectionId: number, execute: (cmd: SessionCommand) => Promise<CommandReply>): () => void {
+  return serve<CommandReply>(bus, commandSubject(connectionId), (payload) => execute(payload as SessionCommand), {
+    malformed: () => ({ ok: false, code: 'ERR_VALIDATION' }),
+    failed: () => ({ ok: false, code: 'ERR_INTERNAL' }),
+  });
+}

@@ -1,0 +1,300 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { ConnectionStatus } from '@wa/contracts';
+import { EventBus } from '@wa/event-bus';
+import { DomainError } from '@wa/server-kit';
+import { WhatsappSessionsEnv } from '../config/env.js';
+import { ConnectionEvents } from '../connections/connection-events.js';
+import type { ConnectionEntity } from '../database/entities/connection.entity.js';
+import { InboundPublisher } from './inbound-publisher.js';
+import type { LiveSession } from './live-session.js';
+import { OutboundConsumer } from './outbound-consumer.js';
+import { connectionIntent } from './providers/baileys/mapping.js';
+import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
+import { ProviderClosedError, type ProviderEventMap } from './providers/provider.js';
+import { ProviderFactory } from './providers/provider-factory.js';
+import { reconnectDelay } from './reconnect-backoff.js';
+import { serveCommands, type CommandReply, type SessionCommand } from './session-commands.js';
+import { SessionLeases } from './session-leases.js';
+import { SessionStore, type StatusPatch } from './session-store.js';
+
+/**
+ * Runs the sessions this process holds, from launch to teardown: turns provider events into our world
+ * (status rows and `connection.session.*` events; received messages and acks through the inbound
+ * publisher), reconnects a dropped session with back-off until the phone logs out, starts the outbound
+ * consumer while CONNECTED and carries out the commands of its sessions. Which sessions run here is
+ * placement's business; the runner only releases a lease when a session ends for good.
+ */
+@Injectable()
+export class SessionRunner {
+  private readonly logger = new Logger(SessionRunner.name);
+  private readonly sessions = new Map<number, LiveSession>();
+  /** start, restart, end and takeover of one connection never interleave */
+  private readonly ops = new Map<number, Promise<unknown>>();
+  /** sessions being stopped: nothing starts the connection again before they are done */
+  private readonly stopping = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly env: WhatsappSessionsEnv,
+    private readonly leases: SessionLeases,
+    private readonly store: SessionStore,
+    private readonly events: ConnectionEvents,
+    private readonly bus: EventBus,
+    private readonly providers: ProviderFactory,
+    private readonly authState: AuthStateStore,
+    private readonly inbound: InboundPublisher,
+    private readonly outbound: OutboundConsumer,
+  ) {}
+
+  /** Is the connection's session running in this process? */
+  isRunning(connectionId: number): boolean {
+    return this.sessions.has(connectionId);
+  }
+
+  runningIds(): number[] {
+    return [...this.sessions.keys()];
+  }
+
+  get count(): number {
+    return this.sessions.size;
+  }
+
+  session(connectionId: number): LiveSession | undefined {
+    return this.sessions.get(connectionId);
+  }
+
+  /** The company of a session running in this process (a session exists only for a connection that does). */
+  localCompanyOf(connectionId: number): number | undefined {
+    return this.sessions.get(connectionId)?.companyId;
+  }
+
+  /** Runs `fn` after every earlier start, restart, end or takeover of the connection finished. */
+  serial<T>(connectionId: number, fn: () => Promise<T>): Promise<T> {
+    const prev = this.ops.get(connectionId) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(fn);
+    const tail = next.catch(() => undefined);
+    this.ops.set(connectionId, tail);
+    void tail.then(() => {
+      if (this.ops.get(connectionId) === tail) this.ops.delete(connectionId);
+    });
+    return next;
+  }
+
+  /** Resolves once a session of the connection being stopped here is stopped. */
+  async stopped(connectionId: number): Promise<void> {
+    await this.stopping.get(connectionId);
+  }
+
+  /** Ends every session here, releasing their leases (status kept: another process resumes them). */
+  async stopAll(): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].map((s) =>
+        this.serial(s.id, () => this.teardown(s, { release: true })).catch((err: unknown) =>
+          this.logger.error({ err, connectionId: s.id }, 'session not handed back cleanly'),
+        ),
+      ),
+    );
+    await Promise.all(this.stopping.values());
+  }
+
+  /** Starts the outbound consumer of a CONNECTED session whose consumer did not start (bus down). */
+  resumeOutbound(s: LiveSession): void {
+    if (!s.stopped && s.status === 'CONNECTED') this.outbound.start(s);
+  }
+
+  /** Carries out a command on a session running here; `notHere` when it does not (any longer). Never rejects. */
+  async execute(connectionId: number, cmd: SessionCommand): Promise<CommandReply> {
+    try {
+      switch (cmd.action) {
+        case 'start':
+        case 'restart':
+          return await this.serial(connectionId, async () => {
+            const s = this.sessions.get(connectionId);
+            if (!s) return { ok: false, notHere: true };
+            // "try again" on a session that is up changes nothing; otherwise it starts over
+            if (cmd.action === 'start' && s.status === 'CONNECTED') return { ok: true };
+            const row = await this.store.byId(connectionId);
+            await this.teardown(s, { release: !row });
+            if (!row) return { ok: false, code: 'ERR_NO_WAPP_FOUND' };
+            await this.launch(row, { fresh: cmd.action === 'restart' });
+            return { ok: true };
+          });
+        case 'end':
+          return await this.serial(connectionId, async () => {
+            const s = this.sessions.get(connectionId);
+            if (!s) return { ok: false, notHere: true };
+            await this.teardown(s, { logout: true, status: 'DISCONNECTED', release: true });
+            return { ok: true };
+          });
+        case 'inbound': {
+          const s = this.sessions.get(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!s.provider.deliverInbound) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const ids = await s.provider.deliverInbound(cmd.messages);
+          return { ok: true, result: { ids } };
+        }
+        default:
+          return { ok: false, code: 'ERR_VALIDATION', message: 'unknown session command' };
+      }
+    } catch (err) {
+      if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message, status: err.status };
+      if (err instanceof ProviderClosedError) return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+      this.logger.error({ err, connectionId, action: cmd.action }, 'session command failed');
+      return { ok: false, code: 'ERR_INTERNAL' };
+    }
+  }
+
+  /**
+   * Starts the connection's session here (its lease is ours): OPENING, then whatever its provider
+   * reports. `fresh`: the pairing is forgotten first (a new QR). Call inside `serial`.
+   */
+  async launch(row: ConnectionEntity, opts: { fresh: boolean }): Promise<void> {
+    const ctx = { companyId: row.companyId, connectionId: row.id };
+    const s: LiveSession = {
+      id: row.id,
+      companyId: row.companyId,
+      ctx,
+      provider: this.providers.create(row),
+      status: row.status,
+      retries: 0,
+      qrCount: 0,
+      chain: Promise.resolve(),
+      stopped: false,
+    };
+    this.sessions.set(s.id, s);
+    s.stopServing = serveCommands(this.bus, s.id, (cmd) => this.execute(s.id, cmd));
+    s.provider.ev.on('connection.update', (u) => this.enqueue(s, () => this.onConnectionUpdate(s, u)));
+    s.provider.ev.on('messages.upsert', (u) => this.enqueue(s, () => this.inbound.upsert(s, u)));
+    s.provider.ev.on('messages.update', async (u) => {
+      if (!s.stopped) await this.inbound.updates(s, u);
+    });
+    try {
+      if (opts.fresh) await this.authState.clear(s.id);
+      await this.enqueue(s, () => this.applyStatus(s, { status: 'OPENING', qrcode: '', retries: 0 }));
+    } catch (err) {
+      // not started after all: nothing of it stays here, and the lease is free for a later try
+      await this.teardown(s, { release: true });
+      throw err;
+    }
+    await this.open(s);
+  }
+
+  /**
+   * Stops a session here. `status` is stored (and published) when given; otherwise the stored status
+   * stays, so that another process resumes the session (shutdown, lost lease).
+   */
+  teardown(s: LiveSession, opts: { release: boolean; logout?: boolean; status?: ConnectionStatus; forgetPairing?: boolean }): Promise<void> {
+    if (s.ended) return s.ended;
+    s.stopped = true;
+    clearTimeout(s.reconnectTimer);
+    s.provider.ev.removeAllListeners();
+    s.stopServing?.();
+    if (this.sessions.get(s.id) === s) this.sessions.delete(s.id);
+    const ended = (async () => {
+      await this.outbound.stop(s);
+      try {
+        if (opts.logout) await s.provider.logout();
+        else await s.provider.end();
+      } catch (err) {
+        this.logger.warn({ err, connectionId: s.id }, 'provider did not close cleanly');
+      }
+      if (opts.forgetPairing || opts.logout) {
+        await this.authState.clear(s.id).catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'pairing not forgotten'));
+      }
+      if (opts.status) {
+        s.status = opts.status;
+        const row = await this.store.setStatus(s.id, { status: opts.status, qrcode: '', retries: 0 });
+        if (row) await this.events.session(row);
+      }
+      // last: until now the lease keeps every other process away, and `stopping` this one
+      if (opts.release) await this.leases.release(s.id);
+    })();
+    s.ended = ended;
+    const settled = ended.catch(() => undefined);
+    this.stopping.set(s.id, settled);
+    void settled.then(() => {
+      if (this.stopping.get(s.id) === settled) this.stopping.delete(s.id);
+    });
+    return ended;
+  }
+
+  /**
+   * Opens (or reopens) the provider: resolves once it started (the sandbox is CONNECTED by then; Baileys
+   * has its socket and reports later). A failure counts as a dropped connection.
+   */
+  private async open(s: LiveSession): Promise<void> {
+    if (s.stopped) return;
+    try {
+      await s.provider.start();
+    } catch (err) {
+      this.logger.warn({ err, connectionId: s.id }, 'session did not open');
+      void this.enqueue(s, () => this.onConnectionUpdate(s, { connection: 'close', lastDisconnect: { error: err as Error, date: new Date() } }));
+    }
+  }
+
+  private enqueue(s: LiveSession, job: () => Promise<void>): Promise<void> {
+    const run = s.chain.then(() => (s.stopped ? undefined : job()));
+    s.chain = run.catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'session event not handled'));
+    return run;
+  }
+
+  private async onConnectionUpdate(s: LiveSession, update: ProviderEventMap['connection.update']): Promise<void> {
+    const intent = connectionIntent(update);
+    if (intent.kind === 'none') return;
+    if (intent.kind === 'status') {
+      if (intent.status === 'qrcode' && ++s.qrCount > this.env.BAILEYS_MAX_QR) {
+        this.logger.warn({ connectionId: s.id }, 'QR code not scanned in time; giving up');
+        await this.teardown(s, { status: 'DISCONNECTED', release: true });
+        return;
+      }
+      const patch: StatusPatch = { status: intent.status, qrcode: intent.qrcode };
+      if (intent.status === 'CONNECTED') {
+        s.retries = 0;
+        s.qrCount = 0;
+        patch.retries = 0;
+        if (intent.number) patch.number = intent.number;
+      }
+      await this.applyStatus(s, patch);
+      if (intent.status === 'CONNECTED') this.outbound.start(s);
+      return;
+    }
+    // closed
+    const wasConnected = s.status === 'CONNECTED';
+    void this.outbound.stop(s);
+    switch (intent.action) {
+      case 'logged-out':
+        this.logger.warn({ connectionId: s.id }, 'session logged out');
+        await this.teardown(s, { status: 'DISCONNECTED', release: true, forgetPairing: true });
+        return;
+      case 'replaced':
+        this.logger.warn({ connectionId: s.id }, 'session opened elsewhere; stopping');
+        await this.teardown(s, { status: 'DISCONNECTED', release: true });
+        return;
+      case 'restart':
+        void this.open(s);
+        return;
+      case 'retry': {
+        // the phone is still paired: keep trying, ever less often, until it connects or logs out
+        s.retries++;
+        await this.applyStatus(s, { status: wasConnected || s.status === 'TIMEOUT' ? 'TIMEOUT' : 'OPENING', retries: s.retries });
+        if (s.stopped) return;
+        const delayMs = reconnectDelay(s.retries, { baseMs: this.env.BAILEYS_RECONNECT_BASE_MS, maxMs: this.env.BAILEYS_RECONNECT_MAX_MS });
+        this.logger.warn({ connectionId: s.id, retries: s.retries, delayMs }, 'session dropped; reconnecting');
+        clearTimeout(s.reconnectTimer);
+        s.reconnectTimer = setTimeout(() => void this.open(s), delayMs);
+        return;
+      }
+    }
+  }
+
+  private async applyStatus(s: LiveSession, patch: StatusPatch): Promise<void> {
+    s.status = patch.status;
+    const row = await this.store.setStatus(s.id, patch);
+    if (!row) {
+      // the connection was deleted under us
+      await this.teardown(s, { release: true });
+      return;
+    }
+    await this.events.session(row);
+  }
+}
