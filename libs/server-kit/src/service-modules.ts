@@ -38,6 +38,13 @@ export function serviceModules(opts: ServiceModulesOptions): DynamicModule[] {
   return [
     ServiceKitModule.forRoot({ service: opts.service, logLevel: opts.env.LOG_LEVEL, redisUrl: opts.env.REDIS_URL, healthProviders }),
     ...modules,
-    EventBusModule.forRootAsync({ useFactory: () => ({ servers: opts.env.NATS_URL, name: opts.service, logger: busLogger(opts.service) }) }),
+    EventBusModule.forRootAsync({
+      useFactory: () => ({
+        servers: opts.env.NATS_URL,
+        name: opts.service,
+        logger: busLogger(opts.service),
+        limits: { maxAgeMs: opts.env.NATS_STREAM_MAX_AGE_S * 1000, ...(opts.env.NATS_STREAM_MAX_BYTES > 0 ? { maxBytes: opts.env.NATS_STREAM_MAX_BYTES } : {}) },
+      }),
+    }),
   ];
 }

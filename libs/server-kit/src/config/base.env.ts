@@ -43,6 +43,19 @@ export class MessagingEnv extends BaseEnv {
   @Matches(/^(nats|tls):\/\/.+/, { message: 'NATS_URL must be a nats:// URL' })
   NATS_URL: string = 'nats://127.0.0.1:4222';
 
+  /** How long JetStream streams keep messages (seconds); default a week. */
+  @IsInt()
+  @Min(60)
+  NATS_STREAM_MAX_AGE_S: number = 7 * 24 * 3600;
+
+  /**
+   * Size bound of each stream in bytes (a full stream refuses publishes: callers get 503, nothing is
+   * dropped). 0: the per-stream defaults of @wa/event-bus (WA 8 GiB, TICKETS 4 GiB, DLQ 2 GiB, others 1 GiB).
+   */
+  @IsInt()
+  @Min(0)
+  NATS_STREAM_MAX_BYTES: number = 0;
+
   /** Secret that signs access tokens; no default on purpose. */
   @IsString()
   @IsNotEmpty()
