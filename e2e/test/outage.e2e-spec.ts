@@ -164,7 +164,7 @@ describe('long outages under a steady 100 messages/s', () => {
       }
       sending = false;
       await Promise.all(writers);
-      socket.connected || (await waitFor(async () => socket.connected, { timeoutMs: 30_000 }));
+      if (!socket.connected) await waitFor(async () => socket.connected, { timeoutMs: 30_000 });
 
       const ok = accepted();
       const byPhase = new Map<string, number>();
