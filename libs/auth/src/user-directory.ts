@@ -1,4 +1,6 @@
 import type { AllTicket, Profile } from '@wa/contracts';
+import { fnv1a } from '@wa/event-bus';
+import { randomUUID } from 'node:crypto';
 import type { KV, NatsConnection } from 'nats';
 
 /** What other services need to know of a user: their profile and queues. */
@@ -15,6 +17,41 @@ export interface DirectoryUser {
 export const USER_DIRECTORY_BUCKET = 'users';
 
 const key = (companyId: number, userId: number) => `${companyId}.${userId}`;
+
+/**
+ * A write of the directory as an event for a transactional outbox (shape of @wa/server-kit's OutgoingEvent):
+ * published on the bucket's own subject, it is the same write as `put()` / `remove()`.
+ */
+export interface DirectoryEvent {
+  subject: string;
+  msgId: string;
+  payload: DirectoryUser | null;
+  headers?: Record<string, string>;
+}
+
+const directorySubject = (companyId: number, userId: number) => `$KV.${USER_DIRECTORY_BUCKET}.${key(companyId, userId)}`;
+
+/**
+ * `put(user)` as an outbox row: the relay publishes JSON.stringify(user) on `$KV.users.<key>`, which is what
+ * `kv.put` stores (a jsonb round trip may reorder the keys; readers parse it). `version` is the user's
+ * updatedAt in ms: a republish of the same row is dropped by the stream's duplicate window; the hash of the
+ * entry keeps two different entries written within the same ms apart.
+ */
+export function directoryPutEvent(user: DirectoryUser, version: number): DirectoryEvent {
+  const k = key(user.companyId, user.id);
+  const digest = fnv1a(JSON.stringify(user)).toString(36);
+  return { subject: directorySubject(user.companyId, user.id), msgId: `dir:${k}:${version}:${digest}`, payload: user };
+}
+
+/**
+ * `remove(companyId, userId)` as an outbox row: a delete marker (`KV-Operation: DEL`) on the key's subject.
+ * Its msg id is unique: a delete repeated by the relay ends in the same state, while a fixed id would drop a
+ * later delete of a key written again within the duplicate window (ids restored from a backup, test databases).
+ */
+export function directoryRemoveEvent(companyId: number, userId: number): DirectoryEvent {
+  const k = key(companyId, userId);
+  return { subject: directorySubject(companyId, userId), msgId: `dir:${k}:del:${randomUUID()}`, payload: null, headers: { 'KV-Operation': 'DEL' } };
+}
 
 /**
  * A JetStream key-value bucket that auth writes on every change of a user (and at each sign-in),

@@ -3,6 +3,7 @@ import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { AuthEnv } from './config/env.js';
 import { authDatabase } from './database/data-source.js';
+import { Outbox } from './outbox/outbox.service.js';
 import { LoginLimiter } from './sessions/login-limiter.js';
 import { SessionsController } from './sessions/sessions.controller.js';
 import { SessionsService } from './sessions/sessions.service.js';
@@ -24,7 +25,7 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
       ],
       controllers: [SessionsController, UsersController, SettingsController, VersionController],
-      providers: [{ provide: AuthEnv, useValue: env }, LoginLimiter, SessionsService, UsersService, UsersRepository],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, LoginLimiter, SessionsService, UsersService, UsersRepository],
     };
   }
 }

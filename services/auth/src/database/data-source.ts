@@ -1,9 +1,10 @@
 import { createDataSource, type ServiceDatabaseOptions } from '@wa/database';
 import { entities } from './entities/index.js';
 import { InitAuth1732240000000 } from './migrations/1732240000000-init-auth.js';
+import { AuthOutbox1732240000001 } from './migrations/1732240000001-outbox.js';
 
 export const AUTH_SCHEMA = 'auth';
-export const migrations = [InitAuth1732240000000];
+export const migrations = [InitAuth1732240000000, AuthOutbox1732240000001];
 
 export function authDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
   return { url, schema: AUTH_SCHEMA, entities, migrations, poolSize, applicationName: 'auth' };

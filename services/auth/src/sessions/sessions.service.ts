@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { signAccessToken, TokenRevocation, UserDirectory } from '@wa/auth';
+import { directoryPutEvent, signAccessToken, TokenRevocation } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type LoginResponse, type SessionReplacedEvent, type UserDto } from '@wa/contracts';
-import { EventBus } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -10,6 +9,7 @@ import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
 import { AuthEnv } from '../config/env.js';
 import { CompanyEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
 import { companyView, directoryEntry, userView } from '../users/user-view.js';
+import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { LoginLimiter } from './login-limiter.js';
 
 export interface IssuedSession extends LoginResponse {
@@ -41,8 +41,7 @@ export class SessionsService {
     private readonly env: AuthEnv,
     private readonly limiter: LoginLimiter,
     private readonly revocation: TokenRevocation,
-    private readonly bus: EventBus,
-    private readonly directory: UserDirectory,
+    private readonly outbox: Outbox,
   ) {}
 
   async login(emailRaw: string, password: string, ip: string, userAgent: string | undefined): Promise<IssuedSession> {
@@ -71,7 +70,7 @@ export class SessionsService {
     }
 
     const sessionId = randomUUID();
-    const { refreshToken, expiresAt, ended } = await this.db.transaction(async (tx) => {
+    const { refreshToken, expiresAt, ended, outboxIds } = await this.db.transaction(async (tx) => {
       // One browser per account: a new sign-in ends the others.
       const others = await tx.getRepository(LoginSessionEntity).find({ where: { userId: user.id, revokedAt: IsNull() }, select: { id: true } });
       if (others.length > 0) {
@@ -87,23 +86,27 @@ export class SessionsService {
         revokedReason: null,
       });
       const issued = await this.issueRefreshToken(tx, sessionId);
-      return { ...issued, ended: others.map((s) => s.id) };
+      const ended = others.map((s) => s.id);
+      const events: OutgoingEvent[] = [];
+      if (ended.length > 0) {
+        const event: SessionReplacedEvent = {
+          companyId: user.companyId,
+          userId: user.id,
+          sessionId,
+          endedSessionIds: ended,
+          at: new Date().toISOString(),
+        };
+        events.push({ subject: Subjects.sessionReplaced(user.companyId, user.id), msgId: `session-replaced:${sessionId}`, payload: event });
+      }
+      // the update locks the user's row, so this entry and an admin's concurrent change reach the directory in commit order
+      await tx.getRepository(UserEntity).update({ id: user.id }, { online: true });
+      const current = await tx.getRepository(UserEntity).findOneBy({ id: user.id });
+      // users that predate the directory (the seed, an import) enter it when they sign in
+      if (current) events.push(directoryPutEvent(directoryEntry(current), current.updatedAt.getTime()));
+      return { ...issued, ended, outboxIds: await this.outbox.add(tx, events) };
     });
-
-    if (ended.length > 0) {
-      await this.revocation.revokeSessions(ended);
-      const event: SessionReplacedEvent = {
-        companyId: user.companyId,
-        userId: user.id,
-        sessionId,
-        endedSessionIds: ended,
-        at: new Date().toISOString(),
-      };
-      await this.bus.publish(Subjects.sessionReplaced(user.companyId, user.id), event, { msgId: `session-replaced:${sessionId}` });
-    }
-    await this.db.getRepository(UserEntity).update({ id: user.id }, { online: true });
-    // users that predate the directory (the seed, an import) enter it when they sign in
-    await this.directory.put(directoryEntry(user));
+    await this.outbox.flush(outboxIds);
+    if (ended.length > 0) await this.revocation.revokeSessions(ended);
     const view = await this.userWithCompany(user.id);
     return { token: this.accessToken(view, sessionId), user: view, refreshToken, refreshExpiresAt: expiresAt };
   }

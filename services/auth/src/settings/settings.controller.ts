@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type SettingDto, type SettingUpdatedEvent } from '@wa/contracts';
-import { EventBus } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import { IsString, MaxLength } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { SettingEntity } from '../database/entities/setting.entity.js';
+import { Outbox } from '../outbox/outbox.service.js';
 
 export class UpdateSettingDto {
   @ApiProperty()
@@ -21,7 +21,7 @@ export class UpdateSettingDto {
 export class SettingsController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly bus: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   @Get()
@@ -33,11 +33,13 @@ export class SettingsController {
   @AdminOnly()
   @Put(':key')
   async update(@CurrentUser() caller: AccessTokenClaims, @Param('key') key: string, @Body() body: UpdateSettingDto): Promise<SettingDto> {
-    const repo = this.db.getRepository(SettingEntity);
-    const result = await repo.update({ companyId: caller.companyId, key }, { value: body.value });
-    if (!result.affected) throw new DomainError('ERR_NO_SETTING_FOUND');
-    const event: SettingUpdatedEvent = { companyId: caller.companyId, key, value: body.value, at: new Date().toISOString() };
-    await this.bus.publish(Subjects.settingUpdated(caller.companyId, key), event, { msgId: `setting:${caller.companyId}:${key}:${Date.now()}` });
+    const outboxIds = await this.db.transaction(async (tx) => {
+      const result = await tx.getRepository(SettingEntity).update({ companyId: caller.companyId, key }, { value: body.value });
+      if (!result.affected) throw new DomainError('ERR_NO_SETTING_FOUND');
+      const event: SettingUpdatedEvent = { companyId: caller.companyId, key, value: body.value, at: new Date().toISOString() };
+      return this.outbox.add(tx, [{ subject: Subjects.settingUpdated(caller.companyId, key), msgId: `setting:${caller.companyId}:${key}:${Date.now()}`, payload: event }]);
+    });
+    await this.outbox.flush(outboxIds);
     return { key, value: body.value };
   }
 }

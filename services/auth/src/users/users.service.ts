@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TokenRevocation, UserDirectory } from '@wa/auth';
+import { directoryPutEvent, directoryRemoveEvent, TokenRevocation } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type UserChangedEvent, type UserDeletedEvent, type UserDto, type UsersPage } from '@wa/contracts';
-import { EventBus } from '@wa/event-bus';
 import { DomainError, runInContext, currentContext } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { isUniqueViolation } from '@wa/database';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { CompanyEntity } from '../database/entities/company.entity.js';
 import { UserEntity } from '../database/entities/user.entity.js';
+import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { CreateUserDto, UpdateUserDto } from './users.dto.js';
 import { USERS_PAGE_SIZE, UsersRepository } from './users.repository.js';
@@ -23,8 +23,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
     private readonly revocation: TokenRevocation,
-    private readonly bus: EventBus,
-    private readonly directory: UserDirectory,
+    private readonly outbox: Outbox,
   ) {}
 
   async list(searchParam: string | undefined, pageNumber = 1): Promise<UsersPage> {
@@ -47,21 +46,27 @@ export class UsersService {
     }
     if (await this.users.emailTaken(dto.email)) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
     const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
-    const user = await runInContext({ ...(currentContext() ?? { requestId: 'internal' }), companyId }, () =>
+    const { user, outboxIds } = await runInContext({ ...(currentContext() ?? { requestId: 'internal' }), companyId }, () =>
       this.saveUnique(() =>
-        this.users.create({
-          name: dto.name.trim(),
-          email: dto.email.trim().toLowerCase(),
-          passwordHash,
-          profile: dto.profile ?? 'user',
-          allTicket: dto.allTicket ?? 'desabled',
-          whatsappId: dto.whatsappId ?? null,
-          queueIds: [...new Set(dto.queueIds ?? [])],
-          super: false,
+        this.db.transaction(async (tx) => {
+          const created = await this.users.create(
+            {
+              name: dto.name.trim(),
+              email: dto.email.trim().toLowerCase(),
+              passwordHash,
+              profile: dto.profile ?? 'user',
+              allTicket: dto.allTicket ?? 'desabled',
+              whatsappId: dto.whatsappId ?? null,
+              queueIds: [...new Set(dto.queueIds ?? [])],
+              super: false,
+            },
+            tx,
+          );
+          return { user: created, outboxIds: await this.outbox.add(tx, userChanged('created', created)) };
         }),
       ),
     );
-    await this.publishChanged('created', user);
+    await this.outbox.flush(outboxIds);
     return userView(user);
   }
 
@@ -91,26 +96,36 @@ export class UsersService {
     if (dto.allTicket !== undefined) patch.allTicket = dto.allTicket;
     if (dto.whatsappId !== undefined) patch.whatsappId = dto.whatsappId;
     if (dto.queueIds !== undefined) patch.queueIds = [...new Set(dto.queueIds)];
-    if (Object.keys(patch).length > 0) await this.saveUnique(() => this.users.update({ id }, patch));
-    const updated = await this.mustFind(id);
-    await this.publishChanged('updated', updated);
+    const { updated, outboxIds } = await this.saveUnique(() =>
+      this.db.transaction(async (tx) => {
+        if (Object.keys(patch).length > 0) await this.users.update({ id }, patch, tx);
+        const row = await this.mustFind(id, tx);
+        return { updated: row, outboxIds: await this.outbox.add(tx, userChanged('updated', row)) };
+      }),
+    );
+    await this.outbox.flush(outboxIds);
     return userView(updated);
   }
 
   async remove(id: number): Promise<void> {
     const user = await this.mustFind(id);
-    const ended = await this.db.transaction(async (tx) => {
+    const { ended, outboxIds } = await this.db.transaction(async (tx) => {
       const sessions = await this.sessions.endAllSessions(tx, id);
-      await this.users.delete({ id }, tx);
-      return sessions;
+      if ((await this.users.delete({ id }, tx)) === 0) throw new DomainError('ERR_NO_USER_FOUND'); // removed meanwhile
+      const event: UserDeletedEvent = { companyId: user.companyId, userId: id, at: new Date().toISOString() };
+      const ids = await this.outbox.add(tx, [
+        // the directory first: the agent's next request anywhere sees the change
+        directoryRemoveEvent(user.companyId, id),
+        { subject: Subjects.userDeleted(user.companyId, id), msgId: `user-deleted:${id}`, payload: event },
+      ]);
+      return { ended: sessions, outboxIds: ids };
     });
-    await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended), this.directory.remove(user.companyId, id)]);
-    const event: UserDeletedEvent = { companyId: user.companyId, userId: id, at: new Date().toISOString() };
-    await this.bus.publish(Subjects.userDeleted(user.companyId, id), event, { msgId: `user-deleted:${id}` });
+    await this.outbox.flush(outboxIds);
+    await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended)]);
   }
 
-  private async mustFind(id: number): Promise<UserEntity> {
-    const user = Number.isSafeInteger(id) ? await this.users.findOne({ id }) : null;
+  private async mustFind(id: number, manager?: EntityManager): Promise<UserEntity> {
+    const user = Number.isSafeInteger(id) ? await this.users.findOne({ id }, {}, manager) : null;
     if (!user) throw new DomainError('ERR_NO_USER_FOUND');
     return user;
   }
@@ -127,23 +142,26 @@ export class UsersService {
     }
   }
 
-  private async publishChanged(kind: 'created' | 'updated', user: UserEntity): Promise<void> {
-    // the directory first: the agent's next request anywhere sees the change
-    await this.directory.put(directoryEntry(user));
-    const event: UserChangedEvent = {
-      companyId: user.companyId,
-      userId: user.id,
-      name: user.name,
-      email: user.email,
-      profile: user.profile,
-      queueIds: user.queueIds,
-      allTicket: user.allTicket,
-      super: user.super,
-      at: user.updatedAt.toISOString(),
-    };
-    const subject = kind === 'created' ? Subjects.userCreated(user.companyId, user.id) : Subjects.userUpdated(user.companyId, user.id);
-    await this.bus.publish(subject, event, { msgId: `user-${kind}:${user.id}:${user.updatedAt.getTime()}` });
-  }
+}
+
+/** A created or updated user: their directory entry first (the agent's next request anywhere sees the change), then the event. */
+function userChanged(kind: 'created' | 'updated', user: UserEntity): OutgoingEvent[] {
+  const event: UserChangedEvent = {
+    companyId: user.companyId,
+    userId: user.id,
+    name: user.name,
+    email: user.email,
+    profile: user.profile,
+    queueIds: user.queueIds,
+    allTicket: user.allTicket,
+    super: user.super,
+    at: user.updatedAt.toISOString(),
+  };
+  const subject = kind === 'created' ? Subjects.userCreated(user.companyId, user.id) : Subjects.userUpdated(user.companyId, user.id);
+  return [
+    directoryPutEvent(directoryEntry(user), user.updatedAt.getTime()),
+    { subject, msgId: `user-${kind}:${user.id}:${user.updatedAt.getTime()}`, payload: event },
+  ];
 }
 
 function sameSet(a: number[], b: number[]): boolean {

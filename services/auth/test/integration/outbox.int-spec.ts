@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { UserDirectory, USER_DIRECTORY_BUCKET, type DirectoryUser } from '@wa/auth';
+import { Subjects } from '@wa/contracts';
+import { EventBus, fnv1a } from '@wa/event-bus';
+import { TEST_NATS_URL, waitFor } from '@wa/testing';
+import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
+import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { login, newAgent, newCompany, startAuth, type AuthUnderTest } from './harness.js';
+
+interface Seen {
+  subject: string;
+  msgId: string | undefined;
+  payload: Record<string, unknown>;
+}
+
+/** Every message published on `subject` (core subscription: one entry per publish that reached the server). */
+function collect(nc: NatsConnection, subject: string): { seen: Seen[]; sub: Subscription } {
+  const seen: Seen[] = [];
+  const sub = nc.subscribe(subject, {
+    callback: (_err, m: Msg) => seen.push({ subject: m.subject, msgId: m.headers?.get('Nats-Msg-Id'), payload: m.json<Record<string, unknown>>() }),
+  });
+  return { seen, sub };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function outboxRows(auth: AuthUnderTest, subjects: string[]) {
+  return auth.db.query(`SELECT subject, "msgId", payload, headers FROM auth.outbox WHERE subject = ANY($1::varchar[]) ORDER BY id`, [subjects]) as Promise<
+    Array<{ subject: string; msgId: string; payload: unknown; headers: Record<string, string> | null }>
+  >;
+}
+
+/** What JetStream stored for one subject of a stream (the stream keeps one message per msg id in its window). */
+async function storedCount(nc: NatsConnection, stream: string, subject: string): Promise<number> {
+  const jsm = await nc.jetstreamManager();
+  const info = await jsm.streams.info(stream, { subjects_filter: subject });
+  return info.state.subjects?.[subject] ?? 0;
+}
+
+describe('auth publishes through its outbox', () => {
+  let auth: AuthUnderTest;
+  let nc: NatsConnection;
+  let reader: UserDirectory;
+
+  beforeAll(async () => {
+    auth = await startAuth();
+    nc = await connect({ servers: TEST_NATS_URL });
+    reader = await UserDirectory.open(nc);
+  });
+
+  afterAll(async () => {
+    await nc?.drain();
+    await auth?.close();
+  });
+
+  it("writes a user's update and directory entry in the transaction, and the relay publishes them after commit", async () => {
+    const c = await newCompany(auth.db);
+    const http = auth.client();
+    const admin = await login(http, c.admin.email, c.admin.password);
+    const agent = await newAgent(http, admin.token, { queueIds: [5] });
+    const dirSubject = `$KV.${USER_DIRECTORY_BUCKET}.${c.companyId}.${agent.id}`;
+    const updSubject = Subjects.userUpdated(c.companyId, agent.id);
+    // the creation went through the relay: its directory entry is there
+    await waitFor(async () => (await reader.get(c.companyId, agent.id))?.queueIds.length === 1);
+    const mirror = await reader.mirror();
+    const updates = collect(nc, updSubject);
+    const dirWrites = collect(nc, dirSubject);
+
+    // hold the relay's lock (the one every auth process takes before publishing): the rows must wait in the table
+    const lockKey = fnv1a('outbox:auth') | 0;
+    const holder = auth.db.createQueryRunner();
+    await holder.connect();
+    let updatedAt = '';
+    try {
+      await holder.query('SELECT pg_advisory_lock($1)', [lockKey]);
+      const res = await http.put(`/users/${agent.id}`, { token: admin.token, body: { name: 'Agent Renamed', queueIds: [5, 6] } });
+      expect(res.status).toBe(200);
+      updatedAt = res.body.updatedAt;
+      const updatedAtMs = Date.parse(updatedAt);
+      const entry: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false };
+      // committed with the change, directory entry first
+      const rows = await outboxRows(auth, [dirSubject, updSubject]);
+      expect(rows.map((r) => r.subject)).toEqual([dirSubject, updSubject]);
+      expect(rows[0].msgId).toMatch(new RegExp(`^dir:${c.companyId}\\.${agent.id}:${updatedAtMs}:`));
+      expect(rows[0].payload).toEqual(entry);
+      expect(rows[0].headers).toBeNull();
+      expect(rows[1].msgId).toBe(`user-updated:${agent.id}:${updatedAtMs}`);
+      expect(rows[1].payload).toMatchObject({ companyId: c.companyId, userId: agent.id, name: 'Agent Renamed', queueIds: [5, 6], at: res.body.updatedAt });
+      await sleep(300);
+      expect(updates.seen).toHaveLength(0);
+      expect((await reader.get(c.companyId, agent.id))?.queueIds).toEqual([5]);
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
+      await holder.release();
+    }
+
+    // released: the relay publishes both, the event on its subject and the entry in the KV bucket
+    await waitFor(async () => updates.seen.length === 1 && dirWrites.seen.length === 1, { timeoutMs: 10_000 });
+    const updatedAtMs = Date.parse(updatedAt);
+    expect(updates.seen[0].msgId).toBe(`user-updated:${agent.id}:${updatedAtMs}`);
+    expect(updates.seen[0].payload).toEqual({
+      companyId: c.companyId,
+      userId: agent.id,
+      name: 'Agent Renamed',
+      email: agent.email,
+      profile: 'user',
+      queueIds: [5, 6],
+      allTicket: 'desabled',
+      super: false,
+      at: updatedAt,
+    });
+    const expected: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false };
+    // reads back as put() would have stored it: through get(), the raw KV entry and a watching mirror
+    expect(await reader.get(c.companyId, agent.id)).toEqual(expected);
+    const kv = await nc.jetstream().views.kv(USER_DIRECTORY_BUCKET, { history: 1 });
+    const raw = await kv.get(`${c.companyId}.${agent.id}`);
+    expect(raw?.operation).toBe('PUT');
+    expect(JSON.parse(raw!.string())).toEqual(JSON.parse(JSON.stringify(expected)));
+    await waitFor(async () => mirror.lookup(c.companyId, agent.id)?.name === 'Agent Renamed');
+    expect(mirror.lookup(c.companyId, agent.id)).toEqual(expected);
+    expect(await outboxRows(auth, [dirSubject, updSubject])).toEqual([]);
+
+    // a delete: a DEL marker on the key (reads as removed everywhere) and user.deleted
+    const deletes = collect(nc, Subjects.userDeleted(c.companyId, agent.id));
+    expect((await http.delete(`/users/${agent.id}`, { token: admin.token })).status).toBeLessThan(300);
+    await waitFor(async () => deletes.seen.length === 1 && (await reader.get(c.companyId, agent.id)) === null, { timeoutMs: 10_000 });
+    expect(deletes.seen[0].msgId).toBe(`user-deleted:${agent.id}`);
+    expect((await kv.get(`${c.companyId}.${agent.id}`))?.operation).toBe('DEL');
+    await waitFor(async () => mirror.lookup(c.companyId, agent.id) === null);
+    const keys: string[] = [];
+    for await (const k of await kv.keys(`${c.companyId}.>`)) keys.push(k);
+    expect(keys).not.toContain(`${c.companyId}.${agent.id}`);
+    mirror.stop();
+    for (const s of [updates, dirWrites, deletes]) s.sub.unsubscribe();
+  }, 60_000);
+});
+
+/** A TCP hop between the service and NATS that a test can cut and restore: NATS unreachable, for real. */
+class NatsProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly upstream: { host: string; port: number }) {}
+
+  async start(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = tcpConnect(this.upstream.port, this.upstream.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => {
+          this.sockets.delete(s);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  /** Stops listening and cuts every connection. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+describe('auth while NATS is unreachable', () => {
+  let auth: AuthUnderTest | undefined;
+  let nc: NatsConnection;
+  let proxy: NatsProxy;
+
+  beforeAll(async () => {
+    const url = new URL(TEST_NATS_URL);
+    proxy = new NatsProxy({ host: url.hostname, port: Number(url.port || 4222) });
+    await proxy.start();
+    auth = await startAuth({ NATS_URL: `nats://127.0.0.1:${proxy.port}` });
+    nc = await connect({ servers: TEST_NATS_URL });
+  });
+
+  afterAll(async () => {
+    await proxy.start().catch(() => undefined); // so the app's bus can drain
+    await auth?.close();
+    await nc?.drain();
+    await proxy.stop();
+  });
+
+  it('answers changes at once and publishes each event exactly once when NATS is back', async () => {
+    const app = auth!;
+    const c = await newCompany(app.db);
+    const http = app.client();
+    const admin = await login(http, c.admin.email, c.admin.password);
+    const key = 'sendGreetingAccepted';
+    const settingSubject = Subjects.settingUpdated(c.companyId, key);
+    const userSubject = Subjects.userUpdated(c.companyId, c.adminId);
+    const dirSubject = `$KV.${USER_DIRECTORY_BUCKET}.${c.companyId}.${c.adminId}`;
+    // what the sign-in wrote is out before the outage
+    await waitFor(async () => (await outboxRows(app, [dirSubject])).length === 0);
+    const settings = collect(nc, settingSubject);
+    const users = collect(nc, userSubject);
+    const dirWrites = collect(nc, dirSubject);
+
+    await proxy.stop();
+    const bus = app.app.get(EventBus);
+    await waitFor(async () => !bus.isConnected(), { timeoutMs: 5000 });
+
+    let started = Date.now();
+    const setting = await http.put(`/settings/${key}`, { token: admin.token, body: { value: 'enabled' } });
+    const settingMs = Date.now() - started;
+    started = Date.now();
+    const user = await http.put(`/users/${c.adminId}`, { token: admin.token, body: { name: 'Admin Offline' } });
+    const userMs = Date.now() - started;
+    expect(setting.status).toBe(200);
+    expect(setting.body).toEqual({ key, value: 'enabled' });
+    expect(user.status).toBe(200);
+    expect(settingMs).toBeLessThan(1500);
+    expect(userMs).toBeLessThan(1500);
+    const changed = await app.client().get('/settings', { token: admin.token });
+    expect(changed.body).toEqual(expect.arrayContaining([{ key, value: 'enabled' }]));
+
+    // NATS stays out of reach: the events wait in the table
+    await sleep(2500);
+    expect(bus.isConnected()).toBe(false);
+    expect(settings.seen).toHaveLength(0);
+    expect(users.seen).toHaveLength(0);
+    expect((await outboxRows(app, [settingSubject, userSubject, dirSubject])).map((r) => r.subject).sort()).toEqual([dirSubject, settingSubject, userSubject].sort());
+
+    // NATS is back: each event arrives, once
+    await proxy.start();
+    await waitFor(async () => settings.seen.length > 0 && users.seen.length > 0 && dirWrites.seen.length > 0, { timeoutMs: 20_000 });
+    await sleep(2500); // room for a repeat, were there one
+    expect(settings.seen).toHaveLength(1);
+    expect(users.seen).toHaveLength(1);
+    expect(dirWrites.seen).toHaveLength(1);
+    expect(settings.seen[0].payload).toMatchObject({ companyId: c.companyId, key, value: 'enabled' });
+    expect(settings.seen[0].msgId).toMatch(new RegExp(`^setting:${c.companyId}:${key}:\\d+$`));
+    expect(users.seen[0].payload).toMatchObject({ userId: c.adminId, name: 'Admin Offline', at: user.body.updatedAt });
+    expect(users.seen[0].msgId).toBe(`user-updated:${c.adminId}:${Date.parse(user.body.updatedAt)}`);
+    expect(await storedCount(nc, 'AUTH', settingSubject)).toBe(1);
+    expect(await storedCount(nc, 'AUTH', userSubject)).toBe(1);
+    expect(await (await UserDirectory.open(nc)).get(c.companyId, c.adminId)).toMatchObject({ name: 'Admin Offline', profile: 'admin' });
+    expect(await outboxRows(app, [settingSubject, userSubject, dirSubject])).toEqual([]);
+    for (const s of [settings, users, dirWrites]) s.sub.unsubscribe();
+  }, 90_000);
+});
