@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Streams } from '@wa/contracts';
-import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { EventBus, deleteDurable, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
 import { AckPolicy, DeliverPolicy } from 'nats';
@@ -180,7 +180,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       );
       const idleMs = Date.now() - lastActive;
       if (info.num_pending + info.num_ack_pending === 0 || idleMs <= windowMs) return;
-      await jsm.consumers.delete(source.stream, durable);
+      await deleteDurable(this.bus, source.stream, durable);
       this.log.warn(
         { stream: source.stream, durable, skipped: info.num_pending, idleMs, replayWindowS: this.env.REPLAY_WINDOW_S },
         'realtime durable idle longer than the replay window; its backlog is skipped',
