@@ -90,18 +90,55 @@ async function newCompany() {
   return { token: login.body.token as string, companyId: login.body.user.companyId as number };
 }
 
+/** A company with a connected sandbox connection and a queue, through the gateway. */
+async function connectedCompany() {
+  const { token, companyId } = await newCompany();
+  const queue = await http.post('/queue', { token, body: { name: 'Atendimento', color: '#123456' } });
+  expect(queue.status).toBe(201);
+  const created = await http.post('/whatsapp', { token, body: { name: `Sandbox ${Date.now()}`, channel: 'sandbox', queueIds: [queue.body.id], isDefault: true } });
+  expect(created.status).toBe(201);
+  const connectionId = created.body.id as number;
+  expect((await http.post(`/whatsappsession/${connectionId}`, { token })).status).toBeLessThan(300);
+  await waitFor(async () => (await http.get(`/whatsapp/${connectionId}`, { token })).body.status === 'CONNECTED', { timeoutMs: 20_000 });
+  return { token, companyId, connectionId };
+}
+
+describe('a reply while NATS is away', () => {
+  it('answers success without waiting for NATS, and reaches the sandbox outbox exactly once after NATS returns', async () => {
+    const { token, connectionId } = await connectedCompany();
+    const from = `5511966${String(Date.now()).slice(-6)}`;
+    expect((await http.post(`/whatsappsession/${connectionId}/sandbox/inbound`, { token, body: { from, name: 'Rita', body: 'Oi' } })).status).toBeLessThan(300);
+    const ticket = await waitFor(async () => (await http.get('/tickets?status=pending', { token })).body.tickets?.find((t: { contact?: { number?: string } }) => t.contact?.number === from), { timeoutMs: 20_000 });
+    expect((await http.put(`/tickets/${ticket.id}`, { token, body: { status: 'open' } })).status).toBe(200);
+
+    await proxies.nats.cut();
+    let reply: { status: number; body: { wid: string; ack: number } };
+    try {
+      // NATS stays away until the answer is in: an answer that waited for NATS would never come
+      reply = await http.post(`/messages/${ticket.id}`, { token, body: { body: 'Respondendo sem NATS' } });
+    } finally {
+      await proxies.nats.restore();
+    }
+    expect(reply.status).toBe(201);
+    expect(reply.body.ack).toBe(0);
+
+    const sentOnce = async () =>
+      ((await http.get(`/whatsappsession/${connectionId}/sandbox/outbox`, { token })).body.items as Array<{ waMessageId: string }>).filter((i) => i.waMessageId === reply.body.wid).length;
+    await waitFor(async () => (await sentOnce()) === 1, { timeoutMs: 60_000, intervalMs: 250 });
+    // and the acks come back as for any reply
+    await waitFor(async () => ((await http.get(`/messages/${ticket.id}`, { token })).body.messages as Array<{ wid: string; ack: number }>).some((m) => m.wid === reply.body.wid && m.ack >= 2), {
+      timeoutMs: 30_000,
+    });
+    await sleep(3000);
+    expect(await sentOnce()).toBe(1);
+  }, 120_000);
+});
+
 describe('long outages under a steady 100 messages/s', () => {
   it(
     'PostgreSQL, then NATS, then Redis unreachable: every accepted message stored once, in order, none dead-lettered, all seen live',
     async () => {
-      const { token, companyId } = await newCompany();
-      const queue = await http.post('/queue', { token, body: { name: 'Atendimento', color: '#123456' } });
-      expect(queue.status).toBe(201);
-      const created = await http.post('/whatsapp', { token, body: { name: 'Sandbox outage', channel: 'sandbox', queueIds: [queue.body.id], isDefault: true } });
-      expect(created.status).toBe(201);
-      const connectionId = created.body.id as number;
-      expect((await http.post(`/whatsappsession/${connectionId}`, { token })).status).toBeLessThan(300);
-      await waitFor(async () => (await http.get(`/whatsapp/${connectionId}`, { token })).body.status === 'CONNECTED', { timeoutMs: 20_000 });
+      const { token, companyId, connectionId } = await connectedCompany();
 
       // the live socket: straight to realtime-gateway, reconnecting as the console does
       const realtime = running.find((p) => p.name === 'realtime-gateway')!;

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ConnectionStatus } from '@wa/contracts';
-import { EventBus } from '@wa/event-bus';
+import { EventBus, isTransientError } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionEvents } from '../connections/connection-events.js';
@@ -139,6 +139,8 @@ export class SessionRunner {
     } catch (err) {
       if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message, status: err.status };
       if (err instanceof ProviderClosedError) return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+      // NATS, Redis or PostgreSQL away: the caller may try again (503), nothing is broken
+      if (isTransientError(err)) return { ok: false, code: 'ERR_SERVICE_UNAVAILABLE', status: 503 };
       this.logger.error({ err, connectionId, action: cmd.action }, 'session command failed');
       return { ok: false, code: 'ERR_INTERNAL' };
     }
