@@ -7,7 +7,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (READ COMMITTED), so each sees what the one before it wrote and what other transactions committed
  * meanwhile, exactly as separate statements did. Contacts arrive deduplicated and sorted; messages in
  * batch order. Answers one row per message: its id, ticket, connection, WhatsApp id, and whether this
- * call inserted it (false: a replay or a redelivery found it stored).
+ * call inserted it (false: a replay or a redelivery found it stored). The rules its statements carry out
+ * (steps 1 to 4 below) are written, with unit specs, in `src/inbound/inbound-rules.ts`, which also builds its
+ * arguments; `test/integration/inbound-rules.int-spec.ts` checks that the two agree.
  */
 export class StoreInboundFunction1732240000002 implements MigrationInterface {
   name = 'StoreInboundFunction1732240000002';

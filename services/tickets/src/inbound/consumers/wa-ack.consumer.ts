@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type WaAck } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
@@ -16,7 +16,6 @@ import { TicketsRepository } from '../../tickets/tickets.repository.js';
  */
 @Injectable()
 export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WaAckConsumer.name);
   private handle: ConsumerHandle | undefined;
 
   constructor(
@@ -70,7 +69,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       for (const [companyId, ids] of ticketsByCompany) tickets.push(...(await this.tickets.findByIds(companyId, [...ids], tx)));
       return this.outbox.add(tx, announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id)));
     });
-    // published now; if this fails (NATS unreachable, the process dies) the relay publishes them later
-    await this.outbox.flush(outboxIds).catch((err: unknown) => this.logger.warn({ err: String(err), count: outboxIds.length }, 'ack: events left to the outbox relay'));
+    // published now; what is not (NATS unreachable, the process dies first) the outbox relay publishes later
+    await this.outbox.flush(outboxIds);
   }
 }
