@@ -494,7 +494,7 @@ class Lane<T> {
   private async waitOutage(batch: Held<T>[], outage: number, err: unknown): Promise<boolean> {
     const { outageInitialMs, outageMaxMs } = this.r.spec;
     const delay = outageDelay(outage, outageInitialMs, outageMaxMs);
-    const log = outage === 1 || outage % 20 === 0 ? this.r.log.warn : undefined;
+    const log = outage === 1 || outage % 10 === 0 ? this.r.log.warn : undefined;
     log?.call(
       this.r.log,
       { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: batch[0].m.subject, seq: batch[0].m.seq, size: batch.length, outage, retryInMs: delay, err: errorMessage(err) },

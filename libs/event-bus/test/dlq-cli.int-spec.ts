@@ -44,7 +44,7 @@ describe('npm run dlq: list, show and replay what a consumer gave up on', () => 
 
   afterAll(async () => {
     const jsm = await bus.connection.jetstreamManager();
-    await jsm.streams.purge('DLQ', { filter: `dlq.d${u.sfx}.>` }).catch(() => undefined);
+    await jsm.streams.purge('DLQ', { filter: `dlq.${u.durable('notes')}.>` }).catch(() => undefined);
     await jsm.streams.delete(u.stream.name).catch(() => undefined);
     await bus.close();
     await db.query(`DROP TABLE IF EXISTS public.${table}`);

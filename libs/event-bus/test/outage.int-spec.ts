@@ -28,7 +28,7 @@ describe('EventBus: an outage is waited out, only poison is dead-lettered', () =
   });
 
   afterAll(async () => {
-    await jsm.streams.purge('DLQ', { filter: `dlq.d${u.sfx}.>` }).catch(() => undefined);
+    for (const tag of ['outage', 'batch']) await jsm.streams.purge('DLQ', { filter: `dlq.${u.durable(tag)}.>` }).catch(() => undefined);
     await jsm.streams.delete(u.stream.name).catch(() => undefined);
     await bus.close();
   });

@@ -21,7 +21,10 @@ export function describeServiceBasics(opts: ServiceBasicsOptions): void {
         const http = new HttpClient(svc.baseUrl);
         const health = await http.get('/health');
         expect(health.status).toBe(200);
-        expect(health.body.status).toBe('ok');
+        // `degraded` (still 200) says dead letters or set-aside outbox rows wait for an operator; other
+        // suites share the servers, so this one cannot promise there are none
+        expect(['ok', 'degraded']).toContain(health.body.status);
+        if (health.body.status === 'degraded') expect(health.body.details.deadLetters ?? health.body.details.outbox).toMatchObject({ status: 'degraded' });
         for (const check of opts.checks) expect(health.body.details[check].status).toBe('up');
         await http.get('/nothing-here');
         const metrics = await http.get('/metrics');

@@ -3,6 +3,7 @@ import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
 import { ConnectionEvents } from './connections/connection-events.js';
+import { Outbox } from './outbox/outbox.service.js';
 import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionsRepository } from './connections/connections.repository.js';
 import { ConnectionsService } from './connections/connections.service.js';
@@ -45,6 +46,7 @@ export class AppModule {
         ConnectionsRepository,
         ConnectionsService,
         ConnectionEvents,
+        Outbox,
         SessionStore,
         SessionLeases,
         AuthStateStore,

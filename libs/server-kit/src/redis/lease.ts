@@ -2,6 +2,14 @@ import type { Redis } from 'ioredis';
 
 /** Extends the key's expiry when the key holds our owner id; 1 when it did, 0 when it is someone else's or gone. */
 const RENEW_IF_OURS = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+/**
+ * Renews our lease, or takes it again when it expired and nobody took it meanwhile (Redis was away for
+ * longer than the TTL, so we could not renew, and nobody else could take it either); 0 when someone else holds it.
+ */
+const KEEP = `local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+elseif not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1
+else return 0 end`;
 /** Deletes the key when it holds our owner id (never someone else's lease). */
 const RELEASE_IF_OURS = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
@@ -48,6 +56,21 @@ export class RedisLease {
     if (keys.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const key of keys) pipeline.eval(RENEW_IF_OURS, 1, key, this.owner, String(this.ttlMs));
+    const results = (await pipeline.exec()) ?? [];
+    return keys.filter((_, i) => {
+      const [err, value] = results[i] ?? [new Error('no reply'), 0];
+      return !err && value !== 1;
+    });
+  }
+
+  /**
+   * Keeps many of our leases in one round trip: renews them, and takes back those that lapsed with nobody
+   * taking them. Answers the keys someone else holds now. Rejects when Redis cannot be reached.
+   */
+  async keepMany(keys: string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const key of keys) pipeline.eval(KEEP, 1, key, this.owner, String(this.ttlMs));
     const results = (await pipeline.exec()) ?? [];
     return keys.filter((_, i) => {
       const [err, value] = results[i] ?? [new Error('no reply'), 0];

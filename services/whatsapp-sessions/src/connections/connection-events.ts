@@ -1,40 +1,43 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConnectionSubjects, type ConnectionChangedEvent, type ConnectionDeletedEvent, type ConnectionSessionEvent } from '@wa/contracts';
-import { EventBus } from '@wa/event-bus';
+import type { OutgoingEvent } from '@wa/server-kit';
+import type { EntityManager } from 'typeorm';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
+import { Outbox } from '../outbox/outbox.service.js';
 import { connectionView } from './connection-view.js';
 
 /**
- * `connection.*` events, published after the change committed. Each change gets its own msg id
- * (a repeat of the same publish inside the bus' retries stays one message).
+ * `connection.*` events, written to the outbox in the transaction of the change they announce and
+ * published by its relay once `flush()` is called after commit. Each change gets its own msg id.
  */
 @Injectable()
 export class ConnectionEvents {
-  private readonly logger = new Logger(ConnectionEvents.name);
+  constructor(private readonly outbox: Outbox) {}
 
-  constructor(private readonly bus: EventBus) {}
-
-  async updated(rows: ConnectionEntity[]): Promise<void> {
-    for (const row of rows) {
-      const event: ConnectionChangedEvent = { companyId: row.companyId, connection: connectionView(row) };
-      await this.bus.publish(ConnectionSubjects.updated(row.companyId, row.id), event, { msgId: `connection-updated:${row.id}:${randomUUID()}` });
-    }
+  static updated(row: ConnectionEntity): OutgoingEvent {
+    const event: ConnectionChangedEvent = { companyId: row.companyId, connection: connectionView(row) };
+    return { subject: ConnectionSubjects.updated(row.companyId, row.id), msgId: `connection-updated:${row.id}:${randomUUID()}`, payload: event };
   }
 
-  async deleted(companyId: number, connectionId: number): Promise<void> {
+  static deleted(companyId: number, connectionId: number): OutgoingEvent {
     const event: ConnectionDeletedEvent = { companyId, connectionId };
-    await this.bus.publish(ConnectionSubjects.deleted(companyId, connectionId), event, { msgId: `connection-deleted:${connectionId}` });
+    return { subject: ConnectionSubjects.deleted(companyId, connectionId), msgId: `connection-deleted:${connectionId}`, payload: event };
   }
 
-  /** The session moved to another state; a failure is logged (the state is already stored). */
-  async session(row: ConnectionEntity): Promise<void> {
-    const session = connectionView(row);
-    const event: ConnectionSessionEvent = { companyId: row.companyId, connectionId: row.id, status: row.status, qrcode: row.qrcode, session };
-    try {
-      await this.bus.publish(ConnectionSubjects.session(row.companyId, row.id), event, { msgId: `connection-session:${row.id}:${randomUUID()}` });
-    } catch (err) {
-      this.logger.error({ err, connectionId: row.id, status: row.status }, 'session event not published');
-    }
+  /** The session moved to another state (status, QR code). */
+  static session(row: ConnectionEntity): OutgoingEvent {
+    const event: ConnectionSessionEvent = { companyId: row.companyId, connectionId: row.id, status: row.status, qrcode: row.qrcode, session: connectionView(row) };
+    return { subject: ConnectionSubjects.session(row.companyId, row.id), msgId: `connection-session:${row.id}:${randomUUID()}`, payload: event };
+  }
+
+  /** Writes the events in `tx`. */
+  async add(tx: EntityManager, events: OutgoingEvent[]): Promise<void> {
+    await this.outbox.add(tx, events);
+  }
+
+  /** After commit: the relay publishes now (never throws, never waits for NATS). */
+  flush(): void {
+    void this.outbox.flush();
   }
 }

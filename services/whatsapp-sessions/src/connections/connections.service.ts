@@ -45,7 +45,7 @@ export class ConnectionsService {
   /** Creates the connection and starts its session (as the product does). */
   async create(dto: CreateConnectionDto): Promise<WhatsappDto> {
     requireGreeting(dto.queueIds ?? [], dto.greetingMessage ?? '');
-    const { created, changed } = await this.unique(() =>
+    const { created } = await this.unique(() =>
       this.db.transaction(async (tx) => {
         await this.connections.lockCompany(tx);
         if (await this.connections.nameTaken(dto.name, undefined, tx)) throw nameTaken();
@@ -74,10 +74,11 @@ export class ConnectionsService {
           },
           tx,
         );
+        await this.events.add(tx, [...changed, created].map((r) => ConnectionEvents.updated(r)));
         return { created, changed };
       }),
     );
-    await this.events.updated([...changed, created]);
+    this.events.flush();
     try {
       await this.sessions.command(created.id, { action: 'start' });
     } catch (err) {
@@ -87,7 +88,7 @@ export class ConnectionsService {
   }
 
   async update(id: number, dto: UpdateConnectionDto): Promise<WhatsappDto> {
-    const { updated, changed, channelChanged } = await this.unique(() =>
+    const { updated, channelChanged } = await this.unique(() =>
       this.db.transaction(async (tx) => {
         await this.connections.lockCompany(tx);
         const current = await this.connections.byId(id, tx);
@@ -101,10 +102,11 @@ export class ConnectionsService {
         if (dto.queueIds) next.queueIds = unique(dto.queueIds);
         next.isDefault = current.isDefault || dto.isDefault === true;
         const updated = await this.connections.save(next, tx);
+        await this.events.add(tx, [...changed, updated].map((r) => ConnectionEvents.updated(r)));
         return { updated, changed, channelChanged };
       }),
     );
-    await this.events.updated([...changed, updated]);
+    this.events.flush();
     if (channelChanged && updated.status !== 'DISCONNECTED') {
       // the session is now held by another kind of provider
       await this.sessions.command(id, { action: 'restart' }).catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not restarted'));
@@ -116,13 +118,13 @@ export class ConnectionsService {
   async remove(id: number): Promise<void> {
     const current = await this.mustFind(id);
     await this.sessions.command(id, { action: 'end' }).catch((err: unknown) => this.logger.warn({ err, connectionId: id }, 'session not ended before delete'));
-    const promoted = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       await this.connections.lockCompany(tx);
       if ((await this.connections.delete({ id }, tx)) === 0) throw new DomainError('ERR_NO_WAPP_FOUND');
-      return this.connections.promoteOldest(tx);
+      const promoted = await this.connections.promoteOldest(tx);
+      await this.events.add(tx, [ConnectionEvents.deleted(current.companyId, id), ...(promoted ? [ConnectionEvents.updated(promoted)] : [])]);
     });
-    await this.events.deleted(current.companyId, id);
-    if (promoted) await this.events.updated([promoted]);
+    this.events.flush();
     await this.outbound.forget(id);
   }
 

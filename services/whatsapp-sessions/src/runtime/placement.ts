@@ -1,6 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { WhatsappSessionsEnv, companyScope } from '../config/env.js';
-import { ConnectionEvents } from '../connections/connection-events.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
 import { SessionLeases } from './session-leases.js';
 import { SessionRunner } from './session-runner.js';
@@ -29,7 +28,6 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly leases: SessionLeases,
     private readonly runner: SessionRunner,
     private readonly store: SessionStore,
-    private readonly events: ConnectionEvents,
     private readonly authState: AuthStateStore,
   ) {
     this.scope = companyScope(env);
@@ -98,8 +96,7 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
       try {
         await this.authState.clear(connectionId);
         const row = await this.store.setStatus(connectionId, { status: 'DISCONNECTED', qrcode: '', retries: 0 });
-        if (!row) return 'gone';
-        await this.events.session(row);
+        if (!row) return 'gone'; // setStatus wrote the session event with the change
         return 'ended';
       } finally {
         await this.leases.release(connectionId);

@@ -34,9 +34,12 @@ export class SessionLeases {
     return this.lease.acquire(SessionLeases.key(connectionId));
   }
 
-  /** Renews our leases (one round trip); answers those we no longer hold. */
+  /**
+   * Renews our leases (one round trip), taking back those that lapsed while Redis was away and nobody
+   * took; answers those another process holds now.
+   */
   async renew(connectionIds: number[]): Promise<number[]> {
-    const lost = new Set(await this.lease.renewMany(connectionIds.map(SessionLeases.key)));
+    const lost = new Set(await this.lease.keepMany(connectionIds.map(SessionLeases.key)));
     return connectionIds.filter((id) => lost.has(SessionLeases.key(id)));
   }
 

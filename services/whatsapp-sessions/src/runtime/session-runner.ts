@@ -3,7 +3,6 @@ import type { ConnectionStatus } from '@wa/contracts';
 import { EventBus, isTransientError } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from '../config/env.js';
-import { ConnectionEvents } from '../connections/connection-events.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
@@ -37,7 +36,6 @@ export class SessionRunner {
     private readonly env: WhatsappSessionsEnv,
     private readonly leases: SessionLeases,
     private readonly store: SessionStore,
-    private readonly events: ConnectionEvents,
     private readonly bus: EventBus,
     private readonly providers: ProviderFactory,
     private readonly authState: AuthStateStore,
@@ -166,7 +164,8 @@ export class SessionRunner {
     this.sessions.set(s.id, s);
     s.stopServing = serveCommands(this.bus, s.id, (cmd) => this.execute(s.id, cmd));
     s.provider.ev.on('connection.update', (u) => this.enqueue(s, () => this.onConnectionUpdate(s, u)));
-    s.provider.ev.on('messages.upsert', (u) => this.enqueue(s, () => this.inbound.upsert(s, u)));
+    // a message is accepted only once it is on JetStream: a session stopping first refuses it
+    s.provider.ev.on('messages.upsert', (u) => this.enqueue(s, () => this.inbound.upsert(s, u), { refuseWhenStopped: true }));
     s.provider.ev.on('messages.update', async (u) => {
       if (!s.stopped) await this.inbound.updates(s, u);
     });
@@ -205,8 +204,7 @@ export class SessionRunner {
       }
       if (opts.status) {
         s.status = opts.status;
-        const row = await this.store.setStatus(s.id, { status: opts.status, qrcode: '', retries: 0 });
-        if (row) await this.events.session(row);
+        await this.store.setStatus(s.id, { status: opts.status, qrcode: '', retries: 0 }); // with its session event
       }
       // last: until now the lease keeps every other process away, and `stopping` this one
       if (opts.release) await this.leases.release(s.id);
@@ -234,8 +232,12 @@ export class SessionRunner {
     }
   }
 
-  private enqueue(s: LiveSession, job: () => Promise<void>): Promise<void> {
-    const run = s.chain.then(() => (s.stopped ? undefined : job()));
+  private enqueue(s: LiveSession, job: () => Promise<void>, opts: { refuseWhenStopped?: boolean } = {}): Promise<void> {
+    const run = s.chain.then(() => {
+      if (!s.stopped) return job();
+      if (opts.refuseWhenStopped) throw new ProviderClosedError(s.provider.kind);
+      return undefined;
+    });
     s.chain = run.catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'session event not handled'));
     return run;
   }
@@ -295,8 +297,6 @@ export class SessionRunner {
     if (!row) {
       // the connection was deleted under us
       await this.teardown(s, { release: true });
-      return;
     }
-    await this.events.session(row);
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ConnectionStatus, WaOutboundSend } from '@wa/contracts';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ConnectionEvents } from '../connections/connection-events.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { rowsOf } from '../database/sql.js';
 
@@ -19,7 +20,10 @@ export interface StatusPatch {
  */
 @Injectable()
 export class SessionStore {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: ConnectionEvents,
+  ) {}
 
   async byId(connectionId: number): Promise<ConnectionEntity | null> {
     const rows = rowsOf<ConnectionEntity>(await this.db.query(`SELECT * FROM whatsapp.connections WHERE id = $1`, [connectionId]));
@@ -44,9 +48,22 @@ export class SessionStore {
     return new Set(rowsOf<{ id: number }>(raw).map((r) => r.id));
   }
 
-  /** Stores a status change; null when the connection no longer exists. */
+  /**
+   * Stores a status change and its `connection.session` event in one transaction (the outbox relay
+   * publishes it after commit); null when the connection no longer exists.
+   */
   async setStatus(connectionId: number, patch: StatusPatch): Promise<ConnectionEntity | null> {
-    const raw = await this.db.query(
+    const row = await this.db.transaction(async (tx) => {
+      const found = rowsOf<ConnectionEntity>(await this.updateStatus(tx, connectionId, patch))[0] ?? null;
+      if (found) await this.events.add(tx, [ConnectionEvents.session(found)]);
+      return found;
+    });
+    if (row) this.events.flush();
+    return row;
+  }
+
+  private updateStatus(tx: EntityManager, connectionId: number, patch: StatusPatch): Promise<unknown> {
+    return tx.query(
       `UPDATE whatsapp.connections
           SET status = $2,
               qrcode = COALESCE($3, qrcode),
@@ -57,7 +74,6 @@ export class SessionStore {
         RETURNING *`,
       [connectionId, patch.status, patch.qrcode ?? null, patch.retries ?? null, patch.number !== undefined, patch.number ?? null],
     );
-    return rowsOf<ConnectionEntity>(raw)[0] ?? null;
   }
 
   /**

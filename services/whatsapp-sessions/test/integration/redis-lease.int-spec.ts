@@ -77,4 +77,17 @@ describe('RedisLease', () => {
     expect(await a.holder(gone)).toBeNull();
     expect(await a.renewMany([])).toEqual([]);
   });
+
+  it('keeps leases through a Redis outage longer than the TTL: a lapsed lease nobody took is taken back, one someone took is lost', async () => {
+    const a = new RedisLease(redis, { owner: 'owner-a', ttlMs: 5000 });
+    const [lapsed, taken, ours] = [key(), key(), key()];
+    for (const k of [lapsed, taken, ours]) expect(await a.acquire(k)).toBe(true);
+    await redis.del(lapsed); // expired while Redis could not be reached
+    await redis.set(taken, 'owner-b', 'PX', 5000); // another process reached Redis first
+    expect(await a.keepMany([lapsed, taken, ours])).toEqual([taken]);
+    expect(await a.holder(lapsed)).toBe('owner-a');
+    expect(await redis.pttl(lapsed)).toBeGreaterThan(4000);
+    expect(await a.holder(taken)).toBe('owner-b');
+    expect(await a.keepMany([])).toEqual([]);
+  });
 });

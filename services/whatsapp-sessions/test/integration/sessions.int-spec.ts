@@ -89,7 +89,8 @@ describe('sessions: start and end', () => {
       expect(start.status).toBe(200);
       expect(start.body).toEqual({ message: 'Starting session.' });
       await waitForStatus(svc, token, c.id, 'CONNECTED');
-      expect(events.items.filter((e) => e.data.status === 'CONNECTED')).toHaveLength(2);
+      // the event follows the stored state (the outbox relay publishes it after commit)
+      await waitFor(async () => events.items.filter((e) => e.data.status === 'CONNECTED').length === 2);
 
       // a new pairing (the "new QR" button) goes through OPENING again
       const opening = events.items.filter((e) => e.data.status === 'OPENING').length;

@@ -26,7 +26,7 @@ class MapPlaces {
   }
 }
 
-const msg = (subject: string, data: unknown): BusMessage<unknown> => ({ subject, data, msgId: 'x', streamSeq: 1, deliveryCount: 1, headers: {} });
+const msg = (subject: string, data: unknown): BusMessage<unknown> => ({ subject, data, msgId: 'x', streamSeq: 1, deliveryCount: 1, attempt: 1, headers: {} });
 const ticket = (queueId: number | null, userId: number | null = null) => ({ id: 5, companyId: 7, queueId, userId, status: 'open' });
 
 describe('TicketsConsumer', () => {
