@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { REDIS } from '../redis/redis.module.js';
-import { parkedOutboxRows } from '../metrics/bus-metrics.js';
+import { parkedOutboxRows, withTimeout } from '../metrics/bus-metrics.js';
 
 export const HEALTH_DATASOURCE = Symbol.for('wa.health.datasource');
 export const HEALTH_BUS = Symbol.for('wa.health.bus');
@@ -17,16 +17,6 @@ export interface BusProbe {
 }
 
 const TIMEOUT_MS = 1500;
-
-function withTimeout<T>(p: Promise<T>): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p.catch(() => undefined),
-    new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), TIMEOUT_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /**
  * `GET /health`: the state of the process's PostgreSQL, Redis and NATS connections; 503 when one is down.
@@ -99,9 +89,9 @@ export class HealthController {
   private async attention(): Promise<Record<string, { status: 'degraded'; [k: string]: unknown }> | undefined> {
     const out: Record<string, { status: 'degraded'; [k: string]: unknown }> = {};
     const count = this.bus?.deadLetterCount?.bind(this.bus);
-    const deadLetters = count ? await withTimeout(count()) : undefined;
+    const deadLetters = count ? await withTimeout(count(), TIMEOUT_MS) : undefined;
     if (deadLetters) out.deadLetters = { status: 'degraded', messages: deadLetters, see: 'npm run dlq -- list' };
-    const parked = await withTimeout(parkedOutboxRows());
+    const parked = await withTimeout(parkedOutboxRows(), TIMEOUT_MS);
     if (parked) out.outbox = { status: 'degraded', parked };
     return Object.keys(out).length > 0 ? out : undefined;
   }

@@ -14,12 +14,13 @@ const buses = new Set<EventBus>();
 const outboxes = new Set<OutboxProbe>();
 const SCRAPE_TIMEOUT_MS = 1000;
 
-function withTimeout<T>(p: Promise<T>): Promise<T | undefined> {
+/** `p`'s value, or undefined when it fails or takes longer than `ms` (a probe must not hang a scrape). */
+export function withTimeout<T>(p: Promise<T>, ms = SCRAPE_TIMEOUT_MS): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     p.catch(() => undefined),
     new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), SCRAPE_TIMEOUT_MS);
+      timer = setTimeout(() => resolve(undefined), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }

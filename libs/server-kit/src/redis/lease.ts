@@ -53,14 +53,7 @@ export class RedisLease {
    * was an error is not counted as lost (the next renewal decides). Rejects when Redis cannot be reached.
    */
   async renewMany(keys: string[]): Promise<string[]> {
-    if (keys.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const key of keys) pipeline.eval(RENEW_IF_OURS, 1, key, this.owner, String(this.ttlMs));
-    const results = (await pipeline.exec()) ?? [];
-    return keys.filter((_, i) => {
-      const [err, value] = results[i] ?? [new Error('no reply'), 0];
-      return !err && value !== 1;
-    });
+    return this.evalMany(RENEW_IF_OURS, keys);
   }
 
   /**
@@ -68,9 +61,14 @@ export class RedisLease {
    * taking them. Answers the keys someone else holds now. Rejects when Redis cannot be reached.
    */
   async keepMany(keys: string[]): Promise<string[]> {
+    return this.evalMany(KEEP, keys);
+  }
+
+  /** Runs `script` on each key in one pipeline; answers the keys whose reply was not 1 (an error reply counts as neither). */
+  private async evalMany(script: string, keys: string[]): Promise<string[]> {
     if (keys.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const key of keys) pipeline.eval(KEEP, 1, key, this.owner, String(this.ttlMs));
+    for (const key of keys) pipeline.eval(script, 1, key, this.owner, String(this.ttlMs));
     const results = (await pipeline.exec()) ?? [];
     return keys.filter((_, i) => {
       const [err, value] = results[i] ?? [new Error('no reply'), 0];
