@@ -76,6 +76,8 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   private stopped = false;
   private unwatch: (() => void) | undefined;
   private lastWarnAt = 0;
+  /** callers of flushAndWait(): the ids they still wait for */
+  private readonly waiters = new Set<{ ids: Set<string>; done: (ok: boolean) => void }>();
   published = 0;
 
   constructor(
@@ -138,6 +140,41 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     void ids;
     this.kick();
     return Promise.resolve();
+  }
+
+  /**
+   * After commit, for a change whose readers must see it on their very next request (a user's queues
+   * in the directory): has the relay publish now and waits until these rows are out, at most `timeoutMs`.
+   * Answers false at once when NATS is away (the rows wait; the request does not), or after the timeout.
+   */
+  async flushAndWait(ids: string[], timeoutMs = 2000): Promise<boolean> {
+    if (ids.length === 0) return true;
+    if (!this.bus.isConnected()) {
+      this.kick();
+      return false;
+    }
+    return new Promise<boolean>((resolve) => {
+      const waiter = {
+        ids: new Set(ids),
+        done: (ok: boolean) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => waiter.done(false), timeoutMs);
+      timer.unref();
+      this.waiters.add(waiter);
+      this.kick();
+    });
+  }
+
+  private settle(done: string[]): void {
+    if (this.waiters.size === 0 || done.length === 0) return;
+    for (const w of [...this.waiters]) {
+      for (const id of done) w.ids.delete(id);
+      if (w.ids.size === 0) w.done(true);
+    }
   }
 
   /** Resolves when the relay has nothing in progress. */
@@ -214,6 +251,8 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
         if (park) this.logger.error({ id: row.id, subject: row.subject, msgId: row.msgId, err: errorMessageOf(err) }, 'outbox: row set aside after repeated failures');
       }
       this.published += done.length;
+      // the waiters hear of it once the deletes commit (right after this callback)
+      if (done.length > 0) setImmediate(() => this.settle(done));
       if (outage) {
         this.warn(outage, 'outbox: NATS cannot take events now; they wait');
         return false;

@@ -105,7 +105,7 @@ export class SessionsService {
       if (current) events.push(directoryPutEvent(directoryEntry(current), current.updatedAt.getTime()));
       return { ...issued, ended, outboxIds: await this.outbox.add(tx, events) };
     });
-    await this.outbox.flush(outboxIds);
+    await this.outbox.flushAndWait(outboxIds); // the next request anywhere finds the user in the directory
     if (ended.length > 0) await this.revocation.revokeSessions(ended);
     const view = await this.userWithCompany(user.id);
     return { token: this.accessToken(view, sessionId), user: view, refreshToken, refreshExpiresAt: expiresAt };

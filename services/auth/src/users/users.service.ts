@@ -66,7 +66,8 @@ export class UsersService {
         }),
       ),
     );
-    await this.outbox.flush(outboxIds);
+    // the user directory is read on every request elsewhere: the change applies on the next one
+    await this.outbox.flushAndWait(outboxIds);
     return userView(user);
   }
 
@@ -103,7 +104,8 @@ export class UsersService {
         return { updated: row, outboxIds: await this.outbox.add(tx, userChanged('updated', row)) };
       }),
     );
-    await this.outbox.flush(outboxIds);
+    // the user directory is read on every request elsewhere: the change applies on the next one
+    await this.outbox.flushAndWait(outboxIds);
     return userView(updated);
   }
 
@@ -120,7 +122,8 @@ export class UsersService {
       ]);
       return { ended: sessions, outboxIds: ids };
     });
-    await this.outbox.flush(outboxIds);
+    // the user directory is read on every request elsewhere: the change applies on the next one
+    await this.outbox.flushAndWait(outboxIds);
     await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended)]);
   }
 
