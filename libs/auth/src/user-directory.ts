@@ -74,15 +74,24 @@ export class UserDirectory {
     await this.kv.delete(key(companyId, userId));
   }
 
+  /** The bucket stream's last sequence: every write acknowledged before this call is at or below it. */
+  async head(): Promise<number> {
+    const status = await this.kv.status();
+    return status.streamInfo.state.last_seq;
+  }
+
   async get(companyId: number, userId: number): Promise<DirectoryUser | null> {
     const entry = await this.kv.get(key(companyId, userId));
     if (!entry || entry.operation !== 'PUT' || entry.length === 0) return null;
     return entry.json<DirectoryUser>();
   }
 
-  /** Current values first, then every change; `null` user means deleted. `onLoaded` once the current values are in. */
+  /**
+   * Current values first, then every change; `null` user means deleted; `seq` is the entry's stream sequence.
+   * `onLoaded` once the current values are in.
+   */
   async watch(
-    onChange: (companyId: number, userId: number, user: DirectoryUser | null) => void,
+    onChange: (companyId: number, userId: number, user: DirectoryUser | null, seq: number) => void,
     hooks: { onLoaded?: () => void; onEnd?: (err?: unknown) => void } = {},
   ): Promise<() => void> {
     const iter = await this.kv.watch({ initializedFn: hooks.onLoaded });
@@ -90,7 +99,7 @@ export class UserDirectory {
       try {
         for await (const e of iter) {
           const [companyId, userId] = e.key.split('.').map(Number);
-          onChange(companyId, userId, e.operation === 'PUT' && e.length > 0 ? e.json<DirectoryUser>() : null);
+          onChange(companyId, userId, e.operation === 'PUT' && e.length > 0 ? e.json<DirectoryUser>() : null, e.revision);
         }
         hooks.onEnd?.();
       } catch (err) {
@@ -109,9 +118,11 @@ export class UserDirectory {
 }
 
 /**
- * The user directory in memory, fed by a watch of the bucket: a lookup costs no round trip, and a change
- * reaches it as soon as JetStream stores it (before auth's write has even returned). While the watch is
- * loading or has stopped, `lookup` answers `undefined` (ask the bucket), and the watch is started again.
+ * The user directory in memory, fed by a watch of the bucket: a lookup costs no round trip. `current()` reads
+ * its own writes: it first asks the bucket's last sequence (one small request, shared by every call that
+ * arrives while it is under way) and waits until the watch has applied it, so a change acknowledged before the
+ * call is seen by it, however late the watch delivers. While the watch is loading or has stopped, reads answer
+ * `undefined` (ask the bucket), and the watch is started again.
  */
 export class DirectoryMirror {
   private readonly users = new Map<string, DirectoryUser>();
@@ -119,21 +130,34 @@ export class DirectoryMirror {
   private stopWatch: (() => void) | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  /** the highest stream sequence the watch has applied */
+  private applied = 0;
+  private waiters: Array<{ seq: number; resolve: () => void }> = [];
+  /** a read of the bucket's head under way, and the one that follows it (shared by who arrived meanwhile) */
+  private reading: Promise<number> | undefined;
+  private following: Promise<number> | undefined;
 
-  constructor(private readonly directory: UserDirectory) {}
+  constructor(
+    private readonly directory: UserDirectory,
+    private readonly opts: { headTimeoutMs?: number; catchUpMs?: number } = {},
+  ) {}
 
   async start(): Promise<void> {
     if (this.closed) return;
     let loaded!: () => void;
     const ready = new Promise<void>((resolve) => (loaded = resolve));
     try {
+      // what the bucket held before the watch began: the watch has it all once it says it is loaded
+      const before = await this.directory.head();
       this.stopWatch = await this.directory.watch(
-        (companyId, userId, user) => {
+        (companyId, userId, user, seq) => {
           if (user) this.users.set(key(companyId, userId), user);
           else this.users.delete(key(companyId, userId));
+          this.advance(seq);
         },
         {
           onLoaded: () => {
+            this.advance(before);
             this.live = true;
             loaded();
           },
@@ -154,11 +178,21 @@ export class DirectoryMirror {
     clearTimeout(timer);
   }
 
+  private advance(seq: number): void {
+    if (seq <= this.applied) return;
+    this.applied = seq;
+    if (this.waiters.length === 0) return;
+    const due = this.waiters.filter((w) => w.seq <= seq);
+    this.waiters = this.waiters.filter((w) => w.seq > seq);
+    for (const w of due) w.resolve();
+  }
+
   private restartSoon(): void {
     if (this.closed || this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.users.clear();
+      this.applied = 0;
       void this.start();
     }, 1000);
     this.retry.unref();
@@ -168,6 +202,60 @@ export class DirectoryMirror {
   lookup(companyId: number, userId: number): DirectoryUser | null | undefined {
     if (!this.live) return undefined;
     return this.users.get(key(companyId, userId)) ?? null;
+  }
+
+  /**
+   * `lookup` after every write acknowledged before this call has reached the mirror. When the bucket's head
+   * cannot be read in time (NATS away), the mirror answers as it stands; when the watch does not catch up in
+   * time, `undefined` (ask the bucket).
+   */
+  async current(companyId: number, userId: number): Promise<DirectoryUser | null | undefined> {
+    if (!this.live) return undefined;
+    const head = await this.nextHead().catch(() => undefined);
+    if (head !== undefined && head > this.applied && !(await this.caughtUp(head))) return undefined;
+    return this.lookup(companyId, userId);
+  }
+
+  /** A read of the head that starts after this call: the one under way may have been sent before a write. */
+  private nextHead(): Promise<number> {
+    if (!this.reading) return (this.reading = this.readHead());
+    this.following ??= this.reading
+      .then(noop, noop)
+      .then(() => {
+        this.following = undefined;
+        return (this.reading = this.readHead());
+      });
+    return this.following;
+  }
+
+  private readHead(): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const read = Promise.race([
+      this.directory.head(),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('user directory: head timed out')), this.opts.headTimeoutMs ?? 500))),
+    ]).finally(() => {
+      clearTimeout(timer);
+      if (this.reading === read) this.reading = undefined;
+    });
+    return read;
+  }
+
+  private caughtUp(seq: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, this.opts.catchUpMs ?? 1000);
+      const waiter = {
+        seq,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      this.waiters.push(waiter);
+      if (this.applied >= seq) waiter.resolve();
+    });
   }
 
   /** A user's name, as last seen (also while not live). */
@@ -184,5 +272,11 @@ export class DirectoryMirror {
     this.live = false;
     clearTimeout(this.retry);
     this.stopWatch?.();
+    for (const w of this.waiters) w.resolve();
+    this.waiters = [];
   }
+}
+
+function noop(): void {
+  // a settled read, whichever way, lets the next one start
 }

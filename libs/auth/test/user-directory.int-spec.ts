@@ -50,4 +50,21 @@ describe('UserDirectory mirrored in memory', () => {
     }
     expect(mirror.lookup(companyId, 2)).toBeUndefined();
   });
+
+  it('reads its own writes: current() sees every change acknowledged before the call, without waiting on the test side', async () => {
+    const mirror = await reader.mirror();
+    try {
+      for (let i = 0; i < 100; i++) {
+        await writer.put(user(1, [i]));
+        // several readers at once share the head reads; each must see the write
+        const seen = await Promise.all([1, 2, 3].map(() => mirror.current(companyId, 1)));
+        expect(seen.map((u) => u?.queueIds)).toEqual([[i], [i], [i]]);
+      }
+      await writer.remove(companyId, 1);
+      expect(await mirror.current(companyId, 1)).toBeNull();
+    } finally {
+      mirror.stop();
+    }
+    expect(await mirror.current(companyId, 1)).toBeUndefined();
+  });
 });

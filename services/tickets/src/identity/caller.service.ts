@@ -16,8 +16,9 @@ export interface Caller {
 
 /**
  * Who is asking, with their current queues: the user directory that auth writes on every change, kept
- * in memory by a watch (a change lands there as soon as JetStream stores it, so an admin's change applies
- * on the agent's very next request); while the watch is not live, the bucket is read per request.
+ * in memory by a watch; each request first makes sure the copy holds every change acknowledged before it
+ * (DirectoryMirror.current), so an admin's change applies on the agent's very next request. While the watch
+ * is not live, the bucket is read per request.
  * Names of other users (for ticket cards) come from the same copy.
  */
 @Injectable()
@@ -36,7 +37,7 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async of(claims: AccessTokenClaims): Promise<Caller> {
-    const local = this.mirror?.lookup(claims.companyId, claims.id);
+    const local = await this.mirror?.current(claims.companyId, claims.id);
     const user =
       local !== undefined
         ? local
