@@ -1,7 +1,10 @@
 import type { AllTicket, Profile } from '@wa/contracts';
 import { fnv1a } from '@wa/event-bus';
 import { randomUUID } from 'node:crypto';
-import type { KV, NatsConnection } from 'nats';
+import type { JetStreamManager, KV, NatsConnection } from 'nats';
+
+/** The direct-get API of nats.js' JetStreamManager (there at run time; its type is not exported). */
+type DirectGet = { direct: { getMessage(stream: string, query: { last_by_subj: string }): Promise<{ seq: number }> } };
 
 /** What other services need to know of a user: their profile and queues. */
 export interface DirectoryUser {
@@ -59,11 +62,14 @@ export function directoryRemoveEvent(companyId: number, userId: number): Directo
  * change applies on the agent's very next request.
  */
 export class UserDirectory {
-  private constructor(private readonly kv: KV) {}
+  private constructor(
+    private readonly kv: KV,
+    private readonly jsm: JetStreamManager,
+  ) {}
 
   static async open(nc: NatsConnection): Promise<UserDirectory> {
     const kv = await nc.jetstream().views.kv(USER_DIRECTORY_BUCKET, { history: 1 });
-    return new UserDirectory(kv);
+    return new UserDirectory(kv, await nc.jetstreamManager());
   }
 
   async put(user: DirectoryUser): Promise<void> {
@@ -74,10 +80,17 @@ export class UserDirectory {
     await this.kv.delete(key(companyId, userId));
   }
 
-  /** The bucket stream's last sequence: every write acknowledged before this call is at or below it. */
+  /**
+   * The bucket stream's last sequence: every write acknowledged before this call is at or below it. A direct
+   * get of the stream's last message (small, served without the JetStream API; cheaper than stream info).
+   */
   async head(): Promise<number> {
-    const status = await this.kv.status();
-    return status.streamInfo.state.last_seq;
+    try {
+      return (await (this.jsm as JetStreamManager & DirectGet).direct.getMessage(`KV_${USER_DIRECTORY_BUCKET}`, { last_by_subj: `$KV.${USER_DIRECTORY_BUCKET}.>` })).seq;
+    } catch (err) {
+      if ((err as { code?: string }).code === '404') return 0; // an empty bucket
+      throw err;
+    }
   }
 
   async get(companyId: number, userId: number): Promise<DirectoryUser | null> {

@@ -51,7 +51,8 @@ export async function dropDurable(bus: EventBus, durable: string): Promise<void>
 
 /** A company id no other test uses. */
 export const newCompanyId = () => 800_000 + randomInt(0, 100_000_000);
-let nextId = randomInt(1_000, 1_000_000);
+// far from auth's user ids: revocations in Redis are per user id, and other suites revoke their users' tokens
+let nextId = randomInt(1_000_000_000, 1_900_000_000);
 export const newId = () => nextId++;
 
 export interface TestUser {

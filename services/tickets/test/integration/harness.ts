@@ -22,7 +22,8 @@ export async function startTickets(overrides: Record<string, string> = {}): Prom
 /** A company of its own for each test, with users in the directory as auth would put them. */
 export class TestCompany {
   readonly companyId = 700_000 + randomInt(1, 99_999_999);
-  private nextUser = 1;
+  /** far from auth's ids: revocations in Redis are per user id, and other suites revoke their users' tokens */
+  private nextUser = randomInt(1_000_000_000, 2_000_000_000);
   private nextConnection = randomInt(1, 1_000_000_000);
 
   constructor(private readonly t: TicketsUnderTest) {}

@@ -67,7 +67,8 @@ export async function startSessions(companies: number[], overrides: Record<strin
 }
 
 export function tokenFor(companyId: number, profile: 'admin' | 'user' = 'admin'): string {
-  return signAccessToken({ id: randomInt(1, 1_000_000), companyId, profile, super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+  // far from auth's ids: revocations in Redis are per user id, and other suites revoke their users' tokens
+  return signAccessToken({ id: randomInt(1_000_000_000, 2_000_000_000), companyId, profile, super: false, sid: randomUUID() }, TEST_JWT_SECRET);
 }
 
 export const fieldMessages = (body: { details?: Array<{ field: string; messages: string[] }> }, field: string) =>
