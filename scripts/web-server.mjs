@@ -2,6 +2,7 @@
 // Serves the built web app (web/dist) on WEB_PORT: static files, the SPA fallback, and /config.js with the
 // API host the browser talks to (the app proxies nothing itself). Started by `npm start`.
 import express from 'express';
+import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { GATEWAY_PORT, root, WEB_PORT } from './lib/run.mjs';
@@ -14,6 +15,26 @@ if (!existsSync(join(dist, 'index.html'))) {
 const apiUrl = process.env.PUBLIC_API_URL ?? `http://localhost:${GATEWAY_PORT}`;
 const app = express();
 app.disable('x-powered-by');
+// the console's security headers (as deploy/nginx/web.conf sends them): scripts only from here, never framed
+const api = new URL(apiUrl);
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', api.origin],
+        mediaSrc: ["'self'", 'blob:', 'https:', api.origin],
+        connectSrc: ["'self'", api.origin, `${api.protocol === 'https:' ? 'wss' : 'ws'}://${api.host}`],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  }),
+);
 app.get('/config.js', (_req, res) => {
   res.type('application/javascript').set('cache-control', 'no-store').send(`window.__CONVERSA__ = ${JSON.stringify({ apiUrl })};\n`);
 });

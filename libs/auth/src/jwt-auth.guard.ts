@@ -11,7 +11,8 @@ import { bearerToken, rememberVerified, TokenRevocation, verifiedClaims } from '
 /**
  * Global guard: every route needs a valid, unrevoked access token unless marked @Public().
  * No token → 401 ERR_SESSION_EXPIRED (the app logs out); a bad or expired one → 403 (the app refreshes once
- * and retries); a revoked one (user deleted, session ended) → 401.
+ * and retries); a revoked one (user deleted, session ended) → 401; one signed before its user's profile
+ * changed → 403 `stale` (refreshed, it carries the new profile).
  * passport-jwt checks a token the first time this process sees it; after that the token's claims are
  * taken from the verified-token cache (expiry checked on each use) and only revocation is asked again.
  */
@@ -32,7 +33,8 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     const token = bearerToken(req.headers.authorization);
     const known = token ? verifiedClaims(token, this.options.secret) : undefined;
     if (known) {
-      if (await this.revocation.isRevoked(known)) throw new DomainError('ERR_SESSION_EXPIRED');
+      const revoked = await this.revocation.revocationOf(known);
+      if (revoked) throw revokedError(revoked);
       req.user = known;
     } else {
       await (super.canActivate(context) as Promise<boolean>);
@@ -49,7 +51,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<T>(err: unknown, user: T, info: unknown, context: ExecutionContext): T {
-    if (err instanceof RevokedTokenError) throw new DomainError('ERR_SESSION_EXPIRED');
+    if (err instanceof RevokedTokenError) throw revokedError(err.kind);
     if (err || !user) {
       const req = context.switchToHttp().getRequest<Request>();
       if (!req.headers.authorization) throw new DomainError('ERR_SESSION_EXPIRED');
@@ -58,4 +60,12 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     }
     return user;
   }
+}
+
+/**
+ * A revoked token: an ended session answers 401 (the app signs out); a token whose rights changed since it
+ * was signed answers 403 `stale` (the app refreshes once and retries, with the current rights).
+ */
+function revokedError(kind: 'ended' | 'stale'): DomainError {
+  return kind === 'stale' ? new DomainError('ERR_SESSION_EXPIRED', { reason: 'stale' }, undefined, 403) : new DomainError('ERR_SESSION_EXPIRED');
 }

@@ -11,7 +11,8 @@ export interface AuthLibOptions {
 }
 
 export class RevokedTokenError extends Error {
-  constructor() {
+  /** `ended`: sign in again; `stale`: the rights in it changed, refresh */
+  constructor(readonly kind: 'ended' | 'stale' = 'ended') {
     super('token revoked');
     this.name = 'RevokedTokenError';
   }
@@ -34,7 +35,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   async validate(_req: Request, payload: AccessTokenClaims): Promise<AccessTokenClaims> {
-    if (await this.revocation.isRevoked(payload)) throw new RevokedTokenError();
+    const revoked = await this.revocation.revocationOf(payload);
+    if (revoked) throw new RevokedTokenError(revoked);
     return payload;
   }
 }

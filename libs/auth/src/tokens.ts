@@ -20,11 +20,18 @@ export function secretKey(secret: string): KeyObject {
   return key;
 }
 
-export function signAccessToken(claims: Omit<AccessTokenClaims, 'iat' | 'exp'>, secret: string, ttlSeconds = ACCESS_TOKEN_TTL_S): string {
-  return jwt.sign({ ...claims }, secretKey(secret), { expiresIn: Math.min(ttlSeconds, ACCESS_TOKEN_TTL_S), issuer: TOKEN_ISSUER, algorithm: 'HS256' });
+export function signAccessToken(claims: Omit<AccessTokenClaims, 'iat' | 'exp' | 'iatMs'>, secret: string, ttlSeconds = ACCESS_TOKEN_TTL_S): string {
+  return jwt.sign({ ...claims, iatMs: Date.now() }, secretKey(secret), { expiresIn: Math.min(ttlSeconds, ACCESS_TOKEN_TTL_S), issuer: TOKEN_ISSUER, algorithm: 'HS256' });
 }
 
-export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'revoked' };
+/**
+ * Why a token is refused. `revoked`: its session ended or its user was deleted (sign in again); `stale`: its
+ * user's profile changed after it was signed (refresh, and the new token carries the current rights).
+ */
+export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'revoked' | 'stale' };
+
+/** What a revocation says of a token: `ended` (session or user gone), `stale` (rights changed since), or null. */
+export type Revocation = 'ended' | 'stale' | null;
 
 function isClaims(value: unknown): value is AccessTokenClaims {
   const v = value as AccessTokenClaims;
@@ -80,6 +87,14 @@ export function decodeAccessToken(token: string | undefined, secret: string): Ve
 const REVOKED_PREFIX = 'auth:revoked:';
 const userKey = (userId: number) => `${REVOKED_PREFIX}user:${userId}`;
 const sessionKey = (sid: string) => `${REVOKED_PREFIX}sid:${sid}`;
+/** tokens of the user signed up to the key's value (ms) are refused; later ones pass */
+const beforeKey = (userId: number) => `${REVOKED_PREFIX}before:${userId}`;
+/** a published revocation: the key, and for a "before" key its instant (`key=ms`) */
+const parseRevocation = (message: string): [string, number] => {
+  const at = message.indexOf('=');
+  return at < 0 ? [message, 0] : [message.slice(0, at), Number(message.slice(at + 1)) || 0];
+};
+const signedAtMs = (claims: AccessTokenClaims) => claims.iatMs ?? (claims.iat ?? 0) * 1000;
 /**
  * Every revocation is also published (the key's name) on this channel, for the in-memory mirrors.
  * Pub/sub ignores Redis' database numbers, so the channel names the database the keys live in.
@@ -104,8 +119,8 @@ const STALE_AFTER_MS = 1000;
  * can let a token through for at most that long.
  */
 export class TokenRevocation {
-  /** key → expiry (epoch ms) */
-  private readonly revoked = new Map<string, number>();
+  /** key → expiry (epoch ms), and for "before" keys the instant; bounded by the keys' TTL (15 min of revocations) */
+  private readonly revoked = new Map<string, { until: number; at: number }>();
   private subscriber: Redis | undefined;
   private live = false;
   private loading: Promise<void> | undefined;
@@ -116,37 +131,56 @@ export class TokenRevocation {
   constructor(private readonly redis: Redis) {}
 
   async revokeUser(userId: number): Promise<void> {
-    await this.revoke([userKey(userId)]);
+    await this.revoke([[userKey(userId), 0]]);
   }
 
   async revokeSessions(sessionIds: string[]): Promise<void> {
-    await this.revoke(sessionIds.map(sessionKey));
+    await this.revoke(sessionIds.map((sid) => [sessionKey(sid), 0]));
   }
 
-  private async revoke(keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
+  /**
+   * Refuses the user's tokens signed until now (a changed profile: the rights in them are stale); the next
+   * refresh signs one with the current rights, which passes.
+   */
+  async revokeUserTokensBefore(userId: number, at = Date.now()): Promise<void> {
+    await this.revoke([[beforeKey(userId), at]]);
+  }
+
+  private async revoke(entries: Array<[key: string, at: number]>): Promise<void> {
+    if (entries.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const key of keys) pipeline.set(key, '1', 'EX', REVOCATION_TTL_S).publish(revocationChannel(this.redis), key);
+    for (const [key, at] of entries) {
+      pipeline.set(key, String(at || 1), 'EX', REVOCATION_TTL_S).publish(revocationChannel(this.redis), at ? `${key}=${at}` : key);
+    }
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
     if (failed) throw failed[0];
-    if (this.subscriber) for (const key of keys) this.remember(key, REVOCATION_TTL_S * 1000);
+    if (this.subscriber) for (const [key, at] of entries) this.remember(key, REVOCATION_TTL_S * 1000, at);
   }
 
   async isRevoked(claims: AccessTokenClaims): Promise<boolean> {
-    const keys = [userKey(claims.id), sessionKey(claims.sid)];
+    return (await this.revocationOf(claims)) !== null;
+  }
+
+  async revocationOf(claims: AccessTokenClaims): Promise<Revocation> {
+    const keys = [userKey(claims.id), sessionKey(claims.sid), beforeKey(claims.id)] as const;
     if (!this.mirrored) {
-      const [user, session] = await this.redis.mget(keys);
-      return user !== null || session !== null;
+      const [user, session, before] = await this.redis.mget(...keys);
+      if (user !== null || session !== null) return 'ended';
+      return before !== null && signedAtMs(claims) <= Number(before) ? 'stale' : null;
     }
-    const now = Date.now();
-    return keys.some((key) => {
-      const until = this.revoked.get(key);
-      if (until === undefined) return false;
-      if (until > now) return true;
-      this.revoked.delete(key);
-      return false;
-    });
+    const [user, session, before] = keys.map((key) => this.unexpired(key));
+    if (user || session) return 'ended';
+    return before && signedAtMs(claims) <= before.at ? 'stale' : null;
+  }
+
+  /** A mirrored revocation that has not expired. */
+  private unexpired(key: string): { until: number; at: number } | undefined {
+    const entry = this.revoked.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.until > Date.now()) return entry;
+    this.revoked.delete(key);
+    return undefined;
   }
 
   /** `true` while checks are answered from memory. */
@@ -159,8 +193,9 @@ export class TokenRevocation {
     if (this.subscriber) return this.loading;
     const sub = this.redis.duplicate({ lazyConnect: true });
     this.subscriber = sub;
-    sub.on('message', (_channel: string, key: string) => {
-      if (key.startsWith(REVOKED_PREFIX)) this.remember(key, REVOCATION_TTL_S * 1000);
+    sub.on('message', (_channel: string, message: string) => {
+      const [key, at] = parseRevocation(message);
+      if (key.startsWith(REVOKED_PREFIX)) this.remember(key, REVOCATION_TTL_S * 1000, at);
     });
     sub.on('error', () => undefined);
     for (const event of ['close', 'end', 'reconnecting']) sub.on(event, () => (this.live = false));
@@ -174,6 +209,7 @@ export class TokenRevocation {
 
   /** PINGs the subscription; one that stopped answering is made to reconnect, which reloads the list. */
   private beat(sub: Redis): void {
+    this.sweep();
     if (sub.status !== 'ready') return;
     if (this.live && Date.now() - this.answeredAt > STALE_AFTER_MS) {
       this.live = false;
@@ -195,10 +231,10 @@ export class TokenRevocation {
         const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${REVOKED_PREFIX}*`, 'COUNT', 1000);
         cursor = next;
         if (keys.length === 0) continue;
-        const ttls = await this.redis.pipeline(keys.map((k) => ['pttl', k])).exec();
+        const answers = await this.redis.pipeline(keys.flatMap((k) => [['pttl', k], ['get', k]])).exec();
         keys.forEach((key, i) => {
-          const ttl = Number(ttls?.[i]?.[1] ?? -2);
-          if (ttl > 0) this.remember(key, ttl);
+          const ttl = Number(answers?.[2 * i]?.[1] ?? -2);
+          if (ttl > 0) this.remember(key, ttl, Number(answers?.[2 * i + 1]?.[1] ?? 0) || 0);
         });
       } while (cursor !== '0');
       if (sub.status === 'ready') this.live = true;
@@ -207,8 +243,19 @@ export class TokenRevocation {
     }
   }
 
-  private remember(key: string, ttlMs: number): void {
-    this.revoked.set(key, Date.now() + ttlMs);
+  private sweptAt = Date.now();
+
+  /** Drops expired revocations once a minute: the map holds at most the last ~16 minutes of them. */
+  private sweep(): void {
+    const now = Date.now();
+    if (now - this.sweptAt < 60_000) return;
+    this.sweptAt = now;
+    for (const [key, entry] of this.revoked) if (entry.until <= now) this.revoked.delete(key);
+  }
+
+  private remember(key: string, ttlMs: number, at = 0): void {
+    const known = this.revoked.get(key);
+    this.revoked.set(key, { until: Date.now() + ttlMs, at: Math.max(at, known?.at ?? 0) });
   }
 
   /** Stops the mirror; checks ask Redis again. */
@@ -229,7 +276,8 @@ export class TokenRevocation {
 export async function verifyAccessToken(token: string | undefined, secret: string, revocation: TokenRevocation): Promise<VerifyResult> {
   const decoded = decodeAccessToken(token, secret);
   if (!decoded.ok) return decoded;
-  if (await revocation.isRevoked(decoded.claims)) return { ok: false, reason: 'revoked' };
+  const revoked = await revocation.revocationOf(decoded.claims);
+  if (revoked) return { ok: false, reason: revoked === 'stale' ? 'stale' : 'revoked' };
   return decoded;
 }
 

@@ -35,3 +35,16 @@ export function maySeeTicket(userId: number, viewer: TicketViewer, place: Ticket
   if (place.userId !== null && place.userId === userId) return true;
   return place.queueId !== null && viewer.queueIds.includes(place.queueId);
 }
+
+/**
+ * A connection's API token and QR code reach admins and super users only: with the token an agent could
+ * send as the company through the public API, with the QR code pair the company's number to their own phone.
+ */
+export function seesConnectionSecrets(viewer: Pick<TicketViewer, 'profile' | 'super'>): boolean {
+  return viewer.profile === 'admin' || viewer.super;
+}
+
+/** A connection as everyone else sees it: the same fields, its token null and its QR code empty. */
+export function withoutConnectionSecrets<T extends { token: string | null; qrcode: string }>(connection: T): T {
+  return { ...connection, token: null, qrcode: '' };
+}

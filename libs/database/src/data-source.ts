@@ -12,6 +12,11 @@ export interface ServiceDatabaseOptions {
   poolSize?: number;
   /** application_name seen in pg_stat_activity */
   applicationName?: string;
+  /**
+   * Longest a statement may run before PostgreSQL cancels it (57014): a runaway query cannot hold a pool
+   * connection and its locks for ever. Default 30 s; 0 = none (migrations build indexes).
+   */
+  statementTimeoutMs?: number;
 }
 
 /** TypeORM options for one service: its own schema, migrations only, never synchronize. */
@@ -36,7 +41,7 @@ export function dataSourceOptions(opts: ServiceDatabaseOptions): DataSourceOptio
       // (a sequential scan of what is now a large table) until the next ANALYZE; planning costs less.
       // JIT compiling a query's expressions pays off for long analytic scans, never for these short
       // statements: a search whose unused branch was costed high spent 30 ms compiling to run in 1 ms.
-      options: '-c plan_cache_mode=force_custom_plan -c jit=off',
+      options: `-c plan_cache_mode=force_custom_plan -c jit=off -c statement_timeout=${opts.statementTimeoutMs ?? 30_000}`,
     },
   };
 }
@@ -50,7 +55,7 @@ export function createDataSource(opts: ServiceDatabaseOptions): DataSource {
  * A transaction-level advisory lock keeps two processes from migrating the same schema at once.
  */
 export async function runMigrations(opts: ServiceDatabaseOptions): Promise<string[]> {
-  const ds = createDataSource({ ...opts, poolSize: 2 });
+  const ds = createDataSource({ ...opts, poolSize: 2, statementTimeoutMs: 0 });
   await ds.initialize();
   try {
     const runner = ds.createQueryRunner();

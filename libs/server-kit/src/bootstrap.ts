@@ -5,7 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { Logger } from 'nestjs-pino';
-import type { BaseEnv } from './config/base.env.js';
+import { trustedProxies, type BaseEnv } from './config/base.env.js';
 import { requestContextMiddleware } from './context/request-context.js';
 import { createValidationPipe } from './errors/validation.js';
 
@@ -27,7 +27,8 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback, uniquelocal');
+  // X-Forwarded-For is believed only from TRUSTED_PROXIES; from anyone else the client is the connection's address
+  app.set('trust proxy', trustedProxies(options.env));
   app.disable('x-powered-by');
   // Express hashes every GET body for an ETag; API clients never send it back, and the hash of a list page
   // cost about as much as writing it out

@@ -1,5 +1,6 @@
 export * from './config/load-config.js';
 export * from './config/base.env.js';
+export * from './config/secrets.js';
 export * from './context/request-context.js';
 export * from './context/public.js';
 export * from './errors/domain-error.js';

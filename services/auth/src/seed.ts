@@ -25,6 +25,11 @@ class SeedEnv extends DatabaseEnv {
 
 /** On an empty database: a plan with every flag on, the demo company due a year ahead, the super admin. */
 const env = loadConfigOrExit(SeedEnv, 'auth-seed');
+// the demo account (admin@admin.com / 123456, a super user) is for `npm start` only
+if (env.NODE_ENV === 'production') {
+  process.stderr.write('auth-seed: the demo seed does not run with NODE_ENV=production; create the first super user with seed-super-user (SUPER_USER_EMAIL, SUPER_USER_PASSWORD)\n');
+  process.exit(78);
+}
 const ds = createDataSource(authDatabase(env.DATABASE_URL, 2));
 await ds.initialize();
 try {

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createServiceApp } from '@wa/server-kit';
+import helmet from 'helmet';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import { GatewayEnv } from './config/env.js';
@@ -10,6 +11,14 @@ import { ProxyService } from './routing/proxy.service.js';
 /** The gateway app: bodies stream through untouched, CORS for the web origin, /docs, websocket upgrades. */
 export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressApplication> {
   const app = await createServiceApp(AppModule.register(env) as never, { env, rawBody: true });
+  // security headers on every answer: an API never framed, sniffed or leaking its URLs (the CSP fits /docs)
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { frameAncestors: ["'none'"] } },
+      referrerPolicy: { policy: 'no-referrer' },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
   const origins = env.WEB_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean);
   app.enableCors({
     origin: origins,

@@ -63,6 +63,8 @@ export interface UserDto {
 export interface LoginRequest {
   email: string;
   password: string;
+  /** for a user who must set their own password (the first super user): the new one, set with this sign-in */
+  newPassword?: string;
 }
 
 export interface LoginResponse {
@@ -85,6 +87,8 @@ export interface AccessTokenClaims {
   super: boolean;
   /** login session id: a new login of the same user ends older sessions */
   sid: string;
+  /** when the token was signed, in ms (iat is in seconds): a revocation "before" this instant spares it */
+  iatMs?: number;
   iat?: number;
   exp?: number;
 }

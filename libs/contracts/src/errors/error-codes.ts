@@ -38,6 +38,7 @@ export const ErrorStatus = {
   ERR_UNAUTHENTICATED: 401,
   ERR_SERVICE_UNAVAILABLE: 503,
   ERR_EMAIL_ALREADY_EXISTS: 409,
+  ERR_PASSWORD_CHANGE_REQUIRED: 403,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -78,6 +79,7 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_UNAUTHENTICATED: 'Authentication required.',
   ERR_SERVICE_UNAVAILABLE: 'The service is unavailable.',
   ERR_EMAIL_ALREADY_EXISTS: 'An user with this email already exists.',
+  ERR_PASSWORD_CHANGE_REQUIRED: 'Set a new password to sign in.',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

@@ -1,3 +1,4 @@
+import { Secret } from './secrets.js';
 import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 /** What every service reads. Defaults suit one machine; secrets have none. */
@@ -20,6 +21,14 @@ export class BaseEnv {
   @Matches(/^\d+(b|kb|mb)$/i)
   BODY_LIMIT: string = '1mb';
 
+  /**
+   * Addresses whose X-Forwarded-For is believed (comma list of IPs, CIDRs, or `loopback`, `linklocal`,
+   * `uniquelocal`; `none` believes no one). Default: only this machine (the gateway or the dev proxy).
+   * A header from anyone else is ignored: the client address is the connection's.
+   */
+  @Matches(/^(none|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, { message: 'TRUSTED_PROXIES must be `none` or a comma list of addresses, CIDRs, loopback, linklocal or uniquelocal' })
+  TRUSTED_PROXIES: string = 'loopback';
+
   /** Seconds given to in-flight work on SIGTERM before the process exits anyway. */
   @IsInt()
   @Min(1)
@@ -28,6 +37,12 @@ export class BaseEnv {
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:5432/wa';
 const DATABASE_URL_RULE = { message: 'DATABASE_URL must be a postgres:// URL' };
+
+/** TRUSTED_PROXIES as Express' `trust proxy` / proxy-addr take it: a list, or false for none. */
+export function trustedProxies(env: Pick<BaseEnv, 'TRUSTED_PROXIES'>): string[] | false {
+  const list = env.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none');
+  return list.length > 0 ? list : false;
+}
 
 /** Migrations and seeds: only the database. */
 export class DatabaseEnv extends BaseEnv {
@@ -56,7 +71,8 @@ export class MessagingEnv extends BaseEnv {
   @Min(0)
   NATS_STREAM_MAX_BYTES: number = 0;
 
-  /** Secret that signs access tokens; no default on purpose. */
+  /** Secret that signs access tokens; no default on purpose (in production: 32 bytes or more, no placeholder). */
+  @Secret()
   @IsString()
   @IsNotEmpty()
   @MinLength(16)

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { productionSecretProblems } from './secrets.js';
 
 export class ConfigError extends Error {
   constructor(readonly variables: string[], readonly problems: string[]) {
@@ -14,6 +15,7 @@ type Ctor<T> = new () => T;
 /**
  * Validates the environment once, before the app is created, into a typed object.
  * Properties of the class are the variable names; defaults are the class's initial values.
+ * With NODE_ENV=production, `@Secret()` values must be at least 32 bytes and no placeholder (see secrets.ts).
  */
 export function loadConfig<T extends object>(cls: Ctor<T>, env: NodeJS.ProcessEnv = process.env): T {
   const defaults = new cls() as Record<string, unknown>;
@@ -29,6 +31,11 @@ export function loadConfig<T extends object>(cls: Ctor<T>, env: NodeJS.ProcessEn
   if (errors.length > 0) {
     const variables = errors.map((e) => e.property);
     throw new ConfigError(variables, errors.map(describe));
+  }
+  // a production process never runs on a secret published with the product, nor on a short one
+  if ((config as { NODE_ENV?: string }).NODE_ENV === 'production') {
+    const problems = productionSecretProblems(config as Record<string, unknown>);
+    if (problems.length > 0) throw new ConfigError(problems.map((p) => p.variable), problems.map((p) => p.problem));
   }
   return config;
 }

@@ -45,12 +45,23 @@ export function toErrorBody(exception: unknown, requestId?: string): ErrorBody {
   if (isTransientError(exception)) {
     return { error: 'ERR_SERVICE_UNAVAILABLE', message: ErrorMessages.ERR_SERVICE_UNAVAILABLE, statusCode: 503, retryAfter: 5, requestId };
   }
+  if (isBadDataError(exception)) {
+    // a value the database cannot take (a number out of range, text where a number goes): bad input, not a fault
+    return { error: 'ERR_VALIDATION', message: ErrorMessages.ERR_VALIDATION, statusCode: 400, requestId };
+  }
   const status = parserError?.status ?? parserError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const code = STATUS_CODES[status] ?? 'ERR_VALIDATION';
     return { error: code, message: ErrorMessages[code], statusCode: status, requestId };
   }
   return { error: 'ERR_INTERNAL', message: ErrorMessages.ERR_INTERNAL, statusCode: 500, requestId };
+}
+
+/** PostgreSQL's class 22 (data exception): 22003 out of range, 22P02 invalid text, 22001 too long… */
+function isBadDataError(err: unknown): boolean {
+  const e = err as { code?: unknown; driverError?: { code?: unknown } } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.driverError?.code === 'string' ? e.driverError.code : undefined;
+  return code !== undefined && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 @Catch()

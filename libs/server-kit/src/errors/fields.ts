@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /**
  * A text field with the forms' messages (spec 01 §5): `Required`, `Too Short!`, `Too Long!`.
@@ -16,3 +17,11 @@ export function TextField(min: number, max: number, opts: { optional?: boolean }
 }
 
 export const NameField = (opts: { optional?: boolean } = {}) => TextField(2, 50, opts);
+
+/** The deepest page a list serves by number (deeper: the cursor); a larger pageNumber answers 400. */
+export const MAX_PAGE_NUMBER = 10_000;
+
+/** `pageNumber` of every paged list: an optional integer from 1 to MAX_PAGE_NUMBER. */
+export function PageNumberField(): PropertyDecorator {
+  return applyDecorators(IsOptional(), Type(() => Number), IsInt(), Min(1), Max(MAX_PAGE_NUMBER));
+}

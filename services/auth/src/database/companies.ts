@@ -19,7 +19,7 @@ export interface NewCompany {
   name: string;
   dueDate: string;
   planId: number;
-  admin: { name: string; email: string; password: string; super?: boolean };
+  admin: { name: string; email: string; password: string; super?: boolean; mustChangePassword?: boolean };
 }
 
 /** A company with its default settings and first admin, in one transaction. */
@@ -38,6 +38,7 @@ export async function createCompanyWithAdmin(tx: EntityManager, input: NewCompan
       passwordHash: await argon2.hash(input.admin.password, { type: argon2.argon2id }),
       profile: 'admin',
       super: input.admin.super ?? false,
+      mustChangePassword: input.admin.mustChangePassword ?? false,
       allTicket: 'enabled',
       queueIds: [],
     }),

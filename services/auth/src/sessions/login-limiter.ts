@@ -1,42 +1,74 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { createHash } from 'node:crypto';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AuthEnv } from '../config/env.js';
 
+/** How long an address stays known for an account after a good sign-in from it. */
+const KNOWN_FOR_S = 30 * 86_400;
+
 /**
- * Failed sign-ins counted per email and per IP in Redis (so every replica shares them);
- * past the limit the login answers 429 with Retry-After until the window ends.
+ * Sign-in attempts counted in Redis (every replica shares them), each attempt counted *before* the password
+ * is checked, so that a burst of parallel tries gets no more than the limit through:
+ * - per email: LOGIN_MAX_FAILS_PER_EMAIL attempts in the window; a good sign-in starts the count over;
+ * - per address: LOGIN_MAX_FAILS_PER_IP failed attempts in the window (a good sign-in gives its attempt
+ *   back). Past it, the address may still sign in to the accounts that signed in from it before (an office
+ *   behind one address keeps working), but to no other: a spray across many accounts stops.
+ * Past a limit the login answers 429 with Retry-After.
  */
 @Injectable()
 export class LoginLimiter {
   private readonly byEmail: RateLimiterRedis;
   private readonly byIp: RateLimiterRedis;
 
-  constructor(@Inject(REDIS) redis: Redis, env: AuthEnv) {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    env: AuthEnv,
+  ) {
     const common = { storeClient: redis, duration: env.LOGIN_WINDOW_S, blockDuration: env.LOGIN_WINDOW_S };
-    this.byEmail = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-fail:email', points: env.LOGIN_MAX_FAILS_PER_EMAIL });
-    this.byIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-fail:ip', points: env.LOGIN_MAX_FAILS_PER_IP });
+    this.byEmail = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:email', points: env.LOGIN_MAX_FAILS_PER_EMAIL });
+    this.byIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:ip', points: env.LOGIN_MAX_FAILS_PER_IP });
   }
 
-  /** Throws 429 when this email or this IP is blocked. */
-  async assertAllowed(email: string, ip: string): Promise<void> {
-    const [e, i] = await Promise.all([this.byEmail.get(email), this.byIp.get(ip)]);
-    const blocked = [
-      { res: e, limit: this.byEmail.points },
-      { res: i, limit: this.byIp.points },
-    ].filter((x) => x.res !== null && x.res.consumedPoints >= x.limit);
-    if (blocked.length > 0) {
-      const retryAfterS = Math.max(1, Math.ceil(Math.max(...blocked.map((b) => (b.res as RateLimiterRes).msBeforeNext)) / 1000));
-      throw new DomainError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: retryAfterS });
+  /** Counts an attempt; throws 429 when this address (for this account) or this email is past its limit. */
+  async attempt(email: string, ip: string): Promise<void> {
+    const ipLimit = await this.consume(this.byIp, ip);
+    // a blocked address spends none of the account's attempts unless the account is known there
+    if (ipLimit && !(await this.isKnown(ip, email))) throw tooMany(ipLimit);
+    const emailLimit = await this.consume(this.byEmail, email);
+    if (emailLimit) throw tooMany(emailLimit);
+  }
+
+  /** A good sign-in: the email's count starts over, the address gets its attempt back and knows the account. */
+  async succeeded(email: string, ip: string): Promise<void> {
+    await Promise.all([
+      this.byEmail.delete(email),
+      this.byIp.reward(ip, 1),
+      this.redis.set(knownKey(ip, email), '1', 'EX', KNOWN_FOR_S),
+    ]);
+  }
+
+  /** undefined when within the limit; the limiter's answer when past it. */
+  private async consume(limiter: RateLimiterRedis, key: string): Promise<RateLimiterRes | undefined> {
+    try {
+      await limiter.consume(key, 1);
+      return undefined;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return err;
+      throw err; // Redis away: the caller answers 503
     }
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    await Promise.all([this.byEmail.penalty(email, 1), this.byIp.penalty(ip, 1)]);
+  private async isKnown(ip: string, email: string): Promise<boolean> {
+    return (await this.redis.exists(knownKey(ip, email))) === 1;
   }
+}
 
-  async recordSuccess(email: string): Promise<void> {
-    await this.byEmail.delete(email);
-  }
+function knownKey(ip: string, email: string): string {
+  return `auth:login-known:${ip}:${createHash('sha256').update(email).digest('base64url')}`;
+}
+
+function tooMany(res: RateLimiterRes): DomainError {
+  return new DomainError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) });
 }

@@ -19,7 +19,7 @@ export class SessionsController {
   @Post('login')
   @HttpCode(200)
   async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<LoginResponse> {
-    const issued = await this.sessions.login(body.email, body.password, req.ip ?? 'unknown', req.headers['user-agent']);
+    const issued = await this.sessions.login(body.email, body.password, req.ip ?? 'unknown', req.headers['user-agent'], body.newPassword);
     return this.answer(issued, res);
   }
 

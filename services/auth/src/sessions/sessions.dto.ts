@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import type { LoginRequest } from '@wa/contracts';
+import { TextField } from '@wa/server-kit';
 
 export class LoginDto implements LoginRequest {
   @ApiProperty({ example: 'admin@admin.com' })
@@ -14,4 +15,9 @@ export class LoginDto implements LoginRequest {
   @IsNotEmpty({ message: 'Required' })
   @MaxLength(200)
   password: string;
+
+  /** Only for a user who must set their own password first (answered ERR_PASSWORD_CHANGE_REQUIRED). */
+  @ApiPropertyOptional({ minLength: 5, maxLength: 50 })
+  @TextField(5, 50, { optional: true })
+  newPassword?: string;
 }

@@ -44,9 +44,10 @@ export class SessionsService {
     private readonly outbox: Outbox,
   ) {}
 
-  async login(emailRaw: string, password: string, ip: string, userAgent: string | undefined): Promise<IssuedSession> {
+  async login(emailRaw: string, password: string, ip: string, userAgent: string | undefined, newPassword?: string): Promise<IssuedSession> {
     const email = emailRaw.trim().toLowerCase();
-    await this.limiter.assertAllowed(email, ip);
+    // counted before the password is checked: a burst of parallel tries gets no more than the limit through
+    await this.limiter.attempt(email, ip);
     const user = await this.db
       .getRepository(UserEntity)
       .createQueryBuilder('u')
@@ -54,20 +55,19 @@ export class SessionsService {
       .where('lower(u.email) = :email', { email })
       .getOne();
     const valid = user ? await argon2.verify(user.passwordHash, password) : (await argon2.verify(await DUMMY_HASH, password), false);
-    if (!user || !valid) {
-      await this.limiter.recordFailure(email, ip);
-      throw new DomainError('ERR_INVALID_CREDENTIALS');
+    if (!user || !valid) throw new DomainError('ERR_INVALID_CREDENTIALS');
+    await this.limiter.succeeded(email, ip);
+    // a password someone else chose (the first super user's) is good for one thing: setting one's own
+    let newHash: string | undefined;
+    if (user.mustChangePassword) {
+      if (!newPassword) throw new DomainError('ERR_PASSWORD_CHANGE_REQUIRED');
+      if (newPassword === password) {
+        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: ['A nova senha deve ser diferente da atual'] }] });
+      }
+      newHash = await argon2.hash(newPassword, { type: argon2.argon2id });
     }
-    await this.limiter.recordSuccess(email);
 
-    const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
-    if (!user.super && company.dueDate < todayIso()) {
-      throw new DomainError(
-        'ERR_SUBSCRIPTION_EXPIRED',
-        { dueDate: company.dueDate },
-        `Opss! Sua assinatura venceu ${brDate(company.dueDate)}. Entre em contato com o Suporte para mais informações!`,
-      );
-    }
+    await this.assertSubscription(user);
 
     const sessionId = randomUUID();
     const { refreshToken, expiresAt, ended, outboxIds } = await this.db.transaction(async (tx) => {
@@ -99,7 +99,7 @@ export class SessionsService {
         events.push({ subject: Subjects.sessionReplaced(user.companyId, user.id), msgId: `session-replaced:${sessionId}`, payload: event });
       }
       // the update locks the user's row, so this entry and an admin's concurrent change reach the directory in commit order
-      await tx.getRepository(UserEntity).update({ id: user.id }, { online: true });
+      await tx.getRepository(UserEntity).update({ id: user.id }, newHash ? { online: true, passwordHash: newHash, mustChangePassword: false } : { online: true });
       const current = await tx.getRepository(UserEntity).findOneBy({ id: user.id });
       // users that predate the directory (the seed, an import) enter it when they sign in
       if (current) events.push(directoryPutEvent(directoryEntry(current), current.updatedAt.getTime()));
@@ -153,7 +153,22 @@ export class SessionsService {
       throw new DomainError('ERR_SESSION_EXPIRED');
     }
     const view = await this.userWithCompany(result.session.userId);
+    // a company past its due date gets no new access token, as it gets no sign-in
+    await this.assertSubscription(view);
     return { token: this.accessToken(view, result.session.id), user: view, refreshToken: result.refreshToken, refreshExpiresAt: result.expiresAt };
+  }
+
+  /** A company past its due date signs in no one but super users (spec: ERR_SUBSCRIPTION_EXPIRED). */
+  private async assertSubscription(user: { companyId: number; super: boolean }): Promise<void> {
+    if (user.super) return;
+    const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
+    if (company.dueDate < todayIso()) {
+      throw new DomainError(
+        'ERR_SUBSCRIPTION_EXPIRED',
+        { dueDate: company.dueDate },
+        `Opss! Sua assinatura venceu ${brDate(company.dueDate)}. Entre em contato com o Suporte para mais informações!`,
+      );
+    }
   }
 
   async logout(refreshToken: string | undefined, caller: AccessTokenClaims | undefined): Promise<void> {
@@ -170,13 +185,14 @@ export class SessionsService {
     if (stillActive === 0) await this.db.getRepository(UserEntity).update({ id: session.userId }, { online: false });
   }
 
-  /** Ends every login of a user (deleted user). */
-  async endAllSessions(manager: EntityManager, userId: number): Promise<string[]> {
+  /** Ends every login of a user (deleted user, new password), but `keep`; answers the ended ones for revocation. */
+  async endAllSessions(manager: EntityManager, userId: number, opts: { keep?: string; reason?: LoginSessionEntity['revokedReason'] } = {}): Promise<string[]> {
     const active = await manager.getRepository(LoginSessionEntity).find({ where: { userId, revokedAt: IsNull() }, select: { id: true } });
-    if (active.length > 0) {
-      await manager.getRepository(LoginSessionEntity).update(active.map((s) => s.id), { revokedAt: new Date(), revokedReason: 'user_deleted' });
+    const ending = active.map((s) => s.id).filter((id) => id !== opts.keep);
+    if (ending.length > 0) {
+      await manager.getRepository(LoginSessionEntity).update(ending, { revokedAt: new Date(), revokedReason: opts.reason ?? 'user_deleted' });
     }
-    return active.map((s) => s.id);
+    return ending;
   }
 
   async userWithCompany(userId: number): Promise<UserDto> {

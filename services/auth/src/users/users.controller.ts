@@ -39,8 +39,8 @@ export class UsersController {
   @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
-  async remove(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.users.remove(id);
+  async remove(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.users.remove(caller, id);
     return { message: 'User deleted' };
   }
 }

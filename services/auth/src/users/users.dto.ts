@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
 import type { AllTicket, Profile } from '@wa/contracts';
-import { NameField, TextField } from '@wa/server-kit';
+import { MAX_PAGE_NUMBER, NameField, PageNumberField, TextField } from '@wa/server-kit';
 
 const PROFILES: Profile[] = ['admin', 'user', 'supervisor'];
 const ALL_TICKET: AllTicket[] = ['enabled', 'desabled'];
@@ -64,6 +63,13 @@ export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['passwor
   @ValidateIf((_o, v) => v !== '')
   @TextField(5, 50)
   password?: string;
+
+  /** Required to change one's own password (an admin setting another user's does not give it). */
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  oldPassword?: string;
 }
 
 export class ListUsersQuery {
@@ -73,10 +79,7 @@ export class ListUsersQuery {
   @MaxLength(100)
   searchParam?: string;
 
-  @ApiPropertyOptional({ default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER })
+  @PageNumberField()
   pageNumber?: number;
 }

@@ -42,6 +42,12 @@ export class UsersRepository extends TenantScopedRepository<UserEntity> {
     return qb.getExists();
   }
 
+  /** The stored hash (never selected otherwise). */
+  async passwordHashOf(id: number): Promise<string> {
+    const row = await this.repo().createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :id AND u.companyId = :companyId', { id, companyId: this.companyId }).getOne();
+    return row?.passwordHash ?? '';
+  }
+
   countInCompany(companyId: number, manager?: EntityManager): Promise<number> {
     return this.repo(manager).countBy({ companyId });
   }

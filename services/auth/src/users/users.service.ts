@@ -77,6 +77,7 @@ export class UsersService {
    */
   async update(caller: AccessTokenClaims, id: number, dto: UpdateUserDto): Promise<UserDto> {
     const user = await this.mustFind(id);
+    assertMayManage(caller, user);
     if (!isAdmin(caller)) {
       if (caller.id !== user.id) throw new DomainError('ERR_NO_PERMISSION');
       const sameQueues = dto.queueIds === undefined || sameSet(dto.queueIds, user.queueIds);
@@ -88,6 +89,11 @@ export class UsersService {
         !sameQueues;
       if (changesOthers) throw new DomainError('ERR_NO_PERMISSION');
     }
+    const ownPassword = !!dto.password && caller.id === user.id;
+    // one's own password changes only with the current one: a stolen session cannot lock its owner out
+    if (ownPassword && !(await this.isCurrentPassword(user.id, dto.oldPassword))) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'oldPassword', messages: ['Senha atual incorreta'] }] });
+    }
     if (dto.email && (await this.users.emailTaken(dto.email.trim(), user.id))) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
     const patch: Partial<UserEntity> = {};
     if (dto.name !== undefined) patch.name = dto.name.trim();
@@ -97,20 +103,26 @@ export class UsersService {
     if (dto.allTicket !== undefined) patch.allTicket = dto.allTicket;
     if (dto.whatsappId !== undefined) patch.whatsappId = dto.whatsappId;
     if (dto.queueIds !== undefined) patch.queueIds = [...new Set(dto.queueIds)];
-    const { updated, outboxIds } = await this.saveUnique(() =>
+    const { updated, outboxIds, ended } = await this.saveUnique(() =>
       this.db.transaction(async (tx) => {
         if (Object.keys(patch).length > 0) await this.users.update({ id }, patch, tx);
         const row = await this.mustFind(id, tx);
-        return { updated: row, outboxIds: await this.outbox.add(tx, userChanged('updated', row)) };
+        // a new password ends the user's logins: all of them when an admin set it, the others when they did
+        const ended = patch.passwordHash ? await this.sessions.endAllSessions(tx, id, { keep: ownPassword ? caller.sid : undefined, reason: 'password_changed' }) : [];
+        return { updated: row, ended, outboxIds: await this.outbox.add(tx, userChanged('updated', row)) };
       }),
     );
     // the user directory is read on every request elsewhere: the change applies on the next one
     await this.outbox.flushAndWait(outboxIds);
+    await this.revocation.revokeSessions(ended);
+    // tokens carry the profile: those signed before a change of it are refused (the next refresh has the new one)
+    if (updated.profile !== user.profile) await this.revocation.revokeUserTokensBefore(id);
     return userView(updated);
   }
 
-  async remove(id: number): Promise<void> {
+  async remove(caller: AccessTokenClaims, id: number): Promise<void> {
     const user = await this.mustFind(id);
+    assertMayManage(caller, user);
     const { ended, outboxIds } = await this.db.transaction(async (tx) => {
       const sessions = await this.sessions.endAllSessions(tx, id);
       if ((await this.users.delete({ id }, tx)) === 0) throw new DomainError('ERR_NO_USER_FOUND'); // removed meanwhile
@@ -125,6 +137,12 @@ export class UsersService {
     // the user directory is read on every request elsewhere: the change applies on the next one
     await this.outbox.flushAndWait(outboxIds);
     await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended)]);
+  }
+
+  private async isCurrentPassword(id: number, password: string | undefined): Promise<boolean> {
+    if (!password) return false;
+    const hash = await this.users.passwordHashOf(id);
+    return hash !== '' && (await argon2.verify(hash, password));
   }
 
   private async mustFind(id: number, manager?: EntityManager): Promise<UserEntity> {
@@ -145,6 +163,11 @@ export class UsersService {
     }
   }
 
+}
+
+/** A super user (the provider's staff) is changed or removed by super users only, not by their company's admins. */
+function assertMayManage(caller: AccessTokenClaims, target: UserEntity): void {
+  if (target.super && !caller.super) throw new DomainError('ERR_NO_PERMISSION');
 }
 
 /** A created or updated user: their directory entry first (the agent's next request anywhere sees the change), then the event. */

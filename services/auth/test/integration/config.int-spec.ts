@@ -34,4 +34,16 @@ describe('configuration', () => {
     expect(res.stderr).toContain('PORT');
     expect(res.stderr).toContain('DATABASE_URL');
   });
+
+  it('in production, refuses to start on the example placeholder secret or a short one, naming the variable', async () => {
+    const placeholder = await start(testEnv({ NODE_ENV: 'production', JWT_SECRET: 'change-me-access-token-secret-0123456789' }));
+    expect(placeholder.code).toBe(78);
+    expect(placeholder.stderr).toContain('JWT_SECRET is a placeholder value');
+    const short = await start(testEnv({ NODE_ENV: 'production', JWT_SECRET: 'only-twenty-bytes-xx' }));
+    expect(short.code).toBe(78);
+    expect(short.stderr).toContain('JWT_SECRET is shorter than 32 bytes');
+    const url = await start(testEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(16) + 'Yz0-long-enough-for-prod', DATABASE_URL: 'postgres://conversa:change-me-postgres-password@127.0.0.1:5432/wa_test' }));
+    expect(url.code).toBe(78);
+    expect(url.stderr).toContain('DATABASE_URL carries a placeholder password');
+  });
 });

@@ -82,7 +82,7 @@ describe('users: permissions', () => {
     // the edit form sends unchanged fields along: that is fine
     const own = await a.http.put(`/users/${agent.id}`, {
       token: agentToken,
-      body: { name: 'Agent Renamed', password: 'newpass1', profile: 'user', email: agent.email, queueIds: [7] },
+      body: { name: 'Agent Renamed', password: 'newpass1', oldPassword: agent.password, profile: 'user', email: agent.email, queueIds: [7] },
     });
     expect(own.status).toBe(200);
     expect(own.body.name).toBe('Agent Renamed');

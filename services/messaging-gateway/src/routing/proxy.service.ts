@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { toErrorBody } from '@wa/server-kit';
+import proxyAddr from 'proxy-addr';
+import { toErrorBody, trustedProxies } from '@wa/server-kit';
 import { DomainError } from '@wa/server-kit';
 import { GatewayEnv } from '../config/env.js';
 import type { ServiceName } from './route-table.js';
@@ -15,8 +16,12 @@ export class ProxyService {
   private readonly logger = new Logger(ProxyService.name);
   readonly targets: Record<ServiceName, string>;
   private readonly proxies = new Map<ServiceName, RequestHandler>();
+  /** whose X-Forwarded-For the gateway believes (TRUSTED_PROXIES) */
+  private readonly trust: (addr: string, i: number) => boolean;
 
   constructor(env: GatewayEnv) {
+    const trusted = trustedProxies(env);
+    this.trust = trusted ? proxyAddr.compile(trusted) : () => false;
     this.targets = {
       auth: env.AUTH_URL,
       tickets: env.TICKETS_URL,
@@ -48,6 +53,12 @@ export class ProxyService {
       on: {
         proxyReq: (proxyReq, req) => {
           if (req.id) proxyReq.setHeader('x-request-id', req.id);
+          // the services see one address: the client's as far as trusted proxies vouch for it, never a
+          // header an untrusted client made up
+          proxyReq.setHeader('x-forwarded-for', this.clientAddress(req));
+        },
+        proxyReqWs: (proxyReq, req) => {
+          proxyReq.setHeader('x-forwarded-for', this.clientAddress(req));
         },
         error: (err, req, res) => {
           this.logger.warn({ service, err: (err as Error).message, requestId: req.id }, 'service unavailable');
@@ -65,6 +76,10 @@ export class ProxyService {
         },
       },
     });
+  }
+
+  private clientAddress(req: IncomingMessage): string {
+    return proxyAddr(req, this.trust);
   }
 
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {

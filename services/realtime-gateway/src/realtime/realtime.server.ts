@@ -21,7 +21,7 @@ const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 const ADAPTER_READY_TIMEOUT_MS = 5_000;
 
 /** Why a handshake was refused: the `connect_error` message, and its `data`. */
-function refused(reason: 'missing' | 'invalid' | 'expired' | 'revoked'): ExtendedError {
+function refused(reason: 'missing' | 'invalid' | 'expired' | 'revoked' | 'stale'): ExtendedError {
   const err: ExtendedError = new Error(`token ${reason}`);
   err.data = { error: 'ERR_SESSION_EXPIRED', reason };
   return err;

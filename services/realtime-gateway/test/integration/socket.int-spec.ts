@@ -187,25 +187,30 @@ describe('realtime-gateway: live socket', () => {
       expect(inQ1.events(channel)).toHaveLength(2);
     });
 
-    it('sends connection records and session updates to every socket of the company, and only there', async () => {
+    it('sends connection records and session updates to every socket of the company, and only there; the token and QR code to admins only', async () => {
       const companyId = newCompanyId();
       const admin = await open((await newUser(gw, companyId, { profile: 'admin' })).token);
       const agent = await open((await newUser(gw, companyId, { queueIds: [] })).token);
       const other = await open((await newUser(gw, newCompanyId(), { profile: 'admin' })).token);
-      const connection = whatsappDto(companyId, newId(), 'qrcode');
+      const connection = { ...whatsappDto(companyId, newId(), 'qrcode'), token: 'api-token-of-the-company' };
       await publish.connectionSession(gw.bus, connection);
       await publish.connectionUpdated(gw.bus, { ...connection, name: 'Renamed' });
       await publish.connectionDeleted(gw.bus, companyId, connection.id);
       const session = SocketChannels.whatsappSession(companyId);
       const whatsapp = SocketChannels.whatsapp(companyId);
       await settle(() => [admin, agent].every((c) => c.events(session).length === 1 && c.events(whatsapp).length === 2));
-      for (const c of [admin, agent]) {
-        expect(c.events(session)).toEqual([{ action: 'update', session: connection }]);
-        expect(c.events(whatsapp)).toEqual([
-          { action: 'update', whatsapp: { ...connection, name: 'Renamed' } },
-          { action: 'delete', whatsappId: connection.id },
-        ]);
-      }
+      expect(admin.events(session)).toEqual([{ action: 'update', session: connection }]);
+      expect(admin.events(whatsapp)).toEqual([
+        { action: 'update', whatsapp: { ...connection, name: 'Renamed' } },
+        { action: 'delete', whatsappId: connection.id },
+      ]);
+      // an agent sees the same changes, never the secrets (with the QR code they could pair the number to their phone)
+      expect(agent.events(session)).toEqual([{ action: 'update', session: { ...connection, token: null, qrcode: '' } }]);
+      expect(agent.events(whatsapp)).toEqual([
+        { action: 'update', whatsapp: { ...connection, name: 'Renamed', token: null, qrcode: '' } },
+        { action: 'delete', whatsappId: connection.id },
+      ]);
+      expect(JSON.stringify([...agent.received.values()])).not.toMatch(/QR-DATA|api-token-of-the-company/);
       expect(other.received.size).toBe(0);
     });
 

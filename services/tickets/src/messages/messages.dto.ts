@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 
 export class SendMessageDto {
   @ApiProperty({ maxLength: 65536 })
@@ -19,6 +19,6 @@ export class SendMessageDto {
 }
 
 export class ListMessagesQueryDto {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) pageNumber?: number;
+  @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) cursor?: string;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import type { TicketStatus } from '@wa/contracts';
 
 const STATUSES: TicketStatus[] = ['pending', 'open', 'closed'];
@@ -25,7 +26,7 @@ const toBool = ({ value }: { value: unknown }) => (value === undefined || value 
 export class ListTicketsQueryDto {
   @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: TicketStatus;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) pageNumber?: number;
+  @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
   @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' }) @IsOptional() @IsString() @MaxLength(500) cursor?: string;
   @ApiPropertyOptional() @IsOptional() @Transform(toBool) @IsBoolean() showAll?: boolean;
   @ApiPropertyOptional() @IsOptional() @Transform(toBool) @IsBoolean() withUnreadMessages?: boolean;

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from '@wa/auth';
-import type { WhatsappDto } from '@wa/contracts';
+import { AdminOnly, CurrentUser, seesConnectionSecrets, withoutConnectionSecrets } from '@wa/auth';
+import type { AccessTokenClaims, WhatsappDto } from '@wa/contracts';
 import { CreateConnectionDto, UpdateConnectionDto } from './connections.dto.js';
 import { ConnectionsService } from './connections.service.js';
 
@@ -12,14 +12,17 @@ export class ConnectionsController {
   constructor(private readonly connections: ConnectionsService) {}
 
   /** Also called as `/whatsapp/?session=0`; the company comes from the token, never from the query. */
+  /** Agents get every connection without its token and QR code (admins only: see seesConnectionSecrets). */
   @Get()
-  list(): Promise<WhatsappDto[]> {
-    return this.connections.list();
+  async list(@CurrentUser() caller: AccessTokenClaims): Promise<WhatsappDto[]> {
+    const all = await this.connections.list();
+    return seesConnectionSecrets(caller) ? all : all.map(withoutConnectionSecrets);
   }
 
   @Get(':id')
-  get(@Param('id', ParseIntPipe) id: number): Promise<WhatsappDto> {
-    return this.connections.get(id);
+  async get(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<WhatsappDto> {
+    const connection = await this.connections.get(id);
+    return seesConnectionSecrets(caller) ? connection : withoutConnectionSecrets(connection);
   }
 
   @AdminOnly()

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import { SANDBOX_INBOUND_BATCH_MAX, type SandboxInboundBatchRequest, type SandboxInboundRequest } from '@wa/contracts';
 
 /** A message the sandbox phone receives, as from a WhatsApp contact. */
@@ -41,10 +42,7 @@ export class SandboxInboundBatchDto implements SandboxInboundBatchRequest {
 }
 
 export class OutboxQuery {
-  @ApiPropertyOptional({ default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER })
+  @PageNumberField()
   pageNumber?: number;
 }

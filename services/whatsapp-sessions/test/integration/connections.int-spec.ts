@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ConnectionChangedEvent, ConnectionDeletedEvent, WhatsappDto } from '@wa/contracts';
-import { Collector, cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, type SessionsUnderTest } from './harness.js';
+import { Collector, cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(16);
+const companies = companyPool(17);
 let next = 0;
 let svc: SessionsUnderTest;
 const created: Array<{ id: number; token: string }> = [];
@@ -121,6 +121,26 @@ describe('connections: validation and defaults', () => {
     const sameToken = await svc.http.post('/whatsapp', { token: b.admin, body: { name: 'Token', token: first.token } });
     expect(sameToken.status).toBe(400);
     expect(fieldMessages(sameToken.body, 'token').length).toBe(1);
+  });
+});
+
+describe('connections: what agents see', () => {
+  it("gives agents every connection without its API token and QR code; admins get both", async () => {
+    const { admin, agent } = newCompany();
+    const c = await create(admin, { name: 'Com token', token: 'api-token-secret-1' });
+    // the sandbox session settles first (its status write clears the QR code), then a QR code is on record
+    await waitForStatus(svc, admin, c.id, 'CONNECTED');
+    await svc.db.query(`UPDATE whatsapp.connections SET qrcode = 'QR-SECRET' WHERE id = $1`, [c.id]);
+    const asAdmin = (await list(admin)).find((x) => x.id === c.id)!;
+    expect(asAdmin).toMatchObject({ token: 'api-token-secret-1', qrcode: 'QR-SECRET' });
+    const asAgent = await list(agent);
+    expect(asAgent.map((x) => x.id)).toContain(c.id);
+    expect(asAgent.find((x) => x.id === c.id)).toMatchObject({ name: 'Com token', token: null, qrcode: '' });
+    const one = await svc.http.get(`/whatsapp/${c.id}`, { token: agent });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: c.id, token: null, qrcode: '' });
+    expect(JSON.stringify([asAgent, one.body])).not.toMatch(/api-token-secret-1|QR-SECRET/);
+    expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body).toMatchObject({ token: 'api-token-secret-1', qrcode: 'QR-SECRET' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { Alert, Box, Button, Center, Field, Heading, HStack, Input, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../i18n';
 import { expiryWarningDays } from './expiry';
@@ -14,6 +15,9 @@ export default function LoginPage() {
   const [isLoading, setLoading] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // a password someone else chose (the first super user's): the sign-in sets the user's own
+  const [mustChange, setMustChange] = useState(false);
+  const [newPassword, setNewPassword] = useState('');
   const [notice] = useState(peekSessionEndNotice);
   useEffect(clearSessionEndNotice, []);
 
@@ -23,13 +27,14 @@ export default function LoginPage() {
     setLoading(true);
     try {
       const { signIn } = await loadSignIn();
-      const user = await signIn(email.trim(), password);
+      const user = await signIn(email.trim(), password, mustChange ? newPassword : undefined);
       notify.success(t('login.success'));
       const days = user.profile === 'admin' ? expiryWarningDays(user.company?.dueDate) : null;
       if (days !== null) notify.warning(t('auth.expiry', { days }), 10_000);
     } catch (err) {
       setLoading(false);
-      notify.error(err);
+      if (errorCode(err) === 'ERR_PASSWORD_CHANGE_REQUIRED') setMustChange(true);
+      else notify.error(err);
     }
   }
 
@@ -60,7 +65,25 @@ export default function LoginPage() {
             <Field.Label>{t('login.password')}</Field.Label>
             <Input type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="login-password" />
           </Field.Root>
-          <Button type="submit" colorPalette="teal" loading={isLoading} disabled={!email.trim() || !password} data-testid="login-submit">
+          {mustChange && (
+            <>
+              <Alert.Root status="info" data-testid="login-must-change">
+                <Alert.Indicator />
+                <Alert.Title>{t('login.mustChange')}</Alert.Title>
+              </Alert.Root>
+              <Field.Root required invalid={newPassword.length > 0 && (newPassword.length < 5 || newPassword.length > 50)}>
+                <Field.Label>{t('login.newPassword')}</Field.Label>
+                <Input type="password" name="new-password" autoComplete="new-password" autoFocus value={newPassword} onChange={(e) => setNewPassword(e.target.value)} data-testid="login-new-password" />
+              </Field.Root>
+            </>
+          )}
+          <Button
+            type="submit"
+            colorPalette="teal"
+            loading={isLoading}
+            disabled={!email.trim() || !password || (mustChange && (newPassword.length < 5 || newPassword.length > 50))}
+            data-testid="login-submit"
+          >
             {t('login.submit')}
           </Button>
           <HStack justify="space-between" textStyle="sm">

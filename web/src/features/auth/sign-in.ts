@@ -9,8 +9,8 @@ import { authApi } from './auth.api';
  * storage (which sends the guards to the app). Loaded by the login page on the first interaction,
  * so that the page itself does not carry the store. Rejects with the call's error.
  */
-export async function signIn(email: string, password: string): Promise<UserDto> {
-  const request = store.dispatch(authApi.endpoints.login.initiate({ email, password }));
+export async function signIn(email: string, password: string, newPassword?: string): Promise<UserDto> {
+  const request = store.dispatch(authApi.endpoints.login.initiate(newPassword ? { email, password, newPassword } : { email, password }));
   try {
     const { token, user } = await request.unwrap();
     store.dispatch(sessionStarted({ token, user }));

@@ -23,6 +23,8 @@ const en: Translation = {
     terms: 'Terms of use',
     privacy: 'Privacy policy',
     success: 'Signed in successfully!',
+    mustChange: 'Set a new password to sign in. The current one was made for your first access.',
+    newPassword: 'New password',
   },
   legal: {
     termTitle: 'Terms of use',
@@ -218,6 +220,7 @@ const en: Translation = {
     ERR_WAPP_GREETING_REQUIRED: 'A greeting message is required when there is more than one queue.',
     ERR_SUBSCRIPTION_EXPIRED: 'Oops! Your subscription expired on {{date}}. Contact Support for more information!',
     ERR_TOO_MANY_ATTEMPTS: 'Too many attempts. Try again later.',
+    ERR_PASSWORD_CHANGE_REQUIRED: 'Set a new password to sign in.',
     ERR_VALIDATION: 'The data sent is not valid.',
     ERR_UNAUTHENTICATED: 'Please sign in again.',
     ERR_SERVICE_UNAVAILABLE: 'The service is unavailable right now.',

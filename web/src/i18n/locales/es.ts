@@ -23,6 +23,8 @@ const es: Translation = {
     terms: 'Términos de uso',
     privacy: 'Política de privacidad',
     success: '¡Sesión iniciada con éxito!',
+    mustChange: 'Defina una nueva contraseña para entrar. La actual se creó para el primer acceso.',
+    newPassword: 'Nueva contraseña',
   },
   legal: {
     termTitle: 'Términos de uso',
@@ -218,6 +220,7 @@ const es: Translation = {
     ERR_WAPP_GREETING_REQUIRED: 'El mensaje de saludo es obligatorio cuando hay más de una cola.',
     ERR_SUBSCRIPTION_EXPIRED: '¡Uy! Su suscripción venció el {{date}}. ¡Contacte al Soporte para más información!',
     ERR_TOO_MANY_ATTEMPTS: 'Demasiados intentos. Inténtelo más tarde.',
+    ERR_PASSWORD_CHANGE_REQUIRED: 'Defina una nueva contraseña para entrar.',
     ERR_VALIDATION: 'Los datos enviados no son válidos.',
     ERR_UNAUTHENTICATED: 'Inicie sesión nuevamente.',
     ERR_SERVICE_UNAVAILABLE: 'El servicio no está disponible en este momento.',

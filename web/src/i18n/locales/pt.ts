@@ -25,6 +25,8 @@ const pt = {
     terms: 'Termos de uso',
     privacy: 'Política de privacidade',
     success: 'Login efetuado com sucesso!',
+    mustChange: 'Defina uma nova senha para entrar. A senha atual foi criada para o primeiro acesso.',
+    newPassword: 'Nova senha',
   },
   legal: {
     termTitle: 'Termos de uso',
@@ -220,6 +222,7 @@ const pt = {
     ERR_WAPP_GREETING_REQUIRED: 'A mensagem de saudação é obrigatória quando há mais de uma fila.',
     ERR_SUBSCRIPTION_EXPIRED: 'Opss! Sua assinatura venceu {{date}}. Entre em contato com o Suporte para mais informações!',
     ERR_TOO_MANY_ATTEMPTS: 'Muitas tentativas. Tente novamente mais tarde.',
+    ERR_PASSWORD_CHANGE_REQUIRED: 'Defina uma nova senha para entrar.',
     ERR_VALIDATION: 'Os dados enviados não são válidos.',
     ERR_UNAUTHENTICATED: 'É preciso entrar novamente.',
     ERR_SERVICE_UNAVAILABLE: 'O serviço está indisponível no momento.',

@@ -19,6 +19,10 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 200, select: false })
   passwordHash: string;
 
+  /** set for a password someone else chose (the first super user): the user sets their own at first sign-in */
+  @Column({ type: 'boolean', default: false })
+  mustChangePassword: boolean;
+
   @Column({ type: 'varchar', length: 20, default: 'user' })
   profile: Profile;
 

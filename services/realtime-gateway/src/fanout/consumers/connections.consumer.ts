@@ -7,6 +7,7 @@ import {
   type WhatsappChannelPayload,
   type WhatsappSessionChannelPayload,
 } from '@wa/contracts';
+import { withoutConnectionSecrets } from '@wa/auth';
 import type { BusMessage } from '@wa/event-bus';
 import { Rooms } from '../../realtime/rooms.js';
 import { eventCompany, isId, type Emission } from '../emission.js';
@@ -20,7 +21,10 @@ export function connectionsOrderKey(subject: string): string {
   return `${companyId}.${connectionId}`;
 }
 
-/** Connection records and session states → `-whatsapp` and `-whatsappSession`, to every socket of the company. */
+/**
+ * Connection records and session states → `-whatsapp` and `-whatsappSession`, to every socket of the company:
+ * admins (the `all` room) get them whole, everyone else without the API token and the QR code.
+ */
 @Injectable()
 export class ConnectionsConsumer {
   private readonly log = new Logger(ConnectionsConsumer.name);
@@ -33,8 +37,8 @@ export class ConnectionsConsumer {
       case 'updated': {
         const { connection } = msg.data as ConnectionChangedEvent;
         if (!connection || !isId(connection.id)) return this.skip(msg, 'bad connection');
-        const payload: WhatsappChannelPayload = { action: 'update', whatsapp: connection };
-        return [{ rooms, channel: SocketChannels.whatsapp(companyId), payload }];
+        const channel = SocketChannels.whatsapp(companyId);
+        return bySecrecy(companyId, channel, connection, (whatsapp): WhatsappChannelPayload => ({ action: 'update', whatsapp }));
       }
       case 'deleted': {
         const { connectionId } = msg.data as ConnectionDeletedEvent;
@@ -45,8 +49,8 @@ export class ConnectionsConsumer {
       case 'session': {
         const { session } = msg.data as ConnectionSessionEvent;
         if (!session || !isId(session.id)) return this.skip(msg, 'bad session');
-        const payload: WhatsappSessionChannelPayload = { action: 'update', session };
-        return [{ rooms, channel: SocketChannels.whatsappSession(companyId), payload }];
+        const channel = SocketChannels.whatsappSession(companyId);
+        return bySecrecy(companyId, channel, session, (s): WhatsappSessionChannelPayload => ({ action: 'update', session: s }));
       }
       default:
         return [];
@@ -57,4 +61,13 @@ export class ConnectionsConsumer {
     this.log.warn({ subject: msg.subject, seq: msg.streamSeq, why }, 'event not fanned out');
     return [];
   }
+}
+
+/** One change as two emits: whole to the admins' room, without token and QR code to the rest of the company. */
+function bySecrecy<C extends { token: string | null; qrcode: string }>(companyId: number, channel: string, connection: C, payload: (c: C) => unknown): Emission[] {
+  const admins = Rooms.allTickets(companyId);
+  return [
+    { rooms: [admins], channel, payload: payload(connection) },
+    { rooms: [Rooms.company(companyId)], except: [admins], channel, payload: payload(withoutConnectionSecrets(connection)) },
+  ];
 }
