@@ -89,6 +89,8 @@ const userKey = (userId: number) => `${REVOKED_PREFIX}user:${userId}`;
 const sessionKey = (sid: string) => `${REVOKED_PREFIX}sid:${sid}`;
 /** tokens of the user signed up to the key's value (ms) are refused; later ones pass */
 const beforeKey = (userId: number) => `${REVOKED_PREFIX}before:${userId}`;
+/** the version (ms) of the user's directory entry auth last wrote: a reader with an older copy waits for the watch */
+const versionKey = (userId: number) => `${REVOKED_PREFIX}uver:${userId}`;
 /** a published revocation: the key, and for a "before" key its instant (`key=ms`) */
 const parseRevocation = (message: string): [string, number] => {
   const at = message.indexOf('=');
@@ -144,6 +146,21 @@ export class TokenRevocation {
    */
   async revokeUserTokensBefore(userId: number, at = Date.now()): Promise<void> {
     await this.revoke([[beforeKey(userId), at]]);
+  }
+
+  /**
+   * Says that the user's directory entry now has `version` (auth, once the entry is stored): pushed like a
+   * revocation, so every mirror has it before any request made after this call arrives, and a reader whose
+   * copy of the directory is older waits for it (DirectoryMirror.lookupAtLeast) instead of using it.
+   */
+  async announceUserVersion(userId: number, version: number): Promise<void> {
+    await this.revoke([[versionKey(userId), version]]);
+  }
+
+  /** The latest directory version announced for the user (0: none lately). */
+  async userVersion(userId: number): Promise<number> {
+    if (!this.mirrored) return Number(await this.redis.get(versionKey(userId))) || 0;
+    return this.unexpired(versionKey(userId))?.at ?? 0;
   }
 
   private async revoke(entries: Array<[key: string, at: number]>): Promise<void> {

@@ -1,10 +1,7 @@
 import type { AllTicket, Profile } from '@wa/contracts';
 import { fnv1a } from '@wa/event-bus';
 import { randomUUID } from 'node:crypto';
-import type { JetStreamManager, KV, NatsConnection } from 'nats';
-
-/** The direct-get API of nats.js' JetStreamManager (there at run time; its type is not exported). */
-type DirectGet = { direct: { getMessage(stream: string, query: { last_by_subj: string }): Promise<{ seq: number }> } };
+import type { KV, NatsConnection } from 'nats';
 
 /** What other services need to know of a user: their profile and queues. */
 export interface DirectoryUser {
@@ -15,6 +12,11 @@ export interface DirectoryUser {
   queueIds: number[];
   allTicket: AllTicket;
   super: boolean;
+  /**
+   * The entry's version (the user's updatedAt in ms). Auth pushes it through Redis when it writes the entry
+   * (TokenRevocation.announceUserVersion), so a reader knows its copy is behind before the watch delivers.
+   */
+  version?: number;
 }
 
 export const USER_DIRECTORY_BUCKET = 'users';
@@ -42,8 +44,9 @@ const directorySubject = (companyId: number, userId: number) => `$KV.${USER_DIRE
  */
 export function directoryPutEvent(user: DirectoryUser, version: number): DirectoryEvent {
   const k = key(user.companyId, user.id);
-  const digest = fnv1a(JSON.stringify(user)).toString(36);
-  return { subject: directorySubject(user.companyId, user.id), msgId: `dir:${k}:${version}:${digest}`, payload: user };
+  const entry = { ...user, version };
+  const digest = fnv1a(JSON.stringify(entry)).toString(36);
+  return { subject: directorySubject(user.companyId, user.id), msgId: `dir:${k}:${version}:${digest}`, payload: entry };
 }
 
 /**
@@ -62,14 +65,11 @@ export function directoryRemoveEvent(companyId: number, userId: number): Directo
  * change applies on the agent's very next request.
  */
 export class UserDirectory {
-  private constructor(
-    private readonly kv: KV,
-    private readonly jsm: JetStreamManager,
-  ) {}
+  private constructor(private readonly kv: KV) {}
 
   static async open(nc: NatsConnection): Promise<UserDirectory> {
     const kv = await nc.jetstream().views.kv(USER_DIRECTORY_BUCKET, { history: 1 });
-    return new UserDirectory(kv, await nc.jetstreamManager());
+    return new UserDirectory(kv);
   }
 
   async put(user: DirectoryUser): Promise<void> {
@@ -80,31 +80,15 @@ export class UserDirectory {
     await this.kv.delete(key(companyId, userId));
   }
 
-  /**
-   * The bucket stream's last sequence: every write acknowledged before this call is at or below it. A direct
-   * get of the stream's last message (small, served without the JetStream API; cheaper than stream info).
-   */
-  async head(): Promise<number> {
-    try {
-      return (await (this.jsm as JetStreamManager & DirectGet).direct.getMessage(`KV_${USER_DIRECTORY_BUCKET}`, { last_by_subj: `$KV.${USER_DIRECTORY_BUCKET}.>` })).seq;
-    } catch (err) {
-      if ((err as { code?: string }).code === '404') return 0; // an empty bucket
-      throw err;
-    }
-  }
-
   async get(companyId: number, userId: number): Promise<DirectoryUser | null> {
     const entry = await this.kv.get(key(companyId, userId));
     if (!entry || entry.operation !== 'PUT' || entry.length === 0) return null;
     return entry.json<DirectoryUser>();
   }
 
-  /**
-   * Current values first, then every change; `null` user means deleted; `seq` is the entry's stream sequence.
-   * `onLoaded` once the current values are in.
-   */
+  /** Current values first, then every change; `null` user means deleted. `onLoaded` once the current values are in. */
   async watch(
-    onChange: (companyId: number, userId: number, user: DirectoryUser | null, seq: number) => void,
+    onChange: (companyId: number, userId: number, user: DirectoryUser | null) => void,
     hooks: { onLoaded?: () => void; onEnd?: (err?: unknown) => void } = {},
   ): Promise<() => void> {
     const iter = await this.kv.watch({ initializedFn: hooks.onLoaded });
@@ -112,7 +96,7 @@ export class UserDirectory {
       try {
         for await (const e of iter) {
           const [companyId, userId] = e.key.split('.').map(Number);
-          onChange(companyId, userId, e.operation === 'PUT' && e.length > 0 ? e.json<DirectoryUser>() : null, e.revision);
+          onChange(companyId, userId, e.operation === 'PUT' && e.length > 0 ? e.json<DirectoryUser>() : null);
         }
         hooks.onEnd?.();
       } catch (err) {
@@ -131,11 +115,10 @@ export class UserDirectory {
 }
 
 /**
- * The user directory in memory, fed by a watch of the bucket: a lookup costs no round trip. `current()` reads
- * its own writes: it first asks the bucket's last sequence (one small request, shared by every call that
- * arrives while it is under way) and waits until the watch has applied it, so a change acknowledged before the
- * call is seen by it, however late the watch delivers. While the watch is loading or has stopped, reads answer
- * `undefined` (ask the bucket), and the watch is started again.
+ * The user directory in memory, fed by a watch of the bucket: a lookup costs no round trip. The watch may
+ * deliver a change a little after auth's write returned; `lookupAtLeast` waits (briefly) for an entry of a
+ * given version, which auth pushes through Redis before it answers (see CallerService in tickets). While the
+ * watch is loading or has stopped, `lookup` answers `undefined` (ask the bucket), and the watch is started again.
  */
 export class DirectoryMirror {
   private readonly users = new Map<string, DirectoryUser>();
@@ -143,34 +126,25 @@ export class DirectoryMirror {
   private stopWatch: (() => void) | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
-  /** the highest stream sequence the watch has applied */
-  private applied = 0;
-  private waiters: Array<{ seq: number; resolve: () => void }> = [];
-  /** a read of the bucket's head under way, and the one that follows it (shared by who arrived meanwhile) */
-  private reading: Promise<number> | undefined;
-  private following: Promise<number> | undefined;
+  /** lookups waiting for an entry of some version, by key */
+  private waiters = new Map<string, Set<{ version: number; resolve: () => void }>>();
 
-  constructor(
-    private readonly directory: UserDirectory,
-    private readonly opts: { headTimeoutMs?: number; catchUpMs?: number } = {},
-  ) {}
+  constructor(private readonly directory: UserDirectory) {}
 
   async start(): Promise<void> {
     if (this.closed) return;
     let loaded!: () => void;
     const ready = new Promise<void>((resolve) => (loaded = resolve));
     try {
-      // what the bucket held before the watch began: the watch has it all once it says it is loaded
-      const before = await this.directory.head();
       this.stopWatch = await this.directory.watch(
-        (companyId, userId, user, seq) => {
-          if (user) this.users.set(key(companyId, userId), user);
-          else this.users.delete(key(companyId, userId));
-          this.advance(seq);
+        (companyId, userId, user) => {
+          const k = key(companyId, userId);
+          if (user) this.users.set(k, user);
+          else this.users.delete(k);
+          this.wake(k, user);
         },
         {
           onLoaded: () => {
-            this.advance(before);
             this.live = true;
             loaded();
           },
@@ -191,13 +165,10 @@ export class DirectoryMirror {
     clearTimeout(timer);
   }
 
-  private advance(seq: number): void {
-    if (seq <= this.applied) return;
-    this.applied = seq;
-    if (this.waiters.length === 0) return;
-    const due = this.waiters.filter((w) => w.seq <= seq);
-    this.waiters = this.waiters.filter((w) => w.seq > seq);
-    for (const w of due) w.resolve();
+  private wake(k: string, user: DirectoryUser | null): void {
+    const waiting = this.waiters.get(k);
+    if (!waiting) return;
+    for (const w of waiting) if (!user || (user.version ?? 0) >= w.version) w.resolve();
   }
 
   private restartSoon(): void {
@@ -205,7 +176,6 @@ export class DirectoryMirror {
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.users.clear();
-      this.applied = 0;
       void this.start();
     }, 1000);
     this.retry.unref();
@@ -218,57 +188,32 @@ export class DirectoryMirror {
   }
 
   /**
-   * `lookup` after every write acknowledged before this call has reached the mirror. When the bucket's head
-   * cannot be read in time (NATS away), the mirror answers as it stands; when the watch does not catch up in
-   * time, `undefined` (ask the bucket).
+   * `lookup`, once the mirror holds the user's entry at `version` or later (or their removal); `undefined`
+   * when it does not within `timeoutMs` (ask the bucket) or is not live. No wait when it has it already.
    */
-  async current(companyId: number, userId: number): Promise<DirectoryUser | null | undefined> {
-    if (!this.live) return undefined;
-    const head = await this.nextHead().catch(() => undefined);
-    if (head !== undefined && head > this.applied && !(await this.caughtUp(head))) return undefined;
-    return this.lookup(companyId, userId);
-  }
-
-  /** A read of the head that starts after this call: the one under way may have been sent before a write. */
-  private nextHead(): Promise<number> {
-    if (!this.reading) return (this.reading = this.readHead());
-    this.following ??= this.reading
-      .then(noop, noop)
-      .then(() => {
-        this.following = undefined;
-        return (this.reading = this.readHead());
-      });
-    return this.following;
-  }
-
-  private readHead(): Promise<number> {
-    let timer: NodeJS.Timeout | undefined;
-    const read = Promise.race([
-      this.directory.head(),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('user directory: head timed out')), this.opts.headTimeoutMs ?? 500))),
-    ]).finally(() => {
-      clearTimeout(timer);
-      if (this.reading === read) this.reading = undefined;
-    });
-    return read;
-  }
-
-  private caughtUp(seq: number): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, this.opts.catchUpMs ?? 1000);
+  async lookupAtLeast(companyId: number, userId: number, version: number, timeoutMs = 1000): Promise<DirectoryUser | null | undefined> {
+    const now = this.lookup(companyId, userId);
+    if (now === undefined || version <= 0 || (now !== null && (now.version ?? 0) >= version)) return now;
+    const k = key(companyId, userId);
+    const arrived = await new Promise<boolean>((resolve) => {
       const waiter = {
-        seq,
+        version,
         resolve: () => {
           clearTimeout(timer);
+          this.waiters.get(k)?.delete(waiter);
+          if (this.waiters.get(k)?.size === 0) this.waiters.delete(k);
           resolve(true);
         },
       };
-      this.waiters.push(waiter);
-      if (this.applied >= seq) waiter.resolve();
+      const timer = setTimeout(() => {
+        this.waiters.get(k)?.delete(waiter);
+        if (this.waiters.get(k)?.size === 0) this.waiters.delete(k);
+        resolve(false);
+      }, timeoutMs);
+      if (!this.waiters.has(k)) this.waiters.set(k, new Set());
+      this.waiters.get(k)!.add(waiter);
     });
+    return arrived ? this.lookup(companyId, userId) : undefined;
   }
 
   /** A user's name, as last seen (also while not live). */
@@ -285,11 +230,7 @@ export class DirectoryMirror {
     this.live = false;
     clearTimeout(this.retry);
     this.stopWatch?.();
-    for (const w of this.waiters) w.resolve();
-    this.waiters = [];
+    for (const waiting of this.waiters.values()) for (const w of waiting) w.resolve();
+    this.waiters.clear();
   }
-}
-
-function noop(): void {
-  // a settled read, whichever way, lets the next one start
 }

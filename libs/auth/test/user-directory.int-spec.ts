@@ -51,20 +51,25 @@ describe('UserDirectory mirrored in memory', () => {
     expect(mirror.lookup(companyId, 2)).toBeUndefined();
   });
 
-  it('reads its own writes: current() sees every change acknowledged before the call, without waiting on the test side', async () => {
+  it('waits for an entry of an announced version: no older copy is used, however late the watch delivers', async () => {
     const mirror = await reader.mirror();
     try {
-      for (let i = 0; i < 100; i++) {
-        await writer.put(user(1, [i]));
-        // several readers at once share the head reads; each must see the write
-        const seen = await Promise.all([1, 2, 3].map(() => mirror.current(companyId, 1)));
+      for (let i = 1; i <= 100; i++) {
+        await writer.put({ ...user(1, [i]), version: i });
+        // several readers at once, each told the version auth announced
+        const seen = await Promise.all([1, 2, 3].map(() => mirror.lookupAtLeast(companyId, 1, i)));
         expect(seen.map((u) => u?.queueIds)).toEqual([[i], [i], [i]]);
       }
+      // a version that never comes: after the wait, "ask the bucket" (undefined), never the older copy
+      expect(await mirror.lookupAtLeast(companyId, 1, 1000, 50)).toBeUndefined();
+      // nothing announced: the copy as it stands, at once
+      expect((await mirror.lookupAtLeast(companyId, 1, 0))?.queueIds).toEqual([100]);
       await writer.remove(companyId, 1);
-      expect(await mirror.current(companyId, 1)).toBeNull();
+      expect(await soon(() => mirror.lookup(companyId, 1) === null)).toBe(true);
+      expect(await mirror.lookupAtLeast(companyId, 1, 0)).toBeNull();
     } finally {
       mirror.stop();
     }
-    expect(await mirror.current(companyId, 1)).toBeUndefined();
+    expect(await mirror.lookupAtLeast(companyId, 1, 1)).toBeUndefined();
   });
 });

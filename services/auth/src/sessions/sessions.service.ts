@@ -70,7 +70,7 @@ export class SessionsService {
     await this.assertSubscription(user);
 
     const sessionId = randomUUID();
-    const { refreshToken, expiresAt, ended, outboxIds } = await this.db.transaction(async (tx) => {
+    const { refreshToken, expiresAt, ended, version, outboxIds } = await this.db.transaction(async (tx) => {
       // One browser per account: a new sign-in ends the others.
       const others = await tx.getRepository(LoginSessionEntity).find({ where: { userId: user.id, revokedAt: IsNull() }, select: { id: true } });
       if (others.length > 0) {
@@ -103,9 +103,10 @@ export class SessionsService {
       const current = await tx.getRepository(UserEntity).findOneBy({ id: user.id });
       // users that predate the directory (the seed, an import) enter it when they sign in
       if (current) events.push(directoryPutEvent(directoryEntry(current), current.updatedAt.getTime()));
-      return { ...issued, ended, outboxIds: await this.outbox.add(tx, events) };
+      return { ...issued, ended, version: current?.updatedAt.getTime() ?? 0, outboxIds: await this.outbox.add(tx, events) };
     });
-    await this.outbox.flushAndWait(outboxIds); // the next request anywhere finds the user in the directory
+    // the next request anywhere finds the user in the directory (see UsersService.announce)
+    if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.id, version);
     if (ended.length > 0) await this.revocation.revokeSessions(ended);
     const view = await this.userWithCompany(user.id);
     return { token: this.accessToken(view, sessionId), user: view, refreshToken, refreshExpiresAt: expiresAt };

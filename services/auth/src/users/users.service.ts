@@ -66,8 +66,7 @@ export class UsersService {
         }),
       ),
     );
-    // the user directory is read on every request elsewhere: the change applies on the next one
-    await this.outbox.flushAndWait(outboxIds);
+    await this.announce(outboxIds, user);
     return userView(user);
   }
 
@@ -112,8 +111,7 @@ export class UsersService {
         return { updated: row, ended, outboxIds: await this.outbox.add(tx, userChanged('updated', row)) };
       }),
     );
-    // the user directory is read on every request elsewhere: the change applies on the next one
-    await this.outbox.flushAndWait(outboxIds);
+    await this.announce(outboxIds, updated);
     await this.revocation.revokeSessions(ended);
     // tokens carry the profile: those signed before a change of it are refused (the next refresh has the new one)
     if (updated.profile !== user.profile) await this.revocation.revokeUserTokensBefore(id);
@@ -137,6 +135,14 @@ export class UsersService {
     // the user directory is read on every request elsewhere: the change applies on the next one
     await this.outbox.flushAndWait(outboxIds);
     await Promise.all([this.revocation.revokeUser(id), this.revocation.revokeSessions(ended)]);
+  }
+
+  /**
+   * The user directory is read on every request elsewhere: the entry is published, then its version pushed
+   * to every reader (before this request answers), so the change applies on the user's very next request.
+   */
+  private async announce(outboxIds: string[], user: UserEntity): Promise<void> {
+    if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.id, user.updatedAt.getTime());
   }
 
   private async isCurrentPassword(id: number, password: string | undefined): Promise<boolean> {

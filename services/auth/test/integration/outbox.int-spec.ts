@@ -77,7 +77,7 @@ describe('auth publishes through its outbox', () => {
       expect(res.status).toBe(200);
       updatedAt = res.body.updatedAt;
       const updatedAtMs = Date.parse(updatedAt);
-      const entry: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false };
+      const entry: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false, version: updatedAtMs };
       // committed with the change, directory entry first
       const rows = await outboxRows(auth, [dirSubject, updSubject]);
       expect(rows.map((r) => r.subject)).toEqual([dirSubject, updSubject]);
@@ -109,7 +109,7 @@ describe('auth publishes through its outbox', () => {
       super: false,
       at: updatedAt,
     });
-    const expected: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false };
+    const expected: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false, version: updatedAtMs };
     // reads back as put() would have stored it: through get(), the raw KV entry and a watching mirror
     expect(await reader.get(c.companyId, agent.id)).toEqual(expected);
     const kv = await nc.jetstream().views.kv(USER_DIRECTORY_BUCKET, { history: 1 });

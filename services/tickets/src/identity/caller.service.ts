@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { seesAllTickets, UserDirectory, type DirectoryMirror } from '@wa/auth';
+import { seesAllTickets, TokenRevocation, UserDirectory, type DirectoryMirror } from '@wa/auth';
 import type { AccessTokenClaims, Profile } from '@wa/contracts';
 
 export interface Caller {
@@ -16,9 +16,9 @@ export interface Caller {
 
 /**
  * Who is asking, with their current queues: the user directory that auth writes on every change, kept
- * in memory by a watch; each request first makes sure the copy holds every change acknowledged before it
- * (DirectoryMirror.current), so an admin's change applies on the agent's very next request. While the watch
- * is not live, the bucket is read per request.
+ * in memory by a watch. Auth also pushes the entry's new version through Redis before it answers the admin
+ * (kept in memory here too, with the revocations); a copy older than that waits for the watch, so an admin's
+ * change applies on the agent's very next request. While the watch is not live, the bucket is read per request.
  * Names of other users (for ticket cards) come from the same copy.
  */
 @Injectable()
@@ -26,7 +26,10 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(CallerService.name);
   private mirror: DirectoryMirror | undefined;
 
-  constructor(private readonly directory: UserDirectory) {}
+  constructor(
+    private readonly directory: UserDirectory,
+    private readonly revocation: TokenRevocation,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.mirror = await this.directory.mirror();
@@ -37,7 +40,9 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async of(claims: AccessTokenClaims): Promise<Caller> {
-    const local = await this.mirror?.current(claims.companyId, claims.id);
+    // the version auth announced last (from memory): an older copy here is not used
+    const announced = await this.revocation.userVersion(claims.id).catch(() => 0);
+    const local = await this.mirror?.lookupAtLeast(claims.companyId, claims.id, announced);
     const user =
       local !== undefined
         ? local

@@ -1,4 +1,4 @@
-import { signAccessToken, UserDirectory } from '@wa/auth';
+import { signAccessToken, TokenRevocation, UserDirectory, type DirectoryUser } from '@wa/auth';
 import { ConnectionSubjects, Subjects, WaSubjects, type Profile, type WaInboundMessage, type WhatsappDto } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { HttpClient, startInProcess, TEST_JWT_SECRET, waitFor, type RunningApp } from '@wa/testing';
@@ -24,18 +24,27 @@ export class TestCompany {
   readonly companyId = 700_000 + randomInt(1, 99_999_999);
   /** far from auth's ids: revocations in Redis are per user id, and other suites revoke their users' tokens */
   private nextUser = randomInt(1_000_000_000, 2_000_000_000);
+  private lastVersion = 0;
   private nextConnection = randomInt(1, 1_000_000_000);
 
   constructor(private readonly t: TicketsUnderTest) {}
 
   async user(profile: Profile, queueIds: number[] = [], name = `${profile} ${this.nextUser}`): Promise<{ id: number; token: string }> {
     const id = this.nextUser++;
-    await this.t.directory.put({ id, companyId: this.companyId, name, profile, queueIds, allTicket: 'desabled', super: false });
+    await this.writeDirectory({ id, companyId: this.companyId, name, profile, queueIds, allTicket: 'desabled', super: false });
     return { id, token: signAccessToken({ id, companyId: this.companyId, profile, super: false, sid: randomUUID() }, TEST_JWT_SECRET) };
   }
 
   async setQueues(userId: number, profile: Profile, queueIds: number[]): Promise<void> {
-    await this.t.directory.put({ id: userId, companyId: this.companyId, name: `${profile} ${userId}`, profile, queueIds, allTicket: 'desabled', super: false });
+    await this.writeDirectory({ id: userId, companyId: this.companyId, name: `${profile} ${userId}`, profile, queueIds, allTicket: 'desabled', super: false });
+  }
+
+  /** As auth writes a user's entry: stored in the bucket, then its version announced through Redis. */
+  private async writeDirectory(user: DirectoryUser): Promise<void> {
+    const version = Math.max(Date.now(), this.lastVersion + 1);
+    this.lastVersion = version;
+    await this.t.directory.put({ ...user, version });
+    await this.t.app.get(TokenRevocation).announceUserVersion(user.id, version);
   }
 
   /** A connection as whatsapp-sessions announces it; waits until tickets knows it. */
