@@ -210,8 +210,9 @@ export class DirectoryMirror {
         if (this.waiters.get(k)?.size === 0) this.waiters.delete(k);
         resolve(false);
       }, timeoutMs);
-      if (!this.waiters.has(k)) this.waiters.set(k, new Set());
-      this.waiters.get(k)!.add(waiter);
+      const waiting = this.waiters.get(k) ?? new Set();
+      this.waiters.set(k, waiting);
+      waiting.add(waiter);
     });
     return arrived ? this.lookup(companyId, userId) : undefined;
   }
