@@ -10,7 +10,8 @@ import { startProcess, type ServiceProcess } from './processes.js';
 
 const REPLIES = 200;
 const companyId = 500_000 + randomInt(1, 99_999_999);
-const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+// a user id far from auth's: revocations in Redis are per user id, and other suites revoke their users' tokens
+const token = signAccessToken({ id: 1_999_999_001, companyId, profile: 'admin', super: false, sid: randomUUID() }, TEST_JWT_SECRET);
 const sessionsEnv = { SESSION_COMPANY_IDS: String(companyId), SESSION_LEASE_TTL_MS: '3000', SESSION_LEASE_RENEW_MS: '1000' };
 
 let tickets: ServiceProcess;

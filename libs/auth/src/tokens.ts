@@ -30,6 +30,33 @@ export function signAccessToken(claims: Omit<AccessTokenClaims, 'iat' | 'exp' | 
  */
 export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'revoked' | 'stale' };
 
+/**
+ * A revocation as it arrives (pushed by auth through Redis): a login session ended, a user deleted, a user's
+ * tokens signed until `at` refused (profile changed), or a new version of a user's directory entry.
+ */
+export type RevocationNotice =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'user'; userId: number }
+  | { kind: 'before'; userId: number; at: number }
+  | { kind: 'version'; companyId: number; userId: number; at: number };
+
+function noticeOf(key: string, at: number): RevocationNotice | undefined {
+  const rest = key.slice(REVOKED_PREFIX.length);
+  const colon = rest.indexOf(':');
+  const kind = rest.slice(0, colon);
+  const id = rest.slice(colon + 1);
+  if (kind === 'sid') return { kind: 'session', sessionId: id };
+  if (kind === 'uver') {
+    const [companyId, userId] = id.split('.').map(Number);
+    return Number.isSafeInteger(companyId) && Number.isSafeInteger(userId) ? { kind: 'version', companyId, userId, at } : undefined;
+  }
+  const userId = Number(id);
+  if (!Number.isSafeInteger(userId)) return undefined;
+  if (kind === 'user') return { kind: 'user', userId };
+  if (kind === 'before') return { kind: 'before', userId, at };
+  return undefined;
+}
+
 /** What a revocation says of a token: `ended` (session or user gone), `stale` (rights changed since), or null. */
 export type Revocation = 'ended' | 'stale' | null;
 
@@ -90,7 +117,7 @@ const sessionKey = (sid: string) => `${REVOKED_PREFIX}sid:${sid}`;
 /** tokens of the user signed up to the key's value (ms) are refused; later ones pass */
 const beforeKey = (userId: number) => `${REVOKED_PREFIX}before:${userId}`;
 /** the version (ms) of the user's directory entry auth last wrote: a reader with an older copy waits for the watch */
-const versionKey = (userId: number) => `${REVOKED_PREFIX}uver:${userId}`;
+const versionKey = (companyId: number, userId: number) => `${REVOKED_PREFIX}uver:${companyId}.${userId}`;
 /** a published revocation: the key, and for a "before" key its instant (`key=ms`) */
 const parseRevocation = (message: string): [string, number] => {
   const at = message.indexOf('=');
@@ -129,8 +156,25 @@ export class TokenRevocation {
   /** when the subscription last answered a PING (or a SUBSCRIBE) */
   private answeredAt = 0;
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<(notice: RevocationNotice) => void>();
 
   constructor(private readonly redis: Redis) {}
+
+  /**
+   * Calls `listener` with each revocation this process hears of from now on (needs `mirror()`): realtime
+   * ends the sockets of an ended session, a deleted user, or tokens whose rights changed. Answers `off`.
+   */
+  onRevocation(listener: (notice: RevocationNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(key: string, at: number): void {
+    if (this.listeners.size === 0) return;
+    const notice = noticeOf(key, at);
+    if (!notice) return;
+    for (const listener of this.listeners) listener(notice);
+  }
 
   async revokeUser(userId: number): Promise<void> {
     await this.revoke([[userKey(userId), 0]]);
@@ -153,14 +197,15 @@ export class TokenRevocation {
    * revocation, so every mirror has it before any request made after this call arrives, and a reader whose
    * copy of the directory is older waits for it (DirectoryMirror.lookupAtLeast) instead of using it.
    */
-  async announceUserVersion(userId: number, version: number): Promise<void> {
-    await this.revoke([[versionKey(userId), version]]);
+  async announceUserVersion(companyId: number, userId: number, version: number): Promise<void> {
+    await this.revoke([[versionKey(companyId, userId), version]]);
   }
 
   /** The latest directory version announced for the user (0: none lately). */
-  async userVersion(userId: number): Promise<number> {
-    if (!this.mirrored) return Number(await this.redis.get(versionKey(userId))) || 0;
-    return this.unexpired(versionKey(userId))?.at ?? 0;
+  async userVersion(companyId: number, userId: number): Promise<number> {
+    const key = versionKey(companyId, userId);
+    if (!this.mirrored) return Number(await this.redis.get(key)) || 0;
+    return this.unexpired(key)?.at ?? 0;
   }
 
   private async revoke(entries: Array<[key: string, at: number]>): Promise<void> {
@@ -212,7 +257,9 @@ export class TokenRevocation {
     this.subscriber = sub;
     sub.on('message', (_channel: string, message: string) => {
       const [key, at] = parseRevocation(message);
-      if (key.startsWith(REVOKED_PREFIX)) this.remember(key, REVOCATION_TTL_S * 1000, at);
+      if (!key.startsWith(REVOKED_PREFIX)) return;
+      this.remember(key, REVOCATION_TTL_S * 1000, at);
+      this.tell(key, at);
     });
     sub.on('error', () => undefined);
     for (const event of ['close', 'end', 'reconnecting']) sub.on(event, () => (this.live = false));

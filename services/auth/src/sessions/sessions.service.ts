@@ -106,7 +106,7 @@ export class SessionsService {
       return { ...issued, ended, version: current?.updatedAt.getTime() ?? 0, outboxIds: await this.outbox.add(tx, events) };
     });
     // the next request anywhere finds the user in the directory (see UsersService.announce)
-    if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.id, version);
+    if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.companyId, user.id, version);
     if (ended.length > 0) await this.revocation.revokeSessions(ended);
     const view = await this.userWithCompany(user.id);
     return { token: this.accessToken(view, sessionId), user: view, refreshToken, refreshExpiresAt: expiresAt };

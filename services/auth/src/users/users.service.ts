@@ -142,7 +142,7 @@ export class UsersService {
    * to every reader (before this request answers), so the change applies on the user's very next request.
    */
   private async announce(outboxIds: string[], user: UserEntity): Promise<void> {
-    if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.id, user.updatedAt.getTime());
+    if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.companyId, user.id, user.updatedAt.getTime());
   }
 
   private async isCurrentPassword(id: number, password: string | undefined): Promise<boolean> {

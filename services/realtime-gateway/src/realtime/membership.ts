@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { UserDirectory, type DirectoryUser } from '@wa/auth';
+import { UserDirectory, type DirectoryUser, type RevocationNotice } from '@wa/auth';
 import { permissionRooms, Rooms, type TicketVisibility } from './rooms.js';
 import type { RealtimeSocket } from './socket-types.js';
 
@@ -19,14 +19,20 @@ interface Latest {
 
 /**
  * Keeps the ticket-permission rooms of this replica's sockets in step with the user directory:
- * when auth changes a user's profile or queues, that user's sockets leave and join rooms at once
- * (no reconnect); when the user is deleted, they are disconnected. Each replica watches the
- * directory for its own sockets.
+ * when auth changes a user's queues, that user's sockets leave and join rooms at once (no reconnect).
+ * A socket ends when access ends: when its token expires, when its login session ends (logout, replaced,
+ * a new password), when its user is deleted or their profile changes (the client reconnects with a fresh
+ * token, which carries the new profile). Each replica watches the directory and the revocations for its
+ * own sockets.
  */
 @Injectable()
 export class Membership {
   private readonly log = new Logger(Membership.name);
   private readonly sockets = new Map<string, Set<RealtimeSocket>>();
+  /** the same sockets by login session, and by user id (revocations name only those) */
+  private readonly bySession = new Map<string, Set<RealtimeSocket>>();
+  private readonly byUserId = new Map<number, Set<RealtimeSocket>>();
+  private readonly expiry = new WeakMap<RealtimeSocket, NodeJS.Timeout>();
   private readonly latest = new Map<string, Latest>();
   private seq = 0;
   private stopWatch: (() => void) | undefined;
@@ -71,6 +77,17 @@ export class Membership {
     let set = this.sockets.get(key);
     if (!set) this.sockets.set(key, (set = new Set()));
     set.add(socket);
+    addTo(this.bySession, sessionId, socket);
+    addTo(this.byUserId, userId, socket);
+    // the socket lives as long as its token: then the client reconnects with a fresh one
+    const left = socket.data.tokenExpiresAt - Date.now();
+    if (left <= 0) {
+      socket.disconnect(true);
+      return;
+    }
+    const timer = setTimeout(() => this.end(socket, 'token expired'), Math.min(left, 2 ** 31 - 1));
+    timer.unref();
+    this.expiry.set(socket, timer);
     void socket.join([Rooms.company(companyId), Rooms.user(companyId, userId), Rooms.session(companyId, sessionId)]);
     const latest = this.latest.get(key);
     if (latest && latest.seq !== socket.data.directorySeq) {
@@ -84,6 +101,9 @@ export class Membership {
   }
 
   unregister(socket: RealtimeSocket): void {
+    clearTimeout(this.expiry.get(socket));
+    removeFrom(this.bySession, socket.data.sessionId, socket);
+    removeFrom(this.byUserId, socket.data.userId, socket);
     const key = userKey(socket.data.companyId, socket.data.userId);
     const set = this.sockets.get(key);
     if (!set) return;
@@ -103,9 +123,37 @@ export class Membership {
         socket.disconnect(true);
         continue;
       }
+      // a new profile: the token's is stale; the client reconnects with a refreshed one
+      if (visibility.profile !== socket.data.visibility.profile || visibility.super !== socket.data.visibility.super) {
+        this.end(socket, 'profile changed');
+        continue;
+      }
       socket.data.visibility = visibility;
       this.apply(socket);
     }
+  }
+
+  /** A revocation heard from auth: the sockets it ends, end. */
+  revoked(notice: RevocationNotice): void {
+    switch (notice.kind) {
+      case 'session':
+        for (const socket of [...(this.bySession.get(notice.sessionId) ?? [])]) this.end(socket, 'session ended');
+        return;
+      case 'user':
+        for (const socket of [...(this.byUserId.get(notice.userId) ?? [])]) this.end(socket, 'user deleted');
+        return;
+      case 'before':
+        for (const socket of [...(this.byUserId.get(notice.userId) ?? [])]) {
+          if (socket.data.tokenSignedAt <= notice.at) this.end(socket, 'rights changed');
+        }
+        return;
+      default:
+    }
+  }
+
+  private end(socket: RealtimeSocket, why: string): void {
+    this.log.log({ companyId: socket.data.companyId, userId: socket.data.userId, socket: socket.id, why }, 'access ended; disconnecting');
+    socket.disconnect(true);
   }
 
   /** Leaves the permission rooms the socket lost, joins the ones it gained. */
@@ -117,4 +165,17 @@ export class Membership {
     if (gained.length) void socket.join(gained);
     socket.data.permissionRooms = next;
   }
+}
+
+function addTo<K>(map: Map<K, Set<RealtimeSocket>>, key: K, socket: RealtimeSocket): void {
+  const set = map.get(key) ?? new Set<RealtimeSocket>();
+  map.set(key, set);
+  set.add(socket);
+}
+
+function removeFrom<K>(map: Map<K, Set<RealtimeSocket>>, key: K, socket: RealtimeSocket): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(socket);
+  if (set.size === 0) map.delete(key);
 }

@@ -48,6 +48,7 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
   private pub: Redis | undefined;
   private sub: Redis | undefined;
 
+  private stopRevocations: (() => void) | undefined;
   constructor(
     private readonly httpHost: HttpAdapterHost,
     private readonly env: RealtimeEnv,
@@ -89,6 +90,8 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
     io.on('connection', (socket) => this.connected(socket));
     await this.adapterReady(this.sub);
     await this.membership.start();
+    // access ended elsewhere (logout, user deleted, profile changed): this replica's sockets of it end now
+    this.stopRevocations = this.revocation.onRevocation((notice) => this.membership.revoked(notice));
   }
 
   /**
@@ -134,6 +137,8 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
       userId: claims.id,
       sessionId: claims.sid,
       token,
+      tokenSignedAt: claims.iatMs ?? (claims.iat ?? 0) * 1000,
+      tokenExpiresAt: (claims.exp ?? 0) * 1000,
       visibility,
       permissionRooms: [],
       directorySeq,
@@ -155,6 +160,7 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
    * replica during a rollout), stop the directory watch, unsubscribe the adapter, close its clients.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopRevocations?.();
     this.membership.stop();
     const io = this.server;
     if (io) {

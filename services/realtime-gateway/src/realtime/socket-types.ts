@@ -8,6 +8,9 @@ export interface RealtimeSocketData {
   sessionId: string;
   /** the access token of the handshake, forwarded to tickets for chat box checks */
   token: string;
+  /** when the token was signed and when it expires (ms): the socket ends with it */
+  tokenSignedAt: number;
+  tokenExpiresAt: number;
   visibility: TicketVisibility;
   /** the permission rooms joined for `visibility` */
   permissionRooms: string[];

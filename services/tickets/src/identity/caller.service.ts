@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { seesAllTickets, TokenRevocation, UserDirectory, type DirectoryMirror } from '@wa/auth';
 import type { AccessTokenClaims, Profile } from '@wa/contracts';
+import { DomainError } from '@wa/server-kit';
 
 export interface Caller {
   id: number;
@@ -41,7 +42,7 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
 
   async of(claims: AccessTokenClaims): Promise<Caller> {
     // the version auth announced last (from memory): an older copy here is not used
-    const announced = await this.revocation.userVersion(claims.id).catch(() => 0);
+    const announced = await this.revocation.userVersion(claims.companyId, claims.id).catch(() => 0);
     const local = await this.mirror?.lookupAtLeast(claims.companyId, claims.id, announced);
     const user =
       local !== undefined
@@ -60,6 +61,19 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
       queueIds: user?.queueIds ?? [],
       name: user?.name ?? '',
     };
+  }
+
+  /**
+   * Refuses an id of a user who is not of the company (a body's ids are checked like the path's): the
+   * directory holds each user under their company, so another company's user is not found here.
+   */
+  async assertCompanyUser(companyId: number, userId: number): Promise<void> {
+    const announced = await this.revocation.userVersion(companyId, userId).catch(() => 0);
+    const local = await this.mirror?.lookupAtLeast(companyId, userId, announced);
+    const user = local !== undefined ? local : await this.directory.get(companyId, userId);
+    if (!user || user.companyId !== companyId) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'userId', messages: ['user not found'] }] }, 'User not found');
+    }
   }
 
   nameOf(companyId: number, userId: number): string {

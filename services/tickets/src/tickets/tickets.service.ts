@@ -84,6 +84,7 @@ export class TicketsService {
     const connection = dto.whatsappId ? await this.readModels.connection(caller.companyId, dto.whatsappId) : await this.readModels.defaultConnection(caller.companyId);
     if (!connection) throw new DomainError(dto.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
     if (dto.queueId) await this.mustFindQueue(caller.companyId, dto.queueId);
+    if (caller.isAdmin && dto.userId && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
     if (!caller.isAdmin && dto.queueId && !caller.queueIds.includes(dto.queueId)) throw new DomainError('ERR_NO_PERMISSION');
     const status: TicketStatus = dto.status ?? 'open';
     const userId = status === 'pending' ? null : caller.isAdmin && dto.userId ? dto.userId : caller.id;
@@ -122,6 +123,8 @@ export class TicketsService {
     const patch: Partial<TicketEntity> = {};
     let greet = false;
     const target = dto.status ?? row.status;
+    // a user id in the body must be a user of the caller's company, whatever it is used for
+    if (typeof dto.userId === 'number' && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
 
     if (dto.status && dto.status !== row.status) {
       if (dto.status === 'open') {

@@ -44,7 +44,7 @@ export class TestCompany {
     const version = Math.max(Date.now(), this.lastVersion + 1);
     this.lastVersion = version;
     await this.t.directory.put({ ...user, version });
-    await this.t.app.get(TokenRevocation).announceUserVersion(user.id, version);
+    await this.t.app.get(TokenRevocation).announceUserVersion(user.companyId, user.id, version);
   }
 
   /** A connection as whatsapp-sessions announces it; waits until tickets knows it. */

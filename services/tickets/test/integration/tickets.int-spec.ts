@@ -348,4 +348,28 @@ describe('tenant isolation', () => {
     const b2 = await t.http.post('/tickets', { token: adminB.token, body: { contactId: ticket.contactId, whatsappId: conn.id } });
     expect(b2.status).toBe(404);
   });
+
+  it("refuses ids of another company in a body: a ticket is never given to B's agent nor moved to B's queue", async () => {
+    const a = new TestCompany(t);
+    const b = new TestCompany(t);
+    const adminA = await a.user('admin');
+    const adminB = await b.user('admin');
+    const agentB = await b.user('user');
+    const queueB = await queue(b, adminB.token, 'Fila B');
+    const conn = await a.connection();
+    const from = randomNumber();
+    await a.inbound(conn.id, from, 'para a empresa A');
+    const ticket = await ticketOf(adminA.token, from);
+    for (const body of [{ status: 'open', userId: agentB.id }, { userId: agentB.id }, { queueId: queueB.id }, { status: 'closed', userId: agentB.id }]) {
+      const res = await t.http.put(`/tickets/${ticket.id}`, { token: adminA.token, body });
+      expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
+    }
+    // nothing written
+    expect((await t.http.get(`/tickets/${ticket.id}`, { token: adminA.token })).body).toMatchObject({ status: 'pending', userId: null, queueId: null });
+    // the same id of A's own agent is accepted
+    const agentA = await a.user('user');
+    const given = await t.http.put(`/tickets/${ticket.id}`, { token: adminA.token, body: { status: 'open', userId: agentA.id } });
+    expect(given.status).toBe(200);
+    expect(given.body).toMatchObject({ status: 'open', userId: agentA.id });
+  });
 });
