@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
+import { CompanyRefs } from './company-refs/company-refs.js';
 import { AuthEnv } from './config/env.js';
 import { authDatabase } from './database/data-source.js';
 import { Outbox } from './outbox/outbox.service.js';
@@ -25,7 +26,7 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
       ],
       controllers: [SessionsController, UsersController, SettingsController, VersionController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, LoginLimiter, SessionsService, UsersService, UsersRepository],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository],
     };
   }
 }

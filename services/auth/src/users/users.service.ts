@@ -6,6 +6,7 @@ import { DomainError, runInContext, currentContext } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
+import { CompanyRefs } from '../company-refs/company-refs.js';
 import { CompanyEntity } from '../database/entities/company.entity.js';
 import { UserEntity } from '../database/entities/user.entity.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
@@ -24,6 +25,7 @@ export class UsersService {
     private readonly sessions: SessionsService,
     private readonly revocation: TokenRevocation,
     private readonly outbox: Outbox,
+    private readonly refs: CompanyRefs,
   ) {}
 
   async list(searchParam: string | undefined, pageNumber = 1): Promise<UsersPage> {
@@ -45,6 +47,7 @@ export class UsersService {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'companyId', messages: ['company not found'] }] });
     }
     if (await this.users.emailTaken(dto.email)) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+    await this.assertOwnRefs(companyId, dto);
     const passwordHash = await argon2.hash(dto.password, { type: argon2.argon2id });
     const { user, outboxIds } = await runInContext({ ...(currentContext() ?? { requestId: 'internal' }), companyId }, () =>
       this.saveUnique(() =>
@@ -94,6 +97,11 @@ export class UsersService {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'oldPassword', messages: ['Senha atual incorreta'] }] });
     }
     if (dto.email && (await this.users.emailTaken(dto.email.trim(), user.id))) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+    // only what the change adds is checked: a queue deleted since stays until the user is edited without it
+    await this.assertOwnRefs(user.companyId, {
+      queueIds: dto.queueIds?.filter((id) => !user.queueIds.includes(id)),
+      whatsappId: dto.whatsappId !== user.whatsappId ? dto.whatsappId : undefined,
+    });
     const patch: Partial<UserEntity> = {};
     if (dto.name !== undefined) patch.name = dto.name.trim();
     if (dto.email !== undefined) patch.email = dto.email.trim().toLowerCase();
@@ -143,6 +151,12 @@ export class UsersService {
    */
   private async announce(outboxIds: string[], user: UserEntity): Promise<void> {
     if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.companyId, user.id, user.updatedAt.getTime());
+  }
+
+  /** The queues and the connection of a user's body must be of the user's company (400, nothing written). */
+  private async assertOwnRefs(companyId: number, dto: { queueIds?: number[]; whatsappId?: number | null }): Promise<void> {
+    if (dto.queueIds?.length) await this.refs.assertOwn(companyId, 'queue', dto.queueIds, 'queueIds');
+    if (typeof dto.whatsappId === 'number') await this.refs.assertOwn(companyId, 'connection', [dto.whatsappId], 'whatsappId');
   }
 
   private async isCurrentPassword(id: number, password: string | undefined): Promise<boolean> {

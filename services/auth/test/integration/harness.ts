@@ -1,6 +1,9 @@
 import { createServiceApp, loadConfig } from '@wa/server-kit';
 import { runMigrations } from '@wa/database';
-import { HttpClient, listen, randomIp, testEnv, uniqueEmail, uniqueSuffix, type RunningApp } from '@wa/testing';
+import { ConnectionSubjects, TicketSubjects } from '@wa/contracts';
+import { EventBus } from '@wa/event-bus';
+import { HttpClient, listen, randomIp, testEnv, uniqueEmail, uniqueSuffix, waitFor, type RunningApp } from '@wa/testing';
+import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { AppModule } from '../../src/app.module.js';
@@ -63,4 +66,22 @@ export async function newAgent(http: HttpClient, adminToken: string, fields: Rec
   const res = await http.post('/users', { token: adminToken, body: { name: 'Agent Smith', email, password, profile: 'user', ...fields } });
   if (res.status !== 201) throw new Error(`create agent failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id as number, email, password };
+}
+
+/**
+ * Queues (or connections) of a company as tickets (or whatsapp-sessions) announce them; waits until auth
+ * knows them, so that a user may be put in them. Ids far from other suites'.
+ */
+export async function refsOf(auth: AuthUnderTest, companyId: number, kind: 'queue' | 'connection', count = 1): Promise<number[]> {
+  const bus = auth.app.get(EventBus);
+  const ids = Array.from({ length: count }, () => randomInt(1_000_000_000, 2_000_000_000));
+  for (const id of ids) {
+    if (kind === 'queue') await bus.publish(TicketSubjects.queueUpdated(companyId, id), { companyId, queue: { id, name: `Fila ${id}`, color: '#000000' } }, { msgId: `test-queue:${id}` });
+    else await bus.publish(ConnectionSubjects.updated(companyId, id), { companyId, connection: { id, companyId, name: `Conexão ${id}` } }, { msgId: `test-connection:${id}` });
+  }
+  await waitFor(async () => {
+    const [row] = await auth.db.query(`SELECT count(*)::int AS n FROM auth.company_refs WHERE kind = $1 AND id = ANY($2::int[])`, [kind, ids]);
+    return row.n === ids.length;
+  });
+  return ids;
 }

@@ -5,7 +5,7 @@ import { EventBus, fnv1a } from '@wa/event-bus';
 import { TEST_NATS_URL, waitFor } from '@wa/testing';
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
-import { login, newAgent, newCompany, startAuth, type AuthUnderTest } from './harness.js';
+import { login, newAgent, newCompany, refsOf, startAuth, type AuthUnderTest } from './harness.js';
 
 interface Seen {
   subject: string;
@@ -57,7 +57,8 @@ describe('auth publishes through its outbox', () => {
     const c = await newCompany(auth.db);
     const http = auth.client();
     const admin = await login(http, c.admin.email, c.admin.password);
-    const agent = await newAgent(http, admin.token, { queueIds: [5] });
+    const [q5, q6] = await refsOf(auth, c.companyId, 'queue', 2);
+    const agent = await newAgent(http, admin.token, { queueIds: [q5] });
     const dirSubject = `$KV.${USER_DIRECTORY_BUCKET}.${c.companyId}.${agent.id}`;
     const updSubject = Subjects.userUpdated(c.companyId, agent.id);
     // the creation went through the relay: its directory entry is there
@@ -73,11 +74,11 @@ describe('auth publishes through its outbox', () => {
     let updatedAt = '';
     try {
       await holder.query('SELECT pg_advisory_lock($1)', [lockKey]);
-      const res = await http.put(`/users/${agent.id}`, { token: admin.token, body: { name: 'Agent Renamed', queueIds: [5, 6] } });
+      const res = await http.put(`/users/${agent.id}`, { token: admin.token, body: { name: 'Agent Renamed', queueIds: [q5, q6] } });
       expect(res.status).toBe(200);
       updatedAt = res.body.updatedAt;
       const updatedAtMs = Date.parse(updatedAt);
-      const entry: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false, version: updatedAtMs };
+      const entry: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [q5, q6], allTicket: 'desabled', super: false, version: updatedAtMs };
       // committed with the change, directory entry first
       const rows = await outboxRows(auth, [dirSubject, updSubject]);
       expect(rows.map((r) => r.subject)).toEqual([dirSubject, updSubject]);
@@ -85,10 +86,10 @@ describe('auth publishes through its outbox', () => {
       expect(rows[0].payload).toEqual(entry);
       expect(rows[0].headers).toBeNull();
       expect(rows[1].msgId).toBe(`user-updated:${agent.id}:${updatedAtMs}`);
-      expect(rows[1].payload).toMatchObject({ companyId: c.companyId, userId: agent.id, name: 'Agent Renamed', queueIds: [5, 6], at: res.body.updatedAt });
+      expect(rows[1].payload).toMatchObject({ companyId: c.companyId, userId: agent.id, name: 'Agent Renamed', queueIds: [q5, q6], at: res.body.updatedAt });
       await sleep(300);
       expect(updates.seen).toHaveLength(0);
-      expect((await reader.get(c.companyId, agent.id))?.queueIds).toEqual([5]);
+      expect((await reader.get(c.companyId, agent.id))?.queueIds).toEqual([q5]);
     } finally {
       await holder.query('SELECT pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
       await holder.release();
@@ -104,12 +105,12 @@ describe('auth publishes through its outbox', () => {
       name: 'Agent Renamed',
       email: agent.email,
       profile: 'user',
-      queueIds: [5, 6],
+      queueIds: [q5, q6],
       allTicket: 'desabled',
       super: false,
       at: updatedAt,
     });
-    const expected: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [5, 6], allTicket: 'desabled', super: false, version: updatedAtMs };
+    const expected: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [q5, q6], allTicket: 'desabled', super: false, version: updatedAtMs };
     // reads back as put() would have stored it: through get(), the raw KV entry and a watching mirror
     expect(await reader.get(c.companyId, agent.id)).toEqual(expected);
     const kv = await nc.jetstream().views.kv(USER_DIRECTORY_BUCKET, { history: 1 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { uniqueEmail, waitFor } from '@wa/testing';
-import { login, newAgent, newCompany, startAuth, type AuthUnderTest } from './harness.js';
+import { login, newAgent, newCompany, refsOf, startAuth, type AuthUnderTest } from './harness.js';
 
 let auth: AuthUnderTest;
 
@@ -70,19 +70,20 @@ describe('users: permissions', () => {
 
   it('lets an agent change their own name and password but never their profile', async () => {
     const a = await adminOfNewCompany();
-    const agent = await newAgent(a.http, a.token, { queueIds: [7] });
+    const [q7, q8] = await refsOf(auth, a.companyId, 'queue', 2);
+    const agent = await newAgent(a.http, a.token, { queueIds: [q7] });
     const agentToken = (await login(auth.client(), agent.email, agent.password)).token;
     const raise = await a.http.put(`/users/${agent.id}`, { token: agentToken, body: { name: 'Agent Smith', profile: 'admin' } });
     expect(raise.status).toBe(403);
     expect(raise.body.error).toBe('ERR_NO_PERMISSION');
-    const queues = await a.http.put(`/users/${agent.id}`, { token: agentToken, body: { queueIds: [7, 8] } });
+    const queues = await a.http.put(`/users/${agent.id}`, { token: agentToken, body: { queueIds: [q7, q8] } });
     expect(queues.status).toBe(403);
     expect((await a.http.get(`/users/${agent.id}`, { token: a.token })).body.profile).toBe('user');
 
     // the edit form sends unchanged fields along: that is fine
     const own = await a.http.put(`/users/${agent.id}`, {
       token: agentToken,
-      body: { name: 'Agent Renamed', password: 'newpass1', oldPassword: agent.password, profile: 'user', email: agent.email, queueIds: [7] },
+      body: { name: 'Agent Renamed', password: 'newpass1', oldPassword: agent.password, profile: 'user', email: agent.email, queueIds: [q7] },
     });
     expect(own.status).toBe(200);
     expect(own.body.name).toBe('Agent Renamed');
@@ -93,9 +94,33 @@ describe('users: permissions', () => {
   it('lets an admin change profile and queues, visible in the user', async () => {
     const a = await adminOfNewCompany();
     const agent = await newAgent(a.http, a.token);
-    const res = await a.http.put(`/users/${agent.id}`, { token: a.token, body: { profile: 'admin', queueIds: [3, 4], allTicket: 'enabled' } });
+    const [q3, q4] = await refsOf(auth, a.companyId, 'queue', 2);
+    const res = await a.http.put(`/users/${agent.id}`, { token: a.token, body: { profile: 'admin', queueIds: [q3, q4], allTicket: 'enabled' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ profile: 'admin', queueIds: [3, 4], allTicket: 'enabled' });
+    expect(res.body).toMatchObject({ profile: 'admin', queueIds: [q3, q4], allTicket: 'enabled' });
+  });
+
+  it("refuses another company's (or an unknown) queue or connection with 400, and writes nothing", async () => {
+    const a = await adminOfNewCompany();
+    const b = await newCompany(auth.db);
+    const [own] = await refsOf(auth, a.companyId, 'queue');
+    const [foreignQueue] = await refsOf(auth, b.companyId, 'queue');
+    const [foreignConnection] = await refsOf(auth, b.companyId, 'connection');
+    const [ownConnection] = await refsOf(auth, a.companyId, 'connection');
+    const agent = await newAgent(a.http, a.token, { queueIds: [own] });
+    for (const body of [{ queueIds: [own, foreignQueue] }, { queueIds: [1_999_999_999] }, { whatsappId: foreignConnection }]) {
+      const res = await a.http.put(`/users/${agent.id}`, { token: a.token, body });
+      expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
+    }
+    const created = await a.http.post('/users', { token: a.token, body: { name: 'Intruso', email: uniqueEmail(), password: 'secret1', queueIds: [foreignQueue] } });
+    expect(created.status).toBe(400);
+    expect(created.body.details[0].field).toBe('queueIds');
+    // nothing written: the agent as before, no new user
+    expect((await a.http.get(`/users/${agent.id}`, { token: a.token })).body).toMatchObject({ queueIds: [own], whatsappId: null });
+    expect((await a.http.get('/users', { token: a.token })).body.users.map((u: { name: string }) => u.name)).not.toContain('Intruso');
+    // the company's own are accepted
+    const ok = await a.http.put(`/users/${agent.id}`, { token: a.token, body: { whatsappId: ownConnection } });
+    expect(ok.status).toBe(200);
   });
 });
 
@@ -156,12 +181,13 @@ describe('users: directory for other services', () => {
     // the directory is written by the outbox relay right after each commit: a moment later, not before the answer
     const relayed = (check: () => Promise<boolean>) => waitFor(check, { timeoutMs: 5000, intervalMs: 20 });
     const a = await adminOfNewCompany();
-    const agent = await newAgent(a.http, a.token, { queueIds: [11] });
+    const [q11, q12] = await refsOf(auth, a.companyId, 'queue', 2);
+    const agent = await newAgent(a.http, a.token, { queueIds: [q11] });
     await relayed(async () => (await directory.get(a.companyId, agent.id))?.queueIds.length === 1);
-    expect(await directory.get(a.companyId, agent.id)).toMatchObject({ id: agent.id, profile: 'user', queueIds: [11] });
-    expect((await a.http.put(`/users/${agent.id}`, { token: a.token, body: { queueIds: [11, 12] } })).status).toBe(200);
+    expect(await directory.get(a.companyId, agent.id)).toMatchObject({ id: agent.id, profile: 'user', queueIds: [q11] });
+    expect((await a.http.put(`/users/${agent.id}`, { token: a.token, body: { queueIds: [q11, q12] } })).status).toBe(200);
     await relayed(async () => (await directory.get(a.companyId, agent.id))?.queueIds.length === 2);
-    expect((await directory.get(a.companyId, agent.id))?.queueIds).toEqual([11, 12]);
+    expect((await directory.get(a.companyId, agent.id))?.queueIds).toEqual([q11, q12]);
     expect((await a.http.delete(`/users/${agent.id}`, { token: a.token })).status).toBeLessThan(300);
     await relayed(async () => (await directory.get(a.companyId, agent.id)) === null);
     // the seeded admin enters the directory at sign-in
