@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { signAccessToken } from '@wa/auth';
 import { runMigrations } from '@wa/database';
-import { HttpClient, randomIp, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueEmail } from '@wa/testing';
+import { HttpClient, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, TEST_REDIS_URL, uniqueEmail } from '@wa/testing';
 import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { io } from 'socket.io-client';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { startProcess, type ServiceProcess } from './processes.js';
 
@@ -15,6 +18,7 @@ const redisUrl = (() => {
 let auth: ServiceProcess;
 let edge: ServiceProcess;
 let behindProxy: ServiceProcess;
+let realtime: ServiceProcess;
 
 beforeAll(async () => {
   await runMigrations(authDatabase(TEST_DATABASE_URL));
@@ -22,14 +26,16 @@ beforeAll(async () => {
   await redis.flushdb();
   redis.disconnect();
   auth = await startProcess('auth', { REDIS_URL: redisUrl, LOGIN_MAX_FAILS_PER_IP: '3' });
+  realtime = await startProcess('realtime-gateway', { TICKETS_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'debug' });
   // an edge gateway believes no one's X-Forwarded-For; one behind a proxy believes that proxy (here: loopback)
-  edge = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: 'http://127.0.0.1:1', TRUSTED_PROXIES: 'none' });
+  edge = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: 'http://127.0.0.1:1', REALTIME_URL: realtime.url, TRUSTED_PROXIES: 'none', LOG_LEVEL: 'debug' });
   behindProxy = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: 'http://127.0.0.1:1', TRUSTED_PROXIES: 'loopback' });
 });
 
 afterAll(async () => {
   await edge?.stop('SIGKILL');
   await behindProxy?.stop('SIGKILL');
+  await realtime?.stop('SIGKILL');
   await auth?.stop('SIGKILL');
 });
 
@@ -51,3 +57,21 @@ describe('client addresses through the API host', () => {
     expect((await wrongLogin(behindProxy, randomIp())).status).toBe(401);
   });
 });
+
+describe('tokens in logs', () => {
+  it('a token sent in the query string of the socket handshake is never written to a log', async () => {
+    const token = signAccessToken({ id: 1_999_999_101, companyId: 990_001, profile: 'user', super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+    // websocket is the one transport the server takes; the handshake's URL carries the token
+    const socket = io(edge.url, { path: '/socket.io', transports: ['websocket'], query: { token }, reconnection: false, forceNew: true });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    socket.close();
+    await new Promise((r) => setTimeout(r, 300));
+    const signature = token.split('.')[2] ?? token;
+    // (both run at debug level: whatever they log of the handshake must not carry the token)
+    for (const p of [edge, realtime]) expect({ process: p.name, leaked: p.output().includes(signature) }).toEqual({ process: p.name, leaked: false });
+  });
+});
+

@@ -1,6 +1,6 @@
 import { createServiceApp, loadConfig } from '@wa/server-kit';
 import { runMigrations } from '@wa/database';
-import { ConnectionSubjects, TicketSubjects } from '@wa/contracts';
+import { ConnectionSubjects, TicketSubjects, type ConnectionChangedEvent, type QueueChangedEvent } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { HttpClient, listen, randomIp, testEnv, uniqueEmail, uniqueSuffix, waitFor, type RunningApp } from '@wa/testing';
 import { randomInt } from 'node:crypto';
@@ -75,9 +75,49 @@ export async function newAgent(http: HttpClient, adminToken: string, fields: Rec
 export async function refsOf(auth: AuthUnderTest, companyId: number, kind: 'queue' | 'connection', count = 1): Promise<number[]> {
   const bus = auth.app.get(EventBus);
   const ids = Array.from({ length: count }, () => randomInt(1_000_000_000, 2_000_000_000));
+  const now = new Date().toISOString();
+  // whole records, as their owners publish them: other services consume the same streams
   for (const id of ids) {
-    if (kind === 'queue') await bus.publish(TicketSubjects.queueUpdated(companyId, id), { companyId, queue: { id, name: `Fila ${id}`, color: '#000000' } }, { msgId: `test-queue:${id}` });
-    else await bus.publish(ConnectionSubjects.updated(companyId, id), { companyId, connection: { id, companyId, name: `Conexão ${id}` } }, { msgId: `test-connection:${id}` });
+    if (kind === 'queue') {
+      const event: QueueChangedEvent = {
+        companyId,
+        queue: { id, companyId, name: `Fila ${id}`, color: '#000000', greetingMessage: '', outOfHoursMessage: '', orderQueue: null, createdAt: now, updatedAt: now },
+      };
+      await bus.publish(TicketSubjects.queueUpdated(companyId, id), event, { msgId: `test-queue:${id}` });
+    } else {
+      const event: ConnectionChangedEvent = {
+        companyId,
+        connection: {
+          id,
+          companyId,
+          name: `Conexão ${id}`,
+          status: 'DISCONNECTED',
+          qrcode: '',
+          retries: 0,
+          isDefault: false,
+          token: null,
+          greetingMessage: '',
+          complationMessage: '',
+          outOfHoursMessage: '',
+          ratingMessage: '',
+          expiresInactiveMessage: '',
+          expiresTicket: 0,
+          timeToTransfer: 0,
+          transferQueueId: null,
+          timeUseBotQueues: 0,
+          maxUseBotQueues: 0,
+          provider: 'beta',
+          channel: 'sandbox',
+          promptId: null,
+          number: null,
+          queues: [],
+          queueIds: [],
+          updatedAt: now,
+          createdAt: now,
+        },
+      };
+      await bus.publish(ConnectionSubjects.updated(companyId, id), event, { msgId: `test-connection:${id}` });
+    }
   }
   await waitFor(async () => {
     const [row] = await auth.db.query(`SELECT count(*)::int AS n FROM auth.company_refs WHERE kind = $1 AND id = ANY($2::int[])`, [kind, ids]);
