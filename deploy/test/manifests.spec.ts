@@ -210,11 +210,14 @@ describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web
       expect(main().image).toContain(name);
     });
 
-    it(`probes readiness and liveness on ${web ? '/' : '/health'} at the container port`, () => {
+    it(`probes readiness on ${web ? '/' : '/health/ready'} and liveness on ${web ? '/' : '/health/live'} at the container port`, () => {
+      const paths: Record<string, string> = web
+        ? { readinessProbe: '/', livenessProbe: '/' }
+        : { readinessProbe: '/health/ready', livenessProbe: '/health/live', startupProbe: '/health/live' };
       for (const c of containers(workload!)) {
-        for (const probe of ['readinessProbe', 'livenessProbe']) {
+        for (const [probe, path] of Object.entries(paths)) {
           const httpGet = c[probe]?.httpGet;
-          expect({ probe, path: httpGet?.path }).toEqual({ probe, path: web ? '/' : '/health' });
+          expect({ probe, path: httpGet?.path }).toEqual({ probe, path });
           expect(containerPortNumber(c, httpGet.port)).toBe(port);
         }
       }
@@ -290,6 +293,24 @@ describe('k8s wiring', () => {
       expect(svc?.spec.ports.map((p: Obj) => p.port)).toContain(SERVICES[service]);
     }
     expect(data.WEB_ORIGIN).toMatch(/^https?:\/\/\S+$/);
+  });
+
+  it('tells the console where the API is: the web pod renders /config.js from PUBLIC_API_URL, the ingress API host', () => {
+    const web = workloadOf(objects, 'web');
+    const [c] = containers(web!);
+    const url = (c.env ?? []).find((e: Obj) => e.name === 'PUBLIC_API_URL')?.value;
+    const [ingress] = byKind(objects, 'Ingress');
+    const apiHost = ingress.spec.rules.find((r: Obj) => r.http.paths.some((p: Obj) => p.backend.service.name === 'messaging-gateway'))?.host;
+    expect(url).toBe(`https://${apiHost}`);
+    // the root filesystem is read-only: the template is rendered into a volume
+    const mount = (c.volumeMounts ?? []).find((m: Obj) => m.mountPath === '/etc/nginx/conf.d');
+    expect(podSpec(web!).volumes.find((v: Obj) => v.name === mount?.name)?.emptyDir).toBeDefined();
+  });
+
+  it('runs production settings: secure refresh cookie (auth), real phones by default (whatsapp-sessions)', () => {
+    const data = (name: string) => find(objects, 'ConfigMap', `${name}-config`)?.data ?? {};
+    expect(data('auth').COOKIE_SECURE).toBe('true');
+    expect(data('whatsapp-sessions').DEFAULT_CHANNEL).toBe('baileys');
   });
 
   it('has every secretKeyRef key in the example Secret (not part of the base)', () => {
@@ -491,6 +512,11 @@ describe('deploy/docker-compose.yml', () => {
     expect(s.depends_on?.migrate?.condition).toBe('service_completed_successfully');
   });
 
+  it('runs production settings: secure refresh cookie (auth), real phones by default (whatsapp-sessions)', () => {
+    expect(String(envOf(services.auth).COOKIE_SECURE)).toBe('true');
+    expect(envOf(services['whatsapp-sessions']).DEFAULT_CHANNEL).toBe('baileys');
+  });
+
   it('points the messaging-gateway at every upstream and publishes port 8080', () => {
     const env = envOf(services['messaging-gateway']);
     for (const [key, service] of Object.entries(GATEWAY_UPSTREAMS)) {
@@ -501,8 +527,9 @@ describe('deploy/docker-compose.yml', () => {
     expect(services['messaging-gateway'].ports.map(String)).toContain('8080:8080');
   });
 
-  it('builds the web app from the web target, on port 3000', () => {
+  it('builds the web app from the web target, on port 3000, telling the console the gateway\'s address', () => {
     const web = services.web;
+    expect(envOf(web).PUBLIC_API_URL).toBe('http://localhost:8080');
     expect(resolve(DEPLOY, web.build.context)).toBe(ROOT);
     expect(web.build.dockerfile).toBe('deploy/Dockerfile');
     expect(web.build.target).toBe('web');
@@ -535,10 +562,18 @@ describe('deploy/docker-compose.yml', () => {
 
 describe('deploy/nginx/web.conf', () => {
   const conf = read(join(DEPLOY, 'nginx', 'web.conf'));
-  const locations = [...conf.matchAll(/location\s+(\S+)\s*\{([^}]*)\}/g)].map((m) => ({ path: m[1], body: m[2] }));
+  // a location's body ends at its closing brace, alone on its line (a body may hold braces: /config.js's JSON)
+  const locations = [...conf.matchAll(/location\s+(?:=\s+)?(\S+)\s*\{([\s\S]*?)\n {4}\}/g)].map((m) => ({ path: m[1], body: m[2] }));
+
+  it('answers /config.js with the API address from the environment (rendered at start), never cached', () => {
+    const config = locations.find((l) => l.path === '/config.js')?.body ?? '';
+    expect(config).toMatch(/default_type application\/javascript;/);
+    expect(config).toMatch(/no-store/);
+    expect(config).toContain(`return 200 'window.__CONVERSA__ = {"apiUrl":"\${PUBLIC_API_URL}"};`);
+  });
 
   it('sends the security headers from every location (an add_header in a location hides the server ones)', () => {
-    expect(locations.length).toBeGreaterThan(0);
+    expect(locations.map((l) => l.path).sort()).toEqual(['/', '/assets/', '/config.js']);
     for (const { path, body } of locations) {
       const csp = /add_header Content-Security-Policy "([^"]+)" always;/.exec(body)?.[1] ?? '';
       expect({ path, frameAncestors: /frame-ancestors 'none'/.test(csp), scripts: /script-src 'self'(;|$)/.test(csp), objects: /object-src 'none'/.test(csp) }).toEqual({
@@ -547,6 +582,8 @@ describe('deploy/nginx/web.conf', () => {
         scripts: true,
         objects: true,
       });
+      // the API (another origin) is where the console calls, its socket and its media come from
+      expect(csp).toMatch(/connect-src 'self' \$\{PUBLIC_API_URL\}/);
       expect(body).toMatch(/add_header X-Content-Type-Options "nosniff" always;/);
       expect(body).toMatch(/add_header Referrer-Policy "[a-z-]+" always;/);
     }
@@ -715,9 +752,12 @@ describe('deploy/Dockerfile', () => {
     }
   });
 
-  it('ships an nginx config listening on 3000 with an SPA fallback', () => {
+  it('ships an nginx config listening on 3000 with an SPA fallback, as a template the entrypoint renders', () => {
     const conf = read(join(DEPLOY, 'nginx', 'web.conf'));
     expect(conf).toMatch(/listen\s+3000;/);
     expect(conf).toMatch(/try_files[^;]*\/index\.html;/);
+    const web = stages.find((s) => s.name === 'web');
+    expect(ops(web!, 'COPY').map((c) => c.args)).toContain('deploy/nginx/web.conf /etc/nginx/templates/default.conf.template');
+    expect(ops(web!, 'ENV').map((e) => e.args).join(' ')).toMatch(/PUBLIC_API_URL=/);
   });
 });

@@ -26,6 +26,11 @@ export function describeServiceBasics(opts: ServiceBasicsOptions): void {
         expect(['ok', 'degraded']).toContain(health.body.status);
         if (health.body.status === 'degraded') expect(health.body.details.deadLetters ?? health.body.details.outbox).toMatchObject({ status: 'degraded' });
         for (const check of opts.checks) expect(health.body.details[check].status).toBe('up');
+        // liveness asks nothing; readiness is the same check as /health
+        expect(await http.get('/health/live')).toMatchObject({ status: 200, body: { status: 'ok' } });
+        const ready = await http.get('/health/ready');
+        expect(ready.status).toBe(200);
+        for (const check of opts.checks) expect(ready.body.details[check].status).toBe('up');
         await http.get('/nothing-here');
         const metrics = await http.get('/metrics');
         expect(metrics.status).toBe(200);

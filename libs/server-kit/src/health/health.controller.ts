@@ -34,7 +34,15 @@ export class HealthController {
     @Optional() @Inject(HEALTH_BUS) private readonly bus?: BusProbe,
   ) {}
 
-  @Get('health')
+  /** Liveness: the process answers (no dependency is asked: an outage must not get the pod restarted). */
+  @Get('health/live')
+  @HttpCode(200)
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Readiness: every dependency answers (503 otherwise); `/health` is the same check. */
+  @Get(['health', 'health/ready'])
   @HttpCode(200)
   async check(@Res() res: Response): Promise<void> {
     const checks: HealthIndicatorFunction[] = [];

@@ -5,7 +5,7 @@ import { requestIdOf, REQUEST_ID_HEADER } from '../context/request-context.js';
 
 type Req = IncomingMessage & { id?: string; companyId?: number; userId?: number; originalUrl?: string };
 
-const QUIET_PATHS = new Set(['/health', '/metrics']);
+const QUIET_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
 function pathOf(req: Req): string {
   const url = req.originalUrl ?? req.url ?? '/';

@@ -54,7 +54,7 @@ export class OpenApiAggregator implements OnApplicationShutdown {
         continue;
       }
       for (const [path, item] of Object.entries(doc.paths ?? {})) {
-        if (path === '/health' || path === '/metrics') continue;
+        if (path === '/health' || path.startsWith('/health/') || path === '/metrics') continue;
         merged.paths[path] = item;
       }
       Object.assign(schemas, doc.components?.schemas ?? {});

@@ -7,7 +7,7 @@ import { GatewayEnv } from '../config/env.js';
 import { ProxyService } from './proxy.service.js';
 import { matchRoute } from './route-table.js';
 
-const OWN_PATHS = new Set(['/health', '/metrics', '/docs', '/docs/openapi.json']);
+const OWN_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics', '/docs', '/docs/openapi.json']);
 
 /**
  * Every request: find the owning service (unknown → 404), check the token unless the path is public
