@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { createServiceApp } from '@wa/server-kit';
+import { createServiceApp, DomainError, toErrorBody } from '@wa/server-kit';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
@@ -11,6 +12,7 @@ import { ProxyService } from './routing/proxy.service.js';
 /** The gateway app: bodies stream through untouched, CORS for the web origin, /docs, websocket upgrades. */
 export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressApplication> {
   const app = await createServiceApp(AppModule.register(env) as never, { env, rawBody: true });
+  app.use(operatorsOnly);
   // security headers on every answer: an API never framed, sniffed or leaking its URLs (the CSP fits /docs)
   app.use(
     helmet({
@@ -40,3 +42,18 @@ export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressAppl
   });
   return app;
 }
+
+/** What only operators use: scraped or opened on the pod itself, never through the public ingress. */
+const OPERATOR_PATHS = /^\/(metrics|docs)(\/|$)/;
+
+/**
+ * `/metrics` and `/docs` answer requests made straight to the gateway (Prometheus, an operator's
+ * port-forward, `npm start`), not those that came through a proxy: the ingress adds X-Forwarded-For to
+ * every request it passes, and a client cannot take it off. Such a request gets the 404 of an unknown path.
+ */
+function operatorsOnly(req: Request, res: Response, next: NextFunction): void {
+  if (!OPERATOR_PATHS.test(req.path) || req.headers['x-forwarded-for'] === undefined) return next();
+  const body = toErrorBody(new DomainError('ERR_NOT_FOUND', { path: req.path }, `No route for ${req.method} ${req.path}.`), (req as Request & { id?: string }).id);
+  res.status(404).json(body);
+}
+

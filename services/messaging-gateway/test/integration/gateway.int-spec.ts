@@ -117,13 +117,29 @@ describe('gateway: routing', () => {
   });
 
   it('serves the API documentation at /docs and says which services did not answer', async () => {
-    const page = await http.get('/docs');
+    // straight to the gateway (an operator), not through the ingress
+    const direct = new HttpClient(gateway.baseUrl);
+    const page = await direct.get('/docs');
     expect(page.status).toBe(200);
     expect(String(page.body)).toMatch(/swagger/i);
-    const doc = await http.get('/docs/openapi.json');
+    const doc = await direct.get('/docs/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(doc.body.info.description).toMatch(/tickets/);
+  });
+});
+
+describe('gateway: operator endpoints', () => {
+  it('keeps /metrics and /docs from requests that came through a proxy (the ingress adds X-Forwarded-For)', async () => {
+    const direct = new HttpClient(gateway.baseUrl);
+    expect((await direct.get('/metrics')).status).toBe(200);
+    expect((await direct.get('/docs/openapi.json')).status).toBe(200);
+    for (const path of ['/metrics', '/docs', '/docs/', '/docs/openapi.json']) {
+      const res = await http.get(path); // this client's requests carry X-Forwarded-For, as the ingress' do
+      expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 404, error: 'ERR_NOT_FOUND' });
+    }
+    // everything else goes through as before
+    expect((await http.get('/health')).status).toBe(200);
   });
 });
 
