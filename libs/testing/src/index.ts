@@ -3,3 +3,4 @@ export * from './http-client.js';
 export * from './boot.js';
 export * from './service-basics.js';
 export * from './start-service.js';
+export * from './records.js';

@@ -2,7 +2,7 @@ import { createServiceApp, loadConfig } from '@wa/server-kit';
 import { runMigrations } from '@wa/database';
 import { ConnectionSubjects, TicketSubjects, type ConnectionChangedEvent, type QueueChangedEvent } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
-import { HttpClient, listen, randomIp, testEnv, uniqueEmail, uniqueSuffix, waitFor, type RunningApp } from '@wa/testing';
+import { connectionRecord, HttpClient, listen, randomIp, testEnv, uniqueEmail, uniqueSuffix, waitFor, type RunningApp } from '@wa/testing';
 import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -85,37 +85,7 @@ export async function refsOf(auth: AuthUnderTest, companyId: number, kind: 'queu
       };
       await bus.publish(TicketSubjects.queueUpdated(companyId, id), event, { msgId: `test-queue:${id}` });
     } else {
-      const event: ConnectionChangedEvent = {
-        companyId,
-        connection: {
-          id,
-          companyId,
-          name: `Conexão ${id}`,
-          status: 'DISCONNECTED',
-          qrcode: '',
-          retries: 0,
-          isDefault: false,
-          token: null,
-          greetingMessage: '',
-          complationMessage: '',
-          outOfHoursMessage: '',
-          ratingMessage: '',
-          expiresInactiveMessage: '',
-          expiresTicket: 0,
-          timeToTransfer: 0,
-          transferQueueId: null,
-          timeUseBotQueues: 0,
-          maxUseBotQueues: 0,
-          provider: 'beta',
-          channel: 'sandbox',
-          promptId: null,
-          number: null,
-          queues: [],
-          queueIds: [],
-          updatedAt: now,
-          createdAt: now,
-        },
-      };
+      const event: ConnectionChangedEvent = { companyId, connection: connectionRecord(companyId, id, { name: `Conexão ${id}`, isDefault: false }) };
       await bus.publish(ConnectionSubjects.updated(companyId, id), event, { msgId: `test-connection:${id}` });
     }
   }
@@ -125,3 +95,12 @@ export async function refsOf(auth: AuthUnderTest, companyId: number, kind: 'queu
   });
   return ids;
 }
+
+/** A new company, and its admin signed in from an address of their own. */
+export async function adminOfNewCompany(auth: AuthUnderTest) {
+  const c = await newCompany(auth.db);
+  const http = auth.client();
+  const s = await login(http, c.admin.email, c.admin.password);
+  return { ...c, http, token: s.token };
+}
+

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { HttpClient, randomIp, uniqueEmail } from '@wa/testing';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../src/database/companies.js';
 import { CompanyEntity } from '../../src/database/entities/index.js';
-import { login, newAgent, newCompany, startAuth, type AuthUnderTest } from './harness.js';
+import { adminOfNewCompany as adminOfCompany, login, newAgent, startAuth, type AuthUnderTest } from './harness.js';
 
 let auth: AuthUnderTest;
 
@@ -14,12 +14,7 @@ afterAll(async () => {
   await auth?.close();
 });
 
-async function adminOfNewCompany() {
-  const c = await newCompany(auth.db);
-  const http = auth.client();
-  const s = await login(http, c.admin.email, c.admin.password);
-  return { ...c, http, token: s.token };
-}
+const adminOfNewCompany = () => adminOfCompany(auth);
 
 /** A super user (the provider's staff) inside an existing company, as the first-super-user job makes one. */
 async function superUserIn(companyId: number) {

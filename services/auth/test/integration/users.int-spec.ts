@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { uniqueEmail, waitFor } from '@wa/testing';
-import { login, newAgent, newCompany, refsOf, startAuth, type AuthUnderTest } from './harness.js';
+import { adminOfNewCompany as adminOfCompany, login, newAgent, newCompany, refsOf, startAuth, type AuthUnderTest } from './harness.js';
 
 let auth: AuthUnderTest;
 
@@ -12,12 +12,7 @@ afterAll(async () => {
   await auth?.close();
 });
 
-async function adminOfNewCompany() {
-  const c = await newCompany(auth.db);
-  const http = auth.client();
-  const s = await login(http, c.admin.email, c.admin.password);
-  return { ...c, http, token: s.token };
-}
+const adminOfNewCompany = () => adminOfCompany(auth);
 
 const fieldMessages = (body: { details?: Array<{ field: string; messages: string[] }> }, field: string) =>
   body.details?.find((d) => d.field === field)?.messages ?? [];

@@ -12,7 +12,7 @@ import {
   type WhatsappDto,
 } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
-import { startInProcess, TEST_JWT_SECRET, waitFor, type RunningApp } from '@wa/testing';
+import { connectionRecord, startInProcess, TEST_JWT_SECRET, waitFor, type RunningApp } from '@wa/testing';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { AppModule } from '../../src/app.module.js';
 import { RealtimeEnv } from '../../src/config/env.js';
@@ -185,36 +185,9 @@ export function messageDto(ticket: TicketDto, id: number): MessageDto {
   };
 }
 
+/** A connection record as whatsapp-sessions publishes it, waiting for its QR code by default. */
 export function whatsappDto(companyId: number, id: number, status: WhatsappDto['status'] = 'qrcode'): WhatsappDto {
-  const now = new Date().toISOString();
-  return {
-    id,
-    companyId,
-    name: `Connection ${id}`,
-    status,
-    qrcode: status === 'qrcode' ? 'QR-DATA' : '',
-    retries: 0,
-    isDefault: true,
-    token: null,
-    greetingMessage: '',
-    complationMessage: '',
-    outOfHoursMessage: '',
-    ratingMessage: '',
-    expiresInactiveMessage: '',
-    expiresTicket: 0,
-    timeToTransfer: 0,
-    transferQueueId: null,
-    timeUseBotQueues: 0,
-    maxUseBotQueues: 0,
-    provider: 'beta',
-    channel: 'sandbox',
-    promptId: null,
-    number: null,
-    queues: [],
-    queueIds: [],
-    updatedAt: now,
-    createdAt: now,
-  };
+  return connectionRecord(companyId, id, { status, qrcode: status === 'qrcode' ? 'QR-DATA' : '' });
 }
 
 const msgId = () => randomUUID();
