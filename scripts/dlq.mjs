@@ -4,7 +4,8 @@
 // `npm run dlq -- replay ID [--keep]` | `npm run dlq -- replay --all [--durable D] [--keep]`
 // Dead letters are what a consumer gave up on after its attempts (a bad payload, a broken rule), never
 // what an outage delayed. A replay publishes the message to its original subject again; consumers are
-// idempotent, so replaying twice stores nothing more. NATS_URL as every service reads it.
+// idempotent, so replaying twice stores nothing more. NATS_URL as every service reads it; NATS_USER and
+// NATS_PASSWORD: the `operator` user of k8s/base/nats.conf where NATS has users.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './lib/run.mjs';
@@ -50,7 +51,13 @@ if (command === 'show' && !/^\d+$/.test(id ?? '')) fail(USAGE);
 if (command === 'replay' && !all && !/^\d+$/.test(id ?? '')) fail(USAGE);
 
 const quiet = { info() {}, warn() {}, error(o, m) { process.stderr.write(`${m ?? ''} ${JSON.stringify(o)}\n`); } };
-const bus = await EventBus.connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', name: 'dlq-cli', logger: quiet }).catch((err) =>
+const bus = await EventBus.connect({
+  servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  name: 'dlq-cli',
+  logger: quiet,
+  // the `operator` user of k8s/base/nats.conf (a replay publishes to any service's subjects)
+  ...(process.env.NATS_USER ? { user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD ?? '' } : {}),
+}).catch((err) =>
   fail(`cannot reach NATS: ${err.message}`, 1),
 );
 let code = 0;

@@ -31,6 +31,8 @@ const GATEWAY_UPSTREAMS: Record<string, string> = {
   REALTIME_URL: 'realtime-gateway',
 };
 const SECRET_NAME = 'conversa-secrets';
+const NATS_SECRET = 'conversa-nats';
+const natsPasswordKey = (user: string) => `NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`;
 const SECRET_KEYS = ['DATABASE_URL', 'JWT_SECRET'];
 const NAMESPACE = 'conversa';
 const PART_OF = { 'app.kubernetes.io/part-of': 'conversa' };
@@ -38,6 +40,14 @@ const PART_OF = { 'app.kubernetes.io/part-of': 'conversa' };
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEPLOY = join(ROOT, 'deploy');
 const K8S_BASE = join(ROOT, 'k8s', 'base');
+const NATS_CONF = join(K8S_BASE, 'nats.conf');
+
+/** The users of nats.conf and the environment variable holding each one's password. */
+function natsUsers(): Record<string, string> {
+  const users: Record<string, string> = {};
+  for (const m of read(NATS_CONF).matchAll(/user:\s*([\w-]+)\s*\n\s*password:\s*\$(\w+)/g)) users[m[1]] = m[2];
+  return users;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
@@ -260,6 +270,17 @@ describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web
       for (const key of [...SECRET_KEYS, 'REDIS_URL']) expect(Object.keys(data)).not.toContain(key);
     });
 
+    it('connects to NATS as its own user, the password from the Secret conversa-nats', () => {
+      const refs = (main().envFrom ?? []).map((e: Obj) => e.configMapRef?.name).filter(Boolean);
+      const data = Object.assign({}, ...refs.map((ref: string) => find(objects, 'ConfigMap', ref)!.data));
+      expect(data.NATS_USER).toBe(name);
+      expect(natsUsers()[name]).toBe(natsPasswordKey(name));
+      const password = (main().env ?? []).find((e: Obj) => e.name === 'NATS_PASSWORD');
+      expect(password?.valueFrom?.secretKeyRef).toEqual({ name: NATS_SECRET, key: natsPasswordKey(name) });
+      // no other service's password reaches this pod
+      expect((main().env ?? []).filter((e: Obj) => e.valueFrom?.secretKeyRef?.name === NATS_SECRET)).toHaveLength(1);
+    });
+
     it(`takes ${SECRET_KEYS.join(', ')} from the Secret ${SECRET_NAME}`, () => {
       const env = main().env ?? [];
       for (const key of SECRET_KEYS) {
@@ -313,26 +334,34 @@ describe('k8s wiring', () => {
     expect(data('whatsapp-sessions').DEFAULT_CHANNEL).toBe('baileys');
   });
 
-  it('has every secretKeyRef key in the example Secret (not part of the base)', () => {
-    const [secret] = parseYamlFile(join(K8S_BASE, 'secrets.example.yaml'));
-    expect(secret.kind).toBe('Secret');
-    expect(secret.metadata.name).toBe(SECRET_NAME);
-    const keys = Object.keys({ ...(secret.stringData ?? {}), ...(secret.data ?? {}) });
+  it('has every secretKeyRef key in the example Secrets (not part of the base)', () => {
+    const examples = parseYamlFile(join(K8S_BASE, 'secrets.example.yaml'));
+    expect(examples.map((e) => `${e.kind}/${e.metadata.name}`)).toEqual([`Secret/${SECRET_NAME}`, `Secret/${NATS_SECRET}`]);
+    const keysOf = (name: string) => {
+      const secret = examples.find((e) => e.metadata.name === name)!;
+      return Object.keys({ ...(secret.stringData ?? {}), ...(secret.data ?? {}) });
+    };
+    const secret = examples[0];
+    const keys = keysOf(SECRET_NAME);
     const referenced = new Set<string>();
     for (const w of [...byKind(objects, 'Deployment'), ...byKind(objects, 'StatefulSet')]) {
       for (const c of containers(w)) {
         for (const e of c.env ?? []) {
           const ref = e.valueFrom?.secretKeyRef;
-          if (ref) {
-            expect(ref.name).toBe(SECRET_NAME);
-            referenced.add(ref.key);
-          }
+          if (!ref) continue;
+          expect([SECRET_NAME, NATS_SECRET]).toContain(ref.name);
+          if (ref.name === SECRET_NAME) referenced.add(ref.key);
+          else expect(keysOf(NATS_SECRET)).toContain(ref.key);
         }
       }
     }
     expect(referenced.size).toBeGreaterThan(0);
     for (const key of referenced) expect(keys).toContain(key);
     expect(find(objects, 'Secret', SECRET_NAME)).toBeUndefined();
+    expect(find(objects, 'Secret', NATS_SECRET)).toBeUndefined();
+    // every NATS user has its password in the example, a placeholder a production service refuses
+    expect(keysOf(NATS_SECRET).sort()).toEqual(Object.values(natsUsers()).sort());
+    for (const value of Object.values(examples[1].stringData)) expect(String(value)).toMatch(/change-me/i);
     // nothing asks for a secret no code reads
     expect([...referenced, ...keys]).not.toContain('JWT_REFRESH_SECRET');
     expect(String(secret.stringData?.JWT_SECRET)).toMatch(/change-me/i); // refused by a production service
@@ -390,6 +419,39 @@ describe('k8s NATS', () => {
     expect(isSubset(svc!.spec.selector, nats!.spec.template.metadata.labels)).toBe(true);
     expect(svc!.spec.ports.map((p: Obj) => p.port)).toContain(4222);
     expect(isSubset(nats!.spec.selector.matchLabels, nats!.spec.template.metadata.labels)).toBe(true);
+  });
+
+  it('runs with the users of nats.conf (a ConfigMap generated from the file), their passwords from the Secret conversa-nats', () => {
+    const c = containers(nats!)[0];
+    const args: string[] = (c.args ?? []).map(String);
+    expect(argValue(args, '-c')).toBe('/etc/nats/nats.conf');
+    const mount = (c.volumeMounts ?? []).find((m: Obj) => m.mountPath === '/etc/nats');
+    const volume = podSpec(nats!).volumes.find((v: Obj) => v.name === mount?.name);
+    expect(volume?.configMap?.name).toBe('nats-config');
+    const kustomization = parse(read(join(K8S_BASE, 'kustomization.yaml')));
+    expect(kustomization.configMapGenerator).toContainEqual({ name: 'nats-config', files: ['nats.conf'] });
+    const users = natsUsers();
+    expect(Object.keys(users).sort()).toEqual([...SERVICE_NAMES, 'operator'].sort());
+    for (const variable of Object.values(users)) {
+      const entry = (c.env ?? []).find((e: Obj) => e.name === variable);
+      expect({ variable, ref: entry?.valueFrom?.secretKeyRef }).toEqual({ variable, ref: { name: NATS_SECRET, key: variable } });
+    }
+    // no anonymous access: every connection is one of these users
+    expect(read(NATS_CONF)).not.toMatch(/no_auth_user/);
+  });
+
+  it('admits port 4222 only from the services (NetworkPolicy)', () => {
+    const policies = byKind(objects, 'NetworkPolicy').filter((p) => isSubset(p.spec.podSelector.matchLabels, nats!.spec.template.metadata.labels));
+    expect(policies).toHaveLength(1);
+    const [policy] = policies;
+    expect(policy.spec.policyTypes).toEqual(['Ingress']);
+    expect(policy.spec.ingress).toHaveLength(1);
+    const [rule] = policy.spec.ingress;
+    expect(rule.ports).toEqual([{ protocol: 'TCP', port: 4222 }]);
+    expect(rule.from).toHaveLength(1);
+    const [expression] = rule.from[0].podSelector.matchExpressions;
+    expect(expression).toMatchObject({ key: 'app.kubernetes.io/name', operator: 'In' });
+    expect([...expression.values].sort()).toEqual([...SERVICE_NAMES].sort());
   });
 
   it('probes /healthz on the monitoring port 8222', () => {
@@ -483,6 +545,19 @@ describe('deploy/docker-compose.yml', () => {
     expect(nats.healthcheck?.test).toBeDefined();
   });
 
+  it('runs nats with the users of k8s/base/nats.conf, every password required from deploy/.env', () => {
+    const nats = services.nats;
+    expect(argValue(commandOf(nats), '-c')).toBe('/etc/nats/nats.conf');
+    const mount = (nats.volumes ?? []).find((v: string) => typeof v === 'string' && v.split(':')[1] === '/etc/nats/nats.conf');
+    expect(resolve(DEPLOY, mount.split(':')[0])).toBe(NATS_CONF);
+    const env = envOf(nats);
+    for (const variable of Object.values(natsUsers())) expect({ variable, value: env[variable] }).toEqual({ variable, value: expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?`)) });
+    for (const name of SERVICE_NAMES) {
+      expect(envOf(services[name]).NATS_USER).toBe(name);
+      expect(envOf(services[name]).NATS_PASSWORD).toMatch(new RegExp(`^\\$\\{${natsPasswordKey(name)}:\\?`));
+    }
+  });
+
   it('runs migrations once, with the auth image, after postgres is healthy', () => {
     const migrate = services.migrate;
     expect(commandOf(migrate)).toEqual(['npm', 'run', 'migrate']);
@@ -547,6 +622,8 @@ describe('deploy/docker-compose.yml', () => {
     expect(env.JWT_SECRET).toMatch(/change-me/i);
     expect(env.POSTGRES_PASSWORD).toMatch(/change-me/i);
     expect(env.JWT_REFRESH_SECRET).toBeUndefined();
+    // NATS passwords: placeholders, in the one form nats-server reads back unchanged
+    for (const variable of Object.values(natsUsers())) expect({ variable, value: env[variable] }).toEqual({ variable, value: expect.stringMatching(/^change-me[A-Za-z0-9_-]+$/) });
     const db = new URL(env.DATABASE_URL);
     expect(db.protocol).toBe('postgres:');
     expect(db.hostname).toBe('postgres');

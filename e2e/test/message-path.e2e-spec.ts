@@ -1,58 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDataSource, runMigrations } from '@wa/database';
-import { HttpClient, randomIp, TEST_DATABASE_URL, uniqueEmail, waitFor } from '@wa/testing';
-import { io, type Socket } from 'socket.io-client';
-import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../services/auth/src/database/companies.js';
+import { runMigrations } from '@wa/database';
+import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
 import { startProcess, type ServiceProcess } from './processes.js';
+import { Product } from './product.js';
 
 const running: ServiceProcess[] = [];
 let http: HttpClient;
-let gatewayUrl: string;
-
-async function newCompany(name: string) {
-  const admin = { email: uniqueEmail('path-admin'), password: 'secret123' };
-  const ds = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
-  await ds.initialize();
-  await ds.transaction(async (tx) => {
-    const plan = await ensureFullPlan(tx);
-    await createCompanyWithAdmin(tx, { name, dueDate: isoDateFromNow(30), planId: plan.id, admin: { name: `${name} Admin`, ...admin } });
-  });
-  await ds.destroy();
-  const login = await http.post('/auth/login', { body: admin });
-  expect(login.status).toBe(200);
-  return { token: login.body.token as string, user: login.body.user as { id: number; companyId: number; name: string } };
-}
-
-async function agentOf(adminToken: string, queueIds: number[]) {
-  const agent = { name: 'Agente Dois', email: uniqueEmail('path-agent'), password: 'agent123', profile: 'user', queueIds };
-  expect((await http.post('/users', { token: adminToken, body: agent })).status).toBe(201);
-  const login = await http.post('/auth/login', { body: { email: agent.email, password: agent.password } });
-  return { token: login.body.token as string, id: login.body.user.id as number };
-}
-
-/** A socket through the gateway, recording every event it receives. */
-async function socketOf(token: string): Promise<{ socket: Socket; events: Array<{ name: string; payload: any }> }> {
-  const events: Array<{ name: string; payload: any }> = [];
-  const socket = io(gatewayUrl, { path: '/socket.io', transports: ['websocket'], auth: { token }, reconnection: false });
-  socket.onAny((name, payload) => events.push({ name, payload }));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return { socket, events };
-}
-
-/** A sandbox connection with one queue, started, connected. */
-async function connectedSandbox(token: string, queueId: number) {
-  const created = await http.post('/whatsapp', { token, body: { name: `Sandbox ${Date.now()}`, channel: 'sandbox', queueIds: [queueId], isDefault: true } });
-  expect(created.status).toBe(201);
-  expect((await http.post(`/whatsappsession/${created.body.id}`, { token })).status).toBeLessThan(300);
-  await waitFor(async () => (await http.get(`/whatsapp/${created.body.id}`, { token })).body.status === 'CONNECTED');
-  return created.body as { id: number };
-}
+let product: Product;
 
 beforeAll(async () => {
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
@@ -63,8 +20,8 @@ beforeAll(async () => {
   running.push(auth, tickets, sessions, realtime);
   const gateway = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: tickets.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url });
   running.push(gateway);
-  gatewayUrl = gateway.url;
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
+  product = new Product(http, gateway.url);
 });
 
 afterAll(async () => {
@@ -73,11 +30,11 @@ afterAll(async () => {
 
 describe('the message path through the gateway', () => {
   it('an inbound sandbox message becomes a pending ticket seen live; accepted, answered (acked), returned, resolved, reopened', async () => {
-    const a = await newCompany('Path Co');
+    const a = await product.newCompany('Path Co');
     const queue = await http.post('/queue', { token: a.token, body: { name: 'Atendimento', color: '#123456' } });
     expect(queue.status).toBe(201);
-    const conn = await connectedSandbox(a.token, queue.body.id);
-    const live = await socketOf(a.token);
+    const conn = await product.connectedSandbox(a.token, queue.body.id);
+    const live = await product.socketOf(a.token);
     live.socket.emit('joinTickets', 'pending');
     live.socket.emit('joinNotification');
 
@@ -120,7 +77,7 @@ describe('the message path through the gateway', () => {
     expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } })).body).toMatchObject({ status: 'open', userId: a.user.id });
 
     // someone else holds it now: a colleague's new ticket for the contact is refused, naming the holder
-    const colleague = await agentOf(a.token, [queue.body.id]);
+    const colleague = await product.agentOf(a.token, [queue.body.id]);
     const conflict = await http.post('/tickets', { token: colleague.token, body: { contactId: second.contactId, queueId: queue.body.id, whatsappId: conn.id } });
     expect(conflict.status).toBe(409);
     expect(conflict.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', userId: a.user.id, userName: 'Path Co Admin', queueName: 'Atendimento' });
@@ -128,14 +85,14 @@ describe('the message path through the gateway', () => {
   });
 
   it("keeps companies apart: B gets 403/404 for A's records, sees none in lists, cannot send on A's connection nor receive A's events", async () => {
-    const a = await newCompany('Iso A');
-    const b = await newCompany('Iso B');
+    const a = await product.newCompany('Iso A');
+    const b = await product.newCompany('Iso B');
     const qa = (await http.post('/queue', { token: a.token, body: { name: 'Fila A', color: '#aa0000' } })).body;
-    const conn = await connectedSandbox(a.token, qa.id);
-    const liveB = await socketOf(b.token);
+    const conn = await product.connectedSandbox(a.token, qa.id);
+    const liveB = await product.socketOf(b.token);
     liveB.socket.emit('joinTickets', 'pending');
     liveB.socket.emit('joinNotification');
-    const liveA = await socketOf(a.token);
+    const liveA = await product.socketOf(a.token);
     const from = `5521${Date.now().toString().slice(-9)}`;
     await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Cliente A', body: 'dado sigiloso' } });
     const ticket = await waitFor(async () => liveA.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from)?.payload.ticket);
@@ -161,9 +118,9 @@ describe('the message path through the gateway', () => {
   });
 
   it('answers bad input on every route with 4xx and a JSON error body, never a 500, and writes nothing', async () => {
-    const a = await newCompany('Bad Input Co');
+    const a = await product.newCompany('Bad Input Co');
     const queue = (await http.post('/queue', { token: a.token, body: { name: 'Fila', color: '#0a0b0c' } })).body;
-    const conn = await connectedSandbox(a.token, queue.id);
+    const conn = await product.connectedSandbox(a.token, queue.id);
     const from = `5531${Date.now().toString().slice(-9)}`;
     await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Cliente', body: 'oi' } });
     const ticket = await waitFor(async () => (await http.get(`/tickets?showAll=true&searchParam=${from}`, { token: a.token })).body.tickets?.[0]);

@@ -35,7 +35,8 @@ export class AuthLibModule {
       providers: [
         { provide: AUTH_OPTIONS, useValue: options },
         { provide: TokenRevocation, useFactory: (redis: Redis) => mirroredRevocation(redis), inject: [REDIS] },
-        { provide: UserDirectory, useFactory: (bus: EventBus) => UserDirectory.open(bus.connection), inject: [EventBus] },
+        // auth owns the bucket; with per-service NATS users the others may only read it
+        { provide: UserDirectory, useFactory: (bus: EventBus) => UserDirectory.open(bus.connection, { create: Boolean(options.directoryOwner) || !bus.user }), inject: [EventBus] },
         JwtStrategy,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
       ],

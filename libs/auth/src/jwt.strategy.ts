@@ -8,6 +8,8 @@ import { secretKey, TOKEN_ISSUER, TokenRevocation } from './tokens.js';
 export const AUTH_OPTIONS = Symbol.for('wa.auth-options');
 export interface AuthLibOptions {
   secret: string;
+  /** this service writes the user directory (auth) and creates its bucket */
+  directoryOwner?: boolean;
 }
 
 export class RevokedTokenError extends Error {

@@ -67,8 +67,13 @@ export function directoryRemoveEvent(companyId: number, userId: number): Directo
 export class UserDirectory {
   private constructor(private readonly kv: KV) {}
 
-  static async open(nc: NatsConnection): Promise<UserDirectory> {
-    const kv = await nc.jetstream().views.kv(USER_DIRECTORY_BUCKET, { history: 1 });
+  /**
+   * Opens the bucket: `create` makes it when missing (auth owns it; any process on an open development
+   * server); otherwise it binds, and reads fail until auth has created it.
+   */
+  static async open(nc: NatsConnection, opts: { create?: boolean } = { create: true }): Promise<UserDirectory> {
+    const views = nc.jetstream().views;
+    const kv = opts.create ? await views.kv(USER_DIRECTORY_BUCKET, { history: 1 }) : await views.kv(USER_DIRECTORY_BUCKET, { bindOnly: true });
     return new UserDirectory(kv);
   }
 

@@ -99,12 +99,15 @@ export class EventBus {
   private connected = true;
 
   private constructor(
+    /** the NATS user it connected as; undefined on an open server */
+    readonly user: string | undefined,
     readonly connection: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly log: BusLogger,
+    inboxPrefix?: string,
   ) {
-    this.publisher = new JetStreamPublisher(connection);
+    this.publisher = new JetStreamPublisher(connection, undefined, inboxPrefix);
   }
 
   /** Connects and declares the streams idempotently (add, or update when the config differs). */
@@ -117,21 +120,28 @@ export class EventBus {
       reconnectTimeWait: 1000,
       // no Error (stack capture) per request: that alone cost ~20% of the CPU at 6k publishes/s
       noAsyncTraces: true,
+      ...(opts.user ? { user: opts.user, pass: opts.pass ?? '' } : {}),
+      ...(opts.inboxPrefix ? { inboxPrefix: opts.inboxPrefix } : {}),
     });
     try {
       const jsm = await nc.jetstreamManager();
-      const bus = new EventBus(nc, nc.jetstream(), jsm, log);
+      const bus = new EventBus(opts.user, nc, nc.jetstream(), jsm, log, opts.inboxPrefix);
       void bus.watchConnection();
       const streams = [...(opts.streams ?? defaultStreams())];
       if (!streams.some((s) => s.name === DLQ_STREAM.name)) streams.push(DLQ_STREAM);
       const limits = { ...DEFAULT_STREAM_LIMITS, ...opts.limits };
-      for (const s of streams) {
-        await bus.ensureStream(
-          { ...s, maxAgeMs: s.maxAgeMs ?? limits.maxAgeMs, maxBytes: s.maxBytes ?? (opts.limits?.maxBytes ?? DEFAULT_STREAM_BYTES[s.name] ?? limits.maxBytes) },
-          opts.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS,
-        );
-      }
-      log.info({ servers: opts.servers, name: opts.name, streams: streams.map((s) => s.name) }, 'event-bus: connected');
+      const limited = (s: StreamSpec): StreamSpec => ({
+        ...s,
+        maxAgeMs: s.maxAgeMs ?? limits.maxAgeMs,
+        maxBytes: s.maxBytes ?? (opts.limits?.maxBytes ?? DEFAULT_STREAM_BYTES[s.name] ?? limits.maxBytes),
+      });
+      const dupMs = opts.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS;
+      for (const s of streams) await bus.ensureStream(limited(s), dupMs);
+      const owned = new Set(streams.map((s) => s.name));
+      // on an open server (no users: development, tests) a reader declares what it reads when missing; with
+      // per-service users it is its publisher's to declare, and consumers wait for it
+      if (!opts.user) for (const s of opts.reads ?? []) if (!owned.has(s.name)) await bus.createIfMissing(limited(s), dupMs);
+      log.info({ servers: opts.servers, name: opts.name, streams: streams.map((s) => s.name), user: opts.user }, 'event-bus: connected');
       return bus;
     } catch (err) {
       await nc.close().catch(() => undefined);
@@ -203,6 +213,16 @@ export class EventBus {
     }
   }
 
+  /** A stream this process only reads, created when missing (its config stays its publisher's). */
+  private async createIfMissing(spec: StreamSpec, defaultDupMs: number): Promise<void> {
+    try {
+      await this.jsm.streams.info(spec.name);
+    } catch (err) {
+      if (!isStreamNotFound(err)) throw err;
+      await this.ensureStream(spec, defaultDupMs);
+    }
+  }
+
   /**
    * The server's store cannot reserve the configured size: halve it (never below 64 MiB) and say so loudly,
    * so that a small machine still runs, and its operator learns what to give the server.
@@ -227,11 +247,21 @@ export class EventBus {
       filter_subject: filters.length === 1 ? filters[0] : undefined,
       filter_subjects: filters.length > 1 ? filters : undefined,
     };
-    for (let round = 0; ; round++) {
+    let waited = false;
+    let raced = false;
+    for (;;) {
       let info: ConsumerInfo;
       try {
         info = await this.jsm.consumers.info(spec.stream, spec.durable);
       } catch (err) {
+        if (isStreamNotFound(err)) {
+          // declared by its publisher, which has not started yet
+          if (!waited) this.log.warn({ stream: spec.stream, durable: spec.durable }, 'event-bus: waiting for the stream to be declared by its publisher');
+          waited = true;
+          if (this.closing || this.connection.isClosed()) throw new Error('event-bus: closed');
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
         if (!isConsumerNotFound(err)) throw err;
         try {
           const created = await this.jsm.consumers.add(spec.stream, {
@@ -244,7 +274,10 @@ export class EventBus {
           this.log.info({ stream: spec.stream, durable: spec.durable, filters }, 'event-bus: consumer created');
           return created;
         } catch (e) {
-          if (round === 0 && isAlreadyExists(e)) continue;
+          if (!raced && isAlreadyExists(e)) {
+            raced = true; // someone else created it meanwhile
+            continue;
+          }
           throw new Error(`event-bus: cannot create consumer ${spec.stream}/${spec.durable}: ${errorMessage(e)}`, { cause: e });
         }
       }

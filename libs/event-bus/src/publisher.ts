@@ -34,7 +34,7 @@ const decoder = new TextDecoder();
  * those were a quarter of the process' CPU. Timeouts are swept by one interval timer.
  */
 export class JetStreamPublisher {
-  private readonly prefix = createInbox();
+  private readonly prefix: string;
   private readonly pending = new Map<string, Pending>();
   private readonly sub: Subscription;
   private readonly sweeper: NodeJS.Timeout;
@@ -44,7 +44,10 @@ export class JetStreamPublisher {
   constructor(
     private readonly nc: NatsConnection,
     private readonly timeoutMs = 5000,
+    /** the connection's inbox prefix (a NATS user may subscribe only to its own replies) */
+    inboxPrefix?: string,
   ) {
+    this.prefix = createInbox(inboxPrefix);
     this.sub = nc.subscribe(`${this.prefix}.*`, { callback: (err, msg) => this.onReply(err, msg) });
     this.sweeper = setInterval(() => this.sweep(), Math.min(250, timeoutMs));
     this.sweeper.unref();

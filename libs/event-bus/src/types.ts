@@ -36,8 +36,25 @@ export interface BusOptions {
   servers: string;
   /** Connection name (shows in server monitoring). */
   name: string;
-  /** Streams declared at connect. Default: every stream of `Streams` (@wa/contracts). The DLQ stream is always added. */
+  /**
+   * Streams this process publishes to, declared at connect (created, or updated when the config differs).
+   * Default: every stream of `Streams` (@wa/contracts). The DLQ stream is always added.
+   */
   streams?: StreamSpec[];
+  /**
+   * Streams this process only consumes. On an open server (no `user`) they are created at connect when
+   * missing; with per-service users they are their publisher's to declare, and a consumer on a stream that
+   * does not exist yet waits for it. Default: none.
+   */
+  reads?: StreamSpec[];
+  /** NATS user and password (k8s/base/nats.conf gives each service its own); none on an open server. */
+  user?: string;
+  pass?: string;
+  /**
+   * Prefix of the reply subjects this connection subscribes to (default `_INBOX`); with per-service users,
+   * `_INBOX.<user>` so a service may subscribe to its own replies only.
+   */
+  inboxPrefix?: string;
   logger?: BusLogger;
   /** Default duplicate window of declared streams. Default 2 min. */
   duplicateWindowMs?: number;

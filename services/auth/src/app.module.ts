@@ -23,7 +23,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ...serviceModules({ service: SERVICE, env, database: authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
-        AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+        AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
       controllers: [SessionsController, UsersController, SettingsController, VersionController],
       providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository],

@@ -13,6 +13,23 @@ export const Streams = {
   CAMPAIGNS: { name: 'CAMPAIGNS', subjects: ['campaign.>'] },
 } as const;
 
+type StreamDef = (typeof Streams)[keyof typeof Streams];
+
+/**
+ * Which streams each service publishes to (it declares them) and which it only consumes. The NATS users of
+ * k8s/base/nats.conf grant exactly this: a service publishes to the subjects of its own streams and
+ * creates consumers on the others, nothing more.
+ */
+export const StreamAccess: Record<string, { owns: readonly StreamDef[]; reads: readonly StreamDef[] }> = {
+  auth: { owns: [Streams.AUTH], reads: [Streams.TICKETS, Streams.CONNECTIONS] },
+  tickets: { owns: [Streams.TICKETS, Streams.WA], reads: [Streams.AUTH, Streams.CONNECTIONS] },
+  'whatsapp-sessions': { owns: [Streams.CONNECTIONS, Streams.WA], reads: [] },
+  'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH] },
+  'messaging-gateway': { owns: [], reads: [] },
+  campaigns: { owns: [Streams.CAMPAIGNS], reads: [] },
+  billing: { owns: [Streams.BILLING], reads: [] },
+};
+
 export const Subjects = {
   /** A login replaced older sessions of the same user: `auth.session.replaced.<companyId>.<userId>` */
   sessionReplaced: (companyId: number, userId: number) => `auth.session.replaced.${companyId}.${userId}`,

@@ -1,5 +1,5 @@
 import { Secret } from './secrets.js';
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** What every service reads. Defaults suit one machine; secrets have none. */
 export class BaseEnv {
@@ -57,6 +57,23 @@ export class MessagingEnv extends BaseEnv {
 
   @Matches(/^(nats|tls):\/\/.+/, { message: 'NATS_URL must be a nats:// URL' })
   NATS_URL: string = 'nats://127.0.0.1:4222';
+
+  /**
+   * This service's NATS user (k8s/base/nats.conf: one per service, each allowed its own subjects only).
+   * Empty on an open development server; production requires a user and its password.
+   */
+  @ValidateIf((o: { NATS_USER?: string; NATS_PASSWORD?: string }) => Boolean(o.NATS_USER || o.NATS_PASSWORD))
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'NATS_USER (needed with NATS_PASSWORD) may hold letters, digits, - and _' })
+  NATS_USER?: string;
+
+  /**
+   * nats-server reads its NATS_PASSWORD_<SERVICE> as a config value: a letter first, then letters, digits,
+   * - and _ only (`echo "n$(openssl rand -hex 32)"`); anything else it misreads.
+   */
+  @Secret({ requiredInProduction: true })
+  @IsOptional()
+  @Matches(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'NATS_PASSWORD must start with a letter and hold only letters, digits, - and _ (nats-server reads it as a config value; generate one with: echo "n$(openssl rand -hex 32)")' })
+  NATS_PASSWORD?: string;
 
   /** How long JetStream streams keep messages (seconds); default a week. */
   @IsInt()

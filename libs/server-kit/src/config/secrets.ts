@@ -5,24 +5,34 @@
  */
 export const MIN_SECRET_BYTES = 32;
 
-const secretKeys = new WeakMap<object, Set<string>>();
+const secretKeys = new WeakMap<object, Map<string, SecretOptions>>();
+
+export interface SecretOptions {
+  /** production refuses to start without it (an optional secret is checked only when set) */
+  requiredInProduction?: boolean;
+}
 
 /** Marks a configuration property as a secret: in production it must be long and not a known value. */
-export function Secret(): PropertyDecorator {
+export function Secret(options: SecretOptions = {}): PropertyDecorator {
   return (target, property) => {
-    const own = new Set(secretKeys.get(target) ?? []);
-    own.add(String(property));
+    const own = new Map(secretKeys.get(target) ?? []);
+    own.set(String(property), options);
     secretKeys.set(target, own);
   };
 }
 
+/** The secret properties of a configuration object, its classes' included, with their options. */
+function secretsOf(config: object): Map<string, SecretOptions> {
+  const found = new Map<string, SecretOptions>();
+  for (let proto = Object.getPrototypeOf(config); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const [name, options] of secretKeys.get(proto) ?? []) if (!found.has(name)) found.set(name, options);
+  }
+  return found;
+}
+
 /** The secret properties of a configuration object, its classes' included. */
 export function secretPropertiesOf(config: object): string[] {
-  const names = new Set<string>();
-  for (let proto = Object.getPrototypeOf(config); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const name of secretKeys.get(proto) ?? []) names.add(name);
-  }
-  return [...names];
+  return [...secretsOf(config).keys()];
 }
 
 /** The examples' placeholders all say so: whoever read the repository knows them. */
@@ -46,9 +56,12 @@ function passwordOf(url: string): string | undefined {
  */
 export function productionSecretProblems(config: Record<string, unknown>): Array<{ variable: string; problem: string }> {
   const problems: Array<{ variable: string; problem: string }> = [];
-  for (const name of secretPropertiesOf(config)) {
+  for (const [name, options] of secretsOf(config)) {
     const value = config[name];
-    if (value === undefined || value === null || value === '') continue; // optional secret not in use
+    if (value === undefined || value === null || value === '') {
+      if (options.requiredInProduction) problems.push({ variable: name, problem: `${name} is required in production` });
+      continue; // optional secret not in use
+    }
     const text = String(value);
     if (isPlaceholder(text)) problems.push({ variable: name, problem: `${name} is a placeholder value (from the examples); set a secret of your own` });
     else if (Buffer.byteLength(text, 'utf8') < MIN_SECRET_BYTES) problems.push({ variable: name, problem: `${name} is shorter than ${MIN_SECRET_BYTES} bytes` });

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { runMigrations } from '@wa/database';
+import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
+import { connect, StringCodec, type NatsConnection } from 'nats';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { authDatabase } from '../../services/auth/src/database/data-source.js';
+import { billingDatabase } from '../../services/billing/src/database/data-source.js';
+import { campaignsDatabase } from '../../services/campaigns/src/database/data-source.js';
+import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
+import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
+import { freePort, startProcess, type ServiceProcess } from './processes.js';
+import { Product } from './product.js';
+
+/**
+ * The shipped NATS configuration (k8s/base/nats.conf), on a private nats-server: every service runs
+ * the message path with its own user, and nothing it does needs more; what a service may not do is refused.
+ */
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const CONF = join(root, 'k8s/base/nats.conf');
+const USERS = ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway', 'campaigns', 'billing', 'operator'];
+const passwords = Object.fromEntries(USERS.map((u) => [u, `n${randomBytes(32).toString('hex')}`]));
+const passwordVariable = (user: string) => `NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`;
+
+let nats: ChildProcess;
+let natsLog = '';
+let natsUrl: string;
+let store: string;
+const running: ServiceProcess[] = [];
+const clients: NatsConnection[] = [];
+let product: Product;
+let http: HttpClient;
+
+const natsBinary = () => ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync) ?? 'nats-server';
+
+async function as(user: string, pass = passwords[user]): Promise<NatsConnection> {
+  const nc = await connect({ servers: natsUrl, user, pass, inboxPrefix: `_INBOX.${user}`, reconnect: false });
+  clients.push(nc);
+  return nc;
+}
+
+/** The error a NATS call ends with (undefined when it succeeds). */
+async function failure(call: () => Promise<unknown>): Promise<{ code?: string; message: string } | undefined> {
+  try {
+    await call();
+    return undefined;
+  } catch (err) {
+    return { code: (err as { code?: string }).code, message: (err as Error).message };
+  }
+}
+
+const sc = StringCodec();
+
+beforeAll(async () => {
+  const port = await freePort();
+  natsUrl = `nats://127.0.0.1:${port}`;
+  store = mkdtempSync(join(tmpdir(), 'nats-perm-'));
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
+  for (const u of USERS) env[passwordVariable(u)] = passwords[u];
+  nats = spawn(natsBinary(), ['-c', CONF, '-p', String(port), '-sd', store, '--http_port', String(await freePort()), '-a', '127.0.0.1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  nats.stdout!.on('data', (d) => (natsLog += d));
+  nats.stderr!.on('data', (d) => (natsLog += d));
+  await waitFor(async () => /Server is ready/.test(natsLog), { timeoutMs: 15_000 }).catch(() => {
+    throw new Error(`nats-server did not start with ${CONF}:\n${natsLog}`);
+  });
+
+  for (const db of [authDatabase, ticketsDatabase, whatsappDatabase, campaignsDatabase, billingDatabase]) await runMigrations(db(TEST_DATABASE_URL));
+  const natsEnv = (user: string) => ({ NATS_URL: natsUrl, NATS_USER: user, NATS_PASSWORD: passwords[user] });
+  // started side by side, as compose and k8s do: each declares its own streams and waits for the others'
+  const [auth, tickets, sessions, realtime, campaigns, billing] = await Promise.all(
+    ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'campaigns', 'billing'].map((name) => startProcess(name, natsEnv(name))),
+  );
+  running.push(auth, tickets, sessions, realtime, campaigns, billing);
+  const gateway = await startProcess('messaging-gateway', {
+    ...natsEnv('messaging-gateway'),
+    AUTH_URL: auth.url,
+    TICKETS_URL: tickets.url,
+    WHATSAPP_SESSIONS_URL: sessions.url,
+    REALTIME_URL: realtime.url,
+    CAMPAIGNS_URL: campaigns.url,
+    BILLING_URL: billing.url,
+  });
+  running.push(gateway);
+  http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
+  product = new Product(http, gateway.url);
+}, 120_000);
+
+afterAll(async () => {
+  if (process.env.E2E_LOG_DIR) {
+    writeFileSync(join(process.env.E2E_LOG_DIR, 'nats.log'), natsLog);
+    for (const p of running) writeFileSync(join(process.env.E2E_LOG_DIR, `${p.name}.log`), p.output());
+  }
+  for (const nc of clients) await nc.close().catch(() => undefined);
+  for (const p of running.reverse()) await p.stop('SIGTERM');
+  nats?.kill('SIGTERM');
+  await new Promise((r) => nats?.once('exit', r));
+  rmSync(store, { recursive: true, force: true });
+});
+
+describe('NATS with one user per service (k8s/base/nats.conf)', () => {
+  it('runs the message path, live events and directory changes with each service confined to its own subjects', async () => {
+    const a = await product.newCompany('Perm Co');
+    const queue = (await http.post('/queue', { token: a.token, body: { name: 'Fila', color: '#224466' } })).body;
+    const other = (await http.post('/queue', { token: a.token, body: { name: 'Outra', color: '#664422' } })).body;
+    const conn = await product.connectedSandbox(a.token, queue.id);
+    const live = await product.socketOf(a.token);
+    live.socket.emit('joinTickets', 'pending');
+    live.socket.emit('joinNotification');
+
+    const from = `5511${Date.now().toString().slice(-9)}`;
+    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Ana', body: 'Oi' } });
+    const seen = await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from));
+    const ticketId = seen.payload.ticket.id as number;
+    await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } });
+    const reply = await http.post(`/messages/${ticketId}`, { token: a.token, body: { body: 'Olá Ana' } });
+    expect(reply.status).toBe(201);
+    const acked = await waitFor(async () => {
+      const m = (await http.get(`/messages/${ticketId}`, { token: a.token })).body.messages.find((x: { id: number }) => x.id === reply.body.id);
+      return m && m.ack >= 3 ? m : undefined;
+    });
+    expect(acked.ack).toBeGreaterThanOrEqual(3);
+
+    // auth writes the user directory, tickets reads it: an agent moved to the ticket's queue sees it at once
+    await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'pending' } });
+    const agent = await product.agentOf(a.token, [other.id]);
+    expect((await http.get(`/tickets?status=pending&showAll=false`, { token: agent.token })).body.tickets.map((t: { id: number }) => t.id)).not.toContain(ticketId);
+    expect((await http.put(`/users/${agent.id}`, { token: a.token, body: { queueIds: [queue.id] } })).status).toBe(200);
+    expect((await http.get(`/tickets?status=pending&showAll=false`, { token: agent.token })).body.tickets.map((t: { id: number }) => t.id)).toContain(ticketId);
+    live.socket.close();
+
+    // nothing any service did needed a subject outside its permissions
+    expect(natsLog).not.toMatch(/Violation/);
+    for (const p of running) expect(p.output()).not.toMatch(/PERMISSIONS_VIOLATION|Permissions Violation/);
+  });
+
+  it("refuses a service's user outside its permissions, and anyone without a user", async () => {
+    const operator = await as('operator');
+    const jsm = await operator.jetstreamManager();
+    const before = (await jsm.streams.info('TICKETS')).state.messages;
+
+    const realtime = await as('realtime-gateway');
+    // realtime only fans out: it may not publish a ticket event, nor subscribe to the bus' raw subjects
+    expect(await failure(() => realtime.jetstream().publish('ticket.updated.1.1', sc.encode('{}')))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(await failure(async () => {
+      const sub = realtime.subscribe('ticket.>');
+      for await (const _ of sub) break;
+    })).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+
+    // whatsapp-sessions may not pull tickets' durable, nor write the user directory
+    const sessions = await as('whatsapp-sessions');
+    expect(await failure(() => sessions.request('$JS.API.CONSUMER.MSG.NEXT.WA.tickets-inbound', sc.encode('{"batch":1}'), { timeout: 2000 }))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(await failure(() => sessions.jetstream().publish('$KV.users.1.1', sc.encode('{"profile":"admin"}')))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+
+    // tickets may not announce connections (whatsapp-sessions' subjects), nor delete a stream
+    const tickets = await as('tickets');
+    expect(await failure(() => tickets.jetstream().publish('connection.updated.1.1', sc.encode('{}')))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(await failure(() => tickets.request('$JS.API.STREAM.DELETE.AUTH', sc.encode(''), { timeout: 2000 }))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+
+    // a service may not listen on another's replies
+    expect(await failure(async () => {
+      const sub = tickets.subscribe('_INBOX.auth.>');
+      for await (const _ of sub) break;
+    })).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+
+    // no user, or a wrong password: no connection at all
+    expect(await failure(() => connect({ servers: natsUrl, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    expect(await failure(() => connect({ servers: natsUrl, user: 'tickets', pass: passwords.auth, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+
+    expect((await jsm.streams.info('TICKETS')).state.messages).toBe(before);
+    expect(natsLog).toMatch(/Publish Violation - User "realtime-gateway", Subject "ticket.updated.1.1"/);
+  });
+});
