@@ -21,6 +21,8 @@ const SERVICES: Record<string, number> = {
   'messaging-gateway': 8080,
 };
 const SERVICE_NAMES = Object.keys(SERVICES);
+/** the services with tables of their own (a schema each, migrated by services/<name>/dist/migrate.js) */
+const MIGRATING = ['auth', 'tickets', 'whatsapp-sessions', 'campaigns', 'billing'];
 const WEB = { name: 'web', port: 3000 };
 const GATEWAY_UPSTREAMS: Record<string, string> = {
   AUTH_URL: 'auth',
@@ -292,6 +294,19 @@ describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web
       expect(redis?.valueFrom?.secretKeyRef?.name).toBe(SECRET_NAME);
     });
 
+    it(MIGRATING.includes(name) ? 'migrates its own schema in an init container with its own image' : 'has no tables, so no migration', () => {
+      const init = podSpec(workload!).initContainers ?? [];
+      if (!MIGRATING.includes(name)) return expect(init).toEqual([]);
+      expect(init).toHaveLength(1);
+      const [migrate] = init;
+      expect(migrate.image).toBe(main().image);
+      expect(migrate.command).toEqual(['node', `services/${name}/dist/migrate.js`]);
+      expect(migrate.envFrom).toEqual(main().envFrom);
+      expect(migrate.env.find((e: Obj) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: 'DATABASE_URL' });
+      expect(migrate.resources?.limits?.memory).toBeDefined();
+      expect(migrate.securityContext?.readOnlyRootFilesystem).toBe(true);
+    });
+
     if (workload?.kind === 'StatefulSet') {
       it('has a headless governing Service', () => {
         const governing = find(objects, 'Service', workload.spec.serviceName);
@@ -390,6 +405,25 @@ describe('k8s wiring', () => {
       if (o.kind === 'Namespace') continue;
       expect([undefined, NAMESPACE]).toContain(o.metadata.namespace);
     }
+  });
+});
+
+describe('k8s/jobs/first-super-user.yaml', () => {
+  const [job] = parseYamlFile(join(ROOT, 'k8s', 'jobs', 'first-super-user.yaml')) as K8sObject[];
+  const objects = loadK8s();
+
+  it('is a Job outside the base (run once, by hand) with the auth image, its ConfigMap and a Secret of its own', () => {
+    expect(job.kind).toBe('Job');
+    expect(job.metadata.namespace).toBe(NAMESPACE);
+    const kustomization = parse(read(join(K8S_BASE, 'kustomization.yaml')));
+    expect(JSON.stringify(kustomization.resources)).not.toContain('first-super-user');
+    const [c] = job.spec.template.spec.containers;
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+    expect(c.image).toBe(containers(workloadOf(objects, 'auth')!)[0].image);
+    expect(c.command).toEqual(['node', 'services/auth/dist/seed-super-user.js']);
+    expect(c.envFrom).toEqual([{ configMapRef: { name: 'auth-config' } }, { secretRef: { name: 'conversa-first-super-user' } }]);
+    expect(c.env.find((e: Obj) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: 'DATABASE_URL' });
+    expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
   });
 });
 
@@ -558,12 +592,24 @@ describe('deploy/docker-compose.yml', () => {
     }
   });
 
-  it('runs migrations once, with the auth image, after postgres is healthy', () => {
-    const migrate = services.migrate;
-    expect(commandOf(migrate)).toEqual(['npm', 'run', 'migrate']);
-    expect(migrate.build?.args?.SERVICE).toBe('auth');
-    expect(migrate.image).toBe(services.auth.image);
+  it.each(MIGRATING)("runs %s's own migrations with its own image, once, before it starts", (name) => {
+    const migrate = services[`migrate-${name}`];
+    expect(commandOf(migrate)).toEqual(['node', `services/${name}/dist/migrate.js`]);
+    expect(migrate.image).toBe(services[name].image);
+    expect(migrate.build?.args?.SERVICE).toBe(name);
+    expect(migrate.restart).toBe('no');
     expect(migrate.depends_on?.postgres?.condition).toBe('service_healthy');
+    expect(services[name].depends_on?.[`migrate-${name}`]?.condition).toBe('service_completed_successfully');
+  });
+
+  it('makes the first super user from deploy/.env once auth is migrated (a placeholder password is refused)', () => {
+    const seed = services['first-super-user'];
+    expect(commandOf(seed)).toEqual(['node', 'services/auth/dist/seed-super-user.js']);
+    expect(seed.image).toBe(services.auth.image);
+    expect(seed.depends_on?.['migrate-auth']?.condition).toBe('service_completed_successfully');
+    expect(envFiles(seed)).toEqual(['./.env']);
+    expect(read(join(DEPLOY, '.env.example'))).toMatch(/^SUPER_USER_EMAIL=\S+@\S+$/m);
+    expect(read(join(DEPLOY, '.env.example'))).toMatch(/^SUPER_USER_PASSWORD=change-me/m);
   });
 
   it.each(SERVICE_NAMES)('builds %s from deploy/Dockerfile with its SERVICE arg, env and dependencies', (name) => {
@@ -584,7 +630,8 @@ describe('deploy/docker-compose.yml', () => {
     expect(s.depends_on?.postgres?.condition).toBe('service_healthy');
     expect(s.depends_on?.redis?.condition).toBe('service_healthy');
     expect(s.depends_on?.nats?.condition).toBe('service_healthy');
-    expect(s.depends_on?.migrate?.condition).toBe('service_completed_successfully');
+    if (MIGRATING.includes(name)) expect(s.depends_on?.[`migrate-${name}`]?.condition).toBe('service_completed_successfully');
+    else expect(Object.keys(s.depends_on ?? {}).filter((d) => d.startsWith('migrate'))).toEqual([]);
   });
 
   it('runs production settings: secure refresh cookie (auth), real phones by default (whatsapp-sessions)', () => {

@@ -2,43 +2,27 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runMigrations } from '@wa/database';
 import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
 import { connect, StringCodec, type NatsConnection } from 'nats';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { billingDatabase } from '../../services/billing/src/database/data-source.js';
 import { campaignsDatabase } from '../../services/campaigns/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
-import { freePort, startProcess, type ServiceProcess } from './processes.js';
+import { startShippedNats, type PrivateNats } from './nats-server.js';
+import { startProcess, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
 /**
  * The shipped NATS configuration (k8s/base/nats.conf), on a private nats-server: every service runs
  * the message path with its own user, and nothing it does needs more; what a service may not do is refused.
  */
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const CONF = join(root, 'k8s/base/nats.conf');
-const USERS = ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway', 'campaigns', 'billing', 'operator'];
-const passwords = Object.fromEntries(USERS.map((u) => [u, `n${randomBytes(32).toString('hex')}`]));
-const passwordVariable = (user: string) => `NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`;
-
-let nats: ChildProcess;
-let natsLog = '';
-let natsUrl: string;
-let store: string;
+let nats: PrivateNats;
 const running: ServiceProcess[] = [];
 const clients: NatsConnection[] = [];
 let product: Product;
 let http: HttpClient;
 
-const natsBinary = () => ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync) ?? 'nats-server';
-
-async function as(user: string, pass = passwords[user]): Promise<NatsConnection> {
-  const nc = await connect({ servers: natsUrl, user, pass, inboxPrefix: `_INBOX.${user}`, reconnect: false });
+async function as(user: string, pass = nats.passwords[user]): Promise<NatsConnection> {
+  const nc = await connect({ servers: nats.url, user, pass, inboxPrefix: `_INBOX.${user}`, reconnect: false });
   clients.push(nc);
   return nc;
 }
@@ -56,20 +40,9 @@ async function failure(call: () => Promise<unknown>): Promise<{ code?: string; m
 const sc = StringCodec();
 
 beforeAll(async () => {
-  const port = await freePort();
-  natsUrl = `nats://127.0.0.1:${port}`;
-  store = mkdtempSync(join(tmpdir(), 'nats-perm-'));
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
-  for (const u of USERS) env[passwordVariable(u)] = passwords[u];
-  nats = spawn(natsBinary(), ['-c', CONF, '-p', String(port), '-sd', store, '--http_port', String(await freePort()), '-a', '127.0.0.1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  nats.stdout!.on('data', (d) => (natsLog += d));
-  nats.stderr!.on('data', (d) => (natsLog += d));
-  await waitFor(async () => /Server is ready/.test(natsLog), { timeoutMs: 15_000 }).catch(() => {
-    throw new Error(`nats-server did not start with ${CONF}:\n${natsLog}`);
-  });
-
+  nats = await startShippedNats();
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase, campaignsDatabase, billingDatabase]) await runMigrations(db(TEST_DATABASE_URL));
-  const natsEnv = (user: string) => ({ NATS_URL: natsUrl, NATS_USER: user, NATS_PASSWORD: passwords[user] });
+  const natsEnv = (user: string) => ({ NATS_URL: nats.url, NATS_USER: user, NATS_PASSWORD: nats.passwords[user] });
   // started side by side, as compose and k8s do: each declares its own streams and waits for the others'
   const [auth, tickets, sessions, realtime, campaigns, billing] = await Promise.all(
     ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'campaigns', 'billing'].map((name) => startProcess(name, natsEnv(name))),
@@ -90,15 +63,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (process.env.E2E_LOG_DIR) {
-    writeFileSync(join(process.env.E2E_LOG_DIR, 'nats.log'), natsLog);
-    for (const p of running) writeFileSync(join(process.env.E2E_LOG_DIR, `${p.name}.log`), p.output());
-  }
   for (const nc of clients) await nc.close().catch(() => undefined);
   for (const p of running.reverse()) await p.stop('SIGTERM');
-  nats?.kill('SIGTERM');
-  await new Promise((r) => nats?.once('exit', r));
-  rmSync(store, { recursive: true, force: true });
+  await nats?.stop();
 });
 
 describe('NATS with one user per service (k8s/base/nats.conf)', () => {
@@ -133,7 +100,7 @@ describe('NATS with one user per service (k8s/base/nats.conf)', () => {
     live.socket.close();
 
     // nothing any service did needed a subject outside its permissions
-    expect(natsLog).not.toMatch(/Violation/);
+    expect(nats.log()).not.toMatch(/Violation/);
     for (const p of running) expect(p.output()).not.toMatch(/PERMISSIONS_VIOLATION|Permissions Violation/);
   });
 
@@ -167,10 +134,10 @@ describe('NATS with one user per service (k8s/base/nats.conf)', () => {
     })).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
 
     // no user, or a wrong password: no connection at all
-    expect(await failure(() => connect({ servers: natsUrl, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
-    expect(await failure(() => connect({ servers: natsUrl, user: 'tickets', pass: passwords.auth, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    expect(await failure(() => connect({ servers: nats.url, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    expect(await failure(() => connect({ servers: nats.url, user: 'tickets', pass: nats.passwords.auth, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
 
     expect((await jsm.streams.info('TICKETS')).state.messages).toBe(before);
-    expect(natsLog).toMatch(/Publish Violation - User "realtime-gateway", Subject "ticket.updated.1.1"/);
+    expect(nats.log()).toMatch(/Publish Violation - User "realtime-gateway", Subject "ticket.updated.1.1"/);
   });
 });
