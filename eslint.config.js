@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import jsoncParser from 'jsonc-eslint-parser';
 
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', 'reports/**', '.nx/**', 'web/dist/**'] },
@@ -37,5 +38,27 @@ export default [
     // end-to-end tests drive the whole system and may use a service's own seed helpers
     files: ['e2e/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
+    // each workspace declares the packages its production code imports (test-only ones are devDependencies):
+    // a service image installs exactly these (deploy/Dockerfile: npm ci --omit=dev --workspace)
+    files: ['**/package.json'],
+    languageOptions: { parser: jsoncParser },
+    rules: {
+      '@nx/dependency-checks': [
+        'error',
+        {
+          buildTargets: ['build'],
+          checkMissingDependencies: true,
+          checkObsoleteDependencies: true,
+          checkVersionMismatches: true,
+          includeTransitiveDependencies: false,
+          ignoredFiles: ['{projectRoot}/**/test/**', '{projectRoot}/**/__tests__/**', '{projectRoot}/**/*.spec.ts', '{projectRoot}/**/*.test.tsx', '{projectRoot}/jest.config.js', '{projectRoot}/vite.config.ts'],
+          // needed at run time without an import: TypeORM loads pg, Nest and nestjs-pino need their peers, Chakra needs
+          // emotion; @jest/globals is the test runner's (root devDependencies), never a workspace's, so no image holds it
+          ignoredDependencies: ['pg', 'pino', 'pino-http', 'rxjs', 'passport', '@emotion/react', '@jest/globals'],
+        },
+      ],
+    },
   },
 ];

@@ -54,6 +54,54 @@ function natsUsers(): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Helpers.
 
+/**
+ * The packages `npm install --omit=dev --workspace <ws>` puts in an image, by package-lock.json: the
+ * workspace's dependencies, those of the workspace packages it depends on, and theirs, transitively
+ * (peer dependencies too; optional peers only when something else brings them).
+ */
+function productionClosure(workspace: string): Set<string> {
+  const lock = JSON.parse(read(join(ROOT, 'package-lock.json'))).packages as Record<string, Obj>;
+  const workspaceOf = new Map<string, string>();
+  for (const [path, entry] of Object.entries(lock)) {
+    if (entry.link && entry.resolved) workspaceOf.set(path.replace(/^node_modules\//, ''), entry.resolved);
+  }
+  const seen = new Set<string>();
+  const visit = (location: string) => {
+    const entry = lock[location];
+    if (!entry) return;
+    const deps = { ...entry.dependencies, ...entry.optionalDependencies };
+    for (const [name, _] of Object.entries(entry.peerDependencies ?? {})) if (!entry.peerDependenciesMeta?.[name]?.optional) deps[name] = _;
+    for (const name of Object.keys(deps)) {
+      const ws = workspaceOf.get(name);
+      if (ws) {
+        if (!seen.has(`ws:${ws}`)) {
+          seen.add(`ws:${ws}`);
+          visit(ws);
+        }
+        continue;
+      }
+      // npm's resolution: the nearest node_modules up from the dependent
+      let dir = location;
+      let found: string | undefined;
+      for (;;) {
+        const candidate = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+        if (lock[candidate]) {
+          found = candidate;
+          break;
+        }
+        if (!dir) break;
+        const cut = dir.lastIndexOf('/node_modules/');
+        dir = cut >= 0 ? dir.slice(0, cut) : dir.startsWith('node_modules/') ? '' : '';
+      }
+      if (!found || seen.has(found)) continue;
+      seen.add(found);
+      visit(found);
+    }
+  };
+  visit(workspace);
+  return new Set([...seen].filter((s) => !s.startsWith('ws:')).map((s) => s.slice(s.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+}
+
 type Obj = Record<string, any>;
 interface K8sObject extends Obj {
   apiVersion: string;
@@ -821,13 +869,32 @@ describe('deploy/Dockerfile', () => {
     expect(runtime.from).toBe('node:20-bookworm-slim');
   });
 
-  it('installs with npm ci and builds the SERVICE arg with Nx, then prunes dev dependencies', () => {
+  it('builds the SERVICE arg with Nx after a full install, and ships only that service\'s production dependencies', () => {
     expect(buildStage).toBeDefined();
     expect(ops(buildStage, 'ARG').map((a) => a.args)).toContain('SERVICE');
-    const allRuns = stages.flatMap((s) => ops(s, 'RUN').map((r) => r.args)).join('\n');
-    expect(allRuns).toMatch(/npm ci\b/);
-    expect(ops(buildStage, 'RUN').some((r) => /npm (prune|ci) --omit=dev/.test(r.args))).toBe(true);
+    const prodDeps = stages.find((s) => s.name === 'prod-deps');
+    expect(prodDeps).toBeDefined();
+    expect(ops(prodDeps!, 'ARG').map((a) => a.args)).toContain('SERVICE');
+    expect(ops(prodDeps!, 'RUN').map((r) => r.args).join('\n')).toMatch(/npm install --omit=dev --workspace "services\/\$\{SERVICE\}"/);
+    // the runtime's node_modules come from there, not from the build's full install
+    const copies = ops(runtime, 'COPY').map((c) => c.args);
+    expect(copies).toContain('--from=prod-deps /app/node_modules ./node_modules');
+    expect(copies.filter((c) => /node_modules/.test(c))).toHaveLength(1);
+    expect(ops(buildStage, 'RUN').map((r) => r.args).join('\n')).not.toMatch(/cp[^\n]*node_modules/);
   });
+
+  it.each(['auth', 'tickets', 'whatsapp-sessions', 'campaigns', 'billing', 'realtime-gateway', 'messaging-gateway'])(
+    "gives the %s image, by package-lock.json, no web, build or test package, and Baileys only to whatsapp-sessions",
+    (service) => {
+      const closure = productionClosure(`services/${service}`);
+      for (const forbidden of ['react', 'react-dom', '@chakra-ui/react', 'vite', 'nx', 'jest', '@jest/globals', 'eslint', 'playwright-core', 'socket.io-client', '@swc/core']) {
+        expect({ service, forbidden, shipped: closure.has(forbidden) }).toEqual({ service, forbidden, shipped: false });
+      }
+      expect(closure.has('@whiskeysockets/baileys')).toBe(service === 'whatsapp-sessions');
+      expect(closure.has('argon2')).toBe(service === 'auth');
+      expect(closure.has('@nestjs/common')).toBe(true);
+    },
+  );
 
   it('has a default (last) stage that runs services/${SERVICE}/dist/main.js as a non-root user', () => {
     expect(ops(runtime, 'ARG').map((a) => a.args)).toContain('SERVICE');
@@ -835,10 +902,10 @@ describe('deploy/Dockerfile', () => {
     expect(isNonRoot(lastUser(runtime))).toBe(true);
     const cmd = ops(runtime, 'CMD').at(-1)?.args ?? ops(runtime, 'ENTRYPOINT').at(-1)?.args ?? '';
     expect(cmd).toContain('services/${SERVICE}/dist/main.js');
-    // COPY only from the build stage: node_modules, libs and the service's dist come from there.
+    // COPY only from earlier stages: node_modules from prod-deps, libs and the service's dist from the build
     const copies = ops(runtime, 'COPY').map((c) => c.args);
     expect(copies.length).toBeGreaterThan(0);
-    for (const c of copies) expect(c).toMatch(new RegExp(`--from=${buildStage?.name}\\b`));
+    for (const c of copies) expect(c).toMatch(new RegExp(`--from=(${buildStage?.name}|prod-deps)\\b`));
   });
 
   it('checks /health with node, not curl', () => {

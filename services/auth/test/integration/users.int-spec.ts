@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { UserDirectory } from '@wa/auth';
+import { EventBus } from '@wa/event-bus';
 import { uniqueEmail, waitFor } from '@wa/testing';
 import { adminOfNewCompany as adminOfCompany, login, newAgent, newCompany, refsOf, startAuth, type AuthUnderTest } from './harness.js';
 
@@ -168,8 +170,6 @@ describe('users: tenant isolation', () => {
 
 describe('users: directory for other services', () => {
   it("publishes a user's profile and queues, updates them as soon as the outbox relays them and removes deleted users", async () => {
-    const { UserDirectory } = await import('@wa/auth');
-    const { EventBus } = await import('@wa/event-bus');
     const directory = auth.app.get(UserDirectory);
     expect(directory).toBeInstanceOf(UserDirectory);
     expect(auth.app.get(EventBus)).toBeDefined();

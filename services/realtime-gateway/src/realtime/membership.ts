@@ -36,17 +36,48 @@ export class Membership {
   private readonly latest = new Map<string, Latest>();
   private seq = 0;
   private stopWatch: (() => void) | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private waiting = false;
 
   constructor(private readonly directory: UserDirectory) {}
 
+  /**
+   * Watches the user directory; while its bucket is not there yet (auth creates it, and may start later)
+   * or when the watch ends, it watches again a second later.
+   */
   async start(): Promise<void> {
-    this.stopWatch = await this.directory.watch((companyId, userId, user) => {
-      if (!Number.isInteger(companyId) || !Number.isInteger(userId)) return;
-      this.onChange(companyId, userId, user);
-    });
+    if (this.stopped) return;
+    try {
+      this.stopWatch = await this.directory.watch(
+        (companyId, userId, user) => {
+          if (!Number.isInteger(companyId) || !Number.isInteger(userId)) return;
+          this.onChange(companyId, userId, user);
+        },
+        { onEnd: () => this.watchAgainSoon() },
+      );
+      if (this.waiting) this.log.log('user directory watched');
+      this.waiting = false;
+    } catch (err) {
+      if (!this.waiting) this.log.warn({ err: (err as Error)?.message }, 'user directory not readable yet (auth creates it); watching again every second');
+      this.waiting = true;
+      this.watchAgainSoon();
+      return;
+    }
+  }
+
+  private watchAgainSoon(): void {
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.start();
+    }, 1000);
+    this.retry.unref();
   }
 
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
     this.stopWatch?.();
     this.stopWatch = undefined;
   }
