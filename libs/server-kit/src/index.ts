@@ -17,3 +17,4 @@ export * from './service-modules.js';
 export * from './errors/fields.js';
 export * from './metrics/bus-metrics.js';
 export * from './outbox/outbox.js';
+export * from './time/company-time.js';

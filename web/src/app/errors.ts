@@ -2,6 +2,7 @@ import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { TFunction } from 'i18next';
 import { i18n } from '../i18n';
+import { brDate } from '../features/auth/expiry';
 
 type AnyError = FetchBaseQueryError | SerializedError | undefined | null | unknown;
 
@@ -39,7 +40,5 @@ export function errorText(err: AnyError, t: TFunction = i18n.t.bind(i18n)): stri
 }
 
 function formatDueDate(value: unknown): string {
-  if (typeof value !== 'string') return '';
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : value;
+  return typeof value === 'string' ? brDate(value) : '';
 }

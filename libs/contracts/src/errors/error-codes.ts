@@ -39,6 +39,7 @@ export const ErrorStatus = {
   ERR_SERVICE_UNAVAILABLE: 503,
   ERR_EMAIL_ALREADY_EXISTS: 409,
   ERR_PASSWORD_CHANGE_REQUIRED: 403,
+  ERR_INVALID_TIMEZONE: 400,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -80,6 +81,7 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_SERVICE_UNAVAILABLE: 'The service is unavailable.',
   ERR_EMAIL_ALREADY_EXISTS: 'An user with this email already exists.',
   ERR_PASSWORD_CHANGE_REQUIRED: 'Set a new password to sign in.',
+  ERR_INVALID_TIMEZONE: 'Unknown time zone (use an IANA name such as America/Sao_Paulo).',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

@@ -1,3 +1,4 @@
+import { daysFromToday, DEFAULT_TIME_ZONE, TIME_ZONE_SETTING } from '@wa/server-kit';
 import argon2 from 'argon2';
 import type { EntityManager } from 'typeorm';
 import { CompanyEntity, PlanEntity, SettingEntity, UserEntity } from './entities/index.js';
@@ -13,6 +14,8 @@ export const DEFAULT_SETTINGS: Record<string, string> = {
   sendGreetingMessageOneQueues: 'enabled',
   chatBotType: 'text',
   campaignsEnabled: 'true',
+  // due dates and "today" are read in it (libs/server-kit company-time)
+  [TIME_ZONE_SETTING]: DEFAULT_TIME_ZONE,
 };
 
 export interface NewCompany {
@@ -54,6 +57,7 @@ export async function ensureFullPlan(tx: EntityManager, name = 'Plano Completo')
   return repo.save(repo.create({ name, users: 0, connections: 0, queues: 0, value: 0 }));
 }
 
+/** The day `days` after today in the default company time zone (YYYY-MM-DD). */
 export function isoDateFromNow(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  return daysFromToday(days, DEFAULT_TIME_ZONE);
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { directoryPutEvent, signAccessToken, TokenRevocation } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type LoginResponse, type SessionReplacedEvent, type UserDto } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { brDate, companyTimeZone, DomainError, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
@@ -18,16 +18,6 @@ export interface IssuedSession extends LoginResponse {
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
-/** "DD/MM/YYYY" of a YYYY-MM-DD date. */
-export function brDate(isoDate: string): string {
-  const [y, m, d] = isoDate.slice(0, 10).split('-');
-  return `${d}/${m}/${y}`;
-}
-
-function todayIso(): string {
-  return new Date().toISOString().slice(0, 10);
-}
 
 // Verifying against a fixed hash when the email is unknown keeps both failures equally slow.
 const DUMMY_HASH = argon2.hash('not-a-password-' + randomUUID());
@@ -163,7 +153,9 @@ export class SessionsService {
   private async assertSubscription(user: { companyId: number; super: boolean }): Promise<void> {
     if (user.super) return;
     const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
-    if (company.dueDate < todayIso()) {
+    // the due date lasts to the end of that day on the company's own calendar
+    const zone = await this.db.getRepository(SettingEntity).findOneBy({ companyId: company.id, key: TIME_ZONE_SETTING });
+    if (company.dueDate < todayIn(companyTimeZone(zone?.value))) {
       throw new DomainError(
         'ERR_SUBSCRIPTION_EXPIRED',
         { dueDate: company.dueDate },

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type SettingDto, type SettingUpdatedEvent } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { DomainError, isTimeZone, TIME_ZONE_SETTING } from '@wa/server-kit';
 import { IsString, MaxLength } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { SettingEntity } from '../database/entities/setting.entity.js';
@@ -33,6 +33,8 @@ export class SettingsController {
   @AdminOnly()
   @Put(':key')
   async update(@CurrentUser() caller: AccessTokenClaims, @Param('key') key: string, @Body() body: UpdateSettingDto): Promise<SettingDto> {
+    // the company's calendar: an IANA zone (America/Sao_Paulo, America/Manaus, Europe/Lisbon…)
+    if (key === TIME_ZONE_SETTING && !isTimeZone(body.value)) throw new DomainError('ERR_INVALID_TIMEZONE', { value: body.value });
     const outboxIds = await this.db.transaction(async (tx) => {
       const result = await tx.getRepository(SettingEntity).update({ companyId: caller.companyId, key }, { value: body.value });
       if (!result.affected) throw new DomainError('ERR_NO_SETTING_FOUND');

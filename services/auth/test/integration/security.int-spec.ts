@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { brDate, todayIn } from '@wa/server-kit';
 import { HttpClient, randomIp, uniqueEmail } from '@wa/testing';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../src/database/companies.js';
 import { CompanyEntity } from '../../src/database/entities/index.js';
@@ -118,6 +119,25 @@ describe('subscription', () => {
     const refreshed = await http.post('/auth/refresh_token', { cookie: `jrt=${s.refresh}` });
     expect(refreshed.status).toBe(401);
     expect(refreshed.body.error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+  });
+
+  it("reads the due date on the company's own calendar: its timezone setting (São Paulo's unless an admin sets another)", async () => {
+    const a = await adminOfNewCompany();
+    const zoneOf = async () => (await a.http.get('/settings', { token: a.token })).body.find((s: { key: string }) => s.key === 'timezone')?.value;
+    expect(await zoneOf()).toBe('America/Sao_Paulo');
+    const unknown = await a.http.put('/settings/timezone', { token: a.token, body: { value: 'Mars/Olympus' } });
+    expect({ status: unknown.status, error: unknown.body.error }).toEqual({ status: 400, error: 'ERR_INVALID_TIMEZONE' });
+    expect(await zoneOf()).toBe('America/Sao_Paulo');
+
+    const agent = await newAgent(a.http, a.token);
+    // due today at UTC-12, its last day there; at UTC+14 that day is already over
+    await auth.db.getRepository(CompanyEntity).update({ id: a.companyId }, { dueDate: todayIn('Etc/GMT+12') });
+    expect((await a.http.put('/settings/timezone', { token: a.token, body: { value: 'Etc/GMT+12' } })).status).toBe(200);
+    await login(auth.client(), agent.email, agent.password);
+    expect((await a.http.put('/settings/timezone', { token: a.token, body: { value: 'Pacific/Kiritimati' } })).status).toBe(200);
+    const refused = await auth.client().post('/auth/login', { body: { email: agent.email, password: agent.password } });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 401, error: 'ERR_SUBSCRIPTION_EXPIRED' });
+    expect(refused.body.message).toContain(brDate(todayIn('Etc/GMT+12')));
   });
 });
 

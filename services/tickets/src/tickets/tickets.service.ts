@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/index.js';
@@ -19,8 +19,9 @@ import { ticketUpdatedEvent } from './ticket-events.js';
 export const TICKETS_PAGE_SIZE = 40;
 
 
-function greetingOnAccept(contactName: string, userName: string): string {
-  const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hour12: false, timeZone: 'America/Sao_Paulo' }).format(new Date()));
+/** "Bom dia/Boa tarde/Boa noite" by the hour on the company's clocks (its `timezone` setting). */
+export function greetingOnAccept(contactName: string, userName: string, timeZone: string, now: Date = new Date()): string {
+  const hour = hourIn(timeZone, now);
   const ms = hour < 12 ? 'Bom dia' : hour < 18 ? 'Boa tarde' : 'Boa noite';
   const firstName = contactName.trim().split(/\s+/)[0] ?? '';
   return `${ms} *${firstName}*, meu nome é *${userName}* e agora vou prosseguir com seu atendimento!`;
@@ -202,7 +203,9 @@ export class TicketsService {
     const row = (await this.tickets.findById(caller.companyId, ticketId, tx)) as TicketRow;
     const connection = await this.readModels.connection(caller.companyId, row.whatsappId);
     if (connection?.status !== 'CONNECTED') return [];
-    const { outboxIds } = await this.messages.sendInTransaction(tx, row, greetingOnAccept(row.contactName, caller.name || this.callers.nameOf(caller.companyId, caller.id)));
+    const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING));
+    const greeting = greetingOnAccept(row.contactName, caller.name || this.callers.nameOf(caller.companyId, caller.id), zone);
+    const { outboxIds } = await this.messages.sendInTransaction(tx, row, greeting);
     return outboxIds;
   }
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../i18n';
-import { expiryWarningDays } from './expiry';
+import { companyTimeZone, expiryWarningDays } from './expiry';
 import { clearSessionEndNotice, peekSessionEndNotice } from './session-end-notice';
 
 /** The session code (the Redux store and the API slice): fetched on the first interaction, not with the page. */
@@ -29,7 +29,7 @@ export default function LoginPage() {
       const { signIn } = await loadSignIn();
       const user = await signIn(email.trim(), password, mustChange ? newPassword : undefined);
       notify.success(t('login.success'));
-      const days = user.profile === 'admin' ? expiryWarningDays(user.company?.dueDate) : null;
+      const days = user.profile === 'admin' ? expiryWarningDays(user.company?.dueDate, new Date(), companyTimeZone(user.company)) : null;
       if (days !== null) notify.warning(t('auth.expiry', { days }), 10_000);
     } catch (err) {
       setLoading(false);

@@ -1,28 +1,40 @@
+import { tz } from '@date-fns/tz';
+import { differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
+
 /** spec 01 §4 "Session": the warning shows when fewer than 5 days of subscription remain. */
 export const EXPIRY_WARNING_DAYS = 5;
+/** A company's calendar unless its `timezone` setting says otherwise (as the services read it). */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
-function utcDay(isoDate: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(isoDate);
-  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+/** The company's time zone: its `timezone` setting when this browser knows the zone, else São Paulo's. */
+export function companyTimeZone(company: { settings?: Array<{ key: string; value: string }> } | null | undefined): string {
+  const zone = company?.settings?.find((s) => s.key === 'timezone')?.value;
+  if (!zone) return DEFAULT_TIME_ZONE;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
 }
 
-/** Whole days from today (local calendar day) to the due date; negative once it has passed. */
-export function daysUntilDue(dueDate: string | undefined | null, now: Date = new Date()): number | null {
-  if (!dueDate) return null;
-  const due = utcDay(dueDate);
-  if (due === null) return null;
-  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
-  return Math.round((due - today) / 86_400_000);
+/** Whole days from today on the company's calendar to the due date; negative once it has passed. */
+export function daysUntilDue(dueDate: string | undefined | null, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): number | null {
+  if (!dueDate || !/^\d{4}-\d{2}-\d{2}/.test(dueDate)) return null;
+  const zone = { in: tz(timeZone) };
+  const due = parseISO(dueDate.slice(0, 10), zone);
+  return isValid(due) ? differenceInCalendarDays(due, now, zone) : null;
 }
 
 /** The number of days to show in "Sua assinatura vence em N dia(s)", or null when no warning is due. */
-export function expiryWarningDays(dueDate: string | undefined | null, now: Date = new Date()): number | null {
-  const days = daysUntilDue(dueDate, now);
+export function expiryWarningDays(dueDate: string | undefined | null, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): number | null {
+  const days = daysUntilDue(dueDate, now, timeZone);
   return days !== null && days >= 0 && days < EXPIRY_WARNING_DAYS ? days : null;
 }
 
-/** YYYY-MM-DD → DD/MM/YYYY (spec 01 §9). */
+/** YYYY-MM-DD → DD/MM/YYYY (spec 01 §9); anything else as it came. */
 export function brDate(isoDate: string | undefined | null): string {
-  const m = isoDate ? /^(\d{4})-(\d{2})-(\d{2})/.exec(isoDate) : null;
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : '';
+  if (!isoDate || !/^\d{4}-\d{2}-\d{2}/.test(isoDate)) return isoDate ?? '';
+  const day = parseISO(isoDate.slice(0, 10));
+  return isValid(day) ? format(day, 'dd/MM/yyyy') : isoDate;
 }

@@ -6,7 +6,7 @@ import { MdDarkMode, MdLightMode, MdMenu, MdRefresh, MdTranslate, MdVolumeUp } f
 import { Deferred } from '../../app/Deferred';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
-import { brDate, expiryWarningDays } from '../auth/expiry';
+import { brDate, companyTimeZone, expiryWarningDays } from '../auth/expiry';
 import { ContactAvatar } from '../tickets/ContactAvatar';
 
 // the menus load when first opened
@@ -39,7 +39,7 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
   const user = useAppSelector(selectUser);
   const isAdmin = useAppSelector(selectIsAdmin);
   const dueDate = user?.company?.dueDate;
-  const expiryDays = isAdmin ? expiryWarningDays(dueDate) : null;
+  const expiryDays = isAdmin ? expiryWarningDays(dueDate, new Date(), companyTimeZone(user?.company)) : null;
 
   const volumeButton = (onClick?: () => void) => (
     <IconButton variant="ghost" size="sm" aria-label={t('topBar.volume')} title={t('topBar.volume')} onClick={onClick} data-testid="volume-button">

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { errorText } from '../../../app/errors';
 import { changeLanguage } from '../../../i18n';
-import { brDate, expiryWarningDays } from '../expiry';
+import { brDate, companyTimeZone, expiryWarningDays } from '../expiry';
 
 const err = (status: number, data: unknown) => ({ status, data });
 
@@ -39,6 +39,16 @@ describe('subscription expiry warning (spec 01 §4 "Session")', () => {
     expect(expiryWarningDays('2026-11-27', now)).toBeNull();
     expect(expiryWarningDays('2026-11-21', now)).toBeNull();
     expect(expiryWarningDays(undefined, now)).toBeNull();
+  });
+
+  it("counts the days on the company's calendar (its timezone setting), not UTC's nor the browser's", () => {
+    // 01:30 UTC on the 23rd is still 22:30 on the 22nd in São Paulo: the due date is today there, not yesterday
+    const lateEvening = new Date('2026-11-23T01:30:00Z');
+    expect(expiryWarningDays('2026-11-22', lateEvening, 'America/Sao_Paulo')).toBe(0);
+    expect(expiryWarningDays('2026-11-22', lateEvening, 'UTC')).toBeNull();
+    expect(expiryWarningDays('2026-11-24', lateEvening, companyTimeZone({ settings: [{ key: 'timezone', value: 'Asia/Tokyo' }] }))).toBe(1);
+    expect(companyTimeZone({ settings: [{ key: 'timezone', value: 'Mars/Olympus' }] })).toBe('America/Sao_Paulo');
+    expect(companyTimeZone(undefined)).toBe('America/Sao_Paulo');
   });
 
   it('writes dates as DD/MM/YYYY', () => {

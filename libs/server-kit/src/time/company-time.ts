@@ -1,0 +1,46 @@
+import { tz } from '@date-fns/tz';
+import { addDays, format, getHours, parseISO } from 'date-fns';
+
+/**
+ * Dates as a company lives them: "today", due dates and hours are read in the company's time zone (its
+ * `timezone` setting), never in the server's or in UTC. A Brazilian company's due date lasts until
+ * midnight in São Paulo, not until 21:00 there (midnight UTC).
+ */
+export const TIME_ZONE_SETTING = 'timezone';
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+
+/** An IANA time zone this runtime knows (America/Sao_Paulo, UTC, Europe/Lisbon…). */
+export function isTimeZone(value: string): boolean {
+  if (!value || value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone to use: the setting when it is a known zone, otherwise the default. */
+export function companyTimeZone(setting: string | null | undefined): string {
+  return setting && isTimeZone(setting) ? setting : DEFAULT_TIME_ZONE;
+}
+
+/** The calendar day (YYYY-MM-DD) it is in `timeZone` at `now`. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return format(now, 'yyyy-MM-dd', { in: tz(timeZone) });
+}
+
+/** The calendar day `days` after today in `timeZone` (YYYY-MM-DD). */
+export function daysFromToday(days: number, timeZone: string = DEFAULT_TIME_ZONE, now: Date = new Date()): string {
+  return format(addDays(now, days, { in: tz(timeZone) }), 'yyyy-MM-dd');
+}
+
+/** The hour (0–23) on the clocks of `timeZone` at `now`. */
+export function hourIn(timeZone: string, now: Date = new Date()): number {
+  return getHours(now, { in: tz(timeZone) });
+}
+
+/** DD/MM/YYYY of a YYYY-MM-DD date (the product's texts). */
+export function brDate(isoDate: string): string {
+  return format(parseISO(isoDate.slice(0, 10)), 'dd/MM/yyyy');
+}
