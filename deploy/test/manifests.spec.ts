@@ -391,6 +391,13 @@ describe('k8s wiring', () => {
     expect(podSpec(web!).volumes.find((v: Obj) => v.name === mount?.name)?.emptyDir).toBeDefined();
   });
 
+  it("gives whatsapp-sessions, and no other service, the key that encrypts connection tokens", () => {
+    for (const name of SERVICE_NAMES) {
+      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'CONNECTION_TOKEN_KEY')?.valueFrom?.secretKeyRef;
+      expect({ name, ref }).toEqual({ name, ref: name === 'whatsapp-sessions' ? { name: SECRET_NAME, key: 'CONNECTION_TOKEN_KEY' } : undefined });
+    }
+  });
+
   it('runs production settings: secure refresh cookie (auth), real phones by default (whatsapp-sessions)', () => {
     const data = (name: string) => find(objects, 'ConfigMap', `${name}-config`)?.data ?? {};
     expect(data('auth').COOKIE_SECURE).toBe('true');
@@ -715,6 +722,7 @@ describe('deploy/docker-compose.yml', () => {
     );
     // copied unedited, every secret is refused at start (see libs/server-kit/src/config/secrets.ts)
     expect(env.JWT_SECRET).toMatch(/change-me/i);
+    expect(env.CONNECTION_TOKEN_KEY).toMatch(/change-me/i);
     expect(env.POSTGRES_PASSWORD).toMatch(/change-me/i);
     expect(env.JWT_REFRESH_SECRET).toBeUndefined();
     // NATS passwords: placeholders, in the one form nats-server reads back unchanged

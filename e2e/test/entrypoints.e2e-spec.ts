@@ -147,6 +147,7 @@ beforeAll(async () => {
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     JWT_SECRET: randomBytes(48).toString('base64url'),
+    CONNECTION_TOKEN_KEY: randomBytes(48).toString('base64url'),
   });
   for (const [user, password] of Object.entries(nats.passwords)) secrets[`NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`] = password;
 }, 60_000);

@@ -6,6 +6,7 @@ import { ConnectionEvents } from './connections/connection-events.js';
 import { Outbox } from './outbox/outbox.service.js';
 import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionsRepository } from './connections/connections.repository.js';
+import { ConnectionTokens } from './connections/connection-tokens.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { whatsappDatabase } from './database/data-source.js';
 import { CommandRouter } from './runtime/command-router.js';
@@ -45,6 +46,7 @@ export class AppModule {
         { provide: WhatsappSessionsEnv, useValue: env },
         ConnectionsRepository,
         ConnectionsService,
+        ConnectionTokens,
         ConnectionEvents,
         Outbox,
         SessionStore,

@@ -1,6 +1,6 @@
-import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { ConnectionProviderKind } from '@wa/contracts';
-import { InfraEnv } from '@wa/server-kit';
+import { InfraEnv, Secret } from '@wa/server-kit';
 
 const CHANNELS: ConnectionProviderKind[] = ['sandbox', 'baileys'];
 
@@ -13,6 +13,15 @@ export class WhatsappSessionsEnv extends InfraEnv {
    */
   @IsIn(CHANNELS)
   DEFAULT_CHANNEL: ConnectionProviderKind = 'sandbox';
+
+  /**
+   * Encrypts the connections' API tokens at rest (AES-256-GCM; the admins' form shows them, so they are
+   * kept recoverable) and keys their lookup hash. Required in production; elsewhere derived from JWT_SECRET.
+   */
+  @Secret({ requiredInProduction: true })
+  @IsOptional()
+  @IsString()
+  CONNECTION_TOKEN_KEY?: string;
 
   /** Who holds a session lease (shown to operators); empty: `<hostname>:<pid>:<random>`. */
   @IsString()

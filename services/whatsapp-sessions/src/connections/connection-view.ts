@@ -1,8 +1,11 @@
 import type { WhatsappDto } from '@wa/contracts';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 
-/** A connection row (entity or raw `RETURNING *` row: same columns) as the API shows it. */
-export function connectionView(row: ConnectionEntity): WhatsappDto {
+/**
+ * A connection row (entity or raw `RETURNING *` row: same columns) as the API shows it. The stored token is
+ * sealed: `token` is the one in clear (ConnectionTokens.open), for admins' HTTP answers only; events omit it.
+ */
+export function connectionView(row: ConnectionEntity, token: string | null = null): WhatsappDto {
   const queueIds = (row.queueIds ?? []).map(Number);
   return {
     id: row.id,
@@ -12,7 +15,7 @@ export function connectionView(row: ConnectionEntity): WhatsappDto {
     qrcode: row.qrcode,
     retries: row.retries,
     isDefault: row.isDefault,
-    token: row.token,
+    token,
     greetingMessage: row.greetingMessage,
     complationMessage: row.complationMessage,
     outOfHoursMessage: row.outOfHoursMessage,

@@ -8,6 +8,7 @@ import { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { CommandRouter } from '../runtime/command-router.js';
 import { OutboundConsumer } from '../runtime/outbound-consumer.js';
 import { ConnectionEvents } from './connection-events.js';
+import { ConnectionTokens } from './connection-tokens.js';
 import { connectionView } from './connection-view.js';
 import type { CreateConnectionDto, UpdateConnectionDto } from './connections.dto.js';
 import { ConnectionsRepository } from './connections.repository.js';
@@ -32,14 +33,15 @@ export class ConnectionsService {
     private readonly sessions: CommandRouter,
     private readonly outbound: OutboundConsumer,
     private readonly env: WhatsappSessionsEnv,
+    private readonly tokens: ConnectionTokens,
   ) {}
 
   async list(): Promise<WhatsappDto[]> {
-    return (await this.connections.list()).map(connectionView);
+    return (await this.connections.list()).map((row) => this.view(row));
   }
 
   async get(id: number): Promise<WhatsappDto> {
-    return connectionView(await this.mustFind(id));
+    return this.view(await this.mustFind(id));
   }
 
   /** Creates the connection and starts its session (as the product does). */
@@ -56,7 +58,7 @@ export class ConnectionsService {
             name: dto.name,
             isDefault,
             status: 'DISCONNECTED',
-            token: dto.token || null,
+            ...this.tokens.seal(dto.token),
             greetingMessage: dto.greetingMessage ?? '',
             complationMessage: dto.complationMessage ?? '',
             outOfHoursMessage: dto.outOfHoursMessage ?? '',
@@ -84,7 +86,7 @@ export class ConnectionsService {
     } catch (err) {
       this.logger.error({ err, connectionId: created.id }, 'session of the new connection not started');
     }
-    return connectionView((await this.connections.byId(created.id)) ?? created);
+    return this.view((await this.connections.byId(created.id)) ?? created);
   }
 
   async update(id: number, dto: UpdateConnectionDto): Promise<WhatsappDto> {
@@ -98,7 +100,8 @@ export class ConnectionsService {
         if (dto.isDefault === false && current.isDefault) throw new DomainError('ERR_NO_OTHER_WHATSAPP');
         const changed = dto.isDefault === true && !current.isDefault ? await this.connections.unsetDefaults(tx, id) : [];
         const channelChanged = dto.channel !== undefined && dto.channel !== current.channel;
-        const next = Object.assign(new ConnectionEntity(), current, withoutUndefined({ ...dto, token: dto.token === '' ? null : dto.token }));
+        const { token, ...fields } = dto;
+        const next: ConnectionEntity = Object.assign(new ConnectionEntity(), current, withoutUndefined(fields), token === undefined ? {} : this.tokens.seal(token));
         if (dto.queueIds) next.queueIds = unique(dto.queueIds);
         next.isDefault = current.isDefault || dto.isDefault === true;
         const updated = await this.connections.save(next, tx);
@@ -111,7 +114,7 @@ export class ConnectionsService {
       // the session is now held by another kind of provider
       await this.sessions.command(id, { action: 'restart' }).catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not restarted'));
     }
-    return connectionView((await this.connections.byId(id)) ?? updated);
+    return this.view((await this.connections.byId(id)) ?? updated);
   }
 
   /** Ends the session (unpairs), deletes the connection, promotes another default if it was the default. */
@@ -126,6 +129,11 @@ export class ConnectionsService {
     });
     this.events.flush();
     await this.outbound.forget(id);
+  }
+
+  /** As the API shows it, the token opened (the controller keeps it from agents). */
+  private view(row: ConnectionEntity): WhatsappDto {
+    return connectionView(row, this.tokens.open(row.token));
   }
 
   private async mustFind(id: number): Promise<ConnectionEntity> {

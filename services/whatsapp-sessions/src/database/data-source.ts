@@ -3,9 +3,10 @@ import { entities } from './entities/index.js';
 import { InitWhatsappSessions1732240000000 } from './migrations/1732240000000-init-whatsapp.js';
 import { ConnectionsSessions1732240000001 } from './migrations/1732240000001-connections-sessions.js';
 import { WhatsappOutbox1732240000002 } from './migrations/1732240000002-outbox.js';
+import { ConnectionTokenAtRest1732240000003 } from './migrations/1732240000003-connection-token-at-rest.js';
 
 export const SCHEMA = 'whatsapp';
-export const migrations = [InitWhatsappSessions1732240000000, ConnectionsSessions1732240000001, WhatsappOutbox1732240000002];
+export const migrations = [InitWhatsappSessions1732240000000, ConnectionsSessions1732240000001, WhatsappOutbox1732240000002, ConnectionTokenAtRest1732240000003];
 
 export function whatsappDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
   return { url, schema: SCHEMA, entities, migrations, poolSize, applicationName: 'whatsapp-sessions' };

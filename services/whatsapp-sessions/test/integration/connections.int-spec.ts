@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ConnectionChangedEvent, ConnectionDeletedEvent, WhatsappDto } from '@wa/contracts';
+import { ConnectionTokens } from '../../src/connections/connection-tokens.js';
 import { Collector, cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(17);
+const companies = companyPool(18);
 let next = 0;
 let svc: SessionsUnderTest;
 const created: Array<{ id: number; token: string }> = [];
@@ -141,6 +142,37 @@ describe('connections: what agents see', () => {
     expect(one.body).toMatchObject({ id: c.id, token: null, qrcode: '' });
     expect(JSON.stringify([asAgent, one.body])).not.toMatch(/api-token-secret-1|QR-SECRET/);
     expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body).toMatchObject({ token: 'api-token-secret-1', qrcode: 'QR-SECRET' });
+  });
+});
+
+describe('connections: the API token at rest', () => {
+  it('stores it encrypted (admins still read it), keeps it unique, never puts it in an event, and seals one stored in clear at start', async () => {
+    const { companyId, admin } = newCompany();
+    const events = new Collector<ConnectionChangedEvent>(svc.nc, `connection.updated.${companyId}.>`);
+    const c = await create(admin, { name: 'Cofre', token: 'api-token-at-rest-1' });
+    const stored = async () => (await svc.db.query(`SELECT token, "tokenHash" FROM whatsapp.connections WHERE id = $1`, [c.id]))[0] as { token: string; tokenHash: string };
+    const first = await stored();
+    expect(first.token).toMatch(/^enc:v1:/);
+    expect(first.token).not.toContain('api-token-at-rest-1');
+    expect(first.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body.token).toBe('api-token-at-rest-1');
+    // the same token elsewhere is still refused, though its two encryptions differ
+    const again = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Outra', token: 'api-token-at-rest-1' } });
+    expect(again.status).toBe(400);
+    expect(fieldMessages(again.body, 'token').length).toBe(1);
+    // changed, then cleared
+    expect((await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { token: 'api-token-at-rest-2' } })).body.token).toBe('api-token-at-rest-2');
+    expect((await stored()).token).not.toBe(first.token);
+    await events.waitFor((e) => e.data.connection.id === c.id);
+    expect(JSON.stringify(events.items)).not.toMatch(/api-token-at-rest|enc:v1:/);
+    expect((await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { token: '' } })).body.token).toBeNull();
+    expect(await stored()).toEqual({ token: null, tokenHash: null });
+    // a row from before tokens were sealed: sealed when the service starts, shown as it was
+    await svc.db.query(`UPDATE whatsapp.connections SET token = 'legacy-clear-token', "tokenHash" = NULL WHERE id = $1`, [c.id]);
+    await svc.app.get(ConnectionTokens).onApplicationBootstrap();
+    expect((await stored()).token).toMatch(/^enc:v1:/);
+    expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body.token).toBe('legacy-clear-token');
+    events.close();
   });
 });
 

@@ -25,8 +25,13 @@ export class ConnectionEntity {
   @Column({ type: 'boolean', default: false })
   isDefault: boolean;
 
-  @Column({ type: 'varchar', length: 200, nullable: true })
+  /** sealed (AES-256-GCM, see ConnectionTokens), never in clear */
+  @Column({ type: 'text', nullable: true })
   token: string | null;
+
+  /** HMAC of the token: unique, and how the public API finds the connection */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  tokenHash: string | null;
 
   @Column({ type: 'text', default: '' })
   greetingMessage: string;
