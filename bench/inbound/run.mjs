@@ -122,12 +122,23 @@ async function startRedis() {
   throw new Error('redis-server did not start');
 }
 
+/**
+ * The services run as in production: NODE_ENV=production and NATS with the shipped configuration
+ * (k8s/base/nats.conf: one user per service, each allowed only its own subjects; the bench itself
+ * publishes as `operator`). A given NATS_URL is taken as an open server (credentials are ignored there).
+ */
+const NATS_USERS = ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway', 'campaigns', 'billing', 'operator'];
+const natsPasswords = Object.fromEntries(NATS_USERS.map((u) => [u, `n${randomBytes(24).toString('hex')}`]));
+const natsCredentials = (user) => ({ NATS_USER: user, NATS_PASSWORD: natsPasswords[user] });
+
 async function startNats() {
   if (NATS_URL_GIVEN) return NATS_URL_GIVEN;
   const port = await freePort();
   const store = join(logDir, 'jetstream');
   mkdirSync(store);
-  const p = spawnLogged('nats-server', 'nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { PATH: process.env.PATH });
+  const passwords = Object.fromEntries(NATS_USERS.map((u) => [`NATS_PASSWORD_${u.toUpperCase().replace(/-/g, '_')}`, natsPasswords[u]]));
+  const conf = join(root, 'k8s/base/nats.conf');
+  const p = spawnLogged('nats-server', 'nats-server', ['-c', conf, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, '-m', String(await freePort())], { PATH: process.env.PATH, ...passwords });
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (p.exited) throw new Error(`nats-server exited: ${readFileSync(p.file, 'utf8')}`);
@@ -152,6 +163,8 @@ async function startService(name, port, env, redisUrl) {
     PORT: String(port),
     JWT_SECRET,
     REDIS_URL: redisUrl,
+    ...natsCredentials(name),
+    CONNECTION_TOKEN_KEY: JWT_SECRET,
     ...env,
     // BENCH_ENV_<NAME>=value sets <NAME> for every service (to try a setting)
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_ENV_')).map(([k, v]) => [k.slice('BENCH_ENV_'.length), v])),
@@ -302,7 +315,8 @@ async function main() {
   const realtime = await startService('realtime-gateway', ports['realtime-gateway'], {
     NATS_URL: natsUrl,
     TICKETS_URL: tickets.url,
-    REALTIME_DURABLE: `bench-inbound-${randomBytes(3).toString('hex')}`,
+    // a durable of its own on a shared server; on the bench's own server, the shipped one (nats.conf allows only it)
+    ...(NATS_URL_GIVEN ? { REALTIME_DURABLE: `bench-inbound-${randomBytes(3).toString('hex')}` } : {}),
   }, redisUrl);
   const gateway = await startService('messaging-gateway', ports['messaging-gateway'], {
     NATS_URL: natsUrl,
@@ -380,7 +394,7 @@ async function main() {
   let bus;
   if (VIA === 'bus') {
     const { EventBus } = await import('../../libs/event-bus/dist/index.js');
-    bus = await EventBus.connect({ servers: natsUrl, name: 'bench-inbound', logger: { info() {}, warn: (o, m) => log(`bus: ${m}`), error: (o, m) => log(`bus: ${m}`) } });
+    bus = await EventBus.connect({ servers: natsUrl, name: 'bench-inbound', user: 'operator', pass: natsPasswords.operator, logger: { info() {}, warn: (o, m) => log(`bus: ${m}`), error: (o, m) => log(`bus: ${m}`) } });
   }
   /** What whatsapp-sessions publishes for a sandbox message (toInboundMessage of its Baileys-shaped upsert). */
   const publishInbound = async (from, body, id) => {

@@ -174,6 +174,9 @@ async function startRealtime(natsUrl, redisUrl) {
     JWT_SECRET,
     REDIS_URL: redisUrl,
     NATS_URL: natsUrl,
+    // production needs NATS credentials; this bench's own nats-server has no users, and ignores them
+    NATS_USER: 'realtime-gateway',
+    NATS_PASSWORD: `n${randomBytes(24).toString('hex')}`,
     TICKETS_URL: 'http://127.0.0.1:9', // only asked on joinChatBox, which this benchmark does not send
     REALTIME_DURABLE: `bench-sockets-${randomBytes(3).toString('hex')}`,
   });
