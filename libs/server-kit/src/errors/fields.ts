@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /**
  * A text field with the forms' messages (spec 01 §5): `Required`, `Too Short!`, `Too Long!`.
@@ -24,4 +24,16 @@ export const MAX_PAGE_NUMBER = 10_000;
 /** `pageNumber` of every paged list: an optional integer from 1 to MAX_PAGE_NUMBER. */
 export function PageNumberField(): PropertyDecorator {
   return applyDecorators(IsOptional(), Type(() => Number), IsInt(), Min(1), Max(MAX_PAGE_NUMBER));
+}
+
+/**
+ * An optional flag as the original product's web client sends it: `true`/`false`, or `1`/`0` (it sends
+ * `read: 1`). Anything else (`"yes"`, `2`, an object) is still refused.
+ */
+export function FlagField(): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    Transform(({ value }) => (value === 1 ? true : value === 0 ? false : value)),
+    IsBoolean(),
+  );
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { FlagField, MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 
 export class SendMessageDto {
   @ApiProperty({ maxLength: 65536 })
@@ -10,8 +10,8 @@ export class SendMessageDto {
   @MaxLength(65536)
   body: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() read?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() fromMe?: boolean;
+  @ApiPropertyOptional({ description: 'true/false, or 1/0 as the original web client sends it' }) @FlagField() read?: boolean;
+  @ApiPropertyOptional({ description: 'true/false, or 1/0' }) @FlagField() fromMe?: boolean;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsString() mediaUrl?: string | null;
 
   /** the message answered: `{ id }` of one of this ticket's messages */

@@ -189,6 +189,25 @@ describe('messages', () => {
     expect(after.body.messages.find((x: { id: number }) => x.id === sent.body.id).ack).toBe(4);
   });
 
+  it("takes a message as the original product's web client sends it (read: 1, mediaUrl: '', quotedMsg: null); refuses real junk", async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'oi');
+    const ticket = await ticketOf(admin.token, from);
+    const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { read: 1, fromMe: true, mediaUrl: '', body: 'Olá! Como posso ajudar?', quotedMsg: null } });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ body: 'Olá! Como posso ajudar?', fromMe: true, ack: 0 });
+    expect((await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { read: 0, fromMe: 1, body: 'segunda' } })).status).toBe(201);
+    for (const junk of [{ read: 'yes' }, { read: 2 }, { fromMe: { a: 1 } }, { mediaUrl: 5 }]) {
+      const res = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'nunca enviada', ...junk } });
+      expect({ junk, status: res.status, error: res.body.error }).toEqual({ junk, status: 400, error: 'ERR_VALIDATION' });
+    }
+    const page = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
+    expect(page.body.messages.map((m: { body: string }) => m.body)).not.toContain('nunca enviada');
+  });
+
   it('refuses empty text and a connection that is not connected', async () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
