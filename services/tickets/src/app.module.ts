@@ -1,3 +1,5 @@
+import { NotesController } from './notes/notes.controller.js';
+import { NotesService } from './notes/notes.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
@@ -26,10 +28,11 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      controllers: [TicketsController, MessagesController, QueuesController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController],
       providers: [
         { provide: TicketsEnv, useValue: env },
         CallerService,
+        NotesService,
         Outbox,
         ReadModels,
         TicketsRepository,

@@ -40,6 +40,7 @@ export const ErrorStatus = {
   ERR_EMAIL_ALREADY_EXISTS: 409,
   ERR_PASSWORD_CHANGE_REQUIRED: 403,
   ERR_INVALID_TIMEZONE: 400,
+  ERR_NO_NOTE_FOUND: 404,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -82,6 +83,7 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_EMAIL_ALREADY_EXISTS: 'An user with this email already exists.',
   ERR_PASSWORD_CHANGE_REQUIRED: 'Set a new password to sign in.',
   ERR_INVALID_TIMEZONE: 'Unknown time zone (use an IANA name such as America/Sao_Paulo).',
+  ERR_NO_NOTE_FOUND: 'Note not found.',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

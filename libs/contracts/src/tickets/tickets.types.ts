@@ -51,6 +51,16 @@ export interface TicketDto {
 
 export type MediaType = 'chat' | 'image' | 'audio' | 'video' | 'application' | 'locationMessage' | 'contactMessage' | 'vcard' | 'call_log';
 
+/** spec 01 §3 "Ticket note": an internal note on a ticket and its contact. */
+export interface TicketNoteDto {
+  id: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  user: { id: number; name: string };
+  createdAt: string;
+}
+
 export interface MessageDto {
   id: number;
   /** the WhatsApp message id */

@@ -105,3 +105,18 @@ async function queryConnection(t: TicketsUnderTest, id: number): Promise<{ statu
 export function randomNumber(): string {
   return `55119${randomInt(10_000_000, 99_999_999)}`;
 }
+
+/** A queue made by an admin through the API. */
+export async function newQueue(t: TicketsUnderTest, token: string, name = `Fila ${Math.random().toString(36).slice(2, 8)}`): Promise<{ id: number; name: string; color: string }> {
+  const res = await t.http.post('/queue', { token, body: { name, color: `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}` } });
+  if (res.status !== 201) throw new Error(`queue not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** The newest ticket of a contact number, once it is there. */
+export function ticketOfNumber(t: TicketsUnderTest, token: string, contactNumber: string, status?: string): Promise<any> {
+  return waitFor(async () => {
+    const res = await t.http.get(`/tickets?showAll=true${status ? `&status=${status}` : ''}&searchParam=${contactNumber}`, { token });
+    return res.body.tickets?.[0];
+  });
+}

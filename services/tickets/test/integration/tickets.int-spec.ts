@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitFor } from '@wa/testing';
-import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
+import { newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
 let t: TicketsUnderTest;
 
@@ -12,18 +12,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function queue(c: TestCompany, token: string, name = `Fila ${Math.random().toString(36).slice(2, 8)}`) {
-  const res = await t.http.post('/queue', { token, body: { name, color: `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}` } });
-  expect(res.status).toBe(201);
-  return res.body as { id: number; name: string; color: string };
-}
-
-async function ticketOf(token: string, contactNumber: string, status?: string) {
-  return waitFor(async () => {
-    const res = await t.http.get(`/tickets?showAll=true${status ? `&status=${status}` : ''}&searchParam=${contactNumber}`, { token });
-    return res.body.tickets?.[0];
-  });
-}
+const queue = (_c: TestCompany, token: string, name?: string) => newQueue(t, token, name);
+const ticketOf = (token: string, contactNumber: string, status?: string) => ticketOfNumber(t, token, contactNumber, status);
 
 describe('inbound messages become tickets', () => {
   it('creates a pending ticket; a second message joins it and raises unreadMessages; a replay stores nothing', async () => {

@@ -222,6 +222,7 @@ const es: Translation = {
     ERR_TOO_MANY_ATTEMPTS: 'Demasiados intentos. Inténtelo más tarde.',
     ERR_PASSWORD_CHANGE_REQUIRED: 'Defina una nueva contraseña para entrar.',
     ERR_INVALID_TIMEZONE: 'Zona horaria desconocida (use un nombre como America/Sao_Paulo).',
+    ERR_NO_NOTE_FOUND: 'Observación no encontrada.',
     ERR_VALIDATION: 'Los datos enviados no son válidos.',
     ERR_UNAUTHENTICATED: 'Inicie sesión nuevamente.',
     ERR_SERVICE_UNAVAILABLE: 'El servicio no está disponible en este momento.',
