@@ -1,3 +1,5 @@
+import { QuickMessagesController } from './quick-messages/quick-messages.controller.js';
+import { QuickMessagesService } from './quick-messages/quick-messages.service.js';
 import { NotesController } from './notes/notes.controller.js';
 import { NotesService } from './notes/notes.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -28,11 +30,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController],
       providers: [
         { provide: TicketsEnv, useValue: env },
         CallerService,
         NotesService,
+        QuickMessagesService,
         Outbox,
         ReadModels,
         TicketsRepository,

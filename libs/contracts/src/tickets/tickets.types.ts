@@ -61,6 +61,24 @@ export interface TicketNoteDto {
   createdAt: string;
 }
 
+/** spec 02 "Quick message". */
+export interface QuickMessageDto {
+  id: number;
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  isMedia: boolean;
+  mediaPath: string | null;
+  mediaName: string | null;
+  userId: number;
+  companyId: number;
+}
+
+export interface QuickMessagesPage {
+  records: QuickMessageDto[];
+  hasMore: boolean;
+}
+
 export interface MessageDto {
   id: number;
   /** the WhatsApp message id */

@@ -2,8 +2,9 @@ import { ContactEntity } from './contact.entity.js';
 import { MessageEntity } from './message.entity.js';
 import { QueueEntity } from './queue.entity.js';
 import { CompanySettingEntity, ConnectionEntity } from './read-models.entity.js';
+import { QuickMessageEntity } from './quick-message.entity.js';
 import { TicketNoteEntity } from './ticket-note.entity.js';
 import { TicketEntity } from './ticket.entity.js';
 
-export { CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, TicketEntity, TicketNoteEntity };
-export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity];
+export { CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
+export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity];

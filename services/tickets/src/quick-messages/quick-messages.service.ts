@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
+import { DomainError } from '@wa/server-kit';
+import { Brackets, DataSource, type SelectQueryBuilder } from 'typeorm';
+import { QuickMessageEntity } from '../database/entities/index.js';
+import type { Caller } from '../identity/caller.service.js';
+import type { CreateQuickMessageDto, ListQuickMessagesQueryDto, UpdateQuickMessageDto } from './quick-messages.dto.js';
+
+export const QUICK_MESSAGES_PAGE_SIZE = 20;
+/** `/quick-messages/list` feeds the chat input's suggestions: the first this many by shortcode */
+export const QUICK_MESSAGES_LIST_LIMIT = 500;
+
+const view = (q: QuickMessageEntity): QuickMessageDto => ({
+  id: q.id,
+  shortcode: q.shortcode,
+  message: q.message,
+  geral: q.geral,
+  isMedia: q.isMedia,
+  mediaPath: q.mediaPath,
+  mediaName: q.mediaName,
+  userId: q.userId,
+  companyId: q.companyId,
+});
+
+const likeTerm = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Quick replies (spec 02): a caller uses their own and the company's shared (`geral`) ones; admins see the
+ * company's all. Only the author or an admin changes or deletes one. Scoped to the caller's company.
+ */
+@Injectable()
+export class QuickMessagesService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  private usable(caller: Caller): SelectQueryBuilder<QuickMessageEntity> {
+    const qb = this.db.getRepository(QuickMessageEntity).createQueryBuilder('q').where('q."companyId" = :companyId', { companyId: caller.companyId });
+    if (!caller.isAdmin) qb.andWhere(new Brackets((w) => w.where('q.geral = true').orWhere('q."userId" = :userId', { userId: caller.id })));
+    return qb;
+  }
+
+  async page(caller: Caller, query: ListQuickMessagesQueryDto): Promise<QuickMessagesPage> {
+    const qb = this.usable(caller);
+    const term = query.searchParam?.trim();
+    if (term) qb.andWhere(new Brackets((w) => w.where(`lower(q.shortcode) LIKE :term ESCAPE '\\'`, { term: likeTerm(term) }).orWhere(`lower(q.message) LIKE :term ESCAPE '\\'`)));
+    const rows = await qb
+      .orderBy('lower(q.shortcode)', 'ASC')
+      .addOrderBy('q.id', 'ASC')
+      .offset(((query.pageNumber ?? 1) - 1) * QUICK_MESSAGES_PAGE_SIZE)
+      .limit(QUICK_MESSAGES_PAGE_SIZE + 1)
+      .getMany();
+    return { records: rows.slice(0, QUICK_MESSAGES_PAGE_SIZE).map(view), hasMore: rows.length > QUICK_MESSAGES_PAGE_SIZE };
+  }
+
+  async list(caller: Caller): Promise<QuickMessageDto[]> {
+    const rows = await this.usable(caller).orderBy('lower(q.shortcode)', 'ASC').addOrderBy('q.id', 'ASC').limit(QUICK_MESSAGES_LIST_LIMIT).getMany();
+    return rows.map(view);
+  }
+
+  async get(caller: Caller, id: number): Promise<QuickMessageDto> {
+    return view(await this.find(caller, id));
+  }
+
+  async create(caller: Caller, dto: CreateQuickMessageDto): Promise<QuickMessageDto> {
+    const repo = this.db.getRepository(QuickMessageEntity);
+    const saved = await repo.save(
+      repo.create({
+        companyId: caller.companyId,
+        userId: caller.id,
+        shortcode: dto.shortcode.trim(),
+        message: dto.message ?? '',
+        geral: dto.geral ?? false,
+        isMedia: dto.isMedia ?? false,
+        mediaPath: dto.mediaPath || null,
+      }),
+    );
+    return view(saved);
+  }
+
+  async update(caller: Caller, id: number, dto: UpdateQuickMessageDto): Promise<QuickMessageDto> {
+    const current = await this.mine(caller, id);
+    const repo = this.db.getRepository(QuickMessageEntity);
+    if (dto.shortcode !== undefined) current.shortcode = dto.shortcode.trim();
+    if (dto.message !== undefined) current.message = dto.message;
+    if (dto.geral !== undefined) current.geral = dto.geral;
+    if (dto.isMedia !== undefined) current.isMedia = dto.isMedia;
+    if (dto.mediaPath !== undefined) current.mediaPath = dto.mediaPath || null;
+    return view(await repo.save(current));
+  }
+
+  async remove(caller: Caller, id: number): Promise<void> {
+    await this.mine(caller, id);
+    await this.db.getRepository(QuickMessageEntity).delete({ id, companyId: caller.companyId });
+  }
+
+  private async find(caller: Caller, id: number): Promise<QuickMessageEntity> {
+    const row = Number.isSafeInteger(id) ? await this.usable(caller).andWhere('q.id = :id', { id }).getOne() : null;
+    if (!row) throw new DomainError('ERR_NO_QUICK_MESSAGE_FOUND');
+    return row;
+  }
+
+  /** One the caller may change: theirs, or any of the company's for an admin. */
+  private async mine(caller: Caller, id: number): Promise<QuickMessageEntity> {
+    const row = await this.find(caller, id);
+    if (row.userId !== caller.id && !caller.isAdmin) throw new DomainError('ERR_NO_PERMISSION', {}, 'Acesso não permitido');
+    return row;
+  }
+}
