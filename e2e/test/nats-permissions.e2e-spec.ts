@@ -58,6 +58,15 @@ beforeAll(async () => {
     BILLING_URL: billing.url,
   });
   running.push(gateway);
+  // a first start fans out from new events on: wait until realtime consumes all three streams
+  const jsm = await (await as('operator')).jetstreamManager();
+  await waitFor(
+    async () => {
+      for (const stream of ['TICKETS', 'CONNECTIONS', 'AUTH']) if (!(await jsm.consumers.info(stream, 'realtime').catch(() => null))) return false;
+      return true;
+    },
+    { timeoutMs: 30_000 },
+  );
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
   product = new Product(http, gateway.url);
 }, 120_000);

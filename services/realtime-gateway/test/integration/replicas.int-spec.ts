@@ -67,7 +67,10 @@ describe('realtime-gateway: two replicas', () => {
     for (const t of tickets) await publish.ticketUpdated(stays.bus, t);
     const channel = SocketChannels.ticket(companyId);
     await settle(() => client.events(channel).length >= 5, 500);
-    expect(client.events(channel).map((e) => e.ticket.id)).toEqual(tickets.map((t) => t.id));
+    // every one arrives, once (order is kept per ticket; five tickets may go out through different lanes)
+    const ids = client.events(channel).map((e) => e.ticket.id);
+    expect(ids).toHaveLength(5);
+    expect(new Set(ids)).toEqual(new Set(tickets.map((t) => t.id)));
   });
 
   it('skips what was published while every replica was down longer than the replay window', async () => {
