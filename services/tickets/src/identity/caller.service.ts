@@ -79,4 +79,9 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
   nameOf(companyId: number, userId: number): string {
     return this.mirror?.nameOf(companyId, userId) ?? '';
   }
+
+  /** The caller's name as others see it (greetings, notes): the directory's, else the mirror's. */
+  displayName(caller: Caller): string {
+    return caller.name || this.nameOf(caller.companyId, caller.id);
+  }
 }

@@ -43,7 +43,7 @@ export class NotesService {
         ticketId: dto.ticketId,
         contactId: dto.contactId,
         userId: caller.id,
-        userName: (caller.name || this.callers.nameOf(caller.companyId, caller.id)).slice(0, 100),
+        userName: this.callers.displayName(caller).slice(0, 100),
         note: dto.note,
       }),
     );

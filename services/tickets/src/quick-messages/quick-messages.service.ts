@@ -4,6 +4,7 @@ import type { QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import { Brackets, DataSource, type SelectQueryBuilder } from 'typeorm';
 import { QuickMessageEntity } from '../database/entities/index.js';
+import { likeEscaped } from '../database/like.js';
 import type { Caller } from '../identity/caller.service.js';
 import type { CreateQuickMessageDto, ListQuickMessagesQueryDto, UpdateQuickMessageDto } from './quick-messages.dto.js';
 
@@ -23,8 +24,6 @@ const view = (q: QuickMessageEntity): QuickMessageDto => ({
   companyId: q.companyId,
 });
 
-const likeTerm = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Quick replies (spec 02): a caller uses their own and the company's shared (`geral`) ones; admins see the
  * company's all. Only the author or an admin changes or deletes one. Scoped to the caller's company.
@@ -42,7 +41,7 @@ export class QuickMessagesService {
   async page(caller: Caller, query: ListQuickMessagesQueryDto): Promise<QuickMessagesPage> {
     const qb = this.usable(caller);
     const term = query.searchParam?.trim();
-    if (term) qb.andWhere(new Brackets((w) => w.where(`lower(q.shortcode) LIKE :term ESCAPE '\\'`, { term: likeTerm(term) }).orWhere(`lower(q.message) LIKE :term ESCAPE '\\'`)));
+    if (term) qb.andWhere(new Brackets((w) => w.where(`lower(q.shortcode) LIKE :term ESCAPE '\\'`, { term: `%${likeEscaped(term.toLowerCase())}%` }).orWhere(`lower(q.message) LIKE :term ESCAPE '\\'`)));
     const rows = await qb
       .orderBy('lower(q.shortcode)', 'ASC')
       .addOrderBy('q.id', 'ASC')

@@ -204,7 +204,7 @@ export class TicketsService {
     const connection = await this.readModels.connection(caller.companyId, row.whatsappId);
     if (connection?.status !== 'CONNECTED') return [];
     const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING));
-    const greeting = greetingOnAccept(row.contactName, caller.name || this.callers.nameOf(caller.companyId, caller.id), zone);
+    const greeting = greetingOnAccept(row.contactName, this.callers.displayName(caller), zone);
     const { outboxIds } = await this.messages.sendInTransaction(tx, row, greeting);
     return outboxIds;
   }

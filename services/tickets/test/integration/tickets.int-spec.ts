@@ -150,13 +150,18 @@ describe('visibility', () => {
 });
 
 describe('messages', () => {
-  it('sends a reply with ack 0, publishes it for the session, and raises its ack from the session', async () => {
+  /** An admin of a new company and the pending ticket of an inbound "oi" on its connection. */
+  async function pendingTicket() {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const conn = await c.connection();
     const from = randomNumber();
     await c.inbound(conn.id, from, 'oi');
-    const ticket = await ticketOf(admin.token, from);
+    return { c, admin, conn, from, ticket: await ticketOf(admin.token, from) };
+  }
+
+  it('sends a reply with ack 0, publishes it for the session, and raises its ack from the session', async () => {
+    const { c, admin, conn, from, ticket } = await pendingTicket();
     const sub = t.bus.connection.subscribe(`wa.outbound.send.${conn.id}`, { max: 1 });
     const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: '*Ana:*\nComo posso ajudar?' } });
     expect(sent.status).toBe(201);
@@ -180,12 +185,7 @@ describe('messages', () => {
   });
 
   it("takes a message as the original product's web client sends it (read: 1, mediaUrl: '', quotedMsg: null); refuses real junk", async () => {
-    const c = new TestCompany(t);
-    const admin = await c.user('admin');
-    const conn = await c.connection();
-    const from = randomNumber();
-    await c.inbound(conn.id, from, 'oi');
-    const ticket = await ticketOf(admin.token, from);
+    const { admin, ticket } = await pendingTicket();
     const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { read: 1, fromMe: true, mediaUrl: '', body: 'Olá! Como posso ajudar?', quotedMsg: null } });
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ body: 'Olá! Como posso ajudar?', fromMe: true, ack: 0 });
@@ -199,12 +199,7 @@ describe('messages', () => {
   });
 
   it('refuses empty text and a connection that is not connected', async () => {
-    const c = new TestCompany(t);
-    const admin = await c.user('admin');
-    const conn = await c.connection();
-    const from = randomNumber();
-    await c.inbound(conn.id, from, 'oi');
-    const ticket = await ticketOf(admin.token, from);
+    const { c, admin, conn, ticket } = await pendingTicket();
     for (const body of ['', '   \n\t ']) {
       const res = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body } });
       expect(res.status).toBe(400);

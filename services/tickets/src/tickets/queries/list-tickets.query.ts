@@ -1,3 +1,4 @@
+import { likeEscaped } from '../../database/like.js';
 import type { TicketStatus } from '@wa/contracts';
 import type { Caller } from '../../identity/caller.service.js';
 import { TICKET_COLUMNS, TICKET_JOINS } from '../ticket-view.js';
@@ -72,7 +73,7 @@ export function listTicketsQuery(caller: Caller, f: ListTicketsFilter): { sql: s
     // tickets in list order and testing each (the page fills within a few hundred rows); a term that
     // matches little is found through the trigram indexes, then sorted. The walk goes first, over a
     // bounded window; only when it cannot fill the page do the indexes answer.
-    const like = p(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const like = p(`%${likeEscaped(term)}%`);
     const company = p(caller.companyId);
     const need = offset + limit;
     const window = Math.min(SEARCH_WALK_MAX, Math.max(SEARCH_WALK_MIN, 4 * need));
