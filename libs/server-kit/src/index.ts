@@ -18,3 +18,4 @@ export * from './errors/fields.js';
 export * from './metrics/bus-metrics.js';
 export * from './outbox/outbox.js';
 export * from './time/company-time.js';
+export * from './phone/phone-number.js';

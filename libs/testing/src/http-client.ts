@@ -11,6 +11,8 @@ export interface RequestOptions {
   body?: unknown;
   /** a raw body sent as is (for malformed JSON tests) */
   rawBody?: string;
+  /** a multipart body (file uploads); fetch sets its content type */
+  form?: FormData;
   headers?: Record<string, string>;
   cookie?: string;
 }
@@ -28,8 +30,10 @@ export class HttpClient {
     const headers: Record<string, string> = { ...this.defaults, ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.cookie) headers.cookie = opts.cookie;
-    let body: string | undefined;
-    if (opts.rawBody !== undefined) {
+    let body: string | FormData | undefined;
+    if (opts.form !== undefined) {
+      body = opts.form;
+    } else if (opts.rawBody !== undefined) {
       body = opts.rawBody;
       headers['content-type'] ??= 'application/json';
     } else if (opts.body !== undefined) {

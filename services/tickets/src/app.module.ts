@@ -2,6 +2,10 @@ import { QuickMessagesController } from './quick-messages/quick-messages.control
 import { QuickMessagesService } from './quick-messages/quick-messages.service.js';
 import { NotesController } from './notes/notes.controller.js';
 import { NotesService } from './notes/notes.service.js';
+import { ContactsController } from './contacts/contacts.controller.js';
+import { ContactsService } from './contacts/contacts.service.js';
+import { ContactsTransfer } from './contacts/contacts-transfer.service.js';
+import { WhatsappCheck } from './contacts/whatsapp-check.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
@@ -30,10 +34,13 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController],
       providers: [
         { provide: TicketsEnv, useValue: env },
         CallerService,
+        ContactsService,
+        ContactsTransfer,
+        WhatsappCheck,
         NotesService,
         QuickMessagesService,
         Outbox,

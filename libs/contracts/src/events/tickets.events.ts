@@ -8,6 +8,7 @@ export const TicketSubjects = {
   messageCreated: (companyId: number, ticketId: number) => `message.created.${companyId}.${ticketId}`,
   messageUpdated: (companyId: number, ticketId: number) => `message.updated.${companyId}.${ticketId}`,
   contactUpdated: (companyId: number, contactId: number) => `contact.updated.${companyId}.${contactId}`,
+  contactDeleted: (companyId: number, contactId: number) => `contact.deleted.${companyId}.${contactId}`,
   queueUpdated: (companyId: number, queueId: number) => `queue.updated.${companyId}.${queueId}`,
   queueDeleted: (companyId: number, queueId: number) => `queue.deleted.${companyId}.${queueId}`,
 } as const;
@@ -41,6 +42,11 @@ export interface MessageEvent {
 export interface ContactUpdatedEvent {
   companyId: number;
   contact: ContactDto;
+}
+
+export interface ContactDeletedEvent {
+  companyId: number;
+  contactId: number;
 }
 
 export interface QueueChangedEvent {

@@ -18,6 +18,24 @@ export const WaSubjects = {
   allAcks: 'wa.ack.>',
 } as const;
 
+/**
+ * Core NATS subject (no stream) on which the process holding a connection's session takes commands
+ * (request/reply); nobody answering means no process runs that session now.
+ */
+export const sessionCommandSubject = (connectionId: number) => `whatsapp-sessions.cmd.${connectionId}`;
+
+/** The `check` command: is this number on WhatsApp, and under which id (jid)? */
+export interface NumberCheckCommand {
+  action: 'check';
+  number: string;
+}
+
+export interface NumberCheckResult {
+  exists: boolean;
+  /** WhatsApp's own id for the number (may differ from the number asked: the Brazilian 9th digit) */
+  jid: string | null;
+}
+
 /** Conversation key of a WA subject: company, connection and contact. */
 export function conversationKey(subject: string): string {
   return subject.split('.').slice(2, 5).join('.');

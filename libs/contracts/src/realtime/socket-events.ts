@@ -46,10 +46,7 @@ export interface WhatsappSessionChannelPayload {
   action: 'update';
   session: WhatsappDto;
 }
-export interface ContactChannelPayload {
-  action: 'update';
-  contact: ContactDto;
-}
+export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
 /** On `company-<id>-auth`, to the sockets of ended login sessions only. */
 export interface AuthChannelPayload {
   action: 'sessionReplaced';

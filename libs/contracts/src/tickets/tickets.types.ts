@@ -9,7 +9,30 @@ export interface ContactDto {
   profilePicUrl: string;
   isGroup: boolean;
   extraInfo: Array<{ name: string; value: string }>;
+  /** checked on WhatsApp through a connection: true, false (not on WhatsApp) or null (not checked yet) */
+  isWhatsappValid: boolean | null;
+  createdAt: string;
   updatedAt: string;
+}
+
+/** `GET /contacts` */
+export interface ContactsPage {
+  contacts: ContactDto[];
+  hasMore: boolean;
+  count: number;
+}
+
+/**
+ * `POST /contacts`: the contact; when the number was already a contact's, that one, flagged
+ * `alreadyExists` (and repeated as `existingContact`); `invalido` when WhatsApp says the number is not on it.
+ */
+export type ContactCreated = ContactDto & { alreadyExists?: boolean; existingContact?: ContactDto; invalido?: boolean };
+
+/** `POST /contacts/upload` and `POST /contacts/import`: what happened to each row. */
+export interface ContactsImportReport {
+  created: number;
+  updated: number;
+  failed: Array<{ row: number; number: string; error: string }>;
 }
 
 export interface QueueDto {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { brDate, companyTimeZone, daysFromToday, DEFAULT_TIME_ZONE, hourIn, isTimeZone, todayIn } from './company-time.js';
+import { brDate, companyTimeZone, daysFromToday, DEFAULT_TIME_ZONE, hourIn, isTimeZone, startOfDayIn, todayIn } from './company-time.js';
 
 describe('company time', () => {
   // 2026-11-25 01:30 UTC is still the evening of the 24th in São Paulo (UTC-3)
@@ -35,5 +35,12 @@ describe('company time', () => {
   it('writes dates as the product shows them', () => {
     expect(brDate('2026-03-09')).toBe('09/03/2026');
     expect(brDate('2026-12-31T00:00:00.000Z')).toBe('31/12/2026');
+  });
+});
+
+describe('startOfDayIn', () => {
+  it('is midnight on the company clocks, not in UTC', () => {
+    expect(startOfDayIn('2026-11-24', 'America/Sao_Paulo').toISOString()).toBe('2026-11-24T03:00:00.000Z');
+    expect(startOfDayIn('2026-11-24', 'UTC').toISOString()).toBe('2026-11-24T00:00:00.000Z');
   });
 });

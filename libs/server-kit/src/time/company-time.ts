@@ -1,4 +1,4 @@
-import { tz } from '@date-fns/tz';
+import { TZDate, tz } from '@date-fns/tz';
 import { addDays, format, getHours, parseISO } from 'date-fns';
 
 /**
@@ -43,4 +43,10 @@ export function hourIn(timeZone: string, now: Date = new Date()): number {
 /** DD/MM/YYYY of a YYYY-MM-DD date (the product's texts). */
 export function brDate(isoDate: string): string {
   return format(parseISO(isoDate.slice(0, 10)), 'dd/MM/yyyy');
+}
+
+/** The instant a calendar day (YYYY-MM-DD) begins on the clocks of `timeZone`. */
+export function startOfDayIn(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(new TZDate(y, m - 1, d, timeZone).getTime());
 }

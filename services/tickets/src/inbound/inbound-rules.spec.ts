@@ -60,6 +60,11 @@ describe('contactsOfBatch', () => {
     expect(contacts).toEqual([{ companyId: 1, number: '552', name: 'Ana Lima', isGroup: false }]);
   });
 
+  it('keeps the Brazilian 9th-digit variants of one number as one contact, under the canonical number', () => {
+    const contacts = contactsOfBatch([msg({ from: '551187654321', fromName: 'Ana' }), msg({ from: '5511987654321', fromName: 'Ana Lima' })]);
+    expect(contacts).toEqual([{ companyId: 1, number: '5511987654321', name: 'Ana Lima', isGroup: false }]);
+  });
+
   it('keeps the same number of two companies apart', () => {
     expect(contactsOfBatch([msg({ companyId: 2 }), msg({ companyId: 1 })]).map((c) => c.companyId)).toEqual([1, 2]);
   });

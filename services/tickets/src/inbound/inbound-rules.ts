@@ -1,4 +1,5 @@
 import type { WaInboundMessage } from '@wa/contracts';
+import { inboundContactNumber } from '@wa/server-kit';
 
 /**
  * The rules of storing inbound WhatsApp messages. `storeInbound` builds the arguments of
@@ -28,6 +29,14 @@ export function contactNameOf(message: Pick<WaInboundMessage, 'fromMe' | 'fromNa
 }
 
 /**
+ * The number a message's contact is kept under: the canonical phone number (so the Brazilian 9th-digit
+ * variants WhatsApp uses for one person are one contact), a group's id as it is.
+ */
+export function contactNumberOf(message: Pick<WaInboundMessage, 'from' | 'isGroup'>): string {
+  return inboundContactNumber(message.from, message.isGroup);
+}
+
+/**
  * The contacts a batch upserts: one per company and number. The last name given in the batch wins (a
  * message that gives none keeps the one before it); groups are contacts too, flagged by the last message.
  * Sorted by company, then number, so parallel batches lock contact rows in the same order.
@@ -39,9 +48,10 @@ export function contactNameOf(message: Pick<WaInboundMessage, 'fromMe' | 'fromNa
 export function contactsOfBatch(messages: ReadonlyArray<Pick<WaInboundMessage, 'companyId' | 'from' | 'fromMe' | 'fromName' | 'isGroup'>>): InboundContact[] {
   const contacts = new Map<string, InboundContact>();
   for (const m of messages) {
-    const key = `${m.companyId}|${m.from}`;
+    const number = contactNumberOf(m);
+    const key = `${m.companyId}|${number}`;
     const name = contactNameOf(m) || contacts.get(key)?.name || '';
-    contacts.set(key, { companyId: m.companyId, number: m.from, name, isGroup: m.isGroup });
+    contacts.set(key, { companyId: m.companyId, number, name, isGroup: m.isGroup });
   }
   return [...contacts.values()].sort((a, b) => a.companyId - b.companyId || (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
 }
@@ -145,7 +155,7 @@ export function storeInboundArgs(items: readonly InboundItem[], queueIdsOf: (con
     contacts.map((c) => c.name),
     contacts.map((c) => c.isGroup),
     items.map(({ data }) => data.companyId),
-    items.map(({ data }) => data.from),
+    items.map(({ data }) => contactNumberOf(data)),
     items.map(({ data }) => data.connectionId),
     items.map(({ data }) => queueForNewTicket(queueIdsOf(data.connectionId))),
     items.map(({ data }) => data.isGroup),

@@ -5,6 +5,8 @@ import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING } from '@wa/ser
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/index.js';
+import { ContactsService } from '../contacts/contacts.service.js';
+import { WhatsappCheck } from '../contacts/whatsapp-check.service.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
 import { MessagesService } from '../messages/messages.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
@@ -36,6 +38,8 @@ export class TicketsService {
     private readonly messages: MessagesService,
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
+    private readonly contacts: ContactsService,
+    private readonly whatsapp: WhatsappCheck,
   ) {}
 
   async list(caller: Caller, q: ListTicketsQueryDto): Promise<TicketsPage> {
@@ -85,6 +89,7 @@ export class TicketsService {
     const connection = dto.whatsappId ? await this.readModels.connection(caller.companyId, dto.whatsappId) : await this.readModels.defaultConnection(caller.companyId);
     if (!connection) throw new DomainError(dto.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
     if (dto.queueId) await this.mustFindQueue(caller.companyId, dto.queueId);
+    await this.assertOnWhatsapp(contact, connection.id);
     if (caller.isAdmin && dto.userId && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
     if (!caller.isAdmin && dto.queueId && !caller.queueIds.includes(dto.queueId)) throw new DomainError('ERR_NO_PERMISSION');
     const status: TicketStatus = dto.status ?? 'open';
@@ -197,6 +202,21 @@ export class TicketsService {
       return this.outbox.add(tx, [{ subject: TicketSubjects.ticketDeleted(caller.companyId, id), msgId: `ticket-deleted:${id}`, payload: event }]);
     });
     await this.outbox.flush(outboxIds);
+  }
+
+  /**
+   * A conversation opens only with a number on WhatsApp: one never checked is checked now through the
+   * ticket's connection (and the answer kept); one WhatsApp does not know is refused. When nobody can tell
+   * (the phone is away), it opens: the message waits in the outbox like any other.
+   */
+  private async assertOnWhatsapp(contact: ContactEntity, connectionId: number): Promise<void> {
+    if (contact.isGroup) return;
+    let valid = contact.isWhatsappValid;
+    if (valid === null) {
+      valid = await this.whatsapp.isOnWhatsapp(contact.companyId, contact.number, connectionId);
+      if (valid !== null) await this.contacts.recordCheck(contact.companyId, contact.id, valid);
+    }
+    if (valid === false) throw new DomainError('ERR_WAPP_INVALID_CONTACT');
   }
 
   private async greet(tx: EntityManager, caller: Caller, ticketId: number): Promise<string[]> {

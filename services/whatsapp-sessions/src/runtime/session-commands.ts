@@ -1,4 +1,4 @@
-import type { ErrorCode, SandboxInboundRequest } from '@wa/contracts';
+import { sessionCommandSubject, type ErrorCode, type NumberCheckCommand, type SandboxInboundRequest } from '@wa/contracts';
 import { serve, type HasConnection } from '@wa/event-bus';
 
 /** What can be asked of a connection's session, wherever it runs. */
@@ -9,13 +9,15 @@ export type SessionCommand =
   /** disconnect: unpair (logout) and stop; the connection becomes DISCONNECTED */
   | { action: 'end' }
   /** stand-in phones only (the sandbox): deliver messages as WhatsApp would, in one upsert */
-  | { action: 'inbound'; messages: SandboxInboundRequest[] };
+  | { action: 'inbound'; messages: SandboxInboundRequest[] }
+  /** is a number on WhatsApp (asked by tickets for a contact) */
+  | NumberCheckCommand;
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply = { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };
 
 /** Core NATS subject (no stream holds it) on which the holder of a session takes commands. */
-export const commandSubject = (connectionId: number) => `whatsapp-sessions.cmd.${connectionId}`;
+export const commandSubject = sessionCommandSubject;
 
 /** How long a command may take at its holder (a restart opens a new session). */
 export const COMMAND_TIMEOUT_MS = 15_000;

@@ -131,6 +131,13 @@ export class SessionRunner {
           const ids = await s.provider.deliverInbound(cmd.messages);
           return { ok: true, result: { ids } };
         }
+        case 'check': {
+          const s = this.sessions.get(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.number !== 'string' || !/^\d{8,15}$/.test(cmd.number)) return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT' };
+          return { ok: true, result: await s.provider.checkNumber(cmd.number) };
+        }
         default:
           return { ok: false, code: 'ERR_VALIDATION', message: 'unknown session command' };
       }

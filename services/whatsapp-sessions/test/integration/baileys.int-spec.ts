@@ -13,7 +13,8 @@ import {
   type UserFacingSocketConfig,
   type WAMessage,
 } from '@whiskeysockets/baileys';
-import { WaSubjects, type ConnectionSessionEvent, type WaAck, type WaOutboundSend } from '@wa/contracts';
+import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAck, type WaOutboundSend } from '@wa/contracts';
+import { request } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
 import type { BaileysSocket } from '../../src/runtime/providers/baileys/baileys.provider.js';
 import { BaileysProvider } from '../../src/runtime/providers/baileys/baileys.provider.js';
@@ -35,6 +36,15 @@ class ScriptedSocket {
   async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions) {
     this.sent.push({ jid, content, options });
     return { key: { remoteJid: jid, fromMe: true, id: options?.messageId } } as WAMessage;
+  }
+
+  /** WhatsApp's directory as this test scripts it: number → the jid WhatsApp answers for it */
+  readonly directory = new Map<string, string>();
+  readonly lookedUp: string[][] = [];
+
+  async onWhatsApp(...phoneNumbers: string[]) {
+    this.lookedUp.push(phoneNumbers);
+    return phoneNumbers.flatMap((n) => (this.directory.has(n) ? [{ jid: this.directory.get(n) as string, exists: true }] : []));
   }
 
   async end() {
@@ -230,6 +240,22 @@ describe('baileys: a session driven by its socket\'s events', () => {
       const row = await svc.db.query(`SELECT state, ack FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [c.id, send.waMessageId]);
       expect(row[0]).toEqual({ state: 'sent', ack: 3 });
       expect(await storedOn(svc.jsm, subject)).toBe(1);
+
+      // a number check goes to WhatsApp through Baileys' onWhatsApp; WhatsApp answers its own jid (the
+      // old form of a Brazilian mobile, without the 9th digit); a number it does not know is not on it
+      s1.directory.set('5531987654321', '553187654321@s.whatsapp.net');
+      const check = (number: string) => request(svc.bus, sessionCommandSubject(c.id), { action: 'check', number }, { timeoutMs: 5000 });
+      expect(await check('5531987654321')).toEqual({ ok: true, result: { exists: true, jid: '553187654321@s.whatsapp.net' } });
+      expect(await check('5531900000000')).toEqual({ ok: true, result: { exists: false, jid: null } });
+      // (the send above looked its Brazilian number up first: WhatsApp did not know it, so it went as given)
+      expect(s1.lookedUp).toEqual([[from], ['5531987654321'], ['5531900000000']]);
+
+      // a Brazilian mobile WhatsApp knows by its old form is sent to that jid, looked up once
+      const again = (n: number): WaOutboundSend => ({ ...send, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to: '5531987654321', messageId: 10 + n });
+      for (const n of [1, 2]) await svc.bus.publish(WaSubjects.outbound(c.id), again(n), { msgId: `send-old-form-${n}-${c.id}` });
+      await waitFor(async () => s1.sent.length === 3);
+      expect(s1.sent.slice(1).map((x) => x.jid)).toEqual(['553187654321@s.whatsapp.net', '553187654321@s.whatsapp.net']);
+      expect(s1.lookedUp.filter(([n]) => n === '5531987654321')).toHaveLength(2);
 
       // the connection drops: TIMEOUT while reconnecting, CONNECTED again on the new socket
       s1.close(DisconnectReason.connectionLost);

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAck, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAck, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { NoRespondersError, request } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
 import {
   Collector,
@@ -16,7 +17,7 @@ import {
   type SessionsUnderTest,
 } from './harness.js';
 
-const companies = companyPool(12);
+const companies = companyPool(13);
 let next = 0;
 let svc: SessionsUnderTest;
 const created: Array<{ id: number; token: string }> = [];
@@ -197,6 +198,20 @@ describe('sessions: sandbox inbound', () => {
     expect(closed.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
     const box = await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token: c.token });
     expect(box.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+  });
+});
+
+describe('sessions: number check (asked by tickets for a contact)', () => {
+  it("answers through the session's holder whether a number is on WhatsApp: the sandbox knows 12–13 digit numbers", async () => {
+    const c = await sandboxConnection();
+    const ask = (number: string) => request<{ ok: boolean; result?: unknown; code?: string }>(svc.bus, sessionCommandSubject(c.id), { action: 'check', number }, { timeoutMs: 5000 });
+    expect(await ask('5511987654321')).toEqual({ ok: true, result: { exists: true, jid: '5511987654321@s.whatsapp.net' } });
+    expect(await ask('551133334444')).toEqual({ ok: true, result: { exists: true, jid: '551133334444@s.whatsapp.net' } });
+    expect(await ask('14155552671')).toEqual({ ok: true, result: { exists: false, jid: null } });
+    expect(await ask('abc')).toEqual({ ok: false, code: 'ERR_WAPP_INVALID_CONTACT' });
+    // nobody holds an ended session: nobody answers
+    await svc.http.delete(`/whatsappsession/${c.id}`, { token: c.token });
+    await expect(ask('5511987654321')).rejects.toBeInstanceOf(NoRespondersError);
   });
 });
 

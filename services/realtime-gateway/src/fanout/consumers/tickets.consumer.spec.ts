@@ -77,6 +77,9 @@ describe('TicketsConsumer', () => {
     expect(await consumer.emissions(msg('contact.updated.7.2', { companyId: 7, contact: { id: 2 } }))).toEqual([
       { rooms: ['c:7'], channel: 'company-7-contact', payload: { action: 'update', contact: { id: 2 } } },
     ]);
+    expect(await consumer.emissions(msg('contact.deleted.7.2', { companyId: 7, contactId: 2 }))).toEqual([
+      { rooms: ['c:7'], channel: 'company-7-contact', payload: { action: 'delete', contactId: 2 } },
+    ]);
   });
 
   it('fans out nothing whose company is missing or disagrees with the subject, nor queue events', async () => {

@@ -3,6 +3,7 @@ import {
   SocketChannels,
   type AppMessageChannelPayload,
   type ContactChannelPayload,
+  type ContactDeletedEvent,
   type ContactUpdatedEvent,
   type MessageEvent,
   type TicketChannelPayload,
@@ -60,6 +61,8 @@ export class TicketsConsumer {
         return this.message(companyId, verb === 'created' ? 'create' : 'update', msg.data as MessageEvent, msg);
       case 'contact.updated':
         return this.contactUpdated(companyId, msg.data as ContactUpdatedEvent, msg);
+      case 'contact.deleted':
+        return this.contactDeleted(companyId, msg.data as ContactDeletedEvent, msg);
       default:
         return [];
     }
@@ -107,6 +110,11 @@ export class TicketsConsumer {
   private contactUpdated(companyId: number, e: ContactUpdatedEvent, msg: BusMessage<unknown>): Emission[] {
     if (!e.contact || !isId(e.contact.id)) return this.skip(msg, 'bad contact');
     return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.contact(companyId), payload: { action: 'update', contact: e.contact } satisfies ContactChannelPayload }];
+  }
+
+  private contactDeleted(companyId: number, e: ContactDeletedEvent, msg: BusMessage<unknown>): Emission[] {
+    if (!isId(e.contactId)) return this.skip(msg, 'bad contact id');
+    return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.contact(companyId), payload: { action: 'delete', contactId: e.contactId } satisfies ContactChannelPayload }];
   }
 
   private skip(msg: BusMessage<unknown>, why: string): Emission[] {

@@ -10,6 +10,7 @@ export class ContactEntity {
   @Column({ type: 'text', default: '' }) profilePicUrl: string;
   @Column({ type: 'boolean', default: false }) isGroup: boolean;
   @Column({ type: 'jsonb', default: () => "'[]'" }) extraInfo: Array<{ name: string; value: string }>;
+  @Column({ type: 'boolean', nullable: true }) isWhatsappValid: boolean | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

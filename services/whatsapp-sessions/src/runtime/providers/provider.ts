@@ -1,5 +1,5 @@
 import type { ConnectionState, MessageUpsertType, WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
-import type { ConnectionProviderKind, SandboxInboundRequest } from '@wa/contracts';
+import type { ConnectionProviderKind, NumberCheckResult, SandboxInboundRequest } from '@wa/contracts';
 
 /**
  * What a provider reports, in Baileys' own vocabulary (its socket's `ev` events), so the Baileys
@@ -62,6 +62,8 @@ export interface SessionProvider {
   readonly ev: ProviderEvents;
   start(): Promise<void>;
   sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }>;
+  /** whether a number (digits with the country code) is on WhatsApp, and WhatsApp's id for it */
+  checkNumber(number: string): Promise<NumberCheckResult>;
   /** closes the session, keeping the pairing (another process may resume it) */
   end(): Promise<void>;
   /** unpairs the phone and forgets the auth state */

@@ -1,9 +1,10 @@
 import makeWASocket, { Browsers, makeCacheableSignalKeyStore, type UserFacingSocketConfig, type WAMessageKey, type WASocket } from '@whiskeysockets/baileys';
-import { ProviderEvents, type ProviderContext, type ProviderEvent, type ProviderEventMap, type SendOptions, type SessionProvider } from '../provider.js';
+import type { NumberCheckResult } from '@wa/contracts';
+import { ProviderClosedError, ProviderEvents, type ProviderContext, type ProviderEvent, type ProviderEventMap, type SendOptions, type SessionProvider } from '../provider.js';
 import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state.js';
 
 /** The part of Baileys' socket the provider uses. */
-export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user'>;
+export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user' | 'onWhatsApp'>;
 
 /** Baileys' logger interface (pino's). */
 export type BaileysLogger = UserFacingSocketConfig['logger'] & {};
@@ -28,6 +29,8 @@ export class BaileysProvider implements SessionProvider {
   private generation = 0;
   /** events are handed over in the order the socket emitted them */
   private queue: Promise<void> = Promise.resolve();
+  /** WhatsApp's jid of each Brazilian mobile sent to (see whatsappJid) */
+  private readonly jids = new Map<string, string>();
 
   constructor(
     private readonly ctx: ProviderContext,
@@ -75,8 +78,37 @@ export class BaileysProvider implements SessionProvider {
     const quoted = options.quotedMessageId
       ? { key: { remoteJid: jid, id: options.quotedMessageId, fromMe: false }, message: { conversation: '' } }
       : undefined;
-    const sent = await sock.sendMessage(jid, { text: content.text }, { messageId: options.messageId, quoted });
-    return { key: sent?.key ?? { remoteJid: jid, fromMe: true, id: options.messageId } };
+    const to = await this.whatsappJid(sock, jid);
+    const sent = await sock.sendMessage(to, { text: content.text }, { messageId: options.messageId, quoted });
+    return { key: sent?.key ?? { remoteJid: to, fromMe: true, id: options.messageId } };
+  }
+
+  /**
+   * The jid WhatsApp knows a Brazilian mobile by: contacts are kept with the 9th digit, while WhatsApp
+   * still names many older accounts without it. Asked once per number (onWhatsApp) and remembered; when
+   * WhatsApp cannot be asked or does not know the number, the jid as given.
+   */
+  private async whatsappJid(sock: BaileysSocket, jid: string): Promise<string> {
+    const m = /^(55\d{2}9\d{8})@s\.whatsapp\.net$/.exec(jid);
+    if (!m?.[1]) return jid;
+    const known = this.jids.get(m[1]);
+    if (known) return known;
+    try {
+      const [found] = (await sock.onWhatsApp(m[1])) ?? [];
+      if (!found?.exists) return jid;
+      this.jids.set(m[1], found.jid);
+      return found.jid;
+    } catch {
+      return jid;
+    }
+  }
+
+  /** WhatsApp's answer through Baileys' `onWhatsApp` (WhatsApp resolves the Brazilian 9th digit itself). */
+  async checkNumber(number: string): Promise<NumberCheckResult> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    const [found] = (await sock.onWhatsApp(number)) ?? [];
+    return found?.exists ? { exists: true, jid: found.jid } : { exists: false, jid: null };
   }
 
   async end(): Promise<void> {

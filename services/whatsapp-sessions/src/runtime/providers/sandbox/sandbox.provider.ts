@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
-import type { SandboxInboundRequest } from '@wa/contracts';
+import type { NumberCheckResult, SandboxInboundRequest } from '@wa/contracts';
 import { jidToContact } from '../baileys/mapping.js';
 import { ProviderClosedError, ProviderEvents, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
 import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
@@ -66,6 +66,13 @@ export class SandboxProvider implements SessionProvider {
     });
     [1, 2, 3, 4].forEach((status, i) => this.later(i * this.ackStepMs, () => this.ev.emit('messages.update', [{ key, update: { status } }])));
     return { key };
+  }
+
+  /** The stand-in phone's WhatsApp: every number of 12 or 13 digits is on it, no other. */
+  async checkNumber(number: string): Promise<NumberCheckResult> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    const exists = /^\d{12,13}$/.test(number);
+    return { exists, jid: exists ? `${number}@s.whatsapp.net` : null };
   }
 
   async end(): Promise<void> {
