@@ -7,15 +7,11 @@
 //   BENCH_PROFILE=tickets,messaging-gateway    writes those services' CPU profiles to BENCH_PROFILE_DIR (/tmp/wa-bench-profiles)
 // Uses its own database (wa_bench_list, kept between runs: filled once), Redis db 5, the local NATS,
 // and the built services (npx nx run-many -t build --projects=tag:scope:service).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import pg from 'pg';
-import { Agent, request } from 'undici';
-import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
+import { healthy, httpLoad, root, startGateway, startService } from '../lib/http-bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const { signAccessToken } = await import(join(root, 'libs/auth/dist/index.js'));
 const { runMigrations } = await import(join(root, 'libs/database/dist/index.js'));
 const { ticketsDatabase } = await import(join(root, 'services/tickets/dist/database/data-source.js'));
@@ -81,73 +77,14 @@ async function fill() {
   console.log(`filled in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-const PROFILE = (process.env.BENCH_PROFILE ?? '').split(',').filter(Boolean);
-
-function start(name, port, extra = {}) {
-  const prof = PROFILE.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? '/tmp/wa-bench-profiles'}`] : [];
-  const child = spawn(process.execPath, [...prof, join(root, 'services', name, 'dist/main.js')], { env: { ...env, PORT: String(port), ...extra }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  return { child, url: `http://127.0.0.1:${port}`, err: () => err };
-}
-
-async function healthy(u) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${u}/health`)).status === 200) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${u} not healthy`);
-}
-
 const WARMUP = Number(process.env.WARMUP ?? 1000);
 const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
 
-const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
-
-/** n requests at the set concurrency; their latencies (ms) and the last page's row count. */
-async function run(n, pathFor, label = pathFor()) {
-  const latencies = [];
-  let next = 0;
-  let rows = 0;
-  const worker = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= n) return;
-      const t0 = performance.now();
-      const res = await request(`${gateway.url}${pathFor(i)}`, { dispatcher: agent, headers: { authorization: `Bearer ${token}` } });
-      const body = await res.body.json();
-      latencies.push(performance.now() - t0);
-      if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${JSON.stringify(body)}`);
-      rows = body.tickets.length;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { latencies, rows };
-}
-
-async function measure(label, pathFor) {
-  await run(300, pathFor, label);
-  const cpu0 = { machine: machineCpu(), tickets: cpuSeconds(tickets.child.pid), gateway: cpuSeconds(gateway.child.pid), postgres: postgresCpu(), client: process.cpuUsage() };
-  const t0 = performance.now();
-  const { latencies, rows } = await run(REQUESTS, pathFor, label);
-  const seconds = (performance.now() - t0) / 1000;
-  const client = process.cpuUsage(cpu0.client);
-  const perRequest = (s) => ((s * 1000) / REQUESTS).toFixed(2);
-  const cpu = `CPU per request: gateway ${perRequest(cpuSeconds(gateway.child.pid) - cpu0.gateway)} ms, tickets ${perRequest(cpuSeconds(tickets.child.pid) - cpu0.tickets)} ms, postgres ${perRequest(postgresCpu() - cpu0.postgres)} ms, client ${perRequest((client.user + client.system) / 1e6)} ms; machine ${busyPercent(cpu0.machine, machineCpu()).toFixed(0)} % busy`;
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2);
-  console.log(`${label.padEnd(34)} p50 ${pct(50).padStart(7)} ms   p99 ${pct(99).padStart(7)} ms   ${(REQUESTS / seconds).toFixed(0).padStart(5)} req/s   (${rows} tickets a page)`);
-  console.log(`${''.padEnd(34)} ${cpu}`);
-}
-
 await ensureDatabase();
 await fill();
-const tickets = start('tickets', 45102);
-const gateway = start('messaging-gateway', 45080, { TICKETS_URL: tickets.url, AUTH_URL: 'http://127.0.0.1:1', WHATSAPP_SESSIONS_URL: 'http://127.0.0.1:1', CAMPAIGNS_URL: 'http://127.0.0.1:1', BILLING_URL: 'http://127.0.0.1:1', REALTIME_URL: 'http://127.0.0.1:1' });
+const tickets = startService('tickets', 45102, env);
+const gateway = startGateway(45080, env, tickets.url);
+const { run, measure, close } = httpLoad({ baseUrl: gateway.url, token, concurrency: CONCURRENCY, requests: REQUESTS, rowsOf: (b) => b.tickets.length, services: [gateway, tickets] });
 try {
   await healthy(tickets.url);
   await healthy(gateway.url);
@@ -169,9 +106,9 @@ try {
   // the services run for days: warm them on every case (JIT, heap sizes), then measure each case
   for (const [, pathFor] of cases) await run(WARMUP, pathFor);
   console.log(`GET /tickets, one company with ${TICKETS} tickets, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`);
-  for (const [label, pathFor] of cases) await measure(label, pathFor);
+  for (const [label, pathFor] of cases) await measure(label, pathFor, 'tickets');
 } finally {
-  await agent.close();
+  await close();
   tickets.child.kill('SIGTERM');
   gateway.child.kill('SIGTERM');
 }

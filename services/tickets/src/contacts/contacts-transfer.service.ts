@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { ContactEntity } from '../database/entities/index.js';
 import type { Caller } from '../identity/caller.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
-import { contactUpdated, contactView } from './contacts.service.js';
+import { contactUpdated, ContactsService, contactView } from './contacts.service.js';
 import type { SheetRow } from './contacts-spreadsheet.js';
 
 /** Rows written per statement (and per transaction) of an import. */
@@ -45,6 +45,7 @@ export class ContactsTransfer {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: Outbox,
+    private readonly contacts: ContactsService,
   ) {}
 
   async importRows(caller: Caller, rows: SheetRow[]): Promise<ContactsImportReport> {
@@ -83,6 +84,7 @@ export class ContactsTransfer {
       report.updated += updated;
     }
     report.failed.sort((a, b) => a.row - b.row);
+    if (all.length > 0) await this.contacts.countChanged(caller.companyId);
     return report;
   }
 

@@ -10,9 +10,10 @@ import {
   type TicketDeletedEvent,
 } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { canonicalPhoneNumber, companyTimeZone, DomainError, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING } from '@wa/server-kit';
 import { addDays } from 'date-fns';
-import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { Redis } from 'ioredis';
+import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ContactEntity, TicketEntity } from '../database/entities/index.js';
 import { likeEscaped } from '../database/like.js';
 import type { Caller } from '../identity/caller.service.js';
@@ -22,6 +23,11 @@ import type { CreateContactDto, ListContactsQueryDto, UpdateContactDto } from '.
 import { WhatsappCheck } from './whatsapp-check.service.js';
 
 export const CONTACTS_PAGE_SIZE = 20;
+/** A filter matching at most this many rows is served by its own index, then sorted (see page). */
+const NARROW_FILTER = 5000;
+/** How long a company's contact count is reused (seconds). */
+const COUNT_TTL_S = 30;
+const countKey = (companyId: number) => `tickets:contacts:count:${companyId}`;
 /** `/contacts/list` feeds pickers: the first this many by name */
 export const CONTACTS_LIST_LIMIT = 1000;
 
@@ -67,34 +73,68 @@ export class ContactsService {
     private readonly outbox: Outbox,
     private readonly readModels: ReadModels,
     private readonly whatsapp: WhatsappCheck,
+    @InjectRedis() private readonly redis: Redis,
   ) {}
 
+  /**
+   * A page by name with the count of all that match. The rows are found through the (companyId,
+   * sortName, id) index, walked index-only to the page; when a filter leaves few rows (the count says so),
+   * they are taken by the filter's own index and sorted instead. The count of a company's whole list is
+   * kept in Redis for a while (our writes clear it; contacts arriving with messages show within
+   * COUNT_TTL_S); a filtered count is exact.
+   */
   async page(caller: Caller, query: ListContactsQueryDto): Promise<ContactsPage> {
-    const qb = this.scoped(caller.companyId);
+    const params: unknown[] = [caller.companyId];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const where = ['c."companyId" = $1'];
     const term = query.searchParam?.trim().toLowerCase();
     if (term) {
-      const like = `%${likeEscaped(term)}%`;
+      const like = p(`%${likeEscaped(term)}%`);
       const digits = term.replace(/\D/g, '');
-      qb.andWhere(
-        new Brackets((w) => {
-          w.where(`lower(c.name) LIKE :like ESCAPE '\\'`, { like }).orWhere(`lower(c.email) LIKE :like ESCAPE '\\'`);
-          if (digits.length >= 3) w.orWhere(`c.number LIKE :digits`, { digits: `%${digits}%` });
-        }),
-      );
+      const byNumber = digits.length >= 3 ? ` OR c.number LIKE ${p(`%${digits}%`)}` : '';
+      where.push(`(lower(c.name) LIKE ${like} ESCAPE '\\' OR lower(c.email) LIKE ${like} ESCAPE '\\'${byNumber})`);
     }
     if (query.date || query.dateStart || query.dateEnd) {
       const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING));
       const from = query.date ?? query.dateStart;
       const to = query.date ?? query.dateEnd;
-      if (from) qb.andWhere('c."createdAt" >= :from', { from: startOfDayIn(from, zone) });
-      if (to) qb.andWhere('c."createdAt" < :to', { to: addDays(startOfDayIn(to, zone), 1) });
+      if (from) where.push(`c."createdAt" >= ${p(startOfDayIn(from, zone))}`);
+      if (to) where.push(`c."createdAt" < ${p(addDays(startOfDayIn(to, zone), 1))}`);
     }
-    const offset = ((query.pageNumber ?? 1) - 1) * CONTACTS_PAGE_SIZE;
-    const [count, rows] = await Promise.all([
-      qb.clone().getCount(),
-      qb.clone().orderBy('lower(c.name)', 'ASC').addOrderBy('c.id', 'ASC').offset(offset).limit(CONTACTS_PAGE_SIZE).getMany(),
-    ]);
-    return { contacts: rows.map(contactView), hasMore: count > offset + rows.length, count };
+    const filter = where.join(' AND ');
+    const filtered = where.length > 1;
+    const countParams = [...params];
+    const count = filtered ? await this.countWhere(filter, countParams) : await this.companyCount(caller.companyId);
+    const offset = p(((query.pageNumber ?? 1) - 1) * CONTACTS_PAGE_SIZE);
+    const limit = p(CONTACTS_PAGE_SIZE + 1);
+    const sql =
+      filtered && count <= NARROW_FILTER
+        ? `SELECT c.* FROM (SELECT * FROM tickets.contacts c WHERE ${filter} OFFSET 0) c ORDER BY c."sortName", c.id OFFSET ${offset} LIMIT ${limit}`
+        : `SELECT c.* FROM tickets.contacts c
+             JOIN (SELECT c.id, c."sortName" FROM tickets.contacts c WHERE ${filter} ORDER BY c."sortName", c.id OFFSET ${offset} LIMIT ${limit}) p ON p.id = c.id
+            ORDER BY p."sortName", p.id`;
+    const rows: ContactEntity[] = await this.db.query(sql, params);
+    return { contacts: rows.slice(0, CONTACTS_PAGE_SIZE).map(contactView), hasMore: rows.length > CONTACTS_PAGE_SIZE, count: Math.max(count, rows.length) };
+  }
+
+  private async countWhere(filter: string, params: unknown[]): Promise<number> {
+    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM tickets.contacts c WHERE ${filter}`, params);
+    return row.n;
+  }
+
+  /** How many contacts a company has (cached; see page). */
+  private async companyCount(companyId: number): Promise<number> {
+    const key = countKey(companyId);
+    const cached = await this.redis.get(key).catch(() => null);
+    if (cached !== null) return Number(cached);
+    const n = await this.countWhere('c."companyId" = $1', [companyId]);
+    await this.redis.set(key, String(n), 'EX', COUNT_TTL_S).catch(() => undefined);
+    return n;
+  }
+
+  /** After our own writes, the next page counts again. */
+  async countChanged(companyId: number): Promise<void> {
+    await this.redis.del(countKey(companyId)).catch(() => undefined);
   }
 
   async list(caller: Caller): Promise<ContactDto[]> {
@@ -129,6 +169,7 @@ export class ContactsService {
           }),
         );
       });
+      await this.countChanged(caller.companyId);
       return { ...contact, invalido: valid === false };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -184,6 +225,7 @@ export class ContactsService {
       return this.outbox.add(tx, events);
     });
     await this.outbox.flush(outboxIds);
+    await this.countChanged(caller.companyId);
   }
 
   /** Records what WhatsApp said of a contact's number (a ticket opened with it asked again). */
