@@ -11,6 +11,7 @@ const LegalPage = lazy(() => import('../features/auth/LegalPage'));
 const AppLayout = lazy(() => import('../features/layout/AppLayout'));
 const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
 const ConnectionsPage = lazy(() => import('../features/connections/ConnectionsPage'));
+const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -44,6 +45,7 @@ export function App() {
             <Route index element={<Navigate to="/tickets" replace />} />
             <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
             <Route path="/connections" element={<ConnectionsPage />} />
+            <Route path="/contacts" element={<ContactsPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />
           </Route>
         </Routes>

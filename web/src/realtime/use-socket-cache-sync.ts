@@ -1,6 +1,7 @@
 import {
   SocketChannels,
   type AppMessageChannelPayload,
+  type ContactChannelPayload,
   type TicketChannelPayload,
   type WhatsappChannelPayload,
   type WhatsappSessionChannelPayload,
@@ -13,6 +14,7 @@ import { useAppDispatch, useAppSelector, type RootState } from '../app/store';
 import { chatApi } from '../features/chat/chat.api';
 import { addMessage, replaceMessage, type MessagePages } from '../features/chat/message-rules';
 import { connectionsApi, upsertConnection } from '../features/connections/connections.api';
+import { changeContactLists } from '../features/contacts/contacts.api';
 import { containsTicket, onNewMessage } from '../features/tickets/ticket-list-rules';
 import { applyTicketToCaches, changeTicketLists, ticketsApi } from '../features/tickets/tickets.api';
 import { useRealtime } from './RealtimeProvider';
@@ -76,6 +78,9 @@ export function useSocketCacheSync(): void {
       client.on<AppMessageChannelPayload>(SocketChannels.appMessage(companyId), (p) => syncMessageEvent(p, store.getState(), dispatch)),
       client.on<WhatsappChannelPayload>(SocketChannels.whatsapp(companyId), (p) => syncWhatsappEvent(p, dispatch)),
       client.on<WhatsappSessionChannelPayload>(SocketChannels.whatsappSession(companyId), (p) => syncWhatsappEvent(p, dispatch)),
+      client.on<ContactChannelPayload>(SocketChannels.contact(companyId), (p) =>
+        changeContactLists(store.getState(), dispatch, p.action === 'delete' ? { removed: p.contactId } : { contact: p.contact }),
+      ),
     ];
     const leave = client.join('joinNotification');
     return () => {

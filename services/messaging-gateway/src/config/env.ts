@@ -11,6 +11,10 @@ export class GatewayEnv extends MessagingEnv {
   @IsString()
   WEB_ORIGIN: string = 'http://localhost:3000,http://127.0.0.1:3000';
 
+  /** Upper bound of a file upload (multipart body): media, spreadsheets; each service checks its own limits too. */
+  @Matches(/^\d+(b|kb|mb)$/i)
+  UPLOAD_BODY_LIMIT: string = '25mb';
+
   @Matches(URL_RULE) AUTH_URL: string = 'http://127.0.0.1:3101';
   @Matches(URL_RULE) TICKETS_URL: string = 'http://127.0.0.1:3102';
   @Matches(URL_RULE) WHATSAPP_SESSIONS_URL: string = 'http://127.0.0.1:3103';

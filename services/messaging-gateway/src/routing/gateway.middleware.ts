@@ -16,6 +16,7 @@ const OWN_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics
 @Injectable()
 export class GatewayMiddleware implements NestMiddleware {
   private readonly bodyLimit: number;
+  private readonly uploadLimit: number;
 
   constructor(
     private readonly env: GatewayEnv,
@@ -23,6 +24,7 @@ export class GatewayMiddleware implements NestMiddleware {
     @Inject(TokenRevocation) private readonly revocation: TokenRevocation,
   ) {
     this.bodyLimit = bytes.parse(env.BODY_LIMIT) ?? 1_048_576;
+    this.uploadLimit = bytes.parse(env.UPLOAD_BODY_LIMIT) ?? 25 * 1_048_576;
   }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -35,7 +37,8 @@ export class GatewayMiddleware implements NestMiddleware {
       const match = matchRoute(req.method, path);
       if (!match) throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
       const length = Number(req.headers['content-length'] ?? 0);
-      if (length > this.bodyLimit) throw new DomainError('ERR_PAYLOAD_TOO_LARGE', { limit: this.env.BODY_LIMIT });
+      const upload = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
+      if (length > (upload ? this.uploadLimit : this.bodyLimit)) throw new DomainError('ERR_PAYLOAD_TOO_LARGE', { limit: upload ? this.env.UPLOAD_BODY_LIMIT : this.env.BODY_LIMIT });
       if (!match.isPublic) {
         const token = bearerToken(req.headers.authorization);
         const verified = await verifyAccessToken(token, this.env.JWT_SECRET, this.revocation);

@@ -96,6 +96,16 @@ describe('gateway: routing', () => {
     expect(big.body.error).toBe('ERR_PAYLOAD_TOO_LARGE');
     const fine = await http.post('/users', { token: tokenFor(), rawBody: JSON.stringify({ name: 'x'.repeat(1000) }) });
     expect(fine.body.size).toBeGreaterThan(1000);
+    // a file upload (multipart) may be larger, up to UPLOAD_BODY_LIMIT
+    const form = () => new FormData();
+    const sheet = form();
+    sheet.append('file', new Blob([Buffer.alloc(3 * 1024 * 1024, 'a')]), 'contatos.csv');
+    const upload = await http.post('/users', { token: tokenFor(), form: sheet });
+    expect(upload.body.size).toBeGreaterThan(3 * 1024 * 1024);
+    const huge = form();
+    huge.append('file', new Blob([Buffer.alloc(26 * 1024 * 1024, 'a')]), 'huge.csv');
+    const refused = await http.post('/users', { token: tokenFor(), form: huge });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 413, error: 'ERR_PAYLOAD_TOO_LARGE' });
   });
 
   it('answers a CORS preflight from the web origin with credentials, and not for other origins', async () => {

@@ -1,5 +1,7 @@
-import { Flex, HStack, Input, Switch, Tabs } from '@chakra-ui/react';
-import { useEffect, useMemo, useState } from 'react';
+import { Button, Flex, HStack, Input, Switch, Tabs } from '@chakra-ui/react';
+import { MdAdd } from 'react-icons/md';
+import { NewTicketModal } from '../contacts/NewTicketModal';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -8,20 +10,9 @@ import { userQueueIds, type TicketListArgs } from './ticket-list-rules';
 import { useTicketsView, type TicketsTab } from './tickets-context';
 import { useListQueuesQuery } from './tickets.api';
 import { TicketsList } from './TicketsList';
-
-/** spec 01 §9: search requests are debounced 500 ms. */
-export const SEARCH_DEBOUNCE_MS = 500;
+import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 
 const TABS: TicketsTab[] = ['open', 'pending', 'closed', 'search'];
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return v;
-}
 
 /** The ticket lists: status tabs, the search tab, "show all" for admins and the queue filter. */
 export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
@@ -34,6 +25,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const [queueIds, setQueueIds] = useState<number[]>(() => userQueueIds(user));
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [newTicket, setNewTicket] = useState(false);
 
   const args: TicketListArgs = useMemo(
     () => (tab === 'search' ? { searchParam, showAll: isAdmin && showAll, queueIds } : { status: tab, showAll: isAdmin && showAll, queueIds }),
@@ -57,6 +49,10 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         </Flex>
       )}
       <HStack px="3" py="2" gap="3" justify="space-between" borderBottomWidth="1px">
+        <Button size="xs" colorPalette="teal" variant="outline" onClick={() => setNewTicket(true)} data-testid="new-ticket">
+          <MdAdd />
+          {t('newTicket.button')}
+        </Button>
         {isAdmin ? (
           <Switch.Root size="sm" checked={showAll} onCheckedChange={(e) => setShowAll(e.checked)} data-testid="tickets-show-all">
             <Switch.HiddenInput />
@@ -71,6 +67,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         <QueueFilter queues={queues} selected={queueIds} onChange={setQueueIds} />
       </HStack>
       <TicketsList key={tab} args={args} selectedUuid={selectedUuid} />
+      {newTicket && <NewTicketModal onClose={() => setNewTicket(false)} />}
     </Flex>
   );
 }

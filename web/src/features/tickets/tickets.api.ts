@@ -23,6 +23,10 @@ export const ticketsApi = api.injectEndpoints({
       }),
       providesTags: ['TicketList'],
     }),
+    ticket: build.query<TicketDto, number>({
+      query: (id) => `/tickets/${id}`,
+      providesTags: (t) => (t ? [{ type: 'Ticket', id: t.id }] : []),
+    }),
     ticketByUuid: build.query<TicketDto, string>({
       query: (uuid) => `/tickets/u/${encodeURIComponent(uuid)}`,
       providesTags: (t) => (t ? [{ type: 'Ticket', id: t.id }] : []),

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, poll, productUrls, step } from './browser';
+
+/**
+ * Contacts in a real browser (issue 12): create a contact in the contacts page, see a contact made
+ * elsewhere appear live, open a conversation from a row and write in it, a number WhatsApp does not know
+ * has its chat button off ("CONTATO FORA DO WHATSAPP"), and the new-ticket modal adds a contact that does
+ * not exist yet and opens its conversation.
+ */
+const { webUrl, apiUrl } = productUrls();
+const run = Date.now().toString(36);
+const digits = String(Date.now()).slice(-8);
+
+let browser: Browser;
+let page: Page;
+const pages = () => (page && !page.isClosed() ? [page] : []);
+
+async function api<T>(path: string, token: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${apiUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+const token = () => page.evaluate(() => localStorage.getItem('token') ?? '');
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
+  page = await context.newPage();
+  await page.goto(`${webUrl}/login`);
+  await page.getByTestId('login-email').fill('admin@admin.com');
+  await page.getByTestId('login-password').fill('123456');
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(`${webUrl}/tickets`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('contacts in the console', () => {
+  const name = `Contato ${run}`;
+  const number = `5511 9${digits}`;
+
+  it('creates a contact in the contact modal and finds it by search', () =>
+    step('create contact', pages, async () => {
+      await page.goto(`${webUrl}/contacts`);
+      await page.getByTestId('contacts-page').waitFor();
+      await page.getByTestId('contact-add').click();
+      const dialog = page.getByTestId('contact-dialog');
+      await dialog.getByTestId('contact-name').fill('A');
+      await dialog.getByTestId('contact-number').fill(number);
+      await dialog.getByTestId('contact-save').click();
+      await dialog.getByText('Too Short!').waitFor();
+      await dialog.getByTestId('contact-name').fill(name);
+      await dialog.getByTestId('contact-extra-add').click();
+      await dialog.getByTestId('contact-extra-row').locator('input').first().fill('CPF');
+      await dialog.getByTestId('contact-extra-row').locator('input').nth(1).fill('123.456.789-00');
+      await dialog.getByTestId('contact-save').click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByTestId('contacts-search').fill(run);
+      const row = page.getByTestId('contact-row').filter({ hasText: name });
+      await row.waitFor();
+      expect(await row.innerText()).toContain(`55119${digits}`);
+    }));
+
+  it('shows a change made elsewhere without a reload, and the chat button off for a number WhatsApp does not know', () =>
+    step('live contact', pages, async () => {
+      const row = page.getByTestId('contact-row').filter({ hasText: name });
+      const id = Number(await row.getAttribute('data-contact-id'));
+      await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+      const renamed = await api(`/contacts/${id}`, await token(), { method: 'PUT', body: JSON.stringify({ name: `${name} Silva` }) });
+      expect(renamed.status).toBe(200);
+      await page.getByTestId('contact-row').filter({ hasText: `${name} Silva` }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+      // the demo's default connection is the sandbox: 11 digits are not on its WhatsApp
+      const outsider = `Fora ${run}`;
+      const created = await api<{ isWhatsappValid: boolean | null; invalido: boolean }>('/contacts', await token(), { method: 'POST', body: JSON.stringify({ name: outsider, number: `1415${digits.slice(0, 7)}` }) });
+      expect(created.body).toMatchObject({ isWhatsappValid: false, invalido: true });
+      await page.getByTestId('contacts-search').fill(outsider);
+      const chat = page.getByTestId('contact-row').filter({ hasText: outsider }).getByTestId('contact-chat');
+      await chat.waitFor();
+      expect(await chat.isDisabled()).toBe(true);
+      expect(await chat.innerText()).toContain('CONTATO FORA DO WHATSAPP');
+    }));
+
+  it('opens a conversation from the contact row and writes in it', () =>
+    step('chat from contact', pages, async () => {
+      await page.getByTestId('contacts-search').fill(run);
+      const row = page.getByTestId('contact-row').filter({ hasText: name });
+      await row.getByTestId('contact-chat').click();
+      await page.waitForURL(/\/tickets\/[0-9a-f-]+$/);
+      await page.getByTestId('ticket-chat').waitFor();
+      expect(await page.getByTestId('chat-header').getAttribute('data-status')).toBe('open');
+      const text = `Olá ${name}, tudo bem?`;
+      await page.getByTestId('message-textarea').fill(text);
+      await page.getByTestId('message-textarea').press('Enter');
+      await page.locator('[data-testid=message][data-from-me=true]').filter({ hasText: text }).waitFor();
+    }));
+
+  it('adds a missing contact from the new-ticket modal and opens its conversation', () =>
+    step('new ticket modal', pages, async () => {
+      await page.goto(`${webUrl}/tickets`);
+      await page.getByTestId('new-ticket').click();
+      const modal = page.getByTestId('new-ticket-modal');
+      const newName = `Novo ${run}`;
+      await modal.getByTestId('new-ticket-contact').fill(newName);
+      await modal.getByTestId('new-ticket-add-contact').click();
+      const dialog = page.getByTestId('contact-dialog');
+      expect(await dialog.getByTestId('contact-name').inputValue()).toBe(newName);
+      await dialog.getByTestId('contact-number').fill(`55219${digits}`);
+      await dialog.getByTestId('contact-save').click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await modal.getByTestId('new-ticket-contact').inputValue()).toContain(newName);
+      await modal.getByTestId('new-ticket-save').click();
+      await page.waitForURL(/\/tickets\/[0-9a-f-]+$/);
+      await page.getByTestId('ticket-chat').waitFor();
+      const ticket = await poll('the new ticket', async () => {
+        const res = await api<{ tickets: Array<{ contact: { name: string }; status: string }> }>(`/tickets?showAll=true&searchParam=${encodeURIComponent(newName)}`, await token());
+        return res.body.tickets[0];
+      });
+      expect(ticket.status).toBe('open');
+    }));
+});

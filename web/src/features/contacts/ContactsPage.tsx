@@ -1,0 +1,194 @@
+import { Box, Button, Center, Flex, Heading, HStack, IconButton, Input, Progress, Spinner, Table, Text } from '@chakra-ui/react';
+import type { ContactDto, ContactsImportReport } from '@wa/contracts';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MdAdd, MdDelete, MdEdit, MdFileDownload, MdFileUpload, MdWhatsapp } from 'react-icons/md';
+import { apiUrl } from '../../app/config';
+import { errorText } from '../../app/errors';
+import { notify } from '../../app/notify';
+import { selectIsAdmin } from '../../app/session';
+import { getToken } from '../../app/storage';
+import { useAppSelector } from '../../app/store';
+import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
+import { ConfirmDialog } from '../connections/ConfirmDialog';
+import { canChat } from './contact-rules';
+import { ContactDialog } from './ContactDialog';
+import { useDeleteContactMutation, useListContactsInfiniteQuery, useUploadContactsMutation } from './contacts.api';
+import { useOpenTicket } from './use-open-ticket';
+
+/** Downloads the company's contacts as CSV (semicolon-separated) with the session's token. */
+async function exportCsv(): Promise<void> {
+  const res = await fetch(`${apiUrl()}/contacts/export`, { headers: { authorization: `Bearer ${getToken() ?? ''}` } });
+  if (!res.ok) throw { data: await res.json().catch(() => undefined) };
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'contatos.csv';
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/** /contacts (spec 01 §2, spec 02 §2): search, pages, add, edit, delete (admin), import and export (admin), chat. */
+export default function ContactsPage() {
+  const { t } = useTranslation();
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const [search, setSearch] = useState('');
+  const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useListContactsInfiniteQuery(searchParam);
+  const contacts = list.data?.pages.flatMap((p) => p.contacts) ?? [];
+  const count = list.data?.pages[0]?.count ?? 0;
+  const [editing, setEditing] = useState<ContactDto | null | undefined>(undefined);
+  const [deleting, setDeleting] = useState<ContactDto | null>(null);
+  const [remove, removing] = useDeleteContactMutation();
+  const [upload, uploading] = useUploadContactsMutation();
+  const [report, setReport] = useState<ContactsImportReport | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const { open, opening } = useOpenTicket();
+
+  async function importFile(file: File | undefined) {
+    if (!file) return;
+    const form = new FormData();
+    form.append('file', file);
+    try {
+      setReport(await upload(form).unwrap());
+    } catch (err) {
+      notify.error(err);
+    } finally {
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await remove(deleting.id).unwrap();
+      notify.success(t('contacts.toasts.deleted'));
+    } catch (err) {
+      notify.error(err);
+    }
+    setDeleting(null);
+  }
+
+  return (
+    <Box p={{ base: '3', md: '6' }} data-testid="contacts-page">
+      <Flex align="center" justify="space-between" mb="4" gap="3" wrap="wrap">
+        <Heading size="lg">
+          {t('contacts.title')} <Text as="span" color="fg.muted" textStyle="md" data-testid="contacts-count">({count})</Text>
+        </Heading>
+        <HStack gap="2" wrap="wrap">
+          <Input size="sm" w="60" placeholder={t('contacts.search')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="contacts-search" />
+          {isAdmin && (
+            <>
+              <input ref={fileInput} type="file" accept=".xlsx,.csv" hidden onChange={(e) => void importFile(e.target.files?.[0])} data-testid="contacts-import-file" />
+              <Button size="sm" variant="outline" onClick={() => fileInput.current?.click()} loading={uploading.isLoading} data-testid="contacts-import">
+                <MdFileUpload />
+                {t('contacts.import')}
+              </Button>
+              <Button size="sm" variant="outline" onClick={() => exportCsv().catch((err: unknown) => notify.error(err))} data-testid="contacts-export">
+                <MdFileDownload />
+                {t('contacts.export')}
+              </Button>
+            </>
+          )}
+          <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="contact-add">
+            <MdAdd />
+            {t('contacts.add')}
+          </Button>
+        </HStack>
+      </Flex>
+      {uploading.isLoading && (
+        <Progress.Root value={null} size="xs" mb="3" data-testid="contacts-import-progress">
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      )}
+      {report && (
+        <Box mb="3" p="3" borderWidth="1px" borderRadius="md" bg="bg" data-testid="contacts-import-report">
+          <Text textStyle="sm">{t('contacts.importReport', { created: report.created, updated: report.updated, failed: report.failed.length })}</Text>
+          {report.failed.slice(0, 20).map((f) => (
+            <Text key={f.row} textStyle="xs" color="fg.error">
+              {t('contacts.importRow', { row: f.row, number: f.number, error: f.error.startsWith('ERR_') ? t(`backendErrors.${f.error}`) : f.error })}
+            </Text>
+          ))}
+          <Button size="xs" variant="ghost" mt="1" onClick={() => setReport(null)}>
+            {t('common.close')}
+          </Button>
+        </Box>
+      )}
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+        <Table.Root size="sm" data-testid="contacts-table">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader w="10" />
+              <Table.ColumnHeader>{t('contacts.columns.name')}</Table.ColumnHeader>
+              <Table.ColumnHeader>{t('contacts.columns.number')}</Table.ColumnHeader>
+              <Table.ColumnHeader hideBelow="md">{t('contacts.columns.email')}</Table.ColumnHeader>
+              <Table.ColumnHeader textAlign="center">{t('contacts.columns.actions')}</Table.ColumnHeader>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {contacts.map((c) => {
+              const chat = canChat(c);
+              return (
+                <Table.Row key={c.id} data-testid="contact-row" data-contact-id={c.id}>
+                  <Table.Cell />
+                  <Table.Cell fontWeight="medium">{c.name}</Table.Cell>
+                  <Table.Cell>{c.number}</Table.Cell>
+                  <Table.Cell hideBelow="md">{c.email}</Table.Cell>
+                  <Table.Cell textAlign="center">
+                    <HStack justify="center" gap="1">
+                      <Button size="xs" variant="ghost" colorPalette="green" disabled={!chat || opening} onClick={() => void open(c.id)} data-testid="contact-chat" title={chat ? t('contacts.chat') : undefined}>
+                        <MdWhatsapp />
+                        {!chat && t('contacts.outOfWhatsapp')}
+                      </Button>
+                      <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(c)} data-testid="contact-edit">
+                        <MdEdit />
+                      </IconButton>
+                      {isAdmin && (
+                        <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(c)} data-testid="contact-delete">
+                          <MdDelete />
+                        </IconButton>
+                      )}
+                    </HStack>
+                  </Table.Cell>
+                </Table.Row>
+              );
+            })}
+          </Table.Body>
+        </Table.Root>
+        {(list.isLoading || list.isFetchingNextPage) && (
+          <Center py="6">
+            <Spinner />
+          </Center>
+        )}
+        {list.isError && (
+          <Center py="8" color="fg.error">
+            {errorText(list.error)}
+          </Center>
+        )}
+        {!list.isLoading && !list.isError && contacts.length === 0 && (
+          <Center py="8" color="fg.muted">
+            {t('common.noRecords')}
+          </Center>
+        )}
+        {list.hasNextPage && !list.isFetchingNextPage && (
+          <Center py="3">
+            <Button size="sm" variant="ghost" onClick={() => void list.fetchNextPage()} data-testid="contacts-more">
+              {t('contacts.more')}
+            </Button>
+          </Center>
+        )}
+      </Box>
+      {editing !== undefined && <ContactDialog contact={editing} onClose={() => setEditing(undefined)} />}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t('contacts.confirm.deleteTitle', { name: deleting?.name ?? '' })}
+        message={t('contacts.confirm.deleteMessage')}
+        busy={removing.isLoading}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,120 @@
+import type { ContactCreated, ContactDto, ContactsImportReport, ContactsPage, TicketDto } from '@wa/contracts';
+import { api } from '../../app/api';
+import { plain } from '../../app/cache';
+import type { RootState } from '../../app/store';
+import { applyTicketToCaches } from '../tickets/tickets.api';
+
+export interface ContactForm {
+  name: string;
+  number: string;
+  email: string;
+  extraInfo: Array<{ name: string; value: string }>;
+}
+
+export type ContactPages = { pages: ContactsPage[]; pageParams: number[] };
+
+/** A contact changed: replaced where a cached page holds it; a new one joins the first page of the unfiltered list. */
+export function upsertContactPages(data: ContactPages, contact: ContactDto, unfiltered: boolean): ContactPages {
+  let found = false;
+  const pages = data.pages.map((p) => ({
+    ...p,
+    contacts: p.contacts.map((c) => {
+      if (c.id !== contact.id) return c;
+      found = true;
+      return contact;
+    }),
+  }));
+  if (!found && unfiltered && pages[0]) {
+    const first = pages[0];
+    const contacts = [...first.contacts, contact].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
+    pages[0] = { ...first, contacts, count: first.count + 1 };
+  }
+  return { ...data, pages };
+}
+
+export function removeContactPages(data: ContactPages, contactId: number): ContactPages {
+  return {
+    ...data,
+    pages: data.pages.map((p) => {
+      const contacts = p.contacts.filter((c) => c.id !== contactId);
+      return contacts.length === p.contacts.length ? p : { ...p, contacts, count: Math.max(0, p.count - 1) };
+    }),
+  };
+}
+
+type Dispatch = (action: unknown) => unknown;
+
+/** Applies a contact change to every cached contacts list (live events and this tab's own saves). */
+export function changeContactLists(state: RootState, dispatch: Dispatch, change: { contact: ContactDto } | { removed: number }): void {
+  for (const entry of api.util.selectInvalidatedBy(state, ['ContactList'])) {
+    if (entry.endpointName !== 'listContacts') continue;
+    const search = entry.originalArgs as string;
+    dispatch(
+      contactsApi.util.updateQueryData('listContacts', search, (d) =>
+        'removed' in change ? removeContactPages(plain(d) as ContactPages, change.removed) : upsertContactPages(plain(d) as ContactPages, change.contact, !search),
+      ),
+    );
+  }
+}
+
+export const contactsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** `GET /contacts` by search text, page after page */
+    listContacts: build.infiniteQuery<ContactsPage, string, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 1,
+        getNextPageParam: (last, _all, lastParam) => (last.hasMore ? lastParam + 1 : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({ url: '/contacts', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
+      providesTags: ['ContactList'],
+    }),
+    /** contacts for a picker: the search text of the new-ticket modal */
+    searchContacts: build.query<ContactDto[], string>({
+      query: (searchParam) => ({ url: '/contacts', params: { searchParam } }),
+      transformResponse: (page: ContactsPage) => page.contacts,
+    }),
+    createContact: build.mutation<ContactCreated, ContactForm>({
+      query: (body) => ({ url: '/contacts', method: 'POST', body }),
+      async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data && !data.alreadyExists) changeContactLists(getState() as RootState, dispatch, { contact: data });
+      },
+    }),
+    updateContact: build.mutation<ContactDto, { id: number } & Partial<ContactForm>>({
+      query: ({ id, ...body }) => ({ url: `/contacts/${id}`, method: 'PUT', body }),
+      async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) changeContactLists(getState() as RootState, dispatch, { contact: data });
+      },
+    }),
+    deleteContact: build.mutation<void, number>({
+      query: (id) => ({ url: `/contacts/${id}`, method: 'DELETE' }),
+      async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
+        const ok = await queryFulfilled.then(() => true).catch(() => false);
+        if (ok) changeContactLists(getState() as RootState, dispatch, { removed: id });
+      },
+    }),
+    uploadContacts: build.mutation<ContactsImportReport, FormData>({
+      query: (body) => ({ url: '/contacts/upload', method: 'POST', body }),
+      invalidatesTags: ['ContactList'],
+    }),
+    /** opens a conversation with a contact (spec 01 §4: refused with the holder when someone holds one) */
+    createTicket: build.mutation<TicketDto, { contactId: number; queueId?: number | null; whatsappId?: number | null; userId?: number | null; status: 'open' | 'pending' }>({
+      query: (body) => ({ url: '/tickets', method: 'POST', body }),
+      async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) applyTicketToCaches(data, getState() as RootState, dispatch);
+      },
+    }),
+  }),
+});
+
+export const {
+  useListContactsInfiniteQuery,
+  useSearchContactsQuery,
+  useCreateContactMutation,
+  useUpdateContactMutation,
+  useDeleteContactMutation,
+  useUploadContactsMutation,
+  useCreateTicketMutation,
+} = contactsApi;
