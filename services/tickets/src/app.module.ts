@@ -6,6 +6,8 @@ import { ContactsController } from './contacts/contacts.controller.js';
 import { ContactsService } from './contacts/contacts.service.js';
 import { ContactsTransfer } from './contacts/contacts-transfer.service.js';
 import { WhatsappCheck } from './contacts/whatsapp-check.service.js';
+import { TagsController, TicketTagsController } from './tags/tags.controller.js';
+import { TagsService } from './tags/tags.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
@@ -34,11 +36,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController],
       providers: [
         { provide: TicketsEnv, useValue: env },
         CallerService,
         ContactsService,
+        TagsService,
         ContactsTransfer,
         WhatsappCheck,
         NotesService,

@@ -42,6 +42,7 @@ export const ErrorStatus = {
   ERR_INVALID_TIMEZONE: 400,
   ERR_NO_NOTE_FOUND: 404,
   ERR_NO_QUICK_MESSAGE_FOUND: 404,
+  ERR_NO_TAG_FOUND: 404,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -86,6 +87,7 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_INVALID_TIMEZONE: 'Unknown time zone (use an IANA name such as America/Sao_Paulo).',
   ERR_NO_NOTE_FOUND: 'Note not found.',
   ERR_NO_QUICK_MESSAGE_FOUND: 'Quick reply not found.',
+  ERR_NO_TAG_FOUND: 'Tag not found.',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

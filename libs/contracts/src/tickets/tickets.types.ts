@@ -15,6 +15,22 @@ export interface ContactDto {
   updatedAt: string;
 }
 
+export interface TagDto {
+  id: number;
+  name: string;
+  color: string;
+  /** 1: a lane of the kanban board */
+  kanban: number;
+  userId: number | null;
+  companyId: number;
+  ticketsCount?: number;
+}
+
+export interface TagsPage {
+  tags: TagDto[];
+  hasMore: boolean;
+}
+
 /** `GET /contacts` */
 export interface ContactsPage {
   contacts: ContactDto[];

@@ -266,6 +266,7 @@ const en: Translation = {
     ERR_INVALID_TIMEZONE: 'Unknown time zone (use a name such as America/Sao_Paulo).',
     ERR_NO_NOTE_FOUND: 'Note not found.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Quick reply not found.',
+    ERR_NO_TAG_FOUND: 'Tag not found.',
     ERR_VALIDATION: 'The data sent is not valid.',
     ERR_UNAUTHENTICATED: 'Please sign in again.',
     ERR_SERVICE_UNAVAILABLE: 'The service is unavailable right now.',

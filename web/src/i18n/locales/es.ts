@@ -266,6 +266,7 @@ const es: Translation = {
     ERR_INVALID_TIMEZONE: 'Zona horaria desconocida (use un nombre como America/Sao_Paulo).',
     ERR_NO_NOTE_FOUND: 'Observación no encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Respuesta rápida no encontrada.',
+    ERR_NO_TAG_FOUND: 'Etiqueta no encontrada.',
     ERR_VALIDATION: 'Los datos enviados no son válidos.',
     ERR_UNAUTHENTICATED: 'Inicie sesión nuevamente.',
     ERR_SERVICE_UNAVAILABLE: 'El servicio no está disponible en este momento.',

@@ -268,6 +268,7 @@ const pt = {
     ERR_INVALID_TIMEZONE: 'Fuso horário desconhecido (use um nome como America/Sao_Paulo).',
     ERR_NO_NOTE_FOUND: 'Observação não encontrada.',
     ERR_NO_QUICK_MESSAGE_FOUND: 'Resposta rápida não encontrada.',
+    ERR_NO_TAG_FOUND: 'Tag não encontrada.',
     ERR_VALIDATION: 'Os dados enviados não são válidos.',
     ERR_UNAUTHENTICATED: 'É preciso entrar novamente.',
     ERR_SERVICE_UNAVAILABLE: 'O serviço está indisponível no momento.',

@@ -5,6 +5,7 @@ import { CompanySettingEntity, ConnectionEntity } from './read-models.entity.js'
 import { QuickMessageEntity } from './quick-message.entity.js';
 import { TicketNoteEntity } from './ticket-note.entity.js';
 import { TicketEntity } from './ticket.entity.js';
+import { TagEntity } from './tag.entity.js';
 
-export { CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
-export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity];
+export { TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
+export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity];
