@@ -82,3 +82,32 @@ export function httpLoad({ baseUrl, token, concurrency, requests, rowsOf, servic
 
   return { run, measure, close: () => agent.close() };
 }
+
+/**
+ * A benchmark's own tickets database (`db`, kept between runs) with the services' environment: the local
+ * Redis db 5 and NATS, a secret of this run, and an admin token of a company.
+ */
+export async function ticketsBenchSetup(db) {
+  const { randomUUID } = await import('node:crypto');
+  const { default: pg } = await import('pg');
+  const { signAccessToken } = await import(join(root, 'libs/auth/dist/index.js'));
+  const { runMigrations } = await import(join(root, 'libs/database/dist/index.js'));
+  const { ticketsDatabase } = await import(join(root, 'services/tickets/dist/database/data-source.js'));
+  const base = process.env.BENCH_PG ?? 'postgres://postgres:postgres@127.0.0.1:5432';
+  const url = `${base}/${db}`;
+  const secret = `bench-secret-${randomUUID()}`;
+  const env = { PATH: process.env.PATH, DATABASE_URL: url, REDIS_URL: 'redis://127.0.0.1:6379/5', NATS_URL: 'nats://127.0.0.1:4222', JWT_SECRET: secret, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+
+  /** Creates the database when missing and runs tickets' migrations. */
+  async function ensureDatabase() {
+    const admin = new pg.Client({ connectionString: `${base}/postgres` });
+    await admin.connect();
+    const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [db])).rowCount;
+    if (!exists) await admin.query(`CREATE DATABASE ${db}`);
+    await admin.end();
+    await runMigrations(ticketsDatabase(url));
+  }
+
+  const adminToken = (companyId) => signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
+  return { url, env, ensureDatabase, adminToken };
+}

@@ -7,34 +7,15 @@
 //   BENCH_PROFILE=tickets,messaging-gateway    writes those services' CPU profiles to BENCH_PROFILE_DIR (/tmp/wa-bench-profiles)
 // Uses its own database (wa_bench_list, kept between runs: filled once), Redis db 5, the local NATS,
 // and the built services (npx nx run-many -t build --projects=tag:scope:service).
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import pg from 'pg';
-import { healthy, httpLoad, root, startGateway, startService } from '../lib/http-bench.mjs';
-
-const { signAccessToken } = await import(join(root, 'libs/auth/dist/index.js'));
-const { runMigrations } = await import(join(root, 'libs/database/dist/index.js'));
-const { ticketsDatabase } = await import(join(root, 'services/tickets/dist/database/data-source.js'));
+import { healthy, httpLoad, startGateway, startService, ticketsBenchSetup } from '../lib/http-bench.mjs';
 
 const TICKETS = Number(process.env.TICKETS ?? 1_000_000);
 const CONTACTS = Number(process.env.CONTACTS ?? 200_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
-const DB = 'wa_bench_list';
-const base = process.env.BENCH_PG ?? 'postgres://postgres:postgres@127.0.0.1:5432';
-const url = `${base}/${DB}`;
 const companyId = 1;
-const secret = `bench-secret-${randomUUID()}`;
-const env = { PATH: process.env.PATH, DATABASE_URL: url, REDIS_URL: 'redis://127.0.0.1:6379/5', NATS_URL: 'nats://127.0.0.1:4222', JWT_SECRET: secret, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-
-async function ensureDatabase() {
-  const admin = new pg.Client({ connectionString: `${base}/postgres` });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB])).rowCount;
-  if (!exists) await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  await runMigrations(ticketsDatabase(url));
-}
+const { url, env, ensureDatabase, adminToken } = await ticketsBenchSetup('wa_bench_list');
 
 async function fill() {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -78,7 +59,7 @@ async function fill() {
 }
 
 const WARMUP = Number(process.env.WARMUP ?? 1000);
-const token = signAccessToken({ id: 1, companyId, profile: 'admin', super: false, sid: randomUUID() }, secret);
+const token = adminToken(companyId);
 
 await ensureDatabase();
 await fill();

@@ -1,6 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+
+/**
+ * A field an edit may leave out, but not send as null: unlike `IsOptional`, which skips null too (and lets a
+ * null reach code that expects a text), a null is validated like any value and refused.
+ */
+export function Omittable(): PropertyDecorator {
+  return ValidateIf((_o, value) => value !== undefined);
+}
 
 /**
  * A text field with the forms' messages (spec 01 §5): `Required`, `Too Short!`, `Too Long!`.
@@ -8,7 +16,7 @@ import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min
  */
 export function TextField(min: number, max: number, opts: { optional?: boolean } = {}): PropertyDecorator {
   return applyDecorators(
-    ...(opts.optional ? [IsOptional()] : []),
+    ...(opts.optional ? [Omittable()] : []),
     IsString({ message: 'Required' }),
     IsNotEmpty({ message: 'Required' }),
     MinLength(min, { message: 'Too Short!' }),

@@ -31,6 +31,10 @@ describe('inboundContactNumber', () => {
     expect(inboundContactNumber('551187654321', false)).toBe(inboundContactNumber('5511987654321', false));
     expect(inboundContactNumber('120363041234567890', true)).toBe('120363041234567890');
     expect(inboundContactNumber('99999999999999999999', false)).toBe('99999999999999999999');
+    // what WhatsApp sends is what a typed number becomes
+    for (const from of ['5511987654321', '551187654321', '551133334444', '14155552671', '351912345678']) {
+      expect(inboundContactNumber(from, false)).toBe(canonicalPhoneNumber(from));
+    }
   });
 });
 

@@ -31,12 +31,15 @@ export function canonicalPhoneNumber(input: string): string | null {
 }
 
 /**
- * The number under which an inbound contact is kept: the canonical form when the sender's id is a phone
- * number, else the id as it came (a number no phone-number plan knows stays itself, never dropped).
+ * The number under which an inbound contact is kept. WhatsApp's ids are already digits with the country
+ * code, so only the Brazilian 9th digit can differ from `canonicalPhoneNumber`: an old-form mobile gets it,
+ * anything else (a group, an id no plan knows) stays as it came. A regular expression, not a parse: this
+ * runs for every inbound message.
  */
 export function inboundContactNumber(from: string, isGroup: boolean): string {
   if (isGroup) return from;
-  return canonicalPhoneNumber(from) ?? from;
+  const brOld = BR_MOBILE_WITHOUT_NINTH.exec(from);
+  return brOld ? `55${brOld[1]}9${brOld[2]}` : from;
 }
 
 /** The Brazilian 9th-digit variants of a canonical number (itself first), for matching what WhatsApp calls it. */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { FlagField, PageNumberField } from '@wa/server-kit';
+import { FlagField, Omittable, PageNumberField } from '@wa/server-kit';
 
 /** spec 02 §5: the shortcode is required ("Obrigatório"). */
 export class CreateQuickMessageDto {
@@ -21,7 +21,7 @@ export class CreateQuickMessageDto {
 
 export class UpdateQuickMessageDto {
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'Obrigatório' })
   @IsNotEmpty({ message: 'Obrigatório' })
   @MaxLength(100)

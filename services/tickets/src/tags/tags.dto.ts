@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { PageNumberField } from '@wa/server-kit';
+import { Omittable, PageNumberField } from '@wa/server-kit';
 
 const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]{3,20}$/;
 
@@ -20,7 +20,7 @@ export class CreateTagDto {
 
 export class UpdateTagDto {
   @ApiPropertyOptional({ minLength: 3, maxLength: 100 })
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'Obrigatório' })
   @IsNotEmpty({ message: 'Obrigatório' })
   @MinLength(3, { message: 'Mensagem muito curta' })

@@ -91,9 +91,10 @@ export class TicketsService {
     const connection = dto.whatsappId ? await this.readModels.connection(caller.companyId, dto.whatsappId) : await this.readModels.defaultConnection(caller.companyId);
     if (!connection) throw new DomainError(dto.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
     if (dto.queueId) await this.mustFindQueue(caller.companyId, dto.queueId);
-    await this.assertOnWhatsapp(contact, connection.id);
     if (caller.isAdmin && dto.userId && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
     if (!caller.isAdmin && dto.queueId && !caller.queueIds.includes(dto.queueId)) throw new DomainError('ERR_NO_PERMISSION');
+    // asks the phone: only once the caller may open it at all
+    await this.assertOnWhatsapp(contact, connection.id);
     const status: TicketStatus = dto.status ?? 'open';
     const userId = status === 'pending' ? null : caller.isAdmin && dto.userId ? dto.userId : caller.id;
     const existing = await this.tickets.openFor(caller.companyId, contact.id, connection.id);

@@ -180,6 +180,13 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     const notANumber = await t.http.post('/contacts', { token: admin.token, body: { name: 'Ana', number: 'abcdefghij' } });
     expect({ status: notANumber.status, error: notANumber.body.error }).toEqual({ status: 400, error: 'ERR_WAPP_INVALID_CONTACT' });
     expect((await t.http.get('/contacts', { token: admin.token })).body.count).toBe(0);
+    // a field may be left out of an edit, but not sent as null
+    const kept = await t.http.post('/contacts', { token: admin.token, body: { name: 'Nula', number: '5511987650001' } });
+    for (const body of [{ name: null }, { number: null }]) {
+      const res = await t.http.put(`/contacts/${kept.body.id}`, { token: admin.token, body });
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
+    }
+    expect((await t.http.get(`/contacts/${kept.body.id}`, { token: admin.token })).body).toMatchObject({ name: 'Nula', number: '5511987650001' });
     for (const q of ['pageNumber=0', 'pageNumber=abc', 'date=24/11/2026', `searchParam=${'x'.repeat(101)}`]) {
       expect((await t.http.get(`/contacts?${q}`, { token: admin.token })).status).toBe(400);
     }

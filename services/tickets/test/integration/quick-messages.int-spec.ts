@@ -51,6 +51,7 @@ describe('quick messages (spec 02 §7 "Quick messages")', () => {
 
     // the author edits theirs; an agent may not edit or delete a shared one made by the admin
     expect((await t.http.put(`/quick-messages/${own.id}`, { token: agent.token, body: { message: 'Chave Pix: 123' } })).body).toMatchObject({ shortcode: 'pix', message: 'Chave Pix: 123' });
+    expect((await t.http.put(`/quick-messages/${own.id}`, { token: agent.token, body: { shortcode: null } })).body.error).toBe('ERR_VALIDATION');
     const refused = await t.http.put(`/quick-messages/${shared.id}`, { token: agent.token, body: { message: 'mudado' } });
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 403, error: 'ERR_NO_PERMISSION' });
     expect((await t.http.delete(`/quick-messages/${shared.id}`, { token: agent.token })).status).toBe(403);

@@ -57,6 +57,8 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
       expect(res.body.details.find((d: { field: string }) => d.field === 'name').messages).toContain(text);
     }
     expect((await t.http.post('/tags', { token: admin.token, body: { name: 'Boa', kanban: 2 } })).status).toBe(400);
+    const tag = (await t.http.post('/tags', { token: admin.token, body: { name: 'Boa' } })).body;
+    expect((await t.http.put(`/tags/${tag.id}`, { token: admin.token, body: { name: null } })).status).toBe(400);
     expect((await t.http.post('/tags', { token: admin.token, body: { name: 'Boa', color: 'url(javascript:x)' } })).status).toBe(400);
   });
 
