@@ -4,3 +4,4 @@ export * from './boot.js';
 export * from './service-basics.js';
 export * from './start-service.js';
 export * from './records.js';
+export * from './media-fixtures.js';

@@ -10,7 +10,8 @@ import { TagsController, TicketTagsController } from './tags/tags.controller.js'
 import { TagsService } from './tags/tags.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
-import { serviceModules } from '@wa/server-kit';
+import { LocalDiskStorage, MediaStorage, serviceModules } from '@wa/server-kit';
+import { MediaController } from './media/media.controller.js';
 import { TicketsEnv } from './config/env.js';
 import { ticketsDatabase } from './database/data-source.js';
 import { CallerService } from './identity/caller.service.js';
@@ -36,9 +37,10 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController],
       providers: [
         { provide: TicketsEnv, useValue: env },
+        { provide: MediaStorage, useValue: new LocalDiskStorage(env.MEDIA_DIR) },
         CallerService,
         ContactsService,
         TagsService,

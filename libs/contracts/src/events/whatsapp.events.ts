@@ -56,6 +56,19 @@ export interface WaInboundMessage {
   /** when WhatsApp says it was sent (ms since epoch): keeps a conversation's order */
   timestamp: number;
   quotedWaMessageId?: string | null;
+  /** the file of an image, audio, video or document, stored before this event was published */
+  media?: WaMedia | null;
+  /** why a media message carries no file (ERR_WAPP_DOWNLOAD_MEDIA: WhatsApp would not give it) */
+  mediaError?: string | null;
+}
+
+/** A media file in the shared media storage (`<companyId>/<folder>/<file name>`). */
+export interface WaMedia {
+  key: string;
+  mimetype: string;
+  /** the name shown and offered for download */
+  fileName: string;
+  size: number;
 }
 
 export interface WaAck {
@@ -77,6 +90,8 @@ export interface WaOutboundSend {
   ticketId: number;
   messageId: number;
   quotedWaMessageId?: string | null;
+  /** a file to send with `body` as its caption (documents: their name) */
+  media?: (WaMedia & { mediaType: 'image' | 'audio' | 'video' | 'application' }) | null;
 }
 
 export const ConnectionSubjects = {

@@ -44,6 +44,8 @@ export interface SandboxOutboxItem {
   body: string;
   ack: number;
   sentAt: string;
+  /** the file that went with it: what the customer's phone received */
+  media: { mimetype: string; fileName: string; size: number; sha256: string } | null;
 }
 
 export interface SandboxInboundRequest {
@@ -52,6 +54,19 @@ export interface SandboxInboundRequest {
   body: string;
   /** WhatsApp message id; give the same one again to replay a message */
   id?: string;
+  /** a photo, audio, video or document, as a phone sends it (`body` is its caption) */
+  media?: SandboxInboundMedia;
+}
+
+/**
+ * The file of a sandbox message: the HTTP form's file (multipart `media`), checked and put where WhatsApp
+ * would keep it (the media storage, under the message's inbound key) by the process that took the call.
+ */
+export interface SandboxInboundMedia {
+  key: string;
+  mimetype: string;
+  fileName: string;
+  size: number;
 }
 
 /** Most messages one sandbox delivery may carry (POST /whatsappsession/{id}/sandbox/inbound/batch). */

@@ -104,4 +104,13 @@ export class InfraEnv extends MessagingEnv {
   @IsInt()
   @Min(1)
   DATABASE_POOL_SIZE: number = 10;
+
+  /**
+   * Where media files are kept (messages' images, audio, video, documents): a directory, relative to the
+   * working directory or absolute. tickets and whatsapp-sessions must see the same files (one machine, or
+   * one volume mounted by every pod of both).
+   */
+  @IsString()
+  @IsNotEmpty()
+  MEDIA_DIR: string = '.data/media';
 }

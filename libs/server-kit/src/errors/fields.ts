@@ -41,7 +41,7 @@ export function PageNumberField(): PropertyDecorator {
 export function FlagField(): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
-    Transform(({ value }) => (value === 1 ? true : value === 0 ? false : value)),
+    Transform(({ value }) => (value === 1 || value === '1' || value === 'true' ? true : value === 0 || value === '0' || value === 'false' ? false : value)),
     IsBoolean(),
   );
 }

@@ -31,6 +31,7 @@ export const ROUTES: Route[] = [
   { prefix: '/ticket-notes', service: 'tickets' },
   { prefix: '/ticket-tags', service: 'tickets' },
   { prefix: '/messages', service: 'tickets' },
+  { prefix: '/media', service: 'tickets' },
   { prefix: '/contacts', service: 'tickets' },
   { prefix: '/tags', service: 'tickets' },
   { prefix: '/quick-messages', service: 'tickets' },

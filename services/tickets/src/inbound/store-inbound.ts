@@ -47,5 +47,36 @@ export async function storeInbound(db: DataSource | EntityManager, items: Inboun
     if (!r) throw new Error(`inbound message ${key} neither stored nor found`);
     result.push({ id: Number(r.id), ticketId: r.ticketId, companyId: data.companyId, whatsappId: r.whatsappId, wid: r.wid, fromMe: data.fromMe, isNew: r.is_new });
   }
+  await storeFilesAndQuotes(db, items, byKey);
   return result;
+}
+
+/**
+ * What a few messages carry besides text: the stored file (mediaUrl) and the message answered (quotedMsgId,
+ * found by its WhatsApp id on the same connection). One more statement, only for a batch that has such
+ * messages; written again on a redelivery (after a crash between the two), never overwriting a value.
+ */
+async function storeFilesAndQuotes(db: DataSource | EntityManager, items: InboundItem[], byKey: Map<string, { id: string }>): Promise<void> {
+  const ids: string[] = [];
+  const urls: Array<string | null> = [];
+  const quotes: Array<string | null> = [];
+  for (const { data } of items) {
+    const url = data.media?.key ?? null;
+    const quoted = data.quotedWaMessageId ?? null;
+    const row = byKey.get(`${data.connectionId}|${data.waMessageId}`);
+    if (!row || (!url && !quoted)) continue;
+    ids.push(row.id);
+    urls.push(url);
+    quotes.push(quoted);
+  }
+  if (ids.length === 0) return;
+  await queryPrepared(
+    db,
+    `UPDATE tickets.messages m
+        SET "mediaUrl" = COALESCE(m."mediaUrl", x.url),
+            "quotedMsgId" = COALESCE(m."quotedMsgId", (SELECT q.id FROM tickets.messages q WHERE q."whatsappId" = m."whatsappId" AND q.wid = x.quoted))
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS x(id, url, quoted)
+      WHERE m.id = x.id AND ((m."mediaUrl" IS NULL AND x.url IS NOT NULL) OR (m."quotedMsgId" IS NULL AND x.quoted IS NOT NULL))`,
+    [ids, urls, quotes],
+  );
 }

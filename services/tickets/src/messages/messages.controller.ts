@@ -1,10 +1,14 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { FilesInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, MessageDto, MessagesPage } from '@wa/contracts';
 import { CallerService } from '../identity/caller.service.js';
-import { ListMessagesQueryDto, SendMessageDto } from './messages.dto.js';
+import { ListMessagesQueryDto, requiredText, SendMessageDto } from './messages.dto.js';
 import { MessagesService } from './messages.service.js';
+
+const MAX_FILES_PER_SEND = 10;
 
 @ApiTags('messages')
 @Controller('messages')
@@ -19,9 +23,23 @@ export class MessagesController {
     return this.messages.list(await this.callers.of(claims), ticketId, query.pageNumber ?? 1, query.cursor);
   }
 
+  /**
+   * JSON: a text. Multipart: `medias` (up to 10 files: images, audio, video, documents, each checked by
+   * its bytes) with `body` as the first one's caption; answers the first message (each is announced).
+   */
   @Post(':ticketId')
-  async send(@CurrentUser() claims: AccessTokenClaims, @Param('ticketId', ParseIntPipe) ticketId: number, @Body() body: SendMessageDto): Promise<MessageDto> {
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiBody({ type: SendMessageDto })
+  @UseInterceptors(FilesInterceptor('medias', MAX_FILES_PER_SEND, mediaUploadOptions(MAX_FILES_PER_SEND)), DiscardUploadsInterceptor)
+  async send(
+    @CurrentUser() claims: AccessTokenClaims,
+    @Param('ticketId', ParseIntPipe) ticketId: number,
+    @Body() body: SendMessageDto,
+    @UploadedFiles() files: UploadedDiskFile[] | undefined,
+  ): Promise<MessageDto> {
     const quoted = typeof body.quotedMsg?.id === 'number' ? body.quotedMsg.id : undefined;
-    return this.messages.send(await this.callers.of(claims), ticketId, body.body, quoted);
+    const caller = await this.callers.of(claims);
+    if (files && files.length > 0) return (await this.messages.sendMedia(caller, ticketId, files, body.body ?? '', quoted))[0];
+    return this.messages.send(caller, ticketId, requiredText(body.body), quoted);
   }
 }

@@ -1,24 +1,42 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { FlagField, MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { DomainError, FlagField, MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 
 export class SendMessageDto {
-  @ApiProperty({ maxLength: 65536 })
+  /** required with no file; with files, the first one's caption */
+  @ApiPropertyOptional({ maxLength: 65536 })
+  @IsOptional()
   @IsString({ message: 'Required' })
-  @IsNotEmpty({ message: 'Required' })
-  @Matches(/\S/, { message: 'The message is empty' })
   @MaxLength(65536)
-  body: string;
+  body?: string;
 
   @ApiPropertyOptional({ description: 'true/false, or 1/0 as the original web client sends it' }) @FlagField() read?: boolean;
   @ApiPropertyOptional({ description: 'true/false, or 1/0' }) @FlagField() fromMe?: boolean;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsString() mediaUrl?: string | null;
 
-  /** the message answered: `{ id }` of one of this ticket's messages */
-  @ApiPropertyOptional() @IsOptional() quotedMsg?: { id?: number } | null;
+  /** the message answered: `{ id }` of one of this ticket's messages (multipart: its JSON text) */
+  @ApiPropertyOptional() @IsOptional() @Transform(({ value }) => parseQuoted(value)) quotedMsg?: { id?: number } | null;
 }
 
 export class ListMessagesQueryDto {
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) cursor?: string;
+}
+
+function parseQuoted(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** A text message needs text: 'Required' when absent, 'The message is empty' when blank (spec 01 §5). */
+export function requiredText(body: string | undefined): string {
+  const fail = (message: string) => new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: [message] }] }, `body: ${message}`);
+  if (typeof body !== 'string' || body.length === 0) throw fail('Required');
+  if (!/\S/.test(body)) throw fail('The message is empty');
+  return body;
 }

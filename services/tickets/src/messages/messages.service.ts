@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, WaSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent, type WaOutboundSend } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { DomainError, MediaStorage, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities/index.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
@@ -15,6 +15,9 @@ import { newWhatsappMessageId } from './wid.js';
 
 export const MESSAGES_PAGE_SIZE = 20;
 
+/** A checked file, stored under `key`. */
+type SentMedia = CheckedMedia & { key: string };
+
 @Injectable()
 export class MessagesService {
   constructor(
@@ -23,6 +26,7 @@ export class MessagesService {
     private readonly readModels: ReadModels,
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
+    private readonly storage: MediaStorage,
   ) {}
 
   /**
@@ -72,10 +76,52 @@ export class MessagesService {
     return message;
   }
 
-  /** The send, inside the caller's transaction (accepting a ticket sends its greeting in the same one). */
-  async sendInTransaction(tx: EntityManager, row: TicketRow, body: string, quotedMsgId?: number): Promise<{ message: MessageDto; outboxIds: string[] }> {
+  /**
+   * Files (with `caption` on the first): each checked by its bytes before any is stored (one refused,
+   * none sent), stored, then one message per file in one transaction, sent like a text. Files of a
+   * send that failed are removed again.
+   */
+  async sendMedia(caller: Caller, ticketId: number, files: UploadedDiskFile[], caption: string, quotedMsgId?: number): Promise<MessageDto[]> {
+    const row = await this.visibleTicket(caller, ticketId);
+    await this.connectedConnection(row);
+    const checked: CheckedMedia[] = [];
+    for (const f of files) checked.push(await checkMediaFile(f));
+    const keys: string[] = [];
+    try {
+      const media: SentMedia[] = [];
+      for (const [i, c] of checked.entries()) {
+        const key = newMediaKey(caller.companyId, c.fileName);
+        keys.push(key);
+        await this.storage.put(key, readUploaded(files[i]));
+        media.push({ ...c, key });
+      }
+      const { messages, outboxIds } = await this.db.transaction(async (tx) => {
+        const out: MessageDto[] = [];
+        const ids: string[] = [];
+        for (const [i, m] of media.entries()) {
+          const text = i === 0 ? caption.trim() : '';
+          const sent = await this.sendInTransaction(tx, row, text, i === 0 ? quotedMsgId : undefined, m);
+          out.push(sent.message);
+          ids.push(...sent.outboxIds);
+        }
+        return { messages: out, outboxIds: ids };
+      });
+      await this.outbox.flush(outboxIds);
+      return messages;
+    } catch (err) {
+      await Promise.all(keys.map((k) => this.storage.delete(k).catch(() => undefined)));
+      throw err;
+    }
+  }
+
+  private async connectedConnection(row: TicketRow): Promise<void> {
     const connection = await this.readModels.connection(row.companyId, row.whatsappId);
     if (!connection || connection.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+  }
+
+  /** The send, inside the caller's transaction (accepting a ticket sends its greeting in the same one). */
+  async sendInTransaction(tx: EntityManager, row: TicketRow, body: string, quotedMsgId?: number, media?: SentMedia): Promise<{ message: MessageDto; outboxIds: string[] }> {
+    await this.connectedConnection(row);
     let quoted: MessageEntity | null = null;
     if (quotedMsgId) {
       quoted = await tx.getRepository(MessageEntity).findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId });
@@ -88,16 +134,18 @@ export class MessagesService {
         contactId: row.contactId,
         whatsappId: row.whatsappId,
         wid,
-        body,
+        // a document without a caption shows its name, as WhatsApp does
+        body: media && !body && media.mediaType === 'application' ? media.fileName : body,
         fromMe: true,
-        mediaType: 'chat',
+        mediaType: media?.mediaType ?? 'chat',
+        mediaUrl: media?.key ?? null,
         ack: 0,
         read: true,
         sentAt: new Date(),
         quotedMsgId: quoted ? Number(quoted.id) : null,
       }),
     );
-    await tx.query(`UPDATE tickets.tickets SET "lastMessage" = $1, "updatedAt" = now() WHERE id = $2`, [body, row.id]);
+    await tx.query(`UPDATE tickets.tickets SET "lastMessage" = $1, "updatedAt" = now() WHERE id = $2`, [saved.body || media?.fileName || '', row.id]);
     const updated = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
     const message = messageView(saved);
     const send: WaOutboundSend = {
@@ -105,10 +153,11 @@ export class MessagesService {
       connectionId: row.whatsappId,
       waMessageId: wid,
       to: row.contactNumber,
-      body,
+      body: saved.body,
       ticketId: row.id,
       messageId: message.id,
       quotedWaMessageId: quoted?.wid ?? null,
+      media: media ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType } : null,
     };
     const events: OutgoingEvent[] = [
       { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(wid), payload: send },

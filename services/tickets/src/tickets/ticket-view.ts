@@ -1,3 +1,4 @@
+import { isMediaKey } from '@wa/server-kit';
 import type { MessageDto, TicketDto } from '@wa/contracts';
 import type { MessageEntity } from '../database/entities/index.js';
 
@@ -71,6 +72,12 @@ export function ticketView(row: TicketRow, userName: (id: number) => string): Ti
   };
 }
 
+/** Where the API serves a stored file (`GET /media/<key>`, signed-in users of its company only). */
+export function mediaUrlOf(key: string | null): string | null {
+  if (!key) return null;
+  return isMediaKey(key) ? `/media/${key}` : key;
+}
+
 export function messageView(m: MessageEntity): MessageDto {
   return {
     id: Number(m.id),
@@ -81,7 +88,7 @@ export function messageView(m: MessageEntity): MessageDto {
     body: m.body,
     fromMe: m.fromMe,
     mediaType: m.mediaType,
-    mediaUrl: m.mediaUrl,
+    mediaUrl: mediaUrlOf(m.mediaUrl),
     quotedMsgId: m.quotedMsgId === null ? null : Number(m.quotedMsgId),
     ack: m.ack,
     read: m.read,

@@ -1,13 +1,18 @@
-import { Injectable } from '@nestjs/common';
-import { WaSubjects } from '@wa/contracts';
+import { Injectable, Logger } from '@nestjs/common';
+import { WaSubjects, type WaInboundMessage, type WaMedia } from '@wa/contracts';
+import { MediaStorage, inboundMediaKey, inboundMediaName } from '@wa/server-kit';
+import mime from 'mime-types';
 import { EventBus } from '@wa/event-bus';
 import type { WAMessage } from '@whiskeysockets/baileys';
 import type { LiveSession } from './live-session.js';
-import { subjectToken, toAcks, toInboundMessage } from './providers/baileys/mapping.js';
+import { mediaOf, subjectToken, toAcks, toInboundMessage } from './providers/baileys/mapping.js';
 import type { ProviderEventMap } from './providers/provider.js';
 import { SessionStore } from './session-store.js';
 
-type SessionRef = Pick<LiveSession, 'id' | 'companyId' | 'ctx'>;
+type SessionRef = Pick<LiveSession, 'id' | 'companyId' | 'ctx' | 'provider'>;
+
+/** Attempts at fetching a received file before the message goes on without it. */
+const DOWNLOAD_ATTEMPTS = 2;
 
 /**
  * What a session receives, onto JetStream: messages as `wa.inbound.<companyId>.<connectionId>.<contact>`
@@ -16,9 +21,12 @@ type SessionRef = Pick<LiveSession, 'id' | 'companyId' | 'ctx'>;
  */
 @Injectable()
 export class InboundPublisher {
+  private readonly logger = new Logger(InboundPublisher.name);
+
   constructor(
     private readonly bus: EventBus,
     private readonly store: SessionStore,
+    private readonly storage: MediaStorage,
   ) {}
 
   /**
@@ -58,9 +66,44 @@ export class InboundPublisher {
       if (!inbound) continue;
       // the echo of a message this connection sent itself; messages typed on the phone do go on
       if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) continue;
+      await this.withMedia(s, m, inbound);
       await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
         msgId: WaSubjects.inboundMsgId(s.id, inbound.waMessageId),
       });
+    }
+  }
+
+  /**
+   * A received file is stored before its message is published (the event names it): under a key of its
+   * own (a replay finds it stored and fetches nothing). When WhatsApp will not give it, the message goes on
+   * without it, marked ERR_WAPP_DOWNLOAD_MEDIA: a text is never held back by its picture.
+   */
+  private async withMedia(s: SessionRef, m: WAMessage, inbound: WaInboundMessage): Promise<void> {
+    const file = mediaOf(m);
+    if (!file) return;
+    const fileName = inboundMediaName(inbound.waMessageId, file.mimetype, file.fileName);
+    const key = inboundMediaKey(s.companyId, s.id, inbound.waMessageId, fileName);
+    const media = (size: number): WaMedia => ({ key, mimetype: mime.lookup(fileName) || file.mimetype, fileName, size });
+    const stored = await this.storage.head(key);
+    if (stored) {
+      inbound.media = media(stored.size);
+      return;
+    }
+    for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
+      let stream;
+      try {
+        stream = await s.provider.downloadMedia(m);
+      } catch (err) {
+        if (attempt < DOWNLOAD_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, 500));
+          continue;
+        }
+        this.logger.warn({ err, connectionId: s.id, waMessageId: inbound.waMessageId }, 'inbound media not downloaded');
+        inbound.mediaError = 'ERR_WAPP_DOWNLOAD_MEDIA';
+        return;
+      }
+      inbound.media = media((await this.storage.put(key, stream)).size);
+      return;
     }
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Streams, WaSubjects, type WaOutboundSend } from '@wa/contracts';
 import { EventBus, deleteDurable, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
-import { DomainError } from '@wa/server-kit';
+import { DomainError, MediaStorage } from '@wa/server-kit';
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
 import { contactToJid, jidToContact } from './providers/baileys/mapping.js';
 import { SessionStore } from './session-store.js';
+import type { OutgoingContent } from './providers/provider.js';
 
 /** The durable consumer of a connection's outbound sends; it outlives holders, so a takeover resumes it. */
 export const outboundDurable = (connectionId: number) => `wa-out-${connectionId}`;
@@ -30,6 +31,7 @@ export class OutboundConsumer {
     private readonly bus: EventBus,
     private readonly store: SessionStore,
     private readonly publisher: InboundPublisher,
+    private readonly storage: MediaStorage,
   ) {}
 
   /** Starts consuming for a CONNECTED session, unless it already does; a failure is retried on the next call. */
@@ -83,6 +85,15 @@ export class OutboundConsumer {
     return lane;
   }
 
+  /** The send's text, or its file read from the media storage as a stream (null: the file is gone). */
+  private async contentOf(send: WaOutboundSend): Promise<OutgoingContent | null> {
+    if (!send.media) return { text: send.body };
+    const file = await this.storage.get(send.media.key);
+    if (!file) return null;
+    const { mediaType, mimetype, fileName } = send.media;
+    return { media: { mediaType, stream: file.stream, mimetype, fileName, caption: mediaType === 'application' && send.body === fileName ? '' : send.body } };
+  }
+
   /**
    * One send: recorded before it goes out (a redelivery of a send already out is only acked), sent with
    * the WhatsApp id tickets chose, marked sent, ack 1 published. A session that is not CONNECTED
@@ -97,8 +108,13 @@ export class OutboundConsumer {
       }
       if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
       if ((await this.store.recordSend(send)) === 'sent') continue;
+      const content = await this.contentOf(send);
+      if (!content) {
+        this.logger.error({ connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key }, 'outbound media file missing; send dropped');
+        continue;
+      }
       const jid = contactToJid(send.to);
-      await s.provider.sendMessage(jid, { text: send.body }, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
+      await s.provider.sendMessage(jid, content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
       await this.store.markSent(s.id, send.waMessageId);
       await this.publisher.ack(s, jidToContact(jid), send.waMessageId, 1).catch((err: unknown) =>
         this.logger.warn({ err, connectionId: s.id, waMessageId: send.waMessageId }, 'ack 1 not published'),

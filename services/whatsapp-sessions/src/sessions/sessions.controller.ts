@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
+import { ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
 import type { SandboxOutboxItem } from '@wa/contracts';
 import { OutboxQuery, SandboxInboundBatchDto, SandboxInboundDto } from './sessions.dto.js';
@@ -39,10 +41,13 @@ export class SessionsController {
     return this.sessions.placement(id);
   }
 
+  /** JSON, or multipart with a file `media` (a photo, audio, video or document; `body` its caption). */
   @Post(':id/sandbox/inbound')
   @HttpCode(202)
-  inbound(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundDto): Promise<{ id: string }> {
-    return this.sessions.inbound(id, body);
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @UseInterceptors(FileInterceptor('media', mediaUploadOptions(1)), DiscardUploadsInterceptor)
+  inbound(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundDto, @UploadedFile() file: UploadedDiskFile | undefined): Promise<{ id: string }> {
+    return this.sessions.inbound(id, body, file);
   }
 
   @Post(':id/sandbox/inbound/batch')

@@ -17,9 +17,9 @@ export class SandboxInboundDto implements SandboxInboundRequest {
   @MaxLength(100, { message: 'Too Long!' })
   name?: string;
 
-  @ApiProperty({ example: 'Olá' })
+  @ApiProperty({ example: 'Olá', description: 'the text; with a file (multipart `media`), its caption and optional' })
+  @IsOptional()
   @IsString({ message: 'Required' })
-  @Matches(/\S/, { message: 'Required' })
   @MaxLength(65_536, { message: 'Too Long!' })
   body: string;
 

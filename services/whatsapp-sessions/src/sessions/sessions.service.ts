@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { ConnectionStatus, SandboxOutboxItem } from '@wa/contracts';
-import { currentContext, DomainError } from '@wa/server-kit';
+import type { ConnectionStatus, SandboxInboundRequest, SandboxOutboxItem } from '@wa/contracts';
+import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMediaName, MediaStorage, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
+import { sandboxMessageId } from '../runtime/providers/sandbox/sandbox.provider.js';
 import { ConnectionsRepository } from '../connections/connections.repository.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { CommandRouter } from '../runtime/command-router.js';
@@ -46,6 +47,7 @@ export class SessionsService {
     private readonly runner: SessionRunner,
     private readonly sessionPlacement: Placement,
     private readonly outbox: SandboxOutboxStore,
+    private readonly storage: MediaStorage,
   ) {}
 
   async start(id: number): Promise<void> {
@@ -66,18 +68,32 @@ export class SessionsService {
   }
 
   /** Delivers a message to the sandbox phone; answers once it is on JetStream. */
-  async inbound(id: number, dto: SandboxInboundDto): Promise<{ id: string }> {
-    const [first] = await this.deliver(id, [dto]);
+  async inbound(id: number, dto: SandboxInboundDto, file?: UploadedDiskFile): Promise<{ id: string }> {
+    if (!file) {
+      if (!dto.body || !/\S/.test(dto.body)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Required'] }] }, 'body: Required');
+      const [first] = await this.deliver(id, [dto]);
+      return { id: first };
+    }
+    // the file is put where the phone's WhatsApp would hold it: the media storage, under the message's key
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    const checked = await checkMediaFile(file, 'media');
+    const waMessageId = dto.id ?? sandboxMessageId();
+    const fileName = inboundMediaName(waMessageId, checked.mimetype, checked.mediaType === 'application' ? checked.fileName : null);
+    const key = inboundMediaKey(c.companyId, c.id, waMessageId, fileName);
+    const { size } = await this.storage.put(key, readUploaded(file));
+    const [first] = await this.deliver(id, [{ ...dto, id: waMessageId, body: dto.body ?? '', media: { key, mimetype: checked.mimetype, fileName, size } }]);
     return { id: first };
   }
 
   /** Delivers messages to the sandbox phone in one upsert; answers once all are on JetStream. */
   async inboundBatch(id: number, messages: SandboxInboundDto[]): Promise<{ ids: string[] }> {
+    const blank = messages.flatMap((m, i) => (!m.body || !/\S/.test(m.body) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : []));
+    if (blank.length > 0) throw new DomainError('ERR_VALIDATION', { details: blank }, blank.map((b) => `${b.field}: Required`).join('; '));
     return { ids: await this.deliver(id, messages) };
   }
 
   /** In parts that fit a NATS message when the session runs in another process; in order. */
-  private async deliver(id: number, messages: SandboxInboundDto[]): Promise<string[]> {
+  private async deliver(id: number, messages: SandboxInboundRequest[]): Promise<string[]> {
     // a session running here is the caller's company's connection when its company matches: no lookup
     // (the session itself refuses when it is not a sandbox); otherwise the connection is looked up
     const caller = currentContext()?.companyId;

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConnectionProviderKind } from '@wa/contracts';
+import { MediaStorage } from '@wa/server-kit';
 import { pino } from 'pino';
 import { WhatsappSessionsEnv } from '../../config/env.js';
 import { BaileysProvider, defaultSocketFactory, type BaileysLogger, type SocketFactory } from './baileys/baileys.provider.js';
@@ -23,6 +24,7 @@ export class ProviderFactory {
     private readonly env: WhatsappSessionsEnv,
     private readonly outbox: SandboxOutboxStore,
     private readonly authStore: AuthStateStore,
+    private readonly storage: MediaStorage,
     @Optional() @Inject(BAILEYS_SOCKET_FACTORY) socketFactory?: SocketFactory,
   ) {
     this.socketFactory = socketFactory ?? defaultSocketFactory;
@@ -34,7 +36,7 @@ export class ProviderFactory {
     const ctx = { connectionId: connection.id, companyId: connection.companyId };
     switch (connection.channel) {
       case 'sandbox':
-        return new SandboxProvider(ctx, this.outbox, this.env.SANDBOX_ACK_STEP_MS);
+        return new SandboxProvider(ctx, this.outbox, this.env.SANDBOX_ACK_STEP_MS, this.storage);
       case 'baileys':
         return new BaileysProvider(ctx, this.authStore, this.socketFactory, this.baileysLogger);
       default:

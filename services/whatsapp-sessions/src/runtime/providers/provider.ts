@@ -1,4 +1,5 @@
 import type { ConnectionState, MessageUpsertType, WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
+import type { Readable } from 'node:stream';
 import type { ConnectionProviderKind, NumberCheckResult, SandboxInboundRequest } from '@wa/contracts';
 
 /**
@@ -53,6 +54,18 @@ export interface SendOptions {
   quotedMessageId?: string | null;
 }
 
+/** A file to send: its bytes as a stream (never a buffer of the whole file), `caption` shown under it. */
+export interface OutgoingMedia {
+  mediaType: 'image' | 'audio' | 'video' | 'application';
+  stream: Readable;
+  mimetype: string;
+  fileName: string;
+  caption: string;
+}
+
+/** What a message carries: a text, or a file. */
+export type OutgoingContent = { text: string } | { media: OutgoingMedia };
+
 /**
  * One live WhatsApp session of one connection, shaped after Baileys' socket. `start()` may be called
  * again after a close to reconnect with the stored auth state.
@@ -61,7 +74,9 @@ export interface SessionProvider {
   readonly kind: ConnectionProviderKind;
   readonly ev: ProviderEvents;
   start(): Promise<void>;
-  sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }>;
+  sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }>;
+  /** The file of a received media message, as a stream; rejects when WhatsApp will not give it. */
+  downloadMedia(message: WAMessage): Promise<Readable>;
   /** whether a number (digits with the country code) is on WhatsApp, and WhatsApp's id for it */
   checkNumber(number: string): Promise<NumberCheckResult>;
   /** closes the session, keeping the pairing (another process may resume it) */

@@ -1,10 +1,30 @@
-import makeWASocket, { Browsers, makeCacheableSignalKeyStore, type UserFacingSocketConfig, type WAMessageKey, type WASocket } from '@whiskeysockets/baileys';
+import type { Readable } from 'node:stream';
+import makeWASocket, {
+  Browsers,
+  downloadMediaMessage,
+  makeCacheableSignalKeyStore,
+  type AnyMessageContent,
+  type UserFacingSocketConfig,
+  type WAMessage,
+  type WAMessageKey,
+  type WASocket,
+} from '@whiskeysockets/baileys';
 import type { NumberCheckResult } from '@wa/contracts';
-import { ProviderClosedError, ProviderEvents, type ProviderContext, type ProviderEvent, type ProviderEventMap, type SendOptions, type SessionProvider } from '../provider.js';
+import {
+  ProviderClosedError,
+  ProviderEvents,
+  type OutgoingContent,
+  type OutgoingMedia,
+  type ProviderContext,
+  type ProviderEvent,
+  type ProviderEventMap,
+  type SendOptions,
+  type SessionProvider,
+} from '../provider.js';
 import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state.js';
 
 /** The part of Baileys' socket the provider uses. */
-export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user' | 'onWhatsApp'>;
+export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user' | 'onWhatsApp' | 'updateMediaMessage'>;
 
 /** Baileys' logger interface (pino's). */
 export type BaileysLogger = UserFacingSocketConfig['logger'] & {};
@@ -72,14 +92,15 @@ export class BaileysProvider implements SessionProvider {
     });
   }
 
-  async sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }> {
+  async sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }> {
     const sock = this.sock;
     if (!sock) throw new Error('baileys: session not started');
     const quoted = options.quotedMessageId
       ? { key: { remoteJid: jid, id: options.quotedMessageId, fromMe: false }, message: { conversation: '' } }
       : undefined;
     const to = await this.whatsappJid(sock, jid);
-    const sent = await sock.sendMessage(to, { text: content.text }, { messageId: options.messageId, quoted });
+    const message: AnyMessageContent = 'media' in content ? baileysMedia(content.media) : { text: content.text };
+    const sent = await sock.sendMessage(to, message, { messageId: options.messageId, quoted });
     return { key: sent?.key ?? { remoteJid: to, fromMe: true, id: options.messageId } };
   }
 
@@ -101,6 +122,16 @@ export class BaileysProvider implements SessionProvider {
     } catch {
       return jid;
     }
+  }
+
+  /**
+   * A received file through Baileys (fetched from WhatsApp's media servers and decrypted as it streams);
+   * an expired one is asked for again from the phone (`updateMediaMessage`).
+   */
+  async downloadMedia(message: WAMessage): Promise<Readable> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    return downloadMediaMessage(message, 'stream', {}, { logger: this.logger, reuploadRequest: (m) => sock.updateMediaMessage(m) });
   }
 
   /** WhatsApp's answer through Baileys' `onWhatsApp` (WhatsApp resolves the Brazilian 9th digit itself). */
@@ -155,5 +186,21 @@ export class BaileysProvider implements SessionProvider {
       }
     };
     this.queue = this.queue.then(run);
+  }
+}
+
+/** Our file as Baileys' message content: streamed, with its caption, type and (documents) name. */
+export function baileysMedia(m: OutgoingMedia): AnyMessageContent {
+  const file = { stream: m.stream };
+  const caption = m.caption || undefined;
+  switch (m.mediaType) {
+    case 'image':
+      return { image: file, caption, mimetype: m.mimetype };
+    case 'video':
+      return { video: file, caption, mimetype: m.mimetype };
+    case 'audio':
+      return { audio: file, mimetype: m.mimetype, ptt: false };
+    default:
+      return { document: file, mimetype: m.mimetype, fileName: m.fileName, caption };
   }
 }

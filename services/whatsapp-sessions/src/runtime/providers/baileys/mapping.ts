@@ -156,6 +156,17 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
   };
 }
 
+/** The file of a received message: its type and (documents) name; null for a message without one. */
+export function mediaOf(msg: WAMessage): { mimetype: string; fileName: string | null } | null {
+  const content = normalizeMessageContent(msg.message);
+  if (!content) return null;
+  const doc = content.documentMessage ?? content.documentWithCaptionMessage?.message?.documentMessage;
+  const file = content.imageMessage ?? content.stickerMessage ?? content.videoMessage ?? content.ptvMessage ?? content.audioMessage ?? doc;
+  if (!file || !(file.url || file.directPath)) return null;
+  const fallback = content.audioMessage ? 'audio/ogg' : content.videoMessage || content.ptvMessage ? 'video/mp4' : content.stickerMessage ? 'image/webp' : doc ? 'application/octet-stream' : 'image/jpeg';
+  return { mimetype: (file.mimetype ?? fallback).split(';')[0].trim() || fallback, fileName: doc?.fileName ?? null };
+}
+
 /** An ack of one of our messages and the contact it belongs to (the subject's conversation). */
 export interface AckOf {
   contact: string;

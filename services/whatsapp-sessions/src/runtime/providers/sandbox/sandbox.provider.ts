@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
-import type { NumberCheckResult, SandboxInboundRequest } from '@wa/contracts';
+import type { NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest } from '@wa/contracts';
+import type { MediaStorage } from '@wa/server-kit';
 import { jidToContact } from '../baileys/mapping.js';
-import { ProviderClosedError, ProviderEvents, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
+import { ProviderClosedError, ProviderEvents, type OutgoingContent, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
 import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
 
 /** A WhatsApp-like message id, as Baileys makes them: `3EB0` and 16 upper-case hex digits. */
@@ -28,6 +30,7 @@ export class SandboxProvider implements SessionProvider {
     private readonly ctx: ProviderContext,
     private readonly outbox: SandboxOutboxStore,
     private readonly ackStepMs: number,
+    private readonly storage: MediaStorage,
   ) {}
 
   async start(): Promise<void> {
@@ -48,24 +51,36 @@ export class SandboxProvider implements SessionProvider {
       key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id: req.id ?? sandboxMessageId() },
       pushName: req.name ?? null,
       messageTimestamp: timestamp,
-      message: { conversation: req.body },
+      message: req.media ? mediaContent(req.media, req.body) : { conversation: req.body },
     }));
     await this.ev.emit('messages.upsert', { messages, type: 'notify' });
     return messages.map((m) => m.key.id as string);
   }
 
-  async sendMessage(jid: string, content: { text: string }, options: SendOptions): Promise<{ key: WAMessageKey }> {
+  async sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }> {
     if (!this.open) throw new ProviderClosedError(this.kind);
     const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: options.messageId };
+    // a file goes over the wire as its bytes: what the phone received is recorded by size and digest
+    const media = 'media' in content ? { mimetype: content.media.mimetype, fileName: content.media.fileName, ...(await digest(content.media.stream)) } : null;
     await this.outbox.record({
       connectionId: this.ctx.connectionId,
       companyId: this.ctx.companyId,
       waMessageId: options.messageId,
       to: jidToContact(jid),
-      body: content.text,
+      body: 'media' in content ? content.media.caption : content.text,
+      media,
     });
     [1, 2, 3, 4].forEach((status, i) => this.later(i * this.ackStepMs, () => this.ev.emit('messages.update', [{ key, update: { status } }])));
     return { key };
+  }
+
+  /** A received file: where the sandbox's WhatsApp keeps it (the message's `url`, a media storage key). */
+  async downloadMedia(message: WAMessage): Promise<Readable> {
+    const content = message.message ?? {};
+    const url = (content.imageMessage ?? content.videoMessage ?? content.audioMessage ?? content.documentMessage)?.url ?? '';
+    const found = url.startsWith(SANDBOX_MEDIA_URL) ? await this.storage.get(url.slice(SANDBOX_MEDIA_URL.length)) : null;
+    if (!found) throw new Error('sandbox: no such media');
+    return found.stream;
   }
 
   /** The stand-in phone's WhatsApp: every number of 12 or 13 digits is on it, no other. */
@@ -93,4 +108,29 @@ export class SandboxProvider implements SessionProvider {
     }, ms);
     this.timers.add(t);
   }
+}
+
+/** How a sandbox message names its file: the scheme, then the media storage key. */
+export const SANDBOX_MEDIA_URL = 'sandbox-media:';
+
+/** A media message as WhatsApp delivers it: the content type by the file's family, the caption, the file's url. */
+function mediaContent(media: SandboxInboundMedia, caption: string): NonNullable<WAMessage['message']> {
+  const common = { url: `${SANDBOX_MEDIA_URL}${media.key}`, mimetype: media.mimetype, fileLength: media.size };
+  const family = media.mimetype.split('/')[0];
+  if (family === 'image') return { imageMessage: { ...common, caption: caption || null } };
+  if (family === 'video') return { videoMessage: { ...common, caption: caption || null } };
+  if (family === 'audio') return { audioMessage: { ...common } };
+  return { documentMessage: { ...common, fileName: media.fileName, caption: caption || null } };
+}
+
+/** Size and SHA-256 of a stream, read to its end. */
+async function digest(stream: Readable): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    hash.update(buf);
+  }
+  return { size, sha256: hash.digest('hex') };
 }
