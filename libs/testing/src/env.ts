@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /** The test database lives beside the product's (`wa`), so tests never touch demo data. */
@@ -17,6 +19,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     REDIS_URL: TEST_REDIS_URL,
     NATS_URL: TEST_NATS_URL,
     JWT_SECRET: TEST_JWT_SECRET,
+    // one media directory for every service of a test run (tickets stores what whatsapp-sessions sends)
+    MEDIA_DIR: join(tmpdir(), 'conversa-test-media'),
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import { Boom } from '@hapi/boom';
 import {
   BufferJSON,
   Curve,
+  encryptedStream,
   DisconnectReason,
   proto,
   type AnyMessageContent,
@@ -13,9 +14,14 @@ import {
   type UserFacingSocketConfig,
   type WAMessage,
 } from '@whiskeysockets/baileys';
-import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAck, type WaOutboundSend } from '@wa/contracts';
+import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAck, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { request } from '@wa/event-bus';
-import { waitFor } from '@wa/testing';
+import { pdfFile, pngFile, waitFor } from '@wa/testing';
+import { MediaStorage } from '@wa/server-kit';
+import { createServer, type Server } from 'node:http';
+import { readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { BaileysSocket } from '../../src/runtime/providers/baileys/baileys.provider.js';
 import { BaileysProvider } from '../../src/runtime/providers/baileys/baileys.provider.js';
 import { AuthStateStore, usePostgresAuthState } from '../../src/runtime/providers/baileys/postgres-auth-state.js';
@@ -47,6 +53,15 @@ class ScriptedSocket {
     return phoneNumbers.flatMap((n) => (this.directory.has(n) ? [{ jid: this.directory.get(n) as string, exists: true }] : []));
   }
 
+  /** WhatsApp's answer when asked to upload an expired file again: scripted per test */
+  reupload: (m: WAMessage) => Promise<WAMessage> = async () => {
+    throw new Boom('media gone', { statusCode: 404 });
+  };
+
+  async updateMediaMessage(m: WAMessage) {
+    return this.reupload(m);
+  }
+
   async end() {
     this.ended = true;
   }
@@ -64,7 +79,7 @@ class ScriptedSocket {
   }
 }
 
-const companies = companyPool(6);
+const companies = companyPool(8);
 let next = 0;
 let svc: SessionsUnderTest;
 const sockets: ScriptedSocket[] = [];
@@ -358,5 +373,108 @@ describe('baileys: a session driven by its socket\'s events', () => {
     const s1 = await socketAfter(before + 1);
     s1.ev.emit('connection.update', { qr: 'QR-D' });
     expect((await waitForStatus(svc, token, c.id, 'qrcode')).qrcode).toBe('QR-D');
+  });
+});
+
+/** WhatsApp's media servers as this test runs them: encrypted files by path, on this machine. */
+async function mediaServer(files: Map<string, Buffer>): Promise<{ server: Server; url: (path: string) => string }> {
+  const server = createServer((req, res) => {
+    const body = files.get(req.url ?? '');
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: (path) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}` };
+}
+
+/** A file encrypted as WhatsApp keeps it, with the fields a message carries to fetch and decrypt it. */
+async function encrypted(data: Buffer, type: 'image' | 'document') {
+  const enc = await encryptedStream(data, type);
+  const bytes = await readFile(enc.encFilePath);
+  await rm(enc.encFilePath, { force: true });
+  return { bytes, fields: { mediaKey: enc.mediaKey, fileSha256: enc.fileSha256, fileEncSha256: enc.fileEncSha256, fileLength: enc.fileLength } };
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('baileys: media both ways', () => {
+  it('downloads and decrypts a received photo through Baileys before publishing it; a file WhatsApp will not give goes on as ERR_WAPP_DOWNLOAD_MEDIA; a sent file streams to the socket', async () => {
+    const { companyId, token } = company();
+    const files = new Map<string, Buffer>();
+    const media = await mediaServer(files);
+    try {
+      const before = sockets.length;
+      const c = await createConnection(svc, token, { name: 'WhatsApp mídia', channel: 'baileys' });
+      created.push({ id: c.id, token });
+      const s0 = await socketAfter(before);
+      s0.user = { id: '5511977770000:1@s.whatsapp.net' };
+      s0.ev.emit('connection.update', { connection: 'open' });
+      await waitForStatus(svc, token, c.id, 'CONNECTED');
+      const from = `55219${randomInt(10_000_000, 99_999_999)}`;
+
+      const photo = pngFile({ size: 16, rgb: [10, 200, 30] });
+      const photoEnc = await encrypted(photo, 'image');
+      files.set('/v/t62.7118-24/photo.enc', photoEnc.bytes);
+      const doc = await encrypted(pdfFile('pedido'), 'document');
+      // the document's file is gone from the server (404) and the phone will not upload it again
+      const at = (id: string) => ({ remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id });
+      s0.ev.emit('messages.upsert', {
+        type: 'notify',
+        messages: [
+          proto.WebMessageInfo.fromObject({
+            key: at('BAE5PHOTO0001'),
+            messageTimestamp: Math.floor(Date.now() / 1000),
+            message: { imageMessage: { url: media.url('/v/t62.7118-24/photo.enc'), mimetype: 'image/png', caption: 'a peça', ...photoEnc.fields } },
+          }),
+          proto.WebMessageInfo.fromObject({
+            key: at('BAE5DOC00002'),
+            messageTimestamp: Math.floor(Date.now() / 1000),
+            message: { documentMessage: { url: media.url('/v/gone.enc'), mimetype: 'application/pdf', fileName: 'Pedido 12.pdf', ...doc.fields } },
+          }),
+        ],
+      });
+      const subject = WaSubjects.inbound(companyId, c.id, from);
+      await waitFor(async () => (await storedOn(svc.jsm, subject)) === 2, { timeoutMs: 15_000 });
+      const stream = await svc.jsm.streams.getMessage('WA', { last_by_subj: subject });
+      const docEvent = stream.json<WaInboundMessage>();
+      expect(docEvent).toMatchObject({ waMessageId: 'BAE5DOC00002', mediaType: 'application', body: 'Pedido 12.pdf', mediaError: 'ERR_WAPP_DOWNLOAD_MEDIA' });
+      expect(docEvent.media ?? null).toBeNull();
+      const photoEvent = (await svc.jsm.streams.getMessage('WA', { seq: stream.seq - 1 })).json<WaInboundMessage>();
+      expect(photoEvent).toMatchObject({
+        waMessageId: 'BAE5PHOTO0001',
+        mediaType: 'image',
+        body: 'a peça',
+        media: { key: `${companyId}/in-${c.id}-BAE5PHOTO0001/BAE5PHOTO0001.png`, mimetype: 'image/png', size: photo.length },
+      });
+      const storage = svc.app.get(MediaStorage);
+      const kept = await storage.get(photoEvent.media!.key);
+      expect((await readAll(kept!.stream)).equals(photo)).toBe(true);
+
+      // a file sent by an agent: read from the media storage and handed to Baileys as a stream
+      const key = `${companyId}/${randomBytes(8).toString('hex')}/orcamento.pdf`;
+      await storage.put(key, Readable.from([pdfFile('orçamento')]));
+      const send: WaOutboundSend = {
+        companyId,
+        connectionId: c.id,
+        waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+        to: from,
+        body: 'orcamento.pdf',
+        ticketId: 3,
+        messageId: 11,
+        media: { key, mimetype: 'application/pdf', fileName: 'orcamento.pdf', size: pdfFile('orçamento').length, mediaType: 'application' },
+      };
+      await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
+      await waitFor(async () => s0.sent.length === 1);
+      const content = s0.sent[0]!.content as { document: { stream: Readable }; mimetype: string; fileName: string; caption?: string };
+      expect(content).toMatchObject({ mimetype: 'application/pdf', fileName: 'orcamento.pdf' });
+      expect(content.caption).toBeUndefined();
+      expect((await readAll(content.document.stream)).equals(pdfFile('orçamento'))).toBe(true);
+    } finally {
+      media.server.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { Box, Center, Spinner, type SystemStyleObject } from '@chakra-ui/react';
+import { Box, Center, IconButton, Spinner, type SystemStyleObject } from '@chakra-ui/react';
+import { MdReply } from 'react-icons/md';
 import type { MessageDto } from '@wa/contracts';
 import { Fragment, useCallback, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +8,7 @@ import { isNearEnd, isNearTop, keptScrollTop } from '../../app/scroll';
 import { AckIcon } from './AckIcon';
 import { useMessagesInfiniteQuery } from './chat.api';
 import { FormattedText } from './FormattedText';
+import { FILE_TYPES, MediaView, mediaFileName } from './MediaView';
 import { dayLabel, orderedMessages, timeLabel, type MessagePages } from './message-rules';
 
 /** spec 01 §2 and §9: older messages load within 50 px of the top. */
@@ -24,31 +26,70 @@ const messagesCss: SystemStyleObject = {
   '& .meta': { display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: '1', mt: '0.5', textStyle: '2xs', color: 'fg.muted' },
   '& .day': { display: 'flex', justifyContent: 'center', py: '2' },
   '& .day span': { textStyle: 'xs', bg: 'bg', color: 'fg.muted', px: '3', py: '0.5', borderRadius: 'full', shadow: 'xs' },
+  '& .media-image': { display: 'block', maxW: '280px', maxH: '280px', borderRadius: 'md', mb: '1', objectFit: 'cover' },
+  '& .media-video': { display: 'block', maxW: '320px', borderRadius: 'md', mb: '1' },
+  '& .media-audio': { display: 'block', maxW: '280px', mb: '1' },
+  '& .quoted': { borderLeftWidth: '4px', borderLeftColor: 'teal.solid', bg: 'blackAlpha.100', borderRadius: 'sm', px: '2', py: '1', mb: '1', textStyle: 'xs', cursor: 'default' },
+  '& .quoted .who': { fontWeight: 'semibold', color: 'teal.fg' },
+  '& .quoted .what': { lineClamp: 3, whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
+  '& .line .reply': { visibility: 'hidden', alignSelf: 'center', mx: '1' },
+  '& .line:hover .reply, & .line:focus-within .reply': { visibility: 'visible' },
 };
 
-function Bubble({ message }: { message: MessageDto }) {
+/** What a quoted message shows: its text, or its file's name. */
+export function quotedText(m: MessageDto): string {
+  if (m.body) return m.body;
+  return m.mediaUrl ? mediaFileName(m.mediaUrl) : '';
+}
+
+function Quoted({ message, quoted, contactName }: { message: MessageDto; quoted: MessageDto | undefined; contactName: string }) {
+  const { t } = useTranslation();
+  if (!message.quotedMsgId) return null;
+  return (
+    <div className="quoted" data-testid="message-quoted" data-quoted-id={message.quotedMsgId}>
+      <div className="who">{quoted ? (quoted.fromMe ? t('chat.you') : (quoted.contact?.name ?? contactName)) : ''}</div>
+      <div className="what">{quoted ? quotedText(quoted) : '…'}</div>
+    </div>
+  );
+}
+
+function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto; quoted: MessageDto | undefined; contactName: string; onReply?: (m: MessageDto) => void }) {
+  const { t } = useTranslation();
   const mine = message.fromMe;
+  const hasFile = FILE_TYPES.has(message.mediaType);
+  const replyButton = onReply && !message.isDeleted && (
+    <IconButton className="reply" size="2xs" variant="ghost" aria-label={t('chat.reply')} title={t('chat.reply')} onClick={() => onReply(message)} data-testid="message-reply">
+      <MdReply />
+    </IconButton>
+  );
   return (
     <div className="line" data-from-me={mine}>
-      <div className="bubble" data-testid="message" data-message-id={message.id} data-from-me={mine}>
-        <div className="text" data-testid="message-body">
-          {message.isDeleted ? <i>🚫</i> : <FormattedText text={message.body} />}
-        </div>
+      {mine && replyButton}
+      <div className="bubble" data-testid="message" data-message-id={message.id} data-from-me={mine} data-media-type={message.mediaType}>
+        <Quoted message={message} quoted={quoted} contactName={contactName} />
+        {hasFile && !message.isDeleted && <MediaView message={message} />}
+        {(!hasFile || message.isDeleted || (message.body && !(message.mediaType === 'application' && message.mediaUrl && message.body === mediaFileName(message.mediaUrl)))) && (
+          <div className="text" data-testid="message-body">
+            {message.isDeleted ? <i>🚫</i> : <FormattedText text={message.body} />}
+          </div>
+        )}
         <div className="meta">
           <span>{timeLabel(message.createdAt)}</span>
           {mine && <AckIcon ack={message.ack} />}
         </div>
       </div>
+      {!mine && replyButton}
     </div>
   );
 }
 
 /** The messages of a ticket, newest at the bottom, with a separator per day (DD/MM/YYYY). */
-export function MessagesList({ ticketId }: { ticketId: number }) {
+export function MessagesList({ ticketId, contactName = '', onReply }: { ticketId: number; contactName?: string; onReply?: (m: MessageDto) => void }) {
   const { t } = useTranslation();
   const query = useMessagesInfiniteQuery(ticketId);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const messages = orderedMessages(query.data as MessagePages | undefined);
+  const byId = new Map(messages.map((m) => [m.id, m]));
   const scroller = useRef<HTMLDivElement>(null);
   /** the scroll height before older messages were put on top, to keep the view where it was */
   const anchor = useRef<{ height: number; top: number } | null>(null);
@@ -125,7 +166,7 @@ export function MessagesList({ ticketId }: { ticketId: number }) {
                 <span data-testid="day-separator">{day}</span>
               </div>
             )}
-            <Bubble message={m} />
+            <Bubble message={m} quoted={m.quotedMsgId ? byId.get(m.quotedMsgId) : undefined} contactName={contactName} onReply={onReply} />
           </Fragment>
         );
       })}

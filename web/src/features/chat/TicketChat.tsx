@@ -1,6 +1,6 @@
 import { Box, Button, Center, Flex, HStack, IconButton, Spinner, Text } from '@chakra-ui/react';
-import { SocketChannels, type TicketChannelPayload, type TicketDto } from '@wa/contracts';
-import { useEffect } from 'react';
+import { SocketChannels, type MessageDto, type TicketChannelPayload, type TicketDto } from '@wa/contracts';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdArrowBack } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
@@ -82,6 +82,10 @@ export default function TicketChat({ uuid }: { uuid: string }) {
     if (p.action === 'delete' && ticket && p.ticketId === ticket.id) navigate('/tickets', { replace: true });
   });
 
+  const [replyTo, setReplyTo] = useState<MessageDto | null>(null);
+  const ticketId = ticket?.id;
+  useEffect(() => setReplyTo(null), [ticketId]);
+
   if (!ticket)
     return (
       <Center h="full">
@@ -91,8 +95,8 @@ export default function TicketChat({ uuid }: { uuid: string }) {
   return (
     <Flex direction="column" h="full" minH="0" data-testid="ticket-chat" data-ticket-id={ticket.id}>
       <ChatHeader ticket={ticket} />
-      <MessagesList ticketId={ticket.id} />
-      <MessageInput ticketId={ticket.id} disabled={ticket.status !== 'open'} />
+      <MessagesList ticketId={ticket.id} contactName={ticket.contact?.name ?? ''} onReply={ticket.status === 'open' ? setReplyTo : undefined} />
+      <MessageInput ticketId={ticket.id} disabled={ticket.status !== 'open'} replyTo={replyTo} contactName={ticket.contact?.name ?? ''} onReplyDone={() => setReplyTo(null)} />
     </Flex>
   );
 }

@@ -19,8 +19,19 @@ export const chatApi = api.injectEndpoints({
       // opening a chat reads it (the server clears the unread count): always fetch anew
       keepUnusedDataFor: 0,
     }),
-    sendMessage: build.mutation<MessageDto, { ticketId: number; body: string }>({
-      query: ({ ticketId, body }) => ({ url: `/messages/${ticketId}`, method: 'POST', body: { body, fromMe: true, read: true } }),
+    /** A text (`body`), or files (`files`, `body` their caption); `quotedId` answers a message. */
+    sendMessage: build.mutation<MessageDto, { ticketId: number; body: string; files?: File[]; quotedId?: number | null }>({
+      query: ({ ticketId, body, files, quotedId }) => {
+        if (files && files.length > 0) {
+          const form = new FormData();
+          form.append('body', body);
+          form.append('fromMe', 'true');
+          if (quotedId) form.append('quotedMsg', JSON.stringify({ id: quotedId }));
+          for (const f of files) form.append('medias', f, f.name);
+          return { url: `/messages/${ticketId}`, method: 'POST', body: form };
+        }
+        return { url: `/messages/${ticketId}`, method: 'POST', body: { body, fromMe: true, read: true, mediaUrl: '', quotedMsg: quotedId ? { id: quotedId } : null } };
+      },
       async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
@@ -30,8 +41,24 @@ export const chatApi = api.injectEndpoints({
         }
       },
     }),
+    /**
+     * A stored file, fetched with the session's token (never a public URL) and kept as an object URL
+     * while some message shows it; released when no message has shown it for a while.
+     */
+    mediaFile: build.query<string, string>({
+      query: (mediaUrl) => ({ url: mediaUrl, responseHandler: async (res: Response) => (res.ok ? URL.createObjectURL(await res.blob()) : res.text()) }),
+      keepUnusedDataFor: 300,
+      async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved }) {
+        try {
+          const { data } = await cacheDataLoaded;
+          await cacheEntryRemoved;
+          URL.revokeObjectURL(data);
+        } catch {
+          /* never loaded */
+        }
+      },
+    }),
   }),
 });
 
-
-export const { useMessagesInfiniteQuery, useSendMessageMutation } = chatApi;
+export const { useMessagesInfiniteQuery, useSendMessageMutation, useMediaFileQuery } = chatApi;
