@@ -97,7 +97,7 @@ export async function checkMediaFile(file: UploadedDiskFile, field = 'medias'): 
 }
 
 /** Multer options of a media upload: files streamed to a temporary directory, at most `files` of them. */
-export function mediaUploadOptions(files: number): multer.Options {
+export function mediaUploadOptions(files: number): { storage: multer.StorageEngine; defParamCharset: string; limits: NonNullable<multer.Options['limits']> } {
   // browsers send file names as UTF-8 without saying so
   return { storage: multer.diskStorage({ destination: tmpdir() }), defParamCharset: 'utf8', limits: { fileSize: MEDIA_UPLOAD_MAX_BYTES, files, fields: 20, fieldSize: 70_000 } };
 }

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, poll, productUrls, step } from './browser';
+
+/**
+ * Working a conversation in a real browser (issue 12): a customer's photo arrives from the sandbox phone
+ * and shows in the chat; the agent sends a photo with a caption (the phone receives its bytes) and answers
+ * the customer's photo with a reply that shows it quoted.
+ */
+const { webUrl, apiUrl } = productUrls();
+const run = Date.now().toString(36);
+const number = `55319${String(Date.now()).slice(-8)}`;
+
+/** 24×24 PNGs: red (the customer's) and blue (the agent's). */
+const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGO4o6FBFcQwatCoQaMGjRo0atCoQQNvEADnQaMfLH9TNwAAAABJRU5ErkJggg==', 'base64');
+const BLUE_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGOQi7pDFcQwatCoQaMGjRo0atCoQQNvEACwoP0fLozYaAAAAABJRU5ErkJggg==', 'base64');
+
+let browser: Browser;
+let page: Page;
+let connectionId = 0;
+const pages = () => (page && !page.isClosed() ? [page] : []);
+const token = () => page.evaluate(() => localStorage.getItem('token') ?? '');
+
+async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${await token()}` };
+  if (!(init.body instanceof FormData)) headers['content-type'] = 'application/json';
+  const res = await fetch(`${apiUrl}${path}`, { ...init, headers });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** The images of the chat that the browser really decoded (their pixels arrived). */
+const decodedImages = (fromMe: boolean) =>
+  page.locator(`[data-testid=message][data-from-me=${fromMe}] [data-testid=media-image]`).evaluateAll((imgs) => (imgs as HTMLImageElement[]).filter((i) => i.complete && i.naturalWidth === 24).length);
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
+  page = await context.newPage();
+  await page.goto(`${webUrl}/login`);
+  await page.getByTestId('login-email').fill('admin@admin.com');
+  await page.getByTestId('login-password').fill('123456');
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(`${webUrl}/tickets`);
+  const { body: connections } = await api<Array<{ id: number; channel: string; status: string }>>('/whatsapp');
+  connectionId = (connections.find((c) => c.channel === 'sandbox' && c.status === 'CONNECTED') ?? connections[0]).id;
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('a conversation with media and replies', () => {
+  it("shows the customer's photo from the sandbox phone in the chat", () =>
+    step('inbound photo', pages, async () => {
+      const form = new FormData();
+      form.append('from', number);
+      form.append('name', `Cliente ${run}`);
+      form.append('body', 'olha a peça quebrada');
+      form.append('media', new Blob([new Uint8Array(RED_PNG)], { type: 'image/png' }), 'IMG-0001.png');
+      const sent = await api(`/whatsappsession/${connectionId}/sandbox/inbound`, { method: 'POST', body: form });
+      expect(sent.status).toBe(202);
+      const ticket = await poll('the ticket of the photo', async () => {
+        const res = await api<{ tickets: Array<{ id: number; uuid: string }> }>(`/tickets?showAll=true&searchParam=${number}`);
+        return res.body.tickets[0];
+      });
+      // the agent takes the conversation and opens it
+      expect((await api(`/tickets/${ticket.id}`, { method: 'PUT', body: JSON.stringify({ status: 'open' }) })).status).toBe(200);
+      await page.goto(`${webUrl}/tickets/${ticket.uuid}`);
+      await page.getByTestId('ticket-chat').waitFor();
+      await poll('the photo decoded in the chat', async () => (await decodedImages(false)) === 1);
+      expect(await page.locator('[data-testid=message][data-from-me=false]').last().innerText()).toContain('olha a peça quebrada');
+    }));
+
+  it('sends a photo with a caption: shown in the chat, its bytes on the phone', () =>
+    step('outbound photo', pages, async () => {
+      await page.getByTestId('file-input').setInputFiles({ name: 'peça nova.png', mimeType: 'image/png', buffer: BLUE_PNG });
+      await page.getByTestId('chosen-files').getByText('peça nova.png').waitFor();
+      await page.getByTestId('message-textarea').fill('Temos esta em estoque');
+      await page.getByTestId('message-send').click();
+      await poll('our photo decoded in the chat', async () => (await decodedImages(true)) === 1);
+      const item = await poll('the photo in the sandbox outbox', async () => {
+        const { body } = await api<{ items: Array<{ to: string; body: string; media: { sha256: string; mimetype: string } | null }> }>(`/whatsappsession/${connectionId}/sandbox/outbox`);
+        return body.items.find((i) => i.to === number && i.media);
+      });
+      expect(item.body).toContain('Temos esta em estoque');
+      expect(item.media).toMatchObject({ mimetype: 'image/png', sha256: createHash('sha256').update(BLUE_PNG).digest('hex') });
+    }));
+
+  it("answers the customer's photo with a reply that shows it quoted", () =>
+    step('reply', pages, async () => {
+      const theirs = page.locator('[data-testid=message][data-from-me=false]').last();
+      const theirId = Number(await theirs.getAttribute('data-message-id'));
+      await theirs.hover();
+      await page.locator('.line').filter({ has: theirs }).getByTestId('message-reply').click();
+      await page.getByTestId('reply-preview').getByText('olha a peça quebrada').waitFor();
+      await page.getByTestId('message-textarea').fill('Vou trocar essa peça');
+      await page.getByTestId('message-textarea').press('Enter');
+      const reply = page.locator('[data-testid=message][data-from-me=true]').filter({ hasText: 'Vou trocar essa peça' });
+      await reply.waitFor();
+      expect(await reply.getByTestId('message-quoted').getAttribute('data-quoted-id')).toBe(String(theirId));
+      expect(await reply.getByTestId('message-quoted').innerText()).toContain('olha a peça quebrada');
+      expect(await page.getByTestId('reply-preview').count()).toBe(0);
+    }));
+});
