@@ -13,7 +13,7 @@ export class GatewayEnv extends MessagingEnv {
 
   /** Upper bound of a file upload (multipart body): media, spreadsheets; each service checks its own limits too. */
   @Matches(/^\d+(b|kb|mb)$/i)
-  UPLOAD_BODY_LIMIT: string = '25mb';
+  UPLOAD_BODY_LIMIT: string = '100mb';
 
   @Matches(URL_RULE) AUTH_URL: string = 'http://127.0.0.1:3101';
   @Matches(URL_RULE) TICKETS_URL: string = 'http://127.0.0.1:3102';

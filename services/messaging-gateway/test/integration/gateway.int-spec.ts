@@ -40,7 +40,7 @@ let redis: Redis;
 
 beforeAll(async () => {
   upstream = await startUpstream();
-  gateway = await startGateway({ AUTH_URL: upstream.url });
+  gateway = await startGateway({ AUTH_URL: upstream.url, UPLOAD_BODY_LIMIT: '25mb' });
   http = new HttpClient(gateway.baseUrl, { 'x-forwarded-for': randomIp() });
   redis = new Redis(TEST_REDIS_URL);
 });
@@ -96,7 +96,7 @@ describe('gateway: routing', () => {
     expect(big.body.error).toBe('ERR_PAYLOAD_TOO_LARGE');
     const fine = await http.post('/users', { token: tokenFor(), rawBody: JSON.stringify({ name: 'x'.repeat(1000) }) });
     expect(fine.body.size).toBeGreaterThan(1000);
-    // a file upload (multipart) may be larger, up to UPLOAD_BODY_LIMIT
+    // a file upload (multipart) may be larger, up to UPLOAD_BODY_LIMIT (25mb here)
     const form = () => new FormData();
     const sheet = form();
     sheet.append('file', new Blob([Buffer.alloc(3 * 1024 * 1024, 'a')]), 'contatos.csv');
