@@ -10,21 +10,14 @@
 //            stored rate (rows in tickets.messages) and the fanned-out rate (appMessage creates on the socket);
 //   phase 2: injects RATE messages/s for SECONDS s and measures inject call start → appMessage on the socket.
 // See README.md beside this file.
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
+import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
 import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
 import pg from 'pg';
-import { io } from 'socket.io-client';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (i, name, dflt) => Number(process.argv[2 + i] ?? process.env[name] ?? dflt);
 const N = arg(0, 'BENCH_N', 50_000);
 const M = arg(1, 'BENCH_M', 500);
@@ -56,7 +49,6 @@ const DB_NAME = 'wa_bench';
 const REDIS_URL_GIVEN = process.env.BENCH_REDIS_URL ?? '';
 /** Empty: a private nats-server (JetStream, temp store) for the run, so no other process shares our durables. */
 const NATS_URL_GIVEN = process.env.BENCH_NATS_URL ?? '';
-const JWT_SECRET = `bench-inbound-${randomBytes(12).toString('hex')}`;
 const WARMUP = 200;
 
 for (const [k, v] of Object.entries({ N, M, RATE, SECONDS, CONCURRENCY, BATCH })) {
@@ -65,309 +57,35 @@ for (const [k, v] of Object.entries({ N, M, RATE, SECONDS, CONCURRENCY, BATCH })
 if (!['gateway', 'sessions', 'bus'].includes(VIA)) throw new Error(`BENCH_VIA must be gateway, sessions or bus, not ${VIA}`);
 
 const now = () => performance.now();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (x, d = 0) => Number(x).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const log = (s) => process.stderr.write(`bench:inbound: ${s}\n`);
 const out = (s) => process.stdout.write(`${s}\n`);
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-// ------------------------------------------------------------------ processes
-
-const logDir = mkdtempSync(join(tmpdir(), 'wa-bench-inbound-'));
-const children = [];
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function spawnLogged(name, cmd, args, env) {
-  const file = join(logDir, `${name}.log`);
-  const stream = createWriteStream(file);
-  const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.pipe(stream, { end: false });
-  child.stderr.pipe(stream, { end: false });
-  const proc = { name, child, file, exited: false };
-  child.on('exit', (code, signal) => {
-    proc.exited = true;
-    proc.exit = signal ?? code;
-  });
-  children.push(proc);
-  return proc;
-}
-
-async function startRedis() {
-  if (REDIS_URL_GIVEN) return REDIS_URL_GIVEN;
-  const port = await freePort();
-  const p = spawnLogged('redis-server', 'redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', logDir], { PATH: process.env.PATH });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (p.exited) throw new Error(`redis-server exited: ${readFileSync(p.file, 'utf8')}`);
-    const redis = new Redis(`redis://127.0.0.1:${port}/4`, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    redis.on('error', () => undefined);
-    const ok = await redis.connect().then(() => redis.ping(), () => null);
-    redis.disconnect();
-    if (ok === 'PONG') return `redis://127.0.0.1:${port}/4`;
-    await sleep(100);
-  }
-  throw new Error('redis-server did not start');
-}
-
-/**
- * The services run as in production: NODE_ENV=production and NATS with the shipped configuration
- * (k8s/base/nats.conf: one user per service, each allowed only its own subjects; the bench itself
- * publishes as `operator`). A given NATS_URL is taken as an open server (credentials are ignored there).
- */
-const NATS_USERS = ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway', 'campaigns', 'billing', 'operator'];
-const natsPasswords = Object.fromEntries(NATS_USERS.map((u) => [u, `n${randomBytes(24).toString('hex')}`]));
-const natsCredentials = (user) => ({ NATS_USER: user, NATS_PASSWORD: natsPasswords[user] });
-
-async function startNats() {
-  if (NATS_URL_GIVEN) return NATS_URL_GIVEN;
-  const port = await freePort();
-  const store = join(logDir, 'jetstream');
-  mkdirSync(store);
-  const passwords = Object.fromEntries(NATS_USERS.map((u) => [`NATS_PASSWORD_${u.toUpperCase().replace(/-/g, '_')}`, natsPasswords[u]]));
-  const conf = join(root, 'k8s/base/nats.conf');
-  const p = spawnLogged('nats-server', 'nats-server', ['-c', conf, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, '-m', String(await freePort())], { PATH: process.env.PATH, ...passwords });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (p.exited) throw new Error(`nats-server exited: ${readFileSync(p.file, 'utf8')}`);
-    const ok = await new Promise((resolve) => {
-      const s = createServer().listen(port, '127.0.0.1');
-      s.once('listening', () => s.close(() => resolve(false)));
-      s.once('error', () => resolve(true)); // in use: the server listens
-    });
-    if (ok) return `nats://127.0.0.1:${port}`;
-    await sleep(100);
-  }
-  throw new Error('nats-server did not start');
-}
-
-async function startService(name, port, env, redisUrl) {
-  const profile = (process.env.BENCH_PROFILE ?? '').split(',').includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${join(logDir, 'prof')}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-  const p = spawnLogged(name, process.execPath, [...profile, join(root, 'services', name, 'dist/main.js')], {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    JWT_SECRET,
-    REDIS_URL: redisUrl,
-    ...natsCredentials(name),
-    CONNECTION_TOKEN_KEY: JWT_SECRET,
-    ...env,
-    // BENCH_ENV_<NAME>=value sets <NAME> for every service (to try a setting)
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_ENV_')).map(([k, v]) => [k.slice('BENCH_ENV_'.length), v])),
-  });
-  p.url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (p.exited) throw new Error(`${name} exited during start (${p.exit}); log:\n${readFileSync(p.file, 'utf8').slice(-4000)}`);
-    const res = await fetch(`${p.url}/health`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
-    if (res?.status === 200) return p;
-    await sleep(150);
-  }
-  throw new Error(`${name} not healthy after 60 s; log: ${p.file}`);
-}
-
-/** SIGTERM to the services, then to nats-server once they are gone; SIGKILL after 25 s. */
-async function stopAll() {
-  const infra = (c) => c.name === 'nats-server' || c.name === 'redis-server';
-  for (const group of [children.filter((c) => !infra(c)), children.filter(infra)]) {
-    const live = group.filter((c) => !c.exited);
-    for (const c of live) c.child.kill('SIGTERM');
-    const deadline = Date.now() + 25_000;
-    while (live.some((c) => !c.exited) && Date.now() < deadline) await sleep(100);
-    for (const c of live) if (!c.exited) c.child.kill('SIGKILL');
-  }
-}
+const bench = benchRun('inbound', log);
+const { children } = bench;
 
 // ------------------------------------------------------------------ HTTP
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(CONCURRENCY, 64), maxFreeSockets: Math.max(CONCURRENCY, 64) });
 
-/** POST/GET with JSON through the keep-alive agent; resolves { status, body }. */
-function request(base, method, path, { token, body, headers = {} } = {}) {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const u = new URL(path, base);
-    const req = http.request(
-      {
-        agent,
-        host: u.hostname,
-        port: u.port,
-        method,
-        path: u.pathname + u.search,
-        headers: {
-          ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode, body: parsed });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (data) req.write(data);
-    req.end();
-  });
-}
-
-// ------------------------------------------------------------------ setup
-
-async function recreateDatabase() {
-  const admin = new pg.Client({ connectionString: `${PG_URL}/postgres` });
-  await admin.connect();
-  try {
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [DB_NAME]);
-    await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME}`);
-    await admin.query(`CREATE DATABASE ${DB_NAME}`);
-  } finally {
-    await admin.end();
-  }
-  const url = `${PG_URL}/${DB_NAME}`;
-  for (const svc of ['auth', 'tickets', 'whatsapp-sessions']) {
-    const res = spawnSync(process.execPath, [join(root, 'services', svc, 'dist/migrate.js')], {
-      cwd: root,
-      env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn' },
-      encoding: 'utf8',
-    });
-    if (res.status !== 0) throw new Error(`migrations of ${svc} failed:\n${res.stdout}\n${res.stderr}`);
-  }
-  return url;
-}
-
-async function createCompany(dbUrl) {
-  const { createDataSource } = await import('../../libs/database/dist/index.js');
-  const { authDatabase } = await import('../../services/auth/dist/database/data-source.js');
-  const { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } = await import('../../services/auth/dist/database/companies.js');
-  const admin = { name: 'Bench Admin', email: `bench-${randomBytes(4).toString('hex')}@bench.local`, password: 'bench-secret-123' };
-  const ds = createDataSource(authDatabase(dbUrl, 1));
-  await ds.initialize();
-  try {
-    await ds.transaction(async (tx) => {
-      const plan = await ensureFullPlan(tx);
-      await createCompanyWithAdmin(tx, { name: 'Bench Co', dueDate: isoDateFromNow(30), planId: plan.id, admin });
-    });
-  } finally {
-    await ds.destroy();
-  }
-  return admin;
-}
-
-function ensureBuilt() {
-  const needed = [
-    ...['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway'].map((s) => `services/${s}/dist/main.js`),
-    ...['auth', 'tickets', 'whatsapp-sessions'].map((s) => `services/${s}/dist/migrate.js`),
-    'libs/database/dist/index.js',
-    'libs/auth/dist/index.js',
-    'libs/event-bus/dist/index.js',
-  ];
-  if (needed.every((f) => existsSync(join(root, f)))) return;
-  log('building the services (dist missing)…');
-  const res = spawnSync(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--projects=tag:scope:service'], { cwd: root, stdio: 'inherit' });
-  if (res.status !== 0) throw new Error('build failed');
-}
+const request = (base, method, path, opts) => jsonRequest(agent, base, method, path, opts);
 
 // ------------------------------------------------------------------ main
 
 async function main() {
-  ensureBuilt();
+  ensureBuilt(log);
   const load0 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  log(`logs in ${logDir}`);
+  log(`logs in ${bench.logDir}`);
 
-  const dbUrl = await recreateDatabase();
+  const dbUrl = await recreateDatabase(PG_URL, DB_NAME);
   const adminUser = await createCompany(dbUrl);
-  const natsUrl = await startNats();
-  const redisUrl = await startRedis();
+  const natsUrl = await bench.startNats(NATS_URL_GIVEN);
+  const redisUrl = await bench.startRedis(REDIS_URL_GIVEN);
+  const { sessions, gateway, services } = await bench.startProduct({ dbUrl, natsUrl, redisUrl, natsGiven: Boolean(NATS_URL_GIVEN) });
 
-  const ports = {};
-  for (const s of ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway']) ports[s] = await freePort();
-  const base = { DATABASE_URL: dbUrl, NATS_URL: natsUrl };
-  const [auth, tickets, sessions] = await Promise.all([
-    startService('auth', ports.auth, base, redisUrl),
-    startService('tickets', ports.tickets, base, redisUrl),
-    startService('whatsapp-sessions', ports['whatsapp-sessions'], base, redisUrl),
-  ]);
-  const realtime = await startService('realtime-gateway', ports['realtime-gateway'], {
-    NATS_URL: natsUrl,
-    TICKETS_URL: tickets.url,
-    // a durable of its own on a shared server; on the bench's own server, the shipped one (nats.conf allows only it)
-    ...(NATS_URL_GIVEN ? { REALTIME_DURABLE: `bench-inbound-${randomBytes(3).toString('hex')}` } : {}),
-  }, redisUrl);
-  const gateway = await startService('messaging-gateway', ports['messaging-gateway'], {
-    NATS_URL: natsUrl,
-    AUTH_URL: auth.url,
-    TICKETS_URL: tickets.url,
-    WHATSAPP_SESSIONS_URL: sessions.url,
-    REALTIME_URL: realtime.url,
-  }, redisUrl);
-  const services = [auth, tickets, sessions, realtime, gateway];
-
-  // login, queue, sandbox connection: through the gateway, as the app does
-  const xff = { 'x-forwarded-for': `10.${1 + (process.pid % 200)}.${(Date.now() >> 8) % 250}.7` };
-  const login = await request(gateway.url, 'POST', '/auth/login', { body: { email: adminUser.email, password: adminUser.password }, headers: xff });
-  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
-  let token = login.body.token;
-  const companyId = login.body.user.companyId;
-  // access tokens live 15 min and a long run outlasts that: the same claims (same session) signed again every 10 min
-  const { signAccessToken } = await import('../../libs/auth/dist/index.js');
-  const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
-  const renewer = setInterval(() => {
-    token = signAccessToken({ id: claims.id, companyId: claims.companyId, profile: claims.profile, super: claims.super, sid: claims.sid }, JWT_SECRET);
-  }, 10 * 60_000);
-  renewer.unref();
-  const queue = await request(gateway.url, 'POST', '/queue', { token, body: { name: 'Atendimento', color: '#123456' } });
-  if (queue.status !== 201) throw new Error(`queue: ${queue.status} ${JSON.stringify(queue.body)}`);
-  const conn = await request(gateway.url, 'POST', '/whatsapp', {
-    token,
-    body: { name: 'Sandbox bench', channel: 'sandbox', queueIds: [queue.body.id], isDefault: true },
-  });
-  if (conn.status !== 201) throw new Error(`connection: ${conn.status} ${JSON.stringify(conn.body)}`);
-  const connectionId = conn.body.id;
-  for (let attempt = 1; ; attempt++) {
-    const started = await request(gateway.url, 'POST', `/whatsappsession/${connectionId}`, { token });
-    if (started.status < 300) break;
-    // 503: the session is being placed (the connection's creation may be starting it right now)
-    if (started.status !== 503 || attempt >= 5) throw new Error(`session start: ${started.status} ${JSON.stringify(started.body)}`);
-    await sleep(500 * attempt);
-  }
-  for (let i = 0; ; i++) {
-    const c = await request(gateway.url, 'GET', `/whatsapp/${connectionId}`, { token });
-    if (c.body?.status === 'CONNECTED') break;
-    if (i > 100) throw new Error(`sandbox connection not CONNECTED: ${JSON.stringify(c.body)}`);
-    await sleep(100);
-  }
-
-  // the admin's socket, through the gateway
-  const socket = io(gateway.url, { path: '/socket.io', transports: ['websocket'], auth: { token }, reconnection: false, forceNew: true });
-  await new Promise((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
+  // login, queue, sandbox connection and the admin's socket: through the gateway, as the app does
+  const company = await sandboxCompany({ request, gatewayUrl: gateway.url, adminUser, jwtSecret: bench.jwtSecret });
+  const { companyId, connectionId, socket } = company;
+  let token = company.token();
+  setInterval(() => (token = company.token()), 60_000).unref();
   let disconnected = null;
   socket.on('disconnect', (reason) => (disconnected = reason));
   let creates = 0;
@@ -394,7 +112,7 @@ async function main() {
   let bus;
   if (VIA === 'bus') {
     const { EventBus } = await import('../../libs/event-bus/dist/index.js');
-    bus = await EventBus.connect({ servers: natsUrl, name: 'bench-inbound', user: 'operator', pass: natsPasswords.operator, logger: { info() {}, warn: (o, m) => log(`bus: ${m}`), error: (o, m) => log(`bus: ${m}`) } });
+    bus = await EventBus.connect({ servers: natsUrl, name: 'bench-inbound', user: 'operator', pass: bench.natsPasswords.operator, logger: { info() {}, warn: (o, m) => log(`bus: ${m}`), error: (o, m) => log(`bus: ${m}`) } });
   }
   /** What whatsapp-sessions publishes for a sandbox message (toInboundMessage of its Baileys-shaped upsert). */
   const publishInbound = async (from, body, id) => {
@@ -573,24 +291,4 @@ async function main() {
   agent.destroy();
 }
 
-let code = 0;
-try {
-  await main();
-} catch (err) {
-  code = 1;
-  console.error(err);
-  for (const c of children) if (c.exited) log(`${c.name} exited (${c.exit}); log: ${c.file}`);
-} finally {
-  await stopAll();
-  const dead = children.filter((c) => c.exit !== 'SIGTERM' && c.exit !== 0 && c.exit !== null && !(c.name === 'nats-server' && c.exit === 1));
-  for (const c of dead) log(`${c.name} ended with ${c.exit}; log: ${c.file}`);
-  // warnings and errors of the services, so a run with trouble says so
-  for (const c of children) {
-    if (!existsSync(c.file)) continue;
-    const lines = readFileSync(c.file, 'utf8').split('\n').filter((l) => /"level":(4|5|6)0|"level":"(warn|error|fatal)"/.test(l));
-    if (lines.length) log(`${c.name}: ${lines.length} warning/error lines, e.g. ${lines[0].slice(0, 300)}`);
-  }
-  if (code === 0 && !process.env.BENCH_KEEP_LOGS) rmSync(logDir, { recursive: true, force: true });
-  else log(`logs kept in ${logDir}`);
-}
-process.exit(code);
+await bench.run(main);

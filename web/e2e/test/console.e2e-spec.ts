@@ -146,7 +146,8 @@ describe('web console', () => {
     step('language and theme', pages, async () => {
       await page.getByTestId('language-menu').click();
       await page.getByTestId('language-en').click();
-      await expect(page.getByTestId('tickets-tab-closed').textContent()).resolves.toBe('Resolved');
+      // the English texts load on demand: the tab changes once they are in
+      await poll('the English tab names', async () => (await page.getByTestId('tickets-tab-closed').textContent()) === 'Resolved');
       expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
       await page.getByTestId('theme-toggle').click();
       await poll('dark mode', () => page.evaluate(() => document.documentElement.classList.contains('dark')));

@@ -6,7 +6,8 @@ import { launchChromium, poll, productUrls, step } from './browser';
 /**
  * Working a conversation in a real browser (issue 12): a customer's photo arrives from the sandbox phone
  * and shows in the chat; the agent sends a photo with a caption (the phone receives its bytes) and answers
- * the customer's photo with a reply that shows it quoted.
+ * the customer's photo with a reply that shows it quoted; then transfers the ticket to another queue and
+ * sees it leave the list of open tickets.
  */
 const { webUrl, apiUrl } = productUrls();
 const run = Date.now().toString(36);
@@ -19,6 +20,7 @@ const BLUE_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0
 let browser: Browser;
 let page: Page;
 let connectionId = 0;
+let ticketId = 0;
 const pages = () => (page && !page.isClosed() ? [page] : []);
 const token = () => page.evaluate(() => localStorage.getItem('token') ?? '');
 
@@ -65,6 +67,7 @@ describe('a conversation with media and replies', () => {
         const res = await api<{ tickets: Array<{ id: number; uuid: string }> }>(`/tickets?showAll=true&searchParam=${number}`);
         return res.body.tickets[0];
       });
+      ticketId = ticket.id;
       // the agent takes the conversation and opens it
       expect((await api(`/tickets/${ticket.id}`, { method: 'PUT', body: JSON.stringify({ status: 'open' }) })).status).toBe(200);
       await page.goto(`${webUrl}/tickets/${ticket.uuid}`);
@@ -102,5 +105,23 @@ describe('a conversation with media and replies', () => {
       expect(await reply.getByTestId('message-quoted').getAttribute('data-quoted-id')).toBe(String(theirId));
       expect(await reply.getByTestId('message-quoted').innerText()).toContain('olha a peça quebrada');
       expect(await page.getByTestId('reply-preview').count()).toBe(0);
+    }));
+
+  it('transfers the ticket to another queue: it leaves the open list at once', () =>
+    step('transfer', pages, async () => {
+      const queue = await api<{ id: number; name: string }>('/queue', { method: 'POST', body: JSON.stringify({ name: `Pós-venda ${run}`, color: '#aa3366' }) });
+      expect(queue.status).toBe(201);
+      await page.getByTestId('tickets-tab-open').click();
+      const card = page.getByTestId('ticket-card').filter({ hasText: `Cliente ${run}` });
+      await card.waitFor();
+      await page.getByTestId('ticket-options').click();
+      await page.getByTestId('ticket-option-transfer').click();
+      const modal = page.getByTestId('transfer-modal');
+      await modal.getByTestId('transfer-queue').selectOption(String(queue.body.id));
+      await modal.getByTestId('transfer-save').click();
+      await page.waitForURL(`${webUrl}/tickets`);
+      await card.waitFor({ state: 'detached' });
+      const after = await api<{ status: string; queueId: number; userId: number | null }>(`/tickets/${ticketId}`);
+      expect(after.body).toMatchObject({ status: 'pending', queueId: queue.body.id, userId: null });
     }));
 });

@@ -28,12 +28,20 @@ export interface StoredMessage {
 export async function storeInbound(db: DataSource | EntityManager, items: InboundItem[], connections: Map<number, Pick<ConnectionEntity, 'queueIds'>>): Promise<StoredMessage[]> {
   if (items.length === 0) return [];
 
-  const rows: Array<{ id: string; ticketId: number; whatsappId: number; wid: string; is_new: boolean }> = await queryPrepared(
-    db,
-    `SELECT * FROM tickets.store_inbound($1::int[], $2::text[], $3::text[], $4::bool[],
-       $5::int[], $6::text[], $7::int[], $8::int[], $9::bool[], $10::text[], $11::text[], $12::bool[], $13::text[], $14::timestamptz[], $15::bigint[])`,
-    storeInboundArgs(items, (connectionId) => connections.get(connectionId)?.queueIds),
-  );
+  type Row = { id: string; ticketId: number; whatsappId: number; wid: string; is_new: boolean };
+  const store = async (q: DataSource | EntityManager): Promise<Row[]> => {
+    const stored: Row[] = await queryPrepared(
+      q,
+      `SELECT * FROM tickets.store_inbound($1::int[], $2::text[], $3::text[], $4::bool[],
+         $5::int[], $6::text[], $7::int[], $8::int[], $9::bool[], $10::text[], $11::text[], $12::bool[], $13::text[], $14::timestamptz[], $15::bigint[])`,
+      storeInboundArgs(items, (connectionId) => connections.get(connectionId)?.queueIds),
+    );
+    await storeFilesAndQuotes(q, items, new Map(stored.map((r) => [`${r.whatsappId}|${r.wid}`, r])));
+    return stored;
+  };
+  // a file or a quote is a second statement: both in one transaction, so nobody reads the message without them
+  const extras = items.some(({ data }) => data.media?.key || data.quotedWaMessageId);
+  const rows = extras ? await db.transaction((tx) => store(tx)) : await store(db);
 
   const byKey = new Map(rows.map((r) => [`${r.whatsappId}|${r.wid}`, r]));
   const seen = new Set<string>();
@@ -47,7 +55,6 @@ export async function storeInbound(db: DataSource | EntityManager, items: Inboun
     if (!r) throw new Error(`inbound message ${key} neither stored nor found`);
     result.push({ id: Number(r.id), ticketId: r.ticketId, companyId: data.companyId, whatsappId: r.whatsappId, wid: r.wid, fromMe: data.fromMe, isNew: r.is_new });
   }
-  await storeFilesAndQuotes(db, items, byKey);
   return result;
 }
 

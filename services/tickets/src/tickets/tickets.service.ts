@@ -1,3 +1,4 @@
+import { transferNotice } from './transfer-notice.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
@@ -177,11 +178,16 @@ export class TicketsService {
     if (Object.keys(patch).length === 0) return this.view(row);
 
     const wantsGreeting = greet && (await this.readModels.setting(caller.companyId, 'sendGreetingAccepted')) === 'enabled';
+    // a transfer moves a ticket between queues or agents without accepting, returning, resolving or reopening it
+    // (or hands it to another queue's waiting list)
+    const transferred = !row.isGroup && (patch.status === undefined ? patch.queueId !== undefined || patch.userId !== undefined : patch.status === 'pending' && patch.queueId !== undefined);
+    const wantsNotice = transferred && (await this.readModels.setting(caller.companyId, 'sendMsgTransfTicket')) === 'enabled';
     try {
       const outboxIds = await this.db.transaction(async (tx) => {
         await tx.getRepository(TicketEntity).update({ id, companyId: caller.companyId }, { ...patch, updatedAt: new Date() });
         const ids: string[] = [];
         if (wantsGreeting) ids.push(...(await this.greet(tx, caller, id)));
+        if (wantsNotice) ids.push(...(await this.noticeTransfer(tx, row, id)));
         const updated = (await this.tickets.findById(caller.companyId, id, tx)) as TicketRow;
         ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(this.view(updated))])));
         return ids;
@@ -230,6 +236,23 @@ export class TicketsService {
     const greeting = greetingOnAccept(row.contactName, this.callers.displayName(caller), zone);
     const { outboxIds } = await this.messages.sendInTransaction(tx, row, greeting);
     return outboxIds;
+  }
+
+  /** The customer is told of the transfer (sendMsgTransfTicket), in the same transaction, when the phone is up. */
+  private async noticeTransfer(tx: EntityManager, before: TicketRow, ticketId: number): Promise<string[]> {
+    const after = (await this.tickets.findById(before.companyId, ticketId, tx)) as TicketRow;
+    const text = transferNotice({
+      fromQueueId: before.queueId,
+      toQueueId: after.queueId,
+      fromUserId: before.userId,
+      toUserId: after.userId,
+      queueName: after.queueName,
+      userName: after.userId ? this.callers.nameOf(after.companyId, after.userId) || null : null,
+    });
+    if (!text) return [];
+    const connection = await this.readModels.connection(after.companyId, after.whatsappId);
+    if (connection?.status !== 'CONNECTED') return [];
+    return (await this.messages.sendInTransaction(tx, after, text)).outboxIds;
   }
 
   private visible(caller: Caller, row: TicketRow | null): TicketDto {

@@ -74,6 +74,42 @@ describe('ticket states (spec 01 §4)', () => {
     expect(reopened.body).toMatchObject({ status: 'open', userId: admin.id });
   });
 
+  it('tells the customer of a transfer when sendMsgTransfTicket is on: another queue, another agent, both; nothing when off', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin', [], 'Ana Admin');
+    const sales = await queue(c, admin.token);
+    const support = await queue(c, admin.token);
+    const bruno = await c.user('user', [sales.id, support.id], 'Bruno Agente');
+    const carla = await c.user('user', [sales.id, support.id], 'Carla Agente');
+    const conn = await c.connection({ queueIds: [sales.id] });
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'Bom dia');
+    const ticket = await ticketOf(admin.token, from, 'pending');
+    expect((await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { status: 'open' } })).status).toBe(200);
+    const fromMe = async () => (await t.http.get(`/messages/${ticket.id}`, { token: admin.token })).body.messages.filter((m: { fromMe: boolean }) => m.fromMe).map((m: { body: string }) => m.body);
+
+    // off (the default): a transfer sends nothing
+    expect((await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { queueId: support.id } })).status).toBe(200);
+    expect(await fromMe()).toEqual([]);
+
+    await c.setting('sendMsgTransfTicket', 'enabled');
+    await new Promise((r) => setTimeout(r, 300));
+    await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { queueId: sales.id } });
+    await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { userId: carla.id } });
+    await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { userId: bruno.id, queueId: support.id } });
+    const moved = await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { queueId: sales.id, userId: null, status: 'pending' } });
+    expect(moved.body).toMatchObject({ status: 'pending', userId: null, queueId: sales.id });
+    expect(await fromMe()).toEqual([
+      `*Mensagem automática*:\nVocê foi transferido para o departamento *${sales.name}*\naguarde, já vamos te atender!`,
+      '*Mensagem automática*:\nFoi transferido para o atendente *Carla Agente*\naguarde, já vamos te atender!',
+      `*Mensagem automática*:\nVocê foi transferido para o departamento *${support.name}* e contará com a presença de *Bruno Agente*\naguarde, já vamos te atender!`,
+      `*Mensagem automática*:\nVocê foi transferido para o departamento *${sales.name}*\naguarde, já vamos te atender!`,
+    ]);
+    // accepting the pending ticket is no transfer
+    await t.http.put(`/tickets/${ticket.id}`, { token: carla.token, body: { status: 'open' } });
+    expect(await fromMe()).toHaveLength(4);
+  });
+
   it('a new message after resolve opens a new pending ticket; reopening the old one then conflicts', async () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin', [], 'Ana Admin');

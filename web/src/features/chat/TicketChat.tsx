@@ -14,6 +14,7 @@ import { useTicketByUuidQuery } from '../tickets/tickets.api';
 import { useTicketActions } from '../tickets/use-ticket-actions';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
+import { TicketOptionsMenu } from './TicketOptionsMenu';
 
 function ChatHeader({ ticket }: { ticket: TicketDto }) {
   const { t } = useTranslation();
@@ -56,6 +57,7 @@ function ChatHeader({ ticket }: { ticket: TicketDto }) {
             {t('chat.reopen')}
           </Button>
         )}
+        <TicketOptionsMenu ticket={ticket} />
       </HStack>
     </Flex>
   );

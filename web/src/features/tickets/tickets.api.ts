@@ -1,4 +1,4 @@
-import type { QueueDto, TicketDto, TicketsPage, TicketStatus } from '@wa/contracts';
+import type { QueueDto, TicketDto, TicketsPage, TicketStatus, UsersPage } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
@@ -33,7 +33,7 @@ export const ticketsApi = api.injectEndpoints({
     }),
     updateTicket: build.mutation<
       TicketDto,
-      { id: number; status: TicketStatus; userId?: number | null; queueId?: number | null; useIntegration?: boolean; promptId?: number | null }
+      { id: number; status?: TicketStatus; userId?: number | null; queueId?: number | null; whatsappId?: number | null; useIntegration?: boolean; promptId?: number | null }
     >({
       query: ({ id, ...body }) => ({ url: `/tickets/${id}`, method: 'PUT', body }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
@@ -45,6 +45,14 @@ export const ticketsApi = api.injectEndpoints({
         }
       },
     }),
+    /** Deletes a ticket with its messages (admins); the lists learn it from the socket. */
+    deleteTicket: build.mutation<void, number>({
+      query: (id) => ({ url: `/tickets/${id}`, method: 'DELETE' }),
+    }),
+    /** Users of the company matching a name (the transfer dialog searches from 3 characters). */
+    searchUsers: build.query<UsersPage, string>({
+      query: (searchParam) => ({ url: '/users', params: { searchParam, pageNumber: 1 } }),
+    }),
     listQueues: build.query<QueueDto[], void>({
       query: () => '/queue',
       providesTags: ['Queue'],
@@ -52,7 +60,7 @@ export const ticketsApi = api.injectEndpoints({
   }),
 });
 
-export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery } = ticketsApi;
+export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery, useDeleteTicketMutation, useSearchUsersQuery } = ticketsApi;
 
 type Dispatch = (action: unknown) => unknown;
 
