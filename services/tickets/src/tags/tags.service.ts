@@ -19,7 +19,6 @@ import type { CreateTagDto, ListTagsQueryDto, UpdateTagDto } from './tags.dto.js
 export const TAGS_PAGE_SIZE = 20;
 export const TAGS_LIST_LIMIT = 1000;
 
-type TicketTag = TicketDto['tags'][number];
 
 const view = (t: TagEntity & { ticketsCount?: number | string }): TagDto => ({
   id: t.id,
@@ -130,24 +129,6 @@ export class TagsService {
     });
   }
 
-  /** The tags of each ticket, by ticket id. */
-  async tagsOf(ticketIds: number[], tx: EntityManager = this.db.manager): Promise<Map<number, TicketTag[]>> {
-    const out = new Map<number, TicketTag[]>();
-    if (ticketIds.length === 0) return out;
-    const rows: Array<{ ticketId: number; id: number; name: string; color: string }> = await tx.query(
-      `SELECT tt."ticketId", g.id, g.name, g.color FROM tickets.ticket_tags tt JOIN tickets.tags g ON g.id = tt."tagId"
-        WHERE tt."ticketId" = ANY($1::int[]) ORDER BY lower(g.name), g.id`,
-      [ticketIds],
-    );
-    for (const r of rows) out.set(r.ticketId, [...(out.get(r.ticketId) ?? []), { id: r.id, name: r.name, color: r.color }]);
-    return out;
-  }
-
-  /** A ticket with its tags. */
-  async withTags(ticket: TicketDto, tx?: EntityManager): Promise<TicketDto> {
-    return { ...ticket, tags: (await this.tagsOf([ticket.id], tx)).get(ticket.id) ?? [] };
-  }
-
   private async changeTicket(caller: Caller, ticketId: number, change: (tx: EntityManager) => Promise<void>): Promise<TicketDto> {
     const row = Number.isSafeInteger(ticketId) ? await this.tickets.findById(caller.companyId, ticketId) : null;
     if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
@@ -157,18 +138,17 @@ export class TagsService {
       return this.announce(tx, caller.companyId, [ticketId]);
     });
     await this.outbox.flush(outboxIds);
-    return this.withTags(this.view((await this.tickets.findById(caller.companyId, ticketId)) as TicketRow));
+    return this.view((await this.tickets.findById(caller.companyId, ticketId)) as TicketRow);
   }
 
   /** `ticket.updated` with their tags, for tickets whose tags changed. */
   private async announce(tx: EntityManager, companyId: number, ticketIds: number[]): Promise<string[]> {
     if (ticketIds.length === 0) return [];
     const rows = await this.tickets.findByIds(companyId, ticketIds, tx);
-    const tags = await this.tagsOf(ticketIds, tx);
     return this.outbox.add(
       tx,
       // the ticket's own fields did not change: its usual msg id would be taken for a repeat and dropped
-      rows.map((r) => ({ ...ticketUpdatedEvent({ ...this.view(r), tags: tags.get(r.id) ?? [] }), msgId: `ticket-tags:${r.id}:${randomUUID()}` })),
+      rows.map((r) => ({ ...ticketUpdatedEvent(this.view(r)), msgId: `ticket-tags:${r.id}:${randomUUID()}` })),
     );
   }
 

@@ -29,6 +29,8 @@ export interface TicketRow {
   queueName: string | null;
   queueColor: string | null;
   whatsappName: string | null;
+  /** the ticket's tags, by name (every read of a ticket carries them, so every event does too) */
+  tags?: Array<{ id: number; name: string; color: string }>;
 }
 
 export const TICKET_COLUMNS = `
@@ -36,7 +38,9 @@ export const TICKET_COLUMNS = `
          t."lastMessage", t."unreadMessages", t."isGroup", t.chatbot, t."useIntegration", t."promptId",
          t."integrationId", t."createdAt", t."updatedAt", t."updatedAt"::text AS "sortKey",
          c.name AS "contactName", c.number AS "contactNumber", c."profilePicUrl" AS "contactPic",
-         q.name AS "queueName", q.color AS "queueColor", w.name AS "whatsappName"`;
+         q.name AS "queueName", q.color AS "queueColor", w.name AS "whatsappName",
+         (SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color) ORDER BY lower(g.name), g.id), '[]'::json)
+            FROM tickets.ticket_tags tt JOIN tickets.tags g ON g.id = tt."tagId" WHERE tt."ticketId" = t.id) AS tags`;
 
 export const TICKET_JOINS = `
     JOIN tickets.contacts c ON c.id = t."contactId"
@@ -59,7 +63,7 @@ export function ticketView(row: TicketRow, userName: (id: number) => string): Ti
     whatsapp: { id: row.whatsappId, name: row.whatsappName ?? '' },
     contactId: row.contactId,
     contact: { id: row.contactId, name: row.contactName, number: row.contactNumber, profilePicUrl: row.contactPic },
-    tags: [],
+    tags: row.tags ?? [],
     lastMessage: row.lastMessage,
     unreadMessages: row.unreadMessages,
     isGroup: row.isGroup,

@@ -7,7 +7,6 @@ import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/index.js';
 import { ContactsService } from '../contacts/contacts.service.js';
-import { TagsService } from '../tags/tags.service.js';
 import { WhatsappCheck } from '../contacts/whatsapp-check.service.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
 import { MessagesService } from '../messages/messages.service.js';
@@ -42,7 +41,6 @@ export class TicketsService {
     private readonly callers: CallerService,
     private readonly contacts: ContactsService,
     private readonly whatsapp: WhatsappCheck,
-    private readonly tags: TagsService,
   ) {}
 
   async list(caller: Caller, q: ListTicketsQueryDto): Promise<TicketsPage> {
@@ -54,6 +52,7 @@ export class TicketsService {
       showAll: q.showAll,
       queueIds: q.queueIds,
       users: q.users,
+      tags: q.tags,
       withUnreadMessages: q.withUnreadMessages,
       date: q.date,
       updatedAt: q.updatedAt,
@@ -74,12 +73,12 @@ export class TicketsService {
 
   async get(caller: Caller, id: number): Promise<TicketDto> {
     const row = Number.isSafeInteger(id) ? await this.tickets.findById(caller.companyId, id) : null;
-    return this.tags.withTags(this.visible(caller, row));
+    return this.visible(caller, row);
   }
 
   async getByUuid(caller: Caller, uuid: string): Promise<TicketDto> {
     const row = /^[0-9a-f-]{36}$/i.test(uuid) ? await this.tickets.findByUuid(caller.companyId, uuid) : null;
-    return this.tags.withTags(this.visible(caller, row));
+    return this.visible(caller, row);
   }
 
   /** An agent opens a conversation with a contact; refused when someone already holds one. */

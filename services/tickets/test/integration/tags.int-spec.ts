@@ -91,6 +91,33 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     expect((await t.http.get(`/tickets/${ticket.id}`, { token: admin.token })).body.tags).toEqual([]);
   });
 
+  it('lists tickets with their tags and filters by tags (every one selected) and, for admins, by users', async () => {
+    const { c, admin, agent, conn } = await company();
+    const tag = async (name: string) => (await t.http.post('/tags', { token: admin.token, body: { name, color: '#112233' } })).body as { id: number };
+    const [vip, late] = [await tag('VIP'), await tag('Atrasado')];
+    const a = await ticketIn(c, conn.id, admin.token);
+    const b = await ticketIn(c, conn.id, admin.token);
+    const ab = await ticketIn(c, conn.id, admin.token);
+    await ticketIn(c, conn.id, admin.token);
+    await t.http.post('/tags/sync', { token: admin.token, body: { ticketId: a.id, tags: [vip] } });
+    await t.http.post('/tags/sync', { token: admin.token, body: { ticketId: b.id, tags: [late] } });
+    await t.http.post('/tags/sync', { token: admin.token, body: { ticketId: ab.id, tags: [vip, late] } });
+    const ids = async (query: string, token = admin.token) => ((await t.http.get(`/tickets?showAll=true&${query}`, { token })).body.tickets as Array<{ id: number }>).map((x) => x.id).sort();
+
+    expect(await ids(`tags=${JSON.stringify([vip.id])}`)).toEqual([a.id, ab.id].sort());
+    expect(await ids(`tags=${JSON.stringify([vip.id, late.id])}`)).toEqual([ab.id]);
+    expect(await ids(`tags=${vip.id}&tags=${late.id}`)).toEqual([ab.id]);
+    const listed = (await t.http.get(`/tickets?showAll=true&tags=[${late.id}]`, { token: admin.token })).body.tickets as Array<{ id: number; tags: Array<{ name: string }> }>;
+    expect(listed.find((x) => x.id === ab.id)?.tags.map((g) => g.name)).toEqual(['Atrasado', 'VIP']);
+    expect((await t.http.get('/tickets?tags=[1,"x"]', { token: admin.token })).status).toBe(400);
+
+    // users: the agent takes one ticket; admins filter by who holds it
+    expect((await t.http.put(`/tickets/${b.id}`, { token: agent.token, body: { status: 'open' } })).status).toBe(200);
+    expect(await ids(`users=${JSON.stringify([agent.id])}`)).toEqual([b.id]);
+    // a ticket read by id, and an event of any change, carry the tags too
+    expect((await t.http.get(`/tickets/${b.id}`, { token: admin.token })).body.tags).toEqual([{ id: late.id, name: 'Atrasado', color: '#112233' }]);
+  });
+
   it("keeps companies apart: B can neither see A's tags nor put them on its tickets, nor tag A's tickets", async () => {
     const a = await company();
     const b = await company();

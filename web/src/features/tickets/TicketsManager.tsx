@@ -1,5 +1,5 @@
 import { Button, Flex, HStack, Input, Switch, Tabs } from '@chakra-ui/react';
-import { MdAdd } from 'react-icons/md';
+import { MdAdd, MdLocalOffer, MdPeople } from 'react-icons/md';
 import { NewTicketModal } from '../contacts/NewTicketModal';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,8 @@ import { useAppSelector } from '../../app/store';
 import { QueueFilter } from './QueueFilter';
 import { userQueueIds, type TicketListArgs } from './ticket-list-rules';
 import { useTicketsView, type TicketsTab } from './tickets-context';
-import { useListQueuesQuery } from './tickets.api';
+import { useListQueuesQuery, useListTagsQuery, useListUserNamesQuery } from './tickets.api';
+import { PickFilter } from './PickFilter';
 import { TicketsList } from './TicketsList';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 
@@ -26,10 +27,18 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const [newTicket, setNewTicket] = useState(false);
+  const [tags, setTags] = useState<number[]>([]);
+  const [users, setUsers] = useState<number[]>([]);
+  const searching = tab === 'search';
+  const tagOptions = useListTagsQuery(undefined, { skip: !searching });
+  const userOptions = useListUserNamesQuery(undefined, { skip: !searching || !isAdmin });
 
   const args: TicketListArgs = useMemo(
-    () => (tab === 'search' ? { searchParam, showAll: isAdmin && showAll, queueIds } : { status: tab, showAll: isAdmin && showAll, queueIds }),
-    [tab, searchParam, showAll, isAdmin, queueIds],
+    () =>
+      tab === 'search'
+        ? { searchParam, showAll: isAdmin && showAll, queueIds, tags, users: isAdmin ? users : [] }
+        : { status: tab, showAll: isAdmin && showAll, queueIds },
+    [tab, searchParam, showAll, isAdmin, queueIds, tags, users],
   );
 
   return (
@@ -44,8 +53,10 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         </Tabs.List>
       </Tabs.Root>
       {tab === 'search' && (
-        <Flex px="3" pt="3">
+        <Flex px="3" pt="3" gap="2" wrap="wrap">
           <Input size="sm" placeholder={t('tickets.searchPlaceholder')} value={search} onChange={(e) => setSearch(e.target.value)} autoFocus data-testid="tickets-search" />
+          <PickFilter label={t('tickets.tagsFilter')} icon={<MdLocalOffer />} options={tagOptions.data ?? []} selected={tags} onChange={setTags} testId="tags-filter" />
+          {isAdmin && <PickFilter label={t('tickets.usersFilter')} icon={<MdPeople />} options={userOptions.data ?? []} selected={users} onChange={setUsers} testId="users-filter" />}
         </Flex>
       )}
       <HStack px="3" py="2" gap="3" justify="space-between" borderBottomWidth="1px">

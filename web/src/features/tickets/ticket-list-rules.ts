@@ -9,6 +9,10 @@ export interface TicketListArgs {
   showAll: boolean;
   /** the selected queues; empty = no queue filter */
   queueIds: number[];
+  /** tickets carrying every one of these tags; absent or empty = no tag filter */
+  tags?: number[];
+  /** admins: tickets held by one of these users; absent or empty = no user filter */
+  users?: number[];
 }
 
 /** The list the ticket manager opens with: the open tab, the user's queues, "show all" off. */
@@ -37,11 +41,14 @@ export function queueSelected(ticket: Pick<TicketDto, 'queueId'>, queueIds: read
 
 /**
  * spec 01 §4 "Live updates": a ticket belongs to a list when it matches the list's status, the user
- * (nobody's, the user's own, or any when "show all" is on) and the selected queues.
+ * (nobody's, the user's own, or any when "show all" is on), the selected queues, and the tag and user
+ * filters when set (as the server reads them).
  */
 export function matchesList(ticket: TicketDto, args: TicketListArgs, userId: number): boolean {
   if (args.status && ticket.status !== args.status) return false;
   const userOk = ticket.userId === null || ticket.userId === undefined || ticket.userId === userId || args.showAll;
+  if (args.tags?.length && !args.tags.every((id) => ticket.tags?.some((tag) => tag.id === id))) return false;
+  if (args.users?.length && !(ticket.userId !== null && args.users.includes(ticket.userId))) return false;
   return userOk && queueSelected(ticket, args.queueIds);
 }
 

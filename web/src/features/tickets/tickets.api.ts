@@ -18,6 +18,8 @@ export const ticketsApi = api.injectEndpoints({
           searchParam: queryArg.searchParam || undefined,
           showAll: String(queryArg.showAll),
           queueIds: JSON.stringify(queryArg.queueIds),
+          tags: queryArg.tags?.length ? JSON.stringify(queryArg.tags) : undefined,
+          users: queryArg.users?.length ? JSON.stringify(queryArg.users) : undefined,
           ...(pageParam.cursor ? { cursor: pageParam.cursor } : { pageNumber: pageParam.page }),
         },
       }),
@@ -53,6 +55,14 @@ export const ticketsApi = api.injectEndpoints({
     searchUsers: build.query<UsersPage, string>({
       query: (searchParam) => ({ url: '/users', params: { searchParam, pageNumber: 1 } }),
     }),
+    /** The company's tags (the ticket list's tag filter). */
+    listTags: build.query<Array<{ id: number; name: string; color: string }>, void>({
+      query: () => '/tags/list',
+    }),
+    /** The company's users by name (the ticket list's user filter, admins). */
+    listUserNames: build.query<Array<{ id: number; name: string }>, void>({
+      query: () => '/users/list',
+    }),
     listQueues: build.query<QueueDto[], void>({
       query: () => '/queue',
       providesTags: ['Queue'],
@@ -60,7 +70,7 @@ export const ticketsApi = api.injectEndpoints({
   }),
 });
 
-export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery, useDeleteTicketMutation, useSearchUsersQuery } = ticketsApi;
+export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery, useDeleteTicketMutation, useSearchUsersQuery, useListTagsQuery, useListUserNamesQuery } = ticketsApi;
 
 type Dispatch = (action: unknown) => unknown;
 

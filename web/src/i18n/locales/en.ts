@@ -83,6 +83,8 @@ const en: Translation = {
     es: 'Español',
   },
   tickets: {
+    tagsFilter: 'Tags',
+    usersFilter: 'Users',
     tabs: {
       open: 'Open',
       pending: 'Pending',

@@ -83,6 +83,8 @@ const es: Translation = {
     es: 'Español',
   },
   tickets: {
+    tagsFilter: 'Etiquetas',
+    usersFilter: 'Usuarios',
     tabs: {
       open: 'Atendiendo',
       pending: 'Esperando',

@@ -85,6 +85,8 @@ const pt = {
     es: 'Español',
   },
   tickets: {
+    tagsFilter: 'Etiquetas',
+    usersFilter: 'Usuários',
     tabs: {
       open: 'Atendendo',
       pending: 'Aguardando',

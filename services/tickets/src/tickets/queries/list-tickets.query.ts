@@ -9,6 +9,8 @@ export interface ListTicketsFilter {
   showAll?: boolean;
   queueIds?: number[];
   users?: number[];
+  /** tickets carrying every one of these tags */
+  tags?: number[];
   withUnreadMessages?: boolean;
   /** YYYY-MM-DD: created that day */
   date?: string;
@@ -51,6 +53,10 @@ export function listTicketsQuery(caller: Caller, f: ListTicketsFilter): { sql: s
   if (f.status) where.push(`t.status = ${p(f.status)}`);
   if (f.queueIds && f.queueIds.length > 0) where.push(`(t."queueId" = ANY(${p(f.queueIds)}::int[]) OR t."queueId" IS NULL)`);
   if (f.users && f.users.length > 0 && caller.isAdmin) where.push(`t."userId" = ANY(${p(f.users)}::int[])`);
+  if (f.tags && f.tags.length > 0) {
+    const tags = [...new Set(f.tags)];
+    where.push(`t.id IN (SELECT tt."ticketId" FROM tickets.ticket_tags tt WHERE tt."tagId" = ANY(${p(tags)}::int[]) GROUP BY tt."ticketId" HAVING count(*) = ${p(tags.length)})`);
+  }
   if (f.withUnreadMessages) where.push(`t."unreadMessages" > 0`);
   if (f.date) where.push(`t."createdAt" >= ${p(f.date)}::date AND t."createdAt" < ${p(f.date)}::date + 1`);
   if (f.updatedAt) where.push(`t."updatedAt" >= ${p(f.updatedAt)}::date AND t."updatedAt" < ${p(f.updatedAt)}::date + 1`);

@@ -30,6 +30,17 @@ describe('which tickets a list takes (spec 01 §4 "Live updates")', () => {
     expect(matchesList(aTicket({ status: 'open', userId: ME, queueId: 11 }), open, ME)).toBe(true);
   });
 
+  it('with a tag filter, takes only tickets carrying every tag picked; with a user filter, only tickets those users hold', () => {
+    const vip = { id: 1, name: 'VIP', color: '#f00' };
+    const late = { id: 2, name: 'Atrasado', color: '#0f0' };
+    const all = { showAll: true, queueIds: [], searchParam: 'x' };
+    expect(matchesList(aTicket({ tags: [vip, late] }), { ...all, tags: [1, 2] }, ME)).toBe(true);
+    expect(matchesList(aTicket({ tags: [vip] }), { ...all, tags: [1, 2] }, ME)).toBe(false);
+    expect(matchesList(aTicket({ tags: [] }), { ...all, tags: [] }, ME)).toBe(true);
+    expect(matchesList(aTicket({ userId: OTHER }), { ...all, users: [OTHER] }, ME)).toBe(true);
+    expect(matchesList(aTicket({ userId: null }), { ...all, users: [OTHER] }, ME)).toBe(false);
+  });
+
   it('leaves out another status', () => {
     expect(matchesList(aTicket({ status: 'open', userId: ME }), pending, ME)).toBe(false);
     expect(matchesList(aTicket({ status: 'closed', userId: ME }), open, ME)).toBe(false);
