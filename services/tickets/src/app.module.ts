@@ -19,6 +19,7 @@ import { WaAckConsumer } from './inbound/consumers/wa-ack.consumer.js';
 import { WaInboundConsumer } from './inbound/consumers/wa-inbound.consumer.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
+import { MessageChanges } from './messages/message-changes.service.js';
 import { Outbox } from './outbox/outbox.service.js';
 import { QueuesController } from './queues/queues.controller.js';
 import { QueuesService } from './queues/queues.service.js';
@@ -53,6 +54,7 @@ export class AppModule {
         TicketsRepository,
         TicketsService,
         MessagesService,
+        MessageChanges,
         QueuesService,
         WaInboundConsumer,
         WaAckConsumer,

@@ -6,7 +6,7 @@ import { launchChromium, poll, productUrls, step } from './browser';
 /**
  * Working a conversation in a real browser (issue 12): a customer's photo arrives from the sandbox phone
  * and shows in the chat; the agent sends a photo with a caption (the phone receives its bytes) and answers
- * the customer's photo with a reply that shows it quoted; then transfers the ticket to another queue and
+ * the customer's photo with a reply that shows it quoted, edits it and deletes it for everyone; then transfers the ticket to another queue and
  * sees it leave the list of open tickets.
  */
 const { webUrl, apiUrl } = productUrls();
@@ -96,7 +96,8 @@ describe('a conversation with media and replies', () => {
       const theirs = page.locator('[data-testid=message][data-from-me=false]').last();
       const theirId = Number(await theirs.getAttribute('data-message-id'));
       await theirs.hover();
-      await page.locator('.line').filter({ has: theirs }).getByTestId('message-reply').click();
+      await page.locator('.line').filter({ has: theirs }).getByTestId('message-options').click();
+      await page.getByTestId('message-option-reply').click();
       await page.getByTestId('reply-preview').getByText('olha a peça quebrada').waitFor();
       await page.getByTestId('message-textarea').fill('Vou trocar essa peça');
       await page.getByTestId('message-textarea').press('Enter');
@@ -105,6 +106,34 @@ describe('a conversation with media and replies', () => {
       expect(await reply.getByTestId('message-quoted').getAttribute('data-quoted-id')).toBe(String(theirId));
       expect(await reply.getByTestId('message-quoted').innerText()).toContain('olha a peça quebrada');
       expect(await page.getByTestId('reply-preview').count()).toBe(0);
+    }));
+
+  it('edits its reply and deletes it for everyone: the chat and the phone show both', () =>
+    step('edit and delete', pages, async () => {
+      const mine = page.locator('[data-testid=message][data-from-me=true]').filter({ hasText: 'Vou trocar essa peça' });
+      // the options appear once WhatsApp has the message (sent)
+      await poll('the reply sent', async () => Number(await mine.locator('[data-ack]').first().getAttribute('data-ack')) >= 1);
+      await mine.hover();
+      await page.locator('.line').filter({ has: mine }).getByTestId('message-options').click();
+      await page.getByTestId('message-option-edit').click();
+      await page.getByTestId('edit-message-text').fill('Vou trocar essa peça hoje');
+      await page.getByTestId('edit-message-save').click();
+      const edited = page.locator('[data-testid=message][data-from-me=true]').filter({ hasText: 'Vou trocar essa peça hoje' });
+      await edited.getByTestId('message-edited').waitFor();
+      await edited.hover();
+      await page.locator('.line').filter({ has: edited }).getByTestId('message-options').click();
+      await page.getByTestId('message-option-delete').click();
+      await page.getByTestId('confirm-ok').click();
+      await edited.getByTestId('message-deleted').waitFor();
+      const changes = await poll('the edit and the deletion on the phone', async () => {
+        const { body } = await api<{ items: Array<{ to: string; kind: string; body: string }> }>(`/whatsappsession/${connectionId}/sandbox/outbox`);
+        const mineOnPhone = body.items.filter((i) => i.to === number && i.kind !== 'send');
+        return mineOnPhone.length === 2 ? mineOnPhone : undefined;
+      });
+      expect(changes.map((i) => [i.kind, i.body])).toEqual([
+        ['delete', ''],
+        ['edit', 'Vou trocar essa peça hoje'],
+      ]);
     }));
 
   it('transfers the ticket to another queue: it leaves the open list at once', () =>

@@ -45,6 +45,7 @@ export function aMessage(overrides: Partial<MessageDto> = {}): MessageDto {
     ack: 0,
     read: true,
     isDeleted: false,
+    isEdited: false,
     createdAt: '2026-11-22T10:00:00.000Z',
     updatedAt: '2026-11-22T10:00:00.000Z',
     ...overrides,

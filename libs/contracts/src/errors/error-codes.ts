@@ -43,6 +43,8 @@ export const ErrorStatus = {
   ERR_NO_NOTE_FOUND: 404,
   ERR_NO_QUICK_MESSAGE_FOUND: 404,
   ERR_NO_TAG_FOUND: 404,
+  ERR_EDITING_WAPP_MSG: 400,
+  ERR_NO_MESSAGE_FOUND: 404,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -88,6 +90,8 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_NO_NOTE_FOUND: 'Note not found.',
   ERR_NO_QUICK_MESSAGE_FOUND: 'Quick reply not found.',
   ERR_NO_TAG_FOUND: 'Tag not found.',
+  ERR_EDITING_WAPP_MSG: 'The message could not be edited.',
+  ERR_NO_MESSAGE_FOUND: 'Message not found.',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

@@ -36,6 +36,14 @@ export interface NumberCheckResult {
   jid: string | null;
 }
 
+/**
+ * The `edit` and `delete` commands: change or revoke (for everyone) a message already on WhatsApp, through
+ * the session that holds the connection; answered once WhatsApp took it.
+ */
+export type MessageChangeCommand =
+  | { action: 'edit'; to: string; waMessageId: string; fromMe: boolean; text: string }
+  | { action: 'delete'; to: string; waMessageId: string; fromMe: boolean };
+
 /** Conversation key of a WA subject: company, connection and contact. */
 export function conversationKey(subject: string): string {
   return subject.split('.').slice(2, 5).join('.');

@@ -135,6 +135,8 @@ export interface MessageDto {
   ack: number;
   read: boolean;
   isDeleted: boolean;
+  /** its text was changed after it was sent */
+  isEdited: boolean;
   contact?: Pick<ContactDto, 'id' | 'name' | 'number'> | null;
   createdAt: string;
   updatedAt: string;

@@ -44,6 +44,8 @@ export interface SandboxOutboxItem {
   body: string;
   ack: number;
   sentAt: string;
+  /** a message sent, an edit of one (body: the new text) or its deletion for everyone */
+  kind: 'send' | 'edit' | 'delete';
   /** the file that went with it: what the customer's phone received */
   media: { mimetype: string; fileName: string; size: number; sha256: string } | null;
 }

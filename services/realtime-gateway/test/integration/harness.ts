@@ -180,6 +180,7 @@ export function messageDto(ticket: TicketDto, id: number): MessageDto {
     ack: 0,
     read: false,
     isDeleted: false,
+    isEdited: false,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,11 +1,11 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, MessageDto, MessagesPage } from '@wa/contracts';
 import { CallerService } from '../identity/caller.service.js';
-import { ListMessagesQueryDto, requiredText, SendMessageDto } from './messages.dto.js';
+import { EditMessageDto, ListMessagesQueryDto, requiredText, SendMessageDto } from './messages.dto.js';
 import { MessagesService } from './messages.service.js';
 
 const MAX_FILES_PER_SEND = 10;
@@ -41,5 +41,25 @@ export class MessagesController {
     const caller = await this.callers.of(claims);
     if (files && files.length > 0) return (await this.messages.sendMedia(caller, ticketId, files, body.body ?? '', quoted))[0];
     return this.messages.send(caller, ticketId, requiredText(body.body), quoted);
+  }
+
+  /** Changes the text of a message sent from here, on WhatsApp first (ERR_EDITING_WAPP_MSG when it refuses). */
+  @Post('edit/:id')
+  @HttpCode(200)
+  async edit(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
+    return this.messages.edit(await this.callers.of(claims), id, requiredText(body.body));
+  }
+
+  /** The same edit, as `PUT /messages/{id}` (spec 01 §7). */
+  @Put(':id')
+  async editByPut(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
+    return this.edit(claims, id, body);
+  }
+
+  /** Deletes a message sent from here for everyone (ERR_DELETE_WAPP_MSG when WhatsApp refuses); it stays, marked deleted. */
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<MessageDto> {
+    return this.messages.remove(await this.callers.of(claims), id);
   }
 }

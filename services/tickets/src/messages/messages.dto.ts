@@ -19,6 +19,15 @@ export class SendMessageDto {
   @ApiPropertyOptional() @IsOptional() @Transform(({ value }) => parseQuoted(value)) quotedMsg?: { id?: number } | null;
 }
 
+/** The edit call: the new text (the other fields the original client sends are taken and ignored). */
+export class EditMessageDto {
+  @ApiPropertyOptional({ maxLength: 65536 }) @IsOptional() @IsString({ message: 'Required' }) @MaxLength(65536) body?: string;
+  @ApiPropertyOptional() @FlagField() read?: boolean;
+  @ApiPropertyOptional() @FlagField() fromMe?: boolean;
+  @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsString() mediaUrl?: string | null;
+  @ApiPropertyOptional() @IsOptional() quotedMsg?: unknown;
+}
+
 export class ListMessagesQueryDto {
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) cursor?: string;

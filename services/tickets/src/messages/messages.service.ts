@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } f
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { assertCanSee } from '../tickets/visibility.js';
 import { newWhatsappMessageId } from './wid.js';
+import { MessageChanges } from './message-changes.service.js';
 
 export const MESSAGES_PAGE_SIZE = 20;
 
@@ -27,6 +28,7 @@ export class MessagesService {
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
     private readonly storage: MediaStorage,
+    private readonly changes: MessageChanges,
   ) {}
 
   /**
@@ -112,6 +114,51 @@ export class MessagesService {
       await Promise.all(keys.map((k) => this.storage.delete(k).catch(() => undefined)));
       throw err;
     }
+  }
+
+  /**
+   * Edits the text of a message sent from here (POST /messages/edit/{id}): WhatsApp changes it first,
+   * through the connection's session (ERR_EDITING_WAPP_MSG when it refuses); then it is stored, marked
+   * edited and announced.
+   */
+  async edit(caller: Caller, messageId: number, body: string): Promise<MessageDto> {
+    const { message, row } = await this.ownMessage(caller, messageId, 'ERR_EDITING_WAPP_MSG');
+    await this.changes.ask(row, { action: 'edit', to: row.contactNumber, waMessageId: message.wid, fromMe: true, text: body }, 'ERR_EDITING_WAPP_MSG');
+    return this.store(row, message, { body, isEdited: true });
+  }
+
+  /**
+   * Deletes a message sent from here for everyone (DELETE /messages/{id}): WhatsApp revokes it first
+   * (ERR_DELETE_WAPP_MSG when it refuses); it stays stored, marked deleted, its text kept for the record.
+   */
+  async remove(caller: Caller, messageId: number): Promise<MessageDto> {
+    const { message, row } = await this.ownMessage(caller, messageId, 'ERR_DELETE_WAPP_MSG');
+    if (message.isDeleted) return messageView(message);
+    await this.changes.ask(row, { action: 'delete', to: row.contactNumber, waMessageId: message.wid, fromMe: true }, 'ERR_DELETE_WAPP_MSG');
+    return this.store(row, message, { isDeleted: true });
+  }
+
+  /** A message of a ticket the caller sees, sent from this connection and already on WhatsApp. */
+  private async ownMessage(caller: Caller, messageId: number, refused: 'ERR_EDITING_WAPP_MSG' | 'ERR_DELETE_WAPP_MSG'): Promise<{ message: MessageEntity; row: TicketRow }> {
+    const message = Number.isSafeInteger(messageId) ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(messageId), companyId: caller.companyId }) : null;
+    if (!message) throw new DomainError('ERR_NO_MESSAGE_FOUND');
+    const row = await this.visibleTicket(caller, message.ticketId);
+    if (!message.fromMe) throw new DomainError(refused, {}, 'Only messages sent from this connection can be changed.');
+    if (message.isDeleted && refused === 'ERR_EDITING_WAPP_MSG') throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
+    if (message.ack < 1) throw new DomainError(refused, {}, 'The message has not reached WhatsApp yet.');
+    await this.connectedConnection(row);
+    return { message, row };
+  }
+
+  private async store(row: TicketRow, message: MessageEntity, change: Partial<Pick<MessageEntity, 'body' | 'isEdited' | 'isDeleted'>>): Promise<MessageDto> {
+    const outboxIds = await this.db.transaction(async (tx) => {
+      await tx.getRepository(MessageEntity).update({ id: message.id, companyId: row.companyId }, { ...change, updatedAt: new Date() });
+      const saved = (await tx.getRepository(MessageEntity).findOneBy({ id: message.id })) as MessageEntity;
+      const ticket = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
+      return this.outbox.add(tx, announceStored('updated', [saved], [ticket], (companyId, id) => this.callers.nameOf(companyId, id)));
+    });
+    await this.outbox.flush(outboxIds);
+    return messageView((await this.db.getRepository(MessageEntity).findOneBy({ id: message.id })) as MessageEntity);
   }
 
   private async connectedConnection(row: TicketRow): Promise<void> {

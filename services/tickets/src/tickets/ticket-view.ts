@@ -97,6 +97,7 @@ export function messageView(m: MessageEntity): MessageDto {
     ack: m.ack,
     read: m.read,
     isDeleted: m.isDeleted,
+    isEdited: m.isEdited ?? false,
     createdAt: new Date(m.sentAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),
   };

@@ -1,4 +1,4 @@
-import { sessionCommandSubject, type ErrorCode, type NumberCheckCommand, type SandboxInboundRequest } from '@wa/contracts';
+import { sessionCommandSubject, type ErrorCode, type MessageChangeCommand, type NumberCheckCommand, type SandboxInboundRequest } from '@wa/contracts';
 import { serve, type HasConnection } from '@wa/event-bus';
 
 /** What can be asked of a connection's session, wherever it runs. */
@@ -11,7 +11,9 @@ export type SessionCommand =
   /** stand-in phones only (the sandbox): deliver messages as WhatsApp would, in one upsert */
   | { action: 'inbound'; messages: SandboxInboundRequest[] }
   /** is a number on WhatsApp (asked by tickets for a contact) */
-  | NumberCheckCommand;
+  | NumberCheckCommand
+  /** edit or delete (for everyone) a message already sent */
+  | MessageChangeCommand;
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply = { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };

@@ -9,6 +9,7 @@ import type { LiveSession } from './live-session.js';
 import { OutboundConsumer } from './outbound-consumer.js';
 import { connectionIntent } from './providers/baileys/mapping.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
+import { contactToJid } from './providers/baileys/mapping.js';
 import { ProviderClosedError, type ProviderEventMap } from './providers/provider.js';
 import { ProviderFactory } from './providers/provider-factory.js';
 import { reconnectDelay } from './reconnect-backoff.js';
@@ -137,6 +138,25 @@ export class SessionRunner {
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           if (typeof cmd.number !== 'string' || !/^\d{8,15}$/.test(cmd.number)) return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT' };
           return { ok: true, result: await s.provider.checkNumber(cmd.number) };
+        }
+        case 'edit':
+        case 'delete': {
+          const s = this.sessions.get(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const failed = cmd.action === 'edit' ? 'ERR_EDITING_WAPP_MSG' : 'ERR_DELETE_WAPP_MSG';
+          if (typeof cmd.to !== 'string' || !cmd.to || typeof cmd.waMessageId !== 'string' || !cmd.waMessageId) return { ok: false, code: failed };
+          const jid = contactToJid(cmd.to);
+          const key = { remoteJid: jid, id: cmd.waMessageId, fromMe: cmd.fromMe === true };
+          try {
+            if (cmd.action === 'edit') await s.provider.editMessage(jid, key, String(cmd.text ?? ''));
+            else await s.provider.deleteMessage(jid, key);
+          } catch (err) {
+            if (err instanceof ProviderClosedError) throw err;
+            this.logger.warn({ err, connectionId, action: cmd.action }, 'WhatsApp refused a message change');
+            return { ok: false, code: failed };
+          }
+          return { ok: true };
         }
         default:
           return { ok: false, code: 'ERR_VALIDATION', message: 'unknown session command' };

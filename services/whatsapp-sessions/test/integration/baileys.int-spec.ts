@@ -473,6 +473,13 @@ describe('baileys: media both ways', () => {
       expect(content).toMatchObject({ mimetype: 'application/pdf', fileName: 'orcamento.pdf' });
       expect(content.caption).toBeUndefined();
       expect((await readAll(content.document.stream)).equals(pdfFile('orçamento'))).toBe(true);
+
+      // an edit and a deletion for everyone go through Baileys' sendMessage with the message's key
+      const ask = (cmd: object) => request(svc.bus, sessionCommandSubject(c.id), cmd, { timeoutMs: 5000 });
+      expect(await ask({ action: 'edit', to: from, waMessageId: send.waMessageId, fromMe: true, text: 'orçamento corrigido' })).toEqual({ ok: true });
+      expect(await ask({ action: 'delete', to: from, waMessageId: send.waMessageId, fromMe: true })).toEqual({ ok: true });
+      const key = { remoteJid: `${from}@s.whatsapp.net`, id: send.waMessageId, fromMe: true };
+      expect(s0.sent.slice(1).map((x) => x.content)).toEqual([{ text: 'orçamento corrigido', edit: key }, { delete: key }]);
     } finally {
       media.server.close();
     }

@@ -1,12 +1,13 @@
 import { randomInt, randomBytes, createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { WaSubjects, type SandboxOutboxItem, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { sessionCommandSubject, WaSubjects, type SandboxOutboxItem, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { MediaStorage } from '@wa/server-kit';
+import { request } from '@wa/event-bus';
 import { mediaForm, mp3File, pdfFile, pngFile, waitFor } from '@wa/testing';
 import { cleanup, companyPool, createConnection, lastOn, startSessions, storedOn, tokenFor, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(4);
+const companies = companyPool(5);
 let next = 0;
 let svc: SessionsUnderTest;
 const created: Array<{ id: number; token: string }> = [];
@@ -117,5 +118,26 @@ describe('sandbox media (a phone sending and receiving files)', () => {
       body: 'Segue a foto',
       media: { mimetype: 'image/png', fileName: 'foto.png', size: photo.length, sha256: createHash('sha256').update(photo).digest('hex') },
     });
+  });
+});
+
+describe('sandbox: edits and deletions of sent messages (session commands from tickets)', () => {
+  it('edits and deletes a message it sent, recorded in the outbox; refuses a message it did not send', async () => {
+    const c = await sandboxConnection();
+    const to = phone();
+    const send: WaOutboundSend = { companyId: c.companyId, connectionId: c.id, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to, body: 'primeiro', ticketId: 1, messageId: 1 };
+    await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
+    const outbox = async () => ((await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token: c.token })).body.items as SandboxOutboxItem[]).filter((i) => i.waMessageId === send.waMessageId);
+    await waitFor(async () => (await outbox()).length === 1);
+    const ask = (cmd: object) => request(svc.bus, sessionCommandSubject(c.id), cmd, { timeoutMs: 5000 });
+    expect(await ask({ action: 'edit', to, waMessageId: send.waMessageId, fromMe: true, text: 'corrigido' })).toEqual({ ok: true });
+    expect(await ask({ action: 'delete', to, waMessageId: send.waMessageId, fromMe: true })).toEqual({ ok: true });
+    expect((await outbox()).map((i) => [i.kind, i.body])).toEqual([
+      ['delete', ''],
+      ['edit', 'corrigido'],
+      ['send', 'primeiro'],
+    ]);
+    expect(await ask({ action: 'delete', to, waMessageId: 'THEIRS1', fromMe: false })).toEqual({ ok: false, code: 'ERR_DELETE_WAPP_MSG' });
+    expect(await ask({ action: 'edit', to: '', waMessageId: send.waMessageId, fromMe: true, text: 'x' })).toEqual({ ok: false, code: 'ERR_EDITING_WAPP_MSG' });
   });
 });

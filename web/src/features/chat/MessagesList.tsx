@@ -1,5 +1,5 @@
-import { Box, Center, IconButton, Spinner, type SystemStyleObject } from '@chakra-ui/react';
-import { MdReply } from 'react-icons/md';
+import { Box, Center, Spinner, type SystemStyleObject } from '@chakra-ui/react';
+import { MessageOptions } from './MessageOptions';
 import type { MessageDto } from '@wa/contracts';
 import { Fragment, useCallback, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,8 +32,10 @@ const messagesCss: SystemStyleObject = {
   '& .quoted': { borderLeftWidth: '4px', borderLeftColor: 'teal.solid', bg: 'blackAlpha.100', borderRadius: 'sm', px: '2', py: '1', mb: '1', textStyle: 'xs', cursor: 'default' },
   '& .quoted .who': { fontWeight: 'semibold', color: 'teal.fg' },
   '& .quoted .what': { lineClamp: 3, whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
-  '& .line .reply': { visibility: 'hidden', alignSelf: 'center', mx: '1' },
-  '& .line:hover .reply, & .line:focus-within .reply': { visibility: 'visible' },
+  '& .line .options': { visibility: 'hidden', alignSelf: 'flex-start', mx: '1' },
+  '& .line:hover .options, & .line:focus-within .options, & .line .options[data-state=open]': { visibility: 'visible' },
+  '& .deleted': { color: 'fg.muted', fontStyle: 'italic' },
+  '& .deleted s': { display: 'block', fontStyle: 'normal' },
 };
 
 /** What a quoted message shows: its text, or its file's name. */
@@ -57,11 +59,7 @@ function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto
   const { t } = useTranslation();
   const mine = message.fromMe;
   const hasFile = FILE_TYPES.has(message.mediaType);
-  const replyButton = onReply && !message.isDeleted && (
-    <IconButton className="reply" size="2xs" variant="ghost" aria-label={t('chat.reply')} title={t('chat.reply')} onClick={() => onReply(message)} data-testid="message-reply">
-      <MdReply />
-    </IconButton>
-  );
+  const replyButton = <MessageOptions message={message} onReply={onReply} />;
   return (
     <div className="line" data-from-me={mine}>
       {mine && replyButton}
@@ -70,10 +68,18 @@ function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto
         {hasFile && !message.isDeleted && <MediaView message={message} />}
         {(!hasFile || message.isDeleted || (message.body && !(message.mediaType === 'application' && message.mediaUrl && message.body === mediaFileName(message.mediaUrl)))) && (
           <div className="text" data-testid="message-body">
-            {message.isDeleted ? <i>🚫</i> : <FormattedText text={message.body} />}
+            {message.isDeleted ? (
+              <span className="deleted" data-testid="message-deleted">
+                🚫 {t('chat.deleted')}
+                <s>{message.body}</s>
+              </span>
+            ) : (
+              <FormattedText text={message.body} />
+            )}
           </div>
         )}
         <div className="meta">
+          {message.isEdited && !message.isDeleted && <span data-testid="message-edited">{t('chat.edited')}</span>}
           <span>{timeLabel(message.createdAt)}</span>
           {mine && <AckIcon ack={message.ack} />}
         </div>

@@ -1,7 +1,7 @@
 import type { MessageDto, MessagesPage } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
-import { addMessage, type MessagePageParam, type MessagePages } from './message-rules';
+import { addMessage, replaceMessage, type MessagePageParam, type MessagePages } from './message-rules';
 
 export const chatApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -41,6 +41,22 @@ export const chatApi = api.injectEndpoints({
         }
       },
     }),
+    /** A sent message's new text, changed on WhatsApp first. */
+    editMessage: build.mutation<MessageDto, { id: number; ticketId: number; body: string }>({
+      query: ({ id, body }) => ({ url: `/messages/edit/${id}`, method: 'POST', body: { body } }),
+      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+      },
+    }),
+    /** A sent message deleted for everyone (kept, marked deleted). */
+    deleteMessage: build.mutation<MessageDto, { id: number; ticketId: number }>({
+      query: ({ id }) => ({ url: `/messages/${id}`, method: 'DELETE' }),
+      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+      },
+    }),
     /**
      * A stored file, fetched with the session's token (never a public URL) and kept as an object URL
      * while some message shows it; released when no message has shown it for a while.
@@ -61,4 +77,4 @@ export const chatApi = api.injectEndpoints({
   }),
 });
 
-export const { useMessagesInfiniteQuery, useSendMessageMutation, useMediaFileQuery } = chatApi;
+export const { useMessagesInfiniteQuery, useSendMessageMutation, useMediaFileQuery, useEditMessageMutation, useDeleteMessageMutation } = chatApi;

@@ -20,6 +20,7 @@ export class MessageEntity {
   @Column({ type: 'smallint', default: 0 }) ack: number;
   @Column({ type: 'boolean', default: false }) read: boolean;
   @Column({ type: 'boolean', default: false }) isDeleted: boolean;
+  @Column({ type: 'boolean', default: false }) isEdited: boolean;
   @Column({ type: 'timestamptz' }) sentAt: Date;
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) seq: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

@@ -75,6 +75,10 @@ export interface SessionProvider {
   readonly ev: ProviderEvents;
   start(): Promise<void>;
   sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }>;
+  /** Changes the text of a message already sent (WhatsApp shows it edited). */
+  editMessage(jid: string, key: WAMessageKey, text: string): Promise<void>;
+  /** Revokes a message for everyone. */
+  deleteMessage(jid: string, key: WAMessageKey): Promise<void>;
   /** The file of a received media message, as a stream; rejects when WhatsApp will not give it. */
   downloadMedia(message: WAMessage): Promise<Readable>;
   /** whether a number (digits with the country code) is on WhatsApp, and WhatsApp's id for it */

@@ -124,6 +124,22 @@ export class BaileysProvider implements SessionProvider {
     }
   }
 
+  /** Baileys' edit: the same jid and key, the new text. */
+  async editMessage(jid: string, key: WAMessageKey, text: string): Promise<void> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    const to = await this.whatsappJid(sock, jid);
+    await sock.sendMessage(to, { text, edit: { ...key, remoteJid: to } });
+  }
+
+  /** Baileys' revoke ("delete for everyone"). */
+  async deleteMessage(jid: string, key: WAMessageKey): Promise<void> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    const to = await this.whatsappJid(sock, jid);
+    await sock.sendMessage(to, { delete: { ...key, remoteJid: to } });
+  }
+
   /**
    * A received file through Baileys (fetched from WhatsApp's media servers and decrypted as it streams);
    * an expired one is asked for again from the phone (`updateMediaMessage`).

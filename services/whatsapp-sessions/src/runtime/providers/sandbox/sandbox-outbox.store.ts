@@ -14,17 +14,17 @@ export const OUTBOX_PAGE_SIZE = 20;
 export class SandboxOutboxStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async record(item: { connectionId: number; companyId: number; waMessageId: string; to: string; body: string; media?: SandboxOutboxItem['media'] }): Promise<void> {
+  async record(item: { connectionId: number; companyId: number; waMessageId: string; to: string; body: string; media?: SandboxOutboxItem['media']; kind?: SandboxOutboxItem['kind'] }): Promise<void> {
     await this.db.query(
-      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [item.connectionId, item.companyId, item.waMessageId, item.to, item.body, item.media ? JSON.stringify(item.media) : null],
+      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [item.connectionId, item.companyId, item.waMessageId, item.to, item.body, item.media ? JSON.stringify(item.media) : null, item.kind ?? 'send'],
     );
   }
 
   /** Newest first. */
   async page(connectionId: number, companyId: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     const raw = await this.db.query(
-      `SELECT o."waMessageId", o."to", o.body, o."sentAt", o.media, COALESCE(s.ack, 0) AS ack
+      `SELECT o."waMessageId", o."to", o.body, o."sentAt", o.media, o.kind, COALESCE(s.ack, 0) AS ack
          FROM whatsapp.sandbox_outbox o
          LEFT JOIN whatsapp.sent_messages s ON s."connectionId" = o."connectionId" AND s."waMessageId" = o."waMessageId"
         WHERE o."connectionId" = $1 AND o."companyId" = $2
@@ -32,7 +32,7 @@ export class SandboxOutboxStore {
         LIMIT $3 OFFSET $4`,
       [connectionId, companyId, OUTBOX_PAGE_SIZE + 1, (pageNumber - 1) * OUTBOX_PAGE_SIZE],
     );
-    const rows = rowsOf<{ waMessageId: string; to: string; body: string; sentAt: Date; ack: number; media: SandboxOutboxItem['media'] }>(raw);
+    const rows = rowsOf<{ waMessageId: string; to: string; body: string; sentAt: Date; ack: number; media: SandboxOutboxItem['media']; kind: SandboxOutboxItem['kind'] }>(raw);
     return {
       items: rows.slice(0, OUTBOX_PAGE_SIZE).map((r) => ({
         waMessageId: r.waMessageId,
@@ -41,6 +41,7 @@ export class SandboxOutboxStore {
         ack: Number(r.ack),
         sentAt: new Date(r.sentAt).toISOString(),
         media: r.media ?? null,
+        kind: r.kind,
       })),
       hasMore: rows.length > OUTBOX_PAGE_SIZE,
     };

@@ -74,6 +74,23 @@ export class SandboxProvider implements SessionProvider {
     return { key };
   }
 
+  /** An edit reaches the phone: recorded (kind `edit`, the new text) under the message's id. */
+  async editMessage(jid: string, key: WAMessageKey, text: string): Promise<void> {
+    await this.change(jid, key, 'edit', text);
+  }
+
+  /** A deletion for everyone reaches the phone: recorded (kind `delete`) under the message's id. */
+  async deleteMessage(jid: string, key: WAMessageKey): Promise<void> {
+    await this.change(jid, key, 'delete', '');
+  }
+
+  private async change(jid: string, key: WAMessageKey, kind: 'edit' | 'delete', body: string): Promise<void> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    // as WhatsApp: only one's own messages can be changed
+    if (!key.fromMe || !key.id) throw new Error(`sandbox: only messages sent from this phone can be changed (${kind})`);
+    await this.outbox.record({ connectionId: this.ctx.connectionId, companyId: this.ctx.companyId, waMessageId: key.id, to: jidToContact(jid), body, kind });
+  }
+
   /** A received file: where the sandbox's WhatsApp keeps it (the message's `url`, a media storage key). */
   async downloadMedia(message: WAMessage): Promise<Readable> {
     const content = message.message ?? {};
