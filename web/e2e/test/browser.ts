@@ -12,6 +12,10 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-sync',
   '--disable-quic',
+  // a stand-in microphone (a tone) that needs no permission prompt: audio recording is tested too
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
 export function launchChromium(): Promise<Browser> {

@@ -6,7 +6,8 @@ import { launchChromium, poll, productUrls, step } from './browser';
 /**
  * Working a conversation in a real browser (issue 12): a customer's photo arrives from the sandbox phone
  * and shows in the chat; the agent sends a photo with a caption (the phone receives its bytes) and answers
- * the customer's photo with a reply that shows it quoted, edits it and deletes it for everyone; then transfers the ticket to another queue and
+ * the customer's photo with a reply that shows it quoted, edits it and deletes it for everyone, uses a quick
+ * reply, adds a note and a tag in the contact drawer; then transfers the ticket to another queue and
  * sees it leave the list of open tickets.
  */
 const { webUrl, apiUrl } = productUrls();
@@ -134,6 +135,84 @@ describe('a conversation with media and replies', () => {
         ['delete', ''],
         ['edit', 'Vou trocar essa peça hoje'],
       ]);
+    }));
+
+  it('uses a quick reply typed after "/": its variables are filled when it is sent', () =>
+    step('quick reply', pages, async () => {
+      const shortcut = `saudacao${run}`;
+      const created = await api('/quick-messages', { method: 'POST', body: JSON.stringify({ shortcode: shortcut, message: 'Olá {{firstName}}, seu protocolo é {{protocol}}' }) });
+      expect(created.status).toBe(201);
+      await page.getByTestId('sign-switch').click();
+      await page.getByTestId('message-textarea').fill(`/${shortcut.slice(0, 8)}`);
+      const option = page.getByTestId('quick-reply-option').filter({ hasText: shortcut });
+      await option.waitFor();
+      expect((await option.innerText()).endsWith('...')).toBe(true);
+      await option.click();
+      expect(await page.getByTestId('message-textarea').inputValue()).toBe('Olá {{firstName}}, seu protocolo é {{protocol}}');
+      await page.getByTestId('message-textarea').press('Enter');
+      const sent = page.locator('[data-testid=message][data-from-me=true]').filter({ hasText: 'Olá Cliente, seu protocolo é' });
+      await sent.waitFor();
+      expect(await sent.innerText()).toMatch(new RegExp(`protocolo é \\d{14}${ticketId}`));
+      await page.getByTestId('sign-switch').click();
+    }));
+
+  it('records audio as MP3 and sends it; a recording too short is discarded; picks an emoji', () =>
+    step('audio and emoji', pages, async () => {
+      const audios = () => page.locator('[data-testid=message][data-from-me=true][data-media-type=audio]').count();
+      const before = await audios();
+      // a blip: under 10,000 bytes, thrown away
+      await page.getByTestId('record-button').click();
+      await page.getByTestId('recording').waitFor();
+      await page.getByTestId('recording-send').click();
+      await page.getByTestId('record-button').waitFor();
+      // three seconds of the fake microphone's tone: about 48 KB of MP3 at 128 kbps
+      await page.getByTestId('record-button').click();
+      await page.getByTestId('recording').waitFor();
+      await new Promise((r) => setTimeout(r, 3000));
+      await page.getByTestId('recording-send').click();
+      await poll('the recording in the chat', async () => (await audios()) === before + 1);
+      const sent = await poll('the recording on the phone', async () => {
+        const { body } = await api<{ items: Array<{ to: string; media: { mimetype: string; size: number; fileName: string } | null }> }>(`/whatsappsession/${connectionId}/sandbox/outbox`);
+        return body.items.find((i) => i.to === number && i.media?.mimetype === 'audio/mpeg');
+      });
+      expect(sent.media!.size).toBeGreaterThan(30_000);
+      expect(sent.media!.fileName).toMatch(/\.mp3$/);
+      expect(await audios()).toBe(before + 1);
+
+      await page.getByTestId('message-textarea').fill('Obrigado ');
+      await page.getByTestId('emoji-button').click();
+      const picker = page.locator('em-emoji-picker');
+      await picker.waitFor();
+      await picker.locator('button[aria-label]').first().waitFor();
+      const chosen = await picker.locator('button[aria-label]').first().innerText();
+      await picker.locator('button[aria-label]').first().click();
+      expect(await page.getByTestId('message-textarea').inputValue()).toBe(`Obrigado ${chosen.trim()}`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('message-textarea').fill('');
+    }));
+
+  it('adds a note and a tag in the contact drawer: the note listed, the tag on the ticket card', () =>
+    step('note and tag', pages, async () => {
+      const tag = await api<{ id: number }>('/tags', { method: 'POST', body: JSON.stringify({ name: `Troca ${run}`, color: '#d81b60' }) });
+      expect(tag.status).toBe(201);
+      await page.getByTestId('chat-contact-button').click();
+      const drawer = page.getByTestId('contact-drawer');
+      await drawer.waitFor();
+      expect((await drawer.boundingBox())?.width).toBe(320);
+      await drawer.getByTestId('note-text').fill('A');
+      await drawer.getByTestId('note-save').click();
+      await drawer.getByText('Mínimo de 2 caracteres').waitFor();
+      await drawer.getByTestId('note-text').fill('Cliente prefere retirar na loja');
+      await drawer.getByTestId('note-save').click();
+      await page.getByText('Observação adicionada com sucesso!').first().waitFor();
+      await drawer.getByTestId('note').filter({ hasText: 'Cliente prefere retirar na loja' }).waitFor();
+
+      await drawer.getByTestId('ticket-tags').click();
+      await page.getByTestId(`ticket-tags-option-${tag.body.id}`).click();
+      await page.keyboard.press('Escape');
+      await drawer.getByTestId('contact-drawer-tag').filter({ hasText: `Troca ${run}` }).waitFor();
+      await page.getByTestId('ticket-card').filter({ hasText: `Cliente ${run}` }).getByText(`Troca ${run}`).waitFor();
+      await drawer.getByTestId('contact-drawer-close').click();
     }));
 
   it('transfers the ticket to another queue: it leaves the open list at once', () =>

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, WaSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent, type WaOutboundSend } from '@wa/contracts';
-import { DomainError, MediaStorage, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
+import { companyTimeZone, DomainError, MediaStorage, TIME_ZONE_SETTING, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities/index.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
@@ -13,6 +13,7 @@ import { TicketsRepository } from '../tickets/tickets.repository.js';
 import { assertCanSee } from '../tickets/visibility.js';
 import { newWhatsappMessageId } from './wid.js';
 import { MessageChanges } from './message-changes.service.js';
+import { fillVariables } from './message-variables.js';
 
 export const MESSAGES_PAGE_SIZE = 20;
 
@@ -73,7 +74,8 @@ export class MessagesService {
   /** An agent's text: stored with ack 0, sent by the session that owns the connection, acks raise it. */
   async send(caller: Caller, ticketId: number, body: string, quotedMsgId?: number): Promise<MessageDto> {
     const row = await this.visibleTicket(caller, ticketId);
-    const { message, outboxIds } = await this.db.transaction(async (tx) => this.sendInTransaction(tx, row, body, quotedMsgId));
+    const text = await this.withVariables(row, body);
+    const { message, outboxIds } = await this.db.transaction(async (tx) => this.sendInTransaction(tx, row, text, quotedMsgId));
     await this.outbox.flush(outboxIds);
     return message;
   }
@@ -101,7 +103,7 @@ export class MessagesService {
         const out: MessageDto[] = [];
         const ids: string[] = [];
         for (const [i, m] of media.entries()) {
-          const text = i === 0 ? caption.trim() : '';
+          const text = i === 0 ? await this.withVariables(row, caption.trim()) : '';
           const sent = await this.sendInTransaction(tx, row, text, i === 0 ? quotedMsgId : undefined, m);
           out.push(sent.message);
           ids.push(...sent.outboxIds);
@@ -159,6 +161,13 @@ export class MessagesService {
     });
     await this.outbox.flush(outboxIds);
     return messageView((await this.db.getRepository(MessageEntity).findOneBy({ id: message.id })) as MessageEntity);
+  }
+
+  /** An agent's text with its variables filled ({{name}}, {{ms}}…: quick replies carry them). */
+  private async withVariables(row: TicketRow, text: string): Promise<string> {
+    if (!text.includes('{{')) return text;
+    const timeZone = companyTimeZone(await this.readModels.setting(row.companyId, TIME_ZONE_SETTING));
+    return fillVariables(text, { contactName: row.contactName, ticketId: row.id, timeZone });
   }
 
   private async connectedConnection(row: TicketRow): Promise<void> {

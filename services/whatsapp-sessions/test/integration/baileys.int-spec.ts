@@ -478,8 +478,8 @@ describe('baileys: media both ways', () => {
       const ask = (cmd: object) => request(svc.bus, sessionCommandSubject(c.id), cmd, { timeoutMs: 5000 });
       expect(await ask({ action: 'edit', to: from, waMessageId: send.waMessageId, fromMe: true, text: 'orçamento corrigido' })).toEqual({ ok: true });
       expect(await ask({ action: 'delete', to: from, waMessageId: send.waMessageId, fromMe: true })).toEqual({ ok: true });
-      const key = { remoteJid: `${from}@s.whatsapp.net`, id: send.waMessageId, fromMe: true };
-      expect(s0.sent.slice(1).map((x) => x.content)).toEqual([{ text: 'orçamento corrigido', edit: key }, { delete: key }]);
+      const sentKey = { remoteJid: `${from}@s.whatsapp.net`, id: send.waMessageId, fromMe: true };
+      expect(s0.sent.slice(1).map((x) => x.content)).toEqual([{ text: 'orçamento corrigido', edit: sentKey }, { delete: sentKey }]);
     } finally {
       media.server.close();
     }

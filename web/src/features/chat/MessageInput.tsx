@@ -1,17 +1,26 @@
-import { Box, CloseButton, Flex, HStack, IconButton, Switch, Tag, Text, Textarea } from '@chakra-ui/react';
+import { Box, CloseButton, Flex, HStack, IconButton, Popover, Portal, Spinner, Switch, Tag, Text, Textarea } from '@chakra-ui/react';
 import type { MessageDto } from '@wa/contracts';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAttachFile, MdSend } from 'react-icons/md';
+import { MdAttachFile, MdCheck, MdClose, MdInsertEmoticon, MdMic, MdSend } from 'react-icons/md';
+import { keepRecording, startMp3Recording, type Recording } from './audio-recorder';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { notify } from '../../app/notify';
-import { useSendMessageMutation } from './chat.api';
-import { isSendable, outgoingBody } from './message-rules';
+import { useQuickRepliesQuery, useSendMessageMutation } from './chat.api';
+import { isSendable, outgoingBody, quickReplyLabel, quickReplyMatches } from './message-rules';
 import { quotedText } from './MessagesList';
 
 /** spec 01 §5 and §9: the input grows to at most 5 rows. */
 export const INPUT_MAX_ROWS = 5;
+
+const EmojiPickerPanel = lazy(() => import('./EmojiPickerPanel'));
+
+/** m:ss of a recording's length. */
+export function recordingTime(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
 
 /** Files sent at once (the API takes up to 10). */
 export const MAX_FILES = 10;
@@ -22,14 +31,22 @@ export const MAX_FILES = 10;
  * shows above the box until sent or cancelled.
  */
 export function MessageInput({ ticketId, disabled, replyTo, contactName = '', onReplyDone }: { ticketId: number; disabled: boolean; replyTo?: MessageDto | null; contactName?: string; onReplyDone?: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const user = useAppSelector(selectUser);
   const [text, setText] = useState('');
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [recording, setRecording] = useState<{ rec: Recording; since: number } | null>(null);
+  const [, tick] = useState(0);
+  const box = useRef<HTMLTextAreaElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(true);
   const [send, { isLoading }] = useSendMessageMutation();
   const picker = useRef<HTMLInputElement>(null);
   const ready = isSendable(text) || files.length > 0;
+  const typingShortcut = text.startsWith('/') && text.length > 1;
+  const replies = useQuickRepliesQuery(undefined, { skip: !typingShortcut });
+  const suggestions = typingShortcut ? quickReplyMatches(text, replies.data ?? []).slice(0, 8) : [];
+  const [highlight, setHighlight] = useState(0);
 
   async function submit() {
     if (disabled || isLoading || !ready) return;
@@ -47,6 +64,50 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
     }
   }
 
+  async function record() {
+    try {
+      setRecording({ rec: await startMp3Recording(), since: Date.now() });
+    } catch (err) {
+      notify.errorText(t('chat.noMicrophone'));
+      void err;
+    }
+  }
+
+  /** Stops the recording and sends it as an MP3; one under 10,000 bytes is discarded. */
+  async function sendRecording() {
+    const current = recording;
+    if (!current) return;
+    setRecording(null);
+    const mp3 = await current.rec.stop();
+    if (!keepRecording(mp3)) return;
+    const file = new File([mp3], `audio-${new Date().toISOString().replace(/[:.]/g, '-')}.mp3`, { type: 'audio/mpeg' });
+    try {
+      await send({ ticketId, body: '', files: [file], quotedId: replyTo?.id ?? null }).unwrap();
+      onReplyDone?.();
+    } catch (err) {
+      notify.error(err);
+    }
+  }
+
+  useEffect(() => {
+    if (!recording) return;
+    const timer = setInterval(() => tick((n) => n + 1), 500);
+    return () => clearInterval(timer);
+  }, [recording]);
+  useEffect(() => () => recording?.rec.cancel(), [recording]);
+
+  /** An emoji goes where the cursor is. */
+  function insertEmoji(emoji: string) {
+    const el = box.current;
+    const at = el ? el.selectionStart : text.length;
+    const end = el ? el.selectionEnd : text.length;
+    setText(text.slice(0, at) + emoji + text.slice(end));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at + emoji.length, at + emoji.length);
+    });
+  }
+
   function pick(list: FileList | null) {
     if (!list) return;
     setFiles((current) => [...current, ...Array.from(list)].slice(0, MAX_FILES));
@@ -54,6 +115,18 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (suggestions.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      setHighlight((h) => (h + (e.key === 'ArrowDown' ? 1 : suggestions.length - 1)) % suggestions.length);
+      return;
+    }
+    if (suggestions.length > 0 && (e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey) {
+      // a quick reply picked: its text goes in the box (variables are filled when it is sent)
+      e.preventDefault();
+      setText(suggestions[Math.min(highlight, suggestions.length - 1)].message);
+      setHighlight(0);
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
@@ -75,6 +148,32 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
           <CloseButton size="xs" aria-label={t('chat.cancelReply')} onClick={onReplyDone} data-testid="reply-cancel" />
         </HStack>
       )}
+      {suggestions.length > 0 && (
+        <Box px="3" pt="2" data-testid="quick-replies">
+          <Box borderWidth="1px" borderRadius="md" bg="bg.panel" shadow="sm" maxH="48" overflowY="auto" role="listbox">
+            {suggestions.map((r, i) => (
+              <Box
+                key={r.id}
+                role="option"
+                aria-selected={i === highlight}
+                px="3"
+                py="1.5"
+                textStyle="sm"
+                cursor="pointer"
+                bg={i === highlight ? 'bg.muted' : undefined}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  setText(r.message);
+                  setHighlight(0);
+                }}
+                data-testid="quick-reply-option"
+              >
+                {quickReplyLabel(r)}
+              </Box>
+            ))}
+          </Box>
+        </Box>
+      )}
       {files.length > 0 && (
         <HStack px="3" pt="2" gap="1" wrap="wrap" data-testid="chosen-files">
           {files.map((f, i) => (
@@ -87,36 +186,82 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
           ))}
         </HStack>
       )}
-    <Flex align="flex-end" gap="2" px="3" py="2" data-testid="message-input">
-      <Switch.Root size="sm" checked={sign} onCheckedChange={(e) => setSign(e.checked)} disabled={disabled} mb="2" data-testid="sign-switch">
-        <Switch.HiddenInput />
-        <Switch.Control>
-          <Switch.Thumb />
-        </Switch.Control>
-        <Switch.Label textStyle="xs">{t('chat.sign')}</Switch.Label>
-      </Switch.Root>
-      <input ref={picker} type="file" multiple hidden onChange={(e) => pick(e.target.files)} data-testid="file-input" />
-      <IconButton variant="ghost" aria-label={t('chat.attach')} title={t('chat.attach')} onClick={() => picker.current?.click()} disabled={disabled} data-testid="attach">
-        <MdAttachFile />
-      </IconButton>
-      <Textarea
-        flex="1"
-        rows={1}
-        autoresize
-        // rows of text plus the field's padding (py 2 = 1rem) and border
-        maxH={`calc(${INPUT_MAX_ROWS}lh + 1rem + 2px)`}
-        resize="none"
-        placeholder={disabled ? t('chat.placeholderClosed') : files.length > 0 ? t('chat.caption') : t('chat.placeholder')}
-        value={text}
-        disabled={disabled}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-        data-testid="message-textarea"
-      />
-      <IconButton colorPalette="teal" aria-label={t('chat.send')} onClick={() => void submit()} disabled={disabled || !ready} loading={isLoading} data-testid="message-send">
-        <MdSend />
-      </IconButton>
-    </Flex>
+      <Flex align="flex-end" gap="2" px="3" py="2" data-testid="message-input">
+        <Switch.Root size="sm" checked={sign} onCheckedChange={(e) => setSign(e.checked)} disabled={disabled} mb="2" data-testid="sign-switch">
+          <Switch.HiddenInput />
+          <Switch.Control>
+            <Switch.Thumb />
+          </Switch.Control>
+          <Switch.Label textStyle="xs">{t('chat.sign')}</Switch.Label>
+        </Switch.Root>
+        <Popover.Root open={emojiOpen} onOpenChange={(e) => setEmojiOpen(e.open)} lazyMount unmountOnExit positioning={{ placement: 'top-start' }}>
+          <Popover.Trigger asChild>
+            <IconButton variant="ghost" aria-label={t('chat.emoji')} title={t('chat.emoji')} disabled={disabled} data-testid="emoji-button">
+              <MdInsertEmoticon />
+            </IconButton>
+          </Popover.Trigger>
+          <Portal>
+            <Popover.Positioner>
+              <Popover.Content width="auto" p="0">
+                <Suspense fallback={<Spinner m="4" />}>
+                  <EmojiPickerPanel language={i18n.language} onPick={insertEmoji} />
+                </Suspense>
+              </Popover.Content>
+            </Popover.Positioner>
+          </Portal>
+        </Popover.Root>
+        <input ref={picker} type="file" multiple hidden onChange={(e) => pick(e.target.files)} data-testid="file-input" />
+        <IconButton variant="ghost" aria-label={t('chat.attach')} title={t('chat.attach')} onClick={() => picker.current?.click()} disabled={disabled} data-testid="attach">
+          <MdAttachFile />
+        </IconButton>
+        <Textarea
+          flex="1"
+          rows={1}
+          autoresize
+          // rows of text plus the field's padding (py 2 = 1rem) and border
+          maxH={`calc(${INPUT_MAX_ROWS}lh + 1rem + 2px)`}
+          resize="none"
+          placeholder={disabled ? t('chat.placeholderClosed') : files.length > 0 ? t('chat.caption') : t('chat.placeholder')}
+          ref={box}
+          value={text}
+          disabled={disabled}
+          onChange={(e) => {
+            setText(e.target.value);
+            setHighlight(0);
+          }}
+          onKeyDown={onKeyDown}
+          data-testid="message-textarea"
+        />
+        {recording ? (
+          <HStack gap="1" data-testid="recording">
+            <Text textStyle="sm" color="fg.error" minW="10" data-testid="recording-time">
+              {recordingTime(Date.now() - recording.since)}
+            </Text>
+            <IconButton
+              variant="ghost"
+              aria-label={t('chat.cancelRecording')}
+              onClick={() => {
+                recording.rec.cancel();
+                setRecording(null);
+              }}
+              data-testid="recording-cancel"
+            >
+              <MdClose />
+            </IconButton>
+            <IconButton colorPalette="teal" aria-label={t('chat.sendRecording')} onClick={() => void sendRecording()} data-testid="recording-send">
+              <MdCheck />
+            </IconButton>
+          </HStack>
+        ) : !ready ? (
+          <IconButton variant="ghost" aria-label={t('chat.record')} title={t('chat.record')} onClick={() => void record()} disabled={disabled} loading={isLoading} data-testid="record-button">
+            <MdMic />
+          </IconButton>
+        ) : (
+          <IconButton colorPalette="teal" aria-label={t('chat.send')} onClick={() => void submit()} disabled={disabled || !ready} loading={isLoading} data-testid="message-send">
+            <MdSend />
+          </IconButton>
+        )}
+      </Flex>
     </Box>
   );
 }

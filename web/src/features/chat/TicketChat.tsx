@@ -15,8 +15,9 @@ import { useTicketActions } from '../tickets/use-ticket-actions';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
 import { TicketOptionsMenu } from './TicketOptionsMenu';
+import { ContactDrawer } from './ContactDrawer';
 
-function ChatHeader({ ticket }: { ticket: TicketDto }) {
+function ChatHeader({ ticket, onContact }: { ticket: TicketDto; onContact(): void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const actions = useTicketActions();
@@ -26,15 +27,17 @@ function ChatHeader({ ticket }: { ticket: TicketDto }) {
       <IconButton variant="ghost" size="sm" aria-label={t('chat.back')} onClick={() => navigate('/tickets')} hideFrom="lg">
         <MdArrowBack />
       </IconButton>
-      <ContactAvatar name={ticket.contact?.name} src={ticket.contact?.profilePicUrl} size="sm" />
-      <Box flex="1" minW="0">
-        <Text fontWeight="semibold" truncate data-testid="chat-contact">
-          {ticket.contact?.name || ticket.contact?.number}
-        </Text>
-        <Text textStyle="xs" color="fg.muted" truncate>
-          {t('chat.ticketNumber', { id: ticket.id })}
-          {ticket.user ? ` · ${t('chat.assignedTo', { name: ticket.user.name })}` : ''}
-        </Text>
+      <Box as="button" display="flex" alignItems="center" gap="3" flex="1" minW="0" textAlign="left" cursor="pointer" onClick={onContact} title={t('contactDrawer.open')} data-testid="chat-contact-button">
+        <ContactAvatar name={ticket.contact?.name} src={ticket.contact?.profilePicUrl} size="sm" />
+        <Box flex="1" minW="0">
+          <Text fontWeight="semibold" truncate data-testid="chat-contact">
+            {ticket.contact?.name || ticket.contact?.number}
+          </Text>
+          <Text textStyle="xs" color="fg.muted" truncate>
+            {t('chat.ticketNumber', { id: ticket.id })}
+            {ticket.user ? ` · ${t('chat.assignedTo', { name: ticket.user.name })}` : ''}
+          </Text>
+        </Box>
       </Box>
       <HStack gap="2">
         {ticket.status === 'pending' && (
@@ -85,6 +88,7 @@ export default function TicketChat({ uuid }: { uuid: string }) {
   });
 
   const [replyTo, setReplyTo] = useState<MessageDto | null>(null);
+  const [drawer, setDrawer] = useState(false);
   const ticketId = ticket?.id;
   useEffect(() => setReplyTo(null), [ticketId]);
 
@@ -95,10 +99,13 @@ export default function TicketChat({ uuid }: { uuid: string }) {
       </Center>
     );
   return (
-    <Flex direction="column" h="full" minH="0" data-testid="ticket-chat" data-ticket-id={ticket.id}>
-      <ChatHeader ticket={ticket} />
-      <MessagesList ticketId={ticket.id} contactName={ticket.contact?.name ?? ''} onReply={ticket.status === 'open' ? setReplyTo : undefined} />
-      <MessageInput ticketId={ticket.id} disabled={ticket.status !== 'open'} replyTo={replyTo} contactName={ticket.contact?.name ?? ''} onReplyDone={() => setReplyTo(null)} />
+    <Flex h="full" minH="0">
+      <Flex direction="column" flex="1" minW="0" h="full" minH="0" data-testid="ticket-chat" data-ticket-id={ticket.id}>
+        <ChatHeader ticket={ticket} onContact={() => setDrawer((d) => !d)} />
+        <MessagesList ticketId={ticket.id} contactName={ticket.contact?.name ?? ''} onReply={ticket.status === 'open' ? setReplyTo : undefined} />
+        <MessageInput ticketId={ticket.id} disabled={ticket.status !== 'open'} replyTo={replyTo} contactName={ticket.contact?.name ?? ''} onReplyDone={() => setReplyTo(null)} />
+      </Flex>
+      {drawer && <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />}
     </Flex>
   );
 }

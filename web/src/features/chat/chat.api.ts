@@ -1,4 +1,4 @@
-import type { MessageDto, MessagesPage } from '@wa/contracts';
+import type { MessageDto, MessagesPage, QuickMessageDto } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import { addMessage, replaceMessage, type MessagePageParam, type MessagePages } from './message-rules';
@@ -41,6 +41,11 @@ export const chatApi = api.injectEndpoints({
         }
       },
     }),
+    /** The caller's quick replies (their own and the company's shared ones), offered in the input after "/". */
+    quickReplies: build.query<QuickMessageDto[], void>({
+      query: () => '/quick-messages/list',
+      keepUnusedDataFor: 300,
+    }),
     /** A sent message's new text, changed on WhatsApp first. */
     editMessage: build.mutation<MessageDto, { id: number; ticketId: number; body: string }>({
       query: ({ id, body }) => ({ url: `/messages/edit/${id}`, method: 'POST', body: { body } }),
@@ -77,4 +82,4 @@ export const chatApi = api.injectEndpoints({
   }),
 });
 
-export const { useMessagesInfiniteQuery, useSendMessageMutation, useMediaFileQuery, useEditMessageMutation, useDeleteMessageMutation } = chatApi;
+export const { useMessagesInfiniteQuery, useSendMessageMutation, useMediaFileQuery, useEditMessageMutation, useDeleteMessageMutation, useQuickRepliesQuery } = chatApi;

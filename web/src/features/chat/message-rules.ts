@@ -68,3 +68,19 @@ export function outgoingBody(text: string, sign: boolean, agentName: string | un
 export function isSendable(text: string): boolean {
   return text.trim().length > 0;
 }
+
+/** spec 01 §9: a quick reply's label in the input is cut at 35 characters. */
+export const QUICK_REPLY_LABEL_MAX = 35;
+
+/** The quick replies offered for what is typed: after "/" and at least one more character, by shortcode or text. */
+export function quickReplyMatches<T extends { shortcode: string; message: string }>(text: string, replies: readonly T[]): T[] {
+  if (!text.startsWith('/') || text.length < 2) return [];
+  const term = text.slice(1).toLowerCase();
+  return replies.filter((r) => r.shortcode.toLowerCase().includes(term) || r.message.toLowerCase().includes(term));
+}
+
+/** `shortcode - message`, cut at 35 characters. */
+export function quickReplyLabel(r: { shortcode: string; message: string }): string {
+  const label = `${r.shortcode} - ${r.message.replace(/\s+/g, ' ')}`;
+  return label.length > QUICK_REPLY_LABEL_MAX ? `${label.slice(0, QUICK_REPLY_LABEL_MAX)}...` : label;
+}

@@ -73,6 +73,11 @@ export const contactsApi = api.injectEndpoints({
       query: (searchParam) => ({ url: '/contacts', params: { searchParam } }),
       transformResponse: (page: ContactsPage) => page.contacts,
     }),
+    /** One contact with its email and extra info (the chat's contact drawer). */
+    contact: build.query<ContactDto, number>({
+      query: (id) => `/contacts/${id}`,
+      providesTags: (_r, _e, id) => [{ type: 'ContactList', id }],
+    }),
     createContact: build.mutation<ContactCreated, ContactForm>({
       query: (body) => ({ url: '/contacts', method: 'POST', body }),
       async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
@@ -84,7 +89,10 @@ export const contactsApi = api.injectEndpoints({
       query: ({ id, ...body }) => ({ url: `/contacts/${id}`, method: 'PUT', body }),
       async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
-        if (data) changeContactLists(getState() as RootState, dispatch, { contact: data });
+        if (data) {
+          changeContactLists(getState() as RootState, dispatch, { contact: data });
+          dispatch(contactsApi.util.upsertQueryData('contact', data.id, data));
+        }
       },
     }),
     deleteContact: build.mutation<void, number>({
@@ -112,6 +120,7 @@ export const contactsApi = api.injectEndpoints({
 export const {
   useListContactsInfiniteQuery,
   useSearchContactsQuery,
+  useContactQuery,
   useCreateContactMutation,
   useUpdateContactMutation,
   useDeleteContactMutation,

@@ -59,6 +59,14 @@ export const ticketsApi = api.injectEndpoints({
     listTags: build.query<Array<{ id: number; name: string; color: string }>, void>({
       query: () => '/tags/list',
     }),
+    /** Puts exactly these tags on a ticket (POST /tags/sync); the answer and the socket carry the ticket with them. */
+    syncTicketTags: build.mutation<TicketDto, { ticketId: number; tagIds: number[] }>({
+      query: ({ ticketId, tagIds }) => ({ url: '/tags/sync', method: 'POST', body: { ticketId, tags: tagIds.map((id) => ({ id })) } }),
+      async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) applyTicketToCaches(data, getState() as RootState, dispatch);
+      },
+    }),
     /** The company's users by name (the ticket list's user filter, admins). */
     listUserNames: build.query<Array<{ id: number; name: string }>, void>({
       query: () => '/users/list',
@@ -70,7 +78,7 @@ export const ticketsApi = api.injectEndpoints({
   }),
 });
 
-export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery, useDeleteTicketMutation, useSearchUsersQuery, useListTagsQuery, useListUserNamesQuery } = ticketsApi;
+export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery, useDeleteTicketMutation, useSearchUsersQuery, useListTagsQuery, useListUserNamesQuery, useSyncTicketTagsMutation } = ticketsApi;
 
 type Dispatch = (action: unknown) => unknown;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { aMessage } from '../../../test/fixtures';
-import { addMessage, dayLabel, isSendable, orderedMessages, outgoingBody, replaceMessage, type MessagePages } from '../message-rules';
+import { addMessage, dayLabel, isSendable, orderedMessages, outgoingBody, replaceMessage, type MessagePages, quickReplyLabel, quickReplyMatches } from '../message-rules';
 
 function pages(...lists: number[][]): MessagePages {
   return {
@@ -43,5 +43,24 @@ describe('sending (spec 01 §5)', () => {
   it('prefixes the agent name in bold when the sign option is on', () => {
     expect(outgoingBody(' Olá! ', true, 'Ana')).toBe('*Ana:*\nOlá!');
     expect(outgoingBody(' Olá! ', false, 'Ana')).toBe('Olá!');
+  });
+});
+
+describe('quick replies in the input (spec 01 §2, §9)', () => {
+  const replies = [
+    { id: 1, shortcode: 'bomdia', message: 'Bom dia {{firstName}}, como posso ajudar?' },
+    { id: 2, shortcode: 'pix', message: 'Nossa chave pix é o CNPJ 12.345.678/0001-90, em nome da Loja Exemplo' },
+  ];
+
+  it('are offered after "/" and at least one more character, by shortcode or text', () => {
+    expect(quickReplyMatches('/', replies)).toEqual([]);
+    expect(quickReplyMatches('bom', replies)).toEqual([]);
+    expect(quickReplyMatches('/bo', replies).map((r) => r.id)).toEqual([1]);
+    expect(quickReplyMatches('/CNPJ', replies).map((r) => r.id)).toEqual([2]);
+  });
+
+  it('show "shortcode - message" cut at 35 characters', () => {
+    expect(quickReplyLabel(replies[1])).toBe('pix - Nossa chave pix é o CNPJ 12.3...');
+    expect(quickReplyLabel({ shortcode: 'oi', message: 'Olá!' })).toBe('oi - Olá!');
   });
 });

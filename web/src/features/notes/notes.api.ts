@@ -1,0 +1,22 @@
+import type { TicketNoteDto } from '@wa/contracts';
+import { api } from '../../app/api';
+
+const notesApi = api.enhanceEndpoints({ addTagTypes: ['Notes'] }).injectEndpoints({
+  endpoints: (build) => ({
+    /** A ticket's notes about its contact, newest first. */
+    notes: build.query<TicketNoteDto[], { ticketId: number; contactId: number }>({
+      query: (q) => ({ url: '/ticket-notes/list', params: q }),
+      providesTags: (_r, _e, q) => [{ type: 'Notes', id: `${q.ticketId}:${q.contactId}` }],
+    }),
+    addNote: build.mutation<TicketNoteDto, { ticketId: number; contactId: number; note: string }>({
+      query: (body) => ({ url: '/ticket-notes', method: 'POST', body }),
+      invalidatesTags: (_r, _e, q) => [{ type: 'Notes', id: `${q.ticketId}:${q.contactId}` }],
+    }),
+    deleteNote: build.mutation<void, { id: number; ticketId: number; contactId: number }>({
+      query: ({ id }) => ({ url: `/ticket-notes/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, q) => [{ type: 'Notes', id: `${q.ticketId}:${q.contactId}` }],
+    }),
+  }),
+});
+
+export const { useNotesQuery, useAddNoteMutation, useDeleteNoteMutation } = notesApi;
