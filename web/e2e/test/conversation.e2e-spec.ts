@@ -22,6 +22,7 @@ let browser: Browser;
 let page: Page;
 let connectionId = 0;
 let ticketId = 0;
+let ticketUuid = '';
 const pages = () => (page && !page.isClosed() ? [page] : []);
 const token = () => page.evaluate(() => localStorage.getItem('token') ?? '');
 
@@ -69,6 +70,7 @@ describe('a conversation with media and replies', () => {
         return res.body.tickets[0];
       });
       ticketId = ticket.id;
+      ticketUuid = ticket.uuid;
       // the agent takes the conversation and opens it
       expect((await api(`/tickets/${ticket.id}`, { method: 'PUT', body: JSON.stringify({ status: 'open' }) })).status).toBe(200);
       await page.goto(`${webUrl}/tickets/${ticket.uuid}`);
@@ -137,11 +139,27 @@ describe('a conversation with media and replies', () => {
       ]);
     }));
 
-  it('uses a quick reply typed after "/": its variables are filled when it is sent', () =>
+  it('makes a quick reply with a variable and an attachment on its page, then uses it after "/": filled and sent with its file', () =>
     step('quick reply', pages, async () => {
       const shortcut = `saudacao${run}`;
-      const created = await api('/quick-messages', { method: 'POST', body: JSON.stringify({ shortcode: shortcut, message: 'Olá {{firstName}}, seu protocolo é {{protocol}}' }) });
-      expect(created.status).toBe(201);
+      await page.goto(`${webUrl}/quick-messages`);
+      await page.getByTestId('quick-message-add').click();
+      const dialog = page.getByTestId('quick-message-dialog');
+      await dialog.getByTestId('quick-message-save').click();
+      await dialog.getByText('Obrigatório').waitFor();
+      await dialog.getByTestId('quick-message-shortcode').fill(shortcut);
+      await dialog.getByTestId('quick-message-text').fill('Olá ');
+      await dialog.getByTestId('quick-message-text').press('End');
+      await dialog.getByTestId('quick-message-var-firstName').click();
+      expect(await dialog.getByTestId('quick-message-text').inputValue()).toBe('Olá {{firstName}}');
+      await dialog.getByTestId('quick-message-text').fill('Olá {{firstName}}, seu protocolo é {{protocol}}');
+      await dialog.getByTestId('quick-message-file').setInputFiles({ name: 'tabela.png', mimeType: 'image/png', buffer: BLUE_PNG });
+      await dialog.getByTestId('quick-message-save').click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByTestId('quick-message-row').filter({ hasText: shortcut }).getByText('tabela.png').waitFor();
+
+      await page.goto(`${webUrl}/tickets/${ticketUuid}`);
+      await page.getByTestId('ticket-chat').waitFor();
       await page.getByTestId('sign-switch').click();
       await page.getByTestId('message-textarea').fill(`/${shortcut.slice(0, 8)}`);
       const option = page.getByTestId('quick-reply-option').filter({ hasText: shortcut });
@@ -149,9 +167,11 @@ describe('a conversation with media and replies', () => {
       expect((await option.innerText()).endsWith('...')).toBe(true);
       await option.click();
       expect(await page.getByTestId('message-textarea').inputValue()).toBe('Olá {{firstName}}, seu protocolo é {{protocol}}');
+      await page.getByTestId('chosen-files').getByText('tabela.png').waitFor();
       await page.getByTestId('message-textarea').press('Enter');
       const sent = page.locator('[data-testid=message][data-from-me=true]').filter({ hasText: 'Olá Cliente, seu protocolo é' });
       await sent.waitFor();
+      expect(await sent.getAttribute('data-media-type')).toBe('image');
       expect(await sent.innerText()).toMatch(new RegExp(`protocolo é \\d{14}${ticketId}`));
       await page.getByTestId('sign-switch').click();
     }));

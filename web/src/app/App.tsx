@@ -12,6 +12,7 @@ const AppLayout = lazy(() => import('../features/layout/AppLayout'));
 const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
 const ConnectionsPage = lazy(() => import('../features/connections/ConnectionsPage'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
+const QuickMessagesPage = lazy(() => import('../features/quick-messages/QuickMessagesPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -46,6 +47,7 @@ export function App() {
             <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
             <Route path="/connections" element={<ConnectionsPage />} />
             <Route path="/contacts" element={<ContactsPage />} />
+            <Route path="/quick-messages" element={<QuickMessagesPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />
           </Route>
         </Routes>

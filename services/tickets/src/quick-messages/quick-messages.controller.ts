@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
 import { CallerService } from '../identity/caller.service.js';
@@ -44,5 +46,21 @@ export class QuickMessagesController {
   async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.quick.remove(await this.callers.of(claims), id);
     return { message: 'quick message deleted' };
+  }
+
+  /** The attachment (multipart `file`; `typeArch` is taken and ignored): an image, audio, video or document. */
+  @Post(':id/media-upload')
+  @HttpCode(200)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, typeArch: { type: 'string' } } } })
+  @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
+  async upload(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QuickMessageDto> {
+    return this.quick.attachMedia(await this.callers.of(claims), id, file);
+  }
+
+  @Delete(':id/media-upload')
+  @HttpCode(200)
+  async removeMedia(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<QuickMessageDto> {
+    return this.quick.detachMedia(await this.callers.of(claims), id);
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { checkMediaFile, DomainError, isMediaKey, MediaStorage, newMediaKey, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
+import { mediaUrlOf } from '../tickets/ticket-view.js';
 import { Brackets, DataSource, type SelectQueryBuilder } from 'typeorm';
 import { QuickMessageEntity } from '../database/entities/index.js';
 import { likeEscaped } from '../database/like.js';
@@ -9,6 +10,11 @@ import type { Caller } from '../identity/caller.service.js';
 import type { CreateQuickMessageDto, ListQuickMessagesQueryDto, UpdateQuickMessageDto } from './quick-messages.dto.js';
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
+
+/** A path a client sent is kept as text, never taken for one of our stored files (those come by upload). */
+function notOurKey(path: string | null | undefined): string | null {
+  return path && !isMediaKey(path) ? path : null;
+}
 /** `/quick-messages/list` feeds the chat input's suggestions: the first this many by shortcode */
 export const QUICK_MESSAGES_LIST_LIMIT = 500;
 
@@ -18,7 +24,8 @@ const view = (q: QuickMessageEntity): QuickMessageDto => ({
   message: q.message,
   geral: q.geral,
   isMedia: q.isMedia,
-  mediaPath: q.mediaPath,
+  // a file of ours is served at /media/<key> (the company's signed-in users only)
+  mediaPath: mediaUrlOf(q.mediaPath),
   mediaName: q.mediaName,
   userId: q.userId,
   companyId: q.companyId,
@@ -30,7 +37,10 @@ const view = (q: QuickMessageEntity): QuickMessageDto => ({
  */
 @Injectable()
 export class QuickMessagesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly storage: MediaStorage,
+  ) {}
 
   private usable(caller: Caller): SelectQueryBuilder<QuickMessageEntity> {
     const qb = this.db.getRepository(QuickMessageEntity).createQueryBuilder('q').where('q."companyId" = :companyId', { companyId: caller.companyId });
@@ -70,7 +80,7 @@ export class QuickMessagesService {
         message: dto.message ?? '',
         geral: dto.geral ?? false,
         isMedia: dto.isMedia ?? false,
-        mediaPath: dto.mediaPath || null,
+        mediaPath: notOurKey(dto.mediaPath),
       }),
     );
     return view(saved);
@@ -83,13 +93,47 @@ export class QuickMessagesService {
     if (dto.message !== undefined) current.message = dto.message;
     if (dto.geral !== undefined) current.geral = dto.geral;
     if (dto.isMedia !== undefined) current.isMedia = dto.isMedia;
-    if (dto.mediaPath !== undefined) current.mediaPath = dto.mediaPath || null;
+    if (dto.mediaPath !== undefined && !isMediaKey(current.mediaPath ?? '')) current.mediaPath = notOurKey(dto.mediaPath);
     return view(await repo.save(current));
   }
 
   async remove(caller: Caller, id: number): Promise<void> {
-    await this.mine(caller, id);
+    const row = await this.mine(caller, id);
     await this.db.getRepository(QuickMessageEntity).delete({ id, companyId: caller.companyId });
+    await this.dropFile(row.mediaPath);
+  }
+
+  /**
+   * The quick reply's attachment (POST /quick-messages/{id}/media-upload): checked by its bytes, stored,
+   * replacing the one it had. The chat sends it with the reply's text as caption.
+   */
+  async attachMedia(caller: Caller, id: number, file: UploadedDiskFile | undefined): Promise<QuickMessageDto> {
+    const row = await this.mine(caller, id);
+    if (!file) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'file', messages: ['Obrigatório'] }] }, 'file: Obrigatório');
+    const checked = await checkMediaFile(file, 'file');
+    const key = newMediaKey(caller.companyId, checked.fileName);
+    await this.storage.put(key, readUploaded(file));
+    const previous = row.mediaPath;
+    try {
+      await this.db.getRepository(QuickMessageEntity).update({ id, companyId: caller.companyId }, { isMedia: true, mediaPath: key, mediaName: checked.fileName });
+    } catch (err) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw err;
+    }
+    await this.dropFile(previous);
+    return view(await this.find(caller, id));
+  }
+
+  /** DELETE /quick-messages/{id}/media-upload: the attachment removed. */
+  async detachMedia(caller: Caller, id: number): Promise<QuickMessageDto> {
+    const row = await this.mine(caller, id);
+    await this.db.getRepository(QuickMessageEntity).update({ id, companyId: caller.companyId }, { isMedia: false, mediaPath: null, mediaName: null });
+    await this.dropFile(row.mediaPath);
+    return view(await this.find(caller, id));
+  }
+
+  private async dropFile(mediaPath: string | null): Promise<void> {
+    if (mediaPath && isMediaKey(mediaPath)) await this.storage.delete(mediaPath).catch(() => undefined);
   }
 
   private async find(caller: Caller, id: number): Promise<QuickMessageEntity> {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mediaForm, pdfFile, pngFile } from '@wa/testing';
 import { startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
 let t: TicketsUnderTest;
@@ -80,5 +81,40 @@ describe('quick messages (spec 02 §7 "Quick messages")', () => {
     expect((await t.http.get('/quick-messages/list', { token: adminB.token })).body).toEqual([]);
     expect((await t.http.get(`/quick-messages?companyId=${a.companyId}`, { token: adminB.token })).body.records).toEqual([]);
     expect((await t.http.get(`/quick-messages/${mine.id}`, { token: adminA.token })).body.message).toBe('de A');
+  });
+
+  it('attaches a file to a quick reply (POST/DELETE /quick-messages/{id}/media-upload), served to the company only', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const agent = await c.user('user');
+    const colleague = await c.user('user');
+    const reply = await create(agent.token, { shortcode: 'catalogo', message: 'Segue o catálogo', geral: true });
+    const upload = (token: string, name: string, data: Buffer, type?: string) =>
+      t.http.post(`/quick-messages/${reply.id}/media-upload`, { token, form: mediaForm([{ field: 'file', name, data, type }], { typeArch: 'quickMessage' }) });
+    const fetchFile = (path: string, token?: string) => fetch(new URL(path, t.baseUrl), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+    const attached = await upload(agent.token, 'Catálogo 2026.pdf', pdfFile('catalogo'));
+    expect(attached.status).toBe(200);
+    expect(attached.body).toMatchObject({ isMedia: true, mediaName: 'Catalogo_2026.pdf' });
+    expect(attached.body.mediaPath).toMatch(new RegExp(`^/media/${c.companyId}/[0-9a-f-]{36}/Catalogo_2026\\.pdf$`));
+    const served = await fetchFile(attached.body.mediaPath, colleague.token);
+    expect(Buffer.from(await served.arrayBuffer()).equals(pdfFile('catalogo'))).toBe(true);
+    expect((await fetchFile(attached.body.mediaPath, (await new TestCompany(t).user('admin')).token)).status).toBe(404);
+
+    // another file replaces it (the old one is gone); a fake one, a colleague's upload and a missing file are refused
+    const again = await upload(agent.token, 'foto.png', pngFile(), 'image/png');
+    expect(again.body).toMatchObject({ isMedia: true, mediaName: 'foto.png' });
+    expect((await fetchFile(attached.body.mediaPath, agent.token)).status).toBe(404);
+    expect((await upload(agent.token, 'foto.png', pdfFile(), 'image/png')).body.error).toBe('ERR_VALIDATION');
+    expect((await upload(colleague.token, 'x.png', pngFile())).status).toBe(403);
+    const none = await t.http.post(`/quick-messages/${reply.id}/media-upload`, { token: agent.token, form: mediaForm([], { typeArch: 'quickMessage' }) });
+    expect(none.body.details).toEqual([{ field: 'file', messages: ['Obrigatório'] }]);
+    // a client cannot point mediaPath at a stored file
+    const forged = await t.http.put(`/quick-messages/${reply.id}`, { token: admin.token, body: { mediaPath: `${c.companyId}/x/y.png` } });
+    expect(forged.body.mediaPath).toBe(again.body.mediaPath);
+
+    const detached = await t.http.delete(`/quick-messages/${reply.id}/media-upload`, { token: admin.token });
+    expect(detached.body).toMatchObject({ isMedia: false, mediaPath: null, mediaName: null });
+    expect((await fetchFile(again.body.mediaPath, agent.token)).status).toBe(404);
   });
 });

@@ -1,5 +1,7 @@
 import { Box, CloseButton, Flex, HStack, IconButton, Popover, Portal, Spinner, Switch, Tag, Text, Textarea } from '@chakra-ui/react';
-import type { MessageDto } from '@wa/contracts';
+import type { MessageDto, QuickMessageDto } from '@wa/contracts';
+import { apiUrl } from '../../app/config';
+import { getToken } from '../../app/storage';
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAttachFile, MdCheck, MdClose, MdInsertEmoticon, MdMic, MdSend } from 'react-icons/md';
@@ -96,6 +98,21 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
   }, [recording]);
   useEffect(() => () => recording?.rec.cancel(), [recording]);
 
+  /** A quick reply picked: its text in the box, its attachment among the files (fetched with the session's token). */
+  async function applyReply(r: QuickMessageDto) {
+    setText(r.message);
+    setHighlight(0);
+    if (!r.mediaPath) return;
+    try {
+      const res = await fetch(`${apiUrl()}${r.mediaPath}`, { headers: { authorization: `Bearer ${getToken() ?? ''}` } });
+      if (!res.ok) throw new Error(String(res.status));
+      const blob = await res.blob();
+      setFiles((current) => [...current, new File([blob], r.mediaName ?? 'arquivo', { type: blob.type })].slice(0, MAX_FILES));
+    } catch {
+      notify.errorText(t('chat.mediaUnavailable'));
+    }
+  }
+
   /** An emoji goes where the cursor is. */
   function insertEmoji(emoji: string) {
     const el = box.current;
@@ -123,8 +140,7 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
     if (suggestions.length > 0 && (e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey) {
       // a quick reply picked: its text goes in the box (variables are filled when it is sent)
       e.preventDefault();
-      setText(suggestions[Math.min(highlight, suggestions.length - 1)].message);
-      setHighlight(0);
+      void applyReply(suggestions[Math.min(highlight, suggestions.length - 1)]);
       return;
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -163,8 +179,7 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
                 bg={i === highlight ? 'bg.muted' : undefined}
                 onMouseDown={(e) => {
                   e.preventDefault();
-                  setText(r.message);
-                  setHighlight(0);
+                  void applyReply(r);
                 }}
                 data-testid="quick-reply-option"
               >

@@ -44,6 +44,7 @@ export const chatApi = api.injectEndpoints({
     /** The caller's quick replies (their own and the company's shared ones), offered in the input after "/". */
     quickReplies: build.query<QuickMessageDto[], void>({
       query: () => '/quick-messages/list',
+      providesTags: ['QuickMessages'],
       keepUnusedDataFor: 300,
     }),
     /** A sent message's new text, changed on WhatsApp first. */

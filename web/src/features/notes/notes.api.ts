@@ -1,7 +1,7 @@
 import type { TicketNoteDto } from '@wa/contracts';
 import { api } from '../../app/api';
 
-const notesApi = api.enhanceEndpoints({ addTagTypes: ['Notes'] }).injectEndpoints({
+const notesApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** A ticket's notes about its contact, newest first. */
     notes: build.query<TicketNoteDto[], { ticketId: number; contactId: number }>({
