@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('a conversation with media and replies', () => {
-  it("shows the customer's photo from the sandbox phone in the chat", () =>
+  it("shows the customer's photo from the sandbox phone: previewed (still unread), then in the chat", () =>
     step('inbound photo', pages, async () => {
       const form = new FormData();
       form.append('from', number);
@@ -71,6 +71,14 @@ describe('a conversation with media and replies', () => {
       });
       ticketId = ticket.id;
       ticketUuid = ticket.uuid;
+      // a look first (the preview): the conversation stays unread
+      await page.getByTestId('tickets-tab-pending').click();
+      const card = page.getByTestId('ticket-card').filter({ hasText: `Cliente ${run}` });
+      await card.getByTestId('ticket-preview').click();
+      const preview = page.getByTestId('ticket-preview-dialog');
+      await preview.getByTestId('message').filter({ hasText: 'olha a peça quebrada' }).waitFor();
+      await preview.getByRole('button', { name: 'Fechar' }).click();
+      await card.getByTestId('ticket-unread').waitFor();
       // the agent takes the conversation and opens it
       expect((await api(`/tickets/${ticket.id}`, { method: 'PUT', body: JSON.stringify({ status: 'open' }) })).status).toBe(200);
       await page.goto(`${webUrl}/tickets/${ticket.uuid}`);

@@ -20,7 +20,7 @@ export class MessagesController {
 
   @Get(':ticketId')
   async list(@CurrentUser() claims: AccessTokenClaims, @Param('ticketId', ParseIntPipe) ticketId: number, @Query() query: ListMessagesQueryDto): Promise<MessagesPage> {
-    return this.messages.list(await this.callers.of(claims), ticketId, query.pageNumber ?? 1, query.cursor);
+    return this.messages.list(await this.callers.of(claims), ticketId, query.pageNumber ?? 1, query.cursor, query.preview === true);
   }
 
   /**

@@ -30,6 +30,8 @@ export class EditMessageDto {
 
 export class ListMessagesQueryDto {
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
+  /** a look at the conversation (the ticket preview): its unread count stays as it is */
+  @ApiPropertyOptional({ description: 'true: the messages are read without marking the ticket read (preview)' }) @FlagField() preview?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) cursor?: string;
 }
 

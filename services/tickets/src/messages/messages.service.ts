@@ -34,9 +34,9 @@ export class MessagesService {
 
   /**
    * A page of a ticket's messages, newest page first, oldest first within the page (as the chat shows it).
-   * Reading clears the ticket's unread count and says so to the company's sockets.
+   * Reading clears the ticket's unread count and says so to the company's sockets (a preview does not).
    */
-  async list(caller: Caller, ticketId: number, pageNumber = 1, cursor?: string): Promise<MessagesPage> {
+  async list(caller: Caller, ticketId: number, pageNumber = 1, cursor?: string, preview = false): Promise<MessagesPage> {
     const row = await this.visibleTicket(caller, ticketId);
     const after = decodeCursor(cursor);
     const qb = this.db
@@ -62,12 +62,12 @@ export class MessagesService {
     const last = page.length - 1;
     const nextCursor =
       hasMore && last >= 0 ? encodeCursor([(raw[last] as { sortKey: string }).sortKey, page[last].seq ?? '9223372036854775807', page[last].id]) : null;
-    if (row.unreadMessages > 0) await this.markRead(caller, row);
+    if (row.unreadMessages > 0 && !preview) await this.markRead(caller, row);
     return {
       messages: page.reverse().map((m) => messageView(m)),
       hasMore,
       nextCursor,
-      ticket: ticketView({ ...row, unreadMessages: 0 }, (id) => this.callers.nameOf(caller.companyId, id)),
+      ticket: ticketView(preview ? row : { ...row, unreadMessages: 0 }, (id) => this.callers.nameOf(caller.companyId, id)),
     };
   }
 

@@ -173,6 +173,11 @@ describe('visibility', () => {
     expect(denied.body).toMatchObject({ error: 'ERR_NO_PERMISSION', message: 'Acesso não permitido' });
     expect((await t.http.get(`/messages/${supportTicket.id}`, { token: agent.token })).status).toBe(403);
     expect((await t.http.get(`/tickets/u/${supportTicket.uuid}`, { token: agent.token })).status).toBe(403);
+    // the preview of a ticket: denied outside the agent's queues; for an admin it leaves the unread count alone
+    expect((await t.http.get(`/messages/${supportTicket.id}?preview=true`, { token: agent.token })).body).toMatchObject({ error: 'ERR_NO_PERMISSION', message: 'Acesso não permitido' });
+    const peek = await t.http.get(`/messages/${supportTicket.id}?preview=true`, { token: admin.token });
+    expect(peek.body.messages.map((m: { body: string }) => m.body)).toEqual(['meu pedido quebrou']);
+    expect((await t.http.get(`/tickets/${supportTicket.id}`, { token: admin.token })).body.unreadMessages).toBe(1);
 
     // admin adds the agent to support: the very next request sees it
     await c.setQueues(agent.id, 'user', [sales.id, support.id]);

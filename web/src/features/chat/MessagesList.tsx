@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../app/errors';
 import { isNearEnd, isNearTop, keptScrollTop } from '../../app/scroll';
 import { AckIcon } from './AckIcon';
-import { useMessagesInfiniteQuery } from './chat.api';
+import { useMessagesInfiniteQuery, usePreviewMessagesInfiniteQuery } from './chat.api';
 import { FormattedText } from './FormattedText';
 import { FILE_TYPES, MediaView, mediaFileName } from './MediaView';
 import { dayLabel, orderedMessages, timeLabel, type MessagePages } from './message-rules';
@@ -90,9 +90,11 @@ function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto
 }
 
 /** The messages of a ticket, newest at the bottom, with a separator per day (DD/MM/YYYY). */
-export function MessagesList({ ticketId, contactName = '', onReply }: { ticketId: number; contactName?: string; onReply?: (m: MessageDto) => void }) {
+export function MessagesList({ ticketId, contactName = '', onReply, preview = false }: { ticketId: number; contactName?: string; onReply?: (m: MessageDto) => void; preview?: boolean }) {
   const { t } = useTranslation();
-  const query = useMessagesInfiniteQuery(ticketId);
+  const chat = useMessagesInfiniteQuery(ticketId, { skip: preview });
+  const peek = usePreviewMessagesInfiniteQuery(ticketId, { skip: !preview });
+  const query = preview ? peek : chat;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const messages = orderedMessages(query.data as MessagePages | undefined);
   const byId = new Map(messages.map((m) => [m.id, m]));

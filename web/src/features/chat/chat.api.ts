@@ -20,6 +20,18 @@ export const chatApi = api.injectEndpoints({
       keepUnusedDataFor: 0,
     }),
     /** A text (`body`), or files (`files`, `body` their caption); `quotedId` answers a message. */
+    /** The same pages read as a preview: the ticket's unread count is left as it is. */
+    previewMessages: build.infiniteQuery<MessagesPage, number, MessagePageParam>({
+      infiniteQueryOptions: {
+        initialPageParam: { cursor: null, page: 1 },
+        getNextPageParam: (last, _all, lastParam) => (last.hasMore ? { cursor: last.nextCursor, page: lastParam.page + 1 } : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        url: `/messages/${queryArg}`,
+        params: { preview: true, ...(pageParam.cursor ? { cursor: pageParam.cursor } : { pageNumber: pageParam.page }) },
+      }),
+      keepUnusedDataFor: 0,
+    }),
     sendMessage: build.mutation<MessageDto, { ticketId: number; body: string; files?: File[]; quotedId?: number | null }>({
       query: ({ ticketId, body, files, quotedId }) => {
         if (files && files.length > 0) {
@@ -83,4 +95,4 @@ export const chatApi = api.injectEndpoints({
   }),
 });
 
-export const { useMessagesInfiniteQuery, useSendMessageMutation, useMediaFileQuery, useEditMessageMutation, useDeleteMessageMutation, useQuickRepliesQuery } = chatApi;
+export const { useMessagesInfiniteQuery, usePreviewMessagesInfiniteQuery, useSendMessageMutation, useMediaFileQuery, useEditMessageMutation, useDeleteMessageMutation, useQuickRepliesQuery } = chatApi;

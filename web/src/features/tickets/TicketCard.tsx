@@ -1,8 +1,8 @@
-import { Button, type SystemStyleObject } from '@chakra-ui/react';
+import { Button, IconButton, type SystemStyleObject } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdPerson } from 'react-icons/md';
+import { MdPerson, MdVisibility } from 'react-icons/md';
 import { ageLabel } from './age-label';
 import { initials } from './ContactAvatar';
 import { lastMessagePreview } from './preview';
@@ -14,6 +14,8 @@ interface Props {
   accepting: boolean;
   onOpen(ticket: TicketDto): void;
   onAccept(ticket: TicketDto): void;
+  /** a look at a pending conversation before taking it (spec 01: the ticket preview) */
+  onPreview?(ticket: TicketDto): void;
 }
 
 /**
@@ -90,7 +92,7 @@ function AgePill({ since, now }: { since: string; now: Date }) {
 }
 
 /** One ticket of a list: contact, last message, queue, unread count, owner and age. Pending tickets open only by accepting them. */
-export const TicketCard = memo(function TicketCard({ ticket, now, selected, accepting, onOpen, onAccept }: Props) {
+export const TicketCard = memo(function TicketCard({ ticket, now, selected, accepting, onOpen, onAccept, onPreview }: Props) {
   const { t } = useTranslation();
   const pending = ticket.status === 'pending';
   const queueColor = ticket.queue?.color ?? '#9e9e9e';
@@ -148,11 +150,27 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
               {tag.name}
             </span>
           ))}
+          {pending && onPreview && (
+            <IconButton
+              size="2xs"
+              variant="ghost"
+              ml="auto"
+              aria-label={t('tickets.preview')}
+              title={t('tickets.preview')}
+              onClick={(e) => {
+                e.stopPropagation();
+                onPreview(ticket);
+              }}
+              data-testid="ticket-preview"
+            >
+              <MdVisibility />
+            </IconButton>
+          )}
           {pending && (
             <Button
               size="2xs"
               colorPalette="teal"
-              ml="auto"
+              ml={onPreview ? undefined : 'auto'}
               loading={accepting}
               onClick={(e) => {
                 e.stopPropagation();

@@ -1,6 +1,6 @@
 import { Box, Center, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
@@ -9,6 +9,7 @@ import { isNearEnd } from '../../app/scroll';
 import { useSocketRoom } from '../../realtime/RealtimeProvider';
 import { AGE_REFRESH_MS } from './age-label';
 import { TicketCard, ticketCardCss } from './TicketCard';
+import { TicketPreviewDialog } from './TicketPreviewDialog';
 import { flattenTickets, type TicketListArgs, type TicketPages } from './ticket-list-rules';
 import { useListTicketsInfiniteQuery } from './tickets.api';
 import { useNow } from './use-now';
@@ -26,6 +27,7 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
   const now = useNow(AGE_REFRESH_MS);
   const actions = useTicketActions();
   const scroller = useRef<HTMLDivElement>(null);
+  const [previewing, setPreviewing] = useState<TicketDto | null>(null);
   useSocketRoom('joinTickets', args.status);
 
   const maybeLoadMore = useCallback(() => {
@@ -77,6 +79,7 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
         accepting={actions.busyId === ticket.id}
         onOpen={open}
         onAccept={actions.accept}
+        onPreview={setPreviewing}
       />
     ));
   }
@@ -89,6 +92,7 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
           <Spinner size="sm" />
         </Center>
       )}
+      {previewing && <TicketPreviewDialog ticket={previewing} onClose={() => setPreviewing(null)} onAccept={actions.accept} />}
     </Box>
   );
 }

@@ -83,6 +83,7 @@ const en: Translation = {
     es: 'Español',
   },
   tickets: {
+    preview: 'Preview conversation',
     tagsFilter: 'Tags',
     usersFilter: 'Users',
     tabs: {

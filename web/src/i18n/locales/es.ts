@@ -83,6 +83,7 @@ const es: Translation = {
     es: 'Español',
   },
   tickets: {
+    preview: 'Ver conversación',
     tagsFilter: 'Etiquetas',
     usersFilter: 'Usuarios',
     tabs: {

@@ -85,6 +85,7 @@ const pt = {
     es: 'Español',
   },
   tickets: {
+    preview: 'Espiar conversa',
     tagsFilter: 'Etiquetas',
     usersFilter: 'Usuários',
     tabs: {
