@@ -6,6 +6,7 @@ import { ContactsController } from './contacts/contacts.controller.js';
 import { ContactsService } from './contacts/contacts.service.js';
 import { ContactsTransfer } from './contacts/contacts-transfer.service.js';
 import { WhatsappCheck } from './contacts/whatsapp-check.service.js';
+import { PhoneContacts } from './contacts/phone-contacts.service.js';
 import { TagsController, TicketTagsController } from './tags/tags.controller.js';
 import { TagsService } from './tags/tags.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -47,6 +48,7 @@ export class AppModule {
         TagsService,
         ContactsTransfer,
         WhatsappCheck,
+        PhoneContacts,
         NotesService,
         QuickMessagesService,
         Outbox,

@@ -86,6 +86,21 @@ describe('contacts in the console', () => {
       expect(await chat.innerText()).toContain('CONTATO FORA DO WHATSAPP');
     }));
 
+  it("imports the phone's address book through the sandbox connection, with a report", () =>
+    step('import from phone', pages, async () => {
+      const { body: connections } = await api<Array<{ id: number; channel: string; status: string }>>('/whatsapp', await token());
+      const sandbox = connections.find((c) => c.channel === 'sandbox' && c.status === 'CONNECTED') ?? connections[0];
+      const book = [
+        { number: `55219${digits.slice(1)}1`, name: `Agenda A ${run}` },
+        { number: `55219${digits.slice(1)}2`, name: `Agenda B ${run}` },
+      ];
+      expect((await api(`/whatsappsession/${sandbox.id}/sandbox/contacts`, await token(), { method: 'PUT', body: JSON.stringify({ contacts: book }) })).status).toBe(200);
+      await page.getByTestId('contacts-import-phone').click();
+      await page.getByTestId('contacts-import-report').waitFor();
+      await page.getByTestId('contacts-search').fill(`Agenda A ${run}`);
+      await page.getByTestId('contact-row').filter({ hasText: `Agenda A ${run}` }).waitFor();
+    }));
+
   it('opens a conversation from the contact row and writes in it', () =>
     step('chat from contact', pages, async () => {
       await page.getByTestId('contacts-search').fill(run);

@@ -44,6 +44,27 @@ export type MessageChangeCommand =
   | { action: 'edit'; to: string; waMessageId: string; fromMe: boolean; text: string }
   | { action: 'delete'; to: string; waMessageId: string; fromMe: boolean };
 
+/** The `contacts` command: a page of the phone's address book (POST /contacts/import). */
+export interface AddressBookCommand {
+  action: 'contacts';
+  page: number;
+  pageSize: number;
+}
+
+export interface AddressBookEntry {
+  /** digits with the country code */
+  number: string;
+  name: string;
+}
+
+export interface AddressBookPage {
+  contacts: AddressBookEntry[];
+  hasMore: boolean;
+}
+
+/** Most entries one address-book page carries (a NATS reply stays well under 1 MB). */
+export const ADDRESS_BOOK_PAGE_MAX = 2000;
+
 /** Conversation key of a WA subject: company, connection and contact. */
 export function conversationKey(subject: string): string {
   return subject.split('.').slice(2, 5).join('.');

@@ -7,7 +7,8 @@ import type { Response } from 'express';
 import { CallerService } from '../identity/caller.service.js';
 import { CONTACTS_UPLOAD_MAX_BYTES, readContactsSheet, type UploadedBuffer } from './contacts-spreadsheet.js';
 import { ContactsTransfer } from './contacts-transfer.service.js';
-import { CreateContactDto, ListContactsQueryDto, UpdateContactDto } from './contacts.dto.js';
+import { PhoneContacts } from './phone-contacts.service.js';
+import { CreateContactDto, ImportPhoneContactsDto, ListContactsQueryDto, UpdateContactDto } from './contacts.dto.js';
 import { ContactsService } from './contacts.service.js';
 
 @ApiTags('contacts')
@@ -16,6 +17,7 @@ export class ContactsController {
   constructor(
     private readonly contacts: ContactsService,
     private readonly transfer: ContactsTransfer,
+    private readonly phone: PhoneContacts,
     private readonly callers: CallerService,
   ) {}
 
@@ -49,6 +51,14 @@ export class ContactsController {
   async upload(@CurrentUser() claims: AccessTokenClaims, @UploadedFile() file: UploadedBuffer | undefined): Promise<ContactsImportReport> {
     const caller = await this.callers.of(claims);
     return this.transfer.importRows(caller, await readContactsSheet(file));
+  }
+
+  /** The phone's address book (through the connection's session; the default one unless `whatsappId`), imported. */
+  @AdminOnly()
+  @Post('import')
+  @HttpCode(200)
+  async importFromPhone(@CurrentUser() claims: AccessTokenClaims, @Body() body: ImportPhoneContactsDto): Promise<ContactsImportReport> {
+    return this.phone.import(await this.callers.of(claims), body.whatsappId);
   }
 
   @Get(':id')

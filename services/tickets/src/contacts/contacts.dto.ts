@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { NameField, PageNumberField, TextField } from '@wa/server-kit';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -54,4 +54,9 @@ export class ListContactsQueryDto {
   @ApiPropertyOptional({ example: '2026-11-24', description: 'created that day (company time)' }) @IsOptional() @Matches(DAY) date?: string;
   @ApiPropertyOptional({ example: '2026-11-01', description: 'created from that day on' }) @IsOptional() @Matches(DAY) dateStart?: string;
   @ApiPropertyOptional({ example: '2026-11-30', description: 'created up to that day' }) @IsOptional() @Matches(DAY) dateEnd?: string;
+}
+
+/** POST /contacts/import: which connection's phone (its default one when absent). */
+export class ImportPhoneContactsDto {
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(2_147_483_647) whatsappId?: number;
 }

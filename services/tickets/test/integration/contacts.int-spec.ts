@@ -282,3 +282,39 @@ describe('contacts import and export (spec 02: POST /contacts/upload, CSV with a
     expect((await t.http.get('/contacts', { token: admin.token })).body.count).toBe(1);
   });
 });
+
+describe("POST /contacts/import: the phone's address book through the connection's session", () => {
+  it('reads the address book page by page and imports it like a spreadsheet; admins only; no session, no import', async () => {
+    const { c, admin, agent } = await company();
+    const conn = await c.connection({ isDefault: true });
+    const base = 5531900000000 + Math.floor(Math.random() * 900_000) * 100;
+    const book = [
+      ...Array.from({ length: 5 }, (_, i) => ({ number: String(base + i), name: `Agenda ${i}` })),
+      { number: '123', name: 'Número ruim' },
+      { number: String(base + 9), name: '' },
+    ];
+    // no process holds the session
+    expect((await t.http.post('/contacts/import', { token: admin.token, body: {} })).body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    const asked: Array<{ page: number; pageSize: number }> = [];
+    const stop = serve(t.bus, sessionCommandSubject(conn.id), (payload) => {
+      const cmd = payload as { action: string; page: number; pageSize: number };
+      asked.push({ page: cmd.page, pageSize: cmd.pageSize });
+      // pages of 4, whatever was asked
+      return { ok: true, result: { contacts: book.slice((cmd.page - 1) * 4, cmd.page * 4), hasMore: book.length > cmd.page * 4 } };
+    });
+    try {
+      expect((await t.http.post('/contacts/import', { token: agent.token, body: {} })).status).toBe(403);
+      const report = await t.http.post('/contacts/import', { token: admin.token, body: {} });
+      expect(report.status).toBe(200);
+      expect(report.body).toEqual({ created: 6, updated: 0, failed: [{ row: 6, number: '123', error: 'ERR_WAPP_INVALID_CONTACT' }] });
+      expect(asked.map((a) => a.page)).toEqual([1, 2]);
+      const found = await t.http.get(`/contacts?searchParam=${String(base).slice(0, 10)}`, { token: admin.token });
+      expect(found.body.contacts.map((x: { name: string }) => x.name).sort()).toEqual(['Agenda 0', 'Agenda 1', 'Agenda 2', 'Agenda 3', 'Agenda 4', String(base + 9)].sort());
+      // again: the same numbers are updated, not doubled
+      expect((await t.http.post('/contacts/import', { token: admin.token, body: { whatsappId: conn.id } })).body).toMatchObject({ created: 0, updated: 6 });
+      expect((await t.http.post('/contacts/import', { token: admin.token, body: { whatsappId: 'x' } })).status).toBe(400);
+    } finally {
+      stop();
+    }
+  });
+});

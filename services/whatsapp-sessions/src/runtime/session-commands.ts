@@ -1,4 +1,4 @@
-import { sessionCommandSubject, type ErrorCode, type MessageChangeCommand, type NumberCheckCommand, type SandboxInboundRequest } from '@wa/contracts';
+import { sessionCommandSubject, type AddressBookCommand, type AddressBookEntry, type ErrorCode, type MessageChangeCommand, type NumberCheckCommand, type SandboxInboundRequest } from '@wa/contracts';
 import { serve, type HasConnection } from '@wa/event-bus';
 
 /** What can be asked of a connection's session, wherever it runs. */
@@ -13,7 +13,11 @@ export type SessionCommand =
   /** is a number on WhatsApp (asked by tickets for a contact) */
   | NumberCheckCommand
   /** edit or delete (for everyone) a message already sent */
-  | MessageChangeCommand;
+  | MessageChangeCommand
+  /** a page of the phone's address book */
+  | AddressBookCommand
+  /** stand-in phones only: the address book they answer from now on */
+  | { action: 'sandboxContacts'; contacts: AddressBookEntry[] };
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply = { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };

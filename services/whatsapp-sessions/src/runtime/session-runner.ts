@@ -9,6 +9,7 @@ import type { LiveSession } from './live-session.js';
 import { OutboundConsumer } from './outbound-consumer.js';
 import { connectionIntent } from './providers/baileys/mapping.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
+import { ADDRESS_BOOK_PAGE_MAX, type AddressBookPage } from '@wa/contracts';
 import { contactToJid } from './providers/baileys/mapping.js';
 import { ProviderClosedError, type ProviderEventMap } from './providers/provider.js';
 import { ProviderFactory } from './providers/provider-factory.js';
@@ -138,6 +139,23 @@ export class SessionRunner {
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           if (typeof cmd.number !== 'string' || !/^\d{8,15}$/.test(cmd.number)) return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT' };
           return { ok: true, result: await s.provider.checkNumber(cmd.number) };
+        }
+        case 'contacts': {
+          const s = this.sessions.get(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const size = Math.min(ADDRESS_BOOK_PAGE_MAX, Math.max(1, Math.trunc(Number(cmd.pageSize) || ADDRESS_BOOK_PAGE_MAX)));
+          const page = Math.max(1, Math.trunc(Number(cmd.page) || 1));
+          const book = await s.provider.addressBook();
+          const result: AddressBookPage = { contacts: book.slice((page - 1) * size, page * size), hasMore: book.length > page * size };
+          return { ok: true, result };
+        }
+        case 'sandboxContacts': {
+          const s = this.sessions.get(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!s.provider.setAddressBook) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          s.provider.setAddressBook(Array.isArray(cmd.contacts) ? cmd.contacts : []);
+          return { ok: true };
         }
         case 'edit':
         case 'delete': {

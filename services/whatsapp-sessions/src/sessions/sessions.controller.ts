@@ -4,7 +4,7 @@ import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } 
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
 import type { SandboxOutboxItem } from '@wa/contracts';
-import { OutboxQuery, SandboxInboundBatchDto, SandboxInboundDto } from './sessions.dto.js';
+import { OutboxQuery, SandboxContactsDto, SandboxInboundBatchDto, SandboxInboundDto } from './sessions.dto.js';
 import { SessionsService, type SessionPlacement } from './sessions.service.js';
 
 /** Start, restart (new pairing) and end a connection's session; the sandbox phone's test hooks. Admins of the connection's company only. */
@@ -54,6 +54,12 @@ export class SessionsController {
   @HttpCode(202)
   inboundBatch(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundBatchDto): Promise<{ ids: string[] }> {
     return this.sessions.inboundBatch(id, body.messages);
+  }
+
+  /** The sandbox phone's address book (what an import of the phone's contacts reads). */
+  @Put(':id/sandbox/contacts')
+  async sandboxContacts(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxContactsDto): Promise<{ count: number }> {
+    return this.sessions.sandboxContacts(id, body.contacts);
   }
 
   @Get(':id/sandbox/outbox')

@@ -46,3 +46,22 @@ export class OutboxQuery {
   @PageNumberField()
   pageNumber?: number;
 }
+
+/** One contact of the sandbox phone's address book. */
+export class SandboxContactDto {
+  @ApiProperty({ example: '5511999990001' }) @IsString({ message: 'Required' }) @Matches(/^\d{8,20}$/, { message: 'number must be 8 to 20 digits' }) number: string;
+  @ApiProperty({ example: 'Maria' }) @IsString({ message: 'Required' }) @MaxLength(100, { message: 'Too Long!' }) name: string;
+}
+
+/** Most entries a sandbox address book takes at once. */
+export const SANDBOX_CONTACTS_MAX = 5000;
+
+/** The address book the sandbox phone answers from now on (what POST /contacts/import reads). */
+export class SandboxContactsDto {
+  @ApiProperty({ type: [SandboxContactDto] })
+  @IsArray({ message: 'contacts must be a list' })
+  @ArrayMaxSize(SANDBOX_CONTACTS_MAX, { message: `contacts may hold at most ${SANDBOX_CONTACTS_MAX} entries` })
+  @ValidateNested({ each: true })
+  @Type(() => SandboxContactDto)
+  contacts: SandboxContactDto[];
+}

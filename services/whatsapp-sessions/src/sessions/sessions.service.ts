@@ -106,6 +106,12 @@ export class SessionsService {
     return ids;
   }
 
+  async sandboxContacts(id: number, contacts: Array<{ number: string; name: string }>): Promise<{ count: number }> {
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    await this.router.command(c.id, { action: 'sandboxContacts', contacts });
+    return { count: contacts.length };
+  }
+
   async outboxPage(id: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     const c = this.mustBeSandbox(await this.mustFind(id));
     if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');

@@ -480,6 +480,27 @@ describe('baileys: media both ways', () => {
       expect(await ask({ action: 'delete', to: from, waMessageId: send.waMessageId, fromMe: true })).toEqual({ ok: true });
       const sentKey = { remoteJid: `${from}@s.whatsapp.net`, id: send.waMessageId, fromMe: true };
       expect(s0.sent.slice(1).map((x) => x.content)).toEqual([{ text: 'orçamento corrigido', edit: sentKey }, { delete: sentKey }]);
+
+      // the address book as WhatsApp syncs it: phone numbers kept with their names, groups and LIDs without a number left out
+      s0.ev.emit('contacts.upsert', [
+        { id: '5511911112222@s.whatsapp.net', name: 'Fornecedor' },
+        { id: '5511933334444@s.whatsapp.net', notify: 'Cliente VIP' },
+        { id: '120363025246125486@g.us', name: 'Grupo' },
+        { id: '123456789012345@lid', name: 'Sem número' },
+        { id: '123456789012346@lid', phoneNumber: '5511955556666@s.whatsapp.net', name: 'Com LID' },
+      ]);
+      s0.ev.emit('contacts.update', [{ id: '5511933334444@s.whatsapp.net', name: 'Cliente VIP (Loja)' }]);
+      expect(await ask({ action: 'contacts', page: 1, pageSize: 10 })).toEqual({
+        ok: true,
+        result: {
+          contacts: [
+            { number: '5511911112222', name: 'Fornecedor' },
+            { number: '5511933334444', name: 'Cliente VIP (Loja)' },
+            { number: '5511955556666', name: 'Com LID' },
+          ],
+          hasMore: false,
+        },
+      });
     } finally {
       media.server.close();
     }

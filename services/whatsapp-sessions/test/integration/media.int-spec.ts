@@ -7,7 +7,7 @@ import { request } from '@wa/event-bus';
 import { mediaForm, mp3File, pdfFile, pngFile, waitFor } from '@wa/testing';
 import { cleanup, companyPool, createConnection, lastOn, startSessions, storedOn, tokenFor, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(5);
+const companies = companyPool(6);
 let next = 0;
 let svc: SessionsUnderTest;
 const created: Array<{ id: number; token: string }> = [];
@@ -139,5 +139,18 @@ describe('sandbox: edits and deletions of sent messages (session commands from t
     ]);
     expect(await ask({ action: 'delete', to, waMessageId: 'THEIRS1', fromMe: false })).toEqual({ ok: false, code: 'ERR_DELETE_WAPP_MSG' });
     expect(await ask({ action: 'edit', to: '', waMessageId: send.waMessageId, fromMe: true, text: 'x' })).toEqual({ ok: false, code: 'ERR_EDITING_WAPP_MSG' });
+  });
+});
+
+describe("sandbox: the phone's address book (read by POST /contacts/import)", () => {
+  it('answers the address book it was given, page by page; validates it', async () => {
+    const c = await sandboxConnection();
+    const contacts = Array.from({ length: 5 }, (_, i) => ({ number: `55119000000${i}0`, name: `Contato ${i}` }));
+    expect((await svc.http.put(`/whatsappsession/${c.id}/sandbox/contacts`, { token: c.token, body: { contacts } })).body).toEqual({ count: 5 });
+    const ask = (cmd: object) => request(svc.bus, sessionCommandSubject(c.id), cmd, { timeoutMs: 5000 });
+    expect(await ask({ action: 'contacts', page: 1, pageSize: 3 })).toEqual({ ok: true, result: { contacts: contacts.slice(0, 3), hasMore: true } });
+    expect(await ask({ action: 'contacts', page: 2, pageSize: 3 })).toEqual({ ok: true, result: { contacts: contacts.slice(3), hasMore: false } });
+    const bad = await svc.http.put(`/whatsappsession/${c.id}/sandbox/contacts`, { token: c.token, body: { contacts: [{ number: 'abc', name: 'x' }] } });
+    expect(bad.status).toBe(400);
   });
 });

@@ -2,7 +2,7 @@ import { Box, Button, Center, Flex, Heading, HStack, IconButton, Input, Progress
 import type { ContactDto, ContactsImportReport } from '@wa/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdDelete, MdEdit, MdFileDownload, MdFileUpload, MdWhatsapp } from 'react-icons/md';
+import { MdAdd, MdDelete, MdEdit, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
 import { apiUrl } from '../../app/config';
 import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
@@ -13,7 +13,7 @@ import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../connections/ConfirmDialog';
 import { canChat } from './contact-rules';
 import { ContactDialog } from './ContactDialog';
-import { useDeleteContactMutation, useListContactsInfiniteQuery, useUploadContactsMutation } from './contacts.api';
+import { useDeleteContactMutation, useImportPhoneContactsMutation, useListContactsInfiniteQuery, useUploadContactsMutation } from './contacts.api';
 import { useOpenTicket } from './use-open-ticket';
 
 /** Downloads the company's contacts as CSV (semicolon-separated) with the session's token. */
@@ -41,6 +41,7 @@ export default function ContactsPage() {
   const [deleting, setDeleting] = useState<ContactDto | null>(null);
   const [remove, removing] = useDeleteContactMutation();
   const [upload, uploading] = useUploadContactsMutation();
+  const [importPhone, importingPhone] = useImportPhoneContactsMutation();
   const [report, setReport] = useState<ContactsImportReport | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const { open, opening } = useOpenTicket();
@@ -84,6 +85,20 @@ export default function ContactsPage() {
                 <MdFileUpload />
                 {t('contacts.import')}
               </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                loading={importingPhone.isLoading}
+                onClick={() =>
+                  importPhone()
+                    .unwrap()
+                    .then(setReport, (err: unknown) => notify.error(err))
+                }
+                data-testid="contacts-import-phone"
+              >
+                <MdSmartphone />
+                {t('contacts.importPhone')}
+              </Button>
               <Button size="sm" variant="outline" onClick={() => exportCsv().catch((err: unknown) => notify.error(err))} data-testid="contacts-export">
                 <MdFileDownload />
                 {t('contacts.export')}
@@ -96,7 +111,7 @@ export default function ContactsPage() {
           </Button>
         </HStack>
       </Flex>
-      {uploading.isLoading && (
+      {(uploading.isLoading || importingPhone.isLoading) && (
         <Progress.Root value={null} size="xs" mb="3" data-testid="contacts-import-progress">
           <Progress.Track>
             <Progress.Range />

@@ -102,6 +102,11 @@ export const contactsApi = api.injectEndpoints({
         if (ok) changeContactLists(getState() as RootState, dispatch, { removed: id });
       },
     }),
+    /** The phone's address book, imported through the default connection's session. */
+    importPhoneContacts: build.mutation<ContactsImportReport, void>({
+      query: () => ({ url: '/contacts/import', method: 'POST', body: {} }),
+      invalidatesTags: ['ContactList'],
+    }),
     uploadContacts: build.mutation<ContactsImportReport, FormData>({
       query: (body) => ({ url: '/contacts/upload', method: 'POST', body }),
       invalidatesTags: ['ContactList'],
@@ -125,5 +130,6 @@ export const {
   useUpdateContactMutation,
   useDeleteContactMutation,
   useUploadContactsMutation,
+  useImportPhoneContactsMutation,
   useCreateTicketMutation,
 } = contactsApi;

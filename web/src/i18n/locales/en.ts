@@ -161,6 +161,7 @@ const en: Translation = {
     },
   },
   contacts: {
+    importPhone: 'Import from phone',
     title: 'Contacts',
     search: 'Search...',
     add: 'Add contact',

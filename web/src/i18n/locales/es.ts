@@ -161,6 +161,7 @@ const es: Translation = {
     },
   },
   contacts: {
+    importPhone: 'Importar del celular',
     title: 'Contactos',
     search: 'Buscar...',
     add: 'Agregar contacto',

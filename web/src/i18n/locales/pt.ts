@@ -163,6 +163,7 @@ const pt = {
     },
   },
   contacts: {
+    importPhone: 'Importar do celular',
     title: 'Contatos',
     search: 'Pesquisar...',
     add: 'Adicionar contato',

@@ -1,6 +1,6 @@
 import type { ConnectionState, MessageUpsertType, WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
 import type { Readable } from 'node:stream';
-import type { ConnectionProviderKind, NumberCheckResult, SandboxInboundRequest } from '@wa/contracts';
+import type { AddressBookEntry, ConnectionProviderKind, NumberCheckResult, SandboxInboundRequest } from '@wa/contracts';
 
 /**
  * What a provider reports, in Baileys' own vocabulary (its socket's `ev` events), so the Baileys
@@ -83,6 +83,8 @@ export interface SessionProvider {
   downloadMedia(message: WAMessage): Promise<Readable>;
   /** whether a number (digits with the country code) is on WhatsApp, and WhatsApp's id for it */
   checkNumber(number: string): Promise<NumberCheckResult>;
+  /** the phone's address book: its WhatsApp contacts with the names it keeps for them */
+  addressBook(): Promise<AddressBookEntry[]>;
   /** closes the session, keeping the pairing (another process may resume it) */
   end(): Promise<void>;
   /** unpairs the phone and forgets the auth state */
@@ -94,6 +96,8 @@ export interface SessionProvider {
    * (a real phone) cannot be handed messages.
    */
   deliverInbound?(messages: SandboxInboundRequest[]): Promise<string[]>;
+  /** Optional capability of a stand-in phone: the address book it then answers (replaces the one it had). */
+  setAddressBook?(entries: AddressBookEntry[]): void;
 }
 
 /** Raised when a provider is asked to deliver or send while its session is not open. */

@@ -9,7 +9,7 @@ import makeWASocket, {
   type WAMessageKey,
   type WASocket,
 } from '@whiskeysockets/baileys';
-import type { NumberCheckResult } from '@wa/contracts';
+import type { AddressBookEntry, NumberCheckResult } from '@wa/contracts';
 import {
   ProviderClosedError,
   ProviderEvents,
@@ -49,6 +49,8 @@ export class BaileysProvider implements SessionProvider {
   private generation = 0;
   /** events are handed over in the order the socket emitted them */
   private queue: Promise<void> = Promise.resolve();
+  /** the phone's contacts as WhatsApp synced them (`contacts.upsert` / `contacts.update`), by number */
+  private readonly contacts = new Map<string, string>();
   /** WhatsApp's jid of each Brazilian mobile sent to (see whatsappJid) */
   private readonly jids = new Map<string, string>();
 
@@ -89,6 +91,21 @@ export class BaileysProvider implements SessionProvider {
     });
     sock.ev.on('messages.update', (updates) => {
       if (live()) this.forward('messages.update', updates, 3);
+    });
+    const keep = (list: Array<{ id?: string | null; phoneNumber?: string | null; name?: string | null; notify?: string | null; verifiedName?: string | null }>) => {
+      for (const c of list) {
+        const jid = c.phoneNumber ?? c.id ?? '';
+        const m = /^(\d{8,15})(?::\d+)?@s\.whatsapp\.net$/.exec(jid);
+        if (!m?.[1]) continue;
+        const name = c.name ?? c.notify ?? c.verifiedName ?? this.contacts.get(m[1]) ?? '';
+        this.contacts.set(m[1], name);
+      }
+    };
+    sock.ev.on('contacts.upsert', (list) => {
+      if (live()) keep(list);
+    });
+    sock.ev.on('contacts.update', (list) => {
+      if (live()) keep(list);
     });
   }
 
@@ -156,6 +173,12 @@ export class BaileysProvider implements SessionProvider {
     if (!sock) throw new ProviderClosedError(this.kind);
     const [found] = (await sock.onWhatsApp(number)) ?? [];
     return found?.exists ? { exists: true, jid: found.jid } : { exists: false, jid: null };
+  }
+
+  /** The contacts WhatsApp synced to this session since it connected (its address book with their names). */
+  async addressBook(): Promise<AddressBookEntry[]> {
+    if (!this.sock) throw new ProviderClosedError(this.kind);
+    return [...this.contacts].map(([number, name]) => ({ number, name: name || number }));
   }
 
   async end(): Promise<void> {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
-import type { NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest } from '@wa/contracts';
+import type { AddressBookEntry, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest } from '@wa/contracts';
 import type { MediaStorage } from '@wa/server-kit';
 import { jidToContact } from '../baileys/mapping.js';
 import { ProviderClosedError, ProviderEvents, type OutgoingContent, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
@@ -25,6 +25,7 @@ export class SandboxProvider implements SessionProvider {
   private readonly logger = new Logger(SandboxProvider.name);
   private readonly timers = new Set<NodeJS.Timeout>();
   private open = false;
+  private book: AddressBookEntry[] = [];
 
   constructor(
     private readonly ctx: ProviderContext,
@@ -98,6 +99,16 @@ export class SandboxProvider implements SessionProvider {
     const found = url.startsWith(SANDBOX_MEDIA_URL) ? await this.storage.get(url.slice(SANDBOX_MEDIA_URL.length)) : null;
     if (!found) throw new Error('sandbox: no such media');
     return found.stream;
+  }
+
+  /** The stand-in phone's address book: what a test gave it (POST …/sandbox/contacts). */
+  async addressBook(): Promise<AddressBookEntry[]> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    return this.book;
+  }
+
+  setAddressBook(entries: AddressBookEntry[]): void {
+    this.book = entries.map((e) => ({ number: e.number, name: e.name }));
   }
 
   /** The stand-in phone's WhatsApp: every number of 12 or 13 digits is on it, no other. */
