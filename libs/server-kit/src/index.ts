@@ -21,3 +21,4 @@ export * from './time/company-time.js';
 export * from './phone/phone-number.js';
 export * from './storage/media-storage.js';
 export * from './storage/media-files.js';
+export * from './storage/s3-storage.js';

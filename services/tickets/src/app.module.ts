@@ -11,7 +11,7 @@ import { TagsController, TicketTagsController } from './tags/tags.controller.js'
 import { TagsService } from './tags/tags.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
-import { LocalDiskStorage, MediaStorage, serviceModules } from '@wa/server-kit';
+import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { MediaController } from './media/media.controller.js';
 import { TicketsEnv } from './config/env.js';
 import { ticketsDatabase } from './database/data-source.js';
@@ -42,7 +42,7 @@ export class AppModule {
       controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController],
       providers: [
         { provide: TicketsEnv, useValue: env },
-        { provide: MediaStorage, useValue: new LocalDiskStorage(env.MEDIA_DIR) },
+        { provide: MediaStorage, useValue: mediaStorageFrom(env) },
         CallerService,
         ContactsService,
         TagsService,

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
-import { LocalDiskStorage, MediaStorage, serviceModules } from '@wa/server-kit';
+import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
 import { ConnectionEvents } from './connections/connection-events.js';
 import { Outbox } from './outbox/outbox.service.js';
@@ -44,7 +44,7 @@ export class AppModule {
       controllers: [ConnectionsController, SessionsController],
       providers: [
         { provide: WhatsappSessionsEnv, useValue: env },
-        { provide: MediaStorage, useValue: new LocalDiskStorage(env.MEDIA_DIR) },
+        { provide: MediaStorage, useValue: mediaStorageFrom(env) },
         ConnectionsRepository,
         ConnectionsService,
         ConnectionTokens,

@@ -113,4 +113,36 @@ export class InfraEnv extends MessagingEnv {
   @IsString()
   @IsNotEmpty()
   MEDIA_DIR: string = '.data/media';
+
+  /** `local` (MEDIA_DIR) or `s3` (an S3-compatible bucket: AWS S3, MinIO…, the MEDIA_S3_* settings). */
+  @IsIn(['local', 's3'])
+  MEDIA_STORAGE: 'local' | 's3' = 'local';
+
+  /** The bucket (required with MEDIA_STORAGE=s3). */
+  @ValidateIf((o: { MEDIA_STORAGE?: string }) => o.MEDIA_STORAGE === 's3')
+  @IsString()
+  @IsNotEmpty({ message: 'MEDIA_S3_BUCKET is required with MEDIA_STORAGE=s3' })
+  MEDIA_S3_BUCKET?: string;
+
+  @IsString()
+  MEDIA_S3_REGION: string = 'us-east-1';
+
+  /** Another S3-compatible server (MinIO, Ceph…); empty: AWS. */
+  @IsOptional()
+  @IsString()
+  MEDIA_S3_ENDPOINT?: string;
+
+  /** Path-style URLs (`endpoint/bucket/key`), as most S3-compatible servers want. */
+  @IsIn(['true', 'false'])
+  MEDIA_S3_FORCE_PATH_STYLE: string = 'true';
+
+  /** Keys of the bucket's user; empty: the SDK's own chain (instance role, AWS_* variables). */
+  @IsOptional()
+  @IsString()
+  MEDIA_S3_ACCESS_KEY_ID?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  MEDIA_S3_SECRET_ACCESS_KEY?: string;
 }
