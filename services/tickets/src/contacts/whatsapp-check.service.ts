@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { sessionCommandSubject, type NumberCheckCommand, type NumberCheckResult } from '@wa/contracts';
 import { EventBus, NoRespondersError, request } from '@wa/event-bus';
+import { DomainError } from '@wa/server-kit';
 import { ReadModels } from '../read-models/read-models.repository.js';
 
 /** How long a check may take at the session's holder before the number counts as not checked. */
@@ -22,19 +23,24 @@ export class WhatsappCheck {
     private readonly readModels: ReadModels,
   ) {}
 
-  /** Through the given connection, or the company's default one. */
-  async isOnWhatsapp(companyId: number, number: string, connectionId?: number | null): Promise<boolean | null> {
+  /**
+   * Through the given connection, or the company's default one. `strict`: when the session is up but
+   * WhatsApp could not answer (the holder reports a failure), ERR_WAPP_CHECK_CONTACT instead of null.
+   */
+  async isOnWhatsapp(companyId: number, number: string, connectionId?: number | null, opts: { strict?: boolean } = {}): Promise<boolean | null> {
     const connection = connectionId ? await this.readModels.connection(companyId, connectionId) : await this.readModels.defaultConnection(companyId);
     if (!connection || connection.status !== 'CONNECTED') return null;
     const command: NumberCheckCommand = { action: 'check', number };
+    let reply: Reply;
     try {
-      const reply = await request<Reply>(this.bus, sessionCommandSubject(connection.id), command, { timeoutMs: CHECK_TIMEOUT_MS });
-      if (reply.ok) return reply.result?.exists ?? null;
-      if (reply.code === 'ERR_WAPP_INVALID_CONTACT') return false;
-      return null;
+      reply = await request<Reply>(this.bus, sessionCommandSubject(connection.id), command, { timeoutMs: CHECK_TIMEOUT_MS });
     } catch (err) {
       if (!(err instanceof NoRespondersError)) this.logger.warn({ err: (err as Error).message, companyId, connectionId: connection.id }, 'number check not answered');
       return null;
     }
+    if (reply.ok) return reply.result?.exists ?? null;
+    if (reply.code === 'ERR_WAPP_INVALID_CONTACT') return false;
+    if (opts.strict && reply.code !== 'ERR_WAPP_NOT_INITIALIZED' && reply.code !== 'ERR_SERVICE_UNAVAILABLE') throw new DomainError('ERR_WAPP_CHECK_CONTACT');
+    return null;
   }
 }

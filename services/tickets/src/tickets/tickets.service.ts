@@ -215,13 +215,14 @@ export class TicketsService {
   /**
    * A conversation opens only with a number on WhatsApp: one never checked is checked now through the
    * ticket's connection (and the answer kept); one WhatsApp does not know is refused. When nobody can tell
-   * (the phone is away), it opens: the message waits in the outbox like any other.
+   * (the phone is away), it opens: the message waits in the outbox like any other. When the phone is up
+   * but WhatsApp failed to answer, ERR_WAPP_CHECK_CONTACT (try again).
    */
   private async assertOnWhatsapp(contact: ContactEntity, connectionId: number): Promise<void> {
     if (contact.isGroup) return;
     let valid = contact.isWhatsappValid;
     if (valid === null) {
-      valid = await this.whatsapp.isOnWhatsapp(contact.companyId, contact.number, connectionId);
+      valid = await this.whatsapp.isOnWhatsapp(contact.companyId, contact.number, connectionId, { strict: true });
       if (valid !== null) await this.contacts.recordCheck(contact.companyId, contact.id, valid);
     }
     if (valid === false) throw new DomainError('ERR_WAPP_INVALID_CONTACT');

@@ -85,6 +85,22 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     }
   });
 
+  it('refuses to open a conversation with ERR_WAPP_CHECK_CONTACT when the phone is up but WhatsApp fails to answer the check', async () => {
+    const { c, admin } = await company();
+    const conn = await c.connection({ isDefault: true });
+    const created = await t.http.post('/contacts', { token: admin.token, body: { name: 'Fábio', number: '5521997776655' } });
+    const stop = serve(t.bus, sessionCommandSubject(conn.id), () => ({ ok: false, code: 'ERR_INTERNAL' }));
+    try {
+      const opened = await t.http.post('/tickets', { token: admin.token, body: { contactId: created.body.id, whatsappId: conn.id, status: 'open' } });
+      expect({ status: opened.status, error: opened.body.error }).toEqual({ status: 400, error: 'ERR_WAPP_CHECK_CONTACT' });
+      // nothing was opened, and the contact stays unchecked
+      expect((await t.http.get(`/tickets?showAll=true&searchParam=5521997776655`, { token: admin.token })).body.tickets).toEqual([]);
+      expect((await t.http.get(`/contacts/${created.body.id}`, { token: admin.token })).body.isWhatsappValid).toBeNull();
+    } finally {
+      stop();
+    }
+  });
+
   it('one contact for the inbound old and new forms of a Brazilian mobile', async () => {
     const { c, admin } = await company();
     const conn = await c.connection();
