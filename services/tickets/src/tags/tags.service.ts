@@ -89,7 +89,17 @@ export class TagsService {
     if (dto.color !== undefined) tag.color = dto.color;
     if (dto.kanban !== undefined) tag.kanban = dto.kanban;
     try {
-      return view(await this.db.getRepository(TagEntity).save(tag));
+      const { saved, outboxIds } = await this.db.transaction(async (tx) => {
+        const saved = await tx.getRepository(TagEntity).save(tag);
+        // the open and pending tickets carrying it show its new name and colour at once (closed ones when read)
+        const live: Array<{ ticketId: number }> = await tx.query(
+          `SELECT tt."ticketId" FROM tickets.ticket_tags tt JOIN tickets.tickets t ON t.id = tt."ticketId" WHERE tt."tagId" = $1 AND t.status <> 'closed'`,
+          [id],
+        );
+        return { saved, outboxIds: await this.announce(tx, caller.companyId, live.map((r) => r.ticketId)) };
+      });
+      await this.outbox.flush(outboxIds);
+      return view(saved);
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicated();
       throw err;

@@ -83,6 +83,11 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     for await (const m of events) tagLists.push((m.json() as { ticket: { tags: Array<{ name: string }> } }).ticket.tags.map((x) => x.name));
     expect(tagLists).toEqual([['Alpha', 'Beta'], ['Beta'], ['Alpha', 'Beta']]);
 
+    // renaming a tag announces the live tickets carrying it, with the new name
+    const renamed = t.bus.connection.subscribe(`ticket.updated.${c.companyId}.${ticket.id}`, { max: 1, timeout: 10_000 });
+    expect((await t.http.put(`/tags/${a.id}`, { token: admin.token, body: { name: 'Alfa', color: '#123456' } })).status).toBe(200);
+    for await (const m of renamed) expect((m.json() as { ticket: { tags: Array<{ name: string; color: string }> } }).ticket.tags[0]).toMatchObject({ name: 'Alfa', color: '#123456' });
+
     const cleared = await t.http.delete(`/ticket-tags/${ticket.id}`, { token: agent.token });
     expect(cleared.body).toMatchObject({ message: 'Ticket Tag Removido!', ticket: { tags: [] } });
     // deleting a tag takes it off its tickets
