@@ -17,8 +17,8 @@ export interface StoredMedia {
  * Where media files live (messages' images, audio, video and documents, both ways). Keys are
  * `<companyId>/<folder>/<file name>`: the company first, so a reader checks the caller's company
  * against the key before anything is opened; the file name's extension gives the content type.
- * Implementations: local disk (one machine, or a volume every pod mounts) and S3-compatible object
- * storage (not built yet).
+ * Implementations: local disk (one machine, or a volume every pod mounts) and an S3-compatible bucket
+ * (s3-storage.ts).
  */
 export abstract class MediaStorage {
   /** Stores a stream under a key (replacing what was there: a replayed message stores the same file again). */

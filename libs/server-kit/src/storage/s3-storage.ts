@@ -36,9 +36,17 @@ export class S3Storage extends MediaStorage {
     let size = 0;
     const counted = new PassThrough();
     counted.on('data', (chunk: Buffer) => (size += chunk.length));
+    const objectKey = this.objectKey(key);
     body.on('error', (err) => counted.destroy(err));
     body.pipe(counted);
-    await new Upload({ client: this.s3, params: { Bucket: this.bucket, Key: this.objectKey(key), Body: counted, ContentType: mediaContentType(key) } }).done();
+    try {
+      await new Upload({ client: this.s3, params: { Bucket: this.bucket, Key: objectKey, Body: counted, ContentType: mediaContentType(key) } }).done();
+    } catch (err) {
+      // the source (a file, a download) is closed, not left open
+      body.destroy();
+      counted.destroy();
+      throw err;
+    }
     return { size };
   }
 

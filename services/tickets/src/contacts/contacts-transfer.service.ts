@@ -48,7 +48,8 @@ export class ContactsTransfer {
     private readonly contacts: ContactsService,
   ) {}
 
-  async importRows(caller: Caller, rows: SheetRow[]): Promise<ContactsImportReport> {
+  /** `keepNames`: a known contact keeps its name unless it is only its number (a phone's address book). */
+  async importRows(caller: Caller, rows: SheetRow[], opts: { keepNames?: boolean } = {}): Promise<ContactsImportReport> {
     const report: ContactsImportReport = { created: 0, updated: 0, failed: [] };
     const good = new Map<string, GoodRow>();
     for (const row of rows) {
@@ -69,11 +70,11 @@ export class ContactsTransfer {
           `INSERT INTO tickets.contacts ("companyId", name, number, email)
            SELECT $1, * FROM unnest($2::varchar[], $3::varchar[], $4::varchar[])
            ON CONFLICT ("companyId", number) DO UPDATE
-             SET name = EXCLUDED.name,
+             SET name = CASE WHEN $5::boolean AND contacts.name <> contacts.number THEN contacts.name ELSE EXCLUDED.name END,
                  email = CASE WHEN EXCLUDED.email <> '' THEN EXCLUDED.email ELSE contacts.email END,
                  "updatedAt" = now()
            RETURNING *, (xmax = 0) AS inserted`,
-          [caller.companyId, batch.map((r) => r.name), batch.map((r) => r.number), batch.map((r) => r.email)],
+          [caller.companyId, batch.map((r) => r.name), batch.map((r) => r.number), batch.map((r) => r.email), opts.keepNames === true],
         );
         const outboxIds = await this.outbox.add(tx, written.map((c) => contactUpdated(contactView(c))));
         const created = written.filter((c) => c.inserted).length;

@@ -43,6 +43,7 @@ export class PhoneContacts {
       if (!reply.result.hasMore) break;
     }
     const rows = entries.slice(0, PHONE_IMPORT_MAX).map((e, i) => ({ row: i + 1, name: (e.name || e.number).trim().slice(0, 50), number: e.number, email: '' }));
-    return this.transfer.importRows(caller, rows);
+    // names the company gave its contacts stay; the phone names the new ones and those known only by number
+    return this.transfer.importRows(caller, rows, { keepNames: true });
   }
 }

@@ -30,6 +30,11 @@ export class MediaController {
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     // a key names one file forever: the browser may keep it, shared caches may not
     res.setHeader('Cache-Control', 'private, max-age=604800, immutable');
-    await pipeline(found.stream, res);
+    try {
+      await pipeline(found.stream, res);
+    } catch {
+      // the reader went away mid-file (or the storage failed after the headers): nothing more can be said
+      res.destroy();
+    }
   }
 }

@@ -146,7 +146,8 @@ export class MessagesService {
     if (!message) throw new DomainError('ERR_NO_MESSAGE_FOUND');
     const row = await this.visibleTicket(caller, message.ticketId);
     if (!message.fromMe) throw new DomainError(refused, {}, 'Only messages sent from this connection can be changed.');
-    if (message.isDeleted && refused === 'ERR_EDITING_WAPP_MSG') throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
+    if (refused === 'ERR_EDITING_WAPP_MSG' && message.isDeleted) throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
+    if (refused === 'ERR_EDITING_WAPP_MSG' && message.mediaType !== 'chat') throw new DomainError(refused, {}, 'Only text messages can be edited.');
     if (message.ack < 1) throw new DomainError(refused, {}, 'The message has not reached WhatsApp yet.');
     await this.connectedConnection(row);
     return { message, row };

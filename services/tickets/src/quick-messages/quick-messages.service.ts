@@ -11,10 +11,7 @@ import type { CreateQuickMessageDto, ListQuickMessagesQueryDto, UpdateQuickMessa
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
 
-/** A path a client sent is kept as text, never taken for one of our stored files (those come by upload). */
-function notOurKey(path: string | null | undefined): string | null {
-  return path && !isMediaKey(path) ? path : null;
-}
+
 /** `/quick-messages/list` feeds the chat input's suggestions: the first this many by shortcode */
 export const QUICK_MESSAGES_LIST_LIMIT = 500;
 
@@ -80,7 +77,8 @@ export class QuickMessagesService {
         message: dto.message ?? '',
         geral: dto.geral ?? false,
         isMedia: dto.isMedia ?? false,
-        mediaPath: notOurKey(dto.mediaPath),
+        // a file comes only by upload (POST /quick-messages/{id}/media-upload): a path a client sends is not kept
+        mediaPath: null,
       }),
     );
     return view(saved);
@@ -93,7 +91,6 @@ export class QuickMessagesService {
     if (dto.message !== undefined) current.message = dto.message;
     if (dto.geral !== undefined) current.geral = dto.geral;
     if (dto.isMedia !== undefined) current.isMedia = dto.isMedia;
-    if (dto.mediaPath !== undefined && !isMediaKey(current.mediaPath ?? '')) current.mediaPath = notOurKey(dto.mediaPath);
     return view(await repo.save(current));
   }
 

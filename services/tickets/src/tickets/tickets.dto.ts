@@ -1,10 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import type { TicketStatus } from '@wa/contracts';
 
 const STATUSES: TicketStatus[] = ['pending', 'open', 'closed'];
+/** ids are PostgreSQL `int`s: a larger value is refused (400), never sent to the database */
+const MAX_ID = 2_147_483_647;
 
 /** The app sends lists as JSON text (`queueIds=[1,2]`) or repeated params; both are accepted. */
 function toIntList({ value }: { value: unknown }): unknown {
@@ -30,9 +32,9 @@ export class ListTicketsQueryDto {
   @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' }) @IsOptional() @IsString() @MaxLength(500) cursor?: string;
   @ApiPropertyOptional() @IsOptional() @Transform(toBool) @IsBoolean() showAll?: boolean;
   @ApiPropertyOptional() @IsOptional() @Transform(toBool) @IsBoolean() withUnreadMessages?: boolean;
-  @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) queueIds?: number[];
-  @ApiPropertyOptional({ type: String, description: 'JSON array of user ids (admins)' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) users?: number[];
-  @ApiPropertyOptional({ type: String, description: 'JSON array of tag ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) tags?: number[];
+  @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) queueIds?: number[];
+  @ApiPropertyOptional({ type: String, description: 'JSON array of user ids (admins)' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) users?: number[];
+  @ApiPropertyOptional({ type: String, description: 'JSON array of tag ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) tags?: number[];
   @ApiPropertyOptional({ example: '2026-11-22' }) @IsOptional() @Matches(/^\d{4}-\d{2}-\d{2}$/) date?: string;
   @ApiPropertyOptional({ example: '2026-11-22' }) @IsOptional() @Matches(/^\d{4}-\d{2}-\d{2}$/) updatedAt?: string;
 }

@@ -140,8 +140,9 @@ export class TicketsService {
         // accept (pending → open) or reopen (closed → open): the caller takes it
         if (!caller.isAdmin && row.status === 'open' && row.userId !== caller.id) throw new DomainError('ERR_NO_PERMISSION');
         patch.status = 'open';
-        patch.userId = caller.isAdmin && dto.userId ? dto.userId : caller.id;
-        greet = row.status === 'pending' && !row.isGroup;
+        // a waiting ticket may be handed to another agent (the transfer dialog); otherwise the caller takes it
+        patch.userId = dto.userId && (caller.isAdmin || row.status === 'pending') ? dto.userId : caller.id;
+        greet = row.status === 'pending' && !row.isGroup && patch.userId === caller.id;
       } else if (dto.status === 'pending') {
         // return: back to the queue, no owner
         this.assertHolderOrAdmin(caller, row);
@@ -179,7 +180,9 @@ export class TicketsService {
     const wantsGreeting = greet && (await this.readModels.setting(caller.companyId, 'sendGreetingAccepted')) === 'enabled';
     // a transfer moves a ticket between queues or agents without accepting, returning, resolving or reopening it
     // (or hands it to another queue's waiting list)
-    const transferred = !row.isGroup && (patch.status === undefined ? patch.queueId !== undefined || patch.userId !== undefined : patch.status === 'pending' && patch.queueId !== undefined);
+    const handedOver = patch.status === 'open' && row.status === 'pending' && patch.userId !== caller.id;
+    const transferred =
+      !row.isGroup && (patch.status === undefined ? patch.queueId !== undefined || patch.userId !== undefined : (patch.status === 'pending' || handedOver) && patch.queueId !== undefined);
     const wantsNotice = transferred && (await this.readModels.setting(caller.companyId, 'sendMsgTransfTicket')) === 'enabled';
     try {
       const outboxIds = await this.db.transaction(async (tx) => {

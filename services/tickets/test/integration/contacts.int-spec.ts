@@ -326,8 +326,11 @@ describe("POST /contacts/import: the phone's address book through the connection
       expect(asked.map((a) => a.page)).toEqual([1, 2]);
       const found = await t.http.get(`/contacts?searchParam=${String(base).slice(0, 10)}`, { token: admin.token });
       expect(found.body.contacts.map((x: { name: string }) => x.name).sort()).toEqual(['Agenda 0', 'Agenda 1', 'Agenda 2', 'Agenda 3', 'Agenda 4', String(base + 9)].sort());
-      // again: the same numbers are updated, not doubled
+      // again: the same numbers are updated, not doubled; a name the company gave a contact stays
+      const known = found.body.contacts.find((x: { name: string }) => x.name === 'Agenda 0');
+      await t.http.put(`/contacts/${known.id}`, { token: admin.token, body: { name: 'Fornecedor de peças' } });
       expect((await t.http.post('/contacts/import', { token: admin.token, body: { whatsappId: conn.id } })).body).toMatchObject({ created: 0, updated: 6 });
+      expect((await t.http.get(`/contacts/${known.id}`, { token: admin.token })).body.name).toBe('Fornecedor de peças');
       expect((await t.http.post('/contacts/import', { token: admin.token, body: { whatsappId: 'x' } })).status).toBe(400);
     } finally {
       stop();

@@ -108,6 +108,11 @@ describe('ticket states (spec 01 §4)', () => {
     // accepting the pending ticket is no transfer
     await t.http.put(`/tickets/${ticket.id}`, { token: carla.token, body: { status: 'open' } });
     expect(await fromMe()).toHaveLength(4);
+    // a waiting ticket handed to another agent (the transfer dialog) is theirs, open, without a greeting
+    await t.http.put(`/tickets/${ticket.id}`, { token: carla.token, body: { status: 'pending' } });
+    const handed = await t.http.put(`/tickets/${ticket.id}`, { token: carla.token, body: { status: 'open', userId: bruno.id, queueId: support.id } });
+    expect(handed.body).toMatchObject({ status: 'open', userId: bruno.id, queueId: support.id });
+    expect((await fromMe()).slice(4)).toEqual([`*Mensagem automática*:\nVocê foi transferido para o departamento *${support.name}*\naguarde, já vamos te atender!`]);
   });
 
   it('a new message after resolve opens a new pending ticket; reopening the old one then conflicts', async () => {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { WaSubjects, type WaInboundMessage, type WaMedia } from '@wa/contracts';
-import { MediaStorage, inboundMediaKey, inboundMediaName } from '@wa/server-kit';
-import mime from 'mime-types';
+import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType } from '@wa/server-kit';
+import type { Readable } from 'node:stream';
 import { EventBus } from '@wa/event-bus';
 import type { WAMessage } from '@whiskeysockets/baileys';
 import type { LiveSession } from './live-session.js';
@@ -13,6 +13,8 @@ type SessionRef = Pick<LiveSession, 'id' | 'companyId' | 'ctx' | 'provider'>;
 
 /** Attempts at fetching a received file before the message goes on without it. */
 const DOWNLOAD_ATTEMPTS = 2;
+/** A download that has not finished by then is given up (a stalled one must not hold the conversation). */
+const DOWNLOAD_TIMEOUT_MS = 120_000;
 
 /**
  * What a session receives, onto JetStream: messages as `wa.inbound.<companyId>.<connectionId>.<contact>`
@@ -83,27 +85,48 @@ export class InboundPublisher {
     if (!file) return;
     const fileName = inboundMediaName(inbound.waMessageId, file.mimetype, file.fileName);
     const key = inboundMediaKey(s.companyId, s.id, inbound.waMessageId, fileName);
-    const media = (size: number): WaMedia => ({ key, mimetype: mime.lookup(fileName) || file.mimetype, fileName, size });
+    const media = (size: number): WaMedia => ({ key, mimetype: mediaContentType(key), fileName, size });
     const stored = await this.storage.head(key);
     if (stored) {
       inbound.media = media(stored.size);
       return;
     }
     for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
-      let stream;
       try {
-        stream = await s.provider.downloadMedia(m);
+        inbound.media = media(await this.download(s, m, key));
+        return;
       } catch (err) {
         if (attempt < DOWNLOAD_ATTEMPTS) {
           await new Promise((r) => setTimeout(r, 500));
           continue;
         }
-        this.logger.warn({ err, connectionId: s.id, waMessageId: inbound.waMessageId }, 'inbound media not downloaded');
+        this.logger.warn({ err, connectionId: s.id, waMessageId: inbound.waMessageId }, 'inbound media not stored');
         inbound.mediaError = 'ERR_WAPP_DOWNLOAD_MEDIA';
-        return;
       }
-      inbound.media = media((await this.storage.put(key, stream)).size);
-      return;
+    }
+  }
+
+  /** Fetches the file and stores it under `key`, within DOWNLOAD_TIMEOUT_MS; answers its size. */
+  private async download(s: SessionRef, m: WAMessage, key: string): Promise<number> {
+    let stream: Readable | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = new Error('inbound media download timed out');
+        stream?.destroy(err);
+        reject(err);
+      }, DOWNLOAD_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([
+        (async () => {
+          stream = await s.provider.downloadMedia(m);
+          return (await this.storage.put(key, stream)).size;
+        })(),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -114,7 +114,12 @@ export class OutboundConsumer {
         continue;
       }
       const jid = contactToJid(send.to);
-      await s.provider.sendMessage(jid, content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
+      try {
+        await s.provider.sendMessage(jid, content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
+      } finally {
+        // a file the provider did not read to its end (a failed send) is closed, not left open
+        if ('media' in content) content.media.stream.destroy();
+      }
       await this.store.markSent(s.id, send.waMessageId);
       await this.publisher.ack(s, jidToContact(jid), send.waMessageId, 1).catch((err: unknown) =>
         this.logger.warn({ err, connectionId: s.id, waMessageId: send.waMessageId }, 'ack 1 not published'),

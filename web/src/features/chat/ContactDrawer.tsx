@@ -1,6 +1,6 @@
 import { Badge, Box, Button, CloseButton, Heading, HStack, Separator, Stack, Text } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdEdit, MdLocalOffer } from 'react-icons/md';
 import { notify } from '../../app/notify';
@@ -97,13 +97,25 @@ function TicketTagsPicker({ ticket }: { ticket: TicketDto }) {
   const { t } = useTranslation();
   const tags = useListTagsQuery(undefined, { refetchOnMountOrArgChange: true });
   const [sync] = useSyncTicketTagsMutation();
+  // the picks made while a sync is on its way: the next pick builds on them, not on the older server list
+  const [picked, setPicked] = useState<number[] | null>(null);
+  const pending = useRef(0);
   return (
     <PickFilter
       label={t('contactDrawer.pickTags')}
       icon={<MdLocalOffer />}
       options={tags.data ?? []}
-      selected={ticket.tags.map((tag) => tag.id)}
-      onChange={(ids) => void sync({ ticketId: ticket.id, tagIds: ids }).unwrap().catch((err: unknown) => notify.error(err))}
+      selected={picked ?? ticket.tags.map((tag) => tag.id)}
+      onChange={(ids) => {
+        setPicked(ids);
+        pending.current++;
+        void sync({ ticketId: ticket.id, tagIds: ids })
+          .unwrap()
+          .catch((err: unknown) => notify.error(err))
+          .finally(() => {
+            if (--pending.current === 0) setPicked(null);
+          });
+      }}
       testId="ticket-tags"
     />
   );

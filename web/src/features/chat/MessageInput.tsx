@@ -68,10 +68,12 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
 
   async function record() {
     try {
-      setRecording({ rec: await startMp3Recording(), since: Date.now() });
-    } catch (err) {
+      const rec = await startMp3Recording();
+      // the box went away (another ticket) while the microphone was opening: stop at once
+      if (!mounted.current) return rec.cancel();
+      setRecording({ rec, since: Date.now() });
+    } catch {
       notify.errorText(t('chat.noMicrophone'));
-      void err;
     }
   }
 
@@ -97,12 +99,20 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
     return () => clearInterval(timer);
   }, [recording]);
   useEffect(() => () => recording?.rec.cancel(), [recording]);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   /** A quick reply picked: its text in the box, its attachment among the files (fetched with the session's token). */
   async function applyReply(r: QuickMessageDto) {
     setText(r.message);
     setHighlight(0);
-    if (!r.mediaPath) return;
+    // only a file of ours, on the API host (never a URL a text field could point elsewhere)
+    if (!r.mediaPath || !/^\/media\/\d+\/[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/.test(r.mediaPath)) return;
     try {
       const res = await fetch(`${apiUrl()}${r.mediaPath}`, { headers: { authorization: `Bearer ${getToken() ?? ''}` } });
       if (!res.ok) throw new Error(String(res.status));

@@ -9,10 +9,10 @@ import { useDeleteMessageMutation, useEditMessageMutation } from './chat.api';
 import { isSendable } from './message-rules';
 
 /** What the options menu offers for a message: reply to any; edit and delete only one's own, not deleted. */
+/** A chat that is only looked at (a preview, a closed ticket: no `onReply`) offers nothing. */
 export function messageActions(m: MessageDto, canReply: boolean): Array<'reply' | 'edit' | 'delete'> {
-  if (m.isDeleted) return [];
-  const out: Array<'reply' | 'edit' | 'delete'> = [];
-  if (canReply) out.push('reply');
+  if (m.isDeleted || !canReply) return [];
+  const out: Array<'reply' | 'edit' | 'delete'> = ['reply'];
   if (m.fromMe && m.ack >= 1) {
     if (m.mediaType === 'chat') out.push('edit');
     out.push('delete');

@@ -32,9 +32,22 @@ export function keepRecording(mp3: Blob): boolean {
  */
 export async function startMp3Recording(): Promise<Recording> {
   const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-  const ctx = new AudioContext();
-  const { Mp3Encoder } = await import('@breezystack/lamejs');
-  const encoder = new Mp3Encoder(1, ctx.sampleRate, RECORDING_KBPS);
+  let ctx: AudioContext | undefined;
+  let encoder;
+  try {
+    ctx = new AudioContext();
+    const { Mp3Encoder } = await import('@breezystack/lamejs');
+    encoder = new Mp3Encoder(1, ctx.sampleRate, RECORDING_KBPS);
+  } catch (err) {
+    // the microphone is never left on when recording cannot start
+    for (const track of stream.getTracks()) track.stop();
+    void ctx?.close();
+    throw err;
+  }
+  return record(stream, ctx, encoder);
+}
+
+function record(stream: MediaStream, ctx: AudioContext, encoder: { encodeBuffer(pcm: Int16Array): Uint8Array; flush(): Uint8Array }): Recording {
   const source = ctx.createMediaStreamSource(stream);
   // ScriptProcessor keeps this self-contained (an AudioWorklet needs a module file served beside the app)
   const processor = ctx.createScriptProcessor(4096, 1, 1);

@@ -82,6 +82,7 @@ export const chatApi = api.injectEndpoints({
     mediaFile: build.query<string, string>({
       query: (mediaUrl) => ({ url: mediaUrl, responseHandler: async (res: Response) => (res.ok ? URL.createObjectURL(await res.blob()) : res.text()) }),
       keepUnusedDataFor: 300,
+      // the hook never refetches a file (no refetch on reconnect or focus), so an entry holds one URL
       async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved }) {
         try {
           const { data } = await cacheDataLoaded;

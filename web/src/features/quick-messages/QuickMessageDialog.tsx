@@ -20,6 +20,8 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessageDt
   const [file, setFile] = useState<File | null>(null);
   const [dropMedia, setDropMedia] = useState(false);
   const [touched, setTouched] = useState(false);
+  // once saved, a retry (the attachment failed) changes that reply instead of making another
+  const [savedId, setSavedId] = useState<number | undefined>(record?.id);
   const text = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const [save, saving] = useSaveQuickMessageMutation();
@@ -40,7 +42,8 @@ export function QuickMessageDialog({ record, onClose }: { record: QuickMessageDt
     setTouched(true);
     if (missing) return;
     try {
-      const saved = await save({ id: record?.id, shortcode: shortcode.trim(), message, geral }).unwrap();
+      const saved = await save({ id: savedId, shortcode: shortcode.trim(), message, geral }).unwrap();
+      setSavedId(saved.id);
       if (file) await upload({ id: saved.id, file }).unwrap();
       else if (dropMedia && record?.mediaPath) await unlink(saved.id).unwrap();
       dispatch(refreshQuickMessages());

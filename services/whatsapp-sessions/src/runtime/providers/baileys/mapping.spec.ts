@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Boom } from '@hapi/boom';
 import { DisconnectReason, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
-import { closeAction, connectionIntent, contactToJid, jidToContact, subjectToken, toAcks, toInboundMessage } from './mapping.js';
+import { closeAction, connectionIntent, contactToJid, jidToContact, mediaOf, subjectToken, toAcks, toInboundMessage } from './mapping.js';
 
 const ctx = { companyId: 7, connectionId: 42 };
 
@@ -145,5 +145,25 @@ describe('jids', () => {
     expect(contactToJid('5511999990001-1612345678')).toBe('5511999990001-1612345678@g.us');
     expect(contactToJid('123@lid')).toBe('123@lid');
     expect(subjectToken('a.b*c>d e')).toBe('a_b_c_d_e');
+  });
+});
+
+describe('mediaOf: the type a received file is kept as (the sender declares it; nothing checks the bytes)', () => {
+  const msg = (message: Record<string, unknown>) => ({ key: { remoteJid: '5511999990001@s.whatsapp.net', id: 'X1' }, message }) as never;
+
+  it('keeps pictures, videos and audio to types of their kind', () => {
+    expect(mediaOf(msg({ imageMessage: { url: 'u', mimetype: 'image/png' } }))).toEqual({ mimetype: 'image/png', fileName: null });
+    expect(mediaOf(msg({ imageMessage: { url: 'u', mimetype: 'image/svg+xml' } }))?.mimetype).toBe('image/jpeg');
+    expect(mediaOf(msg({ imageMessage: { url: 'u', mimetype: 'text/html' } }))?.mimetype).toBe('image/jpeg');
+    expect(mediaOf(msg({ audioMessage: { url: 'u', mimetype: 'audio/ogg; codecs=opus' } }))?.mimetype).toBe('audio/ogg');
+    expect(mediaOf(msg({ videoMessage: { url: 'u', mimetype: 'application/javascript' } }))?.mimetype).toBe('video/mp4');
+  });
+
+  it('keeps a document as its declared type unless a browser would run it', () => {
+    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'application/pdf', fileName: 'a.pdf' } }))).toEqual({ mimetype: 'application/pdf', fileName: 'a.pdf' });
+    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'text/html', fileName: 'x.html' } }))?.mimetype).toBe('application/octet-stream');
+    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'image/svg+xml', fileName: 'x.svg' } }))?.mimetype).toBe('application/octet-stream');
+    expect(mediaOf(msg({ documentMessage: { url: 'u', fileName: 'x' } }))?.mimetype).toBe('application/octet-stream');
+    expect(mediaOf(msg({ conversation: 'oi' }))).toBeNull();
   });
 });

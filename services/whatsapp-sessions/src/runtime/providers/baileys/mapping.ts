@@ -156,6 +156,28 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
   };
 }
 
+/** Types a received picture, video or voice note is kept as; anything else declared falls back to the first. */
+const SAFE_TYPES = {
+  image: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
+  video: ['video/mp4', 'video/3gpp', 'video/quicktime', 'video/webm'],
+  audio: ['audio/ogg', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/amr', 'audio/webm', 'audio/wav'],
+} as const;
+
+/** Document types a browser would run (pages, scripts, vector images with scripts): kept as plain bytes. */
+const ACTIVE_TYPES = /html|xhtml|svg|javascript|ecmascript|xml-dtd|x-shockwave|x-msdownload/i;
+
+/**
+ * The type a received file is kept and served as. The sender declares it and nothing checks the bytes,
+ * so pictures, videos and audio keep only a type of their kind, and a document declared as something a
+ * browser would run (HTML, SVG, script) is kept as `application/octet-stream`.
+ */
+export function safeInboundType(kind: 'image' | 'video' | 'audio' | 'document', declared: string): string {
+  const type = declared.split(';')[0].trim().toLowerCase();
+  if (kind === 'document') return !type || ACTIVE_TYPES.test(type) ? 'application/octet-stream' : type;
+  const allowed: readonly string[] = SAFE_TYPES[kind];
+  return allowed.includes(type) ? type : allowed[0];
+}
+
 /** The file of a received message: its type and (documents) name; null for a message without one. */
 export function mediaOf(msg: WAMessage): { mimetype: string; fileName: string | null } | null {
   const content = normalizeMessageContent(msg.message);
@@ -163,8 +185,9 @@ export function mediaOf(msg: WAMessage): { mimetype: string; fileName: string | 
   const doc = content.documentMessage ?? content.documentWithCaptionMessage?.message?.documentMessage;
   const file = content.imageMessage ?? content.stickerMessage ?? content.videoMessage ?? content.ptvMessage ?? content.audioMessage ?? doc;
   if (!file || !(file.url || file.directPath)) return null;
-  const fallback = content.audioMessage ? 'audio/ogg' : content.videoMessage || content.ptvMessage ? 'video/mp4' : content.stickerMessage ? 'image/webp' : doc ? 'application/octet-stream' : 'image/jpeg';
-  return { mimetype: (file.mimetype ?? fallback).split(';')[0].trim() || fallback, fileName: doc?.fileName ?? null };
+  const kind = content.audioMessage ? 'audio' : content.videoMessage || content.ptvMessage ? 'video' : doc ? 'document' : 'image';
+  const declared = file.mimetype ?? (content.stickerMessage ? 'image/webp' : '');
+  return { mimetype: safeInboundType(kind, declared), fileName: doc?.fileName ?? null };
 }
 
 /** An ack of one of our messages and the contact it belongs to (the subject's conversation). */
