@@ -101,6 +101,25 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     }
   });
 
+  it('a customer writing for the first time is announced to the contacts pages (contact.updated); their next messages are not', async () => {
+    const { c } = await company();
+    const conn = await c.connection();
+    const from = `55319${Math.floor(Math.random() * 90_000_000) + 10_000_000}`;
+    const sub = t.bus.connection.subscribe(`contact.updated.${c.companyId}.>`, { timeout: 10_000 });
+    const seen: Array<{ contact: { number: string; name: string } }> = [];
+    const reading = (async () => {
+      for await (const m of sub) seen.push(m.json());
+    })().catch(() => undefined);
+    await c.inbound(conn.id, from, 'primeira mensagem', { name: 'Gabriela' });
+    await waitFor(async () => seen.length === 1);
+    expect(seen[0].contact).toMatchObject({ number: from, name: 'Gabriela' });
+    await c.inbound(conn.id, from, 'segunda mensagem', { name: 'Gabriela' });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(seen).toHaveLength(1);
+    sub.unsubscribe();
+    await reading;
+  });
+
   it('one contact for the inbound old and new forms of a Brazilian mobile', async () => {
     const { c, admin } = await company();
     const conn = await c.connection();

@@ -3,9 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type WaInboundMessage } from '@wa/contracts';
 import { queryPrepared } from '@wa/database';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
-import { ConnectionEntity, MessageEntity } from '../../database/entities/index.js';
+import { ConnectionEntity, ContactEntity, MessageEntity } from '../../database/entities/index.js';
+import { contactUpdated, contactView } from '../../contacts/contacts.service.js';
+import type { OutgoingEvent } from '../../outbox/outbox.service.js';
+import type { TicketRow } from '../../tickets/ticket-view.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../tickets/announce.js';
 import { TicketsRepository } from '../../tickets/tickets.repository.js';
@@ -56,6 +59,24 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     return rows.map((r) => ({ ...r, id: String(r.id), quotedMsgId: r.quotedMsgId === null ? null : Number(r.quotedMsgId), seq: r.seq === null ? null : Number(r.seq) }));
   }
 
+  /**
+   * A customer writing for the first time made their contact in this batch: the contacts pages hear of it
+   * (`contact.updated`). A ticket made in the same call as its message (one transaction: equal timestamps)
+   * is a first message from that contact or the first after a closed conversation; only then are the
+   * contacts read, so a busy conversation costs nothing more.
+   */
+  private async newContacts(messages: MessageEntity[], tickets: TicketRow[]): Promise<OutgoingEvent[]> {
+    const byId = new Map(tickets.map((t) => [t.id, t]));
+    const contactIds = new Set<number>();
+    for (const m of messages) {
+      const ticket = byId.get(m.ticketId);
+      if (ticket && !m.fromMe && new Date(ticket.createdAt).getTime() === new Date(m.createdAt).getTime()) contactIds.add(ticket.contactId);
+    }
+    if (contactIds.size === 0) return [];
+    const contacts = await this.db.getRepository(ContactEntity).findBy({ id: In([...contactIds]) });
+    return contacts.map((c) => contactUpdated(contactView(c)));
+  }
+
   private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
     const connectionIds = [...new Set(batch.map((m) => m.data.connectionId))];
     const connections = new Map(
@@ -79,6 +100,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
       ...[...ticketsByCompany].map(([companyId, ids]) => this.tickets.findByIds(companyId, [...ids])),
     ]);
     const events = announceStored('created', messageRows, ticketRows.flat(), (companyId, id) => this.callers.nameOf(companyId, id));
+    events.push(...(await this.newContacts(messageRows, ticketRows.flat())));
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
     if (repeated) this.logger.log({ count: announce.length }, 'inbound: repeated messages announced again');
   }
