@@ -10,7 +10,8 @@ import {
   type TicketDeletedEvent,
 } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, MediaStorage, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { dropFiles, storedFilesOf } from '../media/media-cleanup.js';
 import { addDays } from 'date-fns';
 import type { Redis } from 'ioredis';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -74,6 +75,7 @@ export class ContactsService {
     private readonly readModels: ReadModels,
     private readonly whatsapp: WhatsappCheck,
     @InjectRedis() private readonly redis: Redis,
+    private readonly storage: MediaStorage,
   ) {}
 
   /**
@@ -209,8 +211,9 @@ export class ContactsService {
   /** Deletes a contact and its tickets (with their messages and notes); every open list hears of it. */
   async remove(caller: Caller, id: number): Promise<void> {
     await this.find(caller.companyId, id);
-    const outboxIds = await this.db.transaction(async (tx) => {
+    const { outboxIds, files } = await this.db.transaction(async (tx) => {
       const tickets = await tx.getRepository(TicketEntity).find({ where: { companyId: caller.companyId, contactId: id }, select: { id: true, queueId: true, userId: true } });
+      const files = await storedFilesOf(tx, caller.companyId, tickets.map((t) => t.id));
       await tx.getRepository(ContactEntity).delete({ id, companyId: caller.companyId });
       const events: OutgoingEvent[] = tickets.map((t) => ({
         subject: TicketSubjects.ticketDeleted(caller.companyId, t.id),
@@ -222,10 +225,11 @@ export class ContactsService {
         msgId: `contact-deleted:${id}`,
         payload: { companyId: caller.companyId, contactId: id } satisfies ContactDeletedEvent,
       });
-      return this.outbox.add(tx, events);
+      return { outboxIds: await this.outbox.add(tx, events), files };
     });
     await this.outbox.flush(outboxIds);
     await this.countChanged(caller.companyId);
+    await dropFiles(this.storage, files);
   }
 
   /** Records what WhatsApp said of a contact's number (a ticket opened with it asked again). */

@@ -1,8 +1,7 @@
-import { transferNotice } from './transfer-notice.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
-import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING, MediaStorage } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/index.js';
@@ -18,6 +17,8 @@ import type { CreateTicketDto, ListTicketsQueryDto, UpdateTicketDto } from './ti
 import { TicketsRepository } from './tickets.repository.js';
 import { assertCanSee } from './visibility.js';
 import { ticketUpdatedEvent } from './ticket-events.js';
+import { transferNotice } from './transfer-notice.js';
+import { dropFiles, storedFilesOf } from '../media/media-cleanup.js';
 
 export const TICKETS_PAGE_SIZE = 40;
 
@@ -41,6 +42,7 @@ export class TicketsService {
     private readonly callers: CallerService,
     private readonly contacts: ContactsService,
     private readonly whatsapp: WhatsappCheck,
+    private readonly storage: MediaStorage,
   ) {}
 
   async list(caller: Caller, q: ListTicketsQueryDto): Promise<TicketsPage> {
@@ -207,12 +209,15 @@ export class TicketsService {
   async remove(caller: Caller, id: number): Promise<void> {
     const row = await this.tickets.findById(caller.companyId, id);
     if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
-    const outboxIds = await this.db.transaction(async (tx) => {
+    const { outboxIds, files } = await this.db.transaction(async (tx) => {
+      const files = await storedFilesOf(tx, caller.companyId, [id]);
       await tx.getRepository(TicketEntity).delete({ id, companyId: caller.companyId });
       const event: TicketDeletedEvent = { companyId: caller.companyId, ticketId: id, queueId: row.queueId, userId: row.userId };
-      return this.outbox.add(tx, [{ subject: TicketSubjects.ticketDeleted(caller.companyId, id), msgId: `ticket-deleted:${id}`, payload: event }]);
+      return { outboxIds: await this.outbox.add(tx, [{ subject: TicketSubjects.ticketDeleted(caller.companyId, id), msgId: `ticket-deleted:${id}`, payload: event }]), files };
     });
     await this.outbox.flush(outboxIds);
+    // its messages' files go with it
+    await dropFiles(this.storage, files);
   }
 
   /**

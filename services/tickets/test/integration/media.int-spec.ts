@@ -145,4 +145,18 @@ describe('media both ways (POST /messages/{ticketId} multipart, GET /media/...)'
     expect(stored).toMatchObject({ mediaType: 'image', body: 'olha isso', mediaUrl: `/media/${key}`, quotedMsgId: first.id });
     expect((await download(stored.mediaUrl, admin.token)).bytes.equals(photo)).toBe(true);
   });
+
+  it("removes a ticket's files with the ticket, and a contact's with the contact", async () => {
+    const { admin, ticket } = await conversation();
+    const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, form: mediaForm([{ field: 'medias', name: 'a.png', data: pngFile() }]) });
+    expect((await download(sent.body.mediaUrl, admin.token)).status).toBe(200);
+    expect((await t.http.delete(`/tickets/${ticket.id}`, { token: admin.token })).status).toBeLessThan(300);
+    expect((await download(sent.body.mediaUrl, admin.token)).status).toBe(404);
+
+    const other = await conversation();
+    const doc = await t.http.post(`/messages/${other.ticket.id}`, { token: other.admin.token, form: mediaForm([{ field: 'medias', name: 'b.pdf', data: pdfFile() }]) });
+    const contactId = (await t.http.get(`/tickets/${other.ticket.id}`, { token: other.admin.token })).body.contactId;
+    expect((await t.http.delete(`/contacts/${contactId}`, { token: other.admin.token })).status).toBe(200);
+    expect((await download(doc.body.mediaUrl, other.admin.token)).status).toBe(404);
+  });
 });

@@ -1,0 +1,22 @@
+import { isMediaKey, type MediaStorage } from '@wa/server-kit';
+import type { EntityManager } from 'typeorm';
+
+/** The stored files of some tickets' messages (read before the tickets are deleted). */
+export async function storedFilesOf(tx: EntityManager, companyId: number, ticketIds: number[]): Promise<string[]> {
+  if (ticketIds.length === 0) return [];
+  const rows: Array<{ mediaUrl: string }> = await tx.query(
+    `SELECT "mediaUrl" FROM tickets.messages WHERE "companyId" = $1 AND "ticketId" = ANY($2::int[]) AND "mediaUrl" IS NOT NULL`,
+    [companyId, ticketIds],
+  );
+  return rows.map((r) => r.mediaUrl).filter(isMediaKey);
+}
+
+/**
+ * Removes files once what pointed at them is gone (after the commit: a rollback keeps them). Best effort:
+ * a file that cannot be removed now is unreachable anyway (no message names it).
+ */
+export async function dropFiles(storage: MediaStorage, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 20) {
+    await Promise.all(keys.slice(i, i + 20).map((k) => storage.delete(k).catch(() => undefined)));
+  }
+}
