@@ -150,7 +150,10 @@ describe('a conversation with media and replies', () => {
   it('makes a quick reply with a variable and an attachment on its page, then uses it after "/": filled and sent with its file', () =>
     step('quick reply', pages, async () => {
       const shortcut = `saudacao${run}`;
-      await page.goto(`${webUrl}/quick-messages`);
+      // through the side menu (contacts and quick replies are in it for everyone)
+      await page.getByTestId('menu-contacts').waitFor();
+      await page.getByTestId('menu-quickMessages').click();
+      await page.waitForURL(`${webUrl}/quick-messages`);
       await page.getByTestId('quick-message-add').click();
       const dialog = page.getByTestId('quick-message-dialog');
       await dialog.getByTestId('quick-message-save').click();

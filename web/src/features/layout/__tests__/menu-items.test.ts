@@ -8,9 +8,9 @@ const agent = { isAdmin: false, isSuper: false, plan: {} };
 const admin = { isAdmin: true, isSuper: false, plan: {} };
 
 describe('side menu (spec 01 §2 "Side menu", §6)', () => {
-  it('shows only the screens this build has: tickets for agents, tickets and connections for admins', () => {
-    expect(keys(visibleMenuItems(agent))).toEqual(['tickets']);
-    expect(keys(visibleMenuItems(admin))).toEqual(['tickets', 'connections']);
+  it('shows only the screens this build has: tickets, quick replies and contacts for everyone, connections for admins', () => {
+    expect(keys(visibleMenuItems(agent))).toEqual(['tickets', 'quickMessages', 'contacts']);
+    expect(keys(visibleMenuItems(admin))).toEqual(['tickets', 'quickMessages', 'contacts', 'connections']);
   });
 
   it('keeps the administration group and the dashboard for admins', () => {
