@@ -11,10 +11,8 @@ export class ExtraInfoDto {
   @ApiProperty({ maxLength: 1000 }) @IsString() @MaxLength(1000) value: string;
 }
 
-/** spec 01 §5: name 2–50, number 8–50, a valid email when one is given. */
-export class CreateContactDto {
-  @ApiProperty({ minLength: 2, maxLength: 50 }) @NameField() name: string;
-  @ApiProperty({ minLength: 8, maxLength: 50, example: '5511987654321' }) @TextField(8, 50) number: string;
+/** What both the add and the edit form take besides name and number: an email, when given a valid one; extra info rows. */
+class ContactDetailsDto {
   @ApiPropertyOptional()
   @IsOptional()
   @ValidateIf((_o, v) => v !== '' && v !== null)
@@ -30,22 +28,15 @@ export class CreateContactDto {
   extraInfo?: ExtraInfoDto[];
 }
 
-export class UpdateContactDto {
+/** spec 01 §5: name 2–50, number 8–50, a valid email when one is given. */
+export class CreateContactDto extends ContactDetailsDto {
+  @ApiProperty({ minLength: 2, maxLength: 50 }) @NameField() name: string;
+  @ApiProperty({ minLength: 8, maxLength: 50, example: '5511987654321' }) @TextField(8, 50) number: string;
+}
+
+export class UpdateContactDto extends ContactDetailsDto {
   @ApiPropertyOptional({ minLength: 2, maxLength: 50 }) @NameField({ optional: true }) name?: string;
   @ApiPropertyOptional({ minLength: 8, maxLength: 50 }) @TextField(8, 50, { optional: true }) number?: string;
-  @ApiPropertyOptional()
-  @IsOptional()
-  @ValidateIf((_o, v) => v !== '' && v !== null)
-  @IsEmail({}, { message: 'Invalid email' })
-  @MaxLength(200)
-  email?: string | null;
-  @ApiPropertyOptional({ type: [ExtraInfoDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => ExtraInfoDto)
-  extraInfo?: ExtraInfoDto[];
 }
 
 export class ListContactsQueryDto {

@@ -1,10 +1,10 @@
-import { Box, Button, Center, Flex, Heading, HStack, IconButton, Input, Progress, Spinner, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, HStack, IconButton, Input, Progress, Table, Text } from '@chakra-ui/react';
 import type { ContactDto, ContactsImportReport } from '@wa/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
 import { apiUrl } from '../../app/config';
-import { errorText } from '../../app/errors';
+import { ListFooter } from '../../app/ListFooter';
 import { notify } from '../../app/notify';
 import { selectIsAdmin } from '../../app/session';
 import { getToken } from '../../app/storage';
@@ -172,28 +172,7 @@ export default function ContactsPage() {
             })}
           </Table.Body>
         </Table.Root>
-        {(list.isLoading || list.isFetchingNextPage) && (
-          <Center py="6">
-            <Spinner />
-          </Center>
-        )}
-        {list.isError && (
-          <Center py="8" color="fg.error">
-            {errorText(list.error)}
-          </Center>
-        )}
-        {!list.isLoading && !list.isError && contacts.length === 0 && (
-          <Center py="8" color="fg.muted">
-            {t('common.noRecords')}
-          </Center>
-        )}
-        {list.hasNextPage && !list.isFetchingNextPage && (
-          <Center py="3">
-            <Button size="sm" variant="ghost" onClick={() => void list.fetchNextPage()} data-testid="contacts-more">
-              {t('contacts.more')}
-            </Button>
-          </Center>
-        )}
+        <ListFooter query={list} count={contacts.length} moreTestId="contacts-more" />
       </Box>
       {editing !== undefined && <ContactDialog contact={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

@@ -1,4 +1,5 @@
-import { Box, Button, Dialog, Field, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Dialog, Field, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { SelectField } from '../../app/SelectField';
 import type { ContactDto } from '@wa/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -89,35 +90,24 @@ export function NewTicketModal({ onClose }: { onClose(): void }) {
                         )}
                       </Box>
                     )}
-                    <Field.Root required={!isAdmin} invalid={touched && queueMissing}>
-                      <Field.Label>{t('newTicket.queue')}</Field.Label>
-                      <NativeSelect.Root>
-                        <NativeSelect.Field value={queueId} onChange={(e) => setQueueId(e.target.value ? Number(e.target.value) : '')} data-testid="new-ticket-queue">
-                          <option value="">{t('newTicket.selectQueue')}</option>
-                          {myQueues.map((q) => (
-                            <option key={q.id} value={q.id}>
-                              {q.name}
-                            </option>
-                          ))}
-                        </NativeSelect.Field>
-                        <NativeSelect.Indicator />
-                      </NativeSelect.Root>
-                      {queueMissing && <Field.ErrorText>{t('newTicket.selectQueue')}</Field.ErrorText>}
-                    </Field.Root>
-                    <Field.Root>
-                      <Field.Label>{t('newTicket.connection')}</Field.Label>
-                      <NativeSelect.Root>
-                        <NativeSelect.Field value={whatsappId} onChange={(e) => setWhatsappId(e.target.value ? Number(e.target.value) : '')} data-testid="new-ticket-connection">
-                          <option value="">{t('newTicket.defaultConnection')}</option>
-                          {connections.map((w) => (
-                            <option key={w.id} value={w.id}>
-                              {w.name}
-                            </option>
-                          ))}
-                        </NativeSelect.Field>
-                        <NativeSelect.Indicator />
-                      </NativeSelect.Root>
-                    </Field.Root>
+                    <SelectField
+                      label={t('newTicket.queue')}
+                      value={queueId}
+                      onChange={setQueueId}
+                      options={myQueues}
+                      emptyLabel={t('newTicket.selectQueue')}
+                      required={!isAdmin}
+                      error={touched && queueMissing && t('newTicket.selectQueue')}
+                      testId="new-ticket-queue"
+                    />
+                    <SelectField
+                      label={t('newTicket.connection')}
+                      value={whatsappId}
+                      onChange={setWhatsappId}
+                      options={connections}
+                      emptyLabel={t('newTicket.defaultConnection')}
+                      testId="new-ticket-connection"
+                    />
                   </Stack>
                 </Dialog.Body>
                 <Dialog.Footer>

@@ -1,9 +1,9 @@
-import { Box, Button, Center, Flex, Heading, HStack, IconButton, Input, Spinner, Table } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, HStack, IconButton, Input, Table } from '@chakra-ui/react';
 import type { QuickMessageDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
-import { errorText } from '../../app/errors';
+import { ListFooter } from '../../app/ListFooter';
 import { notify } from '../../app/notify';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../connections/ConfirmDialog';
@@ -72,28 +72,7 @@ export default function QuickMessagesPage() {
             ))}
           </Table.Body>
         </Table.Root>
-        {(list.isLoading || list.isFetchingNextPage) && (
-          <Center py="6">
-            <Spinner />
-          </Center>
-        )}
-        {list.isError && (
-          <Center py="8" color="fg.error">
-            {errorText(list.error)}
-          </Center>
-        )}
-        {!list.isLoading && !list.isError && records.length === 0 && (
-          <Center py="8" color="fg.muted">
-            {t('common.noRecords')}
-          </Center>
-        )}
-        {list.hasNextPage && !list.isFetchingNextPage && (
-          <Center py="3">
-            <Button size="sm" variant="ghost" onClick={() => void list.fetchNextPage()}>
-              {t('contacts.more')}
-            </Button>
-          </Center>
-        )}
+        <ListFooter query={list} count={records.length} />
       </Box>
       {editing !== undefined && <QuickMessageDialog record={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

@@ -1,4 +1,5 @@
-import { Box, Button, Dialog, Field, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Dialog, Field, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { SelectField } from '../../app/SelectField';
 import type { TicketDto, UserDto } from '@wa/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -101,36 +102,26 @@ export function TransferTicketModal({ ticket, onClose }: { ticket: TicketDto; on
                       ))}
                     </Box>
                   )}
-                  <Field.Root required invalid={touched && queueId === ''}>
-                    <Field.Label>{t('transferTicket.queue')}</Field.Label>
-                    <NativeSelect.Root>
-                      <NativeSelect.Field value={queueId} onChange={(e) => setQueueId(e.target.value ? Number(e.target.value) : '')} data-testid="transfer-queue">
-                        <option value="">{t('transferTicket.selectQueue')}</option>
-                        {choices.map((q) => (
-                          <option key={q.id} value={q.id}>
-                            {q.name}
-                          </option>
-                        ))}
-                      </NativeSelect.Field>
-                      <NativeSelect.Indicator />
-                    </NativeSelect.Root>
-                    {touched && queueId === '' && <Field.ErrorText>{t('transferTicket.selectQueue')}</Field.ErrorText>}
-                  </Field.Root>
-                  <Field.Root required invalid={touched && whatsappId === ''}>
-                    <Field.Label>{t('transferTicket.connection')}</Field.Label>
-                    <NativeSelect.Root>
-                      <NativeSelect.Field value={whatsappId} onChange={(e) => setWhatsappId(e.target.value ? Number(e.target.value) : '')} data-testid="transfer-connection">
-                        <option value="">{t('transferTicket.selectConnection')}</option>
-                        {connections.map((w) => (
-                          <option key={w.id} value={w.id}>
-                            {w.name}
-                          </option>
-                        ))}
-                      </NativeSelect.Field>
-                      <NativeSelect.Indicator />
-                    </NativeSelect.Root>
-                    {touched && whatsappId === '' && <Field.ErrorText>{t('transferTicket.selectConnection')}</Field.ErrorText>}
-                  </Field.Root>
+                  <SelectField
+                    label={t('transferTicket.queue')}
+                    value={queueId}
+                    onChange={setQueueId}
+                    options={choices}
+                    emptyLabel={t('transferTicket.selectQueue')}
+                    required
+                    error={touched && queueId === '' && t('transferTicket.selectQueue')}
+                    testId="transfer-queue"
+                  />
+                  <SelectField
+                    label={t('transferTicket.connection')}
+                    value={whatsappId}
+                    onChange={setWhatsappId}
+                    options={connections}
+                    emptyLabel={t('transferTicket.selectConnection')}
+                    required
+                    error={touched && whatsappId === '' && t('transferTicket.selectConnection')}
+                    testId="transfer-connection"
+                  />
                 </Stack>
               </Dialog.Body>
               <Dialog.Footer>
