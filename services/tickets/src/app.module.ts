@@ -10,8 +10,14 @@ import { PhoneContacts } from './contacts/phone-contacts.service.js';
 import { TagsController, TicketTagsController } from './tags/tags.controller.js';
 import { TagsService } from './tags/tags.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { ScheduleJobs, SCHEDULES_QUEUE } from './schedules/jobs/schedule-jobs.js';
+import { SendScheduleJob } from './schedules/jobs/send-schedule.job.js';
+import { ScheduleSender } from './schedules/schedule-sender.js';
+import { SchedulesController } from './schedules/schedules.controller.js';
+import { SchedulesService } from './schedules/schedules.service.js';
 import { AuthLibModule } from '@wa/auth';
-import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
+import { MediaStorage, mediaStorageFrom, redisOptionsOf, serviceModules } from '@wa/server-kit';
 import { MediaController } from './media/media.controller.js';
 import { TicketsEnv } from './config/env.js';
 import { ticketsDatabase } from './database/data-source.js';
@@ -38,8 +44,12 @@ export class AppModule {
   static register(env: TicketsEnv): DynamicModule {
     return {
       module: AppModule,
-      imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController],
+      imports: [...serviceModules({ service: SERVICE, env, database: ticketsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+        // BullMQ's own connections (its workers block on Redis: no retry limit per request)
+        BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
+        BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
+      ],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController],
       providers: [
         { provide: TicketsEnv, useValue: env },
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },
@@ -62,6 +72,10 @@ export class AppModule {
         WaAckConsumer,
         ConnectionsConsumer,
         SettingsConsumer,
+        ScheduleJobs,
+        ScheduleSender,
+        SchedulesService,
+        SendScheduleJob,
       ],
     };
   }

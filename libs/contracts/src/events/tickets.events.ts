@@ -1,4 +1,4 @@
-import type { ContactDto, MessageDto, QueueDto, TicketDto } from '../tickets/tickets.types.js';
+import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
 
 /** What tickets publishes after commit (TICKETS stream); realtime-gateway fans it out. */
 export const TicketSubjects = {
@@ -11,7 +11,21 @@ export const TicketSubjects = {
   contactDeleted: (companyId: number, contactId: number) => `contact.deleted.${companyId}.${contactId}`,
   queueUpdated: (companyId: number, queueId: number) => `queue.updated.${companyId}.${queueId}`,
   queueDeleted: (companyId: number, queueId: number) => `queue.deleted.${companyId}.${queueId}`,
+  scheduleUpdated: (companyId: number, scheduleId: number) => `schedule.updated.${companyId}.${scheduleId}`,
+  scheduleDeleted: (companyId: number, scheduleId: number) => `schedule.deleted.${companyId}.${scheduleId}`,
 } as const;
+
+/** `schedule.updated`: a scheduled message was created, changed, sent or failed. */
+export interface ScheduleUpdatedEvent {
+  companyId: number;
+  schedule: ScheduleDto;
+}
+
+export interface ScheduleDeletedEvent {
+  companyId: number;
+  scheduleId: number;
+  userId: number;
+}
 
 export interface TicketUpdatedEvent {
   companyId: number;

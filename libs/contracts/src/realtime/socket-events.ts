@@ -1,4 +1,4 @@
-import type { ContactDto, MessageDto, TicketDto } from '../tickets/tickets.types.js';
+import type { ContactDto, MessageDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
 import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
 
 /** Channel names of the live socket (spec 01 §7 "Live socket"). */
@@ -8,6 +8,7 @@ export const SocketChannels = {
   whatsapp: (companyId: number) => `company-${companyId}-whatsapp`,
   whatsappSession: (companyId: number) => `company-${companyId}-whatsappSession`,
   contact: (companyId: number) => `company-${companyId}-contact`,
+  schedule: (companyId: number) => `company-${companyId}-schedule`,
   user: (companyId: number) => `company-${companyId}-user`,
   chat: (companyId: number) => `company-${companyId}-chat`,
   /** per-user auth event: the account signed in elsewhere */
@@ -46,6 +47,7 @@ export interface WhatsappSessionChannelPayload {
   action: 'update';
   session: WhatsappDto;
 }
+export type ScheduleChannelPayload = { action: 'update'; schedule: ScheduleDto } | { action: 'delete'; scheduleId: number };
 export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
 /** On `company-<id>-auth`, to the sockets of ended login sessions only. */
 export interface AuthChannelPayload {

@@ -118,6 +118,37 @@ export interface QuickMessagesPage {
   hasMore: boolean;
 }
 
+/** Where a scheduled message stands: waiting for its time, sent, or failed (ERRO, with the reason). */
+export type ScheduleStatus = 'PENDENTE' | 'ENVIADA' | 'ERRO';
+
+/** spec 01 §3 "Schedule". */
+export interface ScheduleDto {
+  id: number;
+  body: string;
+  contactId: number;
+  contact: { id: number; name: string; number: string } | null;
+  /** ISO time it is sent at */
+  sendAt: string;
+  sentAt: string | null;
+  status: ScheduleStatus;
+  /** why it failed (status ERRO) */
+  reason: string | null;
+  /** the ticket it went into, once sent */
+  ticketId: number | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  userId: number;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SchedulesPage {
+  schedules: ScheduleDto[];
+  hasMore: boolean;
+  count: number;
+}
+
 export interface MessageDto {
   id: number;
   /** the WhatsApp message id */

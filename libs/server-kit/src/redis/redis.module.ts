@@ -36,3 +36,20 @@ export class RedisModule {
     };
   }
 }
+
+/**
+ * ioredis options of a `redis://` / `rediss://` URL, for clients made by libraries that take options rather
+ * than a URL (BullMQ: its workers need `maxRetriesPerRequest: null`, set by the caller).
+ */
+export function redisOptionsOf(url: string): { host: string; port: number; db: number; username?: string; password?: string; tls?: object } {
+  const u = new URL(url);
+  const db = Number(u.pathname.replace(/^\//, '') || 0);
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+    port: Number(u.port || 6379),
+    db: Number.isInteger(db) ? db : 0,
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}

@@ -50,3 +50,25 @@ export function startOfDayIn(day: string, timeZone: string): Date {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return new Date(new TZDate(y, m - 1, d, timeZone).getTime());
 }
+
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * An instant a user typed: an ISO time with its offset (`2026-11-24T15:00:00.000Z`) as it is, or a time
+ * without one (`2026-11-24T15:00`, what a datetime-local field sends) read on the company's clocks.
+ * Null when it is neither, or not a real date (31 February).
+ */
+export function instantIn(value: string, timeZone: string): Date | null {
+  const local = LOCAL_TIME.exec(value);
+  if (local) {
+    const [, y, mo, d, h, mi, s] = local.map(Number) as number[];
+    const at = new TZDate(y as number, (mo as number) - 1, d as number, h as number, mi as number, Number.isNaN(s) ? 0 : (s as number), timeZone);
+    // 31/02 rolls over to March in Date: a day that does not exist is refused
+    if (at.getDate() !== d || at.getMonth() !== (mo as number) - 1) return null;
+    return new Date(at.getTime());
+  }
+  if (!ZONED_TIME.test(value)) return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at;
+}

@@ -24,4 +24,19 @@ export class TicketsEnv extends InfraEnv {
   @IsInt()
   @Min(1000)
   INBOUND_ACK_WAIT_MS: number = 10000;
+
+  /** Tries of a scheduled message before it is marked ERRO (with exponential back-off from SCHEDULE_BACKOFF_MS). */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  SCHEDULE_ATTEMPTS: number = 5;
+
+  @IsInt()
+  @Min(100)
+  SCHEDULE_BACKOFF_MS: number = 10_000;
+
+  /** How often jobs of overdue schedules are put back (Redis lost them); also how late such one may be. */
+  @IsInt()
+  @Min(1000)
+  SCHEDULE_SWEEP_MS: number = 60_000;
 }

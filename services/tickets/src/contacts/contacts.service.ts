@@ -11,7 +11,7 @@ import {
 } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
 import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, MediaStorage, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING } from '@wa/server-kit';
-import { dropFiles, storedFilesOf } from '../media/media-cleanup.js';
+import { dropFiles, scheduleFilesOf, storedFilesOf } from '../media/media-cleanup.js';
 import { addDays } from 'date-fns';
 import type { Redis } from 'ioredis';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -213,7 +213,7 @@ export class ContactsService {
     await this.find(caller.companyId, id);
     const { outboxIds, files } = await this.db.transaction(async (tx) => {
       const tickets = await tx.getRepository(TicketEntity).find({ where: { companyId: caller.companyId, contactId: id }, select: { id: true, queueId: true, userId: true } });
-      const files = await storedFilesOf(tx, caller.companyId, tickets.map((t) => t.id));
+      const files = [...(await storedFilesOf(tx, caller.companyId, tickets.map((t) => t.id))), ...(await scheduleFilesOf(tx, caller.companyId, id))];
       await tx.getRepository(ContactEntity).delete({ id, companyId: caller.companyId });
       const events: OutgoingEvent[] = tickets.map((t) => ({
         subject: TicketSubjects.ticketDeleted(caller.companyId, t.id),

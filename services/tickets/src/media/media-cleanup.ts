@@ -11,6 +11,15 @@ export async function storedFilesOf(tx: EntityManager, companyId: number, ticket
   return rows.map((r) => r.mediaUrl).filter(isMediaKey);
 }
 
+/** The files of a contact's scheduled messages not sent yet (a sent one's file is its message's now). */
+export async function scheduleFilesOf(tx: EntityManager, companyId: number, contactId: number): Promise<string[]> {
+  const rows: Array<{ mediaPath: string }> = await tx.query(
+    `SELECT "mediaPath" FROM tickets.schedules WHERE "companyId" = $1 AND "contactId" = $2 AND "sentAt" IS NULL AND "mediaPath" IS NOT NULL`,
+    [companyId, contactId],
+  );
+  return rows.map((r) => r.mediaPath).filter(isMediaKey);
+}
+
 /**
  * Removes files once what pointed at them is gone (after the commit: a rollback keeps them). Best effort:
  * a file that cannot be removed now is unreachable anyway (no message names it).

@@ -165,7 +165,7 @@ export class MessagesService {
   }
 
   /** An agent's text with its variables filled ({{name}}, {{ms}}…: quick replies carry them). */
-  private async withVariables(row: TicketRow, text: string): Promise<string> {
+  async withVariables(row: TicketRow, text: string): Promise<string> {
     if (!text.includes('{{')) return text;
     const timeZone = companyTimeZone(await this.readModels.setting(row.companyId, TIME_ZONE_SETTING));
     return fillVariables(text, { contactName: row.contactName, ticketId: row.id, timeZone });

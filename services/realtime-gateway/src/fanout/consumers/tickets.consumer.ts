@@ -6,6 +6,9 @@ import {
   type ContactDeletedEvent,
   type ContactUpdatedEvent,
   type MessageEvent,
+  type ScheduleChannelPayload,
+  type ScheduleDeletedEvent,
+  type ScheduleUpdatedEvent,
   type TicketChannelPayload,
   type TicketDeletedEvent,
   type TicketUnreadEvent,
@@ -63,6 +66,9 @@ export class TicketsConsumer {
         return this.contactUpdated(companyId, msg.data as ContactUpdatedEvent, msg);
       case 'contact.deleted':
         return this.contactDeleted(companyId, msg.data as ContactDeletedEvent, msg);
+      case 'schedule.updated':
+      case 'schedule.deleted':
+        return this.schedule(companyId, verb, msg.data as ScheduleUpdatedEvent & ScheduleDeletedEvent, msg);
       default:
         return [];
     }
@@ -110,6 +116,15 @@ export class TicketsConsumer {
   private contactUpdated(companyId: number, e: ContactUpdatedEvent, msg: BusMessage<unknown>): Emission[] {
     if (!e.contact || !isId(e.contact.id)) return this.skip(msg, 'bad contact');
     return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.contact(companyId), payload: { action: 'update', contact: e.contact } satisfies ContactChannelPayload }];
+  }
+
+  /** A scheduled message: to its author and the company's admins (the ones who see it in the calendar). */
+  private schedule(companyId: number, verb: string, e: ScheduleUpdatedEvent & ScheduleDeletedEvent, msg: BusMessage<unknown>): Emission[] {
+    const userId = verb === 'updated' ? e.schedule?.userId : e.userId;
+    const scheduleId = verb === 'updated' ? e.schedule?.id : e.scheduleId;
+    if (!isId(scheduleId) || !isId(userId) || (verb === 'updated' && e.schedule.companyId !== companyId)) return this.skip(msg, 'bad schedule');
+    const payload: ScheduleChannelPayload = verb === 'updated' ? { action: 'update', schedule: e.schedule } : { action: 'delete', scheduleId };
+    return [{ rooms: [Rooms.allTickets(companyId), Rooms.user(companyId, userId)], channel: SocketChannels.schedule(companyId), payload }];
   }
 
   private contactDeleted(companyId: number, e: ContactDeletedEvent, msg: BusMessage<unknown>): Emission[] {

@@ -6,6 +6,7 @@ import { QuickMessageEntity } from './quick-message.entity.js';
 import { TicketNoteEntity } from './ticket-note.entity.js';
 import { TicketEntity } from './ticket.entity.js';
 import { TagEntity } from './tag.entity.js';
+import { ScheduleEntity } from './schedule.entity.js';
 
-export { TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
-export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity];
+export { ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
+export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity];
