@@ -12,7 +12,7 @@ import { SCHEDULES_QUEUE, type SendScheduleData } from './schedule-jobs.js';
  * back, so an outage is waited out. A worker killed mid-send leaves its job stalled: after the lock runs
  * out another worker takes it, and the sender finds it sent (or not) under the row's lock.
  */
-@Processor(SCHEDULES_QUEUE, { concurrency: 8, lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: 100 })
+@Processor(SCHEDULES_QUEUE, { concurrency: 8, lockDuration: 10_000, stalledInterval: 3_000, maxStalledCount: 100 })
 export class SendScheduleJob extends WorkerHost {
   private readonly log = new Logger(SendScheduleJob.name);
 
