@@ -30,4 +30,13 @@ describe('ticket visibility', () => {
     expect(maySeeTicket(9, { ...agent, profile: 'supervisor' }, { queueId: 4, userId: 8 })).toBe(false);
     expect(maySeeTicket(9, { ...agent, queueIds: [] }, { queueId: 3, userId: null })).toBe(false);
   });
+
+  it('lets an agent whose allTicket is enabled also see the tickets no queue and no one holds, nothing more', () => {
+    const all = { ...agent, allTicket: 'enabled' as const };
+    expect(maySeeTicket(9, all, { queueId: null, userId: null })).toBe(true);
+    expect(maySeeTicket(9, { ...agent, allTicket: 'desabled' }, { queueId: null, userId: null })).toBe(false);
+    // held by someone else, or in another queue: still not theirs
+    expect(maySeeTicket(9, all, { queueId: null, userId: 8 })).toBe(false);
+    expect(maySeeTicket(9, all, { queueId: 4, userId: null })).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Profile } from '@wa/contracts';
+import type { AllTicket, Profile } from '@wa/contracts';
 
 /**
  * Who may see which ticket: the one rule tickets (its HTTP API) and realtime-gateway (its socket rooms and
@@ -12,6 +12,8 @@ export interface TicketViewer {
   super: boolean;
   /** the queues the user works in */
   queueIds: readonly number[];
+  /** `enabled`: also sees the tickets no queue and no one holds yet (spec 01 §3 User.allTicket) */
+  allTicket?: AllTicket;
 }
 
 /** Where a ticket is: its queue and the user who holds it. */
@@ -25,14 +27,21 @@ export function seesAllTickets(viewer: Pick<TicketViewer, 'profile' | 'super'>):
   return viewer.profile === 'admin' || viewer.super;
 }
 
+/** An agent whose allTicket is `enabled` also sees the tickets waiting without a queue. */
+export function seesQueuelessTickets(viewer: Pick<TicketViewer, 'allTicket'>): boolean {
+  return viewer.allTicket === 'enabled';
+}
+
 /**
  * May this user see the ticket? Admins and super users: every ticket of their company. Others (agents,
  * supervisors): a ticket in one of their queues, and a ticket they hold whatever its queue; a ticket with
- * neither queue nor holder only admins see. The caller has already scoped the ticket to the user's company.
+ * neither queue nor holder only admins see, and agents whose allTicket is `enabled`. The caller has already
+ * scoped the ticket to the user's company.
  */
 export function maySeeTicket(userId: number, viewer: TicketViewer, place: TicketPlace): boolean {
   if (seesAllTickets(viewer)) return true;
   if (place.userId !== null && place.userId === userId) return true;
+  if (place.queueId === null && place.userId === null) return seesQueuelessTickets(viewer);
   return place.queueId !== null && viewer.queueIds.includes(place.queueId);
 }
 

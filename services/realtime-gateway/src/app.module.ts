@@ -4,6 +4,7 @@ import { serviceModules } from '@wa/server-kit';
 import { RealtimeEnv } from './config/env.js';
 import { ConnectionsConsumer } from './fanout/consumers/connections.consumer.js';
 import { SessionReplacedConsumer } from './fanout/consumers/session-replaced.consumer.js';
+import { UsersConsumer } from './fanout/consumers/users.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
 import { FanoutService } from './fanout/fanout.service.js';
 import { ClientEvents } from './realtime/client-events.js';
@@ -34,6 +35,7 @@ export class AppModule {
         TicketsConsumer,
         ConnectionsConsumer,
         SessionReplacedConsumer,
+        UsersConsumer,
         FanoutService,
       ],
     };

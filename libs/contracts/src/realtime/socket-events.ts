@@ -1,5 +1,6 @@
 import type { ContactDto, MessageDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
 import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
+import type { AllTicket, Profile } from '../auth/auth.types.js';
 
 /** Channel names of the live socket (spec 01 §7 "Live socket"). */
 export const SocketChannels = {
@@ -47,6 +48,10 @@ export interface WhatsappSessionChannelPayload {
   action: 'update';
   session: WhatsappDto;
 }
+/** On `company-<id>-user`: a user as the users page lists it. */
+export type UserChannelPayload =
+  | { action: 'create' | 'update'; user: { id: number; name: string; email: string; profile: Profile; queueIds: number[]; allTicket: AllTicket; super: boolean; companyId: number } }
+  | { action: 'delete'; userId: number };
 export type ScheduleChannelPayload = { action: 'update'; schedule: ScheduleDto } | { action: 'delete'; scheduleId: number };
 export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
 /** On `company-<id>-auth`, to the sockets of ended login sessions only. */

@@ -9,6 +9,7 @@ import { RealtimeServer } from '../realtime/realtime.server.js';
 import { ConnectionsConsumer, connectionsOrderKey } from './consumers/connections.consumer.js';
 import { SessionReplacedConsumer } from './consumers/session-replaced.consumer.js';
 import { TicketsConsumer, ticketsOrderKey } from './consumers/tickets.consumer.js';
+import { UsersConsumer, USERS_FILTER } from './consumers/users.consumer.js';
 import type { Emission } from './emission.js';
 import { FanoutLease } from './fanout-lease.js';
 
@@ -18,6 +19,8 @@ export const SESSION_REPLACED_FILTER = 'auth.session.replaced.>';
 interface Source {
   stream: string;
   filter?: string;
+  /** appended to the durable's name: a second durable on the same stream (another filter) */
+  durableSuffix?: string;
   orderKey?: (subject: string) => string;
   emissions: (msg: BusMessage<unknown>) => Emission[] | Promise<Emission[]>;
 }
@@ -47,6 +50,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly tickets: TicketsConsumer,
     private readonly connections: ConnectionsConsumer,
     private readonly sessions: SessionReplacedConsumer,
+    private readonly users: UsersConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
   }
@@ -62,6 +66,8 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       { stream: Streams.TICKETS.name, orderKey: ticketsOrderKey, emissions: (m) => this.tickets.emissions(m) },
       { stream: Streams.CONNECTIONS.name, orderKey: connectionsOrderKey, emissions: (m) => this.connections.emissions(m) },
       { stream: Streams.AUTH.name, filter: SESSION_REPLACED_FILTER, emissions: (m) => this.sessions.emissions(m) },
+      // nats-server 2.9 has no multi-subject filter: user.* events have a durable of their own on AUTH
+      { stream: Streams.AUTH.name, filter: USERS_FILTER, durableSuffix: '-users', emissions: (m) => this.users.emissions(m) },
     ];
   }
 
@@ -112,7 +118,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       this.handles.push(
         await this.bus.consume<unknown>({
           stream: source.stream,
-          durable: this.env.REALTIME_DURABLE,
+          durable: this.durableOf(source),
           filterSubjects: source.filter ? [source.filter] : undefined,
           orderKey: source.orderKey,
           concurrency: 8,
@@ -122,6 +128,10 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       );
     }
     this.log.log({ durable: this.env.REALTIME_DURABLE, holder: this.lease.holder }, 'fan-out: this replica consumes');
+  }
+
+  private durableOf(source: Source): string {
+    return `${this.env.REALTIME_DURABLE}${source.durableSuffix ?? ''}`;
   }
 
   private async stopConsuming(): Promise<void> {
@@ -171,7 +181,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async prepareDurable(source: Source): Promise<void> {
     const jsm = await this.bus.connection.jetstreamManager();
-    const durable = this.env.REALTIME_DURABLE;
+    const durable = this.durableOf(source);
     const windowMs = this.env.REPLAY_WINDOW_S * 1000;
     const info = await jsm.consumers.info(source.stream, durable).catch(() => null);
     if (info) {

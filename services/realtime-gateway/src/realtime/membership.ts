@@ -9,6 +9,7 @@ export const visibilityOf = (u: DirectoryUser): TicketVisibility => ({
   profile: u.profile,
   super: !!u.super,
   queueIds: Array.isArray(u.queueIds) ? u.queueIds.filter((q) => Number.isInteger(q)) : [],
+  allTicket: u.allTicket === 'enabled' ? 'enabled' : 'desabled',
 });
 
 interface Latest {

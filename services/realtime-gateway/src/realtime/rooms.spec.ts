@@ -12,7 +12,8 @@ describe('rooms', () => {
 
   it('sends a ticket to admins, its queue and its owner', () => {
     expect(ticketRooms(7, { queueId: 3, userId: 9 })).toEqual(['c:7:all', 'c:7:queue:3', 'c:7:user:9']);
-    expect(ticketRooms(7, { queueId: null, userId: null })).toEqual(['c:7:all']);
+    expect(ticketRooms(7, { queueId: null, userId: null })).toEqual(['c:7:all', 'c:7:queueless']);
+    expect(permissionRooms(7, { profile: 'user', super: false, queueIds: [1], allTicket: 'enabled' })).toEqual(['c:7:queue:1', 'c:7:queueless']);
   });
 
   it("reaches a user's sockets with a ticket's events exactly when the shared rule lets the user see it", () => {
@@ -21,6 +22,8 @@ describe('rooms', () => {
       { profile: 'supervisor' as const, super: false, queueIds: [] },
       { profile: 'admin' as const, super: false, queueIds: [] },
       { profile: 'user' as const, super: true, queueIds: [4] },
+      { profile: 'user' as const, super: false, queueIds: [3], allTicket: 'enabled' as const },
+      { profile: 'user' as const, super: false, queueIds: [], allTicket: 'desabled' as const },
     ];
     const places = [null, 3, 4].flatMap((queueId) => [null, 8, 9].map((userId) => ({ queueId, userId })));
     for (const v of viewers) {

@@ -1,4 +1,4 @@
-import { seesAllTickets, type TicketPlace, type TicketViewer } from '@wa/auth';
+import { seesAllTickets, seesQueuelessTickets, type TicketPlace, type TicketViewer } from '@wa/auth';
 import type { TicketStatus } from '@wa/contracts';
 
 /**
@@ -15,6 +15,8 @@ export const Rooms = {
   session: (companyId: number, sessionId: string) => `c:${companyId}:sid:${sessionId}`,
   /** admins and super users: every ticket of the company */
   allTickets: (companyId: number) => `c:${companyId}:all`,
+  /** agents whose allTicket is enabled: tickets no queue and no one holds */
+  queueless: (companyId: number) => `c:${companyId}:queueless`,
   /** agents of one queue */
   queue: (companyId: number, queueId: number) => `c:${companyId}:queue:${queueId}`,
   /** the chat box of one ticket (joinChatBox) */
@@ -34,13 +36,16 @@ export type { TicketPlace };
  */
 export function permissionRooms(companyId: number, v: TicketVisibility): string[] {
   if (seesAllTickets(v)) return [Rooms.allTickets(companyId)];
-  return [...new Set(v.queueIds)].filter((q) => Number.isInteger(q)).map((q) => Rooms.queue(companyId, q));
+  const rooms = [...new Set(v.queueIds)].filter((q) => Number.isInteger(q)).map((q) => Rooms.queue(companyId, q));
+  if (seesQueuelessTickets(v)) rooms.push(Rooms.queueless(companyId));
+  return rooms;
 }
 
-/** The rooms a ticket's events go to: admins, the agents of its queue, its owner. */
+/** The rooms a ticket's events go to: admins, the agents of its queue, its owner (none of both: the queueless room). */
 export function ticketRooms(companyId: number, place: TicketPlace): string[] {
   const rooms = [Rooms.allTickets(companyId)];
   if (place.queueId !== null) rooms.push(Rooms.queue(companyId, place.queueId));
   if (place.userId !== null) rooms.push(Rooms.user(companyId, place.userId));
+  if (place.queueId === null && place.userId === null) rooms.push(Rooms.queueless(companyId));
   return rooms;
 }

@@ -47,6 +47,7 @@ export async function dropDurable(bus: EventBus, durable: string): Promise<void>
   for (const stream of [Streams.TICKETS.name, Streams.CONNECTIONS.name, Streams.AUTH.name]) {
     await jsm.consumers.delete(stream, durable).catch(() => undefined);
   }
+  await jsm.consumers.delete(Streams.AUTH.name, `${durable}-users`).catch(() => undefined);
 }
 
 /** A company id no other test uses. */

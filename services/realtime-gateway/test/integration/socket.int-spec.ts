@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { signAccessToken } from '@wa/auth';
-import { SocketChannels, Subjects, userOnlineKey, type SessionReplacedEvent } from '@wa/contracts';
+import { SocketChannels, Subjects, userOnlineKey, type SessionReplacedEvent, type UserChangedEvent } from '@wa/contracts';
 import { REDIS } from '@wa/server-kit';
 import { waitFor } from '@wa/testing';
 import type { Redis } from 'ioredis';
@@ -229,6 +229,28 @@ describe('realtime-gateway: live socket', () => {
       expect(current.events(channel)).toEqual([]);
       expect(await disconnected).toBe('io server disconnect');
       expect(current.socket.connected).toBe(true);
+    });
+
+    it("sends auth's user changes on company-<id>-user to the company's sockets only (users page, pickers)", async () => {
+      const companyId = newCompanyId();
+      const admin = await open((await newUser(gw, companyId, { profile: 'admin' })).token);
+      const agent = await open((await newUser(gw, companyId, {})).token);
+      const other = await open((await newUser(gw, newCompanyId(), { profile: 'admin' })).token);
+      const userId = newId();
+      const changed: UserChangedEvent = { companyId, userId, name: 'Nova Agente', email: 'nova@empresa.test', profile: 'user', queueIds: [3], allTicket: 'enabled', super: false, at: new Date().toISOString() };
+      await gw.bus.publish(Subjects.userCreated(companyId, userId), changed, { msgId: `user-created:${userId}` });
+      await gw.bus.publish(Subjects.userUpdated(companyId, userId), { ...changed, name: 'Nova Agente Silva' }, { msgId: `user-updated:${userId}:1` });
+      await gw.bus.publish(Subjects.userDeleted(companyId, userId), { companyId, userId, at: new Date().toISOString() }, { msgId: `user-deleted:${userId}` });
+      const channel = SocketChannels.user(companyId);
+      await settle(() => admin.events(channel).length === 3 && agent.events(channel).length === 3);
+      const user = { id: userId, name: 'Nova Agente', email: 'nova@empresa.test', profile: 'user', queueIds: [3], allTicket: 'enabled', super: false, companyId };
+      expect(admin.events(channel)).toEqual([
+        { action: 'create', user },
+        { action: 'update', user: { ...user, name: 'Nova Agente Silva' } },
+        { action: 'delete', userId },
+      ]);
+      expect(agent.events(channel)).toEqual(admin.events(channel));
+      expect(other.received.size).toBe(0);
     });
   });
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { seesAllTickets, TokenRevocation, UserDirectory, type DirectoryMirror } from '@wa/auth';
-import type { AccessTokenClaims, Profile } from '@wa/contracts';
+import type { AccessTokenClaims, AllTicket, Profile } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 
 export interface Caller {
@@ -12,6 +12,8 @@ export interface Caller {
   /** admin or super user: sees every ticket of the company */
   isAdmin: boolean;
   queueIds: number[];
+  /** `enabled`: also sees tickets without queue and holder */
+  allTicket: AllTicket;
   name: string;
 }
 
@@ -59,6 +61,7 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
       super: claims.super,
       isAdmin: seesAllTickets({ profile, super: claims.super }),
       queueIds: user?.queueIds ?? [],
+      allTicket: user?.allTicket === 'enabled' ? 'enabled' : 'desabled',
       name: user?.name ?? '',
     };
   }

@@ -1,5 +1,5 @@
 import { signAccessToken, TokenRevocation, UserDirectory, type DirectoryUser } from '@wa/auth';
-import { ConnectionSubjects, Subjects, WaSubjects, type Profile, type WaInboundMessage, type WhatsappDto } from '@wa/contracts';
+import { ConnectionSubjects, Subjects, WaSubjects, type AllTicket, type Profile, type WaInboundMessage, type WhatsappDto } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { HttpClient, startInProcess, TEST_JWT_SECRET, waitFor, type RunningApp } from '@wa/testing';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -29,9 +29,9 @@ export class TestCompany {
 
   constructor(private readonly t: TicketsUnderTest) {}
 
-  async user(profile: Profile, queueIds: number[] = [], name = `${profile} ${this.nextUser}`): Promise<{ id: number; token: string }> {
+  async user(profile: Profile, queueIds: number[] = [], name = `${profile} ${this.nextUser}`, allTicket: AllTicket = 'desabled'): Promise<{ id: number; token: string }> {
     const id = this.nextUser++;
-    await this.writeDirectory({ id, companyId: this.companyId, name, profile, queueIds, allTicket: 'desabled', super: false });
+    await this.writeDirectory({ id, companyId: this.companyId, name, profile, queueIds, allTicket, super: false });
     return { id, token: signAccessToken({ id, companyId: this.companyId, profile, super: false, sid: randomUUID() }, TEST_JWT_SECRET) };
   }
 

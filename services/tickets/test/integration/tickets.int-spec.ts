@@ -193,6 +193,29 @@ describe('visibility', () => {
     const showAll = await t.http.get('/tickets?showAll=true', { token: agent.token });
     expect(showAll.body.tickets).toHaveLength(2);
   });
+
+  it('allTicket "enabled" lets an agent see the pending tickets without queue (list and ticket); "desabled" does not', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const sales = await queue(c, admin.token, 'Vendas');
+    const everyone = await c.user('user', [sales.id], 'Ana', 'enabled');
+    const queueOnly = await c.user('user', [sales.id], 'Bia', 'desabled');
+    // a connection with two queues: the ticket waits without one
+    const other = await queue(c, admin.token, 'Outra');
+    const conn = await c.connection({ queueIds: [sales.id, other.id] });
+    const from = randomNumber();
+    await c.inbound(conn.id, from, 'alguém aí?');
+    const ticket = await ticketOf(admin.token, from);
+    expect(ticket.queueId).toBeNull();
+    const pendingOf = async (token: string) => (await t.http.get('/tickets?status=pending', { token })).body.tickets.map((x: { id: number }) => x.id);
+    expect(await pendingOf(everyone.token)).toEqual([ticket.id]);
+    expect((await t.http.get(`/tickets/${ticket.id}`, { token: everyone.token })).status).toBe(200);
+    expect(await pendingOf(queueOnly.token)).toEqual([]);
+    expect((await t.http.get(`/tickets/${ticket.id}`, { token: queueOnly.token })).status).toBe(403);
+    // once it is in the other queue it is not theirs any more
+    expect((await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { queueId: other.id } })).status).toBe(200);
+    expect(await pendingOf(everyone.token)).toEqual([]);
+  });
 });
 
 describe('messages', () => {

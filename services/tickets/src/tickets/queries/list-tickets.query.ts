@@ -1,3 +1,4 @@
+import { seesQueuelessTickets } from '@wa/auth';
 import { likeEscaped } from '../../database/like.js';
 import type { TicketStatus } from '@wa/contracts';
 import type { Caller } from '../../identity/caller.service.js';
@@ -48,7 +49,11 @@ export function listTicketsQuery(caller: Caller, f: ListTicketsFilter): { sql: s
   };
   const where: string[] = [`t."companyId" = ${p(caller.companyId)}`];
 
-  if (!caller.isAdmin) where.push(`(t."queueId" = ANY(${p(caller.queueIds)}::int[]) OR t."userId" = ${p(caller.id)})`);
+  if (!caller.isAdmin) {
+    // the shared rule (maySeeTicket of @wa/auth) in SQL
+    const queueless = seesQueuelessTickets(caller) ? ` OR (t."queueId" IS NULL AND t."userId" IS NULL)` : '';
+    where.push(`(t."queueId" = ANY(${p(caller.queueIds)}::int[]) OR t."userId" = ${p(caller.id)}${queueless})`);
+  }
   if (!(caller.isAdmin && f.showAll)) where.push(`(t."userId" = ${p(caller.id)} OR t.status = 'pending')`);
   if (f.status) where.push(`t.status = ${p(f.status)}`);
   if (f.queueIds && f.queueIds.length > 0) where.push(`(t."queueId" = ANY(${p(f.queueIds)}::int[]) OR t."queueId" IS NULL)`);
