@@ -1,3 +1,5 @@
+import { PasswordResetController } from './password-reset/password-reset.controller.js';
+import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
@@ -25,8 +27,8 @@ export class AppModule {
         ...serviceModules({ service: SERVICE, env, database: authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
-      controllers: [SessionsController, UsersController, SettingsController, VersionController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository],
+      controllers: [SessionsController, UsersController, SettingsController, VersionController, PasswordResetController],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService],
     };
   }
 }

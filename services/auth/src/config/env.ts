@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsString, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { InfraEnv } from '@wa/server-kit';
 
 export class AuthEnv extends InfraEnv {
@@ -27,4 +27,30 @@ export class AuthEnv extends InfraEnv {
 
   @IsString()
   APP_VERSION: string = '0.1.0';
+
+  /** Where password-reset mail goes out (npm start runs a local catcher on this port; its inbox: http://127.0.0.1:1080). */
+  @Matches(/^smtps?:\/\/.+/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL: string = 'smtp://127.0.0.1:1025';
+
+  @IsString()
+  MAIL_FROM: string = 'Conversa <nao-responda@conversa.local>';
+
+  /** How long a password-reset code works. */
+  @IsInt()
+  @Min(60)
+  @Max(86_400)
+  RESET_CODE_TTL_S: number = 900;
+
+  /** Codes asked per email, and per address, within RESET_WINDOW_S before 429 (an address cannot list accounts quickly). */
+  @IsInt()
+  @Min(1)
+  RESET_MAX_PER_EMAIL: number = 3;
+
+  @IsInt()
+  @Min(1)
+  RESET_MAX_PER_IP: number = 10;
+
+  @IsInt()
+  @Min(1)
+  RESET_WINDOW_S: number = 900;
 }

@@ -69,6 +69,6 @@ function knownKey(ip: string, email: string): string {
   return `auth:login-known:${ip}:${createHash('sha256').update(email).digest('base64url')}`;
 }
 
-function tooMany(res: RateLimiterRes): DomainError {
+export function tooMany(res: RateLimiterRes): DomainError {
   return new DomainError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) });
 }

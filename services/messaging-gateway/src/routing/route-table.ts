@@ -21,6 +21,9 @@ export const ROUTES: Route[] = [
   { prefix: '/auth', service: 'auth' },
   { prefix: '/version', service: 'auth', publicMethods: ['GET'] },
   { prefix: '/forgetpsw', service: 'auth', publicMethods: ['POST', 'GET'] },
+  // password reset (spec 02 §7): both steps are called signed out
+  { prefix: '/forgetpassword', service: 'auth', publicMethods: ['POST'] },
+  { prefix: '/resetpasswords', service: 'auth', publicMethods: ['POST'] },
   { prefix: '/settings', service: 'auth' },
   { prefix: '/users', service: 'auth' },
   { prefix: '/companies', service: 'auth' },

@@ -1,0 +1,135 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TokenRevocation } from '@wa/auth';
+import { DomainError, REDIS } from '@wa/server-kit';
+import argon2 from 'argon2';
+import type { Redis } from 'ioredis';
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { DataSource } from 'typeorm';
+import { AuthEnv } from '../config/env.js';
+import { UserEntity } from '../database/entities/index.js';
+import { tooMany } from '../sessions/login-limiter.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+
+/** spec 02 §5 "Password reset": at least 8 characters with an upper case letter, a lower case letter and a digit. */
+export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,50}$/s;
+export const PASSWORD_RULE_TEXT = 'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.';
+/** Wrong codes a code survives. */
+const MAX_TRIES = 5;
+
+const hashOf = (userId: number, code: string) => createHash('sha256').update(`${userId}:${code}`).digest('hex');
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * Password reset in two steps (spec 02): a code sent by email, then the code with the new password. Only the
+ * code's hash is stored; it expires after RESET_CODE_TTL_S, works once, dies after a few wrong tries, and a
+ * new one replaces the older. Asking is limited per email and per address (an address cannot use the
+ * "Email não encontrado" answer to list accounts quickly). A reset ends every session of the user.
+ */
+@Injectable()
+export class PasswordResetService implements OnApplicationShutdown {
+  private readonly log = new Logger(PasswordResetService.name);
+  private readonly mailer: Transporter;
+  private readonly byEmail: RateLimiterRedis;
+  private readonly byIp: RateLimiterRedis;
+  private readonly triesByIp: RateLimiterRedis;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(REDIS) redis: Redis,
+    private readonly env: AuthEnv,
+    private readonly sessions: SessionsService,
+    private readonly revocation: TokenRevocation,
+  ) {
+    this.mailer = nodemailer.createTransport(env.SMTP_URL, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    const common = { storeClient: redis, duration: env.RESET_WINDOW_S, blockDuration: env.RESET_WINDOW_S };
+    this.byEmail = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-ask:email', points: env.RESET_MAX_PER_EMAIL });
+    this.byIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-ask:ip', points: env.RESET_MAX_PER_IP });
+    this.triesByIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-try:ip', points: env.RESET_MAX_PER_IP * MAX_TRIES });
+  }
+
+  onApplicationShutdown(): void {
+    this.mailer.close();
+  }
+
+  /** POST /forgetpassword/{email}: a new code by email; 404 'Email não encontrado' for an unknown address. */
+  async ask(emailRaw: string, ip: string): Promise<{ message: string }> {
+    const email = emailRaw.trim().toLowerCase();
+    await this.consume(this.byIp, ip);
+    await this.consume(this.byEmail, email);
+    const user = await this.userOf(email);
+    if (!user) throw new DomainError('ERR_EMAIL_NOT_FOUND');
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const id = await this.db.transaction(async (tx) => {
+      // a new code replaces the ones asked before
+      await tx.query(`UPDATE auth.password_resets SET "usedAt" = now() WHERE "userId" = $1 AND "usedAt" IS NULL`, [user.id]);
+      const rows: Array<{ id: number }> = await tx.query(
+        `INSERT INTO auth.password_resets ("userId", "codeHash", "expiresAt") VALUES ($1, $2, now() + ($3 || ' seconds')::interval) RETURNING id`,
+        [user.id, hashOf(user.id, code), String(this.env.RESET_CODE_TTL_S)],
+      );
+      return (rows[0] as { id: number }).id;
+    });
+    const minutes = Math.round(this.env.RESET_CODE_TTL_S / 60);
+    try {
+      await this.mailer.sendMail({
+        from: this.env.MAIL_FROM,
+        to: user.email,
+        subject: 'Código para redefinir sua senha',
+        text: `Olá, ${user.name}!\n\nSeu código para redefinir a senha é: ${code}\n\nEle vale por ${minutes} minutos e pode ser usado uma vez. Se você não pediu, ignore este email: sua senha continua a mesma.`,
+      });
+    } catch (err) {
+      await this.db.query(`DELETE FROM auth.password_resets WHERE id = $1`, [id]);
+      this.log.error({ err: (err as Error)?.message }, 'password reset mail not sent');
+      throw new DomainError('ERR_SERVICE_UNAVAILABLE', {}, 'O email não pôde ser enviado agora. Tente novamente em instantes.');
+    }
+    return { message: 'Email enviado com sucesso!' };
+  }
+
+  /** POST /resetpasswords/{email}/{token}/{newPassword}: the code once, then the new password; every session ends. */
+  async reset(emailRaw: string, code: string, newPassword: string, ip: string): Promise<{ message: string }> {
+    if (!PASSWORD_RULE.test(newPassword)) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: [PASSWORD_RULE_TEXT] }] }, PASSWORD_RULE_TEXT);
+    }
+    await this.consume(this.triesByIp, ip);
+    const email = emailRaw.trim().toLowerCase();
+    const user = await this.userOf(email);
+    if (!user || !/^\d{6}$/.test(code)) throw new DomainError('ERR_INVALID_RESET_CODE');
+    const passwordHash = await argon2.hash(newPassword, { type: argon2.argon2id });
+    const ended = await this.db.transaction(async (tx) => {
+      const rows: Array<{ id: number; codeHash: string; attempts: number }> = await tx.query(
+        `SELECT id, "codeHash", attempts FROM auth.password_resets
+          WHERE "userId" = $1 AND "usedAt" IS NULL AND "expiresAt" > now() ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+        [user.id],
+      );
+      const current = rows[0];
+      if (!current) return null;
+      if (!sameHash(current.codeHash, hashOf(user.id, code))) {
+        await tx.query(`UPDATE auth.password_resets SET attempts = attempts + 1, "usedAt" = CASE WHEN attempts + 1 >= $2 THEN now() END WHERE id = $1`, [current.id, MAX_TRIES]);
+        return null;
+      }
+      await tx.query(`UPDATE auth.password_resets SET "usedAt" = now() WHERE "userId" = $1 AND "usedAt" IS NULL`, [user.id]);
+      await tx.getRepository(UserEntity).update({ id: user.id }, { passwordHash, mustChangePassword: false });
+      return this.sessions.endAllSessions(tx, user.id, { reason: 'password_changed' });
+    });
+    if (ended === null) throw new DomainError('ERR_INVALID_RESET_CODE');
+    await this.revocation.revokeSessions(ended);
+    await this.revocation.revokeUserTokensBefore(user.id);
+    return { message: 'Senha redefinida com sucesso.' };
+  }
+
+  private userOf(email: string): Promise<UserEntity | null> {
+    return this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getOne();
+  }
+
+  private async consume(limiter: RateLimiterRedis, key: string): Promise<void> {
+    try {
+      await limiter.consume(key, 1);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw tooMany(err);
+      throw err;
+    }
+  }
+}
+
