@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { prepare, GATEWAY_PORT, localEnv, root, run, say, serviceUrls, SERVICES, WEB_PORT } from './lib/run.mjs';
 
 const P = 'start';
+const MAIL_PORT = 1080;
 const started = Date.now();
 if (!(await prepare(P))) {
   process.exit(1);
@@ -45,6 +46,8 @@ let stopping = false;
 const processes = [
   ...SERVICES.map((s) => ({ ...s, script: join(root, 'services', s.name, 'dist/main.js') })),
   ...(hasWeb ? [{ name: 'web', port: WEB_PORT, script: join(root, 'scripts/web-server.mjs') }] : []),
+  // password-reset mail lands here (auth's SMTP_URL default is its SMTP port, 1025)
+  { name: 'mail', port: MAIL_PORT, script: join(root, 'scripts/mail-catcher.mjs') },
 ];
 for (const svc of processes) {
   const log = createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' });
@@ -103,6 +106,7 @@ process.stdout.write(`
   Live socket   ws://localhost:${GATEWAY_PORT}/socket.io
   Web app       ${hasWeb ? `http://localhost:${WEB_PORT}` : 'not part of this build yet'}
   Demo login    ${email} / ${password}
+  Local email   http://localhost:${MAIL_PORT} (password-reset codes; SMTP on 127.0.0.1:1025, nothing leaves the machine)
   Sandbox       connection ${env.SEED_CONNECTION_ID ?? '?'} (a stand-in phone, not WhatsApp): inject a customer's message with
                 POST http://localhost:${GATEWAY_PORT}/whatsappsession/${env.SEED_CONNECTION_ID ?? '<id>'}/sandbox/inbound {"from","name","body"}
 
