@@ -222,6 +222,18 @@ export class DirectoryMirror {
     return arrived ? this.lookup(companyId, userId) : undefined;
   }
 
+  /** The users of one company, as last seen (the dashboard's attendants); a walk over every entry. */
+  usersOf(companyId: number): DirectoryUser[] {
+    const out: DirectoryUser[] = [];
+    for (const u of this.users.values()) if (u.companyId === companyId) out.push(u);
+    return out;
+  }
+
+  /** How many companies have users (each has at least its admin): the provider's company count. */
+  companyCount(): number {
+    return new Set([...this.users.values()].map((u) => u.companyId)).size;
+  }
+
   /** A user's name, as last seen (also while not live). */
   nameOf(companyId: number, userId: number): string {
     return this.users.get(key(companyId, userId))?.name ?? '';

@@ -16,6 +16,8 @@ import { SendScheduleJob } from './schedules/jobs/send-schedule.job.js';
 import { ScheduleSender } from './schedules/schedule-sender.js';
 import { SchedulesController } from './schedules/schedules.controller.js';
 import { SchedulesService } from './schedules/schedules.service.js';
+import { DashboardController } from './dashboard/dashboard.controller.js';
+import { DashboardService } from './dashboard/dashboard.service.js';
 import { AuthLibModule } from '@wa/auth';
 import { MediaStorage, mediaStorageFrom, redisOptionsOf, serviceModules } from '@wa/server-kit';
 import { MediaController } from './media/media.controller.js';
@@ -49,7 +51,7 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController],
       providers: [
         { provide: TicketsEnv, useValue: env },
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },
@@ -76,6 +78,7 @@ export class AppModule {
         ScheduleSender,
         SchedulesService,
         SendScheduleJob,
+        DashboardService,
       ],
     };
   }

@@ -118,6 +118,29 @@ export interface QuickMessagesPage {
   hasMore: boolean;
 }
 
+/** GET /dashboard (spec 01 §2): counters, attendants; times in minutes. */
+export interface DashboardAnswer {
+  counters: {
+    supportHappening: number;
+    supportPending: number;
+    supportFinished: number;
+    avgSupportTime: number;
+    avgWaitTime: number;
+    /** super users only */
+    totalWhatsappSessions?: number;
+    totalCompanies?: number;
+  };
+  attendants: Array<{ id: number; name: string; rating: number | null; avgSupportTime: number; tickets: number; online: boolean }>;
+  /** the period the figures cover, in the company's days */
+  period: { from: string; to: string; timeZone: string };
+}
+
+/** GET /dashboard/ticketsUsers ({nome, quantidade}) and /dashboard/ticketsDay ({data, total} or, for one day, {horario, total}). */
+export interface DashboardChart {
+  data: Array<{ nome: string; quantidade: number } | { data: string; total: number } | { horario: string; total: number }>;
+  count: number;
+}
+
 /** Where a scheduled message stands: waiting for its time, sent, or failed (ERRO, with the reason). */
 export type ScheduleStatus = 'PENDENTE' | 'ENVIADA' | 'ERRO';
 

@@ -18,6 +18,11 @@ export class TicketEntity {
   @Column({ type: 'boolean', default: false }) useIntegration: boolean;
   @Column({ type: 'int', nullable: true }) promptId: number | null;
   @Column({ type: 'int', nullable: true }) integrationId: number | null;
+  /** when it was last accepted (kept by the ticket_facts trigger: the dashboard's figures) */
+  @Column({ type: 'timestamptz', nullable: true, insert: false, update: false }) acceptedAt: Date | null;
+  @Column({ type: 'timestamptz', nullable: true, insert: false, update: false }) closedAt: Date | null;
+  /** the customer's answer to the rating request: 1 unsatisfied, 2 satisfied, 3 very satisfied */
+  @Column({ type: 'smallint', nullable: true }) rating: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { userOnlineKey, type DashboardAnswer, type DashboardChart } from '@wa/contracts';
+import { companyTimeZone, daysFromToday, DomainError, InjectRedis, startOfDayIn, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
+import type { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+import { CallerService, type Caller } from '../identity/caller.service.js';
+import { ReadModels } from '../read-models/read-models.repository.js';
+import { daysBetween, emptyUserDay, isDay, minutes, sumDays, type DayFigures, type UserDayFigures } from './dashboard-figures.js';
+import type { DashboardChartQueryDto, DashboardQueryDto } from './dashboard.dto.js';
+
+const MAX_DAYS = 366;
+const filterError = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'date', messages: ['Parametrize o filtro'] }] }, 'Parametrize o filtro');
+
+interface Period {
+  timeZone: string;
+  from: string;
+  to: string;
+  today: string;
+}
+
+/**
+ * The dashboard (spec 01 §2, §7), read from the tickets' facts (accepted, closed, rating: kept by a trigger)
+ * through indexes. A past day's figures are computed once and kept in `dashboard_days` (a change to a ticket
+ * that counted in it forgets it); today's are computed on each call. Current counts (open, pending) are of now.
+ */
+@Injectable()
+export class DashboardService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRedis() private readonly redis: Redis,
+    private readonly readModels: ReadModels,
+    private readonly callers: CallerService,
+  ) {}
+
+  async dashboard(caller: Caller, q: DashboardQueryDto): Promise<DashboardAnswer> {
+    const period = await this.period(caller.companyId, q.days, q.date_from, q.date_to);
+    const days = await this.figures(caller.companyId, period);
+    const { total, byUser } = sumDays(days);
+    const now: Array<{ status: string; n: number }> = await this.db.query(
+      `SELECT status, count(*)::int AS n FROM tickets.tickets WHERE "companyId" = $1 AND status IN ('open', 'pending') GROUP BY status`,
+      [caller.companyId],
+    );
+    const count = (s: string) => now.find((r) => r.status === s)?.n ?? 0;
+    const users = this.callers.usersOf(caller.companyId);
+    const online = users.length ? await this.redis.mget(users.map((u) => userOnlineKey(caller.companyId, u.id))) : [];
+    const attendants = users.map((u, i) => {
+      const f = byUser.get(u.id) ?? emptyUserDay();
+      return {
+        id: u.id,
+        name: u.name,
+        rating: f.ratingCount ? Math.round((f.ratingSum / f.ratingCount) * 10) / 10 : null,
+        avgSupportTime: minutes(f.supportSeconds, f.supportCount),
+        tickets: f.finished,
+        online: !!online[i],
+      };
+    });
+    const answer: DashboardAnswer = {
+      counters: {
+        supportHappening: count('open'),
+        supportPending: count('pending'),
+        supportFinished: total.finished,
+        avgSupportTime: minutes(total.supportSeconds, total.supportCount),
+        avgWaitTime: minutes(total.waitSeconds, total.accepted),
+      },
+      attendants,
+      period: { from: period.from, to: period.to, timeZone: period.timeZone },
+    };
+    // the provider's cards (spec 01 §2): super users only
+    if (caller.super) {
+      const [row] = await this.db.query(`SELECT count(*)::int AS n FROM tickets.connections WHERE status = 'CONNECTED'`);
+      answer.counters.totalWhatsappSessions = (row as { n: number }).n;
+      answer.counters.totalCompanies = this.callers.companyCount();
+    }
+    return answer;
+  }
+
+  /** GET /dashboard/ticketsUsers: tickets each user closed in the period, most first. */
+  async ticketsUsers(caller: Caller, q: DashboardChartQueryDto): Promise<DashboardChart> {
+    const period = await this.period(caller.companyId, undefined, q.initialDate, q.finalDate);
+    const { byUser } = sumDays(await this.figures(caller.companyId, period));
+    const data = [...byUser.entries()]
+      .filter(([, f]) => f.finished > 0)
+      .map(([id, f]) => ({ nome: this.callers.nameOf(caller.companyId, id) || `#${id}`, quantidade: f.finished }))
+      .sort((a, b) => b.quantidade - a.quantidade || a.nome.localeCompare(b.nome));
+    return { data, count: data.reduce((n, d) => n + d.quantidade, 0) };
+  }
+
+  /** GET /dashboard/ticketsDay: tickets created per day, or per hour when the period is one day. */
+  async ticketsDay(caller: Caller, q: DashboardChartQueryDto): Promise<DashboardChart> {
+    const period = await this.period(caller.companyId, undefined, q.initialDate, q.finalDate);
+    if (period.from === period.to) {
+      const rows: Array<{ hour: number; n: number }> = await this.db.query(
+        `SELECT extract(hour FROM "createdAt" AT TIME ZONE $2)::int AS hour, count(*)::int AS n
+           FROM tickets.tickets WHERE "companyId" = $1 AND "createdAt" >= $3 AND "createdAt" < $4 GROUP BY 1 ORDER BY 1`,
+        [caller.companyId, period.timeZone, startOfDayIn(period.from, period.timeZone), startOfDayIn(nextDay(period.from), period.timeZone)],
+      );
+      const data = rows.map((r) => ({ horario: String(r.hour).padStart(2, '0'), total: r.n }));
+      return { data, count: data.reduce((n, d) => n + d.total, 0) };
+    }
+    const days = await this.figures(caller.companyId, period);
+    const data = daysBetween(period.from, period.to).map((day, i) => ({ data: day, total: days[i]?.created ?? 0 }));
+    return { data, count: data.reduce((n, d) => n + d.total, 0) };
+  }
+
+  /** The period asked for, in the company's days: the last `days` days, or from–to; neither: "Parametrize o filtro". */
+  private async period(companyId: number, days: number | undefined, from: string | undefined, to: string | undefined): Promise<Period> {
+    const timeZone = companyTimeZone(await this.readModels.setting(companyId, TIME_ZONE_SETTING));
+    const today = todayIn(timeZone);
+    if (days) return { timeZone, from: daysFromToday(1 - days, timeZone), to: today, today };
+    if (!from && !to) throw filterError();
+    if (!isDay(from) || !isDay(to) || from > to) throw filterError();
+    if (daysBetween(from, to).length > MAX_DAYS) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'date', messages: [`Até ${MAX_DAYS} dias`] }] }, `Até ${MAX_DAYS} dias`);
+    }
+    return { timeZone, from, to, today };
+  }
+
+  /** Each day's figures, in order: past days from the store (computed once), today computed now, future days empty. */
+  private async figures(companyId: number, p: Period): Promise<DayFigures[]> {
+    const all = daysBetween(p.from, p.to);
+    const past = all.filter((d) => d < p.today);
+    const kept = new Map<string, DayFigures>();
+    if (past.length) {
+      const rows: Array<{ day: string; figures: DayFigures }> = await this.db.query(
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, figures FROM tickets.dashboard_days WHERE "companyId" = $1 AND "timeZone" = $2 AND day BETWEEN $3 AND $4`,
+        [companyId, p.timeZone, past[0], past[past.length - 1]],
+      );
+      for (const r of rows) kept.set(r.day, r.figures);
+      const missing = past.filter((d) => !kept.has(d));
+      if (missing.length) {
+        const computed = await this.compute(companyId, p.timeZone, missing[0] as string, missing[missing.length - 1] as string);
+        const fresh = missing.map((d) => ({ day: d, figures: computed.get(d) ?? { created: 0, users: {} } }));
+        await this.db.query(
+          `INSERT INTO tickets.dashboard_days ("companyId", "timeZone", day, figures)
+           SELECT $1, $2, d.day::date, d.figures FROM jsonb_to_recordset($3::jsonb) AS d(day text, figures jsonb)
+           ON CONFLICT DO NOTHING`,
+          [companyId, p.timeZone, JSON.stringify(fresh)],
+        );
+        for (const f of fresh) kept.set(f.day, f.figures);
+      }
+    }
+    if (all.includes(p.today)) {
+      const today = await this.compute(companyId, p.timeZone, p.today, p.today);
+      kept.set(p.today, today.get(p.today) ?? { created: 0, users: {} });
+    }
+    return all.map((d) => kept.get(d) ?? { created: 0, users: {} });
+  }
+
+  /** Figures of the days from–to (the company's days), from the tickets' facts: three indexed range scans. */
+  private async compute(companyId: number, timeZone: string, from: string, to: string): Promise<Map<string, DayFigures>> {
+    const start = startOfDayIn(from, timeZone);
+    const end = startOfDayIn(nextDay(to), timeZone);
+    const args = [companyId, timeZone, start, end];
+    const [created, closed, accepted] = await Promise.all([
+      this.db.query(
+        `SELECT to_char(("createdAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, count(*)::int AS n
+           FROM tickets.tickets WHERE "companyId" = $1 AND "createdAt" >= $3 AND "createdAt" < $4 GROUP BY 1`,
+        args,
+      ) as Promise<Array<{ day: string; n: number }>>,
+      this.db.query(
+        `SELECT to_char(("closedAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, COALESCE("userId", 0) AS "userId", count(*)::int AS finished,
+                COALESCE(sum(extract(epoch FROM "closedAt" - "acceptedAt")) FILTER (WHERE "acceptedAt" IS NOT NULL AND "acceptedAt" <= "closedAt"), 0)::float8 AS "supportSeconds",
+                count(*) FILTER (WHERE "acceptedAt" IS NOT NULL AND "acceptedAt" <= "closedAt")::int AS "supportCount",
+                COALESCE(sum(rating), 0)::int AS "ratingSum", count(rating)::int AS "ratingCount"
+           FROM tickets.tickets WHERE "companyId" = $1 AND "closedAt" >= $3 AND "closedAt" < $4 GROUP BY 1, 2`,
+        args,
+      ) as Promise<Array<{ day: string; userId: number } & Partial<UserDayFigures>>>,
+      this.db.query(
+        `SELECT to_char(("acceptedAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, COALESCE("userId", 0) AS "userId", count(*)::int AS accepted,
+                COALESCE(sum(greatest(extract(epoch FROM "acceptedAt" - "createdAt"), 0)), 0)::float8 AS "waitSeconds"
+           FROM tickets.tickets WHERE "companyId" = $1 AND "acceptedAt" >= $3 AND "acceptedAt" < $4 GROUP BY 1, 2`,
+        args,
+      ) as Promise<Array<{ day: string; userId: number } & Partial<UserDayFigures>>>,
+    ]);
+    const out = new Map<string, DayFigures>();
+    const dayOf = (d: string) => out.get(d) ?? (out.set(d, { created: 0, users: {} }).get(d) as DayFigures);
+    for (const r of created) dayOf(r.day).created = r.n;
+    for (const r of [...closed, ...accepted]) {
+      const users = dayOf(r.day).users;
+      const f = (users[String(r.userId)] ??= emptyUserDay());
+      for (const k of Object.keys(f) as Array<keyof UserDayFigures>) if (r[k] !== undefined) f[k] += Number(r[k]);
+    }
+    return out;
+  }
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
