@@ -25,7 +25,7 @@ if ((await run(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', `
 const { migrateAll } = await import('./migrate.mjs');
 if ((await migrateAll(env)) > 0) process.exit(1);
 // demo data: the company and its admin, a queue, a sandbox connection; each seed passes on what the next needs
-for (const svc of ['auth', 'tickets', 'whatsapp-sessions']) {
+for (const svc of ['billing', 'auth', 'tickets', 'whatsapp-sessions']) {
   const script = join(root, 'services', svc, 'dist/seed.js');
   if (!existsSync(script)) continue;
   const res = spawnSync(process.execPath, [script], { cwd: root, env, encoding: 'utf8' });

@@ -1,3 +1,6 @@
+import { SignupController } from './signup/signup.controller.js';
+import { SignupService } from './signup/signup.service.js';
+import { PlansCopyConsumer } from './plans/plans-copy.consumer.js';
 import { PasswordResetController } from './password-reset/password-reset.controller.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -27,8 +30,8 @@ export class AppModule {
         ...serviceModules({ service: SERVICE, env, database: authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
-      controllers: [SessionsController, UsersController, SettingsController, VersionController, PasswordResetController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService],
+      controllers: [SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer],
     };
   }
 }

@@ -34,6 +34,7 @@ import { QueuesController } from './queues/queues.controller.js';
 import { QueuesService } from './queues/queues.service.js';
 import { ConnectionsConsumer } from './read-models/consumers/connections.consumer.js';
 import { SettingsConsumer } from './read-models/consumers/settings.consumer.js';
+import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js';
 import { ReadModels } from './read-models/read-models.repository.js';
 import { TicketsController } from './tickets/tickets.controller.js';
 import { TicketsRepository } from './tickets/tickets.repository.js';
@@ -74,6 +75,7 @@ export class AppModule {
         WaAckConsumer,
         ConnectionsConsumer,
         SettingsConsumer,
+        CompaniesConsumer,
         ScheduleJobs,
         ScheduleSender,
         SchedulesService,

@@ -20,6 +20,30 @@ export interface PlanDto extends PlanFlags {
   value: number;
 }
 
+/** A plan as billing (its owner) tells: the sign-up lists the public ones; a new company gets `trialDays` free. */
+export interface PublicPlanDto extends PlanDto {
+  isPublic: boolean;
+  trialDays: number;
+}
+
+/** `plan.updated.<planId>` / `plan.deleted.<planId>` on BILLING: auth keeps its copy (login, sign-up) by them. */
+export const PlanSubjects = {
+  updated: (planId: number) => `plan.updated.${planId}`,
+  deleted: (planId: number) => `plan.deleted.${planId}`,
+} as const;
+
+export interface PlanChangedEvent {
+  plan: PublicPlanDto;
+  at: string;
+}
+
+/** `company.created.<companyId>` on AUTH: a company was made (sign-up, the provider screen). */
+export interface CompanyCreatedEvent {
+  companyId: number;
+  name: string;
+  at: string;
+}
+
 export interface SettingDto {
   key: string;
   value: string;

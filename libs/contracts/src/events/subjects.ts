@@ -21,7 +21,7 @@ type StreamDef = (typeof Streams)[keyof typeof Streams];
  * creates consumers on the others, nothing more.
  */
 export const StreamAccess: Record<string, { owns: readonly StreamDef[]; reads: readonly StreamDef[] }> = {
-  auth: { owns: [Streams.AUTH], reads: [Streams.TICKETS, Streams.CONNECTIONS] },
+  auth: { owns: [Streams.AUTH], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.BILLING] },
   tickets: { owns: [Streams.TICKETS, Streams.WA], reads: [Streams.AUTH, Streams.CONNECTIONS] },
   'whatsapp-sessions': { owns: [Streams.CONNECTIONS, Streams.WA], reads: [] },
   'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH] },
@@ -37,6 +37,7 @@ export const Subjects = {
   userUpdated: (companyId: number, userId: number) => `user.updated.${companyId}.${userId}`,
   userDeleted: (companyId: number, userId: number) => `user.deleted.${companyId}.${userId}`,
   settingUpdated: (companyId: number, key: string) => `company.setting.updated.${companyId}.${key}`,
+  companyCreated: (companyId: number) => `company.created.${companyId}`,
 } as const;
 
 export interface SessionReplacedEvent {

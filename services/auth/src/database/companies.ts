@@ -49,12 +49,16 @@ export async function createCompanyWithAdmin(tx: EntityManager, input: NewCompan
   return { company, admin };
 }
 
-/** A plan with every flag on. */
-export async function ensureFullPlan(tx: EntityManager, name = 'Plano Completo'): Promise<PlanEntity> {
+/** billing's plan 1 (every flag on, no counts): every deployment has it (billing's first migration). */
+export const FULL_PLAN_ID = 1;
+
+/** Plan 1 in auth's copy, before billing's event brings it (the seed, a test without billing): same id, same flags. */
+export async function ensureFullPlan(tx: EntityManager): Promise<PlanEntity> {
   const repo = tx.getRepository(PlanEntity);
-  const existing = await repo.findOneBy({ name });
+  const existing = await repo.findOneBy({ id: FULL_PLAN_ID });
   if (existing) return existing;
-  return repo.save(repo.create({ name, users: 0, connections: 0, queues: 0, value: 0 }));
+  await tx.query(`INSERT INTO auth.plans (id, name) VALUES ($1, 'Plano Completo') ON CONFLICT DO NOTHING`, [FULL_PLAN_ID]);
+  return repo.findOneByOrFail({ id: FULL_PLAN_ID });
 }
 
 /** The day `days` after today in the default company time zone (YYYY-MM-DD). */

@@ -6,9 +6,10 @@ import { MustChangePassword1732240000002 } from './migrations/1732240000002-must
 import { CompanyRefs1732240000003 } from './migrations/1732240000003-company-refs.js';
 import { CompanyTimeZone1732240000004 } from './migrations/1732240000004-company-time-zone.js';
 import { PasswordResets1732240000005 } from './migrations/1732240000005-password-resets.js';
+import { PlansCopy1732240000006 } from './migrations/1732240000006-plans-copy.js';
 
 export const AUTH_SCHEMA = 'auth';
-export const migrations = [InitAuth1732240000000, AuthOutbox1732240000001, MustChangePassword1732240000002, CompanyRefs1732240000003, CompanyTimeZone1732240000004, PasswordResets1732240000005];
+export const migrations = [InitAuth1732240000000, AuthOutbox1732240000001, MustChangePassword1732240000002, CompanyRefs1732240000003, CompanyTimeZone1732240000004, PasswordResets1732240000005, PlansCopy1732240000006];
 
 export function authDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
   return { url, schema: AUTH_SCHEMA, entities, migrations, poolSize, applicationName: 'auth' };

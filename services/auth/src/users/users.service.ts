@@ -191,7 +191,7 @@ function assertMayManage(caller: AccessTokenClaims, target: UserEntity): void {
 }
 
 /** A created or updated user: their directory entry first (the agent's next request anywhere sees the change), then the event. */
-function userChanged(kind: 'created' | 'updated', user: UserEntity): OutgoingEvent[] {
+export function userChanged(kind: 'created' | 'updated', user: UserEntity): OutgoingEvent[] {
   const event: UserChangedEvent = {
     companyId: user.companyId,
     userId: user.id,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Subjects } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import { newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
@@ -377,6 +378,22 @@ describe('ticket lists', () => {
 });
 
 describe('queues', () => {
+  it("gives a company made by sign-up (auth's company.created) its default queue, once", async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const event = { companyId: c.companyId, name: 'Nova Empresa', at: new Date().toISOString() };
+    await t.bus.publish(Subjects.companyCreated(c.companyId), event, { msgId: `test-company-created:${c.companyId}` });
+    // a redelivery (another msg id) adds nothing
+    await t.bus.publish(Subjects.companyCreated(c.companyId), event, { msgId: `test-company-created:${c.companyId}:again` });
+    const queues = await waitFor(async () => {
+      const res = await t.http.get('/queue', { token: admin.token });
+      return res.body.length > 0 ? res.body : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.http.get('/queue', { token: admin.token })).body.map((q: { name: string }) => q.name)).toEqual(['Atendimento']);
+    expect(queues[0]).toMatchObject({ name: 'Atendimento', color: '#2e7d32' });
+  });
+
   it('creates, edits and deletes queues (admins), refuses a colour in use and validates names', async () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');

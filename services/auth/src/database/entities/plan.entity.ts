@@ -1,9 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /** Read model of billing's plans (billing owns them; auth needs the flags at login). */
 @Entity({ name: 'plans' })
 export class PlanEntity {
-  @PrimaryGeneratedColumn()
+  /** billing's id */
+  @PrimaryColumn({ type: 'int' })
   id: number;
 
   @Column({ type: 'varchar', length: 100 })
@@ -28,6 +29,11 @@ export class PlanEntity {
   @Column({ type: 'boolean', default: true }) useSchedules: boolean;
   @Column({ type: 'boolean', default: true }) useInternalChat: boolean;
   @Column({ type: 'boolean', default: true }) useExternalApi: boolean;
+
+  /** offered at sign-up */
+  @Column({ type: 'boolean', default: true }) isPublic: boolean;
+  /** days a company made at sign-up gets before its first due date */
+  @Column({ type: 'int', default: 7 }) trialDays: number;
 
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Subjects, type CompanyCreatedEvent, type SettingUpdatedEvent } from '@wa/contracts';
+import { isUniqueViolation } from '@wa/database';
+import { daysFromToday, DEFAULT_TIME_ZONE, DomainError } from '@wa/server-kit';
+import { DataSource } from 'typeorm';
+import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
+import { PlanEntity, UserEntity } from '../database/entities/index.js';
+import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { userChanged } from '../users/users.service.js';
+import type { SignupDto } from './signup.dto.js';
+
+/** The platform setting that closes sign-up (spec 01 §8 ERR_USER_CREATION_DISABLED), kept on the provider's company. */
+export const USER_CREATION_SETTING = 'userCreation';
+
+/**
+ * Sign-up (spec 01 §2 /signup): a new company on a public plan with its trial (the plan's trialDays), its
+ * default settings and its admin, in one transaction; then announced (`company.created`: tickets gives it a
+ * default queue; the user's directory entry and `user.created`). The new company starts empty: no
+ * connection, no contacts; the admin signs in at /login.
+ */
+@Injectable()
+export class SignupService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async signup(dto: SignupDto): Promise<{ companyId: number; userId: number; dueDate: string }> {
+    if (!(await this.open())) throw new DomainError('ERR_USER_CREATION_DISABLED');
+    const plan = await this.db.getRepository(PlanEntity).findOneBy({ id: dto.planId, isPublic: true });
+    if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
+    const email = dto.email.trim().toLowerCase();
+    const taken = await this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getExists();
+    if (taken) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+    const dueDate = daysFromToday(Math.max(plan.trialDays, 0), DEFAULT_TIME_ZONE);
+    try {
+      const { company, admin, outboxIds } = await this.db.transaction(async (tx) => {
+        const { company, admin } = await createCompanyWithAdmin(tx, { name: dto.name.trim(), dueDate, planId: plan.id, admin: { name: dto.name.trim(), email, password: dto.password } });
+        if (dto.phone?.trim()) await tx.query(`UPDATE auth.companies SET phone = $2 WHERE id = $1`, [company.id, dto.phone.trim()]).catch(() => undefined);
+        const at = new Date().toISOString();
+        const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };
+        const events: OutgoingEvent[] = [
+          { subject: Subjects.companyCreated(company.id), msgId: `company-created:${company.id}`, payload: created },
+          ...Object.entries(DEFAULT_SETTINGS).map(([key, value]): OutgoingEvent => {
+            const e: SettingUpdatedEvent = { companyId: company.id, key, value, at };
+            return { subject: Subjects.settingUpdated(company.id, key), msgId: `setting:${company.id}:${key}:initial`, payload: e };
+          }),
+          ...userChanged('created', admin),
+        ];
+        return { company, admin, outboxIds: await this.outbox.add(tx, events) };
+      });
+      await this.outbox.flush(outboxIds);
+      return { companyId: company.id, userId: admin.id, dueDate };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+      throw err;
+    }
+  }
+
+  /** Open unless the provider's company (the first super user's) has userCreation "disabled". */
+  private async open(): Promise<boolean> {
+    const rows: Array<{ value: string }> = await this.db.query(
+      `SELECT s.value FROM auth.settings s
+        WHERE s.key = $1 AND s."companyId" = (SELECT "companyId" FROM auth.users WHERE super ORDER BY id LIMIT 1)`,
+      [USER_CREATION_SETTING],
+    );
+    return rows[0]?.value !== 'disabled';
+  }
+}
