@@ -13,6 +13,7 @@ const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
 const ConnectionsPage = lazy(() => import('../features/connections/ConnectionsPage'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
 const QuickMessagesPage = lazy(() => import('../features/quick-messages/QuickMessagesPage'));
+const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -48,6 +49,7 @@ export function App() {
             <Route path="/connections" element={<ConnectionsPage />} />
             <Route path="/contacts" element={<ContactsPage />} />
             <Route path="/quick-messages" element={<QuickMessagesPage />} />
+            <Route path="/schedules" element={<SchedulesPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />
           </Route>
         </Routes>

@@ -2,6 +2,7 @@ import {
   SocketChannels,
   type AppMessageChannelPayload,
   type ContactChannelPayload,
+  type ScheduleChannelPayload,
   type TicketChannelPayload,
   type WhatsappChannelPayload,
   type WhatsappSessionChannelPayload,
@@ -15,6 +16,7 @@ import { chatApi } from '../features/chat/chat.api';
 import { addMessage, replaceMessage, type MessagePages } from '../features/chat/message-rules';
 import { connectionsApi, upsertConnection } from '../features/connections/connections.api';
 import { changeContactLists } from '../features/contacts/contacts.api';
+import { changeScheduleLists } from '../features/schedules/schedules.api';
 import { containsTicket, onNewMessage } from '../features/tickets/ticket-list-rules';
 import { applyTicketToCaches, changeTicketLists, ticketsApi } from '../features/tickets/tickets.api';
 import { useRealtime } from './RealtimeProvider';
@@ -63,6 +65,11 @@ export function syncWhatsappEvent(p: WhatsappChannelPayload | WhatsappSessionCha
   if (w) dispatch(connectionsApi.util.updateQueryData('listWhatsapps', undefined, (d) => upsertConnection(plain(d), w)));
 }
 
+/** `company-<id>-schedule` (to the author and the admins): the calendar ranges and an open schedule dialog follow it. */
+export function syncScheduleEvent(p: ScheduleChannelPayload, state: RootState, dispatch: Dispatch): void {
+  changeScheduleLists(state, dispatch, p.action === 'delete' ? { removed: p.scheduleId } : { schedule: p.schedule });
+}
+
 /** Turns the company's live events into cache updates (STYLE "Web"); mounted once in the layout. */
 export function useSocketCacheSync(): void {
   const client = useRealtime();
@@ -81,6 +88,7 @@ export function useSocketCacheSync(): void {
       client.on<ContactChannelPayload>(SocketChannels.contact(companyId), (p) =>
         changeContactLists(store.getState(), dispatch, p.action === 'delete' ? { removed: p.contactId } : { contact: p.contact }),
       ),
+      client.on<ScheduleChannelPayload>(SocketChannels.schedule(companyId), (p) => syncScheduleEvent(p, store.getState(), dispatch)),
     ];
     const leave = client.join('joinNotification');
     return () => {

@@ -1,4 +1,4 @@
-import type { MessageDto, TicketDto } from '@wa/contracts';
+import type { MessageDto, ScheduleDto, TicketDto } from '@wa/contracts';
 
 export function aTicket(overrides: Partial<TicketDto> = {}): TicketDto {
   const id = overrides.id ?? 1;
@@ -46,6 +46,28 @@ export function aMessage(overrides: Partial<MessageDto> = {}): MessageDto {
     read: true,
     isDeleted: false,
     isEdited: false,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function aSchedule(overrides: Partial<ScheduleDto> = {}): ScheduleDto {
+  const id = overrides.id ?? 1;
+  return {
+    id,
+    body: `mensagem ${id}`,
+    contactId: 100 + id,
+    contact: { id: 100 + id, name: `Contato ${id}`, number: `55119999900${id}` },
+    sendAt: '2026-11-24T18:00:00.000Z',
+    sentAt: null,
+    status: 'PENDENTE',
+    reason: null,
+    ticketId: null,
+    mediaPath: null,
+    mediaName: null,
+    userId: 7,
+    companyId: 1,
     createdAt: '2026-11-22T10:00:00.000Z',
     updatedAt: '2026-11-22T10:00:00.000Z',
     ...overrides,

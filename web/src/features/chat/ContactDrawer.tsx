@@ -2,8 +2,12 @@ import { Badge, Box, Button, CloseButton, Heading, HStack, Separator, Stack, Tex
 import type { TicketDto } from '@wa/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdEdit, MdLocalOffer } from 'react-icons/md';
+import { MdEdit, MdEvent, MdLocalOffer } from 'react-icons/md';
+import { useNavigate } from 'react-router-dom';
 import { notify } from '../../app/notify';
+import { selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
+import { canSchedule } from '../schedules/schedule-rules';
 import { PickFilter } from '../tickets/PickFilter';
 import { useListTagsQuery, useSyncTicketTagsMutation } from '../tickets/tickets.api';
 import { ContactDialog } from '../contacts/ContactDialog';
@@ -19,6 +23,8 @@ export function ContactDrawer({ ticket, onClose }: { ticket: TicketDto; onClose(
   const { t } = useTranslation();
   const contact = useContactQuery(ticket.contactId, { refetchOnMountOrArgChange: true });
   const [editing, setEditing] = useState(false);
+  const schedules = canSchedule(useAppSelector(selectUser));
+  const navigate = useNavigate();
   const c = contact.data;
   return (
     <Box w={CONTACT_DRAWER_WIDTH} flexShrink={0} h="full" borderLeftWidth="1px" bg="bg" overflowY="auto" data-testid="contact-drawer">
@@ -42,10 +48,18 @@ export function ContactDrawer({ ticket, onClose }: { ticket: TicketDto; onClose(
               {c.email}
             </Text>
           )}
-          <Button size="xs" variant="outline" onClick={() => setEditing(true)} disabled={!c} data-testid="contact-drawer-edit">
-            <MdEdit />
-            {t('contactDrawer.edit')}
-          </Button>
+          <HStack gap="2" wrap="wrap" justify="center">
+            <Button size="xs" variant="outline" onClick={() => setEditing(true)} disabled={!c} data-testid="contact-drawer-edit">
+              <MdEdit />
+              {t('contactDrawer.edit')}
+            </Button>
+            {schedules && (
+              <Button size="xs" variant="outline" onClick={() => navigate(`/schedules?contactId=${ticket.contactId}`)} data-testid="contact-drawer-schedule">
+                <MdEvent />
+                {t('contactDrawer.schedule')}
+              </Button>
+            )}
+          </HStack>
         </Stack>
         <Separator />
         <HStack>

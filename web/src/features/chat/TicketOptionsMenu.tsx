@@ -1,22 +1,29 @@
 import { IconButton, Menu, Portal } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdMoreVert } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../app/notify';
-import { selectIsAdmin } from '../../app/session';
+import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { ConfirmDialog } from '../connections/ConfirmDialog';
+import { canSchedule } from '../schedules/schedule-rules';
 import { useDeleteTicketMutation } from '../tickets/tickets.api';
 import { TransferTicketModal } from '../tickets/TransferTicketModal';
 
-/** spec 01 §2: the ticket options menu (transfer; delete for admins). */
+// the schedule dialog (and its contact search) loads when first asked for
+const ScheduleDialog = lazy(() => import('../schedules/ScheduleDialog').then((m) => ({ default: m.ScheduleDialog })));
+
+type Option = 'schedule' | 'transfer' | 'delete';
+
+/** spec 01 §2: the ticket options menu (schedule a message to the contact, when the plan has schedules; transfer; delete for admins). */
 export function TicketOptionsMenu({ ticket }: { ticket: TicketDto }) {
   const { t } = useTranslation();
   const isAdmin = useAppSelector(selectIsAdmin);
+  const schedules = canSchedule(useAppSelector(selectUser));
   const navigate = useNavigate();
-  const [dialog, setDialog] = useState<'transfer' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<Option | null>(null);
   const [remove, { isLoading: deleting }] = useDeleteTicketMutation();
 
   async function confirmDelete() {
@@ -32,7 +39,7 @@ export function TicketOptionsMenu({ ticket }: { ticket: TicketDto }) {
 
   return (
     <>
-      <Menu.Root lazyMount unmountOnExit onSelect={(d) => setDialog(d.value as 'transfer' | 'delete')}>
+      <Menu.Root lazyMount unmountOnExit onSelect={(d) => setDialog(d.value as Option)}>
         <Menu.Trigger asChild>
           <IconButton variant="ghost" size="sm" aria-label={t('ticketOptions.label')} data-testid="ticket-options">
             <MdMoreVert />
@@ -41,6 +48,11 @@ export function TicketOptionsMenu({ ticket }: { ticket: TicketDto }) {
         <Portal>
           <Menu.Positioner>
             <Menu.Content>
+              {schedules && (
+                <Menu.Item value="schedule" data-testid="ticket-option-schedule">
+                  {t('ticketOptions.schedule')}
+                </Menu.Item>
+              )}
               <Menu.Item value="transfer" data-testid="ticket-option-transfer">
                 {t('ticketOptions.transfer')}
               </Menu.Item>
@@ -53,6 +65,11 @@ export function TicketOptionsMenu({ ticket }: { ticket: TicketDto }) {
           </Menu.Positioner>
         </Portal>
       </Menu.Root>
+      {dialog === 'schedule' && (
+        <Suspense fallback={null}>
+          <ScheduleDialog schedule={null} forContact={{ id: ticket.contactId, name: ticket.contact?.name, number: ticket.contact?.number }} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
       {dialog === 'transfer' && <TransferTicketModal ticket={ticket} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={dialog === 'delete'}

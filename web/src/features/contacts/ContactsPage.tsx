@@ -2,15 +2,17 @@ import { Box, Button, Flex, Heading, HStack, IconButton, Input, Progress, Table,
 import type { ContactDto, ContactsImportReport } from '@wa/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdDelete, MdEdit, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
+import { MdAdd, MdDelete, MdEdit, MdEvent, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
+import { useNavigate } from 'react-router-dom';
 import { apiUrl } from '../../app/config';
 import { ListFooter } from '../../app/ListFooter';
 import { notify } from '../../app/notify';
-import { selectIsAdmin } from '../../app/session';
+import { selectIsAdmin, selectUser } from '../../app/session';
 import { getToken } from '../../app/storage';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../connections/ConfirmDialog';
+import { canSchedule } from '../schedules/schedule-rules';
 import { canChat } from './contact-rules';
 import { ContactDialog } from './ContactDialog';
 import { useDeleteContactMutation, useImportPhoneContactsMutation, useListContactsInfiniteQuery, useUploadContactsMutation } from './contacts.api';
@@ -28,10 +30,12 @@ async function exportCsv(): Promise<void> {
   URL.revokeObjectURL(url);
 }
 
-/** /contacts (spec 01 §2, spec 02 §2): search, pages, add, edit, delete (admin), import and export (admin), chat. */
+/** /contacts (spec 01 §2, spec 02 §2): search, pages, add, edit, delete (admin), import and export (admin), chat, schedule a message. */
 export default function ContactsPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const isAdmin = useAppSelector(selectIsAdmin);
+  const schedules = canSchedule(useAppSelector(selectUser));
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListContactsInfiniteQuery(searchParam);
@@ -157,6 +161,11 @@ export default function ContactsPage() {
                         <MdWhatsapp />
                         {!chat && t('contacts.outOfWhatsapp')}
                       </Button>
+                      {schedules && (
+                        <IconButton size="xs" variant="ghost" aria-label={t('contacts.schedule')} title={t('contacts.schedule')} onClick={() => navigate(`/schedules?contactId=${c.id}`)} data-testid="contact-schedule">
+                          <MdEvent />
+                        </IconButton>
+                      )}
                       <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(c)} data-testid="contact-edit">
                         <MdEdit />
                       </IconButton>

@@ -8,12 +8,10 @@ import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { useListWhatsappsQuery } from '../connections/connections.api';
 import { useListQueuesQuery } from '../tickets/tickets.api';
+import { CONTACT_SEARCH_MIN } from './contact-rules';
 import { ContactDialog } from './ContactDialog';
 import { useSearchContactsQuery } from './contacts.api';
 import { useOpenTicket } from './use-open-ticket';
-
-/** spec 01 §5: the contact search starts at 3 typed characters. */
-export const CONTACT_SEARCH_MIN = 3;
 
 /**
  * spec 01 §2 "New ticket": search a contact (from 3 characters, after 500 ms), pick a queue (required

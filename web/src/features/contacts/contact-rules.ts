@@ -1,6 +1,9 @@
 import type { OtherOpenTicketBody } from '@wa/contracts';
 import { validateConnectionName } from '../connections/connection-rules';
 
+/** spec 01 §5: a contact search (new ticket, schedule) starts at 3 typed characters. */
+export const CONTACT_SEARCH_MIN = 3;
+
 type Problem = 'required' | 'tooShort' | 'tooLong' | 'invalidEmail' | null;
 
 /** spec 01 §5: a contact's name is 2 to 50 characters (the same rule as every name). */

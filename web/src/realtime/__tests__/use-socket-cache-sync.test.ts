@@ -1,14 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import type { TicketDto, UserDto, WhatsappDto } from '@wa/contracts';
+import type { ScheduleDto, TicketDto, UserDto, WhatsappDto } from '@wa/contracts';
 import { sessionStarted } from '../../app/session';
 import { makeStore, type AppStore } from '../../app/store';
 import { chatApi } from '../../features/chat/chat.api';
 import { orderedMessages, type MessagePages } from '../../features/chat/message-rules';
 import { connectionsApi } from '../../features/connections/connections.api';
+import type { ScheduleListArgs } from '../../features/schedules/schedule-list-rules';
+import { schedulesApi } from '../../features/schedules/schedules.api';
 import { flattenTickets, type TicketListArgs, type TicketPages } from '../../features/tickets/ticket-list-rules';
 import { ticketsApi } from '../../features/tickets/tickets.api';
-import { aMessage, aTicket } from '../../test/fixtures';
-import { syncMessageEvent, syncTicketEvent, syncWhatsappEvent } from '../use-socket-cache-sync';
+import { aMessage, aSchedule, aTicket } from '../../test/fixtures';
+import { syncMessageEvent, syncScheduleEvent, syncTicketEvent, syncWhatsappEvent } from '../use-socket-cache-sync';
 
 /**
  * The live events change the RTK Query cache in place (no refetch): a fake server answers the first
@@ -17,6 +19,7 @@ import { syncMessageEvent, syncTicketEvent, syncWhatsappEvent } from '../use-soc
 const realFetch = globalThis.fetch;
 let requests: string[] = [];
 let serverTickets: Record<string, TicketDto[]> = {};
+let serverSchedules: ScheduleDto[] = [];
 
 beforeEach(() => {
   requests = [];
@@ -30,6 +33,11 @@ beforeEach(() => {
     let body: unknown = [];
     if (url.pathname === '/tickets') body = { tickets: serverTickets[url.searchParams.get('status') ?? ''] ?? [], hasMore: false, nextCursor: null };
     if (url.pathname.startsWith('/messages/')) body = { messages: [aMessage({ id: 1, ticketId: 3 }), aMessage({ id: 2, ticketId: 3 })], hasMore: false, nextCursor: null };
+    if (url.pathname === '/schedules') {
+      // pages of 2, to check that a calendar range is fetched to its end
+      const page = Number(url.searchParams.get('pageNumber') ?? 1);
+      body = { schedules: serverSchedules.slice((page - 1) * 2, page * 2), hasMore: serverSchedules.length > page * 2, count: serverSchedules.length };
+    }
     if (url.pathname === '/whatsapp') body = [{ id: 1, name: 'Sandbox', status: 'CONNECTED', isDefault: true } as WhatsappDto];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
@@ -118,5 +126,28 @@ describe('socket events → cache', () => {
     syncWhatsappEvent({ action: 'delete', whatsappId: 1 }, store.dispatch);
     list = connectionsApi.endpoints.listWhatsapps.select()(store.getState()).data ?? [];
     expect(list.map((w) => w.id)).toEqual([2]);
+  });
+
+  it('schedule events change the calendar ranges: every page loaded, then updates, moves and deletes in place', async () => {
+    const store = await loadedStore();
+    serverSchedules = [1, 2, 3].map((id) => aSchedule({ id, sendAt: `2026-11-0${id}T15:00:00.000Z` }));
+    const range: ScheduleListArgs = { from: '2026-11-01T00:00:00.000Z', to: '2026-12-01T00:00:00.000Z', searchParam: '' };
+    await store.dispatch(schedulesApi.endpoints.listSchedules.initiate(range));
+    const ids = () => (schedulesApi.endpoints.listSchedules.select(range)(store.getState()).data ?? []).map((s) => [s.id, s.status]);
+    expect(ids()).toEqual([
+      [1, 'PENDENTE'],
+      [2, 'PENDENTE'],
+      [3, 'PENDENTE'],
+    ]);
+    const before = requests.length;
+    syncScheduleEvent({ action: 'update', schedule: aSchedule({ id: 2, sendAt: '2026-11-02T15:00:00.000Z', status: 'ENVIADA', sentAt: '2026-11-02T15:00:01.000Z' }) }, store.getState(), store.dispatch);
+    syncScheduleEvent({ action: 'update', schedule: aSchedule({ id: 4, sendAt: '2026-11-01T09:00:00.000Z' }) }, store.getState(), store.dispatch);
+    syncScheduleEvent({ action: 'update', schedule: aSchedule({ id: 3, sendAt: '2027-01-01T09:00:00.000Z' }) }, store.getState(), store.dispatch);
+    syncScheduleEvent({ action: 'delete', scheduleId: 1 }, store.getState(), store.dispatch);
+    expect(ids()).toEqual([
+      [4, 'PENDENTE'],
+      [2, 'ENVIADA'],
+    ]);
+    expect(requests.length).toBe(before);
   });
 });
