@@ -5,10 +5,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepare, GATEWAY_PORT, localEnv, root, run, say, serviceUrls, SERVICES, WEB_PORT } from './lib/run.mjs';
+import { prepare, GATEWAY_PORT, localEnv, MAIL_PORT, MAIL_SMTP_PORT, root, run, say, serviceUrls, SERVICES, WEB_PORT } from './lib/run.mjs';
 
 const P = 'start';
-const MAIL_PORT = 1080;
 const started = Date.now();
 if (!(await prepare(P))) {
   process.exit(1);
@@ -47,13 +46,13 @@ const processes = [
   ...SERVICES.map((s) => ({ ...s, script: join(root, 'services', s.name, 'dist/main.js') })),
   ...(hasWeb ? [{ name: 'web', port: WEB_PORT, script: join(root, 'scripts/web-server.mjs') }] : []),
   // password-reset mail lands here (auth's SMTP_URL default is its SMTP port, 1025)
-  { name: 'mail', port: MAIL_PORT, script: join(root, 'scripts/mail-catcher.mjs') },
+  { name: 'mail', port: MAIL_PORT, script: join(root, 'scripts/mail-catcher.mjs'), env: { MAIL_SMTP_PORT: String(MAIL_SMTP_PORT) } },
 ];
 for (const svc of processes) {
   const log = createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [svc.script], {
     cwd: root,
-    env: { ...env, PORT: String(svc.port) },
+    env: { ...env, ...(svc.env ?? {}), PORT: String(svc.port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {
@@ -106,7 +105,7 @@ process.stdout.write(`
   Live socket   ws://localhost:${GATEWAY_PORT}/socket.io
   Web app       ${hasWeb ? `http://localhost:${WEB_PORT}` : 'not part of this build yet'}
   Demo login    ${email} / ${password}
-  Local email   http://localhost:${MAIL_PORT} (password-reset codes; SMTP on 127.0.0.1:1025, nothing leaves the machine)
+  Local email   http://localhost:${MAIL_PORT} (password-reset codes; SMTP on 127.0.0.1:${MAIL_SMTP_PORT}, nothing leaves the machine)
   Sandbox       connection ${env.SEED_CONNECTION_ID ?? '?'} (a stand-in phone, not WhatsApp): inject a customer's message with
                 POST http://localhost:${GATEWAY_PORT}/whatsappsession/${env.SEED_CONNECTION_ID ?? '<id>'}/sandbox/inbound {"from","name","body"}
 

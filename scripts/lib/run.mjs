@@ -11,6 +11,9 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const PORT_OFFSET = Number(process.env.PORT_OFFSET ?? 0);
 export const WEB_PORT = 3000 + PORT_OFFSET;
 export const GATEWAY_PORT = 8080 + PORT_OFFSET;
+/** The local mail catcher: its inbox page, and the SMTP port auth sends to. */
+export const MAIL_PORT = 1080 + PORT_OFFSET;
+export const MAIL_SMTP_PORT = 1025 + PORT_OFFSET;
 
 export const SERVICES = [
   { name: 'auth', port: 3101 + PORT_OFFSET, migrates: true, urlVar: 'AUTH_URL' },
@@ -27,6 +30,7 @@ export function serviceUrls() {
   const urls = {};
   for (const s of SERVICES) if (s.urlVar) urls[s.urlVar] = `http://127.0.0.1:${s.port}`;
   urls.WEB_ORIGIN = `http://localhost:${WEB_PORT},http://127.0.0.1:${WEB_PORT}`;
+  urls.SMTP_URL = process.env.SMTP_URL ?? `smtp://127.0.0.1:${MAIL_SMTP_PORT}`;
   return urls;
 }
 

@@ -17,7 +17,7 @@ export const E2E_DEFAULTS = {
 };
 
 export function urlsFor(portOffset) {
-  return { webUrl: `http://localhost:${3000 + portOffset}`, apiUrl: `http://localhost:${8080 + portOffset}` };
+  return { webUrl: `http://localhost:${3000 + portOffset}`, apiUrl: `http://localhost:${8080 + portOffset}`, mailUrl: `http://localhost:${1080 + portOffset}` };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -23,9 +23,9 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Where the product under test answers (the one global-setup started, or WEB_E2E_WEB_URL / WEB_E2E_API_URL). */
-export function productUrls(): { webUrl: string; apiUrl: string } {
+export function productUrls(): { webUrl: string; apiUrl: string; mailUrl: string } {
   const started = urlsFor(E2E_DEFAULTS.portOffset);
-  return { webUrl: process.env.WEB_E2E_WEB_URL ?? started.webUrl, apiUrl: process.env.WEB_E2E_API_URL ?? started.apiUrl };
+  return { webUrl: process.env.WEB_E2E_WEB_URL ?? started.webUrl, apiUrl: process.env.WEB_E2E_API_URL ?? started.apiUrl, mailUrl: process.env.WEB_E2E_MAIL_URL ?? started.mailUrl };
 }
 
 const shots = join(root, 'reports/screenshots');

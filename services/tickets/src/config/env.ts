@@ -39,4 +39,10 @@ export class TicketsEnv extends InfraEnv {
   @IsInt()
   @Min(1000)
   SCHEDULE_SWEEP_MS: number = 60_000;
+
+  /** Today's dashboard figures and the open/pending counts are computed at most this often per company (0: every call). */
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  DASHBOARD_LIVE_TTL_MS: number = 10_000;
 }

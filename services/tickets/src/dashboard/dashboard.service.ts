@@ -4,6 +4,7 @@ import { userOnlineKey, type DashboardAnswer, type DashboardChart } from '@wa/co
 import { companyTimeZone, daysFromToday, DomainError, InjectRedis, startOfDayIn, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
+import { TicketsEnv } from '../config/env.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
 import { daysBetween, emptyUserDay, isDay, minutes, sumDays, type DayFigures, type UserDayFigures } from './dashboard-figures.js';
@@ -26,20 +27,25 @@ interface Period {
  */
 @Injectable()
 export class DashboardService {
+  /** per company: today's figures and the current counts, with when they were computed (one computation in flight) */
+  private readonly live = new Map<string, { at: number; value: Promise<unknown> }>();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectRedis() private readonly redis: Redis,
     private readonly readModels: ReadModels,
     private readonly callers: CallerService,
+    private readonly env: TicketsEnv,
   ) {}
 
   async dashboard(caller: Caller, q: DashboardQueryDto): Promise<DashboardAnswer> {
     const period = await this.period(caller.companyId, q.days, q.date_from, q.date_to);
     const days = await this.figures(caller.companyId, period);
     const { total, byUser } = sumDays(days);
-    const now: Array<{ status: string; n: number }> = await this.db.query(
-      `SELECT status, count(*)::int AS n FROM tickets.tickets WHERE "companyId" = $1 AND status IN ('open', 'pending') GROUP BY status`,
-      [caller.companyId],
+    const now = await this.recent(`now|${caller.companyId}`, () =>
+      this.db.query(`SELECT status, count(*)::int AS n FROM tickets.tickets WHERE "companyId" = $1 AND status IN ('open', 'pending') GROUP BY status`, [caller.companyId]) as Promise<
+        Array<{ status: string; n: number }>
+      >,
     );
     const count = (s: string) => now.find((r) => r.status === s)?.n ?? 0;
     const users = this.callers.usersOf(caller.companyId);
@@ -141,10 +147,22 @@ export class DashboardService {
       }
     }
     if (all.includes(p.today)) {
-      const today = await this.compute(companyId, p.timeZone, p.today, p.today);
+      const today = await this.recent(`today|${companyId}|${p.timeZone}|${p.today}`, () => this.compute(companyId, p.timeZone, p.today, p.today));
       kept.set(p.today, today.get(p.today) ?? { created: 0, users: {} });
     }
     return all.map((d) => kept.get(d) ?? { created: 0, users: {} });
+  }
+
+  /** `work`'s answer, computed again once it is older than DASHBOARD_LIVE_TTL_MS; callers meanwhile share one computation. */
+  private recent<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const hit = this.live.get(key);
+    if (hit && Date.now() - hit.at < this.env.DASHBOARD_LIVE_TTL_MS) return hit.value as Promise<T>;
+    const value = work();
+    this.live.set(key, { at: Date.now(), value });
+    value.catch(() => this.live.delete(key));
+    // a long-running process keeps only what is still fresh
+    if (this.live.size > 10_000) for (const [k, v] of this.live) if (Date.now() - v.at >= this.env.DASHBOARD_LIVE_TTL_MS) this.live.delete(k);
+    return value;
   }
 
   /** Figures of the days from–to (the company's days), from the tickets' facts: three indexed range scans. */

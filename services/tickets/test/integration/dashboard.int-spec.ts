@@ -10,7 +10,8 @@ let t: TicketsUnderTest;
 let db: DataSource;
 
 beforeAll(async () => {
-  t = await startTickets();
+  // every call computes today's figures: the test changes tickets between calls
+  t = await startTickets({ DASHBOARD_LIVE_TTL_MS: '0' });
   db = t.app.get(getDataSourceToken());
 });
 
