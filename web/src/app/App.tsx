@@ -8,12 +8,17 @@ import { getToken } from './storage';
 // which comes with the signed-in layout, or with the first sign-in attempt).
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const LegalPage = lazy(() => import('../features/auth/LegalPage'));
+const SignupPage = lazy(() => import('../features/auth/SignupPage'));
+const ForgetPasswordPage = lazy(() => import('../features/auth/ForgetPasswordPage'));
 const AppLayout = lazy(() => import('../features/layout/AppLayout'));
 const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
 const ConnectionsPage = lazy(() => import('../features/connections/ConnectionsPage'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
 const QuickMessagesPage = lazy(() => import('../features/quick-messages/QuickMessagesPage'));
 const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
+const HomePage = lazy(() => import('../features/dashboard/HomePage'));
+const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const TodoListPage = lazy(() => import('../features/todo/TodoListPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -34,6 +39,22 @@ export function App() {
               </PublicOnly>
             }
           />
+          <Route
+            path="/signup"
+            element={
+              <PublicOnly>
+                <SignupPage />
+              </PublicOnly>
+            }
+          />
+          <Route
+            path="/forgetpsw"
+            element={
+              <PublicOnly>
+                <ForgetPasswordPage />
+              </PublicOnly>
+            }
+          />
           <Route path="/term" element={<LegalPage kind="term" />} />
           <Route path="/privacy" element={<LegalPage kind="privacy" />} />
           <Route
@@ -43,13 +64,15 @@ export function App() {
               </RequireAuth>
             }
           >
-            {/* the dashboard (/) is not built yet: its place is the ticket manager */}
-            <Route index element={<Navigate to="/tickets" replace />} />
+            {/* the dashboard for admins; everyone else goes on to the ticket manager */}
+            <Route index element={<HomePage />} />
             <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
             <Route path="/connections" element={<ConnectionsPage />} />
             <Route path="/contacts" element={<ContactsPage />} />
             <Route path="/quick-messages" element={<QuickMessagesPage />} />
             <Route path="/schedules" element={<SchedulesPage />} />
+            <Route path="/users" element={<UsersPage />} />
+            <Route path="/todolist" element={<TodoListPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />
           </Route>
         </Routes>

@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { getToken, subscribeToken } from './storage';
 
@@ -15,9 +15,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** spec 01 §2: logged-in users on public pages go to /. */
+/**
+ * spec 01 §2: logged-in users on public pages go to / (the dashboard for admins); a sign-in made on the
+ * page itself opens the ticket manager, as the product's login does.
+ */
 export function PublicOnly({ children }: { children: ReactNode }) {
   const signedIn = useHasSession();
-  if (signedIn) return <Navigate to="/" replace />;
+  const [signedInOnArrival] = useState(signedIn);
+  if (signedIn) return <Navigate to={signedInOnArrival ? '/' : '/tickets'} replace />;
   return <>{children}</>;
 }

@@ -4,6 +4,7 @@ import {
   type ContactChannelPayload,
   type ScheduleChannelPayload,
   type TicketChannelPayload,
+  type UserChannelPayload,
   type WhatsappChannelPayload,
   type WhatsappSessionChannelPayload,
 } from '@wa/contracts';
@@ -19,6 +20,8 @@ import { changeContactLists } from '../features/contacts/contacts.api';
 import { changeScheduleLists } from '../features/schedules/schedules.api';
 import { containsTicket, onNewMessage } from '../features/tickets/ticket-list-rules';
 import { applyTicketToCaches, changeTicketLists, ticketsApi } from '../features/tickets/tickets.api';
+import { changeUserLists } from '../features/users/users.api';
+import { userEventChange } from '../features/users/users-list-rules';
 import { useRealtime } from './RealtimeProvider';
 
 type Dispatch = (action: unknown) => unknown;
@@ -70,6 +73,11 @@ export function syncScheduleEvent(p: ScheduleChannelPayload, state: RootState, d
   changeScheduleLists(state, dispatch, p.action === 'delete' ? { removed: p.scheduleId } : { schedule: p.schedule });
 }
 
+/** `company-<id>-user`: the users page's lists follow (a new user joins in name order, a deleted one leaves). */
+export function syncUserEvent(p: UserChannelPayload, state: RootState, dispatch: Dispatch): void {
+  changeUserLists(state, dispatch, userEventChange(p));
+}
+
 /** Turns the company's live events into cache updates (STYLE "Web"); mounted once in the layout. */
 export function useSocketCacheSync(): void {
   const client = useRealtime();
@@ -89,6 +97,7 @@ export function useSocketCacheSync(): void {
         changeContactLists(store.getState(), dispatch, p.action === 'delete' ? { removed: p.contactId } : { contact: p.contact }),
       ),
       client.on<ScheduleChannelPayload>(SocketChannels.schedule(companyId), (p) => syncScheduleEvent(p, store.getState(), dispatch)),
+      client.on<UserChannelPayload>(SocketChannels.user(companyId), (p) => syncUserEvent(p, store.getState(), dispatch)),
     ];
     const leave = client.join('joinNotification');
     return () => {

@@ -1,6 +1,7 @@
 import { Alert, Box, Button, Center, Field, Heading, HStack, Input, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../i18n';
@@ -86,6 +87,21 @@ export default function LoginPage() {
           >
             {t('login.submit')}
           </Button>
+          <Stack gap="1" align="center" textStyle="sm">
+            <Link asChild color="teal.fg">
+              <RouterLink to="/forgetpsw" data-testid="login-forgot-link">
+                {t('login.forgot')}
+              </RouterLink>
+            </Link>
+            <HStack gap="1">
+              <Text color="fg.muted">{t('login.noAccount')}</Text>
+              <Link asChild color="teal.fg">
+                <RouterLink to="/signup" data-testid="login-signup-link">
+                  {t('login.signup')}
+                </RouterLink>
+              </Link>
+            </HStack>
+          </Stack>
           <HStack justify="space-between" textStyle="sm">
             <Link href="/term" target="_blank" rel="noopener noreferrer" color="teal.fg">
               {t('login.terms')}

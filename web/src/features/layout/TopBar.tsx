@@ -7,6 +7,7 @@ import { Deferred } from '../../app/Deferred';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { brDate, companyTimeZone, expiryWarningDays } from '../auth/expiry';
+import { NotificationsButton } from '../notifications/NotificationsButton';
 import { ContactAvatar } from '../tickets/ContactAvatar';
 
 // the menus load when first opened
@@ -33,7 +34,7 @@ function ThemeToggle() {
   );
 }
 
-/** Top bar: menu toggle, greeting, volume, dark/light, language, reload and the account menu (spec 01 §2). */
+/** Top bar: menu toggle, greeting, volume, dark/light, language, reload, notifications and the account menu (spec 01 §2). */
 export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide: boolean }) {
   const { t } = useTranslation();
   const user = useAppSelector(selectUser);
@@ -84,6 +85,7 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
         <IconButton variant="ghost" size="sm" aria-label={t('topBar.refresh')} title={t('topBar.refresh')} onClick={() => window.location.reload()}>
           <MdRefresh />
         </IconButton>
+        <NotificationsButton />
         <Deferred placeholder={accountButton}>
           <AccountMenu trigger={accountButton()} />
         </Deferred>

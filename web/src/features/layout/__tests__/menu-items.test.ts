@@ -8,12 +8,12 @@ const agent = { isAdmin: false, isSuper: false, plan: {} };
 const admin = { isAdmin: true, isSuper: false, plan: {} };
 
 describe('side menu (spec 01 §2 "Side menu", §6)', () => {
-  it('shows only the screens this build has: tickets, quick replies and contacts for everyone, schedules with the plan, connections for admins', () => {
-    expect(keys(visibleMenuItems(agent))).toEqual(['tickets', 'quickMessages', 'contacts']);
-    expect(keys(visibleMenuItems(admin))).toEqual(['tickets', 'quickMessages', 'contacts', 'connections']);
+  it('shows only the screens this build has: tickets, quick replies, to-do list and contacts for everyone, schedules with the plan, the dashboard, connections and users for admins', () => {
+    expect(keys(visibleMenuItems(agent))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts']);
+    expect(keys(visibleMenuItems(admin))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'connections', 'users']);
     const plan = { useSchedules: true };
-    expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'contacts', 'schedules']);
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['tickets', 'quickMessages', 'contacts', 'schedules', 'connections']);
+    expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'schedules']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'connections', 'users']);
   });
 
   it('keeps the administration group and the dashboard for admins', () => {

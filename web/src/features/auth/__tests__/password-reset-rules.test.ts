@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import { errorText } from '../../../app/errors';
+import { i18n } from '../../../i18n';
+import { resetPasswordPath } from '../auth.api';
+import { hasResetErrors, isEmailNotFound, isStrongPassword, normalizeCode, resetProblemKey, validateReset, validateResetEmail } from '../password-reset-rules';
+
+const t = i18n.t.bind(i18n) as (key: string) => string;
+const text = (problem: Parameters<typeof resetProblemKey>[0] | undefined) => (problem ? t(resetProblemKey(problem)) : undefined);
+
+describe('password reset, step one (spec 02 §5)', () => {
+  it('needs a valid email', () => {
+    expect(validateResetEmail('ana@loja.com')).toEqual({});
+    expect(text(validateResetEmail('').email)).toBe('Required');
+    expect(text(validateResetEmail('ana@loja').email)).toBe('Invalid email');
+  });
+
+  it('tells an unknown address by its code (or a 404)', () => {
+    expect(isEmailNotFound({ status: 404, data: { error: 'ERR_EMAIL_NOT_FOUND', message: 'Email não encontrado' } })).toBe(true);
+    expect(isEmailNotFound({ status: 404, data: 'Not found' })).toBe(true);
+    expect(isEmailNotFound({ status: 429, data: { error: 'ERR_TOO_MANY_ATTEMPTS' } })).toBe(false);
+    expect(t('passwordReset.emailNotFound')).toBe('Email não encontrado');
+    expect(t('passwordReset.sent')).toBe('Email enviado com sucesso!');
+  });
+});
+
+describe('password reset, step two (spec 02 §5)', () => {
+  const ok = { email: 'ana@loja.com', code: '123456', password: 'Segura123', confirm: 'Segura123' };
+
+  it('asks 8+ characters with an uppercase letter, a lowercase letter and a digit', () => {
+    expect(isStrongPassword('Segura123')).toBe(true);
+    expect(isStrongPassword('Segur12')).toBe(false);
+    expect(isStrongPassword('segura123')).toBe(false);
+    expect(isStrongPassword('SEGURA123')).toBe(false);
+    expect(isStrongPassword('SeguraSim')).toBe(false);
+    expect(text(validateReset({ ...ok, password: 'fraca', confirm: 'fraca' }).password)).toBe(
+      'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
+    );
+  });
+
+  it('needs the confirmation to match, both required, and the 6-digit code', () => {
+    expect(validateReset(ok)).toEqual({});
+    expect(hasResetErrors(validateReset(ok))).toBe(false);
+    expect(text(validateReset({ ...ok, confirm: 'Segura124' }).confirm)).toBe('As senhas não correspondem');
+    const empty = validateReset({ ...ok, password: '', confirm: '' });
+    expect(text(empty.password)).toBe('Campo obrigatório');
+    expect(text(empty.confirm)).toBe('Campo obrigatório');
+    expect(text(validateReset({ ...ok, code: '' }).code)).toBe('Campo obrigatório');
+    expect(validateReset({ ...ok, code: '12345' }).code).toBe('invalidCode');
+    expect(validateReset({ ...ok, email: 'x' }).email).toBe('invalidEmail');
+    expect(validateReset({ ...ok, password: `Aa1${'x'.repeat(48)}`, confirm: `Aa1${'x'.repeat(48)}` }).password).toBe('tooLong');
+  });
+
+  it('keeps only the digits of a typed or pasted code', () => {
+    expect(normalizeCode('123 456')).toBe('123456');
+    expect(normalizeCode('12-34-56-78')).toBe('123456');
+    expect(normalizeCode('abc')).toBe('');
+  });
+
+  it('encodes each part of the reset path', () => {
+    expect(resetPasswordPath('ana+1@loja.com', '012345', 'Sen/ha?1#A %')).toBe('/resetpasswords/ana%2B1%40loja.com/012345/Sen%2Fha%3F1%23A%20%25');
+  });
+
+  it('translates the reset codes', () => {
+    expect(errorText({ status: 400, data: { error: 'ERR_INVALID_RESET_CODE', message: 'Código inválido ou expirado.' } })).toBe('Código inválido ou expirado.');
+    expect(errorText({ status: 404, data: { error: 'ERR_EMAIL_NOT_FOUND' } })).toBe('Email não encontrado');
+    expect(t('passwordReset.done')).toBe('Senha redefinida com sucesso.');
+  });
+});

@@ -1,0 +1,73 @@
+import { errorCode } from '../../app/errors';
+import { validateEmail } from './signup-rules';
+
+/** The code sent by email: 6 digits. */
+export const RESET_CODE_LENGTH = 6;
+/** The server's limit on a password's length. */
+export const RESET_PASSWORD_MAX = 50;
+
+/**
+ * What is wrong with a field of the reset form. The texts: 'Required' and 'Invalid email' (under
+ * `validation`) for the email; 'Campo obrigatório', the password rule, 'As senhas não correspondem' and the
+ * code's text under `passwordReset.validation`.
+ */
+export type ResetProblem = 'required' | 'invalidEmail' | 'fieldRequired' | 'weakPassword' | 'tooLong' | 'mismatch' | 'invalidCode';
+
+export interface ResetValues {
+  email: string;
+  code: string;
+  password: string;
+  confirm: string;
+}
+
+export type ResetErrors = Partial<Record<keyof ResetValues, ResetProblem>>;
+
+/** spec 02 §5: at least 8 characters with an uppercase letter, a lowercase letter and a digit. */
+export function isStrongPassword(password: string): boolean {
+  return password.length >= 8 && /[a-z]/.test(password) && /[A-Z]/.test(password) && /\d/.test(password);
+}
+
+/** Step one: a valid email ('Invalid email', 'Required'). */
+export function validateResetEmail(email: string): ResetErrors {
+  const problem = validateEmail(email);
+  return problem ? { email: problem } : {};
+}
+
+/** The code as typed: digits only, at most 6 (spaces and dashes of a pasted code go). */
+export function normalizeCode(input: string): string {
+  return input.replace(/\D/g, '').slice(0, RESET_CODE_LENGTH);
+}
+
+/**
+ * Step two (spec 02 §5): the email again, the 6-digit code, the new password (8+ characters with upper,
+ * lower and digit) and its confirmation, which must match; password and confirmation required ('Campo obrigatório').
+ */
+export function validateReset(v: ResetValues): ResetErrors {
+  const errors: ResetErrors = validateResetEmail(v.email);
+  const code = v.code.trim();
+  if (!code) errors.code = 'fieldRequired';
+  else if (!new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`).test(code)) errors.code = 'invalidCode';
+  if (!v.password) errors.password = 'fieldRequired';
+  else if (v.password.length > RESET_PASSWORD_MAX) errors.password = 'tooLong';
+  else if (!isStrongPassword(v.password)) errors.password = 'weakPassword';
+  if (!v.confirm) errors.confirm = 'fieldRequired';
+  else if (v.confirm !== v.password) errors.confirm = 'mismatch';
+  return errors;
+}
+
+export const hasResetErrors = (e: ResetErrors): boolean => Object.values(e).some(Boolean);
+
+/** The translation key of a problem. */
+export function resetProblemKey(problem: ResetProblem): string {
+  switch (problem) {
+    case 'required':
+    case 'invalidEmail':
+    case 'tooLong':
+      return `validation.${problem}`;
+    default:
+      return `passwordReset.validation.${problem}`;
+  }
+}
+
+/** Step one's answer: an unknown address is told on the form ('Email não encontrado'), anything else by a toast. */
+export const isEmailNotFound = (err: unknown): boolean => errorCode(err) === 'ERR_EMAIL_NOT_FOUND' || (!!err && typeof err === 'object' && (err as { status?: unknown }).status === 404);
