@@ -7,10 +7,18 @@ type Req = IncomingMessage & { id?: string; companyId?: number; userId?: number;
 
 const QUIET_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
-function pathOf(req: Req): string {
-  const url = req.originalUrl ?? req.url ?? '/';
+/** Paths that carry secrets in their segments (spec 02: the reset code and the new password are path parameters). */
+const SECRET_PATHS = /^\/(resetpasswords|forgetpassword)\/.*/;
+
+/** The path a log line shows: no query string, and the segments of a secret-carrying path masked. */
+export function loggedPath(url: string): string {
   const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+  const path = q === -1 ? url : url.slice(0, q);
+  return path.replace(SECRET_PATHS, (_m, route: string) => `/${route}/[redacted]`);
+}
+
+function pathOf(req: Req): string {
+  return loggedPath(req.originalUrl ?? req.url ?? '/');
 }
 
 /** JSON log lines: one per request with method, path, status, duration, request id and company id. */

@@ -53,4 +53,13 @@ export class AuthEnv extends InfraEnv {
   @IsInt()
   @Min(1)
   RESET_WINDOW_S: number = 900;
+
+  /** Sign-ups per address within SIGNUP_WINDOW_S before 429. */
+  @IsInt()
+  @Min(1)
+  SIGNUP_MAX_PER_IP: number = 5;
+
+  @IsInt()
+  @Min(1)
+  SIGNUP_WINDOW_S: number = 3600;
 }

@@ -57,7 +57,7 @@ export async function ensureFullPlan(tx: EntityManager): Promise<PlanEntity> {
   const repo = tx.getRepository(PlanEntity);
   const existing = await repo.findOneBy({ id: FULL_PLAN_ID });
   if (existing) return existing;
-  await tx.query(`INSERT INTO auth.plans (id, name) VALUES ($1, 'Plano Completo') ON CONFLICT DO NOTHING`, [FULL_PLAN_ID]);
+  await tx.query(`INSERT INTO auth.plans (id, name, "isPublic") VALUES ($1, 'Plano Completo', false) ON CONFLICT DO NOTHING`, [FULL_PLAN_ID]);
   return repo.findOneByOrFail({ id: FULL_PLAN_ID });
 }
 

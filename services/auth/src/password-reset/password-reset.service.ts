@@ -93,10 +93,11 @@ export class PasswordResetService implements OnApplicationShutdown {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: [PASSWORD_RULE_TEXT] }] }, PASSWORD_RULE_TEXT);
     }
     await this.consume(this.triesByIp, ip);
+    // hashed first: a known and an unknown email take the same time
+    const passwordHash = await argon2.hash(newPassword, { type: argon2.argon2id });
     const email = emailRaw.trim().toLowerCase();
     const user = await this.userOf(email);
     if (!user || !/^\d{6}$/.test(code)) throw new DomainError('ERR_INVALID_RESET_CODE');
-    const passwordHash = await argon2.hash(newPassword, { type: argon2.argon2id });
     const ended = await this.db.transaction(async (tx) => {
       const rows: Array<{ id: number; codeHash: string; attempts: number }> = await tx.query(
         `SELECT id, "codeHash", attempts FROM auth.password_resets

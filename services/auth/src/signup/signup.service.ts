@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Subjects, type CompanyCreatedEvent, type SettingUpdatedEvent } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { daysFromToday, DEFAULT_TIME_ZONE, DomainError } from '@wa/server-kit';
+import { daysFromToday, DEFAULT_TIME_ZONE, DomainError, REDIS } from '@wa/server-kit';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AuthEnv } from '../config/env.js';
+import { tooMany } from '../sessions/login-limiter.js';
 import { DataSource } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
 import { PlanEntity, UserEntity } from '../database/entities/index.js';
@@ -21,12 +25,25 @@ export const USER_CREATION_SETTING = 'userCreation';
  */
 @Injectable()
 export class SignupService {
+  private readonly byIp: RateLimiterRedis;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: Outbox,
-  ) {}
+    @Inject(REDIS) redis: Redis,
+    env: AuthEnv,
+  ) {
+    // public and costly (a company, an argon2 hash), and its 409 tells whether an email has an account
+    this.byIp = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'auth:signup:ip', points: env.SIGNUP_MAX_PER_IP, duration: env.SIGNUP_WINDOW_S, blockDuration: env.SIGNUP_WINDOW_S });
+  }
 
-  async signup(dto: SignupDto): Promise<{ companyId: number; userId: number; dueDate: string }> {
+  async signup(dto: SignupDto, ip: string): Promise<{ companyId: number; userId: number; dueDate: string }> {
+    try {
+      await this.byIp.consume(ip, 1);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw tooMany(err);
+      throw err;
+    }
     if (!(await this.open())) throw new DomainError('ERR_USER_CREATION_DISABLED');
     const plan = await this.db.getRepository(PlanEntity).findOneBy({ id: dto.planId, isPublic: true });
     if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');

@@ -10,7 +10,7 @@ import { login, startAuth, type AuthUnderTest } from './harness.js';
 let auth: AuthUnderTest;
 
 beforeAll(async () => {
-  auth = await startAuth();
+  auth = await startAuth({ SIGNUP_MAX_PER_IP: '12' });
 });
 
 afterAll(async () => {
@@ -94,6 +94,18 @@ describe('sign-up (spec 01 §2 /signup, POST /auth/signup)', () => {
     const again = await http.post('/auth/signup', { body: { ...ok, name: 'Outra Loja', email: ok.email.toUpperCase() } });
     expect({ status: again.status, error: again.body.error }).toEqual({ status: 409, error: 'ERR_EMAIL_ALREADY_EXISTS' });
     expect((await auth.db.query(`SELECT 1 FROM auth.companies WHERE name = 'Outra Loja'`)).length).toBe(0);
+  });
+
+  it('limits sign-ups per address (429 with Retry-After): it cannot be used to list accounts or make companies in bulk', async () => {
+    const http = auth.client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await http.post('/auth/signup', { body: { name: 'Lote', email: uniqueEmail('lote'), password: 'segredo1', planId: 999_999_999 } })).status);
+    expect(statuses.slice(0, 12).every((s) => s === 400)).toBe(true);
+    const limited = await http.post('/auth/signup', { body: { name: 'Lote', email: uniqueEmail('lote'), password: 'segredo1', planId: 999_999_999 } });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // another address is not held back
+    expect((await auth.client().post('/auth/signup', { body: { name: 'Lote', email: uniqueEmail('lote'), password: 'segredo1', planId: 999_999_999 } })).status).toBe(400);
   });
 
   it("answers ERR_USER_CREATION_DISABLED while the provider's userCreation setting is disabled", async () => {

@@ -30,10 +30,11 @@ describe('plans (spec 01 §7 GET /plans/list)', () => {
     const res = await new HttpClient(billing.baseUrl).get('/plans/list');
     expect(res.status).toBe(200);
     const names = res.body.map((p: { name: string }) => p.name);
-    expect(names).toContain('Plano Completo');
+    // the provider's own plan 1 (free, unlimited) and internal plans are not offered
+    expect(names).not.toContain('Plano Completo');
     expect(names).not.toContain(hidden);
     expect(res.body.find((p: { name: string }) => p.name === name)).toMatchObject({ users: 3, connections: 3, queues: 3, value: 49, useOpenAi: false, useSchedules: true, isPublic: true, trialDays: 14 });
-    expect(res.body.find((p: { id: number }) => p.id === 1)).toMatchObject({ name: 'Plano Completo', useCampaigns: true, useExternalApi: true });
+    expect((await db.query(`SELECT name, "isPublic", "useExternalApi" FROM billing.plans WHERE id = 1`))[0]).toEqual({ name: 'Plano Completo', isPublic: false, useExternalApi: true });
   });
 
   it('announces every plan (plan.updated) so that copies elsewhere can follow', async () => {

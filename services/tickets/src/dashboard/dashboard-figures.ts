@@ -8,7 +8,7 @@ export interface UserDayFigures {
   /** closed with an accept time: the sum of (closed − accepted) and how many */
   supportSeconds: number;
   supportCount: number;
-  /** accepted that day: the sum of (accepted − created) and how many */
+  /** accepted from the waiting list that day: the sum of (accepted − queued) and how many */
   accepted: number;
   waitSeconds: number;
   ratingSum: number;

@@ -135,14 +135,20 @@ export class DashboardService {
       for (const r of rows) kept.set(r.day, r.figures);
       const missing = past.filter((d) => !kept.has(d));
       if (missing.length) {
-        const computed = await this.compute(companyId, p.timeZone, missing[0] as string, missing[missing.length - 1] as string);
-        const fresh = missing.map((d) => ({ day: d, figures: computed.get(d) ?? { created: 0, users: {} } }));
-        await this.db.query(
-          `INSERT INTO tickets.dashboard_days ("companyId", "timeZone", day, figures)
-           SELECT $1, $2, d.day::date, d.figures FROM jsonb_to_recordset($3::jsonb) AS d(day text, figures jsonb)
-           ON CONFLICT DO NOTHING`,
-          [companyId, p.timeZone, JSON.stringify(fresh)],
-        );
+        const fresh = await this.db.transaction(async (tx) => {
+          // alone against the changes that forget days (their trigger holds this lock shared): what is read
+          // here includes every change committed before, and any later one forgets what is kept
+          await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tickets-dashboard-days'), $1)`, [companyId]);
+          const computed = await this.compute(companyId, p.timeZone, missing[0] as string, missing[missing.length - 1] as string, (sql, args) => tx.query(sql, args));
+          const days = missing.map((d) => ({ day: d, figures: computed.get(d) ?? { created: 0, users: {} } }));
+          await tx.query(
+            `INSERT INTO tickets.dashboard_days ("companyId", "timeZone", day, figures)
+             SELECT $1, $2, d.day::date, d.figures FROM jsonb_to_recordset($3::jsonb) AS d(day text, figures jsonb)
+             ON CONFLICT ("companyId", "timeZone", day) DO UPDATE SET figures = EXCLUDED.figures, "computedAt" = now()`,
+            [companyId, p.timeZone, JSON.stringify(days)],
+          );
+          return days;
+        });
         for (const f of fresh) kept.set(f.day, f.figures);
       }
     }
@@ -166,31 +172,36 @@ export class DashboardService {
   }
 
   /** Figures of the days from–to (the company's days), from the tickets' facts: three indexed range scans. */
-  private async compute(companyId: number, timeZone: string, from: string, to: string): Promise<Map<string, DayFigures>> {
+  private async compute(
+    companyId: number,
+    timeZone: string,
+    from: string,
+    to: string,
+    query: (sql: string, args: unknown[]) => Promise<unknown> = (sql, args) => this.db.query(sql, args),
+  ): Promise<Map<string, DayFigures>> {
     const start = startOfDayIn(from, timeZone);
     const end = startOfDayIn(nextDay(to), timeZone);
     const args = [companyId, timeZone, start, end];
-    const [created, closed, accepted] = await Promise.all([
-      this.db.query(
+    // one after the other: inside a transaction they share its connection
+    const created = (await query(
         `SELECT to_char(("createdAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, count(*)::int AS n
            FROM tickets.tickets WHERE "companyId" = $1 AND "createdAt" >= $3 AND "createdAt" < $4 GROUP BY 1`,
         args,
-      ) as Promise<Array<{ day: string; n: number }>>,
-      this.db.query(
+      )) as Array<{ day: string; n: number }>;
+    const closed = (await query(
         `SELECT to_char(("closedAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, COALESCE("userId", 0) AS "userId", count(*)::int AS finished,
                 COALESCE(sum(extract(epoch FROM "closedAt" - "acceptedAt")) FILTER (WHERE "acceptedAt" IS NOT NULL AND "acceptedAt" <= "closedAt"), 0)::float8 AS "supportSeconds",
                 count(*) FILTER (WHERE "acceptedAt" IS NOT NULL AND "acceptedAt" <= "closedAt")::int AS "supportCount",
                 COALESCE(sum(rating), 0)::int AS "ratingSum", count(rating)::int AS "ratingCount"
            FROM tickets.tickets WHERE "companyId" = $1 AND "closedAt" >= $3 AND "closedAt" < $4 GROUP BY 1, 2`,
         args,
-      ) as Promise<Array<{ day: string; userId: number } & Partial<UserDayFigures>>>,
-      this.db.query(
+      )) as Array<{ day: string; userId: number } & Partial<UserDayFigures>>;
+    const accepted = (await query(
         `SELECT to_char(("acceptedAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, COALESCE("userId", 0) AS "userId", count(*)::int AS accepted,
-                COALESCE(sum(greatest(extract(epoch FROM "acceptedAt" - "createdAt"), 0)), 0)::float8 AS "waitSeconds"
-           FROM tickets.tickets WHERE "companyId" = $1 AND "acceptedAt" >= $3 AND "acceptedAt" < $4 GROUP BY 1, 2`,
+                COALESCE(sum(extract(epoch FROM "acceptedAt" - "queuedAt")), 0)::float8 AS "waitSeconds"
+           FROM tickets.tickets WHERE "companyId" = $1 AND "acceptedAt" >= $3 AND "acceptedAt" < $4 AND "queuedAt" IS NOT NULL AND "queuedAt" <= "acceptedAt" GROUP BY 1, 2`,
         args,
-      ) as Promise<Array<{ day: string; userId: number } & Partial<UserDayFigures>>>,
-    ]);
+      )) as Array<{ day: string; userId: number } & Partial<UserDayFigures>>;
     const out = new Map<string, DayFigures>();
     const dayOf = (d: string) => out.get(d) ?? (out.set(d, { created: 0, users: {} }).get(d) as DayFigures);
     for (const r of created) dayOf(r.day).created = r.n;

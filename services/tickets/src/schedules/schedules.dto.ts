@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { Omittable, PageNumberField } from '@wa/server-kit';
 
 const MAX_ID = 2_147_483_647;
+/** the body is checked as it is stored: "a    " is one character, too short */
+const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /**
  * spec 01 §5 "Schedule": body required, at least 5 characters ("Mensagem muito curta"); contactId and
@@ -12,6 +14,7 @@ const MAX_ID = 2_147_483_647;
  */
 export class CreateScheduleDto {
   @ApiProperty({ minLength: 5, maxLength: 10_000 })
+  @Transform(trimmed)
   @IsString({ message: 'Obrigatório' })
   @IsNotEmpty({ message: 'Obrigatório' })
   @MinLength(5, { message: 'Mensagem muito curta' })
@@ -38,6 +41,7 @@ export class CreateScheduleDto {
 export class UpdateScheduleDto {
   @ApiPropertyOptional({ minLength: 5, maxLength: 10_000 })
   @Omittable()
+  @Transform(trimmed)
   @IsString({ message: 'Obrigatório' })
   @IsNotEmpty({ message: 'Obrigatório' })
   @MinLength(5, { message: 'Mensagem muito curta' })

@@ -130,14 +130,16 @@ export class SchedulesService {
   }
 
   async remove(caller: Caller, id: number): Promise<void> {
-    const row = await this.find(caller, id);
-    const outboxIds = await this.db.transaction(async (tx) => {
+    await this.find(caller, id);
+    // decided on the locked row: a send running now finishes first, and its file is then its message's
+    const { row, outboxIds } = await this.db.transaction(async (tx) => {
+      const locked = await tx.getRepository(ScheduleEntity).findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
+      if (!locked) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
       await tx.getRepository(ScheduleEntity).delete({ id, companyId: caller.companyId });
-      return this.outbox.add(tx, [scheduleDeletedEvent(row)]);
+      return { row: locked, outboxIds: await this.outbox.add(tx, [scheduleDeletedEvent(locked)]) };
     });
     await this.outbox.flush(outboxIds);
     await this.jobs.cancel(row);
-    // a sent one's file is its message's now
     if (!row.sentAt) await this.dropFile(row.mediaPath);
   }
 
@@ -167,12 +169,18 @@ export class SchedulesService {
   }
 
   async detachMedia(caller: Caller, id: number): Promise<ScheduleDto> {
-    const row = await this.unsent(caller, id);
+    await this.unsent(caller, id);
+    let dropped: string | null = null;
     await this.write(async (tx) => {
+      const locked = await tx.getRepository(ScheduleEntity).findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
+      if (!locked) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
+      // sent meanwhile: the picture went with the message and stays
+      if (locked.sentAt) throw new DomainError('ERR_SCHEDULE_ALREADY_SENT');
+      dropped = locked.mediaPath;
       await tx.getRepository(ScheduleEntity).update({ id, companyId: caller.companyId }, { mediaPath: null, mediaName: null, mediaType: null, mediaMimetype: null, mediaSize: null, updatedAt: new Date() });
       return (await tx.getRepository(ScheduleEntity).findOneBy({ id })) as ScheduleEntity;
     });
-    await this.dropFile(row.mediaPath);
+    await this.dropFile(dropped);
     return this.get(caller, id);
   }
 

@@ -26,7 +26,8 @@ const at = (day: string, hhmm: string) => `${day}T${hhmm}:00-03:00`;
 /** Sets a ticket's facts as if it had lived them (status first: the trigger stamps a status change with now). */
 async function lived(id: number, f: { status: string; userId: number | null; createdAt: string; acceptedAt?: string | null; closedAt?: string | null; rating?: number | null }) {
   await db.query(`UPDATE tickets.tickets SET status = $2, "userId" = $3 WHERE id = $1`, [id, f.status, f.userId]);
-  await db.query(`UPDATE tickets.tickets SET "createdAt" = $2, "acceptedAt" = $3, "closedAt" = $4, rating = $5 WHERE id = $1`, [id, f.createdAt, f.acceptedAt ?? null, f.closedAt ?? null, f.rating ?? null]);
+  // it waited in the list from its creation
+  await db.query(`UPDATE tickets.tickets SET "createdAt" = $2, "queuedAt" = $2, "acceptedAt" = $3, "closedAt" = $4, rating = $5 WHERE id = $1`, [id, f.createdAt, f.acceptedAt ?? null, f.closedAt ?? null, f.rating ?? null]);
 }
 
 describe('dashboard (spec 01 §2, §7)', () => {
@@ -49,7 +50,7 @@ describe('dashboard (spec 01 §2, §7)', () => {
     await lived(t2, { status: 'closed', userId: bruno.id, createdAt: at(d2, '11:00'), acceptedAt: at(d2, '11:20'), closedAt: at(d2, '12:20'), rating: 1 });
     // today: one accepted by Ana through the API (open: happening), one still pending
     expect((await t.http.put(`/tickets/${t3}`, { token: admin.token, body: { status: 'open', userId: ana.id } })).status).toBe(200);
-    await db.query(`UPDATE tickets.tickets SET "createdAt" = "acceptedAt" WHERE id = $1`, [t3]);
+    await db.query(`UPDATE tickets.tickets SET "createdAt" = "acceptedAt", "queuedAt" = "acceptedAt" WHERE id = $1`, [t3]);
     await (t.app.get(REDIS) as Redis).set(userOnlineKey(c.companyId, ana.id), new Date().toISOString(), 'PX', 60_000);
 
     const res = await t.http.get('/dashboard?days=3', { token: admin.token });
@@ -81,7 +82,8 @@ describe('dashboard (spec 01 §2, §7)', () => {
     // reopening one of them: it is happening again, no longer finished
     expect((await t.http.put(`/tickets/${t1}`, { token: admin.token, body: { status: 'open', userId: ana.id } })).status).toBe(200);
     const reopened = await t.http.get('/dashboard?days=3', { token: admin.token });
-    expect(reopened.body.counters).toMatchObject({ supportHappening: 2, supportPending: 1, supportFinished: 1, avgSupportTime: 60 });
+    // a reopened ticket waited for no one: its two days closed are not counted as waiting
+    expect(reopened.body.counters).toMatchObject({ supportHappening: 2, supportPending: 1, supportFinished: 1, avgSupportTime: 60, avgWaitTime: 10 });
     void t4;
   });
 

@@ -156,6 +156,7 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
     const { admin, agent, contactId } = await setup();
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ body: 'oi', contactId, sendAt: inMs(60_000) }, 'Mensagem muito curta'],
+      [{ body: 'a     ', contactId, sendAt: inMs(60_000) }, 'Mensagem muito curta'],
       [{ contactId, sendAt: inMs(60_000) }, 'Obrigatório'],
       [{ body: 'mensagem ok', sendAt: inMs(60_000) }, 'Obrigatório'],
       [{ body: 'mensagem ok', contactId }, 'Obrigatório'],

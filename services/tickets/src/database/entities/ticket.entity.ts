@@ -21,6 +21,8 @@ export class TicketEntity {
   /** when it was last accepted (kept by the ticket_facts trigger: the dashboard's figures) */
   @Column({ type: 'timestamptz', nullable: true, insert: false, update: false }) acceptedAt: Date | null;
   @Column({ type: 'timestamptz', nullable: true, insert: false, update: false }) closedAt: Date | null;
+  /** when it entered the waiting list (created pending or returned to it); null once reopened */
+  @Column({ type: 'timestamptz', nullable: true, insert: false, update: false }) queuedAt: Date | null;
   /** the customer's answer to the rating request: 1 unsatisfied, 2 satisfied, 3 very satisfied */
   @Column({ type: 'smallint', nullable: true }) rating: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
