@@ -148,6 +148,8 @@ beforeAll(async () => {
     REDIS_URL,
     JWT_SECRET: randomBytes(48).toString('base64url'),
     CONNECTION_TOKEN_KEY: randomBytes(48).toString('base64url'),
+    // no mail leaves the test: nothing listens there (a reset would answer 503)
+    SMTP_URL: 'smtp://127.0.0.1:9',
   });
   for (const [user, password] of Object.entries(nats.passwords)) secrets[`NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`] = password;
 }, 60_000);

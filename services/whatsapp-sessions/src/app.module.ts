@@ -8,6 +8,7 @@ import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionsRepository } from './connections/connections.repository.js';
 import { ConnectionTokens } from './connections/connection-tokens.js';
 import { ConnectionsService } from './connections/connections.service.js';
+import { NewCompaniesConsumer } from './connections/new-companies.consumer.js';
 import { whatsappDatabase } from './database/data-source.js';
 import { CommandRouter } from './runtime/command-router.js';
 import { InboundPublisher } from './runtime/inbound-publisher.js';
@@ -61,6 +62,7 @@ export class AppModule {
         Placement,
         CommandRouter,
         SessionsService,
+        NewCompaniesConsumer,
         ...extra,
       ],
     };

@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { ConnectionProviderKind } from '@wa/contracts';
 import { InfraEnv, Secret } from '@wa/server-kit';
 
@@ -13,6 +13,10 @@ export class WhatsappSessionsEnv extends InfraEnv {
    */
   @IsIn(CHANNELS)
   DEFAULT_CHANNEL: ConnectionProviderKind = 'sandbox';
+
+  /** A company made by sign-up gets a sandbox connection (demos, trials); off: it starts with none. */
+  @IsBoolean()
+  SANDBOX_FOR_NEW_COMPANIES: boolean = false;
 
   /**
    * Encrypts the connections' API tokens at rest (AES-256-GCM; the admins' form shows them, so they are

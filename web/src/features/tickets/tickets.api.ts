@@ -91,8 +91,22 @@ export function cachedTicketLists(state: RootState): TicketListArgs[] {
     .map((e) => e.originalArgs as TicketListArgs);
 }
 
+/**
+ * A list whose first page is still on its way (the top bar's pending count loads with the page) cannot take
+ * the change, and its answer may be older than the event: it is loaded once more after it lands.
+ */
+function refetchListsInFlight(state: RootState, dispatch: Dispatch): void {
+  const queries = Object.values((state as unknown as { api: { queries: Record<string, { endpointName?: string; status?: string; data?: unknown; originalArgs?: unknown } | undefined> } }).api.queries);
+  for (const q of queries) {
+    if (q?.endpointName !== 'listTickets' || q.status !== 'pending' || q.data !== undefined) continue;
+    const args = q.originalArgs as TicketListArgs;
+    setTimeout(() => void dispatch(ticketsApi.endpoints.listTickets.initiate(args, { forceRefetch: true, subscribe: false })), 1000);
+  }
+}
+
 /** Applies one change (decided per list) to every cached ticket list. */
 export function changeTicketLists(state: RootState, dispatch: Dispatch, decide: (args: TicketListArgs, data: TicketPages | undefined) => ListChange): void {
+  refetchListsInFlight(state, dispatch);
   for (const args of cachedTicketLists(state)) {
     const data = ticketsApi.endpoints.listTickets.select(args)(state).data as TicketPages | undefined;
     const change = decide(args, data);
