@@ -42,6 +42,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         },
         // events may have been missed while away: lists and chats load again
         onReconnected: () => dispatch(api.util.invalidateTags(['TicketList', 'Messages', 'Ticket', 'Whatsapp'])),
+        onConnected: () => dispatch(api.util.invalidateTags(['TicketList'])),
       });
       c.connect();
       setClient(c);

@@ -21,6 +21,8 @@ export interface RealtimeOptions {
   onSessionOver(): void;
   /** the socket is back after being away: events may have been missed */
   onReconnected?(): void;
+  /** the first connection: rooms are joined from now on */
+  onConnected?(): void;
   heartbeatMs?: number;
 }
 
@@ -105,7 +107,9 @@ export class RealtimeClient {
     this.authFailures = 0;
     for (const { event, arg } of this.joins.values()) this.emitJoin(event, arg);
     this.startHeartbeat();
+    // lists loaded before the socket joined its rooms may have missed an event meanwhile: loaded again
     if (this.wasConnected) this.opts.onReconnected?.();
+    else this.opts.onConnected?.();
     this.wasConnected = true;
   }
 
