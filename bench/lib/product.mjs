@@ -101,7 +101,7 @@ export async function recreateDatabase(pgUrl, db) {
     await admin.end();
   }
   const url = `${pgUrl}/${db}`;
-  for (const svc of ['auth', 'tickets', 'whatsapp-sessions']) {
+  for (const svc of ['auth', 'tickets', 'whatsapp-sessions', 'billing']) {
     const res = spawnSync(process.execPath, [join(root, 'services', svc, 'dist/migrate.js')], { cwd: root, env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
     if (res.status !== 0) throw new Error(`migrations of ${svc} failed:\n${res.stdout}\n${res.stderr}`);
   }
@@ -228,8 +228,10 @@ export function benchRun(name, log) {
    */
   async function startProduct({ dbUrl, natsUrl, redisUrl, natsGiven = false, env = {} }) {
     const ports = {};
-    for (const s of ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway']) ports[s] = await freePort();
+    for (const s of ['billing', 'auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway']) ports[s] = await freePort();
     const base = { DATABASE_URL: dbUrl, NATS_URL: natsUrl, ...env };
+    // billing owns the plans: auth keeps its copy from billing's stream, which billing creates
+    const billing = await startService('billing', ports.billing, base, redisUrl);
     const [auth, tickets, sessions] = await Promise.all([
       startService('auth', ports.auth, base, redisUrl),
       startService('tickets', ports.tickets, base, redisUrl),
@@ -237,7 +239,7 @@ export function benchRun(name, log) {
     ]);
     const realtime = await startService('realtime-gateway', ports['realtime-gateway'], { ...env, NATS_URL: natsUrl, TICKETS_URL: tickets.url, ...(natsGiven ? { REALTIME_DURABLE: `bench-${name}-${randomBytes(3).toString('hex')}` } : {}) }, redisUrl);
     const gateway = await startService('messaging-gateway', ports['messaging-gateway'], { ...env, NATS_URL: natsUrl, AUTH_URL: auth.url, TICKETS_URL: tickets.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url }, redisUrl);
-    return { auth, tickets, sessions, realtime, gateway, services: [auth, tickets, sessions, realtime, gateway] };
+    return { billing, auth, tickets, sessions, realtime, gateway, services: [billing, auth, tickets, sessions, realtime, gateway] };
   }
 
   async function stopAll() {

@@ -18,7 +18,15 @@ import { fillVariables } from './message-variables.js';
 export const MESSAGES_PAGE_SIZE = 20;
 
 /** A checked file, stored under `key`. */
-type SentMedia = CheckedMedia & { key: string };
+export type SentMedia = CheckedMedia & { key: string };
+
+/** One message to send: its ticket, its text (variables already filled), a quoted message, a file. */
+export interface OutgoingItem {
+  row: TicketRow;
+  body: string;
+  quotedMsgId?: number;
+  media?: SentMedia;
+}
 
 @Injectable()
 export class MessagesService {
@@ -178,49 +186,81 @@ export class MessagesService {
 
   /** The send, inside the caller's transaction (accepting a ticket sends its greeting in the same one). */
   async sendInTransaction(tx: EntityManager, row: TicketRow, body: string, quotedMsgId?: number, media?: SentMedia): Promise<{ message: MessageDto; outboxIds: string[] }> {
-    await this.connectedConnection(row);
-    let quoted: MessageEntity | null = null;
-    if (quotedMsgId) {
-      quoted = await tx.getRepository(MessageEntity).findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId });
+    const { messages, outboxIds } = await this.sendManyInTransaction(tx, [{ row, body, quotedMsgId, media }]);
+    return { message: messages[0] as MessageDto, outboxIds };
+  }
+
+  /**
+   * Sends, inside the caller's transaction, one message per item in the items' order (each connection's
+   * sends leave in that order): all stored with ack 0 in one statement, each ticket's last message set in
+   * one, the sends and their announcements written to the outbox in one. A batch of scheduled messages due
+   * together shares it. Every item's connection must be up (ERR_WAPP_NOT_INITIALIZED).
+   */
+  async sendManyInTransaction(tx: EntityManager, items: readonly OutgoingItem[]): Promise<{ messages: MessageDto[]; outboxIds: string[] }> {
+    if (items.length === 0) return { messages: [], outboxIds: [] };
+    const checked = new Set<string>();
+    for (const { row } of items) {
+      const key = `${row.companyId}|${row.whatsappId}`;
+      if (checked.has(key)) continue;
+      await this.connectedConnection(row);
+      checked.add(key);
     }
-    const wid = newWhatsappMessageId();
-    const saved = await tx.getRepository(MessageEntity).save(
-      tx.getRepository(MessageEntity).create({
+    const repo = tx.getRepository(MessageEntity);
+    const sentAt = new Date();
+    const entities: MessageEntity[] = [];
+    const quotes: Array<MessageEntity | null> = [];
+    for (const { row, body, quotedMsgId, media } of items) {
+      const quoted = quotedMsgId ? await repo.findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId }) : null;
+      quotes.push(quoted);
+      entities.push(
+        repo.create({
+          companyId: row.companyId,
+          ticketId: row.id,
+          contactId: row.contactId,
+          whatsappId: row.whatsappId,
+          wid: newWhatsappMessageId(),
+          // a document without a caption shows its name, as WhatsApp does
+          body: media && !body && media.mediaType === 'application' ? media.fileName : body,
+          fromMe: true,
+          mediaType: media?.mediaType ?? 'chat',
+          mediaUrl: media?.key ?? null,
+          ack: 0,
+          read: true,
+          sentAt,
+          quotedMsgId: quoted ? Number(quoted.id) : null,
+        }),
+      );
+    }
+    // one INSERT for the lot (TypeORM inserts an array of new rows in one statement on PostgreSQL)
+    const saved = await repo.save(entities);
+    const lastOf = new Map<number, string>();
+    saved.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
+    await tx.query(`UPDATE tickets.tickets t SET "lastMessage" = u.body, "updatedAt" = now() FROM unnest($1::int[], $2::text[]) AS u(id, body) WHERE t.id = u.id`, [
+      [...lastOf.keys()],
+      [...lastOf.values()],
+    ]);
+    const ticketIds = new Map<number, Set<number>>();
+    for (const { row } of items) ticketIds.set(row.companyId, (ticketIds.get(row.companyId) ?? new Set<number>()).add(row.id));
+    const updated: TicketRow[] = [];
+    for (const [companyId, ids] of ticketIds) updated.push(...(await this.tickets.findByIds(companyId, [...ids], tx)));
+    const messages = saved.map((m) => messageView(m));
+    const sends: OutgoingEvent[] = saved.map((m, i) => {
+      const { row, media } = items[i] as OutgoingItem;
+      const send: WaOutboundSend = {
         companyId: row.companyId,
+        connectionId: row.whatsappId,
+        waMessageId: m.wid,
+        to: row.contactNumber,
+        body: m.body,
         ticketId: row.id,
-        contactId: row.contactId,
-        whatsappId: row.whatsappId,
-        wid,
-        // a document without a caption shows its name, as WhatsApp does
-        body: media && !body && media.mediaType === 'application' ? media.fileName : body,
-        fromMe: true,
-        mediaType: media?.mediaType ?? 'chat',
-        mediaUrl: media?.key ?? null,
-        ack: 0,
-        read: true,
-        sentAt: new Date(),
-        quotedMsgId: quoted ? Number(quoted.id) : null,
-      }),
-    );
-    await tx.query(`UPDATE tickets.tickets SET "lastMessage" = $1, "updatedAt" = now() WHERE id = $2`, [saved.body || media?.fileName || '', row.id]);
-    const updated = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
-    const message = messageView(saved);
-    const send: WaOutboundSend = {
-      companyId: row.companyId,
-      connectionId: row.whatsappId,
-      waMessageId: wid,
-      to: row.contactNumber,
-      body: saved.body,
-      ticketId: row.id,
-      messageId: message.id,
-      quotedWaMessageId: quoted?.wid ?? null,
-      media: media ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType } : null,
-    };
-    const events: OutgoingEvent[] = [
-      { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(wid), payload: send },
-      ...announceStored('created', [saved], [updated], (companyId, id) => this.callers.nameOf(companyId, id)),
-    ];
-    return { message, outboxIds: await this.outbox.add(tx, events) };
+        messageId: messages[i]?.id,
+        quotedWaMessageId: quotes[i]?.wid ?? null,
+        media: media ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType } : null,
+      };
+      return { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(m.wid), payload: send };
+    });
+    const events = [...sends, ...announceStored('created', saved, updated, (companyId, id) => this.callers.nameOf(companyId, id))];
+    return { messages, outboxIds: await this.outbox.add(tx, events) };
   }
 
   private async markRead(caller: Caller, row: TicketRow): Promise<void> {

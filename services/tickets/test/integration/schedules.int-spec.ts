@@ -87,6 +87,46 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
     expect((await t.http.get(`/schedules/${s.id}`, { token: agent.token })).status).toBe(404);
   });
 
+  it('many due at the same instant go out once each, into their contacts\' tickets; a company whose phone is down holds back none of another\'s', async () => {
+    const a = await setup();
+    const down = await setup({ status: 'DISCONNECTED' });
+    const second = randomNumber();
+    await a.c.inbound(a.conn.id, second, 'olá', { name: 'Caio Lima' });
+    const secondTicket = await ticketOfNumber(t, a.admin.token, second);
+    const at = inMs(1500);
+    const mine: ScheduleDto[] = [];
+    const theirs: ScheduleDto[] = [];
+    const sent = await outboundDuring(a.conn.id, async () => {
+      for (let i = 0; i < 24; i++) {
+        const contactId = i % 2 === 0 ? a.contactId : (secondTicket.contact.id as number);
+        mine.push((await schedule(a.admin.token, { body: `lote das 9 número ${i}`, contactId, sendAt: at })).body as ScheduleDto);
+        if (i % 4 === 0) theirs.push((await schedule(down.admin.token, { body: `fila parada ${i}`, contactId: down.contactId, sendAt: at })).body as ScheduleDto);
+      }
+      await waitFor(async () => {
+        const list = (await t.http.get('/schedules?searchParam=lote das 9', { token: a.admin.token })).body.schedules as ScheduleDto[];
+        return list.length === 24 && list.every((s) => s.status === 'ENVIADA');
+      });
+    });
+    expect(sent.map((m) => m.body).sort()).toEqual(mine.map((s) => s.body).sort());
+    const byNumber = new Map<string, number>();
+    for (const m of sent) byNumber.set(m.to, (byNumber.get(m.to) ?? 0) + 1);
+    expect(Object.fromEntries(byNumber)).toEqual({ [a.number]: 12, [second]: 12 });
+    // one ticket per contact: the second contact's own (still open), and one new for the first (closed before)
+    const tickets = new Set((await Promise.all(mine.map(async (s) => (await t.http.get(`/schedules/${s.id}`, { token: a.admin.token })).body.ticketId as number))));
+    expect(tickets.size).toBe(2);
+    expect(tickets.has(secondTicket.id as number)).toBe(true);
+    const messages = (await t.http.get(`/messages/${secondTicket.id}`, { token: a.admin.token })).body.messages as Array<{ body: string }>;
+    expect(messages.filter((m) => m.body.startsWith('lote das 9'))).toHaveLength(12);
+    // the other company's phone is down: its schedules end in ERRO with the reason, none sent
+    for (const s of theirs) {
+      const failed = await waitFor(async () => {
+        const got = (await t.http.get(`/schedules/${s.id}`, { token: down.admin.token })).body as ScheduleDto;
+        return got.status === 'ERRO' ? got : undefined;
+      });
+      expect(failed.reason).toContain('ERR_WAPP_NOT_INITIALIZED');
+    }
+  });
+
   it('an edit before sendAt moves the send; a delete cancels it', async () => {
     const { admin, conn, contactId } = await setup();
     const sent = await outboundDuring(

@@ -46,12 +46,13 @@ export class InboundPublisher {
     await Promise.all([...conversations.values()].map((messages) => this.conversation(s, messages)));
   }
 
-  /** Status changes of our messages → sent_messages.ack and `wa.ack.*`. */
+  /** Status changes of our messages (WhatsApp gives them in batches) → sent_messages.ack and `wa.ack.*`. */
   async updates(s: SessionRef, updates: ProviderEventMap['messages.update']): Promise<void> {
-    for (const { contact, ack } of toAcks(updates, s.ctx)) {
-      await this.store.raiseAck(s.id, ack.waMessageId, ack.ack);
-      await this.ack(s, contact, ack.waMessageId, ack.ack);
-    }
+    const acks = toAcks(updates, s.ctx);
+    if (acks.length === 0) return;
+    // one statement for the lot; the events are published together (acks only go up, so order is moot)
+    await this.store.raiseAcks(s.id, acks.map((a) => a.ack));
+    await Promise.all(acks.map(({ contact, ack }) => this.ack(s, contact, ack.waMessageId, ack.ack)));
   }
 
   async ack(s: SessionRef, contact: string, waMessageId: string, ack: number): Promise<void> {

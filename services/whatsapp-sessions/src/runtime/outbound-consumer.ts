@@ -11,6 +11,9 @@ import type { OutgoingContent } from './providers/provider.js';
 /** The durable consumer of a connection's outbound sends; it outlives holders, so a takeover resumes it. */
 export const outboundDurable = (connectionId: number) => `wa-out-${connectionId}`;
 
+/** Chats of one batch sent side by side. */
+const CHATS_AT_ONCE = 8;
+
 /** A session's consumer, and its starts and stops one after the other. */
 interface Lane {
   consumer?: ConsumerHandle;
@@ -19,8 +22,8 @@ interface Lane {
 
 /**
  * Sends what `wa.outbound.send.<connectionId>` asks, through the session's provider, while the session
- * is CONNECTED here: one durable per connection, one lane (a connection's sends leave in the order
- * tickets published them).
+ * is CONNECTED here: one durable per connection, one lane (a chat's sends leave in the order tickets
+ * published them).
  */
 @Injectable()
 export class OutboundConsumer {
@@ -45,7 +48,8 @@ export class OutboundConsumer {
           durable: outboundDurable(s.id),
           filterSubjects: [WaSubjects.outbound(s.id)],
           concurrency: 1,
-          batchSize: 1,
+          // one lane, in order; a batch shares the statement that records its sends
+          batchSize: 50,
           maxAttempts: 8,
           backoffMs: [500, 1000, 2000, 5000, 10_000],
           handler: (batch) => this.handle(s, batch),
@@ -95,36 +99,73 @@ export class OutboundConsumer {
   }
 
   /**
-   * One send: recorded before it goes out (a redelivery of a send already out is only acked), sent with
-   * the WhatsApp id tickets chose, marked sent, ack 1 published. A session that is not CONNECTED
-   * fails the delivery: the bus retries it, then dead-letters it.
+   * A batch of sends: all recorded before any goes out (one statement; a redelivery of a send already out
+   * is only acked), then each sent with the WhatsApp id tickets chose and marked sent, a chat's sends in the
+   * order tickets published them and up to CHATS_AT_ONCE chats side by side; the acks 1 are published
+   * together at the end. A session that is not CONNECTED fails the delivery: the bus retries it (what went
+   * out before is marked sent and skipped), then dead-letters it.
    */
   private async handle(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
+    const sends: WaOutboundSend[] = [];
     for (const m of batch) {
       const send = m.data;
       if (!isOutboundSend(send) || send.connectionId !== s.id || send.companyId !== s.companyId) {
         this.logger.error({ connectionId: s.id, subject: m.subject, seq: m.streamSeq }, 'outbound send not for this connection or malformed; dropped');
         continue;
       }
-      if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
-      if ((await this.store.recordSend(send)) === 'sent') continue;
-      const content = await this.contentOf(send);
-      if (!content) {
-        this.logger.error({ connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key }, 'outbound media file missing; send dropped');
-        continue;
-      }
-      const jid = contactToJid(send.to);
-      try {
-        await s.provider.sendMessage(jid, content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
-      } finally {
-        // a file the provider did not read to its end (a failed send) is closed, not left open
-        if ('media' in content) content.media.stream.destroy();
-      }
-      await this.store.markSent(s.id, send.waMessageId);
-      await this.publisher.ack(s, jidToContact(jid), send.waMessageId, 1).catch((err: unknown) =>
-        this.logger.warn({ err, connectionId: s.id, waMessageId: send.waMessageId }, 'ack 1 not published'),
-      );
+      sends.push(send);
     }
+    if (sends.length === 0) return;
+    if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    const states = await this.store.recordSends(sends);
+    const acks: Promise<void>[] = [];
+    // each chat's sends in their order; different chats side by side (WhatsApp orders a chat, not a phone)
+    const chats = new Map<string, WaOutboundSend[]>();
+    for (const send of sends) chats.set(send.to, [...(chats.get(send.to) ?? []), send]);
+    const lanes = [...chats.values()];
+    let next = 0;
+    let failed = false;
+    // every lane ends before the batch answers: a redelivery never races a send still going out
+    const ended = await Promise.allSettled(
+      Array.from({ length: Math.min(CHATS_AT_ONCE, lanes.length) }, async () => {
+        for (let chat = lanes[next++]; chat && !failed; chat = lanes[next++]) {
+          for (const send of chat) {
+            if (failed) return;
+            await this.sendOne(s, send, states, acks).catch((err: unknown) => {
+              failed = true;
+              throw err;
+            });
+          }
+        }
+      }),
+    );
+    await Promise.all(acks);
+    const refused = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (refused) throw refused.reason;
+  }
+
+  private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, acks: Promise<void>[]): Promise<void> {
+    if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') return;
+    const content = await this.contentOf(send);
+    if (!content) {
+      this.logger.error({ connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key }, 'outbound media file missing; send dropped');
+      return;
+    }
+    const jid = contactToJid(send.to);
+    try {
+      await s.provider.sendMessage(jid, content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
+    } finally {
+      // a file the provider did not read to its end (a failed send) is closed, not left open
+      if ('media' in content) content.media.stream.destroy();
+    }
+    await this.store.markSent(s.id, send.waMessageId);
+    states.set(`${send.connectionId}|${send.waMessageId}`, 'sent');
+    acks.push(
+      this.publisher.ack(s, jidToContact(jid), send.waMessageId, 1).catch((err: unknown) =>
+        this.logger.warn({ err, connectionId: s.id, waMessageId: send.waMessageId }, 'ack 1 not published'),
+      ),
+    );
   }
 }
 

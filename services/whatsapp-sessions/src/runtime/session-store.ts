@@ -77,23 +77,36 @@ export class SessionStore {
   }
 
   /**
-   * Records a send before it goes out (once per connection and WhatsApp id) and answers the record's
-   * state: `sent` means an earlier delivery of the same send already went out.
+   * Records sends before they go out, one statement for the lot; answers each one's state by WhatsApp id
+   * ('sent': a redelivery of a send already on the wire).
    */
-  async recordSend(send: WaOutboundSend): Promise<'pending' | 'sent'> {
+  async recordSends(sends: readonly WaOutboundSend[]): Promise<Map<string, 'pending' | 'sent'>> {
+    const unique = [...new Map(sends.map((s) => [`${s.connectionId}|${s.waMessageId}`, s])).values()];
+    if (unique.length === 0) return new Map();
+    const col = <T>(f: (s: WaOutboundSend) => T) => unique.map(f);
     const raw = await this.db.query(
-      `WITH ins AS (
+      `WITH v AS (
+         SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::text[], $6::int[], $7::int[]) AS v(conn, company, wid, "to", body, ticket, message)
+       ), ins AS (
          INSERT INTO whatsapp.sent_messages ("connectionId", "companyId", "waMessageId", "to", body, "ticketId", "messageId")
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         SELECT conn, company, wid, "to", body, ticket, message FROM v
          ON CONFLICT ("connectionId", "waMessageId") DO NOTHING
-         RETURNING state)
-       SELECT state FROM ins
+         RETURNING "connectionId", "waMessageId", state)
+       SELECT "connectionId", "waMessageId", state FROM ins
        UNION ALL
-       SELECT state FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $3
-       LIMIT 1`,
-      [send.connectionId, send.companyId, send.waMessageId, send.to, send.body, send.ticketId ?? null, send.messageId ?? null],
+       SELECT s."connectionId", s."waMessageId", s.state FROM whatsapp.sent_messages s JOIN v ON s."connectionId" = v.conn AND s."waMessageId" = v.wid`,
+      [
+        col((s) => s.connectionId),
+        col((s) => s.companyId),
+        col((s) => s.waMessageId),
+        col((s) => s.to),
+        col((s) => s.body),
+        col((s) => s.ticketId ?? null),
+        col((s) => s.messageId ?? null),
+      ],
     );
-    return rowsOf<{ state: 'pending' | 'sent' }>(raw)[0]?.state ?? 'pending';
+    // the table's rows are the statement's snapshot: a row inserted by it shows only in `ins`
+    return new Map(rowsOf<{ connectionId: number; waMessageId: string; state: 'pending' | 'sent' }>(raw).map((r) => [`${r.connectionId}|${r.waMessageId}`, r.state]));
   }
 
   async markSent(connectionId: number, waMessageId: string): Promise<void> {
@@ -104,13 +117,19 @@ export class SessionStore {
     );
   }
 
-  /** Raises a sent message's ack (acks only go up); false when it is not one of ours. */
-  async raiseAck(connectionId: number, waMessageId: string, ack: number): Promise<boolean> {
+  /** Raises sent messages' acks (acks only go up), one statement for the lot; answers the ids that are ours. */
+  async raiseAcks(connectionId: number, acks: ReadonlyArray<{ waMessageId: string; ack: number }>): Promise<Set<string>> {
+    if (acks.length === 0) return new Set();
+    const top = new Map<string, number>();
+    for (const a of acks) top.set(a.waMessageId, Math.max(top.get(a.waMessageId) ?? 0, a.ack));
     const raw = await this.db.query(
-      `UPDATE whatsapp.sent_messages SET ack = GREATEST(ack, $3) WHERE "connectionId" = $1 AND "waMessageId" = $2 RETURNING id`,
-      [connectionId, waMessageId, ack],
+      `UPDATE whatsapp.sent_messages s SET ack = GREATEST(s.ack, u.ack)
+         FROM unnest($2::varchar[], $3::int[]) AS u(wid, ack)
+        WHERE s."connectionId" = $1 AND s."waMessageId" = u.wid
+        RETURNING s."waMessageId"`,
+      [connectionId, [...top.keys()], [...top.values()]],
     );
-    return rowsOf(raw).length > 0;
+    return new Set(rowsOf<{ waMessageId: string }>(raw).map((r) => r.waMessageId));
   }
 
   /** Did this connection send the message itself (an echo of our own send)? */

@@ -10,9 +10,10 @@ import { SCHEDULES_QUEUE, type SendScheduleData } from './schedule-jobs.js';
  * retried with back-off; after the last attempt the schedule is marked ERRO with the reason. A failure of
  * the infrastructure (PostgreSQL down) is not the schedule's fault: the job fails and the sweep puts it
  * back, so an outage is waited out. A worker killed mid-send leaves its job stalled: after the lock runs
- * out another worker takes it, and the sender finds it sent (or not) under the row's lock.
+ * out another worker takes it, and the sender finds it sent (or not) under the row's lock. Many jobs run
+ * at once: the sender sends those that are due together in shared transactions.
  */
-@Processor(SCHEDULES_QUEUE, { concurrency: 8, lockDuration: 10_000, stalledInterval: 3_000, maxStalledCount: 100 })
+@Processor(SCHEDULES_QUEUE, { concurrency: 200, lockDuration: 10_000, stalledInterval: 3_000, maxStalledCount: 100 })
 export class SendScheduleJob extends WorkerHost {
   private readonly log = new Logger(SendScheduleJob.name);
 

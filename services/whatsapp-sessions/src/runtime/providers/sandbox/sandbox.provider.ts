@@ -1,12 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
-import type { WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
+import type { WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
 import type { AddressBookEntry, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest } from '@wa/contracts';
 import type { MediaStorage } from '@wa/server-kit';
 import { jidToContact } from '../baileys/mapping.js';
 import { ProviderClosedError, ProviderEvents, type OutgoingContent, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
 import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
+
+/** Status changes due within this many ms of each other go out in one `messages.update`. */
+const ACK_TICK_MS = 25;
 
 /** A WhatsApp-like message id, as Baileys makes them: `3EB0` and 16 upper-case hex digits. */
 export function sandboxMessageId(): string {
@@ -17,13 +20,16 @@ export function sandboxMessageId(): string {
  * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
  * CONNECTED, no QR), delivers injected messages as Baileys `messages.upsert` events, records what it
  * sends (the outbox) and reports each sent message as sent (1) at once, then server (2), delivered (3)
- * and read (4), one `ackStepMs` apart, as `messages.update` events.
+ * and read (4), one `ackStepMs` apart, as `messages.update` events. Like WhatsApp, it reports the status
+ * changes that fall due together (within ACK_TICK_MS) in one event.
  */
 export class SandboxProvider implements SessionProvider {
   readonly kind = 'sandbox' as const;
   readonly ev = new ProviderEvents();
   private readonly logger = new Logger(SandboxProvider.name);
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** status changes waiting for their tick, by the tick's time */
+  private readonly acksDue = new Map<number, WAMessageUpdate[]>();
   private open = false;
   private book: AddressBookEntry[] = [];
 
@@ -71,7 +77,7 @@ export class SandboxProvider implements SessionProvider {
       body: 'media' in content ? content.media.caption : content.text,
       media,
     });
-    [1, 2, 3, 4].forEach((status, i) => this.later(i * this.ackStepMs, () => this.ev.emit('messages.update', [{ key, update: { status } }])));
+    [1, 2, 3, 4].forEach((status, i) => this.ackLater(i * this.ackStepMs, { key, update: { status } }));
     return { key };
   }
 
@@ -122,10 +128,27 @@ export class SandboxProvider implements SessionProvider {
     this.open = false;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.acksDue.clear();
   }
 
   async logout(): Promise<void> {
     await this.end();
+  }
+
+  /** A status change reported `ms` from now, with the others that fall due in the same tick. */
+  private ackLater(ms: number, update: WAMessageUpdate): void {
+    const due = Math.ceil((Date.now() + ms) / ACK_TICK_MS) * ACK_TICK_MS;
+    const waiting = this.acksDue.get(due);
+    if (waiting) {
+      waiting.push(update);
+      return;
+    }
+    const updates = [update];
+    this.acksDue.set(due, updates);
+    this.later(Math.max(0, due - Date.now()), async () => {
+      this.acksDue.delete(due);
+      await this.ev.emit('messages.update', updates);
+    });
   }
 
   private later(ms: number, fn: () => Promise<void>): void {
