@@ -3,6 +3,7 @@ import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { GatewayEnv } from './config/env.js';
 import { OpenApiAggregator } from './docs/openapi.aggregator.js';
+import { ApiGate } from './public-api/api-gate.js';
 import { GatewayMiddleware } from './routing/gateway.middleware.js';
 import { ProxyService } from './routing/proxy.service.js';
 
@@ -17,7 +18,7 @@ export class AppModule implements NestModule {
         ...serviceModules({ service: SERVICE, env }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
       ],
-      providers: [{ provide: GatewayEnv, useValue: env }, ProxyService, OpenApiAggregator],
+      providers: [{ provide: GatewayEnv, useValue: env }, ProxyService, OpenApiAggregator, ApiGate],
     };
   }
 

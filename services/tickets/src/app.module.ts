@@ -1,3 +1,5 @@
+import { ApiMessagesController } from './public-api/api-messages.controller.js';
+import { ApiMessagesService } from './public-api/api-messages.service.js';
 import { QuickMessagesController } from './quick-messages/quick-messages.controller.js';
 import { QuickMessagesService } from './quick-messages/quick-messages.service.js';
 import { NotesController } from './notes/notes.controller.js';
@@ -52,8 +54,9 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController],
       providers: [
+        ApiMessagesService,
         { provide: TicketsEnv, useValue: env },
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },
         CallerService,

@@ -4,6 +4,7 @@ import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
 import { ConnectionEvents } from './connections/connection-events.js';
 import { Outbox } from './outbox/outbox.service.js';
+import { ApiTokensController } from './connections/api-tokens.controller.js';
 import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionsRepository } from './connections/connections.repository.js';
 import { ConnectionTokens } from './connections/connection-tokens.js';
@@ -42,7 +43,7 @@ export class AppModule {
         ...serviceModules({ service: SERVICE, env, database: whatsappDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
       ],
-      controllers: [ConnectionsController, SessionsController],
+      controllers: [ConnectionsController, SessionsController, ApiTokensController],
       providers: [
         { provide: WhatsappSessionsEnv, useValue: env },
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },

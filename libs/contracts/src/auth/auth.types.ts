@@ -120,3 +120,12 @@ export interface AccessTokenClaims {
 /** Names of the refresh cookie and the paths it is scoped to. */
 export const REFRESH_COOKIE = 'jrt';
 export const REFRESH_COOKIE_PATH = '/auth';
+
+/** May a company use the public messages API now (auth's answer on its internal route). */
+export interface CompanyApiAccess {
+  companyId: number;
+  /** not disabled and not past its due date */
+  active: boolean;
+  /** the plan's flag */
+  useExternalApi: boolean;
+}

@@ -121,6 +121,11 @@ export interface WaOutboundSend {
   quotedWaMessageId?: string | null;
   /** a file to send with `body` as its caption (documents: their name) */
   media?: (WaMedia & { mediaType: 'image' | 'audio' | 'video' | 'application' }) | null;
+  /**
+   * Paced (public API): not sent before `notBefore` (ms since the epoch, its slot in the connection's pace),
+   * nor sooner than `intervalMs` after the connection's previous paced send.
+   */
+  pace?: { notBefore: number; intervalMs: number } | null;
 }
 
 export const ConnectionSubjects = {

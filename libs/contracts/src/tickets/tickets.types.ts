@@ -219,3 +219,19 @@ export interface OtherOpenTicketBody {
   queueName: string | null;
   ticketId: number;
 }
+
+/** A public API message's state, from its ack: queued (0), sent (1–2), delivered (3), read (4–5). */
+export type ApiMessageState = 'queued' | 'sent' | 'delivered' | 'read';
+
+/** The public messages API's answer: a message sent through a connection, as it stands. */
+export interface ApiMessageStatus {
+  id: number;
+  ticketId: number;
+  number: string;
+  body: string;
+  mediaType: string;
+  state: ApiMessageState;
+  ack: number;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -78,3 +78,10 @@ export const SANDBOX_INBOUND_BATCH_MAX = 500;
 export interface SandboxInboundBatchRequest {
   messages: SandboxInboundRequest[];
 }
+
+/** Whose a connection's API token is: whatsapp-sessions' answer on its internal route (tickets asks it). */
+export interface ApiTokenOwner {
+  connectionId: number;
+  companyId: number;
+  status: ConnectionStatus;
+}

@@ -1,4 +1,4 @@
-import { IsString, Matches } from 'class-validator';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { MessagingEnv } from '@wa/server-kit';
 
 const URL_RULE = /^https?:\/\/[^/]+$/;
@@ -14,6 +14,18 @@ export class GatewayEnv extends MessagingEnv {
   /** Upper bound of a file upload (multipart body): media, spreadsheets; each service checks its own limits too. */
   @Matches(/^\d+(b|kb|mb)$/i)
   UPLOAD_BODY_LIMIT: string = '100mb';
+
+  /** Public messages API: sends per minute of one connection (its pace: what one number can safely send). */
+  @IsInt()
+  @Min(1)
+  @Max(6000)
+  API_SENDS_PER_MINUTE: number = 20;
+
+  /** Public messages API: sends of one connection queued ahead at most (a burst is paced up to this, then 429). */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  API_QUEUE_MAX: number = 200;
 
   @Matches(URL_RULE) AUTH_URL: string = 'http://127.0.0.1:3101';
   @Matches(URL_RULE) TICKETS_URL: string = 'http://127.0.0.1:3102';

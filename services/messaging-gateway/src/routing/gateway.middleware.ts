@@ -4,6 +4,7 @@ import { DomainError, setContextIdentity, toErrorBody } from '@wa/server-kit';
 import type { NextFunction, Request, Response } from 'express';
 import bytes from 'bytes';
 import { GatewayEnv } from '../config/env.js';
+import { ApiGate } from '../public-api/api-gate.js';
 import { ProxyService } from './proxy.service.js';
 import { matchRoute } from './route-table.js';
 
@@ -22,6 +23,7 @@ export class GatewayMiddleware implements NestMiddleware {
     private readonly env: GatewayEnv,
     private readonly proxy: ProxyService,
     @Inject(TokenRevocation) private readonly revocation: TokenRevocation,
+    private readonly api: ApiGate,
   ) {
     this.bodyLimit = bytes.parse(env.BODY_LIMIT) ?? 1_048_576;
     this.uploadLimit = bytes.parse(env.UPLOAD_BODY_LIMIT) ?? 25 * 1_048_576;
@@ -39,7 +41,12 @@ export class GatewayMiddleware implements NestMiddleware {
       const length = Number(req.headers['content-length'] ?? 0);
       const upload = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
       if (length > (upload ? this.uploadLimit : this.bodyLimit)) throw new DomainError('ERR_PAYLOAD_TOO_LARGE', { limit: upload ? this.env.UPLOAD_BODY_LIMIT : this.env.BODY_LIMIT });
-      if (!match.isPublic) {
+      if (match.route.api) {
+        // the public messages API: a connection's token, not a user's (see ApiGate)
+        const paced = req.method === 'POST' && path === '/api/messages/send';
+        const { identity } = await this.api.admit(bearerToken(req.headers.authorization), paced);
+        req.headers.authorization = `Bearer ${identity}`;
+      } else if (!match.isPublic) {
         const token = bearerToken(req.headers.authorization);
         const verified = await verifyAccessToken(token, this.env.JWT_SECRET, this.revocation);
         if (!verified.ok) {
@@ -53,6 +60,7 @@ export class GatewayMiddleware implements NestMiddleware {
     } catch (err) {
       const body = toErrorBody(err, (req as Request & { id?: string }).id);
       if (res.headersSent) return void res.end();
+      if (typeof body.retryAfter === 'number') res.setHeader('Retry-After', String(body.retryAfter));
       res.status(body.statusCode).json(body);
     }
   }

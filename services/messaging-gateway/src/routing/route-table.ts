@@ -10,6 +10,8 @@ export interface Route {
   service: ServiceName;
   /** methods that need no token, when only some do */
   publicMethods?: string[];
+  /** the public messages API: a connection's API token instead of a user's (ApiGate) */
+  api?: boolean;
 }
 
 export const ROUTES: Route[] = [
@@ -46,8 +48,8 @@ export const ROUTES: Route[] = [
   { prefix: '/files', service: 'tickets' },
   { prefix: '/prompt', service: 'tickets' },
   { prefix: '/dashboard', service: 'tickets' },
-  // the public messages API is answered by tickets behind the gateway's token check
-  { prefix: '/api/messages', service: 'tickets' },
+  // the public messages API: the gateway admits a connection's API token, tickets answers
+  { prefix: '/api/messages', service: 'tickets', api: true },
   // whatsapp-sessions: connections and their sessions
   { prefix: '/whatsappsession', service: 'whatsapp-sessions' },
   { prefix: '/whatsapp', service: 'whatsapp-sessions' },

@@ -26,6 +26,8 @@ export interface OutgoingItem {
   body: string;
   quotedMsgId?: number;
   media?: SentMedia;
+  /** its slot in the connection's pace (public API): the session sends it no earlier */
+  pace?: { notBefore: number; intervalMs: number };
 }
 
 @Injectable()
@@ -245,7 +247,7 @@ export class MessagesService {
     for (const [companyId, ids] of ticketIds) updated.push(...(await this.tickets.findByIds(companyId, [...ids], tx)));
     const messages = saved.map((m) => messageView(m));
     const sends: OutgoingEvent[] = saved.map((m, i) => {
-      const { row, media } = items[i] as OutgoingItem;
+      const { row, media, pace } = items[i] as OutgoingItem;
       const send: WaOutboundSend = {
         companyId: row.companyId,
         connectionId: row.whatsappId,
@@ -256,6 +258,7 @@ export class MessagesService {
         messageId: messages[i]?.id,
         quotedWaMessageId: quotes[i]?.wid ?? null,
         media: media ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType } : null,
+        ...(pace ? { pace } : {}),
       };
       return { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(m.wid), payload: send };
     });

@@ -11,6 +11,9 @@ import type { OutgoingContent } from './providers/provider.js';
 /** The durable consumer of a connection's outbound sends; it outlives holders, so a takeover resumes it. */
 export const outboundDurable = (connectionId: number) => `wa-out-${connectionId}`;
 
+/** A paced send waits for its slot at most this long (a clock far off never parks the lane). */
+const MAX_PACE_WAIT_MS = 60 * 60_000;
+
 /** Chats of one batch sent side by side. */
 const CHATS_AT_ONCE = 8;
 
@@ -29,6 +32,8 @@ interface Lane {
 export class OutboundConsumer {
   private readonly logger = new Logger(OutboundConsumer.name);
   private readonly lanes = new WeakMap<LiveSession, Lane>();
+  /** each session's next free moment for a paced send */
+  private readonly nextPaced = new WeakMap<LiveSession, number>();
 
   constructor(
     private readonly bus: EventBus,
@@ -144,9 +149,26 @@ export class OutboundConsumer {
     if (refused) throw refused.reason;
   }
 
+  /**
+   * How long a paced send waits: until its slot, and at least the pace's interval after the connection's
+   * previous paced send (taken at once, so chats sent side by side never share a moment).
+   */
+  private paceWait(s: LiveSession, send: WaOutboundSend): number {
+    const pace = send.pace;
+    if (!pace || !Number.isFinite(pace.notBefore) || !Number.isFinite(pace.intervalMs)) return 0;
+    const now = Date.now();
+    const at = Math.min(Math.max(now, pace.notBefore, this.nextPaced.get(s) ?? 0), now + MAX_PACE_WAIT_MS);
+    this.nextPaced.set(s, at + Math.max(0, pace.intervalMs));
+    return at - now;
+  }
+
   private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, acks: Promise<void>[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') return;
+    // paced (public API): a burst leaves at the connection's pace, not at once
+    const wait = this.paceWait(s, send);
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const content = await this.contentOf(send);
     if (!content) {
       this.logger.error({ connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key }, 'outbound media file missing; send dropped');

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, runMigrations } from '@wa/database';
+import { HttpClient, mediaForm, pngFile, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
+import { randomBytes } from 'node:crypto';
+import { authDatabase } from '../../services/auth/src/database/data-source.js';
+import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
+import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
+import { startProcess, type ServiceProcess } from './processes.js';
+import { Product } from './product.js';
+
+/** The pace of the test's gateway: one send of a connection every 100 ms, 8 queued ahead at most. */
+const SENDS_PER_MINUTE = 600;
+const QUEUE_MAX = 8;
+
+const running: ServiceProcess[] = [];
+let http: HttpClient;
+let product: Product;
+
+beforeAll(async () => {
+  for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
+  const auth = await startProcess('auth');
+  const tickets = await startProcess('tickets');
+  const sessions = await startProcess('whatsapp-sessions');
+  const realtime = await startProcess('realtime-gateway', { TICKETS_URL: tickets.url });
+  running.push(auth, tickets, sessions, realtime);
+  const gateway = await startProcess('messaging-gateway', {
+    AUTH_URL: auth.url,
+    TICKETS_URL: tickets.url,
+    WHATSAPP_SESSIONS_URL: sessions.url,
+    REALTIME_URL: realtime.url,
+    API_SENDS_PER_MINUTE: String(SENDS_PER_MINUTE),
+    API_QUEUE_MAX: String(QUEUE_MAX),
+  });
+  running.push(gateway);
+  http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
+  product = new Product(http, gateway.url);
+});
+
+afterAll(async () => {
+  for (const p of running.reverse()) await p.stop('SIGTERM');
+});
+
+/** A company with a connected sandbox connection whose API token is `apiToken`. */
+async function companyWithApi(name: string) {
+  const a = await product.newCompany(name);
+  const queue = await http.post('/queue', { token: a.token, body: { name: 'Atendimento', color: `#${randomBytes(3).toString('hex')}` } });
+  const conn = await product.connectedSandbox(a.token, queue.body.id);
+  const apiToken = `api-${randomBytes(16).toString('hex')}`;
+  expect((await http.put(`/whatsapp/${conn.id}`, { token: a.token, body: { token: apiToken } })).status).toBe(200);
+  const outbox = async () => (await http.get(`/whatsappsession/${conn.id}/sandbox/outbox`, { token: a.token })).body.items as Array<{ waMessageId: string; to: string; body: string; media: unknown }>;
+  return { ...a, conn, apiToken, outbox };
+}
+
+const number = () => `5511${(900_000_000 + Math.floor(Math.random() * 99_999_999)).toString()}`;
+
+async function authDb<T>(work: (q: (sql: string, params?: unknown[]) => Promise<unknown>) => Promise<T>): Promise<T> {
+  const ds = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
+  await ds.initialize();
+  try {
+    return await work((sql, params) => ds.query(sql, params));
+  } finally {
+    await ds.destroy();
+  }
+}
+
+describe('the public messages API (POST /api/messages/send with a connection token)', () => {
+  it('a JSON send is stored and queued (202), reaches the phone and the ticket live, and its id tracks to delivered and read', async () => {
+    const a = await companyWithApi('Api Loja');
+    const live = await product.socketOf(a.token);
+    const to = number();
+    const res = await http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: 'Seu pedido #123 saiu para entrega' } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ number: to, body: 'Seu pedido #123 saiu para entrega', state: 'queued', ack: 0 });
+    const { id, ticketId } = res.body as { id: number; ticketId: number };
+    await waitFor(async () => (await a.outbox()).find((i) => i.to === to && i.body === 'Seu pedido #123 saiu para entrega'));
+    // the message is in the contact's ticket on that connection, and announced live
+    const messages = (await http.get(`/messages/${ticketId}`, { token: a.token })).body.messages as Array<{ id: number; body: string; fromMe: boolean }>;
+    expect(messages.find((m) => m.id === id)).toMatchObject({ body: 'Seu pedido #123 saiu para entrega', fromMe: true });
+    await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-appMessage` && e.payload.message?.id === id));
+    // the sandbox phone reports it sent, delivered, then read
+    const read = await waitFor(async () => {
+      const s = (await http.get(`/api/messages/${id}`, { token: a.apiToken })).body;
+      return s.state === 'read' ? s : undefined;
+    });
+    expect(read).toMatchObject({ id, ticketId, number: to, ack: 4 });
+    // a second send to the same number reuses the ticket
+    const again = await http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: 'Entregue!' } });
+    expect(again.body.ticketId).toBe(ticketId);
+    live.socket.close();
+  });
+
+  it('a multipart image send reaches the phone with its caption; bad input is refused and sends nothing', async () => {
+    const a = await companyWithApi('Api Midia');
+    const to = number();
+    const form = mediaForm([{ field: 'medias', name: 'nota.png', data: pngFile() }], { number: to, body: 'Sua nota fiscal' });
+    const res = await http.post('/api/messages/send', { token: a.apiToken, form });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ mediaType: 'image', state: 'queued' });
+    const sent = await waitFor(async () => (await a.outbox()).find((i) => i.to === to));
+    expect(sent).toMatchObject({ body: 'Sua nota fiscal', media: { mimetype: 'image/png', fileName: 'nota.png' } });
+
+    const before = (await a.outbox()).length;
+    const bad: Array<[string, Parameters<HttpClient['post']>[1]]> = [
+      ['no number', { token: a.apiToken, body: { body: 'oi' } }],
+      ['letters in the number', { token: a.apiToken, body: { number: '55119abc87654', body: 'oi' } }],
+      ['an empty body without media', { token: a.apiToken, body: { number: to, body: '   ' } }],
+      ['a 20 MB file', { token: a.apiToken, form: mediaForm([{ field: 'medias', name: 'grande.png', data: pngFile({ padTo: 20 * 1024 * 1024 }) }], { number: to, body: 'grande' }) }],
+      ['a file that is not what it says', { token: a.apiToken, form: mediaForm([{ field: 'medias', name: 'falso.png', data: Buffer.from('%PDF-1.4 nada'), type: 'image/png' }], { number: to, body: 'falso' }) }],
+    ];
+    for (const [what, opts] of bad) {
+      const r = await http.post('/api/messages/send', opts);
+      expect({ what, status: r.status >= 400 && r.status < 500, json: typeof r.body === 'object' }).toEqual({ what, status: true, json: true });
+    }
+    const noNumber = await http.post('/api/messages/send', { token: a.apiToken, body: { body: 'oi' } });
+    expect({ status: noNumber.status, error: noNumber.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
+    expect(JSON.stringify(noNumber.body)).toContain('Obrigatório');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await a.outbox()).length).toBe(before);
+  });
+
+  it('the same Idempotency-Key twice answers the first call and sends once', async () => {
+    const a = await companyWithApi('Api Idem');
+    const to = number();
+    const call = () => http.post('/api/messages/send', { token: a.apiToken, headers: { 'idempotency-key': `pedido-${to}` }, body: { number: to, body: 'Pagamento confirmado' } });
+    const [first, second] = await Promise.all([call(), call()]);
+    const third = await call();
+    expect([first.status, second.status, third.status]).toEqual([202, 202, 202]);
+    expect(second.body.id).toBe(first.body.id);
+    expect(third.body.id).toBe(first.body.id);
+    await waitFor(async () => (await a.outbox()).some((i) => i.to === to));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await a.outbox()).filter((i) => i.to === to)).toHaveLength(1);
+  });
+
+  it('tokens stay in their lane: another company\'s token reads nothing here, a user\'s token is refused on the API, a connection\'s on the console', async () => {
+    const a = await companyWithApi('Api Dona');
+    const b = await companyWithApi('Api Outra');
+    const sent = await http.post('/api/messages/send', { token: a.apiToken, body: { number: number(), body: 'só da loja A' } });
+    expect(sent.status).toBe(202);
+    expect((await http.get(`/api/messages/${sent.body.id}`, { token: b.apiToken })).status).toBe(404);
+    expect((await http.get(`/api/messages/${sent.body.id}`, { token: a.apiToken })).status).toBe(200);
+    for (const token of [a.token, 'not-a-token', undefined]) {
+      const r = await http.post('/api/messages/send', { token, body: { number: number(), body: 'oi' } });
+      expect({ token: token?.slice(0, 10), status: r.status, error: r.body.error }).toEqual({ token: token?.slice(0, 10), status: 401, error: 'ERR_UNAUTHENTICATED' });
+    }
+    const console = await http.get('/tickets', { token: a.apiToken });
+    expect([401, 403]).toContain(console.status);
+  });
+
+  it('a burst is paced (one send per 100 ms here) and queued up to the bound; past it 429 with Retry-After', async () => {
+    const a = await companyWithApi('Api Rajada');
+    const to = number();
+    // all at once, as a client's burst comes
+    const answers = await Promise.all(Array.from({ length: QUEUE_MAX + 6 }, (_, i) => http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: `rajada ${i}` } })));
+    const accepted = answers.filter((r) => r.status === 202);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(accepted.length).toBeGreaterThanOrEqual(QUEUE_MAX);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(accepted.length + refused.length).toBe(answers.length);
+    expect(refused[0]?.body.error).toBe('ERR_TOO_MANY_ATTEMPTS');
+    expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // the accepted ones all go, each once, never two closer than the pace's interval
+    await waitFor(async () => (await a.outbox()).filter((i) => i.to === to).length === accepted.length, { timeoutMs: 20_000 });
+    const page = (await http.get(`/whatsappsession/${a.conn.id}/sandbox/outbox`, { token: a.token })).body.items as Array<{ to: string; body: string; sentAt: string }>;
+    const ours = page.filter((i) => i.to === to);
+    expect(ours.map((i) => i.body).sort()).toEqual(accepted.map((r) => r.body.body as string).sort());
+    const times = ours.map((i) => Date.parse(i.sentAt)).sort((x, y) => x - y);
+    const interval = 60_000 / SENDS_PER_MINUTE;
+    // the phone's clock stamps in ms; allow it a few ms of rounding
+    for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(interval - 5);
+  });
+
+  it('a plan without the external API answers 403 with the spec\'s text; a disabled company 401', async () => {
+    const noPlan = await companyWithApi('Api Sem Plano');
+    await authDb(async (q) => {
+      const [plan] = (await q(
+        // an id of its own, far from billing's (auth's copy takes billing's ids)
+        `INSERT INTO auth.plans (id, name, users, connections, queues, value, "useExternalApi", "isPublic", "trialDays", "updatedAt") VALUES ($1, $2, 10, 10, 10, 0, false, false, 0, now()) RETURNING id`,
+        [900_000 + Math.floor(Math.random() * 99_999), `Sem API ${randomBytes(3).toString('hex')}`],
+      )) as Array<{ id: number }>;
+      await q(`UPDATE auth.companies SET "planId" = $1 WHERE id = $2`, [plan?.id, noPlan.user.companyId]);
+    });
+    const r = await http.post('/api/messages/send', { token: noPlan.apiToken, body: { number: number(), body: 'oi' } });
+    expect({ status: r.status, error: r.body.error, message: r.body.message }).toEqual({
+      status: 403,
+      error: 'ERR_NO_PERMISSION',
+      message: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+    });
+
+    const disabled = await companyWithApi('Api Desativada');
+    await authDb((q) => q(`UPDATE auth.companies SET status = false WHERE id = $1`, [disabled.user.companyId]));
+    const d = await http.post('/api/messages/send', { token: disabled.apiToken, body: { number: number(), body: 'oi' } });
+    expect({ status: d.status, error: d.body.error }).toEqual({ status: 401, error: 'ERR_UNAUTHENTICATED' });
+    expect((await noPlan.outbox()).length + (await disabled.outbox()).length).toBe(0);
+  });
+});

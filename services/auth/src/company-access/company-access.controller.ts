@@ -1,0 +1,29 @@
+import { Controller, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { InternalOnly } from '@wa/auth';
+import type { CompanyApiAccess } from '@wa/contracts';
+import { companyTimeZone, DomainError, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
+import { DataSource } from 'typeorm';
+import { CompanyEntity, PlanEntity, SettingEntity } from '../database/entities/index.js';
+
+/**
+ * May a company use the public messages API now: active (not disabled, not past its due date on its own
+ * calendar) and its plan's useExternalApi. Only other services ask (tickets, which serves that API).
+ */
+@ApiExcludeController()
+@Controller('internal/companies')
+export class CompanyAccessController {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  @InternalOnly()
+  @Get(':id/api-access')
+  async access(@Param('id', ParseIntPipe) id: number): Promise<CompanyApiAccess> {
+    const company = await this.db.getRepository(CompanyEntity).findOneBy({ id });
+    if (!company) throw new DomainError('ERR_NOT_FOUND');
+    const plan = await this.db.getRepository(PlanEntity).findOneBy({ id: company.planId });
+    const zone = await this.db.getRepository(SettingEntity).findOneBy({ companyId: id, key: TIME_ZONE_SETTING });
+    const expired = company.dueDate < todayIn(companyTimeZone(zone?.value));
+    return { companyId: id, active: company.status && !expired, useExternalApi: plan?.useExternalApi ?? false };
+  }
+}

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { signApiIdentity, signServiceToken } from '@wa/auth';
+import type { ApiTokenOwner, CompanyApiAccess } from '@wa/contracts';
+import { DomainError, REDIS } from '@wa/server-kit';
+import type { Redis } from 'ioredis';
+import { GatewayEnv } from '../config/env.js';
+
+/** How long an answer of whatsapp-sessions or auth is reused: a changed token or plan takes effect within it. */
+const OWNER_TTL_MS = 30_000;
+/** An unknown token's answer is reused briefly: a flood of bad tokens does not reach whatsapp-sessions. */
+const UNKNOWN_TTL_MS = 5_000;
+const CACHE_MAX = 10_000;
+
+/** The plan gate's text (spec 02 §8: a plan-gated page without permission). */
+export const NO_API_PERMISSION = 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.';
+
+/**
+ * Pacing per connection (GCRA): each accepted send gets the next free slot of its connection, one every
+ * `interval` ms; a slot up to `bound` ms ahead is accepted (the burst is queued and sent at the pace), a
+ * later one is refused with the wait until it would fit. Answers [accepted 1|0, slot ms, retry-after ms].
+ */
+const PACE = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local bound = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local slot = math.max(now, tat)
+if slot - now > bound then
+  return {0, slot, slot - now - bound}
+end
+redis.call('SET', KEYS[1], tostring(slot + interval), 'PX', math.ceil(slot + interval - now + 1000))
+return {1, slot, 0}
+`;
+
+interface Cached<T> {
+  value: T;
+  until: number;
+}
+
+/**
+ * The public messages API's door at the gateway: the bearer must be a connection's API token (asked of
+ * whatsapp-sessions, which keeps tokens), its company active and on a plan with useExternalApi (asked of
+ * auth), and a send must fit its connection's pace. What passes goes to tickets with a short signed identity
+ * (company, connection and the send's slot) in place of the connection's token, which tickets verifies.
+ */
+@Injectable()
+export class ApiGate {
+  private readonly owners = new Map<string, Cached<ApiTokenOwner | null>>();
+  private readonly access = new Map<number, Cached<CompanyApiAccess>>();
+
+  constructor(
+    private readonly env: GatewayEnv,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  /** The identity to forward for this bearer; throws 401, 403 or 429 (with `retryAfterS`). */
+  async admit(bearer: string | undefined, pacedSend: boolean): Promise<{ identity: string }> {
+    if (!bearer) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'A connection API token is required (Authorization: Bearer <token>).');
+    const owner = await this.owner(bearer);
+    if (!owner) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This token is not a connection API token.');
+    const access = await this.companyAccess(owner.companyId);
+    if (!access.active) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This company is disabled or its subscription has expired.');
+    if (!access.useExternalApi) throw new DomainError('ERR_NO_PERMISSION', {}, NO_API_PERMISSION);
+    const pace = pacedSend ? await this.pace(owner.connectionId) : undefined;
+    return { identity: signApiIdentity({ companyId: owner.companyId, connectionId: owner.connectionId, ...(pace ? { pace } : {}) }, this.env.JWT_SECRET) };
+  }
+
+  /** The send's slot (ms) and the pace's interval, or 429 with Retry-After when the connection's queue is full. */
+  private async pace(connectionId: number): Promise<{ notBefore: number; intervalMs: number }> {
+    const interval = Math.ceil(60_000 / this.env.API_SENDS_PER_MINUTE);
+    const bound = interval * this.env.API_QUEUE_MAX;
+    const [ok, slot, wait] = (await this.redis.eval(PACE, 1, `api:pace:${connectionId}`, Date.now(), interval, bound)) as [number, number, number];
+    if (ok !== 1) {
+      const retryAfter = Math.max(1, Math.ceil(wait / 1000));
+      throw new DomainError('ERR_TOO_MANY_ATTEMPTS', { retryAfter }, `Too many messages queued for this connection; try again in ${retryAfter} s.`);
+    }
+    return { notBefore: slot, intervalMs: interval };
+  }
+
+  private async owner(bearer: string): Promise<ApiTokenOwner | null> {
+    const key = createHash('sha256').update(bearer).digest('base64url');
+    const hit = this.owners.get(key);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const res = await this.ask(`${this.env.WHATSAPP_SESSIONS_URL}/internal/api-tokens/resolve`, 'POST', { token: bearer });
+    const value = res.status === 200 ? ((await res.json()) as ApiTokenOwner) : res.status === 401 || res.status === 400 ? null : this.unavailable('whatsapp-sessions', res.status);
+    remember(this.owners, key, value, value ? OWNER_TTL_MS : UNKNOWN_TTL_MS);
+    return value;
+  }
+
+  private async companyAccess(companyId: number): Promise<CompanyApiAccess> {
+    const hit = this.access.get(companyId);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const res = await this.ask(`${this.env.AUTH_URL}/internal/companies/${companyId}/api-access`, 'GET');
+    const value = res.status === 200 ? ((await res.json()) as CompanyApiAccess) : res.status === 404 ? { companyId, active: false, useExternalApi: false } : this.unavailable('auth', res.status);
+    remember(this.access, companyId, value, OWNER_TTL_MS);
+    return value;
+  }
+
+  private async ask(url: string, method: 'GET' | 'POST', body?: unknown): Promise<Response> {
+    try {
+      return await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${signServiceToken('messaging-gateway', this.env.JWT_SECRET)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(5000),
+      });
+    } catch {
+      throw new DomainError('ERR_SERVICE_UNAVAILABLE', { service: new URL(url).host });
+    }
+  }
+
+  private unavailable(service: string, status: number): never {
+    throw new DomainError('ERR_SERVICE_UNAVAILABLE', { service, status });
+  }
+}
+
+function remember<K, T>(map: Map<K, Cached<T>>, key: K, value: T, ttlMs: number): void {
+  if (map.size >= CACHE_MAX) map.delete(map.keys().next().value as K);
+  map.set(key, { value, until: Date.now() + ttlMs });
+}
