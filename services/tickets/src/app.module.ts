@@ -1,3 +1,7 @@
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { WebhookRecorder } from './webhooks/webhook-recorder.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
 import { ApiMessagesController } from './public-api/api-messages.controller.js';
 import { ApiMessagesService } from './public-api/api-messages.service.js';
 import { QuickMessagesController } from './quick-messages/quick-messages.controller.js';
@@ -54,9 +58,12 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController],
+      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController],
       providers: [
         ApiMessagesService,
+        WebhookRecorder,
+        WebhookDispatcher,
+        WebhooksService,
         { provide: TicketsEnv, useValue: env },
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },
         CallerService,

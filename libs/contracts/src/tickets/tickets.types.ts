@@ -235,3 +235,35 @@ export interface ApiMessageStatus {
   createdAt: string;
   updatedAt: string;
 }
+
+/** What a company's webhook can be told of. */
+export const WEBHOOK_EVENTS = ['message.received', 'message.sent', 'message.updated', 'ticket.status'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A company's webhook endpoint as admins read it (the secret is never shown again). */
+export interface WebhookSettingsDto {
+  url: string | null;
+  events: WebhookEvent[];
+  enabled: boolean;
+  hasSecret: boolean;
+  updatedAt: string | null;
+}
+
+/** One delivery of the log: what was told, and how it went. */
+export interface WebhookDeliveryDto {
+  id: string;
+  event: WebhookEvent;
+  ticketId: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface WebhookDeliveriesPage {
+  deliveries: WebhookDeliveryDto[];
+  hasMore: boolean;
+}

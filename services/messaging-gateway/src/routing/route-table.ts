@@ -48,6 +48,9 @@ export const ROUTES: Route[] = [
   { prefix: '/files', service: 'tickets' },
   { prefix: '/prompt', service: 'tickets' },
   { prefix: '/dashboard', service: 'tickets' },
+  // the company's outbound webhook and its delivery log
+  { prefix: '/webhook-settings', service: 'tickets' },
+  { prefix: '/webhook-deliveries', service: 'tickets' },
   // the public messages API: the gateway admits a connection's API token, tickets answers
   { prefix: '/api/messages', service: 'tickets', api: true },
   // whatsapp-sessions: connections and their sessions

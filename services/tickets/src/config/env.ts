@@ -1,4 +1,4 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { InfraEnv } from '@wa/server-kit';
 
 export class TicketsEnv extends InfraEnv {
@@ -45,4 +45,26 @@ export class TicketsEnv extends InfraEnv {
   @Min(0)
   @Max(300_000)
   DASHBOARD_LIVE_TTL_MS: number = 10_000;
+
+  /**
+   * Webhooks may go to private, loopback and link-local addresses (an operator's choice: a receiver on the
+   * same network); off, such a URL is refused when saved and when delivering.
+   */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE: 'true' | 'false' = 'false';
+
+  /** First wait before a failed webhook delivery is tried again; it doubles per attempt, up to an hour. */
+  @IsInt()
+  @Min(10)
+  WEBHOOK_BACKOFF_MS: number = 5_000;
+
+  /** A delivery still failing this long after its event is given up (marked failed). */
+  @IsInt()
+  @Min(1000)
+  WEBHOOK_GIVE_UP_MS: number = 24 * 3600_000;
+
+  /** How often due deliveries are looked for (also right after a change that made some). */
+  @IsInt()
+  @Min(50)
+  WEBHOOK_POLL_MS: number = 1_000;
 }

@@ -1,3 +1,4 @@
+import { WebhookRecorder } from '../../webhooks/webhook-recorder.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type WaInboundMessage } from '@wa/contracts';
@@ -30,6 +31,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     private readonly env: TicketsEnv,
     private readonly tickets: TicketsRepository,
     private readonly callers: CallerService,
+    private readonly webhooks: WebhookRecorder,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -101,6 +103,8 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     ]);
     const events = announceStored('created', messageRows, ticketRows.flat(), (companyId, id) => this.callers.nameOf(companyId, id));
     events.push(...(await this.newContacts(messageRows, ticketRows.flat())));
+    // the company's webhook hears of them before anyone else does (a crash before this is a redelivery)
+    await this.webhooks.recordAlone(events);
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
     if (repeated) this.logger.log({ count: announce.length }, 'inbound: repeated messages announced again');
   }

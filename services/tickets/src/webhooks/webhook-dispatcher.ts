@@ -1,0 +1,163 @@
+import { createHmac } from 'node:crypto';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Agent, request } from 'undici';
+import type { DataSource } from 'typeorm';
+import { TicketsEnv } from '../config/env.js';
+import { guardedLookup } from './address-guard.js';
+
+/** Deliveries taken per pass, and sent at once. */
+const BATCH = 50;
+/** A taken delivery is someone's for this long (a process that died with it lets it go after). */
+const CLAIM_S = 60;
+const TIMEOUT_MS = 10_000;
+const MAX_BACKOFF_MS = 3600_000;
+
+interface Claimed {
+  id: string;
+  companyId: number;
+  ticketId: number;
+  event: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  createdAt: Date;
+}
+
+/** The signature a receiver checks: HMAC-SHA256 of `<timestamp>.<body>` with the company's secret, in hex. */
+export function webhookSignature(secret: string, timestamp: number, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
+
+/**
+ * Sends the webhook deliveries: for each ticket only its oldest undelivered one (so a ticket's events arrive
+ * in order, and one that fails holds back the ones after it, not other tickets'), each POSTed as JSON with
+ * its id (`X-Webhook-Id`, for the receiver to drop a repeat), the event, a timestamp and the signature
+ * (`X-Webhook-Signature: sha256=<hex>` of `<timestamp>.<body>`). A failure (no answer, not 2xx) is tried
+ * again with back-off doubling from WEBHOOK_BACKOFF_MS up to an hour, until WEBHOOK_GIVE_UP_MS after the event:
+ * then it is marked failed and the next one goes. Taking a delivery is a row update, so any number of
+ * processes may run this.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger(WebhookDispatcher.name);
+  private readonly agent: Agent;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly env: TicketsEnv,
+  ) {
+    this.agent = new Agent({ connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout: TIMEOUT_MS }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.kick(), this.env.WEBHOOK_POLL_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    await this.agent.close().catch(() => undefined);
+  }
+
+  /** Looks for due deliveries now (after a change that wrote some). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'webhook pass failed; trying again at the next one'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const taken = await this.claim();
+      if (taken.length === 0 || this.stopped) return;
+      await Promise.all(taken.map((d) => this.deliver(d)));
+      if (taken.length < BATCH) return;
+    }
+  }
+
+  /** The due head of each ticket's queue, taken for CLAIM_S. */
+  private async claim(): Promise<Claimed[]> {
+    const [rows] = (await this.db.query(
+      `WITH heads AS (
+         SELECT DISTINCT ON ("companyId", "ticketId") id, "nextAttemptAt", "claimedUntil"
+           FROM tickets.webhook_deliveries WHERE status = 'pending'
+          ORDER BY "companyId", "ticketId", id
+       ), due AS (
+         SELECT id FROM heads WHERE "nextAttemptAt" <= now() AND ("claimedUntil" IS NULL OR "claimedUntil" < now()) ORDER BY id LIMIT $1
+       )
+       UPDATE tickets.webhook_deliveries d SET "claimedUntil" = now() + ($2 || ' seconds')::interval
+         FROM due WHERE d.id = due.id AND d.status = 'pending' AND (d."claimedUntil" IS NULL OR d."claimedUntil" < now())
+       RETURNING d.id, d."companyId", d."ticketId", d.event, d.payload, d.attempts, d."createdAt"`,
+      [BATCH, String(CLAIM_S)],
+    )) as [Claimed[], number];
+    return rows.sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  private async deliver(d: Claimed): Promise<void> {
+    const [target] = (await this.db.query(`SELECT url, secret FROM tickets.webhook_settings WHERE "companyId" = $1 AND enabled`, [d.companyId])) as Array<{ url: string; secret: string }>;
+    if (!target) {
+      await this.settle(d, 'failed', null, 'the company has no enabled webhook any more');
+      return;
+    }
+    const body = JSON.stringify({ id: String(d.id), ...d.payload });
+    const timestamp = Math.floor(Date.now() / 1000);
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await request(target.url, {
+        method: 'POST',
+        body,
+        dispatcher: this.agent,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Conversa-Webhooks/1',
+          'x-webhook-id': String(d.id),
+          'x-webhook-event': d.event,
+          'x-webhook-timestamp': String(timestamp),
+          'x-webhook-signature': `sha256=${webhookSignature(target.secret, timestamp, body)}`,
+        },
+      });
+      status = res.statusCode;
+      await res.body.dump().catch(() => undefined);
+      if (status >= 200 && status < 300) {
+        await this.settle(d, 'delivered', status, null);
+        return;
+      }
+      error = `HTTP ${status}`;
+    } catch (err) {
+      error = ((err as Error)?.message ?? String(err)).slice(0, 500);
+    }
+    const given = Date.now() - new Date(d.createdAt).getTime() >= this.env.WEBHOOK_GIVE_UP_MS;
+    await this.settle(d, given ? 'failed' : 'pending', status, error);
+  }
+
+  private async settle(d: Claimed, status: 'pending' | 'delivered' | 'failed', httpStatus: number | null, error: string | null): Promise<void> {
+    const backoff = Math.min(this.env.WEBHOOK_BACKOFF_MS * 2 ** d.attempts, MAX_BACKOFF_MS);
+    await this.db.query(
+      `UPDATE tickets.webhook_deliveries
+          SET status = $2::varchar, attempts = attempts + 1, "lastStatus" = $3::int, "lastError" = $4::text, "claimedUntil" = NULL,
+              "deliveredAt" = CASE WHEN $2::varchar = 'delivered' THEN now() ELSE NULL END,
+              "nextAttemptAt" = now() + ($5 || ' milliseconds')::interval
+        WHERE id = $1`,
+      [d.id, status, httpStatus, error, String(backoff)],
+    );
+  }
+}

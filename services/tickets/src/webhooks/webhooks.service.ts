@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { WebhookDeliveriesPage, WebhookDeliveryDto, WebhookEvent, WebhookSettingsDto } from '@wa/contracts';
+import { DomainError } from '@wa/server-kit';
+import type { DataSource } from 'typeorm';
+import { TicketsEnv } from '../config/env.js';
+import { addressesOf, isPrivateAddress } from './address-guard.js';
+import { WebhookRecorder } from './webhook-recorder.js';
+import type { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto.js';
+
+export const DELIVERIES_PAGE_SIZE = 20;
+
+const refused = (message: string) => new DomainError('ERR_VALIDATION', { details: [{ field: 'url', messages: [message] }] }, message);
+
+/** A company's webhook endpoint and its delivery log (admins). */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly env: TicketsEnv,
+    private readonly recorder: WebhookRecorder,
+  ) {}
+
+  async get(companyId: number): Promise<WebhookSettingsDto> {
+    const [row] = (await this.db.query(`SELECT url, events, enabled, "updatedAt" FROM tickets.webhook_settings WHERE "companyId" = $1`, [companyId])) as Array<{
+      url: string;
+      events: WebhookEvent[];
+      enabled: boolean;
+      updatedAt: Date;
+    }>;
+    if (!row) return { url: null, events: [], enabled: false, hasSecret: false, updatedAt: null };
+    return { url: row.url, events: row.events, enabled: row.enabled, hasSecret: true, updatedAt: row.updatedAt.toISOString() };
+  }
+
+  /** Saves the endpoint; a URL whose host is (or resolves to) a private address is refused unless the operator allows it. */
+  async put(companyId: number, body: WebhookSettingsBody): Promise<WebhookSettingsDto> {
+    await this.assertReachable(body.url);
+    await this.db.query(
+      `INSERT INTO tickets.webhook_settings ("companyId", url, secret, events, enabled, "updatedAt") VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT ("companyId") DO UPDATE SET url = EXCLUDED.url, secret = EXCLUDED.secret, events = EXCLUDED.events, enabled = EXCLUDED.enabled, "updatedAt" = now()`,
+      [companyId, body.url, body.secret, [...new Set(body.events)], body.enabled ?? true],
+    );
+    await this.recorder.reload();
+    return this.get(companyId);
+  }
+
+  /** Removes the endpoint; what was still to deliver is marked failed. */
+  async remove(companyId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`DELETE FROM tickets.webhook_settings WHERE "companyId" = $1`, [companyId]);
+      await tx.query(`UPDATE tickets.webhook_deliveries SET status = 'failed', "lastError" = 'webhook removed' WHERE "companyId" = $1 AND status = 'pending'`, [companyId]);
+    });
+    await this.recorder.reload();
+  }
+
+  /** The delivery log, newest first (optionally only pending, delivered or failed ones). */
+  async deliveries(companyId: number, query: WebhookDeliveriesQuery): Promise<WebhookDeliveriesPage> {
+    const page = query.pageNumber ?? 1;
+    const rows = (await this.db.query(
+      `SELECT id, event, "ticketId", status, attempts, "lastStatus", "lastError", "createdAt", "deliveredAt", "nextAttemptAt"
+         FROM tickets.webhook_deliveries WHERE "companyId" = $1 AND ($2::varchar IS NULL OR status = $2)
+        ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      [companyId, query.status ?? null, DELIVERIES_PAGE_SIZE + 1, (page - 1) * DELIVERIES_PAGE_SIZE],
+    )) as Array<Omit<WebhookDeliveryDto, 'createdAt' | 'deliveredAt' | 'nextAttemptAt'> & { createdAt: Date; deliveredAt: Date | null; nextAttemptAt: Date }>;
+    return {
+      deliveries: rows.slice(0, DELIVERIES_PAGE_SIZE).map((r) => ({
+        id: String(r.id),
+        event: r.event,
+        ticketId: r.ticketId,
+        status: r.status,
+        attempts: r.attempts,
+        lastStatus: r.lastStatus,
+        lastError: r.lastError,
+        createdAt: r.createdAt.toISOString(),
+        deliveredAt: r.deliveredAt ? r.deliveredAt.toISOString() : null,
+        nextAttemptAt: r.status === 'pending' ? r.nextAttemptAt.toISOString() : null,
+      })),
+      hasMore: rows.length > DELIVERIES_PAGE_SIZE,
+    };
+  }
+
+  private async assertReachable(url: string): Promise<void> {
+    if (this.env.WEBHOOK_ALLOW_PRIVATE === 'true') return;
+    let addresses: string[];
+    try {
+      addresses = await addressesOf(new URL(url).hostname);
+    } catch {
+      throw refused('Endereço não encontrado');
+    }
+    if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw refused('Endereço não permitido: rede privada, local ou de link');
+  }
+}
