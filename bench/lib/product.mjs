@@ -34,7 +34,7 @@ export async function freePort() {
   });
 }
 
-/** POST/GET with JSON through a keep-alive agent; resolves { status, body }. */
+/** POST/GET with JSON through a keep-alive agent; resolves { status, body, headers }. */
 export function jsonRequest(agent, base, method, path, { token, body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -63,7 +63,7 @@ export function jsonRequest(agent, base, method, path, { token, body, headers = 
           } catch {
             // not JSON
           }
-          resolve({ status: res.statusCode, body: parsed });
+          resolve({ status: res.statusCode, body: parsed, headers: res.headers });
         });
         res.on('error', reject);
       },

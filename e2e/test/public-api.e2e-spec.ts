@@ -170,6 +170,14 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(interval - 5);
   });
 
+  it('the OpenAPI at /docs documents the public API with its answers, and no internal route', async () => {
+    // straight to the gateway, as an operator (a proxied call is not answered there)
+    const doc = (await new HttpClient(product.gatewayUrl).get('/docs/openapi.json')).body as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+    expect(Object.keys(doc.paths['/api/messages/send']?.post?.responses ?? {}).sort()).toEqual(['202', '400', '401', '403', '429']);
+    expect(doc.paths['/api/messages/{id}']?.get).toBeDefined();
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
+  });
+
   it('a plan without the external API answers 403 with the spec\'s text; a disabled company 401', async () => {
     const noPlan = await companyWithApi('Api Sem Plano');
     await authDb(async (q) => {

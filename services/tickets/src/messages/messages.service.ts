@@ -175,14 +175,14 @@ export class MessagesService {
   }
 
   /** An agent's text with its variables filled ({{name}}, {{ms}}…: quick replies carry them). */
-  async withVariables(row: TicketRow, text: string): Promise<string> {
+  async withVariables(row: TicketRow, text: string, tx?: EntityManager): Promise<string> {
     if (!text.includes('{{')) return text;
-    const timeZone = companyTimeZone(await this.readModels.setting(row.companyId, TIME_ZONE_SETTING));
+    const timeZone = companyTimeZone(await this.readModels.setting(row.companyId, TIME_ZONE_SETTING, tx));
     return fillVariables(text, { contactName: row.contactName, ticketId: row.id, timeZone });
   }
 
-  private async connectedConnection(row: TicketRow): Promise<void> {
-    const connection = await this.readModels.connection(row.companyId, row.whatsappId);
+  private async connectedConnection(row: TicketRow, tx?: EntityManager): Promise<void> {
+    const connection = await this.readModels.connection(row.companyId, row.whatsappId, tx);
     if (!connection || connection.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
   }
 
@@ -204,7 +204,7 @@ export class MessagesService {
     for (const { row } of items) {
       const key = `${row.companyId}|${row.whatsappId}`;
       if (checked.has(key)) continue;
-      await this.connectedConnection(row);
+      await this.connectedConnection(row, tx);
       checked.add(key);
     }
     const repo = tx.getRepository(MessageEntity);

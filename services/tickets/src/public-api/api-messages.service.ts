@@ -140,6 +140,8 @@ export class ApiMessagesService {
    * list as any customer's message does.
    */
   private async ticketOf(tx: EntityManager, api: ApiIdentity, contact: ContactEntity): Promise<TicketRow> {
+    // calls to the same contact at once make one ticket, not one each
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('api-ticket:' || $1::text), $2)`, [api.connectionId, contact.id]);
     const [going] = (await tx.query(
       `SELECT id FROM tickets.tickets
         WHERE "companyId" = $1 AND "contactId" = $2 AND "whatsappId" = $3 AND (status <> 'closed' OR "updatedAt" > now() - interval '2 hours')

@@ -124,7 +124,7 @@ export class ScheduleSender {
         const row = rows.get(`${s.companyId}|${s.contactId}`);
         if (!row) continue;
         const key = `${row.companyId}|${row.whatsappId}`;
-        if (!up.has(key)) up.set(key, (await this.readModels.connection(row.companyId, row.whatsappId))?.status === 'CONNECTED');
+        if (!up.has(key)) up.set(key, (await this.readModels.connection(row.companyId, row.whatsappId, tx))?.status === 'CONNECTED');
         if (!up.get(key)) {
           failed.set(s.id, new DomainError('ERR_WAPP_NOT_INITIALIZED'));
           continue;
@@ -132,7 +132,7 @@ export class ScheduleSender {
         const media = s.mediaPath
           ? { key: s.mediaPath, fileName: s.mediaName ?? 'file', mimetype: s.mediaMimetype ?? 'application/octet-stream', size: s.mediaSize ?? 0, mediaType: (s.mediaType ?? 'image') as FileMediaType }
           : undefined;
-        items.push({ s, contact, row, body: await this.messages.withVariables(row, s.body), media });
+        items.push({ s, contact, row, body: await this.messages.withVariables(row, s.body, tx), media });
       }
       if (items.length === 0) return this.outbox.add(tx, events);
       const sent = await this.messages.sendManyInTransaction(tx, items);
@@ -216,7 +216,7 @@ export class ScheduleSender {
     for (const { s, contact } of sendable) {
       const key = `${s.companyId}|${s.contactId}`;
       if (out.has(key)) continue;
-      const connection = await this.readModels.defaultConnection(s.companyId);
+      const connection = await this.readModels.defaultConnection(s.companyId, tx);
       if (!connection) {
         refuse(s, new DomainError('ERR_NO_DEF_WAPP_FOUND'));
         continue;

@@ -238,9 +238,9 @@ export class TicketsService {
 
   private async greet(tx: EntityManager, caller: Caller, ticketId: number): Promise<string[]> {
     const row = (await this.tickets.findById(caller.companyId, ticketId, tx)) as TicketRow;
-    const connection = await this.readModels.connection(caller.companyId, row.whatsappId);
+    const connection = await this.readModels.connection(caller.companyId, row.whatsappId, tx);
     if (connection?.status !== 'CONNECTED') return [];
-    const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING));
+    const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING, tx));
     const greeting = greetingOnAccept(row.contactName, this.callers.displayName(caller), zone);
     const { outboxIds } = await this.messages.sendInTransaction(tx, row, greeting);
     return outboxIds;
@@ -258,7 +258,7 @@ export class TicketsService {
       userName: after.userId ? this.callers.nameOf(after.companyId, after.userId) || null : null,
     });
     if (!text) return [];
-    const connection = await this.readModels.connection(after.companyId, after.whatsappId);
+    const connection = await this.readModels.connection(after.companyId, after.whatsappId, tx);
     if (connection?.status !== 'CONNECTED') return [];
     return (await this.messages.sendInTransaction(tx, after, text)).outboxIds;
   }

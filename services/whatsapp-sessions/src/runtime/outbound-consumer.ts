@@ -32,8 +32,9 @@ interface Lane {
 export class OutboundConsumer {
   private readonly logger = new Logger(OutboundConsumer.name);
   private readonly lanes = new WeakMap<LiveSession, Lane>();
-  /** each session's next free moment for a paced send */
-  private readonly nextPaced = new WeakMap<LiveSession, number>();
+  /** each session's paced sends, one after the other, and when the last one went out */
+  private readonly pacedTurns = new WeakMap<LiveSession, Promise<void>>();
+  private readonly lastPaced = new WeakMap<LiveSession, number>();
 
   constructor(
     private readonly bus: EventBus,
@@ -150,24 +151,37 @@ export class OutboundConsumer {
   }
 
   /**
-   * How long a paced send waits: until its slot, and at least the pace's interval after the connection's
-   * previous paced send (taken at once, so chats sent side by side never share a moment).
+   * A paced send's turn: the connection's paced sends go one at a time (chats sent side by side queue here),
+   * each no sooner than its slot and than the pace's interval after the previous one went out. Resolves
+   * with the release of the turn, to call once the send is out.
    */
-  private paceWait(s: LiveSession, send: WaOutboundSend): number {
-    const pace = send.pace;
-    if (!pace || !Number.isFinite(pace.notBefore) || !Number.isFinite(pace.intervalMs)) return 0;
+  private async pacedTurn(s: LiveSession, pace: { notBefore: number; intervalMs: number }): Promise<() => void> {
+    const before = this.pacedTurns.get(s) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    this.pacedTurns.set(s, before.then(() => mine));
+    await before;
     const now = Date.now();
-    const at = Math.min(Math.max(now, pace.notBefore, this.nextPaced.get(s) ?? 0), now + MAX_PACE_WAIT_MS);
-    this.nextPaced.set(s, at + Math.max(0, pace.intervalMs));
-    return at - now;
+    const at = Math.min(Math.max(pace.notBefore, (this.lastPaced.get(s) ?? 0) + Math.max(0, pace.intervalMs)), now + MAX_PACE_WAIT_MS);
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+    this.lastPaced.set(s, Date.now());
+    return release;
   }
 
   private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, acks: Promise<void>[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') return;
     // paced (public API): a burst leaves at the connection's pace, not at once
-    const wait = this.paceWait(s, send);
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const pace = send.pace && Number.isFinite(send.pace.notBefore) && Number.isFinite(send.pace.intervalMs) ? send.pace : null;
+    const release = pace ? await this.pacedTurn(s, pace) : () => undefined;
+    try {
+      await this.sendNow(s, send, states, acks);
+    } finally {
+      release();
+    }
+  }
+
+  private async sendNow(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, acks: Promise<void>[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const content = await this.contentOf(send);
     if (!content) {

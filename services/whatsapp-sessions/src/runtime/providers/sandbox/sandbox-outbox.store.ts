@@ -14,10 +14,10 @@ export const OUTBOX_PAGE_SIZE = 20;
 export class SandboxOutboxStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async record(item: { connectionId: number; companyId: number; waMessageId: string; to: string; body: string; media?: SandboxOutboxItem['media']; kind?: SandboxOutboxItem['kind'] }): Promise<void> {
+  async record(item: { connectionId: number; companyId: number; waMessageId: string; to: string; body: string; media?: SandboxOutboxItem['media']; kind?: SandboxOutboxItem['kind']; sentAt?: Date }): Promise<void> {
     await this.db.query(
-      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [item.connectionId, item.companyId, item.waMessageId, item.to, item.body, item.media ? JSON.stringify(item.media) : null, item.kind ?? 'send'],
+      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind, "sentAt") VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now()))`,
+      [item.connectionId, item.companyId, item.waMessageId, item.to, item.body, item.media ? JSON.stringify(item.media) : null, item.kind ?? 'send', item.sentAt ?? null],
     );
   }
 

@@ -67,6 +67,8 @@ export class SandboxProvider implements SessionProvider {
   async sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }> {
     if (!this.open) throw new ProviderClosedError(this.kind);
     const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: options.messageId };
+    // the moment the phone was asked to send (what pacing is about), not when its record was written
+    const sentAt = new Date();
     // a file goes over the wire as its bytes: what the phone received is recorded by size and digest
     const media = 'media' in content ? { mimetype: content.media.mimetype, fileName: content.media.fileName, ...(await digest(content.media.stream)) } : null;
     await this.outbox.record({
@@ -76,6 +78,7 @@ export class SandboxProvider implements SessionProvider {
       to: jidToContact(jid),
       body: 'media' in content ? content.media.caption : content.text,
       media,
+      sentAt,
     });
     [1, 2, 3, 4].forEach((status, i) => this.ackLater(i * this.ackStepMs, { key, update: { status } }));
     return { key };
