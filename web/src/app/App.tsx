@@ -19,6 +19,7 @@ const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
 const HomePage = lazy(() => import('../features/dashboard/HomePage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const TodoListPage = lazy(() => import('../features/todo/TodoListPage'));
+const MessagesApiPage = lazy(() => import('../features/messages-api/MessagesApiPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -73,6 +74,7 @@ export function App() {
             <Route path="/schedules" element={<SchedulesPage />} />
             <Route path="/users" element={<UsersPage />} />
             <Route path="/todolist" element={<TodoListPage />} />
+            <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />
           </Route>
         </Routes>

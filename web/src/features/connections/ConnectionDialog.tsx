@@ -7,7 +7,14 @@ import { useListQueuesQuery } from '../tickets/tickets.api';
 import { validateConnectionName } from './connection-rules';
 import { useCreateWhatsappMutation, useUpdateWhatsappMutation } from './connections.api';
 
-/** Add (whatsapp undefined) or edit a connection: name, default flag, greeting, queues, and the kind when adding. */
+/** A random API token (32 hex characters). */
+function newApiToken(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Add (whatsapp undefined) or edit a connection: name, default flag, greeting, API token, queues, and the kind when adding. */
 export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto | null; onClose(): void }) {
   const { t } = useTranslation();
   const editing = !!whatsapp;
@@ -17,6 +24,7 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
   const [name, setName] = useState(whatsapp?.name ?? '');
   const [isDefault, setIsDefault] = useState(whatsapp?.isDefault ?? false);
   const [greetingMessage, setGreeting] = useState(whatsapp?.greetingMessage ?? '');
+  const [token, setToken] = useState(whatsapp?.token ?? '');
   const [queueIds, setQueueIds] = useState<number[]>(whatsapp?.queueIds ?? whatsapp?.queues?.map((q) => q.id) ?? []);
   const [channel, setChannel] = useState<ConnectionProviderKind>(whatsapp?.channel ?? 'baileys');
   const [touched, setTouched] = useState(false);
@@ -26,7 +34,7 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
     e.preventDefault();
     setTouched(true);
     if (nameError) return;
-    const form = { name: name.trim(), isDefault, greetingMessage, queueIds };
+    const form = { name: name.trim(), isDefault, greetingMessage, queueIds, token: token.trim() || null };
     try {
       if (whatsapp) await update({ id: whatsapp.id, ...form }).unwrap();
       else await create({ ...form, channel }).unwrap();
@@ -76,6 +84,16 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                 <Field.Root>
                   <Field.Label>{t('connections.dialog.greetingMessage')}</Field.Label>
                   <Textarea rows={3} value={greetingMessage} onChange={(e) => setGreeting(e.target.value)} />
+                </Field.Root>
+                <Field.Root>
+                  <Field.Label>{t('connections.dialog.token')}</Field.Label>
+                  <Stack direction="row" gap="2">
+                    <Input value={token} onChange={(e) => setToken(e.target.value)} maxLength={200} autoComplete="off" data-testid="connection-token" />
+                    <Button variant="outline" onClick={() => setToken(newApiToken())} data-testid="connection-token-generate">
+                      {t('connections.dialog.generateToken')}
+                    </Button>
+                  </Stack>
+                  <Field.HelperText>{t('connections.dialog.tokenHelp')}</Field.HelperText>
                 </Field.Root>
                 {queues.length > 0 && (
                   <Box>

@@ -7,6 +7,8 @@ export interface ConnectionForm {
   greetingMessage: string;
   queueIds: number[];
   channel: ConnectionProviderKind;
+  /** the public messages API's token of this connection (null: none) */
+  token?: string | null;
 }
 
 /** Replaces a connection in the list (or adds it), keeping the list's order. */

@@ -16,6 +16,13 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
     expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'connections', 'users']);
   });
 
+  it('shows the external messages API to admins whose plan has useExternalApi (spec 02 §6)', () => {
+    const plan = { useExternalApi: true };
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'connections', 'users', 'messagesAPI']);
+    expect(keys(visibleMenuItems({ ...agent, plan }))).not.toContain('messagesAPI');
+    expect(keys(visibleMenuItems(admin))).not.toContain('messagesAPI');
+  });
+
   it('keeps the administration group and the dashboard for admins', () => {
     const shown = keys(visibleMenuItems(agent, all));
     expect(shown).not.toContain('dashboard');
