@@ -20,7 +20,8 @@ beforeAll(async () => {
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
   const auth = await startProcess('auth');
   const tickets = await startProcess('tickets');
-  const sessions = await startProcess('whatsapp-sessions');
+  // a send the phone refuses is given up after 2 tries (0.5 s apart) here
+  const sessions = await startProcess('whatsapp-sessions', { OUTBOUND_MAX_ATTEMPTS: '2' });
   const realtime = await startProcess('realtime-gateway', { TICKETS_URL: tickets.url });
   running.push(auth, tickets, sessions, realtime);
   const gateway = await startProcess('messaging-gateway', {
@@ -116,6 +117,23 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     expect(JSON.stringify(noNumber.body)).toContain('Obrigatório');
     await new Promise((r) => setTimeout(r, 1000));
     expect((await a.outbox()).length).toBe(before);
+  });
+
+  it('a send the phone cannot make is given up after its tries: the answer\'s id shows failed with the reason', async () => {
+    const a = await companyWithApi('Api Falha');
+    // a US number: valid, but not on the sandbox phone's WhatsApp (12 or 13 digits only)
+    const res = await http.post('/api/messages/send', { token: a.apiToken, body: { number: '+1 415 555 0123', body: 'não vai chegar' } });
+    expect(res.status).toBe(202);
+    const failed = await waitFor(async () => {
+      const s = (await http.get(`/api/messages/${res.body.id}`, { token: a.apiToken })).body;
+      return s.state === 'failed' ? s : undefined;
+    }, { timeoutMs: 20_000 });
+    expect(failed).toMatchObject({ ack: 0, number: '14155550123' });
+    expect(failed.reason).toContain('is not on WhatsApp');
+    // the console shows it too
+    const messages = (await http.get(`/messages/${res.body.ticketId}`, { token: a.token })).body.messages as Array<{ id: number; failedReason: string | null }>;
+    expect(messages.find((m) => m.id === res.body.id)?.failedReason).toContain('is not on WhatsApp');
+    expect((await a.outbox()).length).toBe(0);
   });
 
   it('the same Idempotency-Key twice answers the first call and sends once', async () => {

@@ -104,9 +104,11 @@ export interface WaAck {
   companyId: number;
   connectionId: number;
   waMessageId: string;
-  /** 1 sent, 2 server, 3 delivered, 4 read, 5 played */
+  /** 1 sent, 2 server, 3 delivered, 4 read, 5 played; 0 with `failed`: given up */
   ack: number;
   at: number;
+  /** the send was given up after its tries (why): it never reached WhatsApp */
+  failed?: string;
 }
 
 export interface WaOutboundSend {

@@ -187,6 +187,8 @@ export interface MessageDto {
   quotedMsg?: MessageDto | null;
   /** 0 pending (clock), 1 sent, 2 server, 3 delivered, 4 read, 5 played */
   ack: number;
+  /** why its send was given up (it never reached WhatsApp); null once it did */
+  failedReason?: string | null;
   read: boolean;
   isDeleted: boolean;
   /** its text was changed after it was sent */
@@ -220,8 +222,8 @@ export interface OtherOpenTicketBody {
   ticketId: number;
 }
 
-/** A public API message's state, from its ack: queued (0), sent (1–2), delivered (3), read (4–5). */
-export type ApiMessageState = 'queued' | 'sent' | 'delivered' | 'read';
+/** A public API message's state, from its ack: queued (0), sent (1–2), delivered (3), read (4–5); failed: given up. */
+export type ApiMessageState = 'queued' | 'sent' | 'delivered' | 'read' | 'failed';
 
 /** The public messages API's answer: a message sent through a connection, as it stands. */
 export interface ApiMessageStatus {
@@ -232,6 +234,8 @@ export interface ApiMessageStatus {
   mediaType: string;
   state: ApiMessageState;
   ack: number;
+  /** why it failed (state failed) */
+  reason: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -16,7 +16,8 @@ import { TicketsRepository } from '../tickets/tickets.repository.js';
 export const IDEMPOTENCY_TTL_H = 24;
 
 /** What a message's ack means to an integrator. */
-export function stateOf(ack: number): ApiMessageState {
+export function stateOf(ack: number, failedReason?: string | null): ApiMessageState {
+  if (ack === 0 && failedReason) return 'failed';
   if (ack >= 4) return 'read';
   if (ack >= 3) return 'delivered';
   if (ack >= 1) return 'sent';
@@ -29,8 +30,9 @@ const statusOf = (m: MessageEntity, number: string): ApiMessageStatus => ({
   number,
   body: m.body,
   mediaType: m.mediaType,
-  state: stateOf(m.ack),
+  state: stateOf(m.ack, m.failedReason),
   ack: m.ack,
+  reason: m.ack === 0 ? (m.failedReason ?? null) : null,
   createdAt: m.createdAt.toISOString(),
   updatedAt: m.updatedAt.toISOString(),
 });

@@ -95,6 +95,7 @@ export function messageView(m: MessageEntity): MessageDto {
     mediaUrl: mediaUrlOf(m.mediaUrl),
     quotedMsgId: m.quotedMsgId === null ? null : Number(m.quotedMsgId),
     ack: m.ack,
+    failedReason: m.failedReason ?? null,
     read: m.read,
     isDeleted: m.isDeleted,
     isEdited: m.isEdited ?? false,

@@ -8,6 +8,15 @@ export class WhatsappSessionsEnv extends InfraEnv {
   override PORT: number = 3103;
 
   /**
+   * Tries of an outbound send (back-off 0.5, 1, 2, 5, then 10 s) before it is given up: the message is then
+   * marked failed with the reason (tickets, the public API, webhooks), never dropped unseen.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  OUTBOUND_MAX_ATTEMPTS: number = 8;
+
+  /**
    * Channel of a connection created without one. `sandbox` here: WhatsApp itself cannot be reached
    * from this machine, so a Baileys session would never pair.
    */

@@ -55,6 +55,15 @@ export class InboundPublisher {
     await Promise.all(acks.map(({ contact, ack }) => this.ack(s, contact, ack.waMessageId, ack.ack)));
   }
 
+  /** A send given up after its tries: ack 0 with the reason, for tickets to mark the message failed. */
+  async failed(s: SessionRef, contact: string, waMessageId: string, reason: string): Promise<void> {
+    await this.bus.publish(
+      WaSubjects.ack(s.companyId, s.id, subjectToken(contact)),
+      { companyId: s.companyId, connectionId: s.id, waMessageId, ack: 0, at: Date.now(), failed: reason.slice(0, 500) },
+      { msgId: `${s.id}:${waMessageId}:failed` },
+    );
+  }
+
   async ack(s: SessionRef, contact: string, waMessageId: string, ack: number): Promise<void> {
     await this.bus.publish(
       WaSubjects.ack(s.companyId, s.id, subjectToken(contact)),

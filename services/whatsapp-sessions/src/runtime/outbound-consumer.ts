@@ -1,6 +1,7 @@
+import { WhatsappSessionsEnv } from '../config/env.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { Streams, WaSubjects, type WaOutboundSend } from '@wa/contracts';
-import { EventBus, deleteDurable, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { EventBus, deleteDurable, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DomainError, MediaStorage } from '@wa/server-kit';
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
@@ -32,6 +33,8 @@ interface Lane {
 export class OutboundConsumer {
   private readonly logger = new Logger(OutboundConsumer.name);
   private readonly lanes = new WeakMap<LiveSession, Lane>();
+  /** failed tries of sends still being tried, and the last reason (given when the send is given up) */
+  private readonly failures = new BoundedMap<string, { count: number; reason: string }>(10_000);
   /** each session's paced sends, one after the other, and when the last one went out */
   private readonly pacedTurns = new WeakMap<LiveSession, Promise<void>>();
   private readonly lastPaced = new WeakMap<LiveSession, number>();
@@ -41,6 +44,7 @@ export class OutboundConsumer {
     private readonly store: SessionStore,
     private readonly publisher: InboundPublisher,
     private readonly storage: MediaStorage,
+    private readonly env: WhatsappSessionsEnv,
   ) {}
 
   /** Starts consuming for a CONNECTED session, unless it already does; a failure is retried on the next call. */
@@ -56,7 +60,8 @@ export class OutboundConsumer {
           concurrency: 1,
           // one lane, in order; a batch shares the statement that records its sends
           batchSize: 50,
-          maxAttempts: 8,
+          // one more than the sends' own tries: the call after the last one reports what is still unsent as failed
+          maxAttempts: this.env.OUTBOUND_MAX_ATTEMPTS + 1,
           backoffMs: [500, 1000, 2000, 5000, 10_000],
           handler: (batch) => this.handle(s, batch),
         });
@@ -112,6 +117,42 @@ export class OutboundConsumer {
    * out before is marked sent and skipped), then dead-letters it.
    */
   private async handle(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
+    // past its tries a send is given up: reported failed (with the last reason), not dead-lettered unseen;
+    // an outage (PostgreSQL, NATS away) is waited out and costs no try
+    const last = batch.filter((m) => (this.failures.get(m.data?.waMessageId)?.count ?? 0) >= this.env.OUTBOUND_MAX_ATTEMPTS);
+    if (last.length > 0) {
+      await this.giveUp(s, last);
+      batch = batch.filter((m) => !last.includes(m));
+      if (batch.length === 0) return;
+    }
+    try {
+      await this.sendAll(s, batch);
+    } catch (err) {
+      if (!isTransientError(err)) {
+        for (const m of batch) {
+          const wid = m.data?.waMessageId;
+          this.failures.set(wid, { count: (this.failures.get(wid)?.count ?? 0) + 1, reason: errorText(err) });
+        }
+      }
+      throw err;
+    }
+    for (const m of batch) this.failures.delete(m.data?.waMessageId);
+  }
+
+  /** Sends that ran out of tries and are still not out: their messages are marked failed. */
+  private async giveUp(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
+    const sends = batch.map((m) => m.data).filter((d) => isOutboundSend(d) && d.connectionId === s.id && d.companyId === s.companyId);
+    const states = await this.store.recordSends(sends);
+    for (const send of sends) {
+      if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') continue;
+      const reason = this.failures.get(send.waMessageId)?.reason ?? 'not sent after its tries';
+      this.failures.delete(send.waMessageId);
+      this.logger.warn({ connectionId: s.id, waMessageId: send.waMessageId, reason }, 'outbound send given up; its message is marked failed');
+      await this.publisher.failed(s, send.to, send.waMessageId, reason);
+    }
+  }
+
+  private async sendAll(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
     const sends: WaOutboundSend[] = [];
     for (const m of batch) {
       const send = m.data;
@@ -202,6 +243,23 @@ export class OutboundConsumer {
         this.logger.warn({ err, connectionId: s.id, waMessageId: send.waMessageId }, 'ack 1 not published'),
       ),
     );
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof DomainError) return `${err.code}: ${err.message}`;
+  return (err as Error)?.message ?? String(err);
+}
+
+/** A map that forgets its oldest entries past `max` (reasons of sends that were retried elsewhere). */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    if (!this.has(key) && this.size >= this.max) this.delete(this.keys().next().value as K);
+    return super.set(key, value);
   }
 }
 

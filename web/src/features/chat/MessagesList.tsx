@@ -81,7 +81,7 @@ function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto
         <div className="meta">
           {message.isEdited && !message.isDeleted && <span data-testid="message-edited">{t('chat.edited')}</span>}
           <span>{timeLabel(message.createdAt)}</span>
-          {mine && <AckIcon ack={message.ack} />}
+          {mine && <AckIcon ack={message.ack} failedReason={message.failedReason} />}
         </div>
       </div>
       {!mine && replyButton}

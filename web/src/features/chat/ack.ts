@@ -7,3 +7,8 @@ export function ackIcon(ack: number): AckIconKind {
   if (ack >= 1) return 'sent';
   return 'clock';
 }
+
+/** A message whose send the phone session gave up (it never reached WhatsApp): still at ack 0, with a reason. */
+export function sendFailed(ack: number, failedReason: string | null | undefined): failedReason is string {
+  return ack === 0 && !!failedReason;
+}

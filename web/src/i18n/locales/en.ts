@@ -220,6 +220,7 @@ const en: Translation = {
       sent: 'Sent',
       delivered: 'Delivered',
       read: 'Read',
+      failed: 'Not sent: {{reason}}',
     },
   },
   contacts: {

@@ -220,6 +220,7 @@ const es: Translation = {
       sent: 'Enviado',
       delivered: 'Entregado',
       read: 'Leído',
+      failed: 'No enviado: {{reason}}',
     },
   },
   contacts: {

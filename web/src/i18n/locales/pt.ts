@@ -222,6 +222,7 @@ const pt = {
       sent: 'Enviada',
       delivered: 'Entregue',
       read: 'Lida',
+      failed: 'Não enviada: {{reason}}',
     },
   },
   contacts: {

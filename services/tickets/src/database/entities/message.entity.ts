@@ -18,6 +18,8 @@ export class MessageEntity {
   @Column({ type: 'text', nullable: true }) mediaUrl: string | null;
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) quotedMsgId: number | null;
   @Column({ type: 'smallint', default: 0 }) ack: number;
+  /** why its send was given up (null: not given up, or it got through after all) */
+  @Column({ type: 'text', nullable: true }) failedReason: string | null;
   @Column({ type: 'boolean', default: false }) read: boolean;
   @Column({ type: 'boolean', default: false }) isDeleted: boolean;
   @Column({ type: 'boolean', default: false }) isEdited: boolean;

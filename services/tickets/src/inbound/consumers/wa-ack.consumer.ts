@@ -49,19 +49,31 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       const key = `${data.connectionId}|${data.waMessageId}`;
       if ((top.get(key)?.ack ?? -1) < data.ack) top.set(key, data);
     }
-    const acks = [...top.values()];
+    const acks = [...top.values()].filter((a) => !a.failed);
+    // a send given up: its message is marked failed (unless an ack showed it got through)
+    const failed = batch.map((m) => m.data).filter((a) => typeof a.failed === 'string' && a.failed.length > 0);
     // the rise and its events commit together: a crash after commit leaves the events to the outbox relay
     const outboxIds = await this.db.transaction(async (tx) => {
       // TypeORM answers an UPDATE … RETURNING with [rows, affected]
+      const [marked] = failed.length
+        ? ((await tx.query(
+            `UPDATE tickets.messages m SET "failedReason" = u.reason, "updatedAt" = now()
+               FROM unnest($1::int[], $2::text[], $3::int[], $4::text[]) AS u(whatsapp, wid, company, reason)
+              WHERE m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company AND m.ack = 0 AND m."failedReason" IS NULL
+              RETURNING m.id`,
+            [failed.map((a) => a.connectionId), failed.map((a) => a.waMessageId), failed.map((a) => a.companyId), failed.map((a) => (a.failed as string).slice(0, 1000))],
+          )) as [Array<{ id: string }>, number])
+        : [[] as Array<{ id: string }>];
       const [raised] = (await tx.query(
-        `UPDATE tickets.messages m SET ack = u.ack, "updatedAt" = now()
+        `UPDATE tickets.messages m SET ack = u.ack, "failedReason" = NULL, "updatedAt" = now()
            FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u(whatsapp, wid, ack, company)
           WHERE m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company AND m.ack < u.ack
           RETURNING m.id`,
         [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
       )) as [Array<{ id: string }>, number];
-      if (raised.length === 0) return [];
-      const messages = await tx.getRepository(MessageEntity).find({ where: { id: In(raised.map((r) => String(r.id))) }, order: { id: 'ASC' } });
+      const changed = [...new Set([...marked, ...raised].map((r) => String(r.id)))];
+      if (changed.length === 0) return [];
+      const messages = await tx.getRepository(MessageEntity).find({ where: { id: In(changed) }, order: { id: 'ASC' } });
       const ticketsByCompany = new Map<number, Set<number>>();
       for (const m of messages) ticketsByCompany.set(m.companyId, (ticketsByCompany.get(m.companyId) ?? new Set<number>()).add(m.ticketId));
       const tickets: TicketRow[] = [];

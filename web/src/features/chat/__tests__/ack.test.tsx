@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { render } from '@testing-library/react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { system } from '../../../app/theme';
-import { ackIcon } from '../ack';
+import { aMessage } from '../../../test/fixtures';
+import { ackIcon, sendFailed } from '../ack';
 import { AckIcon } from '../AckIcon';
 
 describe('ack icons (spec 01 §4 "Message acknowledgement icons")', () => {
@@ -35,5 +36,39 @@ describe('ack icons (spec 01 §4 "Message acknowledgement icons")', () => {
     expect(icon.getAttribute('data-ack')).toBe('4');
     expect(icon.getAttribute('data-icon')).toBe('read');
     expect(icon.getAttribute('aria-label')).toBe('Lida');
+  });
+
+  it('a message given up at ack 0 shows the red failure marker with its reason, not the clock', () => {
+    const failed = aMessage({ ack: 0, failedReason: 'Error: sandbox: 14155550123 is not on WhatsApp' });
+    const { getByTestId, queryByTestId } = render(
+      <ChakraProvider value={system}>
+        <AckIcon ack={failed.ack} failedReason={failed.failedReason} />
+      </ChakraProvider>,
+    );
+    const marker = getByTestId('message-failed');
+    expect(marker.getAttribute('aria-label')).toBe('Não enviada: Error: sandbox: 14155550123 is not on WhatsApp');
+    expect(marker.querySelector('title')?.textContent).toBe('Não enviada: Error: sandbox: 14155550123 is not on WhatsApp');
+    expect(queryByTestId('message-ack')).toBeNull();
+  });
+
+  it('a normal message at ack 0 has no failure marker', () => {
+    const pending = aMessage({ ack: 0 });
+    const { getByTestId, queryByTestId } = render(
+      <ChakraProvider value={system}>
+        <AckIcon ack={pending.ack} failedReason={pending.failedReason} />
+      </ChakraProvider>,
+    );
+    expect(queryByTestId('message-failed')).toBeNull();
+    expect(getByTestId('message-ack').getAttribute('data-icon')).toBe('clock');
+  });
+
+  it.each([
+    [0, 'boom', true],
+    [0, null, false],
+    [0, '', false],
+    [0, undefined, false],
+    [1, 'boom', false],
+  ])('sendFailed(%i, %p) → %p', (ack, reason, failed) => {
+    expect(sendFailed(ack as number, reason as string | null | undefined)).toBe(failed);
   });
 });

@@ -66,6 +66,10 @@ export class SandboxProvider implements SessionProvider {
 
   async sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }> {
     if (!this.open) throw new ProviderClosedError(this.kind);
+    // as WhatsApp: a number that is not on it cannot be sent to (the stand-in's rule: 12 or 13 digits)
+    if (jid.endsWith('@s.whatsapp.net') && !(await this.checkNumber(jidToContact(jid))).exists) {
+      throw new Error(`sandbox: ${jidToContact(jid)} is not on WhatsApp`);
+    }
     const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: options.messageId };
     // the moment the phone was asked to send (what pacing is about), not when its record was written
     const sentAt = new Date();
