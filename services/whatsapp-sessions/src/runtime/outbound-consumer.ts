@@ -113,8 +113,9 @@ export class OutboundConsumer {
    * A batch of sends: all recorded before any goes out (one statement; a redelivery of a send already out
    * is only acked), then each sent with the WhatsApp id tickets chose and marked sent, a chat's sends in the
    * order tickets published them and up to CHATS_AT_ONCE chats side by side; the acks 1 are published
-   * together at the end. A session that is not CONNECTED fails the delivery: the bus retries it (what went
-   * out before is marked sent and skipped), then dead-letters it.
+   * together at the end. A failure (the session not CONNECTED, the phone refusing) fails the delivery: the
+   * bus retries it (what went out before is marked sent and skipped); past OUTBOUND_MAX_ATTEMPTS tries the
+   * sends still not out are given up and reported failed (giveUp).
    */
   private async handle(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
     // past its tries a send is given up: reported failed (with the last reason), not dead-lettered unseen;
