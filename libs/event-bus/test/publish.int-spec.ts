@@ -85,9 +85,8 @@ describe('EventBus publish / streams', () => {
   });
 
   it('rejects a publish that no stream takes', async () => {
-    const t0 = Date.now();
+    // "no responders" (503) after its retries, not a timeout
     await expect(bus.publish(`nostream${u.sfx}.x`, {}, { msgId: 'x' })).rejects.toMatchObject({ code: '503' });
-    expect(Date.now() - t0).toBeLessThan(2000); // after its retries, without waiting for a timeout
   });
 
   it('pipelines many publishes', async () => {
