@@ -34,6 +34,7 @@ export interface ResolvedConsumerSpec<T> {
   orderKey: (subject: string) => string;
   concurrency: number;
   batchSize: number;
+  lingerMs: number;
   maxAttempts: number;
   backoffMs: number[];
   outageInitialMs: number;
@@ -62,6 +63,7 @@ export function resolveSpec<T>(spec: ConsumerSpec<T>): ResolvedConsumerSpec<T> {
     orderKey: spec.orderKey ?? ((s) => s),
     concurrency,
     batchSize,
+    lingerMs: spec.lingerMs ? positiveInt(spec.lingerMs, 0, 'lingerMs') : 0,
     maxAttempts,
     backoffMs: [...(spec.backoffMs ?? DEFAULT_BACKOFF_MS)],
     outageInitialMs,
@@ -249,6 +251,11 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     return this.sleeper.sleep(ms);
   }
 
+  /** A lane's wait for more messages before a batch smaller than batchSize (lingerMs); cut short by stop(). */
+  linger(): Promise<void> {
+    return this.sleeper.sleep(this.spec.lingerMs);
+  }
+
   /** Waits out an outage; cut short by stop() and by another lane getting through. */
   sleepOutage(ms: number): Promise<void> {
     return this.outageSleeper.sleep(ms);
@@ -417,6 +424,10 @@ class Lane<T> {
         this.shift();
         await this.deadOnArrival(first);
         continue;
+      }
+      if (this.r.spec.lingerMs > 0 && this.size() < this.r.spec.batchSize) {
+        await this.r.linger();
+        if (this.r.isStopping) continue; // handed back above
       }
       const batch: Held<T>[] = [];
       while (batch.length < this.r.spec.batchSize && this.size() > 0 && !this.r.isDead(this.queue[this.head])) {

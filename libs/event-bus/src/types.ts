@@ -91,6 +91,12 @@ export interface ConsumerSpec<T> {
   /** Max messages handed to one handler call (only those already waiting). Default 1. */
   batchSize?: number;
   /**
+   * How long a lane waits for more messages before handling a batch smaller than batchSize. Default 0: a
+   * lone message is handled at once. For work whose cost is per batch and whose latency does not matter
+   * (a message's ack rising, say), a few tens of ms make one batch of what would have been many.
+   */
+  lingerMs?: number;
+  /**
    * Attempts per delivery before dead-lettering, counting only failures that will repeat (a bad payload,
    * a broken rule). Failures of an unreachable dependency (see isTransient) are waited out, never counted.
    * Default 5.

@@ -113,6 +113,53 @@ describe('EventBus ordering, concurrency and batching', () => {
     expect(Math.max(...sizes)).toBeGreaterThan(1);
   });
 
+  it('with lingerMs, gathers a trickle into one batch; stop() cuts the wait and hands the messages back', async () => {
+    const sizes: number[][] = [];
+    const h = await bus.consume<Ev>({
+      stream: u.stream.name,
+      durable: u.durable('linger'),
+      filterSubjects: [u.subj('linger.>')],
+      batchSize: 100,
+      lingerMs: 3000,
+      handler: async (batch) => {
+        sizes.push(batch.map((m) => m.data.n));
+      },
+    });
+    // one after another, each waiting for the stream's ack: without lingerMs each is a batch of its own
+    for (let i = 0; i < 5; i++) await bus.publish<Ev>(u.subj('linger.x'), { conv: 0, n: i }, { msgId: `${u.sfx}-g${i}` });
+    await waitFor(() => sizes.flat().length === 5, 15_000, 'the trickle handled');
+    expect(sizes).toEqual([[0, 1, 2, 3, 4]]);
+
+    // a consumer lingering a minute: stop() returns without waiting it out, and the message is not lost
+    const late = await bus.consume<Ev>({
+      stream: u.stream.name,
+      durable: u.durable('linger-stop'),
+      filterSubjects: [u.subj('linger-stop.>')],
+      batchSize: 100,
+      lingerMs: 60_000,
+      handler: async () => {
+        throw new Error('not while lingering');
+      },
+    });
+    await bus.publish<Ev>(u.subj('linger-stop.x'), { conv: 0, n: 9 }, { msgId: `${u.sfx}-gs` });
+    await sleep(300);
+    const outcome = await Promise.race([late.stop().then(() => 'stopped'), sleep(20_000).then(() => 'still lingering')]);
+    expect(outcome).toBe('stopped');
+    const got: number[] = [];
+    const again = await bus.consume<Ev>({
+      stream: u.stream.name,
+      durable: u.durable('linger-stop'),
+      filterSubjects: [u.subj('linger-stop.>')],
+      handler: async (batch) => {
+        got.push(...batch.map((m) => m.data.n));
+      },
+    });
+    await waitFor(() => got.length === 1, 15_000, 'the handed-back message');
+    await again.stop();
+    await h.stop();
+    expect(got).toEqual([9]);
+  });
+
   it('does not wait to fill a batch: a lone message is handled alone, before the next one is published', async () => {
     const batches: number[][] = [];
     const h = await bus.consume<Ev>({

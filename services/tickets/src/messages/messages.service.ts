@@ -194,13 +194,14 @@ export class MessagesService {
 
   /**
    * Sends, inside the caller's transaction, one message per item in the items' order (each connection's
-   * sends leave in that order): all stored with ack 0 in one statement, each ticket's last message set in
-   * one, the sends and their announcements written to the outbox in one. A batch of scheduled messages due
-   * together shares it. Every item's connection must be up (ERR_WAPP_NOT_INITIALIZED).
+   * sends leave in that order): all stored with ack 0 in one statement, each ticket's last message set (and
+   * the tickets read back) in one, the sends and their announcements written to the outbox in one. A batch of
+   * scheduled messages due together shares it. Every item's connection must be up (ERR_WAPP_NOT_INITIALIZED),
+   * checked here unless the caller has just checked it (`connectionsChecked`).
    */
-  async sendManyInTransaction(tx: EntityManager, items: readonly OutgoingItem[]): Promise<{ messages: MessageDto[]; outboxIds: string[] }> {
+  async sendManyInTransaction(tx: EntityManager, items: readonly OutgoingItem[], opts: { connectionsChecked?: boolean } = {}): Promise<{ messages: MessageDto[]; outboxIds: string[] }> {
     if (items.length === 0) return { messages: [], outboxIds: [] };
-    const checked = new Set<string>();
+    const checked = new Set<string>(opts.connectionsChecked ? items.map(({ row }) => `${row.companyId}|${row.whatsappId}`) : []);
     for (const { row } of items) {
       const key = `${row.companyId}|${row.whatsappId}`;
       if (checked.has(key)) continue;
@@ -237,14 +238,7 @@ export class MessagesService {
     const saved = await repo.save(entities);
     const lastOf = new Map<number, string>();
     saved.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
-    await tx.query(`UPDATE tickets.tickets t SET "lastMessage" = u.body, "updatedAt" = now() FROM unnest($1::int[], $2::text[]) AS u(id, body) WHERE t.id = u.id`, [
-      [...lastOf.keys()],
-      [...lastOf.values()],
-    ]);
-    const ticketIds = new Map<number, Set<number>>();
-    for (const { row } of items) ticketIds.set(row.companyId, (ticketIds.get(row.companyId) ?? new Set<number>()).add(row.id));
-    const updated: TicketRow[] = [];
-    for (const [companyId, ids] of ticketIds) updated.push(...(await this.tickets.findByIds(companyId, [...ids], tx)));
+    const updated = await this.tickets.touchLastMessage(tx, lastOf);
     const messages = saved.map((m) => messageView(m));
     const sends: OutgoingEvent[] = saved.map((m, i) => {
       const { row, media, pace } = items[i] as OutgoingItem;

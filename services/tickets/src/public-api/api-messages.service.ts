@@ -1,19 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ApiIdentity } from '@wa/auth';
-import type { ApiMessageState, ApiMessageStatus } from '@wa/contracts';
+import type { ApiMessageState, ApiMessageStatus, MessageDto } from '@wa/contracts';
+import { queryPrepared } from '@wa/database';
 import { checkMediaFile, DomainError, MediaStorage, newMediaKey, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, MessageEntity, TicketEntity } from '../database/entities/index.js';
 import { contactNumber, contactUpdated, contactView } from '../contacts/contacts.service.js';
 import { MessagesService, type OutgoingItem, type SentMedia } from '../messages/messages.service.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
-import { ReadModels } from '../read-models/read-models.repository.js';
-import type { TicketRow } from '../tickets/ticket-view.js';
+import { messageView, TICKET_SELECT, type TicketRow } from '../tickets/ticket-view.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
 
 /** How long an Idempotency-Key's first answer is kept. */
 export const IDEMPOTENCY_TTL_H = 24;
+
+/** A closed ticket of the contact on the connection touched this recently takes an API send (as the product does). */
+const TICKET_REUSED_FOR = '2 hours';
 
 /** What a message's ack means to an integrator. */
 export function stateOf(ack: number, failedReason?: string | null): ApiMessageState {
@@ -24,8 +27,8 @@ export function stateOf(ack: number, failedReason?: string | null): ApiMessageSt
   return 'queued';
 }
 
-const statusOf = (m: MessageEntity, number: string): ApiMessageStatus => ({
-  id: Number(m.id),
+const statusOf = (m: MessageDto, number: string): ApiMessageStatus => ({
+  id: m.id,
   ticketId: m.ticketId,
   number,
   body: m.body,
@@ -33,8 +36,8 @@ const statusOf = (m: MessageEntity, number: string): ApiMessageStatus => ({
   state: stateOf(m.ack, m.failedReason),
   ack: m.ack,
   reason: m.ack === 0 ? (m.failedReason ?? null) : null,
-  createdAt: m.createdAt.toISOString(),
-  updatedAt: m.updatedAt.toISOString(),
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
 });
 
 /**
@@ -48,7 +51,6 @@ export class ApiMessagesService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly messages: MessagesService,
     private readonly tickets: TicketsRepository,
-    private readonly readModels: ReadModels,
     private readonly outbox: Outbox,
     private readonly storage: MediaStorage,
   ) {}
@@ -60,9 +62,11 @@ export class ApiMessagesService {
     if (!text && files.length === 0) {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Obrigatório'] }] }, 'A body (or a file in medias) is required.');
     }
-    const connection = await this.readModels.connection(api.companyId, api.connectionId);
-    if (!connection) throw new DomainError('ERR_NO_WAPP_FOUND');
-    if (connection.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    // a call costs as few round trips to PostgreSQL as it can (each one may wait for a busy core): the
+    // connection, the contact and its ticket to reuse are read in one
+    const found = await this.lookUp(api, number);
+    if (!found) throw new DomainError('ERR_NO_WAPP_FOUND');
+    if (found.connectionStatus !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const checked = [];
     for (const f of files) checked.push(await checkMediaFile(f));
     const media: SentMedia[] = [];
@@ -78,14 +82,12 @@ export class ApiMessagesService {
           if (first) return { answer: first, outboxIds: [], repeated: true };
         }
         const events: OutgoingEvent[] = [];
-        const contact = await this.contactOf(tx, api.companyId, number, events);
-        const row = await this.ticketOf(tx, api, contact);
+        const row = found.ticket ?? (await this.ticketOf(tx, api, found.contact ?? (await this.contactOf(tx, api.companyId, number, events))));
         const items: OutgoingItem[] = media.length
           ? media.map((m, i) => ({ row, body: i === 0 ? text : '', media: m, pace: api.pace }))
           : [{ row, body: text, pace: api.pace }];
-        const sent = await this.messages.sendManyInTransaction(tx, items);
-        const first = (await tx.getRepository(MessageEntity).findOneBy({ id: String(sent.messages[0]?.id), companyId: api.companyId })) as MessageEntity;
-        const answer = statusOf(first, number);
+        const sent = await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true });
+        const answer = statusOf(sent.messages[0] as MessageDto, number);
         if (idempotencyKey) {
           await tx.query(`UPDATE tickets.api_requests SET response = $3 WHERE "connectionId" = $1 AND key = $2`, [api.connectionId, idempotencyKey, JSON.stringify(answer)]);
         }
@@ -105,7 +107,36 @@ export class ApiMessagesService {
     const m = Number.isSafeInteger(id) && id > 0 ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(id), companyId: api.companyId, whatsappId: api.connectionId, fromMe: true }) : null;
     if (!m) throw new DomainError('ERR_NO_MESSAGE_FOUND');
     const contact = m.contactId ? await this.db.getRepository(ContactEntity).findOneBy({ id: m.contactId, companyId: api.companyId }) : null;
-    return statusOf(m, contact?.number ?? '');
+    return statusOf(messageView(m), contact?.number ?? '');
+  }
+
+  /**
+   * The connection's status (null: no such connection of the company), the company's contact of this number
+   * and the ticket a send to it goes into (see ticketOf), when they exist: one statement.
+   */
+  private async lookUp(
+    api: ApiIdentity,
+    number: string,
+  ): Promise<{ connectionStatus: string; contact: Pick<ContactEntity, 'id' | 'isGroup'> | null; ticket: TicketRow | null } | null> {
+    const [row] = await queryPrepared<TicketRow & { connectionStatus: string; knownContactId: number | null; knownIsGroup: boolean | null }>(
+      this.db,
+      `SELECT w.status AS "connectionStatus", k.id AS "knownContactId", k."isGroup" AS "knownIsGroup", v.*
+         FROM tickets.connections w
+         LEFT JOIN tickets.contacts k ON k."companyId" = w."companyId" AND k.number = $3
+         LEFT JOIN LATERAL (${TICKET_SELECT}
+              WHERE t."companyId" = w."companyId" AND t."contactId" = k.id AND t."whatsappId" = w.id
+                AND (t.status <> 'closed' OR t."updatedAt" > now() - $4::interval)
+              ORDER BY (t.status <> 'closed') DESC, t."updatedAt" DESC, t.id DESC LIMIT 1) v ON true
+        WHERE w.id = $2 AND w."companyId" = $1`,
+      [api.companyId, api.connectionId, number, TICKET_REUSED_FOR],
+    );
+    if (!row) return null;
+    const { connectionStatus, knownContactId, knownIsGroup, ...ticket } = row;
+    return {
+      connectionStatus,
+      contact: knownContactId === null ? null : { id: knownContactId, isGroup: Boolean(knownIsGroup) },
+      ticket: ticket.id === null ? null : (ticket as TicketRow),
+    };
   }
 
   /**
@@ -124,7 +155,7 @@ export class ApiMessagesService {
     return first.response;
   }
 
-  /** The company's contact of this number, made (named by its number) when there is none. */
+  /** The company's contact of this number, made (named by its number): the lookup found none. */
   private async contactOf(tx: EntityManager, companyId: number, number: string, events: OutgoingEvent[]): Promise<ContactEntity> {
     const made: Array<{ id: number }> = await tx.query(
       `INSERT INTO tickets.contacts ("companyId", name, number) VALUES ($1, $2, $2) ON CONFLICT ("companyId", number) DO NOTHING RETURNING id`,
@@ -136,28 +167,20 @@ export class ApiMessagesService {
   }
 
   /**
-   * The contact's ticket on this connection that is still going (the latest), else one of its tickets there
-   * touched within the last two hours (as the product does), else a new one, stored closed as the product
-   * does for API sends: the message is in the contact's history, and a reply opens a ticket in the pending
-   * list as any customer's message does.
+   * A send goes into the contact's ticket on this connection that is still going (the latest), else one of
+   * its tickets there touched within the last two hours (as the product does), else a new one, stored closed
+   * as the product does for API sends: the message is in the contact's history, and a reply opens a ticket
+   * in the pending list as any customer's message does. The lookup found none to reuse: this looks again
+   * under a lock per contact (calls to the same contact at once make one ticket, not one each) and makes it.
    */
-  private async ticketOf(tx: EntityManager, api: ApiIdentity, contact: ContactEntity): Promise<TicketRow> {
-    // calls to the same contact at once make one ticket, not one each
+  private async ticketOf(tx: EntityManager, api: ApiIdentity, contact: Pick<ContactEntity, 'id' | 'isGroup'>): Promise<TicketRow> {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('api-ticket:' || $1::text), $2)`, [api.connectionId, contact.id]);
-    const [going] = (await tx.query(
-      `SELECT id FROM tickets.tickets
-        WHERE "companyId" = $1 AND "contactId" = $2 AND "whatsappId" = $3 AND (status <> 'closed' OR "updatedAt" > now() - interval '2 hours')
-        ORDER BY (status <> 'closed') DESC, "updatedAt" DESC, id DESC LIMIT 1`,
-      [api.companyId, contact.id, api.connectionId],
-    )) as Array<{ id: number }>;
-    const id =
-      going?.id ??
-      (
-        await tx.getRepository(TicketEntity).save(
-          tx.getRepository(TicketEntity).create({ companyId: api.companyId, contactId: contact.id, whatsappId: api.connectionId, queueId: null, userId: null, status: 'closed', isGroup: contact.isGroup }),
-        )
-      ).id;
-    return (await this.tickets.findById(api.companyId, id, tx)) as TicketRow;
+    const meanwhile = await this.tickets.latestFor(tx, api.companyId, contact.id, api.connectionId, TICKET_REUSED_FOR);
+    if (meanwhile) return meanwhile;
+    const made = await tx
+      .getRepository(TicketEntity)
+      .save(tx.getRepository(TicketEntity).create({ companyId: api.companyId, contactId: contact.id, whatsappId: api.connectionId, queueId: null, userId: null, status: 'closed', isGroup: contact.isGroup }));
+    return (await this.tickets.findById(api.companyId, made.id, tx)) as TicketRow;
   }
 
   private async forget(media: SentMedia[]): Promise<void> {

@@ -208,11 +208,7 @@ export class ScheduleSender {
         ORDER BY t."companyId", t."contactId", t."updatedAt" DESC, t.id DESC`,
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
-    const byCompany = new Map<number, number[]>();
-    for (const g of going) byCompany.set(g.companyId, [...(byCompany.get(g.companyId) ?? []), g.id]);
-    for (const [companyId, ids] of byCompany) {
-      for (const row of await this.tickets.findByIds(companyId, ids, tx)) out.set(`${row.companyId}|${row.contactId}`, row);
-    }
+    for (const row of await this.tickets.findByKeys(going, tx)) out.set(`${row.companyId}|${row.contactId}`, row);
     for (const { s, contact } of sendable) {
       const key = `${s.companyId}|${s.contactId}`;
       if (out.has(key)) continue;

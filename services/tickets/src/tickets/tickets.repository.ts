@@ -2,7 +2,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PageReads, queryPrepared } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
-import { TICKET_SELECT, type TicketRow } from './ticket-view.js';
+import { TICKET_COLUMNS, TICKET_JOINS, TICKET_SELECT, type TicketRow } from './ticket-view.js';
 
 /** Ticket queries; every one is bound to a company id. */
 @Injectable()
@@ -30,6 +30,48 @@ export class TicketsRepository implements OnModuleDestroy {
   async findByIds(companyId: number, ids: number[], manager: EntityManager = this.db.manager): Promise<TicketRow[]> {
     if (ids.length === 0) return [];
     return queryPrepared<TicketRow>(manager, `${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = ANY($2::int[])`, [companyId, ids]);
+  }
+
+  /** Tickets of several companies at once, each named by its company and id (one statement). */
+  async findByKeys(keys: Iterable<{ companyId: number; id: number }>, manager: EntityManager = this.db.manager): Promise<TicketRow[]> {
+    const unique = [...new Map([...keys].map((k) => [`${k.companyId}|${k.id}`, k])).values()];
+    if (unique.length === 0) return [];
+    return queryPrepared<TicketRow>(
+      manager,
+      `${TICKET_SELECT} JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id`,
+      [unique.map((k) => k.companyId), unique.map((k) => k.id)],
+    );
+  }
+
+  /**
+   * A message went into these tickets: sets each one's lastMessage (and updatedAt) and answers the tickets as
+   * they now are, in one statement. The ids come from reads already bound to a company.
+   */
+  async touchLastMessage(manager: EntityManager, lastOf: ReadonlyMap<number, string>): Promise<TicketRow[]> {
+    if (lastOf.size === 0) return [];
+    return queryPrepared<TicketRow>(
+      manager,
+      `WITH touched AS (
+         UPDATE tickets.tickets x SET "lastMessage" = u.body, "updatedAt" = now()
+           FROM unnest($1::int[], $2::text[]) AS u(id, body) WHERE x.id = u.id RETURNING x.*)
+       SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}`,
+      [[...lastOf.keys()], [...lastOf.values()]],
+    );
+  }
+
+  /**
+   * The contact's latest ticket on a connection that is still going, else its latest there updated since
+   * `touchedSince`; null when none.
+   */
+  async latestFor(manager: EntityManager, companyId: number, contactId: number, whatsappId: number, touchedSince: string): Promise<TicketRow | null> {
+    const rows = await queryPrepared<TicketRow>(
+      manager,
+      `${TICKET_SELECT}
+        WHERE t."companyId" = $1 AND t."contactId" = $2 AND t."whatsappId" = $3 AND (t.status <> 'closed' OR t."updatedAt" > now() - $4::interval)
+        ORDER BY (t.status <> 'closed') DESC, t."updatedAt" DESC, t.id DESC LIMIT 1`,
+      [companyId, contactId, whatsappId, touchedSince],
+    );
+    return rows[0] ?? null;
   }
 
   /**

@@ -92,17 +92,12 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     const repeated = batch.some((m) => m.deliveryCount > 1 || m.attempt > 1);
     const announce = stored.filter((s) => s.isNew || repeated);
     if (announce.length === 0) return;
-    const ticketsByCompany = new Map<number, Set<number>>();
-    for (const s of announce) {
-      const ids = ticketsByCompany.get(s.companyId) ?? new Set<number>();
-      ticketsByCompany.set(s.companyId, ids.add(s.ticketId));
-    }
-    const [messageRows, ...ticketRows] = await Promise.all([
+    const [messageRows, ticketRows] = await Promise.all([
       this.messagesById(announce.map((s) => s.id)),
-      ...[...ticketsByCompany].map(([companyId, ids]) => this.tickets.findByIds(companyId, [...ids])),
+      this.tickets.findByKeys(announce.map((s) => ({ companyId: s.companyId, id: s.ticketId }))),
     ]);
-    const events = announceStored('created', messageRows, ticketRows.flat(), (companyId, id) => this.callers.nameOf(companyId, id));
-    events.push(...(await this.newContacts(messageRows, ticketRows.flat())));
+    const events = announceStored('created', messageRows, ticketRows, (companyId, id) => this.callers.nameOf(companyId, id));
+    events.push(...(await this.newContacts(messageRows, ticketRows)));
     // the company's webhook hears of them before anyone else does (a crash before this is a redelivery)
     await this.webhooks.recordAlone(events);
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
