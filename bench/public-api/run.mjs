@@ -7,13 +7,14 @@
 //
 //   npm run bench:public-api [-- SECONDS [TOKENS]]     (or BENCH_SECONDS, default 30; BENCH_TOKENS, default 10)
 //
-//   BENCH_RATE             calls per second each token offers, open loop (3: half again the default bench pace,
-//                          so the queue fills and 429s come); 0: closed loop, as fast as BENCH_CONCURRENCY allows
+//   BENCH_RATE             calls per second each token offers, open loop (3); 0: closed loop, as fast as
+//                          BENCH_CONCURRENCY allows
 //   BENCH_CONCURRENCY      calls in flight per token when BENCH_RATE=0 (4)
 //   BENCH_NUMBERS          numbers each token sends to (3)
-//   BENCH_SENDS_PER_MINUTE the pace given to the gateway as API_SENDS_PER_MINUTE (120 = one send per 500 ms
-//                          per connection; the product's default is 20)
-//   BENCH_QUEUE_MAX        the gateway's API_QUEUE_MAX (20; the product's default is 200)
+//   BENCH_SENDS_PER_MINUTE the pace given to the gateway as API_SENDS_PER_MINUTE (20, the product's default:
+//                          one send per 3 s per connection; 120 = one per 500 ms, six times the sends and acks
+//                          behind the calls, with BENCH_QUEUE_MAX=20 so the queue fills and 429s come)
+//   BENCH_QUEUE_MAX        the gateway's API_QUEUE_MAX (200, the product's default)
 //                          (BENCH_ENV_API_SENDS_PER_MINUTE / BENCH_ENV_API_QUEUE_MAX, which product.mjs passes
 //                          to every service, win over these, and the figures use them)
 //   BENCH_DRAIN_EXTRA_S    how long past the paced drain time to wait for the phone (30)
@@ -62,8 +63,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const RATE = Number(process.env.BENCH_RATE ?? 3);
 const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 3);
 // product.mjs gives BENCH_ENV_<NAME> to every service over what startProduct is told: the figures use what the gateway runs with
-const SENDS_PER_MINUTE = Number(process.env.BENCH_ENV_API_SENDS_PER_MINUTE ?? process.env.BENCH_SENDS_PER_MINUTE ?? 120);
-const QUEUE_MAX = Number(process.env.BENCH_ENV_API_QUEUE_MAX ?? process.env.BENCH_QUEUE_MAX ?? 20);
+const SENDS_PER_MINUTE = Number(process.env.BENCH_ENV_API_SENDS_PER_MINUTE ?? process.env.BENCH_SENDS_PER_MINUTE ?? 20);
+const QUEUE_MAX = Number(process.env.BENCH_ENV_API_QUEUE_MAX ?? process.env.BENCH_QUEUE_MAX ?? 200);
 const DRAIN_EXTRA_S = Number(process.env.BENCH_DRAIN_EXTRA_S ?? 30);
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 10);
 const PACE_SLACK_MS = Number(process.env.BENCH_PACE_SLACK_MS ?? 10);
