@@ -36,6 +36,8 @@ import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
 import { MessageChanges } from './messages/message-changes.service.js';
 import { Outbox } from './outbox/outbox.service.js';
+import { QueueOptionsController } from './queue-options/queue-options.controller.js';
+import { QueueOptionsService } from './queue-options/queue-options.service.js';
 import { QueuesController } from './queues/queues.controller.js';
 import { QueuesService } from './queues/queues.service.js';
 import { ConnectionsConsumer } from './read-models/consumers/connections.consumer.js';
@@ -58,7 +60,7 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, MessagesController, QueuesController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController],
+      controllers: [TicketsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController],
       providers: [
         ApiMessagesService,
         WebhookRecorder,
@@ -81,6 +83,7 @@ export class AppModule {
         MessagesService,
         MessageChanges,
         QueuesService,
+        QueueOptionsService,
         WaInboundConsumer,
         WaAckConsumer,
         ConnectionsConsumer,

@@ -1,4 +1,4 @@
-import type { ContactDto, MessageDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
+import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
 import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
 import type { AllTicket, Profile } from '../auth/auth.types.js';
 
@@ -10,6 +10,7 @@ export const SocketChannels = {
   whatsappSession: (companyId: number) => `company-${companyId}-whatsappSession`,
   contact: (companyId: number) => `company-${companyId}-contact`,
   schedule: (companyId: number) => `company-${companyId}-schedule`,
+  queue: (companyId: number) => `company-${companyId}-queue`,
   user: (companyId: number) => `company-${companyId}-user`,
   chat: (companyId: number) => `company-${companyId}-chat`,
   /** per-user auth event: the account signed in elsewhere */
@@ -53,6 +54,8 @@ export type UserChannelPayload =
   | { action: 'create' | 'update'; user: { id: number; name: string; email: string; profile: Profile; queueIds: number[]; allTicket: AllTicket; super: boolean; companyId: number } }
   | { action: 'delete'; userId: number };
 export type ScheduleChannelPayload = { action: 'update'; schedule: ScheduleDto } | { action: 'delete'; scheduleId: number };
+/** On `company-<id>-queue`, to everyone of the company (the queue pickers and the queues page). */
+export type QueueChannelPayload = { action: 'update'; queue: QueueDto } | { action: 'delete'; queueId: number };
 export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
 /** On `company-<id>-auth`, to the sockets of ended login sessions only. */
 export interface AuthChannelPayload {

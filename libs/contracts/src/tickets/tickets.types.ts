@@ -63,6 +63,24 @@ export interface QueueDto {
   updatedAt: string;
 }
 
+/** One option of a queue's chatbot tree (GET /queue-options). */
+export interface QueueOptionDto {
+  id: number;
+  queueId: number;
+  /** the option it is under; null on the first level */
+  parentId: number | null;
+  title: string;
+  message: string;
+  /** what the customer answers to pick it (1 to 999) */
+  option: string;
+  /** how many options are under it */
+  children: number;
+  mediaPath: string | null;
+  mediaName: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface TicketDto {
   id: number;
   uuid: string;

@@ -62,7 +62,6 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
 
   private sources(): Source[] {
     return [
-      // queue.* events ride on TICKETS too; nats-server 2.9 has no multi-subject filter, they are skipped
       { stream: Streams.TICKETS.name, orderKey: ticketsOrderKey, emissions: (m) => this.tickets.emissions(m) },
       { stream: Streams.CONNECTIONS.name, orderKey: connectionsOrderKey, emissions: (m) => this.connections.emissions(m) },
       { stream: Streams.AUTH.name, filter: SESSION_REPLACED_FILTER, emissions: (m) => this.sessions.emissions(m) },

@@ -82,12 +82,20 @@ describe('TicketsConsumer', () => {
     ]);
   });
 
-  it('fans out nothing whose company is missing or disagrees with the subject, nor queue events', async () => {
+  it('sends a queue change or deletion to the whole company', async () => {
+    const { consumer } = setup();
+    const queue = { id: 1, companyId: 7, name: 'Vendas', color: '#ff0000', greetingMessage: '', outOfHoursMessage: '', orderQueue: null, createdAt: 'x', updatedAt: 'x' };
+    expect(await consumer.emissions(msg('queue.updated.7.1', { companyId: 7, queue }))).toEqual([{ rooms: ['c:7'], channel: 'company-7-queue', payload: { action: 'update', queue } }]);
+    expect(await consumer.emissions(msg('queue.deleted.7.1', { companyId: 7, queueId: 1 }))).toEqual([{ rooms: ['c:7'], channel: 'company-7-queue', payload: { action: 'delete', queueId: 1 } }]);
+  });
+
+  it('fans out nothing whose company is missing or disagrees with the subject', async () => {
     const { consumer } = setup();
     expect(await consumer.emissions(msg('ticket.updated.8.5', { companyId: 7, ticket: ticket(3) }))).toEqual([]);
     expect(await consumer.emissions(msg('ticket.updated.7.5', { ticket: ticket(3) }))).toEqual([]);
     expect(await consumer.emissions(msg('ticket.updated.7.5', { companyId: 7, ticket: { ...ticket(3), companyId: 8 } }))).toEqual([]);
-    expect(await consumer.emissions(msg('queue.updated.7.1', { companyId: 7, queue: { id: 1 } }))).toEqual([]);
+    expect(await consumer.emissions(msg('queue.updated.7.1', { companyId: 7, queue: { id: 1, companyId: 8 } }))).toEqual([]);
+    expect(await consumer.emissions(msg('queue.deleted.7.1', { companyId: 7, queueId: 'x' }))).toEqual([]);
   });
 
   it('keeps a ticket and its messages on one order key', () => {

@@ -6,6 +6,9 @@ import {
   type ContactDeletedEvent,
   type ContactUpdatedEvent,
   type MessageEvent,
+  type QueueChangedEvent,
+  type QueueChannelPayload,
+  type QueueDeletedEvent,
   type ScheduleChannelPayload,
   type ScheduleDeletedEvent,
   type ScheduleUpdatedEvent,
@@ -31,8 +34,8 @@ export function ticketsOrderKey(subject: string): string {
 const placeOf = (t: { queueId?: unknown; userId?: unknown }): TicketPlace => ({ queueId: optionalId(t.queueId), userId: optionalId(t.userId) });
 
 /**
- * Ticket, message and contact events of tickets → the company's `-ticket`, `-appMessage` and `-contact`
- * channels. Ticket and message events go only to the rooms allowed to see the ticket (admins, its
+ * Ticket, message, contact, queue and schedule events of tickets → the company's `-ticket`, `-appMessage`,
+ * `-contact`, `-queue` and `-schedule` channels. Ticket and message events go only to the rooms allowed to see the ticket (admins, its
  * queue, its owner); when a ticket leaves rooms (moved to another queue, another owner), those rooms
  * get `{action: "delete"}` so their lists drop it, as Whaticket does on a status or owner change.
  */
@@ -50,7 +53,6 @@ export class TicketsConsumer {
   async emissions(msg: BusMessage<unknown>): Promise<Emission[]> {
     const companyId = eventCompany(msg.subject, COMPANY_INDEX, msg.data);
     const [kind, verb] = msg.subject.split('.');
-    if (kind === 'queue') return [];
     if (companyId === null) return this.skip(msg, 'no company');
     switch (`${kind}.${verb}`) {
       case 'ticket.updated':
@@ -66,6 +68,9 @@ export class TicketsConsumer {
         return this.contactUpdated(companyId, msg.data as ContactUpdatedEvent, msg);
       case 'contact.deleted':
         return this.contactDeleted(companyId, msg.data as ContactDeletedEvent, msg);
+      case 'queue.updated':
+      case 'queue.deleted':
+        return this.queue(companyId, verb, msg.data as QueueChangedEvent & QueueDeletedEvent, msg);
       case 'schedule.updated':
       case 'schedule.deleted':
         return this.schedule(companyId, verb, msg.data as ScheduleUpdatedEvent & ScheduleDeletedEvent, msg);
@@ -116,6 +121,14 @@ export class TicketsConsumer {
   private contactUpdated(companyId: number, e: ContactUpdatedEvent, msg: BusMessage<unknown>): Emission[] {
     if (!e.contact || !isId(e.contact.id)) return this.skip(msg, 'bad contact');
     return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.contact(companyId), payload: { action: 'update', contact: e.contact } satisfies ContactChannelPayload }];
+  }
+
+  /** A queue created, changed or deleted: to everyone of the company (queue pickers, the queues page). */
+  private queue(companyId: number, verb: string, e: QueueChangedEvent & QueueDeletedEvent, msg: BusMessage<unknown>): Emission[] {
+    const queueId = verb === 'updated' ? e.queue?.id : e.queueId;
+    if (!isId(queueId) || (verb === 'updated' && e.queue.companyId !== companyId)) return this.skip(msg, 'bad queue');
+    const payload: QueueChannelPayload = verb === 'updated' ? { action: 'update', queue: e.queue } : { action: 'delete', queueId };
+    return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.queue(companyId), payload }];
   }
 
   /** A scheduled message: to its author and the company's admins (the ones who see it in the calendar). */

@@ -1,6 +1,7 @@
 import { ContactEntity } from './contact.entity.js';
 import { MessageEntity } from './message.entity.js';
 import { QueueEntity } from './queue.entity.js';
+import { QueueOptionEntity } from './queue-option.entity.js';
 import { CompanySettingEntity, ConnectionEntity } from './read-models.entity.js';
 import { QuickMessageEntity } from './quick-message.entity.js';
 import { TicketNoteEntity } from './ticket-note.entity.js';
@@ -8,5 +9,5 @@ import { TicketEntity } from './ticket.entity.js';
 import { TagEntity } from './tag.entity.js';
 import { ScheduleEntity } from './schedule.entity.js';
 
-export { ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
-export const entities = [QueueEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity];
+export { QueueOptionEntity, ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
+export const entities = [QueueEntity, QueueOptionEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity];
