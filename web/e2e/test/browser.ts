@@ -51,3 +51,26 @@ export async function poll<T>(what: string, fn: () => Promise<T | undefined | nu
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** A JSON call to the product's API host (`token`: a signed-in page's access token, or null for none). */
+export async function api<T>(path: string, token: string | null, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${productUrls().apiUrl}${path}`, {
+    ...init,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', ...(init.headers ?? {}) },
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** The access token the console keeps for a signed-in page. */
+export const tokenOf = (p: Page): Promise<string> => p.evaluate(() => localStorage.getItem('token') ?? '');
+
+/** Signs in through the login page (the demo's admin unless told) and waits for the tickets page. */
+export async function signIn(p: Page, email = 'admin@admin.com', password = '123456'): Promise<void> {
+  const { webUrl } = productUrls();
+  await p.goto(`${webUrl}/login`);
+  await p.getByTestId('login-email').fill(email);
+  await p.getByTestId('login-password').fill(password);
+  await p.getByTestId('login-submit').click();
+  await p.waitForURL(`${webUrl}/tickets`);
+}

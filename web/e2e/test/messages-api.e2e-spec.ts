@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, poll, productUrls, step } from './browser';
+import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from './browser';
 
 /**
  * The external messages API page in a real browser (spec 02 §2 "External messages API page"): the demo
@@ -24,13 +24,7 @@ let browser: Browser;
 let page: Page;
 const pages = () => (page && !page.isClosed() ? [page] : []);
 
-async function api<T>(path: string, token: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${apiUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
-
-const token = () => page.evaluate(() => localStorage.getItem('token') ?? '');
+const token = () => tokenOf(page);
 
 type OutboxItem = { to: string; body: string; media: { mimetype: string; fileName: string } | null };
 const outbox = async (connectionId: number) => (await api<{ items: OutboxItem[] }>(`/whatsappsession/${connectionId}/sandbox/outbox`, await token())).body.items;
@@ -39,11 +33,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
   page = await context.newPage();
-  await page.goto(`${webUrl}/login`);
-  await page.getByTestId('login-email').fill('admin@admin.com');
-  await page.getByTestId('login-password').fill('123456');
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(`${webUrl}/tickets`);
+  await signIn(page);
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, poll, productUrls, step } from './browser';
+import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from './browser';
 
 /**
  * Scheduled messages in a real browser (issue 13): from a contact's row, the schedule dialog opens on
@@ -8,7 +8,7 @@ import { launchChromium, poll, productUrls, step } from './browser';
  * the server's delayed job (to the demo's sandbox phone), and turns "sent" on the calendar without a reload;
  * opened again, its title says so and it can no longer be saved.
  */
-const { webUrl, apiUrl } = productUrls();
+const { webUrl } = productUrls();
 const run = Date.now().toString(36);
 const digits = String(Date.now()).slice(-8);
 
@@ -16,13 +16,7 @@ let browser: Browser;
 let page: Page;
 const pages = () => (page && !page.isClosed() ? [page] : []);
 
-async function api<T>(path: string, token: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${apiUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
-
-const token = () => page.evaluate(() => localStorage.getItem('token') ?? '');
+const token = () => tokenOf(page);
 /** A datetime-local value on the browser's clock. */
 const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
@@ -30,11 +24,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
   page = await context.newPage();
-  await page.goto(`${webUrl}/login`);
-  await page.getByTestId('login-email').fill('admin@admin.com');
-  await page.getByTestId('login-password').fill('123456');
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(`${webUrl}/tickets`);
+  await signIn(page);
 });
 
 afterAll(async () => {

@@ -18,6 +18,7 @@ const QuickMessagesPage = lazy(() => import('../features/quick-messages/QuickMes
 const SchedulesPage = lazy(() => import('../features/schedules/SchedulesPage'));
 const HomePage = lazy(() => import('../features/dashboard/HomePage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
 const TodoListPage = lazy(() => import('../features/todo/TodoListPage'));
 const MessagesApiPage = lazy(() => import('../features/messages-api/MessagesApiPage'));
 
@@ -73,6 +74,7 @@ export function App() {
             <Route path="/quick-messages" element={<QuickMessagesPage />} />
             <Route path="/schedules" element={<SchedulesPage />} />
             <Route path="/users" element={<UsersPage />} />
+            <Route path="/queues" element={<QueuesPage />} />
             <Route path="/todolist" element={<TodoListPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />

@@ -2,6 +2,7 @@ import {
   SocketChannels,
   type AppMessageChannelPayload,
   type ContactChannelPayload,
+  type QueueChannelPayload,
   type ScheduleChannelPayload,
   type TicketChannelPayload,
   type UserChannelPayload,
@@ -17,6 +18,8 @@ import { chatApi } from '../features/chat/chat.api';
 import { addMessage, replaceMessage, type MessagePages } from '../features/chat/message-rules';
 import { connectionsApi, upsertConnection } from '../features/connections/connections.api';
 import { changeContactLists } from '../features/contacts/contacts.api';
+import { queueEventChange } from '../features/queues/queue-rules';
+import { changeQueueList } from '../features/queues/queues.api';
 import { changeScheduleLists } from '../features/schedules/schedules.api';
 import { containsTicket, onNewMessage } from '../features/tickets/ticket-list-rules';
 import { applyTicketToCaches, changeTicketLists, ticketsApi } from '../features/tickets/tickets.api';
@@ -78,6 +81,11 @@ export function syncUserEvent(p: UserChannelPayload, state: RootState, dispatch:
   changeUserLists(state, dispatch, userEventChange(p));
 }
 
+/** `company-<id>-queue`: the queues list (read by the queues page and the queue pickers) follows, in its order. */
+export function syncQueueEvent(p: QueueChannelPayload, dispatch: Dispatch): void {
+  changeQueueList(dispatch, queueEventChange(p));
+}
+
 /** Turns the company's live events into cache updates (STYLE "Web"); mounted once in the layout. */
 export function useSocketCacheSync(): void {
   const client = useRealtime();
@@ -98,6 +106,7 @@ export function useSocketCacheSync(): void {
       ),
       client.on<ScheduleChannelPayload>(SocketChannels.schedule(companyId), (p) => syncScheduleEvent(p, store.getState(), dispatch)),
       client.on<UserChannelPayload>(SocketChannels.user(companyId), (p) => syncUserEvent(p, store.getState(), dispatch)),
+      client.on<QueueChannelPayload>(SocketChannels.queue(companyId), (p) => syncQueueEvent(p, dispatch)),
     ];
     const leave = client.join('joinNotification');
     return () => {

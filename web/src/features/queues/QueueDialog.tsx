@@ -1,0 +1,180 @@
+import { Button, chakra, Dialog, Field, HStack, Input, Portal, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
+import type { QueueDto } from '@wa/contracts';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorCode } from '../../app/errors';
+import { notify } from '../../app/notify';
+import { serverFieldErrors } from '../schedules/schedule-rules';
+import { hasQueueErrors, nativeColor, queueFormOf, queuePayload, validateQueueForm, type QueueFormValues, type QueueProblem } from './queue-rules';
+import { QueueOptionsTree } from './QueueOptionsTree';
+import { useCreateQueueMutation, useUpdateQueueMutation } from './queues.api';
+
+type QueueDialogTab = 'data' | 'options';
+
+/**
+ * Add (queue null) or edit a queue (spec 02 §2 "Queues"): its data (name, colour, greeting and out-of-hours
+ * messages, order) and, once it exists, its chatbot options.
+ */
+export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const formId = useId();
+  const creating = queue === null;
+  const [tab, setTab] = useState<QueueDialogTab>('data');
+  const [values, setValues] = useState<QueueFormValues>(() => queueFormOf(queue));
+  const [touched, setTouched] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const errors = validateQueueForm(values);
+  const [create, creatingCall] = useCreateQueueMutation();
+  const [update, updatingCall] = useUpdateQueueMutation();
+
+  function set<K extends keyof QueueFormValues>(key: K, value: QueueFormValues[K]) {
+    setValues((v) => ({ ...v, [key]: value }));
+    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
+  }
+
+  const problemText = (p: QueueProblem): string => (p === 'integer' ? t('queues.dialog.orderQueueInteger') : t(`validation.${p}`));
+
+  /** the rule's text once the form was sent or left, else the server's */
+  const errorOf = (key: keyof QueueFormValues): string | undefined => {
+    const problem = errors[key];
+    return touched && problem ? problemText(problem) : serverErrors[key] || undefined;
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setTouched(true);
+    if (hasQueueErrors(errors)) {
+      setTab('data');
+      return;
+    }
+    const body = queuePayload(values);
+    try {
+      if (queue) await update({ id: queue.id, ...body }).unwrap();
+      else await create(body).unwrap();
+      notify.success(t('queues.toasts.saved'));
+      onClose();
+    } catch (err) {
+      const fieldErrors = serverFieldErrors(err);
+      if (errorCode(err) === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') fieldErrors.color = t('backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS');
+      setServerErrors(fieldErrors);
+      if (Object.keys(fieldErrors).length > 0) setTab('data');
+      notify.error(err);
+    }
+  }
+
+  const messageField = (key: 'greetingMessage' | 'outOfHoursMessage', label: string, testId: string) => (
+    <Field.Root invalid={!!errorOf(key)}>
+      <Field.Label>{label}</Field.Label>
+      <Textarea value={values[key]} onChange={(e) => set(key, e.target.value)} rows={3} data-testid={testId} />
+      {errorOf(key) && <Field.ErrorText>{errorOf(key)}</Field.ErrorText>}
+    </Field.Root>
+  );
+
+  return (
+    <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size="lg" scrollBehavior="inside">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="queue-dialog">
+            <Dialog.Header>
+              <Dialog.Title>{creating ? t('queues.dialog.addTitle') : t('queues.dialog.editTitle')}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as QueueDialogTab)} size="sm" variant="line" lazyMount>
+                <Tabs.List mb="4">
+                  <Tabs.Trigger value="data" data-testid="queue-tab-data">
+                    {t('queues.dialog.tabs.data')}
+                  </Tabs.Trigger>
+                  <Tabs.Trigger value="options" disabled={creating} title={creating ? t('queues.dialog.optionsAfterSave') : undefined} data-testid="queue-tab-options">
+                    {t('queues.dialog.tabs.options')}
+                  </Tabs.Trigger>
+                  {/* The schedules tab (spec 02: only when the scheduleType setting is "queue") goes here, with the working hours (not built yet). */}
+                </Tabs.List>
+                <Tabs.Content value="data">
+                  {/* its own form: the options tab has forms of its own, which may not sit inside this one */}
+                  <form id={formId} onSubmit={submit} noValidate>
+                    <Stack gap="4">
+                      <Field.Root required invalid={!!errorOf('name')}>
+                        <Field.Label>{t('queues.dialog.name')}</Field.Label>
+                        <Input value={values.name} onChange={(e) => set('name', e.target.value)} onBlur={() => setTouched(true)} autoComplete="off" data-testid="queue-name" />
+                        {errorOf('name') && <Field.ErrorText>{errorOf('name')}</Field.ErrorText>}
+                      </Field.Root>
+                      <Field.Root required invalid={!!errorOf('color')}>
+                        <Field.Label>{t('queues.dialog.color')}</Field.Label>
+                        <HStack w="full" gap="2">
+                          {/* a plain input: the field's label and id belong to the text input */}
+                          <chakra.input
+                            type="color"
+                            value={nativeColor(values.color)}
+                            onChange={(e) => set('color', e.target.value)}
+                            aria-label={t('queues.dialog.colorPicker')}
+                            w="10"
+                            h="10"
+                            p="0.5"
+                            flexShrink={0}
+                            bg="transparent"
+                            borderWidth="1px"
+                            borderRadius="l2"
+                            cursor="pointer"
+                            data-testid="queue-color-picker"
+                          />
+                          <Input
+                            value={values.color}
+                            onChange={(e) => set('color', e.target.value)}
+                            onBlur={() => setTouched(true)}
+                            placeholder="#2e7d32"
+                            autoComplete="off"
+                            data-testid="queue-color"
+                          />
+                        </HStack>
+                        {errorOf('color') && <Field.ErrorText>{errorOf('color')}</Field.ErrorText>}
+                      </Field.Root>
+                      {messageField('greetingMessage', t('queues.dialog.greetingMessage'), 'queue-greeting')}
+                      {messageField('outOfHoursMessage', t('queues.dialog.outOfHoursMessage'), 'queue-out-of-hours')}
+                      <Field.Root invalid={!!errorOf('orderQueue')}>
+                        <Field.Label>{t('queues.dialog.orderQueue')}</Field.Label>
+                        <Input
+                          type="number"
+                          step={1}
+                          inputMode="numeric"
+                          maxW="40"
+                          value={values.orderQueue}
+                          onChange={(e) => set('orderQueue', e.target.value)}
+                          onBlur={() => setTouched(true)}
+                          data-testid="queue-order"
+                        />
+                        {errorOf('orderQueue') ? (
+                          <Field.ErrorText>{errorOf('orderQueue')}</Field.ErrorText>
+                        ) : (
+                          <Field.HelperText>{t('queues.dialog.orderQueueHint')}</Field.HelperText>
+                        )}
+                      </Field.Root>
+                      {creating && (
+                        <Text textStyle="xs" color="fg.muted" data-testid="queue-options-after-save">
+                          {t('queues.dialog.optionsAfterSave')}
+                        </Text>
+                      )}
+                    </Stack>
+                  </form>
+                </Tabs.Content>
+                {queue && (
+                  <Tabs.Content value="options">
+                    <QueueOptionsTree queueId={queue.id} />
+                  </Tabs.Content>
+                )}
+              </Tabs.Root>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={onClose}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" form={formId} colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="queue-save">
+                {creating ? t('common.add') : t('common.save')}
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
