@@ -188,6 +188,38 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(interval - 5);
   });
 
+  it('an agent\'s reply on the same connection goes out at once, not behind the API\'s paced queue', async () => {
+    const a = await companyWithApi('Api e Agente');
+    const live = await product.socketOf(a.token);
+    live.socket.emit('joinTickets', 'pending');
+    const customer = number();
+    expect((await http.post(`/whatsappsession/${a.conn.id}/sandbox/inbound`, { token: a.token, body: { from: customer, name: 'Rita', body: 'Oi' } })).status).toBeLessThan(300);
+    const seen = await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === customer));
+    const ticketId = seen.payload.ticket.id as number;
+    live.socket.disconnect();
+    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } })).status).toBe(200);
+    // a full queue of API sends, one every 100 ms: the last one goes out 700 ms or more from now
+    const to = number();
+    const answers = await Promise.all(Array.from({ length: QUEUE_MAX }, (_, i) => http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: `fila ${i}` } })));
+    const accepted = answers.filter((r) => r.status === 202).length;
+    expect(accepted).toBeGreaterThanOrEqual(QUEUE_MAX - 1);
+    type Sent = { to: string; body: string; sentAt: string };
+    const sent = async () => (await http.get(`/whatsappsession/${a.conn.id}/sandbox/outbox`, { token: a.token })).body.items as Sent[];
+    // the paced sends are going out (the rest wait for their slots, 500 ms or more): now the agent answers
+    await waitFor(async () => (await sent()).filter((i) => i.to === to).length >= 2, { timeoutMs: 10_000 });
+    expect((await http.post(`/messages/${ticketId}`, { token: a.token, body: { body: 'Já te atendo!' } })).status).toBe(201);
+    const all = await waitFor(
+      async () => {
+        const items = await sent();
+        return items.filter((i) => i.to === to).length === accepted && items.some((i) => i.to === customer) ? items : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
+    const replyAt = Date.parse((all.find((i) => i.to === customer) as Sent).sentAt);
+    const lastApiAt = Math.max(...all.filter((i) => i.to === to).map((i) => Date.parse(i.sentAt)));
+    expect(replyAt).toBeLessThan(lastApiAt);
+  });
+
   it('the OpenAPI at /docs documents the public API with its answers, and no internal route', async () => {
     // straight to the gateway, as an operator (a proxied call is not answered there)
     const doc = (await new HttpClient(product.gatewayUrl).get('/docs/openapi.json')).body as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };

@@ -13,6 +13,8 @@ export const WaSubjects = {
   ackMsgId: (connectionId: number, waMessageId: string, ack: number) => `${connectionId}:${waMessageId}:ack${ack}`,
   /** consumed only by the process that holds the connection's session */
   outbound: (connectionId: number) => `wa.outbound.send.${connectionId}`,
+  /** sends paced by the public API's limit: a lane of their own, so a paced queue never holds back an agent's reply */
+  outboundPaced: (connectionId: number) => `wa.outbound.send.${connectionId}.paced`,
   outboundMsgId: (waMessageId: string) => `send:${waMessageId}`,
   allInbound: 'wa.inbound.>',
   allAcks: 'wa.ack.>',

@@ -254,7 +254,8 @@ export class MessagesService {
         media: media ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType } : null,
         ...(pace ? { pace } : {}),
       };
-      return { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(m.wid), payload: send };
+      const subject = pace ? WaSubjects.outboundPaced(row.whatsappId) : WaSubjects.outbound(row.whatsappId);
+      return { subject, msgId: WaSubjects.outboundMsgId(m.wid), payload: send };
     });
     const events = [...sends, ...announceStored('created', saved, updated, (companyId, id) => this.callers.nameOf(companyId, id))];
     return { messages, outboxIds: await this.outbox.add(tx, events) };

@@ -11,6 +11,8 @@ import type { OutgoingContent } from './providers/provider.js';
 
 /** The durable consumer of a connection's outbound sends; it outlives holders, so a takeover resumes it. */
 export const outboundDurable = (connectionId: number) => `wa-out-${connectionId}`;
+/** The same for its paced sends (public API), a lane of their own. */
+export const pacedDurable = (connectionId: number) => `wa-out-paced-${connectionId}`;
 
 /** A paced send waits for its slot at most this long (a clock far off never parks the lane). */
 const MAX_PACE_WAIT_MS = 60 * 60_000;
@@ -18,16 +20,18 @@ const MAX_PACE_WAIT_MS = 60 * 60_000;
 /** Chats of one batch sent side by side. */
 const CHATS_AT_ONCE = 8;
 
-/** A session's consumer, and its starts and stops one after the other. */
+/** A session's consumers (its sends, its paced sends), and their starts and stops one after the other. */
 interface Lane {
   consumer?: ConsumerHandle;
+  paced?: ConsumerHandle;
   op: Promise<void>;
 }
 
 /**
  * Sends what `wa.outbound.send.<connectionId>` asks, through the session's provider, while the session
  * is CONNECTED here: one durable per connection, one lane (a chat's sends leave in the order tickets
- * published them).
+ * published them). The public API's paced sends (`….paced`) have a durable and lane of their own, one send
+ * at a time: waiting for their slots, they never hold back an agent's reply on the same connection.
  */
 @Injectable()
 export class OutboundConsumer {
@@ -52,24 +56,20 @@ export class OutboundConsumer {
     const lane = this.lane(s);
     lane.op = lane.op
       .then(async () => {
-        if (s.stopped || lane.consumer || s.status !== 'CONNECTED') return;
-        lane.consumer = await this.bus.consume<WaOutboundSend>({
+        if (s.stopped || (lane.consumer && lane.paced) || s.status !== 'CONNECTED') return;
+        const spec = {
           stream: Streams.WA.name,
-          durable: outboundDurable(s.id),
-          filterSubjects: [WaSubjects.outbound(s.id)],
-          concurrency: 1,
-          // one lane, in order; a batch shares the statement that records its sends
-          batchSize: 50,
           // one more than the sends' own tries: the call after the last one reports what is still unsent as failed
           maxAttempts: this.env.OUTBOUND_MAX_ATTEMPTS + 1,
           backoffMs: [500, 1000, 2000, 5000, 10_000],
-          handler: (batch) => this.handle(s, batch),
-        });
-        if (s.stopped) {
-          const c = lane.consumer;
-          lane.consumer = undefined;
-          await c.stop();
-        }
+          concurrency: 1,
+          handler: (batch: BusMessage<WaOutboundSend>[]) => this.handle(s, batch),
+        };
+        // one lane, in order; a batch shares the statement that records its sends
+        lane.consumer ??= await this.bus.consume<WaOutboundSend>({ ...spec, durable: outboundDurable(s.id), filterSubjects: [WaSubjects.outbound(s.id)], batchSize: 50 });
+        // one paced send at a time: each waits for its slot, at most the pace's interval after the one before
+        lane.paced ??= await this.bus.consume<WaOutboundSend>({ ...spec, durable: pacedDurable(s.id), filterSubjects: [WaSubjects.outboundPaced(s.id)], batchSize: 1 });
+        if (s.stopped) await this.stopLane(lane);
       })
       .catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'outbound consumer not started; retrying on the next renewal'));
   }
@@ -78,20 +78,23 @@ export class OutboundConsumer {
   stop(s: LiveSession): Promise<void> {
     const lane = this.lane(s);
     lane.op = lane.op
-      .then(async () => {
-        const c = lane.consumer;
-        lane.consumer = undefined;
-        await c?.stop();
-      })
+      .then(() => this.stopLane(lane))
       .catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'outbound consumer did not stop cleanly'));
     return lane.op;
   }
 
-  /** Forgets a deleted connection's durable. */
+  private async stopLane(lane: Lane): Promise<void> {
+    const consumers = [lane.consumer, lane.paced];
+    lane.consumer = undefined;
+    lane.paced = undefined;
+    await Promise.all(consumers.map((c) => c?.stop()));
+  }
+
+  /** Forgets a deleted connection's durables. */
   async forget(connectionId: number): Promise<void> {
-    await deleteDurable(this.bus, Streams.WA.name, outboundDurable(connectionId)).catch((err: unknown) =>
-      this.logger.warn({ err, connectionId }, 'outbound durable of a deleted connection not deleted'),
-    );
+    for (const durable of [outboundDurable(connectionId), pacedDurable(connectionId)]) {
+      await deleteDurable(this.bus, Streams.WA.name, durable).catch((err: unknown) => this.logger.warn({ err, connectionId, durable }, 'outbound durable of a deleted connection not deleted'));
+    }
   }
 
   private lane(s: LiveSession): Lane {
