@@ -118,6 +118,9 @@ describe('a reply while NATS is away', () => {
     expect((await http.post(`/whatsappsession/${connectionId}/sandbox/inbound`, { token, body: { from, name: 'Rita', body: 'Oi' } })).status).toBeLessThan(300);
     const ticket = await waitFor(async () => (await http.get('/tickets?status=pending', { token })).body.tickets?.find((t: { contact?: { number?: string } }) => t.contact?.number === from), { timeoutMs: 20_000 });
     expect((await http.put(`/tickets/${ticket.id}`, { token, body: { status: 'open' } })).status).toBe(200);
+    // tickets hears that the connection is up through NATS too, maybe after the customer's message: a reply
+    // goes through once it has (a cut before that would leave tickets thinking the connection is still opening)
+    await waitFor(async () => (await http.post(`/messages/${ticket.id}`, { token, body: { body: 'Olá, Rita' } })).status === 201, { timeoutMs: 20_000 });
 
     await proxies.nats.cut();
     let reply: { status: number; body: { wid: string; ack: number } };
