@@ -4,7 +4,8 @@ import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from '.
 
 /**
  * The queues page in a real browser (issue 15): an admin adds a queue (the spec's checks on the name), builds
- * its chatbot tree on the options tab (a level, a sub-option, a repeated number refused), and the list follows
+ * its chatbot tree on the options tab (a level, a sub-option, a repeated number refused, files on an option and on
+ * the queue), and the list follows
  * queues another admin makes, renames and deletes (company-{id}-queue) without a reload.
  */
 const { webUrl } = productUrls();
@@ -14,7 +15,9 @@ let browser: Browser;
 let page: Page;
 const pages = () => (page && !page.isClosed() ? [page] : []);
 
-type Option = { id: number; option: string; title: string; children: number };
+type Option = { id: number; option: string; title: string; children: number; mediaName: string | null };
+/** A 24×24 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGO4o6FBFcQwatCoQaMGjRo0atCoQQNvEADnQaMfLH9TNwAAAABJRU5ErkJggg==', 'base64');
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -91,6 +94,17 @@ describe('queues in the console', () => {
       await dialog.getByTestId(`queue-options-level-${financeiro.id}`).getByText('Boleto').waitFor();
       const under = await api<Option[]>(`/queue-options?queueId=${queueId}&parentId=${financeiro.id}`, token);
       expect(under.body.map((o) => [o.option, o.title])).toEqual([['1', 'Boleto']]);
+      // a file on an option
+      const boleto = under.body[0] as Option;
+      await dialog.getByTestId(`queue-option-media-input-${boleto.id}`).setInputFiles({ name: 'boleto.png', mimeType: 'image/png', buffer: PNG });
+      await dialog.getByTestId(`queue-option-media-${boleto.id}`).getByText('boleto.png').waitFor();
+      // and one on the queue (data tab)
+      await dialog.getByTestId('queue-tab-data').click();
+      await dialog.getByTestId('queue-media-input').setInputFiles({ name: 'boas-vindas.png', mimeType: 'image/png', buffer: PNG });
+      await dialog.getByTestId('queue-media-name').getByText('boas-vindas.png').waitFor();
+      const queues = await api<Array<{ id: number; mediaName: string | null; mediaPath: string | null }>>('/queue', token);
+      expect(queues.body.find((q) => q.id === queueId)).toMatchObject({ mediaName: 'boas-vindas.png' });
+      expect((await api<Option[]>(`/queue-options?queueId=${queueId}&parentId=${financeiro.id}`, token)).body[0]?.mediaName).toBe('boleto.png');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }));

@@ -59,6 +59,9 @@ export interface QueueDto {
   greetingMessage: string;
   outOfHoursMessage: string;
   orderQueue: number | null;
+  /** its file's address (GET /media/…), sent with the greeting; null without one */
+  mediaPath: string | null;
+  mediaName: string | null;
   createdAt: string;
   updatedAt: string;
 }

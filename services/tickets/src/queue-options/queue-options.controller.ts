@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { AdminOnly, CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, QueueOptionDto } from '@wa/contracts';
 import { CallerService } from '../identity/caller.service.js';
@@ -31,6 +33,21 @@ export class QueueOptionsController {
   @Put(':id')
   async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueOptionDto): Promise<QueueOptionDto> {
     return this.options.update(await this.callers.of(claims), id, body);
+  }
+
+  @Post(':id/media-upload')
+  @HttpCode(200)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
+  @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
+  async upload(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QueueOptionDto> {
+    return this.options.attachMedia(await this.callers.of(claims), id, file);
+  }
+
+  @Delete(':id/media-upload')
+  @HttpCode(200)
+  async removeMedia(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<QueueOptionDto> {
+    return this.options.detachMedia(await this.callers.of(claims), id);
   }
 
   @Delete(':id')

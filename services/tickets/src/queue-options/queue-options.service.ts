@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { QueueOptionDto } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { DomainError } from '@wa/server-kit';
+import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, IsNull } from 'typeorm';
 import { QueueEntity, QueueOptionEntity } from '../database/entities/index.js';
 import type { Caller } from '../identity/caller.service.js';
+import { attachFile, dropFiles } from '../media/media-cleanup.js';
+import { mediaUrlOf } from '../tickets/ticket-view.js';
 import type { CreateQueueOptionDto, ListQueueOptionsQuery, UpdateQueueOptionDto } from './queue-options.dto.js';
 
 /** Options on one level of a tree at most (the bot reads them out as one menu). */
@@ -20,7 +22,7 @@ function optionView(o: QueueOptionEntity, children: number): QueueOptionDto {
     message: o.message,
     option: o.option,
     children,
-    mediaPath: o.mediaPath,
+    mediaPath: mediaUrlOf(o.mediaPath),
     mediaName: o.mediaName,
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
@@ -32,7 +34,10 @@ const taken = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'opti
 /** A queue's chatbot tree (spec 02 "Queue options"), scoped by the caller's company. */
 @Injectable()
 export class QueueOptionsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly storage: MediaStorage,
+  ) {}
 
   /** One level: the first (no parentId) or the options under parentId, by option number. */
   async list(caller: Caller, q: ListQueueOptionsQuery): Promise<QueueOptionDto[]> {
@@ -81,10 +86,43 @@ export class QueueOptionsService {
     }
   }
 
-  /** Removes the option and everything under it. */
+  /** Removes the option and everything under it (and their files). */
   async remove(caller: Caller, id: number): Promise<void> {
     await this.mustFind(caller, id);
-    await this.db.getRepository(QueueOptionEntity).delete({ id, companyId: caller.companyId });
+    const files = await this.db.transaction(async (tx) => {
+      const owned: Array<{ path: string }> = await tx.query(
+        `WITH RECURSIVE branch AS (
+           SELECT id, "mediaPath" FROM tickets.queue_options WHERE id = $1 AND "companyId" = $2
+           UNION ALL SELECT o.id, o."mediaPath" FROM tickets.queue_options o JOIN branch b ON o."parentId" = b.id)
+         SELECT "mediaPath" AS path FROM branch WHERE "mediaPath" IS NOT NULL`,
+        [id, caller.companyId],
+      );
+      await tx.getRepository(QueueOptionEntity).delete({ id, companyId: caller.companyId });
+      return owned.map((o) => o.path).filter(isMediaKey);
+    });
+    await dropFiles(this.storage, files);
+  }
+
+  /** The option's file (POST /queue-options/{id}/media-upload, multipart `file`), sent with its message. */
+  async attachMedia(caller: Caller, id: number, file: UploadedDiskFile | undefined): Promise<QueueOptionDto> {
+    const option = await this.mustFind(caller, id);
+    await attachFile(this.storage, caller.companyId, file, option.mediaPath, (key, checked) =>
+      this.db.getRepository(QueueOptionEntity).update({ id, companyId: caller.companyId }, { mediaPath: key, mediaName: checked.fileName }),
+    );
+    return this.view(caller, id);
+  }
+
+  /** DELETE /queue-options/{id}/media-upload: the option's file removed. */
+  async detachMedia(caller: Caller, id: number): Promise<QueueOptionDto> {
+    const option = await this.mustFind(caller, id);
+    await this.db.getRepository(QueueOptionEntity).update({ id, companyId: caller.companyId }, { mediaPath: null, mediaName: null });
+    if (option.mediaPath && isMediaKey(option.mediaPath)) await dropFiles(this.storage, [option.mediaPath]);
+    return this.view(caller, id);
+  }
+
+  private async view(caller: Caller, id: number): Promise<QueueOptionDto> {
+    const option = await this.mustFind(caller, id);
+    return optionView(option, await this.db.getRepository(QueueOptionEntity).countBy({ parentId: id }));
   }
 
   private async queueOf(caller: Caller, queueId: number): Promise<QueueEntity> {

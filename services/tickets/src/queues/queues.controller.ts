@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { AdminOnly, CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, QueueDto } from '@wa/contracts';
 import { CallerService } from '../identity/caller.service.js';
@@ -34,6 +36,23 @@ export class QueuesController {
   @Put(':id')
   async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueDto): Promise<QueueDto> {
     return this.queues.update(await this.callers.of(claims), id, body);
+  }
+
+  @AdminOnly()
+  @Post(':id/media-upload')
+  @HttpCode(200)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
+  @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
+  async upload(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QueueDto> {
+    return this.queues.attachMedia(await this.callers.of(claims), id, file);
+  }
+
+  @AdminOnly()
+  @Delete(':id/media-upload')
+  @HttpCode(200)
+  async removeMedia(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<QueueDto> {
+    return this.queues.detachMedia(await this.callers.of(claims), id);
   }
 
   @AdminOnly()

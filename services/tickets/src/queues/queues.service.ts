@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type QueueChangedEvent, type QueueDeletedEvent, type QueueDto } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource } from 'typeorm';
 import { QueueEntity } from '../database/entities/index.js';
 import type { Caller } from '../identity/caller.service.js';
+import { attachFile, dropFiles } from '../media/media-cleanup.js';
+import { mediaUrlOf } from '../tickets/ticket-view.js';
 import { Outbox } from '../outbox/outbox.service.js';
 import type { CreateQueueDto, UpdateQueueDto } from './queues.dto.js';
 
@@ -20,6 +22,8 @@ export function queueView(q: QueueEntity): QueueDto {
     greetingMessage: q.greetingMessage,
     outOfHoursMessage: q.outOfHoursMessage,
     orderQueue: q.orderQueue,
+    mediaPath: mediaUrlOf(q.mediaPath),
+    mediaName: q.mediaName,
     createdAt: q.createdAt.toISOString(),
     updatedAt: q.updatedAt.toISOString(),
   };
@@ -30,6 +34,7 @@ export class QueuesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: Outbox,
+    private readonly storage: MediaStorage,
   ) {}
 
   async list(caller: Caller): Promise<QueueDto[]> {
@@ -72,12 +77,37 @@ export class QueuesService {
 
   async remove(caller: Caller, id: number): Promise<void> {
     await this.mustFind(caller, id);
-    const ids = await this.db.transaction(async (tx) => {
+    const { ids, files } = await this.db.transaction(async (tx) => {
+      // its file and its options' files go once the rows are gone
+      const owned: Array<{ path: string }> = await tx.query(
+        `SELECT "mediaPath" AS path FROM tickets.queues WHERE id = $1 AND "companyId" = $2 AND "mediaPath" IS NOT NULL
+         UNION ALL SELECT "mediaPath" FROM tickets.queue_options WHERE "queueId" = $1 AND "companyId" = $2 AND "mediaPath" IS NOT NULL`,
+        [id, caller.companyId],
+      );
       await tx.getRepository(QueueEntity).delete({ id, companyId: caller.companyId });
       const event: QueueDeletedEvent = { companyId: caller.companyId, queueId: id };
-      return this.outbox.add(tx, [{ subject: TicketSubjects.queueDeleted(caller.companyId, id), msgId: `queue-deleted:${id}`, payload: event }]);
+      const outboxIds = await this.outbox.add(tx, [{ subject: TicketSubjects.queueDeleted(caller.companyId, id), msgId: `queue-deleted:${id}`, payload: event }]);
+      return { ids: outboxIds, files: owned.map((o) => o.path).filter(isMediaKey) };
     });
     await this.outbox.flush(ids);
+    await dropFiles(this.storage, files);
+  }
+
+  /** The queue's file (POST /queue/{id}/media-upload, multipart `file`), replacing the one it had. */
+  async attachMedia(caller: Caller, id: number, file: UploadedDiskFile | undefined): Promise<QueueDto> {
+    const queue = await this.mustFind(caller, id);
+    return attachFile(this.storage, caller.companyId, file, queue.mediaPath, (key, checked) =>
+      this.save(caller, async (tx) => tx.getRepository(QueueEntity).save(Object.assign(queue, { mediaPath: key, mediaName: checked.fileName }))),
+    );
+  }
+
+  /** DELETE /queue/{id}/media-upload: the queue's file removed. */
+  async detachMedia(caller: Caller, id: number): Promise<QueueDto> {
+    const queue = await this.mustFind(caller, id);
+    const previous = queue.mediaPath;
+    const saved = await this.save(caller, async (tx) => tx.getRepository(QueueEntity).save(Object.assign(queue, { mediaPath: null, mediaName: null })));
+    if (previous && isMediaKey(previous)) await dropFiles(this.storage, [previous]);
+    return saved;
   }
 
   private async save(caller: Caller, write: (tx: import('typeorm').EntityManager) => Promise<QueueEntity>): Promise<QueueDto> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
-import { checkMediaFile, DomainError, isMediaKey, MediaStorage, newMediaKey, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
+import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile } from '@wa/server-kit';
+import { attachFile } from '../media/media-cleanup.js';
 import { mediaUrlOf } from '../tickets/ticket-view.js';
 import { Brackets, DataSource, type SelectQueryBuilder } from 'typeorm';
 import { QuickMessageEntity } from '../database/entities/index.js';
@@ -106,18 +107,9 @@ export class QuickMessagesService {
    */
   async attachMedia(caller: Caller, id: number, file: UploadedDiskFile | undefined): Promise<QuickMessageDto> {
     const row = await this.mine(caller, id);
-    if (!file) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'file', messages: ['Obrigatório'] }] }, 'file: Obrigatório');
-    const checked = await checkMediaFile(file, 'file');
-    const key = newMediaKey(caller.companyId, checked.fileName);
-    await this.storage.put(key, readUploaded(file));
-    const previous = row.mediaPath;
-    try {
-      await this.db.getRepository(QuickMessageEntity).update({ id, companyId: caller.companyId }, { isMedia: true, mediaPath: key, mediaName: checked.fileName });
-    } catch (err) {
-      await this.storage.delete(key).catch(() => undefined);
-      throw err;
-    }
-    await this.dropFile(previous);
+    await attachFile(this.storage, caller.companyId, file, row.mediaPath, (key, checked) =>
+      this.db.getRepository(QuickMessageEntity).update({ id, companyId: caller.companyId }, { isMedia: true, mediaPath: key, mediaName: checked.fileName }),
+    );
     return view(await this.find(caller, id));
   }
 

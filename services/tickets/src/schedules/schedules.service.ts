@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
-import { checkMediaFile, companyTimeZone, DomainError, instantIn, isMediaKey, MediaStorage, newMediaKey, readUploaded, TIME_ZONE_SETTING, type UploadedDiskFile } from '@wa/server-kit';
+import { companyTimeZone, DomainError, instantIn, isMediaKey, MediaStorage, TIME_ZONE_SETTING, type UploadedDiskFile } from '@wa/server-kit';
 import { Brackets, DataSource, IsNull, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ContactEntity, ScheduleEntity } from '../database/entities/index.js';
 import { likeEscaped } from '../database/like.js';
@@ -11,6 +11,7 @@ import { ReadModels } from '../read-models/read-models.repository.js';
 import { ScheduleJobs } from './jobs/schedule-jobs.js';
 import { scheduleDeletedEvent, scheduleUpdatedEvent, scheduleView, type ScheduleRow } from './schedule-view.js';
 import type { CreateScheduleDto, ListSchedulesQueryDto, UpdateScheduleDto } from './schedules.dto.js';
+import { attachFile } from '../media/media-cleanup.js';
 
 export const SCHEDULES_PAGE_SIZE = 40;
 /** A schedule is at most this far ahead. */
@@ -146,25 +147,22 @@ export class SchedulesService {
   /** The picture sent with the message (POST /schedules/{id}/media-upload, multipart `file`): png, jpg or jpeg. */
   async attachMedia(caller: Caller, id: number, file: UploadedDiskFile | undefined): Promise<ScheduleDto> {
     const row = await this.unsent(caller, id);
-    if (!file) throw invalid('file', 'Obrigatório');
-    const checked = await checkMediaFile(file, 'file');
-    if (checked.mimetype !== 'image/png' && checked.mimetype !== 'image/jpeg') throw invalid('file', 'Apenas arquivos png, jpg e jpeg');
-    const key = newMediaKey(caller.companyId, checked.fileName);
-    await this.storage.put(key, readUploaded(file));
-    try {
-      await this.write(async (tx) => {
-        const r = await tx.getRepository(ScheduleEntity).update(
-          { id, companyId: caller.companyId, sentAt: IsNull() },
-          { mediaPath: key, mediaName: checked.fileName, mediaType: checked.mediaType, mediaMimetype: checked.mimetype, mediaSize: checked.size, updatedAt: new Date() },
-        );
-        if (!r.affected) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
-        return (await tx.getRepository(ScheduleEntity).findOneBy({ id })) as ScheduleEntity;
-      });
-    } catch (err) {
-      await this.storage.delete(key).catch(() => undefined);
-      throw err;
-    }
-    await this.dropFile(row.mediaPath);
+    await attachFile(
+      this.storage,
+      caller.companyId,
+      file,
+      row.mediaPath,
+      (key, checked) =>
+        this.write(async (tx) => {
+          const r = await tx.getRepository(ScheduleEntity).update(
+            { id, companyId: caller.companyId, sentAt: IsNull() },
+            { mediaPath: key, mediaName: checked.fileName, mediaType: checked.mediaType, mediaMimetype: checked.mimetype, mediaSize: checked.size, updatedAt: new Date() },
+          );
+          if (!r.affected) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
+          return (await tx.getRepository(ScheduleEntity).findOneBy({ id })) as ScheduleEntity;
+        }),
+      (checked) => (checked.mimetype === 'image/png' || checked.mimetype === 'image/jpeg' ? null : 'Apenas arquivos png, jpg e jpeg'),
+    );
     return this.get(caller, id);
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mediaForm, pdfFile, pngFile } from '@wa/testing';
 import { newQueue, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
 let t: TicketsUnderTest;
@@ -97,5 +98,49 @@ describe('queue options: the chatbot tree (spec 02 "Queue options")', () => {
     expect(hung.status).toBe(400);
     expect((await t.http.post('/queue-options', { token: admin.token, body: { queueId: otherQueue.id, option: '1', title: 'x' } })).status).toBe(404);
     expect((await t.http.get(`/queue-options?queueId=${queue.id}`, { token: admin.token })).body.map((o: Option) => o.title)).toEqual(['Suporte']);
+  });
+  it('a queue and an option each carry a file (POST/DELETE …/media-upload), served to the company only and gone with them', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const agent = await c.user('user');
+    const queue = await newQueue(t, admin.token);
+    const option = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '1', title: 'Cardápio' } })).body as Option;
+    const sub = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, parentId: option.id, option: '1', title: 'Bebidas' } })).body as Option;
+    const upload = (path: string, token: string, name: string, data: Buffer, type?: string) => t.http.post(path, { token, form: mediaForm([{ field: 'file', name, data, type }]) });
+    const fetchFile = (path: string, token: string) => fetch(new URL(path, t.baseUrl), { headers: { authorization: `Bearer ${token}` } });
+
+    const queueFile = await upload(`/queue/${queue.id}/media-upload`, admin.token, 'Boas vindas.png', pngFile(), 'image/png');
+    expect(queueFile.status).toBe(200);
+    expect(queueFile.body).toMatchObject({ id: queue.id, mediaName: 'Boas_vindas.png' });
+    expect(queueFile.body.mediaPath).toMatch(new RegExp(`^/media/${c.companyId}/`));
+    expect((await fetchFile(queueFile.body.mediaPath, agent.token)).status).toBe(200);
+    expect((await fetchFile(queueFile.body.mediaPath, (await new TestCompany(t).user('admin')).token)).status).toBe(404);
+    expect((await t.http.get(`/queue/${queue.id}`, { token: admin.token })).body.mediaPath).toBe(queueFile.body.mediaPath);
+
+    const optionFile = await upload(`/queue-options/${option.id}/media-upload`, admin.token, 'menu.pdf', pdfFile('menu'));
+    expect(optionFile.body).toMatchObject({ id: option.id, mediaName: 'menu.pdf', children: 1 });
+    const subFile = await upload(`/queue-options/${sub.id}/media-upload`, admin.token, 'bebidas.png', pngFile(), 'image/png');
+    expect(Buffer.from(await (await fetchFile(optionFile.body.mediaPath, admin.token)).arrayBuffer()).equals(pdfFile('menu'))).toBe(true);
+
+    // refused: no file, a file that is not what it says, an agent, another company's option
+    expect((await t.http.post(`/queue-options/${option.id}/media-upload`, { token: admin.token, form: mediaForm([]) })).body.details).toEqual([{ field: 'file', messages: ['Obrigatório'] }]);
+    expect((await upload(`/queue/${queue.id}/media-upload`, admin.token, 'foto.png', pdfFile(), 'image/png')).body.error).toBe('ERR_VALIDATION');
+    expect((await upload(`/queue/${queue.id}/media-upload`, agent.token, 'foto.png', pngFile(), 'image/png')).status).toBe(403);
+    expect((await upload(`/queue-options/${option.id}/media-upload`, (await new TestCompany(t).user('admin')).token, 'x.png', pngFile(), 'image/png')).status).toBe(404);
+
+    // removed from the queue: the file is gone; the branch deleted: both its files are gone
+    expect((await t.http.delete(`/queue/${queue.id}/media-upload`, { token: admin.token })).body).toMatchObject({ mediaPath: null, mediaName: null });
+    expect((await fetchFile(queueFile.body.mediaPath, admin.token)).status).toBe(404);
+    expect((await t.http.delete(`/queue-options/${option.id}`, { token: admin.token })).status).toBe(200);
+    expect((await fetchFile(optionFile.body.mediaPath, admin.token)).status).toBe(404);
+    expect((await fetchFile(subFile.body.mediaPath, admin.token)).status).toBe(404);
+
+    // a queue deleted takes its file and its options' files
+    const again = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '2', title: 'Outro' } })).body as Option;
+    const kept = await upload(`/queue-options/${again.id}/media-upload`, admin.token, 'b.png', pngFile(), 'image/png');
+    const own = await upload(`/queue/${queue.id}/media-upload`, admin.token, 'c.png', pngFile(), 'image/png');
+    expect((await t.http.delete(`/queue/${queue.id}`, { token: admin.token })).status).toBe(200);
+    expect((await fetchFile(kept.body.mediaPath, admin.token)).status).toBe(404);
+    expect((await fetchFile(own.body.mediaPath, admin.token)).status).toBe(404);
   });
 });

@@ -1,13 +1,14 @@
-import { Button, chakra, Dialog, Field, HStack, Input, Portal, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
+import { Box, Button, chakra, Dialog, Field, HStack, IconButton, Input, Portal, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import type { QueueDto } from '@wa/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MdAttachFile, MdDelete } from 'react-icons/md';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { serverFieldErrors } from '../schedules/schedule-rules';
 import { hasQueueErrors, nativeColor, queueFormOf, queuePayload, validateQueueForm, type QueueFormValues, type QueueProblem } from './queue-rules';
 import { QueueOptionsTree } from './QueueOptionsTree';
-import { useCreateQueueMutation, useUpdateQueueMutation } from './queues.api';
+import { useCreateQueueMutation, useListQueuesQuery, useRemoveQueueMediaMutation, useUpdateQueueMutation, useUploadQueueMediaMutation } from './queues.api';
 
 type QueueDialogTab = 'data' | 'options';
 
@@ -19,6 +20,9 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
   const { t } = useTranslation();
   const formId = useId();
   const creating = queue === null;
+  // the cached list has the queue as it is now (its attachment changes while the dialog is open)
+  const { data: queues } = useListQueuesQuery(undefined, { skip: creating });
+  const current = queue ? (queues?.find((q) => q.id === queue.id) ?? queue) : null;
   const [tab, setTab] = useState<QueueDialogTab>('data');
   const [values, setValues] = useState<QueueFormValues>(() => queueFormOf(queue));
   const [touched, setTouched] = useState(false);
@@ -149,6 +153,7 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                           <Field.HelperText>{t('queues.dialog.orderQueueHint')}</Field.HelperText>
                         )}
                       </Field.Root>
+                      {current && <QueueMedia queue={current} />}
                       {creating && (
                         <Text textStyle="xs" color="fg.muted" data-testid="queue-options-after-save">
                           {t('queues.dialog.optionsAfterSave')}
@@ -176,5 +181,88 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
         </Dialog.Positioner>
       </Portal>
     </Dialog.Root>
+  );
+}
+
+/** The file sent with the greeting message: its name with a remove button, or an attach button; uploaded as soon as it is picked. */
+function QueueMedia({ queue }: { queue: QueueDto }) {
+  const { t } = useTranslation();
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [upload, uploading] = useUploadQueueMediaMutation();
+  const [unlink, unlinking] = useRemoveQueueMediaMutation();
+
+  async function pick(file: File | undefined) {
+    if (input.current) input.current.value = '';
+    if (!file) return;
+    setError(null);
+    try {
+      await upload({ id: queue.id, file }).unwrap();
+      notify.success(t('queues.media.attached'));
+    } catch (err) {
+      setError(serverFieldErrors(err).file ?? null);
+      notify.error(err);
+    }
+  }
+
+  async function remove() {
+    setError(null);
+    try {
+      await unlink(queue.id).unwrap();
+      notify.success(t('queues.media.removed'));
+    } catch (err) {
+      setError(serverFieldErrors(err).file ?? null);
+      notify.error(err);
+    }
+  }
+
+  return (
+    <Box data-testid="queue-media">
+      <Text textStyle="sm" fontWeight="medium" mb="1">
+        {t('queues.media.label')}
+      </Text>
+      <HStack>
+        <input ref={input} type="file" hidden onChange={(e) => void pick(e.target.files?.[0])} data-testid="queue-media-input" />
+        {queue.mediaName ? (
+          <>
+            <MdAttachFile />
+            <Text textStyle="sm" flex="1" truncate title={queue.mediaName} data-testid="queue-media-name">
+              {queue.mediaName}
+            </Text>
+            <IconButton
+              size="xs"
+              variant="ghost"
+              colorPalette="red"
+              loading={unlinking.isLoading}
+              aria-label={t('queues.media.remove')}
+              title={t('queues.media.remove')}
+              onClick={() => void remove()}
+              data-testid="queue-media-remove"
+            >
+              <MdDelete />
+            </IconButton>
+          </>
+        ) : (
+          <>
+            <Button size="sm" variant="outline" loading={uploading.isLoading} onClick={() => input.current?.click()} data-testid="queue-media-attach">
+              <MdAttachFile />
+              {t('queues.media.attach')}
+            </Button>
+            <Text textStyle="sm" flex="1" truncate color="fg.muted" data-testid="queue-media-none">
+              {t('queues.media.none')}
+            </Text>
+          </>
+        )}
+      </HStack>
+      {error ? (
+        <Text textStyle="xs" color="fg.error" mt="1" data-testid="queue-media-error">
+          {error}
+        </Text>
+      ) : (
+        <Text textStyle="xs" color="fg.muted" mt="1">
+          {t('queues.media.hint')}
+        </Text>
+      )}
+    </Box>
   );
 }

@@ -1,13 +1,21 @@
 import { Badge, Box, Button, chakra, Field, HStack, IconButton, Input, Spinner, Stack, Text, Textarea } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdChevronRight, MdDelete, MdEdit, MdExpandMore } from 'react-icons/md';
+import { MdAdd, MdAttachFile, MdChevronRight, MdClose, MdDelete, MdEdit, MdExpandMore } from 'react-icons/md';
 import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { ConfirmDialog } from '../connections/ConfirmDialog';
 import { serverFieldErrors } from '../schedules/schedule-rules';
 import { hasQueueOptionErrors, nextOptionNumber, validateQueueOption, type QueueOptionFormValues } from './queue-rules';
-import { useCreateQueueOptionMutation, useDeleteQueueOptionMutation, useListQueueOptionsQuery, useUpdateQueueOptionMutation, type QueueOptionDto } from './queues.api';
+import {
+  useCreateQueueOptionMutation,
+  useDeleteQueueOptionMutation,
+  useListQueueOptionsQuery,
+  useRemoveQueueOptionMediaMutation,
+  useUpdateQueueOptionMutation,
+  useUploadQueueOptionMediaMutation,
+  type QueueOptionDto,
+} from './queues.api';
 
 /**
  * A queue's chatbot tree (spec 02 "Queue options"): the first level, each option with its number, title and
@@ -84,11 +92,30 @@ function OptionLevel({ queueId, parentId, onDelete }: { queueId: number; parentI
   );
 }
 
-/** An option: its number, title and message, or its form while edited; its sub-options below it once opened. */
+/** An option: its number, title, message and attachment, or its form while edited; its sub-options below it once opened. */
 function OptionRow({ queueId, option, siblings, onDelete }: { queueId: number; option: QueueOptionDto; siblings: QueueOptionDto[]; onDelete(option: QueueOptionDto): void }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [mediaError, setMediaError] = useState<string | null>(null);
+  const [upload, uploading] = useUploadQueueOptionMediaMutation();
+  const [unlink, unlinking] = useRemoveQueueOptionMediaMutation();
+
+  /** uploads the picked file at once (replacing the one it had), or removes the attachment (file null); undefined: nothing picked */
+  async function changeMedia(file: File | null | undefined) {
+    if (fileInput.current) fileInput.current.value = '';
+    if (file === undefined) return;
+    setMediaError(null);
+    try {
+      if (file) await upload({ id: option.id, queueId, file }).unwrap();
+      else await unlink({ id: option.id, queueId }).unwrap();
+      notify.success(file ? t('queues.media.attached') : t('queues.media.removed'));
+    } catch (err) {
+      setMediaError(serverFieldErrors(err).file ?? null);
+      notify.error(err);
+    }
+  }
 
   return (
     <Box data-testid={`queue-option-${option.id}`} data-option={option.option}>
@@ -126,7 +153,44 @@ function OptionRow({ queueId, option, siblings, onDelete }: { queueId: number; o
                 {option.message}
               </Text>
             )}
+            {option.mediaName && (
+              <HStack gap="1" color="fg.muted" data-testid={`queue-option-media-${option.id}`}>
+                <MdAttachFile />
+                <Text textStyle="xs" truncate title={option.mediaName} data-testid="queue-option-media-name">
+                  {option.mediaName}
+                </Text>
+                <IconButton
+                  size="2xs"
+                  variant="ghost"
+                  colorPalette="red"
+                  loading={unlinking.isLoading}
+                  aria-label={t('queues.media.remove')}
+                  title={t('queues.media.remove')}
+                  onClick={() => void changeMedia(null)}
+                  data-testid={`queue-option-media-remove-${option.id}`}
+                >
+                  <MdClose />
+                </IconButton>
+              </HStack>
+            )}
+            {mediaError && (
+              <Text textStyle="xs" color="fg.error" data-testid={`queue-option-media-error-${option.id}`}>
+                {mediaError}
+              </Text>
+            )}
           </Box>
+          <input ref={fileInput} type="file" hidden onChange={(e) => void changeMedia(e.target.files?.[0])} data-testid={`queue-option-media-input-${option.id}`} />
+          <IconButton
+            size="xs"
+            variant="ghost"
+            loading={uploading.isLoading}
+            aria-label={t('queues.media.attach')}
+            title={t('queues.media.attach')}
+            onClick={() => fileInput.current?.click()}
+            data-testid={`queue-option-media-attach-${option.id}`}
+          >
+            <MdAttachFile />
+          </IconButton>
           <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(true)} data-testid={`queue-option-edit-${option.id}`}>
             <MdEdit />
           </IconButton>

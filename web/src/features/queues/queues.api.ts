@@ -38,6 +38,13 @@ async function applySaved({ dispatch, queryFulfilled }: { dispatch: Dispatch; qu
   if (data) changeQueueList(dispatch, { queue: data });
 }
 
+/** The multipart body of a `…/media-upload` call: one field, `file`. */
+function mediaForm(file: File): FormData {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return form;
+}
+
 /** A queue's options, every level of them: a change anywhere also changes its parent's `children` count. */
 const optionsTag = (queueId: number) => ({ type: 'QueueOptions' as const, id: queueId });
 
@@ -61,6 +68,17 @@ export const queuesApi = api.injectEndpoints({
       },
       invalidatesTags: (_r, error, id) => (error ? [] : ['Queue', optionsTag(id)]),
     }),
+    /** The file sent with the greeting (multipart `file`): the queue with its `mediaPath` and `mediaName`. */
+    uploadQueueMedia: build.mutation<QueueDto, { id: number; file: File }>({
+      query: ({ id, file }) => ({ url: `/queue/${id}/media-upload`, method: 'POST', body: mediaForm(file) }),
+      onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
+      invalidatesTags: (_r, error) => (error ? [] : ['Queue']),
+    }),
+    removeQueueMedia: build.mutation<QueueDto, number>({
+      query: (id) => ({ url: `/queue/${id}/media-upload`, method: 'DELETE' }),
+      onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
+      invalidatesTags: (_r, error) => (error ? [] : ['Queue']),
+    }),
     /** `GET /queue-options?queueId&parentId` (no parentId: the first level), by option number */
     listQueueOptions: build.query<QueueOptionDto[], QueueOptionListArgs>({
       query: ({ queueId, parentId }) => ({ url: '/queue-options', params: { queueId, parentId: parentId ?? undefined } }),
@@ -79,6 +97,15 @@ export const queuesApi = api.injectEndpoints({
       query: ({ id }) => ({ url: `/queue-options/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, error, { queueId }) => (error ? [] : [optionsTag(queueId)]),
     }),
+    /** The file sent with the option's message (multipart `file`). */
+    uploadQueueOptionMedia: build.mutation<QueueOptionDto, { id: number; queueId: number; file: File }>({
+      query: ({ id, file }) => ({ url: `/queue-options/${id}/media-upload`, method: 'POST', body: mediaForm(file) }),
+      invalidatesTags: (_r, error, { queueId }) => (error ? [] : [optionsTag(queueId)]),
+    }),
+    removeQueueOptionMedia: build.mutation<QueueOptionDto, { id: number; queueId: number }>({
+      query: ({ id }) => ({ url: `/queue-options/${id}/media-upload`, method: 'DELETE' }),
+      invalidatesTags: (_r, error, { queueId }) => (error ? [] : [optionsTag(queueId)]),
+    }),
   }),
 });
 
@@ -90,4 +117,8 @@ export const {
   useCreateQueueOptionMutation,
   useUpdateQueueOptionMutation,
   useDeleteQueueOptionMutation,
+  useUploadQueueMediaMutation,
+  useRemoveQueueMediaMutation,
+  useUploadQueueOptionMediaMutation,
+  useRemoveQueueOptionMediaMutation,
 } = queuesApi;

@@ -494,6 +494,15 @@ const en: Translation = {
       deleteTitle: 'Delete {{name}}?',
       deleteMessage: "This action cannot be undone. This queue's tickets will remain, without a queue.",
     },
+    media: {
+      label: 'Attachment',
+      attach: 'Attach',
+      remove: 'Remove attachment',
+      none: 'No attachment',
+      hint: 'Sent along with the greeting message.',
+      attached: 'File attached successfully!',
+      removed: 'Attachment removed successfully!',
+    },
     toasts: { saved: 'Queue saved successfully.', deleted: 'Queue deleted successfully!' },
   },
   dashboard: {

@@ -494,6 +494,15 @@ const es: Translation = {
       deleteTitle: '¿Eliminar {{name}}?',
       deleteMessage: 'Esta acción no se puede deshacer. Los tickets de esta cola seguirán existiendo, pero sin cola.',
     },
+    media: {
+      label: 'Adjunto',
+      attach: 'Adjuntar',
+      remove: 'Quitar adjunto',
+      none: 'Sin adjunto',
+      hint: 'Se envía junto con el mensaje de saludo.',
+      attached: '¡Archivo adjuntado con éxito!',
+      removed: '¡Adjunto quitado con éxito!',
+    },
     toasts: { saved: 'Queue saved successfully.', deleted: '¡Cola eliminada con éxito!' },
   },
   dashboard: {

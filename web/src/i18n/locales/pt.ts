@@ -496,6 +496,15 @@ const pt = {
       deleteTitle: 'Excluir {{name}}?',
       deleteMessage: 'Esta ação não pode ser revertida. Os atendimentos desta fila continuarão existindo, mas ficarão sem fila.',
     },
+    media: {
+      label: 'Anexo',
+      attach: 'Anexar',
+      remove: 'Remover anexo',
+      none: 'Sem anexo',
+      hint: 'Enviado junto com a mensagem de saudação.',
+      attached: 'Arquivo anexado com sucesso!',
+      removed: 'Anexo removido com sucesso!',
+    },
     toasts: { saved: 'Queue saved successfully.', deleted: 'Fila excluída com sucesso!' },
   },
   dashboard: {

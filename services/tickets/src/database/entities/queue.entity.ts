@@ -9,6 +9,9 @@ export class QueueEntity {
   @Column({ type: 'text', default: '' }) greetingMessage: string;
   @Column({ type: 'text', default: '' }) outOfHoursMessage: string;
   @Column({ type: 'int', nullable: true }) orderQueue: number | null;
+  /** its file (POST /queue/{id}/media-upload), sent with the greeting */
+  @Column({ type: 'text', nullable: true }) mediaPath: string | null;
+  @Column({ type: 'text', nullable: true }) mediaName: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -22,6 +22,8 @@ function aQueue(id: number, name: string, orderQueue: number | null, extra: Part
     greetingMessage: '',
     outOfHoursMessage: '',
     orderQueue,
+    mediaPath: null,
+    mediaName: null,
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...extra,

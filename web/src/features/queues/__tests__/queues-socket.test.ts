@@ -15,6 +15,8 @@ const aQueue = (id: number, name: string, orderQueue: number | null): QueueDto =
   greetingMessage: '',
   outOfHoursMessage: '',
   orderQueue,
+  mediaPath: null,
+  mediaName: null,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 });
