@@ -18,6 +18,7 @@ export * from './errors/fields.js';
 export * from './metrics/bus-metrics.js';
 export * from './outbox/outbox.js';
 export * from './time/company-time.js';
+export * from './time/working-hours.js';
 export * from './phone/phone-number.js';
 export * from './storage/media-storage.js';
 export * from './storage/media-files.js';

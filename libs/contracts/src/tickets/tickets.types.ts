@@ -62,8 +62,18 @@ export interface QueueDto {
   /** its file's address (GET /media/…), sent with the greeting; null without one */
   mediaPath: string | null;
   mediaName: string | null;
+  /** working hours, one entry per open day (used when the company's scheduleType is queue) */
+  schedules: QueueScheduleDto[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** One day of a queue's (or the company's) working hours; times HH:mm; 00:00–00:00 is a closed day. */
+export interface QueueScheduleDto {
+  weekday: string;
+  weekdayEn: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
+  startTime: string;
+  endTime: string;
 }
 
 /** One option of a queue's chatbot tree (GET /queue-options). */

@@ -1,6 +1,26 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { NameField } from '@wa/server-kit';
-import { IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { NameField, TIME_OF_DAY, WEEKDAYS_EN } from '@wa/server-kit';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+
+/** One day of working hours: HH:mm to HH:mm (00:00–00:00: closed). */
+export class QueueScheduleBody {
+  @ApiProperty({ example: 'Segunda-feira' }) @IsString({ message: 'Obrigatório' }) @MaxLength(30) weekday: string;
+  @ApiProperty({ enum: WEEKDAYS_EN }) @IsIn(WEEKDAYS_EN, { message: 'Dia inválido' }) weekdayEn: (typeof WEEKDAYS_EN)[number];
+  @ApiProperty({ example: '08:00' }) @IsString({ message: 'Obrigatório' }) @Matches(TIME_OF_DAY, { message: 'Hora inválida' }) startTime: string;
+  @ApiProperty({ example: '18:00' }) @IsString({ message: 'Obrigatório' }) @Matches(TIME_OF_DAY, { message: 'Hora inválida' }) endTime: string;
+}
+
+const SchedulesField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [QueueScheduleBody], description: 'working hours, a day at most once (used when scheduleType is queue)' }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(7),
+    ValidateNested({ each: true }),
+    Type(() => QueueScheduleBody),
+  );
 
 export class CreateQueueDto {
   @ApiProperty({ minLength: 2, maxLength: 50 })
@@ -15,6 +35,8 @@ export class CreateQueueDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) greetingMessage?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) outOfHoursMessage?: string;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
+
+  @SchedulesField() schedules?: QueueScheduleBody[];
 }
 
 export class UpdateQueueDto {
@@ -31,4 +53,6 @@ export class UpdateQueueDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) greetingMessage?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) outOfHoursMessage?: string;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
+
+  @SchedulesField() schedules?: QueueScheduleBody[];
 }

@@ -1,3 +1,4 @@
+import type { WorkingDay } from '@wa/server-kit';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 @Entity({ name: 'queues' })
@@ -12,6 +13,8 @@ export class QueueEntity {
   /** its file (POST /queue/{id}/media-upload), sent with the greeting */
   @Column({ type: 'text', nullable: true }) mediaPath: string | null;
   @Column({ type: 'text', nullable: true }) mediaName: string | null;
+  /** its working hours (used when the company's scheduleType is queue); none: no hours set */
+  @Column({ type: 'jsonb', default: () => "'[]'" }) schedules: WorkingDay[];
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

@@ -24,6 +24,7 @@ function aQueue(id: number, name: string, orderQueue: number | null, extra: Part
     orderQueue,
     mediaPath: null,
     mediaName: null,
+    schedules: [],
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...extra,

@@ -17,6 +17,7 @@ const aQueue = (id: number, name: string, orderQueue: number | null): QueueDto =
   orderQueue,
   mediaPath: null,
   mediaName: null,
+  schedules: [],
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 });

@@ -144,3 +144,37 @@ describe('queue options: the chatbot tree (spec 02 "Queue options")', () => {
     expect((await fetchFile(own.body.mediaPath, admin.token)).status).toBe(404);
   });
 });
+
+describe('a queue’s working hours (spec 02 "Queue": schedules)', () => {
+  it('stores one entry per day in week order, checks days and times, and keeps them on other edits', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const queue = await newQueue(t, admin.token);
+    expect((await t.http.get(`/queue/${queue.id}`, { token: admin.token })).body.schedules).toEqual([]);
+    const week = [
+      { weekday: 'Sábado', weekdayEn: 'saturday', startTime: '08:00', endTime: '12:00' },
+      { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
+      { weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' },
+    ];
+    const saved = await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { schedules: week } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.schedules.map((d: { weekdayEn: string }) => d.weekdayEn)).toEqual(['sunday', 'monday', 'saturday']);
+    // another edit keeps them
+    expect((await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { greetingMessage: 'Olá!' } })).body.schedules).toHaveLength(3);
+
+    const refused = async (schedules: unknown, message: string) => {
+      const res = await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { schedules } });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body.details)).toContain(message);
+    };
+    await refused([{ weekday: 'Segunda', weekdayEn: 'monday', startTime: '8h', endTime: '18:00' }], 'Hora inválida');
+    await refused([{ weekday: 'Segunda', weekdayEn: 'monday', startTime: '08:00', endTime: '24:00' }], 'Hora inválida');
+    await refused([{ weekday: 'Dia', weekdayEn: 'someday', startTime: '08:00', endTime: '18:00' }], 'Dia inválido');
+    await refused([week[1], week[1]], 'Dia repetido');
+    await refused('todo dia', 'schedules');
+    expect((await t.http.get(`/queue/${queue.id}`, { token: admin.token })).body.schedules).toHaveLength(3);
+    // a new queue may come with them
+    const made = await t.http.post('/queue', { token: admin.token, body: { name: `Horário ${Date.now()}`, color: '#0a0b0c', schedules: [week[1]] } });
+    expect(made.body.schedules).toEqual([week[1]]);
+  });
+});
