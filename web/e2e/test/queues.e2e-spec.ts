@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from './browser';
+import { api, launchChromium, poll, productUrls, signedInPage, step, tokenOf } from './browser';
 
 /**
  * The queues page in a real browser (issue 15): an admin adds a queue (the spec's checks on the name), builds
@@ -21,9 +21,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
-  page = await context.newPage();
-  await signIn(page);
+  page = await signedInPage(browser);
 });
 
 afterAll(async () => {
@@ -91,7 +89,7 @@ describe('queues in the console', () => {
       await form.getByTestId('queue-option-title').fill('Boleto');
       await form.getByTestId('queue-option-message').fill('Segue a segunda via do boleto');
       await form.getByTestId('queue-option-save').click();
-      await dialog.getByTestId(`queue-options-level-${financeiro.id}`).getByText('Boleto').waitFor();
+      await dialog.getByTestId(`queue-options-level-${financeiro.id}`).getByText('Boleto', { exact: true }).waitFor();
       const under = await api<Option[]>(`/queue-options?queueId=${queueId}&parentId=${financeiro.id}`, token);
       expect(under.body.map((o) => [o.option, o.title])).toEqual([['1', 'Boleto']]);
       // a file on an option
