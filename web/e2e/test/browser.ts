@@ -74,3 +74,11 @@ export async function signIn(p: Page, email = 'admin@admin.com', password = '123
   await p.getByTestId('login-submit').click();
   await p.waitForURL(`${webUrl}/tickets`);
 }
+
+/** A desktop-sized page in Portuguese, signed in as the demo's admin (the usual start of a browser test). */
+export async function signedInPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
+  const page = await context.newPage();
+  await signIn(page);
+  return page;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from './browser';
+import { api, launchChromium, poll, productUrls, signedInPage, step, tokenOf } from './browser';
 
 /**
  * Contacts in a real browser (issue 12): create a contact in the contacts page, see a contact made
@@ -20,9 +20,7 @@ const token = () => tokenOf(page);
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
-  page = await context.newPage();
-  await signIn(page);
+  page = await signedInPage(browser);
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from './browser';
+import { api, launchChromium, poll, productUrls, signedInPage, step, tokenOf } from './browser';
 
 /**
  * The external messages API page in a real browser (spec 02 §2 "External messages API page"): the demo
@@ -31,9 +31,7 @@ const outbox = async (connectionId: number) => (await api<{ items: OutboxItem[] 
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
-  page = await context.newPage();
-  await signIn(page);
+  page = await signedInPage(browser);
 });
 
 afterAll(async () => {

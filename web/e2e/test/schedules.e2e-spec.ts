@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from './browser';
+import { api, launchChromium, poll, productUrls, signedInPage, step, tokenOf } from './browser';
 
 /**
  * Scheduled messages in a real browser (issue 13): from a contact's row, the schedule dialog opens on
@@ -22,9 +22,7 @@ const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 6
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
-  page = await context.newPage();
-  await signIn(page);
+  page = await signedInPage(browser);
 });
 
 afterAll(async () => {

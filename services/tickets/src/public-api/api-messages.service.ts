@@ -9,8 +9,8 @@ import { ContactEntity, MessageEntity, TicketEntity } from '../database/entities
 import { contactNumber, contactUpdated, contactView } from '../contacts/contacts.service.js';
 import { MessagesService, type OutgoingItem, type SentMedia } from '../messages/messages.service.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
-import { messageView, TICKET_SELECT, type TicketRow } from '../tickets/ticket-view.js';
-import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { messageView, type TicketRow } from '../tickets/ticket-view.js';
+import { latestTicketSql, TicketsRepository } from '../tickets/tickets.repository.js';
 
 /** How long an Idempotency-Key's first answer is kept. */
 export const IDEMPOTENCY_TTL_H = 24;
@@ -123,10 +123,7 @@ export class ApiMessagesService {
       `SELECT w.status AS "connectionStatus", k.id AS "knownContactId", k."isGroup" AS "knownIsGroup", v.*
          FROM tickets.connections w
          LEFT JOIN tickets.contacts k ON k."companyId" = w."companyId" AND k.number = $3
-         LEFT JOIN LATERAL (${TICKET_SELECT}
-              WHERE t."companyId" = w."companyId" AND t."contactId" = k.id AND t."whatsappId" = w.id
-                AND (t.status <> 'closed' OR t."updatedAt" > now() - $4::interval)
-              ORDER BY (t.status <> 'closed') DESC, t."updatedAt" DESC, t.id DESC LIMIT 1) v ON true
+         LEFT JOIN LATERAL (${latestTicketSql('w."companyId"', 'k.id', 'w.id', '$4')}) v ON true
         WHERE w.id = $2 AND w."companyId" = $1`,
       [api.companyId, api.connectionId, number, TICKET_REUSED_FOR],
     );

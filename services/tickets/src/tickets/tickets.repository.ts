@@ -4,6 +4,17 @@ import { PageReads, queryPrepared } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TICKET_COLUMNS, TICKET_JOINS, TICKET_SELECT, type TicketRow } from './ticket-view.js';
 
+/**
+ * The view of a contact's latest ticket on a connection that is still going, else its latest there updated
+ * within `touchedSince` (an interval): the SQL, with each argument an SQL expression (a parameter, a column).
+ */
+export function latestTicketSql(companyId: string, contactId: string, whatsappId: string, touchedSince: string): string {
+  return `${TICKET_SELECT}
+    WHERE t."companyId" = ${companyId} AND t."contactId" = ${contactId} AND t."whatsappId" = ${whatsappId}
+      AND (t.status <> 'closed' OR t."updatedAt" > now() - ${touchedSince}::interval)
+    ORDER BY (t.status <> 'closed') DESC, t."updatedAt" DESC, t.id DESC LIMIT 1`;
+}
+
 /** Ticket queries; every one is bound to a company id. */
 @Injectable()
 export class TicketsRepository implements OnModuleDestroy {
@@ -66,9 +77,7 @@ export class TicketsRepository implements OnModuleDestroy {
   async latestFor(manager: EntityManager, companyId: number, contactId: number, whatsappId: number, touchedSince: string): Promise<TicketRow | null> {
     const rows = await queryPrepared<TicketRow>(
       manager,
-      `${TICKET_SELECT}
-        WHERE t."companyId" = $1 AND t."contactId" = $2 AND t."whatsappId" = $3 AND (t.status <> 'closed' OR t."updatedAt" > now() - $4::interval)
-        ORDER BY (t.status <> 'closed') DESC, t."updatedAt" DESC, t.id DESC LIMIT 1`,
+      latestTicketSql('$1', '$2', '$3', '$4'),
       [companyId, contactId, whatsappId, touchedSince],
     );
     return rows[0] ?? null;

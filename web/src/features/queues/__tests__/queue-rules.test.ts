@@ -12,24 +12,7 @@ import {
   validateQueueForm,
   validateQueueOption,
 } from '../queue-rules';
-
-function aQueue(id: number, name: string, orderQueue: number | null, extra: Partial<QueueDto> = {}): QueueDto {
-  return {
-    id,
-    companyId: 1,
-    name,
-    color: '#2e7d32',
-    greetingMessage: '',
-    outOfHoursMessage: '',
-    orderQueue,
-    mediaPath: null,
-    mediaName: null,
-    schedules: [],
-    createdAt: '2026-11-01T00:00:00.000Z',
-    updatedAt: '2026-11-01T00:00:00.000Z',
-    ...extra,
-  };
-}
+import { aQueue } from './a-queue';
 
 const names = (list: QueueDto[]) => list.map((q) => q.name);
 const form = (extra: Partial<Parameters<typeof validateQueueForm>[0]> = {}) => ({ name: 'Vendas', color: '#2e7d32', greetingMessage: '', outOfHoursMessage: '', orderQueue: '', ...extra });

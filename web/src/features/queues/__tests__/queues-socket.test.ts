@@ -1,26 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import type { QueueDto } from '@wa/contracts';
 import { makeStore, type AppStore } from '../../../app/store';
 import { syncQueueEvent } from '../../../realtime/use-socket-cache-sync';
 import { ticketsApi } from '../../tickets/tickets.api';
+import { aQueue } from './a-queue';
 
 const realFetch = globalThis.fetch;
 let requests = 0;
-
-const aQueue = (id: number, name: string, orderQueue: number | null): QueueDto => ({
-  id,
-  companyId: 1,
-  name,
-  color: '#2e7d32',
-  greetingMessage: '',
-  outOfHoursMessage: '',
-  orderQueue,
-  mediaPath: null,
-  mediaName: null,
-  schedules: [],
-  createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
-});
 
 beforeEach(() => {
   requests = 0;
