@@ -19,6 +19,7 @@ export * from './metrics/bus-metrics.js';
 export * from './outbox/outbox.js';
 export * from './time/company-time.js';
 export * from './time/working-hours.js';
+export * from './time/working-hours.dto.js';
 export * from './phone/phone-number.js';
 export * from './storage/media-storage.js';
 export * from './storage/media-files.js';

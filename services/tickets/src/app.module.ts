@@ -42,6 +42,8 @@ import { QueuesController } from './queues/queues.controller.js';
 import { QueuesService } from './queues/queues.service.js';
 import { ConnectionsConsumer } from './read-models/consumers/connections.consumer.js';
 import { SettingsConsumer } from './read-models/consumers/settings.consumer.js';
+import { BotService } from './bot/bot.service.js';
+import { TicketExpiry } from './bot/ticket-expiry.js';
 import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js';
 import { ReadModels } from './read-models/read-models.repository.js';
 import { TicketsController } from './tickets/tickets.controller.js';
@@ -88,6 +90,8 @@ export class AppModule {
         WaAckConsumer,
         ConnectionsConsumer,
         SettingsConsumer,
+        BotService,
+        TicketExpiry,
         CompaniesConsumer,
         ScheduleJobs,
         ScheduleSender,

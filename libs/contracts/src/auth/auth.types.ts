@@ -1,3 +1,4 @@
+import type { QueueScheduleDto } from '../tickets/tickets.types.js';
 export type Profile = 'admin' | 'user' | 'supervisor';
 export type AllTicket = 'enabled' | 'desabled';
 
@@ -58,6 +59,20 @@ export interface CompanyDto {
   planId: number;
   plan: PlanDto;
   settings: SettingDto[];
+  /** the company's working hours (used when its scheduleType setting is company); [] when none were set */
+  schedules?: QueueScheduleDto[];
+}
+
+/** `PUT /companies/{id}/schedules`: the company's working hours, one entry per day (spec 02 Horarios tab). */
+export interface CompanySchedulesRequest {
+  schedules: QueueScheduleDto[];
+}
+
+/** `company.schedules.updated.<companyId>` on AUTH: the company's working hours changed. */
+export interface CompanySchedulesUpdatedEvent {
+  companyId: number;
+  schedules: QueueScheduleDto[];
+  at: string;
 }
 
 export interface QueueRefDto {

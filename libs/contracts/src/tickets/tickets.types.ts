@@ -224,6 +224,8 @@ export interface MessageDto {
   isDeleted: boolean;
   /** its text was changed after it was sent */
   isEdited: boolean;
+  /** sent by the bot (greeting, menu, out-of-hours, rating), not by an agent */
+  isBot?: boolean;
   contact?: Pick<ContactDto, 'id' | 'name' | 'number'> | null;
   createdAt: string;
   updatedAt: string;

@@ -1,5 +1,5 @@
-import { tz } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { TZDate, tz } from '@date-fns/tz';
+import { addDays, format } from 'date-fns';
 
 /** The days of a week, as the product names them in its schedules (`weekdayEn`), Sunday first. */
 export const WEEKDAYS_EN = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
@@ -30,4 +30,24 @@ export function withinWorkingHours(days: readonly WorkingDay[], timeZone: string
   const day = days.find((d) => d.weekdayEn === weekday);
   if (!day || !TIME_OF_DAY.test(day.startTime) || !TIME_OF_DAY.test(day.endTime)) return false;
   return minutes(day.startTime) <= now && now < minutes(day.endTime);
+}
+
+/**
+ * When the working hours next begin after `at` (on the clocks of `timeZone`): the start of the first open
+ * day's entry that lies ahead, looking up to a week on. Null when no day is ever open (or none is set:
+ * always open, nothing to wait for). An out-of-hours period lasts until then, which is how "once per period"
+ * is kept: a reply sent before that instant is not sent again.
+ */
+export function nextOpening(days: readonly WorkingDay[], timeZone: string, at: Date = new Date()): Date | null {
+  const zone = { in: tz(timeZone) };
+  for (let ahead = 0; ahead <= 7; ahead++) {
+    const date = addDays(at, ahead, zone);
+    const weekday = WEEKDAYS_EN[Number(format(date, 'i', zone)) % 7];
+    const day = days.find((d) => d.weekdayEn === weekday);
+    if (!day || !TIME_OF_DAY.test(day.startTime) || !TIME_OF_DAY.test(day.endTime) || minutes(day.startTime) >= minutes(day.endTime)) continue;
+    const [y, m, d] = format(date, 'yyyy-MM-dd', zone).split('-').map(Number) as [number, number, number];
+    const start = new Date(new TZDate(y, m - 1, d, Number(day.startTime.slice(0, 2)), Number(day.startTime.slice(3, 5)), timeZone).getTime());
+    if (start.getTime() > at.getTime()) return start;
+  }
+  return null;
 }

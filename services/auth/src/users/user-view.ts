@@ -32,6 +32,7 @@ export function companyView(company: CompanyEntity, plan: PlanEntity, settings: 
     planId: company.planId,
     plan: planView(plan),
     settings: settings.map((s) => ({ key: s.key, value: s.value })),
+    schedules: company.schedules ?? [],
   };
 }
 

@@ -67,4 +67,15 @@ export class TicketsEnv extends InfraEnv {
   @IsInt()
   @Min(50)
   WEBHOOK_POLL_MS: number = 1_000;
+
+  /** Lanes of tickets the bot answers in parallel (each ticket's messages in order, in one lane). */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  BOT_CONCURRENCY: number = 8;
+
+  /** How often idle tickets are looked for and closed (a connection's expiresTicket, in minutes). */
+  @IsInt()
+  @Min(1000)
+  TICKET_EXPIRY_SWEEP_MS: number = 60_000;
 }

@@ -28,6 +28,8 @@ export interface OutgoingItem {
   media?: SentMedia;
   /** its slot in the connection's pace (public API): the session sends it no earlier */
   pace?: { notBefore: number; intervalMs: number };
+  /** sent by the bot (stored marked as the bot's), not by an agent */
+  bot?: boolean;
 }
 
 @Injectable()
@@ -212,7 +214,7 @@ export class MessagesService {
     const sentAt = new Date();
     const entities: MessageEntity[] = [];
     const quotes: Array<MessageEntity | null> = [];
-    for (const { row, body, quotedMsgId, media } of items) {
+    for (const { row, body, quotedMsgId, media, bot } of items) {
       const quoted = quotedMsgId ? await repo.findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId }) : null;
       quotes.push(quoted);
       entities.push(
@@ -231,6 +233,7 @@ export class MessagesService {
           read: true,
           sentAt,
           quotedMsgId: quoted ? Number(quoted.id) : null,
+          isBot: bot === true,
         }),
       );
     }

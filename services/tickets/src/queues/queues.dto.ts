@@ -1,26 +1,8 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { NameField, TIME_OF_DAY, WEEKDAYS_EN } from '@wa/server-kit';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { NameField, WorkingDaysField, type WorkingDayBody } from '@wa/server-kit';
+import { IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 
-/** One day of working hours: HH:mm to HH:mm (00:00–00:00: closed). */
-export class QueueScheduleBody {
-  @ApiProperty({ example: 'Segunda-feira' }) @IsString({ message: 'Obrigatório' }) @MaxLength(30) weekday: string;
-  @ApiProperty({ enum: WEEKDAYS_EN }) @IsIn(WEEKDAYS_EN, { message: 'Dia inválido' }) weekdayEn: (typeof WEEKDAYS_EN)[number];
-  @ApiProperty({ example: '08:00' }) @IsString({ message: 'Obrigatório' }) @Matches(TIME_OF_DAY, { message: 'Hora inválida' }) startTime: string;
-  @ApiProperty({ example: '18:00' }) @IsString({ message: 'Obrigatório' }) @Matches(TIME_OF_DAY, { message: 'Hora inválida' }) endTime: string;
-}
-
-const SchedulesField = () =>
-  applyDecorators(
-    ApiPropertyOptional({ type: [QueueScheduleBody], description: 'working hours, a day at most once (used when scheduleType is queue)' }),
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(7),
-    ValidateNested({ each: true }),
-    Type(() => QueueScheduleBody),
-  );
+const SchedulesField = () => WorkingDaysField({ description: 'working hours, a day at most once (used when scheduleType is queue)' });
 
 export class CreateQueueDto {
   @ApiProperty({ minLength: 2, maxLength: 50 })
@@ -36,7 +18,7 @@ export class CreateQueueDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) outOfHoursMessage?: string;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
 
-  @SchedulesField() schedules?: QueueScheduleBody[];
+  @SchedulesField() schedules?: WorkingDayBody[];
 }
 
 export class UpdateQueueDto {
@@ -54,5 +36,5 @@ export class UpdateQueueDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) outOfHoursMessage?: string;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
 
-  @SchedulesField() schedules?: QueueScheduleBody[];
+  @SchedulesField() schedules?: WorkingDayBody[];
 }

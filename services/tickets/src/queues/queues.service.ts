@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type QueueChangedEvent, type QueueDeletedEvent, type QueueDto } from '@wa/contracts';
-import { DomainError, isMediaKey, MediaStorage, WEEKDAYS_EN, type UploadedDiskFile, type WorkingDay } from '@wa/server-kit';
+import { DomainError, isMediaKey, MediaStorage, workingDaysOf, type UploadedDiskFile } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource } from 'typeorm';
 import { QueueEntity } from '../database/entities/index.js';
@@ -9,7 +9,7 @@ import type { Caller } from '../identity/caller.service.js';
 import { attachFile, dropFiles } from '../media/media-cleanup.js';
 import { mediaUrlOf } from '../tickets/ticket-view.js';
 import { Outbox } from '../outbox/outbox.service.js';
-import type { CreateQueueDto, QueueScheduleBody, UpdateQueueDto } from './queues.dto.js';
+import type { CreateQueueDto, UpdateQueueDto } from './queues.dto.js';
 
 const MAX_QUEUES_LISTED = 500;
 
@@ -28,19 +28,6 @@ export function queueView(q: QueueEntity): QueueDto {
     createdAt: q.createdAt.toISOString(),
     updatedAt: q.updatedAt.toISOString(),
   };
-}
-
-/** The working hours sent, each day at most once, in week order (Sunday first). */
-function workingDays(days: QueueScheduleBody[] | undefined): WorkingDay[] {
-  if (!days) return [];
-  const seen = new Set<string>();
-  for (const d of days) {
-    if (seen.has(d.weekdayEn)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'schedules', messages: ['Dia repetido'] }] }, `schedules: ${d.weekdayEn} twice`);
-    seen.add(d.weekdayEn);
-  }
-  return [...days]
-    .sort((a, b) => WEEKDAYS_EN.indexOf(a.weekdayEn) - WEEKDAYS_EN.indexOf(b.weekdayEn))
-    .map((d) => ({ weekday: d.weekday.trim(), weekdayEn: d.weekdayEn, startTime: d.startTime, endTime: d.endTime }));
 }
 
 @Injectable()
@@ -70,7 +57,7 @@ export class QueuesService {
           greetingMessage: dto.greetingMessage ?? '',
           outOfHoursMessage: dto.outOfHoursMessage ?? '',
           orderQueue: dto.orderQueue ?? null,
-          schedules: workingDays(dto.schedules),
+          schedules: workingDaysOf(dto.schedules),
         }),
       ),
     );
@@ -85,7 +72,7 @@ export class QueuesService {
         ...(dto.greetingMessage !== undefined ? { greetingMessage: dto.greetingMessage } : {}),
         ...(dto.outOfHoursMessage !== undefined ? { outOfHoursMessage: dto.outOfHoursMessage } : {}),
         ...(dto.orderQueue !== undefined ? { orderQueue: dto.orderQueue } : {}),
-        ...(dto.schedules !== undefined ? { schedules: workingDays(dto.schedules) } : {}),
+        ...(dto.schedules !== undefined ? { schedules: workingDaysOf(dto.schedules) } : {}),
       });
       return tx.getRepository(QueueEntity).save(queue);
     });

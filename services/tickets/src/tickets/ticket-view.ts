@@ -99,6 +99,7 @@ export function messageView(m: MessageEntity): MessageDto {
     read: m.read,
     isDeleted: m.isDeleted,
     isEdited: m.isEdited ?? false,
+    isBot: m.isBot ?? false,
     createdAt: new Date(m.sentAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),
   };

@@ -18,6 +18,8 @@ import { TicketsRepository } from './tickets.repository.js';
 import { assertCanSee } from './visibility.js';
 import { ticketUpdatedEvent } from './ticket-events.js';
 import { transferNotice } from './transfer-notice.js';
+import { ratingRequestText } from '../bot/bot-rules.js';
+import { fillVariables } from '../messages/message-variables.js';
 import { dropFiles, storedFilesOf } from '../media/media-cleanup.js';
 
 export const TICKETS_PAGE_SIZE = 40;
@@ -186,12 +188,15 @@ export class TicketsService {
     const transferred =
       !row.isGroup && (patch.status === undefined ? patch.queueId !== undefined || patch.userId !== undefined : (patch.status === 'pending' || handedOver) && patch.queueId !== undefined);
     const wantsNotice = transferred && (await this.readModels.setting(caller.companyId, 'sendMsgTransfTicket')) === 'enabled';
+    const closing = patch.status === 'closed' && row.status !== 'closed' && !row.isGroup;
+    const wantsRating = closing && (await this.readModels.setting(caller.companyId, 'userRating')) === 'enabled';
     try {
       const outboxIds = await this.db.transaction(async (tx) => {
         await tx.getRepository(TicketEntity).update({ id, companyId: caller.companyId }, { ...patch, updatedAt: new Date() });
         const ids: string[] = [];
         if (wantsGreeting) ids.push(...(await this.greet(tx, caller, id)));
         if (wantsNotice) ids.push(...(await this.noticeTransfer(tx, row, id)));
+        if (closing) ids.push(...(await this.farewell(tx, caller.companyId, id, wantsRating)));
         const updated = (await this.tickets.findById(caller.companyId, id, tx)) as TicketRow;
         ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(this.view(updated))])));
         return ids;
@@ -261,6 +266,22 @@ export class TicketsService {
     const connection = await this.readModels.connection(after.companyId, after.whatsappId, tx);
     if (connection?.status !== 'CONNECTED') return [];
     return (await this.messages.sendInTransaction(tx, after, text)).outboxIds;
+  }
+
+  /**
+   * A conversation closed by an agent: the rating request (userRating enabled; the customer's answer, 1 to
+   * 3, is kept by the bot) or else the connection's completion text, sent as the bot's when the phone is up.
+   */
+  private async farewell(tx: EntityManager, companyId: number, ticketId: number, askRating: boolean): Promise<string[]> {
+    const row = (await this.tickets.findById(companyId, ticketId, tx)) as TicketRow;
+    const connection = await this.readModels.connection(companyId, row.whatsappId, tx);
+    if (connection?.status !== 'CONNECTED') return [];
+    const zone = companyTimeZone(await this.readModels.setting(companyId, TIME_ZONE_SETTING, tx));
+    const text = askRating ? ratingRequestText(connection.bot?.ratingMessage) : (connection.bot?.complationMessage ?? '').trim();
+    if (!text) return [];
+    if (askRating) await tx.query(`UPDATE tickets.tickets SET "ratingAskedAt" = now() WHERE id = $1 AND "companyId" = $2`, [ticketId, companyId]);
+    const body = fillVariables(text, { contactName: row.contactName, ticketId, timeZone: zone });
+    return (await this.messages.sendManyInTransaction(tx, [{ row, body, bot: true }], { connectionsChecked: true })).outboxIds;
   }
 
   private visible(caller: Caller, row: TicketRow | null): TicketDto {

@@ -1,3 +1,4 @@
+import type { WorkingDay } from '@wa/server-kit';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 @Entity({ name: 'companies' })
@@ -26,6 +27,10 @@ export class CompanyEntity {
 
   @Column({ type: 'varchar', length: 20, default: 'MENSAL' })
   recurrence: string;
+
+  /** working hours (spec 02 Horarios), used when the company's scheduleType setting is company */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  schedules: WorkingDay[];
 
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;

@@ -23,6 +23,8 @@ export class MessageEntity {
   @Column({ type: 'boolean', default: false }) read: boolean;
   @Column({ type: 'boolean', default: false }) isDeleted: boolean;
   @Column({ type: 'boolean', default: false }) isEdited: boolean;
+  /** sent by the bot (the greeting, a menu, an out-of-hours or rating text), not by an agent */
+  @Column({ type: 'boolean', default: false }) isBot: boolean;
   @Column({ type: 'timestamptz' }) sentAt: Date;
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) seq: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

@@ -1,3 +1,4 @@
+import type { ConnectionBot } from '../../bot/bot-rules.js';
 import type { ConnectionStatus } from '@wa/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -11,6 +12,8 @@ export class ConnectionEntity {
   @Column({ type: 'boolean', default: false }) isDefault: boolean;
   @Column({ type: 'int', array: true, default: () => "'{}'" }) queueIds: number[];
   @Column({ type: 'text', default: '' }) greetingMessage: string;
+  /** the connection's bot settings (its texts, menu limits, expiry, transfer queue) */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) bot: ConnectionBot;
   @Column({ type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }
 

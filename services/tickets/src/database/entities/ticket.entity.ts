@@ -1,3 +1,4 @@
+import type { BotState } from '../../bot/bot-rules.js';
 import type { TicketStatus } from '@wa/contracts';
 import { Column, CreateDateColumn, Entity, Generated, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
@@ -25,6 +26,10 @@ export class TicketEntity {
   @Column({ type: 'timestamptz', nullable: true, insert: false, update: false }) queuedAt: Date | null;
   /** the customer's answer to the rating request: 1 unsatisfied, 2 satisfied, 3 very satisfied */
   @Column({ type: 'smallint', nullable: true }) rating: number | null;
+  /** where the bot is with this ticket (null: it has not seen it) */
+  @Column({ type: 'jsonb', nullable: true }) botState: BotState | null;
+  /** when closing it asked the customer for a rating, until answered or passed over */
+  @Column({ type: 'timestamptz', nullable: true }) ratingAskedAt: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

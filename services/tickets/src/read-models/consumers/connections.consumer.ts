@@ -3,6 +3,21 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type ConnectionChangedEvent, type ConnectionDeletedEvent, type ConnectionSessionEvent, type WhatsappDto } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
+import { BOT_DEFAULTS, type ConnectionBot } from '../../bot/bot-rules.js';
+
+/** The bot settings of a connection, as tickets keeps them. */
+export function connectionBot(c: Partial<WhatsappDto>): ConnectionBot {
+  return {
+    outOfHoursMessage: c.outOfHoursMessage ?? '',
+    complationMessage: c.complationMessage ?? '',
+    ratingMessage: c.ratingMessage ?? '',
+    expiresInactiveMessage: c.expiresInactiveMessage ?? '',
+    expiresTicket: c.expiresTicket ?? BOT_DEFAULTS.expiresTicket,
+    transferQueueId: c.transferQueueId ?? null,
+    timeUseBotQueues: c.timeUseBotQueues ?? BOT_DEFAULTS.timeUseBotQueues,
+    maxUseBotQueues: c.maxUseBotQueues ?? BOT_DEFAULTS.maxUseBotQueues,
+  };
+}
 
 type ConnectionEvent = ConnectionChangedEvent | ConnectionDeletedEvent | ConnectionSessionEvent;
 
@@ -45,12 +60,12 @@ export class ConnectionsConsumer implements OnApplicationBootstrap, OnApplicatio
     if (!c) return;
     // a late, older event never overwrites a newer state
     await this.db.query(
-      `INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault", "queueIds", "greetingMessage", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault", "queueIds", "greetingMessage", bot, "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, "isDefault" = EXCLUDED."isDefault",
-              "queueIds" = EXCLUDED."queueIds", "greetingMessage" = EXCLUDED."greetingMessage", "updatedAt" = EXCLUDED."updatedAt"
+              "queueIds" = EXCLUDED."queueIds", "greetingMessage" = EXCLUDED."greetingMessage", bot = EXCLUDED.bot, "updatedAt" = EXCLUDED."updatedAt"
         WHERE tickets.connections."updatedAt" <= EXCLUDED."updatedAt"`,
-      [c.id, c.companyId, c.name, c.status, c.isDefault, c.queueIds ?? [], c.greetingMessage ?? '', c.updatedAt],
+      [c.id, c.companyId, c.name, c.status, c.isDefault, c.queueIds ?? [], c.greetingMessage ?? '', JSON.stringify(connectionBot(c)), c.updatedAt],
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Streams, type SettingUpdatedEvent } from '@wa/contracts';
+import { Streams, type CompanySchedulesUpdatedEvent, type SettingUpdatedEvent } from '@wa/contracts';
+import { COMPANY_SCHEDULES_KEY } from '../../bot/bot.service.js';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 
@@ -8,6 +9,7 @@ import { DataSource } from 'typeorm';
 @Injectable()
 export class SettingsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private handle: ConsumerHandle | undefined;
+  private hours: ConsumerHandle | undefined;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -21,18 +23,30 @@ export class SettingsConsumer implements OnApplicationBootstrap, OnApplicationSh
       filterSubjects: ['company.setting.updated.>'],
       concurrency: 2,
       handler: async (batch) => {
-        for (const { data } of batch) {
-          await this.db.query(
-            `INSERT INTO tickets.company_settings ("companyId", key, value) VALUES ($1, $2, $3)
-             ON CONFLICT ("companyId", key) DO UPDATE SET value = EXCLUDED.value`,
-            [data.companyId, data.key, data.value],
-          );
-        }
+        for (const { data } of batch) await this.keep(data.companyId, data.key, data.value);
+      },
+    });
+    // the company's working hours (the settings' Horarios tab), kept beside its settings
+    this.hours = await this.bus.consume<CompanySchedulesUpdatedEvent>({
+      stream: Streams.AUTH.name,
+      durable: 'tickets-company-schedules',
+      filterSubjects: ['company.schedules.updated.>'],
+      concurrency: 1,
+      handler: async (batch) => {
+        for (const { data } of batch) await this.keep(data.companyId, COMPANY_SCHEDULES_KEY, JSON.stringify(data.schedules ?? []));
       },
     });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.handle?.stop();
+    await Promise.all([this.handle?.stop(), this.hours?.stop()]);
+  }
+
+  private async keep(companyId: number, key: string, value: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO tickets.company_settings ("companyId", key, value) VALUES ($1, $2, $3)
+       ON CONFLICT ("companyId", key) DO UPDATE SET value = EXCLUDED.value`,
+      [companyId, key, value],
+    );
   }
 }

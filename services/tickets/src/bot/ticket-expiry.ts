@@ -1,0 +1,107 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { queryPrepared } from '@wa/database';
+import { companyTimeZone, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { DataSource, type EntityManager } from 'typeorm';
+import { TicketsEnv } from '../config/env.js';
+import { CallerService } from '../identity/caller.service.js';
+import { fillVariables } from '../messages/message-variables.js';
+import { MessagesService } from '../messages/messages.service.js';
+import { Outbox } from '../outbox/outbox.service.js';
+import { ReadModels } from '../read-models/read-models.repository.js';
+import { ticketUpdatedEvent } from '../tickets/ticket-events.js';
+import { ticketView, type TicketRow } from '../tickets/ticket-view.js';
+import { TicketsRepository } from '../tickets/tickets.repository.js';
+
+/** Idle tickets closed per pass at most (the next pass takes the rest). */
+const EXPIRY_BATCH = 200;
+
+/**
+ * A connection's `expiresTicket` (minutes; 0: never): an open or waiting conversation without a message
+ * for that long is closed, with the connection's `expiresInactiveMessage` sent to the customer first (when
+ * it has one and the phone is up). Every TICKET_EXPIRY_SWEEP_MS; each ticket is re-checked under its lock
+ * (skipping one another process holds), so several processes close each ticket once.
+ */
+@Injectable()
+export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(TicketExpiry.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly env: TicketsEnv,
+    private readonly tickets: TicketsRepository,
+    private readonly messages: MessagesService,
+    private readonly readModels: ReadModels,
+    private readonly outbox: Outbox,
+    private readonly callers: CallerService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'ticket expiry: pass failed; the next one retries'))
+        .finally(() => (this.running = undefined));
+    }, this.env.TICKET_EXPIRY_SWEEP_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass: closes the idle tickets found; answers how many. */
+  async sweep(): Promise<number> {
+    const idle = await queryPrepared<{ id: number; companyId: number }>(
+      this.db,
+      `SELECT t.id, t."companyId"
+         FROM tickets.connections c
+         JOIN tickets.tickets t ON t."companyId" = c."companyId" AND t."whatsappId" = c.id AND t.status IN ('open', 'pending')
+        WHERE COALESCE((c.bot->>'expiresTicket')::numeric, 0) > 0 AND NOT t."isGroup"
+          AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'expiresTicket')::int)
+        LIMIT ${EXPIRY_BATCH}`,
+      [],
+    );
+    let closed = 0;
+    for (const { id, companyId } of idle) {
+      const outboxIds = await this.db.transaction((tx) => this.close(tx, companyId, id));
+      if (outboxIds) {
+        closed++;
+        await this.outbox.flush(outboxIds);
+      }
+    }
+    if (closed > 0) this.logger.log({ closed }, 'ticket expiry: idle tickets closed');
+    return closed;
+  }
+
+  private async close(tx: EntityManager, companyId: number, id: number): Promise<string[] | null> {
+    const [still] = await queryPrepared<{ message: string; status: string }>(
+      tx,
+      `SELECT coalesce(c.bot->>'expiresInactiveMessage', '') AS message, c.status
+         FROM tickets.tickets t JOIN tickets.connections c ON c.id = t."whatsappId"
+        WHERE t.id = $1 AND t."companyId" = $2 AND t.status IN ('open', 'pending')
+          AND COALESCE((c.bot->>'expiresTicket')::numeric, 0) > 0 AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'expiresTicket')::int)
+        FOR UPDATE OF t SKIP LOCKED`,
+      [id, companyId],
+    );
+    if (!still) return null;
+    const ids: string[] = [];
+    const before = (await this.tickets.findById(companyId, id, tx)) as TicketRow;
+    if (still.message.trim() && still.status === 'CONNECTED') {
+      const zone = companyTimeZone(await this.readModels.setting(companyId, TIME_ZONE_SETTING, tx));
+      const text = fillVariables(still.message, { contactName: before.contactName, ticketId: id, timeZone: zone });
+      ids.push(...(await this.messages.sendManyInTransaction(tx, [{ row: before, body: text, bot: true }], { connectionsChecked: true })).outboxIds);
+    }
+    await tx.query(
+      `UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "useIntegration" = false, "promptId" = NULL, "updatedAt" = now()
+        WHERE id = $1 AND "companyId" = $2`,
+      [id, companyId],
+    );
+    const row = (await this.tickets.findById(companyId, id, tx)) as TicketRow;
+    ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(ticketView(row, (userId) => this.callers.nameOf(companyId, userId)))])));
+    return ids;
+  }
+}
