@@ -21,6 +21,7 @@ const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
 const TodoListPage = lazy(() => import('../features/todo/TodoListPage'));
 const MessagesApiPage = lazy(() => import('../features/messages-api/MessagesApiPage'));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -77,6 +78,7 @@ export function App() {
             <Route path="/queues" element={<QueuesPage />} />
             <Route path="/todolist" element={<TodoListPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
+            <Route path="/settings" element={<SettingsPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />
           </Route>
         </Routes>

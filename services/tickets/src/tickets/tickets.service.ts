@@ -144,6 +144,8 @@ export class TicketsService {
         // accept (pending → open) or reopen (closed → open): the caller takes it
         if (!caller.isAdmin && row.status === 'open' && row.userId !== caller.id) throw new DomainError('ERR_NO_PERMISSION');
         patch.status = 'open';
+        // someone took the conversation: the bot is done with it
+        patch.chatbot = false;
         // a waiting ticket may be handed to another agent (the transfer dialog); otherwise the caller takes it
         patch.userId = dto.userId && (caller.isAdmin || row.status === 'pending') ? dto.userId : caller.id;
         greet = row.status === 'pending' && !row.isGroup && patch.userId === caller.id;
@@ -156,6 +158,7 @@ export class TicketsService {
         // resolve
         if (row.status === 'open') this.assertHolderOrAdmin(caller, row);
         patch.status = 'closed';
+        patch.chatbot = false;
         patch.useIntegration = false;
         patch.promptId = null;
         patch.unreadMessages = 0;

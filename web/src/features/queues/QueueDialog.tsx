@@ -6,15 +6,21 @@ import { MdAttachFile, MdDelete } from 'react-icons/md';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { serverFieldErrors } from '../schedules/schedule-rules';
+import { scheduleTypeOf } from '../settings/settings-rules';
+import { useSettingsQuery } from '../settings/settings.api';
+import { defaultWorkingHours, hasWorkingHoursServerErrors, type WorkingDay } from '../settings/working-hours';
+import { WorkingHoursEditor } from '../settings/WorkingHoursEditor';
 import { hasQueueErrors, nativeColor, queueFormOf, queuePayload, validateQueueForm, type QueueFormValues, type QueueProblem } from './queue-rules';
 import { QueueOptionsTree } from './QueueOptionsTree';
 import { useCreateQueueMutation, useListQueuesQuery, useRemoveQueueMediaMutation, useUpdateQueueMutation, useUploadQueueMediaMutation } from './queues.api';
 
-type QueueDialogTab = 'data' | 'options';
+type QueueDialogTab = 'data' | 'options' | 'schedules';
 
 /**
  * Add (queue null) or edit a queue (spec 02 §2 "Queues"): its data (name, colour, greeting and out-of-hours
- * messages, order) and, once it exists, its chatbot options.
+ * messages, order), once it exists its chatbot options, and its working hours when the company's scheduleType
+ * setting is queue (spec 02 §4). The schedules tab's button only keeps the hours in the form; they are sent
+ * with the queue when it is saved.
  */
 export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClose(): void }) {
   const { t } = useTranslation();
@@ -23,10 +29,16 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
   // the cached list has the queue as it is now (its attachment changes while the dialog is open)
   const { data: queues } = useListQueuesQuery(undefined, { skip: creating });
   const current = queue ? (queues?.find((q) => q.id === queue.id) ?? queue) : null;
-  const [tab, setTab] = useState<QueueDialogTab>('data');
+  const { data: settings } = useSettingsQuery();
+  const showSchedules = scheduleTypeOf(settings) === 'queue';
+  const [chosenTab, setTab] = useState<QueueDialogTab>('data');
+  // the schedules tab goes if the setting changes while the dialog is open
+  const tab: QueueDialogTab = chosenTab === 'schedules' && !showSchedules ? 'data' : chosenTab;
   const [values, setValues] = useState<QueueFormValues>(() => queueFormOf(queue));
   const [touched, setTouched] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  /** the schedules tab: as opened, changed since, or kept in the form */
+  const [schedulesState, setSchedulesState] = useState<'untouched' | 'edited' | 'kept'>('untouched');
   const errors = validateQueueForm(values);
   const [create, creatingCall] = useCreateQueueMutation();
   const [update, updatingCall] = useUpdateQueueMutation();
@@ -42,6 +54,19 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
   const errorOf = (key: keyof QueueFormValues): string | undefined => {
     const problem = errors[key];
     return touched && problem ? problemText(problem) : serverErrors[key] || undefined;
+  };
+
+  /** the schedules tab's button: the hours stay in the form until the queue is saved */
+  function keepSchedules(days: WorkingDay[]) {
+    setValues((v) => ({ ...v, schedules: days }));
+    setServerErrors((e) => (hasWorkingHoursServerErrors(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'schedules' && !k.startsWith('schedules.'))) : e));
+    setSchedulesState('kept');
+  }
+
+  const schedulesNote = (): string => {
+    if (schedulesState === 'kept') return t('queues.dialog.schedules.kept');
+    if (schedulesState === 'edited') return t('queues.dialog.schedules.pending');
+    return values.schedules ? t('queues.dialog.schedules.savedWithQueue') : t('queues.dialog.schedules.noneSaved');
   };
 
   async function submit(e: FormEvent) {
@@ -61,7 +86,8 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
       const fieldErrors = serverFieldErrors(err);
       if (errorCode(err) === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') fieldErrors.color = t('backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS');
       setServerErrors(fieldErrors);
-      if (Object.keys(fieldErrors).length > 0) setTab('data');
+      if (showSchedules && hasWorkingHoursServerErrors(fieldErrors)) setTab('schedules');
+      else if (Object.keys(fieldErrors).length > 0) setTab('data');
       notify.error(err);
     }
   }
@@ -92,7 +118,11 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                   <Tabs.Trigger value="options" disabled={creating} title={creating ? t('queues.dialog.optionsAfterSave') : undefined} data-testid="queue-tab-options">
                     {t('queues.dialog.tabs.options')}
                   </Tabs.Trigger>
-                  {/* The schedules tab (spec 02: only when the scheduleType setting is "queue") goes here, with the working hours (not built yet). */}
+                  {showSchedules && (
+                    <Tabs.Trigger value="schedules" data-testid="queue-tab-schedules">
+                      {t('queues.dialog.tabs.schedules')}
+                    </Tabs.Trigger>
+                  )}
                 </Tabs.List>
                 <Tabs.Content value="data">
                   {/* its own form: the options tab has forms of its own, which may not sit inside this one */}
@@ -165,6 +195,28 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                 {queue && (
                   <Tabs.Content value="options">
                     <QueueOptionsTree queueId={queue.id} />
+                  </Tabs.Content>
+                )}
+                {showSchedules && (
+                  <Tabs.Content value="schedules">
+                    {/* its own form, as the options' are; shown with the queue's hours, or the defaults while it has none */}
+                    <WorkingHoursEditor
+                      initial={values.schedules ?? defaultWorkingHours()}
+                      onSave={keepSchedules}
+                      onEdit={() => setSchedulesState('edited')}
+                      saveLabel={t('queues.dialog.schedules.keep')}
+                      serverErrors={serverErrors}
+                      testId="queue-schedules"
+                    >
+                      <Text
+                        textStyle="xs"
+                        color={schedulesState === 'kept' ? 'fg.success' : schedulesState === 'edited' ? 'fg.warning' : 'fg.muted'}
+                        data-testid="queue-schedules-note"
+                        data-state={schedulesState}
+                      >
+                        {schedulesNote()}
+                      </Text>
+                    </WorkingHoursEditor>
                   </Tabs.Content>
                 )}
               </Tabs.Root>

@@ -1,5 +1,6 @@
 import type { QueueChannelPayload, QueueDto } from '@wa/contracts';
 import { validateConnectionName } from '../connections/connection-rules';
+import { sevenDaysOf, workingDaysPayload, type WorkingDay } from '../settings/working-hours';
 
 /** What a `company-<id>-queue` event does to the queues list. */
 export function queueEventChange(p: QueueChannelPayload): { queue: QueueDto } | { removed: number } {
@@ -40,6 +41,13 @@ export interface QueueFormValues {
   outOfHoursMessage: string;
   /** as typed; '' for none */
   orderQueue: string;
+  /**
+   * The working hours the queue is saved with: its saved ones (as seven days), or those kept with the schedules
+   * tab's button; null while it has none and none were kept. Null is sent as [] (no hours: always open), so a
+   * queue is not given hours just because the tab shows the defaults (spec 02 §9) or the tab is hidden
+   * (scheduleType is not queue); the defaults become its hours only once the user keeps them.
+   */
+  schedules: WorkingDay[] | null;
 }
 
 export type QueueErrors = Partial<Record<keyof QueueFormValues, QueueProblem>>;
@@ -76,13 +84,14 @@ export function validateQueueForm(v: QueueFormValues): QueueErrors {
 export const hasQueueErrors = (e: QueueErrors): boolean => Object.values(e).some(Boolean);
 
 export function queueFormOf(queue: QueueDto | null): QueueFormValues {
-  if (!queue) return { name: '', color: '', greetingMessage: '', outOfHoursMessage: '', orderQueue: '' };
+  if (!queue) return { name: '', color: '', greetingMessage: '', outOfHoursMessage: '', orderQueue: '', schedules: null };
   return {
     name: queue.name,
     color: queue.color,
     greetingMessage: queue.greetingMessage ?? '',
     outOfHoursMessage: queue.outOfHoursMessage ?? '',
     orderQueue: String(queue.orderQueue ?? ''),
+    schedules: queue.schedules?.length ? sevenDaysOf(queue.schedules) : null,
   };
 }
 
@@ -93,6 +102,8 @@ export interface QueueBody {
   greetingMessage: string;
   outOfHoursMessage: string;
   orderQueue: number | null;
+  /** the seven days in week order, or [] for none (spec 02 §7: PUT /queue/{id} "with schedules") */
+  schedules: WorkingDay[];
 }
 
 export function queuePayload(v: QueueFormValues): QueueBody {
@@ -103,6 +114,7 @@ export function queuePayload(v: QueueFormValues): QueueBody {
     greetingMessage: v.greetingMessage,
     outOfHoursMessage: v.outOfHoursMessage,
     orderQueue: order ? Number(order) : null,
+    schedules: v.schedules ? workingDaysPayload(v.schedules) : [],
   };
 }
 

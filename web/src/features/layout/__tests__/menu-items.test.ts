@@ -8,17 +8,17 @@ const agent = { isAdmin: false, isSuper: false, plan: {} };
 const admin = { isAdmin: true, isSuper: false, plan: {} };
 
 describe('side menu (spec 01 §2 "Side menu", §6)', () => {
-  it('shows only the screens this build has: tickets, quick replies, to-do list and contacts for everyone, schedules with the plan, the dashboard, connections, queues and users for admins', () => {
+  it('shows only the screens this build has: tickets, quick replies, to-do list and contacts for everyone, schedules with the plan, the dashboard, connections, queues, users and settings for admins', () => {
     expect(keys(visibleMenuItems(agent))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts']);
-    expect(keys(visibleMenuItems(admin))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'connections', 'queues', 'users']);
+    expect(keys(visibleMenuItems(admin))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'connections', 'queues', 'users', 'settings']);
     const plan = { useSchedules: true };
     expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'schedules']);
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'connections', 'queues', 'users']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'connections', 'queues', 'users', 'settings']);
   });
 
   it('shows the external messages API to admins whose plan has useExternalApi (spec 02 §6)', () => {
     const plan = { useExternalApi: true };
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'connections', 'queues', 'users', 'messagesAPI']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'connections', 'queues', 'users', 'messagesAPI', 'settings']);
     expect(keys(visibleMenuItems({ ...agent, plan }))).not.toContain('messagesAPI');
     expect(keys(visibleMenuItems(admin))).not.toContain('messagesAPI');
   });

@@ -12,10 +12,19 @@ import {
   validateQueueForm,
   validateQueueOption,
 } from '../queue-rules';
+import { defaultWorkingHours, WEEKDAYS } from '../../settings/working-hours';
 import { aQueue } from './a-queue';
 
 const names = (list: QueueDto[]) => list.map((q) => q.name);
-const form = (extra: Partial<Parameters<typeof validateQueueForm>[0]> = {}) => ({ name: 'Vendas', color: '#2e7d32', greetingMessage: '', outOfHoursMessage: '', orderQueue: '', ...extra });
+const form = (extra: Partial<Parameters<typeof validateQueueForm>[0]> = {}) => ({
+  name: 'Vendas',
+  color: '#2e7d32',
+  greetingMessage: '',
+  outOfHoursMessage: '',
+  orderQueue: '',
+  schedules: null,
+  ...extra,
+});
 
 describe('queues list cache (company-<id>-queue events and this tab\'s saves)', () => {
   const list = [aQueue(1, 'Suporte', 1), aQueue(2, 'Vendas', 2), aQueue(3, 'Financeiro', null)];
@@ -80,14 +89,42 @@ describe('queue form (spec 02 "Validation")', () => {
       greetingMessage: 'Olá!',
       outOfHoursMessage: '',
       orderQueue: null,
+      schedules: [],
     });
     expect(queuePayload(form({ orderQueue: '4' })).orderQueue).toBe(4);
   });
 
   it('edits what the queue has, the order as text', () => {
-    expect(queueFormOf(aQueue(1, 'Vendas', 2, { greetingMessage: 'Oi' }))).toEqual({ name: 'Vendas', color: '#2e7d32', greetingMessage: 'Oi', outOfHoursMessage: '', orderQueue: '2' });
+    expect(queueFormOf(aQueue(1, 'Vendas', 2, { greetingMessage: 'Oi' }))).toEqual({
+      name: 'Vendas',
+      color: '#2e7d32',
+      greetingMessage: 'Oi',
+      outOfHoursMessage: '',
+      orderQueue: '2',
+      schedules: null,
+    });
     expect(queueFormOf(aQueue(1, 'Vendas', null)).orderQueue).toBe('');
     expect(queueFormOf(null).name).toBe('');
+  });
+
+  it('working hours round-trip: the saved ones as seven days, sent back in week order; none saved and none kept is sent as []', () => {
+    const monday = { weekday: 'Segunda-feira', weekdayEn: 'monday' as const, startTime: '09:00', endTime: '17:00' };
+    const saturday = { weekday: 'Sábado', weekdayEn: 'saturday' as const, startTime: '08:00', endTime: '12:00' };
+    const edited = queueFormOf(aQueue(1, 'Vendas', 1, { schedules: [saturday, monday] }));
+    expect(edited.schedules).toHaveLength(7);
+    expect(edited.schedules?.[1]).toEqual(monday);
+    expect(edited.schedules?.[0]).toEqual({ weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' });
+    const sent = queuePayload(edited).schedules;
+    expect(sent.map((d) => d.weekdayEn)).toEqual(WEEKDAYS.map((d) => d.weekdayEn));
+    expect(sent.filter((d) => d.startTime !== d.endTime)).toEqual([monday, saturday]);
+    // and what the server keeps comes back the same
+    expect(queueFormOf(aQueue(1, 'Vendas', 1, { schedules: sent })).schedules).toEqual(sent);
+
+    // a queue without hours (new, or none saved) sends none until the schedules tab keeps some
+    expect(queueFormOf(null).schedules).toBeNull();
+    expect(queueFormOf(aQueue(1, 'Vendas', 1, { schedules: [] })).schedules).toBeNull();
+    expect(queuePayload(form()).schedules).toEqual([]);
+    expect(queuePayload(form({ schedules: defaultWorkingHours() })).schedules).toEqual(defaultWorkingHours());
   });
 
   it('the colour picker shows #rrggbb', () => {

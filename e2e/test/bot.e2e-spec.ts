@@ -1,0 +1,294 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDataSource, runMigrations } from '@wa/database';
+import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
+import { randomBytes } from 'node:crypto';
+import { authDatabase } from '../../services/auth/src/database/data-source.js';
+import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
+import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
+import { startProcess, type ServiceProcess } from './processes.js';
+import { Product } from './product.js';
+
+/**
+ * The bot in the inbound path (issue 15), through the gateway and the sandbox phone against the real
+ * servers: the menus, the hand-over past the retry limit, out-of-hours once per period, idle expiry and
+ * the rating.
+ */
+const running: ServiceProcess[] = [];
+let http: HttpClient;
+let product: Product;
+let tickets: ReturnType<typeof createDataSource>;
+
+beforeAll(async () => {
+  for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
+  const auth = await startProcess('auth');
+  // idle tickets are looked for every second here (every minute by default)
+  const ticketsService = await startProcess('tickets', { TICKET_EXPIRY_SWEEP_MS: '1000' });
+  const sessions = await startProcess('whatsapp-sessions');
+  const realtime = await startProcess('realtime-gateway', { TICKETS_URL: ticketsService.url });
+  running.push(auth, ticketsService, sessions, realtime);
+  const gateway = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: ticketsService.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url });
+  running.push(gateway);
+  http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
+  product = new Product(http, gateway.url);
+  tickets = createDataSource(ticketsDatabase(TEST_DATABASE_URL, 1));
+  await tickets.initialize();
+});
+
+afterAll(async () => {
+  await tickets?.destroy();
+  for (const p of running.reverse()) await p.stop('SIGTERM');
+});
+
+const color = () => `#${randomBytes(3).toString('hex')}`;
+const number = () => `5511${(900_000_000 + Math.floor(Math.random() * 99_999_999)).toString()}`;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Company = Awaited<ReturnType<Product['newCompany']>>;
+
+let order = 0;
+/** A queue; the menus list queues by orderQueue (then by name), so each is numbered in the order made here. */
+async function newQueue(a: Company, name: string, greetingMessage = '') {
+  const res = await http.post('/queue', { token: a.token, body: { name, color: color(), greetingMessage, orderQueue: ++order } });
+  expect(res.status).toBe(201);
+  return res.body as { id: number; name: string };
+}
+
+async function newOption(a: Company, body: { queueId: number; parentId?: number | null; option: string; title: string; message: string }) {
+  const res = await http.post('/queue-options', { token: a.token, body });
+  expect(res.status).toBe(201);
+  return res.body as { id: number };
+}
+
+/** A connected sandbox connection on these queues, with these connection settings. */
+async function botConnection(a: Company, queueIds: number[], settings: Record<string, unknown>) {
+  const conn = await product.connectedSandbox(a.token, queueIds[0] as number);
+  const res = await http.put(`/whatsapp/${conn.id}`, { token: a.token, body: { queueIds, ...settings } });
+  expect(res.status).toBe(200);
+  // tickets hears of the change through the bus: wait until its copy has it
+  await waitFor(async () => {
+    const [row] = await tickets.query(`SELECT "queueIds", bot FROM tickets.connections WHERE id = $1`, [conn.id]);
+    return row && row.queueIds.length === queueIds.length && Object.entries(settings).every(([k, v]) => k === 'greetingMessage' || row.bot[k] === v) ? row : undefined;
+  });
+  return conn;
+}
+
+/** The customer `from` writes; answers the texts the phone got for them, waiting until there are `expect` of them. */
+function customer(a: Company, connId: number, from: string) {
+  // the phone lists what it got newest first: here, in the order it came
+  const outbox = async () =>
+    ((await http.get(`/whatsappsession/${connId}/sandbox/outbox`, { token: a.token })).body.items as Array<{ to: string; body: string; kind: string }>).filter((i) => i.to === from && i.kind === 'send').reverse();
+  return {
+    say: async (body: string) => expect((await http.post(`/whatsappsession/${connId}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria Souza', body } })).status).toBeLessThan(300),
+    got: async (count: number) => waitFor(async () => ((await outbox()).length >= count ? (await outbox()).map((i) => i.body) : undefined)),
+    outbox,
+  };
+}
+
+async function ticketOf(a: Company, from: string, status = 'pending') {
+  return waitFor(async () => {
+    const [row] = await tickets.query(
+      `SELECT t.id, t."queueId", t.chatbot, t.status, t.rating FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId"
+        WHERE c."companyId" = $1 AND c.number = $2 AND t.status = $3 ORDER BY t.id DESC LIMIT 1`,
+      [a.user.companyId, from, status],
+    );
+    return row as { id: number; queueId: number | null; chatbot: boolean; status: string; rating: number | null } | undefined;
+  });
+}
+
+/** Sets a company setting and waits until tickets' copy has it. */
+async function setting(a: Company, key: string, value: string) {
+  expect((await http.put(`/settings/${key}`, { token: a.token, body: { value } })).status).toBe(200);
+  await waitFor(async () => (await tickets.query(`SELECT 1 FROM tickets.company_settings WHERE "companyId" = $1 AND key = $2 AND value = $3`, [a.user.companyId, key, value])).length > 0);
+}
+
+describe('the bot', () => {
+  it('three queues and a two-level tree: the customer picks 2, then 1, and the ticket lands in that queue, live for its agents only', async () => {
+    const a = await product.newCompany('Bot Menu');
+    const sales = await newQueue(a, 'Vendas', 'Vendas: como ajudar?');
+    const support = await newQueue(a, 'Suporte', 'Suporte técnico');
+    const billing = await newQueue(a, 'Financeiro');
+    const internet = await newOption(a, { queueId: support.id, option: '1', title: 'Internet', message: 'Sobre a internet:' });
+    await newOption(a, { queueId: support.id, parentId: internet.id, option: '1', title: 'Lenta', message: 'Reinicie o modem, {{firstName}}.' });
+    await newOption(a, { queueId: support.id, parentId: internet.id, option: '2', title: 'Caiu', message: 'Verificando a rede.' });
+    await newOption(a, { queueId: support.id, option: '2', title: 'Telefone', message: 'Um técnico vai ligar.' });
+    const conn = await botConnection(a, [sales.id, support.id, billing.id], { greetingMessage: 'Olá {{firstName}}! Escolha um setor:' });
+    const supportAgent = await product.agentOf(a.token, [support.id]);
+    const salesAgent = await product.agentOf(a.token, [sales.id]);
+    const liveSupport = await product.socketOf(supportAgent.token);
+    const liveSales = await product.socketOf(salesAgent.token);
+    for (const live of [liveSupport, liveSales]) {
+      live.socket.emit('joinTickets', 'pending');
+      live.socket.emit('joinNotification');
+    }
+
+    const from = number();
+    const maria = customer(a, conn.id, from);
+    await maria.say('oi');
+    expect((await maria.got(1))[0]).toBe('Olá Maria! Escolha um setor:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte\n*[ 3 ]* - Financeiro');
+    const ticket = await ticketOf(a, from);
+    expect(ticket).toMatchObject({ queueId: null, chatbot: true });
+
+    await maria.say('2');
+    expect((await maria.got(2))[1]).toBe('Suporte técnico\n\n*[ 1 ]* - Internet\n*[ 2 ]* - Telefone\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial');
+    await maria.say('1');
+    expect((await maria.got(3))[2]).toContain('Sobre a internet:\n\n*[ 1 ]* - Lenta\n*[ 2 ]* - Caiu');
+    await maria.say('1');
+    expect((await maria.got(4))[3]).toBe('Reinicie o modem, Maria.');
+    expect(await ticketOf(a, from)).toMatchObject({ id: ticket.id, queueId: support.id, chatbot: false });
+
+    // live: the support agent sees it in their queue; the sales agent hears nothing of it once it has a queue
+    // (before, it was a ticket of no queue, which agents who see those may see)
+    const seen = await waitFor(async () => liveSupport.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.id === ticket.id && e.payload.ticket.queueId === support.id));
+    expect(seen.payload.ticket).toMatchObject({ status: 'pending', queue: { id: support.id, name: 'Suporte' } });
+    await pause(300);
+    expect(liveSales.events.filter((e) => e.payload?.ticket?.id === ticket.id && e.payload.ticket.queueId !== null)).toEqual([]);
+    expect(liveSupport.events.filter((e) => e.payload?.ticket?.id === ticket.id && e.payload.ticket.queueId === support.id).length).toBeGreaterThan(1);
+    // the bot's messages are marked as its own; the customer's are not
+    const page = (await http.get(`/messages/${ticket.id}`, { token: a.token })).body.messages as Array<{ body: string; fromMe: boolean; isBot: boolean }>;
+    expect(page.filter((m) => m.fromMe).every((m) => m.isBot)).toBe(true);
+    expect(page.filter((m) => !m.fromMe).map((m) => m.body)).toEqual(['oi', '2', '1', '1']);
+
+    // the bot is done: a further message gets no answer
+    await maria.say('obrigada');
+    await pause(800);
+    expect(await maria.outbox()).toHaveLength(4);
+    liveSupport.socket.close();
+    liveSales.socket.close();
+  });
+
+  it('an unknown answer repeats the menu up to maxUseBotQueues, then the ticket goes to the transfer queue and the bot stops', async () => {
+    const a = await product.newCompany('Bot Limit');
+    const sales = await newQueue(a, 'Vendas');
+    const support = await newQueue(a, 'Suporte');
+    const human = await newQueue(a, 'Humanos');
+    const conn = await botConnection(a, [sales.id, support.id], { greetingMessage: 'Escolha:', maxUseBotQueues: 2, transferQueueId: human.id });
+    const from = number();
+    const joao = customer(a, conn.id, from);
+    await joao.say('bom dia');
+    await joao.got(1);
+    await joao.say('quero um humano');
+    expect((await joao.got(2))[1]).toMatch(/^Opção inválida! .*\n\nEscolha:\n\n\*\[ 1 \]\* - Vendas/s);
+    await joao.say('???');
+    await joao.got(3);
+    await joao.say('atendente por favor');
+    const moved = await waitFor(async () => {
+      const t = await ticketOf(a, from);
+      return t.queueId === human.id ? t : undefined;
+    });
+    expect(moved.chatbot).toBe(false);
+    await joao.say('1');
+    await pause(800);
+    // no message after the hand-over, not even for a valid number
+    expect(await joao.outbox()).toHaveLength(3);
+    expect((await ticketOf(a, from)).queueId).toBe(human.id);
+  });
+
+  it('an agent who writes first stops the bot on that ticket', async () => {
+    const a = await product.newCompany('Bot Stop');
+    const q1 = await newQueue(a, 'Um');
+    const q2 = await newQueue(a, 'Dois');
+    const conn = await botConnection(a, [q1.id, q2.id], { greetingMessage: 'Menu:' });
+    const from = number();
+    const ana = customer(a, conn.id, from);
+    await ana.say('oi');
+    await ana.got(1);
+    const ticket = await ticketOf(a, from);
+    expect((await http.put(`/tickets/${ticket.id}`, { token: a.token, body: { status: 'open' } })).status).toBe(200);
+    await ana.say('2');
+    await pause(800);
+    expect(await ana.outbox()).toHaveLength(1);
+    expect(await ticketOf(a, from, 'open')).toMatchObject({ queueId: null, chatbot: false });
+  });
+
+  it('outside the company’s working hours, the out-of-hours text goes once per period, not on every message', async () => {
+    const a = await product.newCompany('Bot Hours');
+    const q1 = await newQueue(a, 'Um');
+    const q2 = await newQueue(a, 'Dois');
+    const conn = await botConnection(a, [q1.id, q2.id], { greetingMessage: 'Menu:', outOfHoursMessage: 'Estamos fechados, {{firstName}}.' });
+    // closed every day
+    const closed = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((weekdayEn) => ({ weekday: weekdayEn, weekdayEn, startTime: '00:00', endTime: '00:00' }));
+    const saved = await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules: closed } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.schedules).toHaveLength(7);
+    expect((await http.get(`/companies/${a.user.companyId}`, { token: a.token })).body.schedules).toEqual(saved.body.schedules);
+    await waitFor(async () => (await tickets.query(`SELECT 1 FROM tickets.company_settings WHERE "companyId" = $1 AND key = 'schedules' AND value LIKE '%sunday%'`, [a.user.companyId])).length > 0);
+    await setting(a, 'scheduleType', 'company');
+
+    const from = number();
+    const bia = customer(a, conn.id, from);
+    await bia.say('alguém aí?');
+    expect(await bia.got(1)).toEqual(['Estamos fechados, Maria.']);
+    await bia.say('olá??');
+    await bia.say('preciso de ajuda');
+    await pause(800);
+    expect(await bia.outbox()).toHaveLength(1);
+  });
+
+  it('expiresTicket closes an idle ticket with the expiresInactiveMessage', async () => {
+    const a = await product.newCompany('Bot Expiry');
+    const q1 = await newQueue(a, 'Único');
+    const conn = await botConnection(a, [q1.id], { expiresTicket: 1, expiresInactiveMessage: 'Encerramos por falta de resposta.' });
+    const from = number();
+    const caio = customer(a, conn.id, from);
+    await caio.say('oi');
+    const ticket = await ticketOf(a, from);
+    // a minute and more without a message (the clock moved on)
+    await tickets.query(`UPDATE tickets.tickets SET "updatedAt" = now() - interval '2 minutes' WHERE id = $1`, [ticket.id]);
+    const closed = await ticketOf(a, from, 'closed');
+    expect(closed.id).toBe(ticket.id);
+    expect(await caio.got(1)).toEqual(['Encerramos por falta de resposta.']);
+    expect((await http.get(`/tickets/${ticket.id}`, { token: a.token })).body.status).toBe('closed');
+  });
+
+  it('on close, asks for a rating; the customer’s 1–3 is stored with the ticket and the completion text thanks them', async () => {
+    const a = await product.newCompany('Bot Rating');
+    const q1 = await newQueue(a, 'Único');
+    const conn = await botConnection(a, [q1.id], { ratingMessage: 'Como foi o atendimento?', complationMessage: 'Obrigado, {{firstName}}!' });
+    await setting(a, 'userRating', 'enabled');
+    const from = number();
+    const rui = customer(a, conn.id, from);
+    await rui.say('oi');
+    const ticket = await ticketOf(a, from);
+    expect((await http.put(`/tickets/${ticket.id}`, { token: a.token, body: { status: 'open' } })).status).toBe(200);
+    expect((await http.put(`/tickets/${ticket.id}`, { token: a.token, body: { status: 'closed' } })).body.status).toBe('closed');
+    const asked = await rui.got(1);
+    expect(asked.at(-1)).toMatch(/^Como foi o atendimento\?\n\nDigite de 1 à 3/);
+    const sent = asked.length;
+    await rui.say('3');
+    const thanked = await rui.got(sent + 1);
+    expect(thanked.at(-1)).toBe('Obrigado, Maria!');
+    const [rated] = await tickets.query(`SELECT rating, "ratingAskedAt" FROM tickets.tickets WHERE id = $1`, [ticket.id]);
+    expect(rated).toEqual({ rating: 3, ratingAskedAt: null });
+    // the dashboard's attendants table shows it
+    const dashboard = await http.get('/dashboard?days=1', { token: a.token });
+    expect(dashboard.body.attendants.find((u: { id: number }) => u.id === a.user.id)?.rating).toBe(3);
+    // a second answer is only a new conversation, not a new rating
+    await rui.say('1');
+    await pause(800);
+    expect((await tickets.query(`SELECT rating FROM tickets.tickets WHERE id = $1`, [ticket.id]))[0].rating).toBe(3);
+  });
+});
+
+describe('company working hours (PUT /companies/{id}/schedules)', () => {
+  it('refuses another company, agents and bad input with the form’s texts, writing nothing', async () => {
+    const a = await product.newCompany('Hours A');
+    const b = await product.newCompany('Hours B');
+    const day = { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' };
+    expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: b.token, body: { schedules: [day] } })).status).toBe(403);
+    expect((await http.get(`/companies/${a.user.companyId}`, { token: b.token })).status).toBe(403);
+    const agent = await product.agentOf(a.token, []);
+    expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: agent.token, body: { schedules: [day] } })).status).toBe(403);
+
+    const bad = async (schedules: unknown) => {
+      const res = await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules } });
+      expect(res.status).toBe(400);
+      return JSON.stringify(res.body.details ?? res.body);
+    };
+    expect(await bad([{ ...day, startTime: '25:00' }])).toContain('Hora inválida');
+    expect(await bad([{ ...day, weekdayEn: 'someday' }])).toContain('Dia inválido');
+    expect(await bad([day, day])).toContain('Dia repetido');
+    expect(await bad('segunda')).toContain('schedules');
+    expect((await http.get(`/companies/${a.user.companyId}`, { token: a.token })).body.schedules).toEqual([]);
+    expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules: [day] } })).body.schedules).toEqual([day]);
+  });
+});

@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { fireEvent, waitFor, within } from '@testing-library/react';
+import type { QueueDto, QueueScheduleDto } from '@wa/contracts';
+import { renderWithProviders } from '../../../test/render';
+import { QueueDialog } from '../QueueDialog';
+import { aQueue } from './a-queue';
+
+const realFetch = globalThis.fetch;
+let calls: Array<{ method: string; path: string; body: unknown }> = [];
+let scheduleType = 'queue';
+let answer: (method: string, path: string) => { status: number; body: unknown } | undefined = () => undefined;
+
+beforeEach(() => {
+  calls = [];
+  scheduleType = 'queue';
+  answer = () => undefined;
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const req = input as Request;
+    const url = new URL(req.url);
+    const text = req.method === 'GET' ? '' : await req.clone().text();
+    const sent = text ? (JSON.parse(text) as Partial<QueueDto>) : undefined;
+    calls.push({ method: req.method, path: url.pathname, body: sent });
+    const custom = answer(req.method, url.pathname);
+    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    let body: unknown = {};
+    if (url.pathname.startsWith('/settings')) body = [{ key: 'scheduleType', value: scheduleType }];
+    else if (url.pathname === '/queue') body = [aQueue(5, 'Vendas', 1)];
+    else if (url.pathname.startsWith('/queue/')) body = { ...aQueue(5, 'Vendas', 1), ...sent };
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  }) as unknown as typeof fetch;
+});
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+const queueWrites = () => calls.filter((c) => c.method !== 'GET' && c.path.startsWith('/queue'));
+const sentSchedules = (i: number) => (queueWrites()[i]?.body as { schedules: QueueScheduleDto[] }).schedules;
+
+describe('queue dialog: the schedules tab (spec 02 §2 "Queues", §4)', () => {
+  it('is there only when scheduleType is queue; kept hours go with the queue when it is saved', async () => {
+    const onClose = jest.fn();
+    const r = renderWithProviders(<QueueDialog queue={aQueue(5, 'Vendas', 1)} onClose={onClose} />);
+    const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
+    fireEvent.click(await waitFor(() => within(dialog).getByTestId('queue-tab-schedules')));
+    const editor = await waitFor(() => within(dialog).getByTestId('queue-schedules'));
+    // no hours saved: the defaults are shown, and none would be sent
+    expect((within(editor).getByLabelText('Segunda-feira início') as HTMLInputElement).value).toBe('08:00');
+    expect(within(dialog).getByTestId('queue-schedules-note').getAttribute('data-state')).toBe('untouched');
+
+    fireEvent.change(within(editor).getByLabelText('Segunda-feira início'), { target: { value: '09:00' } });
+    expect(within(dialog).getByTestId('queue-schedules-note').getAttribute('data-state')).toBe('edited');
+    // saving the queue without keeping them sends none
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(1));
+    expect(queueWrites()[0]).toMatchObject({ method: 'PUT', path: '/queue/5' });
+    expect(sentSchedules(0)).toEqual([]);
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+
+    // kept with the tab's button: nothing is sent then, the queue's save takes them
+    fireEvent.click(within(editor).getByTestId('queue-schedules-save'));
+    await waitFor(() => expect(within(dialog).getByTestId('queue-schedules-note').getAttribute('data-state')).toBe('kept'));
+    expect(queueWrites()).toHaveLength(1);
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(2));
+    const days = sentSchedules(1);
+    expect(days).toHaveLength(7);
+    expect(days[1]).toEqual({ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '09:00', endTime: '18:00' });
+    expect(days[6]).toEqual({ weekday: 'Sábado', weekdayEn: 'saturday', startTime: '08:00', endTime: '12:00' });
+  });
+
+  it("shows the queue's saved hours; the server's error on a day opens the tab at it", async () => {
+    const saved: QueueScheduleDto[] = [{ weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '13:00', endTime: '19:00' }];
+    answer = (method) =>
+      method === 'PUT' ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'schedules.3.startTime', messages: ['Hora inválida'] }] } } : undefined;
+    const r = renderWithProviders(<QueueDialog queue={aQueue(5, 'Vendas', 1, { schedules: saved })} onClose={() => undefined} />);
+    const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
+    await waitFor(() => within(dialog).getByTestId('queue-tab-schedules'));
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(1));
+    // its hours go back as they are (seven days, the others closed)
+    expect(sentSchedules(0).filter((d) => d.startTime !== d.endTime)).toEqual(saved);
+    const editor = await waitFor(() => within(dialog).getByTestId('queue-schedules'));
+    await waitFor(() => expect(within(editor).getByText('Hora inválida')).toBeTruthy());
+    expect((within(editor).getByLabelText('Quarta-feira início') as HTMLInputElement).value).toBe('13:00');
+  });
+
+  it('without scheduleType queue there is no schedules tab, and a queue without hours is sent with none', async () => {
+    scheduleType = 'company';
+    const r = renderWithProviders(<QueueDialog queue={aQueue(5, 'Vendas', 1)} onClose={() => undefined} />);
+    const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
+    await waitFor(() => expect(calls.some((c) => c.path.startsWith('/settings'))).toBe(true));
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(1));
+    expect(within(dialog).queryByTestId('queue-tab-schedules')).toBeNull();
+    expect(sentSchedules(0)).toEqual([]);
+  });
+});

@@ -1,0 +1,181 @@
+import { Box, Center, Field, Heading, NativeSelect, SimpleGrid, Spinner, Tabs, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router-dom';
+import { errorText } from '../../app/errors';
+import { notify } from '../../app/notify';
+import { selectIsAdmin, selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
+import { serverFieldErrors } from '../schedules/schedule-rules';
+import { scheduleTypeOf, selectableSettings, type SelectableSetting } from './settings-rules';
+import { useGetCompanyQuery, useSettingsQuery, useUpdateCompanySchedulesMutation, useUpdateSettingMutation } from './settings.api';
+import { sevenDaysOf, type WorkingDay } from './working-hours';
+import { WorkingHoursEditor } from './WorkingHoursEditor';
+
+type SettingsTab = 'options' | 'schedules';
+
+/**
+ * /settings (spec 02 §2 "Settings"), admins only: the Opcoes tab (one selector per setting the company has,
+ * each saved on change) and, when scheduleType is company, the Horarios tab (the company's working hours).
+ * The Empresas, Planos and Ajuda tabs (super users) are not part of this screen yet.
+ */
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const companyId = useAppSelector(selectUser)?.companyId;
+  const { data: settings, isLoading, isError, error } = useSettingsQuery(undefined, { skip: !isAdmin });
+  const [chosenTab, setTab] = useState<SettingsTab>('options');
+  const showSchedules = scheduleTypeOf(settings) === 'company';
+  // the Horarios tab goes when scheduleType stops being company
+  const tab: SettingsTab = chosenTab === 'schedules' && !showSchedules ? 'options' : chosenTab;
+
+  // an administration screen (spec 01 §2 "admin group"), as the queues are
+  if (!isAdmin) return <Navigate to="/tickets" replace />;
+
+  return (
+    <Box p={{ base: '3', md: '6' }} maxW="5xl" data-testid="settings-page">
+      <Heading size="lg" mb="4" data-testid="settings-title">
+        {t('settings.title')}
+      </Heading>
+      <Box bg="bg" borderRadius="md" borderWidth="1px" p={{ base: '3', md: '5' }}>
+        <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as SettingsTab)} size="sm" variant="line" lazyMount>
+          <Tabs.List mb="4">
+            <Tabs.Trigger value="options" data-testid="settings-tab-options">
+              {t('settings.tabs.options')}
+            </Tabs.Trigger>
+            {showSchedules && (
+              <Tabs.Trigger value="schedules" data-testid="settings-tab-schedules">
+                {t('settings.tabs.schedules')}
+              </Tabs.Trigger>
+            )}
+          </Tabs.List>
+          <Tabs.Content value="options">
+            {isLoading && (
+              <Center py="8">
+                <Spinner />
+              </Center>
+            )}
+            {isError && (
+              <Center py="8" color="fg.error" data-testid="settings-error">
+                {errorText(error)}
+              </Center>
+            )}
+            {settings && <SettingOptions settings={selectableSettings(settings)} />}
+          </Tabs.Content>
+          {showSchedules && (
+            <Tabs.Content value="schedules">{companyId ? <CompanyWorkingHours companyId={companyId} /> : null}</Tabs.Content>
+          )}
+        </Tabs.Root>
+      </Box>
+    </Box>
+  );
+}
+
+/** The Opcoes tab: a selector per setting, saved as soon as it changes ('Operação atualizada com sucesso.'). */
+function SettingOptions({ settings }: { settings: SelectableSetting[] }) {
+  const { t } = useTranslation();
+  const [update] = useUpdateSettingMutation();
+  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
+
+  async function change(key: string, value: string) {
+    setBusy((b) => new Set(b).add(key));
+    try {
+      await update({ key, value }).unwrap();
+      notify.success(t('settings.toasts.updated'));
+    } catch (err) {
+      notify.error(err);
+    } finally {
+      setBusy((b) => {
+        const next = new Set(b);
+        next.delete(key);
+        return next;
+      });
+    }
+  }
+
+  if (settings.length === 0) {
+    return (
+      <Center py="8" color="fg.muted" data-testid="settings-empty">
+        {t('common.noRecords')}
+      </Center>
+    );
+  }
+
+  return (
+    <SimpleGrid columns={{ base: 1, md: 2 }} gap="4" data-testid="settings-options">
+      {settings.map((s) => (
+        <Field.Root key={s.key} disabled={busy.has(s.key)} data-testid={`setting-${s.key}`}>
+          <Field.Label>{t(`settings.options.${s.key}.label`)}</Field.Label>
+          <NativeSelect.Root size="sm">
+            <NativeSelect.Field value={s.value} onChange={(e) => void change(s.key, e.target.value)} data-testid={`setting-${s.key}-select`}>
+              {s.values.map((v) => (
+                <option key={v} value={v}>
+                  {t(`settings.options.${s.key}.${v}`, { defaultValue: v })}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** The Horarios tab: the company's working hours (`GET /companies/{id}`), saved with `PUT /companies/{id}/schedules`. */
+function CompanyWorkingHours({ companyId }: { companyId: number }) {
+  const { t } = useTranslation();
+  const { data: company, isLoading, isError, error } = useGetCompanyQuery(companyId);
+  const [save, saving] = useUpdateCompanySchedulesMutation();
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+
+  async function submit(schedules: WorkingDay[]) {
+    try {
+      await save({ companyId, schedules }).unwrap();
+      setServerErrors({});
+      notify.success(t('settings.toasts.schedulesSaved'));
+    } catch (err) {
+      setServerErrors(serverFieldErrors(err));
+      notify.error(err);
+    }
+  }
+
+  if (isLoading) {
+    return (
+      <Center py="8">
+        <Spinner />
+      </Center>
+    );
+  }
+  if (isError || !company) {
+    return (
+      <Center py="8" color="fg.error" data-testid="settings-schedules-error">
+        {errorText(error)}
+      </Center>
+    );
+  }
+  const hasHours = (company.schedules?.length ?? 0) > 0;
+  return (
+    <Box data-testid="settings-schedules">
+      <Text textStyle="sm" color="fg.muted" mb="4">
+        {t('settings.schedules.intro')}
+      </Text>
+      {/* the defaults are offered while the company has none; it has hours only once they are saved */}
+      <WorkingHoursEditor
+        key={company.id}
+        initial={sevenDaysOf(company.schedules)}
+        onSave={submit}
+        saveLabel={t('common.save')}
+        saving={saving.isLoading}
+        serverErrors={serverErrors}
+        testId="company-schedules"
+      >
+        {!hasHours && (
+          <Text textStyle="xs" color="fg.warning" data-testid="company-schedules-none">
+            {t('settings.schedules.noneSaved')}
+          </Text>
+        )}
+      </WorkingHoursEditor>
+    </Box>
+  );
+}

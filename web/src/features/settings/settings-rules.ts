@@ -1,0 +1,52 @@
+import type { SettingDto } from '@wa/contracts';
+
+/** spec 02 §9: where working hours are kept: nowhere (disabled), on each queue, or on the company. */
+export type ScheduleType = 'disabled' | 'queue' | 'company';
+
+/** The settings the Opcoes tab offers (spec 02 §3 "Setting", §9), in its order, each with its choices. */
+export const SETTING_CHOICES = [
+  { key: 'userRating', values: ['disabled', 'enabled'] },
+  { key: 'scheduleType', values: ['disabled', 'queue', 'company'] },
+  { key: 'call', values: ['enabled', 'disabled'] },
+  { key: 'CheckMsgIsGroup', values: ['enabled', 'disabled'] },
+  { key: 'sendGreetingAccepted', values: ['enabled', 'disabled'] },
+  { key: 'sendMsgTransfTicket', values: ['enabled', 'disabled'] },
+  { key: 'sendGreetingMessageOneQueues', values: ['enabled', 'disabled'] },
+  { key: 'chatBotType', values: ['text'] },
+] as const;
+
+export type SelectableSettingKey = (typeof SETTING_CHOICES)[number]['key'];
+
+export interface SelectableSetting {
+  key: SelectableSettingKey;
+  value: string;
+  /** the choices, with a stored value the list does not know kept (shown as it is rather than a wrong one) */
+  values: string[];
+}
+
+/** The value of a setting, or undefined when the company does not have it (or the list is not there yet). */
+export function settingValue(settings: ReadonlyArray<SettingDto> | undefined, key: string): string | undefined {
+  return settings?.find((s) => s.key === key)?.value;
+}
+
+/** The company's scheduleType; anything unknown (or no setting) is disabled. */
+export function scheduleTypeOf(settings: ReadonlyArray<SettingDto> | undefined): ScheduleType {
+  const value = settingValue(settings, 'scheduleType');
+  return value === 'queue' || value === 'company' ? value : 'disabled';
+}
+
+/** The selectors to show: only the keys the server returned (`GET /settings`), in the tab's order. */
+export function selectableSettings(settings: ReadonlyArray<SettingDto> | undefined): SelectableSetting[] {
+  if (!settings) return [];
+  return SETTING_CHOICES.flatMap(({ key, values }) => {
+    const value = settingValue(settings, key);
+    if (value === undefined) return [];
+    const known: readonly string[] = values;
+    return [{ key, value, values: known.includes(value) ? [...known] : [value, ...known] }];
+  });
+}
+
+/** A setting changed here: the cached list with its new value (other keys untouched). */
+export function withSetting(settings: SettingDto[], key: string, value: string): SettingDto[] {
+  return settings.map((s) => (s.key === key ? { ...s, value } : s));
+}

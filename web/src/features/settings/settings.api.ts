@@ -1,0 +1,41 @@
+import type { CompanyDto, SettingDto } from '@wa/contracts';
+import { api } from '../../app/api';
+import { plain } from '../../app/cache';
+import { authApi } from '../auth/auth.api';
+import { withSetting } from './settings-rules';
+import type { WorkingDay } from './working-hours';
+
+/**
+ * `GET /settings` (the company's key/value list) is one cache entry for the whole app, kept by the auth
+ * feature (`authApi.settings`, tag `Settings`): the settings page and the queue dialog read the same list.
+ */
+export { useSettingsQuery } from '../auth/auth.api';
+
+export const settingsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** `PUT /settings/{key}` with `{ value }`: shown at once, put back if the server refuses it. */
+    updateSetting: build.mutation<SettingDto, SettingDto>({
+      query: ({ key, value }) => ({ url: `/settings/${encodeURIComponent(key)}`, method: 'PUT', body: { value } }),
+      async onQueryStarted({ key, value }, { dispatch, queryFulfilled }) {
+        const patch = dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, value)));
+        await queryFulfilled.catch(() => patch.undo());
+      },
+      invalidatesTags: (_r, error) => (error ? [] : ['Settings']),
+    }),
+    /** `GET /companies/{id}`: the company, with its working hours (`schedules`, [] when none were set). */
+    getCompany: build.query<CompanyDto, number>({
+      query: (id) => `/companies/${id}`,
+      providesTags: (_r, _e, id) => [{ type: 'Company', id }],
+    }),
+    /** `PUT /companies/{id}/schedules` with `{ schedules }`: the company with its new working hours. */
+    updateCompanySchedules: build.mutation<CompanyDto, { companyId: number; schedules: WorkingDay[] }>({
+      query: ({ companyId, schedules }) => ({ url: `/companies/${companyId}/schedules`, method: 'PUT', body: { schedules } }),
+      async onQueryStarted({ companyId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(settingsApi.util.updateQueryData('getCompany', companyId, (d) => ({ ...plain(d), schedules: data.schedules ?? [] })));
+      },
+    }),
+  }),
+});
+
+export const { useUpdateSettingMutation, useGetCompanyQuery, useUpdateCompanySchedulesMutation } = settingsApi;
