@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// Bot benchmark: CUSTOMERS customers each walk a three-step menu at the same time, through the real services:
+// how long from a customer's message to the bot's reply on the sandbox phone, and that nobody was answered
+// twice (issue 15 target: p99 ≤ 100 ms on this machine, none answered twice).
+//
+//   npm run bench:bot [-- CUSTOMERS]      (or BENCH_CUSTOMERS, default 1000)
+//
+// Starts the product as processes (bench/lib/product.mjs: fresh `wa_bench_bot` database, private NATS with the
+// shipped nats.conf and Redis, NODE_ENV=production), signs in through the gateway and sets up, through the API,
+// three queues (Vendas, Suporte, Financeiro) with a two-level options tree under Suporte (1 Internet → 1 Lenta,
+// 2 Caiu; 2 Telefone) on one sandbox connection with a greeting. Then every customer, starting at a random
+// moment within BENCH_START_SPREAD_S (10 s), writes `oi` (→ the queues' menu), `2` (→ Suporte's options) and
+// `1` (→ Internet's options), each answer a random 0.5–1.5 × BENCH_THINK_MS (2000 ms) after the bot's reply,
+// as people do; one POST …/sandbox/inbound per message through the gateway. A message's latency runs from just
+// before its call to the reply's `sentAt` on the sandbox phone (whatsapp.sandbox_outbox, polled every 20 ms;
+// one clock, this machine's). BENCH_START_SPREAD_S=0 BENCH_THINK_MS=0 makes it a burst (all at once, answers
+// at once).
+// Prints: messages and replies per second, p50/p90/p99/max of message → reply per step and overall, CPU seconds
+// per process, each reply checked against the menu it should be; the customers answered twice (more than three
+// replies on the phone, or more than three bot messages stored) or not answered. Exits 1 when any was.
+import http from 'node:http';
+import pg from 'pg';
+import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
+import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
+
+const CUSTOMERS = Number(process.argv[2] ?? process.env.BENCH_CUSTOMERS ?? 1000);
+const START_SPREAD_S = Number(process.env.BENCH_START_SPREAD_S ?? 10);
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 180);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432';
+const TARGET_P99_MS = 100;
+if (!Number.isInteger(CUSTOMERS) || CUSTOMERS < 1) throw new Error(`bad CUSTOMERS: ${CUSTOMERS}`);
+if (!(START_SPREAD_S >= 0) || !(THINK_MS >= 0)) throw new Error('bad BENCH_START_SPREAD_S or BENCH_THINK_MS');
+
+const log = (s) => process.stderr.write(`bench:bot: ${s}\n`);
+const out = (s) => process.stdout.write(`${s}\n`);
+const bench = benchRun('bot', log);
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY });
+const request = (base, method, path, opts) => jsonRequest(agent, base, method, path, opts);
+
+const GREETING = 'Olá! Escolha um setor:';
+const STEPS = [
+  { say: 'oi', reply: `${GREETING}\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte\n*[ 3 ]* - Financeiro` },
+  { say: '2', reply: 'Suporte técnico\n\n*[ 1 ]* - Internet\n*[ 2 ]* - Telefone\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial' },
+  { say: '1', reply: 'Sobre a internet:\n\n*[ 1 ]* - Lenta\n*[ 2 ]* - Caiu\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial' },
+];
+
+async function main() {
+  ensureBuilt(log);
+  const dbUrl = await recreateDatabase(PG_URL, 'wa_bench_bot');
+  const adminUser = await createCompany(dbUrl);
+  const natsUrl = await bench.startNats('');
+  const redisUrl = await bench.startRedis('');
+  const { gateway, services } = await bench.startProduct({ dbUrl, natsUrl, redisUrl });
+  const company = await sandboxCompany({ request, gatewayUrl: gateway.url, adminUser, jwtSecret: bench.jwtSecret });
+  const { companyId, connectionId } = company;
+  const call = async (method, path, body, expected) => {
+    const res = await request(gateway.url, method, path, { token: company.token(), body });
+    if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const db = new pg.Pool({ connectionString: dbUrl, max: 2 });
+  const one = async (sql, params) => (await db.query(sql, params)).rows[0];
+
+  // ---- the menu: three queues, a two-level tree under the second --------------------------------------
+  const sales = await call('POST', '/queue', { name: 'Vendas', color: '#aa0000', greetingMessage: 'Vendas', orderQueue: 1 }, 201);
+  const support = await call('POST', '/queue', { name: 'Suporte', color: '#00aa00', greetingMessage: 'Suporte técnico', orderQueue: 2 }, 201);
+  const billing = await call('POST', '/queue', { name: 'Financeiro', color: '#0000aa', orderQueue: 3 }, 201);
+  const internet = await call('POST', '/queue-options', { queueId: support.id, option: '1', title: 'Internet', message: 'Sobre a internet:' }, 201);
+  await call('POST', '/queue-options', { queueId: support.id, parentId: internet.id, option: '1', title: 'Lenta', message: 'Reinicie o modem.' }, 201);
+  await call('POST', '/queue-options', { queueId: support.id, parentId: internet.id, option: '2', title: 'Caiu', message: 'Verificando a rede.' }, 201);
+  await call('POST', '/queue-options', { queueId: support.id, option: '2', title: 'Telefone', message: 'Um técnico vai ligar.' }, 201);
+  await call('PUT', `/whatsapp/${connectionId}`, { queueIds: [sales.id, support.id, billing.id], greetingMessage: GREETING }, 200);
+  for (let i = 0; ; i++) {
+    const c = await one(`SELECT "queueIds" FROM tickets.connections WHERE id = $1`, [connectionId]);
+    if (c?.queueIds?.length === 3) break;
+    if (i > 200) throw new Error('tickets never heard of the connection’s three queues');
+    await sleep(50);
+  }
+  // warm-up: one customer through the whole menu (not counted)
+  const warm = '5511800000000';
+  const warmMs = [];
+  for (const step of STEPS) {
+    const w0 = Date.now();
+    const before = (await one(`SELECT count(*)::int AS n FROM whatsapp.sandbox_outbox WHERE "to" = $1`, [warm])).n;
+    await call('POST', `/whatsappsession/${connectionId}/sandbox/inbound`, { from: warm, name: 'Aquecimento', body: step.say }, 202);
+    for (let i = 0; (await one(`SELECT count(*)::int AS n FROM whatsapp.sandbox_outbox WHERE "to" = $1`, [warm])).n === before; i++) {
+      if (i > 200) throw new Error(`warm-up: no reply to "${step.say}"`);
+      await sleep(5);
+    }
+    warmMs.push(Date.now() - w0);
+  }
+  log(`warm-up: one customer alone, message -> reply seen: ${warmMs.map((x) => `${x} ms`).join(', ')}`);
+  const { last: startId } = await one(`SELECT coalesce(max(id), 0)::bigint AS last FROM whatsapp.sandbox_outbox WHERE "companyId" = $1`, [companyId]);
+
+  // ---- the customers --------------------------------------------------------------------------------------
+  const number = (c) => `5511${900_000_000 + c}`;
+  const byNumber = new Map();
+  const customers = Array.from({ length: CUSTOMERS }, (_, c) => {
+    const cust = { c, number: number(c), step: 0, sentAt: [], replies: [], wrong: 0, extra: 0, failed: null };
+    byNumber.set(cust.number, cust);
+    return cust;
+  });
+  let inFlight = 0;
+  const waiting = [];
+  const slot = async () => {
+    if (inFlight < CONCURRENCY) return void inFlight++;
+    await new Promise((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight--;
+  };
+  let posted = 0;
+  const say = async (cust) => {
+    await slot();
+    try {
+      cust.sentAt[cust.step] = Date.now();
+      const res = await request(gateway.url, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound`, { token: company.token(), body: { from: cust.number, name: `Cliente ${cust.c}`, body: STEPS[cust.step].say } });
+      if (res.status !== 202) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
+      posted++;
+    } finally {
+      release();
+    }
+  };
+  const think = () => (THINK_MS === 0 ? 0 : THINK_MS * (0.5 + Math.random()));
+
+  const cpu0 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
+  const machine0 = machineCpu();
+  const pg0 = postgresCpu();
+  const t0 = Date.now();
+  log(`${fmt(CUSTOMERS)} customers start within ${START_SPREAD_S} s, answering ~${THINK_MS} ms after each reply`);
+  for (const cust of customers) setTimeout(() => void say(cust), Math.random() * START_SPREAD_S * 1000);
+
+  // the phone's replies, as they come
+  // ids are taken at insert and rows commit out of that order: each poll reads from the highest id seen
+  // more than a second ago (a row commits within milliseconds of its insert), skipping the ones seen
+  const seenIds = new Set();
+  const recent = [];
+  let lowWater = Number(startId);
+  let done = 0;
+  let lastReport = Date.now();
+  while (done < CUSTOMERS && Date.now() - t0 < TIMEOUT_S * 1000) {
+    const { rows } = await db.query(
+      `SELECT id, "to", body, (extract(epoch FROM "sentAt") * 1000)::float8 AS at FROM whatsapp.sandbox_outbox
+        WHERE "companyId" = $1 AND id > $2 AND kind = 'send' ORDER BY id`,
+      [companyId, lowWater],
+    );
+    for (const r of rows) {
+      if (seenIds.has(r.id)) continue;
+      seenIds.add(r.id);
+      recent.push({ id: Number(r.id), seenAt: Date.now() });
+      const cust = byNumber.get(r.to);
+      if (!cust) continue;
+      if (cust.replies.length >= cust.step + 1 || cust.step >= STEPS.length) {
+        cust.extra++;
+        continue;
+      }
+      cust.replies.push({ at: r.at, ms: r.at - cust.sentAt[cust.step], step: cust.step });
+      if (r.body !== STEPS[cust.step].reply) cust.wrong++;
+      cust.step++;
+      if (cust.step < STEPS.length) setTimeout(() => void say(cust), think());
+      else done++;
+    }
+    while (recent.length && recent[0].seenAt < Date.now() - 1000) lowWater = Math.max(lowWater, recent.shift().id);
+    if (Date.now() - lastReport >= 5000) {
+      lastReport = Date.now();
+      log(`+${fmt((Date.now() - t0) / 1000)} s: ${fmt(posted)} messages sent, ${fmt(customers.reduce((n, x) => n + x.replies.length, 0))} replies, ${fmt(done)} customers done`);
+    }
+    await sleep(20);
+  }
+  const wall = (Date.now() - t0) / 1000;
+  const cpu1 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
+  const machine1 = machineCpu();
+  const pgCpu = postgresCpu() - pg0;
+  // a late second answer would show within this
+  await sleep(3000);
+  const { rows: phone } = await db.query(
+    `SELECT "to", count(*)::int AS n FROM whatsapp.sandbox_outbox WHERE "companyId" = $1 AND id > $2 AND kind = 'send' GROUP BY "to"`,
+    [companyId, startId],
+  );
+  const { rows: stored } = await db.query(
+    `SELECT c.number, count(*)::int AS n FROM tickets.messages m JOIN tickets.contacts c ON c.id = m."contactId"
+      WHERE m."companyId" = $1 AND m."isBot" GROUP BY c.number`,
+    [companyId],
+  );
+  const { rows: landed } = await db.query(
+    `SELECT count(*) FILTER (WHERE t."queueId" = $2)::int AS support, count(*)::int AS all FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId"
+      WHERE t."companyId" = $1 AND c.number <> $3`,
+    [companyId, support.id, warm],
+  );
+
+  // ---- figures -----------------------------------------------------------------------------------------
+  const all = customers.flatMap((x) => x.replies.map((r) => r.ms)).sort((a, b) => a - b);
+  const row = (label, list) => `${label.padEnd(34)}: p50 ${fmt(percentile(list, 50))} ms   p90 ${fmt(percentile(list, 90))} ms   p99 ${fmt(percentile(list, 99))} ms   max ${fmt(list[list.length - 1])} ms   (${fmt(list.length)})`;
+  const phoneTwice = phone.filter((r) => r.n > STEPS.length && r.to !== warm).length;
+  const storedTwice = stored.filter((r) => r.n > STEPS.length && r.number !== warm).length;
+  const extra = customers.filter((x) => x.extra > 0).length;
+  const unanswered = customers.filter((x) => x.replies.length < STEPS.length).length;
+  const wrong = customers.reduce((n, x) => n + x.wrong, 0);
+  const failed = customers.filter((x) => x.failed);
+  const first = Math.min(...customers.flatMap((x) => x.sentAt));
+  const last = Math.max(...customers.flatMap((x) => x.replies.map((r) => r.at)));
+  const busySpan = (last - first) / 1000;
+  const p99 = percentile(all, 99);
+  out(`bot benchmark: ${fmt(CUSTOMERS)} customers × ${STEPS.length}-step menu (3 queues, options two levels deep), one sandbox connection, through messaging-gateway`);
+  out(`customers start within ${START_SPREAD_S} s and answer ${THINK_MS ? `0.5–1.5 × ${THINK_MS} ms` : 'at once'} after each reply; ${CONCURRENCY} calls in flight at most`);
+  out(`messages / replies                : ${fmt(posted)} sent, ${fmt(all.length)} replies in ${fmt(busySpan, 1)} s = ${fmt(posted / busySpan)} messages/s, ${fmt(all.length / busySpan)} replies/s`);
+  for (const [i, s] of STEPS.entries()) out(row(`message -> reply, step ${i + 1} ("${s.say}")`, customers.flatMap((x) => x.replies.filter((r) => r.step === i).map((r) => r.ms)).sort((a, b) => a - b)));
+  out(row('message -> reply, all steps', all));
+  out(
+    `CPU seconds (${fmt(wall, 1)} s wall)            : ` +
+      services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +
+      `, postgres ${fmt(pgCpu, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
+  );
+  out(`replies not the expected menu     : ${fmt(wrong)}`);
+  out(`tickets in Suporte after step 2   : ${fmt(landed[0].support)} of ${fmt(landed[0].all)}`);
+  out(`answered twice (phone / stored)   : ${fmt(phoneTwice)} / ${fmt(storedTwice)}; replies beyond the expected: ${fmt(extra)} customers`);
+  out(`not answered (all three steps)    : ${fmt(unanswered)}${failed.length ? `; calls refused: ${failed.length} (e.g. ${failed[0].failed})` : ''}`);
+  out(`target (p99 ≤ ${TARGET_P99_MS} ms, none twice)   : ${p99 <= TARGET_P99_MS && !phoneTwice && !storedTwice && !extra && !unanswered ? 'HELD' : 'MISSED'} (p99 ${fmt(p99)} ms)`);
+
+  company.socket.close();
+  await db.end();
+  agent.destroy();
+  if (phoneTwice || storedTwice || extra || unanswered || wrong || failed.length) throw new Error(`${phoneTwice + storedTwice + extra} answered twice, ${unanswered} not answered, ${wrong} wrong replies, ${failed.length} calls refused`);
+}
+
+await bench.run(main);
