@@ -11,7 +11,8 @@
 // 2 Caiu; 2 Telefone) on one sandbox connection with a greeting. Then every customer, starting at a random
 // moment within BENCH_START_SPREAD_S (10 s), writes `oi` (→ the queues' menu), `2` (→ Suporte's options) and
 // `1` (→ Internet's options), each answer a random 0.5–1.5 × BENCH_THINK_MS (2000 ms) after the bot's reply,
-// as people do; one POST …/sandbox/inbound per message through the gateway. A message's latency runs from just
+// as people do. What customers send within BENCH_TICK_MS (10 ms; 0: one call per message) goes to the sandbox
+// in one POST …/sandbox/inbound/batch through the gateway (as a phone's socket hands over its events together). A message's latency runs from just
 // before its call to the reply's `sentAt` on the sandbox phone (whatsapp.sandbox_outbox, polled every 20 ms;
 // one clock, this machine's). BENCH_START_SPREAD_S=0 BENCH_THINK_MS=0 makes it a burst (all at once, answers
 // at once).
@@ -26,7 +27,7 @@ import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mj
 const CUSTOMERS = Number(process.argv[2] ?? process.env.BENCH_CUSTOMERS ?? 1000);
 const START_SPREAD_S = Number(process.env.BENCH_START_SPREAD_S ?? 10);
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const TICK_MS = Number(process.env.BENCH_TICK_MS ?? 10);
 const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 180);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432';
 const TARGET_P99_MS = 100;
@@ -36,7 +37,7 @@ if (!(START_SPREAD_S >= 0) || !(THINK_MS >= 0)) throw new Error('bad BENCH_START
 const log = (s) => process.stderr.write(`bench:bot: ${s}\n`);
 const out = (s) => process.stdout.write(`${s}\n`);
 const bench = benchRun('bot', log);
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY });
+const agent = new http.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 32 });
 const request = (base, method, path, opts) => jsonRequest(agent, base, method, path, opts);
 
 const GREETING = 'Olá! Escolha um setor:';
@@ -102,30 +103,42 @@ async function main() {
     byNumber.set(cust.number, cust);
     return cust;
   });
-  let inFlight = 0;
-  const waiting = [];
-  const slot = async () => {
-    if (inFlight < CONCURRENCY) return void inFlight++;
-    await new Promise((resolve) => waiting.push(resolve));
-  };
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else inFlight--;
-  };
+  // what customers send within a tick goes to the sandbox in one call (Baileys, too, hands over a socket's
+  // events together); a message's latency runs from the moment its customer sent it, the wait for the tick included
   let posted = 0;
-  const say = async (cust) => {
-    await slot();
-    try {
-      cust.sentAt[cust.step] = Date.now();
-      const res = await request(gateway.url, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound`, { token: company.token(), body: { from: cust.number, name: `Cliente ${cust.c}`, body: STEPS[cust.step].say } });
-      if (res.status !== 202) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
-      posted++;
-    } finally {
-      release();
-    }
+  let pending = [];
+  const calls = new Set();
+  const flush = () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    const messages = batch.map((cust) => ({ from: cust.number, name: `Cliente ${cust.c}`, body: STEPS[cust.step].say }));
+    const call = request(gateway.url, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, { token: company.token(), body: { messages } })
+      .then((res) => {
+        if (res.status !== 202) for (const cust of batch) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
+        posted += batch.length;
+      })
+      .catch((err) => {
+        for (const cust of batch) cust.failed = String(err);
+      })
+      .finally(() => calls.delete(call));
+    calls.add(call);
+  };
+  const ticker = setInterval(flush, TICK_MS);
+  const say = (cust) => {
+    cust.sentAt[cust.step] = Date.now();
+    if (TICK_MS === 0) {
+      pending.push(cust);
+      flush();
+    } else pending.push(cust);
   };
   const think = () => (THINK_MS === 0 ? 0 : THINK_MS * (0.5 + Math.random()));
+
+  // the product at rest, for comparison: what it burns with nobody writing
+  const idle0 = { cpu: Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)])), machine: machineCpu(), pg: postgresCpu() };
+  await sleep(5000);
+  const idle = services.map((s) => `${s.name} ${fmt(cpuSeconds(s.child.pid) - idle0.cpu[s.name], 2)}`).join(', ') + `, postgres ${fmt(postgresCpu() - idle0.pg, 2)}; machine busy ${fmt(busyPercent(idle0.machine, machineCpu()))}%`;
+  log(`at rest for 5 s, CPU seconds: ${idle}`);
 
   const cpu0 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
   const machine0 = machineCpu();
@@ -171,6 +184,8 @@ async function main() {
     }
     await sleep(20);
   }
+  clearInterval(ticker);
+  await Promise.all([...calls]);
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
   const machine1 = machineCpu();
@@ -206,7 +221,7 @@ async function main() {
   const busySpan = (last - first) / 1000;
   const p99 = percentile(all, 99);
   out(`bot benchmark: ${fmt(CUSTOMERS)} customers × ${STEPS.length}-step menu (3 queues, options two levels deep), one sandbox connection, through messaging-gateway`);
-  out(`customers start within ${START_SPREAD_S} s and answer ${THINK_MS ? `0.5–1.5 × ${THINK_MS} ms` : 'at once'} after each reply; ${CONCURRENCY} calls in flight at most`);
+  out(`customers start within ${START_SPREAD_S} s and answer ${THINK_MS ? `0.5–1.5 × ${THINK_MS} ms` : 'at once'} after each reply; what they send within ${TICK_MS} ms goes in one sandbox call`);
   out(`messages / replies                : ${fmt(posted)} sent, ${fmt(all.length)} replies in ${fmt(busySpan, 1)} s = ${fmt(posted / busySpan)} messages/s, ${fmt(all.length / busySpan)} replies/s`);
   for (const [i, s] of STEPS.entries()) out(row(`message -> reply, step ${i + 1} ("${s.say}")`, customers.flatMap((x) => x.replies.filter((r) => r.step === i).map((r) => r.ms)).sort((a, b) => a - b)));
   out(row('message -> reply, all steps', all));
@@ -215,6 +230,7 @@ async function main() {
       services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +
       `, postgres ${fmt(pgCpu, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
   );
+  out(`at rest (5 s before), CPU seconds : ${idle}`);
   out(`replies not the expected menu     : ${fmt(wrong)}`);
   out(`tickets in Suporte after step 2   : ${fmt(landed[0].support)} of ${fmt(landed[0].all)}`);
   out(`answered twice (phone / stored)   : ${fmt(phoneTwice)} / ${fmt(storedTwice)}; replies beyond the expected: ${fmt(extra)} customers`);

@@ -31,14 +31,34 @@ interface LockedTicket {
   isGroup: boolean;
   chatbot: boolean;
   botState: BotState | null;
+  contactName: string;
+  contactNumber: string;
+}
+
+/** One customer message for the bot. */
+export interface BotTurn {
+  companyId: number;
+  ticketId: number;
+  messageId: number;
+  body: string;
+}
+
+/** What the bot reads of a connection: its queues in menu order, their options, its texts and limits. */
+interface ConnectionMenu {
+  greetingMessage: string;
+  bot: ConnectionBot;
+  queues: BotQueue[];
+  options: BotOption[];
 }
 
 /**
  * The bot in the inbound path. It follows tickets' own `message.created` events, so the inbound store never
- * waits for it: a customer's message on a waiting ticket nobody has taken is answered by `botReply`, in
- * one transaction with the ticket locked (its queue, its place in the menu, the replies in the outbox), one
- * ticket's messages in order. A redelivered message finds itself handled (`lastMessageId`) and does nothing.
- * An agent's message (sent from here or from the phone) or the ticket's acceptance stops the bot there.
+ * waits for it: a customer's message on a waiting ticket nobody has taken is answered by `botReply`. A batch
+ * of such messages (several conversations; one conversation's messages in order) is one transaction: the
+ * tickets locked, the menus read once per connection, the new places in the menu written in one statement
+ * and the replies sent in one (through the same outbox and provider as an agent's). A redelivered message
+ * finds itself handled (`lastMessageId`) and does nothing. An agent's message (sent from here or from the
+ * phone) or the ticket's acceptance stops the bot there.
  */
 @Injectable()
 export class BotService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -63,9 +83,8 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       // one ticket's messages in order: message.created.<companyId>.<ticketId>
       orderKey: (subject) => subject.split('.').slice(2).join('.'),
       concurrency: this.env.BOT_CONCURRENCY,
-      handler: async (batch) => {
-        for (const m of batch) await this.handleOne(m);
-      },
+      batchSize: this.env.BOT_BATCH_SIZE,
+      handler: (batch) => this.handleBatch(batch),
     });
   }
 
@@ -73,100 +92,181 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     await this.handle?.stop();
   }
 
-  private async handleOne({ data }: BusMessage<MessageEvent>): Promise<void> {
-    const { message, ticket } = data ?? {};
-    // only a customer's message on a waiting, untaken conversation (re-checked under the lock)
-    if (!message || !ticket || message.fromMe || ticket.isGroup || ticket.status !== 'pending' || ticket.userId !== null) return;
-    const outboxIds = await this.db.transaction((tx) => this.answer(tx, ticket.companyId, ticket.id, message.id, message.body ?? ''));
+  private async handleBatch(batch: BusMessage<MessageEvent>[]): Promise<void> {
+    const turns: BotTurn[] = [];
+    for (const { data } of batch) {
+      const { message, ticket } = data ?? {};
+      // only a customer's message on a waiting, untaken conversation (re-checked under the lock)
+      if (!message || !ticket || message.fromMe || ticket.isGroup || ticket.status !== 'pending' || ticket.userId !== null) continue;
+      turns.push({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id, body: message.body ?? '' });
+    }
+    if (turns.length === 0) return;
+    const outboxIds = await this.db.transaction((tx) => this.answer(tx, turns));
     await this.outbox.flush(outboxIds);
   }
 
-  /** The bot's turn for one customer message, inside the transaction; the outbox rows it wrote. */
-  async answer(tx: EntityManager, companyId: number, ticketId: number, messageId: number, body: string): Promise<string[]> {
-    const [locked] = await queryPrepared<LockedTicket>(
+  /** The bot's turns for these customer messages, inside the transaction; the outbox rows written. */
+  async answer(tx: EntityManager, turns: BotTurn[]): Promise<string[]> {
+    const keys = [...new Map(turns.map((t) => [`${t.companyId}|${t.ticketId}`, t])).values()];
+    const locked = await queryPrepared<LockedTicket>(
       tx,
-      `SELECT id, "companyId", status, "userId", "queueId", "whatsappId", "contactId", "isGroup", chatbot, "botState"
-         FROM tickets.tickets WHERE id = $1 AND "companyId" = $2 FOR UPDATE`,
-      [ticketId, companyId],
+      `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
+              c.name AS "contactName", c.number AS "contactNumber"
+         FROM tickets.tickets t
+         JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
+         JOIN tickets.contacts c ON c.id = t."contactId"
+        ORDER BY t.id FOR UPDATE OF t`,
+      [keys.map((k) => k.companyId), keys.map((k) => k.ticketId)],
     );
-    if (!locked || locked.isGroup) return [];
-    if (locked.botState?.lastMessageId !== undefined && locked.botState.lastMessageId >= messageId) return [];
-    if (locked.status !== 'pending' || locked.userId !== null) return locked.chatbot ? this.stop(tx, locked, messageId) : [];
-
-    // an agent spoke (here or from the phone) before this message: the bot keeps quiet on this ticket
-    const [seen] = await queryPrepared<{ agent: boolean; earlier: boolean }>(
-      tx,
-      `SELECT EXISTS (SELECT 1 FROM tickets.messages WHERE "ticketId" = $1 AND id < $2 AND "fromMe" AND NOT "isBot") AS agent,
-              EXISTS (SELECT 1 FROM tickets.messages WHERE "ticketId" = $1 AND id < $2) AS earlier`,
-      [ticketId, messageId],
-    );
-    if (seen?.agent) return this.stop(tx, locked, messageId);
-    // a conversation that was going before the bot existed is not greeted halfway through
-    if (locked.botState === null && seen?.earlier) return this.stop(tx, locked, messageId);
-    if (locked.botState === null) {
-      const rated = await this.rating(tx, locked, messageId, body);
-      if (rated) return rated;
-    }
-
-    const [connection] = await queryPrepared<{ queueIds: number[]; greetingMessage: string; bot: ConnectionBot }>(
-      tx,
-      `SELECT "queueIds", "greetingMessage", bot FROM tickets.connections WHERE id = $1 AND "companyId" = $2`,
-      [locked.whatsappId, companyId],
-    );
-    if (!connection) return [];
-    const settings = await this.settingsOf(tx, companyId);
-    const queues = await queryPrepared<BotQueue & { orderQueue: number | null }>(
-      tx,
-      `SELECT id, name, "greetingMessage", "outOfHoursMessage", schedules, "orderQueue" FROM tickets.queues
-        WHERE "companyId" = $1 AND id = ANY($2::int[]) ORDER BY "orderQueue" ASC NULLS LAST, lower(name), id`,
-      [companyId, connection.queueIds ?? []],
-    );
-    const options = (
-      await queryPrepared<Omit<BotOption, 'option'> & { option: string }>(
-        tx,
-        `SELECT id, "queueId", "parentId", option, title, message FROM tickets.queue_options WHERE "companyId" = $1 AND "queueId" = ANY($2::int[])`,
-        [companyId, queues.map((q) => q.id)],
-      )
-    ).map((o) => ({ ...o, option: Number(o.option) }));
-
-    const outcome = botReply({
-      state: locked.botState,
-      body,
-      now: new Date(),
-      queues,
-      options,
-      connection: { ...connection.bot, greetingMessage: connection.greetingMessage ?? '' },
-      settings,
-      queueId: locked.queueId,
+    const byTicket = new Map(locked.map((t) => [`${t.companyId}|${t.id}`, t]));
+    const live = turns.filter((t) => {
+      const ticket = byTicket.get(`${t.companyId}|${t.ticketId}`);
+      return ticket && !ticket.isGroup && !(ticket.botState?.lastMessageId !== undefined && ticket.botState.lastMessageId >= t.messageId);
     });
-    const state: BotState = { ...outcome.state, lastMessageId: messageId };
-    const moved = outcome.queueId !== locked.queueId;
-    await tx.query(
-      `UPDATE tickets.tickets SET "botState" = $3, chatbot = $4, "queueId" = $5${moved || outcome.chatbot !== locked.chatbot ? `, "updatedAt" = now()` : ''}
-        WHERE id = $1 AND "companyId" = $2`,
-      [ticketId, companyId, JSON.stringify(state), outcome.chatbot, outcome.queueId],
+    if (live.length === 0) return [];
+
+    // for each message: did an agent speak before it (here or from the phone), was it the conversation's first
+    const seen = await queryPrepared<{ agent: boolean; earlier: boolean }>(
+      tx,
+      `SELECT EXISTS (SELECT 1 FROM tickets.messages m WHERE m."ticketId" = k.ticket AND m.id < k.msg AND m."fromMe" AND NOT m."isBot") AS agent,
+              EXISTS (SELECT 1 FROM tickets.messages m WHERE m."ticketId" = k.ticket AND m.id < k.msg) AS earlier
+         FROM unnest($1::int[], $2::bigint[]) WITH ORDINALITY AS k(ticket, msg, ord) ORDER BY k.ord`,
+      [live.map((t) => t.ticketId), live.map((t) => t.messageId)],
     );
-    const row = (await this.tickets.findById(companyId, ticketId, tx)) as TicketRow;
-    if (outcome.replies.length === 0) {
-      return moved || outcome.chatbot !== locked.chatbot ? this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]) : [];
+    const menus = await this.menusOf(
+      tx,
+      [...new Map(locked.map((t) => [`${t.companyId}|${t.whatsappId}`, { companyId: t.companyId, whatsappId: t.whatsappId }])).values()],
+    );
+    const settings = new Map<number, BotSettings>();
+    for (const companyId of new Set(locked.map((t) => t.companyId))) settings.set(companyId, await this.settingsOf(tx, companyId));
+
+    // conversations whose contact was asked for a rating when the last one on that connection closed
+    const unseen = locked.filter((t) => t.botState === null);
+    const asked = new Set(
+      unseen.length === 0
+        ? []
+        : (
+            await queryPrepared<{ contactId: number; whatsappId: number }>(
+              tx,
+              `SELECT DISTINCT t."contactId", t."whatsappId" FROM tickets.tickets t
+                 JOIN unnest($1::int[], $2::int[]) AS k(contact, whatsapp) ON t."contactId" = k.contact AND t."whatsappId" = k.whatsapp
+                WHERE t."ratingAskedAt" IS NOT NULL AND t.status = 'closed'`,
+              [unseen.map((t) => t.contactId), unseen.map((t) => t.whatsappId)],
+            )
+          ).map((r) => `${r.contactId}|${r.whatsappId}`),
+    );
+    const changed = new Map<LockedTicket, { bump: boolean }>();
+    const replies: Array<{ ticket: LockedTicket; text: string }> = [];
+    const outboxIds: string[] = [];
+    const now = new Date();
+    for (const [i, turn] of live.entries()) {
+      const ticket = byTicket.get(`${turn.companyId}|${turn.ticketId}`) as LockedTicket;
+      if (ticket.botState?.lastMessageId !== undefined && ticket.botState.lastMessageId >= turn.messageId) continue;
+      const { agent, earlier } = seen[i] ?? { agent: false, earlier: false };
+      const fresh = ticket.botState === null;
+      const stop = () => {
+        changed.set(ticket, { bump: (changed.get(ticket)?.bump ?? false) || ticket.chatbot });
+        ticket.botState = { ...(ticket.botState ?? { attempts: 0 }), step: 'done', lastMessageId: turn.messageId };
+        ticket.chatbot = false;
+      };
+      // taken, answered by an agent, or a conversation going before the bot existed: the bot keeps quiet there
+      if (ticket.status !== 'pending' || ticket.userId !== null || agent || (fresh && earlier)) {
+        if (ticket.status !== 'closed') stop();
+        continue;
+      }
+      if (fresh && asked.has(`${ticket.contactId}|${ticket.whatsappId}`)) {
+        const rated = await this.rating(tx, ticket, turn.messageId, turn.body, settings.get(ticket.companyId) as BotSettings);
+        if (rated) {
+          outboxIds.push(...rated);
+          ticket.status = 'closed';
+          changed.delete(ticket);
+          continue;
+        }
+      }
+      const menu = menus.get(`${ticket.companyId}|${ticket.whatsappId}`);
+      if (!menu) continue;
+      const outcome = botReply({
+        state: ticket.botState,
+        body: turn.body,
+        now,
+        queues: menu.queues,
+        options: menu.options,
+        connection: { ...menu.bot, greetingMessage: menu.greetingMessage },
+        settings: settings.get(ticket.companyId) as BotSettings,
+        queueId: ticket.queueId,
+      });
+      const bump = outcome.queueId !== ticket.queueId || outcome.chatbot !== ticket.chatbot;
+      changed.set(ticket, { bump: (changed.get(ticket)?.bump ?? false) || bump });
+      ticket.botState = { ...outcome.state, lastMessageId: turn.messageId };
+      ticket.queueId = outcome.queueId;
+      ticket.chatbot = outcome.chatbot;
+      for (const text of outcome.replies) replies.push({ ticket, text });
     }
-    const items = outcome.replies.map((text) => ({ row, body: fillVariables(text, { contactName: row.contactName, ticketId: row.id, timeZone: settings.timeZone }), bot: true }));
-    // the customer has just written through this connection: the replies queue behind it whatever its state
-    const { outboxIds } = await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true });
+    if (changed.size === 0) return outboxIds;
+
+    const rows = [...changed.entries()];
+    await tx.query(
+      `UPDATE tickets.tickets t SET "botState" = u.state, chatbot = u.chatbot, "queueId" = u.queue,
+              "updatedAt" = CASE WHEN u.bump THEN now() ELSE t."updatedAt" END
+         FROM unnest($1::int[], $2::jsonb[], $3::bool[], $4::int[], $5::bool[]) AS u(id, state, chatbot, queue, bump)
+        WHERE t.id = u.id`,
+      [rows.map(([t]) => t.id), rows.map(([t]) => JSON.stringify(t.botState)), rows.map(([t]) => t.chatbot), rows.map(([t]) => t.queueId), rows.map(([, c]) => c.bump)],
+    );
+    // a ticket that moved or stopped without a reply is announced on its own; a reply announces its ticket
+    const answered = new Set(replies.map((r) => r.ticket));
+    const quiet = rows.filter(([t, c]) => c.bump && !answered.has(t)).map(([t]) => ({ companyId: t.companyId, id: t.id }));
+    if (quiet.length > 0) {
+      const views = await this.tickets.findByKeys(quiet, tx);
+      outboxIds.push(...(await this.outbox.add(tx, views.map((row) => ticketUpdatedEvent(this.view(row))))));
+    }
+    if (replies.length > 0) {
+      const items = replies.map(({ ticket, text }) => ({
+        // what a send reads of its ticket; the announcement reads the ticket again as the send leaves it
+        row: ticket as unknown as TicketRow,
+        body: fillVariables(text, { contactName: ticket.contactName, ticketId: ticket.id, timeZone: (settings.get(ticket.companyId) as BotSettings).timeZone }),
+        bot: true,
+      }));
+      // the customer has just written through these connections: the replies queue behind it whatever their state
+      outboxIds.push(...(await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true })).outboxIds);
+    }
     return outboxIds;
   }
 
-  /** The bot is quiet on this ticket from now on. */
-  private async stop(tx: EntityManager, locked: LockedTicket, messageId: number): Promise<string[]> {
-    const state: BotState = { ...(locked.botState ?? { attempts: 0 }), step: 'done', lastMessageId: messageId };
-    await tx.query(`UPDATE tickets.tickets SET "botState" = $3, chatbot = false${locked.chatbot ? `, "updatedAt" = now()` : ''} WHERE id = $1 AND "companyId" = $2`, [
-      locked.id,
-      locked.companyId,
-      JSON.stringify(state),
-    ]);
-    if (!locked.chatbot) return [];
-    const row = (await this.tickets.findById(locked.companyId, locked.id, tx)) as TicketRow;
-    return this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]);
+  /** The menus of these connections: one read of the connections, one of their queues, one of the queues' options. */
+  private async menusOf(tx: EntityManager, connections: Array<{ companyId: number; whatsappId: number }>): Promise<Map<string, ConnectionMenu>> {
+    const rows = await queryPrepared<{ id: number; companyId: number; queueIds: number[]; greetingMessage: string; bot: ConnectionBot }>(
+      tx,
+      `SELECT w.id, w."companyId", w."queueIds", w."greetingMessage", w.bot FROM tickets.connections w
+         JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON w."companyId" = k.company AND w.id = k.id`,
+      [connections.map((c) => c.companyId), connections.map((c) => c.whatsappId)],
+    );
+    const queueIds = [...new Set(rows.flatMap((r) => r.queueIds ?? []))];
+    const queues = await queryPrepared<BotQueue & { companyId: number; orderQueue: number | null }>(
+      tx,
+      `SELECT id, "companyId", name, "greetingMessage", "outOfHoursMessage", schedules, "orderQueue" FROM tickets.queues
+        WHERE id = ANY($1::int[]) ORDER BY "orderQueue" ASC NULLS LAST, lower(name), id`,
+      [queueIds],
+    );
+    const options = (
+      await queryPrepared<Omit<BotOption, 'option'> & { option: string; companyId: number }>(
+        tx,
+        `SELECT id, "companyId", "queueId", "parentId", option, title, message FROM tickets.queue_options WHERE "queueId" = ANY($1::int[])`,
+        [queues.map((q) => q.id)],
+      )
+    ).map((o) => ({ ...o, option: Number(o.option) }));
+    const menus = new Map<string, ConnectionMenu>();
+    for (const r of rows) {
+      // a queue or option of another company is never on this connection's menu, whatever its ids say
+      const mine = queues.filter((q) => q.companyId === r.companyId && (r.queueIds ?? []).includes(q.id));
+      const ids = new Set(mine.map((q) => q.id));
+      menus.set(`${r.companyId}|${r.id}`, {
+        greetingMessage: r.greetingMessage ?? '',
+        bot: r.bot ?? {},
+        queues: mine,
+        options: options.filter((o) => o.companyId === r.companyId && ids.has(o.queueId)),
+      });
+    }
+    return menus;
   }
 
   /**
@@ -174,7 +274,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
    * that closed ticket (kept for the dashboard); the company's completion text thanks them and this short
    * conversation closes at once. Anything else passes the request over and the bot greets as usual.
    */
-  private async rating(tx: EntityManager, locked: LockedTicket, messageId: number, body: string): Promise<string[] | null> {
+  private async rating(tx: EntityManager, locked: LockedTicket, messageId: number, body: string, settings: BotSettings): Promise<string[] | null> {
     const [asked] = await queryPrepared<{ id: number; fresh: boolean }>(
       tx,
       `SELECT id, "ratingAskedAt" > now() - $5::interval AS fresh FROM tickets.tickets
@@ -188,7 +288,6 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     await tx.query(`UPDATE tickets.tickets SET "ratingAskedAt" = NULL, rating = COALESCE($3::smallint, rating) WHERE id = $1 AND "companyId" = $2`, [asked.id, locked.companyId, rating]);
     if (rating === null) return null;
     const [connection] = await queryPrepared<{ bot: ConnectionBot }>(tx, `SELECT bot FROM tickets.connections WHERE id = $1`, [locked.whatsappId]);
-    const settings = await this.settingsOf(tx, locked.companyId);
     const state: BotState = { step: 'done', attempts: 0, greeted: true, lastMessageId: messageId };
     await tx.query(`UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "botState" = $3, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`, [
       locked.id,

@@ -68,11 +68,20 @@ export class TicketsEnv extends InfraEnv {
   @Min(50)
   WEBHOOK_POLL_MS: number = 1_000;
 
-  /** Lanes of tickets the bot answers in parallel (each ticket's messages in order, in one lane). */
+  /**
+   * Lanes of tickets the bot answers in parallel (each ticket's messages in order, in one lane). Like the
+   * inbound store, few lanes that fill their batches under load beat many that answer one message each.
+   */
   @IsInt()
   @Min(1)
   @Max(64)
-  BOT_CONCURRENCY: number = 8;
+  BOT_CONCURRENCY: number = 2;
+
+  /** Customer messages the bot answers in one transaction at most. */
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  BOT_BATCH_SIZE: number = 100;
 
   /** How often idle tickets are looked for and closed (a connection's expiresTicket, in minutes). */
   @IsInt()
