@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, runMigrations } from '@wa/database';
 import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
@@ -18,11 +20,35 @@ let http: HttpClient;
 let product: Product;
 let tickets: ReturnType<typeof createDataSource>;
 
+/**
+ * An OpenAI-compatible peer (POST /v1/chat/completions), as a test's own HTTP server: it records each request
+ * and answers by the customer's last words: `quebrado` → 500, `demora` → never answers, otherwise a reply
+ * that names the last user message.
+ */
+const modelCalls: Array<{ auth: string | undefined; body: any }> = [];
+const model = createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => (raw += c));
+  req.on('end', () => {
+    const body = JSON.parse(raw || '{}');
+    modelCalls.push({ auth: req.headers.authorization, body });
+    const last = [...(body.messages ?? [])].reverse().find((m: { role: string }) => m.role === 'user')?.content ?? '';
+    if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
+    if (last.includes('demora')) return; // hangs: the client's timeout decides
+    if (last.includes('quebrado')) return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom' } }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `IA: você disse "${last}"` } }] }),
+    );
+  });
+});
+
 beforeAll(async () => {
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  const modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
   const auth = await startProcess('auth');
   // idle tickets are looked for every second here (every minute by default)
-  const ticketsService = await startProcess('tickets', { TICKET_EXPIRY_SWEEP_MS: '1000' });
+  const ticketsService = await startProcess('tickets', { TICKET_EXPIRY_SWEEP_MS: '1000', OPENAI_BASE_URL: modelUrl, OPENAI_TIMEOUT_MS: '1000', OPENAI_MODEL: 'modelo-teste' });
   const sessions = await startProcess('whatsapp-sessions');
   const realtime = await startProcess('realtime-gateway', { TICKETS_URL: ticketsService.url });
   running.push(auth, ticketsService, sessions, realtime);
@@ -35,6 +61,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  model.closeAllConnections();
+  model.close();
   await tickets?.destroy();
   for (const p of running.reverse()) await p.stop('SIGTERM');
 });
@@ -87,11 +115,11 @@ function customer(a: Company, connId: number, from: string) {
 async function ticketOf(a: Company, from: string, status = 'pending') {
   return waitFor(async () => {
     const [row] = await tickets.query(
-      `SELECT t.id, t."queueId", t.chatbot, t.status, t.rating FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId"
+      `SELECT t.id, t."queueId", t.chatbot, t.status, t.rating, t."botState" FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId"
         WHERE c."companyId" = $1 AND c.number = $2 AND t.status = $3 ORDER BY t.id DESC LIMIT 1`,
       [a.user.companyId, from, status],
     );
-    return row as { id: number; queueId: number | null; chatbot: boolean; status: string; rating: number | null } | undefined;
+    return row as { id: number; queueId: number | null; chatbot: boolean; status: string; rating: number | null; botState: { step: string } | null } | undefined;
   });
 }
 
@@ -290,5 +318,95 @@ describe('company working hours (PUT /companies/{id}/schedules)', () => {
     expect(await bad('segunda')).toContain('schedules');
     expect((await http.get(`/companies/${a.user.companyId}`, { token: a.token })).body.schedules).toEqual([]);
     expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules: [day] } })).body.schedules).toEqual([day]);
+  });
+});
+
+describe('AI prompts', () => {
+  const text = 'Você é o assistente da loja Exemplo. Responda com educação, em poucas palavras, sobre horários e pedidos.';
+
+  it('a queue with a prompt answers its customer through the model, with the prompt, the conversation and the key', async () => {
+    const a = await product.newCompany('Bot IA');
+    const q = await newQueue(a, 'Assistente');
+    const made = await http.post('/prompt', { token: a.token, body: { name: 'Assistente da loja', prompt: text, queueId: q.id, apiKey: 'sk-test-abcdef123456', maxTokens: 150, temperature: 0.5, maxMessages: 5 } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ name: 'Assistente da loja', queueId: q.id, queue: { id: q.id, name: 'Assistente' }, maxTokens: 150, temperature: 0.5, maxMessages: 5 });
+    // the key is never answered whole
+    expect(made.body.apiKey).toMatch(/^•+3456$/);
+    expect(JSON.stringify((await http.get('/prompt', { token: a.token })).body)).not.toContain('sk-test-abcdef123456');
+    const conn = await botConnection(a, [q.id], {});
+    const from = number();
+    const lia = customer(a, conn.id, from);
+    await lia.say('Qual o horário de vocês?');
+    expect(await lia.got(1)).toEqual(['IA: você disse "Qual o horário de vocês?"']);
+    const call = modelCalls.at(-1);
+    expect(call?.auth).toBe('Bearer sk-test-abcdef123456');
+    expect(call?.body).toMatchObject({ model: 'modelo-teste', max_tokens: 150, temperature: 0.5 });
+    expect(call?.body.messages[0]).toMatchObject({ role: 'system' });
+    expect(call?.body.messages[0].content).toContain(text);
+    await lia.say('E aos sábados?');
+    expect((await lia.got(2))[1]).toBe('IA: você disse "E aos sábados?"');
+    // the conversation so far goes along: our answer as the assistant's
+    expect(modelCalls.at(-1)?.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Qual o horário de vocês?' },
+      { role: 'assistant', content: 'IA: você disse "Qual o horário de vocês?"' },
+      { role: 'user', content: 'E aos sábados?' },
+    ]);
+    // the masked key sent back by the form keeps the stored one
+    expect((await http.put(`/prompt/${made.body.id}`, { token: a.token, body: { apiKey: made.body.apiKey, maxTokens: 99 } })).status).toBe(200);
+    await lia.say('Obrigada');
+    await lia.got(3);
+    expect(modelCalls.at(-1)).toMatchObject({ auth: 'Bearer sk-test-abcdef123456', body: { max_tokens: 99 } });
+  });
+
+  it('a model that fails or hangs, or a customer asking for a person, hands the ticket to the queue’s agents within the timeout', async () => {
+    const a = await product.newCompany('Bot IA Falha');
+    const q = await newQueue(a, 'Assistente');
+    expect((await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: text, queueId: q.id, apiKey: 'sk-test-falha-000000' } })).status).toBe(201);
+    const conn = await botConnection(a, [q.id], {});
+    for (const words of ['está quebrado?', 'por que demora?', 'quero falar com um atendente']) {
+      const from = number();
+      const c = customer(a, conn.id, from);
+      await c.say(words);
+      const handed = await waitFor(async () => {
+        const t = await ticketOf(a, from);
+        return t.botState?.step === 'done' ? t : undefined;
+      });
+      expect(handed).toMatchObject({ status: 'pending', queueId: q.id, chatbot: false });
+      // nobody answered for the model, and the bot is quiet from then on
+      await c.say('alô?');
+      await pause(1500);
+      expect(await c.outbox()).toEqual([]);
+    }
+  });
+
+  it('refuses bad input, agents and other companies on /prompt', async () => {
+    const a = await product.newCompany('Prompt A');
+    const b = await product.newCompany('Prompt B');
+    const qa = await newQueue(a, 'Fila A');
+    const qb = await newQueue(b, 'Fila B');
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await http.post('/prompt', { token: a.token, body });
+      expect(res.status).toBe(400);
+      return JSON.stringify(res.body);
+    };
+    expect(await bad({ name: 'Bot', prompt: text, queueId: qa.id })).toContain('Too Short!');
+    expect(await bad({ name: 'Assistente', prompt: 'curto demais', queueId: qa.id })).toContain('Too Short!');
+    expect(await bad({ name: 'Assistente', prompt: text })).toContain('Informe o setor');
+    expect(await bad({ name: 'Assistente', prompt: text, queueId: qb.id })).toContain('Informe o setor');
+    expect(await bad({ name: 'Assistente', prompt: text, queueId: qa.id, temperature: 7 })).toContain('temperature');
+    expect((await http.get('/prompt', { token: a.token })).body).toMatchObject({ prompts: [], count: 0, hasMore: false });
+    const made = await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: text, queueId: qa.id } });
+    expect(made.body).toMatchObject({ maxTokens: 100, temperature: 1, maxMessages: 10, apiKey: '' });
+    for (const res of [await http.get(`/prompt/${made.body.id}`, { token: b.token }), await http.put(`/prompt/${made.body.id}`, { token: b.token, body: { name: 'Roubado' } }), await http.delete(`/prompt/${made.body.id}`, { token: b.token })]) {
+      expect(res.status).toBe(404);
+    }
+    expect((await http.get('/prompt', { token: b.token })).body.count).toBe(0);
+    const agent = await product.agentOf(a.token, [qa.id]);
+    expect((await http.get('/prompt', { token: agent.token })).status).toBe(403);
+    // a queue names a prompt of its own company only
+    expect((await http.put(`/queue/${qb.id}`, { token: b.token, body: { promptId: made.body.id } })).status).toBe(400);
+    expect((await http.put(`/queue/${qa.id}`, { token: a.token, body: { promptId: made.body.id } })).body.promptId).toBe(made.body.id);
+    expect((await http.delete(`/prompt/${made.body.id}`, { token: a.token })).status).toBe(200);
+    expect((await http.get(`/queue/${qa.id}`, { token: a.token })).body.promptId).toBeNull();
   });
 });

@@ -24,3 +24,4 @@ export * from './phone/phone-number.js';
 export * from './storage/media-storage.js';
 export * from './storage/media-files.js';
 export * from './storage/s3-storage.js';
+export * from './secrets/secret-box.js';

@@ -43,6 +43,9 @@ import { QueuesService } from './queues/queues.service.js';
 import { ConnectionsConsumer } from './read-models/consumers/connections.consumer.js';
 import { SettingsConsumer } from './read-models/consumers/settings.consumer.js';
 import { BotService } from './bot/bot.service.js';
+import { PromptAgent } from './bot/prompt-agent.js';
+import { PromptsController } from './prompts/prompts.controller.js';
+import { PromptsService } from './prompts/prompts.service.js';
 import { TicketExpiry } from './bot/ticket-expiry.js';
 import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js';
 import { ReadModels } from './read-models/read-models.repository.js';
@@ -62,7 +65,7 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController],
+      controllers: [TicketsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController],
       providers: [
         ApiMessagesService,
         WebhookRecorder,
@@ -91,6 +94,8 @@ export class AppModule {
         ConnectionsConsumer,
         SettingsConsumer,
         BotService,
+        PromptAgent,
+        PromptsService,
         TicketExpiry,
         CompaniesConsumer,
         ScheduleJobs,

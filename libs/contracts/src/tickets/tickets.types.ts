@@ -64,8 +64,35 @@ export interface QueueDto {
   mediaName: string | null;
   /** working hours, one entry per open day (used when the company's scheduleType is queue) */
   schedules: QueueScheduleDto[];
+  /** the AI prompt answering its customers; null without one */
+  promptId?: number | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** spec 02 "Prompt" (GET /prompt, /prompt/{id}): the API key only masked, never whole. */
+export interface PromptDto {
+  id: number;
+  name: string;
+  prompt: string;
+  voice: string;
+  voiceKey: string | null;
+  voiceRegion: string | null;
+  maxTokens: number;
+  temperature: number;
+  /** masked: its last four characters ('' without one) */
+  apiKey: string;
+  queueId: number;
+  queue: { id: number; name: string } | null;
+  maxMessages: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PromptsPage {
+  prompts: PromptDto[];
+  count: number;
+  hasMore: boolean;
 }
 
 /** One day of a queue's (or the company's) working hours; times HH:mm; 00:00–00:00 is a closed day. */

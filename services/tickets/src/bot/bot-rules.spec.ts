@@ -121,6 +121,29 @@ describe('botReply', () => {
   });
 });
 
+describe('a queue with an AI prompt', () => {
+  const assistant = queue(4, 'Assistente', { promptId: 7, greetingMessage: 'Olá, sou o assistente' });
+
+  it('answers through the prompt from the first message on a single queue, and hands over when a person is asked for', () => {
+    const first = botReply(input(null, 'qual o horário?', { queues: [assistant], queueId: 4 }));
+    expect(first).toMatchObject({ replies: [], delegate: true, chatbot: true, state: { step: 'delegate' } });
+    const next = botReply(input(first.state, 'e no sábado?', { queues: [assistant], queueId: 4 }));
+    expect(next).toMatchObject({ delegate: true, chatbot: true });
+    const human = botReply(input(next.state, 'quero falar com um atendente', { queues: [assistant], queueId: 4 }));
+    expect(human).toMatchObject({ replies: [], chatbot: false, state: { step: 'done' } });
+    expect(human.delegate).toBeFalsy();
+    expect(botReply(input(null, 'me passa para um humano', { queues: [assistant], queueId: 4 }))).toMatchObject({ chatbot: false, state: { step: 'done' } });
+  });
+
+  it('picked from the menu: its greeting, then the prompt answers what follows; # goes back to the menu', () => {
+    const turns = converse(['oi', '4', 'tem entrega?', '#'], { queues: [sales, support, billing, assistant] });
+    expect(turns[1]).toMatchObject({ replies: ['Olá, sou o assistente'], queueId: 4, state: { step: 'delegate' } });
+    expect(turns[1]?.delegate).toBeFalsy();
+    expect(turns[2]).toMatchObject({ replies: [], delegate: true });
+    expect(turns[3]?.replies[0]).toContain('*[ 4 ]* - Assistente');
+  });
+});
+
 describe('the texts', () => {
   it('numbers a menu as the product writes it', () => {
     expect(menuText('', [{ number: 1, title: 'A' }], false)).toBe('*[ 1 ]* - A');

@@ -27,8 +27,11 @@ export const BOT_DEFAULTS = { maxUseBotQueues: 3, expiresTicket: 0, timeUseBotQu
 
 /** Where the bot is with a ticket. */
 export interface BotState {
-  /** `queues`: the customer picks a queue; `options`: a level of the queue's options; `done`: the bot is quiet */
-  step: 'queues' | 'options' | 'done';
+  /**
+   * `queues`: the customer picks a queue; `options`: a level of the queue's options; `delegate`: the queue's
+   * AI prompt answers; `done`: the bot is quiet
+   */
+  step: 'queues' | 'options' | 'delegate' | 'done';
   /** in `options`: the queue, and the option whose children are on screen (null: the queue's first level) */
   queueId?: number;
   parentId?: number | null;
@@ -59,6 +62,8 @@ export interface BotQueue {
   greetingMessage: string;
   outOfHoursMessage: string;
   schedules: WorkingDay[];
+  /** the AI prompt answering its customers (its own promptId, or a prompt naming it); null: none */
+  promptId?: number | null;
 }
 
 export interface BotSettings {
@@ -91,6 +96,15 @@ export interface BotOutcome {
   queueId: number | null;
   /** the bot still expects an answer (the ticket's `chatbot` flag) */
   chatbot: boolean;
+  /** this message goes to the queue's AI prompt, which answers it (after the bot's transaction) */
+  delegate?: boolean;
+}
+
+/** A customer asking for a person: the AI hands the conversation to the queue's agents. */
+const HUMAN = /\b(atendente|humano|humana|pessoa|operador|operadora|agente)\b/i;
+
+export function asksForHuman(body: string): boolean {
+  return HUMAN.test(body);
 }
 
 export const INVALID_OPTION = 'Opção inválida! Responda apenas com o número de uma das opções abaixo.';
@@ -187,6 +201,7 @@ export function botReply(input: BotInput): BotOutcome {
       return { replies: [optionsMenu(queue.id, null, queue.greetingMessage)], state: { ...next, step: 'options' }, queueId: queue.id, chatbot: true };
     }
     const greeting = queue.greetingMessage.trim();
+    if (queue.promptId) return { replies: greet && greeting ? [greeting] : [], state: { ...next, step: 'delegate' }, queueId: queue.id, chatbot: true };
     return { replies: greet && greeting ? [greeting] : [], state: { ...next, step: 'done' }, queueId: queue.id, chatbot: false };
   };
 
@@ -194,6 +209,12 @@ export function botReply(input: BotInput): BotOutcome {
     if (queues.length === 0) return quiet();
     if (queues.length === 1) {
       const only = queues[0] as BotQueue;
+      // a single queue with an AI prompt: the prompt answers this very message
+      if (only.promptId && childrenOf(options, only.id, null).length === 0 && !outOfHours(input, only.id)) {
+        // (asking for a person at once: the queue's agents take it)
+        if (asksForHuman(input.body)) return { replies: [], state: { ...state, step: 'done', queueId: only.id, parentId: null, attempts: 0 }, queueId: only.id, chatbot: false };
+        return { replies: [], state: { ...state, step: 'delegate', queueId: only.id, parentId: null, attempts: 0 }, queueId: only.id, chatbot: true, delegate: true };
+      }
       const outcome = enterQueue(only, input.settings.sendGreetingMessageOneQueues);
       // a single queue without options greets with the connection's greeting, or the queue's
       if (outcome.replies.length === 0 && input.settings.sendGreetingMessageOneQueues && connection.greetingMessage.trim() && outcome.state.step === 'done' && !outOfHours(input, only.id)) {
@@ -232,6 +253,12 @@ export function botReply(input: BotInput): BotOutcome {
   return answerOf(input.body.trim());
 
   function answerOf(answer: string): BotOutcome {
+    if (state.step === 'delegate') {
+      if (answer === '#' && queues.length > 1) return firstMenu();
+      // asking for a person: the queue's agents take it from here
+      if (asksForHuman(answer)) return { replies: [], state: { ...state, step: 'done' }, queueId: input.queueId, chatbot: false };
+      return { replies: [], state, queueId: input.queueId, chatbot: true, delegate: true };
+    }
     if (state.step === 'queues') {
       if (answer === '#' || answer === '0') return firstMenu();
       const n = /^\d{1,3}$/.test(answer) ? Number(answer) : NaN;

@@ -13,6 +13,7 @@ import { Outbox } from '../outbox/outbox.service.js';
 import { ticketUpdatedEvent } from '../tickets/ticket-events.js';
 import { ticketView, type TicketRow } from '../tickets/ticket-view.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { PromptAgent } from './prompt-agent.js';
 import { botReply, ratingOf, type BotOption, type BotQueue, type BotSettings, type BotState, type ConnectionBot } from './bot-rules.js';
 
 /** The company setting holding its working hours in tickets' copy (auth's `company.schedules.updated`). */
@@ -43,6 +44,14 @@ export interface BotTurn {
   body: string;
 }
 
+/** A customer message the queue's AI prompt answers. */
+interface Delegate {
+  companyId: number;
+  ticketId: number;
+  queueId: number;
+  messageId: number;
+}
+
 /** What the bot reads of a connection: its queues in menu order, their options, its texts and limits. */
 interface ConnectionMenu {
   greetingMessage: string;
@@ -64,6 +73,8 @@ interface ConnectionMenu {
 export class BotService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(BotService.name);
   private handle: ConsumerHandle | undefined;
+  /** each ticket's last message with the AI prompt, so a ticket's answers go out in order */
+  private readonly delegating = new Map<string, Promise<void>>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -73,6 +84,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly messages: MessagesService,
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
+    private readonly agent: PromptAgent,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -90,6 +102,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
 
   async onApplicationShutdown(): Promise<void> {
     await this.handle?.stop();
+    await Promise.all(this.delegating.values());
   }
 
   private async handleBatch(batch: BusMessage<MessageEvent>[]): Promise<void> {
@@ -101,12 +114,57 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       turns.push({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id, body: message.body ?? '' });
     }
     if (turns.length === 0) return;
-    const outboxIds = await this.db.transaction((tx) => this.answer(tx, turns));
+    const delegates: Delegate[] = [];
+    const outboxIds = await this.db.transaction((tx) => this.answer(tx, turns, delegates));
     await this.outbox.flush(outboxIds);
+    for (const d of delegates) this.delegate(d);
+  }
+
+  /**
+   * A message for the queue's AI prompt: answered after the bot's transaction, off the bot's lane (a slow
+   * model holds up only its own conversation), one at a time per ticket. The answer goes out only if the
+   * ticket is still the bot's and nothing newer was handed to the model; a failure, a timeout or the model's
+   * hand-over leaves the ticket to the queue's agents (pending in its queue, the bot quiet).
+   */
+  private delegate(d: Delegate): void {
+    const key = `${d.companyId}|${d.ticketId}`;
+    const before = this.delegating.get(key) ?? Promise.resolve();
+    const run = before
+      .then(async () => {
+        const answer = await this.agent.answer(d.companyId, d.queueId, d.ticketId, d.messageId);
+        const outboxIds = await this.db.transaction(async (tx) => {
+          const [ticket] = await queryPrepared<LockedTicket>(
+            tx,
+            `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
+                    c.name AS "contactName", c.number AS "contactNumber"
+               FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" WHERE t.id = $1 AND t."companyId" = $2 FOR UPDATE OF t`,
+            [d.ticketId, d.companyId],
+          );
+          const still = ticket && ticket.status === 'pending' && ticket.userId === null && ticket.botState?.step === 'delegate' && ticket.botState.lastMessageId === d.messageId;
+          if (!still) return [];
+          if (answer.kind === 'reply') {
+            return (await this.messages.sendManyInTransaction(tx, [{ row: ticket as unknown as TicketRow, body: answer.text, bot: true }], { connectionsChecked: true })).outboxIds;
+          }
+          this.logger.log({ ticketId: d.ticketId, reason: answer.reason }, 'prompt: the conversation goes to the queue’s agents');
+          await tx.query(`UPDATE tickets.tickets SET "botState" = $3, chatbot = false, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`, [
+            d.ticketId,
+            d.companyId,
+            JSON.stringify({ ...ticket.botState, step: 'done' }),
+          ]);
+          const [row] = await this.tickets.findByKeys([{ companyId: d.companyId, id: d.ticketId }], tx);
+          return row ? this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]) : [];
+        });
+        await this.outbox.flush(outboxIds);
+      })
+      .catch((err: unknown) => this.logger.warn({ ticketId: d.ticketId, err: String(err) }, 'prompt: answering failed; the ticket stays with its queue'))
+      .finally(() => {
+        if (this.delegating.get(key) === run) this.delegating.delete(key);
+      });
+    this.delegating.set(key, run);
   }
 
   /** The bot's turns for these customer messages, inside the transaction; the outbox rows written. */
-  async answer(tx: EntityManager, turns: BotTurn[]): Promise<string[]> {
+  async answer(tx: EntityManager, turns: BotTurn[], delegates: Delegate[] = []): Promise<string[]> {
     const keys = [...new Map(turns.map((t) => [`${t.companyId}|${t.ticketId}`, t])).values()];
     const locked = await queryPrepared<LockedTicket>(
       tx,
@@ -201,6 +259,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       ticket.queueId = outcome.queueId;
       ticket.chatbot = outcome.chatbot;
       for (const text of outcome.replies) replies.push({ ticket, text });
+      if (outcome.delegate && outcome.queueId !== null) delegates.push({ companyId: ticket.companyId, ticketId: ticket.id, queueId: outcome.queueId, messageId: turn.messageId });
     }
     if (changed.size === 0) return outboxIds;
 
@@ -243,8 +302,9 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const queueIds = [...new Set(rows.flatMap((r) => r.queueIds ?? []))];
     const queues = await queryPrepared<BotQueue & { companyId: number; orderQueue: number | null }>(
       tx,
-      `SELECT id, "companyId", name, "greetingMessage", "outOfHoursMessage", schedules, "orderQueue" FROM tickets.queues
-        WHERE id = ANY($1::int[]) ORDER BY "orderQueue" ASC NULLS LAST, lower(name), id`,
+      `SELECT q.id, q."companyId", q.name, q."greetingMessage", q."outOfHoursMessage", q.schedules, q."orderQueue",
+              COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)) AS "promptId"
+         FROM tickets.queues q WHERE q.id = ANY($1::int[]) ORDER BY q."orderQueue" ASC NULLS LAST, lower(q.name), q.id`,
       [queueIds],
     );
     const options = (

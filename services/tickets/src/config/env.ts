@@ -1,4 +1,4 @@
-import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 import { InfraEnv } from '@wa/server-kit';
 
 export class TicketsEnv extends InfraEnv {
@@ -87,4 +87,24 @@ export class TicketsEnv extends InfraEnv {
   @IsInt()
   @Min(1000)
   TICKET_EXPIRY_SWEEP_MS: number = 60_000;
+
+  /** Key material for secrets tickets keeps (AI prompts' API keys); empty: derived from JWT_SECRET (development only). */
+  @IsString()
+  SECRETS_KEY: string = '';
+
+  /** The OpenAI-compatible API the prompts talk to (any compatible server) and the model asked. */
+  @IsString()
+  OPENAI_BASE_URL: string = 'https://api.openai.com/v1';
+
+  @IsString()
+  OPENAI_MODEL: string = 'gpt-4o-mini';
+
+  /** The API key used when a prompt has none of its own. */
+  @IsString()
+  OPENAI_API_KEY: string = '';
+
+  /** How long a model may take to answer before the ticket goes to the queue's agents. */
+  @IsInt()
+  @Min(500)
+  OPENAI_TIMEOUT_MS: number = 15_000;
 }

@@ -19,6 +19,12 @@ export class CreateQueueDto {
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
 
   @SchedulesField() schedules?: WorkingDayBody[];
+
+  @ApiPropertyOptional({ description: 'the AI prompt answering its customers (a prompt of the company); null: none' })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  promptId?: number | null;
 }
 
 export class UpdateQueueDto {
@@ -37,4 +43,10 @@ export class UpdateQueueDto {
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() orderQueue?: number | null;
 
   @SchedulesField() schedules?: WorkingDayBody[];
+
+  @ApiPropertyOptional({ description: 'the AI prompt answering its customers (a prompt of the company); null: none' })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  promptId?: number | null;
 }

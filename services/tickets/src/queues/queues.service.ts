@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type QueueChangedEvent, type QueueDeletedEvent, type QueueDto } from '@wa/contracts';
 import { DomainError, isMediaKey, MediaStorage, workingDaysOf, type UploadedDiskFile } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
-import { DataSource } from 'typeorm';
-import { QueueEntity } from '../database/entities/index.js';
+import { DataSource, type EntityManager } from 'typeorm';
+import { PromptEntity, QueueEntity } from '../database/entities/index.js';
 import type { Caller } from '../identity/caller.service.js';
 import { attachFile, dropFiles } from '../media/media-cleanup.js';
 import { mediaUrlOf } from '../tickets/ticket-view.js';
@@ -25,6 +25,7 @@ export function queueView(q: QueueEntity): QueueDto {
     mediaPath: mediaUrlOf(q.mediaPath),
     mediaName: q.mediaName,
     schedules: q.schedules ?? [],
+    promptId: q.promptId ?? null,
     createdAt: q.createdAt.toISOString(),
     updatedAt: q.updatedAt.toISOString(),
   };
@@ -58,9 +59,18 @@ export class QueuesService {
           outOfHoursMessage: dto.outOfHoursMessage ?? '',
           orderQueue: dto.orderQueue ?? null,
           schedules: workingDaysOf(dto.schedules),
+          promptId: await this.promptOf(tx, caller, dto.promptId),
         }),
       ),
     );
+  }
+
+  /** A prompt id given for a queue: one of the company's prompts (ERR_VALIDATION otherwise), or none. */
+  private async promptOf(tx: EntityManager, caller: Caller, promptId: number | null | undefined): Promise<number | null> {
+    if (promptId === undefined || promptId === null) return null;
+    const found = await tx.getRepository(PromptEntity).existsBy({ id: promptId, companyId: caller.companyId });
+    if (!found) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'promptId', messages: ['prompt not found'] }] }, 'Prompt not found');
+    return promptId;
   }
 
   async update(caller: Caller, id: number, dto: UpdateQueueDto): Promise<QueueDto> {
@@ -73,6 +83,7 @@ export class QueuesService {
         ...(dto.outOfHoursMessage !== undefined ? { outOfHoursMessage: dto.outOfHoursMessage } : {}),
         ...(dto.orderQueue !== undefined ? { orderQueue: dto.orderQueue } : {}),
         ...(dto.schedules !== undefined ? { schedules: workingDaysOf(dto.schedules) } : {}),
+        ...(dto.promptId !== undefined ? { promptId: await this.promptOf(tx, caller, dto.promptId) } : {}),
       });
       return tx.getRepository(QueueEntity).save(queue);
     });

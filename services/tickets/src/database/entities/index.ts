@@ -8,6 +8,7 @@ import { TicketNoteEntity } from './ticket-note.entity.js';
 import { TicketEntity } from './ticket.entity.js';
 import { TagEntity } from './tag.entity.js';
 import { ScheduleEntity } from './schedule.entity.js';
+import { PromptEntity } from './prompt.entity.js';
 
-export { QueueOptionEntity, ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
-export const entities = [QueueEntity, QueueOptionEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity];
+export { PromptEntity, QueueOptionEntity, ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
+export const entities = [QueueEntity, QueueOptionEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity, PromptEntity];

@@ -15,6 +15,8 @@ export class QueueEntity {
   @Column({ type: 'text', nullable: true }) mediaName: string | null;
   /** its working hours (used when the company's scheduleType is queue); none: no hours set */
   @Column({ type: 'jsonb', default: () => "'[]'" }) schedules: WorkingDay[];
+  /** the AI prompt that answers its customers (PUT /queue promptId; a prompt's own queueId works too) */
+  @Column({ type: 'int', nullable: true }) promptId: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
