@@ -42,13 +42,50 @@ const model = createServer((req, res) => {
   });
 });
 
+/**
+ * Outside flows as the test's own HTTP servers: a webhook peer (JSON `reply`; `transfere` → transfer, `falha`
+ * → 500, `trava` → never answers), an n8n-style peer (two `replies`) and a Typebot-compatible chat API.
+ */
+const flowCalls: Array<{ url: string | undefined; body: any }> = [];
+const flows = createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => (raw += c));
+  req.on('end', () => {
+    const body = JSON.parse(raw || '{}');
+    flowCalls.push({ url: req.url, body });
+    const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const said: string = body.message?.body ?? body.message?.text ?? '';
+    if (req.url === '/webhook') {
+      if (said.includes('trava')) return;
+      if (said.includes('falha')) return void json(500, { error: 'boom' });
+      if (said.includes('transfere')) return void json(200, { transfer: true });
+      return void json(200, { reply: `Webhook: recebi "${said}" de ${body.contact?.name}` });
+    }
+    if (req.url === '/n8n') return void json(200, { replies: [`n8n 1: ${said}`, `n8n 2: ticket ${body.ticket?.id}`] });
+    const rich = (text: string) => ({ type: 'text', content: { type: 'richText', richText: [{ type: 'p', children: [{ text }] }] } });
+    if (req.url === '/typebot/api/v1/typebots/loja-bot/startChat') return void json(200, { sessionId: `sess-${flowCalls.length}`, messages: [rich('Olá! Qual é o seu nome?')] });
+    const cont = /^\/typebot\/api\/v1\/sessions\/([^/]+)\/continueChat$/.exec(req.url ?? '');
+    if (cont) return void json(200, { messages: said === 'mudo' ? [] : [rich(`Prazer, ${said}!`), rich(`(sessão ${cont[1]})`)] });
+    json(404, { error: 'not found' });
+  });
+});
+
 beforeAll(async () => {
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => flows.listen(0, '127.0.0.1', resolve));
   const modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
   const auth = await startProcess('auth');
   // idle tickets are looked for every second here (every minute by default)
-  const ticketsService = await startProcess('tickets', { TICKET_EXPIRY_SWEEP_MS: '1000', OPENAI_BASE_URL: modelUrl, OPENAI_TIMEOUT_MS: '1000', OPENAI_MODEL: 'modelo-teste' });
+  // the test's peers listen on loopback: this operator allows private addresses here (off by default)
+  const ticketsService = await startProcess('tickets', {
+    TICKET_EXPIRY_SWEEP_MS: '1000',
+    OPENAI_BASE_URL: modelUrl,
+    OPENAI_TIMEOUT_MS: '1000',
+    OPENAI_MODEL: 'modelo-teste',
+    INTEGRATION_TIMEOUT_MS: '1000',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
   const sessions = await startProcess('whatsapp-sessions');
   const realtime = await startProcess('realtime-gateway', { TICKETS_URL: ticketsService.url });
   running.push(auth, ticketsService, sessions, realtime);
@@ -61,8 +98,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  model.closeAllConnections();
-  model.close();
+  for (const server of [model, flows]) {
+    server.closeAllConnections();
+    server.close();
+  }
   await tickets?.destroy();
   for (const p of running.reverse()) await p.stop('SIGTERM');
 });
@@ -408,5 +447,134 @@ describe('AI prompts', () => {
     expect((await http.put(`/queue/${qa.id}`, { token: a.token, body: { promptId: made.body.id } })).body.promptId).toBe(made.body.id);
     expect((await http.delete(`/prompt/${made.body.id}`, { token: a.token })).status).toBe(200);
     expect((await http.get(`/queue/${qa.id}`, { token: a.token })).body.promptId).toBeNull();
+  });
+});
+
+describe('queue integrations', () => {
+  const flowsUrl = () => `http://127.0.0.1:${(flows.address() as AddressInfo).port}`;
+
+  async function integratedQueue(a: Company, body: Record<string, unknown>) {
+    const made = await http.post('/queueIntegration', { token: a.token, body });
+    expect(made.status).toBe(201);
+    const q = await newQueue(a, `Fluxo ${made.body.id}`);
+    expect((await http.put(`/queue/${q.id}`, { token: a.token, body: { integrationId: made.body.id } })).body.integrationId).toBe(made.body.id);
+    return { integration: made.body, queue: q };
+  }
+
+  it('a webhook peer and an n8n-style peer answer the customer with what they say to send', async () => {
+    const a = await product.newCompany('Bot Fluxos');
+    const { integration, queue } = await integratedQueue(a, { type: 'webhook', name: 'Meu webhook', urlN8N: `${flowsUrl()}/webhook` });
+    expect(integration).toMatchObject({ type: 'webhook', name: 'Meu webhook', projectName: 'Meu webhook' });
+    const conn = await botConnection(a, [queue.id], {});
+    const from = number();
+    const ana = customer(a, conn.id, from);
+    await ana.say('tem pizza?');
+    expect(await ana.got(1)).toEqual(['Webhook: recebi "tem pizza?" de Maria Souza']);
+    const call = flowCalls.find((c) => c.url === '/webhook' && c.body.message?.body === 'tem pizza?');
+    expect(call?.body).toMatchObject({ event: 'message', companyId: a.user.companyId, ticket: { queueId: queue.id }, contact: { number: from, name: 'Maria Souza' }, integration: { id: integration.id, type: 'webhook' } });
+
+    const n8n = await integratedQueue(a, { type: 'n8n', name: 'Fluxo n8n', urlN8N: `${flowsUrl()}/n8n` });
+    const conn2 = await botConnection(a, [n8n.queue.id], {});
+    const bob = customer(a, conn2.id, number());
+    await bob.say('oi');
+    const got = await bob.got(2);
+    expect(got[0]).toBe('n8n 1: oi');
+    expect(got[1]).toMatch(/^n8n 2: ticket \d+$/);
+  });
+
+  it('a Typebot-compatible peer drives the conversation: a session kept, the keywords, the unknown-answer text', async () => {
+    const a = await product.newCompany('Bot Typebot');
+    const { queue } = await integratedQueue(a, {
+      type: 'typebot',
+      name: 'Typebot loja',
+      urlN8N: `${flowsUrl()}/typebot`,
+      typebotSlug: 'loja-bot',
+      typebotDelayMessage: 0,
+      typebotKeywordFinish: 'sair',
+      typebotKeywordRestart: 'reiniciar',
+      typebotRestartMessage: 'Vamos recomeçar.',
+      typebotUnknownMessage: 'Não entendi.',
+    });
+    const conn = await botConnection(a, [queue.id], {});
+    const from = number();
+    const caio = customer(a, conn.id, from);
+    await caio.say('oi');
+    expect(await caio.got(1)).toEqual(['Olá! Qual é o seu nome?']);
+    await caio.say('Caio');
+    const named = await caio.got(3);
+    expect(named[1]).toBe('Prazer, Caio!');
+    const session = /\(sessão (sess-\d+)\)/.exec(named[2] ?? '')?.[1];
+    expect(session).toBeDefined();
+    await caio.say('mudo');
+    expect((await caio.got(4))[3]).toBe('Não entendi.');
+    // the same session all along
+    expect(flowCalls.filter((c) => c.url === `/typebot/api/v1/sessions/${session}/continueChat`)).toHaveLength(2);
+    await caio.say('reiniciar');
+    const restarted = await caio.got(6);
+    expect(restarted.slice(4)).toEqual(['Vamos recomeçar.', 'Olá! Qual é o seu nome?']);
+    await caio.say('sair');
+    const done = await waitFor(async () => {
+      const t = await ticketOf(a, from);
+      return t.botState?.step === 'done' ? t : undefined;
+    });
+    expect(done).toMatchObject({ chatbot: false, queueId: queue.id });
+  });
+
+  it('a peer that errors or hangs, or says to transfer, hands the ticket to the queue’s agents within its timeout', async () => {
+    const a = await product.newCompany('Bot Fluxo Falha');
+    const { queue } = await integratedQueue(a, { type: 'webhook', name: 'Webhook instável', urlN8N: `${flowsUrl()}/webhook` });
+    const conn = await botConnection(a, [queue.id], {});
+    for (const words of ['falha geral', 'trava tudo', 'transfere por favor']) {
+      const from = number();
+      const c = customer(a, conn.id, from);
+      await c.say(words);
+      const handed = await waitFor(async () => {
+        const t = await ticketOf(a, from);
+        return t.botState?.step === 'done' ? t : undefined;
+      });
+      expect(handed).toMatchObject({ status: 'pending', queueId: queue.id, chatbot: false });
+      expect(await c.outbox()).toEqual([]);
+    }
+  });
+
+  it('refuses bad input, agents and other companies on /queueIntegration; Dialogflow credentials are kept masked', async () => {
+    const a = await product.newCompany('Integra A');
+    const b = await product.newCompany('Integra B');
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await http.post('/queueIntegration', { token: a.token, body });
+      expect(res.status).toBe(400);
+      return JSON.stringify(res.body);
+    };
+    expect(await bad({ type: 'webhook', name: 'W' })).toContain('Too Short!');
+    expect(await bad({ type: 'telegram', name: 'Web' })).toContain('type');
+    expect(await bad({ type: 'webhook', name: 'Web' })).toContain('urlN8N');
+    expect(await bad({ type: 'webhook', name: 'Web', urlN8N: 'ftp://x.example' })).toContain('URL inválida');
+    expect(await bad({ type: 'typebot', name: 'Typebot', urlN8N: 'https://typebot.example' })).toContain('typebotSlug');
+    expect(await bad({ type: 'dialogflow', name: 'Dialog', projectName: 'p', language: 'fr', jsonContent: '{}' })).toContain('Idioma inválido');
+    expect(await bad({ type: 'dialogflow', name: 'Dialog', projectName: 'p', language: 'pt-BR', jsonContent: '{"a":1}' })).toContain('Credenciais inválidas');
+    const credentials = JSON.stringify({ client_email: 'bot@projeto.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', project_id: 'projeto' });
+    const dialog = await http.post('/queueIntegration', { token: a.token, body: { type: 'dialogflow', name: 'Dialog', projectName: 'projeto', language: 'pt-BR', jsonContent: credentials } });
+    expect(dialog.status).toBe(201);
+    expect(dialog.body.jsonContent).toMatch(/^•+$/);
+    expect(JSON.stringify((await http.get('/queueIntegration', { token: a.token })).body)).not.toContain('PRIVATE KEY');
+    const tested = await http.post('/queueIntegration/testSession', { token: a.token, body: { projectName: 'projeto', jsonContent: credentials, language: 'pt-BR' } });
+    expect(tested.body).toMatchObject({ ok: true, clientEmail: 'bot@projeto.iam.gserviceaccount.com' });
+    expect((await http.post('/queueIntegration/testSession', { token: a.token, body: { projectName: 'projeto', jsonContent: 'não é json', language: 'pt-BR' } })).status).toBe(400);
+    const list = (await http.get('/queueIntegration?searchParam=dia', { token: a.token })).body;
+    expect(list).toMatchObject({ count: 1, hasMore: false });
+    expect(list.queueIntegrations.map((i: { name: string }) => i.name)).toEqual(['Dialog']);
+    for (const res of [
+      await http.get(`/queueIntegration/${dialog.body.id}`, { token: b.token }),
+      await http.put(`/queueIntegration/${dialog.body.id}`, { token: b.token, body: { name: 'Roubada' } }),
+      await http.delete(`/queueIntegration/${dialog.body.id}`, { token: b.token }),
+    ]) {
+      expect(res.status).toBe(404);
+    }
+    expect((await http.get('/queueIntegration', { token: b.token })).body.count).toBe(0);
+    const qb = await newQueue(b, 'Fila B');
+    expect((await http.put(`/queue/${qb.id}`, { token: b.token, body: { integrationId: dialog.body.id } })).status).toBe(400);
+    const agent = await product.agentOf(a.token, []);
+    expect((await http.get('/queueIntegration', { token: agent.token })).status).toBe(403);
+    expect((await http.delete(`/queueIntegration/${dialog.body.id}`, { token: a.token })).status).toBe(200);
   });
 });

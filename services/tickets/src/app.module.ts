@@ -44,7 +44,10 @@ import { ConnectionsConsumer } from './read-models/consumers/connections.consume
 import { SettingsConsumer } from './read-models/consumers/settings.consumer.js';
 import { BotService } from './bot/bot.service.js';
 import { PromptAgent } from './bot/prompt-agent.js';
+import { IntegrationAgent } from './bot/integration-agent.js';
 import { PromptsController } from './prompts/prompts.controller.js';
+import { QueueIntegrationsController } from './queue-integrations/queue-integrations.controller.js';
+import { QueueIntegrationsService } from './queue-integrations/queue-integrations.service.js';
 import { PromptsService } from './prompts/prompts.service.js';
 import { TicketExpiry } from './bot/ticket-expiry.js';
 import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js';
@@ -65,7 +68,7 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController],
+      controllers: [TicketsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
       providers: [
         ApiMessagesService,
         WebhookRecorder,
@@ -95,7 +98,9 @@ export class AppModule {
         SettingsConsumer,
         BotService,
         PromptAgent,
+        IntegrationAgent,
         PromptsService,
+        QueueIntegrationsService,
         TicketExpiry,
         CompaniesConsumer,
         ScheduleJobs,

@@ -66,6 +66,8 @@ export interface QueueDto {
   schedules: QueueScheduleDto[];
   /** the AI prompt answering its customers; null without one */
   promptId?: number | null;
+  /** the outside flow answering its customers; null without one */
+  integrationId?: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -87,6 +89,33 @@ export interface PromptDto {
   maxMessages: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** spec 02 "Queue integration" (GET /queueIntegration, /queueIntegration/{id}); Dialogflow's JSON only masked. */
+export interface QueueIntegrationDto {
+  id: number;
+  type: 'dialogflow' | 'n8n' | 'webhook' | 'typebot';
+  name: string;
+  projectName: string;
+  /** masked: '' without credentials */
+  jsonContent: string;
+  language: string;
+  urlN8N: string;
+  typebotSlug: string;
+  typebotExpires: number;
+  typebotKeywordFinish: string;
+  typebotKeywordRestart: string;
+  typebotUnknownMessage: string;
+  typebotRestartMessage: string;
+  typebotDelayMessage: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QueueIntegrationsPage {
+  queueIntegrations: QueueIntegrationDto[];
+  count: number;
+  hasMore: boolean;
 }
 
 export interface PromptsPage {

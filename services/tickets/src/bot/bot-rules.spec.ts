@@ -156,3 +156,12 @@ describe('the texts', () => {
     expect(ratingOf('1 estrela')).toBeNull();
   });
 });
+
+describe('typebotText', () => {
+  it('reads a Typebot rich-text block as lines of plain text', async () => {
+    const { typebotText } = await import('./integration-agent.js');
+    expect(typebotText({ type: 'richText', richText: [{ type: 'p', children: [{ text: 'Olá, ' }, { text: 'Maria', bold: true }] }, { type: 'p', children: [{ text: 'Tudo bem?' }] }] })).toBe('Olá, Maria\nTudo bem?');
+    expect(typebotText({ type: 'markdown', markdown: ' *oi* ' })).toBe('*oi*');
+    expect(typebotText(undefined)).toBe('');
+  });
+});

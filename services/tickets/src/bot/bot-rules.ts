@@ -44,6 +44,8 @@ export interface BotState {
   lastMessageId?: number;
   /** an out-of-hours reply was sent; none again before this instant (the next opening) */
   quietUntil?: string;
+  /** the Typebot session of the queue's integration, and when it last spoke */
+  typebot?: { sessionId: string; at: string } | null;
 }
 
 export interface BotOption {
@@ -64,7 +66,12 @@ export interface BotQueue {
   schedules: WorkingDay[];
   /** the AI prompt answering its customers (its own promptId, or a prompt naming it); null: none */
   promptId?: number | null;
+  /** the outside flow answering its customers (webhook, n8n, Typebot, Dialogflow); null: none */
+  integrationId?: number | null;
 }
+
+/** A queue whose customers an AI prompt or an outside flow answers. */
+const delegated = (q: BotQueue) => Boolean(q.integrationId || q.promptId);
 
 export interface BotSettings {
   /** disabled, company or queue */
@@ -201,7 +208,7 @@ export function botReply(input: BotInput): BotOutcome {
       return { replies: [optionsMenu(queue.id, null, queue.greetingMessage)], state: { ...next, step: 'options' }, queueId: queue.id, chatbot: true };
     }
     const greeting = queue.greetingMessage.trim();
-    if (queue.promptId) return { replies: greet && greeting ? [greeting] : [], state: { ...next, step: 'delegate' }, queueId: queue.id, chatbot: true };
+    if (delegated(queue)) return { replies: greet && greeting ? [greeting] : [], state: { ...next, step: 'delegate' }, queueId: queue.id, chatbot: true };
     return { replies: greet && greeting ? [greeting] : [], state: { ...next, step: 'done' }, queueId: queue.id, chatbot: false };
   };
 
@@ -209,8 +216,8 @@ export function botReply(input: BotInput): BotOutcome {
     if (queues.length === 0) return quiet();
     if (queues.length === 1) {
       const only = queues[0] as BotQueue;
-      // a single queue with an AI prompt: the prompt answers this very message
-      if (only.promptId && childrenOf(options, only.id, null).length === 0 && !outOfHours(input, only.id)) {
+      // a single queue with an AI prompt or an outside flow: it answers this very message
+      if (delegated(only) && childrenOf(options, only.id, null).length === 0 && !outOfHours(input, only.id)) {
         // (asking for a person at once: the queue's agents take it)
         if (asksForHuman(input.body)) return { replies: [], state: { ...state, step: 'done', queueId: only.id, parentId: null, attempts: 0 }, queueId: only.id, chatbot: false };
         return { replies: [], state: { ...state, step: 'delegate', queueId: only.id, parentId: null, attempts: 0 }, queueId: only.id, chatbot: true, delegate: true };

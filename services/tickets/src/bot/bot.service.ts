@@ -13,6 +13,7 @@ import { Outbox } from '../outbox/outbox.service.js';
 import { ticketUpdatedEvent } from '../tickets/ticket-events.js';
 import { ticketView, type TicketRow } from '../tickets/ticket-view.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { IntegrationAgent } from './integration-agent.js';
 import { PromptAgent } from './prompt-agent.js';
 import { botReply, ratingOf, type BotOption, type BotQueue, type BotSettings, type BotState, type ConnectionBot } from './bot-rules.js';
 
@@ -85,6 +86,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
     private readonly agent: PromptAgent,
+    private readonly flows: IntegrationAgent,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -130,22 +132,44 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const key = `${d.companyId}|${d.ticketId}`;
     const before = this.delegating.get(key) ?? Promise.resolve();
     const run = before
-      .then(async () => {
-        const answer = await this.agent.answer(d.companyId, d.queueId, d.ticketId, d.messageId);
-        const outboxIds = await this.db.transaction(async (tx) => {
-          const [ticket] = await queryPrepared<LockedTicket>(
-            tx,
-            `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
-                    c.name AS "contactName", c.number AS "contactNumber"
-               FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" WHERE t.id = $1 AND t."companyId" = $2 FOR UPDATE OF t`,
-            [d.ticketId, d.companyId],
-          );
-          const still = ticket && ticket.status === 'pending' && ticket.userId === null && ticket.botState?.step === 'delegate' && ticket.botState.lastMessageId === d.messageId;
-          if (!still) return [];
-          if (answer.kind === 'reply') {
-            return (await this.messages.sendManyInTransaction(tx, [{ row: ticket as unknown as TicketRow, body: answer.text, bot: true }], { connectionsChecked: true })).outboxIds;
-          }
-          this.logger.log({ ticketId: d.ticketId, reason: answer.reason }, 'prompt: the conversation goes to the queue’s agents');
+      .then(() => this.delegateNow(d))
+      .catch((err: unknown) => this.logger.warn({ ticketId: d.ticketId, err: String(err) }, 'bot: the queue’s agent failed; the ticket stays with its queue'))
+      .finally(() => {
+        if (this.delegating.get(key) === run) this.delegating.delete(key);
+      });
+    this.delegating.set(key, run);
+  }
+
+  private async delegateNow(d: Delegate): Promise<void> {
+    const [now] = await queryPrepared<LockedTicket & { body: string }>(
+      this.db,
+      `SELECT t.id, t."companyId", t."contactId", t."botState", c.name AS "contactName", c.number AS "contactNumber", m.body
+         FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" JOIN tickets.messages m ON m.id = $3 AND m."ticketId" = t.id
+        WHERE t.id = $1 AND t."companyId" = $2`,
+      [d.ticketId, d.companyId, d.messageId],
+    );
+    if (!now) return;
+    // the queue's outside flow when it has one, else its AI prompt
+    const integration = await this.flows.of(d.companyId, d.queueId);
+    const answer = integration
+      ? await this.flows.answer(integration, { ...d, body: now.body, contact: { id: now.contactId, name: now.contactName, number: now.contactNumber } }, now.botState)
+      : await this.agent.answer(d.companyId, d.queueId, d.ticketId, d.messageId);
+    const texts = answer.kind === 'reply' ? answer.texts : [];
+    // one text per transaction when they go `delayMs` apart; each re-checks that the ticket is still the bot's
+    for (let i = 0; i === 0 || i < texts.length; i++) {
+      if (i > 0 && answer.kind === 'reply' && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+      const outboxIds = await this.db.transaction(async (tx) => {
+        const [ticket] = await queryPrepared<LockedTicket>(
+          tx,
+          `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
+                  c.name AS "contactName", c.number AS "contactNumber"
+             FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" WHERE t.id = $1 AND t."companyId" = $2 FOR UPDATE OF t`,
+          [d.ticketId, d.companyId],
+        );
+        const still = ticket && ticket.status === 'pending' && ticket.userId === null && ticket.botState?.step === 'delegate' && ticket.botState.lastMessageId === d.messageId;
+        if (!still) return null;
+        if (answer.kind === 'hand-over') {
+          this.logger.log({ ticketId: d.ticketId, reason: answer.reason }, 'bot: the conversation goes to the queue’s agents');
           await tx.query(`UPDATE tickets.tickets SET "botState" = $3, chatbot = false, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`, [
             d.ticketId,
             d.companyId,
@@ -153,14 +177,17 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
           ]);
           const [row] = await this.tickets.findByKeys([{ companyId: d.companyId, id: d.ticketId }], tx);
           return row ? this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]) : [];
-        });
-        await this.outbox.flush(outboxIds);
-      })
-      .catch((err: unknown) => this.logger.warn({ ticketId: d.ticketId, err: String(err) }, 'prompt: answering failed; the ticket stays with its queue'))
-      .finally(() => {
-        if (this.delegating.get(key) === run) this.delegating.delete(key);
+        }
+        if (i === 0 && answer.typebot !== undefined) {
+          await tx.query(`UPDATE tickets.tickets SET "botState" = $3 WHERE id = $1 AND "companyId" = $2`, [d.ticketId, d.companyId, JSON.stringify({ ...ticket.botState, typebot: answer.typebot })]);
+        }
+        const text = texts[i];
+        if (text === undefined) return [];
+        return (await this.messages.sendManyInTransaction(tx, [{ row: ticket as unknown as TicketRow, body: text, bot: true }], { connectionsChecked: true })).outboxIds;
       });
-    this.delegating.set(key, run);
+      if (outboxIds === null) return;
+      await this.outbox.flush(outboxIds);
+    }
   }
 
   /** The bot's turns for these customer messages, inside the transaction; the outbox rows written. */
@@ -303,7 +330,8 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const queues = await queryPrepared<BotQueue & { companyId: number; orderQueue: number | null }>(
       tx,
       `SELECT q.id, q."companyId", q.name, q."greetingMessage", q."outOfHoursMessage", q.schedules, q."orderQueue",
-              COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)) AS "promptId"
+              COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)) AS "promptId",
+              q."integrationId"
          FROM tickets.queues q WHERE q.id = ANY($1::int[]) ORDER BY q."orderQueue" ASC NULLS LAST, lower(q.name), q.id`,
       [queueIds],
     );

@@ -10,8 +10,13 @@ import { promptKeyBox } from '../prompts/prompts.service.js';
 /** What the model says when the customer should talk to a person (the product's own convention). */
 export const HAND_OVER = 'Ação: Transferir para o setor de atendimento';
 
-/** The model's answer to the conversation, or why the queue's agents should take it. */
-export type AgentAnswer = { kind: 'reply'; text: string } | { kind: 'hand-over'; reason: string };
+/**
+ * What a queue's agent (an AI prompt, an outside flow) answers: texts to send (`delayMs` apart; a Typebot
+ * session to keep), nothing to say, or the hand-over to the queue's agents (failure, timeout, transfer, finish).
+ */
+export type AgentAnswer =
+  | { kind: 'reply'; texts: string[]; delayMs?: number; typebot?: { sessionId: string; at: string } | null }
+  | { kind: 'hand-over'; reason: string };
 
 /**
  * A queue's AI prompt answering its customer through an OpenAI-compatible chat-completions API (the `openai`
@@ -63,7 +68,7 @@ export class PromptAgent {
       const text = completion.choices[0]?.message?.content?.trim() ?? '';
       if (!text) return { kind: 'hand-over', reason: 'the model answered nothing' };
       if (text.includes(HAND_OVER)) return { kind: 'hand-over', reason: 'the model transferred the conversation' };
-      return { kind: 'reply', text };
+      return { kind: 'reply', texts: [text] };
     } catch (err) {
       this.logger.warn({ companyId, ticketId, err: err instanceof Error ? err.message : String(err) }, 'prompt: the model failed; the queue’s agents take the conversation');
       return { kind: 'hand-over', reason: 'the model failed' };

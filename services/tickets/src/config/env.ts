@@ -107,4 +107,9 @@ export class TicketsEnv extends InfraEnv {
   @IsInt()
   @Min(500)
   OPENAI_TIMEOUT_MS: number = 15_000;
+
+  /** How long a queue integration (webhook, n8n, Typebot) may take to answer before the ticket goes to the queue's agents. */
+  @IsInt()
+  @Min(200)
+  INTEGRATION_TIMEOUT_MS: number = 10_000;
 }

@@ -25,6 +25,12 @@ export class CreateQueueDto {
   @ValidateIf((_o, v) => v !== null)
   @IsInt()
   promptId?: number | null;
+
+  @ApiPropertyOptional({ description: 'the outside flow answering its customers (an integration of the company); null: none' })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  integrationId?: number | null;
 }
 
 export class UpdateQueueDto {
@@ -49,4 +55,10 @@ export class UpdateQueueDto {
   @ValidateIf((_o, v) => v !== null)
   @IsInt()
   promptId?: number | null;
+
+  @ApiPropertyOptional({ description: 'the outside flow answering its customers (an integration of the company); null: none' })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  integrationId?: number | null;
 }

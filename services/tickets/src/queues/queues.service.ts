@@ -4,7 +4,7 @@ import { TicketSubjects, type QueueChangedEvent, type QueueDeletedEvent, type Qu
 import { DomainError, isMediaKey, MediaStorage, workingDaysOf, type UploadedDiskFile } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PromptEntity, QueueEntity } from '../database/entities/index.js';
+import { PromptEntity, QueueEntity, QueueIntegrationEntity } from '../database/entities/index.js';
 import type { Caller } from '../identity/caller.service.js';
 import { attachFile, dropFiles } from '../media/media-cleanup.js';
 import { mediaUrlOf } from '../tickets/ticket-view.js';
@@ -26,6 +26,7 @@ export function queueView(q: QueueEntity): QueueDto {
     mediaName: q.mediaName,
     schedules: q.schedules ?? [],
     promptId: q.promptId ?? null,
+    integrationId: q.integrationId ?? null,
     createdAt: q.createdAt.toISOString(),
     updatedAt: q.updatedAt.toISOString(),
   };
@@ -59,18 +60,20 @@ export class QueuesService {
           outOfHoursMessage: dto.outOfHoursMessage ?? '',
           orderQueue: dto.orderQueue ?? null,
           schedules: workingDaysOf(dto.schedules),
-          promptId: await this.promptOf(tx, caller, dto.promptId),
+          promptId: await this.ownedRef(tx, caller, PromptEntity, 'promptId', dto.promptId),
+          integrationId: await this.ownedRef(tx, caller, QueueIntegrationEntity, 'integrationId', dto.integrationId),
         }),
       ),
     );
   }
 
-  /** A prompt id given for a queue: one of the company's prompts (ERR_VALIDATION otherwise), or none. */
-  private async promptOf(tx: EntityManager, caller: Caller, promptId: number | null | undefined): Promise<number | null> {
-    if (promptId === undefined || promptId === null) return null;
-    const found = await tx.getRepository(PromptEntity).existsBy({ id: promptId, companyId: caller.companyId });
-    if (!found) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'promptId', messages: ['prompt not found'] }] }, 'Prompt not found');
-    return promptId;
+  /** A prompt or integration id given for a queue: one of the company's own (ERR_VALIDATION otherwise), or none. */
+  private async ownedRef(tx: EntityManager, caller: Caller, entity: typeof PromptEntity | typeof QueueIntegrationEntity, field: 'promptId' | 'integrationId', id: number | null | undefined): Promise<number | null> {
+    if (id === undefined || id === null) return null;
+    if (!(await tx.getRepository<{ id: number; companyId: number }>(entity).existsBy({ id, companyId: caller.companyId }))) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field, messages: ['not found'] }] }, `${field} not found`);
+    }
+    return id;
   }
 
   async update(caller: Caller, id: number, dto: UpdateQueueDto): Promise<QueueDto> {
@@ -83,7 +86,8 @@ export class QueuesService {
         ...(dto.outOfHoursMessage !== undefined ? { outOfHoursMessage: dto.outOfHoursMessage } : {}),
         ...(dto.orderQueue !== undefined ? { orderQueue: dto.orderQueue } : {}),
         ...(dto.schedules !== undefined ? { schedules: workingDaysOf(dto.schedules) } : {}),
-        ...(dto.promptId !== undefined ? { promptId: await this.promptOf(tx, caller, dto.promptId) } : {}),
+        ...(dto.promptId !== undefined ? { promptId: await this.ownedRef(tx, caller, PromptEntity, 'promptId', dto.promptId) } : {}),
+        ...(dto.integrationId !== undefined ? { integrationId: await this.ownedRef(tx, caller, QueueIntegrationEntity, 'integrationId', dto.integrationId) } : {}),
       });
       return tx.getRepository(QueueEntity).save(queue);
     });

@@ -1,3 +1,4 @@
+import { DomainError } from '@wa/server-kit';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -67,4 +68,29 @@ export function addressesOf(host: string): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '');
   if (isIP(bare)) return Promise.resolve([bare]);
   return new Promise((resolve, reject) => dnsLookup(bare, { all: true }, (err, list) => (err ? reject(err) : resolve(list.map((a) => a.address)))));
+}
+
+/**
+ * A URL a company gives for the product to call (a webhook, a queue integration) must not lead into the
+ * platform's own network: refused (ERR_VALIDATION on `field`) when its host resolves to a private, loopback
+ * or link-local address, unless the operator allows it (WEBHOOK_ALLOW_PRIVATE).
+ */
+export async function assertPublicUrl(url: string, allowPrivate: boolean, field: string): Promise<void> {
+  const refused = (message: string) => new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, message);
+  let host: string;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+    host = parsed.hostname;
+  } catch {
+    throw refused('URL inválida');
+  }
+  if (allowPrivate) return;
+  let addresses: string[];
+  try {
+    addresses = await addressesOf(host);
+  } catch {
+    throw refused('Endereço não encontrado');
+  }
+  if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw refused('Endereço não permitido: rede privada, local ou de link');
 }

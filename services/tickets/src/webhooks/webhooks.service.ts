@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { WebhookDeliveriesPage, WebhookDeliveryDto, WebhookEvent, WebhookSettingsDto } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
 import type { DataSource } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
-import { addressesOf, isPrivateAddress } from './address-guard.js';
+import { assertPublicUrl } from './address-guard.js';
 import { WebhookRecorder } from './webhook-recorder.js';
 import type { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto.js';
 
 export const DELIVERIES_PAGE_SIZE = 20;
 
-const refused = (message: string) => new DomainError('ERR_VALIDATION', { details: [{ field: 'url', messages: [message] }] }, message);
 
 /** A company's webhook endpoint and its delivery log (admins). */
 @Injectable()
@@ -80,13 +78,6 @@ export class WebhooksService {
   }
 
   private async assertReachable(url: string): Promise<void> {
-    if (this.env.WEBHOOK_ALLOW_PRIVATE === 'true') return;
-    let addresses: string[];
-    try {
-      addresses = await addressesOf(new URL(url).hostname);
-    } catch {
-      throw refused('Endereço não encontrado');
-    }
-    if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw refused('Endereço não permitido: rede privada, local ou de link');
+    await assertPublicUrl(url, this.env.WEBHOOK_ALLOW_PRIVATE === 'true', 'url');
   }
 }

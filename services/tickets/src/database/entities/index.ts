@@ -9,6 +9,7 @@ import { TicketEntity } from './ticket.entity.js';
 import { TagEntity } from './tag.entity.js';
 import { ScheduleEntity } from './schedule.entity.js';
 import { PromptEntity } from './prompt.entity.js';
+import { QueueIntegrationEntity } from './queue-integration.entity.js';
 
-export { PromptEntity, QueueOptionEntity, ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
-export const entities = [QueueEntity, QueueOptionEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity, PromptEntity];
+export { PromptEntity, QueueIntegrationEntity, QueueOptionEntity, ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
+export const entities = [QueueEntity, QueueOptionEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity, PromptEntity, QueueIntegrationEntity];

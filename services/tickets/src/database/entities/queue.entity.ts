@@ -17,6 +17,8 @@ export class QueueEntity {
   @Column({ type: 'jsonb', default: () => "'[]'" }) schedules: WorkingDay[];
   /** the AI prompt that answers its customers (PUT /queue promptId; a prompt's own queueId works too) */
   @Column({ type: 'int', nullable: true }) promptId: number | null;
+  /** the outside flow answering its customers (webhook, n8n, Typebot, Dialogflow) */
+  @Column({ type: 'int', nullable: true }) integrationId: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
