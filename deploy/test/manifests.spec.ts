@@ -391,6 +391,13 @@ describe('k8s wiring', () => {
     expect(podSpec(web!).volumes.find((v: Obj) => v.name === mount?.name)?.emptyDir).toBeDefined();
   });
 
+  it('gives tickets, and no other service, the key that encrypts its stored secrets (prompts, integrations)', () => {
+    for (const name of SERVICE_NAMES) {
+      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'TICKETS_SECRETS_KEY')?.valueFrom?.secretKeyRef;
+      expect({ name, ref }).toEqual({ name, ref: name === 'tickets' ? { name: SECRET_NAME, key: 'TICKETS_SECRETS_KEY' } : undefined });
+    }
+  });
+
   it("gives whatsapp-sessions, and no other service, the key that encrypts connection tokens", () => {
     for (const name of SERVICE_NAMES) {
       const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'CONNECTION_TOKEN_KEY')?.valueFrom?.secretKeyRef;
@@ -723,6 +730,7 @@ describe('deploy/docker-compose.yml', () => {
     // copied unedited, every secret is refused at start (see libs/server-kit/src/config/secrets.ts)
     expect(env.JWT_SECRET).toMatch(/change-me/i);
     expect(env.CONNECTION_TOKEN_KEY).toMatch(/change-me/i);
+    expect(env.TICKETS_SECRETS_KEY).toMatch(/change-me/i);
     expect(env.POSTGRES_PASSWORD).toMatch(/change-me/i);
     expect(env.JWT_REFRESH_SECRET).toBeUndefined();
     // NATS passwords: placeholders, in the one form nats-server reads back unchanged

@@ -1,5 +1,5 @@
-import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
-import { InfraEnv } from '@wa/server-kit';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { InfraEnv, Secret } from '@wa/server-kit';
 
 export class TicketsEnv extends InfraEnv {
   override PORT: number = 3102;
@@ -88,9 +88,14 @@ export class TicketsEnv extends InfraEnv {
   @Min(1000)
   TICKET_EXPIRY_SWEEP_MS: number = 60_000;
 
-  /** Key material for secrets tickets keeps (AI prompts' API keys); empty: derived from JWT_SECRET (development only). */
+  /**
+   * Encrypts the secrets tickets keeps at rest (AI prompts' API keys, Dialogflow credentials; AES-256-GCM).
+   * Required in production; elsewhere derived from JWT_SECRET. Changing it makes stored secrets unreadable.
+   */
+  @Secret({ requiredInProduction: true })
+  @IsOptional()
   @IsString()
-  SECRETS_KEY: string = '';
+  TICKETS_SECRETS_KEY?: string;
 
   /** The OpenAI-compatible API the prompts talk to (any compatible server) and the model asked. */
   @IsString()

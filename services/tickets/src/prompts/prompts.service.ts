@@ -12,7 +12,7 @@ export const PROMPTS_PAGE_SIZE = 20;
 
 /** The box prompts' API keys are sealed with (the service's key material, the prompts' purpose). */
 export function promptKeyBox(env: TicketsEnv): SecretBox {
-  return new SecretBox(env.SECRETS_KEY || `dev-only:${env.JWT_SECRET}`, 'prompt-api-key');
+  return new SecretBox(env.TICKETS_SECRETS_KEY || `dev-only:${env.JWT_SECRET}`, 'prompt-api-key');
 }
 
 /** spec 02 "Prompts": the company's AI agents, each answering one queue; the API key sealed, shown masked. */

@@ -19,7 +19,7 @@ const invalid = (field: string, message: string) => new DomainError('ERR_VALIDAT
 
 /** The box Dialogflow's credentials are sealed with. */
 export function integrationBox(env: TicketsEnv): SecretBox {
-  return new SecretBox(env.SECRETS_KEY || `dev-only:${env.JWT_SECRET}`, 'queue-integration');
+  return new SecretBox(env.TICKETS_SECRETS_KEY || `dev-only:${env.JWT_SECRET}`, 'queue-integration');
 }
 
 /** A Dialogflow service account's JSON: what the official client needs of it (spec 02 testSession). */
