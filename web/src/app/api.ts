@@ -27,7 +27,7 @@ export const session = createSessionBaseQuery({
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: session.baseQuery,
-  tagTypes: ['Me', 'Ticket', 'TicketList', 'Messages', 'Queue', 'Whatsapp', 'Version', 'Settings', 'ContactList', 'QuickMessages', 'Notes', 'Schedules', 'Users', 'QueueOptions', 'Company'],
+  tagTypes: ['Me', 'Ticket', 'TicketList', 'Messages', 'Queue', 'Whatsapp', 'Version', 'Settings', 'ContactList', 'QuickMessages', 'Notes', 'Schedules', 'Users', 'QueueOptions', 'Company', 'Prompt', 'QueueIntegration'],
   refetchOnReconnect: true,
   endpoints: () => ({}),
 });

@@ -1,27 +1,9 @@
 import { Box, Heading, SimpleGrid, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { apiUrl } from '../../app/config';
-import { PermissionGate } from '../../app/PermissionGate';
-import { selectUser } from '../../app/session';
-import { useAppSelector, type RootState } from '../../app/store';
-import { authApi } from '../auth/auth.api';
+import { PlanGate } from '../../app/PermissionGate';
 import { ApiDocs } from './ApiDocs';
 import { ApiTestForm } from './ApiTestForm';
-import { canUseExternalApi } from './messages-api-rules';
-
-const selectMe = authApi.endpoints.me.select();
-
-/**
- * Whether the company's plan has the external API: known from the signed-in user; a "no" from the user as
- * last seen (local storage) waits for /auth/me, so a plan just upgraded is not turned away.
- */
-function useExternalApiAllowed(): boolean | null {
-  const user = useAppSelector(selectUser);
-  const fresh = useAppSelector((s) => s.session.userFresh);
-  const meFailed = useAppSelector((s: RootState) => selectMe(s).isError);
-  if (canUseExternalApi(user)) return true;
-  return fresh || meFailed ? false : null;
-}
 
 /**
  * /messages-api (spec 02 §2 "External messages API page", §6): the public messages API's documentation and
@@ -29,11 +11,10 @@ function useExternalApiAllowed(): boolean | null {
  * notice and go to / after 1 s.
  */
 export default function MessagesApiPage() {
-  const allowed = useExternalApiAllowed();
   return (
-    <PermissionGate allowed={allowed}>
+    <PlanGate flag="useExternalApi">
       <MessagesApi />
-    </PermissionGate>
+    </PlanGate>
   );
 }
 

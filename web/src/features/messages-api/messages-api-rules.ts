@@ -1,4 +1,5 @@
 import type { ApiMessageState } from '@wa/contracts';
+import { hasPlanFlag } from '../../app/plan-flags';
 
 /**
  * The public messages API as the /messages-api page documents and tries it (spec 02 §2 "External messages
@@ -22,8 +23,7 @@ export const API_ERRORS: Array<{ status: number; code: string }> = [
 ];
 
 /** spec 02 §6: the page (and its menu item) needs the plan's useExternalApi. */
-export const canUseExternalApi = (user: { company?: { plan?: { useExternalApi?: boolean } | null } | null } | null | undefined): boolean =>
-  !!user?.company?.plan?.useExternalApi;
+export const canUseExternalApi = (user: Parameters<typeof hasPlanFlag>[0]): boolean => hasPlanFlag(user, 'useExternalApi');
 
 /** The test form's two sections: a text, or files with an optional caption. */
 export type ApiTestKind = 'text' | 'media';

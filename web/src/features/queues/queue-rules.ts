@@ -48,6 +48,10 @@ export interface QueueFormValues {
    * (scheduleType is not queue); the defaults become its hours only once the user keeps them.
    */
   schedules: WorkingDay[] | null;
+  /** the AI prompt answering the queue's customers; '' for none */
+  promptId: number | '';
+  /** the outside flow (queue integration) answering them; '' for none */
+  integrationId: number | '';
 }
 
 export type QueueErrors = Partial<Record<keyof QueueFormValues, QueueProblem>>;
@@ -84,7 +88,7 @@ export function validateQueueForm(v: QueueFormValues): QueueErrors {
 export const hasQueueErrors = (e: QueueErrors): boolean => Object.values(e).some(Boolean);
 
 export function queueFormOf(queue: QueueDto | null): QueueFormValues {
-  if (!queue) return { name: '', color: '', greetingMessage: '', outOfHoursMessage: '', orderQueue: '', schedules: null };
+  if (!queue) return { name: '', color: '', greetingMessage: '', outOfHoursMessage: '', orderQueue: '', schedules: null, promptId: '', integrationId: '' };
   return {
     name: queue.name,
     color: queue.color,
@@ -92,6 +96,8 @@ export function queueFormOf(queue: QueueDto | null): QueueFormValues {
     outOfHoursMessage: queue.outOfHoursMessage ?? '',
     orderQueue: String(queue.orderQueue ?? ''),
     schedules: queue.schedules?.length ? sevenDaysOf(queue.schedules) : null,
+    promptId: queue.promptId ?? '',
+    integrationId: queue.integrationId ?? '',
   };
 }
 
@@ -104,9 +110,21 @@ export interface QueueBody {
   orderQueue: number | null;
   /** the seven days in week order, or [] for none (spec 02 §7: PUT /queue/{id} "with schedules") */
   schedules: WorkingDay[];
+  /** null: none; left out: unchanged (the field is not offered) */
+  promptId?: number | null;
+  integrationId?: number | null;
 }
 
-export function queuePayload(v: QueueFormValues): QueueBody {
+/**
+ * Which of the queue's links the dialog offers: the prompt with the plan's useOpenAi, the integration with
+ * useIntegrations (spec 02 §6). Only those are sent, so a queue keeps a link the form does not show.
+ */
+export interface QueueLinkFields {
+  prompt?: boolean;
+  integration?: boolean;
+}
+
+export function queuePayload(v: QueueFormValues, links: QueueLinkFields = {}): QueueBody {
   const order = v.orderQueue.trim();
   return {
     name: v.name.trim(),
@@ -115,6 +133,8 @@ export function queuePayload(v: QueueFormValues): QueueBody {
     outOfHoursMessage: v.outOfHoursMessage,
     orderQueue: order ? Number(order) : null,
     schedules: v.schedules ? workingDaysPayload(v.schedules) : [],
+    ...(links.prompt ? { promptId: v.promptId === '' ? null : v.promptId } : {}),
+    ...(links.integration ? { integrationId: v.integrationId === '' ? null : v.integrationId } : {}),
   };
 }
 

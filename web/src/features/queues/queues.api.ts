@@ -66,7 +66,8 @@ export const queuesApi = api.injectEndpoints({
         const ok = await queryFulfilled.then(() => true).catch(() => false);
         if (ok) changeQueueList(dispatch, { removed: id });
       },
-      invalidatesTags: (_r, error, id) => (error ? [] : ['Queue', optionsTag(id)]),
+      // its prompts go with it (the server deletes them)
+      invalidatesTags: (_r, error, id) => (error ? [] : ['Queue', 'Prompt', optionsTag(id)]),
     }),
     /** The file sent with the greeting (multipart `file`): the queue with its `mediaPath` and `mediaName`. */
     uploadQueueMedia: build.mutation<QueueDto, { id: number; file: File }>({

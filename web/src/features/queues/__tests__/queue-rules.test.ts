@@ -23,6 +23,8 @@ const form = (extra: Partial<Parameters<typeof validateQueueForm>[0]> = {}) => (
   outOfHoursMessage: '',
   orderQueue: '',
   schedules: null,
+  promptId: '' as number | '',
+  integrationId: '' as number | '',
   ...extra,
 });
 
@@ -102,9 +104,29 @@ describe('queue form (spec 02 "Validation")', () => {
       outOfHoursMessage: '',
       orderQueue: '2',
       schedules: null,
+      promptId: '',
+      integrationId: '',
     });
     expect(queueFormOf(aQueue(1, 'Vendas', null)).orderQueue).toBe('');
     expect(queueFormOf(null).name).toBe('');
+  });
+
+  it('prompt and integration: edited as the queue has them, sent (null for none) only when the form offers them', () => {
+    const linked = queueFormOf(aQueue(1, 'Vendas', 1, { promptId: 4, integrationId: 9 }));
+    expect(linked).toMatchObject({ promptId: 4, integrationId: 9 });
+    expect(queueFormOf(aQueue(1, 'Vendas', 1, { promptId: null }))).toMatchObject({ promptId: '', integrationId: '' });
+    expect(queueFormOf(null)).toMatchObject({ promptId: '', integrationId: '' });
+
+    expect(queuePayload(linked, { prompt: true, integration: true })).toMatchObject({ promptId: 4, integrationId: 9 });
+    expect(queuePayload(form(), { prompt: true, integration: true })).toMatchObject({ promptId: null, integrationId: null });
+    // a field the plan does not offer is left out: the queue keeps what it has
+    const onlyPrompt = queuePayload(linked, { prompt: true });
+    expect(onlyPrompt.promptId).toBe(4);
+    expect('integrationId' in onlyPrompt).toBe(false);
+    const neither = queuePayload(linked);
+    expect('promptId' in neither).toBe(false);
+    expect('integrationId' in neither).toBe(false);
+    expect(queuePayload(form({ integrationId: 3 }), { integration: true })).toMatchObject({ integrationId: 3 });
   });
 
   it('working hours round-trip: the saved ones as seven days, sent back in week order; none saved and none kept is sent as []', () => {

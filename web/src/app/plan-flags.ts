@@ -1,0 +1,19 @@
+import type { PlanFlags } from '@wa/contracts';
+
+/** A feature a company's plan may or may not have (spec 02 §3 "Plan"). */
+export type PlanFlag = keyof PlanFlags;
+
+type WithPlan = { company?: { plan?: Partial<PlanFlags> | null } | null } | null | undefined;
+
+/** Whether the signed-in user's company plan has the feature (spec 02 §6: plan-gated pages and menu items). */
+export const hasPlanFlag = (user: WithPlan, flag: PlanFlag): boolean => !!user?.company?.plan?.[flag];
+
+/**
+ * Whether a plan-gated page may open: yes as soon as the user's plan has the feature; a "no" is only final
+ * once the user is known to be current (`settled`: loaded from the server in this page, or its reload
+ * failed), so a plan just upgraded is not turned away on the user as last stored. Null: not known yet.
+ */
+export function planAccess(user: WithPlan, flag: PlanFlag, settled: boolean): boolean | null {
+  if (hasPlanFlag(user, flag)) return true;
+  return settled ? false : null;
+}
