@@ -259,7 +259,9 @@ describe('long outages under a steady 100 messages/s', () => {
       }
 
       // nothing dead-lettered for an outage
-      expect(await deadLetters(companyId)).toBe(dlqBefore);
+      const dlqAfter = await deadLetters(companyId);
+      // on a failure, say why each was dead-lettered (its Dlq-* headers)
+      expect({ deadLettered: dlqAfter - dlqBefore, why: dlqAfter === dlqBefore ? [] : await deadLetterReasons(companyId) }).toEqual({ deadLettered: 0, why: [] });
 
       // the live socket got every accepted message once things were back
       await waitFor(async () => ok.every((s) => live.has(s.body)), { timeoutMs: 60_000, intervalMs: 500 }).catch(() => {
@@ -280,6 +282,22 @@ describe('long outages under a steady 100 messages/s', () => {
     OUTAGE_MS * 3 + 10 * 60_000,
   );
 });
+
+/** Why each dead letter of the company's inbound conversations was set aside: its subject and Dlq-* headers. */
+async function deadLetterReasons(companyId: number): Promise<string[]> {
+  const jsm = await bus.connection.jetstreamManager();
+  const reasons: string[] = [];
+  const { state } = await jsm.streams.info('DLQ');
+  const prefix = /^dlq\.[^.]+\.wa\.[^.]+\./;
+  // the newest few thousand dead letters are enough to find this run's
+  for (let seq = state.last_seq; seq >= Math.max(state.first_seq, state.last_seq - 5000) && reasons.length < 50; seq--) {
+    const m = await jsm.streams.getMessage('DLQ', { seq }).catch(() => null);
+    if (!m || !prefix.test(m.subject) || m.subject.replace(prefix, '').split('.')[0] !== String(companyId)) continue;
+    const h = (name: string) => m.header?.get(name) ?? '';
+    reasons.push(`${m.subject}: ${h('Dlq-Error')} (durable ${h('Dlq-Durable')}, attempts ${h('Dlq-Attempts')}, deliveries ${h('Dlq-Delivery-Count')}, at ${h('Dlq-At')})`);
+  }
+  return reasons;
+}
 
 /** Dead letters of the company's inbound conversations (subjects carry the company). */
 async function deadLetters(companyId: number): Promise<number> {
