@@ -22,6 +22,8 @@ const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
 const TodoListPage = lazy(() => import('../features/todo/TodoListPage'));
 const MessagesApiPage = lazy(() => import('../features/messages-api/MessagesApiPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const PromptsPage = lazy(() => import('../features/prompts/PromptsPage'));
+const QueueIntegrationsPage = lazy(() => import('../features/queue-integrations/QueueIntegrationsPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -77,6 +79,8 @@ export function App() {
             <Route path="/users" element={<UsersPage />} />
             <Route path="/queues" element={<QueuesPage />} />
             <Route path="/todolist" element={<TodoListPage />} />
+            <Route path="/prompts" element={<PromptsPage />} />
+            <Route path="/queue-integration" element={<QueueIntegrationsPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />

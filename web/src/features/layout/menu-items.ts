@@ -62,7 +62,21 @@ export const MENU_ITEMS: MenuItemDef[] = [
 ];
 
 /** The screens this build has: the other items stay hidden rather than lead nowhere. */
-export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'connections', 'queues', 'users', 'messagesAPI', 'settings']);
+export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>([
+  'dashboard',
+  'tickets',
+  'quickMessages',
+  'todolist',
+  'contacts',
+  'schedules',
+  'prompts',
+  'queueIntegration',
+  'connections',
+  'queues',
+  'users',
+  'messagesAPI',
+  'settings',
+]);
 
 export function viewerOf(user: UserDto | null): MenuViewer {
   return {

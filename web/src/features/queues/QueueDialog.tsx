@@ -5,6 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { MdAttachFile, MdDelete } from 'react-icons/md';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
+import { hasPlanFlag } from '../../app/plan-flags';
+import { SelectField } from '../../app/SelectField';
+import { selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
+import { useAllPrompts } from '../prompts/prompts.api';
+import { useAllQueueIntegrations } from '../queue-integrations/queue-integrations.api';
 import { serverFieldErrors } from '../schedules/schedule-rules';
 import { scheduleTypeOf } from '../settings/settings-rules';
 import { useSettingsQuery } from '../settings/settings.api';
@@ -30,6 +36,11 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
   const { data: queues } = useListQueuesQuery(undefined, { skip: creating });
   const current = queue ? (queues?.find((q) => q.id === queue.id) ?? queue) : null;
   const { data: settings } = useSettingsQuery();
+  // the prompt and integration pickers come with the plan's features (spec 02 §6)
+  const user = useAppSelector(selectUser);
+  const links = { prompt: hasPlanFlag(user, 'useOpenAi'), integration: hasPlanFlag(user, 'useIntegrations') };
+  const prompts = useAllPrompts(links.prompt);
+  const integrations = useAllQueueIntegrations(links.integration);
   const showSchedules = scheduleTypeOf(settings) === 'queue';
   const [chosenTab, setTab] = useState<QueueDialogTab>('data');
   // the schedules tab goes if the setting changes while the dialog is open
@@ -76,7 +87,7 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
       setTab('data');
       return;
     }
-    const body = queuePayload(values);
+    const body = queuePayload(values, links);
     try {
       if (queue) await update({ id: queue.id, ...body }).unwrap();
       else await create(body).unwrap();
@@ -183,6 +194,28 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                           <Field.HelperText>{t('queues.dialog.orderQueueHint')}</Field.HelperText>
                         )}
                       </Field.Root>
+                      {links.prompt && (
+                        <SelectField
+                          label={t('queues.dialog.prompt')}
+                          value={values.promptId}
+                          onChange={(v) => set('promptId', v)}
+                          options={prompts}
+                          emptyLabel={t('queues.dialog.noPrompt')}
+                          error={serverErrors.promptId}
+                          testId="queue-prompt"
+                        />
+                      )}
+                      {links.integration && (
+                        <SelectField
+                          label={t('queues.dialog.integration')}
+                          value={values.integrationId}
+                          onChange={(v) => set('integrationId', v)}
+                          options={integrations}
+                          emptyLabel={t('queues.dialog.noIntegration')}
+                          error={serverErrors.integrationId}
+                          testId="queue-integration"
+                        />
+                      )}
                       {current && <QueueMedia queue={current} />}
                       {creating && (
                         <Text textStyle="xs" color="fg.muted" data-testid="queue-options-after-save">

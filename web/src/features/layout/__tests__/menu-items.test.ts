@@ -23,6 +23,15 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
     expect(keys(visibleMenuItems(admin))).not.toContain('messagesAPI');
   });
 
+  it('shows the prompts to admins whose plan has useOpenAi and the queue integrations with useIntegrations (spec 02 §6)', () => {
+    const plan = { useOpenAi: true, useIntegrations: true };
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'prompts', 'queueIntegration', 'connections', 'queues', 'users', 'settings']);
+    expect(keys(visibleMenuItems({ ...admin, plan: { useOpenAi: true } }))).not.toContain('queueIntegration');
+    expect(keys(visibleMenuItems({ ...admin, plan: { useIntegrations: true } }))).not.toContain('prompts');
+    expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts']);
+    expect(visibleMenuItems({ ...admin, plan }).find((i) => i.key === 'queueIntegration')?.to).toBe('/queue-integration');
+  });
+
   it('keeps the administration group and the dashboard for admins', () => {
     const shown = keys(visibleMenuItems(agent, all));
     expect(shown).not.toContain('dashboard');

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, waitFor, within } from '@testing-library/react';
-import type { QueueDto, QueueScheduleDto } from '@wa/contracts';
+import type { PlanDto, QueueDto, QueueScheduleDto, UserDto } from '@wa/contracts';
+import { sessionStarted } from '../../../app/session';
+import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
+import { aPrompt } from '../../prompts/__tests__/a-prompt';
+import { anIntegration } from '../../queue-integrations/__tests__/an-integration';
 import { QueueDialog } from '../QueueDialog';
 import { aQueue } from './a-queue';
 
@@ -25,6 +29,8 @@ beforeEach(() => {
     let body: unknown = {};
     if (url.pathname.startsWith('/settings')) body = [{ key: 'scheduleType', value: scheduleType }];
     else if (url.pathname === '/queue') body = [aQueue(5, 'Vendas', 1)];
+    else if (url.pathname === '/prompt') body = { prompts: [aPrompt(3, 'Atendente'), aPrompt(4, 'Vendedor')], count: 2, hasMore: false };
+    else if (url.pathname === '/queueIntegration') body = { queueIntegrations: [anIntegration(2, 'typebot', 'Typebot vendas')], count: 1, hasMore: false };
     else if (url.pathname.startsWith('/queue/')) body = { ...aQueue(5, 'Vendas', 1), ...sent };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
@@ -93,5 +99,68 @@ describe('queue dialog: the schedules tab (spec 02 §2 "Queues", §4)', () => {
     await waitFor(() => expect(queueWrites()).toHaveLength(1));
     expect(within(dialog).queryByTestId('queue-tab-schedules')).toBeNull();
     expect(sentSchedules(0)).toEqual([]);
+  });
+});
+
+function anAdmin(plan: Partial<PlanDto>): UserDto {
+  return {
+    id: 1,
+    name: 'Admin',
+    email: 'admin@x.com',
+    profile: 'admin',
+    companyId: 1,
+    whatsappId: null,
+    allTicket: 'enabled',
+    super: false,
+    online: true,
+    queues: [],
+    queueIds: [],
+    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+  };
+}
+
+function renderAs(user: UserDto, queue: QueueDto) {
+  const store = makeStore();
+  store.dispatch(sessionStarted({ token: 't', user }));
+  return renderWithProviders(<QueueDialog queue={queue} onClose={() => undefined} />, { store });
+}
+
+describe('queue dialog: prompt and integration (spec 02 §3 "Queue", §6, §7)', () => {
+  it('with the plan\'s useOpenAi and useIntegrations: both pickers, sent with the queue (null for none)', async () => {
+    scheduleType = 'disabled';
+    const r = renderAs(anAdmin({ useOpenAi: true, useIntegrations: true }), aQueue(5, 'Vendas', 1, { promptId: 3, integrationId: null }));
+    const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
+    await waitFor(() => expect(within(dialog).getByText('Vendedor')).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getByText('Typebot vendas')).toBeTruthy());
+    const prompt = within(dialog).getByLabelText('Prompt') as HTMLSelectElement;
+    const integration = within(dialog).getByLabelText('Integração') as HTMLSelectElement;
+    expect(prompt.value).toBe('3');
+    expect(integration.value).toBe('');
+
+    fireEvent.change(integration, { target: { value: '2' } });
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(1));
+    expect(queueWrites()[0]).toMatchObject({ method: 'PUT', path: '/queue/5', body: { promptId: 3, integrationId: 2 } });
+
+    fireEvent.change(prompt, { target: { value: '' } });
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(2));
+    expect(queueWrites()[1]?.body).toMatchObject({ promptId: null, integrationId: 2 });
+  });
+
+  it('without those features: no pickers, and the queue keeps what it has (nothing sent for them)', async () => {
+    scheduleType = 'disabled';
+    const r = renderAs(anAdmin({ useOpenAi: false, useIntegrations: false }), aQueue(5, 'Vendas', 1, { promptId: 3, integrationId: 2 }));
+    const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
+    expect(within(dialog).queryByTestId('queue-prompt')).toBeNull();
+    expect(within(dialog).queryByTestId('queue-integration')).toBeNull();
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(1));
+    const body = queueWrites()[0]?.body as Record<string, unknown>;
+    expect('promptId' in body).toBe(false);
+    expect('integrationId' in body).toBe(false);
+    expect(calls.some((c) => c.path === '/prompt' || c.path === '/queueIntegration')).toBe(false);
   });
 });

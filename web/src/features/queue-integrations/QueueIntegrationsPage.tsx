@@ -1,0 +1,144 @@
+import { Box, Button, Flex, Heading, HStack, Icon, IconButton, Input, Table, Text } from '@chakra-ui/react';
+import type { QueueIntegrationDto } from '@wa/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { IconType } from 'react-icons';
+import { MdAccountTree, MdAdd, MdDelete, MdEdit, MdForum, MdSmartToy, MdWebhook } from 'react-icons/md';
+import { Navigate } from 'react-router-dom';
+import { ListFooter } from '../../app/ListFooter';
+import { notify } from '../../app/notify';
+import { PlanGate } from '../../app/PermissionGate';
+import { selectIsAdmin } from '../../app/session';
+import { useAppSelector } from '../../app/store';
+import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
+import { ConfirmDialog } from '../connections/ConfirmDialog';
+import type { IntegrationType } from './integration-rules';
+import { QueueIntegrationDialog } from './QueueIntegrationDialog';
+import { useDeleteQueueIntegrationMutation, useListQueueIntegrationsInfiniteQuery } from './queue-integrations.api';
+
+/** The icon of each type in the list: a conversation for Dialogflow, a flow for n8n, a hook, a bot for Typebot. */
+const TYPE_ICONS: Record<IntegrationType, IconType> = {
+  dialogflow: MdForum,
+  n8n: MdAccountTree,
+  webhook: MdWebhook,
+  typebot: MdSmartToy,
+};
+
+/**
+ * /queue-integration (spec 02 §2 "Queue integrations", §6): the company's outside flows (dialogflow, n8n,
+ * webhook, typebot), for admins whose plan has useIntegrations (others get the permission notice and go to /
+ * after 1 s): a searchable, paged table (type icon, id, name), add, edit and delete with confirmation.
+ */
+export default function QueueIntegrationsPage() {
+  const isAdmin = useAppSelector(selectIsAdmin);
+  // an admin screen (spec 01 §2 "admin group")
+  if (!isAdmin) return <Navigate to="/tickets" replace />;
+  return (
+    <PlanGate flag="useIntegrations">
+      <QueueIntegrations />
+    </PlanGate>
+  );
+}
+
+function QueueIntegrations() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useListQueueIntegrationsInfiniteQuery(searchParam);
+  const integrations = list.data?.pages.flatMap((p) => p.queueIntegrations) ?? [];
+  const count = list.data?.pages[0]?.count ?? integrations.length;
+  const [editing, setEditing] = useState<QueueIntegrationDto | null | undefined>(undefined);
+  const [deleting, setDeleting] = useState<QueueIntegrationDto | null>(null);
+  const [remove, removing] = useDeleteQueueIntegrationMutation();
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await remove(deleting.id).unwrap();
+      notify.success(t('queueIntegrations.toasts.deleted'));
+      setDeleting(null);
+    } catch (err) {
+      notify.error(err);
+    }
+  }
+
+  return (
+    <Box p={{ base: '3', md: '6' }} data-testid="integrations-page">
+      <Flex gap="3" mb="4" align="center" wrap="wrap">
+        <Heading size="lg" flex="1" data-testid="integrations-title">
+          {t('queueIntegrations.title')}{' '}
+          <Text as="span" color="fg.muted" textStyle="md" data-testid="integrations-count">
+            ({count})
+          </Text>
+        </Heading>
+        <Input
+          size="sm"
+          maxW="64"
+          placeholder={t('queueIntegrations.search')}
+          aria-label={t('queueIntegrations.search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          data-testid="integrations-search"
+        />
+        <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="integrations-add">
+          <MdAdd />
+          {t('queueIntegrations.add')}
+        </Button>
+      </Flex>
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+        <Table.Root size="sm" data-testid="integrations-table">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader w="16" textAlign="center">
+                {t('queueIntegrations.columns.type')}
+              </Table.ColumnHeader>
+              <Table.ColumnHeader w="20" textAlign="center">
+                {t('queueIntegrations.columns.id')}
+              </Table.ColumnHeader>
+              <Table.ColumnHeader>{t('queueIntegrations.columns.name')}</Table.ColumnHeader>
+              <Table.ColumnHeader textAlign="center">{t('queueIntegrations.columns.actions')}</Table.ColumnHeader>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {integrations.map((i) => {
+              const typeLabel = t(`queueIntegrations.types.${i.type}`);
+              return (
+                <Table.Row key={i.id} data-testid={`integration-row-${i.id}`} data-integration-id={i.id} data-type={i.type}>
+                  <Table.Cell textAlign="center" title={typeLabel} data-testid="integration-type-cell">
+                    <Icon as={TYPE_ICONS[i.type] ?? MdWebhook} boxSize="5" color="teal.fg" role="img" aria-hidden={false} aria-label={typeLabel} verticalAlign="middle" />
+                  </Table.Cell>
+                  <Table.Cell textAlign="center" data-testid="integration-id-cell">
+                    {i.id}
+                  </Table.Cell>
+                  <Table.Cell fontWeight="medium" data-testid="integration-name-cell">
+                    {i.name}
+                  </Table.Cell>
+                  <Table.Cell textAlign="center">
+                    <HStack justify="center" gap="1">
+                      <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(i)} data-testid="integration-edit">
+                        <MdEdit />
+                      </IconButton>
+                      <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(i)} data-testid="integration-delete">
+                        <MdDelete />
+                      </IconButton>
+                    </HStack>
+                  </Table.Cell>
+                </Table.Row>
+              );
+            })}
+          </Table.Body>
+        </Table.Root>
+        <ListFooter query={list} count={integrations.length} moreTestId="integrations-more" />
+      </Box>
+      {editing !== undefined && <QueueIntegrationDialog key={editing?.id ?? 'new'} integration={editing} onClose={() => setEditing(undefined)} />}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t('queueIntegrations.confirm.deleteTitle', { name: deleting?.name ?? '' })}
+        message={t('queueIntegrations.confirm.deleteMessage')}
+        busy={removing.isLoading}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+      />
+    </Box>
+  );
+}
