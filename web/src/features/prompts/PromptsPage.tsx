@@ -1,11 +1,10 @@
-import { Box, Button, Flex, Heading, HStack, IconButton, Input, Table, Text } from '@chakra-ui/react';
+import { Box, Table } from '@chakra-ui/react';
 import type { PromptDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
 import { Navigate } from 'react-router-dom';
 import { ListFooter } from '../../app/ListFooter';
-import { notify } from '../../app/notify';
+import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
 import { PlanGate } from '../../app/PermissionGate';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -38,43 +37,21 @@ function Prompts() {
   const prompts = list.data?.pages.flatMap((p) => p.prompts) ?? [];
   const count = list.data?.pages[0]?.count ?? prompts.length;
   const [editing, setEditing] = useState<PromptDto | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<PromptDto | null>(null);
   const [remove, removing] = useDeletePromptMutation();
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await remove(deleting.id).unwrap();
-      notify.success(t('prompts.toasts.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      notify.error(err);
-    }
-  }
+  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<PromptDto>(remove, t('prompts.toasts.deleted'));
 
   return (
     <Box p={{ base: '3', md: '6' }} data-testid="prompts-page">
-      <Flex gap="3" mb="4" align="center" wrap="wrap">
-        <Heading size="lg" flex="1" data-testid="prompts-title">
-          {t('prompts.title')}{' '}
-          <Text as="span" color="fg.muted" textStyle="md" data-testid="prompts-count">
-            ({count})
-          </Text>
-        </Heading>
-        <Input
-          size="sm"
-          maxW="64"
-          placeholder={t('prompts.search')}
-          aria-label={t('prompts.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          data-testid="prompts-search"
-        />
-        <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="prompts-add">
-          <MdAdd />
-          {t('prompts.add')}
-        </Button>
-      </Flex>
+      <ListPageHeader
+        title={t('prompts.title')}
+        count={count}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('prompts.search')}
+        addLabel={t('prompts.add')}
+        onAdd={() => setEditing(null)}
+        testId="prompts"
+      />
       <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
         <Table.Root size="sm" data-testid="prompts-table">
           <Table.Header>
@@ -98,14 +75,7 @@ function Prompts() {
                   {p.maxTokens}
                 </Table.Cell>
                 <Table.Cell textAlign="center">
-                  <HStack justify="center" gap="1">
-                    <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(p)} data-testid="prompt-edit">
-                      <MdEdit />
-                    </IconButton>
-                    <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(p)} data-testid="prompt-delete">
-                      <MdDelete />
-                    </IconButton>
-                  </HStack>
+                  <RowActions onEdit={() => setEditing(p)} onDelete={() => setDeleting(p)} testId="prompt" />
                 </Table.Cell>
               </Table.Row>
             ))}

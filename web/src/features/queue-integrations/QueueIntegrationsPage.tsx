@@ -1,12 +1,12 @@
-import { Box, Button, Flex, Heading, HStack, Icon, IconButton, Input, Table, Text } from '@chakra-ui/react';
+import { Box, Icon, Table } from '@chakra-ui/react';
 import type { QueueIntegrationDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IconType } from 'react-icons';
-import { MdAccountTree, MdAdd, MdDelete, MdEdit, MdForum, MdSmartToy, MdWebhook } from 'react-icons/md';
+import { MdAccountTree, MdForum, MdSmartToy, MdWebhook } from 'react-icons/md';
 import { Navigate } from 'react-router-dom';
 import { ListFooter } from '../../app/ListFooter';
-import { notify } from '../../app/notify';
+import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
 import { PlanGate } from '../../app/PermissionGate';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -48,43 +48,21 @@ function QueueIntegrations() {
   const integrations = list.data?.pages.flatMap((p) => p.queueIntegrations) ?? [];
   const count = list.data?.pages[0]?.count ?? integrations.length;
   const [editing, setEditing] = useState<QueueIntegrationDto | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<QueueIntegrationDto | null>(null);
   const [remove, removing] = useDeleteQueueIntegrationMutation();
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await remove(deleting.id).unwrap();
-      notify.success(t('queueIntegrations.toasts.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      notify.error(err);
-    }
-  }
+  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<QueueIntegrationDto>(remove, t('queueIntegrations.toasts.deleted'));
 
   return (
     <Box p={{ base: '3', md: '6' }} data-testid="integrations-page">
-      <Flex gap="3" mb="4" align="center" wrap="wrap">
-        <Heading size="lg" flex="1" data-testid="integrations-title">
-          {t('queueIntegrations.title')}{' '}
-          <Text as="span" color="fg.muted" textStyle="md" data-testid="integrations-count">
-            ({count})
-          </Text>
-        </Heading>
-        <Input
-          size="sm"
-          maxW="64"
-          placeholder={t('queueIntegrations.search')}
-          aria-label={t('queueIntegrations.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          data-testid="integrations-search"
-        />
-        <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="integrations-add">
-          <MdAdd />
-          {t('queueIntegrations.add')}
-        </Button>
-      </Flex>
+      <ListPageHeader
+        title={t('queueIntegrations.title')}
+        count={count}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('queueIntegrations.search')}
+        addLabel={t('queueIntegrations.add')}
+        onAdd={() => setEditing(null)}
+        testId="integrations"
+      />
       <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
         <Table.Root size="sm" data-testid="integrations-table">
           <Table.Header>
@@ -114,14 +92,7 @@ function QueueIntegrations() {
                     {i.name}
                   </Table.Cell>
                   <Table.Cell textAlign="center">
-                    <HStack justify="center" gap="1">
-                      <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(i)} data-testid="integration-edit">
-                        <MdEdit />
-                      </IconButton>
-                      <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(i)} data-testid="integration-delete">
-                        <MdDelete />
-                      </IconButton>
-                    </HStack>
+                    <RowActions onEdit={() => setEditing(i)} onDelete={() => setDeleting(i)} testId="integration" />
                   </Table.Cell>
                 </Table.Row>
               );

@@ -1,0 +1,62 @@
+import { Button, Flex, Heading, HStack, IconButton, Input, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
+import { notify } from './notify';
+
+/**
+ * The top of a list page: its title with the count, the search box and the add button. Test ids are
+ * `<testId>-title`, `-count`, `-search`, `-add`.
+ */
+export function ListPageHeader(props: { title: string; count: number; search: string; onSearch(value: string): void; searchLabel: string; addLabel: string; onAdd(): void; testId: string }) {
+  const { testId } = props;
+  return (
+    <Flex gap="3" mb="4" align="center" wrap="wrap">
+      <Heading size="lg" flex="1" data-testid={`${testId}-title`}>
+        {props.title}{' '}
+        <Text as="span" color="fg.muted" textStyle="md" data-testid={`${testId}-count`}>
+          ({props.count})
+        </Text>
+      </Heading>
+      <Input size="sm" maxW="64" placeholder={props.searchLabel} aria-label={props.searchLabel} value={props.search} onChange={(e) => props.onSearch(e.target.value)} data-testid={`${testId}-search`} />
+      <Button size="sm" colorPalette="teal" onClick={props.onAdd} data-testid={`${testId}-add`}>
+        <MdAdd />
+        {props.addLabel}
+      </Button>
+    </Flex>
+  );
+}
+
+/** A row's edit and delete buttons (test ids `<testId>-edit`, `<testId>-delete`). */
+export function RowActions({ onEdit, onDelete, testId }: { onEdit(): void; onDelete(): void; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <HStack justify="center" gap="1">
+      <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={onEdit} data-testid={`${testId}-edit`}>
+        <MdEdit />
+      </IconButton>
+      <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={onDelete} data-testid={`${testId}-delete`}>
+        <MdDelete />
+      </IconButton>
+    </HStack>
+  );
+}
+
+/**
+ * A delete behind a confirmation: `deleting` is the row asked about (null: none); `confirm` removes it, says
+ * `doneText` and closes, or shows the server's error and stays.
+ */
+export function useConfirmedDelete<T extends { id: number }>(remove: (id: number) => { unwrap(): Promise<unknown> }, doneText: string) {
+  const [deleting, setDeleting] = useState<T | null>(null);
+  async function confirm() {
+    if (!deleting) return;
+    try {
+      await remove(deleting.id).unwrap();
+      notify.success(doneText);
+      setDeleting(null);
+    } catch (err) {
+      notify.error(err);
+    }
+  }
+  return { deleting, setDeleting, confirm };
+}
