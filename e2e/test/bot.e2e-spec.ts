@@ -578,3 +578,39 @@ describe('queue integrations', () => {
     expect((await http.delete(`/queueIntegration/${dialog.body.id}`, { token: a.token })).status).toBe(200);
   });
 });
+
+describe('the plan gate of prompts and integrations', () => {
+  it('a plan without useOpenAi / useIntegrations answers 403 with the spec’s text on /prompt and /queueIntegration; a plan change applies within seconds', async () => {
+    const a = await product.newCompany('Plano Sem IA');
+    const q = await newQueue(a, 'Fila');
+    const auth = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
+    await auth.initialize();
+    try {
+      const [plan] = (await auth.query(
+        // an id of its own, far from billing's (auth's copy takes billing's ids)
+        `INSERT INTO auth.plans (id, name, users, connections, queues, value, "useOpenAi", "useIntegrations", "isPublic", "trialDays", "updatedAt")
+         VALUES ($1, $2, 10, 10, 10, 0, false, false, false, 0, now()) RETURNING id`,
+        [900_000 + Math.floor(Math.random() * 99_999), `Sem IA ${randomBytes(3).toString('hex')}`],
+      )) as Array<{ id: number }>;
+      const [before] = (await auth.query(`SELECT "planId" FROM auth.companies WHERE id = $1`, [a.user.companyId])) as Array<{ planId: number }>;
+      await auth.query(`UPDATE auth.companies SET "planId" = $1 WHERE id = $2`, [plan?.id, a.user.companyId]);
+      const refused = { status: 403, error: 'ERR_NO_PERMISSION', message: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.' };
+      const answer = async (res: { status: number; body: { error?: string; message?: string } }) => ({ status: res.status, error: res.body.error, message: res.body.message });
+      await waitFor(async () => (await http.get('/prompt', { token: a.token })).status === 403);
+      expect(await answer(await http.get('/prompt', { token: a.token }))).toEqual(refused);
+      expect(await answer(await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: 'x'.repeat(60), queueId: q.id } }))).toEqual(refused);
+      expect(await answer(await http.get('/queueIntegration', { token: a.token }))).toEqual(refused);
+      expect(await answer(await http.post('/queueIntegration/testSession', { token: a.token, body: {} }))).toEqual(refused);
+      // nothing was written
+      expect((await tickets.query(`SELECT count(*)::int AS n FROM tickets.prompts WHERE "companyId" = $1`, [a.user.companyId]))[0].n).toBe(0);
+      // the other routes of the company are not gated
+      expect((await http.get('/queue', { token: a.token })).status).toBe(200);
+      // back on the full plan, the next requests pass (the gateway keeps a plan for PLAN_CACHE_MS at most)
+      await auth.query(`UPDATE auth.companies SET "planId" = $1 WHERE id = $2`, [before?.planId, a.user.companyId]);
+      await waitFor(async () => (await http.get('/prompt', { token: a.token })).status === 200);
+      expect((await http.get('/queueIntegration', { token: a.token })).status).toBe(200);
+    } finally {
+      await auth.destroy();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { lastMessagePreview } from '../../src/features/tickets/preview';
 import { launchChromium, poll, productUrls, step } from './browser';
 
 /**
@@ -68,7 +69,7 @@ describe('web console', () => {
       await page.locator('[data-testid=tickets-list][data-status=pending][data-ready=true]').waitFor();
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       const t = await token();
-      const { body: connections } = await api<Array<{ id: number; channel: string; status: string }>>('/whatsapp', t);
+      const { body: connections } = await api<Array<{ id: number; channel: string; status: string; greetingMessage: string; queueIds: number[] }>>('/whatsapp', t);
       const sandbox = connections.find((c) => c.channel === 'sandbox' && c.status === 'CONNECTED') ?? connections[0];
       connectionId = sandbox.id;
       const injected = await api(`/whatsappsession/${connectionId}/sandbox/inbound`, t, { method: 'POST', body: JSON.stringify(customer) });
@@ -77,7 +78,17 @@ describe('web console', () => {
       const card = page.getByTestId('ticket-card').filter({ hasText: customer.name });
       await card.waitFor({ timeout: 20_000 });
       expect(await card.getAttribute('data-status')).toBe('pending');
-      expect(await card.getByTestId('ticket-last-message').textContent()).toBe(`${customer.body.slice(0, 20)}...`);
+      // the card previews the conversation's last message: the customer's, then (a connection with one queue
+      // greets new customers: sendGreetingMessageOneQueues, on by default) the bot's greeting, live as well
+      // (the queue's own greeting, else the connection's)
+      const onlyQueue = sandbox.queueIds.length === 1 ? (await api<{ greetingMessage: string }>(`/queue/${sandbox.queueIds[0]}`, t)).body : null;
+      const greeting = onlyQueue ? onlyQueue.greetingMessage.trim() || sandbox.greetingMessage.trim() : '';
+      const last = card.getByTestId('ticket-last-message');
+      await poll('the preview of the last message', async () => ((await last.textContent()) === lastMessagePreview(greeting || customer.body) ? true : null));
+      if (greeting) {
+        const { body: page1 } = await api<{ messages: Array<{ body: string; fromMe: boolean; isBot?: boolean }> }>(`/messages/${await card.getAttribute('data-ticket-id')}`, t);
+        expect(page1.messages.map((m) => ({ body: m.body, bot: m.isBot ?? false }))).toEqual([{ body: customer.body, bot: false }, { body: greeting, bot: true }]);
+      }
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
       ticketId = Number(await card.getAttribute('data-ticket-id'));
     }));

@@ -143,4 +143,6 @@ export interface CompanyApiAccess {
   active: boolean;
   /** the plan's flag */
   useExternalApi: boolean;
+  /** every flag of the company's plan (the gateway's plan gate); none when it has no plan */
+  plan?: PlanFlags;
 }

@@ -2,13 +2,19 @@ import { Controller, Get, Param, ParseIntPipe } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { InternalOnly } from '@wa/auth';
-import type { CompanyApiAccess } from '@wa/contracts';
+import type { CompanyApiAccess, PlanFlags } from '@wa/contracts';
 import { companyTimeZone, DomainError, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
 import { CompanyEntity, PlanEntity, SettingEntity } from '../database/entities/index.js';
 
+const PLAN_FLAGS = ['useCampaigns', 'useKanban', 'useOpenAi', 'useIntegrations', 'useSchedules', 'useInternalChat', 'useExternalApi'] as const;
+
+function planFlagsOf(plan: PlanEntity): PlanFlags {
+  return Object.fromEntries(PLAN_FLAGS.map((f) => [f, plan[f]])) as unknown as PlanFlags;
+}
+
 /**
- * May a company use the public messages API now: active (not disabled, not past its due date on its own
+ * May a company use the public messages API now, and what its plan allows (the gateway's plan gate): active (not disabled, not past its due date on its own
  * calendar) and its plan's useExternalApi. Only other services ask (tickets, which serves that API).
  */
 @ApiExcludeController()
@@ -24,6 +30,6 @@ export class CompanyAccessController {
     const plan = await this.db.getRepository(PlanEntity).findOneBy({ id: company.planId });
     const zone = await this.db.getRepository(SettingEntity).findOneBy({ companyId: id, key: TIME_ZONE_SETTING });
     const expired = company.dueDate < todayIn(companyTimeZone(zone?.value));
-    return { companyId: id, active: company.status && !expired, useExternalApi: plan?.useExternalApi ?? false };
+    return { companyId: id, active: company.status && !expired, useExternalApi: plan?.useExternalApi ?? false, ...(plan ? { plan: planFlagsOf(plan) } : {}) };
   }
 }

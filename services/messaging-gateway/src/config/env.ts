@@ -27,6 +27,11 @@ export class GatewayEnv extends MessagingEnv {
   @Max(100_000)
   API_QUEUE_MAX: number = 200;
 
+  /** How long the gateway reuses a company's plan for its plan gate (a plan change takes effect within it). */
+  @IsInt()
+  @Min(0)
+  PLAN_CACHE_MS: number = 2_000;
+
   @Matches(URL_RULE) AUTH_URL: string = 'http://127.0.0.1:3101';
   @Matches(URL_RULE) TICKETS_URL: string = 'http://127.0.0.1:3102';
   @Matches(URL_RULE) WHATSAPP_SESSIONS_URL: string = 'http://127.0.0.1:3103';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { signApiIdentity, signServiceToken } from '@wa/auth';
-import type { ApiTokenOwner, CompanyApiAccess } from '@wa/contracts';
+import type { ApiTokenOwner, CompanyApiAccess, PlanFlags } from '@wa/contracts';
 import { DomainError, REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
 import { GatewayEnv } from '../config/env.js';
@@ -12,7 +12,7 @@ const OWNER_TTL_MS = 30_000;
 const UNKNOWN_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
 
-/** The plan gate's text (spec 02 §8: a plan-gated page without permission). */
+/** The plan gate's text (spec 02 §8: a plan-gated page without permission), for the public API and every plan-gated route. */
 export const NO_API_PERMISSION = 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.';
 
 /**
@@ -66,6 +66,16 @@ export class ApiGate {
     return { identity: signApiIdentity({ companyId: owner.companyId, connectionId: owner.connectionId, ...(pace ? { pace } : {}) }, this.env.JWT_SECRET) };
   }
 
+  /**
+   * The plan gate of a route (spec 02 §6): the caller's company must be on a plan with `flag`, else 403 with
+   * the spec's text. Super users pass. The company's plan is asked of auth and kept PLAN_CACHE_MS at most.
+   */
+  async assertPlan(claims: { companyId: number; super: boolean }, flag: keyof PlanFlags): Promise<void> {
+    if (claims.super) return;
+    const access = await this.companyAccess(claims.companyId, this.env.PLAN_CACHE_MS);
+    if (!access.plan?.[flag]) throw new DomainError('ERR_NO_PERMISSION', { flag }, NO_API_PERMISSION);
+  }
+
   /** The send's slot (ms) and the pace's interval, or 429 with Retry-After when the connection's queue is full. */
   private async pace(connectionId: number): Promise<{ notBefore: number; intervalMs: number }> {
     const interval = Math.ceil(60_000 / this.env.API_SENDS_PER_MINUTE);
@@ -88,9 +98,11 @@ export class ApiGate {
     return value;
   }
 
-  private async companyAccess(companyId: number): Promise<CompanyApiAccess> {
+  private async companyAccess(companyId: number, ttlMs = OWNER_TTL_MS): Promise<CompanyApiAccess> {
     const hit = this.access.get(companyId);
-    if (hit && hit.until > Date.now()) return hit.value;
+    // an answer is kept OWNER_TTL_MS; a caller wanting fresher (the plan gate) takes it only when it is younger than ttlMs
+    const storedAt = hit ? hit.until - OWNER_TTL_MS : 0;
+    if (hit && storedAt + Math.min(ttlMs, OWNER_TTL_MS) > Date.now()) return hit.value;
     const res = await this.ask(`${this.env.AUTH_URL}/internal/companies/${companyId}/api-access`, 'GET');
     const value = res.status === 200 ? ((await res.json()) as CompanyApiAccess) : res.status === 404 ? { companyId, active: false, useExternalApi: false } : this.unavailable('auth', res.status);
     remember(this.access, companyId, value, OWNER_TTL_MS);

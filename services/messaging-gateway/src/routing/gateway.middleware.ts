@@ -54,6 +54,7 @@ export class GatewayMiddleware implements NestMiddleware {
           throw new DomainError('ERR_SESSION_EXPIRED', { reason: verified.reason }, undefined, 403);
         }
         setContextIdentity(req, verified.claims.companyId, verified.claims.id);
+        if (match.route.plan) await this.api.assertPlan(verified.claims, match.route.plan);
       }
       req.url = url;
       await this.proxy.handler(match.route.service)(req, res, next);

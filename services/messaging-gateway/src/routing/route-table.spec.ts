@@ -18,6 +18,13 @@ describe('route table', () => {
     expect(matchRoute(method, path)).toMatchObject({ route: { service }, isPublic });
   });
 
+  it('names the plan flag of the plan-gated routes, and none elsewhere', () => {
+    expect(matchRoute('GET', '/prompt/3')?.route.plan).toBe('useOpenAi');
+    expect(matchRoute('POST', '/queueIntegration/testSession')?.route.plan).toBe('useIntegrations');
+    expect(matchRoute('GET', '/queue/3')?.route.plan).toBeUndefined();
+    expect(matchRoute('GET', '/queue-options')?.route.plan).toBeUndefined();
+  });
+
   it('does not match a longer word that merely starts with a prefix', () => {
     expect(matchRoute('GET', '/queues')).toBeUndefined();
     expect(matchRoute('GET', '/usersx')).toBeUndefined();

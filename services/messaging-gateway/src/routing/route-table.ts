@@ -1,3 +1,5 @@
+import type { PlanFlags } from '@wa/contracts';
+
 /**
  * The one route table: every path of the specs and the service that owns it.
  * Order matters only where a prefix is shared; the first match wins.
@@ -12,6 +14,8 @@ export interface Route {
   publicMethods?: string[];
   /** the public messages API: a connection's API token instead of a user's (ApiGate) */
   api?: boolean;
+  /** the plan flag the caller's company needs (else 403 with the spec's text): the one plan gate, here */
+  plan?: keyof PlanFlags;
 }
 
 export const ROUTES: Route[] = [
@@ -42,11 +46,11 @@ export const ROUTES: Route[] = [
   { prefix: '/quick-messages', service: 'tickets' },
   { prefix: '/schedules', service: 'tickets' },
   { prefix: '/queue-options', service: 'tickets' },
-  { prefix: '/queueIntegration', service: 'tickets' },
+  { prefix: '/queueIntegration', service: 'tickets', plan: 'useIntegrations' },
   { prefix: '/queue', service: 'tickets' },
   { prefix: '/chats', service: 'tickets' },
   { prefix: '/files', service: 'tickets' },
-  { prefix: '/prompt', service: 'tickets' },
+  { prefix: '/prompt', service: 'tickets', plan: 'useOpenAi' },
   { prefix: '/dashboard', service: 'tickets' },
   // the company's outbound webhook and its delivery log
   { prefix: '/webhook-settings', service: 'tickets' },
