@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { lastMessagePreview } from '../../src/features/tickets/preview';
 import { launchChromium, poll, productUrls, step } from './browser';
 
 /**
@@ -84,7 +83,8 @@ describe('web console', () => {
       const onlyQueue = sandbox.queueIds.length === 1 ? (await api<{ greetingMessage: string }>(`/queue/${sandbox.queueIds[0]}`, t)).body : null;
       const greeting = onlyQueue ? onlyQueue.greetingMessage.trim() || sandbox.greetingMessage.trim() : '';
       const last = card.getByTestId('ticket-last-message');
-      await poll('the preview of the last message', async () => ((await last.textContent()) === lastMessagePreview(greeting || customer.body) ? true : null));
+      // (cut to its first 20 characters)
+      await poll('the preview of the last message', async () => ((await last.textContent())?.startsWith(Array.from(greeting || customer.body).slice(0, 20).join('')) ? true : null));
       if (greeting) {
         const { body: page1 } = await api<{ messages: Array<{ body: string; fromMe: boolean; isBot?: boolean }> }>(`/messages/${await card.getAttribute('data-ticket-id')}`, t);
         expect(page1.messages.map((m) => ({ body: m.body, bot: m.isBot ?? false }))).toEqual([{ body: customer.body, bot: false }, { body: greeting, bot: true }]);
