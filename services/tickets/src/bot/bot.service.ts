@@ -10,6 +10,7 @@ import { CallerService } from '../identity/caller.service.js';
 import { fillVariables } from '../messages/message-variables.js';
 import { MessagesService } from '../messages/messages.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
+import { ReadModels } from '../read-models/read-models.repository.js';
 import { ticketUpdatedEvent } from '../tickets/ticket-events.js';
 import { ticketView, type TicketRow } from '../tickets/ticket-view.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
@@ -36,6 +37,15 @@ interface LockedTicket {
   contactName: string;
   contactNumber: string;
 }
+
+/** The tickets named by (company, id) pairs ($1, $2 arrays), locked, with their contact: what the bot reads of a ticket. */
+const LOCK_TICKETS = `
+  SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
+         c.name AS "contactName", c.number AS "contactNumber"
+    FROM tickets.tickets t
+    JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
+    JOIN tickets.contacts c ON c.id = t."contactId"
+   ORDER BY t.id FOR UPDATE OF t`;
 
 /** One customer message for the bot. */
 export interface BotTurn {
@@ -87,6 +97,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly callers: CallerService,
     private readonly agent: PromptAgent,
     private readonly flows: IntegrationAgent,
+    private readonly readModels: ReadModels,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -159,13 +170,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     for (let i = 0; i === 0 || i < texts.length; i++) {
       if (i > 0 && answer.kind === 'reply' && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
       const outboxIds = await this.db.transaction(async (tx) => {
-        const [ticket] = await queryPrepared<LockedTicket>(
-          tx,
-          `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
-                  c.name AS "contactName", c.number AS "contactNumber"
-             FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" WHERE t.id = $1 AND t."companyId" = $2 FOR UPDATE OF t`,
-          [d.ticketId, d.companyId],
-        );
+        const [ticket] = await queryPrepared<LockedTicket>(tx, LOCK_TICKETS, [[d.companyId], [d.ticketId]]);
         const still = ticket && ticket.status === 'pending' && ticket.userId === null && ticket.botState?.step === 'delegate' && ticket.botState.lastMessageId === d.messageId;
         if (!still) return null;
         if (answer.kind === 'hand-over') {
@@ -193,16 +198,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
   /** The bot's turns for these customer messages, inside the transaction; the outbox rows written. */
   async answer(tx: EntityManager, turns: BotTurn[], delegates: Delegate[] = []): Promise<string[]> {
     const keys = [...new Map(turns.map((t) => [`${t.companyId}|${t.ticketId}`, t])).values()];
-    const locked = await queryPrepared<LockedTicket>(
-      tx,
-      `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
-              c.name AS "contactName", c.number AS "contactNumber"
-         FROM tickets.tickets t
-         JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
-         JOIN tickets.contacts c ON c.id = t."contactId"
-        ORDER BY t.id FOR UPDATE OF t`,
-      [keys.map((k) => k.companyId), keys.map((k) => k.ticketId)],
-    );
+    const locked = await queryPrepared<LockedTicket>(tx, LOCK_TICKETS, [keys.map((k) => k.companyId), keys.map((k) => k.ticketId)]);
     const byTicket = new Map(locked.map((t) => [`${t.companyId}|${t.id}`, t]));
     const live = turns.filter((t) => {
       const ticket = byTicket.get(`${t.companyId}|${t.ticketId}`);
@@ -390,12 +386,8 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async settingsOf(tx: EntityManager, companyId: number): Promise<BotSettings> {
-    const rows = await queryPrepared<{ key: string; value: string }>(
-      tx,
-      `SELECT key, value FROM tickets.company_settings WHERE "companyId" = $1 AND key = ANY($2::text[])`,
-      [companyId, ['scheduleType', 'sendGreetingMessageOneQueues', TIME_ZONE_SETTING, COMPANY_SCHEDULES_KEY]],
-    );
-    const value = (key: string) => rows.find((r) => r.key === key)?.value;
+    const values = await this.readModels.settings(companyId, ['scheduleType', 'sendGreetingMessageOneQueues', TIME_ZONE_SETTING, COMPANY_SCHEDULES_KEY], tx);
+    const value = (key: string) => values.get(key);
     let companySchedules: WorkingDay[] = [];
     try {
       const parsed: unknown = JSON.parse(value(COMPANY_SCHEDULES_KEY) ?? '[]');

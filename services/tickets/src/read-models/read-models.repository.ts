@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { CompanySettingEntity, ConnectionEntity } from '../database/entities/index.js';
 
 /** What tickets knows of connections and company settings, from their owners' events. */
@@ -19,5 +19,11 @@ export class ReadModels {
 
   async setting(companyId: number, key: string, manager: EntityManager = this.db.manager): Promise<string | undefined> {
     return (await manager.getRepository(CompanySettingEntity).findOneBy({ companyId, key }))?.value;
+  }
+
+  /** Several of a company's settings in one read: key → value (a key it has none of is absent). */
+  async settings(companyId: number, keys: readonly string[], manager: EntityManager = this.db.manager): Promise<Map<string, string>> {
+    const rows = await manager.getRepository(CompanySettingEntity).findBy({ companyId, key: In([...keys]) });
+    return new Map(rows.map((r) => [r.key, r.value]));
   }
 }
