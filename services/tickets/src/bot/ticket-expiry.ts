@@ -1,14 +1,11 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryPrepared } from '@wa/database';
-import { companyTimeZone, TIME_ZONE_SETTING } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
 import { CallerService } from '../identity/caller.service.js';
-import { fillVariables } from '../messages/message-variables.js';
 import { MessagesService } from '../messages/messages.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
-import { ReadModels } from '../read-models/read-models.repository.js';
 import { ticketUpdatedEvent } from '../tickets/ticket-events.js';
 import { ticketView, type TicketRow } from '../tickets/ticket-view.js';
 import { TicketsRepository } from '../tickets/tickets.repository.js';
@@ -33,7 +30,6 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly env: TicketsEnv,
     private readonly tickets: TicketsRepository,
     private readonly messages: MessagesService,
-    private readonly readModels: ReadModels,
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
   ) {}
@@ -91,8 +87,7 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
     const ids: string[] = [];
     const before = (await this.tickets.findById(companyId, id, tx)) as TicketRow;
     if (still.message.trim() && still.status === 'CONNECTED') {
-      const zone = companyTimeZone(await this.readModels.setting(companyId, TIME_ZONE_SETTING, tx));
-      const text = fillVariables(still.message, { contactName: before.contactName, ticketId: id, timeZone: zone });
+      const text = await this.messages.withVariables(before, still.message, tx);
       ids.push(...(await this.messages.sendManyInTransaction(tx, [{ row: before, body: text, bot: true }], { connectionsChecked: true })).outboxIds);
     }
     await tx.query(

@@ -19,7 +19,6 @@ import { assertCanSee } from './visibility.js';
 import { ticketUpdatedEvent } from './ticket-events.js';
 import { transferNotice } from './transfer-notice.js';
 import { ratingRequestText } from '../bot/bot-rules.js';
-import { fillVariables } from '../messages/message-variables.js';
 import { dropFiles, storedFilesOf } from '../media/media-cleanup.js';
 
 export const TICKETS_PAGE_SIZE = 40;
@@ -279,11 +278,10 @@ export class TicketsService {
     const row = (await this.tickets.findById(companyId, ticketId, tx)) as TicketRow;
     const connection = await this.readModels.connection(companyId, row.whatsappId, tx);
     if (connection?.status !== 'CONNECTED') return [];
-    const zone = companyTimeZone(await this.readModels.setting(companyId, TIME_ZONE_SETTING, tx));
     const text = askRating ? ratingRequestText(connection.bot?.ratingMessage) : (connection.bot?.complationMessage ?? '').trim();
     if (!text) return [];
     if (askRating) await tx.query(`UPDATE tickets.tickets SET "ratingAskedAt" = now() WHERE id = $1 AND "companyId" = $2`, [ticketId, companyId]);
-    const body = fillVariables(text, { contactName: row.contactName, ticketId, timeZone: zone });
+    const body = await this.messages.withVariables(row, text, tx);
     return (await this.messages.sendManyInTransaction(tx, [{ row, body, bot: true }], { connectionsChecked: true })).outboxIds;
   }
 
