@@ -207,6 +207,32 @@ async function main() {
     [companyId, support.id, warm],
   );
 
+  // where the time goes: the customer's message stored (its transaction's start) and the bot's reply stored, on
+  // PostgreSQL's clock (this machine's, as the bench's): call → stored, stored → reply stored, reply stored → phone
+  const { rows: trail } = await db.query(
+    `SELECT c.number, m."fromMe", (extract(epoch FROM m."createdAt") * 1000)::float8 AS at FROM tickets.messages m
+       JOIN tickets.contacts c ON c.id = m."contactId" WHERE m."companyId" = $1 AND c.number <> $2 ORDER BY m."createdAt", m.id`,
+    [companyId, warm],
+  );
+  const trails = new Map();
+  for (const r of trail) {
+    const t = trails.get(r.number) ?? { in: [], out: [] };
+    (r.fromMe ? t.out : t.in).push(r.at);
+    trails.set(r.number, t);
+  }
+  const stage = { call: [], bot: [], phone: [] };
+  for (const cust of customers) {
+    const t = trails.get(cust.number);
+    if (!t) continue;
+    cust.replies.forEach((r, i) => {
+      if (t.in[i] === undefined || t.out[i] === undefined) return;
+      stage.call.push(t.in[i] - cust.sentAt[i]);
+      stage.bot.push(t.out[i] - t.in[i]);
+      stage.phone.push(r.at - t.out[i]);
+    });
+  }
+  for (const list of Object.values(stage)) list.sort((a, b) => a - b);
+
   // ---- figures -----------------------------------------------------------------------------------------
   const all = customers.flatMap((x) => x.replies.map((r) => r.ms)).sort((a, b) => a - b);
   const row = (label, list) => `${label.padEnd(34)}: p50 ${fmt(percentile(list, 50))} ms   p90 ${fmt(percentile(list, 90))} ms   p99 ${fmt(percentile(list, 99))} ms   max ${fmt(list[list.length - 1])} ms   (${fmt(list.length)})`;
@@ -225,6 +251,9 @@ async function main() {
   out(`messages / replies                : ${fmt(posted)} sent, ${fmt(all.length)} replies in ${fmt(busySpan, 1)} s = ${fmt(posted / busySpan)} messages/s, ${fmt(all.length / busySpan)} replies/s`);
   for (const [i, s] of STEPS.entries()) out(row(`message -> reply, step ${i + 1} ("${s.say}")`, customers.flatMap((x) => x.replies.filter((r) => r.step === i).map((r) => r.ms)).sort((a, b) => a - b)));
   out(row('message -> reply, all steps', all));
+  out(row('  message sent -> stored', stage.call));
+  out(row('  stored -> bot reply stored', stage.bot));
+  out(row('  bot reply stored -> phone', stage.phone));
   out(
     `CPU seconds (${fmt(wall, 1)} s wall)            : ` +
       services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, runMigrations } from '@wa/database';
-import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
-import { randomBytes } from 'node:crypto';
+import { HttpClient, mediaForm, pdfFile, pngFile, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
@@ -143,7 +143,16 @@ async function botConnection(a: Company, queueIds: number[], settings: Record<st
 function customer(a: Company, connId: number, from: string) {
   // the phone lists what it got newest first: here, in the order it came
   const outbox = async () =>
-    ((await http.get(`/whatsappsession/${connId}/sandbox/outbox`, { token: a.token })).body.items as Array<{ to: string; body: string; kind: string }>).filter((i) => i.to === from && i.kind === 'send').reverse();
+    (
+      (await http.get(`/whatsappsession/${connId}/sandbox/outbox`, { token: a.token })).body.items as Array<{
+        to: string;
+        body: string;
+        kind: string;
+        media: { mimetype: string; fileName: string; size: number; sha256: string } | null;
+      }>
+    )
+      .filter((i) => i.to === from && i.kind === 'send')
+      .reverse();
   return {
     say: async (body: string) => expect((await http.post(`/whatsappsession/${connId}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria Souza', body } })).status).toBeLessThan(300),
     got: async (count: number) => waitFor(async () => ((await outbox()).length >= count ? (await outbox()).map((i) => i.body) : undefined)),
@@ -305,6 +314,81 @@ describe('the bot', () => {
     expect(closed.id).toBe(ticket.id);
     expect(await caio.got(1)).toEqual(['Encerramos por falta de resposta.']);
     expect((await http.get(`/tickets/${ticket.id}`, { token: a.token })).body.status).toBe('closed');
+  });
+
+  it('timeToTransfer: a customer who does not pick within it goes to the transfer queue, and the bot stops there', async () => {
+    const a = await product.newCompany('Bot Transfer');
+    const q1 = await newQueue(a, 'Um');
+    const q2 = await newQueue(a, 'Dois');
+    const human = await newQueue(a, 'Recepção');
+    const conn = await botConnection(a, [q1.id, q2.id], { greetingMessage: 'Menu:', timeToTransfer: 1, transferQueueId: human.id });
+    const from = number();
+    const lia = customer(a, conn.id, from);
+    await lia.say('oi');
+    await lia.got(1);
+    const ticket = await ticketOf(a, from);
+    expect(ticket).toMatchObject({ queueId: null, chatbot: true });
+    // another customer who just wrote stays in the menu
+    const otherFrom = number();
+    const other = customer(a, conn.id, otherFrom);
+    await other.say('olá');
+    await other.got(1);
+    // a minute and more without a message (the clock moved on)
+    await tickets.query(`UPDATE tickets.tickets SET "updatedAt" = now() - interval '2 minutes' WHERE id = $1`, [ticket.id]);
+    const moved = await waitFor(async () => {
+      const t = await ticketOf(a, from);
+      return t.queueId === human.id ? t : undefined;
+    });
+    expect(moved).toMatchObject({ id: ticket.id, chatbot: false, status: 'pending' });
+    expect((await http.get(`/tickets/${ticket.id}`, { token: a.token })).body).toMatchObject({ queueId: human.id, chatbot: false });
+    await lia.say('1');
+    await pause(800);
+    expect(await lia.outbox()).toHaveLength(1);
+    expect((await ticketOf(a, from)).queueId).toBe(human.id);
+    expect(await ticketOf(a, otherFrom)).toMatchObject({ queueId: null, chatbot: true });
+  });
+
+  it('the files of a queue and of an option go with their texts, as the customer’s phone receives them', async () => {
+    const a = await product.newCompany('Bot Files');
+    const sales = await newQueue(a, 'Vendas', 'Nosso catálogo');
+    const support = await newQueue(a, 'Suporte', 'Suporte técnico');
+    await newOption(a, { queueId: sales.id, option: '1', title: 'Preços', message: 'Tabela de preços' });
+    const manual = await newOption(a, { queueId: support.id, option: '1', title: 'Manual', message: 'Aqui está o manual' });
+    const png = pngFile({ size: 8, rgb: [10, 200, 30] });
+    const pdf = pdfFile('Manual do modem');
+    const upload = async (path: string, name: string, data: Buffer, type: string) =>
+      expect((await http.post(path, { token: a.token, form: mediaForm([{ field: 'file', name, data, type }]) })).status).toBeLessThan(300);
+    await upload(`/queue/${sales.id}/media-upload`, 'catalogo.png', png, 'image/png');
+    await upload(`/queue-options/${manual.id}/media-upload`, 'manual.pdf', pdf, 'application/pdf');
+    const conn = await botConnection(a, [sales.id, support.id], { greetingMessage: 'Escolha:' });
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+    const ivoFrom = number();
+    const ivo = customer(a, conn.id, ivoFrom);
+    await ivo.say('oi');
+    await ivo.got(1);
+    await ivo.say('1');
+    await ivo.got(2);
+    const [menu, catalog] = await ivo.outbox();
+    expect(menu?.media).toBeNull();
+    expect(catalog?.body).toBe('Nosso catálogo\n\n*[ 1 ]* - Preços\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial');
+    expect(catalog?.media).toMatchObject({ mimetype: 'image/png', size: png.length, sha256: sha(png) });
+
+    const evaFrom = number();
+    const eva = customer(a, conn.id, evaFrom);
+    await eva.say('oi');
+    await eva.got(1);
+    await eva.say('2');
+    await eva.got(2);
+    await eva.say('1');
+    await eva.got(3);
+    const sent = await eva.outbox();
+    expect(sent[1]?.media).toBeNull();
+    expect(sent[2]).toMatchObject({ body: 'Aqui está o manual', media: { mimetype: 'application/pdf', size: pdf.length, sha256: sha(pdf) } });
+    // the console shows the bot's file message like any other
+    const t = await ticketOf(a, evaFrom);
+    const msgs = (await http.get(`/messages/${t.id}`, { token: a.token })).body.messages as Array<{ body: string; mediaType: string; isBot: boolean }>;
+    expect(msgs.find((m) => m.body === 'Aqui está o manual')).toMatchObject({ mediaType: 'application', isBot: true });
   });
 
   it('on close, asks for a rating; the customer’s 1–3 is stored with the ticket and the completion text thanks them', async () => {

@@ -8,7 +8,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { finalize, type Observable } from 'rxjs';
 import mime from 'mime-types';
 import { DomainError } from '../errors/domain-error.js';
-import { safeMediaName } from './media-storage.js';
+import { mediaContentType, safeMediaName, type MediaStorage } from './media-storage.js';
 
 export type FileMediaType = 'image' | 'audio' | 'video' | 'application';
 
@@ -45,6 +45,18 @@ const family = (m: string | false | null | undefined): string | null => {
   const top = m.split('/')[0];
   return top === 'image' || top === 'audio' || top === 'video' ? top : 'application';
 };
+
+/**
+ * A file already stored (checked when it was uploaded: a queue's or an option's, say) described as a file to
+ * send: its type by its name's extension, its name the key's last part, its size from the storage. Null when
+ * the storage no longer has it.
+ */
+export async function storedMediaOf(storage: MediaStorage, key: string): Promise<(CheckedMedia & { key: string }) | null> {
+  const found = await storage.head(key);
+  if (!found) return null;
+  const mimetype = mediaContentType(key);
+  return { key, mimetype, mediaType: (family(mimetype) ?? 'application') as FileMediaType, fileName: key.split('/').pop() ?? 'file', size: found.size };
+}
 
 function refuse(field: string, message: string): DomainError {
   return new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, message);

@@ -54,6 +54,21 @@ describe('botReply', () => {
     expect(leaf).toMatchObject({ replies: ['Verificando a rede.'], queueId: 2, chatbot: false, state: { step: 'done' } });
   });
 
+  it('sends the file of the queue entered and of the option picked with their texts; a menu with no file sends none', () => {
+    const withFiles = {
+      queues: [sales, { ...support, mediaPath: '1/q/suporte.pdf' }, billing],
+      options: options.map((o) => (o.id === 10 ? { ...o, mediaPath: '1/o/internet.png' } : o.id === 13 ? { ...o, mediaPath: '1/o/caiu.jpg' } : o)),
+    };
+    const [first, two, one, leaf] = converse(['oi', '2', '1', '2'], withFiles);
+    expect(first?.mediaPath).toBeUndefined();
+    expect(two).toMatchObject({ mediaPath: '1/q/suporte.pdf', replies: [expect.stringContaining('Suporte técnico')] });
+    expect(one).toMatchObject({ mediaPath: '1/o/internet.png', replies: [expect.stringContaining('Sobre a internet:')] });
+    expect(leaf).toMatchObject({ mediaPath: '1/o/caiu.jpg', replies: ['Verificando a rede.'] });
+    // an unknown answer repeats the menu without the file
+    const [, , miss] = converse(['oi', '2', 'x'], withFiles);
+    expect(miss?.mediaPath).toBeUndefined();
+  });
+
   it('goes back a level with 0 and to the first menu with #', () => {
     const turns = converse(['oi', '2', '1', '0', '#']);
     expect(turns[3]?.replies[0]).toContain('*[ 1 ]* - Internet');

@@ -16,14 +16,16 @@ export interface ConnectionBot {
   /** minutes without a message after which an open or waiting ticket is closed; 0: never */
   expiresTicket?: number;
   transferQueueId?: number | null;
+  /** minutes a waiting ticket the bot still holds (or with no queue) waits before it goes to transferQueueId; 0: never */
+  timeToTransfer?: number;
   /** minutes within which unknown answers are counted; 0: no window */
   timeUseBotQueues?: number;
   /** how many times an unknown answer repeats the menu before the ticket is handed over; 0: no limit */
   maxUseBotQueues?: number;
 }
 
-/** The connection's defaults (spec 01 §9): maxUseBotQueues 3, expiresTicket 0, timeUseBotQueues 0. */
-export const BOT_DEFAULTS = { maxUseBotQueues: 3, expiresTicket: 0, timeUseBotQueues: 0 } as const;
+/** The connection's defaults (spec 01 §9): maxUseBotQueues 3, expiresTicket 0, timeUseBotQueues 0, timeToTransfer 0. */
+export const BOT_DEFAULTS = { maxUseBotQueues: 3, expiresTicket: 0, timeUseBotQueues: 0, timeToTransfer: 0 } as const;
 
 /** Where the bot is with a ticket. */
 export interface BotState {
@@ -56,6 +58,8 @@ export interface BotOption {
   option: number;
   title: string;
   message: string;
+  /** its file (a media storage key), sent with its message */
+  mediaPath?: string | null;
 }
 
 export interface BotQueue {
@@ -68,6 +72,8 @@ export interface BotQueue {
   promptId?: number | null;
   /** the outside flow answering its customers (webhook, n8n, Typebot, Dialogflow); null: none */
   integrationId?: number | null;
+  /** its file (a media storage key), sent with the greeting or options of the queue when a ticket enters it */
+  mediaPath?: string | null;
 }
 
 /** A queue whose customers an AI prompt or an outside flow answers. */
@@ -105,7 +111,12 @@ export interface BotOutcome {
   chatbot: boolean;
   /** this message goes to the queue's AI prompt, which answers it (after the bot's transaction) */
   delegate?: boolean;
+  /** the file of the queue entered or the option picked (a media storage key): it goes with the first reply as its caption, or alone */
+  mediaPath?: string;
 }
+
+/** The outcome with the file of the queue or option it reached, when that has one. */
+const withFile = (outcome: BotOutcome, mediaPath: string | null | undefined): BotOutcome => (mediaPath ? { ...outcome, mediaPath } : outcome);
 
 /** A customer asking for a person: the AI hands the conversation to the queue's agents. */
 const HUMAN = /\b(atendente|humano|humana|pessoa|operador|operadora|agente)\b/i;
@@ -205,11 +216,12 @@ export function botReply(input: BotInput): BotOutcome {
     }
     const next: BotState = { ...state, queueId: queue.id, parentId: null, attempts: 0, firstMissAt: undefined };
     if (childrenOf(options, queue.id, null).length > 0) {
-      return { replies: [optionsMenu(queue.id, null, queue.greetingMessage)], state: { ...next, step: 'options' }, queueId: queue.id, chatbot: true };
+      return withFile({ replies: [optionsMenu(queue.id, null, queue.greetingMessage)], state: { ...next, step: 'options' }, queueId: queue.id, chatbot: true }, queue.mediaPath);
     }
     const greeting = queue.greetingMessage.trim();
-    if (delegated(queue)) return { replies: greet && greeting ? [greeting] : [], state: { ...next, step: 'delegate' }, queueId: queue.id, chatbot: true };
-    return { replies: greet && greeting ? [greeting] : [], state: { ...next, step: 'done' }, queueId: queue.id, chatbot: false };
+    if (!greet) return { replies: [], state: { ...next, step: delegated(queue) ? 'delegate' : 'done' }, queueId: queue.id, chatbot: delegated(queue) };
+    if (delegated(queue)) return withFile({ replies: greeting ? [greeting] : [], state: { ...next, step: 'delegate' }, queueId: queue.id, chatbot: true }, queue.mediaPath);
+    return withFile({ replies: greeting ? [greeting] : [], state: { ...next, step: 'done' }, queueId: queue.id, chatbot: false }, queue.mediaPath);
   };
 
   function startOf(): BotOutcome {
@@ -291,9 +303,9 @@ export function botReply(input: BotInput): BotOutcome {
     const picked = childrenOf(options, queue.id, parentId).find((o) => o.option === n);
     if (!picked) return miss(optionsMenu(queue.id, parentId, levelIntro));
     if (childrenOf(options, queue.id, picked.id).length > 0) {
-      return { replies: [optionsMenu(queue.id, picked.id, picked.message)], state: { ...state, parentId: picked.id, attempts: 0, firstMissAt: undefined }, queueId: input.queueId, chatbot: true };
+      return withFile({ replies: [optionsMenu(queue.id, picked.id, picked.message)], state: { ...state, parentId: picked.id, attempts: 0, firstMissAt: undefined }, queueId: input.queueId, chatbot: true }, picked.mediaPath);
     }
-    // a leaf: its message, and the ticket waits in its queue for the agents
-    return { replies: picked.message.trim() ? [picked.message] : [], state: { ...state, step: 'done', attempts: 0, firstMissAt: undefined }, queueId: input.queueId, chatbot: false };
+    // a leaf: its message (and file), and the ticket waits in its queue for the agents
+    return withFile({ replies: picked.message.trim() ? [picked.message] : [], state: { ...state, step: 'done', attempts: 0, firstMissAt: undefined }, queueId: input.queueId, chatbot: false }, picked.mediaPath);
   }
 }

@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type MessageEvent } from '@wa/contracts';
 import { queryPrepared } from '@wa/database';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
-import { companyTimeZone, TIME_ZONE_SETTING, type WorkingDay } from '@wa/server-kit';
+import { companyTimeZone, MediaStorage, storedMediaOf, TIME_ZONE_SETTING, type WorkingDay } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
 import { CallerService } from '../identity/caller.service.js';
 import { fillVariables } from '../messages/message-variables.js';
-import { MessagesService } from '../messages/messages.service.js';
+import { MessagesService, type SentMedia } from '../messages/messages.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
 import { ticketUpdatedEvent } from '../tickets/ticket-events.js';
@@ -98,6 +98,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly agent: PromptAgent,
     private readonly flows: IntegrationAgent,
     private readonly readModels: ReadModels,
+    private readonly storage: MediaStorage,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -237,7 +238,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
           ).map((r) => `${r.contactId}|${r.whatsappId}`),
     );
     const changed = new Map<LockedTicket, { bump: boolean }>();
-    const replies: Array<{ ticket: LockedTicket; text: string }> = [];
+    const replies: Array<{ ticket: LockedTicket; text: string; mediaPath?: string }> = [];
     const outboxIds: string[] = [];
     const now = new Date();
     for (const [i, turn] of live.entries()) {
@@ -281,7 +282,9 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       ticket.botState = { ...outcome.state, lastMessageId: turn.messageId };
       ticket.queueId = outcome.queueId;
       ticket.chatbot = outcome.chatbot;
-      for (const text of outcome.replies) replies.push({ ticket, text });
+      // the file of the queue or option reached goes with the first text, as its caption, or alone
+      const texts = outcome.mediaPath && outcome.replies.length === 0 ? [''] : outcome.replies;
+      texts.forEach((text, n) => replies.push({ ticket, text, mediaPath: n === 0 ? outcome.mediaPath : undefined }));
       if (outcome.delegate && outcome.queueId !== null) delegates.push({ companyId: ticket.companyId, ticketId: ticket.id, queueId: outcome.queueId, messageId: turn.messageId });
     }
     if (changed.size === 0) return outboxIds;
@@ -302,12 +305,21 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       outboxIds.push(...(await this.outbox.add(tx, views.map((row) => ticketUpdatedEvent(this.view(row))))));
     }
     if (replies.length > 0) {
-      const items = replies.map(({ ticket, text }) => ({
-        // what a send reads of its ticket; the announcement reads the ticket again as the send leaves it
-        row: ticket as unknown as TicketRow,
-        body: fillVariables(text, { contactName: ticket.contactName, ticketId: ticket.id, timeZone: (settings.get(ticket.companyId) as BotSettings).timeZone }),
-        bot: true,
-      }));
+      const files = new Map<string, SentMedia>();
+      for (const key of new Set(replies.flatMap((r) => (r.mediaPath ? [r.mediaPath] : [])))) {
+        const file = await storedMediaOf(this.storage, key);
+        if (file) files.set(key, file);
+      }
+      const items = replies
+        .map(({ ticket, text, mediaPath }) => ({
+          // what a send reads of its ticket; the announcement reads the ticket again as the send leaves it
+          row: ticket as unknown as TicketRow,
+          body: fillVariables(text, { contactName: ticket.contactName, ticketId: ticket.id, timeZone: (settings.get(ticket.companyId) as BotSettings).timeZone }),
+          media: mediaPath ? files.get(mediaPath) : undefined,
+          bot: true,
+        }))
+        // a file gone from the storage leaves its text to go alone
+        .filter((item) => item.body.trim() || item.media);
       // the customer has just written through these connections: the replies queue behind it whatever their state
       outboxIds.push(...(await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true })).outboxIds);
     }
@@ -327,14 +339,14 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       tx,
       `SELECT q.id, q."companyId", q.name, q."greetingMessage", q."outOfHoursMessage", q.schedules, q."orderQueue",
               COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)) AS "promptId",
-              q."integrationId"
+              q."integrationId", q."mediaPath"
          FROM tickets.queues q WHERE q.id = ANY($1::int[]) ORDER BY q."orderQueue" ASC NULLS LAST, lower(q.name), q.id`,
       [queueIds],
     );
     const options = (
       await queryPrepared<Omit<BotOption, 'option'> & { option: string; companyId: number }>(
         tx,
-        `SELECT id, "companyId", "queueId", "parentId", option, title, message FROM tickets.queue_options WHERE "queueId" = ANY($1::int[])`,
+        `SELECT id, "companyId", "queueId", "parentId", option, title, message, "mediaPath" FROM tickets.queue_options WHERE "queueId" = ANY($1::int[])`,
         [queues.map((q) => q.id)],
       )
     ).map((o) => ({ ...o, option: Number(o.option) }));

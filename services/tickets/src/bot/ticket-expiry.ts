@@ -14,10 +14,15 @@ import { TicketsRepository } from '../tickets/tickets.repository.js';
 const EXPIRY_BATCH = 200;
 
 /**
- * A connection's `expiresTicket` (minutes; 0: never): an open or waiting conversation without a message
- * for that long is closed, with the connection's `expiresInactiveMessage` sent to the customer first (when
- * it has one and the phone is up). Every TICKET_EXPIRY_SWEEP_MS; each ticket is re-checked under its lock
- * (skipping one another process holds), so several processes close each ticket once.
+ * The clock's part of a conversation, every TICKET_EXPIRY_SWEEP_MS:
+ * - a connection's `timeToTransfer` (minutes; 0: never): a waiting ticket nobody took, still in the bot's
+ *   menu or in no queue, with no message for that long goes to the connection's `transferQueueId` (one of
+ *   the company's queues), and the bot stops there: the customer who never picks still reaches agents;
+ * - its `expiresTicket` (minutes; 0: never): an open or waiting conversation without a message for that
+ *   long is closed, with the connection's `expiresInactiveMessage` sent to the customer first (when it has
+ *   one and the phone is up).
+ * Each ticket is re-checked under its lock (skipping one another process holds), so several processes
+ * move or close each ticket once.
  */
 @Injectable()
 export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,8 +54,44 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
     await this.running;
   }
 
-  /** One pass: closes the idle tickets found; answers how many. */
-  async sweep(): Promise<number> {
+  /** One pass: moves the tickets waiting too long in the bot, then closes the idle ones; answers how many of each. */
+  async sweep(): Promise<{ transferred: number; closed: number }> {
+    const transferred = await this.transfer();
+    return { transferred, closed: await this.expire() };
+  }
+
+  /** Waiting tickets past their connection's timeToTransfer, moved to its transfer queue (in one statement per batch). */
+  private async transfer(): Promise<number> {
+    const moved = await this.db.transaction(async (tx) => {
+      const rows = await queryPrepared<{ id: number; companyId: number }>(
+        tx,
+        `WITH due AS (
+           SELECT t.id, q.id AS queue
+             FROM tickets.connections c
+             JOIN tickets.queues q ON q.id = (c.bot->>'transferQueueId')::int AND q."companyId" = c."companyId"
+             JOIN tickets.tickets t ON t."companyId" = c."companyId" AND t."whatsappId" = c.id AND t.status = 'pending' AND t."userId" IS NULL
+            WHERE COALESCE((c.bot->>'timeToTransfer')::numeric, 0) > 0 AND NOT t."isGroup"
+              AND (t.chatbot OR t."queueId" IS NULL) AND t."queueId" IS DISTINCT FROM q.id
+              AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'timeToTransfer')::int)
+            LIMIT ${EXPIRY_BATCH}
+              FOR UPDATE OF t SKIP LOCKED)
+         UPDATE tickets.tickets t SET "queueId" = due.queue, chatbot = false, "updatedAt" = now(),
+                "botState" = jsonb_set(COALESCE(t."botState", '{"attempts": 0}'::jsonb), '{step}', '"done"')
+           FROM due WHERE t.id = due.id
+         RETURNING t.id, t."companyId"`,
+        [],
+      );
+      if (rows.length === 0) return { rows, outboxIds: [] as string[] };
+      const views = await this.tickets.findByKeys(rows.map((r) => ({ companyId: r.companyId, id: r.id })), tx);
+      return { rows, outboxIds: await this.outbox.add(tx, views.map((row) => ticketUpdatedEvent(ticketView(row, (userId) => this.callers.nameOf(row.companyId, userId))))) };
+    });
+    if (moved.rows.length === 0) return 0;
+    await this.outbox.flush(moved.outboxIds);
+    this.logger.log({ transferred: moved.rows.length }, 'ticket transfer: tickets waiting too long in the bot moved to their transfer queue');
+    return moved.rows.length;
+  }
+
+  private async expire(): Promise<number> {
     const idle = await queryPrepared<{ id: number; companyId: number }>(
       this.db,
       `SELECT t.id, t."companyId"

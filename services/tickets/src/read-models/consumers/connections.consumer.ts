@@ -14,6 +14,7 @@ export function connectionBot(c: Partial<WhatsappDto>): ConnectionBot {
     expiresInactiveMessage: c.expiresInactiveMessage ?? '',
     expiresTicket: c.expiresTicket ?? BOT_DEFAULTS.expiresTicket,
     transferQueueId: c.transferQueueId ?? null,
+    timeToTransfer: c.timeToTransfer ?? BOT_DEFAULTS.timeToTransfer,
     timeUseBotQueues: c.timeUseBotQueues ?? BOT_DEFAULTS.timeUseBotQueues,
     maxUseBotQueues: c.maxUseBotQueues ?? BOT_DEFAULTS.maxUseBotQueues,
   };
