@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, runMigrations } from '@wa/database';
 import { HttpClient, mediaForm, pdfFile, pngFile, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
@@ -47,6 +47,9 @@ const model = createServer((req, res) => {
  * → 500, `trava` → never answers), an n8n-style peer (two `replies`) and a Typebot-compatible chat API.
  */
 const flowCalls: Array<{ url: string | undefined; body: any }> = [];
+const dialogflowCalls: Array<{ project: string; session: string; auth: string | undefined; body: any }> = [];
+/** The service account of the Dialogflow integration: the peer checks the client's token with its public key. */
+const serviceAccount = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 const flows = createServer((req, res) => {
   let raw = '';
   req.on('data', (c) => (raw += c));
@@ -62,6 +65,23 @@ const flows = createServer((req, res) => {
       return void json(200, { reply: `Webhook: recebi "${said}" de ${body.contact?.name}` });
     }
     if (req.url === '/n8n') return void json(200, { replies: [`n8n 1: ${said}`, `n8n 2: ticket ${body.ticket?.id}`] });
+    // Dialogflow ES's REST detectIntent, as the official client calls it
+    const df = /^\/v2\/projects\/([^/]+)\/agent\/sessions\/([^/:]+):detectIntent$/.exec((req.url ?? '').split('?')[0] as string);
+    if (df) {
+      const query: string = body.queryInput?.text?.text ?? '';
+      dialogflowCalls.push({ project: df[1] as string, session: df[2] as string, auth: req.headers.authorization, body });
+      if (query.includes('falha')) return void json(503, { error: { code: 503, message: 'unavailable', status: 'UNAVAILABLE' } });
+      const end = query.includes('tchau');
+      return void json(200, {
+        responseId: `r-${dialogflowCalls.length}`,
+        queryResult: {
+          queryText: query,
+          languageCode: body.queryInput?.text?.languageCode,
+          fulfillmentMessages: [{ text: { text: [end ? 'Até logo!' : `Dialogflow: entendi "${query}"`] } }],
+          intent: { displayName: end ? 'Despedida' : 'Padrão', endInteraction: end },
+        },
+      });
+    }
     const rich = (text: string) => ({ type: 'text', content: { type: 'richText', richText: [{ type: 'p', children: [{ text }] }] } });
     if (req.url === '/typebot/api/v1/typebots/loja-bot/startChat') return void json(200, { sessionId: `sess-${flowCalls.length}`, messages: [rich('Olá! Qual é o seu nome?')] });
     const cont = /^\/typebot\/api\/v1\/sessions\/([^/]+)\/continueChat$/.exec(req.url ?? '');
@@ -85,6 +105,8 @@ beforeAll(async () => {
     OPENAI_MODEL: 'modelo-teste',
     INTEGRATION_TIMEOUT_MS: '1000',
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // the Dialogflow stand-in: the test's own server (Google's endpoint by default)
+    DIALOGFLOW_API_ENDPOINT: `http://127.0.0.1:${(flows.address() as AddressInfo).port}`,
   });
   const sessions = await startProcess('whatsapp-sessions');
   const realtime = await startProcess('realtime-gateway', { TICKETS_URL: ticketsService.url });
@@ -602,6 +624,43 @@ describe('queue integrations', () => {
       return t.botState?.step === 'done' ? t : undefined;
     });
     expect(done).toMatchObject({ chatbot: false, queueId: queue.id });
+  });
+
+  it('a Dialogflow agent answers through the official client with the service account, its project and language; ending the interaction or failing hands over', async () => {
+    const a = await product.newCompany('Bot Dialogflow');
+    const jsonContent = JSON.stringify({ type: 'service_account', project_id: 'loja-df', client_email: 'bot@loja-df.iam.gserviceaccount.com', private_key: serviceAccount.privateKey });
+    const { queue } = await integratedQueue(a, { type: 'dialogflow', name: 'Atendente virtual', projectName: 'loja-df', language: 'pt-BR', jsonContent });
+    const conn = await botConnection(a, [queue.id], {});
+    const from = number();
+    const rui = customer(a, conn.id, from);
+    await rui.say('quero ver meu pedido');
+    expect(await rui.got(1)).toEqual(['Dialogflow: entendi "quero ver meu pedido"']);
+    const call = dialogflowCalls.find((c) => c.body.queryInput?.text?.text === 'quero ver meu pedido');
+    expect(call).toMatchObject({ project: 'loja-df', body: { queryInput: { text: { languageCode: 'pt-BR' } } } });
+    // the client signed its token with the service account's key
+    const [head, claims, signature] = (call?.auth ?? '').replace(/^Bearer /, '').split('.');
+    expect(createVerify('RSA-SHA256').update(`${head}.${claims}`).verify(serviceAccount.publicKey, Buffer.from(signature ?? '', 'base64url'))).toBe(true);
+    expect(JSON.parse(Buffer.from(claims ?? '', 'base64url').toString())).toMatchObject({ iss: 'bot@loja-df.iam.gserviceaccount.com' });
+    // one Dialogflow session per ticket
+    const ticket = await ticketOf(a, from);
+    expect(call?.session).toContain(String(ticket.id));
+    expect(ticket).toMatchObject({ queueId: queue.id, chatbot: true });
+
+    // an intent that ends the interaction: its text, then the queue's agents
+    await rui.say('tchau');
+    expect((await rui.got(2))[1]).toBe('Até logo!');
+    expect(await waitFor(async () => ((await ticketOf(a, from)).chatbot ? undefined : await ticketOf(a, from)))).toMatchObject({ queueId: queue.id, status: 'pending', botState: { step: 'done' } });
+    await rui.say('alô?');
+    await pause(800);
+    expect(await rui.outbox()).toHaveLength(2);
+
+    // Dialogflow failing (after its retry): the queue's agents, nothing sent for it
+    const other = number();
+    const eli = customer(a, conn.id, other);
+    await eli.say('falha geral');
+    expect(await waitFor(async () => ((await ticketOf(a, other)).botState?.step === 'done' ? await ticketOf(a, other) : undefined))).toMatchObject({ chatbot: false, queueId: queue.id });
+    expect(dialogflowCalls.filter((c) => c.body.queryInput?.text?.text === 'falha geral')).toHaveLength(2);
+    expect(await eli.outbox()).toHaveLength(0);
   });
 
   it('a peer that errors or hangs, or says to transfer, hands the ticket to the queue’s agents within its timeout', async () => {

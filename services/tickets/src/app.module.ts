@@ -44,6 +44,7 @@ import { ConnectionsConsumer } from './read-models/consumers/connections.consume
 import { SettingsConsumer } from './read-models/consumers/settings.consumer.js';
 import { BotService } from './bot/bot.service.js';
 import { PromptAgent } from './bot/prompt-agent.js';
+import { DialogflowAgent } from './bot/dialogflow-agent.js';
 import { IntegrationAgent } from './bot/integration-agent.js';
 import { PromptsController } from './prompts/prompts.controller.js';
 import { QueueIntegrationsController } from './queue-integrations/queue-integrations.controller.js';
@@ -99,6 +100,7 @@ export class AppModule {
         BotService,
         PromptAgent,
         IntegrationAgent,
+        DialogflowAgent,
         PromptsService,
         QueueIntegrationsService,
         TicketExpiry,

@@ -167,15 +167,17 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       ? await this.flows.answer(integration, { ...d, body: now.body, contact: { id: now.contactId, name: now.contactName, number: now.contactNumber } }, now.botState)
       : await this.agent.answer(d.companyId, d.queueId, d.ticketId, d.messageId);
     const texts = answer.kind === 'reply' ? answer.texts : [];
+    // after the texts, a flow that ended the interaction hands the conversation over, in a turn of its own
+    const turns = answer.kind === 'reply' && answer.handOver ? texts.length + 1 : texts.length;
     // one text per transaction when they go `delayMs` apart; each re-checks that the ticket is still the bot's
-    for (let i = 0; i === 0 || i < texts.length; i++) {
-      if (i > 0 && answer.kind === 'reply' && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+    for (let i = 0; i === 0 || i < turns; i++) {
+      if (i > 0 && i < texts.length && answer.kind === 'reply' && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
       const outboxIds = await this.db.transaction(async (tx) => {
         const [ticket] = await queryPrepared<LockedTicket>(tx, LOCK_TICKETS, [[d.companyId], [d.ticketId]]);
         const still = ticket && ticket.status === 'pending' && ticket.userId === null && ticket.botState?.step === 'delegate' && ticket.botState.lastMessageId === d.messageId;
         if (!still) return null;
-        if (answer.kind === 'hand-over') {
-          this.logger.log({ ticketId: d.ticketId, reason: answer.reason }, 'bot: the conversation goes to the queue’s agents');
+        if (answer.kind === 'hand-over' || i === texts.length) {
+          this.logger.log({ ticketId: d.ticketId, reason: answer.kind === 'hand-over' ? answer.reason : 'the flow ended the interaction' }, 'bot: the conversation goes to the queue’s agents');
           await tx.query(`UPDATE tickets.tickets SET "botState" = $3, chatbot = false, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`, [
             d.ticketId,
             d.companyId,

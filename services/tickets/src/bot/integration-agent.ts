@@ -6,7 +6,9 @@ import { Agent, request } from 'undici';
 import { TicketsEnv } from '../config/env.js';
 import type { QueueIntegrationEntity } from '../database/entities/index.js';
 import { guardedLookup } from '../webhooks/address-guard.js';
+import { integrationBox } from '../queue-integrations/queue-integrations.service.js';
 import type { BotState } from './bot-rules.js';
+import { DialogflowAgent } from './dialogflow-agent.js';
 import type { AgentAnswer } from './prompt-agent.js';
 
 /** What the bot hands an outside flow: the message and who wrote it. */
@@ -42,19 +44,22 @@ export function typebotText(content: unknown): string {
  * - typebot: its chat API (startChat, then continueChat on the session kept with the ticket), with the
  *   finish and restart keywords, the restart and unknown-answer texts, the delay between messages and the
  *   session's expiry in minutes;
- * - dialogflow: not reached from here; the conversation goes to the queue's agents.
+ * - dialogflow: its detectIntent through the official client (DialogflowAgent).
  * Anything that fails or hangs hands the conversation over.
  */
 @Injectable()
 export class IntegrationAgent implements OnApplicationShutdown {
   private readonly logger = new Logger(IntegrationAgent.name);
   private readonly dispatcher: Agent;
+  private readonly box: ReturnType<typeof integrationBox>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly env: TicketsEnv,
+    private readonly dialogflow: DialogflowAgent,
   ) {
     const timeout = env.INTEGRATION_TIMEOUT_MS;
+    this.box = integrationBox(env);
     this.dispatcher = new Agent({ connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout }, headersTimeout: timeout, bodyTimeout: timeout });
   }
 
@@ -76,6 +81,7 @@ export class IntegrationAgent implements OnApplicationShutdown {
     try {
       if (integration.type === 'webhook' || integration.type === 'n8n') return await this.flow(integration, m);
       if (integration.type === 'typebot') return await this.typebot(integration, m, state);
+      if (integration.type === 'dialogflow') return await this.dialogflow.answer(integration, integration.jsonContent ? this.box.open(integration.jsonContent) : null, m);
       return { kind: 'hand-over', reason: `${integration.type} is not reached from this server` };
     } catch (err) {
       this.logger.warn({ companyId: m.companyId, ticketId: m.ticketId, integration: integration.id, err: err instanceof Error ? err.message : String(err) }, 'integration failed; the queue’s agents take the conversation');

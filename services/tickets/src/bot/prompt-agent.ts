@@ -15,7 +15,7 @@ export const HAND_OVER = 'Ação: Transferir para o setor de atendimento';
  * session to keep), nothing to say, or the hand-over to the queue's agents (failure, timeout, transfer, finish).
  */
 export type AgentAnswer =
-  | { kind: 'reply'; texts: string[]; delayMs?: number; typebot?: { sessionId: string; at: string } | null }
+  | { kind: 'reply'; texts: string[]; delayMs?: number; typebot?: { sessionId: string; at: string } | null; handOver?: boolean }
   | { kind: 'hand-over'; reason: string };
 
 /**

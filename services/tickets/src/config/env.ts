@@ -117,4 +117,11 @@ export class TicketsEnv extends InfraEnv {
   @IsInt()
   @Min(200)
   INTEGRATION_TIMEOUT_MS: number = 10_000;
+
+  /**
+   * Where Dialogflow integrations talk: empty for Google's own endpoint; `http(s)://host:port` for a stand-in
+   * (the tests' local peer). An operator's setting, never an integration's.
+   */
+  @IsString()
+  DIALOGFLOW_API_ENDPOINT: string = '';
 }

@@ -1,9 +1,24 @@
-import { Box, Button, Checkbox, Dialog, Field, Input, NativeSelect, Portal, Stack, Switch, Text, Textarea } from '@chakra-ui/react';
+import { Box, Button, Checkbox, Dialog, Field, Input, NativeSelect, Portal, Stack, Switch, Tabs, Text, Textarea } from '@chakra-ui/react';
 import type { ConnectionProviderKind, WhatsappDto } from '@wa/contracts';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
+import { hasPlanFlag } from '../../app/plan-flags';
+import { SelectField } from '../../app/SelectField';
+import { selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
+import { useAllPrompts } from '../prompts/prompts.api';
 import { useListQueuesQuery } from '../tickets/tickets.api';
+import {
+  CHATBOT_NUMBER_FIELDS,
+  CHATBOT_TEXT_FIELDS,
+  chatbotFormOf,
+  chatbotPayload,
+  validateChatbotForm,
+  type ChatbotFormValues,
+  type ChatbotNumberField,
+  type ChatbotTextField,
+} from './connection-chatbot';
 import { validateConnectionName } from './connection-rules';
 import { useCreateWhatsappMutation, useUpdateWhatsappMutation } from './connections.api';
 
@@ -14,11 +29,26 @@ function newApiToken(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Add (whatsapp undefined) or edit a connection: name, default flag, greeting, API token, queues, and the kind when adding. */
+/** Longest text the server takes (connections.dto.ts TEXT_MAX). */
+const TEXT_MAX = 10_000;
+
+type ConnectionDialogTab = 'general' | 'chatbot';
+
+/**
+ * Add (whatsapp null) or edit a connection. General tab: name, default flag, greeting, API token, queues, and
+ * the kind when adding. Chatbot tab (as Whaticket's): the completion, out-of-hours, rating and inactivity
+ * messages, when open chats close and when they go to the transfer queue, how often and how many times the
+ * chatbot is sent, and the AI prompt when the plan has it. Every field goes with the connection when it is saved.
+ */
 export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto | null; onClose(): void }) {
   const { t } = useTranslation();
+  const formId = useId();
   const editing = !!whatsapp;
   const { data: queues = [] } = useListQueuesQuery();
+  // the prompt picker comes with the plan's OpenAI feature, as the queue dialog's does (spec 02 §6)
+  const user = useAppSelector(selectUser);
+  const withPrompt = hasPlanFlag(user, 'useOpenAi');
+  const prompts = useAllPrompts(withPrompt);
   const [create, creating] = useCreateWhatsappMutation();
   const [update, updating] = useUpdateWhatsappMutation();
   const [name, setName] = useState(whatsapp?.name ?? '');
@@ -27,14 +57,29 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
   const [token, setToken] = useState(whatsapp?.token ?? '');
   const [queueIds, setQueueIds] = useState<number[]>(whatsapp?.queueIds ?? whatsapp?.queues?.map((q) => q.id) ?? []);
   const [channel, setChannel] = useState<ConnectionProviderKind>(whatsapp?.channel ?? 'baileys');
+  const [chatbot, setChatbot] = useState<ChatbotFormValues>(() => chatbotFormOf(whatsapp));
+  const [tab, setTab] = useState<ConnectionDialogTab>('general');
   const [touched, setTouched] = useState(false);
   const nameError = validateConnectionName(name);
+  const chatbotErrors = validateChatbotForm(chatbot);
+
+  function setBot<K extends keyof ChatbotFormValues>(key: K, value: ChatbotFormValues[K]) {
+    setChatbot((v) => ({ ...v, [key]: value }));
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setTouched(true);
-    if (nameError) return;
-    const form = { name: name.trim(), isDefault, greetingMessage, queueIds, token: token.trim() || null };
+    // the tab with the first error comes to the front
+    if (nameError) {
+      setTab('general');
+      return;
+    }
+    if (Object.keys(chatbotErrors).length > 0) {
+      setTab('chatbot');
+      return;
+    }
+    const form = { name: name.trim(), isDefault, greetingMessage, queueIds, token: token.trim() || null, ...chatbotPayload(chatbot, withPrompt) };
     try {
       if (whatsapp) await update({ id: whatsapp.id, ...form }).unwrap();
       else await create({ ...form, channel }).unwrap();
@@ -45,91 +90,166 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
     }
   }
 
+  const testIdOf = (key: string) => `connection-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+  const textField = (key: ChatbotTextField) => (
+    <Field.Root key={key}>
+      <Field.Label>{t(`connections.dialog.${key}`)}</Field.Label>
+      <Textarea rows={2} value={chatbot[key]} onChange={(e) => setBot(key, e.target.value)} maxLength={TEXT_MAX} data-testid={testIdOf(key)} />
+    </Field.Root>
+  );
+
+  const numberField = (key: ChatbotNumberField) => {
+    const problem = touched ? chatbotErrors[key] : undefined;
+    return (
+      <Field.Root key={key} invalid={!!problem}>
+        <Field.Label>{t(`connections.dialog.${key}`)}</Field.Label>
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={chatbot[key]}
+          onChange={(e) => setBot(key, e.target.value)}
+          onBlur={() => setTouched(true)}
+          data-testid={testIdOf(key)}
+        />
+        {problem ? <Field.ErrorText>{t(`validation.${problem}`)}</Field.ErrorText> : <Field.HelperText>{t(`connections.dialog.hints.${key}`)}</Field.HelperText>}
+      </Field.Root>
+    );
+  };
+
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size="md">
+    <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size="md" scrollBehavior="inside">
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
           <Dialog.Content data-testid="connection-dialog">
-            <form onSubmit={submit} noValidate>
             <Dialog.Header>
               <Dialog.Title>{editing ? t('connections.dialog.editTitle') : t('connections.dialog.addTitle')}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
-              <Stack gap="4">
-                <Field.Root required invalid={touched && !!nameError}>
-                  <Field.Label>{t('connections.dialog.name')}</Field.Label>
-                  <Input value={name} onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} autoFocus data-testid="connection-name" />
-                  {nameError && <Field.ErrorText>{t(`validation.${nameError}`)}</Field.ErrorText>}
-                </Field.Root>
-                {!editing && (
-                  <Field.Root>
-                    <Field.Label>{t('connections.dialog.channel')}</Field.Label>
-                    <NativeSelect.Root>
-                      <NativeSelect.Field value={channel} onChange={(e) => setChannel(e.target.value as ConnectionProviderKind)} data-testid="connection-channel">
-                        <option value="baileys">{t('connections.dialog.channels.baileys')}</option>
-                        <option value="sandbox">{t('connections.dialog.channels.sandbox')}</option>
-                      </NativeSelect.Field>
-                      <NativeSelect.Indicator />
-                    </NativeSelect.Root>
-                  </Field.Root>
-                )}
-                <Switch.Root checked={isDefault} onCheckedChange={(e) => setIsDefault(e.checked)} data-testid="connection-default">
-                  <Switch.HiddenInput />
-                  <Switch.Control>
-                    <Switch.Thumb />
-                  </Switch.Control>
-                  <Switch.Label>{t('connections.dialog.default')}</Switch.Label>
-                </Switch.Root>
-                <Field.Root>
-                  <Field.Label>{t('connections.dialog.greetingMessage')}</Field.Label>
-                  <Textarea rows={3} value={greetingMessage} onChange={(e) => setGreeting(e.target.value)} />
-                </Field.Root>
-                <Field.Root>
-                  <Field.Label>{t('connections.dialog.token')}</Field.Label>
-                  <Stack direction="row" gap="2">
-                    <Input value={token} onChange={(e) => setToken(e.target.value)} maxLength={200} autoComplete="off" data-testid="connection-token" />
-                    <Button variant="outline" onClick={() => setToken(newApiToken())} data-testid="connection-token-generate">
-                      {t('connections.dialog.generateToken')}
-                    </Button>
-                  </Stack>
-                  <Field.HelperText>{t('connections.dialog.tokenHelp')}</Field.HelperText>
-                </Field.Root>
-                {queues.length > 0 && (
-                  <Box>
-                    <Text textStyle="sm" fontWeight="medium" mb="2">
-                      {t('connections.dialog.queues')}
-                    </Text>
-                    <Stack gap="1.5">
-                      {queues.map((q) => (
-                        <Checkbox.Root
-                          key={q.id}
-                          size="sm"
-                          checked={queueIds.includes(q.id)}
-                          onCheckedChange={(e) => setQueueIds((ids) => (e.checked ? [...ids, q.id] : ids.filter((id) => id !== q.id)))}
-                        >
-                          <Checkbox.HiddenInput />
-                          <Checkbox.Control />
-                          <Checkbox.Label>
-                            <Box as="span" display="inline-block" w="2.5" h="2.5" borderRadius="full" mr="2" style={{ background: q.color }} />
-                            {q.name}
-                          </Checkbox.Label>
-                        </Checkbox.Root>
-                      ))}
+              <form id={formId} onSubmit={submit} noValidate>
+                <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as ConnectionDialogTab)} size="sm" variant="line">
+                  <Tabs.List mb="4">
+                    <Tabs.Trigger value="general" data-testid="connection-tab-general">
+                      {t('connections.dialog.tabs.general')}
+                    </Tabs.Trigger>
+                    <Tabs.Trigger value="chatbot" data-testid="connection-tab-chatbot">
+                      {t('connections.dialog.tabs.chatbot')}
+                    </Tabs.Trigger>
+                  </Tabs.List>
+                  <Tabs.Content value="general">
+                    <Stack gap="4">
+                      <Field.Root required invalid={touched && !!nameError}>
+                        <Field.Label>{t('connections.dialog.name')}</Field.Label>
+                        <Input value={name} onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} autoFocus data-testid="connection-name" />
+                        {nameError && <Field.ErrorText>{t(`validation.${nameError}`)}</Field.ErrorText>}
+                      </Field.Root>
+                      {!editing && (
+                        <Field.Root>
+                          <Field.Label>{t('connections.dialog.channel')}</Field.Label>
+                          <NativeSelect.Root>
+                            <NativeSelect.Field value={channel} onChange={(e) => setChannel(e.target.value as ConnectionProviderKind)} data-testid="connection-channel">
+                              <option value="baileys">{t('connections.dialog.channels.baileys')}</option>
+                              <option value="sandbox">{t('connections.dialog.channels.sandbox')}</option>
+                            </NativeSelect.Field>
+                            <NativeSelect.Indicator />
+                          </NativeSelect.Root>
+                        </Field.Root>
+                      )}
+                      <Switch.Root checked={isDefault} onCheckedChange={(e) => setIsDefault(e.checked)} data-testid="connection-default">
+                        <Switch.HiddenInput />
+                        <Switch.Control>
+                          <Switch.Thumb />
+                        </Switch.Control>
+                        <Switch.Label>{t('connections.dialog.default')}</Switch.Label>
+                      </Switch.Root>
+                      <Field.Root>
+                        <Field.Label>{t('connections.dialog.greetingMessage')}</Field.Label>
+                        <Textarea rows={3} value={greetingMessage} onChange={(e) => setGreeting(e.target.value)} />
+                      </Field.Root>
+                      <Field.Root>
+                        <Field.Label>{t('connections.dialog.token')}</Field.Label>
+                        <Stack direction="row" gap="2">
+                          <Input value={token} onChange={(e) => setToken(e.target.value)} maxLength={200} autoComplete="off" data-testid="connection-token" />
+                          <Button variant="outline" onClick={() => setToken(newApiToken())} data-testid="connection-token-generate">
+                            {t('connections.dialog.generateToken')}
+                          </Button>
+                        </Stack>
+                        <Field.HelperText>{t('connections.dialog.tokenHelp')}</Field.HelperText>
+                      </Field.Root>
+                      {queues.length > 0 && (
+                        <Box>
+                          <Text textStyle="sm" fontWeight="medium" mb="2">
+                            {t('connections.dialog.queues')}
+                          </Text>
+                          <Stack gap="1.5">
+                            {queues.map((q) => (
+                              <Checkbox.Root
+                                key={q.id}
+                                size="sm"
+                                checked={queueIds.includes(q.id)}
+                                onCheckedChange={(e) => setQueueIds((ids) => (e.checked ? [...ids, q.id] : ids.filter((id) => id !== q.id)))}
+                              >
+                                <Checkbox.HiddenInput />
+                                <Checkbox.Control />
+                                <Checkbox.Label>
+                                  <Box as="span" display="inline-block" w="2.5" h="2.5" borderRadius="full" mr="2" style={{ background: q.color }} />
+                                  {q.name}
+                                </Checkbox.Label>
+                              </Checkbox.Root>
+                            ))}
+                          </Stack>
+                        </Box>
+                      )}
                     </Stack>
-                  </Box>
-                )}
-              </Stack>
+                  </Tabs.Content>
+                  <Tabs.Content value="chatbot">
+                    <Stack gap="4">
+                      {CHATBOT_TEXT_FIELDS.map((key) => textField(key))}
+                      {CHATBOT_NUMBER_FIELDS.map((key) => numberField(key))}
+                      <Field.Root>
+                        <Field.Label>{t('connections.dialog.transferQueueId')}</Field.Label>
+                        <NativeSelect.Root>
+                          <NativeSelect.Field
+                            value={chatbot.transferQueueId}
+                            onChange={(e) => setBot('transferQueueId', e.target.value ? Number(e.target.value) : '')}
+                            data-testid="connection-transfer-queue"
+                          >
+                            <option value="">{t('connections.dialog.noTransferQueue')}</option>
+                            {queues.map((q) => (
+                              <option key={q.id} value={q.id}>
+                                {q.name}
+                              </option>
+                            ))}
+                          </NativeSelect.Field>
+                          <NativeSelect.Indicator />
+                        </NativeSelect.Root>
+                      </Field.Root>
+                      {withPrompt && (
+                        <SelectField
+                          label={t('connections.dialog.prompt')}
+                          value={chatbot.promptId}
+                          onChange={(v) => setBot('promptId', v)}
+                          options={prompts}
+                          emptyLabel={t('connections.dialog.noPrompt')}
+                          testId="connection-prompt"
+                        />
+                      )}
+                    </Stack>
+                  </Tabs.Content>
+                </Tabs.Root>
+              </form>
             </Dialog.Body>
             <Dialog.Footer>
               <Button variant="outline" onClick={onClose}>
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" colorPalette="teal" loading={creating.isLoading || updating.isLoading} data-testid="connection-save">
+              <Button type="submit" form={formId} colorPalette="teal" loading={creating.isLoading || updating.isLoading} data-testid="connection-save">
                 {editing ? t('common.save') : t('common.add')}
               </Button>
             </Dialog.Footer>
-            </form>
           </Dialog.Content>
         </Dialog.Positioner>
       </Portal>

@@ -1,5 +1,6 @@
 import type { ConnectionProviderKind, WhatsappDto } from '@wa/contracts';
 import { api } from '../../app/api';
+import type { ConnectionChatbotFields } from './connection-chatbot';
 
 export interface ConnectionForm {
   name: string;
@@ -10,6 +11,9 @@ export interface ConnectionForm {
   /** the public messages API's token of this connection (null: none) */
   token?: string | null;
 }
+
+/** What the connection dialog sends: the form above and the connection's chatbot settings (connection-chatbot.ts). */
+export type ConnectionRequest = ConnectionForm & Partial<ConnectionChatbotFields>;
 
 /** Replaces a connection in the list (or adds it), keeping the list's order. */
 export function upsertConnection(list: WhatsappDto[], w: WhatsappDto): WhatsappDto[] {
@@ -24,14 +28,14 @@ export const connectionsApi = api.injectEndpoints({
       query: () => ({ url: '/whatsapp', params: { session: 0 } }),
       providesTags: ['Whatsapp'],
     }),
-    createWhatsapp: build.mutation<WhatsappDto, ConnectionForm>({
+    createWhatsapp: build.mutation<WhatsappDto, ConnectionRequest>({
       query: (body) => ({ url: '/whatsapp', method: 'POST', body }),
       async onQueryStarted(_a, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (data) dispatch(connectionsApi.util.updateQueryData('listWhatsapps', undefined, (d) => upsertConnection(d, data)));
       },
     }),
-    updateWhatsapp: build.mutation<WhatsappDto, { id: number } & Partial<ConnectionForm>>({
+    updateWhatsapp: build.mutation<WhatsappDto, { id: number } & Partial<ConnectionRequest>>({
       query: ({ id, ...body }) => ({ url: `/whatsapp/${id}`, method: 'PUT', body }),
       async onQueryStarted(_a, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
