@@ -230,7 +230,7 @@ export function benchRun(name, log) {
   async function startProduct({ dbUrl, natsUrl, redisUrl, natsGiven = false, env = {} }) {
     const ports = {};
     for (const s of ['billing', 'auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway']) ports[s] = await freePort();
-    const base = { DATABASE_URL: dbUrl, NATS_URL: natsUrl, ...env };
+    const base = { DATABASE_URL: dbUrl, NATS_URL: natsUrl, AUTH_URL: `http://127.0.0.1:${ports.auth}`, ...env };
     // billing owns the plans: auth keeps its copy from billing's stream, which billing creates
     const billing = await startService('billing', ports.billing, base, redisUrl);
     const [auth, tickets, sessions] = await Promise.all([

@@ -6,3 +6,4 @@ export * from './auth-lib.module.js';
 export * from './user-directory.js';
 export * from './visibility.js';
 export * from './service-tokens.js';
+export * from './plan-limits.js';

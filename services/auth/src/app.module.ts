@@ -1,4 +1,4 @@
-import { CompanyAccessController } from './company-access/company-access.controller.js';
+import { CompanyAccessController, PlanUsageController } from './company-access/company-access.controller.js';
 import { CompaniesController } from './companies/companies.controller.js';
 import { SignupController } from './signup/signup.controller.js';
 import { SignupService } from './signup/signup.service.js';
@@ -32,7 +32,7 @@ export class AppModule {
         ...serviceModules({ service: SERVICE, env, database: authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
-      controllers: [CompanyAccessController, CompaniesController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
+      controllers: [CompanyAccessController, PlanUsageController, CompaniesController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
       providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer],
     };
   }

@@ -24,7 +24,7 @@ import { SchedulesController } from './schedules/schedules.controller.js';
 import { SchedulesService } from './schedules/schedules.service.js';
 import { DashboardController } from './dashboard/dashboard.controller.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
-import { AuthLibModule } from '@wa/auth';
+import { AuthLibModule, PlanLimitsClient } from '@wa/auth';
 import { MediaStorage, mediaStorageFrom, redisOptionsOf, serviceModules } from '@wa/server-kit';
 import { MediaController } from './media/media.controller.js';
 import { TicketsEnv } from './config/env.js';
@@ -71,6 +71,7 @@ export class AppModule {
       ],
       controllers: [TicketsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
       providers: [
+        { provide: PlanLimitsClient, useValue: new PlanLimitsClient(env.AUTH_URL, env.JWT_SECRET, SERVICE) },
         ApiMessagesService,
         WebhookRecorder,
         WebhookDispatcher,

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { AuthLibModule } from '@wa/auth';
+import { AuthLibModule, PlanLimitsClient } from '@wa/auth';
 import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
 import { ConnectionEvents } from './connections/connection-events.js';
@@ -46,6 +46,7 @@ export class AppModule {
       controllers: [ConnectionsController, SessionsController, ApiTokensController],
       providers: [
         { provide: WhatsappSessionsEnv, useValue: env },
+        { provide: PlanLimitsClient, useValue: new PlanLimitsClient(env.AUTH_URL, env.JWT_SECRET, SERVICE) },
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },
         ConnectionsRepository,
         ConnectionsService,

@@ -38,6 +38,15 @@ export interface PlanChangedEvent {
   at: string;
 }
 
+export interface PlanDeletedEvent {
+  planId: number;
+  at: string;
+}
+
+/** What a plan counts (0: no limit), checked when one more is created. */
+export type PlanLimitResource = 'users' | 'connections' | 'queues';
+export type PlanLimits = Record<PlanLimitResource, number>;
+
 /** `company.created.<companyId>` on AUTH: a company was made (sign-up, the provider screen). */
 export interface CompanyCreatedEvent {
   companyId: number;
@@ -145,4 +154,6 @@ export interface CompanyApiAccess {
   useExternalApi: boolean;
   /** every flag of the company's plan (the gateway's plan gate); none when it has no plan */
   plan?: PlanFlags;
+  /** the plan's counts (0: no limit); none when it has no plan */
+  limits?: PlanLimits;
 }

@@ -51,6 +51,10 @@ export const ErrorStatus = {
   ERR_NO_TAG_FOUND: 404,
   ERR_EDITING_WAPP_MSG: 400,
   ERR_NO_MESSAGE_FOUND: 404,
+  ERR_NO_PLAN_FOUND: 404,
+  ERR_PLAN_NAME_EXISTS: 409,
+  ERR_PLAN_IN_USE: 409,
+  ERR_PLAN_LIMIT_REACHED: 403,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -104,6 +108,10 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_NO_TAG_FOUND: 'Tag not found.',
   ERR_EDITING_WAPP_MSG: 'The message could not be edited.',
   ERR_NO_MESSAGE_FOUND: 'Message not found.',
+  ERR_NO_PLAN_FOUND: 'Plan not found.',
+  ERR_PLAN_NAME_EXISTS: 'A plan with this name already exists.',
+  ERR_PLAN_IN_USE: 'Companies are on this plan: move them to another plan first.',
+  ERR_PLAN_LIMIT_REACHED: 'The plan of this company allows no more of these.',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

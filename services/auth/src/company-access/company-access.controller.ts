@@ -2,7 +2,7 @@ import { Controller, Get, Param, ParseIntPipe } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { InternalOnly } from '@wa/auth';
-import type { CompanyApiAccess, PlanFlags } from '@wa/contracts';
+import type { CompanyApiAccess, PlanFlags, PlanLimits } from '@wa/contracts';
 import { companyTimeZone, DomainError, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
 import { CompanyEntity, PlanEntity, SettingEntity } from '../database/entities/index.js';
@@ -30,6 +30,28 @@ export class CompanyAccessController {
     const plan = await this.db.getRepository(PlanEntity).findOneBy({ id: company.planId });
     const zone = await this.db.getRepository(SettingEntity).findOneBy({ companyId: id, key: TIME_ZONE_SETTING });
     const expired = company.dueDate < todayIn(companyTimeZone(zone?.value));
-    return { companyId: id, active: company.status && !expired, useExternalApi: plan?.useExternalApi ?? false, ...(plan ? { plan: planFlagsOf(plan) } : {}) };
+    return {
+      companyId: id,
+      active: company.status && !expired,
+      useExternalApi: plan?.useExternalApi ?? false,
+      ...(plan ? { plan: planFlagsOf(plan), limits: planLimitsOf(plan) } : {}),
+    };
+  }
+}
+
+export function planLimitsOf(plan: PlanEntity): PlanLimits {
+  return { users: plan.users, connections: plan.connections, queues: plan.queues };
+}
+
+/** How many companies are on a plan: billing refuses to delete a plan in use. */
+@ApiExcludeController()
+@Controller('internal/plans')
+export class PlanUsageController {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  @InternalOnly()
+  @Get(':id/usage')
+  async usage(@Param('id', ParseIntPipe) id: number): Promise<{ planId: number; companies: number }> {
+    return { planId: id, companies: await this.db.getRepository(CompanyEntity).countBy({ planId: id }) };
   }
 }

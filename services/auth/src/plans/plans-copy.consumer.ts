@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Streams, type PlanChangedEvent } from '@wa/contracts';
+import { Streams, type PlanChangedEvent, type PlanDeletedEvent } from '@wa/contracts';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 
@@ -15,14 +15,18 @@ export class PlansCopyConsumer implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.handle = await this.bus.consume<PlanChangedEvent>({
+    this.handle = await this.bus.consume<PlanChangedEvent | PlanDeletedEvent>({
       stream: Streams.BILLING.name,
       durable: 'auth-plans',
       filterSubjects: ['plan.>'],
       orderKey: (subject) => subject.split('.').slice(2).join('.'),
       handler: async (batch) => {
         for (const { subject, data } of batch) {
-          if (subject.startsWith('plan.updated.') && data?.plan) await this.apply(data);
+          if (subject.startsWith('plan.updated.') && data && 'plan' in data) await this.apply(data);
+          // billing deletes only a plan no company is on; a company still naming it keeps its row (it refuses nothing)
+          if (subject.startsWith('plan.deleted.') && data && 'planId' in data) {
+            await this.db.query(`DELETE FROM auth.plans p WHERE p.id = $1 AND p."updatedAt" <= $2 AND NOT EXISTS (SELECT 1 FROM auth.companies c WHERE c."planId" = p.id)`, [data.planId, data.at]);
+          }
         }
       },
     });

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { directoryPutEvent, directoryRemoveEvent, TokenRevocation } from '@wa/auth';
+import { assertPlanRoom, directoryPutEvent, directoryRemoveEvent, TokenRevocation } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type UserChangedEvent, type UserDeletedEvent, type UserDto, type UsersPage } from '@wa/contracts';
 import { DomainError, runInContext, currentContext } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CompanyRefs } from '../company-refs/company-refs.js';
+import { planLimitsOf } from '../company-access/company-access.controller.js';
 import { CompanyEntity } from '../database/entities/company.entity.js';
+import { PlanEntity } from '../database/entities/index.js';
 import { UserEntity } from '../database/entities/user.entity.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -52,6 +54,7 @@ export class UsersService {
     const { user, outboxIds } = await runInContext({ ...(currentContext() ?? { requestId: 'internal' }), companyId }, () =>
       this.saveUnique(() =>
         this.db.transaction(async (tx) => {
+          await this.assertUserRoom(tx, companyId);
           const created = await this.users.create(
             {
               name: dto.name.trim(),
@@ -71,6 +74,14 @@ export class UsersService {
     );
     await this.announce(outboxIds, user);
     return userView(user);
+  }
+
+  /** The plan's count of users (0: no limit), checked under the company's lock so two creates cannot both pass. */
+  private async assertUserRoom(tx: EntityManager, companyId: number): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.users'), $1)`, [companyId]);
+    const company = await tx.getRepository(CompanyEntity).findOneBy({ id: companyId });
+    const plan = company ? await tx.getRepository(PlanEntity).findOneBy({ id: company.planId }) : null;
+    assertPlanRoom(plan ? planLimitsOf(plan) : null, 'users', await tx.getRepository(UserEntity).countBy({ companyId }));
   }
 
   /**

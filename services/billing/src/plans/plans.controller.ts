@@ -1,9 +1,11 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Public } from '@wa/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Public, SuperOnly } from '@wa/auth';
 import type { PublicPlanDto } from '@wa/contracts';
+import { CreatePlanDto, UpdatePlanDto } from './plans.dto.js';
 import { PlansService } from './plans.service.js';
 
+/** Plans (spec 02 settings tab Planos): the public list of the sign-up, and their management by super users. */
 @ApiTags('plans')
 @Controller('plans')
 export class PlansController {
@@ -14,5 +16,41 @@ export class PlansController {
   @Get('list')
   list(): Promise<PublicPlanDto[]> {
     return this.plans.listPublic();
+  }
+
+  /** Every plan, by name (there are few: the platform's offer). */
+  @SuperOnly()
+  @Get('all')
+  all(): Promise<PublicPlanDto[]> {
+    return this.plans.all();
+  }
+
+  @SuperOnly()
+  @Get(':id')
+  get(@Param('id', ParseIntPipe) id: number): Promise<PublicPlanDto> {
+    return this.plans.get(id);
+  }
+
+  @SuperOnly()
+  @Post()
+  @ApiResponse({ status: 409, description: 'ERR_PLAN_NAME_EXISTS' })
+  create(@Body() body: CreatePlanDto): Promise<PublicPlanDto> {
+    return this.plans.create(body);
+  }
+
+  @SuperOnly()
+  @Put(':id')
+  @ApiResponse({ status: 409, description: 'ERR_PLAN_NAME_EXISTS' })
+  update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdatePlanDto): Promise<PublicPlanDto> {
+    return this.plans.update(id, body);
+  }
+
+  @SuperOnly()
+  @Delete(':id')
+  @HttpCode(200)
+  @ApiResponse({ status: 409, description: 'ERR_PLAN_IN_USE: companies are on it' })
+  async remove(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.plans.remove(id);
+    return { message: 'Plan deleted' };
   }
 }

@@ -27,10 +27,13 @@ export class GatewayEnv extends MessagingEnv {
   @Max(100_000)
   API_QUEUE_MAX: number = 200;
 
-  /** How long the gateway reuses a company's plan for its plan gate (a plan change takes effect within it). */
+  /**
+   * How long the gateway reuses a company's plan for its plan gate (a plan change takes effect within it).
+   * 0, the default: every plan-gated request asks auth, so a change applies on the next request.
+   */
   @IsInt()
   @Min(0)
-  PLAN_CACHE_MS: number = 2_000;
+  PLAN_CACHE_MS: number = 0;
 
   @Matches(URL_RULE) AUTH_URL: string = 'http://127.0.0.1:3101';
   @Matches(URL_RULE) TICKETS_URL: string = 'http://127.0.0.1:3102';

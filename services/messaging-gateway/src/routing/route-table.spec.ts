@@ -22,6 +22,15 @@ describe('route table', () => {
     expect(matchRoute('GET', '/prompt/3')?.route.plan).toBe('useOpenAi');
     expect(matchRoute('POST', '/queueIntegration/testSession')?.route.plan).toBe('useIntegrations');
     expect(matchRoute('GET', '/queue/3')?.route.plan).toBeUndefined();
+    expect(matchRoute('GET', '/schedules')?.route.plan).toBe('useSchedules');
+    expect(matchRoute('DELETE', '/campaigns/4')?.route.plan).toBe('useCampaigns');
+    expect(matchRoute('GET', '/contact-list-items')?.route.plan).toBe('useCampaigns');
+    expect(matchRoute('POST', '/chats/2/read')?.route.plan).toBe('useInternalChat');
+    expect(matchRoute('GET', '/tags/kanban')?.route.plan).toBe('useKanban');
+    expect(matchRoute('GET', '/ticket/kanban')?.route).toMatchObject({ service: 'tickets', plan: 'useKanban' });
+    // the tags themselves are every plan's; only their kanban board is gated
+    expect(matchRoute('GET', '/tags')?.route.plan).toBeUndefined();
+    expect(matchRoute('GET', '/tags/3')?.route.plan).toBeUndefined();
     expect(matchRoute('GET', '/queue-options')?.route.plan).toBeUndefined();
   });
 

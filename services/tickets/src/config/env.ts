@@ -2,6 +2,10 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { InfraEnv, Secret } from '@wa/server-kit';
 
 export class TicketsEnv extends InfraEnv {
+  /** auth, asked for the company's plan counts when a connection or queue is created */
+  @IsString()
+  AUTH_URL: string = 'http://127.0.0.1:3101';
+
   override PORT: number = 3102;
 
   /** Inbound messages stored in one transaction at most. */

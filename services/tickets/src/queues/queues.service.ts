@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type QueueChangedEvent, type QueueDeletedEvent, type QueueDto } from '@wa/contracts';
+import { assertPlanRoom, PlanLimitsClient } from '@wa/auth';
 import { DomainError, isMediaKey, MediaStorage, workingDaysOf, type UploadedDiskFile } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -38,6 +39,7 @@ export class QueuesService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: Outbox,
     private readonly storage: MediaStorage,
+    private readonly planLimits: PlanLimitsClient,
   ) {}
 
   async list(caller: Caller): Promise<QueueDto[]> {
@@ -50,8 +52,12 @@ export class QueuesService {
   }
 
   async create(caller: Caller, dto: CreateQueueDto): Promise<QueueDto> {
-    return this.save(caller, async (tx) =>
-      tx.getRepository(QueueEntity).save(
+    const limits = await this.planLimits.of(caller.companyId);
+    return this.save(caller, async (tx) => {
+      // the plan's count of queues, checked under the company's lock
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tickets.queues'), $1)`, [caller.companyId]);
+      assertPlanRoom(limits, 'queues', await tx.getRepository(QueueEntity).countBy({ companyId: caller.companyId }));
+      return tx.getRepository(QueueEntity).save(
         tx.getRepository(QueueEntity).create({
           companyId: caller.companyId,
           name: dto.name.trim(),
@@ -63,8 +69,8 @@ export class QueuesService {
           promptId: await this.ownedRef(tx, caller, PromptEntity, 'promptId', dto.promptId),
           integrationId: await this.ownedRef(tx, caller, QueueIntegrationEntity, 'integrationId', dto.integrationId),
         }),
-      ),
-    );
+      );
+    });
   }
 
   /** A prompt or integration id given for a queue: one of the company's own (ERR_VALIDATION otherwise), or none. */

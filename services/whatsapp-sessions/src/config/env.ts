@@ -5,6 +5,10 @@ import { InfraEnv, Secret } from '@wa/server-kit';
 const CHANNELS: ConnectionProviderKind[] = ['sandbox', 'baileys'];
 
 export class WhatsappSessionsEnv extends InfraEnv {
+  /** auth, asked for the company's plan counts when a connection or queue is created */
+  @IsString()
+  AUTH_URL: string = 'http://127.0.0.1:3101';
+
   override PORT: number = 3103;
 
   /**

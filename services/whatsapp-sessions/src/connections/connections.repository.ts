@@ -36,6 +36,11 @@ export class ConnectionsRepository extends TenantScopedRepository<ConnectionEnti
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('whatsapp.connections'), $1)`, [this.companyId]);
   }
 
+  /** The caller's company (the one every query here is scoped to). */
+  company(): number {
+    return this.companyId;
+  }
+
   /** Clears the default flag of the company's other connections; answers the rows it changed. */
   async unsetDefaults(tx: EntityManager, exceptId?: number): Promise<ConnectionEntity[]> {
     const raw = await tx.query(

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { WhatsappDto } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
+import { assertPlanRoom, PlanLimitsClient } from '@wa/auth';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionEntity } from '../database/entities/connection.entity.js';
@@ -34,6 +35,7 @@ export class ConnectionsService {
     private readonly outbound: OutboundConsumer,
     private readonly env: WhatsappSessionsEnv,
     private readonly tokens: ConnectionTokens,
+    private readonly planLimits: PlanLimitsClient,
   ) {}
 
   async list(): Promise<WhatsappDto[]> {
@@ -47,11 +49,15 @@ export class ConnectionsService {
   /** Creates the connection and starts its session (as the product does). */
   async create(dto: CreateConnectionDto): Promise<WhatsappDto> {
     requireGreeting(dto.queueIds ?? [], dto.greetingMessage ?? '');
+    const limits = await this.planLimits.of(this.connections.company());
     const { created } = await this.unique(() =>
       this.db.transaction(async (tx) => {
         await this.connections.lockCompany(tx);
         if (await this.connections.nameTaken(dto.name, undefined, tx)) throw nameTaken();
-        const isDefault = dto.isDefault === true || (await this.connections.count(tx)) === 0;
+        const existing = await this.connections.count(tx);
+        // the plan's count of connections, checked under the company's lock
+        assertPlanRoom(limits, 'connections', existing);
+        const isDefault = dto.isDefault === true || existing === 0;
         const changed = isDefault ? await this.connections.unsetDefaults(tx) : [];
         const created = await this.connections.create(
           {

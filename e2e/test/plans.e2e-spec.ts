@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { signAccessToken } from '@wa/auth';
+import { createDataSource, runMigrations } from '@wa/database';
+import { HttpClient, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, uniqueEmail, uniqueSuffix, waitFor } from '@wa/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { authDatabase } from '../../services/auth/src/database/data-source.js';
+import { billingDatabase } from '../../services/billing/src/database/data-source.js';
+import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
+import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
+import { startProcess, type ServiceProcess } from './processes.js';
+import { Product } from './product.js';
+
+/**
+ * Plans (issue 16): billing's plans managed by super users through the gateway, the plan gates of every
+ * plan-gated route, and the plan's counts of users, connections and queues, each enforced by its service.
+ */
+const running: ServiceProcess[] = [];
+let http: HttpClient;
+let product: Product;
+let auth: ReturnType<typeof createDataSource>;
+const NO_PERMISSION = 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.';
+/** a super user's token (the platform's operator) */
+const superToken = signAccessToken({ id: 1_999_999_201, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
+
+beforeAll(async () => {
+  for (const db of [authDatabase, billingDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
+  const authService = await startProcess('auth');
+  running.push(authService);
+  const billing = await startProcess('billing', { AUTH_URL: authService.url });
+  const tickets = await startProcess('tickets', { AUTH_URL: authService.url });
+  const sessions = await startProcess('whatsapp-sessions', { AUTH_URL: authService.url });
+  running.push(billing, tickets, sessions);
+  const gateway = await startProcess('messaging-gateway', {
+    AUTH_URL: authService.url,
+    BILLING_URL: billing.url,
+    TICKETS_URL: tickets.url,
+    WHATSAPP_SESSIONS_URL: sessions.url,
+    CAMPAIGNS_URL: 'http://127.0.0.1:1',
+    REALTIME_URL: 'http://127.0.0.1:1',
+  });
+  running.push(gateway);
+  http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
+  product = new Product(http, gateway.url);
+  auth = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
+  await auth.initialize();
+});
+
+afterAll(async () => {
+  await auth?.destroy();
+  for (const p of running.reverse()) await p.stop('SIGTERM');
+});
+
+type Plan = { id: number; name: string; users: number; connections: number; queues: number; value: number; updatedAt?: string } & Record<string, unknown>;
+
+async function newPlan(body: Record<string, unknown>): Promise<Plan> {
+  const res = await http.post('/plans', { token: superToken, body: { name: `Plano ${uniqueSuffix()}`, ...body } });
+  expect(res.status).toBe(201);
+  return res.body as Plan;
+}
+
+/** auth's copy of a plan (what the gates read) as billing last announced it. */
+async function copied(planId: number, check: (row: Record<string, unknown>) => boolean = () => true) {
+  return waitFor(async () => {
+    const [row] = await auth.query(`SELECT * FROM auth.plans WHERE id = $1`, [planId]);
+    return row && check(row) ? row : undefined;
+  });
+}
+
+async function putPlan(plan: Plan, body: Record<string, unknown>, check: (row: Record<string, unknown>) => boolean) {
+  const res = await http.put(`/plans/${plan.id}`, { token: superToken, body });
+  expect(res.status).toBe(200);
+  await copied(plan.id, check);
+  return res.body as Plan;
+}
+
+const onPlan = (companyId: number, planId: number) => auth.query(`UPDATE auth.companies SET "planId" = $2 WHERE id = $1`, [companyId, planId]);
+const color = () => `#${randomBytes(3).toString('hex')}`;
+
+describe('plans (settings tab Planos)', () => {
+  it('super users list, create, edit and read plans with the spec’s defaults; admins are refused; bad input and a taken name are refused', async () => {
+    const a = await product.newCompany('Planos Admin');
+    for (const [method, path] of [
+      ['get', '/plans/all'],
+      ['get', '/plans/1'],
+      ['post', '/plans'],
+      ['put', '/plans/1'],
+      ['delete', '/plans/1'],
+    ] as const) {
+      expect((await http[method](path, { token: a.token, ...(method === 'get' ? {} : { body: { name: 'Meu plano' } }) })).status).toBe(403);
+    }
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await http.post('/plans', { token: superToken, body });
+      expect(res.status).toBe(400);
+      return JSON.stringify(res.body);
+    };
+    expect(await bad({})).toContain('Required');
+    expect(await bad({ name: 'X', users: -1 })).toContain('users');
+    expect(await bad({ name: 'X', value: 'caro' })).toContain('value');
+    expect(await bad({ name: 'X', useKanban: 'sim' })).toContain('useKanban');
+
+    const name = `Básico ${uniqueSuffix()}`;
+    const made = await http.post('/plans', { token: superToken, body: { name } });
+    expect(made.status).toBe(201);
+    // spec 02 §9: 0 users, connections, queues and value; every feature on
+    expect(made.body).toMatchObject({ name, users: 0, connections: 0, queues: 0, value: 0, useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true });
+    const taken = await http.post('/plans', { token: superToken, body: { name: name.toUpperCase() } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toBe('ERR_PLAN_NAME_EXISTS');
+
+    const edited = await http.put(`/plans/${made.body.id}`, { token: superToken, body: { users: 3, connections: 3, value: 49.9, useOpenAi: false } });
+    expect(edited.body).toMatchObject({ id: made.body.id, name, users: 3, connections: 3, queues: 0, value: 49.9, useOpenAi: false, useKanban: true });
+    expect((await http.get(`/plans/${made.body.id}`, { token: superToken })).body).toEqual(edited.body);
+    expect((await http.get('/plans/all', { token: superToken })).body.map((p: Plan) => p.name)).toContain(name);
+    expect((await http.get('/plans/list')).body.find((p: Plan) => p.id === made.body.id)).toMatchObject({ users: 3, value: 49.9 });
+    // the copy the gates read follows
+    await copied(made.body.id, (row) => row.users === 3 && row.useOpenAi === false);
+    const missing = await http.get('/plans/987654321', { token: superToken });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('ERR_NO_PLAN_FOUND');
+    expect((await http.put(`/plans/${made.body.id}`, { token: superToken, body: { name: '' } })).status).toBe(400);
+  });
+
+  it('a plan in use cannot be deleted; once no company is on it, it goes, from billing and from auth’s copy', async () => {
+    const a = await product.newCompany('Planos Em Uso');
+    const plan = await newPlan({});
+    await copied(plan.id);
+    await onPlan(a.user.companyId, plan.id);
+    const refused = await http.delete(`/plans/${plan.id}`, { token: superToken });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('ERR_PLAN_IN_USE');
+    await onPlan(a.user.companyId, 1);
+    expect((await http.delete(`/plans/${plan.id}`, { token: superToken })).status).toBe(200);
+    expect((await http.get(`/plans/${plan.id}`, { token: superToken })).status).toBe(404);
+    await waitFor(async () => (await auth.query(`SELECT 1 FROM auth.plans WHERE id = $1`, [plan.id])).length === 0);
+  });
+});
+
+describe('the plan gates', () => {
+  it('a plan without a feature: each of its routes answers 403 with the spec’s text before any service; a plan change applies on the next request', async () => {
+    const a = await product.newCompany('Planos Portas');
+    const off = { useCampaigns: false, useKanban: false, useOpenAi: false, useIntegrations: false, useSchedules: false, useInternalChat: false, useExternalApi: false };
+    const plan = await newPlan(off);
+    await copied(plan.id, (row) => row.useSchedules === false);
+    await onPlan(a.user.companyId, plan.id);
+    const gated = ['/schedules', '/campaigns', '/campaign-settings', '/contact-lists', '/contact-list-items', '/chats', '/tags/kanban', '/ticket/kanban', '/prompt', '/queueIntegration'];
+    for (const path of gated) {
+      const res = await http.get(path, { token: a.token });
+      expect({ path, status: res.status, error: res.body.error, message: res.body.message }).toEqual({ path, status: 403, error: 'ERR_NO_PERMISSION', message: NO_PERMISSION });
+    }
+    expect((await http.post('/schedules', { token: a.token, body: { body: 'x' } })).status).toBe(403);
+    // what every plan has stays open
+    expect((await http.get('/tags', { token: a.token })).status).toBe(200);
+    expect((await http.get('/queue', { token: a.token })).status).toBe(200);
+
+    await putPlan(plan, { useSchedules: true }, (row) => row.useSchedules === true);
+    expect((await http.get('/schedules', { token: a.token })).status).toBe(200);
+    await putPlan(plan, { useSchedules: false }, (row) => row.useSchedules === false);
+    expect((await http.get('/schedules', { token: a.token })).status).toBe(403);
+    // moving the company to a plan with the feature
+    await onPlan(a.user.companyId, 1);
+    expect((await http.get('/schedules', { token: a.token })).status).toBe(200);
+  });
+
+  it('the plan’s counts of users, connections and queues are refused past the limit by each service; raising them applies on the next create', async () => {
+    const a = await product.newCompany('Planos Limites');
+    const plan = await newPlan({ users: 2, connections: 1, queues: 1 });
+    await copied(plan.id, (row) => row.users === 2);
+    await onPlan(a.user.companyId, plan.id);
+    const limit = (res: { status: number; body: { error?: string; resource?: string; limit?: number } }) => ({ status: res.status, error: res.body.error, resource: res.body.resource, limit: res.body.limit });
+
+    // queues (tickets)
+    const q1 = await http.post('/queue', { token: a.token, body: { name: 'Fila um', color: color() } });
+    expect(q1.status).toBe(201);
+    expect(limit(await http.post('/queue', { token: a.token, body: { name: 'Fila dois', color: color() } }))).toEqual({ status: 403, error: 'ERR_PLAN_LIMIT_REACHED', resource: 'queues', limit: 1 });
+    expect((await http.get('/queue', { token: a.token })).body).toHaveLength(1);
+
+    // connections (whatsapp-sessions)
+    expect((await http.post('/whatsapp', { token: a.token, body: { name: 'Conexão um', channel: 'sandbox', queueIds: [q1.body.id] } })).status).toBe(201);
+    expect(limit(await http.post('/whatsapp', { token: a.token, body: { name: 'Conexão dois', channel: 'sandbox', queueIds: [q1.body.id] } }))).toEqual({
+      status: 403,
+      error: 'ERR_PLAN_LIMIT_REACHED',
+      resource: 'connections',
+      limit: 1,
+    });
+
+    // users (auth): the admin is one of the two
+    const user = (n: number) => ({ name: `Agente ${n}`, email: uniqueEmail(`limite-${n}`), password: 'agent123', profile: 'user' });
+    expect((await http.post('/users', { token: a.token, body: user(1) })).status).toBe(201);
+    expect(limit(await http.post('/users', { token: a.token, body: user(2) }))).toEqual({ status: 403, error: 'ERR_PLAN_LIMIT_REACHED', resource: 'users', limit: 2 });
+
+    // more room on the plan: the next creates pass
+    await putPlan(plan, { users: 3, queues: 0 }, (row) => row.users === 3 && row.queues === 0);
+    expect((await http.post('/users', { token: a.token, body: user(3) })).status).toBe(201);
+    expect((await http.post('/queue', { token: a.token, body: { name: 'Fila dois', color: color() } })).status).toBe(201);
+  });
+});
