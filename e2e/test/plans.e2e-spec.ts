@@ -194,3 +194,78 @@ describe('the plan gates', () => {
     expect((await http.post('/queue', { token: a.token, body: { name: 'Fila dois', color: color() } })).status).toBe(201);
   });
 });
+
+describe('companies (settings tab Empresas)', () => {
+  it('super users list, create and edit companies; a new company gets its admin, default settings and default queue; admins are refused', async () => {
+    const a = await product.newCompany('Empresas Admin');
+    for (const [method, path] of [
+      ['get', '/companies'],
+      ['get', '/companies/list'],
+      ['post', '/companies'],
+      ['put', `/companies/${a.user.companyId}`],
+    ] as const) {
+      expect((await http[method](path, { token: a.token, ...(method === 'get' ? {} : { body: { name: 'Outra' } }) })).status).toBe(403);
+    }
+    const plan = await newPlan({ users: 5 });
+    await copied(plan.id);
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await http.post('/companies', { token: superToken, body });
+      expect(res.status).toBe(400);
+      return JSON.stringify(res.body);
+    };
+    const name = `Loja ${uniqueSuffix()}`;
+    const email = uniqueEmail('empresa');
+    // spec 02 §5: email and plan required
+    expect(await bad({ name, planId: plan.id })).toContain('Invalid email');
+    expect(await bad({ name, email })).toContain('planId');
+    expect(await bad({ name, email, planId: 987654321 })).toContain('plan not found');
+    expect(await bad({ name, email, planId: plan.id, dueDate: '25/12/2026' })).toContain('Invalid date');
+
+    const made = await http.post('/companies', { token: superToken, body: { name, email, planId: plan.id, phone: '5511999990000', password: 'Senha123', campaignsEnabled: false, recurrence: 'ANUAL' } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ name, email, planId: plan.id, status: true, recurrence: 'ANUAL', phone: '5511999990000', plan: { id: plan.id } });
+    expect(made.body.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(made.body.settings).toContainEqual({ key: 'campaignsEnabled', value: 'false' });
+    expect(made.body.settings).toContainEqual({ key: 'scheduleType', value: 'disabled' });
+    // the same name or an email already in use: refused, nothing made
+    expect((await http.post('/companies', { token: superToken, body: { name: name.toUpperCase(), email: uniqueEmail('outra'), planId: plan.id } })).status).toBe(400);
+    expect((await http.post('/companies', { token: superToken, body: { name: `${name} 2`, email, planId: plan.id } })).body.error).toBe('ERR_EMAIL_ALREADY_EXISTS');
+
+    // its first admin signs in with the company's email, and finds the default queue tickets made for it
+    const login = await http.post('/auth/login', { body: { email, password: 'Senha123' } });
+    expect(login.status).toBe(200);
+    expect(login.body.user).toMatchObject({ profile: 'admin', companyId: made.body.id });
+    const admin = login.body.token as string;
+    expect(await waitFor(async () => ((await http.get('/queue', { token: admin })).body.length === 1 ? true : undefined))).toBe(true);
+
+    const page = await http.get(`/companies?searchParam=${encodeURIComponent(name)}`, { token: superToken });
+    expect(page.body).toMatchObject({ count: 1, hasMore: false });
+    expect(page.body.companies[0]).toMatchObject({ id: made.body.id, name, email });
+    expect((await http.get('/companies/list', { token: superToken })).body.map((c: { id: number }) => c.id)).toContain(made.body.id);
+
+    // renewal by recurrence: the due date moves on; another plan applies to its gates on the next request
+    const noSchedules = await newPlan({ useSchedules: false });
+    await copied(noSchedules.id);
+    expect((await http.get('/schedules', { token: admin })).status).toBe(200);
+    const edited = await http.put(`/companies/${made.body.id}`, { token: superToken, body: { dueDate: '2030-01-31', planId: noSchedules.id, campaignsEnabled: true } });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ dueDate: '2030-01-31', planId: noSchedules.id });
+    expect(edited.body.settings).toContainEqual({ key: 'campaignsEnabled', value: 'true' });
+    expect((await http.get('/schedules', { token: admin })).status).toBe(403);
+    expect((await http.put(`/companies/${made.body.id}`, { token: superToken, body: { planId: 987654321 } })).status).toBe(400);
+    expect((await http.put('/companies/987654321', { token: superToken, body: { name: 'Nenhuma' } })).status).toBe(404);
+  });
+
+  it('disabling a company signs its users out at once and refuses their sign-in', async () => {
+    const a = await product.newCompany('Empresas Desativada');
+    expect((await http.get('/queue', { token: a.token })).status).toBe(200);
+    expect((await http.put(`/companies/${a.user.companyId}`, { token: superToken, body: { status: false } })).status).toBe(200);
+    await waitFor(async () => ((await http.get('/queue', { token: a.token })).status === 401 ? true : undefined));
+    const [row] = await auth.query(`SELECT email FROM auth.users WHERE "companyId" = $1 LIMIT 1`, [a.user.companyId]);
+    const login = await http.post('/auth/login', { body: { email: row.email, password: 'secret123' } });
+    expect(login.status).toBe(403);
+    expect(login.body.message).toContain('desativada');
+    expect((await http.put(`/companies/${a.user.companyId}`, { token: superToken, body: { status: true } })).status).toBe(200);
+    expect((await http.post('/auth/login', { body: { email: row.email, password: 'secret123' } })).status).toBe(200);
+  });
+});

@@ -1,4 +1,5 @@
 import { CompanyAccessController, PlanUsageController } from './company-access/company-access.controller.js';
+import { CompaniesAdminService } from './companies/companies-admin.service.js';
 import { CompaniesController } from './companies/companies.controller.js';
 import { SignupController } from './signup/signup.controller.js';
 import { SignupService } from './signup/signup.service.js';
@@ -33,7 +34,7 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
       controllers: [CompanyAccessController, PlanUsageController, CompaniesController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService],
     };
   }
 }

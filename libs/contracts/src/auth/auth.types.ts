@@ -54,6 +54,23 @@ export interface CompanyCreatedEvent {
   at: string;
 }
 
+/** `company.updated.<companyId>` on AUTH: a company's name, plan, status or due date changed (the provider's screen). */
+export interface CompanyUpdatedEvent {
+  companyId: number;
+  name: string;
+  planId: number;
+  status: boolean;
+  dueDate: string;
+  at: string;
+}
+
+/** `GET /companies` (super users): a page of companies. */
+export interface CompaniesPage {
+  companies: CompanyDto[];
+  count: number;
+  hasMore: boolean;
+}
+
 export interface SettingDto {
   key: string;
   value: string;
@@ -66,6 +83,11 @@ export interface CompanyDto {
   dueDate: string;
   status: boolean;
   planId: number;
+  email?: string | null;
+  phone?: string | null;
+  /** how the due date moves on at renewal: MENSAL, BIMESTRAL, TRIMESTRAL, SEMESTRAL, ANUAL */
+  recurrence?: string;
+  createdAt?: string;
   plan: PlanDto;
   settings: SettingDto[];
   /** the company's working hours (used when its scheduleType setting is company); [] when none were set */

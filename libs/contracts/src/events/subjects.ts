@@ -38,6 +38,7 @@ export const Subjects = {
   userDeleted: (companyId: number, userId: number) => `user.deleted.${companyId}.${userId}`,
   settingUpdated: (companyId: number, key: string) => `company.setting.updated.${companyId}.${key}`,
   companyCreated: (companyId: number) => `company.created.${companyId}`,
+  companyUpdated: (companyId: number) => `company.updated.${companyId}`,
   companySchedulesUpdated: (companyId: number) => `company.schedules.updated.${companyId}`,
 } as const;
 

@@ -1,13 +1,15 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Put } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AdminOnly, CurrentUser } from '@wa/auth';
-import { Subjects, type AccessTokenClaims, type CompanyDto, type CompanySchedulesUpdatedEvent } from '@wa/contracts';
+import { AdminOnly, CurrentUser, SuperOnly } from '@wa/auth';
+import { Subjects, type AccessTokenClaims, type CompaniesPage, type CompanyDto, type CompanySchedulesUpdatedEvent } from '@wa/contracts';
 import { DomainError, workingDaysOf, WorkingDaysField, type WorkingDayBody } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CompanyEntity, PlanEntity, SettingEntity } from '../database/entities/index.js';
 import { Outbox } from '../outbox/outbox.service.js';
 import { companyView } from '../users/user-view.js';
+import { CompaniesAdminService } from './companies-admin.service.js';
+import { CreateCompanyDto, ListCompaniesQuery, UpdateCompanyDto } from './companies.dto.js';
 
 export class CompanySchedulesDto {
   @WorkingDaysField({ required: true, description: 'the company working hours, a day at most once (used when scheduleType is company)' })
@@ -24,7 +26,34 @@ export class CompaniesController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: Outbox,
+    private readonly admin: CompaniesAdminService,
   ) {}
+
+  /** The platform's companies, a page at a time (super users; settings tab Empresas). */
+  @SuperOnly()
+  @Get()
+  page(@Query() query: ListCompaniesQuery): Promise<CompaniesPage> {
+    return this.admin.page(query);
+  }
+
+  /** Every company by name, for the provider's selects (super users). */
+  @SuperOnly()
+  @Get('list')
+  list(): Promise<CompanyDto[]> {
+    return this.admin.list();
+  }
+
+  @SuperOnly()
+  @Post()
+  create(@Body() body: CreateCompanyDto): Promise<CompanyDto> {
+    return this.admin.create(body);
+  }
+
+  @SuperOnly()
+  @Put(':id')
+  update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCompanyDto): Promise<CompanyDto> {
+    return this.admin.update(id, body);
+  }
 
   @AdminOnly()
   @Get(':id')

@@ -149,10 +149,12 @@ export class SessionsService {
     return { token: this.accessToken(view, result.session.id), user: view, refreshToken: result.refreshToken, refreshExpiresAt: result.expiresAt };
   }
 
-  /** A company past its due date signs in no one but super users (spec: ERR_SUBSCRIPTION_EXPIRED). */
+  /** A disabled company, or one past its due date, signs in no one but super users (spec: ERR_SUBSCRIPTION_EXPIRED). */
   private async assertSubscription(user: { companyId: number; super: boolean }): Promise<void> {
     if (user.super) return;
     const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
+    // a company the provider disabled signs in no one
+    if (!company.status) throw new DomainError('ERR_NO_PERMISSION', { companyDisabled: true }, 'Esta empresa está desativada. Entre em contato com o Suporte para mais informações!');
     // the due date lasts to the end of that day on the company's own calendar
     const zone = await this.db.getRepository(SettingEntity).findOneBy({ companyId: company.id, key: TIME_ZONE_SETTING });
     if (company.dueDate < todayIn(companyTimeZone(zone?.value))) {

@@ -25,5 +25,5 @@ export class LoginSessionEntity {
   revokedAt: Date | null;
 
   @Column({ type: 'varchar', length: 20, nullable: true })
-  revokedReason: 'logout' | 'replaced' | 'reuse' | 'user_deleted' | 'password_changed' | null;
+  revokedReason: 'logout' | 'replaced' | 'reuse' | 'user_deleted' | 'password_changed' | 'company_disabled' | null;
 }

@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TokenRevocation } from '@wa/auth';
+import { Subjects, type CompaniesPage, type CompanyCreatedEvent, type CompanyDto, type CompanyUpdatedEvent, type SettingUpdatedEvent } from '@wa/contracts';
+import { daysFromToday, DEFAULT_TIME_ZONE, DomainError } from '@wa/server-kit';
+import { randomBytes } from 'node:crypto';
+import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
+import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
+import { CompanyEntity, LoginSessionEntity, PlanEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
+import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { companyView } from '../users/user-view.js';
+import { userChanged } from '../users/users.service.js';
+import type { CreateCompanyDto, ListCompaniesQuery, UpdateCompanyDto } from './companies.dto.js';
+
+export const COMPANIES_PAGE_SIZE = 20;
+/** `/companies/list` answers at most this many (the selects of the provider's screens). */
+const COMPANIES_LISTED = 1000;
+
+const settingEvent = (companyId: number, key: string, value: string, at: string, tag: string): OutgoingEvent => {
+  const e: SettingUpdatedEvent = { companyId, key, value, at };
+  return { subject: Subjects.settingUpdated(companyId, key), msgId: `setting:${companyId}:${key}:${tag}`, payload: e };
+};
+
+/**
+ * The platform's companies as super users run them (spec 02 settings tab Empresas): list, create, edit. A new
+ * company gets its first admin (the company's email), the default settings and, through `company.created`, its
+ * default queue (tickets) and connection defaults. Disabling one signs its users out at once and keeps them out.
+ */
+@Injectable()
+export class CompaniesAdminService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: Outbox,
+    private readonly revocation: TokenRevocation,
+  ) {}
+
+  async page(query: ListCompaniesQuery): Promise<CompaniesPage> {
+    const pageNumber = query.pageNumber ?? 1;
+    const qb = this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id');
+    const search = query.searchParam?.trim();
+    if (search) qb.where('(c.name ILIKE :s OR c.email ILIKE :s)', { s: `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` });
+    const [rows, count] = await qb.take(COMPANIES_PAGE_SIZE).skip((pageNumber - 1) * COMPANIES_PAGE_SIZE).getManyAndCount();
+    return { companies: await this.views(this.db.manager, rows), count, hasMore: pageNumber * COMPANIES_PAGE_SIZE < count };
+  }
+
+  async list(): Promise<CompanyDto[]> {
+    const rows = await this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id').take(COMPANIES_LISTED).getMany();
+    return this.views(this.db.manager, rows);
+  }
+
+  async create(dto: CreateCompanyDto): Promise<CompanyDto> {
+    const email = dto.email.trim().toLowerCase();
+    const plan = await this.plan(this.db.manager, dto.planId);
+    if (await this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getExists()) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+    const dueDate = dto.dueDate ?? daysFromToday(Math.max(plan.trialDays, 0), DEFAULT_TIME_ZONE);
+    const { view, outboxIds } = await this.db.transaction(async (tx) => {
+      await this.assertFreeName(tx, dto.name);
+      const password = dto.password ?? randomBytes(24).toString('base64url');
+      const { company, admin } = await createCompanyWithAdmin(tx, { name: dto.name.trim(), dueDate, planId: plan.id, admin: { name: dto.name.trim(), email, password } });
+      await tx.getRepository(CompanyEntity).update({ id: company.id }, { email, phone: dto.phone?.trim() || null, status: dto.status ?? true, recurrence: dto.recurrence ?? 'MENSAL' });
+      const campaigns = String(dto.campaignsEnabled ?? true);
+      await tx.getRepository(SettingEntity).update({ companyId: company.id, key: 'campaignsEnabled' }, { value: campaigns });
+      const at = new Date().toISOString();
+      const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };
+      const events: OutgoingEvent[] = [
+        { subject: Subjects.companyCreated(company.id), msgId: `company-created:${company.id}`, payload: created },
+        ...Object.entries({ ...DEFAULT_SETTINGS, campaignsEnabled: campaigns }).map(([key, value]) => settingEvent(company.id, key, value, at, 'initial')),
+        ...userChanged('created', admin),
+      ];
+      const row = await tx.getRepository(CompanyEntity).findOneByOrFail({ id: company.id });
+      return { view: await this.view(tx, row), outboxIds: await this.outbox.add(tx, [...events, this.updated(row)]) };
+    });
+    await this.outbox.flush(outboxIds);
+    return view;
+  }
+
+  async update(id: number, dto: UpdateCompanyDto): Promise<CompanyDto> {
+    if (dto.planId !== undefined) await this.plan(this.db.manager, dto.planId);
+    const { view, outboxIds, ended } = await this.db.transaction(async (tx) => {
+      const company = await this.find(tx, id, true);
+      if (dto.name !== undefined) await this.assertFreeName(tx, dto.name, id);
+      const before = company.status;
+      Object.assign(company, {
+        ...(dto.name !== undefined ? { name: dto.name.trim() } : {}),
+        ...(dto.email !== undefined ? { email: dto.email.trim().toLowerCase() } : {}),
+        ...(dto.phone !== undefined ? { phone: dto.phone.trim() || null } : {}),
+        ...(dto.planId !== undefined ? { planId: dto.planId } : {}),
+        ...(dto.status !== undefined ? { status: dto.status } : {}),
+        ...(dto.dueDate !== undefined ? { dueDate: dto.dueDate } : {}),
+        ...(dto.recurrence !== undefined ? { recurrence: dto.recurrence } : {}),
+      });
+      await tx.getRepository(CompanyEntity).save(company);
+      const events = [this.updated(company)];
+      if (dto.campaignsEnabled !== undefined) {
+        const value = String(dto.campaignsEnabled);
+        await tx.query(
+          `INSERT INTO auth.settings ("companyId", key, value) VALUES ($1, 'campaignsEnabled', $2) ON CONFLICT ("companyId", key) DO UPDATE SET value = EXCLUDED.value, "updatedAt" = now()`,
+          [id, value],
+        );
+        events.push(settingEvent(id, 'campaignsEnabled', value, new Date().toISOString(), String(Date.now())));
+      }
+      // disabled: every session of its users ends (no refresh either); sign-ins are refused from now on
+      const ended = (
+        before && !company.status
+          ? await tx.getRepository(LoginSessionEntity).find({ where: { companyId: id, revokedAt: IsNull() }, select: { id: true }, lock: { mode: 'pessimistic_write' } })
+          : []
+      ).map((x) => ({ id: x.id }));
+      if (ended.length > 0) await tx.getRepository(LoginSessionEntity).update({ id: In(ended.map((x) => x.id)) }, { revokedAt: new Date(), revokedReason: 'company_disabled' });
+      return { view: await this.view(tx, company), outboxIds: await this.outbox.add(tx, events), ended: ended.map((s) => s.id) };
+    });
+    await this.outbox.flush(outboxIds);
+    // their access tokens are refused at once, everywhere
+    await this.revocation.revokeSessions(ended);
+    return view;
+  }
+
+  /** `company.updated.<id>`: what other services keep of a company (name, plan, status, due date). */
+  private updated(c: CompanyEntity): OutgoingEvent {
+    const payload: CompanyUpdatedEvent = { companyId: c.id, name: c.name, planId: c.planId, status: c.status, dueDate: c.dueDate, at: new Date().toISOString() };
+    return { subject: Subjects.companyUpdated(c.id), msgId: `company-updated:${c.id}:${Date.now()}:${randomBytes(3).toString('hex')}`, payload };
+  }
+
+  private async plan(manager: EntityManager, planId: number): Promise<PlanEntity> {
+    const plan = await manager.getRepository(PlanEntity).findOneBy({ id: planId });
+    if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
+    return plan;
+  }
+
+  private async find(manager: EntityManager, id: number, lock = false): Promise<CompanyEntity> {
+    const company = await manager.getRepository(CompanyEntity).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    if (!company) throw new DomainError('ERR_NOT_FOUND');
+    return company;
+  }
+
+  /** Company names are unique whatever their case (the spec's save-failure text names this case). */
+  private async assertFreeName(tx: EntityManager, name: string, exceptId?: number): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.companies.name'))`);
+    const [taken] = await tx.query(`SELECT id FROM auth.companies WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [name.trim(), exceptId ?? null]);
+    if (taken) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['A company with this name already exists'] }] }, 'A company with this name already exists');
+  }
+
+  private async view(manager: EntityManager, company: CompanyEntity): Promise<CompanyDto> {
+    return (await this.views(manager, [company]))[0] as CompanyDto;
+  }
+
+  private async views(manager: EntityManager, rows: CompanyEntity[]): Promise<CompanyDto[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [plans, settings] = await Promise.all([
+      manager.getRepository(PlanEntity).find({ where: [...new Set(rows.map((r) => r.planId))].map((id) => ({ id })) }),
+      manager.getRepository(SettingEntity).createQueryBuilder('s').where('s."companyId" IN (:...ids)', { ids }).orderBy('s.key').getMany(),
+    ]);
+    const planOf = new Map(plans.map((p) => [p.id, p]));
+    return rows.map((r) => companyView(r, planOf.get(r.planId) as PlanEntity, settings.filter((s) => s.companyId === r.id)));
+  }
+}
