@@ -256,6 +256,39 @@ describe('companies (settings tab Empresas)', () => {
     expect((await http.put('/companies/987654321', { token: superToken, body: { name: 'Nenhuma' } })).status).toBe(404);
   });
 
+  it('deleting a company ends its users’ access at once and leaves nothing of it readable in any service', async () => {
+    const email = uniqueEmail('apagar');
+    const made = await http.post('/companies', { token: superToken, body: { name: `Apagar ${uniqueSuffix()}`, email, planId: 1, password: 'Senha123' } });
+    expect(made.status).toBe(201);
+    const companyId = made.body.id as number;
+    const admin = (await http.post('/auth/login', { body: { email, password: 'Senha123' } })).body.token as string;
+    const queue = await waitFor(async () => ((await http.get('/queue', { token: admin })).body as Array<{ id: number }>)[0]);
+    const conn = await product.connectedSandbox(admin, queue.id);
+    expect((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: admin, body: { from: '5511987650000', name: 'Cliente', body: 'olá' } })).status).toBeLessThan(300);
+    await waitFor(async () => ((await http.get('/tickets?status=pending', { token: admin })).body.tickets?.length > 0 ? true : undefined));
+    const rowsOf = async (schema: string) => {
+      const tables: Array<{ t: string }> = await auth.query(`SELECT table_name AS t FROM information_schema.columns WHERE table_schema = $1 AND column_name = 'companyId'`, [schema]);
+      let n = 0;
+      for (const { t } of tables) n += Number((await auth.query(`SELECT count(*)::int AS n FROM "${schema}"."${t}" WHERE "companyId" = $1`, [companyId]))[0].n);
+      return n;
+    };
+    expect(await rowsOf('tickets')).toBeGreaterThan(0);
+    expect(await rowsOf('whatsapp')).toBeGreaterThan(0);
+
+    // not by an admin, not the caller's own company
+    expect((await http.delete(`/companies/${companyId}`, { token: admin })).status).toBe(403);
+    expect((await http.delete('/companies/1', { token: superToken })).status).toBe(403);
+    expect((await http.delete(`/companies/${companyId}`, { token: superToken })).status).toBe(200);
+    expect((await http.get('/queue', { token: admin })).status).toBe(401);
+    expect((await http.post('/auth/login', { body: { email, password: 'Senha123' } })).status).toBe(401);
+    expect((await http.get(`/companies/${companyId}`, { token: superToken })).status).toBe(404);
+    expect(await rowsOf('auth')).toBe(0);
+    // every other service deletes its part (company.deleted); the session is ended, its files gone
+    await waitFor(async () => ((await rowsOf('tickets')) === 0 && (await rowsOf('whatsapp')) === 0 ? true : undefined), { timeoutMs: 20_000 });
+    expect(await auth.query(`SELECT 1 FROM whatsapp.session_state WHERE "connectionId" = $1`, [conn.id])).toHaveLength(0);
+    expect((await http.delete(`/companies/${companyId}`, { token: superToken })).status).toBe(404);
+  });
+
   it('disabling a company signs its users out at once and refuses their sign-in', async () => {
     const a = await product.newCompany('Empresas Desativada');
     expect((await http.get('/queue', { token: a.token })).status).toBe(200);

@@ -9,6 +9,7 @@ import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionsRepository } from './connections/connections.repository.js';
 import { ConnectionTokens } from './connections/connection-tokens.js';
 import { ConnectionsService } from './connections/connections.service.js';
+import { DeletedCompaniesConsumer } from './connections/deleted-companies.consumer.js';
 import { NewCompaniesConsumer } from './connections/new-companies.consumer.js';
 import { whatsappDatabase } from './database/data-source.js';
 import { CommandRouter } from './runtime/command-router.js';
@@ -65,6 +66,7 @@ export class AppModule {
         CommandRouter,
         SessionsService,
         NewCompaniesConsumer,
+        DeletedCompaniesConsumer,
         ...extra,
       ],
     };

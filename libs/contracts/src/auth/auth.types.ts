@@ -64,6 +64,12 @@ export interface CompanyUpdatedEvent {
   at: string;
 }
 
+/** `company.deleted.<companyId>` on AUTH: the company is gone; every service deletes what it keeps of it. */
+export interface CompanyDeletedEvent {
+  companyId: number;
+  at: string;
+}
+
 /** `GET /companies` (super users): a page of companies. */
 export interface CompaniesPage {
   companies: CompanyDto[];

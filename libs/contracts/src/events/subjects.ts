@@ -39,6 +39,7 @@ export const Subjects = {
   settingUpdated: (companyId: number, key: string) => `company.setting.updated.${companyId}.${key}`,
   companyCreated: (companyId: number) => `company.created.${companyId}`,
   companyUpdated: (companyId: number) => `company.updated.${companyId}`,
+  companyDeleted: (companyId: number) => `company.deleted.${companyId}`,
   companySchedulesUpdated: (companyId: number) => `company.schedules.updated.${companyId}`,
 } as const;
 

@@ -28,6 +28,8 @@ export abstract class MediaStorage {
   abstract delete(key: string): Promise<void>;
   /** The file's size, or null when there is none. */
   abstract head(key: string): Promise<{ size: number } | null>;
+  /** Every file of a company (its keys start with its id): a deleted company leaves none. */
+  abstract deleteCompany(companyId: number): Promise<void>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -124,6 +126,11 @@ export class LocalDiskStorage extends MediaStorage {
     const path = this.path(key);
     await rm(path, { force: true });
     await rmdir(dirname(path)).catch(() => undefined);
+  }
+
+  async deleteCompany(companyId: number): Promise<void> {
+    if (!Number.isSafeInteger(companyId) || companyId <= 0) throw new Error(`not a company id: ${companyId}`);
+    await rm(join(this.root, String(companyId)), { recursive: true, force: true });
   }
 
   private path(key: string): string {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TokenRevocation } from '@wa/auth';
-import { Subjects, type CompaniesPage, type CompanyCreatedEvent, type CompanyDto, type CompanyUpdatedEvent, type SettingUpdatedEvent } from '@wa/contracts';
+import { directoryRemoveEvent, TokenRevocation } from '@wa/auth';
+import { Subjects, type AccessTokenClaims, type CompaniesPage, type CompanyCreatedEvent, type CompanyDeletedEvent, type CompanyDto, type CompanyUpdatedEvent, type SettingUpdatedEvent, type UserDeletedEvent } from '@wa/contracts';
+import { deleteCompanyRows } from '@wa/database';
 import { daysFromToday, DEFAULT_TIME_ZONE, DomainError } from '@wa/server-kit';
 import { randomBytes } from 'node:crypto';
 import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
@@ -112,6 +113,41 @@ export class CompaniesAdminService {
     // their access tokens are refused at once, everywhere
     await this.revocation.revokeSessions(ended);
     return view;
+  }
+
+  /**
+   * Deletes a company: its users, sessions, settings and the company itself here, at once (their tokens are
+   * refused from the next request), then `company.deleted` has every other service delete what it keeps of
+   * it (tickets: conversations, contacts, queues, files…; whatsapp-sessions: its connections, ended). A
+   * company with a super user (the provider's own) or the caller's own is not deleted.
+   */
+  async remove(caller: AccessTokenClaims, id: number): Promise<void> {
+    if (id === caller.companyId) throw new DomainError('ERR_NO_PERMISSION', {}, 'The company you are signed in to cannot be deleted.');
+    const { users, sessions, outboxIds } = await this.db.transaction(async (tx) => {
+      await this.find(tx, id, true);
+      const users = await tx.getRepository(UserEntity).find({ where: { companyId: id }, select: { id: true, super: true } });
+      if (users.some((u) => u.super)) throw new DomainError('ERR_NO_PERMISSION', {}, 'The provider’s company cannot be deleted.');
+      const sessions: Array<{ id: string }> = await tx.getRepository(LoginSessionEntity).find({ where: { companyId: id }, select: { id: true } });
+      const userIds = users.map((u) => u.id);
+      if (userIds.length > 0) {
+        await tx.query(`DELETE FROM auth.refresh_tokens WHERE "sessionId" IN (SELECT id FROM auth.login_sessions WHERE "companyId" = $1)`, [id]);
+        await tx.query(`DELETE FROM auth.password_resets WHERE "userId" = ANY($1::int[])`, [userIds]);
+      }
+      await deleteCompanyRows(tx, 'auth', id);
+      await tx.getRepository(CompanyEntity).delete({ id });
+      const at = new Date().toISOString();
+      const deleted: CompanyDeletedEvent = { companyId: id, at };
+      const events: OutgoingEvent[] = [
+        ...userIds.flatMap((userId): OutgoingEvent[] => {
+          const e: UserDeletedEvent = { companyId: id, userId, at };
+          return [directoryRemoveEvent(id, userId), { subject: Subjects.userDeleted(id, userId), msgId: `user-deleted:${userId}`, payload: e }];
+        }),
+        { subject: Subjects.companyDeleted(id), msgId: `company-deleted:${id}`, payload: deleted },
+      ];
+      return { users: userIds, sessions: sessions.map((s) => s.id), outboxIds: await this.outbox.add(tx, events) };
+    });
+    await this.outbox.flushAndWait(outboxIds);
+    await Promise.all([...users.map((u) => this.revocation.revokeUser(u)), this.revocation.revokeSessions(sessions)]);
   }
 
   /** `company.updated.<id>`: what other services keep of a company (name, plan, status, due date). */

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AdminOnly, CurrentUser, SuperOnly } from '@wa/auth';
@@ -53,6 +53,15 @@ export class CompaniesController {
   @Put(':id')
   update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCompanyDto): Promise<CompanyDto> {
     return this.admin.update(id, body);
+  }
+
+  /** Deletes the company everywhere (its users at once; the other services by `company.deleted`). */
+  @SuperOnly()
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.admin.remove(caller, id);
+    return { message: 'Company deleted' };
   }
 
   @AdminOnly()

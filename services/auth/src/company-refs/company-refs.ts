@@ -91,9 +91,10 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async remember(kind: RefKind, id: number, companyId: number, deleted: boolean): Promise<void> {
     if (!Number.isSafeInteger(id) || !Number.isSafeInteger(companyId)) return;
-    // a deletion is final: a late update of the same id never brings it back
+    // a deletion is final: a late update of the same id never brings it back; a deleted company's late
+    // events (its connections ended after it went) leave nothing of it here
     await this.db.query(
-      `INSERT INTO auth.company_refs (kind, id, "companyId", deleted) VALUES ($1, $2, $3, $4)
+      `INSERT INTO auth.company_refs (kind, id, "companyId", deleted) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM auth.companies WHERE id = $3)
        ON CONFLICT (kind, id) DO UPDATE SET deleted = auth.company_refs.deleted OR EXCLUDED.deleted`,
       [kind, id, companyId, deleted],
     );

@@ -7,27 +7,32 @@ import { notify } from '../../app/notify';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { serverFieldErrors } from '../schedules/schedule-rules';
+import { PlansTab } from './PlansTab';
 import { scheduleTypeOf, selectableSettings, type SelectableSetting } from './settings-rules';
 import { useGetCompanyQuery, useSettingsQuery, useUpdateCompanySchedulesMutation, useUpdateSettingMutation } from './settings.api';
 import { sevenDaysOf, type WorkingDay } from './working-hours';
 import { WorkingHoursEditor } from './WorkingHoursEditor';
 
-type SettingsTab = 'options' | 'schedules';
+type SettingsTab = 'options' | 'schedules' | 'plans';
+
+/** spec 02 §6: the super flag brings the provider's tabs (Planos here; Empresas and Ajuda are not built yet). */
+const selectIsSuper = (s: Parameters<typeof selectUser>[0]) => selectUser(s)?.super === true;
 
 /**
  * /settings (spec 02 §2 "Settings"), admins only: the Opcoes tab (one selector per setting the company has,
- * each saved on change) and, when scheduleType is company, the Horarios tab (the company's working hours).
- * The Empresas, Planos and Ajuda tabs (super users) are not part of this screen yet.
+ * each saved on change), when scheduleType is company the Horarios tab (the company's working hours) and, for
+ * super users, the Planos tab (PlansTab). The Empresas and Ajuda tabs (super users) are not part of this screen yet.
  */
 export default function SettingsPage() {
   const { t } = useTranslation();
   const isAdmin = useAppSelector(selectIsAdmin);
+  const isSuper = useAppSelector(selectIsSuper);
   const companyId = useAppSelector(selectUser)?.companyId;
   const { data: settings, isLoading, isError, error } = useSettingsQuery(undefined, { skip: !isAdmin });
   const [chosenTab, setTab] = useState<SettingsTab>('options');
   const showSchedules = scheduleTypeOf(settings) === 'company';
-  // the Horarios tab goes when scheduleType stops being company
-  const tab: SettingsTab = chosenTab === 'schedules' && !showSchedules ? 'options' : chosenTab;
+  // the Horarios tab goes when scheduleType stops being company, the Planos tab with the super flag
+  const tab: SettingsTab = (chosenTab === 'schedules' && !showSchedules) || (chosenTab === 'plans' && !isSuper) ? 'options' : chosenTab;
 
   // an administration screen (spec 01 §2 "admin group"), as the queues are
   if (!isAdmin) return <Navigate to="/tickets" replace />;
@@ -48,6 +53,11 @@ export default function SettingsPage() {
                 {t('settings.tabs.schedules')}
               </Tabs.Trigger>
             )}
+            {isSuper && (
+              <Tabs.Trigger value="plans" data-testid="settings-tab-plans">
+                {t('settings.tabs.plans')}
+              </Tabs.Trigger>
+            )}
           </Tabs.List>
           <Tabs.Content value="options">
             {isLoading && (
@@ -64,6 +74,11 @@ export default function SettingsPage() {
           </Tabs.Content>
           {showSchedules && (
             <Tabs.Content value="schedules">{companyId ? <CompanyWorkingHours companyId={companyId} /> : null}</Tabs.Content>
+          )}
+          {isSuper && (
+            <Tabs.Content value="plans">
+              <PlansTab />
+            </Tabs.Content>
           )}
         </Tabs.Root>
       </Box>

@@ -1,7 +1,9 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Streams, TicketSubjects, type CompanyCreatedEvent, type QueueChangedEvent } from '@wa/contracts';
+import { Streams, TicketSubjects, type CompanyCreatedEvent, type CompanyDeletedEvent, type QueueChangedEvent } from '@wa/contracts';
+import { deleteCompanyRows } from '@wa/database';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
+import { MediaStorage } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
 import { QueueEntity } from '../../database/entities/index.js';
 import { Outbox } from '../../outbox/outbox.service.js';
@@ -12,15 +14,20 @@ export const DEFAULT_QUEUE = { name: 'Atendimento', color: '#2e7d32' };
 /**
  * A new company (auth's `company.created`: sign-up, the provider screen) gets its default queue here, once:
  * a replay finds the company's queues and adds nothing. The queue is announced like any other.
+ * A deleted company (`company.deleted`) loses everything tickets keeps of it: every row of the schema with
+ * its id, in one transaction, and its files.
  */
 @Injectable()
 export class CompaniesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(CompaniesConsumer.name);
   private handle: ConsumerHandle | undefined;
+  private deletions: ConsumerHandle | undefined;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly bus: EventBus,
     private readonly outbox: Outbox,
+    private readonly storage: MediaStorage,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -33,10 +40,26 @@ export class CompaniesConsumer implements OnApplicationBootstrap, OnApplicationS
         for (const { data } of batch) if (Number.isSafeInteger(data?.companyId) && data.companyId > 0) await this.defaultQueue(data.companyId);
       },
     });
+    this.deletions = await this.bus.consume<CompanyDeletedEvent>({
+      stream: Streams.AUTH.name,
+      durable: 'tickets-companies-deleted',
+      filterSubjects: ['company.deleted.>'],
+      concurrency: 1,
+      handler: async (batch) => {
+        for (const { data } of batch) if (Number.isSafeInteger(data?.companyId) && data.companyId > 0) await this.forget(data.companyId);
+      },
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.handle?.stop();
+    await Promise.all([this.handle?.stop(), this.deletions?.stop()]);
+  }
+
+  /** Everything of a deleted company: its rows (a replay finds none) and its files. */
+  private async forget(companyId: number): Promise<void> {
+    const deleted = await this.db.transaction((tx) => deleteCompanyRows(tx, 'tickets', companyId));
+    await this.storage.deleteCompany(companyId);
+    this.logger.log({ companyId, deleted }, 'a deleted company’s data is gone from tickets');
   }
 
   private async defaultQueue(companyId: number): Promise<void> {
