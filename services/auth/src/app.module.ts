@@ -1,6 +1,7 @@
 import { CompanyAccessController, PlanUsageController } from './company-access/company-access.controller.js';
 import { CompaniesAdminService } from './companies/companies-admin.service.js';
 import { CompaniesController } from './companies/companies.controller.js';
+import { HelpsController, HelpsService } from './helps/helps.js';
 import { SignupController } from './signup/signup.controller.js';
 import { SignupService } from './signup/signup.service.js';
 import { PlansCopyConsumer } from './plans/plans-copy.consumer.js';
@@ -33,8 +34,8 @@ export class AppModule {
         ...serviceModules({ service: SERVICE, env, database: authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
-      controllers: [CompanyAccessController, PlanUsageController, CompaniesController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService],
+      controllers: [CompanyAccessController, PlanUsageController, CompaniesController, HelpsController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService, HelpsService],
     };
   }
 }

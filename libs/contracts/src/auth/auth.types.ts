@@ -70,6 +70,23 @@ export interface CompanyDeletedEvent {
   at: string;
 }
 
+/** spec 02 "Help": a help video of the platform. */
+export interface HelpDto {
+  id: number;
+  title: string;
+  description: string;
+  /** the video's code (a YouTube id) */
+  video: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface HelpsPage {
+  helps: HelpDto[];
+  count: number;
+  hasMore: boolean;
+}
+
 /** `GET /companies` (super users): a page of companies. */
 export interface CompaniesPage {
   companies: CompanyDto[];

@@ -11,8 +11,9 @@ import { startProcess, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
 /**
- * Plans (issue 16): billing's plans managed by super users through the gateway, the plan gates of every
- * plan-gated route, and the plan's counts of users, connections and queues, each enforced by its service.
+ * Running the platform (issue 16), through the gateway against the real services: billing's plans managed by
+ * super users, the plan gates of every plan-gated route, the plan's counts of users, connections and queues
+ * (each enforced by its service), companies (create, edit, disable, delete everywhere) and help videos.
  */
 const running: ServiceProcess[] = [];
 let http: HttpClient;
@@ -300,5 +301,35 @@ describe('companies (settings tab Empresas)', () => {
     expect(login.body.message).toContain('desativada');
     expect((await http.put(`/companies/${a.user.companyId}`, { token: superToken, body: { status: true } })).status).toBe(200);
     expect((await http.post('/auth/login', { body: { email: row.email, password: 'secret123' } })).status).toBe(200);
+  });
+});
+
+describe('helps (the /helps page, settings tab Ajuda)', () => {
+  it('everyone signed in reads the help videos; only super users manage them; bad input and a taken title are refused', async () => {
+    const a = await product.newCompany('Ajuda Leitora');
+    const title = `Como conectar ${uniqueSuffix()}`;
+    expect((await http.post('/helps', { token: a.token, body: { title, video: 'dQw4w9WgXcQ' } })).status).toBe(403);
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await http.post('/helps', { token: superToken, body });
+      expect(res.status).toBe(400);
+      return JSON.stringify(res.body);
+    };
+    expect(await bad({ video: 'dQw4w9WgXcQ' })).toContain('Required');
+    expect(await bad({ title, video: 'https://youtube.com/watch?v=x y' })).toContain('Código de vídeo inválido');
+    const made = await http.post('/helps', { token: superToken, body: { title, description: 'Leia o QR code pelo celular.', video: 'dQw4w9WgXcQ' } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ title, description: 'Leia o QR code pelo celular.', video: 'dQw4w9WgXcQ' });
+    expect(await bad({ title: title.toUpperCase(), video: 'abc' })).toContain('already exists');
+
+    const page = await http.get(`/helps?searchParam=${encodeURIComponent(title)}`, { token: a.token });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ count: 1, hasMore: false, helps: [{ id: made.body.id, title }] });
+    expect((await http.get('/helps/list', { token: a.token })).body.map((h: { id: number }) => h.id)).toContain(made.body.id);
+    expect((await http.put(`/helps/${made.body.id}`, { token: a.token, body: { title: 'Outro' } })).status).toBe(403);
+    expect((await http.put(`/helps/${made.body.id}`, { token: superToken, body: { video: 'xyz_123-AB' } })).body).toMatchObject({ title, video: 'xyz_123-AB' });
+    expect((await http.delete(`/helps/${made.body.id}`, { token: a.token })).status).toBe(403);
+    expect((await http.delete(`/helps/${made.body.id}`, { token: superToken })).status).toBe(200);
+    expect((await http.delete(`/helps/${made.body.id}`, { token: superToken })).status).toBe(404);
+    expect((await http.get('/helps/list', { token: a.token })).body.map((h: { id: number }) => h.id)).not.toContain(made.body.id);
   });
 });

@@ -1,0 +1,120 @@
+import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { SuperOnly } from '@wa/auth';
+import type { HelpDto, HelpsPage } from '@wa/contracts';
+import { DomainError, Omittable, PageNumberField, TextField } from '@wa/server-kit';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { HelpEntity } from '../database/entities/index.js';
+
+export const HELPS_PAGE_SIZE = 40;
+/** `/helps/list` answers at most this many (the Ajuda tab). */
+const HELPS_LISTED = 500;
+/** A video's code as YouTube gives it (letters, digits, `-`, `_`). */
+const VIDEO_CODE = /^[A-Za-z0-9_-]{1,100}$/;
+
+export class CreateHelpDto {
+  @ApiProperty({ minLength: 2, maxLength: 100 }) @TextField(2, 100) title: string;
+  @ApiPropertyOptional({ maxLength: 2000 }) @IsOptional() @IsString() @MaxLength(2000, { message: 'Too Long!' }) description?: string;
+  @ApiProperty({ description: 'the video’s code (a YouTube id, e.g. dQw4w9WgXcQ)' }) @IsString({ message: 'Required' }) @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' }) video: string;
+}
+
+export class UpdateHelpDto {
+  @ApiPropertyOptional() @TextField(2, 100, { optional: true }) title?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000, { message: 'Too Long!' }) description?: string;
+  @ApiPropertyOptional() @Omittable() @IsString({ message: 'Required' }) @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' }) video?: string;
+}
+
+export class ListHelpsQuery {
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
+  @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
+}
+
+const helpView = (h: HelpEntity): HelpDto => ({ id: h.id, title: h.title, description: h.description, video: h.video, createdAt: h.createdAt.toISOString(), updatedAt: h.updatedAt.toISOString() });
+const nameTaken = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'title', messages: ['A help with this title already exists'] }] }, 'A help with this title already exists');
+
+/** The platform's help videos: everyone reads them (the /helps page); super users manage them (settings tab Ajuda). */
+@Injectable()
+export class HelpsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async page(query: ListHelpsQuery): Promise<HelpsPage> {
+    const pageNumber = query.pageNumber ?? 1;
+    const qb = this.db.getRepository(HelpEntity).createQueryBuilder('h').orderBy('lower(h.title)').addOrderBy('h.id');
+    const search = query.searchParam?.trim();
+    if (search) qb.where('(h.title ILIKE :s OR h.description ILIKE :s)', { s: `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` });
+    const [rows, count] = await qb.take(HELPS_PAGE_SIZE).skip((pageNumber - 1) * HELPS_PAGE_SIZE).getManyAndCount();
+    return { helps: rows.map(helpView), count, hasMore: pageNumber * HELPS_PAGE_SIZE < count };
+  }
+
+  async list(): Promise<HelpDto[]> {
+    return (await this.db.getRepository(HelpEntity).createQueryBuilder('h').orderBy('lower(h.title)').addOrderBy('h.id').take(HELPS_LISTED).getMany()).map(helpView);
+  }
+
+  async create(dto: CreateHelpDto): Promise<HelpDto> {
+    return this.unique(async () => {
+      const saved = await this.db.getRepository(HelpEntity).save(this.db.getRepository(HelpEntity).create({ title: dto.title.trim(), description: dto.description?.trim() ?? '', video: dto.video }));
+      return helpView(saved);
+    });
+  }
+
+  async update(id: number, dto: UpdateHelpDto): Promise<HelpDto> {
+    const help = await this.db.getRepository(HelpEntity).findOneBy({ id });
+    if (!help) throw new DomainError('ERR_NOT_FOUND');
+    if (dto.title !== undefined) help.title = dto.title.trim();
+    if (dto.description !== undefined) help.description = dto.description.trim();
+    if (dto.video !== undefined) help.video = dto.video;
+    return this.unique(async () => helpView(await this.db.getRepository(HelpEntity).save(help)));
+  }
+
+  async remove(id: number): Promise<void> {
+    if ((await this.db.getRepository(HelpEntity).delete({ id })).affected === 0) throw new DomainError('ERR_NOT_FOUND');
+  }
+
+  private async unique<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw nameTaken();
+      throw err;
+    }
+  }
+}
+
+/** spec 02 Helps: `GET /helps` (everyone signed in), `GET /helps/list`, and their management by super users. */
+@ApiTags('helps')
+@Controller('helps')
+export class HelpsController {
+  constructor(private readonly helps: HelpsService) {}
+
+  @Get()
+  page(@Query() query: ListHelpsQuery): Promise<HelpsPage> {
+    return this.helps.page(query);
+  }
+
+  @Get('list')
+  list(): Promise<HelpDto[]> {
+    return this.helps.list();
+  }
+
+  @SuperOnly()
+  @Post()
+  create(@Body() body: CreateHelpDto): Promise<HelpDto> {
+    return this.helps.create(body);
+  }
+
+  @SuperOnly()
+  @Put(':id')
+  update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateHelpDto): Promise<HelpDto> {
+    return this.helps.update(id, body);
+  }
+
+  @SuperOnly()
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.helps.remove(id);
+    return { message: 'Help deleted' };
+  }
+}
