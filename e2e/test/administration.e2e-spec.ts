@@ -333,3 +333,41 @@ describe('helps (the /helps page, settings tab Ajuda)', () => {
     expect((await http.get('/helps/list', { token: a.token })).body.map((h: { id: number }) => h.id)).not.toContain(made.body.id);
   });
 });
+
+describe('profiles (README "Profiles")', () => {
+  it('a supervisor sees every conversation and the dashboard and marks tags for the kanban; not users, connections or queues; an agent does not mark tags', async () => {
+    const a = await product.newCompany('Perfis');
+    const mine = await http.post('/queue', { token: a.token, body: { name: 'Fila do supervisor', color: color() } });
+    const other = await http.post('/queue', { token: a.token, body: { name: 'Outra fila', color: color() } });
+    const conn = await product.connectedSandbox(a.token, other.body.id);
+    const person = (profile: string) => ({ name: `Pessoa ${profile}`, email: uniqueEmail(profile), password: 'secret123', profile, queueIds: [mine.body.id] });
+    const signIn = async (body: { email: string; password: string }) => (await http.post('/auth/login', { body: { email: body.email, password: body.password } })).body.token as string;
+    const sup = person('supervisor');
+    const agentBody = person('user');
+    expect((await http.post('/users', { token: a.token, body: sup })).status).toBe(201);
+    expect((await http.post('/users', { token: a.token, body: agentBody })).status).toBe(201);
+    const supervisor = await signIn(sup);
+    const agent = await signIn(agentBody);
+
+    // a customer lands in the other queue (the connection's only one)
+    expect((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from: '5511987651111', name: 'Cliente', body: 'oi' } })).status).toBeLessThan(300);
+    const ticket = await waitFor(async () => ((await http.get('/tickets?status=pending', { token: a.token })).body.tickets as Array<{ id: number; queueId: number }>).find((t) => t.queueId === other.body.id));
+    expect((await http.get(`/tickets/${ticket.id}`, { token: supervisor })).status).toBe(200);
+    expect((await http.get(`/tickets/${ticket.id}`, { token: agent })).status).toBe(403);
+    expect((await http.get('/dashboard?days=7', { token: supervisor })).status).toBe(200);
+    expect((await http.get('/dashboard?days=7', { token: agent })).status).toBe(403);
+
+    // the kanban mark: admins and supervisors (spec 02 §6)
+    expect((await http.post('/tags', { token: agent, body: { name: 'Urgente', kanban: 1 } })).status).toBe(403);
+    const tag = await http.post('/tags', { token: supervisor, body: { name: 'Urgente', kanban: 1 } });
+    expect(tag.status).toBe(201);
+    expect((await http.put(`/tags/${tag.body.id}`, { token: agent, body: { kanban: 0 } })).status).toBe(403);
+    expect((await http.put(`/tags/${tag.body.id}`, { token: agent, body: { color: '#112233' } })).status).toBe(200);
+
+    // the company's administration stays the admins'
+    expect((await http.post('/users', { token: supervisor, body: person('user') })).status).toBe(403);
+    expect((await http.post('/whatsapp', { token: supervisor, body: { name: 'Minha', channel: 'sandbox' } })).status).toBe(403);
+    expect((await http.post('/queue', { token: supervisor, body: { name: 'Nova', color: color() } })).status).toBe(403);
+    expect((await http.put('/settings/userRating', { token: supervisor, body: { value: 'enabled' } })).status).toBe(403);
+  });
+});

@@ -8,6 +8,8 @@ export const SUPER_ONLY = 'wa:superOnly';
 /** Only these profiles (super users pass too). */
 export const Profiles = (...profiles: Profile[]) => SetMetadata(PROFILES, profiles);
 export const AdminOnly = () => Profiles('admin');
+/** Admins and supervisors (README "Profiles"): the dashboard, tags' kanban mark. */
+export const AdminOrSupervisor = () => Profiles('admin', 'supervisor');
 export const SuperOnly = () => SetMetadata(SUPER_ONLY, true);
 
 /** The verified claims of the caller's token. */

@@ -8,7 +8,7 @@ describe('ticket visibility', () => {
     expect(seesAllTickets({ profile: 'admin', super: false })).toBe(true);
     expect(seesAllTickets({ profile: 'user', super: true })).toBe(true);
     expect(seesAllTickets({ profile: 'user', super: false })).toBe(false);
-    expect(seesAllTickets({ profile: 'supervisor', super: false })).toBe(false);
+    expect(seesAllTickets({ profile: 'supervisor', super: false })).toBe(true);
     expect(maySeeTicket(9, { ...agent, profile: 'admin', queueIds: [] }, { queueId: 4, userId: 8 })).toBe(true);
     expect(maySeeTicket(9, { ...agent, super: true, queueIds: [] }, { queueId: null, userId: null })).toBe(true);
   });
@@ -27,7 +27,7 @@ describe('ticket visibility', () => {
     expect(maySeeTicket(9, agent, { queueId: 4, userId: 8 })).toBe(false);
     expect(maySeeTicket(9, agent, { queueId: 4, userId: null })).toBe(false);
     expect(maySeeTicket(9, agent, { queueId: null, userId: null })).toBe(false);
-    expect(maySeeTicket(9, { ...agent, profile: 'supervisor' }, { queueId: 4, userId: 8 })).toBe(false);
+    expect(maySeeTicket(9, { ...agent, profile: 'supervisor' }, { queueId: 4, userId: 8 })).toBe(true);
     expect(maySeeTicket(9, { ...agent, queueIds: [] }, { queueId: 3, userId: null })).toBe(false);
   });
 

@@ -22,9 +22,18 @@ export interface TicketPlace {
   userId: number | null;
 }
 
-/** Admins and super users see every ticket of their company. */
+/**
+ * Admins, supervisors and super users see (and manage) every ticket of their company. The supervisor's rights
+ * (the spec leaves them open; README "Profiles"): every conversation, the dashboard, tags and the kanban mark;
+ * not users, connections, queues or the company's settings, which stay the admins'.
+ */
 export function seesAllTickets(viewer: Pick<TicketViewer, 'profile' | 'super'>): boolean {
-  return viewer.profile === 'admin' || viewer.super;
+  return viewer.profile === 'admin' || viewer.profile === 'supervisor' || viewer.super;
+}
+
+/** Admins and supervisors (and super users): the dashboard, the kanban mark of tags (spec 02 §6). */
+export function supervises(viewer: Pick<TicketViewer, 'profile' | 'super'>): boolean {
+  return seesAllTickets(viewer);
 }
 
 /** An agent whose allTicket is `enabled` also sees the tickets waiting without a queue. */
@@ -33,8 +42,8 @@ export function seesQueuelessTickets(viewer: Pick<TicketViewer, 'allTicket'>): b
 }
 
 /**
- * May this user see the ticket? Admins and super users: every ticket of their company. Others (agents,
- * supervisors): a ticket in one of their queues, and a ticket they hold whatever its queue; a ticket with
+ * May this user see the ticket? Admins, supervisors and super users: every ticket of their company. Agents:
+ * a ticket in one of their queues, and a ticket they hold whatever its queue; a ticket with
  * neither queue nor holder only admins see, and agents whose allTicket is `enabled`. The caller has already
  * scoped the ticket to the user's company.
  */

@@ -55,3 +55,5 @@ export const { sessionStarted, userLoaded, tokenRefreshed, sessionReplaced, logg
 export const selectUser = (s: { session: SessionState }) => s.session.user;
 export const selectToken = (s: { session: SessionState }) => s.session.token;
 export const selectIsAdmin = (s: { session: SessionState }) => s.session.user?.profile === 'admin' || s.session.user?.super === true;
+/** Admins and supervisors (README "Profiles"): the dashboard. */
+export const selectSupervises = (s: { session: SessionState }) => selectIsAdmin(s) || s.session.user?.profile === 'supervisor';

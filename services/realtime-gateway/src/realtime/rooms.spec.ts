@@ -3,11 +3,11 @@ import { maySeeTicket } from '@wa/auth';
 import { permissionRooms, Rooms, ticketRooms } from './rooms.js';
 
 describe('rooms', () => {
-  it('gives admins and super users the company-wide ticket room, agents one room per queue', () => {
+  it('gives admins, supervisors and super users the company-wide ticket room, agents one room per queue', () => {
     expect(permissionRooms(7, { profile: 'admin', super: false, queueIds: [1] })).toEqual(['c:7:all']);
     expect(permissionRooms(7, { profile: 'user', super: true, queueIds: [1] })).toEqual(['c:7:all']);
     expect(permissionRooms(7, { profile: 'user', super: false, queueIds: [1, 2, 2] })).toEqual(['c:7:queue:1', 'c:7:queue:2']);
-    expect(permissionRooms(7, { profile: 'supervisor', super: false, queueIds: [] })).toEqual([]);
+    expect(permissionRooms(7, { profile: 'supervisor', super: false, queueIds: [] })).toEqual(['c:7:all']);
   });
 
   it('sends a ticket to admins, its queue and its owner', () => {

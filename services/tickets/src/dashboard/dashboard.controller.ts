@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AdminOnly, CurrentUser } from '@wa/auth';
+import { AdminOrSupervisor, CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, DashboardAnswer, DashboardChart } from '@wa/contracts';
 import { CallerService } from '../identity/caller.service.js';
 import { DashboardChartQueryDto, DashboardQueryDto } from './dashboard.dto.js';
@@ -8,7 +8,7 @@ import { DashboardService } from './dashboard.service.js';
 
 /** spec 01 §2 "Dashboard (/)": admins only. */
 @ApiTags('dashboard')
-@AdminOnly()
+@AdminOrSupervisor()
 @Controller('dashboard')
 export class DashboardController {
   constructor(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { supervises } from '@wa/auth';
 import type { TagDto, TagsPage, TicketDto } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
 import { DomainError } from '@wa/server-kit';
@@ -37,6 +38,11 @@ const duplicated = () => new DomainError('ERR_VALIDATION', { details: [{ field: 
  * tags of a ticket: set as a whole (`sync`), one added, or all removed. A ticket's change goes out as
  * `ticket.updated` with its tags, through the outbox; only someone who sees the ticket changes them.
  */
+/** spec 02 §6: only an admin or a supervisor marks a tag for the kanban (or takes the mark off). */
+function assertMayMarkKanban(caller: Caller, wanted: number, current: number): void {
+  if (wanted !== current && !supervises(caller)) throw new DomainError('ERR_NO_PERMISSION', { field: 'kanban' }, 'Only admins and supervisors mark a tag for the kanban.');
+}
+
 @Injectable()
 export class TagsService {
   constructor(
@@ -74,6 +80,7 @@ export class TagsService {
   }
 
   async create(caller: Caller, dto: CreateTagDto): Promise<TagDto> {
+    assertMayMarkKanban(caller, dto.kanban ?? 0, 0);
     const repo = this.db.getRepository(TagEntity);
     try {
       return view(await repo.save(repo.create({ companyId: caller.companyId, name: dto.name.trim(), color: dto.color ?? '#A4CCCC', kanban: dto.kanban ?? 0, userId: caller.id })));
@@ -85,6 +92,7 @@ export class TagsService {
 
   async update(caller: Caller, id: number, dto: UpdateTagDto): Promise<TagDto> {
     const tag = await this.find(caller.companyId, id);
+    if (dto.kanban !== undefined) assertMayMarkKanban(caller, dto.kanban, tag.kanban);
     if (dto.name !== undefined) tag.name = dto.name.trim();
     if (dto.color !== undefined) tag.color = dto.color;
     if (dto.kanban !== undefined) tag.kanban = dto.kanban;

@@ -31,6 +31,8 @@ export interface MenuItemDef {
 
 export interface MenuViewer {
   isAdmin: boolean;
+  /** a supervisor (README "Profiles": every conversation and the dashboard, not the company's administration) */
+  isSupervisor?: boolean;
   isSuper: boolean;
   plan: Partial<PlanFlags>;
 }
@@ -40,7 +42,7 @@ const adminOnly = (v: MenuViewer) => v.isAdmin;
 
 /** Every item of the spec's side menu, in its order. */
 export const MENU_ITEMS: MenuItemDef[] = [
-  { key: 'dashboard', to: '/', group: 'main', rule: adminOnly },
+  { key: 'dashboard', to: '/', group: 'main', rule: (v) => v.isAdmin || !!v.isSupervisor },
   { key: 'tickets', to: '/tickets', group: 'main', rule: always },
   { key: 'quickMessages', to: '/quick-messages', group: 'main', rule: always },
   { key: 'kanban', to: '/kanban', group: 'main', rule: (v) => !!v.plan.useKanban },
@@ -81,6 +83,7 @@ export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>([
 export function viewerOf(user: UserDto | null): MenuViewer {
   return {
     isAdmin: user?.profile === 'admin' || user?.super === true,
+    isSupervisor: user?.profile === 'supervisor',
     isSuper: user?.super === true,
     plan: user?.company?.plan ?? {},
   };

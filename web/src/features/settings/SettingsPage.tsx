@@ -7,21 +7,22 @@ import { notify } from '../../app/notify';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { serverFieldErrors } from '../schedules/schedule-rules';
+import { CompaniesTab } from './CompaniesTab';
 import { PlansTab } from './PlansTab';
 import { scheduleTypeOf, selectableSettings, type SelectableSetting } from './settings-rules';
 import { useGetCompanyQuery, useSettingsQuery, useUpdateCompanySchedulesMutation, useUpdateSettingMutation } from './settings.api';
 import { sevenDaysOf, type WorkingDay } from './working-hours';
 import { WorkingHoursEditor } from './WorkingHoursEditor';
 
-type SettingsTab = 'options' | 'schedules' | 'plans';
+type SettingsTab = 'options' | 'schedules' | 'companies' | 'plans';
 
-/** spec 02 §6: the super flag brings the provider's tabs (Planos here; Empresas and Ajuda are not built yet). */
+/** spec 02 §6: the super flag brings the provider's tabs (Empresas and Planos here; Ajuda is not built yet). */
 const selectIsSuper = (s: Parameters<typeof selectUser>[0]) => selectUser(s)?.super === true;
 
 /**
  * /settings (spec 02 §2 "Settings"), admins only: the Opcoes tab (one selector per setting the company has,
  * each saved on change), when scheduleType is company the Horarios tab (the company's working hours) and, for
- * super users, the Planos tab (PlansTab). The Empresas and Ajuda tabs (super users) are not part of this screen yet.
+ * super users, the Empresas (CompaniesTab) and Planos (PlansTab) tabs. The Ajuda tab (super users) is not part of this screen yet.
  */
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -31,8 +32,9 @@ export default function SettingsPage() {
   const { data: settings, isLoading, isError, error } = useSettingsQuery(undefined, { skip: !isAdmin });
   const [chosenTab, setTab] = useState<SettingsTab>('options');
   const showSchedules = scheduleTypeOf(settings) === 'company';
-  // the Horarios tab goes when scheduleType stops being company, the Planos tab with the super flag
-  const tab: SettingsTab = (chosenTab === 'schedules' && !showSchedules) || (chosenTab === 'plans' && !isSuper) ? 'options' : chosenTab;
+  // the Horarios tab goes when scheduleType stops being company, the Empresas and Planos tabs with the super flag
+  const superTab = chosenTab === 'companies' || chosenTab === 'plans';
+  const tab: SettingsTab = (chosenTab === 'schedules' && !showSchedules) || (superTab && !isSuper) ? 'options' : chosenTab;
 
   // an administration screen (spec 01 §2 "admin group"), as the queues are
   if (!isAdmin) return <Navigate to="/tickets" replace />;
@@ -51,6 +53,11 @@ export default function SettingsPage() {
             {showSchedules && (
               <Tabs.Trigger value="schedules" data-testid="settings-tab-schedules">
                 {t('settings.tabs.schedules')}
+              </Tabs.Trigger>
+            )}
+            {isSuper && (
+              <Tabs.Trigger value="companies" data-testid="settings-tab-companies">
+                {t('settings.tabs.companies')}
               </Tabs.Trigger>
             )}
             {isSuper && (
@@ -74,6 +81,11 @@ export default function SettingsPage() {
           </Tabs.Content>
           {showSchedules && (
             <Tabs.Content value="schedules">{companyId ? <CompanyWorkingHours companyId={companyId} /> : null}</Tabs.Content>
+          )}
+          {isSuper && (
+            <Tabs.Content value="companies">
+              <CompaniesTab />
+            </Tabs.Content>
           )}
           {isSuper && (
             <Tabs.Content value="plans">

@@ -16,6 +16,10 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
     expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'connections', 'queues', 'users', 'settings']);
   });
 
+  it('shows supervisors the dashboard, not the company’s administration (README "Profiles")', () => {
+    expect(keys(visibleMenuItems({ ...agent, isSupervisor: true }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts']);
+  });
+
   it('shows the external messages API to admins whose plan has useExternalApi (spec 02 §6)', () => {
     const plan = { useExternalApi: true };
     expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'connections', 'queues', 'users', 'messagesAPI', 'settings']);
