@@ -24,6 +24,7 @@ const MessagesApiPage = lazy(() => import('../features/messages-api/MessagesApiP
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const PromptsPage = lazy(() => import('../features/prompts/PromptsPage'));
 const QueueIntegrationsPage = lazy(() => import('../features/queue-integrations/QueueIntegrationsPage'));
+const HelpsPage = lazy(() => import('../features/helps/HelpsPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -81,6 +82,7 @@ export function App() {
             <Route path="/todolist" element={<TodoListPage />} />
             <Route path="/prompts" element={<PromptsPage />} />
             <Route path="/queue-integration" element={<QueueIntegrationsPage />} />
+            <Route path="/helps" element={<HelpsPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />

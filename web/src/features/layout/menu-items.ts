@@ -71,6 +71,7 @@ export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>([
   'todolist',
   'contacts',
   'schedules',
+  'helps',
   'prompts',
   'queueIntegration',
   'connections',

@@ -8,21 +8,22 @@ import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { serverFieldErrors } from '../schedules/schedule-rules';
 import { CompaniesTab } from './CompaniesTab';
+import { HelpsTab } from './HelpsTab';
 import { PlansTab } from './PlansTab';
 import { scheduleTypeOf, selectableSettings, type SelectableSetting } from './settings-rules';
 import { useGetCompanyQuery, useSettingsQuery, useUpdateCompanySchedulesMutation, useUpdateSettingMutation } from './settings.api';
 import { sevenDaysOf, type WorkingDay } from './working-hours';
 import { WorkingHoursEditor } from './WorkingHoursEditor';
 
-type SettingsTab = 'options' | 'schedules' | 'companies' | 'plans';
+type SettingsTab = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
 
-/** spec 02 §6: the super flag brings the provider's tabs (Empresas and Planos here; Ajuda is not built yet). */
+/** spec 02 §6: the super flag brings the provider's tabs (Empresas, Planos and Ajuda). */
 const selectIsSuper = (s: Parameters<typeof selectUser>[0]) => selectUser(s)?.super === true;
 
 /**
  * /settings (spec 02 §2 "Settings"), admins only: the Opcoes tab (one selector per setting the company has,
  * each saved on change), when scheduleType is company the Horarios tab (the company's working hours) and, for
- * super users, the Empresas (CompaniesTab) and Planos (PlansTab) tabs. The Ajuda tab (super users) is not part of this screen yet.
+ * super users, the Empresas (CompaniesTab), Planos (PlansTab) and Ajuda (HelpsTab) tabs.
  */
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -32,8 +33,8 @@ export default function SettingsPage() {
   const { data: settings, isLoading, isError, error } = useSettingsQuery(undefined, { skip: !isAdmin });
   const [chosenTab, setTab] = useState<SettingsTab>('options');
   const showSchedules = scheduleTypeOf(settings) === 'company';
-  // the Horarios tab goes when scheduleType stops being company, the Empresas and Planos tabs with the super flag
-  const superTab = chosenTab === 'companies' || chosenTab === 'plans';
+  // the Horarios tab goes when scheduleType stops being company, the Empresas, Planos and Ajuda tabs with the super flag
+  const superTab = chosenTab === 'companies' || chosenTab === 'plans' || chosenTab === 'helps';
   const tab: SettingsTab = (chosenTab === 'schedules' && !showSchedules) || (superTab && !isSuper) ? 'options' : chosenTab;
 
   // an administration screen (spec 01 §2 "admin group"), as the queues are
@@ -65,6 +66,11 @@ export default function SettingsPage() {
                 {t('settings.tabs.plans')}
               </Tabs.Trigger>
             )}
+            {isSuper && (
+              <Tabs.Trigger value="helps" data-testid="settings-tab-helps">
+                {t('settings.tabs.helps')}
+              </Tabs.Trigger>
+            )}
           </Tabs.List>
           <Tabs.Content value="options">
             {isLoading && (
@@ -90,6 +96,11 @@ export default function SettingsPage() {
           {isSuper && (
             <Tabs.Content value="plans">
               <PlansTab />
+            </Tabs.Content>
+          )}
+          {isSuper && (
+            <Tabs.Content value="helps">
+              <HelpsTab />
             </Tabs.Content>
           )}
         </Tabs.Root>

@@ -671,7 +671,7 @@ const en: Translation = {
   },
   settings: {
     title: 'Settings',
-    tabs: { options: 'Options', schedules: 'Hours', companies: 'Companies', plans: 'Plans' },
+    tabs: { options: 'Options', schedules: 'Hours', companies: 'Companies', plans: 'Plans', helps: 'Help' },
     options: {
       userRating: { label: 'Ratings', disabled: 'Disabled', enabled: 'Enabled' },
       scheduleType: { label: 'Working hours management', disabled: 'Disabled', queue: 'By queue', company: 'By company' },
@@ -788,6 +788,42 @@ const en: Translation = {
         deleteFailed: 'The operation could not be completed.',
       },
     },
+    helps: {
+      title: 'Help',
+      add: 'Add help',
+      loadFailed: 'The list could not be loaded',
+      columns: { title: 'Title', video: 'Video code', description: 'Description', actions: 'Actions' },
+      dialog: {
+        addTitle: 'Add help',
+        editTitle: 'Edit help',
+        title: 'Title',
+        description: 'Description',
+        video: 'Video code',
+        videoHint: 'The video’s YouTube code; you can also paste the video’s address (e.g. https://youtu.be/...).',
+        preview: 'Video thumbnail',
+        noPreview: 'No preview',
+      },
+      validation: {
+        required: 'Required',
+        tooShort: 'At least {{min}} characters',
+        tooLong: 'At most {{max}} characters',
+        video: 'Invalid video code',
+        titleTaken: 'A help with this title already exists.',
+      },
+      confirm: { deleteTitle: 'Delete the help {{name}}?', deleteMessage: 'This action cannot be undone.' },
+      toasts: {
+        saved: 'Operation completed successfully!',
+        deleted: 'Operation completed successfully!',
+        saveFailed: 'The operation could not be completed. Check whether a help with the same name already exists or whether the fields were filled in correctly.',
+        deleteFailed: 'The operation could not be completed.',
+      },
+    },
+  },
+  helps: {
+    title: 'Help',
+    empty: 'No help videos available.',
+    more: 'Load more',
+    watch: 'Watch: {{title}}',
   },
   prompts: {
     title: 'Prompts',

@@ -671,7 +671,7 @@ const es: Translation = {
   },
   settings: {
     title: 'Configuración',
-    tabs: { options: 'Opciones', schedules: 'Horarios', companies: 'Empresas', plans: 'Planes' },
+    tabs: { options: 'Opciones', schedules: 'Horarios', companies: 'Empresas', plans: 'Planes', helps: 'Ayuda' },
     options: {
       userRating: { label: 'Evaluaciones', disabled: 'Deshabilitadas', enabled: 'Habilitadas' },
       scheduleType: { label: 'Gestión de horario laboral', disabled: 'Deshabilitado', queue: 'Por cola', company: 'Por empresa' },
@@ -788,6 +788,42 @@ const es: Translation = {
         deleteFailed: 'No se pudo realizar la operación.',
       },
     },
+    helps: {
+      title: 'Ayuda',
+      add: 'Agregar ayuda',
+      loadFailed: 'No se pudo cargar la lista de registros',
+      columns: { title: 'Título', video: 'Código del video', description: 'Descripción', actions: 'Acciones' },
+      dialog: {
+        addTitle: 'Agregar ayuda',
+        editTitle: 'Editar ayuda',
+        title: 'Título',
+        description: 'Descripción',
+        video: 'Código del video',
+        videoHint: 'El código del video en YouTube; también puede pegar la dirección del video (ej.: https://youtu.be/...).',
+        preview: 'Miniatura del video',
+        noPreview: 'Sin vista previa',
+      },
+      validation: {
+        required: 'Obligatorio',
+        tooShort: 'Como mínimo {{min}} caracteres',
+        tooLong: 'Como máximo {{max}} caracteres',
+        video: 'Código de video inválido',
+        titleTaken: 'Ya existe una ayuda con este título.',
+      },
+      confirm: { deleteTitle: '¿Eliminar la ayuda {{name}}?', deleteMessage: 'Esta acción no se puede deshacer.' },
+      toasts: {
+        saved: '¡Operación realizada con éxito!',
+        deleted: '¡Operación realizada con éxito!',
+        saveFailed: 'No se pudo realizar la operación. Verifique si ya existe una ayuda con el mismo nombre o si los campos se completaron correctamente.',
+        deleteFailed: 'No se pudo realizar la operación.',
+      },
+    },
+  },
+  helps: {
+    title: 'Ayuda',
+    empty: 'No hay videos de ayuda disponibles.',
+    more: 'Cargar más',
+    watch: 'Ver: {{title}}',
   },
   prompts: {
     title: 'Prompts',

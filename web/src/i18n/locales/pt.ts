@@ -673,7 +673,7 @@ const pt = {
   },
   settings: {
     title: 'Configurações',
-    tabs: { options: 'Opções', schedules: 'Horários', companies: 'Empresas', plans: 'Planos' },
+    tabs: { options: 'Opções', schedules: 'Horários', companies: 'Empresas', plans: 'Planos', helps: 'Ajuda' },
     options: {
       userRating: { label: 'Avaliações', disabled: 'Desabilitadas', enabled: 'Habilitadas' },
       scheduleType: { label: 'Gerenciamento de expediente', disabled: 'Desabilitado', queue: 'Por fila', company: 'Por empresa' },
@@ -790,6 +790,42 @@ const pt = {
         deleteFailed: 'Não foi possível realizar a operação.',
       },
     },
+    helps: {
+      title: 'Ajuda',
+      add: 'Adicionar ajuda',
+      loadFailed: 'Não foi possível carregar a lista de registros',
+      columns: { title: 'Título', video: 'Código do vídeo', description: 'Descrição', actions: 'Ações' },
+      dialog: {
+        addTitle: 'Adicionar ajuda',
+        editTitle: 'Editar ajuda',
+        title: 'Título',
+        description: 'Descrição',
+        video: 'Código do vídeo',
+        videoHint: 'O código do vídeo no YouTube; também pode colar o endereço do vídeo (ex.: https://youtu.be/...).',
+        preview: 'Miniatura do vídeo',
+        noPreview: 'Sem prévia',
+      },
+      validation: {
+        required: 'Obrigatório',
+        tooShort: 'No mínimo {{min}} caracteres',
+        tooLong: 'No máximo {{max}} caracteres',
+        video: 'Código de vídeo inválido',
+        titleTaken: 'Já existe uma ajuda com este título.',
+      },
+      confirm: { deleteTitle: 'Excluir a ajuda {{name}}?', deleteMessage: 'Esta ação não pode ser revertida.' },
+      toasts: {
+        saved: 'Operação realizada com sucesso!',
+        deleted: 'Operação realizada com sucesso!',
+        saveFailed: 'Não foi possível realizar a operação. Verifique se já existe uma ajuda com o mesmo nome ou se os campos foram preenchidos corretamente.',
+        deleteFailed: 'Não foi possível realizar a operação.',
+      },
+    },
+  },
+  helps: {
+    title: 'Ajuda',
+    empty: 'Nenhum vídeo de ajuda disponível.',
+    more: 'Carregar mais',
+    watch: 'Assistir: {{title}}',
   },
   prompts: {
     title: 'Prompts',

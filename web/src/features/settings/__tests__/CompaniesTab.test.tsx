@@ -157,7 +157,7 @@ describe('/settings, the Empresas tab (spec 02 "Companies", super users)', () =>
     const tab = await waitFor(() => r.getByTestId('settings-tab-companies'));
     expect(tab.textContent).toBe('Empresas');
     const triggers = [...r.container.ownerDocument.querySelectorAll('[data-testid^="settings-tab-"]')].map((e) => e.getAttribute('data-testid'));
-    expect(triggers).toEqual(['settings-tab-options', 'settings-tab-companies', 'settings-tab-plans']);
+    expect(triggers).toEqual(['settings-tab-options', 'settings-tab-companies', 'settings-tab-plans', 'settings-tab-helps']);
     fireEvent.click(tab);
 
     const row = await waitFor(() => r.getByTestId('company-row-1'));
