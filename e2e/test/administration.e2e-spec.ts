@@ -371,3 +371,34 @@ describe('profiles (README "Profiles")', () => {
     expect((await http.put('/settings/userRating', { token: supervisor, body: { value: 'enabled' } })).status).toBe(403);
   });
 });
+
+describe('the kanban board’s reads', () => {
+  it('GET /tags/kanban gives the lanes (tags marked for it); GET /ticket/kanban the open and waiting tickets with their tags, of the company only; moving a card is clearing and setting its tag', async () => {
+    const a = await product.newCompany('Kanban A');
+    const b = await product.newCompany('Kanban B');
+    const q = await http.post('/queue', { token: a.token, body: { name: 'Kanban', color: color() } });
+    const conn = await product.connectedSandbox(a.token, q.body.id);
+    const lane = await http.post('/tags', { token: a.token, body: { name: 'Em negociação', color: '#ff8800', kanban: 1 } });
+    const plain = await http.post('/tags', { token: a.token, body: { name: 'Sem quadro' } });
+    expect([lane.status, plain.status]).toEqual([201, 201]);
+    expect((await http.get('/tags/kanban', { token: a.token })).body).toEqual({ lista: [expect.objectContaining({ id: lane.body.id, name: 'Em negociação', kanban: 1 })] });
+    expect((await http.get('/tags/kanban', { token: b.token })).body).toEqual({ lista: [] });
+
+    expect((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from: '5511987652222', name: 'Rita', body: 'quero comprar' } })).status).toBeLessThan(300);
+    const card = async (token: string) => ((await http.get(`/ticket/kanban?queueIds=${encodeURIComponent(JSON.stringify([q.body.id]))}&teste=true`, { token })).body.tickets as Array<{ id: number; uuid: string; contact: { name: string; number: string }; lastMessage: string; tags: Array<{ id: number }> }>).find((t) => t.contact.number === '5511987652222');
+    const first = await waitFor(() => card(a.token));
+    expect(first).toMatchObject({ contact: { name: 'Rita', number: '5511987652222' }, lastMessage: 'quero comprar', tags: [] });
+    expect(first.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await card(b.token)).toBeUndefined();
+    expect((await http.get('/ticket/kanban?queueIds=nada', { token: a.token })).status).toBe(400);
+
+    // dragged to the lane, then back to 'Em aberto'
+    expect((await http.delete(`/ticket-tags/${first.id}`, { token: a.token })).status).toBe(200);
+    expect((await http.put(`/ticket-tags/${first.id}/${lane.body.id}`, { token: a.token })).status).toBe(200);
+    expect((await card(a.token))?.tags.map((t) => t.id)).toEqual([lane.body.id]);
+    expect((await http.delete(`/ticket-tags/${first.id}`, { token: a.token })).status).toBe(200);
+    expect((await card(a.token))?.tags).toEqual([]);
+    // another company's ticket is not tagged through this one's tag
+    expect((await http.put(`/ticket-tags/${first.id}/${lane.body.id}`, { token: b.token })).status).toBeGreaterThanOrEqual(400);
+  });
+});

@@ -53,7 +53,7 @@ import { PromptsService } from './prompts/prompts.service.js';
 import { TicketExpiry } from './bot/ticket-expiry.js';
 import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js';
 import { ReadModels } from './read-models/read-models.repository.js';
-import { TicketsController } from './tickets/tickets.controller.js';
+import { KanbanController, TicketsController } from './tickets/tickets.controller.js';
 import { TicketsRepository } from './tickets/tickets.repository.js';
 import { TicketsService } from './tickets/tickets.service.js';
 
@@ -69,7 +69,7 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
+      controllers: [TicketsController, KanbanController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
       providers: [
         { provide: PlanLimitsClient, useValue: new PlanLimitsClient(env.AUTH_URL, env.JWT_SECRET, SERVICE) },
         ApiMessagesService,

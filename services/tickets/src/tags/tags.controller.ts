@@ -24,6 +24,12 @@ export class TagsController {
     return this.tags.list(await this.callers.of(claims));
   }
 
+  /** spec 02 "Tags and kanban": the kanban's lanes, the tags marked for it (plan flag useKanban, at the gateway). */
+  @Get('kanban')
+  async kanban(@CurrentUser() claims: AccessTokenClaims): Promise<{ lista: TagDto[] }> {
+    return this.tags.kanban(await this.callers.of(claims));
+  }
+
   /** The ticket's tags become exactly these (spec 01 §7). */
   @Post('sync')
   @HttpCode(200)

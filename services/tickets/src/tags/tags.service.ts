@@ -75,6 +75,12 @@ export class TagsService {
     return rows.map(view);
   }
 
+  /** The kanban's lanes (GET /tags/kanban): the company's tags marked for it, by name. */
+  async kanban(caller: Caller): Promise<{ lista: TagDto[] }> {
+    const rows = await this.db.getRepository(TagEntity).find({ where: { companyId: caller.companyId, kanban: 1 }, order: { name: 'ASC', id: 'ASC' }, take: TAGS_LIST_LIMIT });
+    return { lista: rows.map(view) };
+  }
+
   async get(caller: Caller, id: number): Promise<TagDto> {
     return view(await this.find(caller.companyId, id));
   }

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, TicketDto, TicketsPage } from '@wa/contracts';
 import { CallerService } from '../identity/caller.service.js';
-import { CreateTicketDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
+import { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
 import { TicketsService } from './tickets.service.js';
 
 @ApiTags('tickets')
@@ -45,5 +45,20 @@ export class TicketsController {
   async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.tickets.remove(await this.callers.of(claims), id);
     return { message: 'ticket deleted' };
+  }
+}
+
+/** spec 02 "Tags and kanban": the board's tickets (plan flag useKanban, at the gateway). */
+@ApiTags('tickets')
+@Controller('ticket')
+export class KanbanController {
+  constructor(
+    private readonly tickets: TicketsService,
+    private readonly callers: CallerService,
+  ) {}
+
+  @Get('kanban')
+  async kanban(@CurrentUser() claims: AccessTokenClaims, @Query() query: KanbanTicketsQueryDto): Promise<TicketsPage> {
+    return this.tickets.kanban(await this.callers.of(claims), query);
   }
 }

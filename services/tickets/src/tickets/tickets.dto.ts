@@ -56,3 +56,11 @@ export class UpdateTicketDto {
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() promptId?: number | null;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() integrationId?: number | null;
 }
+
+/** GET /ticket/kanban (spec 02): the board's tickets; `queueIds` as JSON; `teste` is accepted (the spec does not say what it means). */
+export class KanbanTicketsQueryDto {
+  @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) queueIds?: number[];
+  @ApiPropertyOptional({ description: 'sent by the product’s client; its meaning is not shown, so it changes nothing' }) @IsOptional() @IsString() @MaxLength(100) teste?: string;
+  @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' }) @IsOptional() @IsString() @MaxLength(500) cursor?: string;
+  @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
+}

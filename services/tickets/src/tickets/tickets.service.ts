@@ -13,7 +13,7 @@ import { Outbox } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
 import { listTicketsQuery } from './queries/list-tickets.query.js';
 import { decodeCursor, encodeCursor, ticketView, type TicketRow } from './ticket-view.js';
-import type { CreateTicketDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
+import type { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { assertCanSee } from './visibility.js';
 import { ticketUpdatedEvent } from './ticket-events.js';
@@ -46,10 +46,16 @@ export class TicketsService {
     private readonly storage: MediaStorage,
   ) {}
 
-  async list(caller: Caller, q: ListTicketsQueryDto): Promise<TicketsPage> {
+  /** The kanban board's cards (GET /ticket/kanban): the open and waiting tickets the caller sees, newest first, with their tags. */
+  async kanban(caller: Caller, q: KanbanTicketsQueryDto): Promise<TicketsPage> {
+    return this.list(caller, { queueIds: q.queueIds, cursor: q.cursor, pageNumber: q.pageNumber, showAll: true }, ['open', 'pending']);
+  }
+
+  async list(caller: Caller, q: ListTicketsQueryDto, statuses?: TicketStatus[]): Promise<TicketsPage> {
     const cursor = decodeCursor(q.cursor);
     const pageNumber = q.pageNumber ?? 1;
     const { sql, params } = listTicketsQuery(caller, {
+      statuses,
       status: q.status,
       searchParam: q.searchParam,
       showAll: q.showAll,

@@ -6,6 +6,8 @@ import { TICKET_COLUMNS, TICKET_JOINS } from '../ticket-view.js';
 
 export interface ListTicketsFilter {
   status?: TicketStatus;
+  /** any of these statuses (the kanban: open and pending) */
+  statuses?: TicketStatus[];
   searchParam?: string;
   showAll?: boolean;
   queueIds?: number[];
@@ -56,6 +58,7 @@ export function listTicketsQuery(caller: Caller, f: ListTicketsFilter): { sql: s
   }
   if (!(caller.isAdmin && f.showAll)) where.push(`(t."userId" = ${p(caller.id)} OR t.status = 'pending')`);
   if (f.status) where.push(`t.status = ${p(f.status)}`);
+  if (f.statuses && f.statuses.length > 0) where.push(`t.status = ANY(${p(f.statuses)}::varchar[])`);
   if (f.queueIds && f.queueIds.length > 0) where.push(`(t."queueId" = ANY(${p(f.queueIds)}::int[]) OR t."queueId" IS NULL)`);
   if (f.users && f.users.length > 0 && caller.isAdmin) where.push(`t."userId" = ANY(${p(f.users)}::int[])`);
   if (f.tags && f.tags.length > 0) {
