@@ -169,3 +169,71 @@ describe('the message path through the gateway', () => {
   });
 });
 
+
+describe('internal chat (/chats)', () => {
+  it('a chat is seen and heard live only by its members; unread counts rise and clear; only its owner changes or deletes it; bad input is refused', async () => {
+    const a = await product.newCompany('Chat Interno');
+    const b = await product.newCompany('Chat Outra');
+    const ana = await product.agentOf(a.token, []);
+    const caio = await product.agentOf(a.token, []);
+    const outsider = await product.agentOf(b.token, []);
+    const anaLive = await product.socketOf(ana.token);
+    const caioLive = await product.socketOf(caio.token);
+    try {
+      const bad = async (body: Record<string, unknown>) => {
+        const res = await http.post('/chats', { token: a.token, body });
+        expect(res.status).toBe(400);
+        return JSON.stringify(res.body);
+      };
+      expect(await bad({ title: '  ', users: [{ id: ana.id }] })).toContain('Por favor, preencha o título da conversa.');
+      expect(await bad({ title: 'Plantão', users: [] })).toContain('Por favor, selecione pelo menos um usuário.');
+      expect(await bad({ title: 'Plantão', users: [{ id: outsider.id }] })).toContain('user not found');
+
+      const made = await http.post('/chats', { token: a.token, body: { title: 'Plantão', users: [{ id: ana.id }] } });
+      expect(made.status).toBe(201);
+      const chat = made.body as { id: number; uuid: string; ownerId: number; users: Array<{ userId: number; unreads: number }> };
+      expect(chat.users.map((u) => u.userId).sort()).toEqual([a.user.id, ana.id].sort());
+      await waitFor(async () => anaLive.events.find((e) => e.name === `company-${a.user.companyId}-chat` && e.payload.action === 'update' && e.payload.chat.id === chat.id));
+
+      const sent = await http.post(`/chats/${chat.id}/messages`, { token: a.token, body: { message: '  Alguém no plantão?  ' } });
+      expect(sent.status).toBe(201);
+      expect(sent.body).toMatchObject({ chatId: chat.id, message: 'Alguém no plantão?', senderId: a.user.id });
+      const heard = await waitFor(async () => anaLive.events.find((e) => e.payload?.action === 'new-message' && e.payload.newMessage?.id === sent.body.id));
+      expect(heard.payload.chat.users.find((u: { userId: number }) => u.userId === ana.id).unreads).toBe(1);
+      expect((await http.post(`/chats/${chat.id}/messages`, { token: ana.token, body: { message: '   ' } })).status).toBe(400);
+
+      // not a member: nothing heard, nothing read, nothing listed
+      expect((await http.get(`/chats/${chat.uuid}`, { token: caio.token })).status).toBe(404);
+      expect((await http.get(`/chats/${chat.id}/messages`, { token: caio.token })).status).toBe(404);
+      expect((await http.post(`/chats/${chat.id}/messages`, { token: caio.token, body: { message: 'oi' } })).status).toBe(404);
+      expect((await http.get('/chats', { token: caio.token })).body).toMatchObject({ records: [], count: 0 });
+      expect((await http.get(`/chats/${chat.id}`, { token: b.token })).status).toBe(404);
+      expect(caioLive.events.filter((e) => e.name.endsWith('-chat'))).toEqual([]);
+
+      // the member's list, by uuid too; reading clears the count
+      const list = (await http.get('/chats', { token: ana.token })).body;
+      expect(list).toMatchObject({ count: 1, hasMore: false, records: [{ id: chat.id, lastMessage: 'Alguém no plantão?' }] });
+      expect((await http.get(`/chats/${chat.uuid}`, { token: ana.token })).body.id).toBe(chat.id);
+      const read = await http.post(`/chats/${chat.id}/read`, { token: ana.token, body: { userId: ana.id } });
+      expect(read.body.users.find((u: { userId: number }) => u.userId === ana.id).unreads).toBe(0);
+      await http.post(`/chats/${chat.id}/messages`, { token: ana.token, body: { message: 'Eu estou.' } });
+      const page = (await http.get(`/chats/${chat.id}/messages`, { token: a.token })).body;
+      expect(page.records.map((m: { message: string }) => m.message)).toEqual(['Alguém no plantão?', 'Eu estou.']);
+
+      // only the owner renames, changes members or deletes; a member taken out hears it is gone
+      expect((await http.put(`/chats/${chat.id}`, { token: ana.token, body: { title: 'Meu' } })).status).toBe(403);
+      expect((await http.delete(`/chats/${chat.id}`, { token: ana.token })).status).toBe(403);
+      const moved = await http.put(`/chats/${chat.id}`, { token: a.token, body: { title: 'Plantão noturno', users: [{ id: caio.id }] } });
+      expect(moved.body.users.map((u: { userId: number }) => u.userId).sort()).toEqual([a.user.id, caio.id].sort());
+      await waitFor(async () => anaLive.events.find((e) => e.payload?.action === 'delete' && e.payload.chatId === chat.id));
+      await waitFor(async () => caioLive.events.find((e) => e.payload?.action === 'update' && e.payload.chat?.title === 'Plantão noturno'));
+      expect((await http.get(`/chats/${chat.id}`, { token: ana.token })).status).toBe(404);
+      expect((await http.delete(`/chats/${chat.id}`, { token: a.token })).status).toBe(200);
+      await waitFor(async () => caioLive.events.find((e) => e.payload?.action === 'delete' && e.payload.chatId === chat.id));
+      expect((await http.get(`/chats/${chat.id}`, { token: a.token })).status).toBe(404);
+    } finally {
+      anaLive.socket.close();
+      caioLive.socket.close();
+    }
+  });
+});

@@ -54,6 +54,7 @@ import { TicketExpiry } from './bot/ticket-expiry.js';
 import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js';
 import { ReadModels } from './read-models/read-models.repository.js';
 import { KanbanController, TicketsController } from './tickets/tickets.controller.js';
+import { ChatsController, ChatsService } from './chats/chats.js';
 import { TicketsRepository } from './tickets/tickets.repository.js';
 import { TicketsService } from './tickets/tickets.service.js';
 
@@ -69,8 +70,9 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, KanbanController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
+      controllers: [TicketsController, KanbanController, ChatsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
       providers: [
+        ChatsService,
         { provide: PlanLimitsClient, useValue: new PlanLimitsClient(env.AUTH_URL, env.JWT_SECRET, SERVICE) },
         ApiMessagesService,
         WebhookRecorder,

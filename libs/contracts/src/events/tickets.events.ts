@@ -1,4 +1,4 @@
-import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
+import type { ChatDto, ChatMessageDto, ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
 
 /** What tickets publishes after commit (TICKETS stream); realtime-gateway fans it out. */
 export const TicketSubjects = {
@@ -13,7 +13,31 @@ export const TicketSubjects = {
   queueDeleted: (companyId: number, queueId: number) => `queue.deleted.${companyId}.${queueId}`,
   scheduleUpdated: (companyId: number, scheduleId: number) => `schedule.updated.${companyId}.${scheduleId}`,
   scheduleDeleted: (companyId: number, scheduleId: number) => `schedule.deleted.${companyId}.${scheduleId}`,
+  chatUpdated: (companyId: number, chatId: number) => `chat.updated.${companyId}.${chatId}`,
+  chatMessage: (companyId: number, chatId: number) => `chat.message.${companyId}.${chatId}`,
+  chatDeleted: (companyId: number, chatId: number) => `chat.deleted.${companyId}.${chatId}`,
 } as const;
+
+/** `chat.updated` (made, renamed, members changed, read) and `chat.deleted`: to the members' sockets (and former members'). */
+export interface ChatChangedEvent {
+  companyId: number;
+  chat: ChatDto;
+  /** members who were taken out (their lists drop the chat) */
+  removedUserIds?: number[];
+}
+
+export interface ChatDeletedEvent {
+  companyId: number;
+  chatId: number;
+  userIds: number[];
+}
+
+/** `chat.message`: a new message, with the chat as it now is (last message, unreads). */
+export interface ChatMessageEvent {
+  companyId: number;
+  chat: ChatDto;
+  message: ChatMessageDto;
+}
 
 /** `schedule.updated`: a scheduled message was created, changed, sent or failed. */
 export interface ScheduleUpdatedEvent {

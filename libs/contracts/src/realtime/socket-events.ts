@@ -1,4 +1,4 @@
-import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
+import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto, ChatDto, ChatMessageDto } from '../tickets/tickets.types.js';
 import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
 import type { AllTicket, Profile } from '../auth/auth.types.js';
 
@@ -57,6 +57,8 @@ export type ScheduleChannelPayload = { action: 'update'; schedule: ScheduleDto }
 /** On `company-<id>-queue`, to everyone of the company (the queue pickers and the queues page). */
 export type QueueChannelPayload = { action: 'update'; queue: QueueDto } | { action: 'delete'; queueId: number };
 export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
+/** `company-{id}-chat`, to the chat's members only: a new message (with the chat as it now is), a change, a deletion. */
+export type ChatChannelPayload = { action: 'new-message'; chat: ChatDto; newMessage: ChatMessageDto } | { action: 'update'; chat: ChatDto } | { action: 'delete'; chatId: number };
 /** On `company-<id>-auth`, to the sockets of ended login sessions only. */
 export interface AuthChannelPayload {
   action: 'sessionReplaced';

@@ -360,3 +360,37 @@ export interface WebhookDeliveriesPage {
   deliveries: WebhookDeliveryDto[];
   hasMore: boolean;
 }
+
+/** spec 02 "Chat": a company's internal conversation between users. */
+export interface ChatDto {
+  id: number;
+  uuid: string;
+  title: string;
+  ownerId: number;
+  lastMessage: string;
+  createdAt: string;
+  updatedAt: string;
+  users: Array<{ userId: number; unreads: number; user: { id: number; name: string } }>;
+}
+
+export interface ChatMessageDto {
+  id: number;
+  chatId: number;
+  message: string;
+  senderId: number;
+  sender: { id: number; name: string };
+  createdAt: string;
+}
+
+export interface ChatsPage {
+  records: ChatDto[];
+  count: number;
+  hasMore: boolean;
+}
+
+export interface ChatMessagesPage {
+  /** oldest first within the page; page 1 holds the newest messages */
+  records: ChatMessageDto[];
+  count: number;
+  hasMore: boolean;
+}

@@ -2,6 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import {
   SocketChannels,
   type AppMessageChannelPayload,
+  type ChatChangedEvent,
+  type ChatChannelPayload,
+  type ChatDeletedEvent,
+  type ChatMessageEvent,
   type ContactChannelPayload,
   type ContactDeletedEvent,
   type ContactUpdatedEvent,
@@ -74,6 +78,10 @@ export class TicketsConsumer {
       case 'schedule.updated':
       case 'schedule.deleted':
         return this.schedule(companyId, verb, msg.data as ScheduleUpdatedEvent & ScheduleDeletedEvent, msg);
+      case 'chat.updated':
+      case 'chat.message':
+      case 'chat.deleted':
+        return this.chat(companyId, verb as 'updated' | 'message' | 'deleted', msg.data as ChatChangedEvent & ChatMessageEvent & ChatDeletedEvent, msg);
       default:
         return [];
     }
@@ -138,6 +146,24 @@ export class TicketsConsumer {
     if (!isId(scheduleId) || !isId(userId) || (verb === 'updated' && e.schedule.companyId !== companyId)) return this.skip(msg, 'bad schedule');
     const payload: ScheduleChannelPayload = verb === 'updated' ? { action: 'update', schedule: e.schedule } : { action: 'delete', scheduleId };
     return [{ rooms: [Rooms.allTickets(companyId), Rooms.user(companyId, userId)], channel: SocketChannels.schedule(companyId), payload }];
+  }
+
+  /** Internal chat: only its members' sockets hear of it (a member taken out hears it is gone for them). */
+  private chat(companyId: number, verb: 'updated' | 'message' | 'deleted', e: ChatChangedEvent & ChatMessageEvent & ChatDeletedEvent, msg: BusMessage<unknown>): Emission[] {
+    const channel = SocketChannels.chat(companyId);
+    const roomsOf = (ids: readonly number[]) => ids.filter(isId).map((id) => Rooms.user(companyId, id));
+    if (verb === 'deleted') {
+      if (!isId(e.chatId) || !Array.isArray(e.userIds)) return this.skip(msg, 'bad chat');
+      return [{ rooms: roomsOf(e.userIds), channel, payload: { action: 'delete', chatId: e.chatId } satisfies ChatChannelPayload }];
+    }
+    const chat = e.chat;
+    if (!chat || !isId(chat.id) || !Array.isArray(chat.users)) return this.skip(msg, 'bad chat');
+    const members = roomsOf(chat.users.map((u) => u.userId));
+    if (verb === 'message') return [{ rooms: members, channel, payload: { action: 'new-message', chat, newMessage: e.message } satisfies ChatChannelPayload }];
+    const out: Emission[] = [{ rooms: members, channel, payload: { action: 'update', chat } satisfies ChatChannelPayload }];
+    const removed = roomsOf(e.removedUserIds ?? []);
+    if (removed.length) out.push({ rooms: removed, channel, payload: { action: 'delete', chatId: chat.id } satisfies ChatChannelPayload });
+    return out;
   }
 
   private contactDeleted(companyId: number, e: ContactDeletedEvent, msg: BusMessage<unknown>): Emission[] {
