@@ -25,6 +25,8 @@ const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const PromptsPage = lazy(() => import('../features/prompts/PromptsPage'));
 const QueueIntegrationsPage = lazy(() => import('../features/queue-integrations/QueueIntegrationsPage'));
 const HelpsPage = lazy(() => import('../features/helps/HelpsPage'));
+const TagsPage = lazy(() => import('../features/tags/TagsPage'));
+const KanbanPage = lazy(() => import('../features/kanban/KanbanPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -83,6 +85,8 @@ export function App() {
             <Route path="/prompts" element={<PromptsPage />} />
             <Route path="/queue-integration" element={<QueueIntegrationsPage />} />
             <Route path="/helps" element={<HelpsPage />} />
+            <Route path="/tags" element={<TagsPage />} />
+            <Route path="/kanban" element={<KanbanPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />

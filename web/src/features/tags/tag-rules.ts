@@ -1,0 +1,106 @@
+import type { TagDto, UserDto } from '@wa/contracts';
+
+/** spec 02 §5 "Tag": the name is required, at least 3 characters. */
+export const TAG_NAME_MIN = 3;
+export const TAG_NAME_MAX = 100;
+
+/** The server's default colour of a tag. */
+export const DEFAULT_TAG_COLOR = '#A4CCCC';
+
+/** The colours offered in the tag dialog (any other one through the colour input). */
+export const TAG_PALETTE = ['#A4CCCC', '#2E7D32', '#00897B', '#1976D2', '#3949AB', '#7B1FA2', '#D81B60', '#C62828', '#EF6C00', '#F9A825', '#6D4C41', '#546E7A'] as const;
+
+/** What the server takes as a colour: #rgb to #rrggbbaa, or a colour name. */
+const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]{3,20}$/;
+
+export interface TagFormValues {
+  name: string;
+  color: string;
+  kanban: boolean;
+}
+
+/** Texts under `tags.validation`: 'Obrigatório', 'Mensagem muito curta', 'Mensagem muito longa', 'Cor inválida'. */
+export type TagProblem = 'required' | 'tooShort' | 'tooLong' | 'color';
+
+export interface TagErrors {
+  name?: TagProblem;
+  color?: TagProblem;
+}
+
+/** `POST /tags` and `PUT /tags/{id}`. */
+export interface TagBody {
+  name: string;
+  color?: string;
+  kanban?: 0 | 1;
+}
+
+export function tagFormOf(tag: TagDto | null): TagFormValues {
+  return { name: tag?.name ?? '', color: tag?.color ?? DEFAULT_TAG_COLOR, kanban: tag?.kanban === 1 };
+}
+
+export function validateTagForm(v: TagFormValues): TagErrors {
+  const errors: TagErrors = {};
+  const name = v.name.trim();
+  if (!name) errors.name = 'required';
+  else if (name.length < TAG_NAME_MIN) errors.name = 'tooShort';
+  else if (name.length > TAG_NAME_MAX) errors.name = 'tooLong';
+  const color = v.color.trim();
+  if (color && !COLOR.test(color)) errors.color = 'color';
+  return errors;
+}
+
+export const hasTagErrors = (e: TagErrors) => Object.values(e).some(Boolean);
+
+/** spec 02 §5, §6: only an admin or a supervisor (or a super user) marks a tag for the kanban. */
+export function mayMarkKanban(user: Pick<UserDto, 'profile' | 'super'> | null | undefined): boolean {
+  return user?.profile === 'admin' || user?.profile === 'supervisor' || user?.super === true;
+}
+
+/**
+ * The body sent: the trimmed name, the colour (left out when blank: the server's default, or the saved
+ * one), and the kanban mark only from who may set it (someone else sending it would get 403).
+ */
+export function tagPayload(v: TagFormValues, canMarkKanban: boolean): TagBody {
+  const body: TagBody = { name: v.name.trim() };
+  const color = v.color.trim();
+  if (color) body.color = color;
+  if (canMarkKanban) body.kanban = v.kanban ? 1 : 0;
+  return body;
+}
+
+/** A colour the native colour input takes (#rrggbb), black for anything else. */
+export function nativeColor(color: string): string {
+  const c = color.trim();
+  if (/^#[0-9a-f]{6}$/i.test(c)) return c.toLowerCase();
+  if (/^#[0-9a-f]{3}$/i.test(c)) return `#${[...c.slice(1)].map((x) => x + x).join('')}`.toLowerCase();
+  if (/^#[0-9a-f]{8}$/i.test(c)) return c.slice(0, 7).toLowerCase();
+  return '#000000';
+}
+
+/** Black or white text, whichever reads better on the colour (a name or a bad value: black on it is assumed light). */
+export function readableTextOn(color: string): '#000000' | '#ffffff' {
+  const c = color.trim();
+  if (!/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(c)) return '#000000';
+  const hex = nativeColor(c).slice(1);
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const v = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  // the contrast against black beats the one against white
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? '#000000' : '#ffffff';
+}
+
+type TagRef = { id: number; name: string; color: string };
+
+/** A picker list (by name) with a saved tag put in, or replaced in place. */
+export function upsertTagInList<T extends TagRef>(list: T[], tag: TagRef): T[] {
+  const ref = { ...(list.find((t) => t.id === tag.id) ?? {}), id: tag.id, name: tag.name, color: tag.color } as T;
+  const rest = list.filter((t) => t.id !== tag.id);
+  const at = rest.findIndex((t) => t.name.localeCompare(ref.name, undefined, { sensitivity: 'base' }) > 0);
+  return at < 0 ? [...rest, ref] : [...rest.slice(0, at), ref, ...rest.slice(at)];
+}
+
+export function removeTagFromList<T extends TagRef>(list: T[], id: number): T[] {
+  return list.filter((t) => t.id !== id);
+}
