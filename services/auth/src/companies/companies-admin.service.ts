@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { directoryRemoveEvent, TokenRevocation } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type CompaniesPage, type CompanyCreatedEvent, type CompanyDeletedEvent, type CompanyDto, type CompanyUpdatedEvent, type SettingUpdatedEvent, type UserDeletedEvent } from '@wa/contracts';
-import { deleteCompanyRows } from '@wa/database';
+import { deleteCompanyRows, likeEscaped } from '@wa/database';
 import { daysFromToday, DEFAULT_TIME_ZONE, DomainError } from '@wa/server-kit';
 import { randomBytes } from 'node:crypto';
 import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
@@ -39,7 +39,7 @@ export class CompaniesAdminService {
     const pageNumber = query.pageNumber ?? 1;
     const qb = this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id');
     const search = query.searchParam?.trim();
-    if (search) qb.where('(c.name ILIKE :s OR c.email ILIKE :s)', { s: `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` });
+    if (search) qb.where('(c.name ILIKE :s OR c.email ILIKE :s)', { s: `%${likeEscaped(search)}%` });
     const [rows, count] = await qb.take(COMPANIES_PAGE_SIZE).skip((pageNumber - 1) * COMPANIES_PAGE_SIZE).getManyAndCount();
     return { companies: await this.views(this.db.manager, rows), count, hasMore: pageNumber * COMPANIES_PAGE_SIZE < count };
   }

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
+import { likeEscaped } from '@wa/database';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SuperOnly } from '@wa/auth';
@@ -43,7 +44,7 @@ export class HelpsService {
     const pageNumber = query.pageNumber ?? 1;
     const qb = this.db.getRepository(HelpEntity).createQueryBuilder('h').orderBy('lower(h.title)').addOrderBy('h.id');
     const search = query.searchParam?.trim();
-    if (search) qb.where('(h.title ILIKE :s OR h.description ILIKE :s)', { s: `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` });
+    if (search) qb.where('(h.title ILIKE :s OR h.description ILIKE :s)', { s: `%${likeEscaped(search)}%` });
     const [rows, count] = await qb.take(HELPS_PAGE_SIZE).skip((pageNumber - 1) * HELPS_PAGE_SIZE).getManyAndCount();
     return { helps: rows.map(helpView), count, hasMore: pageNumber * HELPS_PAGE_SIZE < count };
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TenantScopedRepository } from '@wa/database';
+import { TenantScopedRepository, likeEscaped } from '@wa/database';
 import { currentContext } from '@wa/server-kit';
 import { Brackets, DataSource, type EntityManager } from 'typeorm';
 import { UserEntity } from '../database/entities/user.entity.js';
@@ -25,7 +25,7 @@ export class UsersRepository extends TenantScopedRepository<UserEntity> {
     const term = searchParam?.trim().toLowerCase();
     if (term) {
       qb.andWhere(new Brackets((w) => w.where('lower(u.name) LIKE :term').orWhere('lower(u.email) LIKE :term')), {
-        term: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+        term: `%${likeEscaped(term)}%`,
       });
     }
     const [users, count] = await qb.getManyAndCount();

@@ -16,7 +16,7 @@ import { addDays } from 'date-fns';
 import type { Redis } from 'ioredis';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ContactEntity, TicketEntity } from '../database/entities/index.js';
-import { likeEscaped } from '../database/like.js';
+import { likeEscaped } from '@wa/database';
 import type { Caller } from '../identity/caller.service.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { likeEscaped } from '@wa/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PromptDto, PromptsPage } from '@wa/contracts';
 import { DomainError, maskSecret, SecretBox } from '@wa/server-kit';
@@ -31,7 +32,7 @@ export class PromptsService {
     const page = query.pageNumber ?? 1;
     const search = query.searchParam?.trim();
     const [rows, count] = await this.db.getRepository(PromptEntity).findAndCount({
-      where: { companyId: caller.companyId, ...(search ? { name: ILike(`%${search.replace(/[\\%_]/g, '\\$&')}%`) } : {}) },
+      where: { companyId: caller.companyId, ...(search ? { name: ILike(`%${likeEscaped(search)}%`) } : {}) },
       order: { name: 'ASC', id: 'ASC' },
       skip: (page - 1) * PROMPTS_PAGE_SIZE,
       take: PROMPTS_PAGE_SIZE,

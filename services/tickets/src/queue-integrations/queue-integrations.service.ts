@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { likeEscaped } from '@wa/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { QueueIntegrationDto, QueueIntegrationsPage } from '@wa/contracts';
 import { DomainError, SecretBox } from '@wa/server-kit';
@@ -54,7 +55,7 @@ export class QueueIntegrationsService {
     const page = query.pageNumber ?? 1;
     const search = query.searchParam?.trim();
     const [rows, count] = await this.db.getRepository(QueueIntegrationEntity).findAndCount({
-      where: { companyId: caller.companyId, ...(search ? { name: ILike(`%${search.replace(/[\\%_]/g, '\\$&')}%`) } : {}) },
+      where: { companyId: caller.companyId, ...(search ? { name: ILike(`%${likeEscaped(search)}%`) } : {}) },
       order: { name: 'ASC', id: 'ASC' },
       skip: (page - 1) * INTEGRATIONS_PAGE_SIZE,
       take: INTEGRATIONS_PAGE_SIZE,

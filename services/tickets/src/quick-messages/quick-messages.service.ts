@@ -6,7 +6,7 @@ import { attachFile } from '../media/media-cleanup.js';
 import { mediaUrlOf } from '../tickets/ticket-view.js';
 import { Brackets, DataSource, type SelectQueryBuilder } from 'typeorm';
 import { QuickMessageEntity } from '../database/entities/index.js';
-import { likeEscaped } from '../database/like.js';
+import { likeEscaped } from '@wa/database';
 import type { Caller } from '../identity/caller.service.js';
 import type { CreateQuickMessageDto, ListQuickMessagesQueryDto, UpdateQuickMessageDto } from './quick-messages.dto.js';
 

@@ -4,7 +4,7 @@ import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
 import { companyTimeZone, DomainError, instantIn, isMediaKey, MediaStorage, TIME_ZONE_SETTING, type UploadedDiskFile } from '@wa/server-kit';
 import { Brackets, DataSource, IsNull, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ContactEntity, ScheduleEntity } from '../database/entities/index.js';
-import { likeEscaped } from '../database/like.js';
+import { likeEscaped } from '@wa/database';
 import type { Caller } from '../identity/caller.service.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '@wa/database';
 import { DomainError } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TagEntity } from '../database/entities/index.js';
-import { likeEscaped } from '../database/like.js';
+import { likeEscaped } from '@wa/database';
 import type { Caller } from '../identity/caller.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
 import { ticketUpdatedEvent } from '../tickets/ticket-events.js';

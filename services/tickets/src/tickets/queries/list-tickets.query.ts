@@ -1,5 +1,5 @@
 import { seesQueuelessTickets } from '@wa/auth';
-import { likeEscaped } from '../../database/like.js';
+import { likeEscaped } from '@wa/database';
 import type { TicketStatus } from '@wa/contracts';
 import type { Caller } from '../../identity/caller.service.js';
 import { TICKET_COLUMNS, TICKET_JOINS } from '../ticket-view.js';
