@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runMigrations } from '@wa/database';
-import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
+import { signAccessToken } from '@wa/auth';
+import { HttpClient, pdfFile, pngFile, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, uniqueSuffix, waitFor } from '@wa/testing';
+import { randomUUID } from 'node:crypto';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
@@ -10,6 +12,7 @@ import { Product } from './product.js';
 const running: ServiceProcess[] = [];
 let http: HttpClient;
 let product: Product;
+let gatewayUrl: string;
 
 beforeAll(async () => {
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
@@ -22,7 +25,14 @@ beforeAll(async () => {
   running.push(gateway);
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
   product = new Product(http, gateway.url);
+  gatewayUrl = gateway.url;
 });
+
+/** A stored file as a signed-in user downloads it: status and bytes. */
+async function download(path: string, token: string): Promise<{ status: number; bytes: Buffer; type: string | null }> {
+  const res = await fetch(`${gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), type: res.headers.get('content-type') };
+}
 
 afterAll(async () => {
   for (const p of running.reverse()) await p.stop('SIGTERM');
@@ -237,3 +247,157 @@ describe('internal chat (/chats)', () => {
     }
   });
 });
+
+describe('announcements (/announcements and the top bar popover)', () => {
+  it('super users write them, with an image; every user of every company reads the active ones, live; inactive ones are the super users’ only; bad input is refused', async () => {
+    const superToken = signAccessToken({ id: 1_999_999_301, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
+    const a = await product.newCompany('Avisos Um');
+    const b = await product.newCompany('Avisos Dois');
+    const agent = await product.agentOf(b.token, []);
+    const aLive = await product.socketOf(a.token);
+    const agentLive = await product.socketOf(agent.token);
+    try {
+      // only super users write
+      expect((await http.post('/announcements', { token: a.token, body: { title: 'Meu', text: 'aviso' } })).status).toBe(403);
+      const bad = async (body: Record<string, unknown>) => {
+        const res = await http.post('/announcements', { token: superToken, body });
+        expect(res.status).toBe(400);
+        return JSON.stringify(res.body);
+      };
+      expect(await bad({ text: 'sem título' })).toContain('Obrigatório');
+      expect(await bad({ title: 'Sem texto', text: '   ' })).toContain('Obrigatório');
+      expect(await bad({ title: 'Prioridade', text: 'x', priority: 5 })).toContain('priority');
+
+      const title = `Manutenção ${uniqueSuffix()}`;
+      const made = await http.post('/announcements', { token: superToken, body: { title, text: 'Sábado às 22h o sistema fica fora por 10 minutos.' } });
+      expect(made.status).toBe(201);
+      // spec 02 §9: priority 3 (low) and active by default
+      expect(made.body).toMatchObject({ title, priority: 3, status: true, mediaPath: null, mediaUrl: null });
+      const id = made.body.id as number;
+      // every socket of every company hears it
+      for (const live of [aLive, agentLive]) {
+        await waitFor(async () => live.events.find((e) => e.name === 'company-announcement' && e.payload.action === 'update' && e.payload.announcement.id === id));
+      }
+      const listed = (await http.get(`/announcements?searchParam=${encodeURIComponent(title)}`, { token: agent.token })).body;
+      expect(listed).toMatchObject({ count: 1, hasMore: false, records: [{ id, title }] });
+
+      // the image: a PNG by its bytes; anything else refused
+      const png = pngFile({ size: 6, rgb: [200, 20, 20] });
+      const refused = await http.post(`/announcements/${id}/media-upload`, { token: superToken, form: form([{ field: 'file', name: 'aviso.pdf', data: pdfFile() }]) });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('.png, .jpg ou .jpeg');
+      expect((await http.post(`/announcements/${id}/media-upload`, { token: a.token, form: form([{ field: 'file', name: 'aviso.png', data: png }]) })).status).toBe(403);
+      const withImage = await http.post(`/announcements/${id}/media-upload`, { token: superToken, form: form([{ field: 'file', name: 'aviso.png', data: png }]) });
+      expect(withImage.status).toBe(200);
+      expect(withImage.body).toMatchObject({ mediaName: 'aviso.png', mediaUrl: `/announcements/${id}/media` });
+      // another company's agent sees the image, byte for byte
+      const image = await download(`/announcements/${id}/media`, agent.token);
+      expect(image).toMatchObject({ status: 200, type: 'image/png' });
+      expect(image.bytes.equals(png)).toBe(true);
+
+      // made inactive: gone for everyone but super users (list, read, image), live
+      const off = await http.put(`/announcements/${id}`, { token: superToken, body: { status: false, priority: 1 } });
+      expect(off.body).toMatchObject({ status: false, priority: 1, title });
+      await waitFor(async () => agentLive.events.find((e) => e.payload?.action === 'update' && e.payload.announcement?.id === id && e.payload.announcement.status === false));
+      expect((await http.get(`/announcements?searchParam=${encodeURIComponent(title)}`, { token: agent.token })).body.count).toBe(0);
+      expect((await http.get(`/announcements/${id}`, { token: a.token })).status).toBe(404);
+      expect((await download(`/announcements/${id}/media`, agent.token)).status).toBe(404);
+      expect((await http.get(`/announcements?searchParam=${encodeURIComponent(title)}`, { token: superToken })).body.records[0]).toMatchObject({ id, status: false });
+      expect((await http.put(`/announcements/${id}`, { token: a.token, body: { status: true } })).status).toBe(403);
+
+      // the image removed, then the announcement
+      expect((await http.delete(`/announcements/${id}/media-upload`, { token: superToken })).body).toMatchObject({ mediaPath: null, mediaUrl: null });
+      expect((await http.delete(`/announcements/${id}`, { token: a.token })).status).toBe(403);
+      expect((await http.delete(`/announcements/${id}`, { token: superToken })).status).toBe(200);
+      await waitFor(async () => aLive.events.find((e) => e.payload?.action === 'delete' && e.payload.announcementId === id));
+      expect((await http.get(`/announcements/${id}`, { token: superToken })).status).toBe(404);
+      expect((await http.put(`/announcements/${id}`, { token: superToken, body: { title: 'x' } })).status).toBe(404);
+    } finally {
+      aLive.socket.close();
+      agentLive.socket.close();
+    }
+  });
+});
+
+describe('file lists (/files)', () => {
+  it('admins make lists of files (each option’s file checked by its bytes), change and delete them; the company reads them live; another company sees nothing', async () => {
+    const a = await product.newCompany('Arquivos Um');
+    const b = await product.newCompany('Arquivos Dois');
+    const agent = await product.agentOf(a.token, []);
+    const aLive = await product.socketOf(agent.token);
+    const bLive = await product.socketOf(b.token);
+    try {
+      const bad = async (body: Record<string, unknown>) => {
+        const res = await http.post('/files', { token: a.token, body });
+        expect(res.status).toBe(400);
+        return JSON.stringify(res.body);
+      };
+      expect(await bad({ name: 'ab', message: 'oi' })).toContain('nome muito curto');
+      expect(await bad({ name: 'Catálogo', message: '  ' })).toContain('Obrigatório');
+      expect(await bad({ name: 'Catálogo', message: 'oi', options: [{ name: '' }] })).toContain('Obrigatório');
+      expect((await http.post('/files', { token: agent.token, body: { name: 'Do agente', message: 'oi' } })).status).toBe(403);
+
+      const made = await http.post('/files', { token: a.token, body: { name: 'Catálogo 2026', message: 'Segue o catálogo', options: [{ name: 'Capa' }, { name: 'Tabela' }] } });
+      expect(made.status).toBe(201);
+      const list = made.body as { id: number; options: Array<{ id: number; name: string; file: string | null }> };
+      expect(list.options.map((o) => [o.name, o.file])).toEqual([
+        ['Capa', null],
+        ['Tabela', null],
+      ]);
+      expect((await http.post('/files', { token: a.token, body: { name: 'CATÁLOGO 2026', message: 'de novo' } })).status).toBe(400);
+      await waitFor(async () => aLive.events.find((e) => e.name === `company-${a.user.companyId}-files` && e.payload.action === 'update' && e.payload.fileList.id === list.id));
+
+      // the files, one per option, in order
+      const png = pngFile({ size: 4, rgb: [1, 2, 3] });
+      const pdf = pdfFile('Tabela de preços');
+      const upload = (token: string, files: Array<{ name: string; data: Buffer }>, ids: number[]) =>
+        http.post(`/files/uploadList/${list.id}`, { token, form: form(files.map((f) => ({ field: 'files', ...f })), [...ids.map((id) => ['id', String(id)] as [string, string]), ['typeArch', 'fileList']]) });
+      const notAFile = await upload(a.token, [{ name: 'capa.png', data: png }, { name: 'virus.png', data: Buffer.from('MZ\x90\x00 not a picture at all') }], [list.options[0]!.id, list.options[1]!.id]);
+      expect(notAFile.status).toBe(400);
+      expect((await http.get(`/files/${list.id}`, { token: a.token })).body.options.every((o: { file: string | null }) => o.file === null)).toBe(true);
+      expect((await upload(a.token, [{ name: 'capa.png', data: png }], [987654])).status).toBe(400);
+      expect((await upload(agent.token, [{ name: 'capa.png', data: png }], [list.options[0]!.id])).status).toBe(403);
+      const uploaded = await upload(a.token, [{ name: 'capa.png', data: png }, { name: 'tabela.pdf', data: pdf }], [list.options[0]!.id, list.options[1]!.id]);
+      expect(uploaded.status).toBe(200);
+      const [capa, tabela] = uploaded.body.options as Array<{ id: number; file: string; mediaType: string }>;
+      expect([capa!.mediaType, tabela!.mediaType]).toEqual(['image/png', 'application/pdf']);
+      // the company's users read them (the agent too); another company does not
+      expect((await download(capa!.file, agent.token)).bytes.equals(png)).toBe(true);
+      expect((await download(tabela!.file, agent.token)).bytes.equals(pdf)).toBe(true);
+      expect((await download(capa!.file, b.token)).status).toBe(404);
+      expect((await http.get(`/files/${list.id}`, { token: b.token })).status).toBe(404);
+      expect((await http.put(`/files/${list.id}`, { token: b.token, body: { name: 'Roubado' } })).status).toBe(404);
+      expect((await http.get('/files', { token: b.token })).body).toMatchObject({ files: [], count: 0 });
+      expect((await http.get(`/files?searchParam=${encodeURIComponent('catálogo')}`, { token: agent.token })).body).toMatchObject({ count: 1, hasMore: false, files: [{ id: list.id }] });
+      expect(bLive.events.filter((e) => e.name.endsWith('-files'))).toEqual([]);
+
+      // an option left out goes with its file; a new one comes in its place
+      const changed = await http.put(`/files/${list.id}`, { token: a.token, body: { name: 'Catálogo 2027', options: [{ id: tabela!.id, name: 'Preços' }, { name: 'Contrato' }] } });
+      expect(changed.status).toBe(200);
+      expect(changed.body.options.map((o: { id: number; name: string; file: string | null }) => [o.name, o.file !== null])).toEqual([
+        ['Preços', true],
+        ['Contrato', false],
+      ]);
+      expect(changed.body.message).toBe('Segue o catálogo');
+      await waitFor(async () => ((await download(capa!.file, a.token)).status === 404 ? true : undefined));
+      expect((await http.put(`/files/${list.id}`, { token: a.token, body: { options: [{ id: 987654, name: 'x' }] } })).status).toBe(400);
+
+      expect((await http.delete(`/files/${list.id}`, { token: agent.token })).status).toBe(403);
+      expect((await http.delete(`/files/${list.id}`, { token: a.token })).status).toBe(200);
+      await waitFor(async () => aLive.events.find((e) => e.payload?.action === 'delete' && e.payload.fileListId === list.id));
+      expect((await http.get(`/files/${list.id}`, { token: a.token })).status).toBe(404);
+      await waitFor(async () => ((await download(tabela!.file, a.token)).status === 404 ? true : undefined));
+    } finally {
+      aLive.socket.close();
+      bLive.socket.close();
+    }
+  });
+});
+
+/** A multipart body: files, then plain fields (a field may repeat). */
+function form(files: Array<{ field: string; name: string; data: Buffer }>, fields: Array<[string, string]> = []): FormData {
+  const body = new FormData();
+  for (const [k, v] of fields) body.append(k, v);
+  for (const f of files) body.append(f.field, new Blob([new Uint8Array(f.data)]), f.name);
+  return body;
+}

@@ -2,6 +2,7 @@ import { CompanyAccessController, PlanUsageController } from './company-access/c
 import { CompaniesAdminService } from './companies/companies-admin.service.js';
 import { CompaniesController } from './companies/companies.controller.js';
 import { HelpsController, HelpsService } from './helps/helps.js';
+import { AnnouncementsController, AnnouncementsService } from './announcements/announcements.js';
 import { SignupController } from './signup/signup.controller.js';
 import { SignupService } from './signup/signup.service.js';
 import { PlansCopyConsumer } from './plans/plans-copy.consumer.js';
@@ -9,7 +10,7 @@ import { PasswordResetController } from './password-reset/password-reset.control
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
-import { serviceModules } from '@wa/server-kit';
+import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { CompanyRefs } from './company-refs/company-refs.js';
 import { AuthEnv } from './config/env.js';
 import { authDatabase } from './database/data-source.js';
@@ -34,8 +35,8 @@ export class AppModule {
         ...serviceModules({ service: SERVICE, env, database: authDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
-      controllers: [CompanyAccessController, PlanUsageController, CompaniesController, HelpsController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService, HelpsService],
+      controllers: [CompanyAccessController, PlanUsageController, CompaniesController, HelpsController, AnnouncementsController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService, HelpsService, AnnouncementsService, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
     };
   }
 }

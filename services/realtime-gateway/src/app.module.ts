@@ -5,6 +5,7 @@ import { RealtimeEnv } from './config/env.js';
 import { ConnectionsConsumer } from './fanout/consumers/connections.consumer.js';
 import { SessionReplacedConsumer } from './fanout/consumers/session-replaced.consumer.js';
 import { UsersConsumer } from './fanout/consumers/users.consumer.js';
+import { AnnouncementsConsumer } from './fanout/consumers/announcements.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
 import { FanoutService } from './fanout/fanout.service.js';
 import { ClientEvents } from './realtime/client-events.js';
@@ -36,6 +37,7 @@ export class AppModule {
         ConnectionsConsumer,
         SessionReplacedConsumer,
         UsersConsumer,
+        AnnouncementsConsumer,
         FanoutService,
       ],
     };

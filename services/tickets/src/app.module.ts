@@ -55,6 +55,7 @@ import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js
 import { ReadModels } from './read-models/read-models.repository.js';
 import { KanbanController, TicketsController } from './tickets/tickets.controller.js';
 import { ChatsController, ChatsService } from './chats/chats.js';
+import { FileListsController, FileListsService } from './files/file-lists.js';
 import { TicketsRepository } from './tickets/tickets.repository.js';
 import { TicketsService } from './tickets/tickets.service.js';
 
@@ -70,9 +71,10 @@ export class AppModule {
         BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         BullModule.registerQueue({ name: SCHEDULES_QUEUE }),
       ],
-      controllers: [TicketsController, KanbanController, ChatsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
+      controllers: [TicketsController, KanbanController, ChatsController, FileListsController, MessagesController, QueuesController, QueueOptionsController, NotesController, QuickMessagesController, ContactsController, TagsController, TicketTagsController, MediaController, SchedulesController, DashboardController, ApiMessagesController, WebhooksController, PromptsController, QueueIntegrationsController],
       providers: [
         ChatsService,
+        FileListsService,
         { provide: PlanLimitsClient, useValue: new PlanLimitsClient(env.AUTH_URL, env.JWT_SECRET, SERVICE) },
         ApiMessagesService,
         WebhookRecorder,

@@ -87,6 +87,36 @@ export interface HelpsPage {
   hasMore: boolean;
 }
 
+/**
+ * spec 02 "Announcement": a notice of the platform's super users to every user of every company (the top
+ * bar's popover). Priority 1 high, 2 medium, 3 low; an inactive one is seen by super users only.
+ */
+export interface AnnouncementDto {
+  id: number;
+  title: string;
+  text: string;
+  priority: 1 | 2 | 3;
+  status: boolean;
+  /** the stored image's key, or null */
+  mediaPath: string | null;
+  /** the image's original name, or null */
+  mediaName: string | null;
+  /** where a signed-in user reads the image (`/announcements/{id}/media`), or null */
+  mediaUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /announcements` (searchParam, pageNumber): newest first; others than super users get the active ones only. */
+export interface AnnouncementsPage {
+  records: AnnouncementDto[];
+  count: number;
+  hasMore: boolean;
+}
+
+/** `company.announcement.updated.<id>` / `company.announcement.deleted.<id>` on AUTH: to every socket. */
+export type AnnouncementEvent = { action: 'update'; announcement: AnnouncementDto } | { action: 'delete'; announcementId: number };
+
 /** `GET /companies` (super users): a page of companies. */
 export interface CompaniesPage {
   companies: CompanyDto[];

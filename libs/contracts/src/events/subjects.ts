@@ -7,7 +7,7 @@ import type { Profile } from '../auth/auth.types.js';
 export const Streams = {
   AUTH: { name: 'AUTH', subjects: ['auth.>', 'user.>', 'company.>'] },
   WA: { name: 'WA', subjects: ['wa.>'] },
-  TICKETS: { name: 'TICKETS', subjects: ['ticket.>', 'message.>', 'contact.>', 'queue.>', 'schedule.>', 'chat.>'] },
+  TICKETS: { name: 'TICKETS', subjects: ['ticket.>', 'message.>', 'contact.>', 'queue.>', 'schedule.>', 'chat.>', 'files.>'] },
   CONNECTIONS: { name: 'CONNECTIONS', subjects: ['connection.>'] },
   BILLING: { name: 'BILLING', subjects: ['billing.>', 'plan.>'] },
   CAMPAIGNS: { name: 'CAMPAIGNS', subjects: ['campaign.>'] },
@@ -41,6 +41,9 @@ export const Subjects = {
   companyUpdated: (companyId: number) => `company.updated.${companyId}`,
   companyDeleted: (companyId: number) => `company.deleted.${companyId}`,
   companySchedulesUpdated: (companyId: number) => `company.schedules.updated.${companyId}`,
+  /** platform-wide (no company segment): every socket hears it */
+  announcementUpdated: (announcementId: number) => `company.announcement.updated.${announcementId}`,
+  announcementDeleted: (announcementId: number) => `company.announcement.deleted.${announcementId}`,
 } as const;
 
 export interface SessionReplacedEvent {

@@ -1,4 +1,4 @@
-import type { ChatDto, ChatMessageDto, ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
+import type { ChatDto, ChatMessageDto, ContactDto, FileListDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
 
 /** What tickets publishes after commit (TICKETS stream); realtime-gateway fans it out. */
 export const TicketSubjects = {
@@ -16,7 +16,12 @@ export const TicketSubjects = {
   chatUpdated: (companyId: number, chatId: number) => `chat.updated.${companyId}.${chatId}`,
   chatMessage: (companyId: number, chatId: number) => `chat.message.${companyId}.${chatId}`,
   chatDeleted: (companyId: number, chatId: number) => `chat.deleted.${companyId}.${chatId}`,
+  fileListUpdated: (companyId: number, fileListId: number) => `files.updated.${companyId}.${fileListId}`,
+  fileListDeleted: (companyId: number, fileListId: number) => `files.deleted.${companyId}.${fileListId}`,
 } as const;
+
+/** `files.updated` / `files.deleted`: a file list changed, to the company's sockets (`company-{id}-files`). */
+export type FileListEvent = { companyId: number; action: 'update'; fileList: FileListDto } | { companyId: number; action: 'delete'; fileListId: number };
 
 /** `chat.updated` (made, renamed, members changed, read) and `chat.deleted`: to the members' sockets (and former members'). */
 export interface ChatChangedEvent {

@@ -1,4 +1,4 @@
-import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto, ChatDto, ChatMessageDto } from '../tickets/tickets.types.js';
+import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto, ChatDto, ChatMessageDto, FileListDto } from '../tickets/tickets.types.js';
 import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
 import type { AllTicket, Profile } from '../auth/auth.types.js';
 
@@ -13,6 +13,9 @@ export const SocketChannels = {
   queue: (companyId: number) => `company-${companyId}-queue`,
   user: (companyId: number) => `company-${companyId}-user`,
   chat: (companyId: number) => `company-${companyId}-chat`,
+  files: (companyId: number) => `company-${companyId}-files`,
+  /** platform-wide: the super users' announcements, to every socket (payload: AnnouncementEvent) */
+  announcement: () => 'company-announcement',
   /** per-user auth event: the account signed in elsewhere */
   auth: (companyId: number) => `company-${companyId}-auth`,
 } as const;
@@ -59,6 +62,8 @@ export type QueueChannelPayload = { action: 'update'; queue: QueueDto } | { acti
 export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
 /** `company-{id}-chat`, to the chat's members only: a new message (with the chat as it now is), a change, a deletion. */
 export type ChatChannelPayload = { action: 'new-message'; chat: ChatDto; newMessage: ChatMessageDto } | { action: 'update'; chat: ChatDto } | { action: 'delete'; chatId: number };
+/** On `company-<id>-files`, to everyone of the company. */
+export type FilesChannelPayload = { action: 'update'; fileList: FileListDto } | { action: 'delete'; fileListId: number };
 /** On `company-<id>-auth`, to the sockets of ended login sessions only. */
 export interface AuthChannelPayload {
   action: 'sessionReplaced';

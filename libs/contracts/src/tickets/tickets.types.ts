@@ -382,6 +382,35 @@ export interface ChatMessageDto {
   createdAt: string;
 }
 
+/** spec 02 "File list": a named set of files (each option a name and an uploaded file) with a message. */
+export interface FileListOptionDto {
+  id: number;
+  name: string;
+  /** the stored file's key, or null until its file is uploaded */
+  path: string | null;
+  /** the stored file's MIME type, or null */
+  mediaType: string | null;
+  /** where the company's users read the file (`/media/...`), or null */
+  file: string | null;
+}
+
+export interface FileListDto {
+  id: number;
+  name: string;
+  message: string;
+  userId: number | null;
+  options: FileListOptionDto[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /files` (searchParam, pageNumber): by name. */
+export interface FileListsPage {
+  files: FileListDto[];
+  count: number;
+  hasMore: boolean;
+}
+
 export interface ChatsPage {
   records: ChatDto[];
   count: number;

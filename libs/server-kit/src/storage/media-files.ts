@@ -8,7 +8,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { finalize, type Observable } from 'rxjs';
 import mime from 'mime-types';
 import { DomainError } from '../errors/domain-error.js';
-import { mediaContentType, safeMediaName, type MediaStorage } from './media-storage.js';
+import { isMediaKey, mediaContentType, newMediaKey, safeMediaName, type MediaStorage } from './media-storage.js';
 
 export type FileMediaType = 'image' | 'audio' | 'video' | 'application';
 
@@ -139,3 +139,45 @@ export class DiscardUploadsInterceptor implements NestInterceptor {
     return next.handle().pipe(finalize(() => void discardUploads(uploaded())));
   }
 }
+
+/**
+ * Removes files once what pointed at them is gone (after the commit: a rollback keeps them). Best effort:
+ * a file that cannot be removed now is unreachable anyway (no message names it).
+ */
+export async function dropFiles(storage: MediaStorage, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 20) {
+    await Promise.all(keys.slice(i, i + 20).map((k) => storage.delete(k).catch(() => undefined)));
+  }
+}
+
+/**
+ * A file uploaded for a row (`POST …/media-upload`, multipart `file`): checked by its bytes (and by `accept`,
+ * which answers a refusal text or null), stored, then saved on the row by `save`. The row's `previous` file is
+ * dropped once the new one is saved; the new one is dropped when saving fails.
+ */
+export async function attachFile<T>(
+  storage: MediaStorage,
+  companyId: number,
+  file: UploadedDiskFile | undefined,
+  previous: string | null,
+  save: (key: string, checked: CheckedMedia) => Promise<T>,
+  accept: (checked: CheckedMedia) => string | null = () => null,
+): Promise<T> {
+  if (!file) throw fileRefused('Obrigatório');
+  const checked = await checkMediaFile(file, 'file');
+  const refusal = accept(checked);
+  if (refusal) throw fileRefused(refusal);
+  const key = newMediaKey(companyId, checked.fileName);
+  await storage.put(key, readUploaded(file));
+  let saved: T;
+  try {
+    saved = await save(key, checked);
+  } catch (err) {
+    await storage.delete(key).catch(() => undefined);
+    throw err;
+  }
+  if (previous) await dropFiles(storage, [previous].filter(isMediaKey));
+  return saved;
+}
+
+const fileRefused = (text: string) => new DomainError('ERR_VALIDATION', { details: [{ field: 'file', messages: [text] }] }, `file: ${text}`);

@@ -10,6 +10,7 @@ import { ConnectionsConsumer, connectionsOrderKey } from './consumers/connection
 import { SessionReplacedConsumer } from './consumers/session-replaced.consumer.js';
 import { TicketsConsumer, ticketsOrderKey } from './consumers/tickets.consumer.js';
 import { UsersConsumer, USERS_FILTER } from './consumers/users.consumer.js';
+import { AnnouncementsConsumer, ANNOUNCEMENTS_FILTER } from './consumers/announcements.consumer.js';
 import type { Emission } from './emission.js';
 import { FanoutLease } from './fanout-lease.js';
 
@@ -51,6 +52,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly connections: ConnectionsConsumer,
     private readonly sessions: SessionReplacedConsumer,
     private readonly users: UsersConsumer,
+    private readonly announcements: AnnouncementsConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
   }
@@ -67,6 +69,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       { stream: Streams.AUTH.name, filter: SESSION_REPLACED_FILTER, emissions: (m) => this.sessions.emissions(m) },
       // nats-server 2.9 has no multi-subject filter: user.* events have a durable of their own on AUTH
       { stream: Streams.AUTH.name, filter: USERS_FILTER, durableSuffix: '-users', emissions: (m) => this.users.emissions(m) },
+      { stream: Streams.AUTH.name, filter: ANNOUNCEMENTS_FILTER, durableSuffix: '-announcements', emissions: (m) => this.announcements.emissions(m) },
     ];
   }
 

@@ -120,7 +120,7 @@ export class Membership {
     const timer = setTimeout(() => this.end(socket, 'token expired'), Math.min(left, 2 ** 31 - 1));
     timer.unref();
     this.expiry.set(socket, timer);
-    void socket.join([Rooms.company(companyId), Rooms.user(companyId, userId), Rooms.session(companyId, sessionId)]);
+    void socket.join([Rooms.platform(), Rooms.company(companyId), Rooms.user(companyId, userId), Rooms.session(companyId, sessionId)]);
     const latest = this.latest.get(key);
     if (latest && latest.seq !== socket.data.directorySeq) {
       if (!latest.visibility) {

@@ -7,6 +7,8 @@ import type { TicketStatus } from '@wa/contracts';
  * ever be in rooms of its own company.
  */
 export const Rooms = {
+  /** every socket of every company: the platform's announcements */
+  platform: () => 'platform',
   /** company-wide events: connections, sessions, contacts */
   company: (companyId: number) => `c:${companyId}`,
   /** every socket of one user (ticket owner) */

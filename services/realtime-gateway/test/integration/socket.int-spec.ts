@@ -84,10 +84,11 @@ describe('realtime-gateway: live socket', () => {
         return [...s!.rooms].filter((r) => r !== s!.id).sort();
       };
       expect(await rooms(a)).toEqual(
-        [`c:${companyId}`, `c:${companyId}:all`, `c:${companyId}:sid:${admin.sid}`, `c:${companyId}:user:${admin.id}`].sort(),
+        // besides its company's, only the platform's room (the super users' announcements)
+        [`c:${companyId}`, `c:${companyId}:all`, `c:${companyId}:sid:${admin.sid}`, `c:${companyId}:user:${admin.id}`, Rooms.platform()].sort(),
       );
       expect(await rooms(b)).toEqual(
-        [`c:${companyId}`, `c:${companyId}:queue:11`, `c:${companyId}:queue:12`, `c:${companyId}:sid:${agent.sid}`, `c:${companyId}:user:${agent.id}`].sort(),
+        [`c:${companyId}`, `c:${companyId}:queue:11`, `c:${companyId}:queue:12`, `c:${companyId}:sid:${agent.sid}`, `c:${companyId}:user:${agent.id}`, Rooms.platform()].sort(),
       );
     });
 
@@ -308,7 +309,7 @@ describe('realtime-gateway: live socket', () => {
       expect(await ask(c, 'leaveTickets', 'pending')).toEqual({ ok: true });
       expect(await ask(c, 'joinNotification')).toEqual({ ok: true });
       const [s] = await gw.io.in(Rooms.user(companyId, user.id)).fetchSockets();
-      expect([...s!.rooms].filter((r) => r !== s!.id).every((r) => r.startsWith(`c:${companyId}:`) || r === `c:${companyId}`)).toBe(true);
+      expect([...s!.rooms].filter((r) => r !== s!.id).every((r) => r.startsWith(`c:${companyId}:`) || r === `c:${companyId}` || r === Rooms.platform())).toBe(true);
       expect(s!.rooms.has(Rooms.status(companyId, 'open'))).toBe(true);
       expect(s!.rooms.has(Rooms.status(companyId, 'pending'))).toBe(false);
       expect(s!.rooms.has(Rooms.notification(companyId))).toBe(true);

@@ -10,8 +10,8 @@ import {
   type TicketDeletedEvent,
 } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, MediaStorage, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING } from '@wa/server-kit';
-import { dropFiles, scheduleFilesOf, storedFilesOf } from '../media/media-cleanup.js';
+import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, MediaStorage, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING, dropFiles } from '@wa/server-kit';
+import { scheduleFilesOf, storedFilesOf } from '../media/media-cleanup.js';
 import { addDays } from 'date-fns';
 import type { Redis } from 'ioredis';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';

@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { QueueOptionDto } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile } from '@wa/server-kit';
+import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile, attachFile, dropFiles } from '@wa/server-kit';
 import { DataSource, IsNull } from 'typeorm';
 import { QueueEntity, QueueOptionEntity } from '../database/entities/index.js';
 import type { Caller } from '../identity/caller.service.js';
-import { attachFile, dropFiles } from '../media/media-cleanup.js';
 import { mediaUrlOf } from '../tickets/ticket-view.js';
 import type { CreateQueueOptionDto, ListQueueOptionsQuery, UpdateQueueOptionDto } from './queue-options.dto.js';
 

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
-import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile } from '@wa/server-kit';
-import { attachFile } from '../media/media-cleanup.js';
+import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile, attachFile } from '@wa/server-kit';
 import { mediaUrlOf } from '../tickets/ticket-view.js';
 import { Brackets, DataSource, type SelectQueryBuilder } from 'typeorm';
 import { QuickMessageEntity } from '../database/entities/index.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
-import { companyTimeZone, DomainError, instantIn, isMediaKey, MediaStorage, TIME_ZONE_SETTING, type UploadedDiskFile } from '@wa/server-kit';
+import { companyTimeZone, DomainError, instantIn, isMediaKey, MediaStorage, TIME_ZONE_SETTING, type UploadedDiskFile, attachFile } from '@wa/server-kit';
 import { Brackets, DataSource, IsNull, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ContactEntity, ScheduleEntity } from '../database/entities/index.js';
 import { likeEscaped } from '@wa/database';
@@ -11,7 +11,6 @@ import { ReadModels } from '../read-models/read-models.repository.js';
 import { ScheduleJobs } from './jobs/schedule-jobs.js';
 import { scheduleDeletedEvent, scheduleUpdatedEvent, scheduleView, type ScheduleRow } from './schedule-view.js';
 import type { CreateScheduleDto, ListSchedulesQueryDto, UpdateScheduleDto } from './schedules.dto.js';
-import { attachFile } from '../media/media-cleanup.js';
 
 export const SCHEDULES_PAGE_SIZE = 40;
 /** A schedule is at most this far ahead. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
-import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING, MediaStorage } from '@wa/server-kit';
+import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING, MediaStorage, dropFiles } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/index.js';
@@ -19,7 +19,7 @@ import { assertCanSee } from './visibility.js';
 import { ticketUpdatedEvent } from './ticket-events.js';
 import { transferNotice } from './transfer-notice.js';
 import { ratingRequestText } from '../bot/bot-rules.js';
-import { dropFiles, storedFilesOf } from '../media/media-cleanup.js';
+import { storedFilesOf } from '../media/media-cleanup.js';
 
 export const TICKETS_PAGE_SIZE = 40;
 

@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  type FileListEvent,
+  type FilesChannelPayload,
   SocketChannels,
   type AppMessageChannelPayload,
   type ChatChangedEvent,
@@ -82,9 +84,20 @@ export class TicketsConsumer {
       case 'chat.message':
       case 'chat.deleted':
         return this.chat(companyId, verb as 'updated' | 'message' | 'deleted', msg.data as ChatChangedEvent & ChatMessageEvent & ChatDeletedEvent, msg);
+      case 'files.updated':
+      case 'files.deleted':
+        return this.files(companyId, msg.data as FileListEvent, msg);
       default:
         return [];
     }
+  }
+
+  /** A file list changed: everyone of the company (the /files page, the campaign dialog's file list picker). */
+  private files(companyId: number, e: FileListEvent, msg: BusMessage<unknown>): Emission[] {
+    const ok = e.action === 'delete' ? isId(e.fileListId) : e.action === 'update' && isId(e.fileList?.id);
+    if (!ok) return this.skip(msg, 'bad file list');
+    const payload: FilesChannelPayload = e.action === 'delete' ? { action: 'delete', fileListId: e.fileListId } : { action: 'update', fileList: e.fileList };
+    return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.files(companyId), payload }];
   }
 
   private async ticketUpdated(companyId: number, e: TicketUpdatedEvent, msg: BusMessage<unknown>): Promise<Emission[]> {

@@ -1,0 +1,251 @@
+import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CurrentUser, SuperOnly } from '@wa/auth';
+import { Subjects, type AccessTokenClaims, type AnnouncementDto, type AnnouncementEvent, type AnnouncementsPage } from '@wa/contracts';
+import { likeEscaped } from '@wa/database';
+import { attachFile, DiscardUploadsInterceptor, DomainError, dropFiles, FlagField, isMediaKey, MediaStorage, mediaUploadOptions, Omittable, PageNumberField, type UploadedDiskFile } from '@wa/server-kit';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AnnouncementEntity } from '../database/entities/index.js';
+import { Outbox } from '../outbox/outbox.service.js';
+
+export const ANNOUNCEMENTS_PAGE_SIZE = 20;
+/** spec 02 §5: title and text are required, with this text. */
+const REQUIRED = 'Obrigatório';
+/** spec 02 §5: the attachment is an image, .png, .jpg or .jpeg. */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
+const NOT_AN_IMAGE = 'Envie uma imagem .png, .jpg ou .jpeg';
+
+export class CreateAnnouncementDto {
+  @ApiProperty({ maxLength: 200 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(200, { message: 'Too Long!' }) title: string;
+  @ApiProperty({ maxLength: 10_000 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) text: string;
+  @ApiPropertyOptional({ enum: [1, 2, 3], default: 3 }) @IsOptional() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: number;
+  @ApiPropertyOptional({ default: true }) @FlagField() status?: boolean;
+}
+
+export class UpdateAnnouncementDto {
+  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(200, { message: 'Too Long!' }) title?: string;
+  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) text?: string;
+  @ApiPropertyOptional({ enum: [1, 2, 3] }) @Omittable() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: number;
+  @ApiPropertyOptional() @FlagField() status?: boolean;
+}
+
+export class ListAnnouncementsQuery {
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
+  @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
+}
+
+export const announcementView = (a: AnnouncementEntity): AnnouncementDto => ({
+  id: a.id,
+  title: a.title,
+  text: a.text,
+  priority: (a.priority === 1 || a.priority === 2 ? a.priority : 3) as 1 | 2 | 3,
+  status: a.status,
+  mediaPath: a.mediaPath,
+  mediaName: a.mediaName,
+  mediaUrl: a.mediaPath ? `/announcements/${a.id}/media` : null,
+  createdAt: a.createdAt.toISOString(),
+  updatedAt: a.updatedAt.toISOString(),
+});
+
+const notFound = () => new DomainError('ERR_NOT_FOUND', {}, 'Announcement not found.');
+const blank = (field: string) => new DomainError('ERR_VALIDATION', { details: [{ field, messages: [REQUIRED] }] }, `${field}: ${REQUIRED}`);
+
+/**
+ * The platform's announcements (spec 02): super users write them; every signed-in user of every company reads
+ * the active ones (the top bar's popover), super users all of them (the /announcements page). Each change goes
+ * out through the outbox (`company.announcement.*`) to every socket. The image is stored under the author's
+ * company and served by `GET /announcements/{id}/media` to anyone who may read the announcement.
+ */
+@Injectable()
+export class AnnouncementsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: Outbox,
+    private readonly storage: MediaStorage,
+  ) {}
+
+  async page(caller: AccessTokenClaims, q: ListAnnouncementsQuery): Promise<AnnouncementsPage> {
+    const pageNumber = q.pageNumber ?? 1;
+    const qb = this.db.getRepository(AnnouncementEntity).createQueryBuilder('a').orderBy('a.createdAt', 'DESC').addOrderBy('a.id', 'DESC');
+    if (!caller.super) qb.andWhere('a.status');
+    const search = q.searchParam?.trim();
+    if (search) qb.andWhere('(a.title ILIKE :s OR a.text ILIKE :s)', { s: `%${likeEscaped(search)}%` });
+    const [rows, count] = await qb.take(ANNOUNCEMENTS_PAGE_SIZE).skip((pageNumber - 1) * ANNOUNCEMENTS_PAGE_SIZE).getManyAndCount();
+    return { records: rows.map(announcementView), count, hasMore: pageNumber * ANNOUNCEMENTS_PAGE_SIZE < count };
+  }
+
+  async get(caller: AccessTokenClaims, id: number): Promise<AnnouncementDto> {
+    return announcementView(await this.readable(caller, id));
+  }
+
+  async create(dto: CreateAnnouncementDto): Promise<AnnouncementDto> {
+    const title = dto.title.trim();
+    const text = dto.text.trim();
+    if (!title) throw blank('title');
+    if (!text) throw blank('text');
+    return this.write(async (tx) => tx.getRepository(AnnouncementEntity).save(tx.getRepository(AnnouncementEntity).create({ title, text, priority: dto.priority ?? 3, status: dto.status ?? true, mediaPath: null, mediaName: null })));
+  }
+
+  async update(id: number, dto: UpdateAnnouncementDto): Promise<AnnouncementDto> {
+    if (dto.title !== undefined && !dto.title.trim()) throw blank('title');
+    if (dto.text !== undefined && !dto.text.trim()) throw blank('text');
+    return this.write(async (tx) => {
+      const a = await this.locked(tx, id);
+      if (dto.title !== undefined) a.title = dto.title.trim();
+      if (dto.text !== undefined) a.text = dto.text.trim();
+      if (dto.priority !== undefined) a.priority = dto.priority;
+      if (dto.status !== undefined) a.status = dto.status;
+      return tx.getRepository(AnnouncementEntity).save(a);
+    });
+  }
+
+  async remove(id: number): Promise<void> {
+    let mediaPath: string | null = null;
+    const ids = await this.db.transaction(async (tx) => {
+      const a = await this.locked(tx, id);
+      mediaPath = a.mediaPath;
+      await tx.getRepository(AnnouncementEntity).delete({ id });
+      const event: AnnouncementEvent = { action: 'delete', announcementId: id };
+      return this.outbox.add(tx, [{ subject: Subjects.announcementDeleted(id), msgId: `announcement-deleted:${id}`, payload: event }]);
+    });
+    await this.outbox.flush(ids);
+    if (mediaPath) await dropFiles(this.storage, [mediaPath]);
+  }
+
+  /** POST /announcements/{id}/media-upload (multipart `file`): the image, a .png or .jpeg by its bytes. */
+  async attachMedia(caller: AccessTokenClaims, id: number, file: UploadedDiskFile | undefined): Promise<AnnouncementDto> {
+    const current = await this.db.getRepository(AnnouncementEntity).findOneBy({ id });
+    if (!current) throw notFound();
+    return attachFile(
+      this.storage,
+      caller.companyId,
+      file,
+      current.mediaPath,
+      (key, checked) =>
+        this.write(async (tx) => {
+          const a = await this.locked(tx, id);
+          return tx.getRepository(AnnouncementEntity).save(Object.assign(a, { mediaPath: key, mediaName: checked.fileName }));
+        }),
+      (checked) => (IMAGE_TYPES.has(checked.mimetype) ? null : NOT_AN_IMAGE),
+    );
+  }
+
+  /** DELETE /announcements/{id}/media-upload: the image removed. */
+  async detachMedia(id: number): Promise<AnnouncementDto> {
+    let previous: string | null = null;
+    const view = await this.write(async (tx) => {
+      const a = await this.locked(tx, id);
+      previous = a.mediaPath;
+      return tx.getRepository(AnnouncementEntity).save(Object.assign(a, { mediaPath: null, mediaName: null }));
+    });
+    if (previous && isMediaKey(previous)) await dropFiles(this.storage, [previous]);
+    return view;
+  }
+
+  /** GET /announcements/{id}/media: the image, for whoever may read the announcement. */
+  async media(caller: AccessTokenClaims, id: number, res: Response): Promise<void> {
+    const a = await this.readable(caller, id);
+    const found = a.mediaPath && isMediaKey(a.mediaPath) ? await this.storage.get(a.mediaPath) : null;
+    if (!found) throw new DomainError('ERR_NOT_FOUND');
+    res.setHeader('Content-Type', found.contentType);
+    res.setHeader('Content-Length', String(found.size));
+    res.setHeader('Content-Disposition', 'inline');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader('Cache-Control', 'private, no-cache');
+    try {
+      await pipeline(found.stream, res);
+    } catch {
+      res.destroy();
+    }
+  }
+
+  /** An announcement the caller may read: super users any, others the active ones (else 404, as a missing one). */
+  private async readable(caller: AccessTokenClaims, id: number): Promise<AnnouncementEntity> {
+    const a = await this.db.getRepository(AnnouncementEntity).findOneBy({ id });
+    if (!a || (!a.status && !caller.super)) throw notFound();
+    return a;
+  }
+
+  private async locked(tx: EntityManager, id: number): Promise<AnnouncementEntity> {
+    const a = await tx.getRepository(AnnouncementEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (!a) throw notFound();
+    return a;
+  }
+
+  private async write(save: (tx: EntityManager) => Promise<AnnouncementEntity>): Promise<AnnouncementDto> {
+    const { view, ids } = await this.db.transaction(async (tx) => {
+      const view = announcementView(await save(tx));
+      const event: AnnouncementEvent = { action: 'update', announcement: view };
+      return { view, ids: await this.outbox.add(tx, [{ subject: Subjects.announcementUpdated(view.id), msgId: `announcement-updated:${view.id}:${randomUUID()}`, payload: event }]) };
+    });
+    await this.outbox.flush(ids);
+    return view;
+  }
+}
+
+/** spec 02 "Announcements": the list and the popover for everyone signed in; writes for super users only. */
+@ApiTags('announcements')
+@Controller('announcements')
+export class AnnouncementsController {
+  constructor(private readonly announcements: AnnouncementsService) {}
+
+  @Get()
+  page(@CurrentUser() caller: AccessTokenClaims, @Query() q: ListAnnouncementsQuery): Promise<AnnouncementsPage> {
+    return this.announcements.page(caller, q);
+  }
+
+  @Get(':id')
+  get(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<AnnouncementDto> {
+    return this.announcements.get(caller, id);
+  }
+
+  @Get(':id/media')
+  media(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+    return this.announcements.media(caller, id, res);
+  }
+
+  @SuperOnly()
+  @Post()
+  create(@Body() body: CreateAnnouncementDto): Promise<AnnouncementDto> {
+    return this.announcements.create(body);
+  }
+
+  @SuperOnly()
+  @Put(':id')
+  update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateAnnouncementDto): Promise<AnnouncementDto> {
+    return this.announcements.update(id, body);
+  }
+
+  @SuperOnly()
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.announcements.remove(id);
+    return { message: 'Announcement deleted' };
+  }
+
+  @SuperOnly()
+  @Post(':id/media-upload')
+  @HttpCode(200)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
+  @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
+  upload(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<AnnouncementDto> {
+    return this.announcements.attachMedia(caller, id, file);
+  }
+
+  @SuperOnly()
+  @Delete(':id/media-upload')
+  @HttpCode(200)
+  removeMedia(@Param('id', ParseIntPipe) id: number): Promise<AnnouncementDto> {
+    return this.announcements.detachMedia(id);
+  }
+}

@@ -1,0 +1,379 @@
+import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { FilesInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AdminOnly, CurrentUser } from '@wa/auth';
+import { TicketSubjects, type AccessTokenClaims, type FileListDto, type FileListEvent, type FileListsPage } from '@wa/contracts';
+import { isUniqueViolation, likeEscaped } from '@wa/database';
+import {
+  checkMediaFile,
+  DiscardUploadsInterceptor,
+  DomainError,
+  dropFiles,
+  isMediaKey,
+  MediaStorage,
+  mediaUploadOptions,
+  newMediaKey,
+  Omittable,
+  PageNumberField,
+  readUploaded,
+  type CheckedMedia,
+  type UploadedDiskFile,
+} from '@wa/server-kit';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CallerService, type Caller } from '../identity/caller.service.js';
+import { Outbox } from '../outbox/outbox.service.js';
+
+export const FILE_LISTS_PAGE_SIZE = 20;
+/** Options of one list, and files of one upload. */
+export const FILE_LIST_MAX_OPTIONS = 20;
+/** spec 02 §5 "File list": the name's and the message's refusals. */
+const NAME_SHORT = 'nome muito curto';
+const REQUIRED = 'Obrigatório';
+
+class FileListOptionBody {
+  @ApiPropertyOptional({ description: 'an option the list has (kept, with its file); none: a new option' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  id?: number;
+  @ApiProperty({ maxLength: 100 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(100, { message: 'Too Long!' }) name: string;
+}
+
+export class CreateFileListDto {
+  @ApiProperty({ minLength: 3, maxLength: 100 }) @IsString({ message: REQUIRED }) @MinLength(3, { message: NAME_SHORT }) @MaxLength(100, { message: 'Too Long!' }) name: string;
+  @ApiProperty({ maxLength: 10_000 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) message: string;
+  @ApiPropertyOptional({ type: [FileListOptionBody] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FILE_LIST_MAX_OPTIONS)
+  @ValidateNested({ each: true })
+  @Type(() => FileListOptionBody)
+  options?: FileListOptionBody[];
+  /** the product's client sends its user; the author is the caller whatever it says */
+  @ApiPropertyOptional() @IsOptional() userId?: unknown;
+}
+
+export class UpdateFileListDto {
+  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @MinLength(3, { message: NAME_SHORT }) @MaxLength(100, { message: 'Too Long!' }) name?: string;
+  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) message?: string;
+  @ApiPropertyOptional({ type: [FileListOptionBody], description: 'the options the list keeps, in order: those not named are deleted with their files' })
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(FILE_LIST_MAX_OPTIONS)
+  @ValidateNested({ each: true })
+  @Type(() => FileListOptionBody)
+  options?: FileListOptionBody[];
+  @ApiPropertyOptional() @IsOptional() userId?: unknown;
+}
+
+export class ListFileListsQuery {
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
+  @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
+  /** the product's client sends it; the company is the caller's */
+  @ApiPropertyOptional() @IsOptional() companyId?: unknown;
+}
+
+const asList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+
+/** `POST /files/uploadList/{id}` (multipart): per file, in order, the option it is for (`id`) and, as sent, its `mediaType`. */
+export class UploadListBody {
+  @ApiProperty({ type: [Number], description: 'for each file, in order, the option it belongs to' })
+  @Transform(asList)
+  @IsArray({ message: 'each file needs the id of its option' })
+  @ArrayMaxSize(FILE_LIST_MAX_OPTIONS)
+  @Type(() => Number)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(2_147_483_647, { each: true })
+  id: number[];
+  /** what the client says the files are; their bytes decide */
+  @ApiPropertyOptional() @IsOptional() @Transform(asList) @IsArray() @IsString({ each: true }) @MaxLength(150, { each: true }) mediaType?: string[];
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(50) typeArch?: string;
+  @ApiPropertyOptional() @IsOptional() @Transform(asList) fileId?: unknown;
+  @ApiPropertyOptional() @IsOptional() @Transform(asList) name?: unknown;
+}
+
+interface ListRow {
+  id: number;
+  companyId: number;
+  name: string;
+  message: string;
+  userId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+interface OptionRow {
+  id: number;
+  fileListId: number;
+  name: string;
+  path: string | null;
+  mediaType: string | null;
+}
+
+const notFound = () => new DomainError('ERR_NOT_FOUND', {}, 'File list not found.');
+const invalid = (field: string, message: string) => new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
+const nameTaken = () => invalid('name', 'A file list with this name already exists');
+
+/**
+ * File lists (spec 02 "Files"): a company's named sets of files with a message, each option a name and a file
+ * uploaded to it (checked by its bytes and limited like the chat's media). Everyone of the company reads them
+ * (campaigns pick one); admins write them. A change goes out through the outbox (`files.*`) to the company's
+ * sockets; a file no option names any longer is removed after the commit.
+ */
+@Injectable()
+export class FileListsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: Outbox,
+    private readonly storage: MediaStorage,
+  ) {}
+
+  async page(caller: Caller, q: ListFileListsQuery): Promise<FileListsPage> {
+    const pageNumber = q.pageNumber ?? 1;
+    const search = q.searchParam?.trim().toLowerCase();
+    const params: unknown[] = [caller.companyId, (pageNumber - 1) * FILE_LISTS_PAGE_SIZE];
+    if (search) params.push(`%${likeEscaped(search)}%`);
+    const rows = (await this.db.query(
+      `SELECT f.*, count(*) OVER () AS total FROM tickets.file_lists f WHERE f."companyId" = $1${search ? ' AND lower(f.name) LIKE $3' : ''}
+        ORDER BY lower(f.name), f.id OFFSET $2 LIMIT ${FILE_LISTS_PAGE_SIZE}`,
+      params,
+    )) as Array<ListRow & { total: string }>;
+    const count = Number(rows[0]?.total ?? 0);
+    return { files: await this.views(this.db.manager, rows), count, hasMore: pageNumber * FILE_LISTS_PAGE_SIZE < count };
+  }
+
+  async get(caller: Caller, id: number): Promise<FileListDto> {
+    return (await this.views(this.db.manager, [await this.find(this.db.manager, caller, id)]))[0] as FileListDto;
+  }
+
+  async create(caller: Caller, dto: CreateFileListDto): Promise<FileListDto> {
+    const { name, message } = this.texts(dto.name, dto.message);
+    const options = this.optionNames(dto.options ?? []);
+    if (options.some((o) => o.id !== undefined)) throw invalid('options', 'A new list’s options have no id yet.');
+    return this.write(async (tx) => {
+      const [list] = (await tx.query(`INSERT INTO tickets.file_lists ("companyId", name, message, "userId") VALUES ($1, $2, $3, $4) RETURNING *`, [
+        caller.companyId,
+        name as string,
+        message as string,
+        caller.id,
+      ])) as ListRow[];
+      await this.insertOptions(tx, list as ListRow, options.map((o, i) => ({ name: o.name, position: i })));
+      return { list: list as ListRow, dropped: [] };
+    });
+  }
+
+  async update(caller: Caller, id: number, dto: UpdateFileListDto): Promise<FileListDto> {
+    const { name, message } = this.texts(dto.name, dto.message);
+    const options = dto.options === undefined ? undefined : this.optionNames(dto.options);
+    return this.write(async (tx) => {
+      const list = await this.find(tx, caller, id, true);
+      const dropped: string[] = [];
+      if (options) {
+        const current = (await tx.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = $1`, [list.id])) as OptionRow[];
+        const byId = new Map(current.map((o) => [o.id, o]));
+        for (const o of options) if (o.id !== undefined && !byId.has(o.id)) throw invalid('options', `Option ${o.id} is not one of this list’s.`);
+        const kept = new Set(options.flatMap((o) => (o.id === undefined ? [] : [o.id])));
+        const gone = current.filter((o) => !kept.has(o.id));
+        if (gone.length) await tx.query(`DELETE FROM tickets.file_list_options WHERE id = ANY($1::int[])`, [gone.map((o) => o.id)]);
+        dropped.push(...gone.flatMap((o) => (o.path && isMediaKey(o.path) ? [o.path] : [])));
+        for (const [position, o] of options.entries()) {
+          if (o.id !== undefined) await tx.query(`UPDATE tickets.file_list_options SET name = $2, position = $3 WHERE id = $1`, [o.id, o.name, position]);
+        }
+        await this.insertOptions(tx, list, options.flatMap((o, position) => (o.id === undefined ? [{ name: o.name, position }] : [])));
+      }
+      // UPDATE answers [rows, count]
+      const [[saved]] = (await tx.query(
+        `UPDATE tickets.file_lists SET name = COALESCE($2, name), message = COALESCE($3, message), "updatedAt" = now() WHERE id = $1 RETURNING *`,
+        [list.id, name ?? null, message ?? null],
+      )) as [ListRow[], number];
+      return { list: saved as ListRow, dropped };
+    });
+  }
+
+  async remove(caller: Caller, id: number): Promise<void> {
+    const { ids, files } = await this.db.transaction(async (tx) => {
+      const list = await this.find(tx, caller, id, true);
+      const options = (await tx.query(`SELECT path FROM tickets.file_list_options WHERE "fileListId" = $1 AND path IS NOT NULL`, [list.id])) as Array<{ path: string }>;
+      await tx.query(`DELETE FROM tickets.file_lists WHERE id = $1`, [list.id]);
+      const event: FileListEvent = { companyId: caller.companyId, action: 'delete', fileListId: list.id };
+      const ids = await this.outbox.add(tx, [{ subject: TicketSubjects.fileListDeleted(caller.companyId, list.id), msgId: `files-deleted:${list.id}`, payload: event }]);
+      return { ids, files: options.map((o) => o.path).filter(isMediaKey) };
+    });
+    await this.outbox.flush(ids);
+    await dropFiles(this.storage, files);
+  }
+
+  /**
+   * `POST /files/uploadList/{id}`: each file (checked by its bytes, stored) becomes the file of the option `id`
+   * names at its position; an option's previous file is removed after the commit. Nothing is kept when one file
+   * is refused.
+   */
+  async upload(caller: Caller, id: number, body: UploadListBody, files: UploadedDiskFile[]): Promise<FileListDto> {
+    if (files.length === 0) throw invalid('files', REQUIRED);
+    if (body.id.length !== files.length) throw invalid('id', 'Send one option id for each file, in the same order.');
+    if (new Set(body.id).size !== body.id.length) throw invalid('id', 'One file per option.');
+    await this.find(this.db.manager, caller, id);
+    const checked: CheckedMedia[] = [];
+    for (const file of files) checked.push(await checkMediaFile(file, 'files'));
+    const stored: string[] = [];
+    try {
+      for (const [i, file] of files.entries()) {
+        const key = newMediaKey(caller.companyId, (checked[i] as CheckedMedia).fileName);
+        await this.storage.put(key, readUploaded(file));
+        stored.push(key);
+      }
+      return await this.write(async (tx) => {
+        const list = await this.find(tx, caller, id, true);
+        const current = (await tx.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = $1 FOR UPDATE`, [list.id])) as OptionRow[];
+        const byId = new Map(current.map((o) => [o.id, o]));
+        const dropped: string[] = [];
+        for (const [i, optionId] of body.id.entries()) {
+          const option = byId.get(optionId);
+          if (!option) throw invalid('id', `Option ${optionId} is not one of this list’s.`);
+          if (option.path && isMediaKey(option.path)) dropped.push(option.path);
+          await tx.query(`UPDATE tickets.file_list_options SET path = $2, "mediaType" = $3 WHERE id = $1`, [optionId, stored[i], (checked[i] as CheckedMedia).mimetype]);
+        }
+        const [[touched]] = (await tx.query(`UPDATE tickets.file_lists SET "updatedAt" = now() WHERE id = $1 RETURNING *`, [list.id])) as [ListRow[], number];
+        return { list: touched ?? list, dropped };
+      });
+    } catch (err) {
+      await dropFiles(this.storage, stored);
+      throw err;
+    }
+  }
+
+  private texts(name: string | undefined, message: string | undefined): { name?: string; message?: string } {
+    const n = name?.trim();
+    const m = message?.trim();
+    if (n !== undefined && n.length < 3) throw invalid('name', NAME_SHORT);
+    if (m !== undefined && !m) throw invalid('message', REQUIRED);
+    return { name: n, message: m };
+  }
+
+  private optionNames(options: FileListOptionBody[]): Array<{ id?: number; name: string }> {
+    const out = options.map((o) => ({ id: o.id, name: o.name.trim() }));
+    if (out.some((o) => !o.name)) throw invalid('options', REQUIRED);
+    const ids = out.flatMap((o) => (o.id === undefined ? [] : [o.id]));
+    if (new Set(ids).size !== ids.length) throw invalid('options', 'An option is named twice.');
+    return out;
+  }
+
+  private async insertOptions(tx: EntityManager, list: ListRow, options: Array<{ name: string; position: number }>): Promise<void> {
+    if (options.length === 0) return;
+    await tx.query(
+      `INSERT INTO tickets.file_list_options ("fileListId", "companyId", name, position) SELECT $1, $2, n, p FROM unnest($3::text[], $4::int[]) AS o(n, p)`,
+      [list.id, list.companyId, options.map((o) => o.name), options.map((o) => o.position)],
+    );
+  }
+
+  private async find(manager: EntityManager, caller: Caller, id: number, lock = false): Promise<ListRow> {
+    if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound();
+    const [list] = (await manager.query(`SELECT * FROM tickets.file_lists WHERE id = $1 AND "companyId" = $2${lock ? ' FOR UPDATE' : ''}`, [id, caller.companyId])) as ListRow[];
+    if (!list) throw notFound();
+    return list;
+  }
+
+  private async write(work: (tx: EntityManager) => Promise<{ list: ListRow; dropped: string[] }>): Promise<FileListDto> {
+    let result: { view: FileListDto; ids: string[]; dropped: string[] };
+    try {
+      result = await this.db.transaction(async (tx) => {
+        const { list, dropped } = await work(tx);
+        const view = (await this.views(tx, [list]))[0] as FileListDto;
+        const event: FileListEvent = { companyId: list.companyId, action: 'update', fileList: view };
+        const ids = await this.outbox.add(tx, [{ subject: TicketSubjects.fileListUpdated(list.companyId, list.id), msgId: `files-updated:${list.id}:${randomUUID()}`, payload: event }]);
+        return { view, ids, dropped };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken();
+      throw err;
+    }
+    await this.outbox.flush(result.ids);
+    await dropFiles(this.storage, result.dropped);
+    return result.view;
+  }
+
+  private async views(manager: EntityManager, lists: ListRow[]): Promise<FileListDto[]> {
+    if (lists.length === 0) return [];
+    const options = (await manager.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = ANY($1::int[]) ORDER BY "fileListId", position, id`, [
+      lists.map((l) => l.id),
+    ])) as OptionRow[];
+    return lists.map((l) => ({
+      id: l.id,
+      name: l.name,
+      message: l.message,
+      userId: l.userId,
+      createdAt: new Date(l.createdAt).toISOString(),
+      updatedAt: new Date(l.updatedAt).toISOString(),
+      options: options
+        .filter((o) => o.fileListId === l.id)
+        .map((o) => ({ id: o.id, name: o.name, path: o.path, mediaType: o.mediaType, file: o.path && isMediaKey(o.path) ? `/media/${o.path}` : null })),
+    }));
+  }
+}
+
+const uploadOptions = (() => {
+  const base = mediaUploadOptions(FILE_LIST_MAX_OPTIONS);
+  // per file an id and a mediaType, and the client's own fields
+  return { ...base, limits: { ...base.limits, fields: 3 * FILE_LIST_MAX_OPTIONS + 10 } };
+})();
+
+/** spec 02 "Files" (`/files`): reads for the company's users, writes for admins. */
+@ApiTags('files')
+@Controller('files')
+export class FileListsController {
+  constructor(
+    private readonly lists: FileListsService,
+    private readonly callers: CallerService,
+  ) {}
+
+  @Get()
+  async page(@CurrentUser() claims: AccessTokenClaims, @Query() q: ListFileListsQuery): Promise<FileListsPage> {
+    return this.lists.page(await this.callers.of(claims), q);
+  }
+
+  @Get(':id')
+  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<FileListDto> {
+    return this.lists.get(await this.callers.of(claims), id);
+  }
+
+  @AdminOnly()
+  @Post()
+  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateFileListDto): Promise<FileListDto> {
+    return this.lists.create(await this.callers.of(claims), body);
+  }
+
+  @AdminOnly()
+  @Put(':id')
+  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateFileListDto): Promise<FileListDto> {
+    return this.lists.update(await this.callers.of(claims), id, body);
+  }
+
+  @AdminOnly()
+  @Post('uploadList/:id')
+  @HttpCode(200)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } }, id: { type: 'array', items: { type: 'integer' } } } } })
+  @UseInterceptors(FilesInterceptor('files', FILE_LIST_MAX_OPTIONS, uploadOptions), DiscardUploadsInterceptor)
+  async upload(
+    @CurrentUser() claims: AccessTokenClaims,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: UploadListBody,
+    @UploadedFiles() files: UploadedDiskFile[] | undefined,
+  ): Promise<FileListDto> {
+    return this.lists.upload(await this.callers.of(claims), id, body, files ?? []);
+  }
+
+  @AdminOnly()
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.lists.remove(await this.callers.of(claims), id);
+    return { message: 'File list deleted' };
+  }
+}
