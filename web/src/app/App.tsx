@@ -25,8 +25,11 @@ const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const PromptsPage = lazy(() => import('../features/prompts/PromptsPage'));
 const QueueIntegrationsPage = lazy(() => import('../features/queue-integrations/QueueIntegrationsPage'));
 const HelpsPage = lazy(() => import('../features/helps/HelpsPage'));
+const AnnouncementsPage = lazy(() => import('../features/announcements/AnnouncementsPage'));
 const TagsPage = lazy(() => import('../features/tags/TagsPage'));
+const FilesPage = lazy(() => import('../features/files/FilesPage'));
 const KanbanPage = lazy(() => import('../features/kanban/KanbanPage'));
+const ChatsPage = lazy(() => import('../features/chats/ChatsPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -85,8 +88,11 @@ export function App() {
             <Route path="/prompts" element={<PromptsPage />} />
             <Route path="/queue-integration" element={<QueueIntegrationsPage />} />
             <Route path="/helps" element={<HelpsPage />} />
+            <Route path="/announcements" element={<AnnouncementsPage />} />
             <Route path="/tags" element={<TagsPage />} />
+            <Route path="/files" element={<FilesPage />} />
             <Route path="/kanban" element={<KanbanPage />} />
+            <Route path="/chats/:id?" element={<ChatsPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />

@@ -1,7 +1,10 @@
 import {
   SocketChannels,
+  type AnnouncementEvent,
   type AppMessageChannelPayload,
+  type ChatChannelPayload,
   type ContactChannelPayload,
+  type FilesChannelPayload,
   type QueueChannelPayload,
   type ScheduleChannelPayload,
   type TicketChannelPayload,
@@ -14,9 +17,12 @@ import { useStore } from 'react-redux';
 import { plain } from '../app/cache';
 import { selectIsAdmin, selectUser } from '../app/session';
 import { useAppDispatch, useAppSelector, type RootState } from '../app/store';
+import { syncAnnouncementEvent } from '../features/announcements/announcements.api';
 import { chatApi } from '../features/chat/chat.api';
+import { syncChatEvent } from '../features/chats/chats.api';
 import { addMessage, replaceMessage, type MessagePages } from '../features/chat/message-rules';
 import { connectionsApi, upsertConnection } from '../features/connections/connections.api';
+import { syncFilesEvent } from '../features/files/files.api';
 import { changeContactLists } from '../features/contacts/contacts.api';
 import { queueEventChange } from '../features/queues/queue-rules';
 import { changeQueueList } from '../features/queues/queues.api';
@@ -107,6 +113,10 @@ export function useSocketCacheSync(): void {
       client.on<ScheduleChannelPayload>(SocketChannels.schedule(companyId), (p) => syncScheduleEvent(p, store.getState(), dispatch)),
       client.on<UserChannelPayload>(SocketChannels.user(companyId), (p) => syncUserEvent(p, store.getState(), dispatch)),
       client.on<QueueChannelPayload>(SocketChannels.queue(companyId), (p) => syncQueueEvent(p, dispatch)),
+      client.on<ChatChannelPayload>(SocketChannels.chat(companyId), (p) => syncChatEvent(p, store.getState(), dispatch)),
+      // platform-wide, to every socket: the announcements lists (the top bar's popover, /announcements)
+      client.on<AnnouncementEvent>(SocketChannels.announcement(), (p) => syncAnnouncementEvent(p, store.getState(), dispatch)),
+      client.on<FilesChannelPayload>(SocketChannels.files(companyId), (p) => syncFilesEvent(p, store.getState(), dispatch)),
     ];
     const leave = client.join('joinNotification');
     return () => {

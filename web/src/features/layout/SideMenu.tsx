@@ -27,6 +27,7 @@ import { NavLink } from 'react-router-dom';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { useVersionQuery } from '../auth/auth.api';
+import { useUnreadChats } from '../chats/use-unread-chats';
 import { useListWhatsappsQuery } from '../connections/connections.api';
 import { BADGE_DELAY_MS, connectionsNeedAttention } from './connection-badge';
 import { viewerOf, visibleMenuItems, type MenuKey } from './menu-items';
@@ -80,6 +81,8 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
   const user = useAppSelector(selectUser);
   const items = visibleMenuItems(viewerOf(user));
   const badge = useConnectionsBadge();
+  // the chats item's dot: the user has unread internal chat messages (spec 01 §2 "Side menu")
+  const chatsUnread = useUnreadChats().total > 0;
   const versionDue = useAfter(VERSION_DELAY_MS);
   const { data: version } = useVersionQuery(undefined, { skip: !versionDue });
   const main = items.filter((i) => i.group === 'main');
@@ -105,6 +108,23 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
             <Text textStyle="sm" fontWeight={isActive ? 'semibold' : 'normal'} truncate>
               {t(`menu.${key}`)}
             </Text>
+          )}
+          {key === 'chats' && chatsUnread && (
+            <Box
+              as="span"
+              w="2.5"
+              h="2.5"
+              borderRadius="full"
+              bg="red.solid"
+              flexShrink={0}
+              ml={collapsed ? undefined : 'auto'}
+              position={collapsed ? 'absolute' : undefined}
+              top={collapsed ? '1' : undefined}
+              right={collapsed ? '1' : undefined}
+              role="img"
+              aria-label={t('chats.unreadDot')}
+              data-testid="chats-unread-dot"
+            />
           )}
           {key === 'connections' && badge && (
             <Badge

@@ -6,7 +6,9 @@ import { MdDarkMode, MdLightMode, MdMenu, MdRefresh, MdTranslate, MdVolumeUp } f
 import { Deferred } from '../../app/Deferred';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
+import { AnnouncementsButton } from '../announcements/AnnouncementsButton';
 import { brDate, companyTimeZone, expiryWarningDays } from '../auth/expiry';
+import { ChatsButton } from '../chats/ChatsButton';
 import { NotificationsButton } from '../notifications/NotificationsButton';
 import { ContactAvatar } from '../tickets/ContactAvatar';
 
@@ -34,7 +36,7 @@ function ThemeToggle() {
   );
 }
 
-/** Top bar: menu toggle, greeting, volume, dark/light, language, reload, notifications and the account menu (spec 01 §2). */
+/** Top bar: menu toggle, greeting, volume, dark/light, language, reload, announcements, notifications and the account menu (spec 01 §2, spec 02). */
 export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide: boolean }) {
   const { t } = useTranslation();
   const user = useAppSelector(selectUser);
@@ -85,6 +87,8 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
         <IconButton variant="ghost" size="sm" aria-label={t('topBar.refresh')} title={t('topBar.refresh')} onClick={() => window.location.reload()}>
           <MdRefresh />
         </IconButton>
+        <AnnouncementsButton />
+        <ChatsButton />
         <NotificationsButton />
         <Deferred placeholder={accountButton}>
           <AccountMenu trigger={accountButton()} />

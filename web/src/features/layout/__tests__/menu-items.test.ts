@@ -8,13 +8,19 @@ const agent = { isAdmin: false, isSuper: false, plan: {} };
 const admin = { isAdmin: true, isSuper: false, plan: {} };
 
 describe('side menu (spec 01 §2 "Side menu", §6)', () => {
-  it('shows only the screens this build has: tickets, quick replies, to-do list, contacts, tags and help for everyone, schedules and the kanban with the plan, the dashboard, connections, queues, users and settings for admins', () => {
+  it('shows only the screens this build has: tickets, quick replies, to-do list, contacts, tags and help for everyone, schedules and the kanban with the plan, the dashboard, connections, files, queues, users and settings for admins', () => {
     expect(keys(visibleMenuItems(agent))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps']);
-    expect(keys(visibleMenuItems(admin))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'connections', 'queues', 'users', 'settings']);
+    expect(keys(visibleMenuItems(admin))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'connections', 'files', 'queues', 'users', 'settings']);
     const plan = { useSchedules: true };
     expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'tags', 'helps']);
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'tags', 'helps', 'connections', 'queues', 'users', 'settings']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'tags', 'helps', 'connections', 'files', 'queues', 'users', 'settings']);
     expect(visibleMenuItems(agent).find((i) => i.key === 'helps')?.to).toBe('/helps');
+  });
+
+  it('shows the file lists to admins only (spec 01 §2 "Side menu": the administration group)', () => {
+    expect(visibleMenuItems(admin).find((i) => i.key === 'files')?.to).toBe('/files');
+    expect(keys(visibleMenuItems(agent))).not.toContain('files');
+    expect(keys(visibleMenuItems({ ...agent, isSupervisor: true }))).not.toContain('files');
   });
 
   it('shows supervisors the dashboard, not the company’s administration (README "Profiles")', () => {
@@ -23,14 +29,14 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
 
   it('shows the external messages API to admins whose plan has useExternalApi (spec 02 §6)', () => {
     const plan = { useExternalApi: true };
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'connections', 'queues', 'users', 'messagesAPI', 'settings']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'connections', 'files', 'queues', 'users', 'messagesAPI', 'settings']);
     expect(keys(visibleMenuItems({ ...agent, plan }))).not.toContain('messagesAPI');
     expect(keys(visibleMenuItems(admin))).not.toContain('messagesAPI');
   });
 
   it('shows the prompts to admins whose plan has useOpenAi and the queue integrations with useIntegrations (spec 02 §6)', () => {
     const plan = { useOpenAi: true, useIntegrations: true };
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'prompts', 'queueIntegration', 'connections', 'queues', 'users', 'settings']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'prompts', 'queueIntegration', 'connections', 'files', 'queues', 'users', 'settings']);
     expect(keys(visibleMenuItems({ ...admin, plan: { useOpenAi: true } }))).not.toContain('queueIntegration');
     expect(keys(visibleMenuItems({ ...admin, plan: { useIntegrations: true } }))).not.toContain('prompts');
     expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps']);
