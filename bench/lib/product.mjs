@@ -209,6 +209,7 @@ export function benchRun(name, log) {
       ...natsCredentials(svc),
       CONNECTION_TOKEN_KEY: jwtSecret,
       TICKETS_SECRETS_KEY: jwtSecret,
+      AUTH_SECRETS_KEY: jwtSecret,
       ...env,
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_ENV_')).map(([k, v]) => [k.slice('BENCH_ENV_'.length), v])),
     });

@@ -391,6 +391,13 @@ describe('k8s wiring', () => {
     expect(podSpec(web!).volumes.find((v: Obj) => v.name === mount?.name)?.emptyDir).toBeDefined();
   });
 
+  it('gives auth, and no other service, the key that encrypts the secret company settings', () => {
+    for (const name of SERVICE_NAMES) {
+      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'AUTH_SECRETS_KEY')?.valueFrom?.secretKeyRef;
+      expect({ name, ref }).toEqual({ name, ref: name === 'auth' ? { name: SECRET_NAME, key: 'AUTH_SECRETS_KEY' } : undefined });
+    }
+  });
+
   it('gives tickets, and no other service, the key that encrypts its stored secrets (prompts, integrations)', () => {
     for (const name of SERVICE_NAMES) {
       const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'TICKETS_SECRETS_KEY')?.valueFrom?.secretKeyRef;
@@ -731,6 +738,7 @@ describe('deploy/docker-compose.yml', () => {
     expect(env.JWT_SECRET).toMatch(/change-me/i);
     expect(env.CONNECTION_TOKEN_KEY).toMatch(/change-me/i);
     expect(env.TICKETS_SECRETS_KEY).toMatch(/change-me/i);
+    expect(env.AUTH_SECRETS_KEY).toMatch(/change-me/i);
     expect(env.POSTGRES_PASSWORD).toMatch(/change-me/i);
     expect(env.JWT_REFRESH_SECRET).toBeUndefined();
     // NATS passwords: placeholders, in the one form nats-server reads back unchanged

@@ -149,6 +149,7 @@ beforeAll(async () => {
     JWT_SECRET: randomBytes(48).toString('base64url'),
     CONNECTION_TOKEN_KEY: randomBytes(48).toString('base64url'),
     TICKETS_SECRETS_KEY: randomBytes(48).toString('base64url'),
+    AUTH_SECRETS_KEY: randomBytes(48).toString('base64url'),
     // no mail leaves the test: nothing listens there (a reset would answer 503)
     SMTP_URL: 'smtp://127.0.0.1:9',
   });

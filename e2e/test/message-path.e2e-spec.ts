@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { runMigrations } from '@wa/database';
+import { createDataSource, runMigrations } from '@wa/database';
 import { signAccessToken } from '@wa/auth';
 import { HttpClient, pdfFile, pngFile, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, uniqueSuffix, waitFor } from '@wa/testing';
 import { randomUUID } from 'node:crypto';
@@ -389,6 +389,56 @@ describe('file lists (/files)', () => {
       await waitFor(async () => ((await download(tabela!.file, a.token)).status === 404 ? true : undefined));
     } finally {
       aLive.socket.close();
+      bLive.socket.close();
+    }
+  });
+});
+
+describe('settings (/settings, tab Opcoes)', () => {
+  it('a change reaches every socket of the company live; the integration tokens are stored encrypted and never answered or announced whole', async () => {
+    const a = await product.newCompany('Ajustes Um');
+    const b = await product.newCompany('Ajustes Dois');
+    const agent = await product.agentOf(a.token, []);
+    const agentLive = await product.socketOf(agent.token);
+    const bLive = await product.socketOf(b.token);
+    const auth = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
+    await auth.initialize();
+    try {
+      // every key of spec 02 §3, the integrations' empty
+      const keys = ((await http.get('/settings', { token: a.token })).body as Array<{ key: string; value: string }>).map((s) => s.key);
+      expect(keys).toEqual(expect.arrayContaining(['userRating', 'scheduleType', 'chatBotType', 'ipixc', 'tokenixc', 'ipmkauth', 'clientidmkauth', 'clientsecretmkauth', 'asaas']));
+
+      expect((await http.put('/settings/userRating', { token: a.token, body: { value: 'enabled' } })).body).toEqual({ key: 'userRating', value: 'enabled' });
+      await waitFor(async () => agentLive.events.find((e) => e.name === `company-${a.user.companyId}-settings` && e.payload.setting.key === 'userRating' && e.payload.setting.value === 'enabled'));
+
+      const secret = 'sk_live_0123456789abcdef';
+      const put = await http.put('/settings/asaas', { token: a.token, body: { value: secret } });
+      expect(put.body).toEqual({ key: 'asaas', value: '••••cdef' });
+      const [row] = await auth.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = 'asaas'`, [a.user.companyId]);
+      expect(row.value).not.toContain(secret);
+      expect(row.value).not.toContain('cdef');
+      const listed = (await http.get('/settings', { token: a.token })).body as Array<{ key: string; value: string }>;
+      expect(listed.find((s) => s.key === 'asaas')?.value).toBe('••••cdef');
+      const heard = await waitFor(async () => agentLive.events.find((e) => e.name.endsWith('-settings') && e.payload.setting.key === 'asaas'));
+      expect(heard.payload.setting.value).toBe('••••cdef');
+      // the signed-in user's company view shows it only as set
+      const me = (await http.get('/auth/me', { token: agent.token })).body;
+      expect(JSON.stringify(me)).not.toContain(secret);
+      // sent back as shown, it stays; emptied, it is gone
+      expect((await http.put('/settings/asaas', { token: a.token, body: { value: '••••cdef' } })).body.value).toBe('••••cdef');
+      expect((await auth.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = 'asaas'`, [a.user.companyId]))[0].value).toBe(row.value);
+      expect((await http.put('/settings/asaas', { token: a.token, body: { value: '' } })).body).toEqual({ key: 'asaas', value: '' });
+      // an address is no secret
+      expect((await http.put('/settings/ipixc', { token: a.token, body: { value: 'https://ixc.example.com' } })).body.value).toBe('https://ixc.example.com');
+
+      // agents do not change settings; unknown keys and bad values are refused; another company hears nothing
+      expect((await http.put('/settings/userRating', { token: agent.token, body: { value: 'disabled' } })).status).toBe(403);
+      expect((await http.put('/settings/naoExiste', { token: a.token, body: { value: 'x' } })).status).toBe(404);
+      expect((await http.put('/settings/userRating', { token: a.token, body: { value: 42 } })).status).toBe(400);
+      expect(bLive.events.filter((e) => e.name.endsWith('-settings'))).toEqual([]);
+    } finally {
+      await auth.destroy();
+      agentLive.socket.close();
       bLive.socket.close();
     }
   });

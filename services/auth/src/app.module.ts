@@ -19,6 +19,7 @@ import { LoginLimiter } from './sessions/login-limiter.js';
 import { SessionsController } from './sessions/sessions.controller.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { SettingsController } from './settings/settings.controller.js';
+import { SettingSecrets } from './settings/setting-secrets.js';
 import { UsersController } from './users/users.controller.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
@@ -36,7 +37,7 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
       controllers: [CompanyAccessController, PlanUsageController, CompaniesController, HelpsController, AnnouncementsController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService, HelpsService, AnnouncementsService, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService, HelpsService, AnnouncementsService, SettingSecrets, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
     };
   }
 }

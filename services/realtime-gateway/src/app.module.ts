@@ -6,6 +6,7 @@ import { ConnectionsConsumer } from './fanout/consumers/connections.consumer.js'
 import { SessionReplacedConsumer } from './fanout/consumers/session-replaced.consumer.js';
 import { UsersConsumer } from './fanout/consumers/users.consumer.js';
 import { AnnouncementsConsumer } from './fanout/consumers/announcements.consumer.js';
+import { SettingsConsumer } from './fanout/consumers/settings.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
 import { FanoutService } from './fanout/fanout.service.js';
 import { ClientEvents } from './realtime/client-events.js';
@@ -38,6 +39,7 @@ export class AppModule {
         SessionReplacedConsumer,
         UsersConsumer,
         AnnouncementsConsumer,
+        SettingsConsumer,
         FanoutService,
       ],
     };

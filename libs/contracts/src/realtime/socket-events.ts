@@ -14,6 +14,8 @@ export const SocketChannels = {
   user: (companyId: number) => `company-${companyId}-user`,
   chat: (companyId: number) => `company-${companyId}-chat`,
   files: (companyId: number) => `company-${companyId}-files`,
+  /** a company setting changed (a secret one only masked): `{ action: 'update', setting: { key, value } }` */
+  settings: (companyId: number) => `company-${companyId}-settings`,
   /** platform-wide: the super users' announcements, to every socket (payload: AnnouncementEvent) */
   announcement: () => 'company-announcement',
   /** per-user auth event: the account signed in elsewhere */
@@ -62,6 +64,11 @@ export type QueueChannelPayload = { action: 'update'; queue: QueueDto } | { acti
 export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
 /** `company-{id}-chat`, to the chat's members only: a new message (with the chat as it now is), a change, a deletion. */
 export type ChatChannelPayload = { action: 'new-message'; chat: ChatDto; newMessage: ChatMessageDto } | { action: 'update'; chat: ChatDto } | { action: 'delete'; chatId: number };
+/** On `company-<id>-settings`, to everyone of the company. */
+export interface SettingsChannelPayload {
+  action: 'update';
+  setting: { key: string; value: string };
+}
 /** On `company-<id>-files`, to everyone of the company. */
 export type FilesChannelPayload = { action: 'update'; fileList: FileListDto } | { action: 'delete'; fileListId: number };
 /** On `company-<id>-auth`, to the sockets of ended login sessions only. */

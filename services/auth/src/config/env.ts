@@ -1,5 +1,5 @@
-import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
-import { InfraEnv } from '@wa/server-kit';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { InfraEnv, Secret } from '@wa/server-kit';
 
 export class AuthEnv extends InfraEnv {
   override PORT: number = 3101;
@@ -27,6 +27,15 @@ export class AuthEnv extends InfraEnv {
 
   @IsString()
   APP_VERSION: string = '0.1.0';
+
+  /**
+   * Encrypts the company settings that are secrets (the IXC and MK-Auth tokens, the Asaas key; AES-256-GCM).
+   * Required in production; elsewhere derived from JWT_SECRET. Changing it makes stored secrets unreadable.
+   */
+  @Secret({ requiredInProduction: true })
+  @IsOptional()
+  @IsString()
+  AUTH_SECRETS_KEY?: string;
 
   /** Where password-reset mail goes out (npm start runs a local catcher on this port; its inbox: http://127.0.0.1:1080). */
   @Matches(/^smtps?:\/\/.+/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })

@@ -14,6 +14,13 @@ export const DEFAULT_SETTINGS: Record<string, string> = {
   sendGreetingMessageOneQueues: 'enabled',
   chatBotType: 'text',
   campaignsEnabled: 'true',
+  // integrations (spec 02 §3), empty until an admin fills them in; the tokens are kept encrypted (SettingSecrets)
+  ipixc: '',
+  tokenixc: '',
+  ipmkauth: '',
+  clientidmkauth: '',
+  clientsecretmkauth: '',
+  asaas: '',
   // due dates and "today" are read in it (libs/server-kit company-time)
   [TIME_ZONE_SETTING]: DEFAULT_TIME_ZONE,
 };

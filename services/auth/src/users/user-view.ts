@@ -1,3 +1,4 @@
+import { hiddenSecret } from '../settings/setting-secrets.js';
 import type { DirectoryUser } from '@wa/auth';
 import type { CompanyDto, PlanDto, UserDto } from '@wa/contracts';
 import type { CompanyEntity } from '../database/entities/company.entity.js';
@@ -35,7 +36,7 @@ export function companyView(company: CompanyEntity, plan: PlanEntity, settings: 
     recurrence: company.recurrence,
     createdAt: company.createdAt instanceof Date ? company.createdAt.toISOString() : company.createdAt,
     plan: planView(plan),
-    settings: settings.map((s) => ({ key: s.key, value: s.value })),
+    settings: settings.map((s) => ({ key: s.key, value: hiddenSecret(s.key, s.value) })),
     schedules: company.schedules ?? [],
   };
 }

@@ -11,6 +11,7 @@ import { SessionReplacedConsumer } from './consumers/session-replaced.consumer.j
 import { TicketsConsumer, ticketsOrderKey } from './consumers/tickets.consumer.js';
 import { UsersConsumer, USERS_FILTER } from './consumers/users.consumer.js';
 import { AnnouncementsConsumer, ANNOUNCEMENTS_FILTER } from './consumers/announcements.consumer.js';
+import { SettingsConsumer, SETTINGS_FILTER } from './consumers/settings.consumer.js';
 import type { Emission } from './emission.js';
 import { FanoutLease } from './fanout-lease.js';
 
@@ -53,6 +54,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly sessions: SessionReplacedConsumer,
     private readonly users: UsersConsumer,
     private readonly announcements: AnnouncementsConsumer,
+    private readonly settings: SettingsConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
   }
@@ -70,6 +72,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       // nats-server 2.9 has no multi-subject filter: user.* events have a durable of their own on AUTH
       { stream: Streams.AUTH.name, filter: USERS_FILTER, durableSuffix: '-users', emissions: (m) => this.users.emissions(m) },
       { stream: Streams.AUTH.name, filter: ANNOUNCEMENTS_FILTER, durableSuffix: '-announcements', emissions: (m) => this.announcements.emissions(m) },
+      { stream: Streams.AUTH.name, filter: SETTINGS_FILTER, durableSuffix: '-settings', emissions: (m) => this.settings.emissions(m) },
     ];
   }
 
