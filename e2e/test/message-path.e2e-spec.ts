@@ -394,6 +394,28 @@ describe('file lists (/files)', () => {
   });
 });
 
+describe('a company deleted or disabled', () => {
+  it('ends its users’ live sockets at once (deleted) and at once (disabled), and lets no new one in', async () => {
+    const superToken = signAccessToken({ id: 1_999_999_302, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
+    const gone = await product.newCompany('Some Já');
+    const off = await product.newCompany('Desliga Já');
+    const goneLive = await product.socketOf(gone.token);
+    const offLive = await product.socketOf(off.token);
+    const ended = (s: { socket: { connected: boolean } }) => waitFor(async () => (s.socket.connected ? undefined : true), { timeoutMs: 10_000 });
+    try {
+      expect((await http.delete(`/companies/${gone.user.companyId}`, { token: superToken })).status).toBe(200);
+      await ended(goneLive);
+      expect((await http.put(`/companies/${off.user.companyId}`, { token: superToken, body: { status: false } })).status).toBe(200);
+      await ended(offLive);
+      await expect(product.socketOf(gone.token)).rejects.toBeTruthy();
+      await expect(product.socketOf(off.token)).rejects.toBeTruthy();
+    } finally {
+      goneLive.socket.close();
+      offLive.socket.close();
+    }
+  });
+});
+
 describe('settings (/settings, tab Opcoes)', () => {
   it('a change reaches every socket of the company live; the integration tokens are stored encrypted and never answered or announced whole', async () => {
     const a = await product.newCompany('Ajustes Um');
