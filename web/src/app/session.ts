@@ -38,6 +38,11 @@ export const sessionSlice = createSlice({
         state.userFresh = true;
       }
     },
+    /** A company setting changed (the live `company-<id>-settings` event): the user's `company.settings` follow. */
+    companySettingChanged(state, action: PayloadAction<{ key: string; value: string }>) {
+      const setting = state.user?.company?.settings?.find((s) => s.key === action.payload.key);
+      if (setting) setting.value = action.payload.value;
+    },
     sessionReplaced(state) {
       state.replaced = true;
     },
@@ -50,7 +55,7 @@ export const sessionSlice = createSlice({
   },
 });
 
-export const { sessionStarted, userLoaded, tokenRefreshed, sessionReplaced, loggedOut } = sessionSlice.actions;
+export const { sessionStarted, userLoaded, tokenRefreshed, companySettingChanged, sessionReplaced, loggedOut } = sessionSlice.actions;
 
 export const selectUser = (s: { session: SessionState }) => s.session.user;
 export const selectToken = (s: { session: SessionState }) => s.session.token;

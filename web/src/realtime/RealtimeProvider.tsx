@@ -41,7 +41,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           dispatch(loggedOut('expired'));
         },
         // events may have been missed while away: lists and chats load again
-        onReconnected: () => dispatch(api.util.invalidateTags(['TicketList', 'Messages', 'Ticket', 'Whatsapp'])),
+        onReconnected: () => dispatch(api.util.invalidateTags(['TicketList', 'Messages', 'Ticket', 'Whatsapp', 'Settings'])),
         onConnected: () => dispatch(api.util.invalidateTags(['TicketList'])),
       });
       c.connect();

@@ -7,6 +7,7 @@ import {
   type FilesChannelPayload,
   type QueueChannelPayload,
   type ScheduleChannelPayload,
+  type SettingsChannelPayload,
   type TicketChannelPayload,
   type UserChannelPayload,
   type WhatsappChannelPayload,
@@ -15,9 +16,10 @@ import {
 import { useEffect } from 'react';
 import { useStore } from 'react-redux';
 import { plain } from '../app/cache';
-import { selectIsAdmin, selectUser } from '../app/session';
+import { companySettingChanged, selectIsAdmin, selectUser } from '../app/session';
 import { useAppDispatch, useAppSelector, type RootState } from '../app/store';
 import { syncAnnouncementEvent } from '../features/announcements/announcements.api';
+import { authApi } from '../features/auth/auth.api';
 import { chatApi } from '../features/chat/chat.api';
 import { syncChatEvent } from '../features/chats/chats.api';
 import { addMessage, replaceMessage, type MessagePages } from '../features/chat/message-rules';
@@ -27,6 +29,7 @@ import { changeContactLists } from '../features/contacts/contacts.api';
 import { queueEventChange } from '../features/queues/queue-rules';
 import { changeQueueList } from '../features/queues/queues.api';
 import { changeScheduleLists } from '../features/schedules/schedules.api';
+import { withSetting } from '../features/settings/settings-rules';
 import { containsTicket, onNewMessage } from '../features/tickets/ticket-list-rules';
 import { applyTicketToCaches, changeTicketLists, ticketsApi } from '../features/tickets/tickets.api';
 import { changeUserLists } from '../features/users/users.api';
@@ -92,6 +95,17 @@ export function syncQueueEvent(p: QueueChannelPayload, dispatch: Dispatch): void
   changeQueueList(dispatch, queueEventChange(p));
 }
 
+/**
+ * `company-<id>-settings` (to everyone of the company, a secret already masked): the cached `GET /settings`
+ * list (the settings page, the queue dialog) and the signed-in user's `company.settings` take the new value.
+ */
+export function syncSettingsEvent(p: SettingsChannelPayload, state: RootState, dispatch: Dispatch): void {
+  if (p.action !== 'update') return;
+  const { key, value } = p.setting;
+  dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, value)));
+  if (state.session.user?.company?.settings?.some((s) => s.key === key)) dispatch(companySettingChanged({ key, value }));
+}
+
 /** Turns the company's live events into cache updates (STYLE "Web"); mounted once in the layout. */
 export function useSocketCacheSync(): void {
   const client = useRealtime();
@@ -117,6 +131,7 @@ export function useSocketCacheSync(): void {
       // platform-wide, to every socket: the announcements lists (the top bar's popover, /announcements)
       client.on<AnnouncementEvent>(SocketChannels.announcement(), (p) => syncAnnouncementEvent(p, store.getState(), dispatch)),
       client.on<FilesChannelPayload>(SocketChannels.files(companyId), (p) => syncFilesEvent(p, store.getState(), dispatch)),
+      client.on<SettingsChannelPayload>(SocketChannels.settings(companyId), (p) => syncSettingsEvent(p, store.getState(), dispatch)),
     ];
     const leave = client.join('joinNotification');
     return () => {

@@ -9,9 +9,11 @@ import { useAppSelector } from '../../app/store';
 import { serverFieldErrors } from '../schedules/schedule-rules';
 import { CompaniesTab } from './CompaniesTab';
 import { HelpsTab } from './HelpsTab';
+import { IntegrationSettings } from './IntegrationSettings';
 import { PlansTab } from './PlansTab';
-import { scheduleTypeOf, selectableSettings, type SelectableSetting } from './settings-rules';
-import { useGetCompanyQuery, useSettingsQuery, useUpdateCompanySchedulesMutation, useUpdateSettingMutation } from './settings.api';
+import { integrationGroups, scheduleTypeOf, selectableSettings, type IntegrationGroup, type SelectableSetting } from './settings-rules';
+import { useGetCompanyQuery, useSettingsQuery, useUpdateCompanySchedulesMutation } from './settings.api';
+import { useSaveSetting } from './use-save-setting';
 import { sevenDaysOf, type WorkingDay } from './working-hours';
 import { WorkingHoursEditor } from './WorkingHoursEditor';
 
@@ -22,7 +24,7 @@ const selectIsSuper = (s: Parameters<typeof selectUser>[0]) => selectUser(s)?.su
 
 /**
  * /settings (spec 02 §2 "Settings"), admins only: the Opcoes tab (one selector per setting the company has,
- * each saved on change), when scheduleType is company the Horarios tab (the company's working hours) and, for
+ * each saved on change, then its Integrações fields), when scheduleType is company the Horarios tab (the company's working hours) and, for
  * super users, the Empresas (CompaniesTab), Planos (PlansTab) and Ajuda (HelpsTab) tabs.
  */
 export default function SettingsPage() {
@@ -83,7 +85,7 @@ export default function SettingsPage() {
                 {errorText(error)}
               </Center>
             )}
-            {settings && <SettingOptions settings={selectableSettings(settings)} />}
+            {settings && <SettingOptions settings={selectableSettings(settings)} integrations={integrationGroups(settings)} />}
           </Tabs.Content>
           {showSchedules && (
             <Tabs.Content value="schedules">{companyId ? <CompanyWorkingHours companyId={companyId} /> : null}</Tabs.Content>
@@ -109,29 +111,19 @@ export default function SettingsPage() {
   );
 }
 
-/** The Opcoes tab: a selector per setting, saved as soon as it changes ('Operação atualizada com sucesso.'). */
-function SettingOptions({ settings }: { settings: SelectableSetting[] }) {
+/**
+ * The Opcoes tab: a selector per setting, saved as soon as it changes ('Operação atualizada com sucesso.'),
+ * then the Integrações fields (IntegrationSettings), saved the same way.
+ */
+function SettingOptions({ settings, integrations }: { settings: SelectableSetting[]; integrations: IntegrationGroup[] }) {
   const { t } = useTranslation();
-  const [update] = useUpdateSettingMutation();
-  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
+  const { save, busy } = useSaveSetting();
 
-  async function change(key: string, value: string) {
-    setBusy((b) => new Set(b).add(key));
-    try {
-      await update({ key, value }).unwrap();
-      notify.success(t('settings.toasts.updated'));
-    } catch (err) {
-      notify.error(err);
-    } finally {
-      setBusy((b) => {
-        const next = new Set(b);
-        next.delete(key);
-        return next;
-      });
-    }
+  function change(key: string, value: string) {
+    void save(key, value);
   }
 
-  if (settings.length === 0) {
+  if (settings.length === 0 && integrations.length === 0) {
     return (
       <Center py="8" color="fg.muted" data-testid="settings-empty">
         {t('common.noRecords')}
@@ -140,23 +132,28 @@ function SettingOptions({ settings }: { settings: SelectableSetting[] }) {
   }
 
   return (
-    <SimpleGrid columns={{ base: 1, md: 2 }} gap="4" data-testid="settings-options">
-      {settings.map((s) => (
-        <Field.Root key={s.key} disabled={busy.has(s.key)} data-testid={`setting-${s.key}`}>
-          <Field.Label>{t(`settings.options.${s.key}.label`)}</Field.Label>
-          <NativeSelect.Root size="sm">
-            <NativeSelect.Field value={s.value} onChange={(e) => void change(s.key, e.target.value)} data-testid={`setting-${s.key}-select`}>
-              {s.values.map((v) => (
-                <option key={v} value={v}>
-                  {t(`settings.options.${s.key}.${v}`, { defaultValue: v })}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
-      ))}
-    </SimpleGrid>
+    <>
+      {settings.length > 0 && (
+        <SimpleGrid columns={{ base: 1, md: 2 }} gap="4" data-testid="settings-options">
+          {settings.map((s) => (
+            <Field.Root key={s.key} disabled={busy.has(s.key)} data-testid={`setting-${s.key}`}>
+              <Field.Label>{t(`settings.options.${s.key}.label`)}</Field.Label>
+              <NativeSelect.Root size="sm">
+                <NativeSelect.Field value={s.value} onChange={(e) => change(s.key, e.target.value)} data-testid={`setting-${s.key}-select`}>
+                  {s.values.map((v) => (
+                    <option key={v} value={v}>
+                      {t(`settings.options.${s.key}.${v}`, { defaultValue: v })}
+                    </option>
+                  ))}
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+            </Field.Root>
+          ))}
+        </SimpleGrid>
+      )}
+      <IntegrationSettings groups={integrations} busy={busy} save={save} />
+    </>
   );
 }
 

@@ -50,3 +50,66 @@ export function selectableSettings(settings: ReadonlyArray<SettingDto> | undefin
 export function withSetting(settings: SettingDto[], key: string, value: string): SettingDto[] {
   return settings.map((s) => (s.key === key ? { ...s, value } : s));
 }
+
+/** How the server shows a secret setting that is set: this, then its last 4 characters (a PUT starting with it is ignored). */
+export const SECRET_MASK = '••••';
+
+/**
+ * The Opcoes tab's "Integrações" (spec 02 §3 "Keys: … ipixc, tokenixc, ipmkauth, clientidmkauth,
+ * clientsecretmkauth, asaas"), grouped as the product shows them; `secret` ones come back masked.
+ */
+export const INTEGRATION_GROUPS = [
+  {
+    id: 'ixc',
+    fields: [
+      { key: 'ipixc', secret: false },
+      { key: 'tokenixc', secret: true },
+    ],
+  },
+  {
+    id: 'mkauth',
+    fields: [
+      { key: 'ipmkauth', secret: false },
+      { key: 'clientidmkauth', secret: false },
+      { key: 'clientsecretmkauth', secret: true },
+    ],
+  },
+  { id: 'asaas', fields: [{ key: 'asaas', secret: true }] },
+] as const;
+
+export type IntegrationGroupId = (typeof INTEGRATION_GROUPS)[number]['id'];
+export type IntegrationKey = (typeof INTEGRATION_GROUPS)[number]['fields'][number]['key'];
+
+export interface IntegrationField {
+  key: IntegrationKey;
+  /** as the server gave it: for a secret '' (not set) or masked (`••••6789`) */
+  value: string;
+  secret: boolean;
+}
+
+export interface IntegrationGroup {
+  id: IntegrationGroupId;
+  fields: IntegrationField[];
+}
+
+/** Is this one of the settings the server keeps secret (never returned whole)? */
+export function isSecretSetting(key: string): boolean {
+  return INTEGRATION_GROUPS.some((g) => g.fields.some((f) => f.key === key && f.secret));
+}
+
+/** A value as the server masks it (so not one to send back). */
+export function isMasked(value: string): boolean {
+  return value.startsWith(SECRET_MASK);
+}
+
+/** The integration fields to show: only the keys the server returned, in their groups (a group with none goes). */
+export function integrationGroups(settings: ReadonlyArray<SettingDto> | undefined): IntegrationGroup[] {
+  if (!settings) return [];
+  return INTEGRATION_GROUPS.flatMap(({ id, fields }) => {
+    const shown = fields.flatMap(({ key, secret }) => {
+      const value = settingValue(settings, key);
+      return value === undefined ? [] : [{ key, value, secret }];
+    });
+    return shown.length > 0 ? [{ id, fields: shown }] : [];
+  });
+}

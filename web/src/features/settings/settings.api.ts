@@ -2,7 +2,7 @@ import type { CompanyDto, SettingDto } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import { authApi } from '../auth/auth.api';
-import { withSetting } from './settings-rules';
+import { isSecretSetting, withSetting } from './settings-rules';
 import type { WorkingDay } from './working-hours';
 
 /**
@@ -13,12 +13,20 @@ export { useSettingsQuery } from '../auth/auth.api';
 
 export const settingsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** `PUT /settings/{key}` with `{ value }`: shown at once, put back if the server refuses it. */
+    /**
+     * `PUT /settings/{key}` with `{ value }`: shown at once, put back if the server refuses it; then the value
+     * the server answers. A secret is never put in the cache as typed: only its masked answer (`••••6789`).
+     */
     updateSetting: build.mutation<SettingDto, SettingDto>({
       query: ({ key, value }) => ({ url: `/settings/${encodeURIComponent(key)}`, method: 'PUT', body: { value } }),
       async onQueryStarted({ key, value }, { dispatch, queryFulfilled }) {
-        const patch = dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, value)));
-        await queryFulfilled.catch(() => patch.undo());
+        const patch = isSecretSetting(key) ? null : dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, value)));
+        const answer = await queryFulfilled.then(
+          (r) => r.data,
+          () => undefined,
+        );
+        if (!answer) patch?.undo();
+        else if (typeof answer.value === 'string') dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, answer.value)));
       },
       invalidatesTags: (_r, error) => (error ? [] : ['Settings']),
     }),

@@ -687,6 +687,22 @@ const en: Translation = {
       noneSaved: 'The company has no hours yet (it attends at any time). These are suggested hours: save to apply them.',
     },
     toasts: { updated: 'Operation updated successfully.', schedulesSaved: 'Hours updated successfully.' },
+    integrations: {
+      title: 'Integrations',
+      intro: 'Tokens are stored encrypted and never shown in full: type a new value to replace one.',
+      groups: { ixc: 'IXC', mkauth: 'MK-AUTH', asaas: 'ASAAS' },
+      fields: {
+        ipixc: 'IXC IP',
+        tokenixc: 'IXC token',
+        ipmkauth: 'MK-AUTH IP',
+        clientidmkauth: 'Client ID',
+        clientsecretmkauth: 'Client Secret',
+        asaas: 'Asaas token',
+      },
+      notSet: 'Not set',
+      remove: 'Remove',
+      removeLabel: 'Remove {{field}}',
+    },
     companies: {
       title: 'Companies',
       add: 'Add company',

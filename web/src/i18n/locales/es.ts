@@ -687,6 +687,22 @@ const es: Translation = {
       noneSaved: 'La empresa aún no tiene horarios (atiende a cualquier hora). Estos son horarios sugeridos: guarde para aplicarlos.',
     },
     toasts: { updated: 'Operación actualizada con éxito.', schedulesSaved: 'Horarios actualizados con éxito.' },
+    integrations: {
+      title: 'Integraciones',
+      intro: 'Los tokens se guardan cifrados y nunca se muestran completos: escriba un nuevo valor para reemplazarlo.',
+      groups: { ixc: 'IXC', mkauth: 'MK-AUTH', asaas: 'ASAAS' },
+      fields: {
+        ipixc: 'IP de IXC',
+        tokenixc: 'Token de IXC',
+        ipmkauth: 'IP de MK-AUTH',
+        clientidmkauth: 'Client ID',
+        clientsecretmkauth: 'Client Secret',
+        asaas: 'Token de Asaas',
+      },
+      notSet: 'No configurado',
+      remove: 'Eliminar',
+      removeLabel: 'Eliminar {{field}}',
+    },
     companies: {
       title: 'Empresas',
       add: 'Agregar empresa',

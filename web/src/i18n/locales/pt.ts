@@ -689,6 +689,22 @@ const pt = {
       noneSaved: 'A empresa ainda não tem horários (atende a qualquer hora). Estes são os horários sugeridos: salve para aplicá-los.',
     },
     toasts: { updated: 'Operação atualizada com sucesso.', schedulesSaved: 'Horários atualizados com sucesso.' },
+    integrations: {
+      title: 'Integrações',
+      intro: 'Os tokens são guardados cifrados e nunca exibidos por inteiro: digite um novo valor para substituí-lo.',
+      groups: { ixc: 'IXC', mkauth: 'MK-AUTH', asaas: 'ASAAS' },
+      fields: {
+        ipixc: 'IP do IXC',
+        tokenixc: 'Token do IXC',
+        ipmkauth: 'IP do MK-AUTH',
+        clientidmkauth: 'Client ID',
+        clientsecretmkauth: 'Client Secret',
+        asaas: 'Token Asaas',
+      },
+      notSet: 'Não configurado',
+      remove: 'Remover',
+      removeLabel: 'Remover {{field}}',
+    },
     companies: {
       title: 'Empresas',
       add: 'Adicionar empresa',

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import type { ScheduleDto, TicketDto, UserDto, WhatsappDto } from '@wa/contracts';
+import type { CompanyDto, ScheduleDto, TicketDto, UserDto, WhatsappDto } from '@wa/contracts';
 import { sessionStarted } from '../../app/session';
 import { makeStore, type AppStore } from '../../app/store';
+import { authApi } from '../../features/auth/auth.api';
 import { chatApi } from '../../features/chat/chat.api';
 import { orderedMessages, type MessagePages } from '../../features/chat/message-rules';
 import { connectionsApi } from '../../features/connections/connections.api';
@@ -10,7 +11,7 @@ import { schedulesApi } from '../../features/schedules/schedules.api';
 import { flattenTickets, type TicketListArgs, type TicketPages } from '../../features/tickets/ticket-list-rules';
 import { ticketsApi } from '../../features/tickets/tickets.api';
 import { aMessage, aSchedule, aTicket } from '../../test/fixtures';
-import { syncMessageEvent, syncScheduleEvent, syncTicketEvent, syncWhatsappEvent } from '../use-socket-cache-sync';
+import { syncMessageEvent, syncScheduleEvent, syncSettingsEvent, syncTicketEvent, syncWhatsappEvent } from '../use-socket-cache-sync';
 
 /**
  * The live events change the RTK Query cache in place (no refetch): a fake server answers the first
@@ -38,6 +39,7 @@ beforeEach(() => {
       const page = Number(url.searchParams.get('pageNumber') ?? 1);
       body = { schedules: serverSchedules.slice((page - 1) * 2, page * 2), hasMore: serverSchedules.length > page * 2, count: serverSchedules.length };
     }
+    if (url.pathname.startsWith('/settings')) body = [{ key: 'userRating', value: 'disabled' }, { key: 'timezone', value: 'America/Sao_Paulo' }, { key: 'asaas', value: '' }];
     if (url.pathname === '/whatsapp') body = [{ id: 1, name: 'Sandbox', status: 'CONNECTED', isDefault: true } as WhatsappDto];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
@@ -147,6 +149,28 @@ describe('socket events → cache', () => {
     expect(ids()).toEqual([
       [4, 'PENDENTE'],
       [2, 'ENVIADA'],
+    ]);
+    expect(requests.length).toBe(before);
+  });
+
+  it("a settings event changes the cached settings list and the signed-in user's company settings, without a request", async () => {
+    const store = await loadedStore();
+    const company = { id: 1, name: 'Loja', settings: [{ key: 'timezone', value: 'America/Sao_Paulo' }, { key: 'asaas', value: '' }] } as unknown as CompanyDto;
+    store.dispatch(sessionStarted({ token: 't', user: { id: 7, companyId: 1, profile: 'admin', name: 'Ana', queueIds: [], company } as unknown as UserDto }));
+    await store.dispatch(authApi.endpoints.settings.initiate());
+    const before = requests.length;
+    syncSettingsEvent({ action: 'update', setting: { key: 'userRating', value: 'enabled' } }, store.getState(), store.dispatch);
+    syncSettingsEvent({ action: 'update', setting: { key: 'asaas', value: '••••wxyz' } }, store.getState(), store.dispatch);
+    syncSettingsEvent({ action: 'update', setting: { key: 'timezone', value: 'America/Manaus' } }, store.getState(), store.dispatch);
+    expect(authApi.endpoints.settings.select()(store.getState()).data).toEqual([
+      { key: 'userRating', value: 'enabled' },
+      { key: 'timezone', value: 'America/Manaus' },
+      { key: 'asaas', value: '••••wxyz' },
+    ]);
+    // the user's company has only the keys it came with, now with their new values
+    expect(store.getState().session.user?.company?.settings).toEqual([
+      { key: 'timezone', value: 'America/Manaus' },
+      { key: 'asaas', value: '••••wxyz' },
     ]);
     expect(requests.length).toBe(before);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { scheduleTypeOf, selectableSettings, settingValue, withSetting } from '../settings-rules';
+import { integrationGroups, isMasked, isSecretSetting, scheduleTypeOf, selectableSettings, settingValue, withSetting } from '../settings-rules';
 
 const server = [
   { key: 'asaas', value: '' },
@@ -38,5 +38,30 @@ describe('settings (spec 02 §2 "Settings", §3, §9)', () => {
     expect(settingValue(next, 'scheduleType')).toBe('company');
     expect(next.filter((s, i) => s !== server[i]).map((s) => s.key)).toEqual(['scheduleType']);
     expect(settingValue(server, 'scheduleType')).toBe('queue');
+  });
+
+  it('offers the integration fields the server returned, in their groups; a group without any goes', () => {
+    const groups = integrationGroups([...server, { key: 'ipixc', value: '10.0.0.1' }, { key: 'tokenixc', value: '••••6789' }, { key: 'clientidmkauth', value: 'abc' }]);
+    expect(groups).toEqual([
+      {
+        id: 'ixc',
+        fields: [
+          { key: 'ipixc', value: '10.0.0.1', secret: false },
+          { key: 'tokenixc', value: '••••6789', secret: true },
+        ],
+      },
+      { id: 'mkauth', fields: [{ key: 'clientidmkauth', value: 'abc', secret: false }] },
+      { id: 'asaas', fields: [{ key: 'asaas', value: '', secret: true }] },
+    ]);
+    expect(integrationGroups([{ key: 'call', value: 'enabled' }])).toEqual([]);
+    expect(integrationGroups(undefined)).toEqual([]);
+  });
+
+  it('knows the secret keys and the mask the server shows them with', () => {
+    expect(['tokenixc', 'clientsecretmkauth', 'asaas'].every(isSecretSetting)).toBe(true);
+    expect(['ipixc', 'ipmkauth', 'clientidmkauth', 'call'].some(isSecretSetting)).toBe(false);
+    expect(isMasked('••••6789')).toBe(true);
+    expect(isMasked('6789')).toBe(false);
+    expect(isMasked('')).toBe(false);
   });
 });
