@@ -74,7 +74,11 @@ async function putPlan(plan: Plan, body: Record<string, unknown>, check: (row: R
   return res.body as Plan;
 }
 
-const onPlan = (companyId: number, planId: number) => auth.query(`UPDATE auth.companies SET "planId" = $2 WHERE id = $1`, [companyId, planId]);
+/** A company moved to a plan the way the provider does it (settings tab Empresas): the gate follows on the next request. */
+async function onPlan(companyId: number, planId: number): Promise<void> {
+  const res = await http.put(`/companies/${companyId}`, { token: superToken, body: { planId } });
+  expect(res.status).toBe(200);
+}
 const color = () => `#${randomBytes(3).toString('hex')}`;
 
 describe('plans (settings tab Planos)', () => {
@@ -153,13 +157,22 @@ describe('the plan gates', () => {
     expect((await http.get('/tags', { token: a.token })).status).toBe(200);
     expect((await http.get('/queue', { token: a.token })).status).toBe(200);
 
+    // a plan's change reaches auth's copy by billing's event; the gate follows as soon as the copy has it
     await putPlan(plan, { useSchedules: true }, (row) => row.useSchedules === true);
-    expect((await http.get('/schedules', { token: a.token })).status).toBe(200);
+    await waitFor(async () => (await http.get('/schedules', { token: a.token })).status === 200);
     await putPlan(plan, { useSchedules: false }, (row) => row.useSchedules === false);
-    expect((await http.get('/schedules', { token: a.token })).status).toBe(403);
+    await waitFor(async () => (await http.get('/schedules', { token: a.token })).status === 403);
+    expect((await http.get('/campaigns', { token: a.token })).status).toBe(403);
     // moving the company to a plan with the feature
     await onPlan(a.user.companyId, 1);
     expect((await http.get('/schedules', { token: a.token })).status).toBe(200);
+    // the gate keeps the plan it was given while the plan epochs stand: a change written behind the product's
+    // back is not seen (for PLAN_CACHE_MS)…
+    await auth.query(`UPDATE auth.companies SET "planId" = $2 WHERE id = $1`, [a.user.companyId, plan.id]);
+    expect((await http.get('/schedules', { token: a.token })).status).toBe(200);
+    // …until the product changes something of the company: auth raises its epoch, the next request asks again
+    expect((await http.put(`/companies/${a.user.companyId}`, { token: superToken, body: { phone: '5511999990000' } })).status).toBe(200);
+    expect((await http.get('/schedules', { token: a.token })).status).toBe(403);
   });
 
   it('the plan’s counts of users, connections and queues are refused past the limit by each service; raising them applies on the next create', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { signAccessToken } from '@wa/auth';
 import { createDataSource, runMigrations } from '@wa/database';
-import { HttpClient, mediaForm, pdfFile, pngFile, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
-import { createHash, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { HttpClient, mediaForm, pdfFile, pngFile, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, waitFor } from '@wa/testing';
+import { createHash, createVerify, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
@@ -736,10 +737,11 @@ describe('the plan gate of prompts and integrations', () => {
         [900_000 + Math.floor(Math.random() * 99_999), `Sem IA ${randomBytes(3).toString('hex')}`],
       )) as Array<{ id: number }>;
       const [before] = (await auth.query(`SELECT "planId" FROM auth.companies WHERE id = $1`, [a.user.companyId])) as Array<{ planId: number }>;
-      await auth.query(`UPDATE auth.companies SET "planId" = $1 WHERE id = $2`, [plan?.id, a.user.companyId]);
+      // the provider moves the company to it (settings tab Empresas): the gate follows on the next request
+      const superToken = signAccessToken({ id: 1_999_999_401, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
+      expect((await http.put(`/companies/${a.user.companyId}`, { token: superToken, body: { planId: plan?.id } })).status).toBe(200);
       const refused = { status: 403, error: 'ERR_NO_PERMISSION', message: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.' };
       const answer = async (res: { status: number; body: { error?: string; message?: string } }) => ({ status: res.status, error: res.body.error, message: res.body.message });
-      await waitFor(async () => (await http.get('/prompt', { token: a.token })).status === 403);
       expect(await answer(await http.get('/prompt', { token: a.token }))).toEqual(refused);
       expect(await answer(await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: 'x'.repeat(60), queueId: q.id } }))).toEqual(refused);
       expect(await answer(await http.get('/queueIntegration', { token: a.token }))).toEqual(refused);
@@ -748,9 +750,9 @@ describe('the plan gate of prompts and integrations', () => {
       expect((await tickets.query(`SELECT count(*)::int AS n FROM tickets.prompts WHERE "companyId" = $1`, [a.user.companyId]))[0].n).toBe(0);
       // the other routes of the company are not gated
       expect((await http.get('/queue', { token: a.token })).status).toBe(200);
-      // back on the full plan, the next requests pass (the gateway keeps a plan for PLAN_CACHE_MS at most)
-      await auth.query(`UPDATE auth.companies SET "planId" = $1 WHERE id = $2`, [before?.planId, a.user.companyId]);
-      await waitFor(async () => (await http.get('/prompt', { token: a.token })).status === 200);
+      // back on the full plan, the next requests pass
+      expect((await http.put(`/companies/${a.user.companyId}`, { token: superToken, body: { planId: before?.planId } })).status).toBe(200);
+      expect((await http.get('/prompt', { token: a.token })).status).toBe(200);
       expect((await http.get('/queueIntegration', { token: a.token })).status).toBe(200);
     } finally {
       await auth.destroy();

@@ -6,6 +6,7 @@ import { AnnouncementsController, AnnouncementsService } from './announcements/a
 import { SignupController } from './signup/signup.controller.js';
 import { SignupService } from './signup/signup.service.js';
 import { PlansCopyConsumer } from './plans/plans-copy.consumer.js';
+import { PlanEpochs } from './plans/plan-epochs.js';
 import { PasswordResetController } from './password-reset/password-reset.controller.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -37,7 +38,7 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
       controllers: [CompanyAccessController, PlanUsageController, CompaniesController, HelpsController, AnnouncementsController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, CompaniesAdminService, HelpsService, AnnouncementsService, SettingSecrets, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, PlanEpochs, CompaniesAdminService, HelpsService, AnnouncementsService, SettingSecrets, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
     };
   }
 }

@@ -63,9 +63,10 @@ describe('contacts in the console', () => {
       await page.getByTestId('contact-row').filter({ hasText: `${name} Silva` }).waitFor();
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
-      // the demo's default connection is the sandbox: 11 digits are not on its WhatsApp
+      // the demo's default connection is the sandbox: 11 digits are not on its WhatsApp (a US number of San
+      // Francisco: its exchange starts 2-9, so it is a valid number whatever the clock's digits)
       const outsider = `Fora ${run}`;
-      const created = await api<{ isWhatsappValid: boolean | null; invalido: boolean }>('/contacts', await token(), { method: 'POST', body: JSON.stringify({ name: outsider, number: `1415${digits.slice(0, 7)}` }) });
+      const created = await api<{ isWhatsappValid: boolean | null; invalido: boolean }>('/contacts', await token(), { method: 'POST', body: JSON.stringify({ name: outsider, number: `14157${digits.slice(1, 7)}` }) });
       expect(created.body).toMatchObject({ isWhatsappValid: false, invalido: true });
       await page.getByTestId('contacts-search').fill(outsider);
       const chat = page.getByTestId('contact-row').filter({ hasText: outsider }).getByTestId('contact-chat');

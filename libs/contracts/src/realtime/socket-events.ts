@@ -80,3 +80,11 @@ export interface AuthChannelPayload {
 /** The user-online heartbeat: realtime-gateway sets this Redis key (value: ISO time) for USER_ONLINE_TTL_MS. */
 export const USER_ONLINE_TTL_MS = 600_000;
 export const userOnlineKey = (companyId: number, userId: number) => `presence:online:${companyId}:${userId}`;
+
+/**
+ * The plan gate's cache is checked against these Redis counters: auth raises a company's when its plan or status
+ * changes, and the shared one when a plan changes, after the commit; the gateway reuses a company's plan only
+ * while both are what they were when it asked.
+ */
+export const planEpochKey = (companyId: number) => `plan-epoch:company:${companyId}`;
+export const PLAN_EPOCH_ALL = 'plan-epoch:all';

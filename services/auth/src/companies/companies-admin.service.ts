@@ -9,6 +9,7 @@ import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
 import { CompanyEntity, LoginSessionEntity, PlanEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { PlanEpochs } from '../plans/plan-epochs.js';
 import { companyView } from '../users/user-view.js';
 import { userChanged } from '../users/users.service.js';
 import type { CreateCompanyDto, ListCompaniesQuery, UpdateCompanyDto } from './companies.dto.js';
@@ -33,6 +34,7 @@ export class CompaniesAdminService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: Outbox,
     private readonly revocation: TokenRevocation,
+    private readonly epochs: PlanEpochs,
   ) {}
 
   async page(query: ListCompaniesQuery): Promise<CompaniesPage> {
@@ -110,7 +112,8 @@ export class CompaniesAdminService {
       return { view: await this.view(tx, company), outboxIds: await this.outbox.add(tx, events), ended: ended.map((s) => s.id) };
     });
     await this.outbox.flush(outboxIds);
-    // their access tokens are refused at once, everywhere
+    // the plan gate asks again; their access tokens are refused at once, everywhere
+    await this.epochs.companyChanged(id);
     await this.revocation.revokeSessions(ended);
     return view;
   }
@@ -147,6 +150,7 @@ export class CompaniesAdminService {
       return { users: userIds, sessions: sessions.map((s) => s.id), outboxIds: await this.outbox.add(tx, events) };
     });
     await this.outbox.flushAndWait(outboxIds);
+    await this.epochs.companyChanged(id);
     await Promise.all([...users.map((u) => this.revocation.revokeUser(u)), this.revocation.revokeSessions(sessions)]);
   }
 

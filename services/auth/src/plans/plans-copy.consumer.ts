@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type PlanChangedEvent, type PlanDeletedEvent } from '@wa/contracts';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
+import { PlanEpochs } from './plan-epochs.js';
 
 /** Keeps auth's copy of billing's plans (flags at login, the plan and trial of a sign-up) by their events. */
 @Injectable()
@@ -12,6 +13,7 @@ export class PlansCopyConsumer implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly bus: EventBus,
+    private readonly epochs: PlanEpochs,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -28,6 +30,8 @@ export class PlansCopyConsumer implements OnApplicationBootstrap, OnApplicationS
             await this.db.query(`DELETE FROM auth.plans p WHERE p.id = $1 AND p."updatedAt" <= $2 AND NOT EXISTS (SELECT 1 FROM auth.companies c WHERE c."planId" = p.id)`, [data.planId, data.at]);
           }
         }
+        // the plan gate asks again (the batch is committed)
+        await this.epochs.planChanged();
       },
     });
   }

@@ -28,12 +28,14 @@ export class GatewayEnv extends MessagingEnv {
   API_QUEUE_MAX: number = 200;
 
   /**
-   * How long the gateway reuses a company's plan for its plan gate (a plan change takes effect within it).
-   * 0, the default: every plan-gated request asks auth, so a change applies on the next request.
+   * How long at most the plan gate reuses a company's plan. A change made through the product (a company's
+   * plan or status, a plan's flags) applies on the next request anyway: auth raises the plan epochs in Redis
+   * and the gate asks again (planEpochKey). This bounds what a change made behind the product's back, or one
+   * whose epoch could not be raised, may take. 0: every plan-gated request asks auth.
    */
   @IsInt()
   @Min(0)
-  PLAN_CACHE_MS: number = 0;
+  PLAN_CACHE_MS: number = 60_000;
 
   @Matches(URL_RULE) AUTH_URL: string = 'http://127.0.0.1:3101';
   @Matches(URL_RULE) TICKETS_URL: string = 'http://127.0.0.1:3102';

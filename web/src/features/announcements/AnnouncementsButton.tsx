@@ -1,8 +1,8 @@
-import { Box, IconButton } from '@chakra-ui/react';
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdCampaign } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
+import { CountIconButton } from '../layout/CountIconButton';
 import { countLabel } from '../notifications/notification-rules';
 import { activeAnnouncementsCount, POPOVER_SEARCH } from './announcement-rules';
 import { useListAnnouncementsInfiniteQuery } from './announcements.api';
@@ -21,40 +21,15 @@ export function AnnouncementsButton() {
   const label = countLabel(count);
 
   const button = (onClick?: () => void) => (
-    <IconButton
-      variant="ghost"
-      size="sm"
-      position="relative"
-      aria-label={t('announcements.popover.title')}
-      title={t('announcements.popover.title')}
+    <CountIconButton
+      label={t('announcements.popover.title')}
+      icon={<MdCampaign />}
+      count={count}
+      badge={label}
+      testId="announcements-popover-button"
+      badgeTestId="announcements-count"
       onClick={onClick}
-      data-testid="announcements-popover-button"
-      data-count={count}
-    >
-      <MdCampaign />
-      {label && (
-        <Box
-          as="span"
-          position="absolute"
-          top="0"
-          insetEnd="0"
-          minW="4"
-          h="4"
-          px="1"
-          borderRadius="full"
-          bg="red.solid"
-          color="red.contrast"
-          fontSize="2xs"
-          fontWeight="bold"
-          lineHeight="1rem"
-          textAlign="center"
-          pointerEvents="none"
-          data-testid="announcements-count"
-        >
-          {label}
-        </Box>
-      )}
-    </IconButton>
+    />
   );
 
   return (

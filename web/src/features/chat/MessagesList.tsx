@@ -1,10 +1,10 @@
 import { Box, Center, Spinner, type SystemStyleObject } from '@chakra-ui/react';
 import { MessageOptions } from './MessageOptions';
 import type { MessageDto } from '@wa/contracts';
-import { Fragment, useCallback, useLayoutEffect, useRef } from 'react';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../app/errors';
-import { isNearEnd, isNearTop, keptScrollTop } from '../../app/scroll';
+import { useConversationScroll } from '../../app/use-conversation-scroll';
 import { AckIcon } from './AckIcon';
 import { useMessagesInfiniteQuery, usePreviewMessagesInfiniteQuery } from './chat.api';
 import { FormattedText } from './FormattedText';
@@ -13,8 +13,6 @@ import { dayLabel, orderedMessages, timeLabel, type MessagePages } from './messa
 
 /** spec 01 §2 and §9: older messages load within 50 px of the top. */
 export const LIST_TOP_PX = 50;
-/** closer than this to the bottom, a new message keeps the view at the bottom */
-const STICK_TO_BOTTOM_PX = 120;
 
 /** Bubbles and separators are plain elements styled once here: a chat holds many of them. */
 const messagesCss: SystemStyleObject = {
@@ -98,46 +96,15 @@ export function MessagesList({ ticketId, contactName = '', onReply, preview = fa
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const messages = orderedMessages(query.data as MessagePages | undefined);
   const byId = new Map(messages.map((m) => [m.id, m]));
-  const scroller = useRef<HTMLDivElement>(null);
-  /** the scroll height before older messages were put on top, to keep the view where it was */
-  const anchor = useRef<{ height: number; top: number } | null>(null);
-  const atBottom = useRef(true);
-  const firstId = messages[0]?.id;
-  const lastId = messages[messages.length - 1]?.id;
-
-  const onScroll = useCallback(() => {
-    const el = scroller.current;
-    if (!el) return;
-    atBottom.current = isNearEnd(el, STICK_TO_BOTTOM_PX);
-    if (isNearTop(el, LIST_TOP_PX) && hasNextPage && !isFetchingNextPage && !anchor.current) {
-      anchor.current = { height: el.scrollHeight, top: el.scrollTop };
-      void fetchNextPage().finally(() => {
-        // nothing came (an error): forget the anchor so the next scroll can try again
-        requestAnimationFrame(() => {
-          if (anchor.current && scroller.current?.scrollHeight === anchor.current.height) anchor.current = null;
-        });
-      });
-    }
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  // older messages on top: the view stays on the message it showed
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el || !anchor.current) return;
-    el.scrollTop = keptScrollTop(anchor.current, el.scrollHeight);
-    anchor.current = null;
-  }, [firstId]);
-
-  // a new message at the bottom (or the first load): follow it when the user was at the bottom or sent it
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el || lastId === undefined) return;
-    const last = messages[messages.length - 1];
-    if (atBottom.current || last?.fromMe) {
-      el.scrollTop = el.scrollHeight;
-      atBottom.current = true;
-    }
-  }, [lastId]);
+  const { scroller, onScroll } = useConversationScroll({
+    topPx: LIST_TOP_PX,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    firstId: messages[0]?.id,
+    lastId: messages[messages.length - 1]?.id,
+    lastIsMine: !!messages[messages.length - 1]?.fromMe,
+  });
 
   let previousDay = '';
   return (

@@ -1,15 +1,12 @@
 import { Box, Center, Flex, IconButton, Spinner, Text, Textarea, type SystemStyleObject } from '@chakra-ui/react';
 import type { ChatDto, ChatMessageDto } from '@wa/contracts';
-import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdSend } from 'react-icons/md';
-import { keptScrollTop, isNearEnd } from '../../app/scroll';
+import { useConversationScroll } from '../../app/use-conversation-scroll';
 import { dayLabel, timeLabel } from '../chat/message-rules';
-import { chatMessageBody, isSendKey, memberNames, orderedChatMessages, shouldLoadOlder, type ChatMessagePages } from './chat-rules';
+import { chatMessageBody, isSendKey, memberNames, OLDER_MESSAGES_TOP_PX, orderedChatMessages, type ChatMessagePages } from './chat-rules';
 import { logChatFailure, useChatMessagesInfiniteQuery, useSendChatMessageMutation } from './chats.api';
-
-/** closer than this to the bottom, a new message keeps the view at the bottom */
-const STICK_TO_BOTTOM_PX = 120;
 
 /** Bubbles are plain elements styled once here: a chat holds many of them. */
 const messagesCss: SystemStyleObject = {
@@ -54,50 +51,20 @@ export function ChatPane({ chat, userId }: { chat: ChatDto; userId: number }) {
   const messages = orderedChatMessages(query.data as ChatMessagePages | undefined);
   const [send] = useSendChatMessageMutation();
   const [text, setText] = useState('');
-  const scroller = useRef<HTMLDivElement>(null);
-  /** the scroll height before older messages were put on top, to keep the view where it was */
-  const anchor = useRef<{ height: number; top: number } | null>(null);
-  const atBottom = useRef(true);
-  const firstId = messages[0]?.id;
-  const lastId = messages[messages.length - 1]?.id;
   const names = memberNames(chat, userId).join(', ');
+  const { scroller, onScroll } = useConversationScroll({
+    topPx: OLDER_MESSAGES_TOP_PX,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    firstId: messages[0]?.id,
+    lastId: messages[messages.length - 1]?.id,
+    lastIsMine: messages[messages.length - 1]?.senderId === userId,
+  });
 
   useEffect(() => {
     if (query.isError) logChatFailure(`loading the messages of chat ${chat.id} failed`, query.error);
   }, [query.isError, query.error, chat.id]);
-
-  const onScroll = useCallback(() => {
-    const el = scroller.current;
-    if (!el) return;
-    atBottom.current = isNearEnd(el, STICK_TO_BOTTOM_PX);
-    if (anchor.current || !shouldLoadOlder(el, hasNextPage, isFetchingNextPage)) return;
-    anchor.current = { height: el.scrollHeight, top: el.scrollTop };
-    void fetchNextPage().finally(() => {
-      // nothing came (an error): forget the anchor so the next scroll can try again
-      requestAnimationFrame(() => {
-        if (anchor.current && scroller.current?.scrollHeight === anchor.current.height) anchor.current = null;
-      });
-    });
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  // older messages on top: the view stays on the message it showed
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el || !anchor.current) return;
-    el.scrollTop = keptScrollTop(anchor.current, el.scrollHeight);
-    anchor.current = null;
-  }, [firstId]);
-
-  // a new message at the bottom (or the first load): followed when the user was at the bottom or sent it
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el || lastId === undefined) return;
-    const last = messages[messages.length - 1];
-    if (atBottom.current || last?.senderId === userId) {
-      el.scrollTop = el.scrollHeight;
-      atBottom.current = true;
-    }
-  }, [lastId]);
 
   async function submit() {
     const body = chatMessageBody(text);

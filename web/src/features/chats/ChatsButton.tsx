@@ -1,8 +1,8 @@
-import { Box, IconButton } from '@chakra-ui/react';
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdForum } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
+import { CountIconButton } from '../layout/CountIconButton';
 import { unreadLabel } from './chat-rules';
 import { useUnreadChats } from './use-unread-chats';
 
@@ -20,40 +20,7 @@ export function ChatsButton() {
   const count = unreadLabel(total);
 
   const button = (onClick?: () => void) => (
-    <IconButton
-      variant="ghost"
-      size="sm"
-      position="relative"
-      aria-label={t('chats.popover.title')}
-      title={t('chats.popover.title')}
-      onClick={onClick}
-      data-testid="chats-popover-button"
-      data-count={total}
-    >
-      <MdForum />
-      {count && (
-        <Box
-          as="span"
-          position="absolute"
-          top="0"
-          insetEnd="0"
-          minW="4"
-          h="4"
-          px="1"
-          borderRadius="full"
-          bg="red.solid"
-          color="red.contrast"
-          fontSize="2xs"
-          fontWeight="bold"
-          lineHeight="1rem"
-          textAlign="center"
-          pointerEvents="none"
-          data-testid="chats-unread-count"
-        >
-          {count}
-        </Box>
-      )}
-    </IconButton>
+    <CountIconButton label={t('chats.popover.title')} icon={<MdForum />} count={total} badge={count} testId="chats-popover-button" badgeTestId="chats-unread-count" onClick={onClick} />
   );
 
   return (

@@ -1,5 +1,5 @@
 import type { ChatDto, ChatMessageDto, ChatMessagesPage, ChatsPage } from '@wa/contracts';
-import { isNearEnd, isNearTop, type ScrollBox } from '../../app/scroll';
+import { isNearEnd, type ScrollBox } from '../../app/scroll';
 
 /** The cached pages of `GET /chats` (page 1 first: the most recently updated chats). */
 export interface ChatPages {
@@ -155,10 +155,6 @@ export function isSendKey(e: { key: string; shiftKey: boolean; isComposing?: boo
   return e.key === 'Enter' && !e.shiftKey && !e.isComposing;
 }
 
-/** spec 02 §9: older messages are asked for once the pane is scrolled under 600 px from the top. */
-export function shouldLoadOlder(el: Pick<ScrollBox, 'scrollTop'>, hasMore: boolean, busy: boolean): boolean {
-  return hasMore && !busy && isNearTop(el, OLDER_MESSAGES_TOP_PX);
-}
 
 /** spec 02 §9: the next page of chats within 100 px of the list's bottom. */
 export function shouldLoadMoreChats(el: ScrollBox, hasMore: boolean, busy: boolean): boolean {

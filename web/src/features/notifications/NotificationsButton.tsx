@@ -1,8 +1,8 @@
-import { Box, IconButton } from '@chakra-ui/react';
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdNotifications } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
+import { CountIconButton } from '../layout/CountIconButton';
 import { flattenTickets, type TicketPages } from '../tickets/ticket-list-rules';
 import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
 import { askNotificationPermissionOnce } from './desktop-notification';
@@ -26,43 +26,18 @@ export function NotificationsButton() {
   const count = countLabel(tickets.length, data?.pages.at(-1)?.hasMore ?? false);
 
   const button = (onClick?: () => void) => (
-    <IconButton
-      variant="ghost"
-      size="sm"
-      position="relative"
-      aria-label={t('notifications.title')}
-      title={t('notifications.title')}
+    <CountIconButton
+      label={t('notifications.title')}
+      icon={<MdNotifications />}
+      count={tickets.length}
+      badge={count}
+      testId="notifications-button"
+      badgeTestId="notifications-count"
       onClick={() => {
         askNotificationPermissionOnce();
         onClick?.();
       }}
-      data-testid="notifications-button"
-      data-count={tickets.length}
-    >
-      <MdNotifications />
-      {count && (
-        <Box
-          as="span"
-          position="absolute"
-          top="0"
-          insetEnd="0"
-          minW="4"
-          h="4"
-          px="1"
-          borderRadius="full"
-          bg="red.solid"
-          color="red.contrast"
-          fontSize="2xs"
-          fontWeight="bold"
-          lineHeight="1rem"
-          textAlign="center"
-          pointerEvents="none"
-          data-testid="notifications-count"
-        >
-          {count}
-        </Box>
-      )}
-    </IconButton>
+    />
   );
 
   return (

@@ -18,7 +18,6 @@ import {
   pickableUsers,
   removeChat,
   shouldLoadMoreChats,
-  shouldLoadOlder,
   totalUnreads,
   unreadChats,
   unreadLabel,
@@ -136,11 +135,7 @@ describe('chat rules (spec 02 "Internal chat", §5, §6, §9)', () => {
     expect(isSendKey({ key: 'a', shiftKey: false })).toBe(false);
   });
 
-  it('older messages load under 600 px from the top; more chats within 100 px of the bottom', () => {
-    expect(shouldLoadOlder({ scrollTop: 599 }, true, false)).toBe(true);
-    expect(shouldLoadOlder({ scrollTop: 600 }, true, false)).toBe(false);
-    expect(shouldLoadOlder({ scrollTop: 10 }, false, false)).toBe(false);
-    expect(shouldLoadOlder({ scrollTop: 10 }, true, true)).toBe(false);
+  it('more chats within 100 px of the bottom (older messages: ChatsPage.test, under 600 px from the top)', () => {
     expect(shouldLoadMoreChats({ scrollHeight: 1000, clientHeight: 400, scrollTop: 550 }, true, false)).toBe(true);
     expect(shouldLoadMoreChats({ scrollHeight: 1000, clientHeight: 400, scrollTop: 450 }, true, false)).toBe(false);
     expect(shouldLoadMoreChats({ scrollHeight: 1000, clientHeight: 400, scrollTop: 550 }, false, false)).toBe(false);
