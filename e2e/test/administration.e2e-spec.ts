@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signAccessToken } from '@wa/auth';
 import { createDataSource, runMigrations } from '@wa/database';
-import { HttpClient, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, uniqueEmail, uniqueSuffix, waitFor } from '@wa/testing';
+import { WaSubjects, type WaInboundMessage } from '@wa/contracts';
+import { EventBus } from '@wa/event-bus';
+import { HttpClient, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, TEST_NATS_URL, uniqueEmail, uniqueSuffix, waitFor } from '@wa/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { billingDatabase } from '../../services/billing/src/database/data-source.js';
@@ -19,6 +21,7 @@ const running: ServiceProcess[] = [];
 let http: HttpClient;
 let product: Product;
 let auth: ReturnType<typeof createDataSource>;
+let ticketsService: ServiceProcess;
 const NO_PERMISSION = 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.';
 /** a super user's token (the platform's operator) */
 const superToken = signAccessToken({ id: 1_999_999_201, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
@@ -29,6 +32,7 @@ beforeAll(async () => {
   running.push(authService);
   const billing = await startProcess('billing', { AUTH_URL: authService.url });
   const tickets = await startProcess('tickets', { AUTH_URL: authService.url });
+  ticketsService = tickets;
   const sessions = await startProcess('whatsapp-sessions', { AUTH_URL: authService.url });
   running.push(billing, tickets, sessions);
   const gateway = await startProcess('messaging-gateway', {
@@ -301,6 +305,17 @@ describe('companies (settings tab Empresas)', () => {
     await waitFor(async () => ((await rowsOf('tickets')) === 0 && (await rowsOf('whatsapp')) === 0 ? true : undefined), { timeoutMs: 20_000 });
     expect(await auth.query(`SELECT 1 FROM whatsapp.session_state WHERE "connectionId" = $1`, [conn.id])).toHaveLength(0);
     expect((await http.delete(`/companies/${companyId}`, { token: superToken })).status).toBe(404);
+
+    // a customer's message still on its way (published before the deletion, read after it) starts nothing again
+    const bus = await EventBus.connect({ servers: TEST_NATS_URL, name: 'administration-test' });
+    try {
+      const late: WaInboundMessage = { companyId, connectionId: conn.id, waMessageId: `late-${uniqueSuffix()}`, from: '5511987650000', fromName: 'Cliente', body: 'ainda aí?', mediaType: 'chat', fromMe: false, isGroup: false, timestamp: Date.now() };
+      await bus.publish(WaSubjects.inbound(companyId, conn.id, late.from), late, { msgId: WaSubjects.inboundMsgId(conn.id, late.waMessageId) });
+      await waitFor(async () => (ticketsService.output().includes('messages of deleted companies dropped') ? true : undefined));
+      expect(await rowsOf('tickets')).toBe(0);
+    } finally {
+      await bus.close();
+    }
   });
 
   it('disabling a company signs its users out at once and refuses their sign-in', async () => {

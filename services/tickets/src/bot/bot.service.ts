@@ -47,6 +47,18 @@ const LOCK_TICKETS = `
     JOIN tickets.contacts c ON c.id = t."contactId"
    ORDER BY t.id FOR UPDATE OF t`;
 
+/**
+ * Of the tickets named by (company, id) pairs, those the bot is done with in companies that keep no working hours
+ * (scheduleType disabled): nothing the bot could say there (botReply answers nothing for them). Read without a lock:
+ * only the bot's own lane and the expiry sweep change botState, and neither takes a ticket out of `done`.
+ */
+const DONE_TICKETS = `
+  SELECT t.id
+    FROM tickets.tickets t
+    JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
+   WHERE t."botState"->>'step' = 'done'
+     AND COALESCE((SELECT s.value FROM tickets.company_settings s WHERE s."companyId" = t."companyId" AND s.key = 'scheduleType'), 'disabled') = 'disabled'`;
+
 /** One customer message for the bot. */
 export interface BotTurn {
   companyId: number;
@@ -128,8 +140,15 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       turns.push({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id, body: message.body ?? '' });
     }
     if (turns.length === 0) return;
+    // a conversation the bot is done with says nothing more, unless working hours are kept (an out-of-hours
+    // reply): those cost one read here instead of the locked turn (busy conversations stay cheap)
+    const done = new Set(
+      (await queryPrepared<{ id: number }>(this.db, DONE_TICKETS, [turns.map((t) => t.companyId), turns.map((t) => t.ticketId)])).map((r) => r.id),
+    );
+    const left = done.size ? turns.filter((t) => !done.has(t.ticketId)) : turns;
+    if (left.length === 0) return;
     const delegates: Delegate[] = [];
-    const outboxIds = await this.db.transaction((tx) => this.answer(tx, turns, delegates));
+    const outboxIds = await this.db.transaction((tx) => this.answer(tx, left, delegates));
     await this.outbox.flush(outboxIds);
     for (const d of delegates) this.delegate(d);
   }

@@ -86,6 +86,17 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
         (c) => [c.id, c] as const,
       ),
     );
+    // a connection this service does not know: a new one whose event is late, or one of a deleted company (its
+    // messages still on their way are dropped; only this rare case asks)
+    const unknownCompanies = [...new Set(batch.filter((m) => !connections.has(m.data.connectionId)).map((m) => m.data.companyId))];
+    const gone = unknownCompanies.length
+      ? new Set(((await this.db.query(`SELECT id FROM tickets.deleted_companies WHERE id = ANY($1::int[])`, [unknownCompanies])) as Array<{ id: number }>).map((r) => r.id))
+      : null;
+    if (gone?.size) {
+      this.logger.warn({ companies: [...gone], dropped: batch.filter((m) => gone.has(m.data.companyId)).length }, 'messages of deleted companies dropped');
+      batch = batch.filter((m) => !gone.has(m.data.companyId));
+      if (batch.length === 0) return;
+    }
     const stored = await storeInbound(this.db, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections);
     // announce what is new, and what a repeat found already stored: a redelivery (after a crash) or a retry
     // in this process (an earlier call of this delivery may have committed, then failed to publish)

@@ -55,9 +55,15 @@ export class CompaniesConsumer implements OnApplicationBootstrap, OnApplicationS
     await Promise.all([this.handle?.stop(), this.deletions?.stop()]);
   }
 
-  /** Everything of a deleted company: its rows (a replay finds none) and its files. */
+  /**
+   * Everything of a deleted company: its rows (a replay finds none) and its files; the tombstone keeps a message
+   * still on its way from starting its data again (WaInboundConsumer drops it).
+   */
   private async forget(companyId: number): Promise<void> {
-    const deleted = await this.db.transaction((tx) => deleteCompanyRows(tx, 'tickets', companyId));
+    const deleted = await this.db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO tickets.deleted_companies (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [companyId]);
+      return deleteCompanyRows(tx, 'tickets', companyId);
+    });
     await this.storage.deleteCompany(companyId);
     this.logger.log({ companyId, deleted }, 'a deleted company’s data is gone from tickets');
   }
