@@ -16,6 +16,7 @@ const NO_PERMISSION = 'Esta empresa não possui permissão para acessar essa pá
 
 const announcementTitle = `Manutenção ${run}`;
 const kanbanTag = `Proposta ${run}`;
+const fileListName = `Catálogo ${run}`;
 
 let browser: Browser;
 let page: Page;
@@ -33,6 +34,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (token) {
+    const lists = (await api<{ files: Array<{ id: number }> }>(`/files?searchParam=${encodeURIComponent(fileListName)}`, token).catch(() => null))?.body?.files ?? [];
+    for (const l of lists) await api(`/files/${l.id}`, token, { method: 'DELETE' }).catch(() => undefined);
     const announcements = (await api<{ records: Array<{ id: number; title: string }> }>(`/announcements?searchParam=${encodeURIComponent(announcementTitle)}`, token).catch(() => null))?.body?.records ?? [];
     for (const a of announcements) await api(`/announcements/${a.id}`, token, { method: 'DELETE' }).catch(() => undefined);
     const tags = (await api<{ tags: Array<{ id: number; name: string }> }>(`/tags?searchParam=${encodeURIComponent(kanbanTag)}`, token).catch(() => null))?.body?.tags ?? [];
@@ -166,6 +169,37 @@ describe('internal chat', () => {
       // only the owner edits or deletes
       expect(await colleague.getByTestId('chat-edit').count()).toBe(0);
       expect(await other.getByTestId('chat-edit').count()).toBeGreaterThan(0);
+    }));
+});
+
+describe('file lists', () => {
+  it('an admin makes a list with two options, each with its file, and the server keeps both files', () =>
+    step('file lists', pages, async () => {
+      await page.goto(`${webUrl}/files`);
+      await page.getByTestId('files-add').click();
+      const dialog = page.getByTestId('file-list-dialog');
+      await dialog.getByTestId('file-list-name').fill(fileListName);
+      await dialog.getByTestId('file-list-message').fill('Segue o nosso catálogo');
+      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+      const pdf = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+      for (const [n, file] of [
+        ['Capa', { name: 'capa.png', mimeType: 'image/png', buffer: png }],
+        ['Tabela', { name: 'tabela.pdf', mimeType: 'application/pdf', buffer: pdf }],
+      ] as const) {
+        await dialog.getByTestId('file-option-add').click();
+        const option = dialog.getByTestId('file-option').last();
+        await option.getByTestId('file-option-name').fill(n);
+        await option.getByTestId('file-option-file').setInputFiles(file);
+      }
+      await dialog.getByTestId('file-list-save').click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByTestId('file-list-row').filter({ hasText: fileListName }).waitFor();
+      // the server has the list, each option with its file, checked by its bytes
+      const saved = (await api<{ files: Array<{ id: number; name: string; options: Array<{ name: string; mediaType: string | null; file: string | null }> }> }>(`/files?searchParam=${encodeURIComponent(fileListName)}`, token)).body.files[0];
+      expect(saved?.options.map((o) => [o.name, o.mediaType, o.file !== null])).toEqual([
+        ['Capa', 'image/png', true],
+        ['Tabela', 'application/pdf', true],
+      ]);
     }));
 });
 
