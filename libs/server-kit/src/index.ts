@@ -23,5 +23,6 @@ export * from './time/working-hours.dto.js';
 export * from './phone/phone-number.js';
 export * from './storage/media-storage.js';
 export * from './storage/media-files.js';
+export * from './storage/send-media.js';
 export * from './storage/s3-storage.js';
 export * from './secrets/secret-box.js';

@@ -5,12 +5,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { CurrentUser, SuperOnly } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type AnnouncementDto, type AnnouncementEvent, type AnnouncementsPage } from '@wa/contracts';
 import { likeEscaped } from '@wa/database';
-import { attachFile, DiscardUploadsInterceptor, DomainError, dropFiles, FlagField, isMediaKey, MediaStorage, mediaUploadOptions, Omittable, PageNumberField, type UploadedDiskFile } from '@wa/server-kit';
+import { attachFile, DiscardUploadsInterceptor, DomainError, dropFiles, FlagField, isMediaKey, MediaStorage, mediaUploadOptions, Omittable, PageNumberField, sendStoredMedia, type StoredMedia, type UploadedDiskFile } from '@wa/server-kit';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AnnouncementEntity } from '../database/entities/index.js';
 import { Outbox } from '../outbox/outbox.service.js';
@@ -149,22 +148,12 @@ export class AnnouncementsService {
     return view;
   }
 
-  /** GET /announcements/{id}/media: the image, for whoever may read the announcement. */
-  async media(caller: AccessTokenClaims, id: number, res: Response): Promise<void> {
+  /** The image of an announcement, for whoever may read the announcement (else 404). */
+  async media(caller: AccessTokenClaims, id: number): Promise<StoredMedia> {
     const a = await this.readable(caller, id);
     const found = a.mediaPath && isMediaKey(a.mediaPath) ? await this.storage.get(a.mediaPath) : null;
     if (!found) throw new DomainError('ERR_NOT_FOUND');
-    res.setHeader('Content-Type', found.contentType);
-    res.setHeader('Content-Length', String(found.size));
-    res.setHeader('Content-Disposition', 'inline');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-    res.setHeader('Cache-Control', 'private, no-cache');
-    try {
-      await pipeline(found.stream, res);
-    } catch {
-      res.destroy();
-    }
+    return found;
   }
 
   /** An announcement the caller may read: super users any, others the active ones (else 404, as a missing one). */
@@ -208,8 +197,9 @@ export class AnnouncementsController {
   }
 
   @Get(':id/media')
-  media(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
-    return this.announcements.media(caller, id, res);
+  async media(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
+    // the image can be replaced under the same address: the browser asks again each time
+    await sendStoredMedia(res, await this.announcements.media(caller, id), { disposition: 'inline', cacheControl: 'private, no-cache' });
   }
 
   @SuperOnly()

@@ -178,12 +178,16 @@ export class FileListsService {
         const current = (await tx.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = $1`, [list.id])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
         for (const o of options) if (o.id !== undefined && !byId.has(o.id)) throw invalid('options', `Option ${o.id} is not one of this list’s.`);
-        const kept = new Set(options.flatMap((o) => (o.id === undefined ? [] : [o.id])));
+        const listed = options.flatMap((o, position) => (o.id === undefined ? [] : [{ id: o.id, name: o.name, position }]));
+        const kept = new Set(listed.map((o) => o.id));
         const gone = current.filter((o) => !kept.has(o.id));
         if (gone.length) await tx.query(`DELETE FROM tickets.file_list_options WHERE id = ANY($1::int[])`, [gone.map((o) => o.id)]);
         dropped.push(...gone.flatMap((o) => (o.path && isMediaKey(o.path) ? [o.path] : [])));
-        for (const [position, o] of options.entries()) {
-          if (o.id !== undefined) await tx.query(`UPDATE tickets.file_list_options SET name = $2, position = $3 WHERE id = $1`, [o.id, o.name, position]);
+        if (listed.length) {
+          await tx.query(
+            `UPDATE tickets.file_list_options o SET name = u.name, position = u.position FROM unnest($1::int[], $2::text[], $3::int[]) AS u(id, name, position) WHERE o.id = u.id`,
+            [listed.map((o) => o.id), listed.map((o) => o.name), listed.map((o) => o.position)],
+          );
         }
         await this.insertOptions(tx, list, options.flatMap((o, position) => (o.id === undefined ? [{ name: o.name, position }] : [])));
       }
@@ -233,12 +237,15 @@ export class FileListsService {
         const current = (await tx.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = $1 FOR UPDATE`, [list.id])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
         const dropped: string[] = [];
-        for (const [i, optionId] of body.id.entries()) {
+        for (const optionId of body.id) {
           const option = byId.get(optionId);
           if (!option) throw invalid('id', `Option ${optionId} is not one of this list’s.`);
           if (option.path && isMediaKey(option.path)) dropped.push(option.path);
-          await tx.query(`UPDATE tickets.file_list_options SET path = $2, "mediaType" = $3 WHERE id = $1`, [optionId, stored[i], (checked[i] as CheckedMedia).mimetype]);
         }
+        await tx.query(
+          `UPDATE tickets.file_list_options o SET path = u.path, "mediaType" = u.type FROM unnest($1::int[], $2::text[], $3::text[]) AS u(id, path, type) WHERE o.id = u.id`,
+          [body.id, stored, checked.map((c) => c.mimetype)],
+        );
         const [[touched]] = (await tx.query(`UPDATE tickets.file_lists SET "updatedAt" = now() WHERE id = $1 RETURNING *`, [list.id])) as [ListRow[], number];
         return { list: touched ?? list, dropped };
       });
