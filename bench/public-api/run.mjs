@@ -17,6 +17,10 @@
 //   BENCH_QUEUE_MAX        the gateway's API_QUEUE_MAX (200, the product's default)
 //                          (BENCH_ENV_API_SENDS_PER_MINUTE / BENCH_ENV_API_QUEUE_MAX, which product.mjs passes
 //                          to every service, win over these, and the figures use them)
+//   BENCH_WARMUP           sends each token makes, one after another, before the measured ones (5): the services
+//                          have just started, and a path's first calls pay for compiling its code and preparing
+//                          its statements on each connection; they are checked like the others (stored, on the
+//                          phone once) but not in the figures
 //   BENCH_DRAIN_EXTRA_S    how long past the paced drain time to wait for the phone (30)
 //   BENCH_SETTLE_S         how long to wait once all are on the phone, so a late second send shows (10)
 //   BENCH_PACE_SLACK_MS    how far ahead of the pace the phone may look before the pace counts as exceeded (10):
@@ -65,6 +69,7 @@ const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 3);
 // product.mjs gives BENCH_ENV_<NAME> to every service over what startProduct is told: the figures use what the gateway runs with
 const SENDS_PER_MINUTE = Number(process.env.BENCH_ENV_API_SENDS_PER_MINUTE ?? process.env.BENCH_SENDS_PER_MINUTE ?? 20);
 const QUEUE_MAX = Number(process.env.BENCH_ENV_API_QUEUE_MAX ?? process.env.BENCH_QUEUE_MAX ?? 200);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const DRAIN_EXTRA_S = Number(process.env.BENCH_DRAIN_EXTRA_S ?? 30);
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 10);
 const PACE_SLACK_MS = Number(process.env.BENCH_PACE_SLACK_MS ?? 10);
@@ -77,7 +82,7 @@ for (const [k, v] of Object.entries({ SECONDS, TOKENS, CONCURRENCY, NUMBERS, SEN
 }
 if (TOKENS > 99 || NUMBERS > 99) throw new Error('at most 99 tokens and 99 numbers per token');
 if (SENDS_PER_MINUTE > 6000) throw new Error(`bad SENDS_PER_MINUTE: ${SENDS_PER_MINUTE} (the gateway takes at most 6000)`);
-for (const [k, v] of Object.entries({ DRAIN_EXTRA_S, SETTLE_S, PACE_SLACK_MS })) {
+for (const [k, v] of Object.entries({ WARMUP, DRAIN_EXTRA_S, SETTLE_S, PACE_SLACK_MS })) {
   if (!Number.isFinite(v) || v < 0) throw new Error(`bad ${k}: ${v}`);
 }
 
@@ -149,6 +154,7 @@ async function main() {
       socket: company.socket,
       numbers: Array.from({ length: NUMBERS }, (_, n) => numberOf(t, n)),
       accepted: [],
+      warm: [],
       lat429: [],
       n429: 0,
       retryAfterMissing: 0,
@@ -172,6 +178,20 @@ async function main() {
     const res = await request(gateway.url, 'GET', '/api/messages/1', { token: k.apiToken });
     if (res.status !== 404) throw new Error(`warm-up GET /api/messages/1 with token #${k.t}: ${res.status} ${JSON.stringify(res.body)} (expected 404)`);
   }
+  // warm-up sends: checked below like every 202 (stored, on the phone once), left out of the figures
+  const warmLat = [];
+  for (let w = 0; w < WARMUP; w++) {
+    for (const k of tokens) {
+      const body = `${BODY}${k.t} warm ${w}`;
+      const number = k.numbers[w % NUMBERS];
+      const start = now();
+      const res = await request(gateway.url, 'POST', '/api/messages/send', { token: k.apiToken, body: { number, body } });
+      if (res.status !== 202) throw new Error(`warm-up send with token #${k.t}: ${res.status} ${JSON.stringify(res.body)}`);
+      warmLat.push(now() - start);
+      k.warm.push({ i: -1 - w, id: res.body.id, body, number, startWall: NaN, lat: NaN });
+    }
+  }
+  if (WARMUP > 0) log(`warm-up: ${fmt(warmLat.length)} sends one at a time, call ${warmLat.slice(0, TOKENS).map((x) => fmt(x, 0)).join(', ')} … ${fmt(warmLat[warmLat.length - 1], 0)} ms`);
 
   // ---- sending: TOKENS clients, CONCURRENCY calls in flight each, for SECONDS ------------------
   log(
@@ -251,7 +271,9 @@ async function main() {
   for (const k of tokens) if (k.errorSamples.length) log(`token #${k.t}: ${k.errors} errors, e.g. ${k.errorSamples.join(' | ')}`);
 
   // ---- draining: every 202 on the phone, at the pace -----------------------------------------
-  const ids = accepted.map((a) => a.id).filter((id) => typeof id === 'number');
+  // what must reach the phone once: the measured 202s and the warm-up's
+  const checked = [...accepted, ...tokens.flatMap((k) => k.warm.map((a) => ({ ...a, k })))];
+  const ids = checked.map((a) => a.id).filter((id) => typeof id === 'number');
   const deadline = sendEndWall + BOUND_MS + DRAIN_EXTRA_S * 1000;
   log(`draining: waiting until the ${fmt(ids.length)} accepted are on the phone (at most ${fmt((deadline - Date.now()) / 1000)} s: paced drain ${fmt(BOUND_MS / 1000, 1)} s + ${DRAIN_EXTRA_S} s)`);
   const onPhoneCount = async () =>
@@ -313,14 +335,14 @@ async function main() {
     rowsByWid.set(kw, [...(rowsByWid.get(kw) ?? []), r]);
     rowsByBody.set(r.body, (rowsByBody.get(r.body) ?? 0) + 1);
   }
-  const acceptedBodies = new Set(accepted.map((a) => a.body));
+  const acceptedBodies = new Set(checked.map((a) => a.body));
   let lost = 0;
   let notStored = 0;
   let twiceById = 0;
   let wrongNumber = 0;
   let wrongConnection = 0;
   const toStored = [];
-  for (const a of accepted) {
+  for (const a of checked) {
     const m = storedById.get(a.id);
     if (!m) {
       notStored++;
@@ -328,7 +350,7 @@ async function main() {
       continue;
     }
     if (m.whatsappId !== a.k.connectionId || m.body !== a.body) wrongConnection++;
-    toStored.push(m.createdAt - a.startWall);
+    if (Number.isFinite(a.startWall)) toStored.push(m.createdAt - a.startWall);
     const copies = rowsByWid.get(`${m.whatsappId}|${m.wid}`) ?? [];
     if (copies.length === 0) lost++;
     if (copies.length > 1) twiceById++;
@@ -401,7 +423,7 @@ async function main() {
       services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +
       `, postgres ${fmt(pgCpu, 1)}, this client ${fmt((self1.user + self1.system) / 1e6, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
   );
-  out(`stored (tickets.messages)                       : ${fmt(stored.length)} of ${fmt(accepted.length)} 202s, ${fmt(storedTwice)} bodies stored twice; tickets: ${fmt(tickets)} for ${fmt(TOKENS * NUMBERS)} numbers`);
+  out(`stored (tickets.messages)                       : ${fmt(stored.length)} of ${fmt(checked.length)} 202s (${fmt(checked.length - accepted.length)} of the warm-up), ${fmt(storedTwice)} bodies stored twice; tickets: ${fmt(tickets)} for ${fmt(TOKENS * NUMBERS)} numbers`);
   out(`(e) sent twice (a 202 on the phone > once / bodies with > 1 sandbox_outbox row): ${fmt(twiceById)} / ${fmt(bodiesTwice)}`);
   out(`    lost (a 202 never on the phone, or not stored): ${fmt(lost)}${notStored ? ` (${fmt(notStored)} not stored)` : ''}${wrongNumber ? `; to a wrong number: ${fmt(wrongNumber)}` : ''}${wrongConnection ? `; through a wrong connection: ${fmt(wrongConnection)}` : ''}; on the phone without a 202: ${fmt(withoutA202)}`);
   out(`target (p99 of an accepted call <= ${TARGET_P99_MS} ms)      : ${held ? 'HELD' : 'MISSED'} (p99 ${fmt(p99, 1)} ms)`);

@@ -7,6 +7,7 @@ import type { MessagingEnv } from './config/base.env.js';
 import { HEALTH_BUS, HEALTH_DATASOURCE } from './health/health.controller.js';
 import { ServiceKitModule } from './service-kit.module.js';
 import { BusMetrics } from './metrics/bus-metrics.js';
+import { PoolWarmer } from './health/pool-warmer.js';
 
 export interface ServiceModulesOptions {
   service: string;
@@ -47,7 +48,7 @@ export function serviceModules(opts: ServiceModulesOptions): DynamicModule[] {
   const healthProviders: Provider[] = [{ provide: HEALTH_BUS, useExisting: EventBus }, BusMetrics];
   const modules: DynamicModule[] = [];
   if (opts.database) {
-    healthProviders.push({ provide: HEALTH_DATASOURCE, useExisting: getDataSourceToken() });
+    healthProviders.push({ provide: HEALTH_DATASOURCE, useExisting: getDataSourceToken() }, PoolWarmer);
     modules.push(TypeOrmModule.forRoot(dataSourceOptions(opts.database)));
   }
   return [

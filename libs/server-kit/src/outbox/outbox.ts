@@ -24,6 +24,15 @@ export interface OutboxOptions {
   relayEveryMs?: number;
 }
 
+interface PgClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  release(err?: Error): void;
+}
+
+interface PgPool {
+  connect(): Promise<PgClient>;
+}
+
 interface Row {
   id: string;
   subject: string;
@@ -219,17 +228,35 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     }
   }
 
-  /** One pass under the relay lock: publish up to `batch` rows in order. True when more may be waiting. */
-  private pass(): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const [{ locked }] = await tx.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [this.lockKey]);
-      if (!locked) {
+  /**
+   * One pass under the relay lock: publish up to `batch` rows in order. True when more may be waiting.
+   * Two round trips to PostgreSQL when all goes well: the transaction's start, its lock and the rows in one
+   * (several statements in one simple query: what it holds is this relay's own schema and numbers, never
+   * input), the deletion of what was published and the commit in the other. A pass is made after every
+   * write that adds rows, so its round trips are paid by every change the service makes.
+   */
+  private async pass(): Promise<boolean> {
+    const client = await this.pool().connect();
+    let broken: unknown;
+    try {
+      const [, found] = (await client.query(
+        `BEGIN;
+         SELECT l.locked, o.id, o.subject, o."msgId", o.payload, o.headers, o.attempts
+           FROM (SELECT pg_try_advisory_xact_lock(${this.lockKey}) AS locked) l
+           LEFT JOIN LATERAL (SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table}
+                               WHERE l.locked AND "parkedAt" IS NULL ORDER BY id LIMIT ${this.batch}) o ON true`,
+      )) as unknown as [unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
+      if (!found.rows[0]?.locked) {
+        await client.query('COMMIT');
         // another process relays; it may have looked before our rows committed
         setTimeout(() => this.kick(), 50).unref();
         return false;
       }
-      const rows: Row[] = await tx.query(`SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table} WHERE "parkedAt" IS NULL ORDER BY id LIMIT $1`, [this.batch]);
-      if (rows.length === 0) return false;
+      const rows = found.rows.filter((r): r is Row & { locked: boolean } => r.id !== null);
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return false;
+      }
       // sent back to back on one connection, so the stream stores them in this order
       const results = await Promise.allSettled(rows.map((r) => this.bus.publish(r.subject, r.payload, { msgId: r.msgId, headers: r.headers ?? undefined })));
       const done: string[] = [];
@@ -240,26 +267,39 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
         else if (isTransientError(res.reason)) outage ??= res.reason;
         else failed.push({ row: rows[i], err: res.reason });
       });
-      if (done.length > 0) await tx.query(`DELETE FROM ${this.table} WHERE id = ANY($1::bigint[])`, [done]);
       for (const { row, err } of failed) {
         const park = row.attempts + 1 >= this.maxFailures;
-        await tx.query(`UPDATE ${this.table} SET attempts = attempts + 1, "lastError" = $2, "parkedAt" = CASE WHEN $3::bool THEN now() END WHERE id = $1`, [
+        await client.query(`UPDATE ${this.table} SET attempts = attempts + 1, "lastError" = $2, "parkedAt" = CASE WHEN $3::bool THEN now() END WHERE id = $1`, [
           row.id,
           errorMessageOf(err).slice(0, 2000),
           park,
         ]);
         if (park) this.logger.error({ id: row.id, subject: row.subject, msgId: row.msgId, err: errorMessageOf(err) }, 'outbox: row set aside after repeated failures');
       }
+      // ids are bigserial values read above, digits only
+      await client.query(done.length > 0 ? `DELETE FROM ${this.table} WHERE id IN (${done.filter((id) => /^\d+$/.test(id)).join(',')}); COMMIT` : 'COMMIT');
       this.published += done.length;
-      // the waiters hear of it once the deletes commit (right after this callback)
-      if (done.length > 0) setImmediate(() => this.settle(done));
+      if (done.length > 0) this.settle(done);
       if (outage) {
         this.warn(outage, 'outbox: NATS cannot take events now; they wait');
         return false;
       }
       // a row that failed is tried again on the next timer tick, not in a tight loop
       return failed.length === 0 && rows.length === this.batch;
-    });
+    } catch (err) {
+      broken = err;
+      throw err;
+    } finally {
+      // a failed pass leaves its transaction open: the connection is closed (which ends it) instead of reused
+      client.release(broken ? (broken instanceof Error ? broken : new Error(String(broken))) : undefined);
+    }
+  }
+
+  /** The data source's pg pool: the relay talks to PostgreSQL without TypeORM, to send several statements at once. */
+  private pool(): PgPool {
+    const pool = (this.db.driver as unknown as { master?: PgPool }).master;
+    if (!pool) throw new Error(`outbox ${this.name}: the data source is not initialized`);
+    return pool;
   }
 
   private warn(err: unknown, msg: string): void {

@@ -13,3 +13,4 @@ import { QueueIntegrationEntity } from './queue-integration.entity.js';
 
 export { PromptEntity, QueueIntegrationEntity, QueueOptionEntity, ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
 export const entities = [QueueEntity, QueueOptionEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity, PromptEntity, QueueIntegrationEntity];
+export { messageOfRow } from './message.entity.js';

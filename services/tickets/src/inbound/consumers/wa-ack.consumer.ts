@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type WaAck } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
-import { MessageEntity } from '../../database/entities/index.js';
+import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { announceStored } from '../../tickets/announce.js';
@@ -67,16 +67,20 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
             [failed.map((a) => a.connectionId), failed.map((a) => a.waMessageId), failed.map((a) => a.companyId), failed.map((a) => (a.failed as string).slice(0, 1000))],
           )) as [Array<{ id: string }>, number])
         : [[] as Array<{ id: string }>];
+      // the risen rows whole: their events need nothing more of them
       const [raised] = (await tx.query(
         `UPDATE tickets.messages m SET ack = u.ack, "failedReason" = NULL, "updatedAt" = now()
            FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u(whatsapp, wid, ack, company)
           WHERE m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company AND m.ack < u.ack
-          RETURNING m.id`,
+          RETURNING m.*`,
         [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
-      )) as [Array<{ id: string }>, number];
-      const changed = [...new Set([...marked, ...raised].map((r) => String(r.id)))];
-      if (changed.length === 0) return [];
-      const messages = await tx.getRepository(MessageEntity).find({ where: { id: In(changed) }, order: { id: 'ASC' } });
+      )) as [Array<Parameters<typeof messageOfRow>[0]>, number];
+      const byId = new Map(raised.map((r) => [String(r.id), messageOfRow(r)]));
+      // a message marked failed and not risen (rare) is read as it now is
+      const others = marked.map((r) => String(r.id)).filter((id) => !byId.has(id));
+      if (others.length > 0) for (const m of await tx.getRepository(MessageEntity).findBy({ id: In(others) })) byId.set(String(m.id), m);
+      if (byId.size === 0) return [];
+      const messages = [...byId.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       const tickets = await this.tickets.findByKeys(messages.map((m) => ({ companyId: m.companyId, id: m.ticketId })), tx);
       return this.outbox.add(tx, announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id)));
     });

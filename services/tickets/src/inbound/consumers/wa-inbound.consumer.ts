@@ -6,7 +6,7 @@ import { queryPrepared } from '@wa/database';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
-import { ConnectionEntity, ContactEntity, MessageEntity } from '../../database/entities/index.js';
+import { ConnectionEntity, ContactEntity, MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { contactUpdated, contactView } from '../../contacts/contacts.service.js';
 import type { OutgoingEvent } from '../../outbox/outbox.service.js';
 import type { TicketRow } from '../../tickets/ticket-view.js';
@@ -53,12 +53,8 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
 
   /** The stored rows, as the entity has them (bigint columns as numbers where the entity says so). */
   private async messagesById(ids: number[]): Promise<MessageEntity[]> {
-    const rows = await queryPrepared<MessageEntity & { quotedMsgId: string | null; seq: string | null }>(
-      this.db,
-      'SELECT * FROM tickets.messages WHERE id = ANY($1::bigint[])',
-      [ids],
-    );
-    return rows.map((r) => ({ ...r, id: String(r.id), quotedMsgId: r.quotedMsgId === null ? null : Number(r.quotedMsgId), seq: r.seq === null ? null : Number(r.seq) }));
+    const rows = await queryPrepared<Parameters<typeof messageOfRow>[0]>(this.db, 'SELECT * FROM tickets.messages WHERE id = ANY($1::bigint[])', [ids]);
+    return rows.map(messageOfRow);
   }
 
   /**
