@@ -13,17 +13,20 @@ interface PgDriver {
 }
 
 /**
- * A small pool of its own for a list's pages: statements whose plan does not depend on the values bound
- * (a literal LIMIT over an index in the list's order, then the page's rows joined by primary key).
- * Its connections keep one generic plan per statement, so a page costs PostgreSQL its execution only:
- * planning the ticket list's join took twice as long as running it. Sequential scans are off on these
- * connections, so a plan made while a table was small still reaches rows by index once it has grown.
- * Statements whose best plan depends on the values (a search term) belong on the data source's pool.
+ * A small pool of its own for statements whose plan does not depend on the values bound: a list's pages (a
+ * literal LIMIT over an index in the list's order, then the page's rows joined by primary key), and the hot
+ * path's reads and writes of rows named by their keys (a batch of tickets by id, the inbound store).
+ * Its connections keep one generic plan per statement, so such a statement costs PostgreSQL its execution
+ * only: planning the ticket list's join took twice as long as running it, and planning the tickets read by
+ * key in every inbound batch and ack took four times as long as running it. Sequential scans are off on
+ * these connections, so a plan made while a table was small still reaches rows by index once it has grown.
+ * Statements whose best plan depends on the values (a search term) belong on the data source's pool, and so
+ * does everything of a transaction (it runs on the transaction's connection).
  */
 export class PageReads {
   private readonly pool: PgPool;
 
-  constructor(ds: DataSource, max = 4) {
+  constructor(ds: DataSource, max = 6) {
     const driver = ds.driver as unknown as PgDriver;
     this.pool = new driver.postgres.Pool({
       connectionString: driver.options.url,

@@ -143,7 +143,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     // a conversation the bot is done with says nothing more, unless working hours are kept (an out-of-hours
     // reply): those cost one read here instead of the locked turn (busy conversations stay cheap)
     const done = new Set(
-      (await queryPrepared<{ id: number }>(this.db, DONE_TICKETS, [turns.map((t) => t.companyId), turns.map((t) => t.ticketId)])).map((r) => r.id),
+      (await this.tickets.keyed<{ id: number }>(DONE_TICKETS, [turns.map((t) => t.companyId), turns.map((t) => t.ticketId)])).map((r) => r.id),
     );
     const left = done.size ? turns.filter((t) => !done.has(t.ticketId)) : turns;
     if (left.length === 0) return;

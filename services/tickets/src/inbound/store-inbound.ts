@@ -23,19 +23,23 @@ export interface StoredMessage {
  * connection and WhatsApp id, so a replay stores nothing), then bring each touched ticket's last message,
  * unread count and updatedAt up to date. The rules it follows (which name wins, which queue a new ticket
  * gets, what counts as unread, which message is the last) live in `inbound-rules.ts`, which also builds
- * the call's arguments. The batch travels as arrays, so the call is a prepared statement.
+ * the call's arguments. The batch travels as arrays, so the call is a prepared statement. `keyed` runs it when
+ * it needs no transaction (no files or quotes): on connections that keep its plans (TicketsRepository.keyed).
  */
-export async function storeInbound(db: DataSource | EntityManager, items: InboundItem[], connections: Map<number, Pick<ConnectionEntity, 'queueIds'>>): Promise<StoredMessage[]> {
+export async function storeInbound(
+  db: DataSource | EntityManager,
+  items: InboundItem[],
+  connections: Map<number, Pick<ConnectionEntity, 'queueIds'>>,
+  keyed?: <T>(sql: string, values: unknown[]) => Promise<T[]>,
+): Promise<StoredMessage[]> {
   if (items.length === 0) return [];
 
   type Row = { id: string; ticketId: number; whatsappId: number; wid: string; is_new: boolean };
   const store = async (q: DataSource | EntityManager): Promise<Row[]> => {
-    const stored: Row[] = await queryPrepared(
-      q,
-      `SELECT * FROM tickets.store_inbound($1::int[], $2::text[], $3::text[], $4::bool[],
-         $5::int[], $6::text[], $7::int[], $8::int[], $9::bool[], $10::text[], $11::text[], $12::bool[], $13::text[], $14::timestamptz[], $15::bigint[])`,
-      storeInboundArgs(items, (connectionId) => connections.get(connectionId)?.queueIds),
-    );
+    const sql = `SELECT * FROM tickets.store_inbound($1::int[], $2::text[], $3::text[], $4::bool[],
+         $5::int[], $6::text[], $7::int[], $8::int[], $9::bool[], $10::text[], $11::text[], $12::bool[], $13::text[], $14::timestamptz[], $15::bigint[])`;
+    const args = storeInboundArgs(items, (connectionId) => connections.get(connectionId)?.queueIds);
+    const stored = q === db && keyed ? await keyed<Row>(sql, args) : await queryPrepared<Row>(q, sql, args);
     await storeFilesAndQuotes(q, items, new Map(stored.map((r) => [`${r.whatsappId}|${r.wid}`, r])));
     return stored;
   };

@@ -28,6 +28,15 @@ export class TicketsRepository implements OnModuleDestroy {
     return this.pages.close();
   }
 
+  /**
+   * A statement whose plan does not depend on its values (rows named by their keys), on the connections that
+   * keep one plan per statement (PageReads). Never from inside a transaction: one that holds row locks and
+   * waits here for a connection can wait on statements that wait for its locks (the pool is small).
+   */
+  keyed<T>(sql: string, values: unknown[]): Promise<T[]> {
+    return this.pages.query<T>(sql, values);
+  }
+
   async findById(companyId: number, id: number, manager: EntityManager = this.db.manager): Promise<TicketRow | null> {
     const rows = await manager.query(`${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = $2`, [companyId, id]);
     return rows[0] ?? null;
@@ -43,15 +52,16 @@ export class TicketsRepository implements OnModuleDestroy {
     return queryPrepared<TicketRow>(manager, `${TICKET_SELECT} WHERE t."companyId" = $1 AND t.id = ANY($2::int[])`, [companyId, ids]);
   }
 
-  /** Tickets of several companies at once, each named by its company and id (one statement). */
-  async findByKeys(keys: Iterable<{ companyId: number; id: number }>, manager: EntityManager = this.db.manager): Promise<TicketRow[]> {
+  /**
+   * Tickets of several companies at once, each named by its company and id (one statement): in `manager`'s
+   * transaction, or else as they are committed, with a kept plan (keyed).
+   */
+  async findByKeys(keys: Iterable<{ companyId: number; id: number }>, manager?: EntityManager): Promise<TicketRow[]> {
     const unique = [...new Map([...keys].map((k) => [`${k.companyId}|${k.id}`, k])).values()];
     if (unique.length === 0) return [];
-    return queryPrepared<TicketRow>(
-      manager,
-      `${TICKET_SELECT} JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id`,
-      [unique.map((k) => k.companyId), unique.map((k) => k.id)],
-    );
+    const sql = `${TICKET_SELECT} JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id`;
+    const values = [unique.map((k) => k.companyId), unique.map((k) => k.id)];
+    return manager ? queryPrepared<TicketRow>(manager, sql, values) : this.keyed<TicketRow>(sql, values);
   }
 
   /**

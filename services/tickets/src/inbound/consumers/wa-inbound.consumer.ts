@@ -2,7 +2,6 @@ import { WebhookRecorder } from '../../webhooks/webhook-recorder.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type WaInboundMessage } from '@wa/contracts';
-import { queryPrepared } from '@wa/database';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
@@ -53,7 +52,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
 
   /** The stored rows, as the entity has them (bigint columns as numbers where the entity says so). */
   private async messagesById(ids: number[]): Promise<MessageEntity[]> {
-    const rows = await queryPrepared<Parameters<typeof messageOfRow>[0]>(this.db, 'SELECT * FROM tickets.messages WHERE id = ANY($1::bigint[])', [ids]);
+    const rows = await this.tickets.keyed<Parameters<typeof messageOfRow>[0]>('SELECT * FROM tickets.messages WHERE id = ANY($1::bigint[])', [ids]);
     return rows.map(messageOfRow);
   }
 
@@ -78,7 +77,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
   private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
     const connectionIds = [...new Set(batch.map((m) => m.data.connectionId))];
     const connections = new Map(
-      (await queryPrepared<Pick<ConnectionEntity, 'id' | 'queueIds'>>(this.db, 'SELECT id, "queueIds" FROM tickets.connections WHERE id = ANY($1::int[])', [connectionIds])).map(
+      (await this.tickets.keyed<Pick<ConnectionEntity, 'id' | 'queueIds'>>('SELECT id, "queueIds" FROM tickets.connections WHERE id = ANY($1::int[])', [connectionIds])).map(
         (c) => [c.id, c] as const,
       ),
     );
@@ -93,7 +92,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
       batch = batch.filter((m) => !gone.has(m.data.companyId));
       if (batch.length === 0) return;
     }
-    const stored = await storeInbound(this.db, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections);
+    const stored = await storeInbound(this.db, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections, (sql, values) => this.tickets.keyed(sql, values));
     // announce what is new, and what a repeat found already stored: a redelivery (after a crash) or a retry
     // in this process (an earlier call of this delivery may have committed, then failed to publish)
     const repeated = batch.some((m) => m.deliveryCount > 1 || m.attempt > 1);
