@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ApiIdentity } from '@wa/auth';
 import type { ApiMessageState, ApiMessageStatus, MessageDto } from '@wa/contracts';
-import { queryPrepared } from '@wa/database';
 import { checkMediaFile, DomainError, MediaStorage, newMediaKey, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, MessageEntity, TicketEntity } from '../database/entities/index.js';
@@ -118,8 +117,8 @@ export class ApiMessagesService {
     api: ApiIdentity,
     number: string,
   ): Promise<{ connectionStatus: string; contact: Pick<ContactEntity, 'id' | 'isGroup'> | null; ticket: TicketRow | null } | null> {
-    const [row] = await queryPrepared<TicketRow & { connectionStatus: string; knownContactId: number | null; knownIsGroup: boolean | null }>(
-      this.db,
+    // rows named by their keys, outside the transaction: a kept plan (planning this join cost more than running it)
+    const [row] = await this.tickets.keyed<TicketRow & { connectionStatus: string; knownContactId: number | null; knownIsGroup: boolean | null }>(
       `SELECT w.status AS "connectionStatus", k.id AS "knownContactId", k."isGroup" AS "knownIsGroup", v.*
          FROM tickets.connections w
          LEFT JOIN tickets.contacts k ON k."companyId" = w."companyId" AND k.number = $3
