@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
+import { keptConnections } from './data-source.js';
 import { statementName } from './prepared-query.js';
 
 interface PgPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  connect(): Promise<{ release(): void }>;
   on(event: 'error', listener: (err: Error) => void): void;
   end(): Promise<void>;
 }
@@ -31,14 +33,22 @@ export class PageReads {
     this.pool = new driver.postgres.Pool({
       connectionString: driver.options.url,
       max,
+      // a kept connection keeps its plans (and its process): half the pool stays open, opened now, and
+      // the rest stays five minutes after its last use (see keptConnections)
+      min: keptConnections(max),
       connectionTimeoutMillis: 5000,
-      // a connection kept a minute keeps its plans; one closed after a pause plans again
-      idleTimeoutMillis: 60_000,
+      idleTimeoutMillis: 300_000,
       application_name: `${driver.options.applicationName ?? 'service'}:pages`,
       options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off -c jit=off',
     });
     // an idle connection that drops is removed by the pool; the next query opens another
     this.pool.on('error', () => undefined);
+    for (let i = 0; i < keptConnections(max); i++) {
+      this.pool
+        .connect()
+        .then((c) => c.release())
+        .catch(() => undefined); // not reachable yet: the first query connects
+    }
   }
 
   async query<T>(text: string, values: unknown[]): Promise<T[]> {
