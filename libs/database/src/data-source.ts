@@ -67,8 +67,12 @@ export function dataSourceOptions(opts: ServiceDatabaseOptions): DataSourceOptio
  */
 export async function warmPool(ds: DataSource): Promise<number> {
   const pool = (ds.driver as unknown as { master?: { options: { min: number }; connect(): Promise<{ release(): void }> } }).master;
-  if (!pool) return 0;
-  const clients = await Promise.allSettled(Array.from({ length: pool.options.min }, () => pool.connect()));
+  return pool ? openConnections(pool, pool.options.min) : 0;
+}
+
+/** Opens `count` connections of a pg pool at once and gives them back to it; answers how many opened. */
+export async function openConnections(pool: { connect(): Promise<{ release(): void }> }, count: number): Promise<number> {
+  const clients = await Promise.allSettled(Array.from({ length: count }, () => pool.connect()));
   let opened = 0;
   for (const c of clients) {
     if (c.status !== 'fulfilled') continue;

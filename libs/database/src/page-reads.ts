@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { keptConnections } from './data-source.js';
+import { keptConnections, openConnections } from './data-source.js';
 import { statementName } from './prepared-query.js';
 
 interface PgPool {
@@ -43,12 +43,8 @@ export class PageReads {
     });
     // an idle connection that drops is removed by the pool; the next query opens another
     this.pool.on('error', () => undefined);
-    for (let i = 0; i < keptConnections(max); i++) {
-      this.pool
-        .connect()
-        .then((c) => c.release())
-        .catch(() => undefined); // not reachable yet: the first query connects
-    }
+    // not reachable yet: the first query connects
+    void openConnections(this.pool, keptConnections(max));
   }
 
   async query<T>(text: string, values: unknown[]): Promise<T[]> {
