@@ -34,12 +34,23 @@ const testCode = await run(nx, ['run-many', '-t', 'test', '--parallel=1', '--ski
 let passed = 0;
 let failed = 0;
 const perProject = [];
+/** what failed, named near the end of the output (CI shows its tail): file › test, and the first line of why */
+const failures = [];
 if (existsSync(reports)) {
   for (const file of readdirSync(reports).filter((f) => f.endsWith('.json'))) {
     const r = JSON.parse(readFileSync(join(reports, file), 'utf8'));
     const brokenSuites = r.numRuntimeErrorTestSuites ?? 0;
     passed += r.numPassedTests;
     failed += r.numFailedTests + brokenSuites;
+    for (const suite of r.testResults ?? []) {
+      const file = String(suite.name ?? '').replace(`${root}/`, '');
+      if (suite.status === 'failed' && !(suite.assertionResults ?? []).some((a) => a.status === 'failed')) {
+        failures.push(`${file}: ${firstLine(suite.message)}`);
+      }
+      for (const a of suite.assertionResults ?? []) {
+        if (a.status === 'failed') failures.push(`${file} › ${a.fullName}: ${firstLine((a.failureMessages ?? []).join('\n'))}`);
+      }
+    }
     perProject.push(`${file.replace(/\.json$/, '')} ${r.numPassedTests}/${r.numTotalTests}${brokenSuites ? ` (${brokenSuites} suites did not run)` : ''}`);
   }
 }
@@ -57,7 +68,14 @@ if (testCode !== 0 && failed === 0) {
   say(P, 'a test target failed without a report');
   failed++;
 }
+for (const f of failures) say(P, `failed: ${f}`);
 say(P, `per project: ${perProject.join(', ')}`);
 say(P, `took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
+
+function firstLine(text) {
+  // eslint-disable-next-line no-control-regex
+  const plain = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  return (plain.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('●')) ?? '').slice(0, 300);
+}

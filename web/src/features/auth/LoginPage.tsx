@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Center, Field, Heading, HStack, Input, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorCode } from '../../app/errors';
@@ -19,8 +19,9 @@ export default function LoginPage() {
   // a password someone else chose (the first super user's): the sign-in sets the user's own
   const [mustChange, setMustChange] = useState(false);
   const [newPassword, setNewPassword] = useState('');
+  // kept until a sign-in: the page of the ended session may still mount this page (a slow chunk) after it
+  // left the notice and before its reload, and must not take the notice from the page after the reload
   const [notice] = useState(peekSessionEndNotice);
-  useEffect(clearSessionEndNotice, []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -29,6 +30,7 @@ export default function LoginPage() {
     try {
       const { signIn } = await loadSignIn();
       const user = await signIn(email.trim(), password, mustChange ? newPassword : undefined);
+      clearSessionEndNotice();
       notify.success(t('login.success'));
       const days = user.profile === 'admin' ? expiryWarningDays(user.company?.dueDate, new Date(), companyTimeZone(user.company)) : null;
       if (days !== null) notify.warning(t('auth.expiry', { days }), 10_000);

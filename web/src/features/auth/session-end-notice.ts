@@ -1,5 +1,5 @@
 /**
- * Why the last session ended, kept across the page load that follows it so the login page can say it
+ * Why the last session ended, kept across the page load that follows it (until the next sign-in) so the login page can say it
  * (spec 01 §4: "Sua conta foi acessada em outro computador.").
  */
 const KEY = 'sessionEnded';
