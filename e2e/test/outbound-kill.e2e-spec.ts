@@ -87,5 +87,6 @@ describe('outbound under a kill', () => {
     const page = await http().get(`/whatsappsession/${connectionId}/sandbox/outbox`, { token });
     expect(page.status).toBe(200);
     expect(page.body.items[0].body).toMatch(/^resposta \d+$/);
-  });
+    // 200 sends one after another and a restart: about 30 s here, more on a slower machine
+  }, 180_000);
 });
