@@ -205,6 +205,7 @@ async function main() {
   const pg0 = postgresCpu();
   const s0 = now();
   const stopAt = s0 + SECONDS * 1000;
+  const sendStartWall = Date.now();
   const reporter = setInterval(() => {
     const acc = tokens.reduce((a, k) => a + k.accepted.length, 0);
     const r429 = tokens.reduce((a, k) => a + k.n429, 0);
@@ -350,7 +351,10 @@ async function main() {
       continue;
     }
     if (m.whatsappId !== a.k.connectionId || m.body !== a.body) wrongConnection++;
-    if (Number.isFinite(a.startWall)) toStored.push(m.createdAt - a.startWall);
+    if (Number.isFinite(a.startWall)) {
+      toStored.push(m.createdAt - a.startWall);
+      a.stored = m.createdAt - a.startWall;
+    }
     const copies = rowsByWid.get(`${m.whatsappId}|${m.wid}`) ?? [];
     if (copies.length === 0) lost++;
     if (copies.length > 1) twiceById++;
@@ -402,6 +406,9 @@ async function main() {
   out(row('(a) call latency, accepted (202)', lat));
   out(row('    call latency, refused (429)', lat429));
   out(row('(b) call -> stored (messages.createdAt - start)', toStored));
+  // when the tail happened: a stall shared by calls close together is the machine's, not the call's
+  const slowest = checked.filter((a) => Number.isFinite(a.startWall)).sort((x, y) => y.lat - x.lat).slice(0, 9);
+  out(`    slowest calls (s after sending began: call / to stored ms): ${slowest.map((a) => `${fmt((a.startWall - sendStartWall) / 1000, 2)}: ${fmt(a.lat, 0)}/${fmt(a.stored, 0)}`).join(', ')}`);
   out(`(c) pacing on the phone, per token (interval ${INTERVAL_MS} ms; "ahead" = how far the phone ever got ahead of the pace over any run of sends):`);
   for (const p of pacing) {
     out(

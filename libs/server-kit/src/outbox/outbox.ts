@@ -128,17 +128,28 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   /** Writes the events in `tx` (the transaction of the change they announce); answers their row ids. */
   async add(tx: EntityManager, events: OutgoingEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
-    const rows: Array<{ id: string }> = await tx.query(
-      `INSERT INTO ${this.table} (subject, "msgId", payload, headers)
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::jsonb[], $4::jsonb[]) RETURNING id`,
-      [
-        events.map((e) => e.subject),
-        events.map((e) => e.msgId),
-        events.map((e) => JSON.stringify(e.payload ?? null)),
-        events.map((e) => (e.headers ? JSON.stringify(e.headers) : null)),
-      ],
-    );
+    const rows: Array<{ id: string }> = await tx.query(`${this.insertSql(1)} RETURNING id`, this.insertValues(events));
     return rows.map((r) => String(r.id));
+  }
+
+  /**
+   * The INSERT of events into the outbox, its four arrays numbered from `$first` (see insertValues), for a
+   * statement that writes its events along with its change (a data-modifying WITH).
+   */
+  insertSql(first: number): string {
+    const [a, b, c, d] = [first, first + 1, first + 2, first + 3];
+    return `INSERT INTO ${this.table} (subject, "msgId", payload, headers)
+       SELECT * FROM unnest($${a}::varchar[], $${b}::varchar[], $${c}::jsonb[], $${d}::jsonb[])`;
+  }
+
+  /** The four arrays insertSql takes. */
+  insertValues(events: readonly OutgoingEvent[]): [string[], string[], string[], Array<string | null>] {
+    return [
+      events.map((e) => e.subject),
+      events.map((e) => e.msgId),
+      events.map((e) => JSON.stringify(e.payload ?? null)),
+      events.map((e) => (e.headers ? JSON.stringify(e.headers) : null)),
+    ];
   }
 
   /**

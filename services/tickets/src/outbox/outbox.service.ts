@@ -26,4 +26,9 @@ export class Outbox extends TransactionalOutbox {
     await this.webhooks.record(tx, events);
     return ids;
   }
+
+  /** Whether add() would also write webhook deliveries for these events (insertSql alone does not). */
+  makesDeliveries(events: OutgoingEvent[]): boolean {
+    return this.webhooks.wants(events);
+  }
 }

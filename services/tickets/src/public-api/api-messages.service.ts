@@ -66,6 +66,14 @@ export class ApiMessagesService {
     const found = await this.lookUp(api, number);
     if (!found) throw new DomainError('ERR_NO_WAPP_FOUND');
     if (found.connectionStatus !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    if (found.ticket && files.length === 0 && !idempotencyKey) {
+      // the common call, a text into a ticket that exists: one statement (see sendTextAtOnce)
+      const sent = await this.messages.sendTextAtOnce({ row: found.ticket, rowVersion: found.rowVersion, messageId: found.nextMessageId, body: text, pace: api.pace });
+      if (sent) {
+        await this.outbox.flush(sent.outboxIds);
+        return statusOf(sent.message, number);
+      }
+    }
     const checked = [];
     for (const f of files) checked.push(await checkMediaFile(f));
     const media: SentMedia[] = [];
@@ -116,10 +124,22 @@ export class ApiMessagesService {
   private async lookUp(
     api: ApiIdentity,
     number: string,
-  ): Promise<{ connectionStatus: string; contact: Pick<ContactEntity, 'id' | 'isGroup'> | null; ticket: TicketRow | null } | null> {
+  ): Promise<{
+    connectionStatus: string;
+    contact: Pick<ContactEntity, 'id' | 'isGroup'> | null;
+    ticket: TicketRow | null;
+    /** the ticket row's version (xmin) as read here */
+    rowVersion: string;
+    /** an id for the message, taken from its sequence (unused when the send goes the long way: a gap) */
+    nextMessageId: string;
+  } | null> {
     // rows named by their keys, outside the transaction: a kept plan (planning this join cost more than running it)
-    const [row] = await this.tickets.keyed<TicketRow & { connectionStatus: string; knownContactId: number | null; knownIsGroup: boolean | null }>(
-      `SELECT w.status AS "connectionStatus", k.id AS "knownContactId", k."isGroup" AS "knownIsGroup", v.*
+    const [row] = await this.tickets.keyed<
+      TicketRow & { connectionStatus: string; knownContactId: number | null; knownIsGroup: boolean | null; rowVersion: string; nextMessageId: string }
+    >(
+      `SELECT w.status AS "connectionStatus", k.id AS "knownContactId", k."isGroup" AS "knownIsGroup", v.*,
+              (SELECT x.xmin::text FROM tickets.tickets x WHERE x.id = v.id) AS "rowVersion",
+              nextval('tickets.messages_id_seq')::text AS "nextMessageId"
          FROM tickets.connections w
          LEFT JOIN tickets.contacts k ON k."companyId" = w."companyId" AND k.number = $3
          LEFT JOIN LATERAL (${latestTicketSql('w."companyId"', 'k.id', 'w.id', '$4')}) v ON true
@@ -127,11 +147,13 @@ export class ApiMessagesService {
       [api.companyId, api.connectionId, number, TICKET_REUSED_FOR],
     );
     if (!row) return null;
-    const { connectionStatus, knownContactId, knownIsGroup, ...ticket } = row;
+    const { connectionStatus, knownContactId, knownIsGroup, rowVersion, nextMessageId, ...ticket } = row;
     return {
       connectionStatus,
       contact: knownContactId === null ? null : { id: knownContactId, isGroup: Boolean(knownIsGroup) },
       ticket: ticket.id === null ? null : (ticket as TicketRow),
+      rowVersion,
+      nextMessageId,
     };
   }
 

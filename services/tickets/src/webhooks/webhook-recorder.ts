@@ -53,7 +53,8 @@ export class WebhookRecorder implements OnModuleInit, OnModuleDestroy {
     await this.db.transaction((tx) => this.record(tx, events));
   }
 
-  private wants(events: readonly OutgoingEvent[]): boolean {
+  /** Whether some of these events make webhook deliveries (a company listens for them). */
+  wants(events: readonly OutgoingEvent[]): boolean {
     return this.companies.size > 0 && events.some((e) => this.companies.has(Number(e.subject.split('.')[2])));
   }
 
