@@ -408,7 +408,7 @@ async function main() {
   out(row('(b) call -> stored (messages.createdAt - start)', toStored));
   // when the tail happened: a stall shared by calls close together is the machine's, not the call's
   const slowest = checked.filter((a) => Number.isFinite(a.startWall)).sort((x, y) => y.lat - x.lat).slice(0, 9);
-  out(`    slowest calls (s after sending began: call / to stored ms): ${slowest.map((a) => `${fmt((a.startWall - sendStartWall) / 1000, 2)}: ${fmt(a.lat, 0)}/${fmt(a.stored, 0)}`).join(', ')}`);
+  out(`    slowest calls (s after sending began at ${new Date(sendStartWall).toISOString()}: call / to stored ms): ${slowest.map((a) => `${fmt((a.startWall - sendStartWall) / 1000, 2)}: ${fmt(a.lat, 0)}/${fmt(a.stored, 0)}`).join(', ')}`);
   out(`(c) pacing on the phone, per token (interval ${INTERVAL_MS} ms; "ahead" = how far the phone ever got ahead of the pace over any run of sends):`);
   for (const p of pacing) {
     out(
