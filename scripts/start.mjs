@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepare, GATEWAY_PORT, localEnv, MAIL_PORT, MAIL_SMTP_PORT, root, run, say, serviceUrls, SERVICES, WEB_PORT } from './lib/run.mjs';
+import { serviceNodeOptions } from './lib/service-runtime.mjs';
 
 const P = 'start';
 const started = Date.now();
@@ -43,7 +44,7 @@ const children = new Map();
 let stopping = false;
 
 const processes = [
-  ...SERVICES.map((s) => ({ ...s, script: join(root, 'services', s.name, 'dist/main.js') })),
+  ...SERVICES.map((s) => ({ ...s, service: true, script: join(root, 'services', s.name, 'dist/main.js') })),
   ...(hasWeb ? [{ name: 'web', port: WEB_PORT, script: join(root, 'scripts/web-server.mjs') }] : []),
   // password-reset mail lands here (auth's SMTP_URL default is its SMTP port, 1025)
   { name: 'mail', port: MAIL_PORT, script: join(root, 'scripts/mail-catcher.mjs'), env: { MAIL_SMTP_PORT: String(MAIL_SMTP_PORT) } },
@@ -52,7 +53,7 @@ for (const svc of processes) {
   const log = createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [svc.script], {
     cwd: root,
-    env: { ...env, ...(svc.env ?? {}), PORT: String(svc.port) },
+    env: { ...env, ...(svc.env ?? {}), ...(svc.service ? { NODE_OPTIONS: serviceNodeOptions() } : {}), PORT: String(svc.port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {

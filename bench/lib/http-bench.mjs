@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { serviceNodeOptions } from '../../scripts/lib/service-runtime.mjs';
 import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from './proc.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -13,7 +14,7 @@ const PROFILE = (process.env.BENCH_PROFILE ?? '').split(',').filter(Boolean);
 /** Starts `services/<name>/dist/main.js` on `port` with `env`; BENCH_PROFILE=<name> writes its CPU profile. */
 export function startService(name, port, env) {
   const prof = PROFILE.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? '/tmp/wa-bench-profiles'}`] : [];
-  const child = spawn(process.execPath, [...prof, join(root, 'services', name, 'dist/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...prof, join(root, 'services', name, 'dist/main.js')], { env: { NODE_OPTIONS: serviceNodeOptions(''), ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   return { name, child, url: `http://127.0.0.1:${port}`, err: () => err };

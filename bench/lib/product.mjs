@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { serviceNodeOptions } from '../../scripts/lib/service-runtime.mjs';
 import { io } from 'socket.io-client';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -195,12 +196,17 @@ export function benchRun(name, log) {
     throw new Error('nats-server did not start');
   }
 
-  /** A built service as in production; BENCH_PROFILE=<name> writes its CPU profile, BENCH_ENV_<NAME>=v sets <NAME> for every service. */
+  /**
+   * A built service as in production; BENCH_PROFILE=<name> writes its CPU profile, BENCH_ENV_<NAME>=v sets <NAME> for every
+   * service, BENCH_NODE_FLAGS (space-separated, e.g. `--trace-gc`) are given to every service's node.
+   */
   async function startService(svc, port, env, redisUrl) {
     const profile = (process.env.BENCH_PROFILE ?? '').split(',').includes(svc) ? ['--cpu-prof', `--cpu-prof-dir=${join(logDir, 'prof')}`, `--cpu-prof-name=${svc}.cpuprofile`] : [];
-    const p = spawnLogged(svc, process.execPath, [...profile, join(root, 'services', svc, 'dist/main.js')], {
+    const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const p = spawnLogged(svc, process.execPath, [...flags, ...profile, join(root, 'services', svc, 'dist/main.js')], {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
+      NODE_OPTIONS: serviceNodeOptions(''),
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -932,6 +932,14 @@ describe('deploy/Dockerfile', () => {
     for (const c of copies) expect(c).toMatch(new RegExp(`--from=(${buildStage?.name}|prod-deps)\\b`));
   });
 
+  it('runs node with the options the services run with everywhere (scripts/lib/service-runtime.mjs)', async () => {
+    const { SERVICE_NODE_OPTIONS } = (await import(join(ROOT, 'scripts/lib/service-runtime.mjs'))) as { SERVICE_NODE_OPTIONS: string };
+    const set = ops(runtime, 'ENV')
+      .map((e) => e.args.match(/\bNODE_OPTIONS=("[^"]*"|\S+)/)?.[1]?.replace(/^"|"$/g, ''))
+      .filter((v): v is string => v !== undefined);
+    expect(set.at(-1)).toBe(SERVICE_NODE_OPTIONS);
+  });
+
   it('checks /health with node, not curl', () => {
     const healthcheck = ops(runtime, 'HEALTHCHECK').at(-1)?.args ?? '';
     expect(healthcheck).toContain('/health');
