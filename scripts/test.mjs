@@ -43,12 +43,12 @@ if (existsSync(reports)) {
     passed += r.numPassedTests;
     failed += r.numFailedTests + brokenSuites;
     for (const suite of r.testResults ?? []) {
-      const file = String(suite.name ?? '').replace(`${root}/`, '');
+      const spec = String(suite.name ?? '').replace(`${root}/`, '');
       if (suite.status === 'failed' && !(suite.assertionResults ?? []).some((a) => a.status === 'failed')) {
-        failures.push(`${file}: ${firstLine(suite.message)}`);
+        failures.push(`${spec}: ${firstLine(suite.message)}`);
       }
       for (const a of suite.assertionResults ?? []) {
-        if (a.status === 'failed') failures.push(`${file} › ${a.fullName}: ${firstLine((a.failureMessages ?? []).join('\n'))}`);
+        if (a.status === 'failed') failures.push(`${spec} › ${a.fullName}: ${firstLine((a.failureMessages ?? []).join('\n'))}`);
       }
     }
     perProject.push(`${file.replace(/\.json$/, '')} ${r.numPassedTests}/${r.numTotalTests}${brokenSuites ? ` (${brokenSuites} suites did not run)` : ''}`);

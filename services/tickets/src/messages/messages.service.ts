@@ -214,28 +214,11 @@ export class MessagesService {
     const sentAt = new Date();
     const entities: MessageEntity[] = [];
     const quotes: Array<MessageEntity | null> = [];
-    for (const { row, body, quotedMsgId, media, bot } of items) {
+    for (const item of items) {
+      const { row, quotedMsgId } = item;
       const quoted = quotedMsgId ? await repo.findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId }) : null;
       quotes.push(quoted);
-      entities.push(
-        repo.create({
-          companyId: row.companyId,
-          ticketId: row.id,
-          contactId: row.contactId,
-          whatsappId: row.whatsappId,
-          wid: newWhatsappMessageId(),
-          // a document without a caption shows its name, as WhatsApp does
-          body: media && !body && media.mediaType === 'application' ? media.fileName : body,
-          fromMe: true,
-          mediaType: media?.mediaType ?? 'chat',
-          mediaUrl: media?.key ?? null,
-          ack: 0,
-          read: true,
-          sentAt,
-          quotedMsgId: quoted ? Number(quoted.id) : null,
-          isBot: bot === true,
-        }),
-      );
+      entities.push(repo.create(outgoingMessage(item, sentAt, quoted)));
     }
     // one INSERT for the lot (TypeORM inserts an array of new rows in one statement on PostgreSQL)
     const saved = await repo.save(entities);
@@ -259,26 +242,14 @@ export class MessagesService {
   async sendTextAtOnce(item: OutgoingItem & { rowVersion: string; messageId: string }): Promise<{ message: MessageDto; outboxIds: string[] } | null> {
     const { row, body } = item;
     const at = new Date();
+    // the row as the INSERT below writes it, with what the table's defaults would give
     const m = this.db.getRepository(MessageEntity).create({
+      ...outgoingMessage({ row, body, bot: item.bot }, at, null),
       id: item.messageId,
-      companyId: row.companyId,
-      ticketId: row.id,
-      contactId: row.contactId,
-      whatsappId: row.whatsappId,
-      wid: newWhatsappMessageId(),
-      body,
-      fromMe: true,
-      mediaType: 'chat',
-      mediaUrl: null,
-      ack: 0,
       failedReason: null,
-      read: true,
       isDeleted: false,
       isEdited: false,
-      isBot: item.bot === true,
-      sentAt: at,
       seq: null,
-      quotedMsgId: null,
       createdAt: at,
       updatedAt: at,
     });
@@ -337,4 +308,25 @@ function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: stri
   };
   const subject = pace ? WaSubjects.outboundPaced(row.whatsappId) : WaSubjects.outbound(row.whatsappId);
   return { subject, msgId: WaSubjects.outboundMsgId(m.wid), payload: send };
+}
+
+/** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */
+function outgoingMessage({ row, body, media, bot }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot'>, sentAt: Date, quoted: MessageEntity | null): Partial<MessageEntity> {
+  return {
+    companyId: row.companyId,
+    ticketId: row.id,
+    contactId: row.contactId,
+    whatsappId: row.whatsappId,
+    wid: newWhatsappMessageId(),
+    // a document without a caption shows its name, as WhatsApp does
+    body: media && !body && media.mediaType === 'application' ? media.fileName : body,
+    fromMe: true,
+    mediaType: media?.mediaType ?? 'chat',
+    mediaUrl: media?.key ?? null,
+    ack: 0,
+    read: true,
+    sentAt,
+    quotedMsgId: quoted ? Number(quoted.id) : null,
+    isBot: bot === true,
+  };
 }
