@@ -26,3 +26,4 @@ export * from './storage/media-files.js';
 export * from './storage/send-media.js';
 export * from './storage/s3-storage.js';
 export * from './secrets/secret-box.js';
+export * from './batching/write-batcher.js';

@@ -18,7 +18,7 @@ export const pacedDurable = (connectionId: number) => `wa-out-paced-${connection
 const MAX_PACE_WAIT_MS = 60 * 60_000;
 
 /** Chats of one batch sent side by side. */
-const CHATS_AT_ONCE = 8;
+const CHATS_AT_ONCE = 32;
 
 /** A session's consumers (its sends, its paced sends), and their starts and stops one after the other. */
 interface Lane {

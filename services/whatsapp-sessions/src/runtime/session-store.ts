@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ConnectionStatus, WaOutboundSend } from '@wa/contracts';
+import { writeBatcher } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConnectionEvents } from '../connections/connection-events.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
@@ -109,13 +110,22 @@ export class SessionStore {
     return new Map(rowsOf<{ connectionId: number; waMessageId: string; state: 'pending' | 'sent' }>(raw).map((r) => [`${r.connectionId}|${r.waMessageId}`, r.state]));
   }
 
-  async markSent(connectionId: number, waMessageId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE whatsapp.sent_messages SET state = 'sent', "sentAt" = COALESCE("sentAt", now()), ack = GREATEST(ack, 1)
-        WHERE "connectionId" = $1 AND "waMessageId" = $2`,
-      [connectionId, waMessageId],
-    );
+  /**
+   * Marks a send as out (resolves once that is stored). Sends going out side by side share the statement
+   * (writeBatcher): one round trip for what was marked while the previous one ran.
+   */
+  markSent(connectionId: number, waMessageId: string): Promise<void> {
+    return this.markSentTogether({ connectionId, waMessageId });
   }
+
+  private readonly markSentTogether = writeBatcher<{ connectionId: number; waMessageId: string }>(async (sends) => {
+    await this.db.query(
+      `UPDATE whatsapp.sent_messages s SET state = 'sent', "sentAt" = COALESCE(s."sentAt", now()), ack = GREATEST(s.ack, 1)
+         FROM unnest($1::int[], $2::varchar[]) AS u(conn, wid)
+        WHERE s."connectionId" = u.conn AND s."waMessageId" = u.wid`,
+      [sends.map((s) => s.connectionId), sends.map((s) => s.waMessageId)],
+    );
+  });
 
   /** Raises sent messages' acks (acks only go up), one statement for the lot; answers the ids that are ours. */
   async raiseAcks(connectionId: number, acks: ReadonlyArray<{ waMessageId: string; ack: number }>): Promise<Set<string>> {

@@ -1,10 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SandboxOutboxItem } from '@wa/contracts';
+import { writeBatcher } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
 import { rowsOf } from '../../../database/sql.js';
 
 export const OUTBOX_PAGE_SIZE = 20;
+
+/** What the sandbox phone put on the wire. */
+export interface SandboxTransmission {
+  connectionId: number;
+  companyId: number;
+  waMessageId: string;
+  to: string;
+  body: string;
+  media?: SandboxOutboxItem['media'];
+  kind?: SandboxOutboxItem['kind'];
+  sentAt?: Date;
+}
 
 /**
  * The sandbox phone's record of what it put on the wire: one row per transmission, so a message sent
@@ -14,12 +27,34 @@ export const OUTBOX_PAGE_SIZE = 20;
 export class SandboxOutboxStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async record(item: { connectionId: number; companyId: number; waMessageId: string; to: string; body: string; media?: SandboxOutboxItem['media']; kind?: SandboxOutboxItem['kind']; sentAt?: Date }): Promise<void> {
-    await this.db.query(
-      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind, "sentAt") VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE($8, now()))`,
-      [item.connectionId, item.companyId, item.waMessageId, item.to, item.body, item.media ? JSON.stringify(item.media) : null, item.kind ?? 'send', item.sentAt ?? null],
-    );
+  /**
+   * Records a transmission (resolves once it is stored). Transmissions made side by side share the
+   * statement (writeBatcher): one round trip for what was recorded while the previous one ran.
+   */
+  record(item: SandboxTransmission): Promise<void> {
+    return this.recordTogether(item);
   }
+
+  private readonly recordTogether = writeBatcher<SandboxTransmission>(async (items) => {
+    const col = <T>(f: (i: SandboxTransmission) => T) => items.map(f);
+    await this.db.query(
+      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind, "sentAt")
+       SELECT conn, company, wid, "to", body, media, kind, COALESCE(at, now())
+         FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::text[], $6::jsonb[], $7::varchar[], $8::timestamptz[])
+              WITH ORDINALITY AS u(conn, company, wid, "to", body, media, kind, at, ord)
+        ORDER BY ord`,
+      [
+        col((i) => i.connectionId),
+        col((i) => i.companyId),
+        col((i) => i.waMessageId),
+        col((i) => i.to),
+        col((i) => i.body),
+        col((i) => (i.media ? JSON.stringify(i.media) : null)),
+        col((i) => i.kind ?? 'send'),
+        col((i) => i.sentAt ?? null),
+      ],
+    );
+  });
 
   /** Newest first. */
   async page(connectionId: number, companyId: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
