@@ -12,7 +12,8 @@
 // moment within BENCH_START_SPREAD_S (10 s), writes `oi` (→ the queues' menu), `2` (→ Suporte's options) and
 // `1` (→ Internet's options), each answer a random 0.5–1.5 × BENCH_THINK_MS (2000 ms) after the bot's reply,
 // as people do. What customers send within BENCH_TICK_MS (10 ms; 0: one call per message) goes to the sandbox
-// in one POST …/sandbox/inbound/batch through the gateway (as a phone's socket hands over its events together). A message's latency runs from just
+// in one POST …/sandbox/inbound/batch to whatsapp-sessions, where WhatsApp hands a session its messages (as a phone's
+// socket hands over its events together; BENCH_INBOUND_VIA=gateway: through messaging-gateway instead). A message's latency runs from just
 // before its call to the reply's `sentAt` on the sandbox phone (whatsapp.sandbox_outbox, polled every 20 ms;
 // one clock, this machine's). BENCH_START_SPREAD_S=0 BENCH_THINK_MS=0 makes it a burst (all at once, answers
 // at once).
@@ -29,6 +30,7 @@ const START_SPREAD_S = Number(process.env.BENCH_START_SPREAD_S ?? 10);
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
 const TICK_MS = Number(process.env.BENCH_TICK_MS ?? 10);
 const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 180);
+const INBOUND_VIA = process.env.BENCH_INBOUND_VIA ?? 'sessions';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432';
 const TARGET_P99_MS = 100;
 if (!Number.isInteger(CUSTOMERS) || CUSTOMERS < 1) throw new Error(`bad CUSTOMERS: ${CUSTOMERS}`);
@@ -53,7 +55,10 @@ async function main() {
   const adminUser = await createCompany(dbUrl);
   const natsUrl = await bench.startNats('');
   const redisUrl = await bench.startRedis('');
-  const { gateway, services } = await bench.startProduct({ dbUrl, natsUrl, redisUrl });
+  const { gateway, sessions, services } = await bench.startProduct({ dbUrl, natsUrl, redisUrl });
+  // where customers' messages come in: WhatsApp hands them to the session's socket inside whatsapp-sessions,
+  // not through the product's API gateway; the sandbox's call stands in for that (BENCH_INBOUND_VIA=gateway: through it)
+  const inboundUrl = INBOUND_VIA === 'gateway' ? gateway.url : sessions.url;
   const company = await sandboxCompany({ request, gatewayUrl: gateway.url, adminUser, jwtSecret: bench.jwtSecret });
   const { companyId, connectionId } = company;
   const call = async (method, path, body, expected) => {
@@ -113,7 +118,7 @@ async function main() {
     const batch = pending;
     pending = [];
     const messages = batch.map((cust) => ({ from: cust.number, name: `Cliente ${cust.c}`, body: STEPS[cust.step].say }));
-    const call = request(gateway.url, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, { token: company.token(), body: { messages } })
+    const call = request(inboundUrl, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, { token: company.token(), body: { messages } })
       .then((res) => {
         if (res.status !== 202) for (const cust of batch) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
         posted += batch.length;
@@ -148,23 +153,32 @@ async function main() {
   for (const cust of customers) setTimeout(() => void say(cust), Math.random() * START_SPREAD_S * 1000);
 
   // the phone's replies, as they come
-  // ids are taken at insert and rows commit out of that order: each poll reads from the highest id seen
-  // more than a second ago (a row commits within milliseconds of its insert), skipping the ones seen
+  // ids are taken at insert and rows commit out of that order: each poll reads above the highest id below
+  // which every id was seen (an id still missing a second after a higher one showed is a gap: a rolled-back
+  // insert), leaving out the ids above it already seen; the bench's reads stay small beside the product's
   const seenIds = new Set();
   const recent = [];
   let lowWater = Number(startId);
+  const advance = () => {
+    while (seenIds.has(lowWater + 1)) seenIds.delete(++lowWater);
+    while (recent.length && recent[0].seenAt < Date.now() - 1000) {
+      const { id } = recent.shift();
+      if (id > lowWater) for (; lowWater < id; ) seenIds.delete(++lowWater);
+    }
+  };
   let done = 0;
   let lastReport = Date.now();
   while (done < CUSTOMERS && Date.now() - t0 < TIMEOUT_S * 1000) {
     const { rows } = await db.query(
       `SELECT id, "to", body, (extract(epoch FROM "sentAt") * 1000)::float8 AS at FROM whatsapp.sandbox_outbox
-        WHERE "companyId" = $1 AND id > $2 AND kind = 'send' ORDER BY id`,
-      [companyId, lowWater],
+        WHERE "companyId" = $1 AND id > $2 AND kind = 'send' AND id <> ALL($3::bigint[]) ORDER BY id`,
+      [companyId, lowWater, [...seenIds]],
     );
     for (const r of rows) {
-      if (seenIds.has(r.id)) continue;
-      seenIds.add(r.id);
-      recent.push({ id: Number(r.id), seenAt: Date.now() });
+      const id = Number(r.id);
+      if (id <= lowWater || seenIds.has(id)) continue;
+      seenIds.add(id);
+      recent.push({ id, seenAt: Date.now() });
       const cust = byNumber.get(r.to);
       if (!cust) continue;
       if (cust.replies.length >= cust.step + 1 || cust.step >= STEPS.length) {
@@ -177,7 +191,7 @@ async function main() {
       if (cust.step < STEPS.length) setTimeout(() => void say(cust), think());
       else done++;
     }
-    while (recent.length && recent[0].seenAt < Date.now() - 1000) lowWater = Math.max(lowWater, recent.shift().id);
+    advance();
     if (Date.now() - lastReport >= 5000) {
       lastReport = Date.now();
       log(`+${fmt((Date.now() - t0) / 1000)} s: ${fmt(posted)} messages sent, ${fmt(customers.reduce((n, x) => n + x.replies.length, 0))} replies, ${fmt(done)} customers done`);
@@ -246,7 +260,7 @@ async function main() {
   const last = Math.max(...customers.flatMap((x) => x.replies.map((r) => r.at)));
   const busySpan = (last - first) / 1000;
   const p99 = percentile(all, 99);
-  out(`bot benchmark: ${fmt(CUSTOMERS)} customers × ${STEPS.length}-step menu (3 queues, options two levels deep), one sandbox connection, through messaging-gateway`);
+  out(`bot benchmark: ${fmt(CUSTOMERS)} customers × ${STEPS.length}-step menu (3 queues, options two levels deep), one sandbox connection; messages in through ${INBOUND_VIA === 'gateway' ? 'messaging-gateway' : 'whatsapp-sessions (set-up through messaging-gateway)'}`);
   out(`customers start within ${START_SPREAD_S} s and answer ${THINK_MS ? `0.5–1.5 × ${THINK_MS} ms` : 'at once'} after each reply; what they send within ${TICK_MS} ms goes in one sandbox call`);
   out(`messages / replies                : ${fmt(posted)} sent, ${fmt(all.length)} replies in ${fmt(busySpan, 1)} s = ${fmt(posted / busySpan)} messages/s, ${fmt(all.length / busySpan)} replies/s`);
   for (const [i, s] of STEPS.entries()) out(row(`message -> reply, step ${i + 1} ("${s.say}")`, customers.flatMap((x) => x.replies.filter((r) => r.step === i).map((r) => r.ms)).sort((a, b) => a - b)));

@@ -250,13 +250,16 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     const client = await this.pool().connect();
     let broken: unknown;
     try {
-      const [, found] = (await client.query(
+      // the deletion of published rows need not wait for the disk: one lost in a crash only has its rows
+      // published again, which the stream drops as repeats (msgId) as it does after a relay died mid-pass
+      const [, , found] = (await client.query(
         `BEGIN;
+         SET LOCAL synchronous_commit = off;
          SELECT l.locked, o.id, o.subject, o."msgId", o.payload, o.headers, o.attempts
            FROM (SELECT pg_try_advisory_xact_lock(${this.lockKey}) AS locked) l
            LEFT JOIN LATERAL (SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table}
                                WHERE l.locked AND "parkedAt" IS NULL ORDER BY id LIMIT ${this.batch}) o ON true`,
-      )) as unknown as [unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
+      )) as unknown as [unknown, unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
       if (!found.rows[0]?.locked) {
         await client.query('COMMIT');
         // another process relays; it may have looked before our rows committed
