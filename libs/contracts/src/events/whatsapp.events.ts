@@ -11,6 +11,8 @@ export const WaSubjects = {
   inboundMsgId: (connectionId: number, waMessageId: string) => `${connectionId}:${waMessageId}`,
   ack: (companyId: number, connectionId: number, contact: string) => `wa.ack.${companyId}.${connectionId}.${contact}`,
   ackMsgId: (connectionId: number, waMessageId: string, ack: number) => `${connectionId}:${waMessageId}:ack${ack}`,
+  /** status changes of a connection's sends reported together (WaAcks): one event for what one receipt brought */
+  acks: (companyId: number, connectionId: number) => `wa.ack.${companyId}.${connectionId}.all`,
   /** consumed only by the process that holds the connection's session */
   outbound: (connectionId: number) => `wa.outbound.send.${connectionId}`,
   /** sends paced by the public API's limit: a lane of their own, so a paced queue never holds back an agent's reply */
@@ -111,6 +113,17 @@ export interface WaAck {
   at: number;
   /** the send was given up after its tries (why): it never reached WhatsApp */
   failed?: string;
+}
+
+/**
+ * Status changes of a connection's sends that came together (a receipt of WhatsApp's, the sends of one
+ * batch), in one event on `WaSubjects.acks`: acks only rise, so their order and a repeat do not matter.
+ */
+export interface WaAcks {
+  companyId: number;
+  connectionId: number;
+  at: number;
+  acks: Array<{ waMessageId: string; ack: number }>;
 }
 
 export interface WaOutboundSend {

@@ -20,6 +20,8 @@ import { botReply, ratingOf, type BotOption, type BotQueue, type BotSettings, ty
 
 /** The company setting holding its working hours in tickets' copy (auth's `company.schedules.updated`). */
 export const COMPANY_SCHEDULES_KEY = 'schedules';
+/** The company settings the bot reads. */
+const BOT_SETTING_KEYS = ['scheduleType', 'sendGreetingMessageOneQueues', TIME_ZONE_SETTING, COMPANY_SCHEDULES_KEY] as const;
 /** How long a closed ticket's rating request waits for the customer's answer. */
 export const RATING_WINDOW = '24 hours';
 
@@ -36,12 +38,20 @@ interface LockedTicket {
   botState: BotState | null;
   contactName: string;
   contactNumber: string;
+  /** the conversation's first message, and its first one from an agent (not the bot): null when none */
+  firstMessageId: string | null;
+  firstAgentMessageId: string | null;
 }
 
-/** The tickets named by (company, id) pairs ($1, $2 arrays), locked, with their contact: what the bot reads of a ticket. */
+/**
+ * The tickets named by (company, id) pairs ($1, $2 arrays), locked, with their contact and their first
+ * message and first agent's message: what the bot reads of a ticket.
+ */
 const LOCK_TICKETS = `
   SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
-         c.name AS "contactName", c.number AS "contactNumber"
+         c.name AS "contactName", c.number AS "contactNumber",
+         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id) AS "firstMessageId",
+         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id AND m."fromMe" AND NOT m."isBot") AS "firstAgentMessageId"
     FROM tickets.tickets t
     JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
     JOIN tickets.contacts c ON c.id = t."contactId"
@@ -228,20 +238,12 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     });
     if (live.length === 0) return [];
 
-    // for each message: did an agent speak before it (here or from the phone), was it the conversation's first
-    const seen = await queryPrepared<{ agent: boolean; earlier: boolean }>(
-      tx,
-      `SELECT EXISTS (SELECT 1 FROM tickets.messages m WHERE m."ticketId" = k.ticket AND m.id < k.msg AND m."fromMe" AND NOT m."isBot") AS agent,
-              EXISTS (SELECT 1 FROM tickets.messages m WHERE m."ticketId" = k.ticket AND m.id < k.msg) AS earlier
-         FROM unnest($1::int[], $2::bigint[]) WITH ORDINALITY AS k(ticket, msg, ord) ORDER BY k.ord`,
-      [live.map((t) => t.ticketId), live.map((t) => t.messageId)],
-    );
-    const menus = await this.menusOf(
+    // the connections' menus and their companies' settings, in one read
+    const { menus, settings } = await this.menusOf(
       tx,
       [...new Map(locked.map((t) => [`${t.companyId}|${t.whatsappId}`, { companyId: t.companyId, whatsappId: t.whatsappId }])).values()],
     );
-    const settings = new Map<number, BotSettings>();
-    for (const companyId of new Set(locked.map((t) => t.companyId))) settings.set(companyId, await this.settingsOf(tx, companyId));
+    for (const companyId of new Set(locked.map((t) => t.companyId))) if (!settings.has(companyId)) settings.set(companyId, await this.settingsOf(tx, companyId));
 
     // conversations whose contact was asked for a rating when the last one on that connection closed
     const unseen = locked.filter((t) => t.botState === null);
@@ -262,10 +264,12 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const replies: Array<{ ticket: LockedTicket; text: string; mediaPath?: string }> = [];
     const outboxIds: string[] = [];
     const now = new Date();
-    for (const [i, turn] of live.entries()) {
+    for (const turn of live) {
       const ticket = byTicket.get(`${turn.companyId}|${turn.ticketId}`) as LockedTicket;
       if (ticket.botState?.lastMessageId !== undefined && ticket.botState.lastMessageId >= turn.messageId) continue;
-      const { agent, earlier } = seen[i] ?? { agent: false, earlier: false };
+      // did an agent speak before this message (here or from the phone), was it the conversation's first
+      const agent = ticket.firstAgentMessageId !== null && Number(ticket.firstAgentMessageId) < turn.messageId;
+      const earlier = ticket.firstMessageId !== null && Number(ticket.firstMessageId) < turn.messageId;
       const fresh = ticket.botState === null;
       const stop = () => {
         changed.set(ticket, { bump: (changed.get(ticket)?.bump ?? false) || ticket.chatbot });
@@ -347,43 +351,53 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     return outboxIds;
   }
 
-  /** The menus of these connections: one read of the connections, one of their queues, one of the queues' options. */
-  private async menusOf(tx: EntityManager, connections: Array<{ companyId: number; whatsappId: number }>): Promise<Map<string, ConnectionMenu>> {
-    const rows = await queryPrepared<{ id: number; companyId: number; queueIds: number[]; greetingMessage: string; bot: ConnectionBot }>(
+  /**
+   * The menus of these connections (their queues in menu order, the queues' options) and the bot's settings
+   * of their companies, in one read. A queue or option of another company is never on a connection's menu,
+   * whatever its ids say.
+   */
+  private async menusOf(
+    tx: EntityManager,
+    connections: Array<{ companyId: number; whatsappId: number }>,
+  ): Promise<{ menus: Map<string, ConnectionMenu>; settings: Map<number, BotSettings> }> {
+    const rows = await queryPrepared<{
+      id: number;
+      companyId: number;
+      greetingMessage: string | null;
+      bot: ConnectionBot | null;
+      queues: BotQueue[];
+      options: Array<Omit<BotOption, 'option'> & { option: string }>;
+      settings: Record<string, string>;
+    }>(
       tx,
-      `SELECT w.id, w."companyId", w."queueIds", w."greetingMessage", w.bot FROM tickets.connections w
+      `SELECT w.id, w."companyId", w."greetingMessage", w.bot,
+              COALESCE((SELECT json_agg(json_build_object(
+                          'id', q.id, 'name', q.name, 'greetingMessage', q."greetingMessage", 'outOfHoursMessage', q."outOfHoursMessage",
+                          'schedules', q.schedules, 'integrationId', q."integrationId", 'mediaPath', q."mediaPath",
+                          'promptId', COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)))
+                          ORDER BY q."orderQueue" ASC NULLS LAST, lower(q.name), q.id)
+                          FROM tickets.queues q WHERE q.id = ANY(w."queueIds") AND q."companyId" = w."companyId"), '[]') AS queues,
+              COALESCE((SELECT json_agg(json_build_object(
+                          'id', o.id, 'queueId', o."queueId", 'parentId', o."parentId", 'option', o.option, 'title', o.title, 'message', o.message, 'mediaPath', o."mediaPath"))
+                          FROM tickets.queue_options o JOIN tickets.queues q ON q.id = o."queueId" AND q."companyId" = w."companyId"
+                         WHERE o."queueId" = ANY(w."queueIds") AND o."companyId" = w."companyId"), '[]') AS options,
+              COALESCE((SELECT json_object_agg(s.key, s.value) FROM tickets.company_settings s WHERE s."companyId" = w."companyId" AND s.key = ANY($3::text[])), '{}') AS settings
+         FROM tickets.connections w
          JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON w."companyId" = k.company AND w.id = k.id`,
-      [connections.map((c) => c.companyId), connections.map((c) => c.whatsappId)],
+      [connections.map((c) => c.companyId), connections.map((c) => c.whatsappId), [...BOT_SETTING_KEYS]],
     );
-    const queueIds = [...new Set(rows.flatMap((r) => r.queueIds ?? []))];
-    const queues = await queryPrepared<BotQueue & { companyId: number; orderQueue: number | null }>(
-      tx,
-      `SELECT q.id, q."companyId", q.name, q."greetingMessage", q."outOfHoursMessage", q.schedules, q."orderQueue",
-              COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)) AS "promptId",
-              q."integrationId", q."mediaPath"
-         FROM tickets.queues q WHERE q.id = ANY($1::int[]) ORDER BY q."orderQueue" ASC NULLS LAST, lower(q.name), q.id`,
-      [queueIds],
-    );
-    const options = (
-      await queryPrepared<Omit<BotOption, 'option'> & { option: string; companyId: number }>(
-        tx,
-        `SELECT id, "companyId", "queueId", "parentId", option, title, message, "mediaPath" FROM tickets.queue_options WHERE "queueId" = ANY($1::int[])`,
-        [queues.map((q) => q.id)],
-      )
-    ).map((o) => ({ ...o, option: Number(o.option) }));
     const menus = new Map<string, ConnectionMenu>();
+    const settings = new Map<number, BotSettings>();
     for (const r of rows) {
-      // a queue or option of another company is never on this connection's menu, whatever its ids say
-      const mine = queues.filter((q) => q.companyId === r.companyId && (r.queueIds ?? []).includes(q.id));
-      const ids = new Set(mine.map((q) => q.id));
       menus.set(`${r.companyId}|${r.id}`, {
         greetingMessage: r.greetingMessage ?? '',
         bot: r.bot ?? {},
-        queues: mine,
-        options: options.filter((o) => o.companyId === r.companyId && ids.has(o.queueId)),
+        queues: r.queues,
+        options: r.options.map((o) => ({ ...o, option: Number(o.option) })),
       });
+      if (!settings.has(r.companyId)) settings.set(r.companyId, this.botSettings(r.companyId, new Map(Object.entries(r.settings))));
     }
-    return menus;
+    return { menus, settings };
   }
 
   /**
@@ -419,7 +433,11 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async settingsOf(tx: EntityManager, companyId: number): Promise<BotSettings> {
-    const values = await this.readModels.settings(companyId, ['scheduleType', 'sendGreetingMessageOneQueues', TIME_ZONE_SETTING, COMPANY_SCHEDULES_KEY], tx);
+    return this.botSettings(companyId, await this.readModels.settings(companyId, BOT_SETTING_KEYS, tx));
+  }
+
+  /** The bot's settings from the company's values of BOT_SETTING_KEYS. */
+  private botSettings(companyId: number, values: Map<string, string>): BotSettings {
     const value = (key: string) => values.get(key);
     let companySchedules: WorkingDay[] = [];
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Subjects } from '@wa/contracts';
+import { Subjects, WaSubjects } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import { newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
@@ -252,6 +252,26 @@ describe('messages', () => {
     await new Promise((r) => setTimeout(r, 300));
     const after = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
     expect(after.body.messages.find((x: { id: number }) => x.id === sent.body.id).ack).toBe(4);
+  });
+
+  it('raises the acks of several messages that the session reports in one event, and leaves out what points at nothing', async () => {
+    const { c, admin, conn, ticket } = await pendingTicket();
+    const a = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'primeira' } });
+    const b = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'segunda' } });
+    const acks = [
+      { waMessageId: a.body.wid, ack: 2 },
+      { waMessageId: b.body.wid, ack: 3 },
+      { waMessageId: a.body.wid, ack: 4 },
+      { waMessageId: '', ack: 4 },
+      { waMessageId: b.body.wid, ack: 'read' },
+    ];
+    await t.bus.publish(WaSubjects.acks(c.companyId, conn.id), { companyId: c.companyId, connectionId: conn.id, at: Date.now(), acks }, { msgId: `${conn.id}:acks:${a.body.wid}` });
+    const page = await waitFor(async () => {
+      const res = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
+      const ackOf = (id: number) => res.body.messages.find((x: { id: number }) => x.id === id)?.ack;
+      return ackOf(a.body.id) === 4 && ackOf(b.body.id) === 3 ? res.body.messages : undefined;
+    });
+    expect(page.map((m: { body: string; ack: number }) => [m.body, m.ack])).toEqual(expect.arrayContaining([['primeira', 4], ['segunda', 3]]));
   });
 
   it("takes a message as the original product's web client sends it (read: 1, mediaUrl: '', quotedMsg: null); refuses real junk", async () => {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { WaSubjects, type WaInboundMessage, type WaMedia } from '@wa/contracts';
+import { createHash } from 'node:crypto';
+import { WaSubjects, type WaAcks, type WaInboundMessage, type WaMedia } from '@wa/contracts';
 import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType } from '@wa/server-kit';
 import type { Readable } from 'node:stream';
 import { EventBus } from '@wa/event-bus';
@@ -11,6 +12,9 @@ import { SessionStore } from './session-store.js';
 
 type SessionRef = Pick<LiveSession, 'id' | 'companyId' | 'ctx' | 'provider'>;
 
+/** Status changes per `wa.ack` event (a few dozen bytes each; far below the bus's message size). */
+const ACKS_PER_EVENT = 500;
+
 /** Attempts at fetching a received file before the message goes on without it. */
 const DOWNLOAD_ATTEMPTS = 2;
 /** A download that has not finished by then is given up (a stalled one must not hold the conversation). */
@@ -18,8 +22,8 @@ const DOWNLOAD_TIMEOUT_MS = 120_000;
 
 /**
  * What a session receives, onto JetStream: messages as `wa.inbound.<companyId>.<connectionId>.<contact>`
- * (msg id `<connectionId>:<waMessageId>`), status changes of our sends as `wa.ack.*` (after raising
- * sent_messages.ack).
+ * (msg id `<connectionId>:<waMessageId>`), status changes of our sends as `wa.ack.<companyId>.<connectionId>.all`
+ * events, several together (after raising sent_messages.ack).
  */
 @Injectable()
 export class InboundPublisher {
@@ -48,11 +52,25 @@ export class InboundPublisher {
 
   /** Status changes of our messages (WhatsApp gives them in batches) → sent_messages.ack and `wa.ack.*`. */
   async updates(s: SessionRef, updates: ProviderEventMap['messages.update']): Promise<void> {
-    const acks = toAcks(updates, s.ctx);
+    const acks = toAcks(updates, s.ctx).map((a) => a.ack);
     if (acks.length === 0) return;
-    // one statement for the lot; the events are published together (acks only go up, so order is moot)
-    await this.store.raiseAcks(s.id, acks.map((a) => a.ack));
-    await Promise.all(acks.map(({ contact, ack }) => this.ack(s, contact, ack.waMessageId, ack.ack)));
+    // one statement for the lot, then one event for the lot (acks only go up, so order is moot)
+    await this.store.raiseAcks(s.id, acks);
+    await this.acks(s, acks);
+  }
+
+  /**
+   * Status changes of this connection's sends, published together: one `WaAcks` event per ACKS_PER_EVENT,
+   * its msg id a digest of what it says (a retried publish is dropped as a repeat).
+   */
+  async acks(s: SessionRef, acks: ReadonlyArray<{ waMessageId: string; ack: number }>): Promise<void> {
+    for (let i = 0; i < acks.length; i += ACKS_PER_EVENT) {
+      const part = acks.slice(i, i + ACKS_PER_EVENT).map(({ waMessageId, ack }) => ({ waMessageId, ack }));
+      const digest = createHash('sha1');
+      for (const a of part) digest.update(`${a.waMessageId}:${a.ack};`);
+      const event: WaAcks = { companyId: s.companyId, connectionId: s.id, at: Date.now(), acks: part };
+      await this.bus.publish(WaSubjects.acks(s.companyId, s.id), event, { msgId: `${s.id}:acks:${digest.digest('hex')}` });
+    }
   }
 
   /** A send given up after its tries: ack 0 with the reason, for tickets to mark the message failed. */
@@ -61,14 +79,6 @@ export class InboundPublisher {
       WaSubjects.ack(s.companyId, s.id, subjectToken(contact)),
       { companyId: s.companyId, connectionId: s.id, waMessageId, ack: 0, at: Date.now(), failed: reason.slice(0, 500) },
       { msgId: `${s.id}:${waMessageId}:failed` },
-    );
-  }
-
-  async ack(s: SessionRef, contact: string, waMessageId: string, ack: number): Promise<void> {
-    await this.bus.publish(
-      WaSubjects.ack(s.companyId, s.id, subjectToken(contact)),
-      { companyId: s.companyId, connectionId: s.id, waMessageId, ack, at: Date.now() },
-      { msgId: WaSubjects.ackMsgId(s.id, waMessageId, ack) },
     );
   }
 

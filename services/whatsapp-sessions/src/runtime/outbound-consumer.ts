@@ -5,7 +5,7 @@ import { EventBus, deleteDurable, isTransientError, type BusMessage, type Consum
 import { DomainError, MediaStorage } from '@wa/server-kit';
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
-import { contactToJid, jidToContact } from './providers/baileys/mapping.js';
+import { contactToJid } from './providers/baileys/mapping.js';
 import { SessionStore } from './session-store.js';
 import type { OutgoingContent } from './providers/provider.js';
 
@@ -115,8 +115,8 @@ export class OutboundConsumer {
   /**
    * A batch of sends: all recorded before any goes out (one statement; a redelivery of a send already out
    * is only acked), then each sent with the WhatsApp id tickets chose and marked sent, a chat's sends in the
-   * order tickets published them and up to CHATS_AT_ONCE chats side by side; the acks 1 are published
-   * together at the end. A failure (the session not CONNECTED, the phone refusing) fails the delivery: the
+   * order tickets published them and up to CHATS_AT_ONCE chats side by side; the acks 1 are published in one event
+   * at the end. A failure (the session not CONNECTED, the phone refusing) fails the delivery: the
    * bus retries it (what went out before is marked sent and skipped); past OUTBOUND_MAX_ATTEMPTS tries the
    * sends still not out are given up and reported failed (giveUp).
    */
@@ -169,7 +169,8 @@ export class OutboundConsumer {
     if (sends.length === 0) return;
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const states = await this.store.recordSends(sends);
-    const acks: Promise<void>[] = [];
+    // what went out, reported sent (ack 1) together once the batch ends
+    const sent: Array<{ waMessageId: string; ack: number }> = [];
     // each chat's sends in their order; different chats side by side (WhatsApp orders a chat, not a phone)
     const chats = new Map<string, WaOutboundSend[]>();
     for (const send of sends) chats.set(send.to, [...(chats.get(send.to) ?? []), send]);
@@ -182,7 +183,7 @@ export class OutboundConsumer {
         for (let chat = lanes[next++]; chat && !failed; chat = lanes[next++]) {
           for (const send of chat) {
             if (failed) return;
-            await this.sendOne(s, send, states, acks).catch((err: unknown) => {
+            await this.sendOne(s, send, states, sent).catch((err: unknown) => {
               failed = true;
               throw err;
             });
@@ -190,7 +191,9 @@ export class OutboundConsumer {
         }
       }),
     );
-    await Promise.all(acks);
+    if (sent.length > 0) {
+      await this.publisher.acks(s, sent).catch((err: unknown) => this.logger.warn({ err, connectionId: s.id, sends: sent.length }, 'acks 1 not published'));
+    }
     const refused = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (refused) throw refused.reason;
   }
@@ -213,20 +216,20 @@ export class OutboundConsumer {
     return release;
   }
 
-  private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, acks: Promise<void>[]): Promise<void> {
+  private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: Array<{ waMessageId: string; ack: number }>): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') return;
     // paced (public API): a burst leaves at the connection's pace, not at once
     const pace = send.pace && Number.isFinite(send.pace.notBefore) && Number.isFinite(send.pace.intervalMs) ? send.pace : null;
     const release = pace ? await this.pacedTurn(s, pace) : () => undefined;
     try {
-      await this.sendNow(s, send, states, acks);
+      await this.sendNow(s, send, states, sent);
     } finally {
       release();
     }
   }
 
-  private async sendNow(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, acks: Promise<void>[]): Promise<void> {
+  private async sendNow(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: Array<{ waMessageId: string; ack: number }>): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const content = await this.contentOf(send);
     if (!content) {
@@ -242,11 +245,7 @@ export class OutboundConsumer {
     }
     await this.store.markSent(s.id, send.waMessageId);
     states.set(`${send.connectionId}|${send.waMessageId}`, 'sent');
-    acks.push(
-      this.publisher.ack(s, jidToContact(jid), send.waMessageId, 1).catch((err: unknown) =>
-        this.logger.warn({ err, connectionId: s.id, waMessageId: send.waMessageId }, 'ack 1 not published'),
-      ),
-    );
+    sent.push({ waMessageId: send.waMessageId, ack: 1 });
   }
 }
 

@@ -14,7 +14,7 @@ import {
   type UserFacingSocketConfig,
   type WAMessage,
 } from '@whiskeysockets/baileys';
-import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAck, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { request } from '@wa/event-bus';
 import { pdfFile, pngFile, waitFor } from '@wa/testing';
 import { MediaStorage } from '@wa/server-kit';
@@ -200,7 +200,7 @@ describe('baileys: a session driven by its socket\'s events', () => {
   it('shows the QR code, pairs, connects, receives, sends with acks, reconnects after a drop and ends on logout', async () => {
     const { companyId, token } = company();
     const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
-    const acks = new Collector<WaAck>(svc.nc, `wa.ack.${companyId}.>`);
+    const acks = new Collector<WaAcks>(svc.nc, `wa.ack.${companyId}.>`);
     try {
       const before = sockets.length;
       const c = await createConnection(svc, token, { name: 'WhatsApp real', channel: 'baileys' });
@@ -254,9 +254,9 @@ describe('baileys: a session driven by its socket\'s events', () => {
         type: 'append',
       });
       s1.ev.emit('messages.update', [{ key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: true, id: send.waMessageId }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }]);
-      const delivered = await acks.waitFor((a) => a.data.ack === 3);
-      expect(delivered.msgId).toBe(WaSubjects.ackMsgId(c.id, send.waMessageId, 3));
-      expect(delivered.subject).toBe(WaSubjects.ack(companyId, c.id, from));
+      const delivered = await acks.waitFor((a) => a.data.acks.some((x) => x.ack === 3));
+      expect(delivered.data.acks).toEqual([{ waMessageId: send.waMessageId, ack: 3 }]);
+      expect(delivered.subject).toBe(WaSubjects.acks(companyId, c.id));
       const row = await svc.db.query(`SELECT state, ack FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [c.id, send.waMessageId]);
       expect(row[0]).toEqual({ state: 'sent', ack: 3 });
       expect(await storedOn(svc.jsm, subject)).toBe(1);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAck, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { NoRespondersError, request } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
 import {
@@ -219,18 +219,19 @@ describe('sessions: outbound', () => {
   it('sends what tickets publish, shows it in the outbox and raises its ack to delivered and read, publishing each ack', async () => {
     const c = await sandboxConnection();
     const to = phone();
-    const acks = new Collector<WaAck>(svc.nc, `wa.ack.${c.companyId}.${c.id}.>`);
+    const acks = new Collector<WaAcks>(svc.nc, `wa.ack.${c.companyId}.${c.id}.>`);
     try {
       const send = outboundSend(c, to, 'Seu pedido saiu para entrega');
       await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
       const delivered = await waitFor(async () => (await outbox(c.token, c.id)).items.find((i) => i.waMessageId === send.waMessageId && i.ack >= 3));
       expect(delivered).toMatchObject({ waMessageId: send.waMessageId, to, body: 'Seu pedido saiu para entrega' });
       await waitFor(async () => (await outbox(c.token, c.id)).items.find((i) => i.waMessageId === send.waMessageId && i.ack === 4));
+      // each status in an event of the connection's acks, with what came along (here nothing)
       for (const ack of [1, 2, 3, 4]) {
-        const e = await acks.waitFor((a) => a.data.ack === ack);
-        expect(e.subject).toBe(WaSubjects.ack(c.companyId, c.id, to));
-        expect(e.msgId).toBe(WaSubjects.ackMsgId(c.id, send.waMessageId, ack));
-        expect(e.data).toMatchObject({ companyId: c.companyId, connectionId: c.id, waMessageId: send.waMessageId, ack });
+        const e = await acks.waitFor((a) => a.data.acks.some((x) => x.waMessageId === send.waMessageId && x.ack === ack));
+        expect(e.subject).toBe(WaSubjects.acks(c.companyId, c.id));
+        expect(e.msgId).toMatch(new RegExp(`^${c.id}:acks:[0-9a-f]{40}$`));
+        expect(e.data).toEqual({ companyId: c.companyId, connectionId: c.id, at: expect.any(Number), acks: [{ waMessageId: send.waMessageId, ack }] });
       }
       // no echo of our own message comes back as inbound
       expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, to))).toBe(0);

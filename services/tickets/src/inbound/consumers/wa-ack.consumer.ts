@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { conversationKey, Streams, WaSubjects, type WaAck } from '@wa/contracts';
+import { conversationKey, Streams, WaSubjects, type WaAck, type WaAcks } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
@@ -11,7 +11,8 @@ import { TicketsRepository } from '../../tickets/tickets.repository.js';
 
 /**
  * `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced through
- * the outbox, written in the transaction that raises it.
+ * the outbox, written in the transaction that raises it. An event brings one ack (a send given up) or the
+ * several that came together (`WaAcks`).
  */
 @Injectable()
 export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -26,7 +27,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.handle = await this.bus.consume<WaAck>({
+    this.handle = await this.bus.consume<WaAck | WaAcks>({
       stream: Streams.WA.name,
       durable: 'tickets-acks',
       filterSubjects: [WaSubjects.allAcks],
@@ -45,16 +46,17 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     await this.handle?.stop();
   }
 
-  private async handle_(batch: BusMessage<WaAck>[]): Promise<void> {
+  private async handle_(batch: BusMessage<WaAck | WaAcks>[]): Promise<void> {
+    const all = batch.flatMap(({ data }) => acksOf(data));
     // the highest ack of each message in the batch
     const top = new Map<string, WaAck>();
-    for (const { data } of batch) {
+    for (const data of all) {
       const key = `${data.connectionId}|${data.waMessageId}`;
       if ((top.get(key)?.ack ?? -1) < data.ack) top.set(key, data);
     }
     const acks = [...top.values()].filter((a) => !a.failed);
     // a send given up: its message is marked failed (unless an ack showed it got through)
-    const failed = batch.map((m) => m.data).filter((a) => typeof a.failed === 'string' && a.failed.length > 0);
+    const failed = all.filter((a) => typeof a.failed === 'string' && a.failed.length > 0);
     // the rise and its events commit together: a crash after commit leaves the events to the outbox relay
     const outboxIds = await this.db.transaction(async (tx) => {
       // TypeORM answers an UPDATE … RETURNING with [rows, affected]
@@ -87,4 +89,17 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     // published now; what is not (NATS unreachable, the process dies first) the outbox relay publishes later
     await this.outbox.flush(outboxIds);
   }
+}
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/**
+ * The acks an event brings: one (`WaAck`, a send given up) or several that came together (`WaAcks`); a
+ * malformed entry is left out (it could only point at no message).
+ */
+export function acksOf(data: WaAck | WaAcks): WaAck[] {
+  const list: Array<Partial<WaAck>> = 'acks' in data && Array.isArray(data.acks) ? data.acks.map((a) => ({ ...a, companyId: data.companyId, connectionId: data.connectionId, at: data.at })) : [data as WaAck];
+  return list.filter(
+    (a): a is WaAck => isId(a.companyId) && isId(a.connectionId) && typeof a.waMessageId === 'string' && a.waMessageId.length > 0 && Number.isInteger(a.ack) && (a.ack as number) >= 0 && (a.ack as number) <= 5,
+  );
 }
