@@ -23,7 +23,7 @@
 import http from 'node:http';
 import pg from 'pg';
 import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
-import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
+import { busyPercent, costSince, cpuSeconds, machineCpu, postgresCpu, processCost, processCostOf } from '../lib/proc.mjs';
 
 const CUSTOMERS = Number(process.argv[2] ?? process.env.BENCH_CUSTOMERS ?? 1000);
 const START_SPREAD_S = Number(process.env.BENCH_START_SPREAD_S ?? 10);
@@ -146,6 +146,11 @@ async function main() {
   log(`at rest for 5 s, CPU seconds: ${idle}`);
 
   const cpu0 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
+  const costs = () => ({
+    ...Object.fromEntries([...services, ...bench.children.filter((c) => c.name === 'nats-server' || c.name === 'redis-server')].map((s) => [s.name, processCost(s.child.pid)])),
+    postgres: processCostOf('postgres'),
+  });
+  const cost0 = costs();
   const machine0 = machineCpu();
   const pg0 = postgresCpu();
   const t0 = Date.now();
@@ -203,6 +208,7 @@ async function main() {
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
   const machine1 = machineCpu();
+  const cost1 = costs();
   const pgCpu = postgresCpu() - pg0;
   // a late second answer would show within this
   await sleep(3000);
@@ -274,6 +280,11 @@ async function main() {
       `, postgres ${fmt(pgCpu, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
   );
   out(`at rest (5 s before), CPU seconds : ${idle}`);
+  // what each process cost per customer message (and its reply): system calls cross into the kernel and wake the peer
+  const per = (n) => fmt(n / posted, 1);
+  for (const [name, c] of Object.entries(cost1).map(([k, v]) => [k, costSince(cost0[k], v)]).filter(([, c]) => c.user + c.sys >= 0.2).sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys)) {
+    out(`  ${name.padEnd(32)}: user ${fmt(c.user, 1)} s, system ${fmt(c.sys, 1)} s; per message ${per(c.syscw)} writes, ${per(c.syscr)} reads`);
+  }
   out(`replies not the expected menu     : ${fmt(wrong)}`);
   out(`tickets in Suporte after step 2   : ${fmt(landed[0].support)} of ${fmt(landed[0].all)}`);
   out(`answered twice (phone / stored)   : ${fmt(phoneTwice)} / ${fmt(storedTwice)}; replies beyond the expected: ${fmt(extra)} customers`);

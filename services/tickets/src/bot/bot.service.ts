@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type MessageEvent } from '@wa/contracts';
 import { queryPrepared } from '@wa/database';
-import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { deleteDurable, EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { companyTimeZone, MediaStorage, storedMediaOf, TIME_ZONE_SETTING, type WorkingDay } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
@@ -22,6 +22,8 @@ import { botReply, ratingOf, type BotOption, type BotQueue, type BotSettings, ty
 export const COMPANY_SCHEDULES_KEY = 'schedules';
 /** The company settings the bot reads. */
 const BOT_SETTING_KEYS = ['scheduleType', 'sendGreetingMessageOneQueues', TIME_ZONE_SETTING, COMPANY_SCHEDULES_KEY] as const;
+/** The durable consumer of `message.created` the bot answered from before it ran in the inbound path. */
+const FORMER_LANE = 'tickets-bot';
 /** How long a closed ticket's rating request waits for the customer's answer. */
 export const RATING_WINDOW = '24 hours';
 
@@ -94,8 +96,10 @@ interface ConnectionMenu {
 }
 
 /**
- * The bot in the inbound path. It follows tickets' own `message.created` events, so the inbound store never
- * waits for it: a customer's message on a waiting ticket nobody has taken is answered by `botReply`. A batch
+ * The bot in the inbound path. The inbound consumer hands it what it has just stored and announced, after
+ * the store's commit (the store never waits for it) and before the delivery is acked (a crash in between
+ * redelivers it, and the turn is made then): a customer's message on a waiting ticket nobody has taken is
+ * answered by `botReply`. A batch
  * of such messages (several conversations; one conversation's messages in order) is one transaction: the
  * tickets locked, the menus read once per connection, the new places in the menu written in one statement
  * and the replies sent in one (through the same outbox and provider as an agent's). A redelivered message
@@ -105,7 +109,10 @@ interface ConnectionMenu {
 @Injectable()
 export class BotService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(BotService.name);
+  /** the former durable lane, while it is drained (retireOldLane) */
   private handle: ConsumerHandle | undefined;
+  private retiring: Promise<void> | undefined;
+  private stopping = false;
   /** each ticket's last message with the AI prompt, so a ticket's answers go out in order */
   private readonly delegating = new Map<string, Promise<void>>();
 
@@ -123,33 +130,34 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly storage: MediaStorage,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.handle = await this.bus.consume<MessageEvent>({
-      stream: Streams.TICKETS.name,
-      durable: 'tickets-bot',
-      filterSubjects: ['message.created.>'],
-      // one ticket's messages in order: message.created.<companyId>.<ticketId>
-      orderKey: (subject) => subject.split('.').slice(2).join('.'),
-      concurrency: this.env.BOT_CONCURRENCY,
-      batchSize: this.env.BOT_BATCH_SIZE,
-      handler: (batch) => this.handleBatch(batch),
-    });
+  onApplicationBootstrap(): void {
+    // the lane of the versions before: messages it still holds are answered, then it is removed
+    this.retiring = this.retireOldLane().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'bot: the former durable lane not retired; tried again at the next start'));
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await this.handle?.stop();
+    await this.retiring;
     await Promise.all(this.delegating.values());
   }
 
-  private async handleBatch(batch: BusMessage<MessageEvent>[]): Promise<void> {
+  /**
+   * Customer messages the inbound path has just stored and announced (their `message.created` payloads),
+   * answered before that delivery is acked: a crash in between redelivers it, the store finds the messages
+   * stored and they come here again (a message already answered is skipped under the ticket's lock).
+   */
+  async answerStored(events: readonly MessageEvent[]): Promise<void> {
     const turns: BotTurn[] = [];
-    for (const { data } of batch) {
+    for (const data of events) {
       const { message, ticket } = data ?? {};
       // only a customer's message on a waiting, untaken conversation (re-checked under the lock)
       if (!message || !ticket || message.fromMe || ticket.isGroup || ticket.status !== 'pending' || ticket.userId !== null) continue;
       turns.push({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id, body: message.body ?? '' });
     }
     if (turns.length === 0) return;
+    // each conversation in the order its messages were stored
+    turns.sort((a, b) => a.messageId - b.messageId);
     // a conversation the bot is done with says nothing more, unless working hours are kept (an out-of-hours
     // reply): those cost one read here instead of the locked turn (busy conversations stay cheap)
     const done = new Set(
@@ -161,6 +169,53 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const outboxIds = await this.db.transaction((tx) => this.answer(tx, left, delegates));
     await this.outbox.flush(outboxIds);
     for (const d of delegates) this.delegate(d);
+  }
+
+  /**
+   * Versions before this one answered from a durable consumer of `message.created` (FORMER_LANE). Left
+   * alone, it would keep every message published since; at start, what it still holds (published before the
+   * upgrade, not yet answered) is answered as the inbound path would, then it is deleted. Several replicas
+   * may do this at once: the turns are idempotent, and the one that finds the lane gone stops.
+   */
+  private async retireOldLane(): Promise<void> {
+    const jsm = await this.bus.connection.jetstreamManager();
+    const notFound = (err: unknown) => {
+      const code = (err as { api_error?: { err_code?: number } })?.api_error?.err_code;
+      return code === 10014 || code === 10059 || /not found/i.test(String((err as Error)?.message));
+    };
+    // what the lane has answered (every message up to this stream sequence is acked; all of them when it holds
+    // none), null when it is gone
+    const answeredUpTo = async (): Promise<number | null> => {
+      try {
+        const info = await jsm.consumers.info(Streams.TICKETS.name, FORMER_LANE);
+        return info.num_pending === 0 && info.num_ack_pending === 0 ? Number.MAX_SAFE_INTEGER : info.ack_floor.stream_seq;
+      } catch (err) {
+        if (notFound(err)) return null;
+        throw err;
+      }
+    };
+    if ((await answeredUpTo()) === null) return;
+    // what was published before this start is the lane's to answer; what comes after is the inbound path's
+    const until = (await jsm.streams.info(Streams.TICKETS.name)).state.last_seq;
+    this.handle = await this.bus.consume<MessageEvent>({
+      stream: Streams.TICKETS.name,
+      durable: FORMER_LANE,
+      filterSubjects: ['message.created.>'],
+      orderKey: (subject) => subject.split('.').slice(2).join('.'),
+      concurrency: 1,
+      batchSize: this.env.BOT_BATCH_SIZE,
+      handler: (batch) => this.answerStored(batch.map((m) => m.data)),
+    });
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (this.stopping) return;
+      const floor = await answeredUpTo();
+      if (floor === null || floor >= until) break;
+    }
+    await this.handle.stop();
+    this.handle = undefined;
+    await deleteDurable(this.bus, Streams.TICKETS.name, FORMER_LANE);
+    this.logger.log({ durable: FORMER_LANE }, 'bot: the former durable lane answered what it held and is removed');
   }
 
   /**

@@ -73,15 +73,9 @@ export class TicketsEnv extends InfraEnv {
   WEBHOOK_POLL_MS: number = 1_000;
 
   /**
-   * Lanes of tickets the bot answers in parallel (each ticket's messages in order, in one lane). Like the
-   * inbound store, few lanes that fill their batches under load beat many that answer one message each.
+   * Customer messages the former durable lane (`tickets-bot`) answers in one transaction while it is drained at
+   * start; the inbound path answers each stored batch in one.
    */
-  @IsInt()
-  @Min(1)
-  @Max(64)
-  BOT_CONCURRENCY: number = 2;
-
-  /** Customer messages the bot answers in one transaction at most. */
   @IsInt()
   @Min(1)
   @Max(500)

@@ -29,6 +29,11 @@ export class TestCompany {
 
   constructor(private readonly t: TicketsUnderTest) {}
 
+  /** The same company through another tickets process (one started after this one stopped). */
+  through(t: TicketsUnderTest): TestCompany {
+    return Object.assign(Object.create(TestCompany.prototype) as TestCompany, this, { t });
+  }
+
   async user(profile: Profile, queueIds: number[] = [], name = `${profile} ${this.nextUser}`, allTicket: AllTicket = 'desabled'): Promise<{ id: number; token: string }> {
     const id = this.nextUser++;
     await this.writeDirectory({ id, companyId: this.companyId, name, profile, queueIds, allTicket, super: false });

@@ -1,9 +1,10 @@
 import { WebhookRecorder } from '../../webhooks/webhook-recorder.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { conversationKey, Streams, WaSubjects, type WaInboundMessage } from '@wa/contracts';
-import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
+import { conversationKey, Streams, WaSubjects, type MessageEvent, type WaInboundMessage } from '@wa/contracts';
+import { EventBus, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
+import { BotService } from '../../bot/bot.service.js';
 import { TicketsEnv } from '../../config/env.js';
 import { ConnectionEntity, ContactEntity, MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { contactUpdated, contactView } from '../../contacts/contacts.service.js';
@@ -16,8 +17,9 @@ import { storeInbound } from '../store-inbound.js';
 
 /**
  * `wa.inbound.*` → PostgreSQL, the path that must lose nothing and double nothing: a batch is stored
- * in one transaction, acked only after commit, then announced. A redelivered or retried message finds its
- * row and is announced again (the event's msg id makes that harmless).
+ * in one transaction, then announced, then given to the bot (after the commit: the store never waits for it);
+ * acked only after all three. A redelivered or retried message finds its row and is announced and given to
+ * the bot again (the event's msg id and the bot's own record of what it answered make that harmless).
  */
 @Injectable()
 export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +33,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     private readonly tickets: TicketsRepository,
     private readonly callers: CallerService,
     private readonly webhooks: WebhookRecorder,
+    private readonly bot: BotService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -108,5 +111,13 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     await this.webhooks.recordAlone(events);
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
     if (repeated) this.logger.log({ count: announce.length }, 'inbound: repeated messages announced again');
+    // the bot's turn, in this lane (each conversation in order), once its messages are announced (the
+    // customer's message reaches the screens before the bot's reply). An outage fails the delivery and the
+    // turn is made at its retry; a fault of the bot's own leaves the messages stored and the bot quiet there.
+    const created = events.filter((e) => e.subject.startsWith('message.created.')).map((e) => e.payload as MessageEvent);
+    await this.bot.answerStored(created).catch((err: unknown) => {
+      if (isTransientError(err)) throw err;
+      this.logger.error({ err: String(err), messages: created.length }, 'inbound: the bot failed on stored messages; they wait for an agent');
+    });
   }
 }
