@@ -285,6 +285,12 @@ async function main() {
   for (const [name, c] of Object.entries(cost1).map(([k, v]) => [k, costSince(cost0[k], v)]).filter(([, c]) => c.user + c.sys >= 0.2).sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys)) {
     out(`  ${name.padEnd(32)}: user ${fmt(c.user, 1)} s, system ${fmt(c.sys, 1)} s; per message ${per(c.syscw)} writes, ${per(c.syscr)} reads`);
   }
+  // row updates that touched no index (HOT) against all, for the tables the path updates most
+  const { rows: hot } = await db.query(
+    `SELECT schemaname || '.' || relname AS t, n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
+      WHERE (schemaname, relname) IN (('tickets', 'messages'), ('tickets', 'tickets'), ('whatsapp', 'sent_messages')) ORDER BY 1`,
+  );
+  out(`row updates, HOT of all           : ${hot.map((r) => `${r.t} ${fmt(r.hot)} of ${fmt(r.upd)}`).join(', ')}`);
   out(`replies not the expected menu     : ${fmt(wrong)}`);
   out(`tickets in Suporte after step 2   : ${fmt(landed[0].support)} of ${fmt(landed[0].all)}`);
   out(`answered twice (phone / stored)   : ${fmt(phoneTwice)} / ${fmt(storedTwice)}; replies beyond the expected: ${fmt(extra)} customers`);
