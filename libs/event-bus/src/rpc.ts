@@ -1,4 +1,4 @@
-import type { Msg, NatsConnection, NatsError } from 'nats';
+import type { ConsumerInfo, Msg, NatsConnection, NatsError } from 'nats';
 
 /**
  * Core NATS request/reply with JSON bodies, and the reset of a durable consumer. Plain functions over
@@ -91,8 +91,25 @@ export async function deleteDurable(bus: HasConnection, stream: string, durable:
   }
 }
 
+/** A durable consumer's state, or null when there is no such consumer (or no such stream). */
+export async function durableInfo(bus: HasConnection, stream: string, durable: string): Promise<ConsumerInfo | null> {
+  const jsm = await bus.connection.jetstreamManager();
+  try {
+    return await jsm.consumers.info(stream, durable);
+  } catch (err) {
+    if (isConsumerNotFound(err) || isStreamNotFound(err)) return null;
+    throw err;
+  }
+}
+
 /** JetStream's "consumer not found" (API error 10014). */
 function isConsumerNotFound(err: unknown): boolean {
   const apiError = (err as NatsError | undefined)?.api_error;
   return apiError?.err_code === 10014 || /consumer not found/i.test((err as Error | undefined)?.message ?? '');
+}
+
+/** JetStream's "stream not found" (API error 10059). */
+function isStreamNotFound(err: unknown): boolean {
+  const apiError = (err as NatsError | undefined)?.api_error;
+  return apiError?.err_code === 10059 || /stream not found/i.test((err as Error | undefined)?.message ?? '');
 }

@@ -123,7 +123,13 @@ export interface WaAcks {
   companyId: number;
   connectionId: number;
   at: number;
-  acks: Array<{ waMessageId: string; ack: number }>;
+  acks: WaAckEntry[];
+}
+
+/** One send's new status in a `WaAcks` event. */
+export interface WaAckEntry {
+  waMessageId: string;
+  ack: number;
 }
 
 export interface WaOutboundSend {

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type MessageEvent } from '@wa/contracts';
 import { queryPrepared } from '@wa/database';
-import { deleteDurable, EventBus, type ConsumerHandle } from '@wa/event-bus';
+import { deleteDurable, durableInfo, EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { companyTimeZone, MediaStorage, storedMediaOf, TIME_ZONE_SETTING, type WorkingDay } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
@@ -178,25 +178,16 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
    * may do this at once: the turns are idempotent, and the one that finds the lane gone stops.
    */
   private async retireOldLane(): Promise<void> {
-    const jsm = await this.bus.connection.jetstreamManager();
-    const notFound = (err: unknown) => {
-      const code = (err as { api_error?: { err_code?: number } })?.api_error?.err_code;
-      return code === 10014 || code === 10059 || /not found/i.test(String((err as Error)?.message));
-    };
     // what the lane has answered (every message up to this stream sequence is acked; all of them when it holds
     // none), null when it is gone
     const answeredUpTo = async (): Promise<number | null> => {
-      try {
-        const info = await jsm.consumers.info(Streams.TICKETS.name, FORMER_LANE);
-        return info.num_pending === 0 && info.num_ack_pending === 0 ? Number.MAX_SAFE_INTEGER : info.ack_floor.stream_seq;
-      } catch (err) {
-        if (notFound(err)) return null;
-        throw err;
-      }
+      const info = await durableInfo(this.bus, Streams.TICKETS.name, FORMER_LANE);
+      if (!info) return null;
+      return info.num_pending === 0 && info.num_ack_pending === 0 ? Number.MAX_SAFE_INTEGER : info.ack_floor.stream_seq;
     };
     if ((await answeredUpTo()) === null) return;
     // what was published before this start is the lane's to answer; what comes after is the inbound path's
-    const until = (await jsm.streams.info(Streams.TICKETS.name)).state.last_seq;
+    const until = (await (await this.bus.connection.jetstreamManager()).streams.info(Streams.TICKETS.name)).state.last_seq;
     this.handle = await this.bus.consume<MessageEvent>({
       stream: Streams.TICKETS.name,
       durable: FORMER_LANE,

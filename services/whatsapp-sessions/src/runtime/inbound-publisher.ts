@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { WaSubjects, type WaAcks, type WaInboundMessage, type WaMedia } from '@wa/contracts';
+import { WaSubjects, type WaAckEntry, type WaAcks, type WaInboundMessage, type WaMedia } from '@wa/contracts';
 import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType } from '@wa/server-kit';
 import type { Readable } from 'node:stream';
 import { EventBus } from '@wa/event-bus';
@@ -63,7 +63,7 @@ export class InboundPublisher {
    * Status changes of this connection's sends, published together: one `WaAcks` event per ACKS_PER_EVENT,
    * its msg id a digest of what it says (a retried publish is dropped as a repeat).
    */
-  async acks(s: SessionRef, acks: ReadonlyArray<{ waMessageId: string; ack: number }>): Promise<void> {
+  async acks(s: SessionRef, acks: readonly WaAckEntry[]): Promise<void> {
     for (let i = 0; i < acks.length; i += ACKS_PER_EVENT) {
       const part = acks.slice(i, i + ACKS_PER_EVENT).map(({ waMessageId, ack }) => ({ waMessageId, ack }));
       const digest = createHash('sha1');

@@ -1,6 +1,6 @@
 import { WhatsappSessionsEnv } from '../config/env.js';
 import { Injectable, Logger } from '@nestjs/common';
-import { Streams, WaSubjects, type WaOutboundSend } from '@wa/contracts';
+import { Streams, WaSubjects, type WaAckEntry, type WaOutboundSend } from '@wa/contracts';
 import { EventBus, deleteDurable, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DomainError, MediaStorage } from '@wa/server-kit';
 import { InboundPublisher } from './inbound-publisher.js';
@@ -170,7 +170,7 @@ export class OutboundConsumer {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const states = await this.store.recordSends(sends);
     // what went out, reported sent (ack 1) together once the batch ends
-    const sent: Array<{ waMessageId: string; ack: number }> = [];
+    const sent: WaAckEntry[] = [];
     // each chat's sends in their order; different chats side by side (WhatsApp orders a chat, not a phone)
     const chats = new Map<string, WaOutboundSend[]>();
     for (const send of sends) chats.set(send.to, [...(chats.get(send.to) ?? []), send]);
@@ -216,7 +216,7 @@ export class OutboundConsumer {
     return release;
   }
 
-  private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: Array<{ waMessageId: string; ack: number }>): Promise<void> {
+  private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: WaAckEntry[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') return;
     // paced (public API): a burst leaves at the connection's pace, not at once
@@ -229,7 +229,7 @@ export class OutboundConsumer {
     }
   }
 
-  private async sendNow(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: Array<{ waMessageId: string; ack: number }>): Promise<void> {
+  private async sendNow(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: WaAckEntry[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const content = await this.contentOf(send);
     if (!content) {
