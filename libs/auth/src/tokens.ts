@@ -35,7 +35,7 @@ export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false
  * tokens signed until `at` refused (profile changed), or a new version of a user's directory entry.
  */
 export type RevocationNotice =
-  | { kind: 'session'; sessionId: string }
+  | { kind: 'session'; sessionId: string; replaced: boolean }
   | { kind: 'user'; userId: number }
   | { kind: 'before'; userId: number; at: number }
   | { kind: 'version'; companyId: number; userId: number; at: number };
@@ -45,7 +45,7 @@ function noticeOf(key: string, at: number): RevocationNotice | undefined {
   const colon = rest.indexOf(':');
   const kind = rest.slice(0, colon);
   const id = rest.slice(colon + 1);
-  if (kind === 'sid') return { kind: 'session', sessionId: id };
+  if (kind === 'sid') return { kind: 'session', sessionId: id, replaced: at === SESSION_REPLACED };
   if (kind === 'uver') {
     const [companyId, userId] = id.split('.').map(Number);
     return Number.isSafeInteger(companyId) && Number.isSafeInteger(userId) ? { kind: 'version', companyId, userId, at } : undefined;
@@ -114,11 +114,13 @@ export function decodeAccessToken(token: string | undefined, secret: string): Ve
 const REVOKED_PREFIX = 'auth:revoked:';
 const userKey = (userId: number) => `${REVOKED_PREFIX}user:${userId}`;
 const sessionKey = (sid: string) => `${REVOKED_PREFIX}sid:${sid}`;
+/** the value of a session's key (and of its published notice) when a sign-in elsewhere ended it */
+const SESSION_REPLACED = 2;
 /** tokens of the user signed up to the key's value (ms) are refused; later ones pass */
 const beforeKey = (userId: number) => `${REVOKED_PREFIX}before:${userId}`;
 /** the version (ms) of the user's directory entry auth last wrote: a reader with an older copy waits for the watch */
 const versionKey = (companyId: number, userId: number) => `${REVOKED_PREFIX}uver:${companyId}.${userId}`;
-/** a published revocation: the key, and for a "before" key its instant (`key=ms`) */
+/** a published revocation: the key, and for a "before" key its instant (`key=ms`), for a replaced session's `key=2` */
 const parseRevocation = (message: string): [string, number] => {
   const at = message.indexOf('=');
   return at < 0 ? [message, 0] : [message.slice(0, at), Number(message.slice(at + 1)) || 0];
@@ -180,8 +182,13 @@ export class TokenRevocation {
     await this.revoke([[userKey(userId), 0]]);
   }
 
-  async revokeSessions(sessionIds: string[]): Promise<void> {
-    await this.revoke(sessionIds.map((sid) => [sessionKey(sid), 0]));
+  /**
+   * Ends login sessions. `replaced`: a sign-in elsewhere ended them, which the notice says, so that realtime
+   * tells their sockets why (spec 01 §4) even when this notice outruns the bus's `sessionReplaced` event.
+   */
+  async revokeSessions(sessionIds: string[], why: 'ended' | 'replaced' = 'ended'): Promise<void> {
+    const at = why === 'replaced' ? SESSION_REPLACED : 0;
+    await this.revoke(sessionIds.map((sid) => [sessionKey(sid), at]));
   }
 
   /**

@@ -97,7 +97,7 @@ export class SessionsService {
     });
     // the next request anywhere finds the user in the directory (see UsersService.announce)
     if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.companyId, user.id, version);
-    if (ended.length > 0) await this.revocation.revokeSessions(ended);
+    if (ended.length > 0) await this.revocation.revokeSessions(ended, 'replaced');
     const view = await this.userWithCompany(user.id);
     return { token: this.accessToken(view, sessionId), user: view, refreshToken, refreshExpiresAt: expiresAt };
   }

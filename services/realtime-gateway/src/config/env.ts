@@ -25,7 +25,7 @@ export class RealtimeEnv extends MessagingEnv {
   @Max(30 * 86_400)
   TICKET_CACHE_TTL_S: number = 86_400;
 
-  /** Sockets of an ended login session are disconnected this long after `sessionReplaced`, so the app can show it. */
+  /** Sockets of a login session a sign-in elsewhere ended are disconnected this long after `sessionReplaced`, so the app can show it. */
   @IsInt()
   @Min(0)
   @Max(60_000)

@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UserDirectory, type DirectoryUser, type RevocationNotice } from '@wa/auth';
+import { SocketChannels, type AuthChannelPayload } from '@wa/contracts';
+import { RealtimeEnv } from '../config/env.js';
 import { permissionRooms, Rooms, type TicketVisibility } from './rooms.js';
 import type { RealtimeSocket } from './socket-types.js';
 
@@ -41,7 +43,10 @@ export class Membership {
   private stopped = false;
   private waiting = false;
 
-  constructor(private readonly directory: UserDirectory) {}
+  constructor(
+    private readonly directory: UserDirectory,
+    private readonly env: RealtimeEnv,
+  ) {}
 
   /**
    * Watches the user directory; while its bucket is not there yet (auth creates it, and may start later)
@@ -169,7 +174,10 @@ export class Membership {
   revoked(notice: RevocationNotice): void {
     switch (notice.kind) {
       case 'session':
-        for (const socket of [...(this.bySession.get(notice.sessionId) ?? [])]) this.end(socket, 'session ended');
+        for (const socket of [...(this.bySession.get(notice.sessionId) ?? [])]) {
+          if (notice.replaced) this.replaced(socket);
+          else this.end(socket, 'session ended');
+        }
         return;
       case 'user':
         for (const socket of [...(this.byUserId.get(notice.userId) ?? [])]) this.end(socket, 'user deleted');
@@ -181,6 +189,21 @@ export class Membership {
         return;
       default:
     }
+  }
+
+  /**
+   * A sign-in elsewhere ended the socket's session: it is told why (spec 01 §4), as the bus's
+   * `sessionReplaced` event also tells it (whichever comes first; the app shows it once), and ends after the
+   * grace period in which the app shows it. It leaves its rooms and this class's follow-up at once: nothing
+   * else reaches it.
+   */
+  private replaced(socket: RealtimeSocket): void {
+    this.unregister(socket);
+    for (const room of [...socket.rooms]) if (room !== socket.id) void socket.leave(room);
+    const payload: AuthChannelPayload = { action: 'sessionReplaced', user: { id: socket.data.userId } };
+    socket.emit(SocketChannels.auth(socket.data.companyId), payload);
+    const timer = setTimeout(() => this.end(socket, 'session replaced'), this.env.SESSION_ENDED_GRACE_MS);
+    timer.unref();
   }
 
   private end(socket: RealtimeSocket, why: string): void {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SocketChannels } from '@wa/contracts';
 import { connect, deployment, dropDurable, newCompanyId, newUser, putUser, session, startReplica, TicketsStub, type Client, type Replica } from './harness.js';
 
 /** Resolves with the reason once the client is disconnected by the server. */
@@ -46,6 +47,25 @@ describe('realtime-gateway: a socket ends when access ends', () => {
     await gw.revocation.revokeSessions([user.sid]);
     expect(await within(disconnected, 1000)).toMatchObject({ reason: 'io server disconnect' });
     expect(kept.socket.connected).toBe(true);
+  });
+
+  it('when a sign-in elsewhere replaced its session: told why first (without waiting for the bus), then cut after the grace; the new session stays', async () => {
+    const companyId = newCompanyId();
+    const user = await newUser(gw, companyId, { profile: 'admin' });
+    const fresh = session(companyId, user.id, 'admin');
+    const ended = await open(user.token);
+    const current = await open(fresh.token);
+    const channel = SocketChannels.auth(companyId);
+    // what the socket had heard when it was cut
+    const disconnected = new Promise<{ reason: string; heard: unknown[] }>((resolve) =>
+      ended.socket.once('disconnect', (reason) => resolve({ reason, heard: [...ended.events(channel)] })),
+    );
+    // only the revocation: no sessionReplaced event on the bus (it may come later, or after the socket is gone)
+    await gw.revocation.revokeSessions([user.sid], 'replaced');
+    const result = await Promise.race([disconnected, new Promise<{ reason: string }>((resolve) => setTimeout(() => resolve({ reason: 'still connected' }), 3000))]);
+    expect(result).toEqual({ reason: 'io server disconnect', heard: [{ action: 'sessionReplaced', user: { id: user.id } }] });
+    expect(current.events(channel)).toEqual([]);
+    expect(current.socket.connected).toBe(true);
   });
 
   it('when the user is deleted, within a second', async () => {

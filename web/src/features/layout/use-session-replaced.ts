@@ -1,4 +1,5 @@
 import { SocketChannels, type AuthChannelPayload } from '@wa/contracts';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser, sessionReplaced } from '../../app/session';
 import { clearLocalStorage } from '../../app/storage';
@@ -15,8 +16,11 @@ export function useSessionReplaced(): void {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const client = useRealtime();
+  // the notice may come twice (the revocation and the bus both carry it): it is shown once
+  const ended = useRef(false);
   useSocketEvent<AuthChannelPayload>(user ? SocketChannels.auth(user.companyId) : null, (p) => {
-    if (p?.action !== 'sessionReplaced' || p.user?.id !== user?.id) return;
+    if (p?.action !== 'sessionReplaced' || p.user?.id !== user?.id || ended.current) return;
+    ended.current = true;
     client?.close();
     dispatch(sessionReplaced());
     notify.warning(t('auth.sessionReplaced'), 10_000);
