@@ -24,6 +24,15 @@ export class TicketsEnv extends InfraEnv {
   @Max(64)
   INBOUND_CONCURRENCY: number = 2;
 
+  /**
+   * How long the status changes of sent messages (ticks) are gathered before they are written together: the
+   * changes of one message that come within it (server, then delivered) become one write and one event.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(2000)
+  ACK_LINGER_MS: number = 250;
+
   /** How long JetStream waits for an ack before giving an inbound message to another process. */
   @IsInt()
   @Min(1000)

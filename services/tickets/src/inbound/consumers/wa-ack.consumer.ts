@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type WaAck, type WaAcks } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
+import { TicketsEnv } from '../../config/env.js';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { Outbox } from '../../outbox/outbox.service.js';
@@ -24,6 +25,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly tickets: TicketsRepository,
     private readonly callers: CallerService,
     private readonly outbox: Outbox,
+    private readonly env: TicketsEnv,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -31,13 +33,14 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       stream: Streams.WA.name,
       durable: 'tickets-acks',
       filterSubjects: [WaSubjects.allAcks],
-      // an ack only rises, whatever the order; what costs is a transaction per batch, and a tick shown
-      // 50 ms later is not seen: one lane gathers what trickles in (a batch of one per ack was 80% of the
-      // database's work while the public API benchmark sent)
+      // an ack only rises, whatever the order; what costs is a transaction per batch, and a tick shown a
+      // fraction of a second later is not missed: one lane gathers what trickles in (a batch of one per ack
+      // was 80% of the database's work while the public API benchmark sent), and a message's changes that
+      // come within ACK_LINGER_MS (server and delivered, 200 ms apart on the sandbox) are one write
       orderKey: conversationKey,
       concurrency: 1,
       batchSize: 200,
-      lingerMs: 50,
+      lingerMs: this.env.ACK_LINGER_MS,
       handler: (batch) => this.handle_(batch),
     });
   }
