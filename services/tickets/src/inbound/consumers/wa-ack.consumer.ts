@@ -6,14 +6,15 @@ import { DataSource, In } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
-import { Outbox } from '../../outbox/outbox.service.js';
 import { announceStored } from '../../tickets/announce.js';
 import { TicketsRepository } from '../../tickets/tickets.repository.js';
+import { WebhookRecorder } from '../../webhooks/webhook-recorder.js';
 
 /**
- * `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced through
- * the outbox, written in the transaction that raises it. An event brings one ack (a send given up) or the
- * several that came together (`WaAcks`).
+ * `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced
+ * (`message.updated`) before the delivery is acked, as the inbound path announces what it stores: the bus
+ * keeps the ack until then, which does what the outbox would. An event brings one ack (a send given up) or
+ * the several that came together (`WaAcks`).
  */
 @Injectable()
 export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,7 +25,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly bus: EventBus,
     private readonly tickets: TicketsRepository,
     private readonly callers: CallerService,
-    private readonly outbox: Outbox,
+    private readonly webhooks: WebhookRecorder,
     private readonly env: TicketsEnv,
   ) {}
 
@@ -60,8 +61,10 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     const acks = [...top.values()].filter((a) => !a.failed);
     // a send given up: its message is marked failed (unless an ack showed it got through)
     const failed = all.filter((a) => typeof a.failed === 'string' && a.failed.length > 0);
-    // the rise and its events commit together: a crash after commit leaves the events to the outbox relay
-    const outboxIds = await this.db.transaction(async (tx) => {
+    // a redelivery (after a crash) or a retry here (a publish failed): an earlier call may have committed the
+    // rise and not announced it, so what this batch names is announced as it now is
+    const repeated = batch.some((m) => m.deliveryCount > 1 || m.attempt > 1);
+    const events = await this.db.transaction(async (tx) => {
       // TypeORM answers an UPDATE … RETURNING with [rows, affected]
       const [marked] = failed.length
         ? ((await tx.query(
@@ -81,16 +84,31 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
         [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
       )) as [Array<Parameters<typeof messageOfRow>[0]>, number];
       const byId = new Map(raised.map((r) => [String(r.id), messageOfRow(r)]));
+      if (repeated) {
+        const named = [...acks, ...failed];
+        const now = (await tx.query(
+          `SELECT m.* FROM tickets.messages m
+             JOIN unnest($1::int[], $2::text[], $3::int[]) AS u(whatsapp, wid, company)
+               ON m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company`,
+          [named.map((a) => a.connectionId), named.map((a) => a.waMessageId), named.map((a) => a.companyId)],
+        )) as Array<Parameters<typeof messageOfRow>[0]>;
+        for (const r of now) if (!byId.has(String(r.id))) byId.set(String(r.id), messageOfRow(r));
+      }
       // a message marked failed and not risen (rare) is read as it now is
       const others = marked.map((r) => String(r.id)).filter((id) => !byId.has(id));
       if (others.length > 0) for (const m of await tx.getRepository(MessageEntity).findBy({ id: In(others) })) byId.set(String(m.id), m);
       if (byId.size === 0) return [];
       const messages = [...byId.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       const tickets = await this.tickets.findByKeys(messages.map((m) => ({ companyId: m.companyId, id: m.ticketId })), tx);
-      return this.outbox.add(tx, announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id)));
+      const events = announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id));
+      // the company's webhook deliveries commit with the rise (a repeat finds them by their key)
+      await this.webhooks.record(tx, events);
+      return events;
     });
-    // published now; what is not (NATS unreachable, the process dies first) the outbox relay publishes later
-    await this.outbox.flush(outboxIds);
+    // Published here, not through the outbox: the delivery is acked only once they are on the bus, so a crash
+    // or an outage before that brings the batch again, and the repeat above announces what it had risen
+    // (the events' msg ids drop what was published twice). An ack is half of the outbox's rows otherwise.
+    await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
   }
 }
 
