@@ -127,7 +127,10 @@ export class SessionStore {
     );
   });
 
-  /** Raises sent messages' acks (acks only go up), one statement for the lot; answers the ids that are ours. */
+  /**
+   * Raises sent messages' acks (acks only go up), one statement for the lot; answers the ids that rose. A
+   * status already stored (the sent, 1, that markSent wrote) writes nothing.
+   */
   async raiseAcks(connectionId: number, acks: ReadonlyArray<{ waMessageId: string; ack: number }>): Promise<Set<string>> {
     if (acks.length === 0) return new Set();
     const top = new Map<string, number>();
@@ -135,7 +138,7 @@ export class SessionStore {
     const raw = await this.db.query(
       `UPDATE whatsapp.sent_messages s SET ack = GREATEST(s.ack, u.ack)
          FROM unnest($2::varchar[], $3::int[]) AS u(wid, ack)
-        WHERE s."connectionId" = $1 AND s."waMessageId" = u.wid
+        WHERE s."connectionId" = $1 AND s."waMessageId" = u.wid AND s.ack < u.ack
         RETURNING s."waMessageId"`,
       [connectionId, [...top.keys()], [...top.values()]],
     );
