@@ -117,25 +117,24 @@ async function main() {
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    const messages = batch.map((cust) => ({ from: cust.number, name: `Cliente ${cust.c}`, body: STEPS[cust.step].say }));
+    const messages = batch.map(({ cust, body }) => ({ from: cust.number, name: `Cliente ${cust.c}`, body }));
     const call = request(inboundUrl, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, { token: company.token(), body: { messages } })
       .then((res) => {
-        if (res.status !== 202) for (const cust of batch) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
+        if (res.status !== 202) for (const { cust } of batch) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
         posted += batch.length;
       })
       .catch((err) => {
-        for (const cust of batch) cust.failed = String(err);
+        for (const { cust } of batch) cust.failed = String(err);
       })
       .finally(() => calls.delete(call));
     calls.add(call);
   };
   const ticker = setInterval(flush, TICK_MS);
+  // what the customer says is fixed when they say it (an early extra reply moves their step before the tick)
   const say = (cust) => {
     cust.sentAt[cust.step] = Date.now();
-    if (TICK_MS === 0) {
-      pending.push(cust);
-      flush();
-    } else pending.push(cust);
+    pending.push({ cust, body: STEPS[cust.step].say });
+    if (TICK_MS === 0) flush();
   };
   const think = () => (THINK_MS === 0 ? 0 : THINK_MS * (0.5 + Math.random()));
 
@@ -260,6 +259,16 @@ async function main() {
   const storedTwice = stored.filter((r) => r.n > STEPS.length && r.number !== warm).length;
   const extra = customers.filter((x) => x.extra > 0).length;
   const unanswered = customers.filter((x) => x.replies.length < STEPS.length).length;
+  // a customer answered more than asked: their conversation as stored, to see which reply came twice
+  const twice = [...phone.filter((r) => r.n > STEPS.length && r.to !== warm).map((r) => r.to), ...stored.filter((r) => r.n > STEPS.length && r.number !== warm).map((r) => r.number), ...customers.filter((x) => x.extra > 0).map((x) => x.number)];
+  if (twice.length > 0) {
+    const { rows: conversation } = await db.query(
+      `SELECT m.id, m."fromMe", m."isBot", m."ticketId", left(m.body, 40) AS body, m."createdAt" FROM tickets.messages m JOIN tickets.contacts c ON c.id = m."contactId"
+        WHERE m."companyId" = $1 AND c.number = $2 ORDER BY m.id`,
+      [companyId, twice[0]],
+    );
+    log(`answered more than asked: ${twice[0]} (${twice.length} such); its messages: ${JSON.stringify(conversation)}`);
+  }
   const wrong = customers.reduce((n, x) => n + x.wrong, 0);
   const failed = customers.filter((x) => x.failed);
   const first = Math.min(...customers.flatMap((x) => x.sentAt));
