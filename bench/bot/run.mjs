@@ -17,8 +17,9 @@
 // before its call to the reply's `sentAt` on the sandbox phone (whatsapp.sandbox_outbox, polled every 20 ms;
 // one clock, this machine's). BENCH_START_SPREAD_S=0 BENCH_THINK_MS=0 makes it a burst (all at once, answers
 // at once).
-// Prints: messages and replies per second, p50/p90/p99/max of message → reply per step and overall, CPU seconds
-// per process, each reply checked against the menu it should be; the customers answered twice (more than three
+// Prints: messages and replies per second, p50/p90/p99/max of message → reply per step and overall, and of its
+// stages (the sandbox call answered, the message stored, the reply stored, the reply on the phone), CPU seconds
+// per process (this bench's driver too), each reply checked against the menu it should be; the customers answered twice (more than three
 // replies on the phone, or more than three bot messages stored) or not answered. Exits 1 when any was.
 import http from 'node:http';
 import pg from 'pg';
@@ -111,6 +112,9 @@ async function main() {
   // what customers send within a tick goes to the sandbox in one call (Baileys, too, hands over a socket's
   // events together); a message's latency runs from the moment its customer sent it, the wait for the tick included
   let posted = 0;
+  // the sandbox calls: how long each took, and each message from its customer's moment to its call's answer
+  const callMs = [];
+  const acceptedMs = [];
   let pending = [];
   const calls = new Set();
   const flush = () => {
@@ -118,10 +122,14 @@ async function main() {
     const batch = pending;
     pending = [];
     const messages = batch.map(({ cust, body }) => ({ from: cust.number, name: `Cliente ${cust.c}`, body }));
+    const called = Date.now();
     const call = request(inboundUrl, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, { token: company.token(), body: { messages } })
       .then((res) => {
         if (res.status !== 202) for (const { cust } of batch) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
         posted += batch.length;
+        const answered = Date.now();
+        callMs.push(answered - called);
+        for (const { sentAt } of batch) acceptedMs.push(answered - sentAt);
       })
       .catch((err) => {
         for (const { cust } of batch) cust.failed = String(err);
@@ -133,7 +141,7 @@ async function main() {
   // what the customer says is fixed when they say it (an early extra reply moves their step before the tick)
   const say = (cust) => {
     cust.sentAt[cust.step] = Date.now();
-    pending.push({ cust, body: STEPS[cust.step].say });
+    pending.push({ cust, body: STEPS[cust.step].say, sentAt: cust.sentAt[cust.step] });
     if (TICK_MS === 0) flush();
   };
   const think = () => (THINK_MS === 0 ? 0 : THINK_MS * (0.5 + Math.random()));
@@ -152,6 +160,7 @@ async function main() {
   const cost0 = costs();
   const machine0 = machineCpu();
   const pg0 = postgresCpu();
+  const self0 = process.cpuUsage();
   const t0 = Date.now();
   log(`${fmt(CUSTOMERS)} customers start within ${START_SPREAD_S} s, answering ~${THINK_MS} ms after each reply`);
   for (const cust of customers) setTimeout(() => void say(cust), Math.random() * START_SPREAD_S * 1000);
@@ -209,6 +218,7 @@ async function main() {
   const machine1 = machineCpu();
   const cost1 = costs();
   const pgCpu = postgresCpu() - pg0;
+  const self1 = process.cpuUsage(self0);
   // a late second answer would show within this
   await sleep(3000);
   const { rows: phone } = await db.query(
@@ -280,13 +290,15 @@ async function main() {
   out(`messages / replies                : ${fmt(posted)} sent, ${fmt(all.length)} replies in ${fmt(busySpan, 1)} s = ${fmt(posted / busySpan)} messages/s, ${fmt(all.length / busySpan)} replies/s`);
   for (const [i, s] of STEPS.entries()) out(row(`message -> reply, step ${i + 1} ("${s.say}")`, customers.flatMap((x) => x.replies.filter((r) => r.step === i).map((r) => r.ms)).sort((a, b) => a - b)));
   out(row('message -> reply, all steps', all));
+  out(row('  message sent -> call answered', acceptedMs.sort((a, b) => a - b)));
+  out(row('  (sandbox call, each)', callMs.sort((a, b) => a - b)));
   out(row('  message sent -> stored', stage.call));
   out(row('  stored -> bot reply stored', stage.bot));
   out(row('  bot reply stored -> phone', stage.phone));
   out(
     `CPU seconds (${fmt(wall, 1)} s wall)            : ` +
       services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +
-      `, postgres ${fmt(pgCpu, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
+      `, postgres ${fmt(pgCpu, 1)}, this bench's driver ${fmt((self1.user + self1.system) / 1e6, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
   );
   out(`at rest (5 s before), CPU seconds : ${idle}`);
   // what each process cost per customer message (and its reply): system calls cross into the kernel and wake the peer

@@ -36,18 +36,35 @@ export class InboundPublisher {
   ) {}
 
   /**
-   * An upsert's messages: one conversation's messages one after the other (a retried publish cannot
-   * overtake the next one), different conversations side by side.
+   * Upserts' messages (one turn of the session): one conversation's messages one after the other, in the
+   * order received (a retried publish cannot overtake the next one), different conversations side by side.
+   * Answers each upsert's failure (undefined when all its messages are on JetStream): a conversation stops
+   * at its first message that fails, and that message's upsert and the upserts of the ones after it fail.
    */
-  async upsert(s: SessionRef, upsert: ProviderEventMap['messages.upsert']): Promise<void> {
-    const conversations = new Map<string, WAMessage[]>();
-    for (const m of upsert.messages) {
-      const key = m.key?.remoteJid ?? '';
-      const list = conversations.get(key);
-      if (list) list.push(m);
-      else conversations.set(key, [m]);
-    }
-    await Promise.all([...conversations.values()].map((messages) => this.conversation(s, messages)));
+  async upsertMany(s: SessionRef, upserts: ReadonlyArray<ProviderEventMap['messages.upsert']>): Promise<unknown[]> {
+    const conversations = new Map<string, Array<{ m: WAMessage; upsert: number }>>();
+    upserts.forEach((u, upsert) => {
+      for (const m of u.messages) {
+        const key = m.key?.remoteJid ?? '';
+        const list = conversations.get(key);
+        if (list) list.push({ m, upsert });
+        else conversations.set(key, [{ m, upsert }]);
+      }
+    });
+    const failures: unknown[] = upserts.map(() => undefined);
+    await Promise.all(
+      [...conversations.values()].map(async (list) => {
+        for (let i = 0; i < list.length; i++) {
+          try {
+            await this.message(s, list[i].m);
+          } catch (err) {
+            for (let j = i; j < list.length; j++) failures[list[j].upsert] ??= err;
+            return;
+          }
+        }
+      }),
+    );
+    return failures;
   }
 
   /** Status changes of our messages (WhatsApp gives them in batches) → sent_messages.ack and `wa.ack.*`. */
@@ -82,17 +99,15 @@ export class InboundPublisher {
     );
   }
 
-  private async conversation(s: SessionRef, messages: WAMessage[]): Promise<void> {
-    for (const m of messages) {
-      const inbound = toInboundMessage(m, s.ctx);
-      if (!inbound) continue;
-      // the echo of a message this connection sent itself; messages typed on the phone do go on
-      if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) continue;
-      await this.withMedia(s, m, inbound);
-      await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
-        msgId: WaSubjects.inboundMsgId(s.id, inbound.waMessageId),
-      });
-    }
+  private async message(s: SessionRef, m: WAMessage): Promise<void> {
+    const inbound = toInboundMessage(m, s.ctx);
+    if (!inbound) return;
+    // the echo of a message this connection sent itself; messages typed on the phone do go on
+    if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return;
+    await this.withMedia(s, m, inbound);
+    await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
+      msgId: WaSubjects.inboundMsgId(s.id, inbound.waMessageId),
+    });
   }
 
   /**

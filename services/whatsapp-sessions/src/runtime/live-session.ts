@@ -1,6 +1,13 @@
 import type { ConnectionStatus } from '@wa/contracts';
 import type { MappingContext } from './providers/baileys/mapping.js';
-import type { SessionProvider } from './providers/provider.js';
+import type { ProviderEventMap, SessionProvider } from './providers/provider.js';
+
+/** Upserts handled in one turn of a session's chain, and the turn's result for each of them. */
+export interface UpsertTurn {
+  upserts: Array<ProviderEventMap['messages.upsert']>;
+  /** each upsert's failure (undefined: all its messages are on JetStream), in the order of `upserts` */
+  done: Promise<Array<unknown>>;
+}
 
 /** A session running in this process: its provider and what the runtime keeps about it. */
 export interface LiveSession {
@@ -16,6 +23,8 @@ export interface LiveSession {
   qrCount: number;
   /** connection updates and received messages are handled one after the other, in order */
   chain: Promise<void>;
+  /** received messages waiting on the chain for their turn: those that come meanwhile join them (one turn) */
+  waitingUpserts?: UpsertTurn;
   /** ends the subscription to the session's commands */
   stopServing?: () => void;
   reconnectTimer?: NodeJS.Timeout;

@@ -210,7 +210,7 @@ export class SessionRunner {
     s.stopServing = serveCommands(this.bus, s.id, (cmd) => this.execute(s.id, cmd));
     s.provider.ev.on('connection.update', (u) => this.enqueue(s, () => this.onConnectionUpdate(s, u)));
     // a message is accepted only once it is on JetStream: a session stopping first refuses it
-    s.provider.ev.on('messages.upsert', (u) => this.enqueue(s, () => this.inbound.upsert(s, u), { refuseWhenStopped: true }));
+    s.provider.ev.on('messages.upsert', (u) => this.upsert(s, u));
     s.provider.ev.on('messages.update', async (u) => {
       if (!s.stopped) await this.inbound.updates(s, u);
     });
@@ -275,6 +275,36 @@ export class SessionRunner {
       this.logger.warn({ err, connectionId: s.id }, 'session did not open');
       void this.enqueue(s, () => this.onConnectionUpdate(s, { connection: 'close', lastDisconnect: { error: err as Error, date: new Date() } }));
     }
+  }
+
+  /**
+   * Received messages take their turn on the session's chain; those that come while they wait join them, so a
+   * turn publishes everything waiting at once (conversations side by side), not one upsert per round trip to
+   * JetStream. Each upsert resolves once its own messages are on JetStream, or fails with what held them back.
+   */
+  private async upsert(s: LiveSession, u: ProviderEventMap['messages.upsert']): Promise<void> {
+    let turn = s.waitingUpserts;
+    if (!turn) {
+      const upserts: Array<ProviderEventMap['messages.upsert']> = [];
+      const started = this.enqueue(
+        s,
+        () => {
+          if (s.waitingUpserts === turn) s.waitingUpserts = undefined;
+          return Promise.resolve();
+        },
+        { refuseWhenStopped: true },
+      );
+      turn = { upserts, done: started.then(() => this.inbound.upsertMany(s, upserts)) };
+      // the chain goes on once the turn is published (a later connection update waits for it, as before)
+      s.chain = turn.done.then(
+        () => undefined,
+        () => undefined,
+      );
+      s.waitingUpserts = turn;
+    }
+    const index = turn.upserts.push(u) - 1;
+    const failures = await turn.done;
+    if (failures[index] !== undefined) throw failures[index];
   }
 
   private enqueue(s: LiveSession, job: () => Promise<void>, opts: { refuseWhenStopped?: boolean } = {}): Promise<void> {

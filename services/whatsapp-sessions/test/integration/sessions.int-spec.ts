@@ -2,6 +2,8 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { NoRespondersError, request } from '@wa/event-bus';
+import { InboundPublisher } from '../../src/runtime/inbound-publisher.js';
+import type { LiveSession } from '../../src/runtime/live-session.js';
 import { waitFor } from '@wa/testing';
 import {
   Collector,
@@ -167,6 +169,64 @@ describe('sessions: sandbox inbound', () => {
     const again = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages: [messages[2]] } });
     expect(again.body.ids).toEqual([replayId]);
     expect(await storedOn(svc.jsm, mariaSubject)).toBe(3);
+  });
+
+  it('publishes the calls that come while others are being published in one turn: each answered once its own messages are on JetStream, a conversation in order, a failing one holding back only its own', async () => {
+    const c = await sandboxConnection();
+    const publisher = svc.app.get(InboundPublisher);
+    const upsertMany = publisher.upsertMany.bind(publisher);
+    const turns: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const failing = phone();
+    const publish = svc.bus.publish.bind(svc.bus);
+    publisher.upsertMany = async (s, upserts) => {
+      if (s.id === c.id) {
+        turns.push(upserts.length);
+        if (turns.length === 1) await gate;
+      }
+      return upsertMany(s, upserts);
+    };
+    // NATS refuses this customer's messages (a fault on the real bus, for one conversation)
+    svc.bus.publish = (subject, payload, opts) => (subject === WaSubjects.inbound(c.companyId, c.id, failing) ? Promise.reject(new Error('refused by the stream')) : publish(subject, payload, opts));
+    try {
+      const post = (messages: Array<{ from: string; body: string }>) => svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages } });
+      const maria = phone();
+      const first = post([{ from: maria, body: 'um' }]);
+      await waitFor(async () => turns.length === 1);
+      // while the first call is being published, more come: they wait together for the next turn
+      const others = Array.from({ length: 8 }, () => phone());
+      const waiting = (svc.runner as unknown as { sessions: Map<number, LiveSession> }).sessions.get(c.id);
+      const calls = [
+        post([{ from: maria, body: 'dois' }, { from: maria, body: 'três' }]),
+        post([{ from: failing, body: 'não chega' }]),
+        ...others.map((from) => post([{ from, body: 'oi' }])),
+      ];
+      await waitFor(async () => waiting?.waitingUpserts?.upserts.length === calls.length);
+      release();
+      const [one, ...rest] = await Promise.all([first, ...calls]);
+      expect(turns).toEqual([1, calls.length]);
+      expect(one.status).toBe(202);
+      expect(rest[0].status).toBe(202);
+      expect(rest[1].status).toBeGreaterThanOrEqual(500);
+      for (const r of rest.slice(2)) expect(r.status).toBe(202);
+      // Maria's three in the order she wrote them; each other customer's message once; the refused one nowhere
+      const mariaSubject = WaSubjects.inbound(c.companyId, c.id, maria);
+      expect(await storedOn(svc.jsm, mariaSubject)).toBe(3);
+      // read back from her last message: the stream holds her three in the order she wrote them
+      const bodies: string[] = [];
+      for (let seq = (await lastOn<WaInboundMessage>(svc.jsm, mariaSubject)).seq; bodies.length < 3 && seq > 0; seq--) {
+        const m = await svc.jsm.streams.getMessage('WA', { seq }).catch(() => null);
+        if (m?.subject === mariaSubject) bodies.unshift(m.json<WaInboundMessage>().body ?? '');
+      }
+      expect(bodies).toEqual(['um', 'dois', 'três']);
+      for (const from of others) expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, from))).toBe(1);
+      expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, failing))).toBe(0);
+    } finally {
+      publisher.upsertMany = upsertMany;
+      svc.bus.publish = publish;
+      release();
+    }
   });
 
   it('refuses a batch that is empty, too long, or holds one bad message, and delivers none of it', async () => {
