@@ -360,39 +360,46 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     }
     if (changed.size === 0) return outboxIds;
 
+    // the replies: the file of a queue or option read once; a file gone from the storage leaves its text to go alone
+    const files = new Map<string, SentMedia>();
+    for (const key of new Set(replies.flatMap((r) => (r.mediaPath ? [r.mediaPath] : [])))) {
+      const file = await storedMediaOf(this.storage, key);
+      if (file) files.set(key, file);
+    }
+    const items = replies
+      .map(({ ticket, text, mediaPath }) => ({
+        ticket,
+        // what a send reads of its ticket; the announcement reads the ticket again as the send leaves it
+        row: ticket as unknown as TicketRow,
+        body: fillVariables(text, { contactName: ticket.contactName, ticketId: ticket.id, timeZone: (settings.get(ticket.companyId) as BotSettings).timeZone }),
+        media: mediaPath ? files.get(mediaPath) : undefined,
+        bot: true,
+      }))
+      .filter((item) => item.body.trim() || item.media);
+    // a ticket answered has its new place written with its reply's last message (one row version); the others here
+    const answered = new Set(items.map((i) => i.ticket));
     const rows = [...changed.entries()];
-    await tx.query(
-      `UPDATE tickets.tickets t SET "botState" = u.state, chatbot = u.chatbot, "queueId" = u.queue,
-              "updatedAt" = CASE WHEN u.bump THEN now() ELSE t."updatedAt" END
-         FROM unnest($1::int[], $2::jsonb[], $3::bool[], $4::int[], $5::bool[]) AS u(id, state, chatbot, queue, bump)
-        WHERE t.id = u.id`,
-      [rows.map(([t]) => t.id), rows.map(([t]) => JSON.stringify(t.botState)), rows.map(([t]) => t.chatbot), rows.map(([t]) => t.queueId), rows.map(([, c]) => c.bump)],
-    );
+    const alone = rows.filter(([t]) => !answered.has(t));
+    if (alone.length > 0) {
+      await tx.query(
+        `UPDATE tickets.tickets t SET "botState" = u.state, chatbot = u.chatbot, "queueId" = u.queue,
+                "updatedAt" = CASE WHEN u.bump THEN now() ELSE t."updatedAt" END
+           FROM unnest($1::int[], $2::jsonb[], $3::bool[], $4::int[], $5::bool[]) AS u(id, state, chatbot, queue, bump)
+          WHERE t.id = u.id`,
+        [alone.map(([t]) => t.id), alone.map(([t]) => JSON.stringify(t.botState)), alone.map(([t]) => t.chatbot), alone.map(([t]) => t.queueId), alone.map(([, c]) => c.bump)],
+      );
+    }
     // a ticket that moved or stopped without a reply is announced on its own; a reply announces its ticket
-    const answered = new Set(replies.map((r) => r.ticket));
-    const quiet = rows.filter(([t, c]) => c.bump && !answered.has(t)).map(([t]) => ({ companyId: t.companyId, id: t.id }));
+    const quiet = alone.filter(([, c]) => c.bump).map(([t]) => ({ companyId: t.companyId, id: t.id }));
     if (quiet.length > 0) {
       const views = await this.tickets.findByKeys(quiet, tx);
       outboxIds.push(...(await this.outbox.add(tx, views.map((row) => ticketUpdatedEvent(this.view(row))))));
     }
-    if (replies.length > 0) {
-      const files = new Map<string, SentMedia>();
-      for (const key of new Set(replies.flatMap((r) => (r.mediaPath ? [r.mediaPath] : [])))) {
-        const file = await storedMediaOf(this.storage, key);
-        if (file) files.set(key, file);
-      }
-      const items = replies
-        .map(({ ticket, text, mediaPath }) => ({
-          // what a send reads of its ticket; the announcement reads the ticket again as the send leaves it
-          row: ticket as unknown as TicketRow,
-          body: fillVariables(text, { contactName: ticket.contactName, ticketId: ticket.id, timeZone: (settings.get(ticket.companyId) as BotSettings).timeZone }),
-          media: mediaPath ? files.get(mediaPath) : undefined,
-          bot: true,
-        }))
-        // a file gone from the storage leaves its text to go alone
-        .filter((item) => item.body.trim() || item.media);
+    if (items.length > 0) {
       // the customer has just written through these connections: the replies queue behind it whatever their state
-      outboxIds.push(...(await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true })).outboxIds);
+      const botPlaces = new Map([...answered].map((t) => [t.id, { botState: t.botState, chatbot: t.chatbot, queueId: t.queueId }]));
+      const sends = items.map(({ row, body, media, bot }) => ({ row, body, media, bot }));
+      outboxIds.push(...(await this.messages.sendManyInTransaction(tx, sends, { connectionsChecked: true, botPlaces })).outboxIds);
     }
     return outboxIds;
   }

@@ -9,7 +9,7 @@ import { announceStored } from '../tickets/announce.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
 import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } from '../tickets/ticket-view.js';
-import { TicketsRepository } from '../tickets/tickets.repository.js';
+import { TicketsRepository, type BotPlace } from '../tickets/tickets.repository.js';
 import { assertCanSee } from '../tickets/visibility.js';
 import { newWhatsappMessageId } from './wid.js';
 import { MessageChanges } from './message-changes.service.js';
@@ -199,9 +199,14 @@ export class MessagesService {
    * sends leave in that order): all stored with ack 0 in one statement, each ticket's last message set (and
    * the tickets read back) in one, the sends and their announcements written to the outbox in one. A batch of
    * scheduled messages due together shares it. Every item's connection must be up (ERR_WAPP_NOT_INITIALIZED),
-   * checked here unless the caller has just checked it (`connectionsChecked`).
+   * checked here unless the caller has just checked it (`connectionsChecked`). `botPlaces`: the bot's new place
+   * in the menu of tickets it answers, written with their last message (one row version).
    */
-  async sendManyInTransaction(tx: EntityManager, items: readonly OutgoingItem[], opts: { connectionsChecked?: boolean } = {}): Promise<{ messages: MessageDto[]; outboxIds: string[] }> {
+  async sendManyInTransaction(
+    tx: EntityManager,
+    items: readonly OutgoingItem[],
+    opts: { connectionsChecked?: boolean; botPlaces?: ReadonlyMap<number, BotPlace> } = {},
+  ): Promise<{ messages: MessageDto[]; outboxIds: string[] }> {
     if (items.length === 0) return { messages: [], outboxIds: [] };
     const checked = new Set<string>(opts.connectionsChecked ? items.map(({ row }) => `${row.companyId}|${row.whatsappId}`) : []);
     for (const { row } of items) {
@@ -224,7 +229,7 @@ export class MessagesService {
     const saved = await repo.save(entities);
     const lastOf = new Map<number, string>();
     saved.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
-    const updated = await this.tickets.touchLastMessage(tx, lastOf);
+    const updated = await this.tickets.touchLastMessage(tx, lastOf, opts.botPlaces);
     const messages = saved.map((m) => messageView(m));
     const sends = saved.map((m, i) => sendEvent(m, items[i] as OutgoingItem, quotes[i]?.wid ?? null));
     const events = [...sends, ...announceStored('created', saved, updated, (companyId, id) => this.callers.nameOf(companyId, id))];

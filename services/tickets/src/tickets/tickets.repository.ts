@@ -4,6 +4,13 @@ import { PageReads, queryPrepared } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TICKET_COLUMNS, TICKET_JOINS, TICKET_SELECT, type TicketRow } from './ticket-view.js';
 
+/** The bot's place in a ticket's menu, as the bot leaves it (written with the ticket's last message). */
+export interface BotPlace {
+  botState: unknown;
+  chatbot: boolean;
+  queueId: number | null;
+}
+
 /**
  * The view of a contact's latest ticket on a connection that is still going, else its latest there updated
  * within `touchedSince` (an interval): the SQL, with each argument an SQL expression (a parameter, a column).
@@ -66,17 +73,42 @@ export class TicketsRepository implements OnModuleDestroy {
 
   /**
    * A message went into these tickets: sets each one's lastMessage (and updatedAt) and answers the tickets as
-   * they now are, in one statement. The ids come from reads already bound to a company.
+   * they now are, in one statement. The ids come from reads already bound to a company. `bot` holds the bot's
+   * new place in the menu of tickets it answers (botState, chatbot, queueId), written in the same row
+   * version instead of an update of its own.
    */
-  async touchLastMessage(manager: EntityManager, lastOf: ReadonlyMap<number, string>): Promise<TicketRow[]> {
+  async touchLastMessage(manager: EntityManager, lastOf: ReadonlyMap<number, string>, bot?: ReadonlyMap<number, BotPlace>): Promise<TicketRow[]> {
     if (lastOf.size === 0) return [];
+    const ids = [...lastOf.keys()];
+    if (!bot?.size) {
+      return queryPrepared<TicketRow>(
+        manager,
+        `WITH touched AS (
+           UPDATE tickets.tickets x SET "lastMessage" = u.body, "updatedAt" = now()
+             FROM unnest($1::int[], $2::text[]) AS u(id, body) WHERE x.id = u.id RETURNING x.*)
+         SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}`,
+        [ids, [...lastOf.values()]],
+      );
+    }
+    const place = ids.map((id) => bot.get(id));
     return queryPrepared<TicketRow>(
       manager,
       `WITH touched AS (
-         UPDATE tickets.tickets x SET "lastMessage" = u.body, "updatedAt" = now()
-           FROM unnest($1::int[], $2::text[]) AS u(id, body) WHERE x.id = u.id RETURNING x.*)
+         UPDATE tickets.tickets x SET "lastMessage" = u.body, "updatedAt" = now(),
+                "botState" = CASE WHEN u.bot THEN u.state ELSE x."botState" END,
+                chatbot = CASE WHEN u.bot THEN u.chatbot ELSE x.chatbot END,
+                "queueId" = CASE WHEN u.bot THEN u.queue ELSE x."queueId" END
+           FROM unnest($1::int[], $2::text[], $3::bool[], $4::jsonb[], $5::bool[], $6::int[]) AS u(id, body, bot, state, chatbot, queue)
+          WHERE x.id = u.id RETURNING x.*)
        SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}`,
-      [[...lastOf.keys()], [...lastOf.values()]],
+      [
+        ids,
+        [...lastOf.values()],
+        place.map((p) => p !== undefined),
+        place.map((p) => (p ? JSON.stringify(p.botState) : null)),
+        place.map((p) => p?.chatbot ?? false),
+        place.map((p) => p?.queueId ?? null),
+      ],
     );
   }
 
