@@ -8,6 +8,7 @@ import { UsersConsumer } from './fanout/consumers/users.consumer.js';
 import { AnnouncementsConsumer } from './fanout/consumers/announcements.consumer.js';
 import { SettingsConsumer } from './fanout/consumers/settings.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
+import { FanoutRelay } from './fanout/fanout-relay.js';
 import { FanoutService } from './fanout/fanout.service.js';
 import { ClientEvents } from './realtime/client-events.js';
 import { Membership } from './realtime/membership.js';
@@ -40,6 +41,7 @@ export class AppModule {
         UsersConsumer,
         AnnouncementsConsumer,
         SettingsConsumer,
+        FanoutRelay,
         FanoutService,
       ],
     };

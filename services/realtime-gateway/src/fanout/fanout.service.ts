@@ -5,7 +5,6 @@ import { REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { RealtimeEnv } from '../config/env.js';
-import { RealtimeServer } from '../realtime/realtime.server.js';
 import { ConnectionsConsumer, connectionsOrderKey } from './consumers/connections.consumer.js';
 import { SessionReplacedConsumer } from './consumers/session-replaced.consumer.js';
 import { TicketsConsumer, ticketsOrderKey } from './consumers/tickets.consumer.js';
@@ -14,6 +13,7 @@ import { AnnouncementsConsumer, ANNOUNCEMENTS_FILTER } from './consumers/announc
 import { SettingsConsumer, SETTINGS_FILTER } from './consumers/settings.consumer.js';
 import type { Emission } from './emission.js';
 import { FanoutLease } from './fanout-lease.js';
+import { FanoutRelay } from './fanout-relay.js';
 
 /** Every `Subjects.sessionReplaced(companyId, userId)`. */
 export const SESSION_REPLACED_FILTER = 'auth.session.replaced.>';
@@ -29,7 +29,7 @@ interface Source {
 
 /**
  * Fan-out happens once: every replica may consume the same durable on TICKETS, CONNECTIONS and AUTH,
- * so each event is handled by one replica, which emits through the Redis adapter to the sockets of all.
+ * so each event is handled by one replica, which emits to its sockets and, through FanoutRelay, to those of the others.
  * A lease lets one replica consume at a time, so that a ticket's or a connection's events go out in
  * the order they were published; when it stops or dies another one takes the lease and resumes where
  * the durable stands.
@@ -38,7 +38,6 @@ interface Source {
 export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(FanoutService.name);
   private readonly lease: FanoutLease;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private handles: ConsumerHandle[] = [];
   private ticker: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
@@ -48,7 +47,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly bus: EventBus,
     private readonly env: RealtimeEnv,
     @Inject(REDIS) redis: Redis,
-    private readonly server: RealtimeServer,
+    private readonly relay: FanoutRelay,
     private readonly tickets: TicketsConsumer,
     private readonly connections: ConnectionsConsumer,
     private readonly sessions: SessionReplacedConsumer,
@@ -88,8 +87,6 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     await this.ticking;
     await this.stopConsuming();
     await this.lease.release();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
   }
 
   /** Renews the lease while consuming, or tries to take it. */
@@ -146,35 +143,19 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Emits never fail the batch: a retry would emit its earlier events twice. What cannot be fanned out
-   * (a malformed payload) is logged and acked.
+   * (a malformed payload) is logged and acked. A batch's emissions reach every replica's sockets together
+   * (FanoutRelay).
    */
   private async handle(source: Source, batch: BusMessage<unknown>[]): Promise<void> {
+    const all: Emission[] = [];
     for (const msg of batch) {
-      let emissions: Emission[];
       try {
-        emissions = await source.emissions(msg);
+        for (const e of await source.emissions(msg)) if (e.rooms.length) all.push(e);
       } catch (err) {
         this.log.error({ subject: msg.subject, seq: msg.streamSeq, err: (err as Error)?.message }, 'event not fanned out');
-        continue;
       }
-      for (const e of emissions) this.emit(e);
     }
-  }
-
-  private emit(e: Emission): void {
-    if (!e.rooms.length) return;
-    const io = this.server.io;
-    const target = e.except?.length ? io.to(e.rooms).except(e.except) : io.to(e.rooms);
-    target.emit(e.channel, e.payload);
-    if (e.disconnectAfterMs !== undefined) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        const scope = e.except?.length ? io.in(e.rooms).except(e.except) : io.in(e.rooms);
-        scope.disconnectSockets(true);
-      }, e.disconnectAfterMs);
-      timer.unref();
-      this.timers.add(timer);
-    }
+    this.relay.fanOut(all);
   }
 
   /**
