@@ -116,7 +116,7 @@ export class OutboundConsumer {
    * A batch of sends: all recorded before any goes out (one statement; a redelivery of a send already out
    * is only acked), then each sent with the WhatsApp id tickets chose and marked sent, a chat's sends in the
    * order tickets published them and up to CHATS_AT_ONCE chats side by side; the acks 1 are published in one event
-   * at the end. A failure (the session not CONNECTED, the phone refusing) fails the delivery: the
+   * at the end, without holding the lane. A failure (the session not CONNECTED, the phone refusing) fails the delivery: the
    * bus retries it (what went out before is marked sent and skipped); past OUTBOUND_MAX_ATTEMPTS tries the
    * sends still not out are given up and reported failed (giveUp).
    */
@@ -191,8 +191,10 @@ export class OutboundConsumer {
         }
       }),
     );
+    // the lane goes on to its next batch meanwhile: acks only go up, so one arriving after a later one changes
+    // nothing, and one lost (a crash, NATS away) is raised by the next ack of its message, as before
     if (sent.length > 0) {
-      await this.publisher.acks(s, sent).catch((err: unknown) => this.logger.warn({ err, connectionId: s.id, sends: sent.length }, 'acks 1 not published'));
+      void this.publisher.acks(s, sent).catch((err: unknown) => this.logger.warn({ err, connectionId: s.id, sends: sent.length }, 'acks 1 not published'));
     }
     const refused = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (refused) throw refused.reason;
