@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, WaSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent, type WaOutboundSend } from '@wa/contracts';
 import { companyTimeZone, DomainError, MediaStorage, TIME_ZONE_SETTING, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
-import { MessageEntity } from '../database/entities/index.js';
+import { queryPrepared } from '@wa/database';
+import { MessageEntity, messageOfRow } from '../database/entities/index.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
 import { announceStored } from '../tickets/announce.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
@@ -217,16 +218,15 @@ export class MessagesService {
     }
     const repo = tx.getRepository(MessageEntity);
     const sentAt = new Date();
-    const entities: MessageEntity[] = [];
+    const fresh: OutgoingRow[] = [];
     const quotes: Array<MessageEntity | null> = [];
     for (const item of items) {
       const { row, quotedMsgId } = item;
       const quoted = quotedMsgId ? await repo.findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId }) : null;
       quotes.push(quoted);
-      entities.push(repo.create(outgoingMessage(item, sentAt, quoted)));
+      fresh.push(outgoingMessage(item, sentAt, quoted));
     }
-    // one INSERT for the lot (TypeORM inserts an array of new rows in one statement on PostgreSQL)
-    const saved = await repo.save(entities);
+    const saved = await insertOutgoing(tx, fresh);
     const lastOf = new Map<number, string>();
     saved.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
     const updated = await this.tickets.touchLastMessage(tx, lastOf, opts.botPlaces);
@@ -316,7 +316,50 @@ function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: stri
 }
 
 /** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */
-function outgoingMessage({ row, body, media, bot }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot'>, sentAt: Date, quoted: MessageEntity | null): Partial<MessageEntity> {
+/** What an outgoing message is stored with; the rest are the table's defaults. */
+type OutgoingRow = Pick<
+  MessageEntity,
+  'companyId' | 'ticketId' | 'contactId' | 'whatsappId' | 'wid' | 'body' | 'fromMe' | 'mediaType' | 'mediaUrl' | 'ack' | 'read' | 'sentAt' | 'quotedMsgId' | 'isBot'
+>;
+
+/**
+ * Outgoing messages stored in one statement whose text never changes (its plan is kept, whatever their number),
+ * ids taken in the given order; answers the stored rows in that order.
+ */
+async function insertOutgoing(tx: EntityManager, rows: readonly OutgoingRow[]): Promise<MessageEntity[]> {
+  const col = <T>(f: (r: OutgoingRow) => T) => rows.map(f);
+  const stored = await queryPrepared<Parameters<typeof messageOfRow>[0]>(
+    tx,
+    `INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", "quotedMsgId", "isBot")
+     SELECT company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot
+       FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::varchar[], $6::text[], $7::bool[], $8::varchar[], $9::text[], $10::smallint[], $11::bool[],
+                   $12::timestamptz[], $13::bigint[], $14::bool[])
+            WITH ORDINALITY AS u(company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, ord)
+      ORDER BY ord
+     RETURNING *`,
+    [
+      col((r) => r.companyId),
+      col((r) => r.ticketId),
+      col((r) => r.contactId),
+      col((r) => r.whatsappId),
+      col((r) => r.wid),
+      col((r) => r.body),
+      col((r) => r.fromMe),
+      col((r) => r.mediaType),
+      col((r) => r.mediaUrl),
+      col((r) => r.ack),
+      col((r) => r.read),
+      col((r) => r.sentAt),
+      col((r) => r.quotedMsgId),
+      col((r) => r.isBot),
+    ],
+  );
+  // each row back to its item by its WhatsApp id (new and unique for each)
+  const byWid = new Map(stored.map((r) => [r.wid, messageOfRow(r)]));
+  return rows.map((r) => byWid.get(r.wid) as MessageEntity);
+}
+
+function outgoingMessage({ row, body, media, bot }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot'>, sentAt: Date, quoted: MessageEntity | null): OutgoingRow {
   return {
     companyId: row.companyId,
     ticketId: row.id,
