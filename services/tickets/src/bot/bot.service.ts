@@ -398,8 +398,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     if (items.length > 0) {
       // the customer has just written through these connections: the replies queue behind it whatever their state
       const botPlaces = new Map([...answered].map((t) => [t.id, { botState: t.botState, chatbot: t.chatbot, queueId: t.queueId }]));
-      const sends = items.map(({ row, body, media, bot }) => ({ row, body, media, bot }));
-      outboxIds.push(...(await this.messages.sendManyInTransaction(tx, sends, { connectionsChecked: true, botPlaces })).outboxIds);
+      outboxIds.push(...(await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true, botPlaces })).outboxIds);
     }
     return outboxIds;
   }

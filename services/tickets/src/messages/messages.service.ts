@@ -315,7 +315,6 @@ function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: stri
   return { subject, msgId: WaSubjects.outboundMsgId(m.wid), payload: send };
 }
 
-/** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */
 /** What an outgoing message is stored with; the rest are the table's defaults. */
 type OutgoingRow = Pick<
   MessageEntity,
@@ -359,6 +358,7 @@ async function insertOutgoing(tx: EntityManager, rows: readonly OutgoingRow[]): 
   return rows.map((r) => byWid.get(r.wid) as MessageEntity);
 }
 
+/** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */
 function outgoingMessage({ row, body, media, bot }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot'>, sentAt: Date, quoted: MessageEntity | null): OutgoingRow {
   return {
     companyId: row.companyId,

@@ -80,17 +80,7 @@ export class TicketsRepository implements OnModuleDestroy {
   async touchLastMessage(manager: EntityManager, lastOf: ReadonlyMap<number, string>, bot?: ReadonlyMap<number, BotPlace>): Promise<TicketRow[]> {
     if (lastOf.size === 0) return [];
     const ids = [...lastOf.keys()];
-    if (!bot?.size) {
-      return queryPrepared<TicketRow>(
-        manager,
-        `WITH touched AS (
-           UPDATE tickets.tickets x SET "lastMessage" = u.body, "updatedAt" = now()
-             FROM unnest($1::int[], $2::text[]) AS u(id, body) WHERE x.id = u.id RETURNING x.*)
-         SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}`,
-        [ids, [...lastOf.values()]],
-      );
-    }
-    const place = ids.map((id) => bot.get(id));
+    const place = ids.map((id) => bot?.get(id));
     return queryPrepared<TicketRow>(
       manager,
       `WITH touched AS (
