@@ -27,6 +27,8 @@ export interface OutboxOptions {
 interface PgClient {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   release(err?: Error): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  off(event: 'error', listener: (err: Error) => void): unknown;
 }
 
 interface PgPool {
@@ -249,6 +251,12 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   private async pass(): Promise<boolean> {
     const client = await this.pool().connect();
     let broken: unknown;
+    // a connection that drops while the pass waits for NATS between its statements emits 'error' on the client,
+    // which nothing else listens to while it is checked out (unheard, it would end the process)
+    const dropped = (err: Error) => {
+      broken ??= err;
+    };
+    client.on('error', dropped);
     try {
       // the deletion of published rows need not wait for the disk: one lost in a crash only has its rows
       // published again, which the stream drops as repeats (msgId) as it does after a relay died mid-pass
@@ -304,6 +312,7 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
       broken = err;
       throw err;
     } finally {
+      client.off('error', dropped);
       // a failed pass leaves its transaction open: the connection is closed (which ends it) instead of reused
       client.release(broken ? (broken instanceof Error ? broken : new Error(String(broken))) : undefined);
     }
