@@ -47,13 +47,15 @@ interface LockedTicket {
 
 /**
  * The tickets named by (company, id) pairs ($1, $2 arrays), locked, with their contact and their first
- * message and first agent's message: what the bot reads of a ticket.
+ * message and first agent's message: what the bot reads of a ticket. The GROUP BY keeps each min() to the
+ * ticket's own messages (its index): without it PostgreSQL may read messages in id order from the oldest
+ * until one of the ticket's turns up, a walk through every message stored before the conversation began.
  */
 const LOCK_TICKETS = `
   SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
          c.name AS "contactName", c.number AS "contactNumber",
-         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id) AS "firstMessageId",
-         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id AND m."fromMe" AND NOT m."isBot") AS "firstAgentMessageId"
+         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id GROUP BY m."ticketId") AS "firstMessageId",
+         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id AND m."fromMe" AND NOT m."isBot" GROUP BY m."ticketId") AS "firstAgentMessageId"
     FROM tickets.tickets t
     JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
     JOIN tickets.contacts c ON c.id = t."contactId"

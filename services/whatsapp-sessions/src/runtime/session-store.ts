@@ -15,6 +15,15 @@ export interface StatusPatch {
 }
 
 /**
+ * The sent message of a connection and WhatsApp id (SQL expressions), looked up by its unique key one at a
+ * time. Joined directly, a batch's ids were matched by scanning every message the connection had sent
+ * whenever PostgreSQL's statistics were behind (a new or fast-growing table), so each ack cost more than the
+ * one before. The LIMIT keeps the lookup a subquery of its own, which the planner does not merge into a join.
+ */
+const SENT_BY_WID = (conn: string, wid: string, columns = 'id') =>
+  `SELECT ${columns} FROM whatsapp.sent_messages WHERE "connectionId" = ${conn} AND "waMessageId" = ${wid} LIMIT 1`;
+
+/**
  * What the session runtime reads and writes. It works for every company the process holds sessions
  * of, so its queries name the connection (and the company where a payload brings one) explicitly
  * instead of taking the company from a request.
@@ -95,7 +104,7 @@ export class SessionStore {
          RETURNING "connectionId", "waMessageId", state)
        SELECT "connectionId", "waMessageId", state FROM ins
        UNION ALL
-       SELECT s."connectionId", s."waMessageId", s.state FROM whatsapp.sent_messages s JOIN v ON s."connectionId" = v.conn AND s."waMessageId" = v.wid`,
+       SELECT s."connectionId", s."waMessageId", s.state FROM v CROSS JOIN LATERAL (${SENT_BY_WID('v.conn', 'v.wid', '"connectionId", "waMessageId", state')}) s`,
       [
         col((s) => s.connectionId),
         col((s) => s.companyId),
@@ -121,8 +130,8 @@ export class SessionStore {
   private readonly markSentTogether = writeBatcher<{ connectionId: number; waMessageId: string }>(async (sends) => {
     await this.db.query(
       `UPDATE whatsapp.sent_messages s SET state = 'sent', "sentAt" = COALESCE(s."sentAt", now()), ack = GREATEST(s.ack, 1)
-         FROM unnest($1::int[], $2::varchar[]) AS u(conn, wid)
-        WHERE s."connectionId" = u.conn AND s."waMessageId" = u.wid`,
+         FROM (SELECT f.id FROM unnest($1::int[], $2::varchar[]) AS u(conn, wid) CROSS JOIN LATERAL (${SENT_BY_WID('u.conn', 'u.wid')}) f) v
+        WHERE s.id = v.id`,
       [sends.map((s) => s.connectionId), sends.map((s) => s.waMessageId)],
     );
   });
@@ -136,9 +145,9 @@ export class SessionStore {
     const top = new Map<string, number>();
     for (const a of acks) top.set(a.waMessageId, Math.max(top.get(a.waMessageId) ?? 0, a.ack));
     const raw = await this.db.query(
-      `UPDATE whatsapp.sent_messages s SET ack = GREATEST(s.ack, u.ack)
-         FROM unnest($2::varchar[], $3::int[]) AS u(wid, ack)
-        WHERE s."connectionId" = $1 AND s."waMessageId" = u.wid AND s.ack < u.ack
+      `UPDATE whatsapp.sent_messages s SET ack = GREATEST(s.ack, v.ack)
+         FROM (SELECT f.id, u.ack FROM unnest($2::varchar[], $3::int[]) AS u(wid, ack) CROSS JOIN LATERAL (${SENT_BY_WID('$1', 'u.wid')}) f) v
+        WHERE s.id = v.id AND s.ack < v.ack
         RETURNING s."waMessageId"`,
       [connectionId, [...top.keys()], [...top.values()]],
     );

@@ -77,9 +77,10 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
         : [[] as Array<{ id: string }>];
       // the risen rows whole: their events need nothing more of them
       const [raised] = (await tx.query(
-        `UPDATE tickets.messages m SET ack = u.ack, "failedReason" = NULL, "updatedAt" = now()
-           FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u(whatsapp, wid, ack, company)
-          WHERE m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company AND m.ack < u.ack
+        `UPDATE tickets.messages m SET ack = v.ack, "failedReason" = NULL, "updatedAt" = now()
+           FROM (SELECT f.id, u.ack FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u(whatsapp, wid, ack, company)
+                   CROSS JOIN LATERAL (${MESSAGE_BY_WID}) f) v
+          WHERE m.id = v.id AND m.ack < v.ack
           RETURNING m.*`,
         [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
       )) as [Array<Parameters<typeof messageOfRow>[0]>, number];
@@ -87,9 +88,8 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       if (repeated) {
         const named = [...acks, ...failed];
         const now = (await tx.query(
-          `SELECT m.* FROM tickets.messages m
-             JOIN unnest($1::int[], $2::text[], $3::int[]) AS u(whatsapp, wid, company)
-               ON m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company`,
+          `SELECT m.* FROM unnest($1::int[], $2::text[], $3::int[]) AS u(whatsapp, wid, company)
+             CROSS JOIN LATERAL (${MESSAGE_BY_WID}) f JOIN tickets.messages m ON m.id = f.id`,
           [named.map((a) => a.connectionId), named.map((a) => a.waMessageId), named.map((a) => a.companyId)],
         )) as Array<Parameters<typeof messageOfRow>[0]>;
         for (const r of now) if (!byId.has(String(r.id))) byId.set(String(r.id), messageOfRow(r));
@@ -111,6 +111,14 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
   }
 }
+
+/**
+ * The message a row `u` (whatsapp, wid, company) names, looked up by its unique key one row at a time. Joined
+ * directly, a batch's keys were matched by scanning the connection's messages whenever PostgreSQL's statistics
+ * were behind (a new or fast-growing table): each ack's write cost grew with the messages already sent. The
+ * LIMIT keeps the lookup a subquery of its own, which the planner does not merge into a join.
+ */
+const MESSAGE_BY_WID = `SELECT id FROM tickets.messages WHERE "whatsappId" = u.whatsapp AND wid = u.wid AND "companyId" = u.company LIMIT 1`;
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
