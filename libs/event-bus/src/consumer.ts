@@ -31,7 +31,7 @@ interface Held<T> {
 export interface ResolvedConsumerSpec<T> {
   stream: string;
   durable: string;
-  orderKey: (subject: string) => string;
+  orderKey: (subject: string, data: T | undefined) => string;
   concurrency: number;
   batchSize: number;
   lingerMs: number;
@@ -209,7 +209,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     this.held.add(h);
     let key: string;
     try {
-      key = this.spec.orderKey(m.subject);
+      key = this.spec.orderKey(m.subject, h.bus?.data);
     } catch {
       key = m.subject;
     }

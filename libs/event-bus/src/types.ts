@@ -84,8 +84,11 @@ export interface ConsumerSpec<T> {
   stream: string;
   durable: string;
   filterSubjects?: string[];
-  /** Conversation key; messages with the same key are handled in order. Default: the whole subject. */
-  orderKey?: (subject: string) => string;
+  /**
+   * Conversation key; messages with the same key are handled in order. Default: the whole subject. `data` is
+   * the decoded payload (undefined when it could not be decoded), for a conversation the subject does not name.
+   */
+  orderKey?: (subject: string, data: T | undefined) => string;
   /** Parallel lanes keyed by orderKey hash. Default 8. */
   concurrency?: number;
   /** Max messages handed to one handler call (only those already waiting). Default 1. */

@@ -21,6 +21,15 @@ export class WhatsappSessionsEnv extends InfraEnv {
   OUTBOUND_MAX_ATTEMPTS: number = 8;
 
   /**
+   * Lanes of a connection's sends: a chat's sends always share one, in order; different chats are spread
+   * over them, so a batch waiting for PostgreSQL holds back only the chats of its lane.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  OUTBOUND_LANES: number = 4;
+
+  /**
    * Channel of a connection created without one. `sandbox` here: WhatsApp itself cannot be reached
    * from this machine, so a Baileys session would never pair.
    */

@@ -29,8 +29,8 @@ interface Lane {
 
 /**
  * Sends what `wa.outbound.send.<connectionId>` asks, through the session's provider, while the session
- * is CONNECTED here: one durable per connection, one lane (a chat's sends leave in the order tickets
- * published them). The public API's paced sends (`….paced`) have a durable and lane of their own, one send
+ * is CONNECTED here: one durable per connection, a chat's sends in one lane (they leave in the order
+ * tickets published them), the connection's chats spread over OUTBOUND_LANES lanes. The public API's paced sends (`….paced`) have a durable and lane of their own, one send
  * at a time: waiting for their slots, they never hold back an agent's reply on the same connection.
  */
 @Injectable()
@@ -65,8 +65,15 @@ export class OutboundConsumer {
           concurrency: 1,
           handler: (batch: BusMessage<WaOutboundSend>[]) => this.handle(s, batch),
         };
-        // one lane, in order; a batch shares the statement that records its sends
-        lane.consumer ??= await this.bus.consume<WaOutboundSend>({ ...spec, durable: outboundDurable(s.id), filterSubjects: [WaSubjects.outbound(s.id)], batchSize: 50 });
+        // a chat's sends in one lane, in order, chats spread over OUTBOUND_LANES; a batch shares the statement that records its sends
+        lane.consumer ??= await this.bus.consume<WaOutboundSend>({
+          ...spec,
+          durable: outboundDurable(s.id),
+          filterSubjects: [WaSubjects.outbound(s.id)],
+          batchSize: 50,
+          concurrency: this.env.OUTBOUND_LANES,
+          orderKey: (subject, send) => (typeof send?.to === 'string' ? send.to : subject),
+        });
         // one paced send at a time: each waits for its slot, at most the pace's interval after the one before
         lane.paced ??= await this.bus.consume<WaOutboundSend>({ ...spec, durable: pacedDurable(s.id), filterSubjects: [WaSubjects.outboundPaced(s.id)], batchSize: 1 });
         if (s.stopped) await this.stopLane(lane);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
-import { NoRespondersError, request } from '@wa/event-bus';
+import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAck, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { laneOf, NoRespondersError, request } from '@wa/event-bus';
 import { InboundPublisher } from '../../src/runtime/inbound-publisher.js';
 import type { LiveSession } from '../../src/runtime/live-session.js';
 import { waitFor } from '@wa/testing';
@@ -314,6 +314,37 @@ describe('sessions: outbound', () => {
     await outboundDrained(c.id, last.seq);
     const items = (await outbox(c.token, c.id)).items;
     expect(items.map((i) => i.body)).toEqual(['outra mensagem', 'só uma vez']);
+  });
+
+  it("sends other chats' messages, in their order, while a send the phone refuses is being retried: it holds back only its own chat's lane", async () => {
+    const c = await sandboxConnection();
+    const acks = new Collector<WaAck>(svc.nc, `wa.ack.${c.companyId}.${c.id}.>`);
+    try {
+      // ten digits: not on the sandbox's WhatsApp, so the phone refuses it, and it is retried (8 tries, about 48 s)
+      const refused = '5511912345';
+      let to = phone();
+      while (laneOf(to, svc.env.OUTBOUND_LANES) === laneOf(refused, svc.env.OUTBOUND_LANES)) to = phone();
+      const stuck = outboundSend(c, refused, 'não vai');
+      await svc.bus.publish(WaSubjects.outbound(c.id), stuck, { msgId: WaSubjects.outboundMsgId(stuck.waMessageId) });
+      for (const body of ['um', 'dois', 'três']) {
+        const send = outboundSend(c, to, body);
+        await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
+      }
+      // one lane for the connection kept these behind the refused send until it was given up
+      const out = await waitFor(async () => {
+        const items = (await outbox(c.token, c.id)).items;
+        return items.length >= 3 ? items : undefined;
+      });
+      expect(out.map((i) => [i.to, i.body])).toEqual([
+        [to, 'três'],
+        [to, 'dois'],
+        [to, 'um'],
+      ]);
+      // the refused send is still being tried: not on the phone, not given up
+      expect(acks.items.some((a) => a.data.waMessageId === stuck.waMessageId)).toBe(false);
+    } finally {
+      acks.close();
+    }
   });
 
   it('keeps sends published while the session is down and sends them once it is up again', async () => {
