@@ -30,8 +30,9 @@ interface Lane {
 /**
  * Sends what `wa.outbound.send.<connectionId>` asks, through the session's provider, while the session
  * is CONNECTED here: one durable per connection, a chat's sends in one lane (they leave in the order
- * tickets published them), the connection's chats spread over OUTBOUND_LANES lanes. The public API's paced sends (`….paced`) have a durable and lane of their own, one send
- * at a time: waiting for their slots, they never hold back an agent's reply on the same connection.
+ * tickets published them), the connection's chats spread over OUTBOUND_LANES lanes. The public API's paced
+ * sends (`….paced`) have a durable and lane of their own, one send at a time: waiting for their slots, they
+ * never hold back an agent's reply on the same connection.
  */
 @Injectable()
 export class OutboundConsumer {

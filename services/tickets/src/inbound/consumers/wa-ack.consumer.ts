@@ -11,6 +11,14 @@ import { TicketsRepository } from '../../tickets/tickets.repository.js';
 import { WebhookRecorder } from '../../webhooks/webhook-recorder.js';
 
 /**
+ * The message a row `u` (whatsapp, wid, company) names, looked up by its unique key one row at a time. Joined
+ * directly, a batch's keys were matched by scanning the connection's messages whenever PostgreSQL's statistics
+ * were behind (a new or fast-growing table): each ack's write cost grew with the messages already sent. The
+ * LIMIT keeps the lookup a subquery of its own, which the planner does not merge into a join.
+ */
+const MESSAGE_BY_WID = `SELECT id FROM tickets.messages WHERE "whatsappId" = u.whatsapp AND wid = u.wid AND "companyId" = u.company LIMIT 1`;
+
+/**
  * `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced
  * (`message.updated`) before the delivery is acked, as the inbound path announces what it stores: the bus
  * keeps the ack until then, which does what the outbox would. An event brings one ack (a send given up) or
@@ -111,14 +119,6 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
   }
 }
-
-/**
- * The message a row `u` (whatsapp, wid, company) names, looked up by its unique key one row at a time. Joined
- * directly, a batch's keys were matched by scanning the connection's messages whenever PostgreSQL's statistics
- * were behind (a new or fast-growing table): each ack's write cost grew with the messages already sent. The
- * LIMIT keeps the lookup a subquery of its own, which the planner does not merge into a join.
- */
-const MESSAGE_BY_WID = `SELECT id FROM tickets.messages WHERE "whatsappId" = u.whatsapp AND wid = u.wid AND "companyId" = u.company LIMIT 1`;
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
