@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every test of every project, against the real PostgreSQL, Redis and NATS.
 // dependencies → infrastructure → build (type-checks everything) → lint → each project's jest suite
-// (one at a time: they share the servers) → last line `N passed, N failed` summed over all suites.
+// (one at a time: they share the servers; only the long-outage test runs beside the web's unit tests, which
+// use none) → last line `N passed, N failed` summed over all suites.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { prepare, root, run, say } from './lib/run.mjs';
 
 const P = 'test';
@@ -28,8 +30,20 @@ steps.push({ name: 'lint', code: await run(nx, ['run-many', '-t', 'lint', '--out
 const reports = join(root, 'reports/jest');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
-say(P, 'running the suites…');
-const testCode = await run(nx, ['run-many', '-t', 'test', '--parallel=1', '--skip-nx-cache', '--outputStyle=static'], { env });
+// the builds the test targets depend on were made just above: not again (under CI the cache is off, and each
+// project would be built a second time, about a minute and a half)
+const testArgs = ['--skip-nx-cache', '--excludeTaskDependencies', '--outputStyle=static'];
+// The suites share the servers, so they run one at a time, with one exception: the long-outage test (three
+// one-minute outages of its own services' connections, the machine a third busy) runs beside the web's unit
+// tests, which touch no server; its output follows theirs.
+say(P, 'running the long-outage test beside the web unit tests…');
+const outage = runCaptured(nx, ['run', 'e2e:test-outage', ...testArgs], { env });
+const webCode = await run(nx, ['run', 'web:test', ...testArgs], { env });
+const outageRun = await outage;
+process.stdout.write(outageRun.output);
+say(P, 'running the other suites…');
+const restCode = await run(nx, ['run-many', '-t', 'test', '--exclude=web', '--parallel=1', ...testArgs], { env });
+const testCode = webCode || outageRun.code || restCode;
 
 let passed = 0;
 let failed = 0;
@@ -77,4 +91,16 @@ process.exit(failed > 0 || passed === 0 ? 1 : 0);
 function firstLine(text) {
   const plain = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
   return (plain.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('●')) ?? '').slice(0, 300);
+}
+
+/** Runs a command with its output kept (to print after another's): its exit code and everything it wrote. */
+function runCaptured(cmd, args, opts) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    child.stdout.on('data', (d) => chunks.push(d));
+    child.stderr.on('data', (d) => chunks.push(d));
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() }));
+    child.on('error', (err) => resolve({ code: 127, output: String(err) }));
+  });
 }

@@ -9,7 +9,7 @@ import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { billingDatabase } from '../../services/billing/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startProcesses, stopProcesses, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
 /**
@@ -28,22 +28,23 @@ const superToken = signAccessToken({ id: 1_999_999_201, companyId: 1, profile: '
 
 beforeAll(async () => {
   for (const db of [authDatabase, billingDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
-  const authService = await startProcess('auth');
-  running.push(authService);
-  const billing = await startProcess('billing', { AUTH_URL: authService.url });
-  const tickets = await startProcess('tickets', { AUTH_URL: authService.url });
-  ticketsService = tickets;
-  const sessions = await startProcess('whatsapp-sessions', { AUTH_URL: authService.url });
-  running.push(billing, tickets, sessions);
-  const gateway = await startProcess('messaging-gateway', {
-    AUTH_URL: authService.url,
-    BILLING_URL: billing.url,
-    TICKETS_URL: tickets.url,
-    WHATSAPP_SESSIONS_URL: sessions.url,
-    CAMPAIGNS_URL: 'http://127.0.0.1:1',
-    REALTIME_URL: 'http://127.0.0.1:1',
+  const services = await startProcesses({
+    auth: {},
+    billing: (urls) => ({ AUTH_URL: urls.auth }),
+    tickets: (urls) => ({ AUTH_URL: urls.auth }),
+    'whatsapp-sessions': (urls) => ({ AUTH_URL: urls.auth }),
+    'messaging-gateway': (urls) => ({
+      AUTH_URL: urls.auth,
+      BILLING_URL: urls.billing,
+      TICKETS_URL: urls.tickets,
+      WHATSAPP_SESSIONS_URL: urls['whatsapp-sessions'],
+      CAMPAIGNS_URL: 'http://127.0.0.1:1',
+      REALTIME_URL: 'http://127.0.0.1:1',
+    }),
   });
-  running.push(gateway);
+  running.push(...Object.values(services));
+  ticketsService = services.tickets;
+  const gateway = services['messaging-gateway'];
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
   product = new Product(http, gateway.url);
   auth = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
@@ -52,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await auth?.destroy();
-  for (const p of running.reverse()) await p.stop('SIGTERM');
+  await stopProcesses(running);
 });
 
 type Plan = { id: number; name: string; users: number; connections: number; queues: number; value: number; updatedAt?: string } & Record<string, unknown>;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startMessagePath, stopProcesses, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
 /**
@@ -96,24 +96,22 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => flows.listen(0, '127.0.0.1', resolve));
   const modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
-  const auth = await startProcess('auth');
   // idle tickets are looked for every second here (every minute by default)
   // the test's peers listen on loopback: this operator allows private addresses here (off by default)
-  const ticketsService = await startProcess('tickets', {
-    TICKET_EXPIRY_SWEEP_MS: '1000',
-    OPENAI_BASE_URL: modelUrl,
-    OPENAI_TIMEOUT_MS: '1000',
-    OPENAI_MODEL: 'modelo-teste',
-    INTEGRATION_TIMEOUT_MS: '1000',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    // the Dialogflow stand-in: the test's own server (Google's endpoint by default)
-    DIALOGFLOW_API_ENDPOINT: `http://127.0.0.1:${(flows.address() as AddressInfo).port}`,
+  const services = await startMessagePath({
+    tickets: {
+      TICKET_EXPIRY_SWEEP_MS: '1000',
+      OPENAI_BASE_URL: modelUrl,
+      OPENAI_TIMEOUT_MS: '1000',
+      OPENAI_MODEL: 'modelo-teste',
+      INTEGRATION_TIMEOUT_MS: '1000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      // the Dialogflow stand-in: the test's own server (Google's endpoint by default)
+      DIALOGFLOW_API_ENDPOINT: `http://127.0.0.1:${(flows.address() as AddressInfo).port}`,
+    },
   });
-  const sessions = await startProcess('whatsapp-sessions');
-  const realtime = await startProcess('realtime-gateway', { TICKETS_URL: ticketsService.url });
-  running.push(auth, ticketsService, sessions, realtime);
-  const gateway = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: ticketsService.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url });
-  running.push(gateway);
+  running.push(...Object.values(services));
+  const gateway = services['messaging-gateway'];
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
   product = new Product(http, gateway.url);
   tickets = createDataSource(ticketsDatabase(TEST_DATABASE_URL, 1));
@@ -126,7 +124,7 @@ afterAll(async () => {
     server.close();
   }
   await tickets?.destroy();
-  for (const p of running.reverse()) await p.stop('SIGTERM');
+  await stopProcesses(running);
 });
 
 const color = () => `#${randomBytes(3).toString('hex')}`;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startMessagePath, stopProcesses, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
 const running: ServiceProcess[] = [];
@@ -16,13 +16,9 @@ let gatewayUrl: string;
 
 beforeAll(async () => {
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
-  const auth = await startProcess('auth');
-  const tickets = await startProcess('tickets');
-  const sessions = await startProcess('whatsapp-sessions');
-  const realtime = await startProcess('realtime-gateway', { TICKETS_URL: tickets.url });
-  running.push(auth, tickets, sessions, realtime);
-  const gateway = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: tickets.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url });
-  running.push(gateway);
+  const services = await startMessagePath();
+  running.push(...Object.values(services));
+  const gateway = services['messaging-gateway'];
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
   product = new Product(http, gateway.url);
   gatewayUrl = gateway.url;
@@ -35,7 +31,7 @@ async function download(path: string, token: string): Promise<{ status: number; 
 }
 
 afterAll(async () => {
-  for (const p of running.reverse()) await p.stop('SIGTERM');
+  await stopProcesses(running);
 });
 
 describe('the message path through the gateway', () => {

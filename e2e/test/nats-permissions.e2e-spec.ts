@@ -8,7 +8,7 @@ import { campaignsDatabase } from '../../services/campaigns/src/database/data-so
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
 import { startShippedNats, type PrivateNats } from './nats-server.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startProcesses, stopProcesses, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
 /**
@@ -44,20 +44,25 @@ beforeAll(async () => {
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase, campaignsDatabase, billingDatabase]) await runMigrations(db(TEST_DATABASE_URL));
   const natsEnv = (user: string) => ({ NATS_URL: nats.url, NATS_USER: user, NATS_PASSWORD: nats.passwords[user] });
   // started side by side, as compose and k8s do: each declares its own streams and waits for the others'
-  const [auth, tickets, sessions, realtime, campaigns, billing] = await Promise.all(
-    ['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'campaigns', 'billing'].map((name) => startProcess(name, natsEnv(name))),
-  );
-  running.push(auth, tickets, sessions, realtime, campaigns, billing);
-  const gateway = await startProcess('messaging-gateway', {
-    ...natsEnv('messaging-gateway'),
-    AUTH_URL: auth.url,
-    TICKETS_URL: tickets.url,
-    WHATSAPP_SESSIONS_URL: sessions.url,
-    REALTIME_URL: realtime.url,
-    CAMPAIGNS_URL: campaigns.url,
-    BILLING_URL: billing.url,
+  const services = await startProcesses({
+    auth: natsEnv('auth'),
+    tickets: natsEnv('tickets'),
+    'whatsapp-sessions': natsEnv('whatsapp-sessions'),
+    'realtime-gateway': natsEnv('realtime-gateway'),
+    campaigns: natsEnv('campaigns'),
+    billing: natsEnv('billing'),
+    'messaging-gateway': (urls) => ({
+      ...natsEnv('messaging-gateway'),
+      AUTH_URL: urls.auth,
+      TICKETS_URL: urls.tickets,
+      WHATSAPP_SESSIONS_URL: urls['whatsapp-sessions'],
+      REALTIME_URL: urls['realtime-gateway'],
+      CAMPAIGNS_URL: urls.campaigns,
+      BILLING_URL: urls.billing,
+    }),
   });
-  running.push(gateway);
+  running.push(...Object.values(services));
+  const gateway = services['messaging-gateway'];
   // a first start fans out from new events on: wait until realtime consumes all three streams
   const jsm = await (await as('operator')).jetstreamManager();
   await waitFor(
@@ -73,7 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const nc of clients) await nc.close().catch(() => undefined);
-  for (const p of running.reverse()) await p.stop('SIGTERM');
+  await stopProcesses(running);
   await nats?.stop();
 });
 

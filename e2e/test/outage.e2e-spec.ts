@@ -12,7 +12,7 @@ import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
 import { CuttableProxy } from './cuttable-proxy.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startMessagePath, stopProcesses, type ServiceProcess } from './processes.js';
 
 /**
  * Long outages under load: customers write at a steady ~100 messages/s while PostgreSQL, then NATS, then
@@ -55,13 +55,9 @@ beforeAll(async () => {
     NATS_URL: proxies.nats.via(TEST_NATS_URL),
     REDIS_URL: proxies.redis.via(TEST_REDIS_URL),
   };
-  const auth = await startProcess('auth');
-  const tickets = await startProcess('tickets', through);
-  const sessions = await startProcess('whatsapp-sessions', through);
-  const realtime = await startProcess('realtime-gateway', { ...through, TICKETS_URL: tickets.url });
-  running.push(auth, tickets, sessions, realtime);
-  const gateway = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: tickets.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url });
-  running.push(gateway);
+  const services = await startMessagePath({ tickets: through, 'whatsapp-sessions': through, 'realtime-gateway': through });
+  running.push(...Object.values(services));
+  const gateway = services['messaging-gateway'];
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
   db = createDataSource(ticketsDatabase(TEST_DATABASE_URL, 2));
   await db.initialize();
@@ -77,7 +73,7 @@ afterAll(async () => {
     const metrics = await fetch(`${p.url}/metrics`).then((r) => r.text(), (err: unknown) => String(err));
     writeFileSync(join(root, 'reports/e2e-outage', `${p.name}.metrics`), metrics);
   }
-  for (const p of running.reverse()) await p.stop('SIGTERM');
+  await stopProcesses(running);
   for (const p of running) writeFileSync(join(root, 'reports/e2e-outage', `${p.name}.log`), p.output());
   for (const p of Object.values(proxies)) await p.close();
   await bus?.close();

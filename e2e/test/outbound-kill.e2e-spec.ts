@@ -6,7 +6,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startProcess, startProcesses, stopProcesses, type ServiceProcess } from './processes.js';
 
 const REPLIES = 200;
 const companyId = 500_000 + randomInt(1, 99_999_999);
@@ -23,13 +23,11 @@ beforeAll(async () => {
   await runMigrations(whatsappDatabase(TEST_DATABASE_URL));
   db = createDataSource(whatsappDatabase(TEST_DATABASE_URL, 1));
   await db.initialize();
-  tickets = await startProcess('tickets');
-  sessions = await startProcess('whatsapp-sessions', sessionsEnv);
+  ({ tickets, 'whatsapp-sessions': sessions } = await startProcesses({ tickets: {}, 'whatsapp-sessions': sessionsEnv }));
 });
 
 afterAll(async () => {
-  await sessions?.stop('SIGKILL');
-  await tickets?.stop('SIGKILL');
+  await stopProcesses([sessions, tickets], 'SIGKILL');
   await db?.destroy();
 });
 

@@ -3,7 +3,7 @@ import { createDataSource, runMigrations } from '@wa/database';
 import { HttpClient, randomIp, TEST_DATABASE_URL, uniqueEmail } from '@wa/testing';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../services/auth/src/database/companies.js';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startProcess, startProcesses, stopProcesses, type ServiceProcess } from './processes.js';
 
 let auth: ServiceProcess;
 let gateway: ServiceProcess;
@@ -19,14 +19,15 @@ beforeAll(async () => {
     await createCompanyWithAdmin(tx, { name: 'E2E Co', dueDate: isoDateFromNow(30), planId: plan.id, admin: { name: 'E2E Admin', ...admin } });
   });
   await ds.destroy();
-  auth = await startProcess('auth');
-  gateway = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: 'http://127.0.0.1:1' });
+  ({ auth, 'messaging-gateway': gateway } = await startProcesses({
+    auth: {},
+    'messaging-gateway': (urls) => ({ AUTH_URL: urls.auth, TICKETS_URL: 'http://127.0.0.1:1' }),
+  }));
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
 });
 
 afterAll(async () => {
-  await gateway?.stop('SIGKILL');
-  await auth?.stop('SIGKILL');
+  await stopProcesses([gateway, auth], 'SIGKILL');
 });
 
 describe('the platform through the gateway', () => {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startMessagePath, stopProcesses, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
 /** The pace of the test's gateway: one send of a connection every 100 ms, 8 queued ahead at most. */
@@ -18,27 +18,19 @@ let product: Product;
 
 beforeAll(async () => {
   for (const db of [authDatabase, ticketsDatabase, whatsappDatabase]) await runMigrations(db(TEST_DATABASE_URL));
-  const auth = await startProcess('auth');
-  const tickets = await startProcess('tickets');
-  // a send the phone refuses is given up after 2 tries (0.5 s apart) here
-  const sessions = await startProcess('whatsapp-sessions', { OUTBOUND_MAX_ATTEMPTS: '2' });
-  const realtime = await startProcess('realtime-gateway', { TICKETS_URL: tickets.url });
-  running.push(auth, tickets, sessions, realtime);
-  const gateway = await startProcess('messaging-gateway', {
-    AUTH_URL: auth.url,
-    TICKETS_URL: tickets.url,
-    WHATSAPP_SESSIONS_URL: sessions.url,
-    REALTIME_URL: realtime.url,
-    API_SENDS_PER_MINUTE: String(SENDS_PER_MINUTE),
-    API_QUEUE_MAX: String(QUEUE_MAX),
+  const services = await startMessagePath({
+    // a send the phone refuses is given up after 2 tries (0.5 s apart) here
+    'whatsapp-sessions': { OUTBOUND_MAX_ATTEMPTS: '2' },
+    'messaging-gateway': { API_SENDS_PER_MINUTE: String(SENDS_PER_MINUTE), API_QUEUE_MAX: String(QUEUE_MAX) },
   });
-  running.push(gateway);
+  running.push(...Object.values(services));
+  const gateway = services['messaging-gateway'];
   http = new HttpClient(gateway.url, { 'x-forwarded-for': randomIp() });
   product = new Product(http, gateway.url);
 });
 
 afterAll(async () => {
-  for (const p of running.reverse()) await p.stop('SIGTERM');
+  await stopProcesses(running);
 });
 
 /** A company with a connected sandbox connection whose API token is `apiToken`. */

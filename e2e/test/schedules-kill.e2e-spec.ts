@@ -6,7 +6,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startProcess, startProcesses, stopProcesses, type ServiceProcess } from './processes.js';
 
 const companyId = 500_000 + randomInt(1, 99_999_999);
 // a user id far from auth's: revocations in Redis are per user id, and other suites revoke their users' tokens
@@ -76,8 +76,9 @@ beforeAll(async () => {
   db = createDataSource(whatsappDatabase(TEST_DATABASE_URL, 1));
   await db.initialize();
   // two tickets processes: two workers of the schedules queue
-  workers = [await startProcess('tickets'), await startProcess('tickets')];
-  sessions = await startProcess('whatsapp-sessions', sessionsEnv);
+  const started = await startProcesses({ one: { service: 'tickets', env: {} }, two: { service: 'tickets', env: {} }, sessions: { service: 'whatsapp-sessions', env: sessionsEnv } });
+  workers = [started.one, started.two];
+  sessions = started.sessions;
   const http = new HttpClient(sessions.url);
   const created = await http.post('/whatsapp', { token, body: { name: 'Agenda', channel: 'sandbox' } });
   connectionId = created.body.id;
@@ -91,8 +92,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await sessions?.stop('SIGKILL');
-  for (const w of workers) await w.stop('SIGKILL');
+  await stopProcesses([sessions, ...workers], 'SIGKILL');
   await db?.destroy();
 });
 
@@ -108,12 +108,12 @@ describe('scheduled messages under kills (BullMQ delayed jobs)', () => {
 
   it('schedules survive a restart of every service: killed before their time, restarted after it, each sent exactly once', async () => {
     const ids = await scheduleMany('all-restarted', 10, 3000, 500);
-    await sessions!.stop('SIGKILL');
-    for (const w of workers) await w.stop('SIGKILL');
+    await stopProcesses([sessions, ...workers], 'SIGKILL');
     // everything is down when they fall due
     await sleep(4500);
-    sessions = await startProcess('whatsapp-sessions', sessionsEnv);
-    workers = [await startProcess('tickets')];
+    const restarted = await startProcesses({ tickets: {}, 'whatsapp-sessions': sessionsEnv });
+    sessions = restarted['whatsapp-sessions'];
+    workers = [restarted.tickets];
     await expectSentOnce('all-restarted', ids);
     // sent late, but sent: after their time, never before
     const early: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM tickets.schedules WHERE id = ANY($1::int[]) AND "sentAt" < "sendAt"`, [ids]);

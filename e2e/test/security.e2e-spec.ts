@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
-import { startProcess, type ServiceProcess } from './processes.js';
+import { startProcesses, stopProcesses, type ServiceProcess } from './processes.js';
 
 // the limits of this file's auth live in a Redis database of their own: the gateway's address (loopback)
 // is the client address here, and no other test may have spent its attempts
@@ -25,18 +25,20 @@ beforeAll(async () => {
   const redis = new Redis(redisUrl);
   await redis.flushdb();
   redis.disconnect();
-  auth = await startProcess('auth', { REDIS_URL: redisUrl, LOGIN_MAX_FAILS_PER_IP: '3' });
-  realtime = await startProcess('realtime-gateway', { TICKETS_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'debug' });
   // an edge gateway believes no one's X-Forwarded-For; one behind a proxy believes that proxy (here: loopback)
-  edge = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: 'http://127.0.0.1:1', REALTIME_URL: realtime.url, TRUSTED_PROXIES: 'none', LOG_LEVEL: 'debug' });
-  behindProxy = await startProcess('messaging-gateway', { AUTH_URL: auth.url, TICKETS_URL: 'http://127.0.0.1:1', TRUSTED_PROXIES: 'loopback' });
+  ({ auth, realtime, edge, behindProxy } = await startProcesses({
+    auth: { REDIS_URL: redisUrl, LOGIN_MAX_FAILS_PER_IP: '3' },
+    realtime: { service: 'realtime-gateway', env: { TICKETS_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'debug' } },
+    edge: {
+      service: 'messaging-gateway',
+      env: (urls) => ({ AUTH_URL: urls.auth, TICKETS_URL: 'http://127.0.0.1:1', REALTIME_URL: urls.realtime, TRUSTED_PROXIES: 'none', LOG_LEVEL: 'debug' }),
+    },
+    behindProxy: { service: 'messaging-gateway', env: (urls) => ({ AUTH_URL: urls.auth, TICKETS_URL: 'http://127.0.0.1:1', TRUSTED_PROXIES: 'loopback' }) },
+  }));
 });
 
 afterAll(async () => {
-  await edge?.stop('SIGKILL');
-  await behindProxy?.stop('SIGKILL');
-  await realtime?.stop('SIGKILL');
-  await auth?.stop('SIGKILL');
+  await stopProcesses([edge, behindProxy, realtime, auth], 'SIGKILL');
 });
 
 const wrongLogin = (gateway: ServiceProcess, forwardedFor: string) =>

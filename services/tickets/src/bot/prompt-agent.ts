@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryPrepared } from '@wa/database';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
 import type { PromptEntity } from '../database/entities/index.js';
@@ -17,6 +17,10 @@ export const HAND_OVER = 'Ação: Transferir para o setor de atendimento';
 export type AgentAnswer =
   | { kind: 'reply'; texts: string[]; delayMs?: number; typebot?: { sessionId: string; at: string } | null; handOver?: boolean }
   | { kind: 'hand-over'; reason: string };
+
+/** The `openai` client, loaded on the first prompt's answer (a service whose queues have none pays nothing for it). */
+let library: Promise<typeof OpenAI> | undefined;
+const loadOpenAI = () => (library ??= import('openai').then((m) => m.default));
 
 /**
  * A queue's AI prompt answering its customer through an OpenAI-compatible chat-completions API (the `openai`
@@ -54,7 +58,7 @@ export class PromptAgent {
     );
     const apiKey = (prompt.apiKey ? this.box.open(prompt.apiKey) : null) || this.env.OPENAI_API_KEY;
     if (!apiKey) return { kind: 'hand-over', reason: 'no API key' };
-    const client = new OpenAI({ apiKey, baseURL: this.env.OPENAI_BASE_URL, timeout: this.env.OPENAI_TIMEOUT_MS, maxRetries: 1 });
+    const client = new (await loadOpenAI())({ apiKey, baseURL: this.env.OPENAI_BASE_URL, timeout: this.env.OPENAI_TIMEOUT_MS, maxRetries: 1 });
     try {
       const completion = await client.chat.completions.create({
         model: this.env.OPENAI_MODEL,

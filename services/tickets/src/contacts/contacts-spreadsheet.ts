@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
 import { DomainError } from '@wa/server-kit';
 
@@ -32,6 +32,10 @@ const HEADERS: Record<'name' | 'number' | 'email', string[]> = {
 
 const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase();
 
+/** ExcelJS, loaded on the first spreadsheet read or written (most processes never handle one). */
+let library: Promise<typeof ExcelJS> | undefined;
+const loadExcelJS = () => (library ??= import('exceljs').then((m) => m.default));
+
 function cellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') {
@@ -52,7 +56,7 @@ function cellText(value: ExcelJS.CellValue): string {
 export async function readContactsSheet(file: Pick<UploadedBuffer, 'buffer'> | undefined): Promise<SheetRow[]> {
   if (!file?.buffer?.length) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'file', messages: ['Required'] }] }, 'A spreadsheet is required.');
   const sniffed = await fileTypeFromBuffer(file.buffer);
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcelJS()).Workbook();
   if (sniffed?.ext === 'xlsx') {
     try {
       await workbook.xlsx.load(file.buffer as unknown as ArrayBuffer);
