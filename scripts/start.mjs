@@ -80,6 +80,22 @@ for (const svc of processes) {
   children.set(svc.name, child);
 }
 
+// Ctrl-C from the start on: a signal while the services come up stops them too (not only the script, leaving them
+// running without it)
+function stopAll(signal) {
+  if (stopping) return;
+  stopping = true;
+  say(P, `stopping ${children.size} services…`);
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  }, 25_000).unref();
+  if (children.size === 0) process.exit(0);
+}
+process.on('SIGINT', () => stopAll('SIGINT'));
+process.on('SIGTERM', () => stopAll('SIGTERM'));
+
 async function healthy(port) {
   try {
     return (await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) })).status === 200;
@@ -94,11 +110,11 @@ while (pending.size > 0 && Date.now() < deadline && !stopping) {
   for (const svc of processes) if (pending.has(svc.name) && (await healthy(svc.port))) pending.delete(svc.name);
   if (pending.size > 0) await new Promise((r) => setTimeout(r, 300));
 }
-if (pending.size > 0) say(P, `not healthy after 60 s: ${[...pending].join(', ')} (logs in .run/logs/)`);
+if (pending.size > 0 && !stopping) say(P, `not healthy after 60 s: ${[...pending].join(', ')} (logs in .run/logs/)`);
 
 const email = env.SEED_ADMIN_EMAIL ?? 'admin@admin.com';
 const password = env.SEED_ADMIN_PASSWORD ?? '123456';
-process.stdout.write(`
+if (!stopping) process.stdout.write(`
   Conversa is running (${((Date.now() - started) / 1000).toFixed(1)} s)
 
   API           http://localhost:${GATEWAY_PORT}
@@ -113,16 +129,3 @@ process.stdout.write(`
   Logs: .run/logs/<service>.log   Stop: Ctrl-C
 `);
 
-function stopAll(signal) {
-  if (stopping) return;
-  stopping = true;
-  say(P, `stopping ${children.size} services…`);
-  for (const child of children.values()) child.kill('SIGTERM');
-  setTimeout(() => {
-    for (const child of children.values()) child.kill('SIGKILL');
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  }, 25_000).unref();
-  if (children.size === 0) process.exit(0);
-}
-process.on('SIGINT', () => stopAll('SIGINT'));
-process.on('SIGTERM', () => stopAll('SIGTERM'));

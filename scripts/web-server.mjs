@@ -53,5 +53,7 @@ for (const signal of ['SIGTERM', 'SIGINT']) {
   process.once(signal, () => {
     server.close(() => process.exit(0));
     server.closeAllConnections();
+    // it serves files only: a response still being written when it stops is not worth waiting for
+    setTimeout(() => process.exit(0), 1000).unref();
   });
 }

@@ -47,8 +47,11 @@ export class ProxyService {
       changeOrigin: false,
       xfwd: true,
       ws: service === 'realtime-gateway',
+      // an answer the service does not finish within a minute ends the call (a 503 for the caller). No timeout
+      // on the caller's side here: the proxy sets it per request on the caller's connection, adding a listener
+      // (and the request it holds) each time, kept until a kept-alive connection closes; the HTTP server's own
+      // limits (headers and request time, kept-alive idle time) cover a caller who stalls
       proxyTimeout: 60_000,
-      timeout: 60_000,
       logger: undefined,
       on: {
         proxyReq: (proxyReq, req) => {

@@ -4,7 +4,8 @@ import { loadConfig } from '@wa/server-kit';
 import { describeServiceBasics, HttpClient, listen, randomIp, TEST_JWT_SECRET, TEST_REDIS_URL, testEnv, type RunningApp } from '@wa/testing';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { GatewayEnv } from '../../src/config/env.js';
 import { createGatewayApp } from '../../src/gateway-app.js';
 
@@ -63,6 +64,36 @@ describe('gateway: routing', () => {
     const generated = await http.get('/settings/', { token });
     expect(generated.body.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(generated.headers.get('x-request-id')).toBe(generated.body.requestId);
+  });
+
+  it('serves many requests over one kept-alive connection without piling up listeners on it', async () => {
+    // the gateway's end of the client's connection: a listener added per request (and the request it holds)
+    // stays until the connection closes, and Node warns of a leak from the 11th
+    const sockets: Socket[] = [];
+    const server = gateway.app.getHttpServer() as Server;
+    const onConnection = (socket: Socket) => sockets.push(socket);
+    server.on('connection', onConnection);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const listeners: number[] = [];
+    try {
+      for (let i = 0; i < 15; i++) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = request(`${gateway.baseUrl}/settings/`, { agent, headers: { authorization: `Bearer ${tokenFor()}` } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        expect(status).toBe(200);
+        listeners.push(sockets[0]?.listenerCount('timeout') ?? -1);
+      }
+    } finally {
+      agent.destroy();
+      server.off('connection', onConnection);
+    }
+    expect(sockets).toHaveLength(1);
+    expect(Math.max(...listeners)).toBeLessThanOrEqual(listeners[0]);
   });
 
   it('answers an unknown path with 404 and a JSON body', async () => {
