@@ -21,6 +21,8 @@ export function urlsFor(portOffset) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** A deadline raced against an exit: it does not keep the process (jest, after the last test) alive once that came. */
+const timeLimit = (ms) => new Promise((r) => setTimeout(r, ms).unref());
 
 async function answers(url) {
   try {
@@ -81,7 +83,7 @@ async function startNats(port) {
     url: `nats://127.0.0.1:${port}`,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, sleep(5000)]);
+      await Promise.race([exited, timeLimit(5000)]);
       rmSync(storeDir, { recursive: true, force: true });
     },
   };
@@ -121,7 +123,7 @@ export async function startProduct(options = {}) {
 
   async function stop() {
     if (!gone) child.kill('SIGINT');
-    const done = await Promise.race([exited, sleep(40_000).then(() => null)]);
+    const done = await Promise.race([exited, timeLimit(40_000).then(() => null)]);
     if (done === null && !gone) {
       child.kill('SIGKILL');
       await exited;
