@@ -100,7 +100,8 @@ function runCaptured(cmd, args, opts) {
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
     child.stdout.on('data', (d) => chunks.push(d));
     child.stderr.on('data', (d) => chunks.push(d));
-    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() }));
+    // 'close', not 'exit': the output may still be arriving when the process has exited
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() }));
     child.on('error', (err) => resolve({ code: 127, output: String(err) }));
   });
 }
