@@ -48,8 +48,8 @@ const web = http.createServer((req, res) => {
 
 smtp.listen(SMTP_PORT, '127.0.0.1');
 web.listen(PORT, '127.0.0.1');
-// smtp-server waits up to 30 s for its clients to leave, and a kept-alive reader may hold the page: this is a
-// stand-in for a mail server, nothing it holds outlives it, so it leaves at once when they are slow to
+// smtp-server waits up to 30 s for its clients to leave, and a kept-alive reader may hold the page open. This
+// stand-in keeps nothing worth waiting for, so it exits after a second whoever is still connected
 const stop = () => {
   smtp.close(() => web.close(() => process.exit(0)));
   web.closeAllConnections();
