@@ -12,6 +12,7 @@ import { ConnectionsService } from './connections/connections.service.js';
 import { DeletedCompaniesConsumer } from './connections/deleted-companies.consumer.js';
 import { NewCompaniesConsumer } from './connections/new-companies.consumer.js';
 import { whatsappDatabase } from './database/data-source.js';
+import { KeyedStatements } from './database/keyed-statements.js';
 import { CommandRouter } from './runtime/command-router.js';
 import { InboundPublisher } from './runtime/inbound-publisher.js';
 import { OutboundConsumer } from './runtime/outbound-consumer.js';
@@ -54,6 +55,7 @@ export class AppModule {
         ConnectionTokens,
         ConnectionEvents,
         Outbox,
+        KeyedStatements,
         SessionStore,
         SessionLeases,
         AuthStateStore,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type MessageEvent } from '@wa/contracts';
-import { queryPrepared } from '@wa/database';
+import { keepPlans, queryPrepared } from '@wa/database';
 import { deleteDurable, durableInfo, EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { companyTimeZone, MediaStorage, storedMediaOf, TIME_ZONE_SETTING, type WorkingDay } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -168,7 +168,11 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const left = done.size ? turns.filter((t) => !done.has(t.ticketId)) : turns;
     if (left.length === 0) return;
     const delegates: Delegate[] = [];
-    const outboxIds = await this.db.transaction((tx) => this.answer(tx, left, delegates));
+    // rows named by key only: every statement of the turn keeps its plan (keepPlans)
+    const outboxIds = await this.db.transaction(async (tx) => {
+      await keepPlans(tx);
+      return this.answer(tx, left, delegates);
+    });
     await this.outbox.flush(outboxIds);
     for (const d of delegates) this.delegate(d);
   }

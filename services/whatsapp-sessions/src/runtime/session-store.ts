@@ -4,6 +4,7 @@ import type { ConnectionStatus, WaOutboundSend } from '@wa/contracts';
 import { writeBatcher } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConnectionEvents } from '../connections/connection-events.js';
+import { KeyedStatements } from '../database/keyed-statements.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { rowsOf } from '../database/sql.js';
 
@@ -33,6 +34,7 @@ export class SessionStore {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly events: ConnectionEvents,
+    private readonly keyed: KeyedStatements,
   ) {}
 
   async byId(connectionId: number): Promise<ConnectionEntity | null> {
@@ -94,7 +96,7 @@ export class SessionStore {
     const unique = [...new Map(sends.map((s) => [`${s.connectionId}|${s.waMessageId}`, s])).values()];
     if (unique.length === 0) return new Map();
     const col = <T>(f: (s: WaOutboundSend) => T) => unique.map(f);
-    const raw = await this.db.query(
+    const raw = await this.keyed.query(
       `WITH v AS (
          SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::text[], $6::int[], $7::int[]) AS v(conn, company, wid, "to", body, ticket, message)
        ), ins AS (
@@ -128,7 +130,7 @@ export class SessionStore {
   }
 
   private readonly markSentTogether = writeBatcher<{ connectionId: number; waMessageId: string }>(async (sends) => {
-    await this.db.query(
+    await this.keyed.query(
       `UPDATE whatsapp.sent_messages s SET state = 'sent', "sentAt" = COALESCE(s."sentAt", now()), ack = GREATEST(s.ack, 1)
          FROM (SELECT f.id FROM unnest($1::int[], $2::varchar[]) AS u(conn, wid) CROSS JOIN LATERAL (${SENT_BY_WID('u.conn', 'u.wid')}) f) v
         WHERE s.id = v.id`,
@@ -144,7 +146,7 @@ export class SessionStore {
     if (acks.length === 0) return new Set();
     const top = new Map<string, number>();
     for (const a of acks) top.set(a.waMessageId, Math.max(top.get(a.waMessageId) ?? 0, a.ack));
-    const raw = await this.db.query(
+    const raw = await this.keyed.query(
       `UPDATE whatsapp.sent_messages s SET ack = GREATEST(s.ack, v.ack)
          FROM (SELECT f.id, u.ack FROM unnest($2::varchar[], $3::int[]) AS u(wid, ack) CROSS JOIN LATERAL (${SENT_BY_WID('$1', 'u.wid')}) f) v
         WHERE s.id = v.id AND s.ack < v.ack
@@ -156,7 +158,7 @@ export class SessionStore {
 
   /** Did this connection send the message itself (an echo of our own send)? */
   async isOurSend(connectionId: number, waMessageId: string): Promise<boolean> {
-    const raw = await this.db.query(`SELECT 1 FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [connectionId, waMessageId]);
+    const raw = await this.keyed.query(`SELECT 1 FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [connectionId, waMessageId]);
     return rowsOf(raw).length > 0;
   }
 }

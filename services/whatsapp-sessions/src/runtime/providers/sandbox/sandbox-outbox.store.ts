@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { SandboxOutboxItem } from '@wa/contracts';
 import { writeBatcher } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
+import { KeyedStatements } from '../../../database/keyed-statements.js';
 import { rowsOf } from '../../../database/sql.js';
 
 export const OUTBOX_PAGE_SIZE = 20;
@@ -25,7 +26,10 @@ export interface SandboxTransmission {
  */
 @Injectable()
 export class SandboxOutboxStore {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly keyed: KeyedStatements,
+  ) {}
 
   /**
    * Records a transmission (resolves once it is stored). Transmissions made side by side share the
@@ -37,7 +41,7 @@ export class SandboxOutboxStore {
 
   private readonly recordTogether = writeBatcher<SandboxTransmission>(async (items) => {
     const col = <T>(f: (i: SandboxTransmission) => T) => items.map(f);
-    await this.db.query(
+    await this.keyed.query(
       `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind, "sentAt")
        SELECT conn, company, wid, "to", body, media, kind, COALESCE(at, now())
          FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::text[], $6::jsonb[], $7::varchar[], $8::timestamptz[])
