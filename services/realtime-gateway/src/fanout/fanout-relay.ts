@@ -6,6 +6,8 @@ import { RealtimeServer } from '../realtime/realtime.server.js';
 import type { Emission } from './emission.js';
 
 const NEWLINE = 0x0a;
+/** How often a replica asks Redis whether another one listens on the channel. */
+const OTHERS_CHECK_MS = 1000;
 
 /**
  * How the fan-out's emits reach the sockets of every replica. The replica that consumes the events emits a
@@ -13,7 +15,9 @@ const NEWLINE = 0x0a;
  * `<SOCKET_ADAPTER_KEY>-fanout`, outside the adapter's channels), where each replica emits them to its own
  * sockets, in the order they were published. One message per batch of events, instead of one per emit
  * through the socket.io adapter (which a replica also reads back and drops). A replica's own messages are
- * recognised by the id they start with and left undecoded.
+ * recognised by the id they start with and left undecoded. A replica alone on the channel publishes nothing
+ * (it asks Redis every OTHERS_CHECK_MS how many listen); one that starts says so on the channel before it
+ * takes sockets, so the others publish again from then on.
  */
 @Injectable()
 export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
@@ -24,6 +28,11 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
   private pub: Redis | undefined;
   private sub: Redis | undefined;
   private closing = false;
+  /** another replica listens on the channel (the safe answer until Redis says otherwise) */
+  private others = true;
+  /** messages heard from other replicas: an answer of Redis asked before one of them is out of date */
+  private heard = 0;
+  private checker: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly env: RealtimeEnv,
@@ -42,11 +51,37 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
       client.on('error', (err: Error) => this.log.warn({ role, err: err.message }, 'fan-out relay redis error'));
     }
     this.sub.on('messageBuffer', (_channel: Buffer, raw: Buffer) => this.received(raw));
+    // subscribed again after a reconnection: the others hear of this replica again
+    this.sub.on('ready', () => void this.hello());
     await this.sub.subscribe(this.channel);
+    await this.hello();
+    await this.checkOthers();
+    this.checker = setInterval(() => void this.checkOthers(), OTHERS_CHECK_MS);
+    this.checker.unref();
+  }
+
+  /** Tells the replicas on the channel that this one listens: they publish to it from now on (an empty batch). */
+  private async hello(): Promise<void> {
+    if (this.closing) return;
+    await this.pub?.publish(this.channel, `${this.id}\n[]`).catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'fan-out relay: hello not published'));
+  }
+
+  /** Does another replica listen on the channel? Kept as it was when Redis cannot say. */
+  private async checkOthers(): Promise<void> {
+    const pub = this.pub;
+    if (!pub || this.closing) return;
+    const heard = this.heard;
+    try {
+      const [, listening] = (await pub.pubsub('NUMSUB', this.channel)) as [string, number | string];
+      if (this.heard === heard) this.others = Number(listening) > 1;
+    } catch {
+      // Redis away: publishing fails too until it is back
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
+    clearInterval(this.checker);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.all(
@@ -61,7 +96,7 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
     if (emissions.length === 0) return;
     for (const e of emissions) this.apply(e);
     const pub = this.pub;
-    if (!pub || this.closing) return;
+    if (!pub || this.closing || !this.others) return;
     // the local sockets have them already; another replica's miss them while Redis is away (as with the adapter)
     pub.publish(this.channel, `${this.id}\n${JSON.stringify(emissions)}`).catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'fan-out relay publish failed'));
   }
@@ -69,6 +104,8 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
   private received(raw: Buffer): void {
     const cut = raw.indexOf(NEWLINE);
     if (cut < 0 || (cut === this.idBytes.length && raw.subarray(0, cut).equals(this.idBytes))) return;
+    this.heard++;
+    this.others = true;
     let emissions: Emission[];
     try {
       emissions = JSON.parse(raw.toString('utf8', cut + 1)) as Emission[];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SocketChannels } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
+import { Redis } from 'ioredis';
 import { FanoutService } from '../../src/fanout/fanout.service.js';
 import { connect, deployment, dropDurable, newCompanyId, newId, newUser, publish, settle, startReplica, ticketDto, whatsappDto, type Client, type Replica } from './harness.js';
 
@@ -93,6 +94,48 @@ describe('realtime-gateway: two replicas', () => {
     } finally {
       await dropDurable(again.bus, late.REALTIME_DURABLE);
       await again.close();
+    }
+  });
+});
+
+describe('realtime-gateway: a replica alone', () => {
+  it('publishes no fan-out to Redis while no other replica listens, and does again from the moment one starts', async () => {
+    const settings = deployment();
+    const first = await startReplica(settings);
+    // a pattern subscription sees what is published on the channel without counting as a replica listening there
+    const watcher = new Redis(first.env.REDIS_URL);
+    const relayed: string[] = [];
+    const clients: Client[] = [];
+    let second: Replica | undefined;
+    try {
+      watcher.on('pmessage', (_pattern: string, _channel: string, message: string) => relayed.push(message));
+      await watcher.psubscribe(`${settings.SOCKET_ADAPTER_KEY}-fanout`);
+      await waitFor(async () => first.app.get(FanoutService).leading, { timeoutMs: 10_000 });
+      const companyId = newCompanyId();
+      const early = await connect(first.baseUrl, (await newUser(first, companyId, { profile: 'admin' })).token);
+      clients.push(early);
+      const channel = SocketChannels.ticket(companyId);
+      const before = Array.from({ length: 3 }, () => ticketDto(companyId, newId(), null));
+      for (const t of before) await publish.ticketUpdated(first.bus, t);
+      await settle(() => early.events(channel).length >= 3, 300);
+      expect(early.events(channel)).toHaveLength(3);
+      expect(relayed).toEqual([]);
+
+      second = await startReplica(settings);
+      const late = await connect(second.baseUrl, (await newUser(second, companyId, { profile: 'admin' })).token);
+      clients.push(late);
+      const after = Array.from({ length: 3 }, () => ticketDto(companyId, newId(), null));
+      for (const t of after) await publish.ticketUpdated(first.bus, t);
+      await settle(() => early.events(channel).length >= 6 && late.events(channel).length >= 3, 300);
+      expect(new Set(late.events(channel).map((e) => e.ticket.id))).toEqual(new Set(after.map((t) => t.id)));
+      expect(early.events(channel)).toHaveLength(6);
+      // the new replica's hello, then the batches it was sent
+      expect(relayed.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      for (const c of clients) c.close();
+      watcher.disconnect();
+      await dropDurable(first.bus, settings.REALTIME_DURABLE);
+      await Promise.all([first.close(), second?.close()]);
     }
   });
 });
