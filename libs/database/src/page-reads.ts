@@ -2,6 +2,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { keptConnections, openConnections } from './data-source.js';
 import { statementName } from './prepared-query.js';
 
+/** What keeps one plan per statement: a generic plan, with sequential scans priced out (see PageReads). */
+const KEPT_PLANS = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' } as const;
+const settings = Object.entries(KEPT_PLANS);
+
 interface PgPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
   connect(): Promise<{ release(): void }>;
@@ -39,7 +43,7 @@ export class PageReads {
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 300_000,
       application_name: `${driver.options.applicationName ?? 'service'}:pages`,
-      options: '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off -c jit=off',
+      options: `${settings.map(([k, v]) => `-c ${k}=${v}`).join(' ')} -c jit=off`,
     });
     // an idle connection that drops is removed by the pool; the next query opens another
     this.pool.on('error', () => undefined);
@@ -66,5 +70,5 @@ export class PageReads {
  * statements name their rows by key; one that searches belongs on the default.
  */
 export async function keepPlans(tx: EntityManager): Promise<void> {
-  await tx.query(`SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off`);
+  await tx.query(settings.map(([k, v]) => `SET LOCAL ${k} = ${v}`).join('; '));
 }
