@@ -259,15 +259,19 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     client.on('error', dropped);
     try {
       // the deletion of published rows need not wait for the disk: one lost in a crash only has its rows
-      // published again, which the stream drops as repeats (msgId) as it does after a relay died mid-pass
-      const [, , found] = (await client.query(
+      // published again, which the stream drops as repeats (msgId) as it does after a relay died mid-pass.
+      // The rows are read through the primary key, never by a sequential scan: a queue table is mostly
+      // pages of deleted rows until a vacuum comes, and a scan of them (the planner's choice while the table
+      // has no statistics, or few live rows) cost every pass in proportion to all the rows ever relayed
+      const [, , , found] = (await client.query(
         `BEGIN;
          SET LOCAL synchronous_commit = off;
+         SET LOCAL enable_seqscan = off;
          SELECT l.locked, o.id, o.subject, o."msgId", o.payload, o.headers, o.attempts
            FROM (SELECT pg_try_advisory_xact_lock(${this.lockKey}) AS locked) l
            LEFT JOIN LATERAL (SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table}
                                WHERE l.locked AND "parkedAt" IS NULL ORDER BY id LIMIT ${this.batch}) o ON true`,
-      )) as unknown as [unknown, unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
+      )) as unknown as [unknown, unknown, unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
       if (!found.rows[0]?.locked) {
         await client.query('COMMIT');
         // another process relays; it may have looked before our rows committed

@@ -305,9 +305,12 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
         : (
             await queryPrepared<{ contactId: number; whatsappId: number }>(
               tx,
-              `SELECT DISTINCT t."contactId", t."whatsappId" FROM tickets.tickets t
-                 JOIN unnest($1::int[], $2::int[]) AS k(contact, whatsapp) ON t."contactId" = k.contact AND t."whatsappId" = k.whatsapp
-                WHERE t."ratingAskedAt" IS NOT NULL AND t.status = 'closed'`,
+              // one probe per conversation (the LIMIT keeps it a subquery of its own): joined, the plan this
+              // transaction keeps (made on a connection's first turn) read every closed ticket by bitmap
+              `SELECT k.contact AS "contactId", k.whatsapp AS "whatsappId" FROM unnest($1::int[], $2::int[]) AS k(contact, whatsapp)
+                 CROSS JOIN LATERAL (SELECT 1 FROM tickets.tickets t
+                                      WHERE t."contactId" = k.contact AND t."whatsappId" = k.whatsapp AND t."ratingAskedAt" IS NOT NULL AND t.status = 'closed'
+                                      LIMIT 1) r`,
               [unseen.map((t) => t.contactId), unseen.map((t) => t.whatsappId)],
             )
           ).map((r) => `${r.contactId}|${r.whatsappId}`),

@@ -25,6 +25,15 @@ const SENT_BY_WID = (conn: string, wid: string, columns = 'id') =>
   `SELECT ${columns} FROM whatsapp.sent_messages WHERE "connectionId" = ${conn} AND "waMessageId" = ${wid} LIMIT 1`;
 
 /**
+ * A write's rows: `s.id = ANY(` the ids the keys name `)`, so the table is reached through its primary key
+ * by those ids whatever the plan. Joined to the ids instead (UPDATE … FROM), the plan kept on KeyedStatements'
+ * connections (made once, at a connection's first run, often on an empty table) scanned the whole primary key
+ * for every batch of acks: as a hash join's build side, and with hash joins off, as a nested loop's outer side.
+ */
+const SENT_IDS = (keys: string, conn: string, wid: string) =>
+  `s.id = ANY(ARRAY(SELECT f.id FROM ${keys} CROSS JOIN LATERAL (${SENT_BY_WID(conn, wid)}) f))`;
+
+/**
  * What the session runtime reads and writes. It works for every company the process holds sessions
  * of, so its queries name the connection (and the company where a payload brings one) explicitly
  * instead of taking the company from a request.
@@ -132,8 +141,7 @@ export class SessionStore {
   private readonly markSentTogether = writeBatcher<{ connectionId: number; waMessageId: string }>(async (sends) => {
     await this.keyed.query(
       `UPDATE whatsapp.sent_messages s SET state = 'sent', "sentAt" = COALESCE(s."sentAt", now()), ack = GREATEST(s.ack, 1)
-         FROM (SELECT f.id FROM unnest($1::int[], $2::varchar[]) AS u(conn, wid) CROSS JOIN LATERAL (${SENT_BY_WID('u.conn', 'u.wid')}) f) v
-        WHERE s.id = v.id`,
+        WHERE ${SENT_IDS('unnest($1::int[], $2::varchar[]) AS u(conn, wid)', 'u.conn', 'u.wid')}`,
       [sends.map((s) => s.connectionId), sends.map((s) => s.waMessageId)],
     );
   });
@@ -147,9 +155,10 @@ export class SessionStore {
     const top = new Map<string, number>();
     for (const a of acks) top.set(a.waMessageId, Math.max(top.get(a.waMessageId) ?? 0, a.ack));
     const raw = await this.keyed.query(
-      `UPDATE whatsapp.sent_messages s SET ack = GREATEST(s.ack, v.ack)
-         FROM (SELECT f.id, u.ack FROM unnest($2::varchar[], $3::int[]) AS u(wid, ack) CROSS JOIN LATERAL (${SENT_BY_WID('$1', 'u.wid')}) f) v
-        WHERE s.id = v.id AND s.ack < v.ack
+      `UPDATE whatsapp.sent_messages s SET ack = v.ack
+         FROM unnest($2::varchar[], $3::int[]) AS v(wid, ack)
+        WHERE ${SENT_IDS('unnest($2::varchar[]) AS u(wid)', '$1', 'u.wid')}
+          AND s."waMessageId" = v.wid AND s.ack < v.ack
         RETURNING s."waMessageId"`,
       [connectionId, [...top.keys()], [...top.values()]],
     );
