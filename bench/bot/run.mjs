@@ -21,6 +21,7 @@
 // stages (the sandbox call answered, the message stored, the reply stored, the reply on the phone), CPU seconds
 // per process (this bench's driver too), each reply checked against the menu it should be; the customers answered twice (more than three
 // replies on the phone, or more than three bot messages stored) or not answered. Exits 1 when any was.
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
 import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
@@ -257,6 +258,7 @@ async function main() {
     if (!t) continue;
     cust.replies.forEach((r, i) => {
       if (t.in[i] === undefined || t.out[i] === undefined) return;
+      Object.assign(r, { sent: cust.sentAt[i], stored: t.in[i], replyStored: t.out[i] });
       stage.call.push(t.in[i] - cust.sentAt[i]);
       stage.bot.push(t.out[i] - t.in[i]);
       stage.phone.push(r.at - t.out[i]);
@@ -266,6 +268,9 @@ async function main() {
 
   // ---- figures -----------------------------------------------------------------------------------------
   const all = customers.flatMap((x) => x.replies.map((r) => r.ms)).sort((a, b) => a - b);
+  // BENCH_DUMP=FILE: every reply's moments (sent, stored, reply stored, on the phone), to see whether the slow ones
+  // come together (a stall, and in which stage) or apart
+  if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, JSON.stringify(customers.flatMap((x) => x.replies)));
   const row = (label, list) => `${label.padEnd(34)}: p50 ${fmt(percentile(list, 50))} ms   p90 ${fmt(percentile(list, 90))} ms   p99 ${fmt(percentile(list, 99))} ms   max ${fmt(list[list.length - 1])} ms   (${fmt(list.length)})`;
   const phoneTwice = phone.filter((r) => r.n > STEPS.length && r.to !== warm).length;
   const storedTwice = stored.filter((r) => r.n > STEPS.length && r.number !== warm).length;
