@@ -70,6 +70,34 @@ describe('the bot in the inbound path', () => {
     expect(all).toHaveLength(2);
   });
 
+  it('the bot’s reply reaches the bus after the customer’s message, however long publishing that message takes', async () => {
+    const t = await start();
+    const { c, conn } = await menuCompany(t);
+    // the customer's message events take 400 ms to be published; the bot's turn runs meanwhile
+    const publish = t.bus.publish.bind(t.bus);
+    t.bus.publish = async (subject, payload, opts) => {
+      if (subject.startsWith(`message.created.${c.companyId}.`) && !(payload as { message: { fromMe: boolean } }).message.fromMe) await new Promise((r) => setTimeout(r, 400));
+      return publish(subject, payload, opts);
+    };
+    const seen: Array<[boolean, string]> = [];
+    const sub = t.bus.connection.subscribe(`message.created.${c.companyId}.*`, {
+      callback: (_err, msg) => {
+        const { message } = msg.json<{ message: { fromMe: boolean; body: string } }>();
+        seen.push([message.fromMe, message.body]);
+      },
+    });
+    try {
+      await c.inbound(conn.id, randomNumber(), 'oi');
+      await waitFor(async () => seen.length >= 2);
+      expect(seen).toEqual([
+        [false, 'oi'],
+        [true, MENU],
+      ]);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+
   it('what the former durable lane still holds at start is answered, then the lane is removed', async () => {
     const a = await start();
     const jsm = await a.bus.connection.jetstreamManager();
