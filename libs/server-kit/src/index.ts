@@ -27,3 +27,4 @@ export * from './storage/send-media.js';
 export * from './storage/s3-storage.js';
 export * from './secrets/secret-box.js';
 export * from './batching/write-batcher.js';
+export * from './phone/message-id.js';

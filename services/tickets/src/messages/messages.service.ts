@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, WaSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent, type WaOutboundSend } from '@wa/contracts';
-import { companyTimeZone, DomainError, MediaStorage, TIME_ZONE_SETTING, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
+import { companyTimeZone, DomainError, MediaStorage, TIME_ZONE_SETTING, checkMediaFile, newMediaKey, readUploaded, whatsappMessageId, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryPrepared } from '@wa/database';
 import { MessageEntity, messageOfRow } from '../database/entities/index.js';
@@ -12,7 +12,6 @@ import { ReadModels } from '../read-models/read-models.repository.js';
 import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } from '../tickets/ticket-view.js';
 import { TicketsRepository, type BotPlace } from '../tickets/tickets.repository.js';
 import { assertCanSee } from '../tickets/visibility.js';
-import { newWhatsappMessageId } from './wid.js';
 import { MessageChanges } from './message-changes.service.js';
 import { fillVariables } from './message-variables.js';
 
@@ -365,7 +364,7 @@ function outgoingMessage({ row, body, media, bot }: Pick<OutgoingItem, 'row' | '
     ticketId: row.id,
     contactId: row.contactId,
     whatsappId: row.whatsappId,
-    wid: newWhatsappMessageId(),
+    wid: whatsappMessageId(),
     // a document without a caption shows its name, as WhatsApp does
     body: media && !body && media.mediaType === 'application' ? media.fileName : body,
     fromMe: true,

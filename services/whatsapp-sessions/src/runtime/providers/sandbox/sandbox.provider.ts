@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
 import type { AddressBookEntry, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest } from '@wa/contracts';
-import type { MediaStorage } from '@wa/server-kit';
+import { whatsappMessageId, type MediaStorage } from '@wa/server-kit';
 import { jidToContact } from '../baileys/mapping.js';
 import { ProviderClosedError, ProviderEvents, type OutgoingContent, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
 import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
@@ -12,9 +12,7 @@ import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
 const ACK_TICK_MS = 25;
 
 /** A WhatsApp-like message id, as Baileys makes them: `3EB0` and 16 upper-case hex digits. */
-export function sandboxMessageId(): string {
-  return `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
-}
+export const sandboxMessageId = whatsappMessageId;
 
 /**
  * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
