@@ -73,7 +73,7 @@ describe('the bot in the inbound path', () => {
   it('the bot’s reply reaches the bus after the customer’s message, however long publishing that message takes', async () => {
     const t = await start();
     const { c, conn } = await menuCompany(t);
-    // the customer's message events take 400 ms to be published; the bot's turn runs meanwhile
+    // the customer's message events take 400 ms to be published
     const publish = t.bus.publish.bind(t.bus);
     t.bus.publish = async (subject, payload, opts) => {
       if (subject.startsWith(`message.created.${c.companyId}.`) && !(payload as { message: { fromMe: boolean } }).message.fromMe) await new Promise((r) => setTimeout(r, 400));

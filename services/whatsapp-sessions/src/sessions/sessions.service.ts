@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ConnectionStatus, SandboxInboundRequest, SandboxOutboxItem } from '@wa/contracts';
-import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMediaName, MediaStorage, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
-import { sandboxMessageId } from '../runtime/providers/sandbox/sandbox.provider.js';
+import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMediaName, MediaStorage, readUploaded, whatsappMessageId, type UploadedDiskFile } from '@wa/server-kit';
 import { ConnectionsRepository } from '../connections/connections.repository.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { CommandRouter } from '../runtime/command-router.js';
@@ -77,7 +76,7 @@ export class SessionsService {
     // the file is put where the phone's WhatsApp would hold it: the media storage, under the message's key
     const c = this.mustBeSandbox(await this.mustFind(id));
     const checked = await checkMediaFile(file, 'media');
-    const waMessageId = dto.id ?? sandboxMessageId();
+    const waMessageId = dto.id ?? whatsappMessageId();
     const fileName = inboundMediaName(waMessageId, checked.mimetype, checked.mediaType === 'application' ? checked.fileName : null);
     const key = inboundMediaKey(c.companyId, c.id, waMessageId, fileName);
     const { size } = await this.storage.put(key, readUploaded(file));

@@ -11,9 +11,6 @@ import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
 /** Status changes due within this many ms of each other go out in one `messages.update`. */
 const ACK_TICK_MS = 25;
 
-/** A WhatsApp-like message id, as Baileys makes them: `3EB0` and 16 upper-case hex digits. */
-export const sandboxMessageId = whatsappMessageId;
-
 /**
  * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
  * CONNECTED, no QR), delivers injected messages as Baileys `messages.upsert` events, records what it
@@ -53,7 +50,7 @@ export class SandboxProvider implements SessionProvider {
     if (!this.open) throw new ProviderClosedError(this.kind);
     const timestamp = Math.floor(Date.now() / 1000);
     const messages: WAMessage[] = requests.map((req) => ({
-      key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id: req.id ?? sandboxMessageId() },
+      key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id: req.id ?? whatsappMessageId() },
       pushName: req.name ?? null,
       messageTimestamp: timestamp,
       message: req.media ? mediaContent(req.media, req.body) : { conversation: req.body },
