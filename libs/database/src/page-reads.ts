@@ -62,13 +62,36 @@ export class PageReads {
 }
 
 /**
- * For the rest of a transaction of the hot path, its statements keep one generic plan per connection, as on
- * PageReads' connections (sequential scans priced out, so a plan made while a table was small still reaches rows
- * by index). That includes PostgreSQL's own foreign-key checks of the rows it writes, which are prepared plans
- * too: with the data source's default (plan_cache_mode=force_custom_plan) each of them was planned again for
- * every row, and planning them cost PostgreSQL several times what running them did. Only for transactions whose
- * statements name their rows by key; one that searches belongs on the default.
+ * A transaction of the hot path whose statements keep one generic plan per connection, as on PageReads'
+ * connections (sequential scans priced out, so a plan made while a table was small still reaches rows by index).
+ * That includes PostgreSQL's own foreign-key checks of the rows it writes, which are prepared plans too: with the
+ * data source's default (plan_cache_mode=force_custom_plan) each of them was planned again for every row, and
+ * planning them cost PostgreSQL several times what running them did. Only for transactions whose statements name
+ * their rows by key; one that searches belongs on the default.
+ *
+ * The transaction's start and its settings go in one round trip (one simple query of constant text), where
+ * TypeORM's `transaction()` would take two: the runner is then marked as in its transaction, as its own start
+ * would leave it, so `work` uses it as any transaction's manager, and the commit or rollback is TypeORM's.
  */
-export async function keepPlans(tx: EntityManager): Promise<void> {
-  await tx.query(settings.map(([k, v]) => `SET LOCAL ${k} = ${v}`).join('; '));
+export async function keptPlansTransaction<T>(ds: DataSource, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  const runner = ds.createQueryRunner();
+  await runner.connect();
+  try {
+    // what TypeORM's startTransaction sets (transactionDepth is the nesting level its commit and rollback read);
+    // set first, so a start that failed half-way is rolled back below as any failed transaction is
+    Object.assign(runner, { isTransactionActive: true, transactionDepth: 1 });
+    let result: T;
+    try {
+      await runner.query(`START TRANSACTION; ${settings.map(([k, v]) => `SET LOCAL ${k} = ${v}`).join('; ')}`);
+      result = await work(runner.manager);
+    } catch (err) {
+      // as TypeORM's transaction() does, except that the work's error is the one thrown
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw err;
+    }
+    await runner.commitTransaction();
+    return result;
+  } finally {
+    await runner.release();
+  }
 }

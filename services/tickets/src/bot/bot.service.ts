@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type MessageEvent } from '@wa/contracts';
-import { keepPlans, queryPrepared } from '@wa/database';
+import { keptPlansTransaction, queryPrepared } from '@wa/database';
 import { deleteDurable, durableInfo, EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { companyTimeZone, MediaStorage, storedMediaOf, TIME_ZONE_SETTING, type WorkingDay } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -43,6 +43,8 @@ interface LockedTicket {
   /** the conversation's first message, and its first one from an agent (not the bot): null when none */
   firstMessageId: string | null;
   firstAgentMessageId: string | null;
+  /** a conversation the bot has not seen yet whose contact was asked for a rating when the last one on this connection closed */
+  ratingAsked: boolean;
 }
 
 /**
@@ -50,28 +52,78 @@ interface LockedTicket {
  * message and first agent's message: what the bot reads of a ticket. The GROUP BY keeps each min() to the
  * ticket's own messages (its index): without it PostgreSQL may read messages in id order from the oldest
  * until one of the ticket's turns up, a walk through every message stored before the conversation began.
+ * For a conversation the bot has not seen, whether its contact was asked for a rating (a closed ticket on the
+ * connection waiting for one): one probe of `tickets_rating_asked` per such ticket, in the select list so it
+ * stays a probe (joined, the plan a transaction keeps read every closed ticket by bitmap).
  */
 const LOCK_TICKETS = `
   SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."whatsappId", t."contactId", t."isGroup", t.chatbot, t."botState",
          c.name AS "contactName", c.number AS "contactNumber",
          (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id GROUP BY m."ticketId") AS "firstMessageId",
-         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id AND m."fromMe" AND NOT m."isBot" GROUP BY m."ticketId") AS "firstAgentMessageId"
+         (SELECT min(m.id) FROM tickets.messages m WHERE m."ticketId" = t.id AND m."fromMe" AND NOT m."isBot" GROUP BY m."ticketId") AS "firstAgentMessageId",
+         CASE WHEN t."botState" IS NULL
+              THEN EXISTS (SELECT 1 FROM tickets.tickets r
+                            WHERE r."contactId" = t."contactId" AND r."whatsappId" = t."whatsappId" AND r."ratingAskedAt" IS NOT NULL AND r.status = 'closed')
+              ELSE false END AS "ratingAsked"
     FROM tickets.tickets t
     JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
     JOIN tickets.contacts c ON c.id = t."contactId"
    ORDER BY t.id FOR UPDATE OF t`;
 
 /**
- * Of the tickets named by (company, id) pairs, those the bot is done with in companies that keep no working hours
- * (scheduleType disabled): nothing the bot could say there (botReply answers nothing for them). Read without a lock:
- * only the bot's own lane and the expiry sweep change botState, and neither takes a ticket out of `done`.
+ * What the bot reads of a connection (alias w) to answer on it: its greeting and bot settings, its queues in menu
+ * order and their options, and the bot's settings of its company ($3: their keys), as one JSON object. A queue or
+ * option of another company is never on a connection's menu, whatever its ids say.
  */
+const CONNECTION_MENU = `json_build_object(
+         'greetingMessage', w."greetingMessage", 'bot', w.bot,
+         'queues', COALESCE((SELECT json_agg(json_build_object(
+                     'id', q.id, 'name', q.name, 'greetingMessage', q."greetingMessage", 'outOfHoursMessage', q."outOfHoursMessage",
+                     'schedules', q.schedules, 'integrationId', q."integrationId", 'mediaPath', q."mediaPath",
+                     'promptId', COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)))
+                     ORDER BY q."orderQueue" ASC NULLS LAST, lower(q.name), q.id)
+                     FROM tickets.queues q WHERE q.id = ANY(w."queueIds") AND q."companyId" = w."companyId"), '[]'),
+         'options', COALESCE((SELECT json_agg(json_build_object(
+                     'id', o.id, 'queueId', o."queueId", 'parentId', o."parentId", 'option', o.option, 'title', o.title, 'message', o.message, 'mediaPath', o."mediaPath"))
+                     FROM tickets.queue_options o JOIN tickets.queues q ON q.id = o."queueId" AND q."companyId" = w."companyId"
+                    WHERE o."queueId" = ANY(w."queueIds") AND o."companyId" = w."companyId"), '[]'),
+         'settings', COALESCE((SELECT json_object_agg(s.key, s.value) FROM tickets.company_settings s WHERE s."companyId" = w."companyId" AND s.key = ANY($3::text[])), '{}'))`;
+
+/**
+ * LOCK_TICKETS, and with the first ticket of each connection (in id order) that connection's menu
+ * (CONNECTION_MENU; null when the connection is gone): the bot's turn reads all it needs in one round trip.
+ */
+const LOCK_TICKETS_WITH_MENUS = `
+  WITH locked AS MATERIALIZED (${LOCK_TICKETS})
+  SELECT l.*,
+         CASE WHEN l.id = min(l.id) OVER (PARTITION BY l."companyId", l."whatsappId")
+              THEN (SELECT ${CONNECTION_MENU} FROM tickets.connections w WHERE w.id = l."whatsappId" AND w."companyId" = l."companyId") END AS menu
+    FROM locked l
+   ORDER BY l.id`;
+
+/**
+ * Whether the bot is done with a ticket (alias t) in a company that keeps no working hours (scheduleType
+ * disabled): nothing it could say there (botReply answers nothing for them). Read without a lock: only the bot's
+ * own lane and the expiry sweep change botState, and neither takes a ticket out of `done`.
+ */
+export const BOT_DONE = `(t."botState"->>'step' = 'done'
+     AND COALESCE((SELECT s.value FROM tickets.company_settings s WHERE s."companyId" = t."companyId" AND s.key = 'scheduleType'), 'disabled') = 'disabled')`;
+
+/** Of the tickets named by (company, id) pairs, those the bot is done with (BOT_DONE). */
 const DONE_TICKETS = `
   SELECT t.id
     FROM tickets.tickets t
     JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
-   WHERE t."botState"->>'step' = 'done'
-     AND COALESCE((SELECT s.value FROM tickets.company_settings s WHERE s."companyId" = t."companyId" AND s.key = 'scheduleType'), 'disabled') = 'disabled'`;
+   WHERE ${BOT_DONE}`;
+
+/** A connection's menu as CONNECTION_MENU reads it. */
+interface MenuRow {
+  greetingMessage: string | null;
+  bot: ConnectionBot | null;
+  queues: BotQueue[];
+  options: Array<Omit<BotOption, 'option'> & { option: string }>;
+  settings: Record<string, string>;
+}
 
 /** One customer message for the bot. */
 export interface BotTurn {
@@ -149,7 +201,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
    * answered before that delivery is acked: a crash in between redelivers it, the store finds the messages
    * stored and they come here again (a message already answered is skipped under the ticket's lock).
    */
-  async answerStored(events: readonly MessageEvent[]): Promise<void> {
+  async answerStored(events: readonly MessageEvent[], done?: ReadonlySet<number>): Promise<void> {
     const turns: BotTurn[] = [];
     for (const data of events) {
       const { message, ticket } = data ?? {};
@@ -161,18 +213,16 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     // each conversation in the order its messages were stored
     turns.sort((a, b) => a.messageId - b.messageId);
     // a conversation the bot is done with says nothing more, unless working hours are kept (an out-of-hours
-    // reply): those cost one read here instead of the locked turn (busy conversations stay cheap)
-    const done = new Set(
+    // reply): those cost one read here instead of the locked turn (busy conversations stay cheap). `done`: the
+    // caller read them already (BOT_DONE, with the tickets it announced, after the messages were stored)
+    done ??= new Set(
       (await this.tickets.keyed<{ id: number }>(DONE_TICKETS, [turns.map((t) => t.companyId), turns.map((t) => t.ticketId)])).map((r) => r.id),
     );
     const left = done.size ? turns.filter((t) => !done.has(t.ticketId)) : turns;
     if (left.length === 0) return;
     const delegates: Delegate[] = [];
-    // rows named by key only: every statement of the turn keeps its plan (keepPlans)
-    const outboxIds = await this.db.transaction(async (tx) => {
-      await keepPlans(tx);
-      return this.answer(tx, left, delegates);
-    });
+    // rows named by key only: every statement of the turn keeps its plan
+    const outboxIds = await keptPlansTransaction(this.db, (tx) => this.answer(tx, left, delegates));
     await this.outbox.flush(outboxIds);
     for (const d of delegates) this.delegate(d);
   }
@@ -282,7 +332,12 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
   /** The bot's turns for these customer messages, inside the transaction; the outbox rows written. */
   async answer(tx: EntityManager, turns: BotTurn[], delegates: Delegate[] = []): Promise<string[]> {
     const keys = [...new Map(turns.map((t) => [`${t.companyId}|${t.ticketId}`, t])).values()];
-    const locked = await queryPrepared<LockedTicket>(tx, LOCK_TICKETS, [keys.map((k) => k.companyId), keys.map((k) => k.ticketId)]);
+    // the tickets locked, with the menus of their connections and their companies' settings (one statement)
+    const locked = await queryPrepared<LockedTicket & { menu: MenuRow | null }>(tx, LOCK_TICKETS_WITH_MENUS, [
+      keys.map((k) => k.companyId),
+      keys.map((k) => k.ticketId),
+      [...BOT_SETTING_KEYS],
+    ]);
     const byTicket = new Map(locked.map((t) => [`${t.companyId}|${t.id}`, t]));
     const live = turns.filter((t) => {
       const ticket = byTicket.get(`${t.companyId}|${t.ticketId}`);
@@ -290,31 +345,9 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     });
     if (live.length === 0) return [];
 
-    // the connections' menus and their companies' settings, in one read
-    const { menus, settings } = await this.menusOf(
-      tx,
-      [...new Map(locked.map((t) => [`${t.companyId}|${t.whatsappId}`, { companyId: t.companyId, whatsappId: t.whatsappId }])).values()],
-    );
+    const { menus, settings } = this.menusOf(locked);
     for (const companyId of new Set(locked.map((t) => t.companyId))) if (!settings.has(companyId)) settings.set(companyId, await this.settingsOf(tx, companyId));
 
-    // conversations whose contact was asked for a rating when the last one on that connection closed
-    const unseen = locked.filter((t) => t.botState === null);
-    const asked = new Set(
-      unseen.length === 0
-        ? []
-        : (
-            await queryPrepared<{ contactId: number; whatsappId: number }>(
-              tx,
-              // one probe per conversation (the LIMIT keeps it a subquery of its own): joined, the plan this
-              // transaction keeps (made on a connection's first turn) read every closed ticket by bitmap
-              `SELECT k.contact AS "contactId", k.whatsapp AS "whatsappId" FROM unnest($1::int[], $2::int[]) AS k(contact, whatsapp)
-                 CROSS JOIN LATERAL (SELECT 1 FROM tickets.tickets t
-                                      WHERE t."contactId" = k.contact AND t."whatsappId" = k.whatsapp AND t."ratingAskedAt" IS NOT NULL AND t.status = 'closed'
-                                      LIMIT 1) r`,
-              [unseen.map((t) => t.contactId), unseen.map((t) => t.whatsappId)],
-            )
-          ).map((r) => `${r.contactId}|${r.whatsappId}`),
-    );
     const changed = new Map<LockedTicket, { bump: boolean }>();
     const replies: Array<{ ticket: LockedTicket; text: string; mediaPath?: string }> = [];
     const outboxIds: string[] = [];
@@ -336,7 +369,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
         if (ticket.status !== 'closed') stop();
         continue;
       }
-      if (fresh && asked.has(`${ticket.contactId}|${ticket.whatsappId}`)) {
+      if (fresh && ticket.ratingAsked) {
         const rated = await this.rating(tx, ticket, turn.messageId, turn.body, settings.get(ticket.companyId) as BotSettings);
         if (rated) {
           outboxIds.push(...rated);
@@ -412,51 +445,22 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     return outboxIds;
   }
 
-  /**
-   * The menus of these connections (their queues in menu order, the queues' options) and the bot's settings
-   * of their companies, in one read. A queue or option of another company is never on a connection's menu,
-   * whatever its ids say.
-   */
-  private async menusOf(
-    tx: EntityManager,
-    connections: Array<{ companyId: number; whatsappId: number }>,
-  ): Promise<{ menus: Map<string, ConnectionMenu>; settings: Map<number, BotSettings> }> {
-    const rows = await queryPrepared<{
-      id: number;
-      companyId: number;
-      greetingMessage: string | null;
-      bot: ConnectionBot | null;
-      queues: BotQueue[];
-      options: Array<Omit<BotOption, 'option'> & { option: string }>;
-      settings: Record<string, string>;
-    }>(
-      tx,
-      `SELECT w.id, w."companyId", w."greetingMessage", w.bot,
-              COALESCE((SELECT json_agg(json_build_object(
-                          'id', q.id, 'name', q.name, 'greetingMessage', q."greetingMessage", 'outOfHoursMessage', q."outOfHoursMessage",
-                          'schedules', q.schedules, 'integrationId', q."integrationId", 'mediaPath', q."mediaPath",
-                          'promptId', COALESCE(q."promptId", (SELECT p.id FROM tickets.prompts p WHERE p."queueId" = q.id AND p."companyId" = q."companyId" ORDER BY p.id LIMIT 1)))
-                          ORDER BY q."orderQueue" ASC NULLS LAST, lower(q.name), q.id)
-                          FROM tickets.queues q WHERE q.id = ANY(w."queueIds") AND q."companyId" = w."companyId"), '[]') AS queues,
-              COALESCE((SELECT json_agg(json_build_object(
-                          'id', o.id, 'queueId', o."queueId", 'parentId', o."parentId", 'option', o.option, 'title', o.title, 'message', o.message, 'mediaPath', o."mediaPath"))
-                          FROM tickets.queue_options o JOIN tickets.queues q ON q.id = o."queueId" AND q."companyId" = w."companyId"
-                         WHERE o."queueId" = ANY(w."queueIds") AND o."companyId" = w."companyId"), '[]') AS options,
-              COALESCE((SELECT json_object_agg(s.key, s.value) FROM tickets.company_settings s WHERE s."companyId" = w."companyId" AND s.key = ANY($3::text[])), '{}') AS settings
-         FROM tickets.connections w
-         JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON w."companyId" = k.company AND w.id = k.id`,
-      [connections.map((c) => c.companyId), connections.map((c) => c.whatsappId), [...BOT_SETTING_KEYS]],
-    );
+  /** The menus read with the locked tickets (LOCK_TICKETS_WITH_MENUS), by company and connection, and the bot's settings of their companies. */
+  private menusOf(locked: ReadonlyArray<{ companyId: number; whatsappId: number; menu: MenuRow | null }>): {
+    menus: Map<string, ConnectionMenu>;
+    settings: Map<number, BotSettings>;
+  } {
     const menus = new Map<string, ConnectionMenu>();
     const settings = new Map<number, BotSettings>();
-    for (const r of rows) {
-      menus.set(`${r.companyId}|${r.id}`, {
-        greetingMessage: r.greetingMessage ?? '',
-        bot: r.bot ?? {},
-        queues: r.queues,
-        options: r.options.map((o) => ({ ...o, option: Number(o.option) })),
+    for (const { companyId, whatsappId, menu } of locked) {
+      if (!menu) continue;
+      menus.set(`${companyId}|${whatsappId}`, {
+        greetingMessage: menu.greetingMessage ?? '',
+        bot: menu.bot ?? {},
+        queues: menu.queues,
+        options: menu.options.map((o) => ({ ...o, option: Number(o.option) })),
       });
-      if (!settings.has(r.companyId)) settings.set(r.companyId, this.botSettings(r.companyId, new Map(Object.entries(r.settings))));
+      if (!settings.has(companyId)) settings.set(companyId, this.botSettings(companyId, new Map(Object.entries(menu.settings))));
     }
     return { menus, settings };
   }

@@ -9,8 +9,8 @@ import { CallerService, type Caller } from '../identity/caller.service.js';
 import { announceStored } from '../tickets/announce.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
-import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } from '../tickets/ticket-view.js';
-import { TicketsRepository, type BotPlace } from '../tickets/tickets.repository.js';
+import { decodeCursor, encodeCursor, messageView, TICKET_COLUMNS, TICKET_JOINS, ticketView, type TicketRow } from '../tickets/ticket-view.js';
+import { TicketsRepository, touchedSql, touchedValues, type BotPlace } from '../tickets/tickets.repository.js';
 import { assertCanSee } from '../tickets/visibility.js';
 import { MessageChanges } from './message-changes.service.js';
 import { fillVariables } from './message-variables.js';
@@ -225,10 +225,10 @@ export class MessagesService {
       quotes.push(quoted);
       fresh.push(outgoingMessage(item, sentAt, quoted));
     }
-    const saved = await insertOutgoing(tx, fresh);
+    // each ticket's last message: its last item's text, or its file's name
     const lastOf = new Map<number, string>();
-    saved.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
-    const updated = await this.tickets.touchLastMessage(tx, lastOf, opts.botPlaces);
+    fresh.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
+    const { saved, updated } = await storeOutgoing(tx, fresh, lastOf, opts.botPlaces);
     const messages = saved.map((m) => messageView(m));
     const sends = saved.map((m, i) => sendEvent(m, items[i] as OutgoingItem, quotes[i]?.wid ?? null));
     const events = [...sends, ...announceStored('created', saved, updated, (companyId, id) => this.callers.nameOf(companyId, id))];
@@ -321,20 +321,31 @@ type OutgoingRow = Pick<
 >;
 
 /**
- * Outgoing messages stored in one statement whose text never changes (its plan is kept, whatever their number),
- * ids taken in the given order; answers the stored rows in that order.
+ * Outgoing messages stored, ids taken in the given order, and their tickets touched (touchedSql: the last message,
+ * the bot's place), in one statement whose text never changes (its plan is kept, whatever their number). Answers
+ * the stored rows in the given order, and the touched tickets as they now are (as JSON, on the first row: one
+ * statement answers one shape of row).
  */
-async function insertOutgoing(tx: EntityManager, rows: readonly OutgoingRow[]): Promise<MessageEntity[]> {
+async function storeOutgoing(
+  tx: EntityManager,
+  rows: readonly OutgoingRow[],
+  lastOf: ReadonlyMap<number, string>,
+  botPlaces: ReadonlyMap<number, BotPlace> | undefined,
+): Promise<{ saved: MessageEntity[]; updated: TicketRow[] }> {
   const col = <T>(f: (r: OutgoingRow) => T) => rows.map(f);
-  const stored = await queryPrepared<Parameters<typeof messageOfRow>[0]>(
+  const stored = await queryPrepared<Parameters<typeof messageOfRow>[0] & { touchedTickets: TicketRow[] | null }>(
     tx,
-    `INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", "quotedMsgId", "isBot")
-     SELECT company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot
-       FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::varchar[], $6::text[], $7::bool[], $8::varchar[], $9::text[], $10::smallint[], $11::bool[],
-                   $12::timestamptz[], $13::bigint[], $14::bool[])
-            WITH ORDINALITY AS u(company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, ord)
-      ORDER BY ord
-     RETURNING *`,
+    `WITH ins AS (
+       INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", "quotedMsgId", "isBot")
+       SELECT company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot
+         FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::varchar[], $6::text[], $7::bool[], $8::varchar[], $9::text[], $10::smallint[], $11::bool[],
+                     $12::timestamptz[], $13::bigint[], $14::bool[])
+              WITH ORDINALITY AS u(company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, ord)
+        ORDER BY ord
+       RETURNING *),
+     ${touchedSql(15)},
+     views AS (SELECT json_agg(v) AS tickets FROM (SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}) v)
+     SELECT ins.*, views.tickets AS "touchedTickets" FROM ins LEFT JOIN views ON ins.id = (SELECT min(id) FROM ins)`,
     [
       col((r) => r.companyId),
       col((r) => r.ticketId),
@@ -350,11 +361,13 @@ async function insertOutgoing(tx: EntityManager, rows: readonly OutgoingRow[]): 
       col((r) => r.sentAt),
       col((r) => r.quotedMsgId),
       col((r) => r.isBot),
+      ...touchedValues(lastOf, botPlaces),
     ],
   );
+  const updated = stored.find((r) => r.touchedTickets)?.touchedTickets ?? [];
   // each row back to its item by its WhatsApp id (new and unique for each)
-  const byWid = new Map(stored.map((r) => [r.wid, messageOfRow(r)]));
-  return rows.map((r) => byWid.get(r.wid) as MessageEntity);
+  const byWid = new Map(stored.map(({ touchedTickets: _, ...r }) => [r.wid, messageOfRow(r)]));
+  return { saved: rows.map((r) => byWid.get(r.wid) as MessageEntity), updated };
 }
 
 /** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */

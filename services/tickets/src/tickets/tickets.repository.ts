@@ -22,6 +22,37 @@ export function latestTicketSql(companyId: string, contactId: string, whatsappId
     ORDER BY (t.status <> 'closed') DESC, t."updatedAt" DESC, t.id DESC LIMIT 1`;
 }
 
+/**
+ * A message went into these tickets: the data-modifying WITH `touched` that sets each one's lastMessage (and
+ * updatedAt) and answers the tickets' rows as they now are, its six arrays numbered from `$first` (touchedValues).
+ * The ids come from reads already bound to a company. `bot` in touchedValues holds the bot's new place in the menu
+ * of tickets it answers (botState, chatbot, queueId), written in the same row version instead of an update of its own.
+ */
+export function touchedSql(first: number): string {
+  const [ids, bodies, bot, state, chatbot, queue] = [0, 1, 2, 3, 4, 5].map((n) => `$${first + n}`);
+  return `touched AS (
+         UPDATE tickets.tickets x SET "lastMessage" = u.body, "updatedAt" = now(),
+                "botState" = CASE WHEN u.bot THEN u.state ELSE x."botState" END,
+                chatbot = CASE WHEN u.bot THEN u.chatbot ELSE x.chatbot END,
+                "queueId" = CASE WHEN u.bot THEN u.queue ELSE x."queueId" END
+           FROM unnest(${ids}::int[], ${bodies}::text[], ${bot}::bool[], ${state}::jsonb[], ${chatbot}::bool[], ${queue}::int[]) AS u(id, body, bot, state, chatbot, queue)
+          WHERE x.id = u.id RETURNING x.*)`;
+}
+
+/** The six arrays of touchedSql: each ticket's new last message (`lastOf`), and the bot's place where it answered. */
+export function touchedValues(lastOf: ReadonlyMap<number, string>, bot?: ReadonlyMap<number, BotPlace>): unknown[] {
+  const ids = [...lastOf.keys()];
+  const place = ids.map((id) => bot?.get(id));
+  return [
+    ids,
+    [...lastOf.values()],
+    place.map((p) => p !== undefined),
+    place.map((p) => (p ? JSON.stringify(p.botState) : null)),
+    place.map((p) => p?.chatbot ?? false),
+    place.map((p) => p?.queueId ?? null),
+  ];
+}
+
 /** Ticket queries; every one is bound to a company id. */
 @Injectable()
 export class TicketsRepository implements OnModuleDestroy {
@@ -61,45 +92,20 @@ export class TicketsRepository implements OnModuleDestroy {
 
   /**
    * Tickets of several companies at once, each named by its company and id (one statement): in `manager`'s
-   * transaction, or else as they are committed, with a kept plan (keyed).
+   * transaction, or else as they are committed, with a kept plan (keyed). `also`: more columns of the ticket
+   * (alias t) read with them, as SQL of this service's own (`… AS "name"`), answered as the row's `Extra` fields.
    */
-  async findByKeys(keys: Iterable<{ companyId: number; id: number }>, manager?: EntityManager): Promise<TicketRow[]> {
+  async findByKeys<Extra extends object = object>(
+    keys: Iterable<{ companyId: number; id: number }>,
+    manager?: EntityManager,
+    also?: string,
+  ): Promise<Array<TicketRow & Extra>> {
     const unique = [...new Map([...keys].map((k) => [`${k.companyId}|${k.id}`, k])).values()];
     if (unique.length === 0) return [];
-    const sql = `${TICKET_SELECT} JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id`;
+    const columns = also ? `${TICKET_COLUMNS}, ${also}` : TICKET_COLUMNS;
+    const sql = `SELECT ${columns} FROM tickets.tickets t ${TICKET_JOINS} JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id`;
     const values = [unique.map((k) => k.companyId), unique.map((k) => k.id)];
-    return manager ? queryPrepared<TicketRow>(manager, sql, values) : this.keyed<TicketRow>(sql, values);
-  }
-
-  /**
-   * A message went into these tickets: sets each one's lastMessage (and updatedAt) and answers the tickets as
-   * they now are, in one statement. The ids come from reads already bound to a company. `bot` holds the bot's
-   * new place in the menu of tickets it answers (botState, chatbot, queueId), written in the same row
-   * version instead of an update of its own.
-   */
-  async touchLastMessage(manager: EntityManager, lastOf: ReadonlyMap<number, string>, bot?: ReadonlyMap<number, BotPlace>): Promise<TicketRow[]> {
-    if (lastOf.size === 0) return [];
-    const ids = [...lastOf.keys()];
-    const place = ids.map((id) => bot?.get(id));
-    return queryPrepared<TicketRow>(
-      manager,
-      `WITH touched AS (
-         UPDATE tickets.tickets x SET "lastMessage" = u.body, "updatedAt" = now(),
-                "botState" = CASE WHEN u.bot THEN u.state ELSE x."botState" END,
-                chatbot = CASE WHEN u.bot THEN u.chatbot ELSE x.chatbot END,
-                "queueId" = CASE WHEN u.bot THEN u.queue ELSE x."queueId" END
-           FROM unnest($1::int[], $2::text[], $3::bool[], $4::jsonb[], $5::bool[], $6::int[]) AS u(id, body, bot, state, chatbot, queue)
-          WHERE x.id = u.id RETURNING x.*)
-       SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}`,
-      [
-        ids,
-        [...lastOf.values()],
-        place.map((p) => p !== undefined),
-        place.map((p) => (p ? JSON.stringify(p.botState) : null)),
-        place.map((p) => p?.chatbot ?? false),
-        place.map((p) => p?.queueId ?? null),
-      ],
-    );
+    return manager ? queryPrepared<TicketRow & Extra>(manager, sql, values) : this.keyed<TicketRow & Extra>(sql, values);
   }
 
   /**

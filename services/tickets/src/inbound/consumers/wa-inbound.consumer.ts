@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type MessageEvent, type WaInboundMessage } from '@wa/contracts';
 import { EventBus, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
-import { BotService } from '../../bot/bot.service.js';
+import { BOT_DONE, BotService } from '../../bot/bot.service.js';
 import { TicketsEnv } from '../../config/env.js';
 import { ConnectionEntity, ContactEntity, MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { contactUpdated, contactView } from '../../contacts/contacts.service.js';
@@ -104,7 +104,12 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     if (announce.length === 0) return;
     const [messageRows, ticketRows] = await Promise.all([
       this.messagesById(announce.map((s) => s.id)),
-      this.tickets.findByKeys(announce.map((s) => ({ companyId: s.companyId, id: s.ticketId }))),
+      // with what the bot's turn below asks of them first (one read less in every batch)
+      this.tickets.findByKeys<{ botDone: boolean }>(
+        announce.map((s) => ({ companyId: s.companyId, id: s.ticketId })),
+        undefined,
+        `${BOT_DONE} AS "botDone"`,
+      ),
     ]);
     const events = announceStored('created', messageRows, ticketRows, (companyId, id) => this.callers.nameOf(companyId, id));
     events.push(...(await this.newContacts(messageRows, ticketRows)));
@@ -116,7 +121,8 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     // customer's message reaches the screens before the bot's reply). An outage fails the delivery and the
     // turn is made at its retry; a fault of the bot's own leaves the messages stored and the bot quiet there.
     const created = events.filter((e) => e.subject.startsWith('message.created.')).map((e) => e.payload as MessageEvent);
-    await this.bot.answerStored(created).catch((err: unknown) => {
+    const done = new Set(ticketRows.filter((t) => t.botDone).map((t) => t.id));
+    await this.bot.answerStored(created, done).catch((err: unknown) => {
       if (isTransientError(err)) throw err;
       this.logger.error({ err: String(err), messages: created.length }, 'inbound: the bot failed on stored messages; they wait for an agent');
     });
