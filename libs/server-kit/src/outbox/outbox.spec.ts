@@ -102,4 +102,35 @@ describe('TransactionalOutbox (PostgreSQL and NATS)', () => {
     expect(await outbox.counts()).toEqual({ pending: 0, parked: 1 });
     expect(await published()).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'c1', 'c2']);
   });
+
+  it('keeps relaying while rows keep coming, a small batch at a time: everything once, each transaction in order, without waiting for its timer', async () => {
+    // a relay of its own (another schema, so another lock) whose timer never fires in this test: only flushes move it
+    const busySchema = `${schema}_busy`;
+    await db.query(`CREATE SCHEMA ${busySchema}`);
+    for (const sql of outboxMigration(busySchema).up) await db.query(sql);
+    const busy = new TransactionalOutbox(db, bus, { schema: busySchema, batch: 2, relayEveryMs: 600_000 });
+    busy.onModuleInit();
+    try {
+      const before = (await published()).length;
+      // 12 writers commit side by side, each flushing after its commit, while the relay is busy with the others
+      const writes = await Promise.all(
+        Array.from({ length: 12 }, async (_, w) => {
+          const ids = await db.transaction((tx) => busy.add(tx, [event(`w${w}-1`), event(`w${w}-2`), event(`w${w}-3`)]));
+          busy.flush(ids);
+          return ids;
+        }),
+      );
+      expect(await busy.flushAndWait(writes.flat(), 10_000)).toBe(true);
+      const names = (await published()).slice(before);
+      expect([...names].sort()).toEqual(Array.from({ length: 12 }, (_, w) => [1, 2, 3].map((n) => `w${w}-${n}`)).flat().sort());
+      for (let w = 0; w < 12; w++) expect(names.filter((n) => n.startsWith(`w${w}-`))).toEqual([`w${w}-1`, `w${w}-2`, `w${w}-3`]);
+      expect(await busy.counts()).toEqual({ pending: 0, parked: 0 });
+      // a caller that comes to wait after its rows went out (another writer's flush relayed them) waits for nothing
+      expect(await busy.flushAndWait(writes[0], 100)).toBe(true);
+    } finally {
+      busy.onApplicationShutdown();
+      await busy.idle();
+      await db.query(`DROP SCHEMA IF EXISTS ${busySchema} CASCADE`);
+    }
+  });
 });

@@ -44,6 +44,12 @@ interface Row {
   attempts: number;
 }
 
+/** How many of the ids published last a relay remembers, for callers that come to wait after their rows went out. */
+const RECENT_IDS = 4096;
+
+/** Batches a relay pass publishes in its transaction while rows keep coming, before it commits. */
+const MAX_ROUNDS = 20;
+
 /** The outbox table of a schema: the up and down SQL of the migration that creates it. */
 export function outboxMigration(schema: string): { up: string[]; down: string[] } {
   return {
@@ -89,6 +95,8 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   private lastWarnAt = 0;
   /** callers of flushAndWait(): the ids they still wait for */
   private readonly waiters = new Set<{ ids: Set<string>; done: (ok: boolean) => void }>();
+  /** the ids published last (RECENT_IDS of them), oldest first */
+  private readonly recent = new Set<string>();
   published = 0;
 
   constructor(
@@ -166,7 +174,8 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
 
   /**
    * After commit, for a change whose readers must see it on their very next request (a user's queues
-   * in the directory): has the relay publish now and waits until these rows are out, at most `timeoutMs`.
+   * in the directory): has the relay publish now and waits until these rows are out (at once when a pass of
+   * this process already published them), at most `timeoutMs`.
    * Answers false at once when NATS is away (the rows wait; the request does not), or after the timeout.
    */
   async flushAndWait(ids: string[], timeoutMs = 2000): Promise<boolean> {
@@ -175,9 +184,12 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
       this.kick();
       return false;
     }
+    // a pass may have relayed them between the caller's commit and now (another writer's flush woke it)
+    const waiting = ids.filter((id) => !this.recent.has(id));
+    if (waiting.length === 0) return true;
     return new Promise<boolean>((resolve) => {
       const waiter = {
-        ids: new Set(ids),
+        ids: new Set(waiting),
         done: (ok: boolean) => {
           clearTimeout(timer);
           this.waiters.delete(waiter);
@@ -192,6 +204,12 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   }
 
   private settle(done: string[]): void {
+    // the last ids published, for a caller whose rows a pass relayed before it came to wait (flushAndWait)
+    for (const id of done) this.recent.add(id);
+    for (const id of this.recent) {
+      if (this.recent.size <= RECENT_IDS) break;
+      this.recent.delete(id);
+    }
     if (this.waiters.size === 0 || done.length === 0) return;
     for (const w of [...this.waiters]) {
       for (const id of done) w.ids.delete(id);
@@ -242,11 +260,14 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   }
 
   /**
-   * One pass under the relay lock: publish up to `batch` rows in order. True when more may be waiting.
+   * One pass under the relay lock: publish rows in order, `batch` at a time. True when more may be waiting.
    * Two round trips to PostgreSQL when all goes well: the transaction's start, its lock and the rows in one
    * (several statements in one simple query: what it holds is this relay's own schema and numbers, never
    * input), the deletion of what was published and the commit in the other. A pass is made after every
-   * write that adds rows, so its round trips are paid by every change the service makes.
+   * write that adds rows, so its round trips are paid by every change the service makes. While rows keep
+   * coming (a flush came during the publish, or the batch was full), the pass goes on in its transaction: the
+   * deletion of what it published and the read of what came since go in one round trip, so a busy relay
+   * takes one round trip and one publish per batch (up to MAX_ROUNDS batches, then it commits).
    */
   private async pass(): Promise<boolean> {
     const client = await this.pool().connect();
@@ -258,6 +279,7 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     };
     client.on('error', dropped);
     try {
+      const rowsSql = `SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table} WHERE "parkedAt" IS NULL ORDER BY id LIMIT ${this.batch}`;
       // the deletion of published rows need not wait for the disk: one lost in a crash only has its rows
       // published again, which the stream drops as repeats (msgId) as it does after a relay died mid-pass.
       // The rows are read through the primary key, never by a sequential scan: a queue table is mostly
@@ -267,10 +289,8 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
         `BEGIN;
          SET LOCAL synchronous_commit = off;
          SET LOCAL enable_seqscan = off;
-         SELECT l.locked, o.id, o.subject, o."msgId", o.payload, o.headers, o.attempts
-           FROM (SELECT pg_try_advisory_xact_lock(${this.lockKey}) AS locked) l
-           LEFT JOIN LATERAL (SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table}
-                               WHERE l.locked AND "parkedAt" IS NULL ORDER BY id LIMIT ${this.batch}) o ON true`,
+         SELECT l.locked, o.* FROM (SELECT pg_try_advisory_xact_lock(${this.lockKey}) AS locked) l
+           LEFT JOIN LATERAL (${rowsSql.replace('WHERE', 'WHERE l.locked AND')}) o ON true`,
       )) as unknown as [unknown, unknown, unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
       if (!found.rows[0]?.locked) {
         await client.query('COMMIT');
@@ -278,40 +298,33 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
         setTimeout(() => this.kick(), 50).unref();
         return false;
       }
-      const rows = found.rows.filter((r): r is Row & { locked: boolean } => r.id !== null);
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        return false;
+      let rows: Row[] = found.rows.filter((r): r is Row & { locked: boolean } => r.id !== null);
+      for (let round = 1; ; round++) {
+        if (rows.length === 0) {
+          await client.query('COMMIT');
+          return false;
+        }
+        const { done, failed, outage } = await this.publishRows(client, rows);
+        // ids are bigserial values read above, digits only
+        const deleteSql = done.length > 0 ? `DELETE FROM ${this.table} WHERE id IN (${done.filter((id) => /^\d+$/.test(id)).join(',')})` : '';
+        this.published += done.length;
+        // on the bus now: whoever waits for them goes on (their deletion commits below)
+        if (done.length > 0) this.settle(done);
+        const full = rows.length === this.batch;
+        if (outage || failed > 0 || round >= MAX_ROUNDS || !(full || this.again)) {
+          await client.query(deleteSql ? `${deleteSql}; COMMIT` : 'COMMIT');
+          if (outage) {
+            this.warn(outage, 'outbox: NATS cannot take events now; they wait');
+            return false;
+          }
+          // a row that failed is tried again on the next timer tick, not in a tight loop
+          return failed === 0 && full;
+        }
+        // the read below takes what the flushes so far asked for
+        this.again = false;
+        const next = (await client.query(deleteSql ? `${deleteSql}; ${rowsSql}` : rowsSql)) as unknown as { rows: Row[] } | [unknown, { rows: Row[] }];
+        rows = (Array.isArray(next) ? next[1] : next).rows;
       }
-      // sent back to back on one connection, so the stream stores them in this order
-      const results = await Promise.allSettled(rows.map((r) => this.bus.publish(r.subject, r.payload, { msgId: r.msgId, headers: r.headers ?? undefined })));
-      const done: string[] = [];
-      const failed: Array<{ row: Row; err: unknown }> = [];
-      let outage: unknown;
-      results.forEach((res, i) => {
-        if (res.status === 'fulfilled') done.push(rows[i].id);
-        else if (isTransientError(res.reason)) outage ??= res.reason;
-        else failed.push({ row: rows[i], err: res.reason });
-      });
-      for (const { row, err } of failed) {
-        const park = row.attempts + 1 >= this.maxFailures;
-        await client.query(`UPDATE ${this.table} SET attempts = attempts + 1, "lastError" = $2, "parkedAt" = CASE WHEN $3::bool THEN now() END WHERE id = $1`, [
-          row.id,
-          errorMessageOf(err).slice(0, 2000),
-          park,
-        ]);
-        if (park) this.logger.error({ id: row.id, subject: row.subject, msgId: row.msgId, err: errorMessageOf(err) }, 'outbox: row set aside after repeated failures');
-      }
-      // ids are bigserial values read above, digits only
-      await client.query(done.length > 0 ? `DELETE FROM ${this.table} WHERE id IN (${done.filter((id) => /^\d+$/.test(id)).join(',')}); COMMIT` : 'COMMIT');
-      this.published += done.length;
-      if (done.length > 0) this.settle(done);
-      if (outage) {
-        this.warn(outage, 'outbox: NATS cannot take events now; they wait');
-        return false;
-      }
-      // a row that failed is tried again on the next timer tick, not in a tight loop
-      return failed.length === 0 && rows.length === this.batch;
     } catch (err) {
       broken = err;
       throw err;
@@ -320,6 +333,33 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
       // a failed pass leaves its transaction open: the connection is closed (which ends it) instead of reused
       client.release(broken ? (broken instanceof Error ? broken : new Error(String(broken))) : undefined);
     }
+  }
+
+  /**
+   * Publishes rows back to back on one connection (so the stream stores them in this order); a row that fails
+   * for a reason other than an outage counts a failure, and is set aside after `maxFailures`. Answers the ids
+   * published, how many failed, and the outage if there was one.
+   */
+  private async publishRows(client: PgClient, rows: Row[]): Promise<{ done: string[]; failed: number; outage: unknown }> {
+    const results = await Promise.allSettled(rows.map((r) => this.bus.publish(r.subject, r.payload, { msgId: r.msgId, headers: r.headers ?? undefined })));
+    const done: string[] = [];
+    const failed: Array<{ row: Row; err: unknown }> = [];
+    let outage: unknown;
+    results.forEach((res, i) => {
+      if (res.status === 'fulfilled') done.push(rows[i].id);
+      else if (isTransientError(res.reason)) outage ??= res.reason;
+      else failed.push({ row: rows[i], err: res.reason });
+    });
+    for (const { row, err } of failed) {
+      const park = row.attempts + 1 >= this.maxFailures;
+      await client.query(`UPDATE ${this.table} SET attempts = attempts + 1, "lastError" = $2, "parkedAt" = CASE WHEN $3::bool THEN now() END WHERE id = $1`, [
+        row.id,
+        errorMessageOf(err).slice(0, 2000),
+        park,
+      ]);
+      if (park) this.logger.error({ id: row.id, subject: row.subject, msgId: row.msgId, err: errorMessageOf(err) }, 'outbox: row set aside after repeated failures');
+    }
+    return { done, failed: failed.length, outage };
   }
 
   /** The data source's pg pool: the relay talks to PostgreSQL without TypeORM, to send several statements at once. */
