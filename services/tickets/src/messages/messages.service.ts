@@ -364,7 +364,8 @@ async function storeOutgoing(
       ...touchedValues(lastOf, botPlaces),
     ],
   );
-  const updated = stored.find((r) => r.touchedTickets)?.touchedTickets ?? [];
+  // JSON gives the timestamps as text: the rows as a read of the tickets gives them
+  const updated = (stored.find((r) => r.touchedTickets)?.touchedTickets ?? []).map((t) => ({ ...t, createdAt: new Date(t.createdAt), updatedAt: new Date(t.updatedAt) }));
   // each row back to its item by its WhatsApp id (new and unique for each)
   const byWid = new Map(stored.map(({ touchedTickets: _, ...r }) => [r.wid, messageOfRow(r)]));
   return { saved: rows.map((r) => byWid.get(r.wid) as MessageEntity), updated };
