@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { freePort } from '../../scripts/lib/free-port.mjs';
 import { serviceNodeOptions } from '../../scripts/lib/service-runtime.mjs';
 import { io } from 'socket.io-client';
 
@@ -24,16 +25,7 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** POST/GET with JSON through a keep-alive agent; resolves { status, body, headers }. */
 export function jsonRequest(agent, base, method, path, { token, body, headers = {} } = {}) {

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { freePort } from '../../scripts/lib/free-port.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
@@ -93,16 +94,6 @@ function cpuSeconds(pid) {
 const logDir = mkdtempSync(join(tmpdir(), 'wa-bench-sockets-'));
 const children = [];
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** `sh -c 'ulimit -n …; exec cmd'`: the process keeps the shell's pid and gets the raised descriptor limit. */
 function spawnLogged(name, cmd, args, env) {

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testEnv, waitFor } from '@wa/testing';
@@ -16,15 +15,10 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** A port for a process started next to listen on (scripts/lib/free-port.mjs: below the ephemeral range). */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
+  const shared = (await import(join(root, 'scripts/lib/free-port.mjs'))) as { freePort: () => Promise<number> };
+  return shared.freePort();
 }
 
 /** Starts a built service as `npm start` does (node services/<name>/dist/main.js) and waits for /health. */
