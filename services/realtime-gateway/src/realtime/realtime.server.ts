@@ -9,6 +9,7 @@ import { Server } from 'socket.io';
 import type { ExtendedError } from 'socket.io';
 import { RealtimeEnv } from '../config/env.js';
 import { ClientEvents } from './client-events.js';
+import { corkBatches } from './cork-batches.js';
 import { Membership } from './membership.js';
 import type { RealtimeIo, RealtimeSocket } from './socket-types.js';
 
@@ -150,6 +151,7 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   private connected(socket: RealtimeSocket): void {
+    corkBatches(socket.conn);
     socket.on('disconnect', () => this.membership.unregister(socket));
     this.clientEvents.attach(socket);
     this.membership.register(socket);
