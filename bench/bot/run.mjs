@@ -349,7 +349,7 @@ async function main() {
     `SELECT schemaname || '.' || relname AS t, n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
       WHERE (schemaname, relname) IN (('tickets', 'messages'), ('tickets', 'tickets'), ('whatsapp', 'sent_messages')) ORDER BY 1`,
   );
-  out(`row updates, HOT of all           : ${hot.map((r) => `${r.t} ${fmt(r.hot)} of ${fmt(r.upd)}`).join(', ')}`);
+  out(`row updates, HOT of all (warm-up in): ${hot.map((r) => `${r.t} ${fmt(r.hot)} of ${fmt(r.upd)}`).join(', ')}`);
   out(`replies not the expected menu     : ${fmt(wrong)}`);
   out(`tickets in Suporte after step 2   : ${fmt(landed[0].support)} of ${fmt(landed[0].all)}`);
   out(`answered twice (phone / stored)   : ${fmt(phoneTwice)} / ${fmt(storedTwice)}; replies beyond the expected: ${fmt(extra)} customers`);

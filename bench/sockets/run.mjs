@@ -94,7 +94,6 @@ function cpuSeconds(pid) {
 const logDir = mkdtempSync(join(tmpdir(), 'wa-bench-sockets-'));
 const children = [];
 
-
 /** `sh -c 'ulimit -n …; exec cmd'`: the process keeps the shell's pid and gets the raised descriptor limit. */
 function spawnLogged(name, cmd, args, env) {
   const file = join(logDir, `${name}.log`);
