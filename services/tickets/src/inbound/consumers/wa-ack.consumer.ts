@@ -45,7 +45,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       // an ack only rises, whatever the order; what costs is a transaction per batch, and a tick shown a
       // fraction of a second later is not missed: one lane gathers what trickles in (a batch of one per ack
       // was 80% of the database's work while the public API benchmark sent), and a message's changes that
-      // come within ACK_LINGER_MS (server and delivered, 200 ms apart on the sandbox) are one write
+      // come within ACK_LINGER_MS (server, delivered and read, 200 ms apart on the sandbox) are one write
       orderKey: conversationKey,
       concurrency: 1,
       batchSize: 200,
