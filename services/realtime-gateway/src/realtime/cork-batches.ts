@@ -10,9 +10,8 @@ interface WsTransport {
  * A client's packets that wait together go out in one write. While a send to a client is in flight, engine.io
  * keeps what else is emitted to it and, once the send is done, hands the whole lot to the transport, which writes
  * each packet on its own: a system call (and a TCP segment) per event when a batch of events goes to the same
- * screens. Here that lot goes through the client's TCP socket corked, so it leaves in
- * one write; a packet alone goes as before. A transport that is not the websocket one (or a socket that cannot
- * be corked) is left as it is.
+ * screens. Here that lot goes through the client's TCP socket corked, so it leaves in one write; a packet alone
+ * goes as before. A transport that is not the websocket one (or a socket that cannot be corked) is left as it is.
  */
 export function corkBatches(conn: { transport?: unknown }): void {
   const transport = conn.transport as Partial<WsTransport> | undefined;

@@ -42,8 +42,8 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       stream: Streams.WA.name,
       durable: 'tickets-acks',
       filterSubjects: [WaSubjects.allAcks],
-      // an ack only rises, whatever the order; what costs is a transaction per batch, and a tick shown a
-      // fraction of a second later is not missed: one lane gathers what trickles in (a batch of one per ack
+      // an ack only rises, whatever the order; what costs is a transaction per batch, and a tick shown up to a
+      // second later is not missed: one lane gathers what trickles in (a batch of one per ack
       // was 80% of the database's work while the public API benchmark sent), and a message's changes that
       // come within ACK_LINGER_MS (server, delivered and read, 200 ms apart on the sandbox) are one write
       orderKey: conversationKey,
