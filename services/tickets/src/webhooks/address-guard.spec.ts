@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { assertPublicUrl, isPrivateAddress } from './address-guard.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
+import { assertPublicUrl, guardedLookup, isPrivateAddress } from './address-guard.js';
 
 describe('assertPublicUrl (webhooks and queue integrations)', () => {
   it('refuses a URL into loopback, private, link-local or metadata addresses unless the operator allows it', async () => {
@@ -19,5 +22,31 @@ describe('assertPublicUrl (webhooks and queue integrations)', () => {
   it('reads an IPv4 inside IPv6 as IPv4', () => {
     expect(isPrivateAddress('::ffff:127.0.0.1')).toBe(true);
     expect(isPrivateAddress('::ffff:8.8.8.8')).toBe(false);
+  });
+});
+
+describe('guardedLookup (the sockets of webhook deliveries and queue integrations)', () => {
+  it('will not connect to a name that resolves into the platform’s network unless the operator allows it', async () => {
+    // a real peer on loopback, reached by name (a name is looked up when the socket connects, as a rebound one would be)
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://localhost:${(server.address() as AddressInfo).port}/hook`;
+    const call = async (allowPrivate: boolean) => {
+      const dispatcher = new Agent({ connect: { lookup: guardedLookup(allowPrivate), timeout: 2000 } });
+      try {
+        const res = await request(url, { dispatcher, method: 'POST', body: '{}' });
+        return { status: res.statusCode, body: await res.body.text() };
+      } catch (err) {
+        return { refused: (err as Error).name };
+      } finally {
+        await dispatcher.close();
+      }
+    };
+    try {
+      expect(await call(false)).toEqual({ refused: 'PrivateAddressError' });
+      expect(await call(true)).toEqual({ status: 200, body: 'ok' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
