@@ -28,6 +28,16 @@ export class GatewayEnv extends MessagingEnv {
   API_QUEUE_MAX: number = 200;
 
   /**
+   * Public messages API: wrong tokens one client address (an IPv6 /64) may try in a minute; past it, its
+   * unknown tokens answer 429 with Retry-After until the minute is over. Counted in Redis: every gateway
+   * replica shares the count.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  API_BAD_TOKENS_PER_MINUTE: number = 30;
+
+  /**
    * How long at most the plan gate reuses a company's plan. A change made through the product (a company's
    * plan or status, a plan's flags) applies on the next request anyway: auth raises the plan epochs in Redis
    * and the gate asks again (planEpochKey). This bounds what a change made behind the product's back, or one

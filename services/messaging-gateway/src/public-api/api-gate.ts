@@ -33,6 +33,19 @@ redis.call('SET', KEYS[1], tostring(slot + interval), 'PX', math.ceil(slot + int
 return {1, slot, 0}
 `;
 
+/**
+ * One more token tried from an address this minute (counted before the token is looked up, so a parallel
+ * burst gets no more than the limit through). Answers [tries this minute, ms until the minute is over].
+ */
+const TRY_TOKEN = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) ttl = tonumber(ARGV[1]) end
+return {n, ttl}
+`;
+const TOKEN_WINDOW_MS = 60_000;
+
 interface Cached<T> {
   value: T;
   until: number;
@@ -56,10 +69,14 @@ export class ApiGate {
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
-  /** The identity to forward for this bearer; throws 401, 403 or 429 (with `retryAfterS`). */
-  async admit(bearer: string | undefined, pacedSend: boolean): Promise<{ identity: string }> {
+  /**
+   * The identity to forward for this bearer; throws 401, 403 or 429 (with `retryAfterS`). `address` is the
+   * client's: past API_BAD_TOKENS_PER_MINUTE wrong tokens from it this minute, a token this replica does not
+   * already know as good answers 429 without being looked up (a guesser learns nothing more).
+   */
+  async admit(bearer: string | undefined, pacedSend: boolean, address: string): Promise<{ identity: string }> {
     if (!bearer) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'A connection API token is required (Authorization: Bearer <token>).');
-    const owner = await this.owner(bearer);
+    const owner = await this.checkedOwner(bearer, address);
     if (!owner) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This token is not a connection API token.');
     const access = await this.companyAccess(owner.companyId);
     if (!access.active) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This company is disabled or its subscription has expired.');
@@ -107,8 +124,26 @@ export class ApiGate {
     return { notBefore: slot, intervalMs: interval };
   }
 
+  /**
+   * The token's owner, each try of a token not known here as good counted against the address first (and
+   * given back when it was good): a known good token is never held up by its neighbours' guesses.
+   */
+  private async checkedOwner(bearer: string, address: string): Promise<ApiTokenOwner | null> {
+    const known = this.owners.get(tokenKey(bearer));
+    if (known && known.value && known.until > Date.now()) return known.value;
+    const key = `api:token-tries:${addressBucket(address)}`;
+    const [tries, ttl] = (await this.redis.eval(TRY_TOKEN, 1, key, TOKEN_WINDOW_MS)) as [number, number];
+    if (tries > this.env.API_BAD_TOKENS_PER_MINUTE) {
+      const retryAfter = Math.max(1, Math.ceil(ttl / 1000));
+      throw new DomainError('ERR_TOO_MANY_ATTEMPTS', { retryAfter }, `Too many wrong API tokens from this address; try again in ${retryAfter} s.`);
+    }
+    const owner = await this.owner(bearer);
+    if (owner) await this.redis.decr(key).catch(() => undefined);
+    return owner;
+  }
+
   private async owner(bearer: string): Promise<ApiTokenOwner | null> {
-    const key = createHash('sha256').update(bearer).digest('base64url');
+    const key = tokenKey(bearer);
     const hit = this.owners.get(key);
     if (hit && hit.until > Date.now()) return hit.value;
     const res = await this.ask(`${this.env.WHATSAPP_SESSIONS_URL}/internal/api-tokens/resolve`, 'POST', { token: bearer });
@@ -147,6 +182,25 @@ export class ApiGate {
   private unavailable(service: string, status: number): never {
     throw new DomainError('ERR_SERVICE_UNAVAILABLE', { service, status });
   }
+}
+
+function tokenKey(bearer: string): string {
+  return createHash('sha256').update(bearer).digest('base64url');
+}
+
+/**
+ * Whose tries an address counts as: an IPv4 address itself (an IPv4-mapped IPv6 one too), an IPv6 address
+ * its /64 (what one subscriber is given: counting each of its 2^64 addresses apart would count nothing).
+ */
+export function addressBucket(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1] as string;
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = address.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => (g || '0').replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
 function remember<K, T>(map: Map<K, Cached<T>>, key: K, value: T, ttlMs: number): void {

@@ -5,8 +5,8 @@ import type { NextFunction, Request, Response } from 'express';
 import bytes from 'bytes';
 import { GatewayEnv } from '../config/env.js';
 import { ApiGate } from '../public-api/api-gate.js';
-import { ProxyService } from './proxy.service.js';
-import { matchRoute } from './route-table.js';
+import { ProxyService, type CappedRequest } from './proxy.service.js';
+import { isApiPath, matchRoute } from './route-table.js';
 
 const OWN_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics', '/docs', '/docs/openapi.json']);
 
@@ -36,15 +36,19 @@ export class GatewayMiddleware implements NestMiddleware {
     const path = q === -1 ? url : url.slice(0, q);
     if (OWN_PATHS.has(path) || path.startsWith('/docs/')) return next();
     try {
+      // routed and gated on the path's canonical form (case, doubled or trailing slashes): see matchRoute
       const match = matchRoute(req.method, path);
-      if (!match) throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
-      const length = Number(req.headers['content-length'] ?? 0);
+      if (!match || (match.route.api && !isApiPath(req.method, path))) throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
       const upload = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
-      if (length > (upload ? this.uploadLimit : this.bodyLimit)) throw new DomainError('ERR_PAYLOAD_TOO_LARGE', { limit: upload ? this.env.UPLOAD_BODY_LIMIT : this.env.BODY_LIMIT });
+      const limit = upload ? this.uploadLimit : this.bodyLimit;
+      const limitText = upload ? this.env.UPLOAD_BODY_LIMIT : this.env.BODY_LIMIT;
+      if (Number(req.headers['content-length'] ?? 0) > limit) throw new DomainError('ERR_PAYLOAD_TOO_LARGE', { limit: limitText });
+      // the body is counted as it streams through too (a chunked body says no length): see ProxyService
+      (req as CappedRequest).bodyCap = { bytes: limit, text: limitText };
       if (match.route.api) {
-        // the public messages API: a connection's token, not a user's (see ApiGate)
+        // the public messages API: a connection's token, not a user's (see ApiGate); its paths are exact (isApiPath)
         const paced = req.method === 'POST' && path === '/api/messages/send';
-        const { identity } = await this.api.admit(bearerToken(req.headers.authorization), paced);
+        const { identity } = await this.api.admit(bearerToken(req.headers.authorization), paced, this.proxy.clientAddress(req));
         req.headers.authorization = `Bearer ${identity}`;
       } else if (!match.isPublic) {
         const token = bearerToken(req.headers.authorization);

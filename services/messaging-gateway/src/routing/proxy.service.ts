@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import proxyAddr from 'proxy-addr';
 import { toErrorBody, trustedProxies } from '@wa/server-kit';
@@ -8,7 +8,9 @@ import { DomainError } from '@wa/server-kit';
 import { GatewayEnv } from '../config/env.js';
 import type { ServiceName } from './route-table.js';
 
-type Req = IncomingMessage & { id?: string };
+/** A request whose body the gateway counts as it streams (GatewayMiddleware sets the cap). */
+export type CappedRequest = IncomingMessage & { bodyCap?: { bytes: number; text: string } };
+type Req = CappedRequest & { id?: string };
 
 /** One proxy per owning service; a service that does not answer → 503 naming it. */
 @Injectable()
@@ -54,8 +56,9 @@ export class ProxyService {
       proxyTimeout: 60_000,
       logger: undefined,
       on: {
-        proxyReq: (proxyReq, req) => {
+        proxyReq: (proxyReq, req, res) => {
           if (req.id) proxyReq.setHeader('x-request-id', req.id);
+          if (req.bodyCap) capBody(proxyReq, req, res, req.bodyCap);
           // the services see one address: the client's as far as trusted proxies vouch for it, never a
           // header an untrusted client made up
           proxyReq.setHeader('x-forwarded-for', this.clientAddress(req));
@@ -81,13 +84,38 @@ export class ProxyService {
     });
   }
 
-  private clientAddress(req: IncomingMessage): string {
+  /** The client's address, as far as trusted proxies vouch for it (never a header an untrusted client made up). */
+  clientAddress(req: IncomingMessage): string {
     return proxyAddr(req, this.trust);
   }
 
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     this.handler('realtime-gateway').upgrade(req, socket, head);
   }
+}
+
+/**
+ * Counts the body's bytes as they pass to the service, whatever its Content-Length said or whether it said
+ * none (chunked): the moment they pass the cap, the service's request is cut off (it never sees the body's
+ * end, so it stores nothing) and the caller gets 413; what it still sends is read and dropped. Bound before
+ * the proxy pipes the body (this runs in its proxyReq event), so no chunk goes by uncounted.
+ */
+function capBody(proxyReq: ClientRequest, req: Req, res: ServerResponse, cap: { bytes: number; text: string }): void {
+  let seen = 0;
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= cap.bytes) return;
+    req.off('data', onData);
+    req.unpipe(proxyReq);
+    proxyReq.destroy();
+    if (!res.headersSent) {
+      const body = toErrorBody(new DomainError('ERR_PAYLOAD_TOO_LARGE', { limit: cap.text }), req.id);
+      res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+      res.end(JSON.stringify(body));
+    }
+    req.resume();
+  };
+  req.on('data', onData);
 }
 
 function isSocket(res: ServerResponse | Socket): res is Socket {

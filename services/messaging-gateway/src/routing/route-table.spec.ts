@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { matchRoute } from './route-table.js';
+import { canonicalPath, isApiPath, matchRoute } from './route-table.js';
 
 describe('route table', () => {
   it.each([
@@ -38,5 +38,23 @@ describe('route table', () => {
     expect(matchRoute('GET', '/queues')).toBeUndefined();
     expect(matchRoute('GET', '/usersx')).toBeUndefined();
     expect(matchRoute('GET', '/nope')).toBeUndefined();
+  });
+});
+
+describe('canonical paths', () => {
+  it('routes and gates a path whatever its case, doubled or trailing slashes', () => {
+    expect(canonicalPath('/Tags//KANBAN/')).toBe('/tags/kanban');
+    expect(canonicalPath('/')).toBe('/');
+    expect(matchRoute('GET', '/tags/KANBAN')?.route.plan).toBe('useKanban');
+    expect(matchRoute('GET', '/queueintegration/3')?.route.plan).toBe('useIntegrations');
+    expect(matchRoute('GET', '/QUEUES')).toBeUndefined();
+  });
+
+  it('knows the public API only by its exact paths', () => {
+    expect(isApiPath('POST', '/api/messages/send')).toBe(true);
+    expect(isApiPath('GET', '/api/messages/42')).toBe(true);
+    for (const [method, path] of [['POST', '/api/messages/send/'], ['POST', '/api/messages/SEND'], ['POST', '/api//messages/send'], ['GET', '/api/messages/send'], ['POST', '/api/messages/42']]) {
+      expect(isApiPath(method, path)).toBe(false);
+    }
   });
 });

@@ -81,10 +81,41 @@ export interface RouteMatch {
   isPublic: boolean;
 }
 
-/** A path matches a prefix when it is the prefix or continues it with `/` (so `/queue` ≠ `/queues`). */
+/**
+ * The one form of a path the gateway routes and gates on: slashes collapsed, no trailing slash, lower case.
+ * The services (Express) route `/tags/KANBAN`, `/tags/kanban/` and `/tags/kanban` alike, so the gate must
+ * see them alike too, or a variant walks around it.
+ */
+export function canonicalPath(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  const trimmed = collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+  return trimmed.toLowerCase();
+}
+
+/**
+ * The public messages API's paths, exactly as written (its pace and queue cap are keyed on them): any other
+ * path under `/api/messages`, a variant in case, slashes or a trailing slash included, answers 404.
+ */
+const API_PATHS: Array<{ methods: string[]; path: RegExp }> = [
+  { methods: ['POST'], path: /^\/api\/messages\/send$/ },
+  { methods: ['GET', 'HEAD'], path: /^\/api\/messages\/\d{1,18}$/ },
+];
+
+/** Is this method and raw path one of the public API's own (see API_PATHS)? */
+export function isApiPath(method: string, rawPath: string): boolean {
+  const m = method.toUpperCase();
+  return API_PATHS.some((p) => p.methods.includes(m) && p.path.test(rawPath));
+}
+
+/**
+ * A path matches a prefix when it is the prefix or continues it with `/` (so `/queue` ≠ `/queues`),
+ * compared on the canonical form (case, doubled and trailing slashes do not matter).
+ */
 export function matchRoute(method: string, path: string, routes: Route[] = ROUTES): RouteMatch | undefined {
+  const canonical = canonicalPath(path);
   for (const route of routes) {
-    if (path === route.prefix || path.startsWith(`${route.prefix}/`)) {
+    const prefix = route.prefix.toLowerCase();
+    if (canonical === prefix || canonical.startsWith(`${prefix}/`)) {
       return { route, isPublic: route.publicMethods?.includes(method.toUpperCase()) ?? false };
     }
   }
