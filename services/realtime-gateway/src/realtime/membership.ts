@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { UserDirectory, type DirectoryUser, type RevocationNotice } from '@wa/auth';
 import { SocketChannels, type AuthChannelPayload } from '@wa/contracts';
 import { RealtimeEnv } from '../config/env.js';
-import { permissionRooms, Rooms, type TicketVisibility } from './rooms.js';
+import { permissionRooms, profileRooms, Rooms, type TicketVisibility } from './rooms.js';
 import type { RealtimeSocket } from './socket-types.js';
 
 const userKey = (companyId: number, userId: number) => `${companyId}.${userId}`;
@@ -211,9 +211,9 @@ export class Membership {
     socket.disconnect(true);
   }
 
-  /** Leaves the permission rooms the socket lost, joins the ones it gained. */
+  /** Leaves the permission rooms the socket lost, joins the ones it gained (its profile's rooms with them). */
   private apply(socket: RealtimeSocket): void {
-    const next = permissionRooms(socket.data.companyId, socket.data.visibility);
+    const next = [...permissionRooms(socket.data.companyId, socket.data.visibility), ...profileRooms(socket.data.companyId, socket.data.visibility)];
     const prev = socket.data.permissionRooms ?? [];
     for (const room of prev) if (!next.includes(room)) void socket.leave(room);
     const gained = next.filter((room) => !prev.includes(room));

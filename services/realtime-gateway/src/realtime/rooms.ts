@@ -9,14 +9,18 @@ import type { TicketStatus } from '@wa/contracts';
 export const Rooms = {
   /** every socket of every company: the platform's announcements */
   platform: () => 'platform',
+  /** the super users' sockets: announcements not (or no longer) active */
+  supers: () => 'platform:super',
   /** company-wide events: connections, sessions, contacts */
   company: (companyId: number) => `c:${companyId}`,
   /** every socket of one user (ticket owner) */
   user: (companyId: number, userId: number) => `c:${companyId}:user:${userId}`,
   /** the sockets of one login session */
   session: (companyId: number, sessionId: string) => `c:${companyId}:sid:${sessionId}`,
-  /** admins and super users: every ticket of the company */
+  /** admins, supervisors and super users: every ticket of the company */
   allTickets: (companyId: number) => `c:${companyId}:all`,
+  /** admins and super users (not supervisors): connections' API tokens and QR codes */
+  admins: (companyId: number) => `c:${companyId}:admins`,
   /** agents whose allTicket is enabled: tickets no queue and no one holds */
   queueless: (companyId: number) => `c:${companyId}:queueless`,
   /** agents of one queue */
@@ -40,6 +44,17 @@ export function permissionRooms(companyId: number, v: TicketVisibility): string[
   if (seesAllTickets(v)) return [Rooms.allTickets(companyId)];
   const rooms = [...new Set(v.queueIds)].filter((q) => Number.isInteger(q)).map((q) => Rooms.queue(companyId, q));
   if (seesQueuelessTickets(v)) rooms.push(Rooms.queueless(companyId));
+  return rooms;
+}
+
+/**
+ * The rooms a socket holds by its profile (a profile change ends the socket): its company's admins' room for
+ * admins and super users, the platform's super users' room for super users.
+ */
+export function profileRooms(companyId: number, v: Pick<TicketVisibility, 'profile' | 'super'>): string[] {
+  const rooms: string[] = [];
+  if (v.profile === 'admin' || v.super) rooms.push(Rooms.admins(companyId));
+  if (v.super) rooms.push(Rooms.supers());
   return rooms;
 }
 

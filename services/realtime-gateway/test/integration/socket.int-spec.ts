@@ -85,7 +85,7 @@ describe('realtime-gateway: live socket', () => {
       };
       expect(await rooms(a)).toEqual(
         // besides its company's, only the platform's room (the super users' announcements)
-        [`c:${companyId}`, `c:${companyId}:all`, `c:${companyId}:sid:${admin.sid}`, `c:${companyId}:user:${admin.id}`, Rooms.platform()].sort(),
+        [`c:${companyId}`, `c:${companyId}:admins`, `c:${companyId}:all`, `c:${companyId}:sid:${admin.sid}`, `c:${companyId}:user:${admin.id}`, Rooms.platform()].sort(),
       );
       expect(await rooms(b)).toEqual(
         [`c:${companyId}`, `c:${companyId}:queue:11`, `c:${companyId}:queue:12`, `c:${companyId}:sid:${agent.sid}`, `c:${companyId}:user:${agent.id}`, Rooms.platform()].sort(),
@@ -213,6 +213,50 @@ describe('realtime-gateway: live socket', () => {
       ]);
       expect(JSON.stringify([...agent.received.values()])).not.toMatch(/QR-DATA|api-token-of-the-company/);
       expect(other.received.size).toBe(0);
+    });
+
+    it('keeps the QR code and the API token from supervisors (as HTTP does): admins and super users alone get them', async () => {
+      const companyId = newCompanyId();
+      const admin = await open((await newUser(gw, companyId, { profile: 'admin' })).token);
+      const superUser = await open((await newUser(gw, companyId, { profile: 'admin', super: true })).token);
+      const supervisor = await open((await newUser(gw, companyId, { profile: 'supervisor' })).token);
+      const connection = { ...whatsappDto(companyId, newId(), 'qrcode'), token: 'api-token-of-the-company' };
+      await publish.connectionSession(gw.bus, connection);
+      await publish.connectionUpdated(gw.bus, { ...connection, name: 'Renamed' });
+      const session = SocketChannels.whatsappSession(companyId);
+      const whatsapp = SocketChannels.whatsapp(companyId);
+      await settle(() => [admin, superUser, supervisor].every((c) => c.events(session).length === 1 && c.events(whatsapp).length === 1));
+      for (const c of [admin, superUser]) {
+        expect(c.events(session)).toEqual([{ action: 'update', session: connection }]);
+        expect(c.events(whatsapp)).toEqual([{ action: 'update', whatsapp: { ...connection, name: 'Renamed' } }]);
+      }
+      // the supervisor sees the connection change, never what pairs the number or sends as it
+      expect(supervisor.events(session)).toEqual([{ action: 'update', session: { ...connection, token: null, qrcode: '' } }]);
+      expect(supervisor.events(whatsapp)).toEqual([{ action: 'update', whatsapp: { ...connection, name: 'Renamed', token: null, qrcode: '' } }]);
+      expect(JSON.stringify([...supervisor.received.values()])).not.toMatch(/QR-DATA|api-token-of-the-company/);
+    });
+
+    it('sends an inactive announcement whole to super users only; the others hear it is gone; an active one reaches everyone', async () => {
+      const companyA = newCompanyId();
+      const superUser = await open((await newUser(gw, companyA, { profile: 'admin', super: true })).token);
+      const admin = await open((await newUser(gw, companyA, { profile: 'admin' })).token);
+      const agent = await open((await newUser(gw, newCompanyId())).token);
+      const channel = SocketChannels.announcement();
+      const id = newId();
+      const announcement = (status: boolean, title: string) => ({
+        id, title, text: 'texto', priority: 1 as const, status, mediaPath: null, mediaName: null, mediaUrl: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+      });
+      const mine = (c: Client) => c.events(channel).filter((e) => (e.announcement?.id ?? e.announcementId) === id);
+      const draft = announcement(false, 'Rascunho: reajuste de preços');
+      await gw.bus.publish(Subjects.announcementUpdated(id), { action: 'update', announcement: draft }, { msgId: randomUUID() });
+      await settle(() => [superUser, admin, agent].every((c) => mine(c).length === 1));
+      expect(mine(superUser)).toEqual([{ action: 'update', announcement: draft }]);
+      for (const c of [admin, agent]) expect(mine(c)).toEqual([{ action: 'delete', announcementId: id }]);
+      expect(JSON.stringify([...admin.received.values(), ...agent.received.values()])).not.toContain('Rascunho');
+      const live = announcement(true, 'Manutenção sábado');
+      await gw.bus.publish(Subjects.announcementUpdated(id), { action: 'update', announcement: live }, { msgId: randomUUID() });
+      await settle(() => [superUser, admin, agent].every((c) => mine(c).length === 2));
+      for (const c of [superUser, admin, agent]) expect(mine(c)[1]).toEqual({ action: 'update', announcement: live });
     });
 
     it('sends sessionReplaced to the sockets of the ended session only, then disconnects them', async () => {

@@ -7,9 +7,10 @@ import { isId, type Emission } from '../emission.js';
 export const ANNOUNCEMENTS_FILTER = 'company.announcement.>';
 
 /**
- * auth's `company.announcement.updated|deleted.<id>` → `company-announcement` to every socket (spec 02
- * "Announcements": the top bar's popover of every user). Which of them a user may see (the active ones, or
- * all for super users) the client's list decides by asking the API again; the payload carries the announcement.
+ * auth's `company.announcement.updated|deleted.<id>` → `company-announcement` (spec 02 "Announcements": the
+ * top bar's popover of every user). An active announcement goes to every socket; an inactive one (a draft, or
+ * one switched off) whole to the super users' sockets only, and to everyone else as a deletion (it leaves
+ * their lists, as the API no longer answers it to them). A deletion goes to every socket.
  */
 @Injectable()
 export class AnnouncementsConsumer {
@@ -22,6 +23,14 @@ export class AnnouncementsConsumer {
       this.log.warn({ subject: msg.subject, seq: msg.streamSeq }, 'event not fanned out: bad announcement event');
       return [];
     }
-    return [{ rooms: [Rooms.platform()], channel: SocketChannels.announcement(), payload: e }];
+    const channel = SocketChannels.announcement();
+    if (e.action === 'update' && e.announcement.status !== true) {
+      const gone: AnnouncementEvent = { action: 'delete', announcementId: e.announcement.id };
+      return [
+        { rooms: [Rooms.supers()], channel, payload: e },
+        { rooms: [Rooms.platform()], except: [Rooms.supers()], channel, payload: gone },
+      ];
+    }
+    return [{ rooms: [Rooms.platform()], channel, payload: e }];
   }
 }

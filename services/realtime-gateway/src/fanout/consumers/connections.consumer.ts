@@ -23,7 +23,8 @@ export function connectionsOrderKey(subject: string): string {
 
 /**
  * Connection records and session states → `-whatsapp` and `-whatsappSession`, to every socket of the company:
- * admins (the `all` room) get them whole, everyone else without the API token and the QR code.
+ * admins and super users (their own room) get them whole; everyone else, supervisors too, without the API
+ * token and the QR code (as HTTP answers them).
  */
 @Injectable()
 export class ConnectionsConsumer {
@@ -65,7 +66,7 @@ export class ConnectionsConsumer {
 
 /** One change as two emits: whole to the admins' room, without token and QR code to the rest of the company. */
 function bySecrecy<C extends { token: string | null; qrcode: string }>(companyId: number, channel: string, connection: C, payload: (c: C) => unknown): Emission[] {
-  const admins = Rooms.allTickets(companyId);
+  const admins = Rooms.admins(companyId);
   return [
     { rooms: [admins], channel, payload: payload(connection) },
     { rooms: [Rooms.company(companyId)], except: [admins], channel, payload: payload(withoutConnectionSecrets(connection)) },

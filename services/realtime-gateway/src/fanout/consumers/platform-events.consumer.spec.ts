@@ -12,13 +12,19 @@ const announcement = { id: 4, title: 'Manutenção', text: 'sábado', priority: 
 describe('the fan-out of announcements, settings and file lists', () => {
   beforeAll(() => Logger.overrideLogger(false)); // skipped events are logged as warnings
 
-  it('sends an announcement, or its deletion, to every socket of every company (the platform room)', () => {
+  it('sends an active announcement, or its deletion, to every socket of every company (the platform room)', () => {
     const consumer = new AnnouncementsConsumer();
     expect(consumer.emissions(msg('company.announcement.updated.4', { action: 'update', announcement }))).toEqual([
       { rooms: ['platform'], channel: 'company-announcement', payload: { action: 'update', announcement } },
     ]);
     expect(consumer.emissions(msg('company.announcement.deleted.4', { action: 'delete', announcementId: 4 }))).toEqual([
       { rooms: ['platform'], channel: 'company-announcement', payload: { action: 'delete', announcementId: 4 } },
+    ]);
+    // an inactive one: whole to the super users, a deletion to everyone else
+    const draft = { ...announcement, status: false };
+    expect(consumer.emissions(msg('company.announcement.updated.4', { action: 'update', announcement: draft }))).toEqual([
+      { rooms: ['platform:super'], channel: 'company-announcement', payload: { action: 'update', announcement: draft } },
+      { rooms: ['platform'], except: ['platform:super'], channel: 'company-announcement', payload: { action: 'delete', announcementId: 4 } },
     ]);
     // nothing for what is not one
     expect(consumer.emissions(msg('company.announcement.updated.4', { action: 'update', announcement: { id: 'x' } }))).toEqual([]);
