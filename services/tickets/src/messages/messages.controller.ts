@@ -7,6 +7,7 @@ import type { AccessTokenClaims, MessageDto, MessagesPage } from '@wa/contracts'
 import { CallerService } from '../identity/caller.service.js';
 import { EditMessageDto, ListMessagesQueryDto, requiredText, SendMessageDto } from './messages.dto.js';
 import { MessagesService } from './messages.service.js';
+import { WritableTicketInterceptor } from './writable-ticket.interceptor.js';
 
 const MAX_FILES_PER_SEND = 10;
 
@@ -30,7 +31,7 @@ export class MessagesController {
   @Post(':ticketId')
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: SendMessageDto })
-  @UseInterceptors(FilesInterceptor('medias', MAX_FILES_PER_SEND, mediaUploadOptions(MAX_FILES_PER_SEND)), DiscardUploadsInterceptor)
+  @UseInterceptors(WritableTicketInterceptor, FilesInterceptor('medias', MAX_FILES_PER_SEND, mediaUploadOptions(MAX_FILES_PER_SEND)), DiscardUploadsInterceptor)
   async send(
     @CurrentUser() claims: AccessTokenClaims,
     @Param('ticketId', ParseIntPipe) ticketId: number,
