@@ -28,3 +28,4 @@ export * from './storage/s3-storage.js';
 export * from './secrets/secret-box.js';
 export * from './batching/write-batcher.js';
 export * from './phone/message-id.js';
+export * from './spreadsheets/spreadsheet-reader.js';
