@@ -36,6 +36,10 @@ const SECRET_NAME = 'conversa-secrets';
 const NATS_SECRET = 'conversa-nats';
 const natsPasswordKey = (user: string) => `NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`;
 const SECRET_KEYS = ['DATABASE_URL', 'JWT_SECRET'];
+/** The key of the Secret (and the variable of deploy/.env) holding the URL a service runs with: its own role. */
+const databaseUrlKey = (service: string) => `DATABASE_URL_${service.toUpperCase().replace(/-/g, '_')}`;
+/** The services that read and write media files: they share one store. */
+const MEDIA = ['auth', 'tickets', 'whatsapp-sessions'];
 const NAMESPACE = 'conversa';
 const PART_OF = { 'app.kubernetes.io/part-of': 'conversa' };
 
@@ -155,6 +159,18 @@ function containerPortNumber(container: Obj, port: number | string): number | un
 function argValue(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
+}
+
+/**
+ * The largest file the services take (MEDIA_UPLOAD_MAX_BYTES of libs/server-kit: the largest of MEDIA_MAX_BYTES),
+ * read from its source (this project imports no lib).
+ */
+function mediaUploadMaxBytes(): number {
+  const source = read(join(ROOT, 'libs', 'server-kit', 'src', 'storage', 'media-files.ts'));
+  const table = /export const MEDIA_MAX_BYTES[^=]*=\s*\{([^}]+)\}/.exec(source)?.[1] ?? '';
+  const sizes = [...table.matchAll(/\w+:\s*([\d\s*]+),/g)].map((m) => m[1].split('*').reduce((product, n) => product * Number(n.trim()), 1));
+  if (sizes.length === 0 || !/MEDIA_UPLOAD_MAX_BYTES = Math\.max\(\.\.\.Object\.values\(MEDIA_MAX_BYTES\)\)/.test(source)) throw new Error('MEDIA_MAX_BYTES not found in media-files.ts');
+  return Math.max(...sizes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,6 +334,9 @@ describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web
       expect(data.NODE_ENV).toBe('production');
       expect(data.NATS_URL).toBe('nats://nats:4222');
       for (const key of [...SECRET_KEYS, 'REDIS_URL']) expect(Object.keys(data)).not.toContain(key);
+      // it believes X-Forwarded-For from the pod network only (the ingress' pods for the gateway, the
+      // gateway's for the services): never the default, loopback, which makes every client one address
+      expect(data.TRUSTED_PROXIES).toBe('uniquelocal');
     });
 
     it('connects to NATS as its own user, the password from the Secret conversa-nats', () => {
@@ -331,12 +350,14 @@ describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web
       expect((main().env ?? []).filter((e: Obj) => e.valueFrom?.secretKeyRef?.name === NATS_SECRET)).toHaveLength(1);
     });
 
-    it(`takes ${SECRET_KEYS.join(', ')} from the Secret ${SECRET_NAME}`, () => {
+    it(`takes JWT_SECRET from the Secret ${SECRET_NAME}, and ${MIGRATING.includes(name) ? 'DATABASE_URL as its own role' : 'no DATABASE_URL (it has no tables)'}`, () => {
       const env = main().env ?? [];
-      for (const key of SECRET_KEYS) {
-        const entry = env.find((e: Obj) => e.name === key);
-        expect({ key, ref: entry?.valueFrom?.secretKeyRef }).toEqual({ key, ref: { name: SECRET_NAME, key } });
-      }
+      const jwt = env.find((e: Obj) => e.name === 'JWT_SECRET');
+      expect(jwt?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: 'JWT_SECRET' });
+      const db = env.find((e: Obj) => e.name === 'DATABASE_URL');
+      expect(db?.valueFrom?.secretKeyRef).toEqual(MIGRATING.includes(name) ? { name: SECRET_NAME, key: databaseUrlKey(name) } : undefined);
+      // the schemas' owner never reaches a running service
+      expect(env.filter((e: Obj) => e.valueFrom?.secretKeyRef?.key === 'DATABASE_URL')).toEqual([]);
       // Redis is a managed service too: its URL comes from the ConfigMap or the Secret.
       const redis = env.find((e: Obj) => e.name === 'REDIS_URL');
       expect(redis?.valueFrom?.secretKeyRef?.name).toBe(SECRET_NAME);
@@ -350,7 +371,9 @@ describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web
       expect(migrate.image).toBe(main().image);
       expect(migrate.command).toEqual(['node', `services/${name}/dist/migrate.js`]);
       expect(migrate.envFrom).toEqual(main().envFrom);
+      // as the schemas' owner, making the role the service runs as
       expect(migrate.env.find((e: Obj) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: 'DATABASE_URL' });
+      expect(migrate.env.find((e: Obj) => e.name === 'SERVICE_DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: databaseUrlKey(name) });
       expect(migrate.resources?.limits?.memory).toBeDefined();
       expect(migrate.securityContext?.readOnlyRootFilesystem).toBe(true);
     });
@@ -466,6 +489,71 @@ describe('k8s wiring', () => {
       expect(svc).toBeDefined();
       const ports = svc!.spec.ports.map((p: Obj) => (backend.port.name ? p.name : p.port));
       expect(ports).toContain(backend.port.name ?? backend.port.number);
+    }
+  });
+
+  it('admits at the ingress the uploads the services take, the same figure as the gateway\'s UPLOAD_BODY_LIMIT', () => {
+    const MEDIA_UPLOAD_MAX_BYTES = mediaUploadMaxBytes();
+    const [ingress] = byKind(objects, 'Ingress');
+    const annotations = ingress.metadata.annotations ?? {};
+    const size = /^(\d+)([kmg]?)$/i.exec(String(annotations['nginx.ingress.kubernetes.io/proxy-body-size']));
+    expect(size).not.toBeNull();
+    const bytes = Number(size![1]) * 1024 ** ' kmg'.indexOf(size![2].toLowerCase() || ' ');
+    // a file of the largest size and its multipart envelope (a few hundred bytes; 64 KiB is plenty)
+    expect(bytes).toBeGreaterThanOrEqual(MEDIA_UPLOAD_MAX_BYTES + 64 * 1024);
+    const limit = /^(\d+)(kb|mb)$/i.exec(find(objects, 'ConfigMap', 'messaging-gateway-config')!.data.UPLOAD_BODY_LIMIT ?? '');
+    expect(limit).not.toBeNull();
+    expect(Number(limit![1]) * 1024 ** (limit![2].toLowerCase() === 'mb' ? 2 : 1)).toBe(bytes);
+    // streamed to the gateway, which counts it as it comes
+    expect(annotations['nginx.ingress.kubernetes.io/proxy-request-buffering']).toBe('off');
+  });
+
+  it('keeps the media files of auth, tickets and whatsapp-sessions in one S3-compatible bucket (the root filesystem is read-only)', () => {
+    const settings = MEDIA.map((name) => {
+      const data = find(objects, 'ConfigMap', `${name}-config`)!.data;
+      return Object.fromEntries(Object.entries(data).filter(([k]) => k.startsWith('MEDIA_')));
+    });
+    expect(settings[0].MEDIA_STORAGE).toBe('s3');
+    expect(settings[0].MEDIA_S3_BUCKET).toMatch(/\S/);
+    for (const s of settings) expect(s).toEqual(settings[0]);
+    for (const name of MEDIA) {
+      const env = containers(workloadOf(objects, name)!)[0].env ?? [];
+      for (const key of ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY']) {
+        expect({ name, key, ref: env.find((e: Obj) => e.name === key)?.valueFrom?.secretKeyRef }).toEqual({ name, key, ref: { name: SECRET_NAME, key, optional: true } });
+      }
+    }
+  });
+
+  it('gives each service with tables a role of its own in the example Secret, on the owner\'s database', () => {
+    const example = parseYamlFile(join(K8S_BASE, 'secrets.example.yaml'))[0].stringData;
+    const owner = new URL(example.DATABASE_URL);
+    const users = MIGRATING.map((name) => {
+      const url = new URL(example[databaseUrlKey(name)]);
+      expect({ name, host: url.host, db: url.pathname }).toEqual({ name, host: owner.host, db: owner.pathname });
+      expect(url.username).toMatch(/^[a-z_][a-z0-9_]*$/);
+      expect(decodeURIComponent(url.password).length).toBeGreaterThanOrEqual(16);
+      return url.username;
+    });
+    expect(new Set([...users, owner.username]).size).toBe(MIGRATING.length + 1);
+  });
+
+  it('names in k8s/README.md every key of conversa-secrets the pods need, in its table and in both create commands', () => {
+    const readme = read(join(ROOT, 'k8s', 'README.md'));
+    const required = new Set<string>();
+    for (const w of [...byKind(objects, 'Deployment'), ...byKind(objects, 'StatefulSet')]) {
+      for (const c of [...containers(w), ...(podSpec(w).initContainers ?? [])]) {
+        for (const e of c.env ?? []) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (ref?.name === SECRET_NAME && !ref.optional) required.add(ref.key);
+        }
+      }
+    }
+    expect(required).toContain('SMTP_URL');
+    const commands = [...readme.matchAll(/create secret generic conversa-secrets([\s\S]*?)\n(?!\s)/g)].map((m) => m[1]);
+    expect(commands).toHaveLength(2);
+    for (const key of required) {
+      expect({ key, inTable: new RegExp(`^\\| \`${key}\` \\|`, 'm').test(readme) }).toEqual({ key, inTable: true });
+      for (const [i, command] of commands.entries()) expect({ key, command: i, given: command.includes(`--from-literal=${key}=`) }).toEqual({ key, command: i, given: true });
     }
   });
 
@@ -590,10 +678,37 @@ describe('k8s Redis', () => {
     expect(claim?.spec.resources.requests.storage).toBeDefined();
   });
 
-  it('is what the example Secret points the services at', () => {
+  it('is what the example Secret points the services at, with its password', () => {
     const svc = find(objects, 'Service', redis!.spec.serviceName);
     expect(svc?.spec.ports.map((p: Obj) => p.port)).toContain(6379);
-    expect(read(join(K8S_BASE, 'secrets.example.yaml'))).toMatch(/REDIS_URL: redis:\/\/redis:6379/);
+    const example = parseYamlFile(join(K8S_BASE, 'secrets.example.yaml'))[0].stringData;
+    const url = new URL(example.REDIS_URL);
+    expect({ host: url.host, password: decodeURIComponent(url.password) }).toEqual({ host: 'redis:6379', password: example.REDIS_PASSWORD });
+  });
+
+  it('asks for a password, from the Secret (never written in the manifest), and its probes give it', () => {
+    const c = containers(redis!)[0];
+    const script = (c.command ?? []).join(' ');
+    expect(script).toMatch(/redis-server --requirepass "\$REDIS_PASSWORD"/);
+    expect(script).toMatch(/"\$@"/); // the args below still reach redis-server
+    const ref = (variable: string) => (c.env ?? []).find((e: Obj) => e.name === variable)?.valueFrom?.secretKeyRef;
+    expect(ref('REDIS_PASSWORD')).toEqual({ name: SECRET_NAME, key: 'REDIS_PASSWORD' });
+    expect(ref('REDISCLI_AUTH')).toEqual({ name: SECRET_NAME, key: 'REDIS_PASSWORD' });
+    expect(JSON.stringify(c)).not.toMatch(/change-me/i);
+  });
+
+  it('admits port 6379 only from the services (NetworkPolicy)', () => {
+    const policies = byKind(objects, 'NetworkPolicy').filter((p) => isSubset(p.spec.podSelector.matchLabels, redis!.spec.template.metadata.labels));
+    expect(policies).toHaveLength(1);
+    const [policy] = policies;
+    expect(policy.spec.policyTypes).toEqual(['Ingress']);
+    expect(policy.spec.ingress).toHaveLength(1);
+    const [rule] = policy.spec.ingress;
+    expect(rule.ports).toEqual([{ protocol: 'TCP', port: 6379 }]);
+    expect(rule.from).toHaveLength(1);
+    const [expression] = rule.from[0].podSelector.matchExpressions;
+    expect(expression).toMatchObject({ key: 'app.kubernetes.io/name', operator: 'In' });
+    expect([...expression.values].sort()).toEqual([...SERVICE_NAMES].sort());
   });
 });
 
@@ -612,10 +727,9 @@ describe('deploy/docker-compose.yml', () => {
     Array.isArray(s.environment)
       ? Object.fromEntries(s.environment.map((kv: string) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]))
       : (s.environment ?? {});
-  const envFiles = (s: Obj): string[] =>
-    (Array.isArray(s.env_file) ? s.env_file : s.env_file ? [s.env_file] : []).map((f: Obj | string) =>
-      typeof f === 'string' ? f : f.path,
-    );
+  /** `${VAR:?…}`: the value of deploy/.env's VAR, required (compose refuses to start without it). */
+  const fromDotEnv = (variable: string) => expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?[^}]+\\}$`));
+
   const commandOf = (s: Obj): string[] =>
     Array.isArray(s.command) ? s.command.map(String) : String(s.command ?? '').split(/\s+/);
   const volumeTarget = (s: Obj, target: string) =>
@@ -628,10 +742,15 @@ describe('deploy/docker-compose.yml', () => {
     expect(volumeTarget(pg, '/var/lib/postgresql/data')).toBe(true);
   });
 
-  it('runs redis 7 with a healthcheck, AOF persistence (fsync every second) and a volume', () => {
+  it('runs redis 7 with a password, a healthcheck, AOF persistence (fsync every second) and a volume', () => {
     expect(services.redis.image).toMatch(/^redis:7/);
     expect(services.redis.healthcheck?.test).toBeDefined();
-    const command = commandOf(services.redis);
+    // through a shell, which puts the password in from the environment
+    const script = commandOf(services.redis);
+    expect(script.slice(0, 2)).toEqual(['sh', '-c']);
+    const command = script[2].split(/\s+/);
+    expect(command[command.indexOf('--requirepass') + 1]).toBe('"$$REDIS_PASSWORD"');
+    expect(envOf(services.redis)).toEqual({ REDIS_PASSWORD: fromDotEnv('REDIS_PASSWORD'), REDISCLI_AUTH: fromDotEnv('REDIS_PASSWORD') });
     expect(command[command.indexOf('--appendonly') + 1]).toBe('yes');
     expect(command[command.indexOf('--appendfsync') + 1]).toBe('everysec');
     expect(volumeTarget(services.redis, '/data')).toBe(true);
@@ -661,9 +780,11 @@ describe('deploy/docker-compose.yml', () => {
     }
   });
 
-  it.each(MIGRATING)("runs %s's own migrations with its own image, once, before it starts", (name) => {
+  it.each(MIGRATING)("runs %s's own migrations with its own image, once, before it starts, as the owner making the service's role", (name) => {
     const migrate = services[`migrate-${name}`];
     expect(commandOf(migrate)).toEqual(['node', `services/${name}/dist/migrate.js`]);
+    expect(envOf(migrate)).toMatchObject({ DATABASE_URL: fromDotEnv('DATABASE_URL'), SERVICE_DATABASE_URL: fromDotEnv(databaseUrlKey(name)) });
+    expect(migrate.env_file).toBeUndefined();
     expect(migrate.image).toBe(services[name].image);
     expect(migrate.build?.args?.SERVICE).toBe(name);
     expect(migrate.restart).toBe('no');
@@ -676,7 +797,7 @@ describe('deploy/docker-compose.yml', () => {
     expect(commandOf(seed)).toEqual(['node', 'services/auth/dist/seed-super-user.js']);
     expect(seed.image).toBe(services.auth.image);
     expect(seed.depends_on?.['migrate-auth']?.condition).toBe('service_completed_successfully');
-    expect(envFiles(seed)).toEqual(['./.env']);
+    expect(envOf(seed)).toMatchObject({ SUPER_USER_EMAIL: fromDotEnv('SUPER_USER_EMAIL'), SUPER_USER_PASSWORD: fromDotEnv('SUPER_USER_PASSWORD') });
     expect(read(join(DEPLOY, '.env.example'))).toMatch(/^SUPER_USER_EMAIL=\S+@\S+$/m);
     expect(read(join(DEPLOY, '.env.example'))).toMatch(/^SUPER_USER_PASSWORD=change-me/m);
   });
@@ -691,11 +812,18 @@ describe('deploy/docker-compose.yml', () => {
     const env = envOf(s);
     expect(String(env.PORT)).toBe(String(SERVICES[name]));
     expect(env.HOST).toBe('0.0.0.0');
-    expect(env.REDIS_URL).toMatch(/^redis:\/\/redis:6379/);
+    expect(env.REDIS_URL).toBe('redis://:${REDIS_PASSWORD:?set REDIS_PASSWORD in deploy/.env}@redis:6379/0');
     expect(env.NATS_URL).toBe('nats://nats:4222');
-    // Secrets only from deploy/.env (required), never inline, never the example's placeholders.
-    expect(s.env_file).toEqual([{ path: './.env', required: true }]);
-    for (const key of SECRET_KEYS) expect(Object.keys(env)).not.toContain(key);
+    // Secrets only from deploy/.env (required), never inline, and only those it uses: not the whole file
+    expect(s.env_file).toBeUndefined();
+    expect(env.JWT_SECRET).toEqual(fromDotEnv('JWT_SECRET'));
+    // its own database role, never the schemas' owner; no database at all without tables
+    if (MIGRATING.includes(name)) expect(env.DATABASE_URL).toEqual(fromDotEnv(databaseUrlKey(name)));
+    else expect(env.DATABASE_URL).toBeUndefined();
+    const own: Record<string, string[]> = { auth: ['AUTH_SECRETS_KEY', 'SMTP_URL'], tickets: ['TICKETS_SECRETS_KEY'], 'whatsapp-sessions': ['CONNECTION_TOKEN_KEY'] };
+    for (const key of ['AUTH_SECRETS_KEY', 'SMTP_URL', 'TICKETS_SECRETS_KEY', 'CONNECTION_TOKEN_KEY']) {
+      expect({ key, value: env[key] }).toEqual({ key, value: own[name]?.includes(key) ? fromDotEnv(key) : undefined });
+    }
     expect(s.depends_on?.postgres?.condition).toBe('service_healthy');
     expect(s.depends_on?.redis?.condition).toBe('service_healthy');
     expect(s.depends_on?.nats?.condition).toBe('service_healthy');
@@ -708,14 +836,60 @@ describe('deploy/docker-compose.yml', () => {
     expect(envOf(services['whatsapp-sessions']).DEFAULT_CHANNEL).toBe('baileys');
   });
 
-  it('points the messaging-gateway at every upstream and publishes port 8080', () => {
+  it('points the messaging-gateway at every upstream; the edge, not the gateway, publishes port 8080', () => {
     const env = envOf(services['messaging-gateway']);
     for (const [key, service] of Object.entries(GATEWAY_UPSTREAMS)) {
       expect(services[service]).toBeDefined();
       expect({ key, url: env[key] }).toEqual({ key, url: `http://${service}:${SERVICES[service]}` });
     }
     expect(env.WEB_ORIGIN).toBeDefined();
-    expect(services['messaging-gateway'].ports.map(String)).toContain('8080:8080');
+    expect(services['messaging-gateway'].ports).toBeUndefined();
+    expect(services.edge.ports.map(String)).toEqual(['8080:8080']);
+    // nothing else is published but the web app
+    const published = Object.entries(services).filter(([, s]) => (s as Obj).ports).map(([n]) => n);
+    expect(published.sort()).toEqual(['edge', 'web']);
+  });
+
+  const addressOf = (name: string): string => services[name]?.networks?.default?.ipv4_address;
+
+  it('counts each client in the per-address limits: the gateway believes X-Forwarded-For from the edge only, the services from the gateway only', () => {
+    const subnet = composeLoad.value.networks?.default?.ipam?.config?.[0]?.subnet as string;
+    expect(subnet).toMatch(/^\d+\.\d+\.\d+\.0\/24$/);
+    const prefix = subnet.replace(/0\/24$/, '');
+    for (const name of ['edge', 'messaging-gateway']) expect({ name, address: addressOf(name) }).toEqual({ name, address: expect.stringMatching(new RegExp(`^${prefix.replace(/\./g, '\\.')}\\d+$`)) });
+    expect(addressOf('edge')).not.toBe(addressOf('messaging-gateway'));
+    // the operator may add a TLS proxy of their own; the default is the edge alone
+    expect(envOf(services['messaging-gateway']).TRUSTED_PROXIES).toBe(`\${GATEWAY_TRUSTED_PROXIES:-${addressOf('edge')}}`);
+    for (const name of SERVICE_NAMES.filter((n) => n !== 'messaging-gateway')) {
+      expect({ name, trusted: envOf(services[name]).TRUSTED_PROXIES }).toEqual({ name, trusted: addressOf('messaging-gateway') });
+    }
+  });
+
+  it('has an edge (nginx, as the ingress in k8s) that appends the client to X-Forwarded-For, hides /metrics and /docs and admits the uploads the gateway does', () => {
+    const MEDIA_UPLOAD_MAX_BYTES = mediaUploadMaxBytes();
+    const edge = services.edge;
+    expect(edge.image).toMatch(/^nginxinc\/nginx-unprivileged:/);
+    const mount = (edge.volumes ?? []).find((v: string) => typeof v === 'string' && v.split(':')[1] === '/etc/nginx/conf.d/default.conf');
+    expect(resolve(DEPLOY, mount.split(':')[0])).toBe(join(DEPLOY, 'nginx', 'edge.conf'));
+    const conf = read(join(DEPLOY, 'nginx', 'edge.conf'));
+    expect(conf).toMatch(/listen\s+8080;/);
+    expect(conf).toMatch(/proxy_pass http:\/\/messaging-gateway:8080;/);
+    // appended, never replaced by what the client sent, never left out
+    expect(conf).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
+    // the operators' paths, whatever their case or leading slashes, answer 404 before the gateway
+    const hidden = /location ~\* (\S+) \{\s*default_type application\/json;\s*return 404 '([^']+)';/.exec(conf);
+    expect(hidden).not.toBeNull();
+    const pattern = new RegExp(hidden![1], 'i');
+    for (const path of ['/metrics', '/docs', '/docs/openapi.json', '//metrics', '/METRICS']) expect({ path, hidden: pattern.test(path) }).toEqual({ path, hidden: true });
+    for (const path of ['/auth/login', '/tickets', '/documents', '/metricsx']) expect({ path, hidden: pattern.test(path) }).toEqual({ path, hidden: false });
+    expect(JSON.parse(hidden![2])).toMatchObject({ error: 'ERR_NOT_FOUND', statusCode: 404 });
+    // uploads: the gateway's limit, the largest file and its envelope
+    const size = /client_max_body_size (\d+)m;/.exec(conf);
+    expect(Number(size?.[1]) * 1024 ** 2).toBeGreaterThanOrEqual(MEDIA_UPLOAD_MAX_BYTES + 64 * 1024);
+    expect(envOf(services['messaging-gateway']).UPLOAD_BODY_LIMIT).toBe(`${size![1]}mb`);
+    expect(conf).toMatch(/proxy_request_buffering off;/);
+    // socket.io's websockets pass
+    expect(conf).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
   });
 
   it('builds the web app from the web target, on port 3000, telling the console the gateway\'s address', () => {
@@ -749,7 +923,19 @@ describe('deploy/docker-compose.yml', () => {
     expect(db.username).toBe(env.POSTGRES_USER);
     expect(db.password).toBe(env.POSTGRES_PASSWORD);
     expect(db.pathname).toBe(`/${env.POSTGRES_DB}`);
-    expect(envFiles(services.postgres)).toEqual(['./.env']);
+    // one role per service with tables, on the same database, none the owner
+    const users = MIGRATING.map((name) => {
+      const own = new URL(env[databaseUrlKey(name)]);
+      expect({ name, host: own.host, db: own.pathname, password: own.password }).toEqual({ name, host: db.host, db: db.pathname, password: expect.stringMatching(/^change-me.{7,}/) });
+      return own.username;
+    });
+    expect(new Set([...users, db.username]).size).toBe(MIGRATING.length + 1);
+    expect(env.REDIS_PASSWORD).toMatch(/change-me/);
+    expect(env.SMTP_URL).toMatch(/^smtps?:\/\//);
+    expect(envOf(services.postgres)).toEqual({ POSTGRES_USER: fromDotEnv('POSTGRES_USER'), POSTGRES_PASSWORD: fromDotEnv('POSTGRES_PASSWORD'), POSTGRES_DB: fromDotEnv('POSTGRES_DB') });
+    // every variable the compose file requires is in the example
+    const required = [...read(join(DEPLOY, 'docker-compose.yml')).matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]);
+    for (const variable of new Set(required)) expect({ variable, inExample: variable in env }).toEqual({ variable, inExample: true });
   });
 });
 
