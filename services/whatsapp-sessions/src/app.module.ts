@@ -9,6 +9,7 @@ import { ConnectionsController } from './connections/connections.controller.js';
 import { ConnectionsRepository } from './connections/connections.repository.js';
 import { ConnectionTokens } from './connections/connection-tokens.js';
 import { ConnectionsService } from './connections/connections.service.js';
+import { CompanyRefs } from './connections/company-refs.js';
 import { DeletedCompaniesConsumer } from './connections/deleted-companies.consumer.js';
 import { NewCompaniesConsumer } from './connections/new-companies.consumer.js';
 import { whatsappDatabase } from './database/data-source.js';
@@ -52,6 +53,7 @@ export class AppModule {
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },
         ConnectionsRepository,
         ConnectionsService,
+        CompanyRefs,
         ConnectionTokens,
         ConnectionEvents,
         Outbox,

@@ -7,7 +7,7 @@ import type { Profile } from '../auth/auth.types.js';
 export const Streams = {
   AUTH: { name: 'AUTH', subjects: ['auth.>', 'user.>', 'company.>'] },
   WA: { name: 'WA', subjects: ['wa.>'] },
-  TICKETS: { name: 'TICKETS', subjects: ['ticket.>', 'message.>', 'contact.>', 'queue.>', 'schedule.>', 'chat.>', 'files.>'] },
+  TICKETS: { name: 'TICKETS', subjects: ['ticket.>', 'message.>', 'contact.>', 'queue.>', 'prompt.>', 'schedule.>', 'chat.>', 'files.>'] },
   CONNECTIONS: { name: 'CONNECTIONS', subjects: ['connection.>'] },
   BILLING: { name: 'BILLING', subjects: ['billing.>', 'plan.>'] },
   CAMPAIGNS: { name: 'CAMPAIGNS', subjects: ['campaign.>'] },

@@ -11,6 +11,9 @@ export const TicketSubjects = {
   contactDeleted: (companyId: number, contactId: number) => `contact.deleted.${companyId}.${contactId}`,
   queueUpdated: (companyId: number, queueId: number) => `queue.updated.${companyId}.${queueId}`,
   queueDeleted: (companyId: number, queueId: number) => `queue.deleted.${companyId}.${queueId}`,
+  /** a prompt made or changed (no secret in it): whatsapp-sessions keeps which prompts are whose */
+  promptUpdated: (companyId: number, promptId: number) => `prompt.updated.${companyId}.${promptId}`,
+  promptDeleted: (companyId: number, promptId: number) => `prompt.deleted.${companyId}.${promptId}`,
   scheduleUpdated: (companyId: number, scheduleId: number) => `schedule.updated.${companyId}.${scheduleId}`,
   scheduleDeleted: (companyId: number, scheduleId: number) => `schedule.deleted.${companyId}.${scheduleId}`,
   chatUpdated: (companyId: number, chatId: number) => `chat.updated.${companyId}.${chatId}`,
@@ -95,6 +98,12 @@ export interface ContactDeletedEvent {
 export interface QueueChangedEvent {
   companyId: number;
   queue: QueueDto;
+}
+
+/** `prompt.updated` / `prompt.deleted`: which company a prompt id belongs to (never its key or text). */
+export interface PromptRefEvent {
+  companyId: number;
+  promptId: number;
 }
 
 export interface QueueDeletedEvent {

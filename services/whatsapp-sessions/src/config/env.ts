@@ -36,6 +36,14 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @IsIn(CHANNELS)
   DEFAULT_CHANNEL: ConnectionProviderKind = 'sandbox';
 
+  /**
+   * The sandbox channel (a stand-in phone anyone with an admin account can make speak for its connection) is a
+   * development tool: with NODE_ENV=production it is refused on connections, and its inbound, outbox and
+   * leave routes answer 404, unless this is `enabled` (a demo platform). Elsewhere it is always on.
+   */
+  @IsIn(['', 'enabled', 'disabled'], { message: 'SANDBOX_CHANNEL must be enabled or disabled' })
+  SANDBOX_CHANNEL: string = '';
+
   /** A company made by sign-up gets a sandbox connection (demos, trials); off: it starts with none. */
   @IsBoolean()
   SANDBOX_FOR_NEW_COMPANIES: boolean = false;
@@ -106,6 +114,18 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @Min(0)
   @Max(5000)
   SANDBOX_ACK_STEP_MS: number = 200;
+}
+
+/** Whether sandbox connections may be made and their test hooks answer (SANDBOX_CHANNEL). */
+export function sandboxAllowed(env: WhatsappSessionsEnv): boolean {
+  if (env.SANDBOX_CHANNEL === 'enabled') return true;
+  if (env.SANDBOX_CHANNEL === 'disabled') return false;
+  return env.NODE_ENV !== 'production';
+}
+
+/** The channel of a connection created without one: DEFAULT_CHANNEL, or baileys when the sandbox is off. */
+export function defaultChannel(env: WhatsappSessionsEnv): ConnectionProviderKind {
+  return env.DEFAULT_CHANNEL === 'sandbox' && !sandboxAllowed(env) ? 'baileys' : env.DEFAULT_CHANNEL;
 }
 
 /** SESSION_COMPANY_IDS as a set; undefined means every company. */

@@ -1,10 +1,19 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SecretBox } from '@wa/server-kit';
 import { DataSource, IsNull, Not } from 'typeorm';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionEntity } from '../database/entities/connection.entity.js';
+
+/** A token the server issues: 32 random bytes (256 bits), base64url (43 characters). */
+const ISSUED_BYTES = 32;
+/** A token an admin chooses: at least this long, from letters, digits, - and _ ... */
+export const TOKEN_MIN_LENGTH = 32;
+export const TOKEN_MAX_LENGTH = 200;
+/** ... and not one character repeated: at least this many different ones (32 random hex characters have ~14). */
+const TOKEN_MIN_DISTINCT = 8;
+const TOKEN_ALPHABET = /^[A-Za-z0-9_-]+$/;
 
 /**
  * A connection's API token at rest: AES-256-GCM (the admins' form shows it again, so it must be
@@ -25,6 +34,16 @@ export class ConnectionTokens implements OnApplicationBootstrap {
     const material = env.CONNECTION_TOKEN_KEY || `dev-only:${env.JWT_SECRET}`;
     this.box = new SecretBox(material, 'connection-token');
     this.hmacKey = createHash('sha256').update(`connection-token:mac:${material}`).digest();
+  }
+
+  /** A new token, drawn by the server (what a connection gets unless its admin chooses one). */
+  issue(): string {
+    return randomBytes(ISSUED_BYTES).toString('base64url');
+  }
+
+  /** Whether an admin's token looks random enough to be a bearer secret (its uniqueness is checked apart). */
+  static acceptable(plain: string): boolean {
+    return plain.length >= TOKEN_MIN_LENGTH && plain.length <= TOKEN_MAX_LENGTH && TOKEN_ALPHABET.test(plain) && new Set(plain).size >= TOKEN_MIN_DISTINCT;
   }
 
   /** What to store for `plain` (null or empty: no token). */

@@ -37,6 +37,14 @@ export class ConnectionsController {
     return this.connections.update(id, body);
   }
 
+  /** A new API token drawn by the server (32 random bytes); the old one stops working at once. */
+  @AdminOnly()
+  @Post(':id/token')
+  @HttpCode(200)
+  regenerateToken(@Param('id', ParseIntPipe) id: number): Promise<WhatsappDto> {
+    return this.connections.regenerateToken(id);
+  }
+
   @AdminOnly()
   @Delete(':id')
   @HttpCode(200)

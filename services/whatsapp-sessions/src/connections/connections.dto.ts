@@ -65,11 +65,15 @@ class ConnectionFields {
   @MaxLength(TEXT_MAX, { message: 'Too Long!' })
   expiresInactiveMessage?: string;
 
-  @ApiPropertyOptional({ nullable: true, description: 'token of the public messages API; unique' })
+  /** its length, alphabet and uniqueness are checked by the service, which answers every refusal alike */
+  @ApiPropertyOptional({
+    nullable: true,
+    description:
+      'token of the public messages API. Empty or null: the server issues one (32 random bytes, base64url). One of your own: at least 32 characters of letters, digits, - and _, not used by any other connection',
+  })
   @IsOptional()
   @ValidateIf((_o, v) => v !== null)
   @IsString()
-  @MaxLength(200, { message: 'Too Long!' })
   token?: string | null;
 
   @ApiPropertyOptional({ default: 0 })

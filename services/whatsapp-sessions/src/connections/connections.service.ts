@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { WhatsappDto } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import { assertPlanRoom, PlanLimitsClient } from '@wa/auth';
-import { DataSource, QueryFailedError } from 'typeorm';
-import { WhatsappSessionsEnv } from '../config/env.js';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { defaultChannel, sandboxAllowed, WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { CommandRouter } from '../runtime/command-router.js';
 import { OutboundConsumer } from '../runtime/outbound-consumer.js';
@@ -13,9 +13,15 @@ import { ConnectionTokens } from './connection-tokens.js';
 import { connectionView } from './connection-view.js';
 import type { CreateConnectionDto, UpdateConnectionDto } from './connections.dto.js';
 import { ConnectionsRepository } from './connections.repository.js';
+import { CompanyRefs } from './company-refs.js';
 
 const NAME_TAKEN = 'This whatsapp name is already used.';
-const TOKEN_TAKEN = 'This token is already used by another connection.';
+/**
+ * Every refused token gets this answer, whatever the reason (too short, other characters, used by another
+ * connection of any company): the answer never tells whether a value is someone's token.
+ */
+const TOKEN_REFUSED = 'Use at least 32 letters, digits, - or _ that no other connection uses, or leave it empty for one made by the server.';
+const SANDBOX_OFF = 'The sandbox channel is not available on this platform.';
 
 /**
  * The rules of connections: the first of a company is its default, making one default unsets the
@@ -36,6 +42,7 @@ export class ConnectionsService {
     private readonly env: WhatsappSessionsEnv,
     private readonly tokens: ConnectionTokens,
     private readonly planLimits: PlanLimitsClient,
+    private readonly refs: CompanyRefs,
   ) {}
 
   async list(): Promise<WhatsappDto[]> {
@@ -49,10 +56,14 @@ export class ConnectionsService {
   /** Creates the connection and starts its session (as the product does). */
   async create(dto: CreateConnectionDto): Promise<WhatsappDto> {
     requireGreeting(dto.queueIds ?? [], dto.greetingMessage ?? '');
+    const channel = dto.channel ?? defaultChannel(this.env);
+    if (channel === 'sandbox') this.requireSandbox();
+    await this.refs.assertOwn(this.connections.company(), dto);
     const limits = await this.planLimits.of(this.connections.company());
     const { created } = await this.unique(() =>
       this.db.transaction(async (tx) => {
         await this.connections.lockCompany(tx);
+        const token = await this.tokenToStore(dto.token || null, null, tx);
         if (await this.connections.nameTaken(dto.name, undefined, tx)) throw nameTaken();
         const existing = await this.connections.count(tx);
         // the plan's count of connections, checked under the company's lock
@@ -64,7 +75,7 @@ export class ConnectionsService {
             name: dto.name,
             isDefault,
             status: 'DISCONNECTED',
-            ...this.tokens.seal(dto.token),
+            ...token,
             greetingMessage: dto.greetingMessage ?? '',
             complationMessage: dto.complationMessage ?? '',
             outOfHoursMessage: dto.outOfHoursMessage ?? '',
@@ -76,7 +87,7 @@ export class ConnectionsService {
             timeUseBotQueues: dto.timeUseBotQueues ?? 0,
             maxUseBotQueues: dto.maxUseBotQueues ?? 3,
             provider: dto.provider ?? 'beta',
-            channel: dto.channel ?? this.env.DEFAULT_CHANNEL,
+            channel,
             promptId: dto.promptId ?? null,
             queueIds: unique(dto.queueIds ?? []),
           },
@@ -104,10 +115,13 @@ export class ConnectionsService {
         requireGreeting(dto.queueIds ?? current.queueIds, dto.greetingMessage ?? current.greetingMessage);
         if (dto.name !== undefined && (await this.connections.nameTaken(dto.name, id, tx))) throw nameTaken();
         if (dto.isDefault === false && current.isDefault) throw new DomainError('ERR_NO_OTHER_WHATSAPP');
+        if (dto.channel === 'sandbox' && current.channel !== 'sandbox') this.requireSandbox();
+        await this.refs.assertOwn(current.companyId, dto);
+        const tokenChange = dto.token === undefined ? {} : await this.tokenToStore(dto.token || null, current, tx);
         const changed = dto.isDefault === true && !current.isDefault ? await this.connections.unsetDefaults(tx, id) : [];
         const channelChanged = dto.channel !== undefined && dto.channel !== current.channel;
-        const { token, ...fields } = dto;
-        const next: ConnectionEntity = Object.assign(new ConnectionEntity(), current, withoutUndefined(fields), token === undefined ? {} : this.tokens.seal(token));
+        // the token's columns come from tokenToStore only
+        const next: ConnectionEntity = Object.assign(new ConnectionEntity(), current, withoutUndefined({ ...dto, token: undefined }), tokenChange);
         if (dto.queueIds) next.queueIds = unique(dto.queueIds);
         next.isDefault = current.isDefault || dto.isDefault === true;
         const updated = await this.connections.save(next, tx);
@@ -121,6 +135,31 @@ export class ConnectionsService {
       await this.sessions.command(id, { action: 'restart' }).catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not restarted'));
     }
     return this.view((await this.connections.byId(id)) ?? updated);
+  }
+
+  /** A new API token drawn by the server; the old one stops working at once. */
+  regenerateToken(id: number): Promise<WhatsappDto> {
+    return this.update(id, { token: null });
+  }
+
+  /**
+   * What to store of a token given on create or update: none given (null, empty), a new one drawn here; the
+   * connection's own current token, unchanged; else the admin's, when it looks random (TOKEN_MIN_LENGTH and
+   * more of letters, digits, - and _) and no other connection of any company has it. Every refusal is the
+   * same answer (tokenRefused), so it never tells whether a value is another company's token.
+   */
+  private async tokenToStore(given: string | null, current: ConnectionEntity | null, tx: EntityManager): Promise<{ token: string | null; tokenHash: string | null } | Record<string, never>> {
+    if (given === null) return this.tokens.seal(this.tokens.issue());
+    const hash = this.tokens.hashOf(given);
+    if (current && current.tokenHash === hash) return {};
+    if (!ConnectionTokens.acceptable(given)) throw tokenRefused();
+    const taken = await tx.query(`SELECT 1 FROM whatsapp.connections WHERE "tokenHash" = $1 LIMIT 1`, [hash]);
+    if ((taken as unknown[]).length > 0) throw tokenRefused();
+    return this.tokens.seal(given);
+  }
+
+  private requireSandbox(): void {
+    if (!sandboxAllowed(this.env)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'channel', messages: [SANDBOX_OFF] }] }, `channel: ${SANDBOX_OFF}`);
   }
 
   /** Ends the session (unpairs), deletes the connection, promotes another default if it was the default. */
@@ -156,7 +195,7 @@ export class ConnectionsService {
       const driver = err instanceof QueryFailedError ? (err.driverError as { code?: string; constraint?: string }) : undefined;
       if (driver?.code === '23505' && driver.constraint === 'connections_company_name') throw nameTaken();
       if (driver?.code === '23505' && driver.constraint === 'connections_token') {
-        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'token', messages: [TOKEN_TAKEN] }] }, `token: ${TOKEN_TAKEN}`);
+        throw tokenRefused();
       }
       throw err;
     }
@@ -165,6 +204,10 @@ export class ConnectionsService {
 
 function requireGreeting(queueIds: number[], greeting: string): void {
   if (unique(queueIds).length > 1 && greeting.trim() === '') throw new DomainError('ERR_WAPP_GREETING_REQUIRED');
+}
+
+function tokenRefused(): DomainError {
+  return new DomainError('ERR_VALIDATION', { details: [{ field: 'token', messages: [TOKEN_REFUSED] }] }, `token: ${TOKEN_REFUSED}`);
 }
 
 function nameTaken(): DomainError {

@@ -3,7 +3,7 @@ import { Streams, type CompanyCreatedEvent } from '@wa/contracts';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { runInContext } from '@wa/server-kit';
-import { WhatsappSessionsEnv } from '../config/env.js';
+import { sandboxAllowed, WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import { ConnectionsService } from './connections.service.js';
 
@@ -30,6 +30,10 @@ export class NewCompaniesConsumer implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.env.SANDBOX_FOR_NEW_COMPANIES) return;
+    if (!sandboxAllowed(this.env)) {
+      this.log.warn('SANDBOX_FOR_NEW_COMPANIES is on but the sandbox channel is off here (NODE_ENV=production without SANDBOX_CHANNEL=enabled): new companies get no connection');
+      return;
+    }
     // turned on now: companies made from now on get one, not every company the stream remembers
     const jsm = await this.bus.connection.jetstreamManager();
     if (!(await jsm.consumers.info(Streams.AUTH.name, DURABLE).catch(() => null))) {

@@ -17,7 +17,9 @@ export type SessionCommand =
   /** a page of the phone's address book */
   | AddressBookCommand
   /** stand-in phones only: the address book they answer from now on */
-  | { action: 'sandboxContacts'; contacts: AddressBookEntry[] };
+  | { action: 'sandboxContacts'; contacts: AddressBookEntry[] }
+  /** stand-in phones only: a customer who left WhatsApp (sends to the number are refused from now on) */
+  | { action: 'sandboxLeave'; number: string };
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply = { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };

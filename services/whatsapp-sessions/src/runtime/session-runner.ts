@@ -157,6 +157,14 @@ export class SessionRunner {
           s.provider.setAddressBook(Array.isArray(cmd.contacts) ? cmd.contacts : []);
           return { ok: true };
         }
+        case 'sandboxLeave': {
+          const s = this.sessions.get(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!s.provider.leaveWhatsapp) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
+          s.provider.leaveWhatsapp(cmd.number);
+          return { ok: true };
+        }
         case 'edit':
         case 'delete': {
           const s = this.sessions.get(connectionId);

@@ -4,7 +4,7 @@ import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } 
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
 import type { SandboxOutboxItem } from '@wa/contracts';
-import { OutboxQuery, SandboxContactsDto, SandboxInboundBatchDto, SandboxInboundDto } from './sessions.dto.js';
+import { OutboxQuery, SandboxContactsDto, SandboxInboundBatchDto, SandboxInboundDto, SandboxLeaveDto } from './sessions.dto.js';
 import { SessionsService, type SessionPlacement } from './sessions.service.js';
 
 /** Start, restart (new pairing) and end a connection's session; the sandbox phone's test hooks. Admins of the connection's company only. */
@@ -60,6 +60,13 @@ export class SessionsController {
   @Put(':id/sandbox/contacts')
   async sandboxContacts(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxContactsDto): Promise<{ count: number }> {
     return this.sessions.sandboxContacts(id, body.contacts);
+  }
+
+  /** The customer left WhatsApp: sends to the number are refused from now on, as WhatsApp refuses them. */
+  @Post(':id/sandbox/leave')
+  @HttpCode(200)
+  sandboxLeave(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxLeaveDto): Promise<{ number: string }> {
+    return this.sessions.sandboxLeave(id, body.number);
   }
 
   @Get(':id/sandbox/outbox')

@@ -65,3 +65,11 @@ export class SandboxContactsDto {
   @Type(() => SandboxContactDto)
   contacts: SandboxContactDto[];
 }
+
+/** A customer of the sandbox phone who left WhatsApp. */
+export class SandboxLeaveDto {
+  @ApiProperty({ example: '5511999990001', description: 'the number, digits with the country code' })
+  @IsString({ message: 'Required' })
+  @Matches(/^\d{8,20}$/, { message: 'number must be 8 to 20 digits' })
+  number: string;
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ConnectionStatus, SandboxInboundRequest, SandboxOutboxItem } from '@wa/contracts';
 import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMediaName, MediaStorage, readUploaded, whatsappMessageId, type UploadedDiskFile } from '@wa/server-kit';
+import { sandboxAllowed, WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionsRepository } from '../connections/connections.repository.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { CommandRouter } from '../runtime/command-router.js';
@@ -47,6 +48,7 @@ export class SessionsService {
     private readonly sessionPlacement: Placement,
     private readonly outbox: SandboxOutboxStore,
     private readonly storage: MediaStorage,
+    private readonly env: WhatsappSessionsEnv,
   ) {}
 
   async start(id: number): Promise<void> {
@@ -68,6 +70,7 @@ export class SessionsService {
 
   /** Delivers a message to the sandbox phone; answers once it is on JetStream. */
   async inbound(id: number, dto: SandboxInboundDto, file?: UploadedDiskFile): Promise<{ id: string }> {
+    this.sandboxHooksOn();
     if (!file) {
       if (!dto.body || !/\S/.test(dto.body)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Required'] }] }, 'body: Required');
       const [first] = await this.deliver(id, [dto]);
@@ -86,6 +89,7 @@ export class SessionsService {
 
   /** Delivers messages to the sandbox phone in one upsert; answers once all are on JetStream. */
   async inboundBatch(id: number, messages: SandboxInboundDto[]): Promise<{ ids: string[] }> {
+    this.sandboxHooksOn();
     const blank = messages.flatMap((m, i) => (!m.body || !/\S/.test(m.body) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : []));
     if (blank.length > 0) throw new DomainError('ERR_VALIDATION', { details: blank }, blank.map((b) => `${b.field}: Required`).join('; '));
     return { ids: await this.deliver(id, messages) };
@@ -106,15 +110,30 @@ export class SessionsService {
   }
 
   async sandboxContacts(id: number, contacts: Array<{ number: string; name: string }>): Promise<{ count: number }> {
+    this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));
     await this.router.command(c.id, { action: 'sandboxContacts', contacts });
     return { count: contacts.length };
   }
 
+  /** The customer `number` left WhatsApp: the sandbox phone refuses sends to it from now on, as WhatsApp does. */
+  async sandboxLeave(id: number, number: string): Promise<{ number: string }> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    await this.router.command(c.id, { action: 'sandboxLeave', number });
+    return { number };
+  }
+
   async outboxPage(id: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
+    this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));
     if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     return this.outbox.page(c.id, c.companyId, pageNumber);
+  }
+
+  /** The sandbox phone's hooks do not exist where the sandbox channel is off (production, see SANDBOX_CHANNEL). */
+  private sandboxHooksOn(): void {
+    if (!sandboxAllowed(this.env)) throw new DomainError('ERR_NOT_FOUND');
   }
 
   private async mustFind(id: number): Promise<ConnectionEntity> {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ConnectionChangedEvent, ConnectionDeletedEvent, WhatsappDto } from '@wa/contracts';
 import { ConnectionTokens } from '../../src/connections/connection-tokens.js';
-import { Collector, cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { randomBytes } from 'node:crypto';
+import { Collector, announce, cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
 const companies = companyPool(18);
 let next = 0;
@@ -68,7 +69,6 @@ describe('connections: validation and defaults', () => {
       channel: 'sandbox',
       greetingMessage: '',
       complationMessage: '',
-      token: null,
       transferQueueId: null,
       promptId: null,
       queueIds: [],
@@ -76,13 +76,16 @@ describe('connections: validation and defaults', () => {
       retries: 0,
     });
     expect(Date.parse(c.createdAt)).not.toBeNaN();
+    // its API token is drawn by the server: 32 random bytes, base64url
+    expect(c.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const again = await svc.http.get(`/whatsapp/${c.id}`, { token: admin });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: c.id, name: 'Atendimento', isDefault: true });
   });
 
   it('stores every field of the form, numbers typed as text included', async () => {
-    const { admin } = newCompany();
+    const { admin, companyId } = newCompany();
+    const [q7, q8, q9] = [await announce(svc, 'queue', companyId), await announce(svc, 'queue', companyId), await announce(svc, 'queue', companyId)];
     const c = await create(admin, {
       name: 'Vendas',
       greetingMessage: 'Olá!',
@@ -92,26 +95,26 @@ describe('connections: validation and defaults', () => {
       expiresInactiveMessage: 'Encerrado por inatividade',
       expiresTicket: '30',
       timeToTransfer: 5,
-      transferQueueId: 7,
+      transferQueueId: q7,
       timeUseBotQueues: 2,
       maxUseBotQueues: 4,
       provider: 'stable',
-      token: `tok-${c0()}`,
+      token: longToken(),
       promptId: '',
-      queueIds: [7, 8, 8],
+      queueIds: [q7, q8, q8],
     });
-    expect(c).toMatchObject({ expiresTicket: 30, timeToTransfer: 5, transferQueueId: 7, maxUseBotQueues: 4, provider: 'stable', promptId: null, queueIds: [7, 8] });
-    expect(c.queues).toEqual([{ id: 7 }, { id: 8 }]);
-    const put = await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { name: 'Vendas 2', complationMessage: 'Tchau', queueIds: [9], transferQueueId: null } });
+    expect(c).toMatchObject({ expiresTicket: 30, timeToTransfer: 5, transferQueueId: q7, maxUseBotQueues: 4, provider: 'stable', promptId: null, queueIds: [q7, q8] });
+    expect(c.queues).toEqual([{ id: q7 }, { id: q8 }]);
+    const put = await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { name: 'Vendas 2', complationMessage: 'Tchau', queueIds: [q9], transferQueueId: null } });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ name: 'Vendas 2', complationMessage: 'Tchau', greetingMessage: 'Olá!', queueIds: [9], transferQueueId: null, provider: 'stable' });
+    expect(put.body).toMatchObject({ name: 'Vendas 2', complationMessage: 'Tchau', greetingMessage: 'Olá!', queueIds: [q9], transferQueueId: null, provider: 'stable' });
     expect(Date.parse(put.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(c.updatedAt));
   });
 
   it('keeps names unique in a company (whatever the case) but not across companies, and tokens unique', async () => {
     const a = newCompany();
     const b = newCompany();
-    const first = await create(a.admin, { name: 'Suporte', token: `t-${c0()}` });
+    const first = await create(a.admin, { name: 'Suporte', token: longToken() });
     const dup = await svc.http.post('/whatsapp', { token: a.admin, body: { name: 'SUPORTE' } });
     expect(dup.status).toBe(400);
     expect(fieldMessages(dup.body, 'name')).toEqual(['This whatsapp name is already used.']);
@@ -128,20 +131,20 @@ describe('connections: validation and defaults', () => {
 describe('connections: what agents see', () => {
   it("gives agents every connection without its API token and QR code; admins get both", async () => {
     const { admin, agent } = newCompany();
-    const c = await create(admin, { name: 'Com token', token: 'api-token-secret-1' });
+    const c = await create(admin, { name: 'Com token', token: SECRET_1 });
     // the sandbox session settles first (its status write clears the QR code), then a QR code is on record
     await waitForStatus(svc, admin, c.id, 'CONNECTED');
     await svc.db.query(`UPDATE whatsapp.connections SET qrcode = 'QR-SECRET' WHERE id = $1`, [c.id]);
     const asAdmin = (await list(admin)).find((x) => x.id === c.id)!;
-    expect(asAdmin).toMatchObject({ token: 'api-token-secret-1', qrcode: 'QR-SECRET' });
+    expect(asAdmin).toMatchObject({ token: SECRET_1, qrcode: 'QR-SECRET' });
     const asAgent = await list(agent);
     expect(asAgent.map((x) => x.id)).toContain(c.id);
     expect(asAgent.find((x) => x.id === c.id)).toMatchObject({ name: 'Com token', token: null, qrcode: '' });
     const one = await svc.http.get(`/whatsapp/${c.id}`, { token: agent });
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ id: c.id, token: null, qrcode: '' });
-    expect(JSON.stringify([asAgent, one.body])).not.toMatch(/api-token-secret-1|QR-SECRET/);
-    expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body).toMatchObject({ token: 'api-token-secret-1', qrcode: 'QR-SECRET' });
+    expect(JSON.stringify([asAgent, one.body])).not.toMatch(new RegExp(`${SECRET_1}|QR-SECRET`));
+    expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body).toMatchObject({ token: SECRET_1, qrcode: 'QR-SECRET' });
   });
 });
 
@@ -149,24 +152,27 @@ describe('connections: the API token at rest', () => {
   it('stores it encrypted (admins still read it), keeps it unique, never puts it in an event, and seals one stored in clear at start', async () => {
     const { companyId, admin } = newCompany();
     const events = new Collector<ConnectionChangedEvent>(svc.nc, `connection.updated.${companyId}.>`);
-    const c = await create(admin, { name: 'Cofre', token: 'api-token-at-rest-1' });
+    const c = await create(admin, { name: 'Cofre', token: AT_REST_1 });
     const stored = async () => (await svc.db.query(`SELECT token, "tokenHash" FROM whatsapp.connections WHERE id = $1`, [c.id]))[0] as { token: string; tokenHash: string };
     const first = await stored();
     expect(first.token).toMatch(/^enc:v1:/);
-    expect(first.token).not.toContain('api-token-at-rest-1');
+    expect(first.token).not.toContain(AT_REST_1);
     expect(first.tokenHash).toMatch(/^[0-9a-f]{64}$/);
-    expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body.token).toBe('api-token-at-rest-1');
+    expect((await svc.http.get(`/whatsapp/${c.id}`, { token: admin })).body.token).toBe(AT_REST_1);
     // the same token elsewhere is still refused, though its two encryptions differ
-    const again = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Outra', token: 'api-token-at-rest-1' } });
+    const again = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Outra', token: AT_REST_1 } });
     expect(again.status).toBe(400);
     expect(fieldMessages(again.body, 'token').length).toBe(1);
     // changed, then cleared
-    expect((await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { token: 'api-token-at-rest-2' } })).body.token).toBe('api-token-at-rest-2');
+    expect((await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { token: AT_REST_2 } })).body.token).toBe(AT_REST_2);
     expect((await stored()).token).not.toBe(first.token);
     await events.waitFor((e) => e.data.connection.id === c.id);
     expect(JSON.stringify(events.items)).not.toMatch(/api-token-at-rest|enc:v1:/);
-    expect((await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { token: '' } })).body.token).toBeNull();
-    expect(await stored()).toEqual({ token: null, tokenHash: null });
+    // emptied: the server draws a new one
+    const drawn = (await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { token: '' } })).body.token as string;
+    expect(drawn).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await stored()).token).toMatch(/^enc:v1:/);
+    expect((await stored()).token).not.toContain(drawn);
     // a row from before tokens were sealed: sealed when the service starts, shown as it was
     await svc.db.query(`UPDATE whatsapp.connections SET token = 'legacy-clear-token', "tokenHash" = NULL WHERE id = $1`, [c.id]);
     await svc.app.get(ConnectionTokens).onApplicationBootstrap();
@@ -219,16 +225,17 @@ describe('connections: the one default', () => {
 
 describe('connections: greeting rule', () => {
   it('needs a greeting when a connection has more than one queue', async () => {
-    const { admin } = newCompany();
-    const refused = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Filas', queueIds: [1, 2] } });
+    const { admin, companyId } = newCompany();
+    const [q1, q2] = [await announce(svc, 'queue', companyId), await announce(svc, 'queue', companyId)];
+    const refused = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Filas', queueIds: [q1, q2] } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
-    const blank = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Filas', queueIds: [1, 2], greetingMessage: '   ' } });
+    const blank = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Filas', queueIds: [q1, q2], greetingMessage: '   ' } });
     expect(blank.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
-    const one = await create(admin, { name: 'Uma fila', queueIds: [1] });
-    const more = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { queueIds: [1, 2] } });
+    const one = await create(admin, { name: 'Uma fila', queueIds: [q1] });
+    const more = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { queueIds: [q1, q2] } });
     expect(more.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
-    const ok = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { queueIds: [1, 2], greetingMessage: 'Escolha uma fila' } });
+    const ok = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { queueIds: [q1, q2], greetingMessage: 'Escolha uma fila' } });
     expect(ok.status).toBe(200);
     const clear = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { greetingMessage: '' } });
     expect(clear.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
@@ -316,6 +323,11 @@ describe('connections: events', () => {
   });
 });
 
-function c0(): string {
-  return Math.random().toString(36).slice(2, 10);
+/** An API token an admin may choose: 32 characters and more of letters, digits, - and _. */
+function longToken(): string {
+  return `tok-${randomBytes(24).toString('base64url')}`;
 }
+
+const SECRET_1 = `api-token-secret-1-${randomBytes(16).toString('hex')}`;
+const AT_REST_1 = `api-token-at-rest-1-${randomBytes(16).toString('hex')}`;
+const AT_REST_2 = `api-token-at-rest-2-${randomBytes(16).toString('hex')}`;

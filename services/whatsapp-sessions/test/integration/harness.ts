@@ -5,8 +5,8 @@ import { Streams, type WhatsappDto } from '@wa/contracts';
 import { runMigrations } from '@wa/database';
 import { EventBus } from '@wa/event-bus';
 import { createServiceApp, loadConfig } from '@wa/server-kit';
-import { HttpClient, TEST_JWT_SECRET, listen, testEnv, waitFor, type RunningApp } from '@wa/testing';
-import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
+import { HttpClient, TEST_JWT_SECRET, TEST_NATS_URL, listen, testEnv, waitFor, type RunningApp } from '@wa/testing';
+import { connect, type JetStreamManager, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { DataSource } from 'typeorm';
 import { AppModule, type AppOptions } from '../../src/app.module.js';
 import { WhatsappSessionsEnv } from '../../src/config/env.js';
@@ -50,6 +50,7 @@ export async function startSessions(companies: number[], overrides: Record<strin
     }),
   );
   await runMigrations(whatsappDatabase(env.DATABASE_URL));
+  await ticketsStreamAsTicketsDeclaresIt();
   const app = await createServiceApp(AppModule.register(env, options) as never, { env });
   const running = await listen(app);
   const bus = app.get(EventBus);
@@ -64,6 +65,31 @@ export async function startSessions(companies: number[], overrides: Record<strin
     runner: app.get(SessionRunner),
     owner: app.get(Placement).owner,
   };
+}
+
+/**
+ * TICKETS as tickets declares it at its start (its subjects, prompt.> included): whatsapp-sessions only
+ * reads it (queue and prompt ids), and tickets does not run in these tests.
+ */
+async function ticketsStreamAsTicketsDeclaresIt(): Promise<void> {
+  const nc = await connect({ servers: TEST_NATS_URL });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const want = [...Streams.TICKETS.subjects];
+    const info = await jsm.streams.info(Streams.TICKETS.name).catch(() => null);
+    if (!info) await jsm.streams.add({ name: Streams.TICKETS.name, subjects: want });
+    else if (want.some((s) => !info.config.subjects?.includes(s))) await jsm.streams.update(Streams.TICKETS.name, { ...info.config, subjects: want });
+  } finally {
+    await nc.close();
+  }
+}
+
+/** A queue or prompt id of a company, announced as tickets does (`queue.updated`, `prompt.updated`); resolves once whatsapp-sessions knows it. */
+export async function announce(svc: SessionsUnderTest, kind: 'queue' | 'prompt', companyId: number, id = randomInt(1_000_000_000, 2_000_000_000)): Promise<number> {
+  if (kind === 'queue') await svc.bus.publish(`queue.updated.${companyId}.${id}`, { companyId, queue: { id, name: `Fila ${id}`, color: '#123456' } }, { msgId: `test-queue:${id}:${randomUUID()}` });
+  else await svc.bus.publish(`prompt.updated.${companyId}.${id}`, { companyId, promptId: id }, { msgId: `test-prompt:${id}:${randomUUID()}` });
+  await waitFor(async () => ((await svc.db.query(`SELECT 1 FROM whatsapp.company_refs WHERE kind = $1 AND id = $2`, [kind, id])) as unknown[]).length > 0 || undefined, { timeoutMs: 15_000 });
+  return id;
 }
 
 export function tokenFor(companyId: number, profile: 'admin' | 'user' = 'admin'): string {

@@ -98,6 +98,19 @@ export interface SessionProvider {
   deliverInbound?(messages: SandboxInboundRequest[]): Promise<string[]>;
   /** Optional capability of a stand-in phone: the address book it then answers (replaces the one it had). */
   setAddressBook?(entries: AddressBookEntry[]): void;
+  /** Optional capability of a stand-in phone: `number` left WhatsApp (sends to it are refused, as WhatsApp refuses them). */
+  leaveWhatsapp?(number: string): void;
+}
+
+/**
+ * WhatsApp's final answer to a send: the number is not on WhatsApp. Trying again changes nothing: the
+ * message is marked failed at once (ERR_WAPP_INVALID_CONTACT) and the number remembered.
+ */
+export class NotOnWhatsappError extends Error {
+  constructor(readonly number: string) {
+    super(`${number} is not on WhatsApp`);
+    this.name = 'NotOnWhatsappError';
+  }
 }
 
 /** Raised when a provider is asked to deliver or send while its session is not open. */

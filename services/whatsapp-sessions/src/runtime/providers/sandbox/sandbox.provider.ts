@@ -5,7 +5,7 @@ import type { WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/b
 import type { AddressBookEntry, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest } from '@wa/contracts';
 import { whatsappMessageId, type MediaStorage } from '@wa/server-kit';
 import { jidToContact } from '../baileys/mapping.js';
-import { ProviderClosedError, ProviderEvents, type OutgoingContent, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
+import { NotOnWhatsappError, ProviderClosedError, ProviderEvents, type OutgoingContent, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
 import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
 
 /** Status changes due within this many ms of each other go out in one `messages.update`. */
@@ -27,6 +27,8 @@ export class SandboxProvider implements SessionProvider {
   private readonly acksDue = new Map<number, WAMessageUpdate[]>();
   private open = false;
   private book: AddressBookEntry[] = [];
+  /** customers who left WhatsApp (POST …/sandbox/leave) */
+  private readonly left = new Set<string>();
 
   constructor(
     private readonly ctx: ProviderContext,
@@ -63,7 +65,7 @@ export class SandboxProvider implements SessionProvider {
     if (!this.open) throw new ProviderClosedError(this.kind);
     // as WhatsApp: a number that is not on it cannot be sent to (the stand-in's rule: 12 or 13 digits)
     if (jid.endsWith('@s.whatsapp.net') && !(await this.checkNumber(jidToContact(jid))).exists) {
-      throw new Error(`sandbox: ${jidToContact(jid)} is not on WhatsApp`);
+      throw new NotOnWhatsappError(jidToContact(jid));
     }
     const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: options.messageId };
     // the moment the phone was asked to send (what pacing is about), not when its record was written
@@ -119,10 +121,14 @@ export class SandboxProvider implements SessionProvider {
     this.book = entries.map((e) => ({ number: e.number, name: e.name }));
   }
 
-  /** The stand-in phone's WhatsApp: every number of 12 or 13 digits is on it, no other. */
+  leaveWhatsapp(number: string): void {
+    this.left.add(number);
+  }
+
+  /** The stand-in phone's WhatsApp: every number of 12 or 13 digits is on it, no other, but those who left it. */
   async checkNumber(number: string): Promise<NumberCheckResult> {
     if (!this.open) throw new ProviderClosedError(this.kind);
-    const exists = /^\d{12,13}$/.test(number);
+    const exists = /^\d{12,13}$/.test(number) && !this.left.has(number);
     return { exists, jid: exists ? `${number}@s.whatsapp.net` : null };
   }
 
