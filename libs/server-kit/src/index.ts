@@ -29,3 +29,4 @@ export * from './secrets/secret-box.js';
 export * from './batching/write-batcher.js';
 export * from './phone/message-id.js';
 export * from './spreadsheets/spreadsheet-reader.js';
+export * from './spreadsheets/export-cell.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ContactsImportReport } from '@wa/contracts';
 import { format } from '@fast-csv/format';
-import { canonicalPhoneNumber } from '@wa/server-kit';
+import { canonicalPhoneNumber, exportCell } from '@wa/server-kit';
 import { isEmail } from 'class-validator';
 import type { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
@@ -89,7 +89,10 @@ export class ContactsTransfer {
     return report;
   }
 
-  /** Writes the company's contacts as CSV (name;number;email) to `out`, batch by batch. */
+  /**
+   * Writes the company's contacts as CSV (name;number;email) to `out`, batch by batch; a cell that would
+   * run as a formula (a name from a WhatsApp profile such as `=HYPERLINK(...)`) is written as text.
+   */
   async exportCsv(caller: Caller, out: Writable): Promise<void> {
     const csv = format({ delimiter: ';', headers: ['name', 'number', 'email'], writeBOM: true });
     csv.pipe(out);
@@ -104,7 +107,7 @@ export class ContactsTransfer {
         .limit(EXPORT_BATCH)
         .getMany();
       for (const c of rows) {
-        if (!csv.write({ name: c.name, number: c.number, email: c.email })) await new Promise((resolve) => csv.once('drain', resolve));
+        if (!csv.write({ name: exportCell(c.name), number: exportCell(c.number), email: exportCell(c.email) })) await new Promise((resolve) => csv.once('drain', resolve));
       }
       const last = rows[rows.length - 1];
       if (!last || rows.length < EXPORT_BATCH) break;

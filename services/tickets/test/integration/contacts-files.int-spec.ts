@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
-import { startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
+import { parseString } from '@fast-csv/parse';
+import { waitFor } from '@wa/testing';
+import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
 let t: TicketsUnderTest;
 
@@ -142,5 +144,48 @@ describe('contacts spreadsheets cannot exhaust memory (issue 38 item 1)', () => 
     expect(grew.heapMB).toBeLessThan(100);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await t.http.get('/contacts', { token: admin.token })).body.count).toBe(0);
+  });
+});
+
+describe('contacts exports cannot carry formulas (issue 38 item 7)', () => {
+  it('a name from a WhatsApp profile or typed that a spreadsheet would run comes back as text; numbers stay plain digits', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection();
+    // a customer whose WhatsApp profile name is a formula writes in: the contact takes that name
+    const customer = randomNumber();
+    await c.inbound(conn.id, customer, 'oi', { name: '=HYPERLINK("http://x","y")' });
+    await waitFor(async () => (await t.http.get('/contacts', { token: admin.token })).body.count === 1 || undefined);
+    const typed = [
+      ['+5511987650000', randomNumber(), ''],
+      ['@SUM(1)', randomNumber(), ''],
+      ['-2+3', randomNumber(), '=1+1@example.com'],
+      ['Maria Souza', randomNumber(), 'maria@example.com'],
+    ];
+    for (const [name, number, email] of typed) {
+      const res = await t.http.post('/contacts', { token: admin.token, body: { name, number, ...(email ? { email } : {}) } });
+      expect(res.status).toBe(200);
+    }
+    const csv = await t.http.get('/contacts/export', { token: admin.token });
+    expect(csv.status).toBe(200);
+    const rows = await new Promise<string[][]>((resolve, reject) => {
+      const out: string[][] = [];
+      parseString(String(csv.body).replace(/^\uFEFF/, ''), { delimiter: ';' })
+        .on('data', (r: string[]) => out.push(r))
+        .on('error', reject)
+        .on('end', () => resolve(out));
+    });
+    expect(rows[0]).toEqual(['name', 'number', 'email']);
+    expect(rows.slice(1).sort((a, b) => a[0].localeCompare(b[0]))).toEqual(
+      [
+        ['\'=HYPERLINK("http://x","y")', customer, ''],
+        ['\'+5511987650000', typed[0][1], ''],
+        ['\'@SUM(1)', typed[1][1], ''],
+        ['\'-2+3', typed[2][1], '\'=1+1@example.com'],
+        ['Maria Souza', typed[3][1], 'maria@example.com'],
+      ].sort((a, b) => a[0].localeCompare(b[0])),
+    );
+    // the number column is the stored digits, never quoted: a spreadsheet reads it as a number
+    for (const r of rows.slice(1)) expect(r[1]).toMatch(/^\d+$/);
   });
 });
