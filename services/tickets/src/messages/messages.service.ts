@@ -30,6 +30,8 @@ export interface OutgoingItem {
   pace?: { notBefore: number; intervalMs: number };
   /** sent by the bot (stored marked as the bot's), not by an agent */
   bot?: boolean;
+  /** sent by the public messages API (stored marked so: GET /api/messages/{id} answers these alone) */
+  viaApi?: boolean;
 }
 
 @Injectable()
@@ -248,7 +250,7 @@ export class MessagesService {
     const at = new Date();
     // the row as the INSERT below writes it, with what the table's defaults would give
     const m = this.db.getRepository(MessageEntity).create({
-      ...outgoingMessage({ row, body, bot: item.bot }, at, null),
+      ...outgoingMessage({ row, body, bot: item.bot, viaApi: item.viaApi }, at, null),
       id: item.messageId,
       failedReason: null,
       isDeleted: false,
@@ -266,12 +268,12 @@ export class MessagesService {
           WHERE x.id = $1 AND x."companyId" = $2 AND x.xmin::text = $5
          RETURNING x.id, x."contactId", x."whatsappId"),
        m AS (
-         INSERT INTO tickets.messages (id, "companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", ack, read, "isBot", "sentAt", "createdAt", "updatedAt")
-         SELECT $6, $2, t.id, t."contactId", t."whatsappId", $7, $3, true, 'chat', 0, true, $8, $4, $4, $4 FROM t
+         INSERT INTO tickets.messages (id, "companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", ack, read, "isBot", "viaApi", "sentAt", "createdAt", "updatedAt")
+         SELECT $6, $2, t.id, t."contactId", t."whatsappId", $7, $3, true, 'chat', 0, true, $8, $9, $4, $4, $4 FROM t
          RETURNING id),
-       o AS (${this.outbox.insertSql(9)} WHERE EXISTS (SELECT 1 FROM m) RETURNING id)
+       o AS (${this.outbox.insertSql(10)} WHERE EXISTS (SELECT 1 FROM m) RETURNING id)
        SELECT ARRAY(SELECT id::text FROM o ORDER BY id) AS "outboxIds" FROM m`,
-      [row.id, row.companyId, body, at, item.rowVersion, item.messageId, m.wid, m.isBot, ...this.outbox.insertValues(events)],
+      [row.id, row.companyId, body, at, item.rowVersion, item.messageId, m.wid, m.isBot, m.viaApi, ...this.outbox.insertValues(events)],
     );
     if (!done) return null;
     return { message: messageView(m), outboxIds: done.outboxIds };
@@ -317,7 +319,7 @@ function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: stri
 /** What an outgoing message is stored with; the rest are the table's defaults. */
 type OutgoingRow = Pick<
   MessageEntity,
-  'companyId' | 'ticketId' | 'contactId' | 'whatsappId' | 'wid' | 'body' | 'fromMe' | 'mediaType' | 'mediaUrl' | 'ack' | 'read' | 'sentAt' | 'quotedMsgId' | 'isBot'
+  'companyId' | 'ticketId' | 'contactId' | 'whatsappId' | 'wid' | 'body' | 'fromMe' | 'mediaType' | 'mediaUrl' | 'ack' | 'read' | 'sentAt' | 'quotedMsgId' | 'isBot' | 'viaApi'
 >;
 
 /**
@@ -336,14 +338,14 @@ async function storeOutgoing(
   const stored = await queryPrepared<Parameters<typeof messageOfRow>[0] & { touchedTickets: TicketRow[] | null }>(
     tx,
     `WITH ins AS (
-       INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", "quotedMsgId", "isBot")
-       SELECT company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot
+       INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", "quotedMsgId", "isBot", "viaApi")
+       SELECT company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, api
          FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::varchar[], $6::text[], $7::bool[], $8::varchar[], $9::text[], $10::smallint[], $11::bool[],
-                     $12::timestamptz[], $13::bigint[], $14::bool[])
-              WITH ORDINALITY AS u(company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, ord)
+                     $12::timestamptz[], $13::bigint[], $14::bool[], $15::bool[])
+              WITH ORDINALITY AS u(company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, api, ord)
         ORDER BY ord
        RETURNING *),
-     ${touchedSql(15)},
+     ${touchedSql(16)},
      views AS (SELECT json_agg(v) AS tickets FROM (SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}) v)
      SELECT ins.*, views.tickets AS "touchedTickets" FROM ins LEFT JOIN views ON ins.id = (SELECT min(id) FROM ins)`,
     [
@@ -361,6 +363,7 @@ async function storeOutgoing(
       col((r) => r.sentAt),
       col((r) => r.quotedMsgId),
       col((r) => r.isBot),
+      col((r) => r.viaApi),
       ...touchedValues(lastOf, botPlaces),
     ],
   );
@@ -372,7 +375,7 @@ async function storeOutgoing(
 }
 
 /** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */
-function outgoingMessage({ row, body, media, bot }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot'>, sentAt: Date, quoted: MessageEntity | null): OutgoingRow {
+function outgoingMessage({ row, body, media, bot, viaApi }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot' | 'viaApi'>, sentAt: Date, quoted: MessageEntity | null): OutgoingRow {
   return {
     companyId: row.companyId,
     ticketId: row.id,
@@ -389,5 +392,6 @@ function outgoingMessage({ row, body, media, bot }: Pick<OutgoingItem, 'row' | '
     sentAt,
     quotedMsgId: quoted ? Number(quoted.id) : null,
     isBot: bot === true,
+    viaApi: viaApi === true,
   };
 }

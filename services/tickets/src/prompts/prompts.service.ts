@@ -6,6 +6,7 @@ import { DomainError, maskSecret, SecretBox } from '@wa/server-kit';
 import { DataSource, ILike } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
 import { PromptEntity, QueueEntity } from '../database/entities/index.js';
+import { ticketsSecretMaterial, voiceKeyBox } from '../database/stored-secrets.js';
 import type { Caller } from '../identity/caller.service.js';
 import type { CreatePromptDto, ListPromptsQuery, UpdatePromptDto } from './prompts.dto.js';
 
@@ -16,16 +17,18 @@ export function promptKeyBox(env: TicketsEnv): SecretBox {
   return new SecretBox(env.TICKETS_SECRETS_KEY || `dev-only:${env.JWT_SECRET}`, 'prompt-api-key');
 }
 
-/** spec 02 "Prompts": the company's AI agents, each answering one queue; the API key sealed, shown masked. */
+/** spec 02 "Prompts": the company's AI agents, each answering one queue; the API key and the voice key sealed, shown masked. */
 @Injectable()
 export class PromptsService {
   private readonly box: SecretBox;
+  private readonly voiceBox: SecretBox;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     env: TicketsEnv,
   ) {
     this.box = promptKeyBox(env);
+    this.voiceBox = voiceKeyBox(ticketsSecretMaterial(env));
   }
 
   async list(caller: Caller, query: ListPromptsQuery): Promise<PromptsPage> {
@@ -56,7 +59,7 @@ export class PromptsService {
         prompt: dto.prompt,
         queueId: dto.queueId,
         voice: dto.voice ?? 'texto',
-        voiceKey: dto.voiceKey ?? null,
+        voiceKey: dto.voiceKey ? this.voiceBox.seal(dto.voiceKey) : null,
         voiceRegion: dto.voiceRegion ?? null,
         maxTokens: dto.maxTokens ?? 100,
         temperature: dto.temperature ?? 1,
@@ -70,10 +73,11 @@ export class PromptsService {
   async update(caller: Caller, id: number, dto: UpdatePromptDto): Promise<PromptDto> {
     const row = await this.mustFind(caller, id);
     if (dto.queueId !== undefined) await this.mustFindQueue(caller, dto.queueId);
-    const { apiKey, name, ...rest } = dto;
+    const { apiKey, voiceKey, name, ...rest } = dto;
     Object.assign(row, rest, name !== undefined ? { name: name.trim() } : {});
     // the masked value the form shows back is not a key: the stored one stays
     if (apiKey !== undefined && apiKey !== maskSecret(this.keyOf(row))) row.apiKey = apiKey ? this.box.seal(apiKey) : null;
+    if (voiceKey !== undefined && voiceKey !== maskSecret(this.voiceKeyOf(row))) row.voiceKey = voiceKey ? this.voiceBox.seal(voiceKey) : null;
     await this.db.getRepository(PromptEntity).save(row);
     return this.get(caller, id);
   }
@@ -88,6 +92,11 @@ export class PromptsService {
     return row.apiKey ? this.box.open(row.apiKey) : null;
   }
 
+  /** The stored voice-service key in clear (null without one, or when it cannot be opened). */
+  voiceKeyOf(row: Pick<PromptEntity, 'voiceKey'>): string | null {
+    return row.voiceKey ? this.voiceBox.open(row.voiceKey) : null;
+  }
+
   private view(row: PromptEntity, queues: Map<number, string>): PromptDto {
     const queueName = queues.get(row.queueId);
     return {
@@ -95,7 +104,8 @@ export class PromptsService {
       name: row.name,
       prompt: row.prompt,
       voice: row.voice,
-      voiceKey: row.voiceKey,
+      // masked as the API key is ('••••••••' and its last four); the form sends it back unchanged to keep it
+      voiceKey: maskSecret(this.voiceKeyOf(row)) || null,
       voiceRegion: row.voiceRegion,
       maxTokens: row.maxTokens,
       temperature: row.temperature,

@@ -68,7 +68,7 @@ export class ApiMessagesService {
     if (found.connectionStatus !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (found.ticket && files.length === 0 && !idempotencyKey) {
       // the common call, a text into a ticket that exists: one statement (see sendTextAtOnce)
-      const sent = await this.messages.sendTextAtOnce({ row: found.ticket, rowVersion: found.rowVersion, messageId: found.nextMessageId, body: text, pace: api.pace });
+      const sent = await this.messages.sendTextAtOnce({ row: found.ticket, rowVersion: found.rowVersion, messageId: found.nextMessageId, body: text, pace: api.pace, viaApi: true });
       if (sent) {
         await this.outbox.flush(sent.outboxIds);
         return statusOf(sent.message, number);
@@ -91,8 +91,8 @@ export class ApiMessagesService {
         const events: OutgoingEvent[] = [];
         const row = found.ticket ?? (await this.ticketOf(tx, api, found.contact ?? (await this.contactOf(tx, api.companyId, number, events))));
         const items: OutgoingItem[] = media.length
-          ? media.map((m, i) => ({ row, body: i === 0 ? text : '', media: m, pace: api.pace }))
-          : [{ row, body: text, pace: api.pace }];
+          ? media.map((m, i) => ({ row, body: i === 0 ? text : '', media: m, pace: api.pace, viaApi: true }))
+          : [{ row, body: text, pace: api.pace, viaApi: true }];
         const sent = await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true });
         const answer = statusOf(sent.messages[0] as MessageDto, number);
         if (idempotencyKey) {
@@ -109,9 +109,9 @@ export class ApiMessagesService {
     }
   }
 
-  /** A message sent through this connection: its state and ack. */
+  /** A message this API sent through this connection: its state and ack (an agent's or the bot's reply is not the API's: 404). */
   async status(api: ApiIdentity, id: number): Promise<ApiMessageStatus> {
-    const m = Number.isSafeInteger(id) && id > 0 ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(id), companyId: api.companyId, whatsappId: api.connectionId, fromMe: true }) : null;
+    const m = Number.isSafeInteger(id) && id > 0 ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(id), companyId: api.companyId, whatsappId: api.connectionId, fromMe: true, viaApi: true }) : null;
     if (!m) throw new DomainError('ERR_NO_MESSAGE_FOUND');
     const contact = m.contactId ? await this.db.getRepository(ContactEntity).findOneBy({ id: m.contactId, companyId: api.companyId }) : null;
     return statusOf(messageView(m), contact?.number ?? '');

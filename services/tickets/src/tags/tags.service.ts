@@ -120,7 +120,9 @@ export class TagsService {
     }
   }
 
+  /** Admins and supervisors delete tags; an agent may not (it would take them off every ticket of the company). */
   async remove(caller: Caller, id: number): Promise<void> {
+    if (!supervises(caller)) throw new DomainError('ERR_NO_PERMISSION', {}, 'Only admins and supervisors delete tags.');
     await this.find(caller.companyId, id);
     const outboxIds = await this.db.transaction(async (tx) => {
       const tagged: Array<{ ticketId: number }> = await tx.query(`SELECT "ticketId" FROM tickets.ticket_tags WHERE "tagId" = $1`, [id]);

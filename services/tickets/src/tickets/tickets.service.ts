@@ -8,6 +8,7 @@ import { ContactEntity, QueueEntity, TicketEntity } from '../database/entities/i
 import { ContactsService } from '../contacts/contacts.service.js';
 import { WhatsappCheck } from '../contacts/whatsapp-check.service.js';
 import { CallerService, type Caller } from '../identity/caller.service.js';
+import { assertOwnedIds } from '../identity/owned-ids.js';
 import { MessagesService } from '../messages/messages.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
@@ -143,6 +144,11 @@ export class TicketsService {
     const target = dto.status ?? row.status;
     // a user id in the body must be a user of the caller's company, whatever it is used for
     if (typeof dto.userId === 'number' && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
+    // so must the prompt and the integration put on it (the bot would run another company's, on its key)
+    await assertOwnedIds(this.db, caller.companyId, [
+      { field: 'promptId', kind: 'prompt', ids: dto.promptId },
+      { field: 'integrationId', kind: 'integration', ids: dto.integrationId },
+    ]);
 
     if (dto.status && dto.status !== row.status) {
       if (dto.status === 'open') {

@@ -3,7 +3,9 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Agent, request } from 'undici';
 import type { DataSource } from 'typeorm';
+import type { SecretBox } from '@wa/server-kit';
 import { TicketsEnv } from '../config/env.js';
+import { ticketsSecretMaterial, webhookSecretBox } from '../database/stored-secrets.js';
 import { guardedLookup } from './address-guard.js';
 
 /** Deliveries taken per pass, and sent at once. */
@@ -41,6 +43,8 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger(WebhookDispatcher.name);
   private readonly agent: Agent;
+  /** opens the company's signing secret (sealed at rest) */
+  private readonly secrets: SecretBox;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -50,6 +54,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     @InjectDataSource() private readonly db: DataSource,
     private readonly env: TicketsEnv,
   ) {
+    this.secrets = webhookSecretBox(ticketsSecretMaterial(env));
     this.agent = new Agent({ connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout: TIMEOUT_MS }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
   }
 
@@ -117,6 +122,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       await this.settle(d, 'failed', null, 'the company has no enabled webhook any more');
       return;
     }
+    const secret = this.secrets.open(target.secret);
+    if (secret === null) {
+      await this.settle(d, 'failed', null, 'the signing secret cannot be opened (was TICKETS_SECRETS_KEY changed?): save the webhook again');
+      return;
+    }
     const body = JSON.stringify({ id: String(d.id), ...d.payload });
     const timestamp = Math.floor(Date.now() / 1000);
     let status: number | null = null;
@@ -132,7 +142,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           'x-webhook-id': String(d.id),
           'x-webhook-event': d.event,
           'x-webhook-timestamp': String(timestamp),
-          'x-webhook-signature': `sha256=${webhookSignature(target.secret, timestamp, body)}`,
+          'x-webhook-signature': `sha256=${webhookSignature(secret, timestamp, body)}`,
         },
       });
       status = res.statusCode;

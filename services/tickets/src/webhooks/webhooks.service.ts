@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { WebhookDeliveriesPage, WebhookDeliveryDto, WebhookEvent, WebhookSettingsDto } from '@wa/contracts';
 import type { DataSource } from 'typeorm';
+import type { SecretBox } from '@wa/server-kit';
 import { TicketsEnv } from '../config/env.js';
+import { sealStoredSecrets, ticketsSecretMaterial, webhookSecretBox } from '../database/stored-secrets.js';
 import { assertPublicUrl } from './address-guard.js';
 import { WebhookRecorder } from './webhook-recorder.js';
 import type { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto.js';
@@ -10,14 +12,25 @@ import type { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto
 export const DELIVERIES_PAGE_SIZE = 20;
 
 
-/** A company's webhook endpoint and its delivery log (admins). */
+/** A company's webhook endpoint (its signing secret sealed at rest, never answered) and its delivery log (admins). */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements OnApplicationBootstrap {
+  private readonly log = new Logger(WebhooksService.name);
+  private readonly box: SecretBox;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly env: TicketsEnv,
     private readonly recorder: WebhookRecorder,
-  ) {}
+  ) {
+    this.box = webhookSecretBox(ticketsSecretMaterial(env));
+  }
+
+  /** Rows written before secrets were sealed (and not sealed by the migration): sealed now, voice keys with them. */
+  async onApplicationBootstrap(): Promise<void> {
+    const sealed = await sealStoredSecrets(this.db, ticketsSecretMaterial(this.env));
+    if (sealed.webhookSecrets + sealed.voiceKeys > 0) this.log.log(sealed, 'secrets stored in clear are now encrypted');
+  }
 
   async get(companyId: number): Promise<WebhookSettingsDto> {
     const [row] = (await this.db.query(`SELECT url, events, enabled, "updatedAt" FROM tickets.webhook_settings WHERE "companyId" = $1`, [companyId])) as Array<{
@@ -36,7 +49,7 @@ export class WebhooksService {
     await this.db.query(
       `INSERT INTO tickets.webhook_settings ("companyId", url, secret, events, enabled, "updatedAt") VALUES ($1, $2, $3, $4, $5, now())
        ON CONFLICT ("companyId") DO UPDATE SET url = EXCLUDED.url, secret = EXCLUDED.secret, events = EXCLUDED.events, enabled = EXCLUDED.enabled, "updatedAt" = now()`,
-      [companyId, body.url, body.secret, [...new Set(body.events)], body.enabled ?? true],
+      [companyId, body.url, this.box.seal(body.secret), [...new Set(body.events)], body.enabled ?? true],
     );
     await this.recorder.reload();
     return this.get(companyId);

@@ -41,6 +41,7 @@ export interface PromptFormValues {
   /** '' until one is chosen */
   queueId: number | '';
   voice: string;
+  /** as shown: a saved key comes masked ('••••••••abcd'), and sent back so it is kept */
   voiceKey: string;
   voiceRegion: string;
   /** as typed */

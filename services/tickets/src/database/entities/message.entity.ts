@@ -25,6 +25,8 @@ export class MessageEntity {
   @Column({ type: 'boolean', default: false }) isEdited: boolean;
   /** sent by the bot (the greeting, a menu, an out-of-hours or rating text), not by an agent */
   @Column({ type: 'boolean', default: false }) isBot: boolean;
+  /** sent by the public messages API (POST /api/messages/send): the only messages GET /api/messages/{id} answers */
+  @Column({ type: 'boolean', default: false }) viaApi: boolean;
   @Column({ type: 'timestamptz' }) sentAt: Date;
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) seq: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

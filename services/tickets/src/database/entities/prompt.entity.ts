@@ -8,6 +8,7 @@ export class PromptEntity {
   @Column({ type: 'varchar', length: 100 }) name: string;
   @Column({ type: 'text' }) prompt: string;
   @Column({ type: 'varchar', length: 60, default: 'texto' }) voice: string;
+  /** the voice service's key, sealed (SecretBox, stored-secrets.ts); answered masked */
   @Column({ type: 'text', nullable: true }) voiceKey: string | null;
   @Column({ type: 'varchar', length: 60, nullable: true }) voiceRegion: string | null;
   @Column({ type: 'int', default: 100 }) maxTokens: number;
