@@ -7,3 +7,4 @@ export * from './user-directory.js';
 export * from './visibility.js';
 export * from './service-tokens.js';
 export * from './plan-limits.js';
+export * from './plan-access.js';

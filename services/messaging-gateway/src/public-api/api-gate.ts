@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { signApiIdentity, signServiceToken } from '@wa/auth';
+import { assertPlanAllows, NO_PLAN_PERMISSION, planRefusal, signApiIdentity, signServiceToken } from '@wa/auth';
 import { PLAN_EPOCH_ALL, planEpochKey, type ApiTokenOwner, type CompanyApiAccess, type PlanFlags } from '@wa/contracts';
 import { DomainError, REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
@@ -13,7 +13,7 @@ const UNKNOWN_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
 
 /** The plan gate's text (spec 02 §8: a plan-gated page without permission), for the public API and every plan-gated route. */
-export const NO_API_PERMISSION = 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.';
+export const NO_API_PERMISSION = NO_PLAN_PERMISSION;
 
 /**
  * Pacing per connection (GCRA): each accepted send gets the next free slot of its connection, one every
@@ -79,20 +79,22 @@ export class ApiGate {
     const owner = await this.checkedOwner(bearer, address);
     if (!owner) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This token is not a connection API token.');
     const access = await this.companyAccess(owner.companyId);
-    if (!access.active) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This company is disabled or its subscription has expired.');
-    if (!access.useExternalApi) throw new DomainError('ERR_NO_PERMISSION', {}, NO_API_PERMISSION);
+    // the one plan check (planRefusal, @wa/auth); the API says 401 for a company that may not work at all
+    const refused = planRefusal({ active: access.active, plan: access.plan ?? { useExternalApi: access.useExternalApi } as never }, 'useExternalApi');
+    if (refused === 'inactive') throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This company is disabled or its subscription has expired.');
+    if (refused) throw new DomainError('ERR_NO_PERMISSION', {}, NO_API_PERMISSION);
     const pace = pacedSend ? await this.pace(owner.connectionId) : undefined;
     return { identity: signApiIdentity({ companyId: owner.companyId, connectionId: owner.connectionId, ...(pace ? { pace } : {}) }, this.env.JWT_SECRET) };
   }
 
   /**
-   * The plan gate of a route (spec 02 §6): the caller's company must be on a plan with `flag`, else 403 with
-   * the spec's text. Super users pass. The company's plan is asked of auth and kept PLAN_CACHE_MS at most.
+   * The plan gate of a route (spec 02 §6): the caller's company must be active and on a plan with `flag`,
+   * else 403 with the spec's text (the one check, assertPlanAllows). Super users pass. The company's plan is asked of auth and kept PLAN_CACHE_MS at most.
    */
   async assertPlan(claims: { companyId: number; super: boolean }, flag: keyof PlanFlags): Promise<void> {
     if (claims.super) return;
     const access = await this.planOf(claims.companyId);
-    if (!access.plan?.[flag]) throw new DomainError('ERR_NO_PERMISSION', { flag }, NO_API_PERMISSION);
+    assertPlanAllows({ active: access.active, plan: access.plan }, flag);
   }
 
   /**
