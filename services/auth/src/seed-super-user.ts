@@ -5,6 +5,7 @@ import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
 import { authDatabase } from './database/data-source.js';
 import { UserEntity } from './database/entities/index.js';
+import { ensurePlatformSettings } from './settings/platform-settings.js';
 
 /**
  * The first super user of a production install (a one-off command; the k8s Job and the compose service run
@@ -46,13 +47,15 @@ try {
     const existing = await tx.getRepository(UserEntity).findOne({ where: { super: true }, order: { id: 'ASC' } });
     if (existing) return { created: false, email: existing.email };
     const plan = await ensureFullPlan(tx);
-    const { admin } = await createCompanyWithAdmin(tx, {
+    const { company, admin } = await createCompanyWithAdmin(tx, {
       name: env.SUPER_USER_COMPANY,
       // the provider's own company does not expire in practice
       dueDate: isoDateFromNow(365 * 100),
       planId: plan.id,
       admin: { name: env.SUPER_USER_NAME, email: env.SUPER_USER_EMAIL, password: env.SUPER_USER_PASSWORD, super: true, mustChangePassword: true },
     });
+    // the provider's company holds the platform's settings (sign-up open until a super user closes it)
+    await ensurePlatformSettings(tx, company.id);
     return { created: true, email: admin.email };
   });
   process.stdout.write(

@@ -6,6 +6,7 @@ import { DatabaseEnv } from '@wa/server-kit';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
 import { authDatabase } from './database/data-source.js';
 import { CompanyEntity, UserEntity } from './database/entities/index.js';
+import { ensurePlatformSettings } from './settings/platform-settings.js';
 
 class SeedEnv extends DatabaseEnv {
   @IsString()
@@ -37,12 +38,14 @@ try {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth-seed'))`);
     if ((await tx.getRepository(CompanyEntity).count()) > 0) return false;
     const plan = await ensureFullPlan(tx);
-    await createCompanyWithAdmin(tx, {
+    const { company } = await createCompanyWithAdmin(tx, {
       name: env.SEED_COMPANY_NAME,
       dueDate: env.SEED_DUE_DATE || isoDateFromNow(365),
       planId: plan.id,
       admin: { name: 'Admin', email: env.SEED_ADMIN_EMAIL, password: env.SEED_ADMIN_PASSWORD, super: true },
     });
+    // the demo super user's company is the provider's: sign-up open
+    await ensurePlatformSettings(tx, company.id);
     return true;
   });
   process.stdout.write(created ? `auth: seeded ${env.SEED_COMPANY_NAME} with ${env.SEED_ADMIN_EMAIL}\n` : 'auth: database already seeded\n');

@@ -12,10 +12,9 @@ import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.
 import { PlanEntity, UserEntity } from '../database/entities/index.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { userChanged } from '../users/users.service.js';
+import { providerCompanyId, USER_CREATION_SETTING } from '../settings/platform-settings.js';
 import type { SignupDto } from './signup.dto.js';
 
-/** The platform setting that closes sign-up (spec 01 §8 ERR_USER_CREATION_DISABLED), kept on the provider's company. */
-export const USER_CREATION_SETTING = 'userCreation';
 
 /**
  * Sign-up (spec 01 §2 /signup): a new company on a public plan with its trial (the plan's trialDays), its
@@ -77,11 +76,9 @@ export class SignupService {
 
   /** Open unless the provider's company (the first super user's) has userCreation "disabled". */
   private async open(): Promise<boolean> {
-    const rows: Array<{ value: string }> = await this.db.query(
-      `SELECT s.value FROM auth.settings s
-        WHERE s.key = $1 AND s."companyId" = (SELECT "companyId" FROM auth.users WHERE super ORDER BY id LIMIT 1)`,
-      [USER_CREATION_SETTING],
-    );
+    const companyId = await providerCompanyId(this.db);
+    if (companyId === undefined) return true;
+    const rows: Array<{ value: string }> = await this.db.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = $2`, [companyId, USER_CREATION_SETTING]);
     return rows[0]?.value !== 'disabled';
   }
 }

@@ -5,7 +5,7 @@ import { daysFromToday } from '@wa/server-kit';
 import { uniqueEmail, uniqueSuffix, waitFor } from '@wa/testing';
 import { randomInt } from 'node:crypto';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../src/database/companies.js';
-import { login, startAuth, type AuthUnderTest } from './harness.js';
+import { login, newCompany, startAuth, type AuthUnderTest } from './harness.js';
 
 let auth: AuthUnderTest;
 
@@ -130,5 +130,42 @@ describe('sign-up (spec 01 §2 /signup, POST /auth/signup)', () => {
       await set('enabled');
     }
     expect((await auth.client().post('/auth/signup', { body: { name: 'Aberta', email: uniqueEmail('aberta'), password: 'segredo1', planId: plan.id } })).status).toBe(201);
+  });
+
+  it('a super user closes sign-up and opens it again through PUT /settings/userCreation; an ordinary admin cannot, nor see it', async () => {
+    const plan = await billingPlan();
+    // a super user of the platform (the provider's company is the first super user's: this one, or an older one)
+    const superEmail = uniqueEmail('super');
+    await auth.db.transaction(async (tx) => {
+      const full = await ensureFullPlan(tx);
+      await createCompanyWithAdmin(tx, { name: 'Provedor', dueDate: isoDateFromNow(365), planId: full.id, admin: { name: 'Super', email: superEmail, password: 'segredo1', super: true } });
+    });
+    const http = auth.client();
+    const root = await login(http, superEmail, 'segredo1');
+    const other = await newCompany(auth.db);
+    const admin = await login(http, other.admin.email, other.admin.password);
+    const signup = (name: string) => auth.client().post('/auth/signup', { body: { name, email: uniqueEmail('porta'), password: 'segredo1', planId: plan.id } });
+
+    // an ordinary admin neither changes it nor sees it
+    const refused = await http.put('/settings/userCreation', { token: admin.token, body: { value: 'disabled' } });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 403, error: 'ERR_NO_PERMISSION' });
+    expect((await http.get('/settings', { token: admin.token })).body.map((s: { key: string }) => s.key)).not.toContain('userCreation');
+    expect((await signup('Ainda Aberta')).status).toBe(201);
+    // the super user sees the switch (open by default) and refuses a value it does not take
+    expect((await http.get('/settings', { token: root.token })).body).toEqual(expect.arrayContaining([{ key: 'userCreation', value: 'enabled' }]));
+    const odd = await http.put('/settings/userCreation', { token: root.token, body: { value: 'talvez' } });
+    expect({ status: odd.status, error: odd.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
+
+    const closed = await http.put('/settings/userCreation', { token: root.token, body: { value: 'disabled' } });
+    try {
+      expect({ status: closed.status, body: closed.body }).toEqual({ status: 200, body: { key: 'userCreation', value: 'disabled' } });
+      expect((await http.get('/settings', { token: root.token })).body).toEqual(expect.arrayContaining([{ key: 'userCreation', value: 'disabled' }]));
+      const res = await signup('Fechada');
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 403, error: 'ERR_USER_CREATION_DISABLED' });
+    } finally {
+      const opened = await http.put('/settings/userCreation', { token: root.token, body: { value: 'enabled' } });
+      expect({ status: opened.status, body: opened.body }).toEqual({ status: 200, body: { key: 'userCreation', value: 'enabled' } });
+    }
+    expect((await signup('Aberta de Novo')).status).toBe(201);
   });
 });

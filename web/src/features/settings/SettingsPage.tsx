@@ -85,7 +85,7 @@ export default function SettingsPage() {
                 {errorText(error)}
               </Center>
             )}
-            {settings && <SettingOptions settings={selectableSettings(settings)} integrations={integrationGroups(settings)} />}
+            {settings && <SettingOptions settings={selectableSettings(settings, { isSuper })} integrations={integrationGroups(settings)} />}
           </Tabs.Content>
           {showSchedules && (
             <Tabs.Content value="schedules">{companyId ? <CompanyWorkingHours companyId={companyId} /> : null}</Tabs.Content>

@@ -13,7 +13,12 @@ export const SETTING_CHOICES = [
   { key: 'sendMsgTransfTicket', values: ['enabled', 'disabled'] },
   { key: 'sendGreetingMessageOneQueues', values: ['enabled', 'disabled'] },
   { key: 'chatBotType', values: ['text'] },
+  // the platform's: sign-up open or closed (ERR_USER_CREATION_DISABLED), for super users only
+  { key: 'userCreation', values: ['enabled', 'disabled'] },
 ] as const;
+
+/** Settings of the platform, not of the company: shown to super users only. */
+export const PLATFORM_SETTING_KEYS: ReadonlySet<string> = new Set(['userCreation']);
 
 export type SelectableSettingKey = (typeof SETTING_CHOICES)[number]['key'];
 
@@ -35,10 +40,11 @@ export function scheduleTypeOf(settings: ReadonlyArray<SettingDto> | undefined):
   return value === 'queue' || value === 'company' ? value : 'disabled';
 }
 
-/** The selectors to show: only the keys the server returned (`GET /settings`), in the tab's order. */
-export function selectableSettings(settings: ReadonlyArray<SettingDto> | undefined): SelectableSetting[] {
+/** The selectors to show: only the keys the server returned (`GET /settings`), in the tab's order; the platform's to super users only. */
+export function selectableSettings(settings: ReadonlyArray<SettingDto> | undefined, opts: { isSuper?: boolean } = {}): SelectableSetting[] {
   if (!settings) return [];
   return SETTING_CHOICES.flatMap(({ key, values }) => {
+    if (PLATFORM_SETTING_KEYS.has(key) && !opts.isSuper) return [];
     const value = settingValue(settings, key);
     if (value === undefined) return [];
     const known: readonly string[] = values;

@@ -681,6 +681,7 @@ const en: Translation = {
       sendMsgTransfTicket: { label: 'Send a message on queue/agent transfer', enabled: 'Enabled', disabled: 'Disabled' },
       sendGreetingMessageOneQueues: { label: 'Send greeting when there is only 1 queue', enabled: 'Enabled', disabled: 'Disabled' },
       chatBotType: { label: 'Chatbot type', text: 'Text' },
+      userCreation: { label: 'Sign-up of new companies (platform)', enabled: 'Enabled', disabled: 'Disabled' },
     },
     schedules: {
       intro: "The company's working hours, used when working hours are managed by company.",

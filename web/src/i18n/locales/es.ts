@@ -681,6 +681,7 @@ const es: Translation = {
       sendMsgTransfTicket: { label: 'Enviar mensaje de transferencia de cola/agente', enabled: 'Habilitado', disabled: 'Deshabilitado' },
       sendGreetingMessageOneQueues: { label: 'Enviar saludo cuando haya solo 1 cola', enabled: 'Habilitado', disabled: 'Deshabilitado' },
       chatBotType: { label: 'Tipo de chatbot', text: 'Texto' },
+      userCreation: { label: 'Registro de nuevas empresas (plataforma)', enabled: 'Habilitado', disabled: 'Deshabilitado' },
     },
     schedules: {
       intro: 'El horario de atención de la empresa, usado cuando el horario laboral se gestiona por empresa.',

@@ -683,6 +683,7 @@ const pt = {
       sendMsgTransfTicket: { label: 'Enviar mensagem de transferência de fila/atendente', enabled: 'Habilitado', disabled: 'Desabilitado' },
       sendGreetingMessageOneQueues: { label: 'Enviar saudação quando houver somente 1 fila', enabled: 'Habilitado', disabled: 'Desabilitado' },
       chatBotType: { label: 'Tipo do chatbot', text: 'Texto' },
+      userCreation: { label: 'Cadastro de novas empresas (plataforma)', enabled: 'Habilitado', disabled: 'Desabilitado' },
     },
     schedules: {
       intro: 'O horário de atendimento da empresa, usado quando o gerenciamento de expediente é por empresa.',

@@ -96,6 +96,21 @@ describe('/settings (spec 02 §2 "Settings")', () => {
     await waitFor(() => expect((r.getByLabelText('Avaliações') as HTMLSelectElement).value).toBe('enabled'));
   });
 
+  it("shows the platform's sign-up switch (userCreation) to a super user only; a change is saved at once", async () => {
+    settings = [...settings, { key: 'userCreation', value: 'enabled' }];
+    const admin = renderAs(anAdmin());
+    await waitFor(() => admin.getByTestId('settings-options'));
+    expect(admin.queryByTestId('setting-userCreation')).toBeNull();
+    admin.unmount();
+
+    const r = renderAs(anAdmin({ super: true }));
+    const signup = (await waitFor(() => r.getByLabelText('Cadastro de novas empresas (plataforma)'))) as HTMLSelectElement;
+    expect(signup.value).toBe('enabled');
+    expect([...signup.options].map((o) => o.textContent)).toEqual(['Habilitado', 'Desabilitado']);
+    fireEvent.change(signup, { target: { value: 'disabled' } });
+    await waitFor(() => expect(writes()).toEqual([{ method: 'PUT', path: '/settings/userCreation', body: { value: 'disabled' } }]));
+  });
+
   it('scheduleType company brings the Horarios tab: the defaults while the company has none, saved with PUT /companies/{id}/schedules', async () => {
     const r = renderAs(anAdmin());
     const type = (await waitFor(() => r.getByLabelText('Gerenciamento de expediente'))) as HTMLSelectElement;

@@ -19,6 +19,12 @@ describe('settings (spec 02 §2 "Settings", §3, §9)', () => {
     expect(selectableSettings(undefined)).toEqual([]);
   });
 
+  it("offers the platform's userCreation to super users only", () => {
+    const withPlatform = [...server, { key: 'userCreation', value: 'disabled' }];
+    expect(selectableSettings(withPlatform).map((s) => s.key)).not.toContain('userCreation');
+    expect(selectableSettings(withPlatform, { isSuper: true }).at(-1)).toEqual({ key: 'userCreation', value: 'disabled', values: ['enabled', 'disabled'] });
+  });
+
   it('keeps a stored value it does not know among the choices', () => {
     expect(selectableSettings([{ key: 'userRating', value: 'maybe' }])[0]?.values).toEqual(['maybe', 'disabled', 'enabled']);
   });
