@@ -188,6 +188,38 @@ describe('baileys: auth state in PostgreSQL', () => {
     expect((await usePostgresAuthState(store, id)).state.creds.noiseKey.public).not.toEqual(creds.noiseKey.public);
   });
 
+  it('keeps the creds and keys sealed in PostgreSQL (no key material in clear), restores them, and seals rows stored in clear at start', async () => {
+    const { companyId } = company();
+    const id = await bareConnection(companyId);
+    const store = svc.app.get(AuthStateStore);
+    const first = await usePostgresAuthState(store, id);
+    const creds = first.state.creds;
+    creds.me = { id: '5511999990002:2@s.whatsapp.net', name: 'Cofre' };
+    await first.saveCreds();
+    const preKey = Curve.generateKeyPair();
+    await first.state.keys.set({ 'pre-key': { '9': preKey } });
+    const raw = async () => (await svc.db.query(`SELECT category, value FROM whatsapp.session_state WHERE "connectionId" = $1 ORDER BY category`, [id])) as Array<{ category: string; value: string }>;
+    const rows = await raw();
+    expect(rows.map((r) => r.category)).toEqual(['creds', 'pre-key']);
+    const secrets = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private, preKey.private].map((k) => Buffer.from(k).toString('base64'));
+    for (const r of rows) {
+      expect(r.value).toMatch(/^enc:v1:/);
+      for (const secret of secrets) expect(r.value).not.toContain(secret);
+      expect(r.value).not.toContain('5511999990002');
+    }
+    // the session restores from them
+    const again = await usePostgresAuthState(store, id);
+    expect(json(again.state.creds)).toBe(json(creds));
+    expect(Buffer.from((await again.state.keys.get('pre-key', ['9']))['9']!.private).equals(Buffer.from(preKey.private))).toBe(true);
+    // a row from before sealing is read as it is, then sealed when the service starts
+    await svc.db.query(`UPDATE whatsapp.session_state SET value = $2 WHERE "connectionId" = $1 AND category = 'pre-key'`, [id, json(preKey)]);
+    expect(Buffer.from((await again.state.keys.get('pre-key', ['9']))['9']!.private).equals(Buffer.from(preKey.private))).toBe(true);
+    await store.onApplicationBootstrap();
+    for (const r of await raw()) expect(r.value).toMatch(/^enc:v1:/);
+    expect(Buffer.from((await again.state.keys.get('pre-key', ['9']))['9']!.private).equals(Buffer.from(preKey.private))).toBe(true);
+    await again.clear();
+  });
+
   it('picks the provider by the connection\'s channel', () => {
     const factory = svc.app.get(ProviderFactory);
     expect(factory.create({ id: 1, companyId: 1, channel: 'sandbox' })).toBeInstanceOf(SandboxProvider);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   BufferJSON,
@@ -9,7 +9,9 @@ import {
   type SignalDataSet,
   type SignalDataTypeMap,
 } from '@whiskeysockets/baileys';
+import { SecretBox } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
+import { WhatsappSessionsEnv } from '../../../config/env.js';
 import { rowsOf } from '../../../database/sql.js';
 
 const CREDS = 'creds';
@@ -21,16 +23,57 @@ export interface StateWrite {
   value: unknown;
 }
 
+/** Rows sealed per statement when the service seals those stored in clear. */
+const SEAL_BATCH = 500;
+
 /**
  * Rows of `whatsapp.session_state`: Baileys' creds (category `creds`) and signal keys (category = key
  * type, id = key id), each as JSON written with Baileys' BufferJSON (buffers as base64), never on disk.
+ * The JSON is sealed at rest (AES-256-GCM, SecretBox; key derived from CONNECTION_TOKEN_KEY for this purpose
+ * alone): whoever reads the table or a backup cannot take over the phone's WhatsApp. Rows written before
+ * were in clear: they are read as they are and sealed when the service starts.
  * Writes of one connection are applied in order, each batch in one transaction.
  */
 @Injectable()
-export class AuthStateStore {
+export class AuthStateStore implements OnApplicationBootstrap {
+  private readonly log = new Logger(AuthStateStore.name);
   private readonly writes = new Map<number, Promise<void>>();
+  private readonly box: SecretBox;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    env: WhatsappSessionsEnv,
+  ) {
+    this.box = new SecretBox(env.CONNECTION_TOKEN_KEY || `dev-only:${env.JWT_SECRET}`, 'session-state');
+  }
+
+  /** Seals the rows stored in clear (before sealing existed), a batch at a time. */
+  async onApplicationBootstrap(): Promise<void> {
+    let sealed = 0;
+    for (;;) {
+      const rows = rowsOf<{ connectionId: number; category: string; id: string; value: string }>(
+        await this.db.query(`SELECT "connectionId", category, id, value FROM whatsapp.session_state WHERE value NOT LIKE 'enc:v1:%' LIMIT $1`, [SEAL_BATCH]),
+      );
+      if (rows.length === 0) break;
+      // only a row still in clear is replaced (a session writing meanwhile wins)
+      await this.db.query(
+        `UPDATE whatsapp.session_state s SET value = t.v
+           FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(c, cat, i, old, v)
+          WHERE s."connectionId" = t.c AND s.category = t.cat AND s.id = t.i AND s.value = t.old`,
+        [rows.map((r) => r.connectionId), rows.map((r) => r.category), rows.map((r) => r.id), rows.map((r) => r.value), rows.map((r) => this.box.seal(r.value))],
+      );
+      sealed += rows.length;
+      if (rows.length < SEAL_BATCH) break;
+    }
+    if (sealed > 0) this.log.log({ sealed }, 'session keys stored in clear are now encrypted');
+  }
+
+  /** The stored JSON of a row (null when it cannot be opened with this key: the key changed). */
+  private opened(stored: string): string | null {
+    const plain = this.box.open(stored);
+    if (plain === null) this.log.error('a session key cannot be opened with CONNECTION_TOKEN_KEY (was the key changed?); the session will pair again');
+    return plain;
+  }
 
   async read(connectionId: number, category: string, ids: string[]): Promise<Map<string, unknown>> {
     const found = new Map<string, unknown>();
@@ -39,7 +82,10 @@ export class AuthStateStore {
       `SELECT id, value FROM whatsapp.session_state WHERE "connectionId" = $1 AND category = $2 AND id = ANY($3::text[])`,
       [connectionId, category, ids],
     );
-    for (const row of rowsOf<{ id: string; value: string }>(raw)) found.set(row.id, JSON.parse(row.value, BufferJSON.reviver));
+    for (const row of rowsOf<{ id: string; value: string }>(raw)) {
+      const json = this.opened(row.value);
+      if (json !== null) found.set(row.id, JSON.parse(json, BufferJSON.reviver));
+    }
     return found;
   }
 
@@ -64,7 +110,7 @@ export class AuthStateStore {
           `INSERT INTO whatsapp.session_state ("connectionId", category, id, value)
            SELECT $1, c, i, v FROM unnest($2::text[], $3::text[], $4::text[]) AS t(c, i, v)
            ON CONFLICT ("connectionId", category, id) DO UPDATE SET value = EXCLUDED.value, "updatedAt" = now()`,
-          [connectionId, puts.map((p) => p.category), puts.map((p) => p.id), puts.map((p) => JSON.stringify(p.value, BufferJSON.replacer))],
+          [connectionId, puts.map((p) => p.category), puts.map((p) => p.id), puts.map((p) => this.box.seal(JSON.stringify(p.value, BufferJSON.replacer)))],
         );
       }
       if (dels.length > 0) {
