@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { MdViewKanban } from 'react-icons/md';
 import { ListFooter } from '../../app/ListFooter';
 import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
+import { selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../connections/ConfirmDialog';
 import { readableTextOn } from './tag-rules';
@@ -23,7 +25,7 @@ function TagChip({ tag }: { tag: Pick<TagDto, 'name' | 'color'> }) {
 /**
  * /tags (spec 02 "Tags"), for everyone signed in: the company's tags as a searchable, paged table (the name
  * as a chip of its colour, how many tickets carry it, whether it is a lane of the kanban), with add, edit
- * and delete behind a confirmation.
+ * and delete behind a confirmation (admins and supervisors only: the server refuses an agent's delete).
  */
 export default function TagsPage() {
   const { t } = useTranslation();
@@ -35,6 +37,7 @@ export default function TagsPage() {
   const [editing, setEditing] = useState<TagDto | null | undefined>(undefined);
   const [remove, removing] = useDeleteTagMutation();
   const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<TagDto>(remove, t('tags.toasts.deleted'));
+  const mayDelete = useAppSelector(selectUser)?.profile !== 'user';
 
   return (
     <Box p={{ base: '3', md: '6' }} data-testid="tags-page">
@@ -79,7 +82,7 @@ export default function TagsPage() {
                   )}
                 </Table.Cell>
                 <Table.Cell textAlign="center">
-                  <RowActions onEdit={() => setEditing(tag)} onDelete={() => setDeleting(tag)} testId="tag" />
+                  <RowActions onEdit={() => setEditing(tag)} onDelete={mayDelete ? () => setDeleting(tag) : undefined} testId="tag" />
                 </Table.Cell>
               </Table.Row>
             ))}

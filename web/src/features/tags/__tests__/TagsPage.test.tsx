@@ -182,4 +182,18 @@ describe('/tags (spec 02 "Tags", §5, §6)', () => {
     expect(writes()[0]).toMatchObject({ method: 'DELETE', path: '/tags/4' });
     await waitFor(() => expect(ticketsApi.endpoints.listTags.select()(r.store.getState()).data?.map((t) => t.id)).toEqual([3]));
   });
+
+  it('offers the delete to admins and supervisors, not to agents (the server refuses theirs)', async () => {
+    const agent = renderFor(aUser('user'));
+    const row = await waitFor(() => agent.getByTestId('tag-row-4'));
+    expect(within(row).getByTestId('tag-edit')).toBeTruthy();
+    expect(within(row).queryByTestId('tag-delete')).toBeNull();
+    agent.unmount();
+    for (const profile of ['supervisor', 'admin'] as const) {
+      const r = renderFor(aUser(profile));
+      const allowed = await waitFor(() => r.getByTestId('tag-row-4'));
+      expect(within(allowed).getByTestId('tag-delete')).toBeTruthy();
+      r.unmount();
+    }
+  });
 });
