@@ -16,7 +16,7 @@ export const SocketChannels = {
   files: (companyId: number) => `company-${companyId}-files`,
   /** a company setting changed (a secret one only masked): `{ action: 'update', setting: { key, value } }` */
   settings: (companyId: number) => `company-${companyId}-settings`,
-  /** platform-wide: the super users' announcements, to every socket (payload: AnnouncementEvent) */
+  /** platform-wide: the super users' announcements (payload: AnnouncementEvent); an inactive one goes whole to super users' sockets only, and to every other socket as a deletion */
   announcement: () => 'company-announcement',
   /** per-user auth event: the account signed in elsewhere */
   auth: (companyId: number) => `company-${companyId}-auth`,
