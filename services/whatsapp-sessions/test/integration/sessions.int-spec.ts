@@ -320,7 +320,7 @@ describe('sessions: outbound', () => {
     const c = await sandboxConnection();
     const acks = new Collector<WaAck>(svc.nc, `wa.ack.${c.companyId}.${c.id}.>`);
     try {
-      // ten digits: not on the sandbox's WhatsApp, so the phone refuses it, and it is retried (8 tries, about 48 s)
+      // ten digits: not on the sandbox's WhatsApp, so the phone refuses it
       const refused = '5511912345';
       let to = phone();
       while (laneOf(to, svc.env.OUTBOUND_LANES) === laneOf(refused, svc.env.OUTBOUND_LANES)) to = phone();
@@ -340,8 +340,9 @@ describe('sessions: outbound', () => {
         [to, 'dois'],
         [to, 'um'],
       ]);
-      // the refused send is still being tried: not on the phone, not given up
-      expect(acks.items.some((a) => a.data.waMessageId === stuck.waMessageId)).toBe(false);
+      // not on WhatsApp is a final answer: the refused send is failed at once, never put on the wire
+      expect((await acks.waitFor((a) => a.data.waMessageId === stuck.waMessageId && !!a.data.failed)).data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      expect(out.some((i) => i.to === refused)).toBe(false);
     } finally {
       acks.close();
     }
