@@ -10,6 +10,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { AuthEnv } from '../config/env.js';
 import { UserEntity } from '../database/entities/index.js';
+import { addressBucket } from '../sessions/client-address.js';
 import { tooMany } from '../sessions/login-limiter.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 
@@ -57,7 +58,7 @@ export class PasswordResetService implements OnApplicationShutdown {
   /** POST /forgetpassword/{email}: a new code by email; 404 'Email não encontrado' for an unknown address. */
   async ask(emailRaw: string, ip: string): Promise<{ message: string }> {
     const email = emailRaw.trim().toLowerCase();
-    await this.consume(this.byIp, ip);
+    await this.consume(this.byIp, addressBucket(ip));
     await this.consume(this.byEmail, email);
     const user = await this.userOf(email);
     if (!user) throw new DomainError('ERR_EMAIL_NOT_FOUND');
@@ -92,7 +93,7 @@ export class PasswordResetService implements OnApplicationShutdown {
     if (!PASSWORD_RULE.test(newPassword)) {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: [PASSWORD_RULE_TEXT] }] }, PASSWORD_RULE_TEXT);
     }
-    await this.consume(this.triesByIp, ip);
+    await this.consume(this.triesByIp, addressBucket(ip));
     // hashed first: a known and an unknown email take the same time
     const passwordHash = await argon2.hash(newPassword, { type: argon2.argon2id });
     const email = emailRaw.trim().toLowerCase();

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AuthEnv } from '../config/env.js';
+import { addressBucket } from './client-address.js';
 
 /** How long an address stays known for an account after a good sign-in from it. */
 const KNOWN_FOR_S = 30 * 86_400;
@@ -12,7 +13,7 @@ const KNOWN_FOR_S = 30 * 86_400;
  * Sign-in attempts counted in Redis (every replica shares them), each attempt counted *before* the password
  * is checked, so that a burst of parallel tries gets no more than the limit through:
  * - per email: LOGIN_MAX_FAILS_PER_EMAIL attempts in the window; a good sign-in starts the count over;
- * - per address: LOGIN_MAX_FAILS_PER_IP failed attempts in the window (a good sign-in gives its attempt
+ * - per address (an IPv6 client by its /64: addressBucket): LOGIN_MAX_FAILS_PER_IP failed attempts in the window (a good sign-in gives its attempt
  *   back). Past it, the address may still sign in to the accounts that signed in from it before (an office
  *   behind one address keeps working), but to no other: a spray across many accounts stops.
  * Past a limit the login answers 429 with Retry-After.
@@ -32,7 +33,8 @@ export class LoginLimiter {
   }
 
   /** Counts an attempt; throws 429 when this address (for this account) or this email is past its limit. */
-  async attempt(email: string, ip: string): Promise<void> {
+  async attempt(email: string, address: string): Promise<void> {
+    const ip = addressBucket(address);
     const ipLimit = await this.consume(this.byIp, ip);
     // a blocked address spends none of the account's attempts unless the account is known there
     if (ipLimit && !(await this.isKnown(ip, email))) throw tooMany(ipLimit);
@@ -41,7 +43,8 @@ export class LoginLimiter {
   }
 
   /** A good sign-in: the email's count starts over, the address gets its attempt back and knows the account. */
-  async succeeded(email: string, ip: string): Promise<void> {
+  async succeeded(email: string, address: string): Promise<void> {
+    const ip = addressBucket(address);
     await Promise.all([
       this.byEmail.delete(email),
       this.byIp.reward(ip, 1),

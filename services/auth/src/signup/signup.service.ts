@@ -6,6 +6,7 @@ import { daysFromToday, DEFAULT_TIME_ZONE, DomainError, REDIS } from '@wa/server
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AuthEnv } from '../config/env.js';
+import { addressBucket } from '../sessions/client-address.js';
 import { tooMany } from '../sessions/login-limiter.js';
 import { DataSource } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
@@ -38,7 +39,7 @@ export class SignupService {
 
   async signup(dto: SignupDto, ip: string): Promise<{ companyId: number; userId: number; dueDate: string }> {
     try {
-      await this.byIp.consume(ip, 1);
+      await this.byIp.consume(addressBucket(ip), 1);
     } catch (err) {
       if (err instanceof RateLimiterRes) throw tooMany(err);
       throw err;
