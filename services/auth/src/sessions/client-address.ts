@@ -13,9 +13,8 @@ export function addressBucket(address: string | undefined): string {
   if (!isIPv6(plain)) return plain;
   const groups = ipv6Groups(plain);
   // ::ffff:a.b.c.d, written either way
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
-  }
+  const [, , , , , mark, hi = 0, lo = 0] = groups;
+  if (groups.slice(0, 5).every((g) => g === 0) && mark === 0xffff) return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 
