@@ -195,7 +195,7 @@ describe('the console around the conversation', () => {
       await visitor.getByText('Email enviado com sucesso!').first().waitFor();
       const code = await poll('the code in the local inbox', async () => {
         const mails = (await (await fetch(`${mailUrl}/messages.json`)).json()) as Array<{ to: string; text: string }>;
-        return /(\d{6})/.exec(mails.find((m) => m.to === company.email)?.text ?? '')?.[1];
+        return /(\d{8})/.exec(mails.find((m) => m.to === company.email)?.text ?? '')?.[1];
       });
       await visitor.getByTestId('forgetpsw-code').fill(code);
       await visitor.getByTestId('forgetpsw-password').fill('fraca');

@@ -55,6 +55,11 @@ export class AuthEnv extends InfraEnv {
   @Min(1)
   RESET_MAX_PER_EMAIL: number = 3;
 
+  /** Codes asked per email in a day (the account's mailbox and its codes' odds stay bounded). */
+  @IsInt()
+  @Min(1)
+  RESET_MAX_PER_EMAIL_DAY: number = 5;
+
   @IsInt()
   @Min(1)
   RESET_MAX_PER_IP: number = 10;

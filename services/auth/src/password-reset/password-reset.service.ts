@@ -13,10 +13,11 @@ import { UserEntity } from '../database/entities/index.js';
 import { addressBucket } from '../sessions/client-address.js';
 import { tooMany } from '../sessions/login-limiter.js';
 import { SessionsService } from '../sessions/sessions.service.js';
+import { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '../users/password-rule.js';
 
-/** spec 02 §5 "Password reset": at least 8 characters with an upper case letter, a lower case letter and a digit. */
-export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,50}$/s;
-export const PASSWORD_RULE_TEXT = 'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.';
+export { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '../users/password-rule.js';
+/** Digits of a reset code: 10^8 codes, each surviving MAX_TRIES wrong tries, at most RESET_MAX_PER_EMAIL_DAY a day. */
+export const RESET_CODE_DIGITS = 8;
 /** Wrong codes a code survives. */
 const MAX_TRIES = 5;
 
@@ -25,8 +26,9 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
 
 /**
  * Password reset in two steps (spec 02): a code sent by email, then the code with the new password. Only the
- * code's hash is stored; it expires after RESET_CODE_TTL_S, works once, dies after a few wrong tries, and a
- * new one replaces the older. Asking is limited per email and per address (an address cannot use the
+ * code's hash is stored; it has RESET_CODE_DIGITS digits, expires after RESET_CODE_TTL_S, works once, dies after
+ * a few wrong tries, and a new one replaces the older. Asking is limited per email (in the window and per day)
+ * and per address (an address cannot use the
  * "Email não encontrado" answer to list accounts quickly). A reset ends every session of the user.
  */
 @Injectable()
@@ -34,6 +36,7 @@ export class PasswordResetService implements OnApplicationShutdown {
   private readonly log = new Logger(PasswordResetService.name);
   private readonly mailer: Transporter;
   private readonly byEmail: RateLimiterRedis;
+  private readonly byEmailDaily: RateLimiterRedis;
   private readonly byIp: RateLimiterRedis;
   private readonly triesByIp: RateLimiterRedis;
 
@@ -48,6 +51,8 @@ export class PasswordResetService implements OnApplicationShutdown {
     const common = { storeClient: redis, duration: env.RESET_WINDOW_S, blockDuration: env.RESET_WINDOW_S };
     this.byEmail = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-ask:email', points: env.RESET_MAX_PER_EMAIL });
     this.byIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-ask:ip', points: env.RESET_MAX_PER_IP });
+    // per account and day, whether the account exists or not (the answer past it tells nothing about it)
+    this.byEmailDaily = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'auth:reset-ask:email-day', points: env.RESET_MAX_PER_EMAIL_DAY, duration: 86_400, blockDuration: 86_400 });
     this.triesByIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-try:ip', points: env.RESET_MAX_PER_IP * MAX_TRIES });
   }
 
@@ -60,9 +65,10 @@ export class PasswordResetService implements OnApplicationShutdown {
     const email = emailRaw.trim().toLowerCase();
     await this.consume(this.byIp, addressBucket(ip));
     await this.consume(this.byEmail, email);
+    await this.consume(this.byEmailDaily, email);
     const user = await this.userOf(email);
     if (!user) throw new DomainError('ERR_EMAIL_NOT_FOUND');
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const code = String(randomInt(0, 10 ** RESET_CODE_DIGITS)).padStart(RESET_CODE_DIGITS, '0');
     const id = await this.db.transaction(async (tx) => {
       // a new code replaces the ones asked before
       await tx.query(`UPDATE auth.password_resets SET "usedAt" = now() WHERE "userId" = $1 AND "usedAt" IS NULL`, [user.id]);
@@ -98,7 +104,7 @@ export class PasswordResetService implements OnApplicationShutdown {
     const passwordHash = await argon2.hash(newPassword, { type: argon2.argon2id });
     const email = emailRaw.trim().toLowerCase();
     const user = await this.userOf(email);
-    if (!user || !/^\d{6}$/.test(code)) throw new DomainError('ERR_INVALID_RESET_CODE');
+    if (!user || code.length !== RESET_CODE_DIGITS || !/^\d+$/.test(code)) throw new DomainError('ERR_INVALID_RESET_CODE');
     const ended = await this.db.transaction(async (tx) => {
       const rows: Array<{ id: number; codeHash: string; attempts: number }> = await tx.query(
         `SELECT id, "codeHash", attempts FROM auth.password_resets

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { REDIS } from '@wa/server-kit';
 import { HttpClient, randomIp, uniqueEmail, waitFor } from '@wa/testing';
+import type { Redis } from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { login, newCompany, startAuth, type AuthUnderTest } from './harness.js';
@@ -43,9 +45,9 @@ async function codeSentTo(email: string, after = 0): Promise<string> {
   return waitFor(async () => {
     const mails = inbox.filter((m) => m.to.includes(email));
     if (mails.length <= after) return undefined;
-    // quoted-printable may wrap lines; the code is six digits after "senha é:"
+    // quoted-printable may wrap lines; the code is the digits after "senha é:"
     const text = (mails[mails.length - 1] as Mail).raw.replace(/=\r?\n/g, '');
-    return /senha =C3=A9: (\d{6})|senha é: (\d{6})/.exec(text)?.slice(1).find(Boolean);
+    return /senha =C3=A9: (\d+)|senha é: (\d+)/.exec(text)?.slice(1).find(Boolean);
   });
 }
 
@@ -64,7 +66,7 @@ describe('password reset (spec 02 §5, §7, /forgetpsw)', () => {
     const weak = await http.post(`/resetpasswords/${c.admin.email}/${code}/fraca123`);
     expect({ status: weak.status, error: weak.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
     expect(JSON.stringify(weak.body)).toContain('Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.');
-    const wrong = await http.post(`/resetpasswords/${c.admin.email}/${code === '000000' ? '000001' : '000000'}/NovaSenha123`);
+    const wrong = await http.post(`/resetpasswords/${c.admin.email}/${code === '00000000' ? '00000001' : '00000000'}/NovaSenha123`);
     expect({ status: wrong.status, error: wrong.body.error }).toEqual({ status: 400, error: 'ERR_INVALID_RESET_CODE' });
 
     const done = await http.post(`/resetpasswords/${c.admin.email}/${code}/NovaSenha123`);
@@ -114,7 +116,7 @@ describe('password reset (spec 02 §5, §7, /forgetpsw)', () => {
     const second = await codeSentTo(c.admin.email, 1);
     if (first !== second) expect((await http.post(`/resetpasswords/${c.admin.email}/${first}/NovaSenha123`)).body.error).toBe('ERR_INVALID_RESET_CODE');
     // five wrong tries: the right code no longer works
-    const wrong = second === '111111' ? '222222' : '111111';
+    const wrong = second === '11111111' ? '22222222' : '11111111';
     for (let i = 0; i < 5; i++) expect((await http.post(`/resetpasswords/${c.admin.email}/${wrong}/NovaSenha123`)).status).toBe(400);
     expect((await http.post(`/resetpasswords/${c.admin.email}/${second}/NovaSenha123`)).body.error).toBe('ERR_INVALID_RESET_CODE');
 
@@ -124,5 +126,43 @@ describe('password reset (spec 02 §5, §7, /forgetpsw)', () => {
     await auth.db.query(`UPDATE auth.password_resets SET "expiresAt" = now() - interval '1 second' WHERE "userId" = $1 AND "usedAt" IS NULL`, [c.adminId]);
     expect((await http.post(`/resetpasswords/${c.admin.email}/${third}/NovaSenha123`)).body.error).toBe('ERR_INVALID_RESET_CODE');
     await login(auth.client(), c.admin.email, c.admin.password);
+  });
+
+  it('a code has 8 digits; a shorter one (the 6 digits of before) is refused', async () => {
+    const c = await newCompany(auth.db);
+    const http = auth.client();
+    expect((await http.post(`/forgetpassword/${c.admin.email}`)).status).toBe(200);
+    const code = await codeSentTo(c.admin.email);
+    expect(code).toMatch(/^\d{8}$/);
+    const short = await http.post(`/resetpasswords/${c.admin.email}/${code.slice(0, 6)}/NovaSenha123`);
+    expect({ status: short.status, error: short.body.error }).toEqual({ status: 400, error: 'ERR_INVALID_RESET_CODE' });
+    expect((await http.post(`/resetpasswords/${c.admin.email}/${code}/NovaSenha123`)).status).toBe(200);
+  });
+
+  it('at most 5 codes a day per account; past it, a known and an unknown email get the same answer, and no mail goes out', async () => {
+    const c = await newCompany(auth.db);
+    const nobody = uniqueEmail('ninguem');
+    const redis = auth.app.get<Redis>(REDIS);
+    // the 15-minute window (3 codes) is over between bursts: only the day's count remains
+    const windowPassed = (email: string) => redis.del(`auth:reset-ask:email:${email.toLowerCase()}`);
+    const asked: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      if (i % 3 === 0) await Promise.all([windowPassed(c.admin.email), windowPassed(nobody)]);
+      asked.push((await auth.client().post(`/forgetpassword/${c.admin.email}`)).status);
+      unknown.push((await auth.client().post(`/forgetpassword/${nobody}`)).status);
+    }
+    expect(asked).toEqual([200, 200, 200, 200, 200]);
+    expect(unknown).toEqual([404, 404, 404, 404, 404]);
+    await waitFor(async () => sentTo(c.admin.email) === 5);
+    await Promise.all([windowPassed(c.admin.email), windowPassed(nobody)]);
+    const sixth = await auth.client().post(`/forgetpassword/${c.admin.email}`);
+    const sixthUnknown = await auth.client().post(`/forgetpassword/${nobody}`);
+    expect({ status: sixth.status, error: sixth.body.error }).toEqual({ status: 429, error: 'ERR_TOO_MANY_ATTEMPTS' });
+    const { requestId: _a, retryAfter: _b, ...answer } = sixth.body;
+    const { requestId: _c, retryAfter: _d, ...unknownAnswer } = sixthUnknown.body;
+    expect({ status: sixthUnknown.status, body: unknownAnswer }).toEqual({ status: sixth.status, body: answer });
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(3600);
+    expect(sentTo(c.admin.email)).toBe(5);
   });
 });

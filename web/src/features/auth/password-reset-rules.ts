@@ -1,8 +1,8 @@
 import { errorCode } from '../../app/errors';
 import { validateEmail } from './signup-rules';
 
-/** The code sent by email: 6 digits. */
-export const RESET_CODE_LENGTH = 6;
+/** The code sent by email: 8 digits. */
+export const RESET_CODE_LENGTH = 8;
 /** The server's limit on a password's length. */
 export const RESET_PASSWORD_MAX = 50;
 
@@ -33,13 +33,13 @@ export function validateResetEmail(email: string): ResetErrors {
   return problem ? { email: problem } : {};
 }
 
-/** The code as typed: digits only, at most 6 (spaces and dashes of a pasted code go). */
+/** The code as typed: digits only, at most RESET_CODE_LENGTH (spaces and dashes of a pasted code go). */
 export function normalizeCode(input: string): string {
   return input.replace(/\D/g, '').slice(0, RESET_CODE_LENGTH);
 }
 
 /**
- * Step two (spec 02 §5): the email again, the 6-digit code, the new password (8+ characters with upper,
+ * Step two (spec 02 §5): the email again, the 8-digit code, the new password (8+ characters with upper,
  * lower and digit) and its confirmation, which must match; password and confirmation required ('Campo obrigatório').
  */
 export function validateReset(v: ResetValues): ResetErrors {

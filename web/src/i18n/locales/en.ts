@@ -72,7 +72,7 @@ const en: Translation = {
       fieldRequired: 'Required field',
       weakPassword: 'Your password must have at least 8 characters, with an uppercase letter, a lowercase letter and a number.',
       mismatch: 'The passwords do not match',
-      invalidCode: 'The code has 6 digits',
+      invalidCode: 'The code has 8 digits',
     },
   },
   todo: {

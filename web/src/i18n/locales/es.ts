@@ -72,7 +72,7 @@ const es: Translation = {
       fieldRequired: 'Campo obligatorio',
       weakPassword: 'Su contraseña debe tener al menos 8 caracteres, con una letra mayúscula, una minúscula y un número.',
       mismatch: 'Las contraseñas no coinciden',
-      invalidCode: 'El código tiene 6 dígitos',
+      invalidCode: 'El código tiene 8 dígitos',
     },
   },
   todo: {

@@ -74,7 +74,7 @@ const pt = {
       fieldRequired: 'Campo obrigatório',
       weakPassword: 'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
       mismatch: 'As senhas não correspondem',
-      invalidCode: 'O código tem 6 dígitos',
+      invalidCode: 'O código tem 8 dígitos',
     },
   },
   todo: {

@@ -24,7 +24,7 @@ describe('password reset, step one (spec 02 §5)', () => {
 });
 
 describe('password reset, step two (spec 02 §5)', () => {
-  const ok = { email: 'ana@loja.com', code: '123456', password: 'Segura123', confirm: 'Segura123' };
+  const ok = { email: 'ana@loja.com', code: '12345678', password: 'Segura123', confirm: 'Segura123' };
 
   it('asks 8+ characters with an uppercase letter, a lowercase letter and a digit', () => {
     expect(isStrongPassword('Segura123')).toBe(true);
@@ -37,7 +37,7 @@ describe('password reset, step two (spec 02 §5)', () => {
     );
   });
 
-  it('needs the confirmation to match, both required, and the 6-digit code', () => {
+  it('needs the confirmation to match, both required, and the 8-digit code', () => {
     expect(validateReset(ok)).toEqual({});
     expect(hasResetErrors(validateReset(ok))).toBe(false);
     expect(text(validateReset({ ...ok, confirm: 'Segura124' }).confirm)).toBe('As senhas não correspondem');
@@ -46,13 +46,15 @@ describe('password reset, step two (spec 02 §5)', () => {
     expect(text(empty.confirm)).toBe('Campo obrigatório');
     expect(text(validateReset({ ...ok, code: '' }).code)).toBe('Campo obrigatório');
     expect(validateReset({ ...ok, code: '12345' }).code).toBe('invalidCode');
+    // the 6 digits of before are too few
+    expect(validateReset({ ...ok, code: '123456' }).code).toBe('invalidCode');
     expect(validateReset({ ...ok, email: 'x' }).email).toBe('invalidEmail');
     expect(validateReset({ ...ok, password: `Aa1${'x'.repeat(48)}`, confirm: `Aa1${'x'.repeat(48)}` }).password).toBe('tooLong');
   });
 
   it('keeps only the digits of a typed or pasted code', () => {
-    expect(normalizeCode('123 456')).toBe('123456');
-    expect(normalizeCode('12-34-56-78')).toBe('123456');
+    expect(normalizeCode('1234 5678')).toBe('12345678');
+    expect(normalizeCode('12-34-56-78-90')).toBe('12345678');
     expect(normalizeCode('abc')).toBe('');
   });
 

@@ -146,8 +146,8 @@ describe('/forgetpsw (spec 02 §2, §5, §7)', () => {
 
     fireEvent.click(r.getByTestId('forgetpsw-reset'));
     expect(r.getAllByText('Campo obrigatório')).toHaveLength(3);
-    type(r.getByTestId('forgetpsw-code'), '12 34 56');
-    expect((r.getByTestId('forgetpsw-code') as HTMLInputElement).value).toBe('123456');
+    type(r.getByTestId('forgetpsw-code'), '12 34 56 78');
+    expect((r.getByTestId('forgetpsw-code') as HTMLInputElement).value).toBe('12345678');
     type(r.getByTestId('forgetpsw-password'), 'fraca');
     type(r.getByTestId('forgetpsw-confirm'), 'outra');
     expect(r.getByText('Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.')).toBeTruthy();
@@ -158,7 +158,7 @@ describe('/forgetpsw (spec 02 §2, §5, §7)', () => {
     fireEvent.click(r.getByTestId('forgetpsw-reset'));
     await waitFor(() => expect(r.getByText('Código inválido ou expirado.')).toBeTruthy());
     expect(calls.length).toBe(before + 1);
-    expect(calls.at(-1)).toMatchObject({ method: 'POST', path: '/resetpasswords/ana%40loja.com/123456/Nova%2FSenha1' });
+    expect(calls.at(-1)).toMatchObject({ method: 'POST', path: '/resetpasswords/ana%40loja.com/12345678/Nova%2FSenha1' });
 
     resetAnswer = { status: 200, body: { message: 'Senha redefinida com sucesso.' } };
     fireEvent.click(r.getByTestId('forgetpsw-reset'));
