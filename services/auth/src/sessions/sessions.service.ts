@@ -10,6 +10,7 @@ import { AuthEnv } from '../config/env.js';
 import { CompanyEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
 import { companyView, directoryEntry, userView } from '../users/user-view.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '../users/password-rule.js';
 import { LoginLimiter } from './login-limiter.js';
 
 export interface IssuedSession extends LoginResponse {
@@ -53,6 +54,10 @@ export class SessionsService {
       if (!newPassword) throw new DomainError('ERR_PASSWORD_CHANGE_REQUIRED');
       if (newPassword === password) {
         throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: ['A nova senha deve ser diferente da atual'] }] });
+      }
+      // the password rule every password a user chooses follows (spec 02 §5)
+      if (!PASSWORD_RULE.test(newPassword)) {
+        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: [PASSWORD_RULE_TEXT] }] }, PASSWORD_RULE_TEXT);
       }
       newHash = await argon2.hash(newPassword, { type: argon2.argon2id });
     }

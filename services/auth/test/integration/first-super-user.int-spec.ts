@@ -78,12 +78,24 @@ describe('the first super user of a production install', () => {
     expect(wrong.status).toBe(401);
     const same = await http.post('/auth/login', { body: { email, password: temporary, newPassword: temporary } });
     expect(same.status).toBe(400);
-    const set = await http.post('/auth/login', { body: { email, password: temporary, newPassword: 'mine-now-123' } });
+    // their own password follows the rule every chosen password follows (spec 02 §5)
+    const weak = await http.post('/auth/login', { body: { email, password: temporary, newPassword: 'mine-now-123' } });
+    expect({ status: weak.status, error: weak.body.error, message: weak.body.message }).toEqual({
+      status: 400,
+      error: 'ERR_VALIDATION',
+      message: 'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
+    });
+    const set = await http.post('/auth/login', { body: { email, password: temporary, newPassword: 'Mine-now-123' } });
     expect(set.status).toBe(200);
     expect(set.body.user).toMatchObject({ email, super: true, profile: 'admin' });
     expect((await http.get('/auth/me', { token: set.body.token })).status).toBe(200);
     // the temporary password is gone; the new one signs in without further ado
     expect((await auth.client().post('/auth/login', { body: { email, password: temporary } })).status).toBe(401);
-    expect((await auth.client().post('/auth/login', { body: { email, password: 'mine-now-123' } })).status).toBe(200);
+    const own = await auth.client().post('/auth/login', { body: { email, password: 'Mine-now-123' } });
+    expect(own.status).toBe(200);
+    // the provider's company holds the platform's sign-up switch, open
+    const [row] = await auth.db.query(`SELECT s.value FROM auth.settings s JOIN auth.users u ON u."companyId" = s."companyId" WHERE u.email = $1 AND s.key = 'userCreation'`, [email]);
+    expect(row?.value).toBe('enabled');
+    expect((await http.get('/settings', { token: own.body.token })).body).toEqual(expect.arrayContaining([{ key: 'userCreation', value: 'enabled' }]));
   });
 });
