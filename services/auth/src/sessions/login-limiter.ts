@@ -12,7 +12,9 @@ const KNOWN_FOR_S = 30 * 86_400;
 /**
  * Sign-in attempts counted in Redis (every replica shares them), each attempt counted *before* the password
  * is checked, so that a burst of parallel tries gets no more than the limit through:
- * - per email: LOGIN_MAX_FAILS_PER_EMAIL attempts in the window; a good sign-in starts the count over;
+ * - per email: LOGIN_MAX_FAILS_PER_EMAIL attempts in the window; a good sign-in starts the count over. An
+ *   address the account signed in from before (known) has a count of its own for the account instead, so a
+ *   burst of bad passwords from elsewhere does not lock its owner out; from a known address, as many tries;
  * - per address (an IPv6 client by its /64: addressBucket): LOGIN_MAX_FAILS_PER_IP failed attempts in the window (a good sign-in gives its attempt
  *   back). Past it, the address may still sign in to the accounts that signed in from it before (an office
  *   behind one address keeps working), but to no other: a spray across many accounts stops.
@@ -22,6 +24,7 @@ const KNOWN_FOR_S = 30 * 86_400;
 export class LoginLimiter {
   private readonly byEmail: RateLimiterRedis;
   private readonly byIp: RateLimiterRedis;
+  private readonly byEmailAtKnown: RateLimiterRedis;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -30,23 +33,31 @@ export class LoginLimiter {
     const common = { storeClient: redis, duration: env.LOGIN_WINDOW_S, blockDuration: env.LOGIN_WINDOW_S };
     this.byEmail = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:email', points: env.LOGIN_MAX_FAILS_PER_EMAIL });
     this.byIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:ip', points: env.LOGIN_MAX_FAILS_PER_IP });
+    this.byEmailAtKnown = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:email-known', points: env.LOGIN_MAX_FAILS_PER_EMAIL });
   }
 
   /** Counts an attempt; throws 429 when this address (for this account) or this email is past its limit. */
   async attempt(email: string, address: string): Promise<void> {
     const ip = addressBucket(address);
     const ipLimit = await this.consume(this.byIp, ip);
+    const known = await this.isKnown(ip, email);
     // a blocked address spends none of the account's attempts unless the account is known there
-    if (ipLimit && !(await this.isKnown(ip, email))) throw tooMany(ipLimit);
-    const emailLimit = await this.consume(this.byEmail, email);
+    if (ipLimit && !known) throw tooMany(ipLimit);
+    // a known address counts on its own: tries from elsewhere neither spend nor block it
+    const emailLimit = known ? await this.consume(this.byEmailAtKnown, knownKey(ip, email)) : await this.consume(this.byEmail, email);
     if (emailLimit) throw tooMany(emailLimit);
   }
 
-  /** A good sign-in: the email's count starts over, the address gets its attempt back and knows the account. */
+  /**
+   * A good sign-in: the count it was counted in starts over (a known address's own, or the email's), the
+   * address gets its attempt back and knows the account. The owner signing in at a known address does not
+   * start the email's count over for the others (a guesser gets no fresh tries from it).
+   */
   async succeeded(email: string, address: string): Promise<void> {
     const ip = addressBucket(address);
+    const known = await this.isKnown(ip, email);
     await Promise.all([
-      this.byEmail.delete(email),
+      known ? this.byEmailAtKnown.delete(knownKey(ip, email)) : this.byEmail.delete(email),
       this.byIp.reward(ip, 1),
       this.redis.set(knownKey(ip, email), '1', 'EX', KNOWN_FOR_S),
     ]);

@@ -157,6 +157,33 @@ describe('sign-in limits', () => {
   });
 });
 
+describe('a burst of bad passwords does not lock the owner out', () => {
+  it('past the per-email limit, an address that signed in to the account before still signs in with the right password; any other address waits', async () => {
+    const a = await adminOfNewCompany();
+    const agent = await newAgent(a.http, a.token);
+    const office = new HttpClient(auth.baseUrl, { 'x-forwarded-for': randomIp() });
+    await login(office, agent.email, agent.password);
+    // a guesser from many addresses spends the account's count and then some
+    const burst = [];
+    for (let i = 0; i < auth.env.LOGIN_MAX_FAILS_PER_EMAIL + 2; i++) {
+      burst.push((await new HttpClient(auth.baseUrl, { 'x-forwarded-for': randomIp() }).post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })).status);
+    }
+    expect(burst.slice(-2)).toEqual([429, 429]);
+    // the right password from a new address: still locked (the guesser could be there)
+    const elsewhere = await auth.client().post('/auth/login', { body: { email: agent.email, password: agent.password } });
+    expect({ status: elsewhere.status, error: elsewhere.body.error }).toEqual({ status: 429, error: 'ERR_TOO_MANY_ATTEMPTS' });
+    // the owner, from where they signed in before: in
+    const owner = await office.post('/auth/login', { body: { email: agent.email, password: agent.password } });
+    expect(owner.status).toBe(200);
+    // and their sign-in gave the guessers no fresh tries
+    expect((await auth.client().post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })).status).toBe(429);
+    // the known address has a count of its own: guessing from it is limited as well
+    const fromOffice = [];
+    for (let i = 0; i < auth.env.LOGIN_MAX_FAILS_PER_EMAIL + 1; i++) fromOffice.push((await office.post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })).status);
+    expect(fromOffice).toEqual([...Array<number>(auth.env.LOGIN_MAX_FAILS_PER_EMAIL).fill(401), 429]);
+  });
+});
+
 describe('bounds', () => {
   it('answers a huge pageNumber or id with 400, never 500', async () => {
     const a = await adminOfNewCompany();
