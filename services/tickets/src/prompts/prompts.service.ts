@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { likeEscaped } from '@wa/database';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { PromptDto, PromptsPage } from '@wa/contracts';
+import { TicketSubjects, type PromptDto, type PromptRefEvent, type PromptsPage } from '@wa/contracts';
 import { DomainError, maskSecret, SecretBox } from '@wa/server-kit';
-import { DataSource, ILike } from 'typeorm';
+import { DataSource, ILike, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
 import { PromptEntity, QueueEntity } from '../database/entities/index.js';
 import { ticketsSecretMaterial, voiceKeyBox } from '../database/stored-secrets.js';
 import type { Caller } from '../identity/caller.service.js';
+import { Outbox } from '../outbox/outbox.service.js';
 import type { CreatePromptDto, ListPromptsQuery, UpdatePromptDto } from './prompts.dto.js';
 
 export const PROMPTS_PAGE_SIZE = 20;
@@ -17,7 +18,12 @@ export function promptKeyBox(env: TicketsEnv): SecretBox {
   return new SecretBox(env.TICKETS_SECRETS_KEY || `dev-only:${env.JWT_SECRET}`, 'prompt-api-key');
 }
 
-/** spec 02 "Prompts": the company's AI agents, each answering one queue; the API key and the voice key sealed, shown masked. */
+/**
+ * spec 02 "Prompts": the company's AI agents, each answering one queue; the API key and the voice key sealed, shown masked.
+ * Each write announces whose prompt it is (`prompt.updated` / `prompt.deleted`, PromptRefEvent: ids only, never
+ * a key or the text) through the outbox, in the write's transaction: whatsapp-sessions checks a connection's
+ * promptId against them.
+ */
 @Injectable()
 export class PromptsService {
   private readonly box: SecretBox;
@@ -26,6 +32,7 @@ export class PromptsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     env: TicketsEnv,
+    private readonly outbox: Outbox,
   ) {
     this.box = promptKeyBox(env);
     this.voiceBox = voiceKeyBox(ticketsSecretMaterial(env));
@@ -51,22 +58,24 @@ export class PromptsService {
 
   async create(caller: Caller, dto: CreatePromptDto): Promise<PromptDto> {
     await this.mustFindQueue(caller, dto.queueId);
-    const repo = this.db.getRepository(PromptEntity);
-    const saved = await repo.save(
-      repo.create({
-        companyId: caller.companyId,
-        name: dto.name.trim(),
-        prompt: dto.prompt,
-        queueId: dto.queueId,
-        voice: dto.voice ?? 'texto',
-        voiceKey: dto.voiceKey ? this.voiceBox.seal(dto.voiceKey) : null,
-        voiceRegion: dto.voiceRegion ?? null,
-        maxTokens: dto.maxTokens ?? 100,
-        temperature: dto.temperature ?? 1,
-        maxMessages: dto.maxMessages ?? 10,
-        apiKey: dto.apiKey ? this.box.seal(dto.apiKey) : null,
-      }),
-    );
+    const saved = await this.write(caller, 'updated', async (tx) => {
+      const repo = tx.getRepository(PromptEntity);
+      return repo.save(
+        repo.create({
+          companyId: caller.companyId,
+          name: dto.name.trim(),
+          prompt: dto.prompt,
+          queueId: dto.queueId,
+          voice: dto.voice ?? 'texto',
+          voiceKey: dto.voiceKey ? this.voiceBox.seal(dto.voiceKey) : null,
+          voiceRegion: dto.voiceRegion ?? null,
+          maxTokens: dto.maxTokens ?? 100,
+          temperature: dto.temperature ?? 1,
+          maxMessages: dto.maxMessages ?? 10,
+          apiKey: dto.apiKey ? this.box.seal(dto.apiKey) : null,
+        }),
+      );
+    });
     return this.get(caller, saved.id);
   }
 
@@ -78,13 +87,30 @@ export class PromptsService {
     // the masked value the form shows back is not a key: the stored one stays
     if (apiKey !== undefined && apiKey !== maskSecret(this.keyOf(row))) row.apiKey = apiKey ? this.box.seal(apiKey) : null;
     if (voiceKey !== undefined && voiceKey !== maskSecret(this.voiceKeyOf(row))) row.voiceKey = voiceKey ? this.voiceBox.seal(voiceKey) : null;
-    await this.db.getRepository(PromptEntity).save(row);
+    await this.write(caller, 'updated', (tx) => tx.getRepository(PromptEntity).save(row));
     return this.get(caller, id);
   }
 
   async remove(caller: Caller, id: number): Promise<void> {
-    await this.mustFind(caller, id);
-    await this.db.getRepository(PromptEntity).delete({ id, companyId: caller.companyId });
+    const row = await this.mustFind(caller, id);
+    await this.write(caller, 'deleted', async (tx) => {
+      await tx.getRepository(PromptEntity).delete({ id, companyId: caller.companyId });
+      return row;
+    });
+  }
+
+  /** A prompt's write and its announcement in one transaction; the outbox publishes once it commits. */
+  private async write(caller: Caller, change: 'updated' | 'deleted', run: (tx: EntityManager) => Promise<PromptEntity>): Promise<PromptEntity> {
+    const { saved, ids } = await this.db.transaction(async (tx) => {
+      const saved = await run(tx);
+      const event: PromptRefEvent = { companyId: caller.companyId, promptId: saved.id };
+      const subject = change === 'deleted' ? TicketSubjects.promptDeleted(caller.companyId, saved.id) : TicketSubjects.promptUpdated(caller.companyId, saved.id);
+      // one id per prompt and change: the stream drops a repeat in its duplicate window, and nothing else rides on it
+      const msgId = change === 'deleted' ? `prompt-deleted:${saved.id}` : `prompt-updated:${saved.id}:${saved.updatedAt.toISOString()}`;
+      return { saved, ids: await this.outbox.add(tx, [{ subject, msgId, payload: event }]) };
+    });
+    await this.outbox.flush(ids);
+    return saved;
   }
 
   /** The stored key in clear (null without one, or when it cannot be opened). */
