@@ -30,3 +30,4 @@ export * from './batching/write-batcher.js';
 export * from './phone/message-id.js';
 export * from './spreadsheets/spreadsheet-reader.js';
 export * from './spreadsheets/export-cell.js';
+export * from './http/capped-read.js';

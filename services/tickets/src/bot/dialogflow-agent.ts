@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type dialogflowLib from '@google-cloud/dialogflow';
+import { withDeadline } from '@wa/server-kit';
 import { createHash } from 'node:crypto';
 import { TicketsEnv } from '../config/env.js';
 import type { QueueIntegrationEntity } from '../database/entities/index.js';
@@ -29,7 +30,9 @@ export function dialogflowEndpoint(setting: string): { apiEndpoint?: string; por
  * (opened from their sealed form), its project and its language. One Dialogflow session per ticket. The
  * matched intent's texts go to the customer; an intent that ends the interaction hands the conversation to
  * the queue's agents after its texts, and so does an answer with no text, a failure or no answer within
- * INTEGRATION_TIMEOUT_MS (one retry): the customer is never left unanswered.
+ * INTEGRATION_TIMEOUT_MS (one retry; each try cancelled at that deadline, whatever the client's own
+ * timeouts do): the customer is never left unanswered. The client reads Google's answer (or the operator's
+ * DIALOGFLOW_API_ENDPOINT) itself: no byte cap is put on it, only the deadline.
  */
 @Injectable()
 export class DialogflowAgent implements OnApplicationShutdown {
@@ -53,7 +56,11 @@ export class DialogflowAgent implements OnApplicationShutdown {
     let last: unknown;
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
-        const [response] = await client.detectIntent(request, { timeout: this.env.INTEGRATION_TIMEOUT_MS, retry: null });
+        const [response] = await withDeadline(this.env.INTEGRATION_TIMEOUT_MS, (signal) => {
+          const call = client.detectIntent(request, { timeout: this.env.INTEGRATION_TIMEOUT_MS, retry: null });
+          signal.addEventListener('abort', () => (call as { cancel?: () => void }).cancel?.(), { once: true });
+          return call;
+        });
         const result = response.queryResult;
         const texts = (result?.fulfillmentMessages ?? []).flatMap((msg) => msg.text?.text ?? []).map((t) => (t ?? '').trim()).filter(Boolean);
         if (texts.length === 0 && result?.fulfillmentText?.trim()) texts.push(result.fulfillmentText.trim());

@@ -2,7 +2,8 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryPrepared } from '@wa/database';
 import { DataSource } from 'typeorm';
-import { Agent, request } from 'undici';
+import { FLOW_ANSWER_MAX_BYTES, PeerAnswerTooLarge, readPeer } from '@wa/server-kit';
+import { Agent } from 'undici';
 import { TicketsEnv } from '../config/env.js';
 import type { QueueIntegrationEntity } from '../database/entities/index.js';
 import { guardedLookup } from '../webhooks/address-guard.js';
@@ -37,8 +38,10 @@ export function typebotText(content: unknown): string {
 }
 
 /**
- * A queue's outside flow answering its customer, over HTTP with a timeout (INTEGRATION_TIMEOUT_MS) and one
- * retry, through sockets that refuse the platform's own network (unless WEBHOOK_ALLOW_PRIVATE):
+ * A queue's outside flow answering its customer, over HTTP with a timeout (INTEGRATION_TIMEOUT_MS, for each
+ * pause and for the whole exchange, body included) and one retry, its answer read up to 256 KB
+ * (FLOW_ANSWER_MAX_BYTES: a larger one is refused at once), through sockets that refuse the platform's own
+ * network (unless WEBHOOK_ALLOW_PRIVATE):
  * - webhook and n8n: POST of the message, its ticket and contact; the answer's `reply` / `replies` (or a
  *   plain-text body) go to the customer, `transfer: true` hands over;
  * - typebot: its chat API (startChat, then continueChat on the session kept with the ticket), with the
@@ -144,23 +147,27 @@ export class IntegrationAgent implements OnApplicationShutdown {
     return { kind: 'reply', texts, delayMs: integration.typebotDelayMessage, typebot: sessionId ? { sessionId, at: new Date().toISOString() } : null };
   }
 
-  /** A JSON POST with the timeout, tried again once after a failure or a 5xx. */
+  /**
+   * A JSON POST whose answer must come whole within INTEGRATION_TIMEOUT_MS and FLOW_ANSWER_MAX_BYTES (the
+   * request is aborted past either), tried again once after a failure or a 5xx; an answer too large is not
+   * tried again.
+   */
   private async post(url: string, payload: unknown): Promise<{ status: number; text: string }> {
     let last: unknown;
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
-        const res = await request(url, {
+        const res = await readPeer(url, {
           method: 'POST',
           dispatcher: this.dispatcher,
           headers: { 'content-type': 'application/json', 'user-agent': 'conversa-bot/1' },
           body: JSON.stringify(payload),
-          headersTimeout: this.env.INTEGRATION_TIMEOUT_MS,
-          bodyTimeout: this.env.INTEGRATION_TIMEOUT_MS,
+          maxBytes: FLOW_ANSWER_MAX_BYTES,
+          deadlineMs: this.env.INTEGRATION_TIMEOUT_MS,
         });
-        const text = await res.body.text();
-        if (res.statusCode >= 500 && attempt === 1) continue;
-        return { status: res.statusCode, text };
+        if (res.status >= 500 && attempt === 1) continue;
+        return { status: res.status, text: res.text() };
       } catch (err) {
+        if (err instanceof PeerAnswerTooLarge) throw err;
         last = err;
       }
     }

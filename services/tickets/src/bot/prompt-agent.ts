@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryPrepared } from '@wa/database';
+import { cappedFetch, MODEL_ANSWER_MAX_BYTES } from '@wa/server-kit';
 import type OpenAI from 'openai';
 import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
@@ -26,8 +27,9 @@ const loadOpenAI = () => (library ??= import('openai').then((m) => m.default));
  * A queue's AI prompt answering its customer through an OpenAI-compatible chat-completions API (the `openai`
  * client; OPENAI_BASE_URL, the prompt's own key or OPENAI_API_KEY): the prompt as the system message, the
  * conversation's last `maxMessages` messages as context (the customer's as user, ours as assistant),
- * `maxTokens` and `temperature`. A model that fails, takes longer than OPENAI_TIMEOUT_MS, answers nothing or
- * says to transfer hands the conversation over.
+ * `maxTokens` and `temperature`. A model that fails, takes longer than OPENAI_TIMEOUT_MS (its whole answer,
+ * body included), answers more than 1 MB (MODEL_ANSWER_MAX_BYTES), answers nothing or says to transfer hands
+ * the conversation over.
  */
 @Injectable()
 export class PromptAgent {
@@ -58,7 +60,13 @@ export class PromptAgent {
     );
     const apiKey = (prompt.apiKey ? this.box.open(prompt.apiKey) : null) || this.env.OPENAI_API_KEY;
     if (!apiKey) return { kind: 'hand-over', reason: 'no API key' };
-    const client = new (await loadOpenAI())({ apiKey, baseURL: this.env.OPENAI_BASE_URL, timeout: this.env.OPENAI_TIMEOUT_MS, maxRetries: 1 });
+    const client = new (await loadOpenAI())({
+      apiKey,
+      baseURL: this.env.OPENAI_BASE_URL,
+      timeout: this.env.OPENAI_TIMEOUT_MS,
+      maxRetries: 1,
+      fetch: cappedFetch({ maxBytes: MODEL_ANSWER_MAX_BYTES, deadlineMs: this.env.OPENAI_TIMEOUT_MS }),
+    });
     try {
       const completion = await client.chat.completions.create({
         model: this.env.OPENAI_MODEL,

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Agent, request } from 'undici';
+import { readPeer, WEBHOOK_ANSWER_MAX_BYTES } from '@wa/server-kit';
+import { Agent } from 'undici';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '@wa/server-kit';
 import { TicketsEnv } from '../config/env.js';
@@ -132,10 +133,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const res = await request(target.url, {
+      // the receiver's answer is not used: its first 64 KB are read, all within TIMEOUT_MS (a receiver that
+      // trickles its answer counts as not answering), then the connection is closed
+      const res = await readPeer(target.url, {
         method: 'POST',
         body,
         dispatcher: this.agent,
+        maxBytes: WEBHOOK_ANSWER_MAX_BYTES,
+        overflow: 'stop',
+        deadlineMs: TIMEOUT_MS,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Conversa-Webhooks/1',
@@ -145,8 +151,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           'x-webhook-signature': `sha256=${webhookSignature(secret, timestamp, body)}`,
         },
       });
-      status = res.statusCode;
-      await res.body.dump().catch(() => undefined);
+      status = res.status;
       if (status >= 200 && status < 300) {
         await this.settle(d, 'delivered', status, null);
         return;
