@@ -52,6 +52,8 @@ import { QueueIntegrationsService } from './queue-integrations/queue-integration
 import { PromptsService } from './prompts/prompts.service.js';
 import { TicketExpiry } from './bot/ticket-expiry.js';
 import { CompaniesConsumer } from './read-models/consumers/companies.consumer.js';
+import { StandingsConsumer } from './read-models/consumers/standings.consumer.js';
+import { CompanyStandings } from './identity/company-standings.js';
 import { ReadModels } from './read-models/read-models.repository.js';
 import { KanbanController, TicketsController } from './tickets/tickets.controller.js';
 import { ChatsController, ChatsService } from './chats/chats.js';
@@ -110,6 +112,8 @@ export class AppModule {
         QueueIntegrationsService,
         TicketExpiry,
         CompaniesConsumer,
+        CompanyStandings,
+        StandingsConsumer,
         ScheduleJobs,
         ScheduleSender,
         SchedulesService,

@@ -231,4 +231,9 @@ export interface CompanyApiAccess {
   plan?: PlanFlags;
   /** the plan's counts (0: no limit); none when it has no plan */
   limits?: PlanLimits;
+  /** what `active` is made of, for a copy that must tell when the due date passes (tickets' standings) */
+  status?: boolean;
+  /** YYYY-MM-DD, the last day the company may work, on its own calendar */
+  dueDate?: string;
+  planId?: number;
 }

@@ -22,7 +22,7 @@ type StreamDef = (typeof Streams)[keyof typeof Streams];
  */
 export const StreamAccess: Record<string, { owns: readonly StreamDef[]; reads: readonly StreamDef[] }> = {
   auth: { owns: [Streams.AUTH], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.BILLING] },
-  tickets: { owns: [Streams.TICKETS, Streams.WA], reads: [Streams.AUTH, Streams.CONNECTIONS] },
+  tickets: { owns: [Streams.TICKETS, Streams.WA], reads: [Streams.AUTH, Streams.CONNECTIONS, Streams.BILLING] },
   'whatsapp-sessions': { owns: [Streams.CONNECTIONS, Streams.WA], reads: [Streams.AUTH, Streams.TICKETS] },
   'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH] },
   'messaging-gateway': { owns: [], reads: [] },

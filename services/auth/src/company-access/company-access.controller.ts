@@ -35,6 +35,9 @@ export class CompanyAccessController {
       active: company.status && !expired,
       useExternalApi: plan?.useExternalApi ?? false,
       ...(plan ? { plan: planFlagsOf(plan), limits: planLimitsOf(plan) } : {}),
+      status: company.status,
+      dueDate: company.dueDate,
+      planId: company.planId,
     };
   }
 }

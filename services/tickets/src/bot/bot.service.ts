@@ -7,6 +7,7 @@ import { companyTimeZone, MediaStorage, storedMediaOf, TIME_ZONE_SETTING, type W
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
 import { CallerService } from '../identity/caller.service.js';
+import { CompanyStandings, refusalText } from '../identity/company-standings.js';
 import { fillVariables } from '../messages/message-variables.js';
 import { MessagesService, type SentMedia } from '../messages/messages.service.js';
 import { Outbox } from '../outbox/outbox.service.js';
@@ -182,6 +183,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly flows: IntegrationAgent,
     private readonly readModels: ReadModels,
     private readonly storage: MediaStorage,
+    private readonly standings: CompanyStandings,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -292,9 +294,14 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       [d.ticketId, d.companyId, d.messageId],
     );
     if (!now) return;
-    // the queue's outside flow when it has one, else its AI prompt
+    // the queue's outside flow when it has one, else its AI prompt; either only while the company is active and
+    // its plan has the feature (the one plan check): else the conversation goes to the queue's agents, unasked
     const integration = await this.flows.of(d.companyId, d.queueId);
-    const answer = integration
+    const flag = integration ? 'useIntegrations' : 'useOpenAi';
+    const refused = await this.standings.refusal(d.companyId, flag);
+    const answer = refused
+      ? { kind: 'hand-over' as const, reason: refusalText(refused, flag) }
+      : integration
       ? await this.flows.answer(integration, { ...d, body: now.body, contact: { id: now.contactId, name: now.contactName, number: now.contactNumber } }, now.botState)
       : await this.agent.answer(d.companyId, d.queueId, d.ticketId, d.messageId);
     const texts = answer.kind === 'reply' ? answer.texts : [];

@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import type { SecretBox } from '@wa/server-kit';
 import { TicketsEnv } from '../config/env.js';
 import { ticketsSecretMaterial, webhookSecretBox } from '../database/stored-secrets.js';
+import { CompanyStandings, refusalText } from '../identity/company-standings.js';
 import { guardedLookup } from './address-guard.js';
 
 /** Deliveries taken per pass, and sent at once. */
@@ -54,6 +55,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly env: TicketsEnv,
+    private readonly standings: CompanyStandings,
   ) {
     this.secrets = webhookSecretBox(ticketsSecretMaterial(env));
     this.agent = new Agent({ connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout: TIMEOUT_MS }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
@@ -118,6 +120,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async deliver(d: Claimed): Promise<void> {
+    // the one plan check: nothing goes out for a company disabled or past its due date (no plan flag gates webhooks)
+    const refused = await this.standings.refusal(d.companyId);
+    if (refused) {
+      await this.settle(d, 'failed', null, refusalText(refused));
+      return;
+    }
     const [target] = (await this.db.query(`SELECT url, secret FROM tickets.webhook_settings WHERE "companyId" = $1 AND enabled`, [d.companyId])) as Array<{ url: string; secret: string }>;
     if (!target) {
       await this.settle(d, 'failed', null, 'the company has no enabled webhook any more');

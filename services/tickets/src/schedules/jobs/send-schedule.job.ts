@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { DomainError } from '@wa/server-kit';
 import type { Job } from 'bullmq';
+import { CompanyStandings, refusalText } from '../../identity/company-standings.js';
 import { ScheduleSender } from '../schedule-sender.js';
 import { SCHEDULES_QUEUE, type SendScheduleData } from './schedule-jobs.js';
 
@@ -17,12 +18,22 @@ import { SCHEDULES_QUEUE, type SendScheduleData } from './schedule-jobs.js';
 export class SendScheduleJob extends WorkerHost {
   private readonly log = new Logger(SendScheduleJob.name);
 
-  constructor(private readonly sender: ScheduleSender) {
+  constructor(
+    private readonly sender: ScheduleSender,
+    private readonly standings: CompanyStandings,
+  ) {
     super();
   }
 
   async process(job: Job<SendScheduleData>): Promise<void> {
     const { scheduleId, companyId, sendAt } = job.data;
+    // the one plan check: a company disabled, expired or whose plan lost schedules has it marked ERRO at once
+    // (not held: a message sent weeks late, after a renewal, would surprise its customer)
+    const refused = await this.standings.refusal(companyId, 'useSchedules');
+    if (refused) {
+      await this.sender.fail(companyId, scheduleId, new Date(sendAt), `ERR_NO_PERMISSION: ${refusalText(refused, 'useSchedules')}`);
+      return;
+    }
     try {
       await this.sender.send(companyId, scheduleId, new Date(sendAt));
     } catch (err) {
