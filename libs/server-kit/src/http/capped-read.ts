@@ -60,6 +60,8 @@ export async function readPeer(url: string | URL, opts: PeerRequest): Promise<Pe
   const timer = setTimeout(() => controller.abort(deadline), opts.deadlineMs);
   try {
     const res = await request(url, { method: opts.method ?? 'GET', headers: opts.headers, body: opts.body, dispatcher: opts.dispatcher, signal: controller.signal });
+    // destroying the body (past the cap) makes it emit an abort error after the read loop has let go of it
+    res.body.on('error', () => undefined);
     const chunks: Buffer[] = [];
     let size = 0;
     const declared = Number(res.headers['content-length'] ?? NaN);
