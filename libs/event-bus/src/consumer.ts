@@ -37,6 +37,7 @@ export interface ResolvedConsumerSpec<T> {
   lingerMs: number;
   maxAttempts: number;
   backoffMs: number[];
+  retryByRedelivery: boolean;
   outageInitialMs: number;
   outageMaxMs: number;
   isTransient: (err: unknown) => boolean;
@@ -66,6 +67,7 @@ export function resolveSpec<T>(spec: ConsumerSpec<T>): ResolvedConsumerSpec<T> {
     lingerMs: spec.lingerMs ? positiveInt(spec.lingerMs, 0, 'lingerMs') : 0,
     maxAttempts,
     backoffMs: [...(spec.backoffMs ?? DEFAULT_BACKOFF_MS)],
+    retryByRedelivery: spec.retryByRedelivery === true,
     outageInitialMs,
     outageMaxMs,
     isTransient: spec.isTransient ?? isTransientError,
@@ -230,6 +232,13 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     h.m.ack();
     this.held.delete(h);
     this.counters.handled++;
+  }
+
+  /** Hands a message back to JetStream to be delivered again in `delayMs` (-NAK with a delay); its lane goes on. */
+  redeliverLater(h: Held<T>, delayMs: number): void {
+    h.m.nak(delayMs);
+    this.held.delete(h);
+    this.counters.retried++;
   }
 
   /** Forget a message without acking it (it will be redelivered after ack_wait). */
@@ -546,6 +555,21 @@ class Lane<T> {
       }
       outage = 0;
       failures++;
+      if (this.r.spec.retryByRedelivery) {
+        // its tries are its deliveries: counted by JetStream, so a restart does not start them again
+        const tries = h.m.info.deliveryCount;
+        if (tries >= maxAttempts) {
+          await this.r.deadLetter(h, errorMessage(lastErr), tries);
+          return;
+        }
+        const delay = backoffDelay(backoffMs, tries);
+        this.r.log.warn(
+          { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: h.m.subject, seq: h.m.seq, delivery: tries, redeliverInMs: delay, err: errorMessage(lastErr) },
+          'event-bus: handler failed; delivered again later',
+        );
+        this.r.redeliverLater(h, delay);
+        return;
+      }
       if (failures >= maxAttempts) break;
       if (this.r.isStopping) {
         this.r.giveBack(h);

@@ -107,6 +107,14 @@ export interface ConsumerSpec<T> {
   maxAttempts?: number;
   /** Delays between attempts after a failure that will repeat; the last one repeats. Default [200, 1000, 5000, 15000]. */
   backoffMs?: number[];
+  /**
+   * A failure that will repeat is retried by JetStream, not in place: the message is handed back with a
+   * delayed -NAK (backoffMs by its delivery count) and its lane goes on with the next messages. Its tries are
+   * JetStream's delivery count (BusMessage.deliveryCount), so they survive a restart; past maxAttempts
+   * deliveries it is dead-lettered. The order of one conversation is not kept across such a retry. Default
+   * false (retried in place, the lane waiting).
+   */
+  retryByRedelivery?: boolean;
   /** Capped exponential back-off with jitter while a dependency is unreachable. Default 250 ms doubling to 5 s. */
   outageBackoff?: { initialMs?: number; maxMs?: number };
   /** Decides whether a handler failure is an outage (waited out) or will repeat. Default: `isTransientError`. */

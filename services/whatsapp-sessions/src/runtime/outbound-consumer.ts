@@ -41,8 +41,8 @@ interface Lane {
 export class OutboundConsumer {
   private readonly logger = new Logger(OutboundConsumer.name);
   private readonly lanes = new WeakMap<LiveSession, Lane>();
-  /** failed tries of sends still being tried, and the last reason (given when the send is given up) */
-  private readonly failures = new BoundedMap<string, { count: number; reason: string }>(10_000);
+  /** the last reason a send still being tried failed (given when it is given up); its count of tries is JetStream's */
+  private readonly failures = new BoundedMap<string, string>(10_000);
   /** each session's paced sends, one after the other, and when the last one went out */
   private readonly pacedTurns = new WeakMap<LiveSession, Promise<void>>();
   private readonly lastPaced = new WeakMap<LiveSession, number>();
@@ -65,9 +65,12 @@ export class OutboundConsumer {
         if (s.stopped || (lane.consumer && lane.paced) || s.status !== 'CONNECTED') return;
         const spec = {
           stream: Streams.WA.name,
-          // one more than the sends' own tries: the call after the last one reports what is still unsent as failed
+          // one more than the sends' own tries: the delivery after the last one reports what is still unsent as failed
           maxAttempts: this.env.OUTBOUND_MAX_ATTEMPTS + 1,
           backoffMs: [500, 1000, 2000, 5000, 10_000],
+          // a failing send waits for its next try in JetStream, not in its lane (other chats go on), and its tries
+          // are its deliveries, which a restart does not start again
+          retryByRedelivery: true,
           concurrency: 1,
           handler: (batch: BusMessage<WaOutboundSend>[]) => this.handle(s, batch),
         };
@@ -130,13 +133,14 @@ export class OutboundConsumer {
    * is only acked), then each sent with the WhatsApp id tickets chose and marked sent, a chat's sends in the
    * order tickets published them and up to CHATS_AT_ONCE chats side by side; the acks 1 are published in one event
    * at the end, without holding the lane. A failure (the session not CONNECTED, the phone refusing) fails the delivery: the
-   * bus retries it (what went out before is marked sent and skipped); past OUTBOUND_MAX_ATTEMPTS tries the
-   * sends still not out are given up and reported failed (giveUp).
+   * bus splits the batch, and a send that still fails is delivered again later by JetStream (what went out
+   * before is marked sent and skipped); its delivery past OUTBOUND_MAX_ATTEMPTS (JetStream's count, kept
+   * across restarts) gives it up and reports it failed (giveUp).
    */
   private async handle(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
     // past its tries a send is given up: reported failed (with the last reason), not dead-lettered unseen;
     // an outage (PostgreSQL, NATS away) is waited out and costs no try
-    const last = batch.filter((m) => (this.failures.get(m.data?.waMessageId)?.count ?? 0) >= this.env.OUTBOUND_MAX_ATTEMPTS);
+    const last = batch.filter((m) => m.deliveryCount > this.env.OUTBOUND_MAX_ATTEMPTS);
     if (last.length > 0) {
       await this.giveUp(s, last);
       batch = batch.filter((m) => !last.includes(m));
@@ -146,10 +150,7 @@ export class OutboundConsumer {
       await this.sendAll(s, batch);
     } catch (err) {
       if (!isTransientError(err)) {
-        for (const m of batch) {
-          const wid = m.data?.waMessageId;
-          this.failures.set(wid, { count: (this.failures.get(wid)?.count ?? 0) + 1, reason: errorText(err) });
-        }
+        for (const m of batch) this.failures.set(m.data?.waMessageId, errorText(err));
       }
       throw err;
     }
@@ -162,7 +163,7 @@ export class OutboundConsumer {
     const states = await this.store.recordSends(sends);
     for (const send of sends) {
       if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') continue;
-      const reason = this.failures.get(send.waMessageId)?.reason ?? 'not sent after its tries';
+      const reason = this.failures.get(send.waMessageId) ?? `not sent after ${this.env.OUTBOUND_MAX_ATTEMPTS} tries`;
       this.failures.delete(send.waMessageId);
       this.logger.warn({ connectionId: s.id, waMessageId: send.waMessageId, reason }, 'outbound send given up; its message is marked failed');
       await this.publisher.failed(s, send.to, send.waMessageId, reason);
