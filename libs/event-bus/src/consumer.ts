@@ -26,6 +26,17 @@ interface Held<T> {
   decodeError?: unknown;
   /** handler calls so far (a batch call counts for each of its messages) */
   calls: number;
+  /** its conversation (the spec's orderKey) */
+  key?: string;
+}
+
+/** A conversation whose message waits in JetStream for its next try (retryByRedelivery): its later messages wait here. */
+interface Parked<T> {
+  /** the stream sequence of the message waiting for its next try */
+  seq: number;
+  /** when that try is due (a stop hands the waiting ones back to be delivered just after it) */
+  dueAt: number;
+  waiting: Held<T>[];
 }
 
 export interface ResolvedConsumerSpec<T> {
@@ -117,6 +128,10 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   private readonly outageSleeper = new Sleeper();
   private readonly counters = { handled: 0, retried: 0, outageFailures: 0, deadLettered: 0 };
   private readonly handBack: JsMsg[] = [];
+  /** retryByRedelivery: conversations waiting for one of their messages to be delivered again */
+  private readonly parked = new Map<string, Parked<T>>();
+  /** handed back at stop with a delay (a parked conversation's later messages: after its waiting message) */
+  private readonly handBackLater: { m: JsMsg; delayMs: number }[] = [];
   private messages: ConsumerMessages | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private stopping = false;
@@ -215,7 +230,32 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     } catch {
       key = m.subject;
     }
+    h.key = key;
+    if (this.waitsBehindRetry(h)) return;
     this.lanes[laneOf(key, this.lanes.length)].push(h);
+  }
+
+  /**
+   * retryByRedelivery keeps a conversation's order: while one of its messages waits in JetStream for its next
+   * try, its later messages wait here (held, kept alive) and go to their lane once that one is acked or
+   * dead-lettered. True when `h` was set aside so.
+   */
+  waitsBehindRetry(h: Held<T>): boolean {
+    if (this.parked.size === 0 || h.key === undefined) return false;
+    const p = this.parked.get(h.key);
+    if (!p || p.seq === h.m.seq) return false;
+    p.waiting.push(h);
+    return true;
+  }
+
+  /** `h` is done with (acked or dead-lettered): if its conversation waited for it, its later messages go on. */
+  private settled(h: Held<T>): void {
+    if (this.parked.size === 0 || h.key === undefined) return;
+    const p = this.parked.get(h.key);
+    if (!p || p.seq !== h.m.seq) return;
+    this.parked.delete(h.key);
+    const lane = this.lanes[laneOf(h.key, this.lanes.length)];
+    for (const w of p.waiting.sort((a, b) => a.m.seq - b.m.seq)) lane.push(w);
   }
 
   private keepAlive(olderThanMs: number): void {
@@ -232,10 +272,21 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     h.m.ack();
     this.held.delete(h);
     this.counters.handled++;
+    this.settled(h);
   }
 
-  /** Hands a message back to JetStream to be delivered again in `delayMs` (-NAK with a delay); its lane goes on. */
+  /**
+   * Hands a message back to JetStream to be delivered again in `delayMs` (-NAK with a delay); its lane goes on
+   * with other conversations, and its own conversation's later messages wait for it (waitsBehindRetry).
+   */
   redeliverLater(h: Held<T>, delayMs: number): void {
+    if (h.key !== undefined) {
+      const p = this.parked.get(h.key);
+      if (p) {
+        p.seq = h.m.seq;
+        p.dueAt = Date.now() + delayMs;
+      } else this.parked.set(h.key, { seq: h.m.seq, dueAt: Date.now() + delayMs, waiting: [] });
+    }
     h.m.nak(delayMs);
     this.held.delete(h);
     this.counters.retried++;
@@ -342,6 +393,7 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     h.m.ack();
     this.held.delete(h);
     this.counters.deadLettered++;
+    this.settled(h);
     this.log.error(ctx, 'event-bus: message dead-lettered');
   }
 
@@ -366,9 +418,16 @@ export class ConsumerRunner<T> implements ConsumerHandle {
     await Promise.all(this.lanes.map((l) => l.idle()));
     if (this.ticker) clearInterval(this.ticker);
     this.held.clear();
+    // a conversation waiting for a retry: its later messages come back just after the waiting one is due
+    const now = Date.now();
+    for (const p of this.parked.values()) {
+      for (const h of p.waiting) this.handBackLater.push({ m: h.m, delayMs: Math.max(0, p.dueAt - now) + 250 });
+    }
+    this.parked.clear();
     if (!this.nc.isClosed()) {
       this.handBack.sort((a, b) => a.seq - b.seq);
       for (const m of this.handBack.splice(0)) m.nak();
+      for (const { m, delayMs } of this.handBackLater.splice(0).sort((a, b) => a.m.seq - b.m.seq)) m.nak(delayMs);
       try {
         await this.nc.flush(); // acks and naks are on the wire before we return
       } catch {
@@ -440,8 +499,10 @@ class Lane<T> {
       }
       const batch: Held<T>[] = [];
       while (batch.length < this.r.spec.batchSize && this.size() > 0 && !this.r.isDead(this.queue[this.head])) {
-        batch.push(this.shift());
+        const h = this.shift();
+        if (!this.r.waitsBehindRetry(h)) batch.push(h);
       }
+      if (batch.length === 0) continue;
       try {
         await this.process(batch);
       } catch (err) {
@@ -533,6 +594,8 @@ class Lane<T> {
   }
 
   private async processOne(h: Held<T>): Promise<void> {
+    // an earlier message of its conversation (in the same batch) went to wait for its next try
+    if (this.r.waitsBehindRetry(h)) return;
     const { maxAttempts, backoffMs } = this.r.spec;
     let failures = 0;
     let outage = 0;

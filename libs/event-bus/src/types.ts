@@ -111,8 +111,9 @@ export interface ConsumerSpec<T> {
    * A failure that will repeat is retried by JetStream, not in place: the message is handed back with a
    * delayed -NAK (backoffMs by its delivery count) and its lane goes on with the next messages. Its tries are
    * JetStream's delivery count (BusMessage.deliveryCount), so they survive a restart; past maxAttempts
-   * deliveries it is dead-lettered. The order of one conversation is not kept across such a retry. Default
-   * false (retried in place, the lane waiting).
+   * deliveries it is dead-lettered. Its conversation's later messages wait for it (held by this consumer, not
+   * handled), so a conversation's order is kept and only other conversations go on. Default false (retried in
+   * place, the lane waiting).
    */
   retryByRedelivery?: boolean;
   /** Capped exponential back-off with jitter while a dependency is unreachable. Default 250 ms doubling to 5 s. */

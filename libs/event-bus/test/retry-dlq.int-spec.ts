@@ -43,6 +43,47 @@ describe('EventBus retries and dead-lettering', () => {
     await bus.close();
   });
 
+  it('retryByRedelivery: a failing message waits in JetStream and its conversation waits behind it, other conversations go on; its tries are deliveries', async () => {
+    const d = durable('redeliver');
+    const seen: string[] = [];
+    const tries: number[] = [];
+    const h = await bus.consume<Ev>({
+      stream: u.stream.name,
+      durable: d,
+      filterSubjects: [u.subj('redeliver.>')],
+      orderKey: (subject) => subject,
+      concurrency: 1, // one lane: conversation b shares it with a
+      batchSize: 4,
+      maxAttempts: 5,
+      backoffMs: [400],
+      retryByRedelivery: true,
+      handler: async (batch) => {
+        // a batch that holds a's first message fails whole, as a handler's single statement would
+        for (const m of batch) {
+          if (m.data.conv === 'a' && m.data.n === 0 && m.deliveryCount < 3) {
+            tries.push(m.deliveryCount);
+            throw new Error('the phone refused the send:\nnot now');
+          }
+        }
+        for (const m of batch) seen.push(`${m.data.conv}${m.data.n}${m.data.conv === 'a' && m.data.n === 0 ? `@${m.deliveryCount}` : ''}`);
+      },
+    });
+    await bus.publish<Ev>(u.subj('redeliver.a'), { conv: 'a', n: 0 }, { msgId: `${u.sfx}-ra0` });
+    await bus.publish<Ev>(u.subj('redeliver.a'), { conv: 'a', n: 1 }, { msgId: `${u.sfx}-ra1` });
+    await bus.publish<Ev>(u.subj('redeliver.b'), { conv: 'b', n: 0 }, { msgId: `${u.sfx}-rb0` });
+    await bus.publish<Ev>(u.subj('redeliver.a'), { conv: 'a', n: 2 }, { msgId: `${u.sfx}-ra2` });
+    await bus.publish<Ev>(u.subj('redeliver.b'), { conv: 'b', n: 1 }, { msgId: `${u.sfx}-rb1` });
+    await waitFor(() => seen.length === 5, 15_000, 'all handled');
+    await h.stop();
+    // b went on while a waited for its retries (two of 400 ms)
+    expect(seen.indexOf('b0')).toBeLessThan(seen.indexOf('a0@3'));
+    expect(seen.indexOf('b1')).toBeLessThan(seen.indexOf('a0@3'));
+    // a kept its order: its later messages waited for the one being retried, whose tries were its deliveries
+    expect(seen.filter((x) => x.startsWith('a'))).toEqual(['a0@3', 'a1', 'a2']);
+    expect(tries).toEqual([1, 2]);
+    expect(await ackPending(d)).toMatchObject({ ackPending: 0, pending: 0 });
+  });
+
   it('retries a failing message in its lane with growing delays, then dead-letters it; the conversation waits', async () => {
     const d = durable('retry');
     const attempts: { n: number; at: number; deliveryCount: number }[] = [];
