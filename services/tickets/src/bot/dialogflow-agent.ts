@@ -25,6 +25,22 @@ export function dialogflowEndpoint(setting: string): { apiEndpoint?: string; por
 }
 
 /**
+ * Every HTTP request of the client ends within `ms`, its answer's body included: the client over HTTPS/JSON
+ * (`fallback`) sends each call through its auth object's `fetch` with no timeout of its own, and cancelling a
+ * call does not reach it, so a peer trickling its answer would hold the socket (and what it read) forever.
+ */
+function deadlineOnEveryRequest(client: SessionsClient, ms: number): void {
+  type Fetch = (input: unknown, init?: RequestInit) => Promise<unknown>;
+  const auth = (client as unknown as { auth?: { fetch?: Fetch } }).auth;
+  const fetch = auth?.fetch?.bind(auth);
+  if (!auth || !fetch) return;
+  auth.fetch = (input, init = {}) => {
+    const deadline = AbortSignal.timeout(ms);
+    return fetch(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+  };
+}
+
+/**
  * A queue's Dialogflow (ES, v2) agent answering its customer through the official client
  * (`@google-cloud/dialogflow`, over HTTPS/JSON), with the integration's service-account credentials
  * (opened from their sealed form), its project and its language. One Dialogflow session per ticket. The
@@ -91,6 +107,7 @@ export class DialogflowAgent implements OnApplicationShutdown {
       fallback: true,
       ...dialogflowEndpoint(this.env.DIALOGFLOW_API_ENDPOINT),
     });
+    deadlineOnEveryRequest(client, this.env.INTEGRATION_TIMEOUT_MS);
     this.clients.set(key, client);
     this.logger.log({ integration: id, projectId }, 'dialogflow: client ready');
     return client;

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -90,6 +91,8 @@ beforeAll(async () => {
     OPENAI_TIMEOUT_MS: String(TIMEOUT_MS),
     OPENAI_BASE_URL: `${peer.url}/model/v1`,
     OPENAI_API_KEY: 'sk-test-outbound-reads',
+    // Dialogflow's stand-in: the peer trickles every detectIntent answer
+    DIALOGFLOW_API_ENDPOINT: peer.url,
     WEBHOOK_BACKOFF_MS: '60000',
     WEBHOOK_POLL_MS: '100',
   });
@@ -193,6 +196,32 @@ describe('a queue integration’s answer is read with a cap and a deadline', () 
     expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS * 2 - 100);
     expect(took).toBeLessThan(TIMEOUT_MS * 2 + 3000);
     const tries = peer.of('/trickle-flow');
+    expect(tries).toHaveLength(2);
+    await waitFor(async () => tries.every((x) => x.closedAt !== null) || undefined);
+    for (const x of tries) expect(x.closedAt! - x.startedAt).toBeLessThan(TIMEOUT_MS + 1000);
+    expect(await botSaid(ticket.id)).toEqual([]);
+  });
+});
+
+describe('a Dialogflow agent’s answer has a deadline', () => {
+  it('an agent trickling its answer forever is cut at INTEGRATION_TIMEOUT_MS per try: the ticket goes to the queue’s agents', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const queue = await newQueue(t, admin.token);
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const jsonContent = JSON.stringify({ type: 'service_account', project_id: 'loja-df', client_email: 'bot@loja-df.iam.gserviceaccount.com', private_key: key.privateKey });
+    const made = await t.http.post('/queueIntegration', { token: admin.token, body: { type: 'dialogflow', name: 'Atendente virtual', projectName: 'loja-df', language: 'pt-BR', jsonContent } });
+    expect(made.status).toBe(201);
+    expect((await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { integrationId: made.body.id } })).status).toBe(200);
+    const conn = await c.connection({ queueIds: [queue.id] });
+    const from = randomNumber();
+    const started = Date.now();
+    await c.inbound(conn.id, from, 'quero ver meu pedido');
+    const ticket = await handedOver(c.companyId, from, 15_000);
+    expect(ticket).toMatchObject({ status: 'pending', queueId: queue.id, chatbot: false });
+    // the client's first call also makes its token (an RSA signature): a second or so more
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 2 + 5000);
+    const tries = await waitFor(async () => (peer.of('/v2/projects/loja-df/').length >= 2 ? peer.of('/v2/projects/loja-df/') : undefined));
     expect(tries).toHaveLength(2);
     await waitFor(async () => tries.every((x) => x.closedAt !== null) || undefined);
     for (const x of tries) expect(x.closedAt! - x.startedAt).toBeLessThan(TIMEOUT_MS + 1000);
