@@ -14,7 +14,7 @@ import {
   type UserFacingSocketConfig,
   type WAMessage,
 } from '@whiskeysockets/baileys';
-import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAck, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { request } from '@wa/event-bus';
 import { pdfFile, pngFile, waitFor } from '@wa/testing';
 import { MediaStorage } from '@wa/server-kit';
@@ -52,9 +52,13 @@ class ScriptedSocket {
   /** WhatsApp's directory as this test scripts it: number → the jid WhatsApp answers for it */
   readonly directory = new Map<string, string>();
   readonly lookedUp: string[][] = [];
+  /** WhatsApp cannot be asked (the usync query fails) */
+  lookupFails = false;
 
+  /** as Baileys 7's: the numbers WhatsApp knows, each `{ jid, exists: true }`; one it does not know is left out */
   async onWhatsApp(...phoneNumbers: string[]) {
     this.lookedUp.push(phoneNumbers);
+    if (this.lookupFails) throw new Boom('Timed Out', { statusCode: 408 });
     return phoneNumbers.flatMap((n) => (this.directory.has(n) ? [{ jid: this.directory.get(n) as string, exists: true }] : []));
   }
 
@@ -275,7 +279,8 @@ describe('baileys: a session driven by its socket\'s events', () => {
       expect(stored.msgId).toBe(`${c.id}:BAE5F00D0001`);
       expect(stored.data).toMatchObject({ from, fromName: 'Cliente', body: 'quero comprar', waMessageId: 'BAE5F00D0001' });
 
-      // a send goes out through the socket with tickets' message id; acks follow
+      // a send goes out through the socket with tickets' message id (WhatsApp knows the number that just wrote); acks follow
+      s1.directory.set(from, `${from}@s.whatsapp.net`);
       const send: WaOutboundSend = { companyId, connectionId: c.id, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to: from, body: 'Temos sim!', ticketId: 3, messageId: 9 };
       await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
       await waitFor(async () => s1.sent.length === 1);
@@ -299,7 +304,7 @@ describe('baileys: a session driven by its socket\'s events', () => {
       const check = (number: string) => request(svc.bus, sessionCommandSubject(c.id), { action: 'check', number }, { timeoutMs: 5000 });
       expect(await check('5531987654321')).toEqual({ ok: true, result: { exists: true, jid: '553187654321@s.whatsapp.net' } });
       expect(await check('5531900000000')).toEqual({ ok: true, result: { exists: false, jid: null } });
-      // (the send above looked its Brazilian number up first: WhatsApp did not know it, so it went as given)
+      // (the send above looked its number up first)
       expect(s1.lookedUp).toEqual([[from], ['5531987654321'], ['5531900000000']]);
 
       // a Brazilian mobile WhatsApp knows by its old form is sent to that jid, looked up once
@@ -452,6 +457,7 @@ describe('baileys: media both ways', () => {
       s0.ev.emit('connection.update', { connection: 'open' });
       await waitForStatus(svc, token, c.id, 'CONNECTED');
       const from = `55219${randomInt(10_000_000, 99_999_999)}`;
+      s0.directory.set(from, `${from}@s.whatsapp.net`);
 
       const photo = pngFile({ size: 16, rgb: [10, 200, 30] });
       const photoEnc = await encrypted(photo, 'image');
@@ -540,6 +546,59 @@ describe('baileys: media both ways', () => {
       });
     } finally {
       media.server.close();
+    }
+  });
+});
+
+describe('baileys: a number not on WhatsApp', () => {
+  it('fails a send at once with ERR_WAPP_INVALID_CONTACT when onWhatsApp does not know the number, never putting it on the socket; other chats go on; WhatsApp unreachable: sent as given', async () => {
+    const { companyId, token } = company();
+    const before = sockets.length;
+    const c = await createConnection(svc, token, { name: 'WhatsApp saiu', channel: 'baileys' });
+    created.push({ id: c.id, token });
+    const s0 = await socketAfter(before);
+    s0.user = { id: '5511955554444:1@s.whatsapp.net' };
+    s0.ev.emit('connection.update', { connection: 'open' });
+    await waitForStatus(svc, token, c.id, 'CONNECTED');
+    const acks = new Collector<WaAck>(svc.nc, `wa.ack.${companyId}.${c.id}.>`);
+    const phone = () => `44${randomInt(1_000_000_000, 9_999_999_999)}`;
+    const send = (to: string, body: string): WaOutboundSend => ({ companyId, connectionId: c.id, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to, body, ticketId: 5, messageId: randomInt(1e6) });
+    const publish = (m: WaOutboundSend) => svc.bus.publish(WaSubjects.outbound(c.id), m, { msgId: WaSubjects.outboundMsgId(m.waMessageId) });
+    try {
+      // WhatsApp knows one customer; the other left it (Baileys' onWhatsApp leaves such a number out of its answer)
+      const known = phone();
+      const gone = phone();
+      s0.directory.set(known, `${known}@s.whatsapp.net`);
+      const first = send(gone, 'Olá?');
+      const reply = send(known, 'Resposta a outro cliente');
+      const started = Date.now();
+      await publish(first);
+      await publish(reply);
+      const failed = await acks.waitFor((a) => a.data.waMessageId === first.waMessageId && !!a.data.failed, 5_000);
+      expect(failed.data).toMatchObject({ ack: 0 });
+      expect(failed.data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      await waitFor(async () => s0.sent.some((x) => x.options?.messageId === reply.waMessageId), { timeoutMs: 5_000 });
+      // at the first refusal, well before a retry's back-off
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(s0.sent.map((x) => x.jid)).toEqual([`${known}@s.whatsapp.net`]);
+      expect(s0.lookedUp).toEqual([[gone], [known]]);
+
+      // the next send to it fails without asking WhatsApp again
+      const again = send(gone, 'De novo?');
+      await publish(again);
+      expect((await acks.waitFor((a) => a.data.waMessageId === again.waMessageId && !!a.data.failed, 3_000)).data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      expect(s0.lookedUp.filter(([n]) => n === gone)).toHaveLength(1);
+
+      // WhatsApp cannot be asked: no verdict on the number, the message goes as given
+      s0.lookupFails = true;
+      const unknown = phone();
+      const blind = send(unknown, 'Sem consulta');
+      await publish(blind);
+      await waitFor(async () => s0.sent.some((x) => x.options?.messageId === blind.waMessageId), { timeoutMs: 5_000 });
+      expect(s0.sent.at(-1)?.jid).toBe(`${unknown}@s.whatsapp.net`);
+      expect(acks.items.some((a) => a.data.waMessageId === blind.waMessageId && !!a.data.failed)).toBe(false);
+    } finally {
+      acks.close();
     }
   });
 });

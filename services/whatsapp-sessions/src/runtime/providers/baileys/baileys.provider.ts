@@ -11,6 +11,7 @@ import makeWASocket, {
 } from '@whiskeysockets/baileys';
 import type { AddressBookEntry, NumberCheckResult } from '@wa/contracts';
 import {
+  NotOnWhatsappError,
   ProviderClosedError,
   ProviderEvents,
   type OutgoingContent,
@@ -51,7 +52,7 @@ export class BaileysProvider implements SessionProvider {
   private queue: Promise<void> = Promise.resolve();
   /** the phone's contacts as WhatsApp synced them (`contacts.upsert` / `contacts.update`), by number */
   private readonly contacts = new Map<string, string>();
-  /** WhatsApp's jid of each Brazilian mobile sent to (see whatsappJid) */
+  /** WhatsApp's jid of each number sent to that WhatsApp said is on it (see whatsappJid) */
   private readonly jids = new Map<string, string>();
 
   constructor(
@@ -115,30 +116,42 @@ export class BaileysProvider implements SessionProvider {
     const quoted = options.quotedMessageId
       ? { key: { remoteJid: jid, id: options.quotedMessageId, fromMe: false }, message: { conversation: '' } }
       : undefined;
-    const to = await this.whatsappJid(sock, jid);
+    const to = await this.whatsappJid(sock, jid, { refuseUnknown: true });
     const message: AnyMessageContent = 'media' in content ? baileysMedia(content.media) : { text: content.text };
     const sent = await sock.sendMessage(to, message, { messageId: options.messageId, quoted });
     return { key: sent?.key ?? { remoteJid: to, fromMe: true, id: options.messageId } };
   }
 
   /**
-   * The jid WhatsApp knows a Brazilian mobile by: contacts are kept with the 9th digit, while WhatsApp
-   * still names many older accounts without it. Asked once per number (onWhatsApp) and remembered; when
-   * WhatsApp cannot be asked or does not know the number, the jid as given.
+   * The jid WhatsApp knows a number by, asked once per number (Baileys' `onWhatsApp`, a usync query) and
+   * remembered: contacts are kept with the Brazilian 9th digit, while WhatsApp still names many older accounts
+   * without it. Baileys sends to a number without WhatsApp as to any other (its device list is empty: the
+   * message goes to our own devices only and never arrives, no error), and `onWhatsApp` leaves a number
+   * WhatsApp does not know out of its answer: that answer is the only "not on WhatsApp" there is, so
+   * `refuseUnknown` (a new message) raises NotOnWhatsappError on it. When WhatsApp cannot be asked (the
+   * query fails or answers nothing), the jid as given.
    */
-  private async whatsappJid(sock: BaileysSocket, jid: string): Promise<string> {
-    const m = /^(55\d{2}9\d{8})@s\.whatsapp\.net$/.exec(jid);
+  private async whatsappJid(sock: BaileysSocket, jid: string, opts: { refuseUnknown?: boolean } = {}): Promise<string> {
+    const m = /^(\d{8,15})@s\.whatsapp\.net$/.exec(jid);
     if (!m?.[1]) return jid;
-    const known = this.jids.get(m[1]);
+    const number = m[1];
+    const known = this.jids.get(number);
     if (known) return known;
+    let answer: Awaited<ReturnType<BaileysSocket['onWhatsApp']>>;
     try {
-      const [found] = (await sock.onWhatsApp(m[1])) ?? [];
-      if (!found?.exists) return jid;
-      this.jids.set(m[1], found.jid);
-      return found.jid;
-    } catch {
+      answer = await sock.onWhatsApp(number);
+    } catch (err) {
+      this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'baileys: number not looked up; sending to it as given');
       return jid;
     }
+    if (!Array.isArray(answer)) return jid;
+    const found = answer.find((a) => a.exists);
+    if (!found) {
+      if (opts.refuseUnknown) throw new NotOnWhatsappError(number);
+      return jid;
+    }
+    this.jids.set(number, found.jid);
+    return found.jid;
   }
 
   /** Baileys' edit: the same jid and key, the new text. */
