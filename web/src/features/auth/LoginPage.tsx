@@ -6,6 +6,7 @@ import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../i18n';
 import { companyTimeZone, expiryWarningDays } from './expiry';
+import { isStrongPassword } from './password-reset-rules';
 import { clearSessionEndNotice, peekSessionEndNotice } from './session-end-notice';
 
 /** The session code (the Redux store and the API slice): fetched on the first interaction, not with the page. */
@@ -19,6 +20,8 @@ export default function LoginPage() {
   // a password someone else chose (the first super user's): the sign-in sets the user's own
   const [mustChange, setMustChange] = useState(false);
   const [newPassword, setNewPassword] = useState('');
+  // the server's rule for a password of one's own (spec 02 §5), at most 50 characters
+  const newPasswordOk = isStrongPassword(newPassword) && newPassword.length <= 50;
   // kept until a sign-in: the page of the ended session may still mount this page (a slow chunk) after it
   // left the notice and before its reload, and must not take the notice from the page after the reload
   const [notice] = useState(peekSessionEndNotice);
@@ -74,9 +77,10 @@ export default function LoginPage() {
                 <Alert.Indicator />
                 <Alert.Title>{t('login.mustChange')}</Alert.Title>
               </Alert.Root>
-              <Field.Root required invalid={newPassword.length > 0 && (newPassword.length < 5 || newPassword.length > 50)}>
+              <Field.Root required invalid={newPassword.length > 0 && !newPasswordOk}>
                 <Field.Label>{t('login.newPassword')}</Field.Label>
                 <Input type="password" name="new-password" autoComplete="new-password" autoFocus value={newPassword} onChange={(e) => setNewPassword(e.target.value)} data-testid="login-new-password" />
+                {newPassword.length > 0 && !newPasswordOk && <Field.ErrorText data-testid="login-new-password-rule">{t('passwordReset.validation.weakPassword')}</Field.ErrorText>}
               </Field.Root>
             </>
           )}
@@ -84,7 +88,7 @@ export default function LoginPage() {
             type="submit"
             colorPalette="teal"
             loading={isLoading}
-            disabled={!email.trim() || !password || (mustChange && (newPassword.length < 5 || newPassword.length > 50))}
+            disabled={!email.trim() || !password || (mustChange && !newPasswordOk)}
             data-testid="login-submit"
           >
             {t('login.submit')}
