@@ -220,7 +220,10 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     done ??= new Set(
       (await this.tickets.keyed<{ id: number }>(DONE_TICKETS, [turns.map((t) => t.companyId), turns.map((t) => t.ticketId)])).map((r) => r.id),
     );
-    const left = done.size ? turns.filter((t) => !done.has(t.ticketId)) : turns;
+    const undone = done.size ? turns.filter((t) => !done.has(t.ticketId)) : turns;
+    // a company disabled or past its due date gets its customers' messages stored, and no bot (issue 38 item 9)
+    const inactive = undone.length ? await this.standings.inactiveOf(undone.map((t) => t.companyId)) : undefined;
+    const left = inactive?.size ? undone.filter((t) => !inactive.has(t.companyId)) : undone;
     if (left.length === 0) return;
     const delegates: Delegate[] = [];
     // rows named by key only: every statement of the turn keeps its plan

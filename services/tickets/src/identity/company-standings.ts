@@ -10,6 +10,11 @@ import { TicketsEnv } from '../config/env.js';
 const UNREACHABLE_TTL_MS = 10_000;
 /** How long the check waits for auth's answer about a company it has not heard of. */
 const AUTH_TIMEOUT_MS = 2_000;
+/**
+ * How long the bot's turn (the inbound path, every batch) reuses what it read of a company's status: an event
+ * applied here forgets it at once; another replica's copy catches up within this.
+ */
+const TURN_TTL_MS = 5_000;
 
 export type StandingRefusal = 'inactive' | 'not-in-plan';
 
@@ -44,6 +49,7 @@ const STANDING = `
 export class CompanyStandings {
   private readonly logger = new Logger(CompanyStandings.name);
   private readonly memo = new Map<number, { until: number; refusal: (flag?: keyof PlanFlags) => StandingRefusal | null }>();
+  private readonly turnMemo = new Map<number, { until: number; active: boolean }>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -66,10 +72,35 @@ export class CompanyStandings {
     return refusal(flag);
   }
 
+  /**
+   * The companies among `companyIds` that may not run now (disabled, or past their due date on their own
+   * calendar): the bot's menu answers none of their customers. Asked at every bot turn, so what was read of a
+   * company is reused TURN_TTL_MS.
+   */
+  async inactiveOf(companyIds: Iterable<number>): Promise<Set<number>> {
+    const inactive = new Set<number>();
+    const now = Date.now();
+    for (const id of new Set(companyIds)) {
+      let hit = this.turnMemo.get(id);
+      if (!hit || hit.until <= now) {
+        hit = { until: now + TURN_TTL_MS, active: (await this.refusal(id)) !== 'inactive' };
+        this.turnMemo.set(id, hit);
+        if (this.turnMemo.size > 10_000) for (const [k, v] of this.turnMemo) if (v.until <= now) this.turnMemo.delete(k);
+      }
+      if (!hit.active) inactive.add(id);
+    }
+    return inactive;
+  }
+
   /** An event told of the company (or of a plan): what auth answered before is not reused. */
   forget(companyId?: number): void {
-    if (companyId === undefined) this.memo.clear();
-    else this.memo.delete(companyId);
+    if (companyId === undefined) {
+      this.memo.clear();
+      this.turnMemo.clear();
+    } else {
+      this.memo.delete(companyId);
+      this.turnMemo.delete(companyId);
+    }
   }
 
   /** auth's `company.updated`, unless the copy already holds a later state. */

@@ -163,8 +163,37 @@ async function promptCompany() {
   return { c, admin, queue, conn };
 }
 
+/**
+ * What the bot did with a customer's message once a later customer of an active company (in the same inbound
+ * lane: one by default, in order) has been answered: the replies on the conversation and its bot state.
+ */
+async function botAfterWitness(c: TestCompany, from: string): Promise<{ said: string[]; botState: unknown }> {
+  const w = await witness();
+  const n = randomNumber();
+  await w.c.inbound(w.conn.id, n, 'tem pizza?');
+  expect(await botOutcome(w.c, n)).toMatchObject({ said: ['Olá do fluxo'] });
+  const [row] = await db.query(
+    `SELECT t.id, t."botState" FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" WHERE c."companyId" = $1 AND c.number = $2 ORDER BY t.id DESC LIMIT 1`,
+    [c.companyId, from],
+  );
+  expect(row).toBeDefined();
+  const said = (await db.query(`SELECT body FROM tickets.messages WHERE "ticketId" = $1 AND "fromMe" ORDER BY id`, [row.id])).map((m: { body: string }) => m.body);
+  return { said, botState: row.botState };
+}
+
+let witnessCompany: Awaited<ReturnType<typeof flowCompany>> | undefined;
+async function witness() {
+  if (!witnessCompany) {
+    witnessCompany = await flowCompany();
+    const planId = newPlanId();
+    await plan(planId);
+    await standing(witnessCompany.c, planId);
+  }
+  return witnessCompany;
+}
+
 describe('the bot asks a queue’s flow or AI model only while the company may', () => {
-  it('a flow runs while the plan has useIntegrations; after a downgrade the flow is not asked and the ticket goes to the queue’s agents; after disabling too', async () => {
+  it('a flow runs while the plan has useIntegrations; after a downgrade the flow is not asked and the ticket goes to the queue’s agents; a disabled company gets no bot at all', async () => {
     const { c, queue, conn } = await flowCompany();
     const planId = newPlanId();
     await plan(planId);
@@ -183,16 +212,37 @@ describe('the bot asks a queue’s flow or AI model only while the company may',
     expect(await botOutcome(c, second)).toEqual({ said: [], handedOver: true, queueId: queue.id });
     expect(peer.count(flow)).toBe(1);
 
-    // the plan has it again, but the provider disables the company
+    // the plan has it again, but the provider disables the company: its customers' messages are stored, and the
+    // bot says nothing at all (no menu, no flow, no hand-over)
     await plan(planId);
     await standing(c, planId, { status: false });
     const third = randomNumber();
     await c.inbound(conn.id, third, 'tem pizza?');
-    expect(await botOutcome(c, third)).toEqual({ said: [], handedOver: true, queueId: queue.id });
+    expect(await botAfterWitness(c, third)).toEqual({ said: [], botState: null });
     expect(peer.count(flow)).toBe(1);
   });
 
-  it('an AI prompt runs on the operator’s key while the company is active; past its due date the model is not asked and the ticket goes to the queue’s agents', async () => {
+  it('the menu bot answers no customer of a disabled company, and answers again once it is enabled', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const sales = await newQueue(t, admin.token, 'Vendas');
+    const support = await newQueue(t, admin.token, 'Suporte');
+    const conn = await c.connection({ queueIds: [sales.id, support.id], greetingMessage: 'Bem-vindo!' });
+    const planId = newPlanId();
+    await plan(planId);
+    await standing(c, planId, { status: false });
+    const off = randomNumber();
+    await c.inbound(conn.id, off, 'oi');
+    expect(await botAfterWitness(c, off)).toEqual({ said: [], botState: null });
+
+    await standing(c, planId);
+    const on = randomNumber();
+    await c.inbound(conn.id, on, 'oi');
+    const menu = await botOutcome(c, on);
+    expect(menu.said.join('\n')).toContain('Vendas');
+  });
+
+  it('an AI prompt runs on the operator’s key while the company is active; past its due date the bot says nothing at all; on a plan without useOpenAi the model is not asked and the ticket goes to the queue’s agents', async () => {
     const { c, queue, conn } = await promptCompany();
     const planId = newPlanId();
     await plan(planId);
@@ -204,11 +254,11 @@ describe('the bot asks a queue’s flow or AI model only while the company may',
     expect(await botOutcome(c, first)).toMatchObject({ said: ['Olá da IA'], handedOver: false });
     expect(peer.count('/model/')).toBe(before + 1);
 
-    // the subscription ran out (its due date is past)
+    // the subscription ran out (its due date is past): no bot at all
     await standing(c, planId, { dueDate: '2020-01-31' });
     const second = randomNumber();
     await c.inbound(conn.id, second, 'qual o horário?');
-    expect(await botOutcome(c, second)).toEqual({ said: [], handedOver: true, queueId: queue.id });
+    expect(await botAfterWitness(c, second)).toEqual({ said: [], botState: null });
 
     // and on a plan without useOpenAi, renewed: still not asked
     const noAi = newPlanId();
@@ -220,7 +270,7 @@ describe('the bot asks a queue’s flow or AI model only while the company may',
     expect(peer.count('/model/')).toBe(before + 1);
   });
 
-  it('a company tickets has heard nothing of is asked of auth once: one auth disabled is refused, one it knows active runs', async () => {
+  it('a company tickets has heard nothing of is asked of auth once: one auth disabled gets no bot, one it knows active runs', async () => {
     const planId = newPlanId();
     const off = await flowCompany();
     peer.companies.set(off.c.companyId, { status: false, dueDate: FAR, planId, plan: ALL });
@@ -231,7 +281,7 @@ describe('the bot asks a queue’s flow or AI model only while the company may',
     const asked = peer.count(`/auth/internal/companies/${off.c.companyId}/`);
     const a = randomNumber();
     await off.c.inbound(off.conn.id, a, 'tem pizza?');
-    expect(await botOutcome(off.c, a)).toEqual({ said: [], handedOver: true, queueId: off.queue.id });
+    expect(await botAfterWitness(off.c, a)).toEqual({ said: [], botState: null });
     expect(peer.count(`/flow/${off.c.companyId}`)).toBe(0);
 
     const b = randomNumber();
@@ -242,7 +292,7 @@ describe('the bot asks a queue’s flow or AI model only while the company may',
     // kept in tickets' copy: a second conversation does not ask auth again
     const d = randomNumber();
     await off.c.inbound(off.conn.id, d, 'tem pizza?');
-    expect(await botOutcome(off.c, d)).toEqual({ said: [], handedOver: true, queueId: off.queue.id });
+    expect(await botAfterWitness(off.c, d)).toEqual({ said: [], botState: null });
     expect(peer.count(`/auth/internal/companies/${off.c.companyId}/`)).toBe(asked + 1);
     expect(peer.count(`/flow/${off.c.companyId}`)).toBe(0);
   });
