@@ -16,6 +16,7 @@ import { whatsappDatabase } from './database/data-source.js';
 import { KeyedStatements } from './database/keyed-statements.js';
 import { CommandRouter } from './runtime/command-router.js';
 import { InboundPublisher } from './runtime/inbound-publisher.js';
+import { NotOnWhatsapp } from './runtime/not-on-whatsapp.js';
 import { OutboundConsumer } from './runtime/outbound-consumer.js';
 import { Placement } from './runtime/placement.js';
 import type { SocketFactory } from './runtime/providers/baileys/baileys.provider.js';
@@ -64,6 +65,7 @@ export class AppModule {
         SandboxOutboxStore,
         ProviderFactory,
         InboundPublisher,
+        NotOnWhatsapp,
         OutboundConsumer,
         SessionRunner,
         Placement,

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { EventBus } from '@wa/event-bus';
 import type { WAMessage } from '@whiskeysockets/baileys';
 import type { LiveSession } from './live-session.js';
+import { NotOnWhatsapp } from './not-on-whatsapp.js';
 import { mediaOf, subjectToken, toAcks, toInboundMessage } from './providers/baileys/mapping.js';
 import type { ProviderEventMap } from './providers/provider.js';
 import { SessionStore } from './session-store.js';
@@ -33,6 +34,7 @@ export class InboundPublisher {
     private readonly bus: EventBus,
     private readonly store: SessionStore,
     private readonly storage: MediaStorage,
+    private readonly notOnWhatsapp: NotOnWhatsapp,
   ) {}
 
   /**
@@ -104,6 +106,8 @@ export class InboundPublisher {
     if (!inbound) return;
     // the echo of a message this connection sent itself; messages typed on the phone do go on
     if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return;
+    // a customer WhatsApp had refused wrote in: back on WhatsApp, sends to it go out again (before tickets hears of it)
+    if (!inbound.fromMe) await this.notOnWhatsapp.cameBack(s, inbound.from);
     await this.withMedia(s, m, inbound);
     await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
       msgId: WaSubjects.inboundMsgId(s.id, inbound.waMessageId),

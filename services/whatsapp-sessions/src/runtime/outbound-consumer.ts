@@ -5,6 +5,7 @@ import { EventBus, deleteDurable, isTransientError, type BusMessage, type Consum
 import { DomainError, MediaStorage } from '@wa/server-kit';
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
+import { NotOnWhatsapp } from './not-on-whatsapp.js';
 import { contactToJid } from './providers/baileys/mapping.js';
 import { SessionStore } from './session-store.js';
 import { NotOnWhatsappError, type OutgoingContent } from './providers/provider.js';
@@ -16,9 +17,6 @@ export const pacedDurable = (connectionId: number) => `wa-out-paced-${connection
 
 /** A paced send waits for its slot at most this long (a clock far off never parks the lane). */
 const MAX_PACE_WAIT_MS = 60 * 60_000;
-
-/** A number WhatsApp said is not on it is taken at its word this long (then asked again: people come back). */
-const NOT_ON_WHATSAPP_TTL_MS = 6 * 60 * 60_000;
 
 /** Chats of one batch sent side by side. */
 const CHATS_AT_ONCE = 32;
@@ -46,8 +44,6 @@ export class OutboundConsumer {
   /** each session's paced sends, one after the other, and when the last one went out */
   private readonly pacedTurns = new WeakMap<LiveSession, Promise<void>>();
   private readonly lastPaced = new WeakMap<LiveSession, number>();
-  /** `<connectionId>|<number>` WhatsApp refused as not on it, and when: the next send to it fails without asking */
-  private readonly notOnWhatsapp = new BoundedMap<string, number>(100_000);
 
   constructor(
     private readonly bus: EventBus,
@@ -55,6 +51,7 @@ export class OutboundConsumer {
     private readonly publisher: InboundPublisher,
     private readonly storage: MediaStorage,
     private readonly env: WhatsappSessionsEnv,
+    private readonly notOnWhatsapp: NotOnWhatsapp,
   ) {}
 
   /** Starts consuming for a CONNECTED session, unless it already does; a failure is retried on the next call. */
@@ -63,6 +60,8 @@ export class OutboundConsumer {
     lane.op = lane.op
       .then(async () => {
         if (s.stopped || (lane.consumer && lane.paced) || s.status !== 'CONNECTED') return;
+        // the numbers WhatsApp refused lately (kept across restarts), read once before the first send
+        await this.notOnWhatsapp.load(s);
         const spec = {
           stream: Streams.WA.name,
           // one more than the sends' own tries: the delivery after the last one reports what is still unsent as failed
@@ -249,27 +248,18 @@ export class OutboundConsumer {
 
   /**
    * A send to a number that is not on WhatsApp: its message is marked failed at once with
-   * ERR_WAPP_INVALID_CONTACT (no retry changes WhatsApp's answer), and the number is remembered.
+   * ERR_WAPP_INVALID_CONTACT (no retry changes WhatsApp's answer), and the number is remembered (a restart too).
    */
   private async invalidContact(s: LiveSession, send: WaOutboundSend, err: NotOnWhatsappError): Promise<void> {
-    this.notOnWhatsapp.set(`${s.id}|${send.to}`, Date.now());
+    await this.notOnWhatsapp.refused(s, send.to);
     this.failures.delete(send.waMessageId);
     this.logger.warn({ connectionId: s.id, waMessageId: send.waMessageId }, 'outbound send to a number not on WhatsApp; its message is marked failed');
     await this.publisher.failed(s, send.to, send.waMessageId, `ERR_WAPP_INVALID_CONTACT: ${err.message}`);
   }
 
-  /** WhatsApp said lately that this number is not on it. */
-  private knownNotOnWhatsapp(s: LiveSession, to: string): boolean {
-    const at = this.notOnWhatsapp.get(`${s.id}|${to}`);
-    if (at === undefined) return false;
-    if (Date.now() - at < NOT_ON_WHATSAPP_TTL_MS) return true;
-    this.notOnWhatsapp.delete(`${s.id}|${to}`);
-    return false;
-  }
-
   private async sendNow(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: WaAckEntry[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
-    if (this.knownNotOnWhatsapp(s, send.to)) throw new NotOnWhatsappError(send.to);
+    if (await this.notOnWhatsapp.has(s, send.to)) throw new NotOnWhatsappError(send.to);
     const content = await this.contentOf(send);
     if (!content) {
       this.logger.error({ connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key }, 'outbound media file missing; send dropped');

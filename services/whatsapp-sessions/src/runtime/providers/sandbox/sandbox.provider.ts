@@ -50,6 +50,8 @@ export class SandboxProvider implements SessionProvider {
    */
   async deliverInbound(requests: SandboxInboundRequest[]): Promise<string[]> {
     if (!this.open) throw new ProviderClosedError(this.kind);
+    // as WhatsApp: whoever writes is on it (a customer who had left came back)
+    for (const req of requests) this.left.delete(req.from);
     const timestamp = Math.floor(Date.now() / 1000);
     const messages: WAMessage[] = requests.map((req) => ({
       key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id: req.id ?? whatsappMessageId() },

@@ -1,0 +1,107 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { rowsOf } from '../database/sql.js';
+
+/** A number WhatsApp said is not on it is taken at its word this long (then asked again: people come back). */
+export const NOT_ON_WHATSAPP_TTL_MS = 6 * 60 * 60_000;
+
+/** Numbers of one session kept refused at most (the most recent refusals are loaded). */
+const MAX_PER_SESSION = 100_000;
+
+/** A session, as the key of its memory (a new session of the connection loads it again). */
+type SessionKey = { readonly id: number };
+
+/**
+ * The numbers WhatsApp said are not on it, per connection (`whatsapp.not_on_whatsapp`): a send to one fails at
+ * once, without asking the phone, for NOT_ON_WHATSAPP_TTL_MS. Kept in PostgreSQL so a restart or a takeover
+ * does not ask again (and time out a send again), read into memory once when a session starts consuming its
+ * sends, so a send costs no round trip; written when WhatsApp refuses a number; a message from the number
+ * (it is back on WhatsApp) forgets it, in memory and in the table.
+ */
+@Injectable()
+export class NotOnWhatsapp {
+  private readonly logger = new Logger(NotOnWhatsapp.name);
+  private readonly loaded = new WeakMap<SessionKey, Promise<Map<string, number>>>();
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Reads the session's connection's refused numbers (once per session; a failed read is tried again on the next call). */
+  load(s: SessionKey): Promise<Map<string, number>> {
+    let loading = this.loaded.get(s);
+    if (!loading) {
+      loading = this.read(s.id);
+      this.loaded.set(s, loading);
+      loading.catch(() => {
+        if (this.loaded.get(s) === loading) this.loaded.delete(s);
+      });
+    }
+    return loading;
+  }
+
+  private async read(connectionId: number): Promise<Map<string, number>> {
+    // the expired ones of this connection go now, the others come back into memory
+    await this.db.query(`DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND refused_at <= now() - $2 * interval '1 millisecond'`, [connectionId, NOT_ON_WHATSAPP_TTL_MS]);
+    const rows = rowsOf<{ number: string; at: string }>(
+      await this.db.query(
+        `SELECT number, (extract(epoch FROM refused_at) * 1000)::float8 AS at FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 ORDER BY refused_at DESC LIMIT $2`,
+        [connectionId, MAX_PER_SESSION],
+      ),
+    );
+    // oldest first: past MAX_PER_SESSION the oldest are let go first
+    return new Map(rows.reverse().map((r) => [r.number, Number(r.at)]));
+  }
+
+  /** WhatsApp said lately that this number is not on it (the session's memory, loaded first). */
+  async has(s: SessionKey, number: string): Promise<boolean> {
+    const refused = await this.load(s);
+    const at = refused.get(number);
+    if (at === undefined) return false;
+    if (Date.now() - at < NOT_ON_WHATSAPP_TTL_MS) return true;
+    refused.delete(number);
+    return false;
+  }
+
+  /** WhatsApp refused the number: remembered (the table first, so a restart right after still knows it). */
+  async refused(s: SessionKey, number: string): Promise<void> {
+    const refused = await this.load(s);
+    await this.db.query(
+      `INSERT INTO whatsapp.not_on_whatsapp (connection_id, number, refused_at) VALUES ($1, $2, now())
+       ON CONFLICT (connection_id, number) DO UPDATE SET refused_at = excluded.refused_at`,
+      [s.id, number],
+    );
+    if (!refused.has(number) && refused.size >= MAX_PER_SESSION) refused.delete(refused.keys().next().value as string);
+    refused.set(number, Date.now());
+  }
+
+  /**
+   * A message came from the number: it is on WhatsApp (again), and forgotten. Costs a statement only when it
+   * was remembered. Were the memory unreadable (PostgreSQL away), the message goes on and the number stays
+   * refused until it expires: a received message never waits for this.
+   */
+  async cameBack(s: SessionKey, number: string): Promise<void> {
+    let refused: Map<string, number>;
+    try {
+      refused = await this.load(s);
+    } catch (err) {
+      this.logger.warn({ err, connectionId: s.id }, 'refused numbers not read; a number that wrote in is not forgotten');
+      return;
+    }
+    const numbers = sameNumber(number).filter((n) => refused.has(n));
+    if (numbers.length === 0) return;
+    await this.db.query(`DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND number = ANY($2::varchar[])`, [s.id, numbers]);
+    for (const n of numbers) refused.delete(n);
+  }
+}
+
+/**
+ * The forms one number may take: a Brazilian mobile is kept with its 9th digit while WhatsApp names many older
+ * accounts without it (a customer refused under one form writes in under the other).
+ */
+function sameNumber(number: string): string[] {
+  const old = /^55(\d{2})([6-9]\d{7})$/.exec(number);
+  if (old) return [number, `55${old[1]}9${old[2]}`];
+  const current = /^55(\d{2})9(\d{8})$/.exec(number);
+  if (current) return [number, `55${current[1]}${current[2]}`];
+  return [number];
+}
