@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +27,10 @@ import { freePort } from './processes.js';
  * as a plain process from the repository root (the images' /app), with the environment its manifests give it
  * (ConfigMap, Dockerfile ENV, NODE_ENV=production) and real secrets. Only what names the cluster is replaced
  * by this machine's: hosts, ports, the database, Redis, NATS and S3 addresses, and the pod network, which is
- * this machine's own (non-loopback) address: every service listens there, so the gateway reaches the
- * services, and the test (the ingress) the gateway, from that address, as pods reach pods.
+ * loopback here (tests send traffic to loopback only): every service listens there, so the gateway reaches the
+ * services, and the test (the ingress) the gateway, from there, as pods reach pods. Loopback is also what an
+ * unset TRUSTED_PROXIES trusts, so that the manifests set it is checked by deploy/test/manifests.spec.ts; this
+ * test checks that, as set, the chain counts each client on its own.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 type Obj = Record<string, any>;
@@ -55,14 +57,10 @@ type S3rver = { run(): Promise<{ port: number }>; close(): Promise<void> };
 const S3rver = createRequire(import.meta.url)('s3rver') as new (options: Record<string, unknown>) => S3rver;
 /** a 1×1 PNG */
 const PNG_BYTES = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
-/** The pod network's part in TRUSTED_PROXIES (the private ranges), played by this machine's address. */
+/** The pod network's part in TRUSTED_PROXIES (the private ranges), played by loopback. */
 const POD_NETWORK = 'uniquelocal';
-/** This machine's first non-loopback IPv4 address: a pod's, here. */
-const podAddress = (() => {
-  const address = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
-  if (!address) throw new Error('this test needs a non-loopback IPv4 address on this machine (the pods\' network)');
-  return address;
-})();
+/** A pod's address, here. */
+const podAddress = '127.0.0.1';
 const SUPER = { email: `root-${Date.now()}@example.com`, password: randomBytes(12).toString('base64url') };
 
 const yamlDocs = (path: string): Obj[] => parseAllDocuments(readFileSync(join(root, path), 'utf8')).map((d) => d.toJS() as Obj);
@@ -107,7 +105,7 @@ function containerEnv(service: string, container: Obj, extra: Record<string, str
     else if (e.value !== undefined) env[e.name] = String(e.value);
   }
   // the cluster's names, by this machine's
-  if (env.TRUSTED_PROXIES) env.TRUSTED_PROXIES = env.TRUSTED_PROXIES.split(',').map((p) => (p.trim() === POD_NETWORK ? podAddress : p)).join(',');
+  if (env.TRUSTED_PROXIES) env.TRUSTED_PROXIES = env.TRUSTED_PROXIES.split(',').map((p) => (p.trim() === POD_NETWORK ? 'loopback' : p)).join(',');
   if (env.MEDIA_S3_ENDPOINT) env.MEDIA_S3_ENDPOINT = s3Endpoint;
   return { ...env, NATS_URL: nats.url, ...extra };
 }
