@@ -208,6 +208,8 @@ export function benchRun(name, log) {
       CONNECTION_TOKEN_KEY: jwtSecret,
       TICKETS_SECRETS_KEY: jwtSecret,
       AUTH_SECRETS_KEY: jwtSecret,
+      // the customers are the sandbox phone's: in production its channel is refused unless enabled
+      SANDBOX_CHANNEL: 'enabled',
       ...env,
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_ENV_')).map(([k, v]) => [k.slice('BENCH_ENV_'.length), v])),
     });
