@@ -1,21 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { WhatsappDto } from '@wa/contracts';
-import { cleanup, companyPool, createConnection, startSessions, tokenFor, type SessionsUnderTest } from './harness.js';
+import { createConnection, sessionsSuite, tokenFor, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(6);
 let next = 0;
 let svc: SessionsUnderTest;
-const created: Array<{ id: number; token: string }> = [];
-
-beforeAll(async () => {
-  svc = await startSessions(companies);
-});
-
-afterAll(async () => {
-  await cleanup(svc, created);
-  await svc?.close();
-});
+const { companies, created } = sessionsSuite(6, (s) => (svc = s));
 
 function newCompany() {
   const companyId = companies[next++]!;

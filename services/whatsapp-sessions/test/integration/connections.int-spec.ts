@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { ConnectionChangedEvent, ConnectionDeletedEvent, WhatsappDto } from '@wa/contracts';
 import { ConnectionTokens } from '../../src/connections/connection-tokens.js';
 import { randomBytes } from 'node:crypto';
-import { Collector, announce, cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { announce, Collector, createConnection, fieldMessages, sessionsSuite, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(18);
 let next = 0;
 let svc: SessionsUnderTest;
-const created: Array<{ id: number; token: string }> = [];
-
-beforeAll(async () => {
-  svc = await startSessions(companies);
-});
-
-afterAll(async () => {
-  await cleanup(svc, created);
-  await svc?.close();
-});
+const { companies, created } = sessionsSuite(18, (s) => (svc = s));
 
 function newCompany() {
   const companyId = companies[next++]!;

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { WhatsappDto } from '@wa/contracts';
-import { announce, cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, type SessionsUnderTest } from './harness.js';
+import { announce, createConnection, fieldMessages, sessionsSuite, tokenFor, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(4);
 let svc: SessionsUnderTest;
-const created: Array<{ id: number; token: string }> = [];
-
-beforeAll(async () => {
-  svc = await startSessions(companies);
-});
-
-afterAll(async () => {
-  await cleanup(svc, created);
-  await svc?.close();
-});
+const { companies, created } = sessionsSuite(4, (s) => (svc = s));
 
 async function create(token: string, body: Record<string, unknown> = {}): Promise<WhatsappDto> {
   const c = await createConnection(svc, token, body);

@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from '@jest/globals';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { signAccessToken } from '@wa/auth';
 import { Streams, type WhatsappDto } from '@wa/contracts';
@@ -17,6 +18,26 @@ import { SessionRunner } from '../../src/runtime/session-runner.js';
 /** Made-up companies of one test file (the database is shared and never wiped). */
 export function companyPool(size: number): number[] {
   return Array.from({ length: size }, () => 900_000 + randomInt(1_000_000_000));
+}
+
+/**
+ * A test file's whatsapp-sessions: `size` made-up companies, the service started before the file's tests (handed
+ * to `started`) and stopped after them, the connections the file lists in `created` deleted first.
+ */
+export function sessionsSuite(size: number, started: (svc: SessionsUnderTest) => void): { companies: number[]; created: Array<{ id: number; token: string }> } {
+  const companies = companyPool(size);
+  const created: Array<{ id: number; token: string }> = [];
+  let svc: SessionsUnderTest | undefined;
+  beforeAll(async () => {
+    svc = await startSessions(companies);
+    started(svc);
+  });
+  afterAll(async () => {
+    if (!svc) return;
+    await cleanup(svc, created);
+    await svc.close();
+  });
+  return { companies, created };
 }
 
 export interface SessionsUnderTest extends RunningApp {

@@ -1,20 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { WaSubjects, type SandboxOutboxItem, type WaAck, type WaOutboundSend } from '@wa/contracts';
-import { Collector, cleanup, companyPool, createConnection, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { Collector, createConnection, sessionsSuite, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(2);
 let svc: SessionsUnderTest;
-const created: Array<{ id: number; token: string }> = [];
-
-beforeAll(async () => {
-  svc = await startSessions(companies);
-});
-
-afterAll(async () => {
-  await cleanup(svc, created);
-  await svc?.close();
-});
+const { companies, created } = sessionsSuite(2, (s) => (svc = s));
 
 const phone = () => `55119${String(randomInt(10_000_000, 99_999_999))}`;
 const wid = () => `3EB0${randomInt(1e9).toString(16).toUpperCase()}${Date.now().toString(16).toUpperCase()}`;

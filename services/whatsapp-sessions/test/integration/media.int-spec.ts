@@ -1,25 +1,15 @@
 import { randomInt, randomBytes, createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { sessionCommandSubject, WaSubjects, type SandboxOutboxItem, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { MediaStorage } from '@wa/server-kit';
 import { request } from '@wa/event-bus';
 import { mediaForm, mp3File, pdfFile, pngFile, waitFor } from '@wa/testing';
-import { cleanup, companyPool, createConnection, lastOn, startSessions, storedOn, tokenFor, type SessionsUnderTest } from './harness.js';
+import { createConnection, lastOn, sessionsSuite, storedOn, tokenFor, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(6);
 let next = 0;
 let svc: SessionsUnderTest;
-const created: Array<{ id: number; token: string }> = [];
-
-beforeAll(async () => {
-  svc = await startSessions(companies);
-});
-
-afterAll(async () => {
-  await cleanup(svc, created);
-  await svc?.close();
-});
+const { companies, created } = sessionsSuite(6, (s) => (svc = s));
 
 async function sandboxConnection() {
   const companyId = companies[next++]!;

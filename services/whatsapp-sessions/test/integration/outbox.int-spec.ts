@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ConnectionSubjects, type ConnectionChangedEvent, type ConnectionSessionEvent } from '@wa/contracts';
 import { fnv1a } from '@wa/event-bus';
 import { TEST_DATABASE_URL, waitFor } from '@wa/testing';
 import pg from 'pg';
-import { Collector, cleanup, companyPool, createConnection, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { Collector, createConnection, sessionsSuite, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(2);
 let svc: SessionsUnderTest;
-const created: Array<{ id: number; token: string }> = [];
-
-beforeAll(async () => {
-  svc = await startSessions(companies);
-});
-
-afterAll(async () => {
-  await cleanup(svc, created);
-  await svc?.close();
-});
+const { companies, created } = sessionsSuite(2, (s) => (svc = s));
 
 /**
  * Connection changes and session states (status, QR) are written with their events in one transaction;

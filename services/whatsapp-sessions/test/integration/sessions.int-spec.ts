@@ -1,37 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAck, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { laneOf, NoRespondersError, request } from '@wa/event-bus';
 import { InboundPublisher } from '../../src/runtime/inbound-publisher.js';
 import type { LiveSession } from '../../src/runtime/live-session.js';
 import { waitFor } from '@wa/testing';
-import {
-  Collector,
-  cleanup,
-  companyPool,
-  connectionOf,
-  createConnection,
-  lastOn,
-  startSessions,
-  storedOn,
-  tokenFor,
-  waitForStatus,
-  type SessionsUnderTest,
-} from './harness.js';
+import { Collector, connectionOf, createConnection, lastOn, sessionsSuite, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
-const companies = companyPool(13);
 let next = 0;
 let svc: SessionsUnderTest;
-const created: Array<{ id: number; token: string }> = [];
-
-beforeAll(async () => {
-  svc = await startSessions(companies);
-});
-
-afterAll(async () => {
-  await cleanup(svc, created);
-  await svc?.close();
-});
+const { companies, created } = sessionsSuite(13, (s) => (svc = s));
 
 async function sandboxConnection() {
   const companyId = companies[next++]!;
