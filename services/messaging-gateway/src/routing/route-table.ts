@@ -107,6 +107,14 @@ export function isApiPath(method: string, rawPath: string): boolean {
   return API_PATHS.some((p) => p.methods.includes(m) && p.path.test(rawPath));
 }
 
+/** Each route's prefix in the canonical form, made once (matchRoute runs on every request). */
+const canonicalPrefixes = new WeakMap<Route, string>();
+function canonicalPrefix(route: Route): string {
+  let prefix = canonicalPrefixes.get(route);
+  if (prefix === undefined) canonicalPrefixes.set(route, (prefix = route.prefix.toLowerCase()));
+  return prefix;
+}
+
 /**
  * A path matches a prefix when it is the prefix or continues it with `/` (so `/queue` ≠ `/queues`),
  * compared on the canonical form (case, doubled and trailing slashes do not matter).
@@ -114,7 +122,7 @@ export function isApiPath(method: string, rawPath: string): boolean {
 export function matchRoute(method: string, path: string, routes: Route[] = ROUTES): RouteMatch | undefined {
   const canonical = canonicalPath(path);
   for (const route of routes) {
-    const prefix = route.prefix.toLowerCase();
+    const prefix = canonicalPrefix(route);
     if (canonical === prefix || canonical.startsWith(`${prefix}/`)) {
       return { route, isPublic: route.publicMethods?.includes(method.toUpperCase()) ?? false };
     }
