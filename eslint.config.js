@@ -1,5 +1,6 @@
 import nx from '@nx/eslint-plugin';
 import jsoncParser from 'jsonc-eslint-parser';
+import sqlHomes from './scripts/lint/sql-homes.js';
 
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', 'reports/**', '.nx/**', 'web/dist/**'] },
@@ -29,6 +30,12 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'no-console': 'error',
     },
+  },
+  {
+    // SQL text lives only in *.repository.ts and *.queries.ts files (migrations and tests aside): STYLE, "SQL in named homes"
+    files: ['services/**/*.ts', 'libs/**/*.ts'],
+    plugins: { conversa: { rules: { 'sql-homes': sqlHomes } } },
+    rules: { 'conversa/sql-homes': 'error' },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'],

@@ -27,6 +27,7 @@ export * from './storage/send-media.js';
 export * from './storage/s3-storage.js';
 export * from './secrets/secret-box.js';
 export * from './batching/write-batcher.js';
+export * from './timing/periodic-task.js';
 export * from './phone/message-id.js';
 export * from './spreadsheets/spreadsheet-reader.js';
 export * from './spreadsheets/export-cell.js';
