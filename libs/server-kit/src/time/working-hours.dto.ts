@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { DomainError } from '../errors/domain-error.js';
-import { TIME_OF_DAY, WEEKDAYS_EN, type WorkingDay } from './working-hours.js';
+import { TIME_OF_DAY, WEEKDAYS_EN, type WorkingDay } from '@wa/domain';
 
 /** One day of working hours in a request body: HH:mm to HH:mm (00:00–00:00: closed). Queues and companies alike. */
 export class WorkingDayBody {
