@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { COMPANY_TABLES, deleteCompanyRowsSql } from './company-rows.queries.js';
 
 /**
  * Deletes every row of a company from a service's schema, in `tx`: each table with a "companyId" column
@@ -8,11 +9,7 @@ import type { EntityManager } from 'typeorm';
  */
 export async function deleteCompanyRows(tx: EntityManager, schema: string, companyId: number): Promise<Record<string, number>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const tables: Array<{ name: string }> = await tx.query(
-    `SELECT c.table_name AS name FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-      WHERE c.table_schema = $1 AND c.column_name = 'companyId' AND t.table_type = 'BASE TABLE' ORDER BY c.table_name`,
-    [schema],
-  );
+  const tables: Array<{ name: string }> = await tx.query(COMPANY_TABLES, [schema]);
   const deleted: Record<string, number> = {};
   let pending = tables.map((t) => t.name);
   for (let pass = 0; pending.length > 0; pass++) {
@@ -20,7 +17,7 @@ export async function deleteCompanyRows(tx: EntityManager, schema: string, compa
     for (const table of pending) {
       await tx.query('SAVEPOINT company_rows');
       try {
-        const result: unknown = await tx.query(`DELETE FROM "${schema}"."${table.replace(/"/g, '')}" WHERE "companyId" = $1`, [companyId]);
+        const result: unknown = await tx.query(deleteCompanyRowsSql(schema, table), [companyId]);
         deleted[table] = Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
         await tx.query('RELEASE SAVEPOINT company_rows');
       } catch (err) {

@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions, type EntitySchema, type MixedList } from 'typeorm';
+import { createSchemaSql, LOCK_MIGRATIONS, UNLOCK_MIGRATIONS } from './migrations.queries.js';
 
 export interface ServiceDatabaseOptions {
   /** postgres:// URL */
@@ -97,10 +98,10 @@ export async function runMigrations(opts: ServiceDatabaseOptions): Promise<strin
     const runner = ds.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${opts.schema}`]);
-      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+      await runner.query(LOCK_MIGRATIONS, [`migrate:${opts.schema}`]);
+      await runner.query(createSchemaSql(opts.schema));
       const done = await ds.runMigrations({ transaction: 'each' });
-      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${opts.schema}`]);
+      await runner.query(UNLOCK_MIGRATIONS, [`migrate:${opts.schema}`]);
       return done.map((m) => m.name);
     } finally {
       await runner.release();

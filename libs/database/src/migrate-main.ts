@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { runMigrations, type ServiceDatabaseOptions } from './data-source.js';
+import { grantSchemaSql, LOCK_ROLE, ROLE_EXISTS, roleStatementSql } from './migrations.queries.js';
 
 /**
  * Body of each service's `migrate.js`: runs its pending migrations and says what it did. With
@@ -37,16 +38,11 @@ export async function grantServiceRole(ownerUrl: string, schema: string, service
   try {
     await ds.transaction(async (tx) => {
       // replicas migrating together: one at a time
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`role:${role}`]);
-      const [{ exists }] = (await tx.query('SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AS exists', [role])) as Array<{ exists: boolean }>;
-      // quoted by PostgreSQL itself (%I an identifier, %L a literal): DDL takes no parameters
-      const [{ sql }] = (await tx.query(`SELECT format('${exists ? 'ALTER' : 'CREATE'} ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L', $1::text, $2::text) AS sql`, [role, password])) as Array<{ sql: string }>;
+      await tx.query(LOCK_ROLE, [`role:${role}`]);
+      const [{ exists }] = (await tx.query(ROLE_EXISTS, [role])) as Array<{ exists: boolean }>;
+      const [{ sql }] = (await tx.query(roleStatementSql(exists), [role, password])) as Array<{ sql: string }>;
       await tx.query(sql);
-      await tx.query(`GRANT USAGE ON SCHEMA "${schema}" TO "${role}"`);
-      await tx.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "${schema}" TO "${role}"`);
-      await tx.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA "${schema}" TO "${role}"`);
-      await tx.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA "${schema}" TO "${role}"`);
-      await tx.query(`REVOKE INSERT, UPDATE, DELETE ON "${schema}".migrations FROM "${role}"`);
+      for (const grant of grantSchemaSql(schema, role)) await tx.query(grant);
     });
   } finally {
     await ds.destroy();

@@ -1,9 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { keptConnections, openConnections } from './data-source.js';
+import { BEGIN_KEPT_PLANS, KEPT_PLANS } from './page-reads.queries.js';
 import { statementName } from './prepared-query.js';
 
-/** What keeps one plan per statement: a generic plan, with sequential scans priced out (see PageReads). */
-const KEPT_PLANS = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' } as const;
 const settings = Object.entries(KEPT_PLANS);
 
 interface PgPool {
@@ -82,7 +81,7 @@ export async function keptPlansTransaction<T>(ds: DataSource, work: (tx: EntityM
     Object.assign(runner, { isTransactionActive: true, transactionDepth: 1 });
     let result: T;
     try {
-      await runner.query(`START TRANSACTION; ${settings.map(([k, v]) => `SET LOCAL ${k} = ${v}`).join('; ')}`);
+      await runner.query(BEGIN_KEPT_PLANS);
       result = await work(runner.manager);
     } catch (err) {
       // as TypeORM's transaction() does, except that the work's error is the one thrown

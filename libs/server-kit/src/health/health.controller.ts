@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { REDIS } from '../redis/redis.module.js';
 import { parkedOutboxRows, withTimeout } from '../metrics/bus-metrics.js';
+import { PING } from './health.queries.js';
 
 export const HEALTH_DATASOURCE = Symbol.for('wa.health.datasource');
 export const HEALTH_BUS = Symbol.for('wa.health.bus');
@@ -53,7 +54,7 @@ export class HealthController {
           .check('postgres')
           .attempt(async () => {
             if (!ds.isInitialized) throw new Error('not connected');
-            await ds.query('SELECT 1');
+            await ds.query(PING);
           })
           .withTimeout(TIMEOUT_MS),
       );

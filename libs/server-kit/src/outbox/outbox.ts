@@ -2,6 +2,10 @@ import { Logger, type BeforeApplicationShutdown, type OnApplicationShutdown, typ
 import { EventBus, errorMessage as errorMessageOf, fnv1a, isTransientError } from '@wa/event-bus';
 import type { DataSource, EntityManager } from 'typeorm';
 import { watchOutbox, type OutboxProbe } from '../metrics/bus-metrics.js';
+import { PeriodicTask } from '../timing/periodic-task.js';
+import { COMMIT, countsSql, deletePublishedSql, failedRowSql, insertEventsSql, returningIds, startPassSql, together, waitingRowsSql } from './outbox.queries.js';
+
+export { outboxMigration } from './outbox.queries.js';
 
 /** An event to publish once the transaction that wrote it commits. */
 export interface OutgoingEvent {
@@ -50,27 +54,6 @@ const RECENT_IDS = 4096;
 /** Batches a relay pass publishes in its transaction while rows keep coming, before it commits. */
 const MAX_ROUNDS = 20;
 
-/** The outbox table of a schema: the up and down SQL of the migration that creates it. */
-export function outboxMigration(schema: string): { up: string[]; down: string[] } {
-  return {
-    up: [
-      `CREATE TABLE IF NOT EXISTS ${schema}.outbox (
-         id bigserial PRIMARY KEY,
-         subject varchar(300) NOT NULL,
-         "msgId" varchar(300) NOT NULL,
-         payload jsonb NOT NULL,
-         headers jsonb,
-         "createdAt" timestamptz NOT NULL DEFAULT now(),
-         attempts int NOT NULL DEFAULT 0,
-         "lastError" text,
-         "parkedAt" timestamptz
-       )`,
-      `CREATE INDEX IF NOT EXISTS outbox_parked_idx ON ${schema}.outbox ("parkedAt") WHERE "parkedAt" IS NOT NULL`,
-    ],
-    down: [`DROP TABLE IF EXISTS ${schema}.outbox`],
-  };
-}
-
 /**
  * The one way a service publishes after a write. `add()` writes the events in the caller's transaction;
  * `flush()` after commit wakes the relay and returns at once, so a request never waits for NATS and never
@@ -87,7 +70,8 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   private readonly maxFailures: number;
   private readonly relayEveryMs: number;
   private readonly lockKey: number;
-  private timer: NodeJS.Timeout | undefined;
+  /** looks for rows nobody flushed, every relayEveryMs */
+  private readonly relayTimer: PeriodicTask;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -112,18 +96,19 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     this.maxFailures = opts.maxFailures ?? 5;
     this.relayEveryMs = opts.relayEveryMs ?? 1000;
     this.lockKey = fnv1a(`outbox:${opts.schema}`) | 0;
+    // kick() starts a pass or marks one wanted, never runs two at once, and returns at once
+    this.relayTimer = new PeriodicTask({ name: `${opts.schema}:outbox relay`, everyMs: this.relayEveryMs, run: async () => this.kick() });
   }
 
   onModuleInit(): void {
     this.unwatch = watchOutbox(this);
-    this.timer = setInterval(() => this.kick(), this.relayEveryMs);
-    this.timer.unref();
+    this.relayTimer.start();
     this.kick();
   }
 
   /** Last chance before the bus closes: publish what is waiting (bounded, so shutdown never hangs). */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    void this.relayTimer.stop();
     this.kick();
     await Promise.race([this.idle(), new Promise((r) => setTimeout(r, 2000).unref())]);
     this.stopped = true;
@@ -131,14 +116,14 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
 
   onApplicationShutdown(): void {
     this.stopped = true;
-    clearInterval(this.timer);
+    void this.relayTimer.stop();
     this.unwatch?.();
   }
 
   /** Writes the events in `tx` (the transaction of the change they announce); answers their row ids. */
   async add(tx: EntityManager, events: OutgoingEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
-    const rows: Array<{ id: string }> = await tx.query(`${this.insertSql(1)} RETURNING id`, this.insertValues(events));
+    const rows: Array<{ id: string }> = await tx.query(returningIds(this.insertSql(1)), this.insertValues(events));
     return rows.map((r) => String(r.id));
   }
 
@@ -147,9 +132,7 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
    * statement that writes its events along with its change (a data-modifying WITH).
    */
   insertSql(first: number): string {
-    const [a, b, c, d] = [first, first + 1, first + 2, first + 3];
-    return `INSERT INTO ${this.table} (subject, "msgId", payload, headers)
-       SELECT * FROM unnest($${a}::varchar[], $${b}::varchar[], $${c}::jsonb[], $${d}::jsonb[])`;
+    return insertEventsSql(this.table, first);
   }
 
   /** The four arrays insertSql takes. */
@@ -223,9 +206,7 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
   }
 
   async counts(): Promise<{ pending: number; parked: number }> {
-    const [r] = await this.db.query(
-      `SELECT count(*) FILTER (WHERE "parkedAt" IS NULL)::int AS pending, count(*) FILTER (WHERE "parkedAt" IS NOT NULL)::int AS parked FROM ${this.table}`,
-    );
+    const [r] = await this.db.query(countsSql(this.table));
     return { pending: Number(r.pending), parked: Number(r.parked) };
   }
 
@@ -279,21 +260,11 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     };
     client.on('error', dropped);
     try {
-      const rowsSql = `SELECT id, subject, "msgId", payload, headers, attempts FROM ${this.table} WHERE "parkedAt" IS NULL ORDER BY id LIMIT ${this.batch}`;
-      // the deletion of published rows need not wait for the disk: one lost in a crash only has its rows
-      // published again, which the stream drops as repeats (msgId) as it does after a relay died mid-pass.
-      // The rows are read through the primary key, never by a sequential scan: a queue table is mostly
-      // pages of deleted rows until a vacuum comes, and a scan of them (the planner's choice while the table
-      // has no statistics, or few live rows) cost every pass in proportion to all the rows ever relayed
-      const [, , , found] = (await client.query(
-        `BEGIN;
-         SET LOCAL synchronous_commit = off;
-         SET LOCAL enable_seqscan = off;
-         SELECT l.locked, o.* FROM (SELECT pg_try_advisory_xact_lock(${this.lockKey}) AS locked) l
-           LEFT JOIN LATERAL (${rowsSql.replace('WHERE', 'WHERE l.locked AND')}) o ON true`,
-      )) as unknown as [unknown, unknown, unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
+      const rowsSql = waitingRowsSql(this.table, this.batch);
+      // synchronous_commit off, no sequential scan: see startPassSql
+      const [, , , found] = (await client.query(startPassSql(this.lockKey, rowsSql))) as unknown as [unknown, unknown, unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
       if (!found.rows[0]?.locked) {
-        await client.query('COMMIT');
+        await client.query(COMMIT);
         // another process relays; it may have looked before our rows committed
         setTimeout(() => this.kick(), 50).unref();
         return false;
@@ -301,18 +272,18 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
       let rows: Row[] = found.rows.filter((r): r is Row & { locked: boolean } => r.id !== null);
       for (let round = 1; ; round++) {
         if (rows.length === 0) {
-          await client.query('COMMIT');
+          await client.query(COMMIT);
           return false;
         }
         const { done, failed, outage } = await this.publishRows(client, rows);
         // ids are bigserial values read above, digits only
-        const deleteSql = done.length > 0 ? `DELETE FROM ${this.table} WHERE id IN (${done.filter((id) => /^\d+$/.test(id)).join(',')})` : '';
+        const deleteSql = deletePublishedSql(this.table, done);
         this.published += done.length;
         // on the bus now: whoever waits for them goes on (their deletion commits below)
         if (done.length > 0) this.settle(done);
         const full = rows.length === this.batch;
         if (outage || failed > 0 || round >= MAX_ROUNDS || !(full || this.again)) {
-          await client.query(deleteSql ? `${deleteSql}; COMMIT` : 'COMMIT');
+          await client.query(together(deleteSql, COMMIT));
           if (outage) {
             this.warn(outage, 'outbox: NATS cannot take events now; they wait');
             return false;
@@ -322,7 +293,7 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
         }
         // the read below takes what the flushes so far asked for
         this.again = false;
-        const next = (await client.query(deleteSql ? `${deleteSql}; ${rowsSql}` : rowsSql)) as unknown as { rows: Row[] } | [unknown, { rows: Row[] }];
+        const next = (await client.query(together(deleteSql, rowsSql))) as unknown as { rows: Row[] } | [unknown, { rows: Row[] }];
         rows = (Array.isArray(next) ? next[1] : next).rows;
       }
     } catch (err) {
@@ -352,7 +323,7 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     });
     for (const { row, err } of failed) {
       const park = row.attempts + 1 >= this.maxFailures;
-      await client.query(`UPDATE ${this.table} SET attempts = attempts + 1, "lastError" = $2, "parkedAt" = CASE WHEN $3::bool THEN now() END WHERE id = $1`, [
+      await client.query(failedRowSql(this.table), [
         row.id,
         errorMessageOf(err).slice(0, 2000),
         park,

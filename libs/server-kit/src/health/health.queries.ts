@@ -1,0 +1,2 @@
+/** The readiness probe's statement: the database answers a query (HealthController). */
+export const PING = 'SELECT 1';
