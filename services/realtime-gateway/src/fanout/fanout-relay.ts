@@ -1,4 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { PeriodicTask } from '@wa/server-kit';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { RealtimeEnv } from '../config/env.js';
@@ -32,7 +33,7 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
   private others = true;
   /** messages heard from other replicas: an answer of Redis asked before one of them is out of date */
   private heard = 0;
-  private checker: NodeJS.Timeout | undefined;
+  private readonly checker = new PeriodicTask({ name: 'fan-out relay listeners', everyMs: OTHERS_CHECK_MS, run: () => this.checkOthers() });
 
   constructor(
     private readonly env: RealtimeEnv,
@@ -55,9 +56,8 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
     this.sub.on('ready', () => void this.hello());
     await this.sub.subscribe(this.channel);
     await this.hello();
-    await this.checkOthers();
-    this.checker = setInterval(() => void this.checkOthers(), OTHERS_CHECK_MS);
-    this.checker.unref();
+    await this.checker.runNow();
+    this.checker.start();
   }
 
   /** Tells the replicas on the channel that this one listens: they publish to it from now on (an empty batch). */
@@ -81,7 +81,7 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
-    clearInterval(this.checker);
+    await this.checker.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.all(

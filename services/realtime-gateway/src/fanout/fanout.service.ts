@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Streams } from '@wa/contracts';
 import { EventBus, deleteDurable, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
-import { REDIS } from '@wa/server-kit';
+import { PeriodicTask, REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { RealtimeEnv } from '../config/env.js';
@@ -39,8 +39,8 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(FanoutService.name);
   private readonly lease: FanoutLease;
   private handles: ConsumerHandle[] = [];
-  private ticker: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
+  /** renews the lease while consuming, or tries to take it: never two passes at once */
+  private readonly ticker: PeriodicTask;
   private closing = false;
 
   constructor(
@@ -56,6 +56,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly settings: SettingsConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
+    this.ticker = new PeriodicTask({ name: 'fan-out lease', everyMs: Math.max(250, Math.floor(env.FANOUT_LEASE_MS / 3)), run: () => this.tick() });
   }
 
   /** This replica consumes the events now. */
@@ -76,41 +77,34 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.tick();
-    this.ticker = setInterval(() => void this.tick(), Math.max(250, Math.floor(this.env.FANOUT_LEASE_MS / 3)));
-    this.ticker.unref();
+    await this.ticker.runNow();
+    this.ticker.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
-    clearInterval(this.ticker);
-    await this.ticking;
+    await this.ticker.stop();
     await this.stopConsuming();
     await this.lease.release();
   }
 
   /** Renews the lease while consuming, or tries to take it. */
-  private tick(): Promise<void> {
-    if (this.ticking || this.closing) return this.ticking ?? Promise.resolve();
-    this.ticking = (async () => {
-      try {
-        if (this.leading) {
-          if (!(await this.lease.renew())) {
-            this.log.warn({ durable: this.env.REALTIME_DURABLE }, 'fan-out lease lost; stopping to consume');
-            await this.stopConsuming();
-          }
-        } else if (await this.lease.acquire().catch(() => false)) {
-          await this.startConsuming();
+  private async tick(): Promise<void> {
+    if (this.closing) return;
+    try {
+      if (this.leading) {
+        if (!(await this.lease.renew())) {
+          this.log.warn({ durable: this.env.REALTIME_DURABLE }, 'fan-out lease lost; stopping to consume');
+          await this.stopConsuming();
         }
-      } catch (err) {
-        this.log.error({ err: (err as Error)?.message }, 'fan-out could not start; retrying');
-        await this.stopConsuming();
-        await this.lease.release();
-      } finally {
-        this.ticking = undefined;
+      } else if (await this.lease.acquire().catch(() => false)) {
+        await this.startConsuming();
       }
-    })();
-    return this.ticking;
+    } catch (err) {
+      this.log.error({ err: (err as Error)?.message }, 'fan-out could not start; retrying');
+      await this.stopConsuming();
+      await this.lease.release();
+    }
   }
 
   private async startConsuming(): Promise<void> {
