@@ -5,3 +5,4 @@ export * from './service-basics.js';
 export * from './start-service.js';
 export * from './records.js';
 export * from './media-fixtures.js';
+export * from './company-session.js';

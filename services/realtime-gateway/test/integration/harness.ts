@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { signAccessToken, TokenRevocation, UserDirectory, type DirectoryUser } from '@wa/auth';
+import { TokenRevocation, UserDirectory, type DirectoryUser } from '@wa/auth';
 import {
   ConnectionSubjects,
   Streams,
@@ -12,7 +12,7 @@ import {
   type WhatsappDto,
 } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
-import { connectionRecord, startInProcess, TEST_JWT_SECRET, waitFor, type RunningApp } from '@wa/testing';
+import { CompanySession, connectionRecord, startInProcess, waitFor, type RunningApp, type SessionUser } from '@wa/testing';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { AppModule } from '../../src/app.module.js';
 import { RealtimeEnv } from '../../src/config/env.js';
@@ -56,12 +56,7 @@ export const newCompanyId = () => 800_000 + randomInt(0, 100_000_000);
 let nextId = randomInt(1_000_000_000, 1_900_000_000);
 export const newId = () => nextId++;
 
-export interface TestUser {
-  companyId: number;
-  id: number;
-  sid: string;
-  token: string;
-}
+export type TestUser = SessionUser;
 
 /** A user in the directory (as auth writes it) and an access token of a new login session. */
 export async function newUser(
@@ -70,16 +65,11 @@ export async function newUser(
   opts: { profile?: Profile; queueIds?: number[]; super?: boolean; inDirectory?: boolean; id?: number } = {},
 ): Promise<TestUser> {
   const id = opts.id ?? newId();
-  const profile = opts.profile ?? 'user';
-  if (opts.inDirectory !== false) {
-    await replica.directory.put({ id, companyId, name: `User ${id}`, profile, queueIds: opts.queueIds ?? [], allTicket: 'desabled', super: !!opts.super });
-  }
-  return { companyId, id, ...session(companyId, id, profile, !!opts.super) };
+  return new CompanySession({ directory: replica.directory }, { companyId }).user({ ...opts, id, name: `User ${id}` });
 }
 
 export function session(companyId: number, id: number, profile: Profile = 'user', isSuper = false, ttlSeconds?: number) {
-  const sid = randomUUID();
-  return { sid, token: signAccessToken({ id, companyId, profile, super: isSuper, sid }, TEST_JWT_SECRET, ttlSeconds) };
+  return new CompanySession({}, { companyId }).token(id, profile, { super: isSuper, ttlSeconds });
 }
 
 export async function putUser(replica: Replica, user: Omit<DirectoryUser, 'name' | 'allTicket' | 'super'> & Partial<DirectoryUser>): Promise<void> {
