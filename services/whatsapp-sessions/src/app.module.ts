@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AuthLibModule, PlanLimitsClient } from '@wa/auth';
 import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
-import { ConnectionEvents } from './connections/connection-events.js';
+import { ConnectionEvents } from './outbox/connection-events.js';
 import { Outbox } from './outbox/outbox.service.js';
 import { ApiTokensController } from './connections/api-tokens.controller.js';
 import { ConnectionsController } from './connections/connections.controller.js';
@@ -14,6 +14,7 @@ import { DeletedCompaniesConsumer } from './connections/deleted-companies.consum
 import { NewCompaniesConsumer } from './connections/new-companies.consumer.js';
 import { whatsappDatabase } from './database/data-source.js';
 import { KeyedStatements } from './database/keyed-statements.js';
+import { CommandHandler } from './runtime/command-handler.js';
 import { CommandRouter } from './runtime/command-router.js';
 import { InboundPublisher } from './runtime/inbound-publisher.js';
 import { NotOnWhatsapp } from './runtime/not-on-whatsapp.js';
@@ -24,7 +25,9 @@ import { AuthStateStore } from './runtime/providers/baileys/postgres-auth-state.
 import { BAILEYS_SOCKET_FACTORY, ProviderFactory } from './runtime/providers/provider-factory.js';
 import { SandboxOutboxStore } from './runtime/providers/sandbox/sandbox-outbox.store.js';
 import { SessionLeases } from './runtime/session-leases.js';
+import { SESSION_HOST } from './runtime/session-host.js';
 import { SessionRunner } from './runtime/session-runner.js';
+import { SessionRuntime } from './runtime/session-runtime.js';
 import { SessionStore } from './runtime/session-store.js';
 import { SessionsController } from './sessions/sessions.controller.js';
 import { SessionsService } from './sessions/sessions.service.js';
@@ -68,8 +71,11 @@ export class AppModule {
         NotOnWhatsapp,
         OutboundConsumer,
         SessionRunner,
+        { provide: SESSION_HOST, useExisting: SessionRunner },
         Placement,
+        CommandHandler,
         CommandRouter,
+        SessionRuntime,
         SessionsService,
         NewCompaniesConsumer,
         DeletedCompaniesConsumer,

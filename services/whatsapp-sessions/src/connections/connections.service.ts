@@ -6,11 +6,10 @@ import { assertPlanRoom, PlanLimitsClient } from '@wa/auth';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { defaultChannel, sandboxAllowed, WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionEntity } from '../database/entities/connection.entity.js';
-import { CommandRouter } from '../runtime/command-router.js';
-import { OutboundConsumer } from '../runtime/outbound-consumer.js';
-import { ConnectionEvents } from './connection-events.js';
+import { SessionRuntime } from '../runtime/session-runtime.js';
+import { ConnectionEvents } from '../outbox/connection-events.js';
 import { ConnectionTokens } from './connection-tokens.js';
-import { connectionView } from './connection-view.js';
+import { connectionView } from '../outbox/connection-view.js';
 import type { CreateConnectionDto, UpdateConnectionDto } from './connections.dto.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import { CompanyRefs } from './company-refs.js';
@@ -37,8 +36,7 @@ export class ConnectionsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly connections: ConnectionsRepository,
     private readonly events: ConnectionEvents,
-    private readonly sessions: CommandRouter,
-    private readonly outbound: OutboundConsumer,
+    private readonly sessions: SessionRuntime,
     private readonly env: WhatsappSessionsEnv,
     private readonly tokens: ConnectionTokens,
     private readonly planLimits: PlanLimitsClient,
@@ -173,7 +171,7 @@ export class ConnectionsService {
       await this.events.add(tx, [ConnectionEvents.deleted(current.companyId, id), ...(promoted ? [ConnectionEvents.updated(promoted)] : [])]);
     });
     this.events.flush();
-    await this.outbound.forget(id);
+    await this.sessions.forget(id);
   }
 
   /** As the API shows it, the token opened (the controller keeps it from agents). */

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventBus, NoRespondersError, request } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
+import { CommandHandler } from './command-handler.js';
 import { Placement } from './placement.js';
 import { COMMAND_TIMEOUT_MS, commandSubject, type CommandReply, type SessionCommand } from './session-commands.js';
 import { SessionRunner } from './session-runner.js';
@@ -22,13 +23,14 @@ export class CommandRouter {
   constructor(
     private readonly bus: EventBus,
     private readonly runner: SessionRunner,
+    private readonly handler: CommandHandler,
     private readonly placement: Placement,
   ) {}
 
   async command(connectionId: number, cmd: SessionCommand): Promise<unknown> {
     for (let attempt = 0; attempt < ROUTE_ATTEMPTS; attempt++) {
       if (this.runner.isRunning(connectionId)) {
-        const local = await this.runner.execute(connectionId, cmd);
+        const local = await this.handler.execute(connectionId, cmd);
         if (local.ok) return local.result;
         if (!local.notHere) throw failure(local);
       }

@@ -54,7 +54,7 @@ export class OutboundConsumer {
     private readonly notOnWhatsapp: NotOnWhatsapp,
   ) {}
 
-  /** Starts consuming for a CONNECTED session, unless it already does; a failure is retried on the next call. */
+  /** Starts consuming for a CONNECTED session, unless it already does; a failure (NATS away) is retried until it starts or the session stops. */
   start(s: LiveSession): void {
     const lane = this.lane(s);
     lane.op = lane.op
@@ -86,7 +86,11 @@ export class OutboundConsumer {
         lane.paced ??= await this.bus.consume<WaOutboundSend>({ ...spec, durable: pacedDurable(s.id), filterSubjects: [WaSubjects.outboundPaced(s.id)], batchSize: 1 });
         if (s.stopped) await this.stopLane(lane);
       })
-      .catch((err: unknown) => this.logger.error({ err, connectionId: s.id }, 'outbound consumer not started; retrying on the next renewal'));
+      .catch((err: unknown) => {
+        this.logger.error({ err, connectionId: s.id }, 'outbound consumer not started; retrying');
+        // tried again at the pace of the lease renewals, for as long as the session is CONNECTED here
+        setTimeout(() => this.start(s), this.env.SESSION_LEASE_RENEW_MS).unref();
+      });
   }
 
   /** Stops consuming (in-flight sends finish); the durable stays for whoever runs the session next. */

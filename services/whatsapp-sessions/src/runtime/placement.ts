@@ -1,8 +1,8 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { WhatsappSessionsEnv, companyScope } from '../config/env.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
+import { SESSION_HOST, type SessionHost } from './session-host.js';
 import { SessionLeases } from './session-leases.js';
-import { SessionRunner } from './session-runner.js';
 import { SessionStore } from './session-store.js';
 
 export type StartOutcome = 'started' | 'running' | 'held-elsewhere' | 'gone' | 'not-live';
@@ -12,7 +12,7 @@ export type StartOutcome = 'started' | 'running' | 'held-elsewhere' | 'gone' | '
  * SESSION_CLAIM_INTERVAL_MS this process takes the sessions that should run and that nobody holds
  * (within its share); every SESSION_LEASE_RENEW_MS it renews its leases and lets go of the sessions
  * whose lease it lost or whose connection was deleted or disconnected elsewhere. On shutdown it hands
- * its sessions back.
+ * its sessions back. It sees the sessions running here only as a SessionHost (the runner).
  */
 @Injectable()
 export class Placement implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -26,7 +26,7 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
   constructor(
     private readonly env: WhatsappSessionsEnv,
     private readonly leases: SessionLeases,
-    private readonly runner: SessionRunner,
+    @Inject(SESSION_HOST) private readonly host: SessionHost,
     private readonly store: SessionStore,
     private readonly authState: AuthStateStore,
   ) {
@@ -65,7 +65,13 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
     clearInterval(this.claimTimer);
     clearInterval(this.renewTimer);
     await this.claiming?.catch(() => undefined);
-    await this.runner.stopAll();
+    await Promise.all(
+      this.host.runningIds().map((id) =>
+        this.host
+          .exclusive(id, (running) => (running ? this.host.stop(id, { release: true }) : Promise.resolve()))
+          .catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not handed back cleanly')),
+      ),
+    );
   }
 
   /**
@@ -73,26 +79,24 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
    * run (not DISCONNECTED), for sessions taken on our own rather than asked for.
    */
   startHere(connectionId: number, opts: { fresh: boolean; onlyLive?: boolean }): Promise<StartOutcome> {
-    return this.runner.serial(connectionId, async () => {
-      await this.runner.stopped(connectionId);
+    return this.host.exclusive(connectionId, async (running) => {
       if (this.closing) return 'held-elsewhere';
-      if (this.runner.isRunning(connectionId)) return 'running';
+      if (running) return 'running';
       if (!(await this.leases.acquire(connectionId))) return 'held-elsewhere';
       const row = await this.store.byId(connectionId);
       if (!row || (opts.onlyLive && row.status === 'DISCONNECTED')) {
         await this.leases.release(connectionId);
         return row ? 'not-live' : 'gone';
       }
-      await this.runner.launch(row, opts);
+      await this.host.launch(row, opts);
       return 'started';
     });
   }
 
   /** Ends a session nobody runs: forgets its pairing and marks it DISCONNECTED (under its lease, so nobody starts it meanwhile). */
   endUnheld(connectionId: number): Promise<'ended' | 'held-elsewhere' | 'gone'> {
-    return this.runner.serial(connectionId, async () => {
-      await this.runner.stopped(connectionId);
-      if (this.runner.isRunning(connectionId) || !(await this.leases.acquire(connectionId))) return 'held-elsewhere';
+    return this.host.exclusive(connectionId, async (running) => {
+      if (running || !(await this.leases.acquire(connectionId))) return 'held-elsewhere';
       try {
         await this.authState.clear(connectionId);
         const row = await this.store.setStatus(connectionId, { status: 'DISCONNECTED', qrcode: '', retries: 0 });
@@ -116,11 +120,12 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
   private async claimOnce(): Promise<void> {
     const max = this.env.SESSION_MAX_PER_PROCESS;
     try {
-      if (this.runner.count >= max) return;
-      const candidates = await this.store.live(this.scope, max + this.runner.count);
+      const here = () => this.host.runningIds().length;
+      if (here() >= max) return;
+      const candidates = await this.store.live(this.scope, max + here());
       for (const { id } of candidates) {
-        if (this.closing || this.runner.count >= max) break;
-        if (this.runner.isRunning(id)) continue;
+        if (this.closing || here() >= max) break;
+        if (this.host.runningIds().includes(id)) continue;
         const outcome = await this.startHere(id, { fresh: false, onlyLive: true }).catch((err: unknown) => {
           this.logger.error({ err, connectionId: id }, 'session not started');
           return 'failed';
@@ -134,25 +139,21 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** Keeps our leases; lets go of sessions whose lease we lost or whose connection was deleted or disconnected elsewhere. */
   private async renew(): Promise<void> {
-    const ids = this.runner.runningIds();
+    const ids = this.host.runningIds();
     if (ids.length === 0 || this.closing) return;
     try {
       const lost = new Set(await this.leases.renew(ids));
       const live = await this.store.stillLive(ids);
       for (const id of ids) {
-        const s = this.runner.session(id);
-        if (!s) continue;
         if (lost.has(id)) {
           this.logger.warn({ connectionId: id }, 'session lease lost; stopping the session here');
-          await this.runner.serial(id, () => this.runner.teardown(s, { release: false }));
+          await this.host.exclusive(id, (running) => (running ? this.host.stop(id, { release: false }) : Promise.resolve()));
         } else if (!live.has(id)) {
           // deleted, or disconnected elsewhere; checked again under the connection's lock (a launch writes OPENING)
-          await this.runner.serial(id, async () => {
-            const row = await this.store.byId(id);
-            if (this.runner.session(id) === s && (!row || row.status === 'DISCONNECTED')) await this.runner.teardown(s, { release: true });
+          await this.host.exclusive(id, async (running) => {
+            const row = running ? await this.store.byId(id) : undefined;
+            if (running && (!row || row.status === 'DISCONNECTED')) await this.host.stop(id, { release: true });
           });
-        } else {
-          this.runner.resumeOutbound(s);
         }
       }
     } catch (err) {

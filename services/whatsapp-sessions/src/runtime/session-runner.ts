@@ -1,7 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { ConnectionStatus } from '@wa/contracts';
-import { EventBus, isTransientError } from '@wa/event-bus';
-import { DomainError } from '@wa/server-kit';
+import { EventBus } from '@wa/event-bus';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { InboundPublisher } from './inbound-publisher.js';
@@ -9,30 +8,34 @@ import type { LiveSession } from './live-session.js';
 import { OutboundConsumer } from './outbound-consumer.js';
 import { connectionIntent } from './providers/baileys/mapping.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
-import { ADDRESS_BOOK_PAGE_MAX, type AddressBookPage } from '@wa/contracts';
-import { contactToJid } from './providers/baileys/mapping.js';
 import { ProviderClosedError, type ProviderEventMap } from './providers/provider.js';
 import { ProviderFactory } from './providers/provider-factory.js';
 import { reconnectDelay } from './reconnect-backoff.js';
 import { serveCommands, type CommandReply, type SessionCommand } from './session-commands.js';
+import type { SessionHost } from './session-host.js';
 import { SessionLeases } from './session-leases.js';
 import { SessionStore, type StatusPatch } from './session-store.js';
+
+/** Carries out a command on a session running here (the command handler); `notHere` when none runs. */
+export type CommandExecutor = (connectionId: number, cmd: SessionCommand) => Promise<CommandReply>;
 
 /**
  * Runs the sessions this process holds, from launch to teardown: turns provider events into our world
  * (status rows and `connection.session.*` events; received messages and acks through the inbound
  * publisher), reconnects a dropped session with back-off until the phone logs out, starts the outbound
- * consumer while CONNECTED and carries out the commands of its sessions. Which sessions run here is
- * placement's business; the runner only releases a lease when a session ends for good.
+ * consumer while CONNECTED and hands the commands of its sessions to the command handler. Which sessions
+ * run here is placement's business (it sees the runner as a SessionHost); the runner only releases a lease
+ * when a session ends for good.
  */
 @Injectable()
-export class SessionRunner {
+export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
   private readonly logger = new Logger(SessionRunner.name);
   private readonly sessions = new Map<number, LiveSession>();
   /** start, restart, end and takeover of one connection never interleave */
   private readonly ops = new Map<number, Promise<unknown>>();
   /** sessions being stopped: nothing starts the connection again before they are done */
   private readonly stopping = new Map<number, Promise<void>>();
+  private execute: CommandExecutor = async () => ({ ok: false, notHere: true });
 
   constructor(
     private readonly env: WhatsappSessionsEnv,
@@ -45,6 +48,11 @@ export class SessionRunner {
     private readonly outbound: OutboundConsumer,
   ) {}
 
+  /** Who carries out the commands sent to the sessions running here (the command handler registers itself). */
+  handleCommandsWith(execute: CommandExecutor): void {
+    this.execute = execute;
+  }
+
   /** Is the connection's session running in this process? */
   isRunning(connectionId: number): boolean {
     return this.sessions.has(connectionId);
@@ -54,10 +62,7 @@ export class SessionRunner {
     return [...this.sessions.keys()];
   }
 
-  get count(): number {
-    return this.sessions.size;
-  }
-
+  /** The session of a connection running here. */
   session(connectionId: number): LiveSession | undefined {
     return this.sessions.get(connectionId);
   }
@@ -67,8 +72,30 @@ export class SessionRunner {
     return this.sessions.get(connectionId)?.companyId;
   }
 
+  exclusive<T>(connectionId: number, fn: (running: boolean) => Promise<T>): Promise<T> {
+    return this.serial(connectionId, async () => {
+      await this.stopping.get(connectionId);
+      return fn(this.sessions.has(connectionId));
+    });
+  }
+
+  /**
+   * Stops the connection's session here, if it runs (within `exclusive`). `status` is stored (and published)
+   * when given; otherwise the stored status stays, so that another process resumes the session. `logout`:
+   * unpairs the phone first.
+   */
+  async stop(connectionId: number, opts: { release: boolean; logout?: boolean; status?: ConnectionStatus }): Promise<void> {
+    const s = this.sessions.get(connectionId);
+    if (s) await this.teardown(s, opts);
+  }
+
+  /** Sessions still being stopped when the process shuts down are waited for (placement stops the others). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.stopping.values());
+  }
+
   /** Runs `fn` after every earlier start, restart, end or takeover of the connection finished. */
-  serial<T>(connectionId: number, fn: () => Promise<T>): Promise<T> {
+  private serial<T>(connectionId: number, fn: () => Promise<T>): Promise<T> {
     const prev = this.ops.get(connectionId) ?? Promise.resolve();
     const next = prev.catch(() => undefined).then(fn);
     const tail = next.catch(() => undefined);
@@ -79,127 +106,9 @@ export class SessionRunner {
     return next;
   }
 
-  /** Resolves once a session of the connection being stopped here is stopped. */
-  async stopped(connectionId: number): Promise<void> {
-    await this.stopping.get(connectionId);
-  }
-
-  /** Ends every session here, releasing their leases (status kept: another process resumes them). */
-  async stopAll(): Promise<void> {
-    await Promise.all(
-      [...this.sessions.values()].map((s) =>
-        this.serial(s.id, () => this.teardown(s, { release: true })).catch((err: unknown) =>
-          this.logger.error({ err, connectionId: s.id }, 'session not handed back cleanly'),
-        ),
-      ),
-    );
-    await Promise.all(this.stopping.values());
-  }
-
-  /** Starts the outbound consumer of a CONNECTED session whose consumer did not start (bus down). */
-  resumeOutbound(s: LiveSession): void {
-    if (!s.stopped && s.status === 'CONNECTED') this.outbound.start(s);
-  }
-
-  /** Carries out a command on a session running here; `notHere` when it does not (any longer). Never rejects. */
-  async execute(connectionId: number, cmd: SessionCommand): Promise<CommandReply> {
-    try {
-      switch (cmd.action) {
-        case 'start':
-        case 'restart':
-          return await this.serial(connectionId, async () => {
-            const s = this.sessions.get(connectionId);
-            if (!s) return { ok: false, notHere: true };
-            // "try again" on a session that is up changes nothing; otherwise it starts over
-            if (cmd.action === 'start' && s.status === 'CONNECTED') return { ok: true };
-            const row = await this.store.byId(connectionId);
-            await this.teardown(s, { release: !row });
-            if (!row) return { ok: false, code: 'ERR_NO_WAPP_FOUND' };
-            await this.launch(row, { fresh: cmd.action === 'restart' });
-            return { ok: true };
-          });
-        case 'end':
-          return await this.serial(connectionId, async () => {
-            const s = this.sessions.get(connectionId);
-            if (!s) return { ok: false, notHere: true };
-            await this.teardown(s, { logout: true, status: 'DISCONNECTED', release: true });
-            return { ok: true };
-          });
-        case 'inbound': {
-          const s = this.sessions.get(connectionId);
-          if (!s) return { ok: false, notHere: true };
-          if (!s.provider.deliverInbound) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
-          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
-          const ids = await s.provider.deliverInbound(cmd.messages);
-          return { ok: true, result: { ids } };
-        }
-        case 'check': {
-          const s = this.sessions.get(connectionId);
-          if (!s) return { ok: false, notHere: true };
-          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
-          if (typeof cmd.number !== 'string' || !/^\d{8,15}$/.test(cmd.number)) return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT' };
-          return { ok: true, result: await s.provider.checkNumber(cmd.number) };
-        }
-        case 'contacts': {
-          const s = this.sessions.get(connectionId);
-          if (!s) return { ok: false, notHere: true };
-          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
-          const size = Math.min(ADDRESS_BOOK_PAGE_MAX, Math.max(1, Math.trunc(Number(cmd.pageSize) || ADDRESS_BOOK_PAGE_MAX)));
-          const page = Math.max(1, Math.trunc(Number(cmd.page) || 1));
-          const book = await s.provider.addressBook();
-          const result: AddressBookPage = { contacts: book.slice((page - 1) * size, page * size), hasMore: book.length > page * size };
-          return { ok: true, result };
-        }
-        case 'sandboxContacts': {
-          const s = this.sessions.get(connectionId);
-          if (!s) return { ok: false, notHere: true };
-          if (!s.provider.setAddressBook) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
-          s.provider.setAddressBook(Array.isArray(cmd.contacts) ? cmd.contacts : []);
-          return { ok: true };
-        }
-        case 'sandboxLeave': {
-          const s = this.sessions.get(connectionId);
-          if (!s) return { ok: false, notHere: true };
-          if (!s.provider.leaveWhatsapp) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
-          if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
-          s.provider.leaveWhatsapp(cmd.number);
-          return { ok: true };
-        }
-        case 'edit':
-        case 'delete': {
-          const s = this.sessions.get(connectionId);
-          if (!s) return { ok: false, notHere: true };
-          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
-          const failed = cmd.action === 'edit' ? 'ERR_EDITING_WAPP_MSG' : 'ERR_DELETE_WAPP_MSG';
-          if (typeof cmd.to !== 'string' || !cmd.to || typeof cmd.waMessageId !== 'string' || !cmd.waMessageId) return { ok: false, code: failed };
-          const jid = contactToJid(cmd.to);
-          const key = { remoteJid: jid, id: cmd.waMessageId, fromMe: cmd.fromMe === true };
-          try {
-            if (cmd.action === 'edit') await s.provider.editMessage(jid, key, String(cmd.text ?? ''));
-            else await s.provider.deleteMessage(jid, key);
-          } catch (err) {
-            if (err instanceof ProviderClosedError) throw err;
-            this.logger.warn({ err, connectionId, action: cmd.action }, 'WhatsApp refused a message change');
-            return { ok: false, code: failed };
-          }
-          return { ok: true };
-        }
-        default:
-          return { ok: false, code: 'ERR_VALIDATION', message: 'unknown session command' };
-      }
-    } catch (err) {
-      if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message, status: err.status };
-      if (err instanceof ProviderClosedError) return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
-      // NATS, Redis or PostgreSQL away: the caller may try again (503), nothing is broken
-      if (isTransientError(err)) return { ok: false, code: 'ERR_SERVICE_UNAVAILABLE', status: 503 };
-      this.logger.error({ err, connectionId, action: cmd.action }, 'session command failed');
-      return { ok: false, code: 'ERR_INTERNAL' };
-    }
-  }
-
   /**
    * Starts the connection's session here (its lease is ours): OPENING, then whatever its provider
-   * reports. `fresh`: the pairing is forgotten first (a new QR). Call inside `serial`.
+   * reports. `fresh`: the pairing is forgotten first (a new QR). Call inside `exclusive`.
    */
   async launch(row: ConnectionEntity, opts: { fresh: boolean }): Promise<void> {
     const ctx = { companyId: row.companyId, connectionId: row.id };
@@ -237,7 +146,7 @@ export class SessionRunner {
    * Stops a session here. `status` is stored (and published) when given; otherwise the stored status
    * stays, so that another process resumes the session (shutdown, lost lease).
    */
-  teardown(s: LiveSession, opts: { release: boolean; logout?: boolean; status?: ConnectionStatus; forgetPairing?: boolean }): Promise<void> {
+  private teardown(s: LiveSession, opts: { release: boolean; logout?: boolean; status?: ConnectionStatus; forgetPairing?: boolean }): Promise<void> {
     if (s.ended) return s.ended;
     s.stopped = true;
     clearTimeout(s.reconnectTimer);

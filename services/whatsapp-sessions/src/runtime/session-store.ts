@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { ConnectionStatus, WaOutboundSend } from '@wa/contracts';
 import { writeBatcher } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ConnectionEvents } from '../connections/connection-events.js';
+import { ConnectionEvents } from '../outbox/connection-events.js';
 import { KeyedStatements } from '../database/keyed-statements.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { rowsOf } from '../database/sql.js';

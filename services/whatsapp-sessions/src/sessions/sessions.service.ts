@@ -4,10 +4,7 @@ import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMe
 import { sandboxAllowed, WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionsRepository } from '../connections/connections.repository.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
-import { CommandRouter } from '../runtime/command-router.js';
-import { Placement } from '../runtime/placement.js';
-import { SandboxOutboxStore } from '../runtime/providers/sandbox/sandbox-outbox.store.js';
-import { SessionRunner } from '../runtime/session-runner.js';
+import { SessionRuntime } from '../runtime/session-runtime.js';
 import type { SandboxInboundDto } from './sessions.dto.js';
 
 export interface SessionPlacement {
@@ -43,29 +40,26 @@ function inParts<T>(items: T[], maxBytes: number): T[][] {
 export class SessionsService {
   constructor(
     private readonly connections: ConnectionsRepository,
-    private readonly router: CommandRouter,
-    private readonly runner: SessionRunner,
-    private readonly sessionPlacement: Placement,
-    private readonly outbox: SandboxOutboxStore,
+    private readonly runtime: SessionRuntime,
     private readonly storage: MediaStorage,
     private readonly env: WhatsappSessionsEnv,
   ) {}
 
   async start(id: number): Promise<void> {
-    await this.router.command((await this.mustFind(id)).id, { action: 'start' });
+    await this.runtime.command((await this.mustFind(id)).id, { action: 'start' });
   }
 
   async restart(id: number): Promise<void> {
-    await this.router.command((await this.mustFind(id)).id, { action: 'restart' });
+    await this.runtime.command((await this.mustFind(id)).id, { action: 'restart' });
   }
 
   async end(id: number): Promise<void> {
-    await this.router.command((await this.mustFind(id)).id, { action: 'end' });
+    await this.runtime.command((await this.mustFind(id)).id, { action: 'end' });
   }
 
   async placement(id: number): Promise<SessionPlacement> {
     const c = await this.mustFind(id);
-    return { connectionId: c.id, status: c.status, owner: await this.sessionPlacement.holder(c.id) };
+    return { connectionId: c.id, status: c.status, owner: await this.runtime.holder(c.id) };
   }
 
   /** Delivers a message to the sandbox phone; answers once it is on JetStream. */
@@ -100,10 +94,10 @@ export class SessionsService {
     // a session running here is the caller's company's connection when its company matches: no lookup
     // (the session itself refuses when it is not a sandbox); otherwise the connection is looked up
     const caller = currentContext()?.companyId;
-    if (caller === undefined || this.runner.localCompanyOf(id) !== caller) this.mustBeSandbox(await this.mustFind(id));
+    if (caller === undefined || this.runtime.localCompanyOf(id) !== caller) this.mustBeSandbox(await this.mustFind(id));
     const ids: string[] = [];
     for (const part of inParts(messages, COMMAND_PART_BYTES)) {
-      const result = (await this.router.command(id, { action: 'inbound', messages: part })) as { ids: string[] };
+      const result = (await this.runtime.command(id, { action: 'inbound', messages: part })) as { ids: string[] };
       ids.push(...result.ids);
     }
     return ids;
@@ -112,7 +106,7 @@ export class SessionsService {
   async sandboxContacts(id: number, contacts: Array<{ number: string; name: string }>): Promise<{ count: number }> {
     this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));
-    await this.router.command(c.id, { action: 'sandboxContacts', contacts });
+    await this.runtime.command(c.id, { action: 'sandboxContacts', contacts });
     return { count: contacts.length };
   }
 
@@ -120,7 +114,7 @@ export class SessionsService {
   async sandboxLeave(id: number, number: string): Promise<{ number: string }> {
     this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));
-    await this.router.command(c.id, { action: 'sandboxLeave', number });
+    await this.runtime.command(c.id, { action: 'sandboxLeave', number });
     return { number };
   }
 
@@ -128,7 +122,7 @@ export class SessionsService {
     this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));
     if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
-    return this.outbox.page(c.id, c.companyId, pageNumber);
+    return this.runtime.sandboxOutbox(c.id, c.companyId, pageNumber);
   }
 
   /** The sandbox phone's hooks do not exist where the sandbox channel is off (production, see SANDBOX_CHANNEL). */

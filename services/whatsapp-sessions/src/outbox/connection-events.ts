@@ -4,7 +4,7 @@ import { ConnectionSubjects, type ConnectionChangedEvent, type ConnectionDeleted
 import type { OutgoingEvent } from '@wa/server-kit';
 import type { EntityManager } from 'typeorm';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
-import { Outbox } from '../outbox/outbox.service.js';
+import { Outbox } from './outbox.service.js';
 import { connectionView } from './connection-view.js';
 
 /**

@@ -1,0 +1,121 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ADDRESS_BOOK_PAGE_MAX, type AddressBookPage } from '@wa/contracts';
+import { isTransientError } from '@wa/event-bus';
+import { DomainError } from '@wa/server-kit';
+import { contactToJid } from './providers/baileys/mapping.js';
+import { ProviderClosedError } from './providers/provider.js';
+import type { CommandReply, SessionCommand } from './session-commands.js';
+import { SessionRunner } from './session-runner.js';
+import { SessionStore } from './session-store.js';
+
+/**
+ * Carries out the commands of the sessions running in this process (`session-commands.ts`: start, restart, end,
+ * a number check, an edit or deletion, the address book, the sandbox phone's hooks), whether they were asked
+ * here or by another process over NATS. Registers itself with the runner, which serves each session's subject.
+ */
+@Injectable()
+export class CommandHandler {
+  private readonly logger = new Logger(CommandHandler.name);
+
+  constructor(
+    private readonly runner: SessionRunner,
+    private readonly store: SessionStore,
+  ) {
+    runner.handleCommandsWith((connectionId, cmd) => this.execute(connectionId, cmd));
+  }
+
+  /** Carries out a command on a session running here; `notHere` when it does not (any longer). Never rejects. */
+  async execute(connectionId: number, cmd: SessionCommand): Promise<CommandReply> {
+    try {
+      switch (cmd.action) {
+        case 'start':
+        case 'restart':
+          return await this.runner.exclusive(connectionId, async (running) => {
+            const s = this.runner.session(connectionId);
+            if (!running || !s) return { ok: false, notHere: true };
+            // "try again" on a session that is up changes nothing; otherwise it starts over
+            if (cmd.action === 'start' && s.status === 'CONNECTED') return { ok: true };
+            const row = await this.store.byId(connectionId);
+            await this.runner.stop(connectionId, { release: !row });
+            if (!row) return { ok: false, code: 'ERR_NO_WAPP_FOUND' };
+            await this.runner.launch(row, { fresh: cmd.action === 'restart' });
+            return { ok: true };
+          });
+        case 'end':
+          return await this.runner.exclusive(connectionId, async (running) => {
+            if (!running) return { ok: false, notHere: true };
+            await this.runner.stop(connectionId, { logout: true, status: 'DISCONNECTED', release: true });
+            return { ok: true };
+          });
+        case 'inbound': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!s.provider.deliverInbound) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const ids = await s.provider.deliverInbound(cmd.messages);
+          return { ok: true, result: { ids } };
+        }
+        case 'check': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.number !== 'string' || !/^\d{8,15}$/.test(cmd.number)) return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT' };
+          return { ok: true, result: await s.provider.checkNumber(cmd.number) };
+        }
+        case 'contacts': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const size = Math.min(ADDRESS_BOOK_PAGE_MAX, Math.max(1, Math.trunc(Number(cmd.pageSize) || ADDRESS_BOOK_PAGE_MAX)));
+          const page = Math.max(1, Math.trunc(Number(cmd.page) || 1));
+          const book = await s.provider.addressBook();
+          const result: AddressBookPage = { contacts: book.slice((page - 1) * size, page * size), hasMore: book.length > page * size };
+          return { ok: true, result };
+        }
+        case 'sandboxContacts': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!s.provider.setAddressBook) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          s.provider.setAddressBook(Array.isArray(cmd.contacts) ? cmd.contacts : []);
+          return { ok: true };
+        }
+        case 'sandboxLeave': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!s.provider.leaveWhatsapp) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
+          s.provider.leaveWhatsapp(cmd.number);
+          return { ok: true };
+        }
+        case 'edit':
+        case 'delete': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const failed = cmd.action === 'edit' ? 'ERR_EDITING_WAPP_MSG' : 'ERR_DELETE_WAPP_MSG';
+          if (typeof cmd.to !== 'string' || !cmd.to || typeof cmd.waMessageId !== 'string' || !cmd.waMessageId) return { ok: false, code: failed };
+          const jid = contactToJid(cmd.to);
+          const key = { remoteJid: jid, id: cmd.waMessageId, fromMe: cmd.fromMe === true };
+          try {
+            if (cmd.action === 'edit') await s.provider.editMessage(jid, key, String(cmd.text ?? ''));
+            else await s.provider.deleteMessage(jid, key);
+          } catch (err) {
+            if (err instanceof ProviderClosedError) throw err;
+            this.logger.warn({ err, connectionId, action: cmd.action }, 'WhatsApp refused a message change');
+            return { ok: false, code: failed };
+          }
+          return { ok: true };
+        }
+        default:
+          return { ok: false, code: 'ERR_VALIDATION', message: 'unknown session command' };
+      }
+    } catch (err) {
+      if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message, status: err.status };
+      if (err instanceof ProviderClosedError) return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+      // NATS, Redis or PostgreSQL away: the caller may try again (503), nothing is broken
+      if (isTransientError(err)) return { ok: false, code: 'ERR_SERVICE_UNAVAILABLE', status: 503 };
+      this.logger.error({ err, connectionId, action: cmd.action }, 'session command failed');
+      return { ok: false, code: 'ERR_INTERNAL' };
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { SandboxOutboxItem } from '@wa/contracts';
+import { CommandRouter } from './command-router.js';
+import { OutboundConsumer } from './outbound-consumer.js';
+import { Placement } from './placement.js';
+import { SandboxOutboxStore } from './providers/sandbox/sandbox-outbox.store.js';
+import type { SessionCommand } from './session-commands.js';
+import { SessionRunner } from './session-runner.js';
+
+/**
+ * The session runtime as the rest of the service sees it (connections/, sessions/): commands to a connection's
+ * session wherever it runs, where it runs, what the sandbox phone sent, and forgetting a deleted connection.
+ * Everything else in runtime/ (placement, the runner, providers, the inbound and outbound paths) stays behind it.
+ */
+@Injectable()
+export class SessionRuntime {
+  constructor(
+    private readonly router: CommandRouter,
+    private readonly runner: SessionRunner,
+    private readonly placement: Placement,
+    private readonly outbound: OutboundConsumer,
+    private readonly outbox: SandboxOutboxStore,
+  ) {}
+
+  /**
+   * Runs a command on the connection's session: here, at the process holding it, or (nobody holds it) here
+   * after taking it (start, restart) or on its stored state (end). Rejects with the session's DomainError.
+   */
+  command(connectionId: number, cmd: SessionCommand): Promise<unknown> {
+    return this.router.command(connectionId, cmd);
+  }
+
+  /** Who holds the connection's session (its lease), null when nobody does. */
+  holder(connectionId: number): Promise<string | null> {
+    return this.placement.holder(connectionId);
+  }
+
+  /** This process, as lease holder (shown to operators). */
+  get owner(): string {
+    return this.placement.owner;
+  }
+
+  /** The company of the connection whose session runs in this process; undefined when it does not run here. */
+  localCompanyOf(connectionId: number): number | undefined {
+    return this.runner.localCompanyOf(connectionId);
+  }
+
+  /** A page of what the sandbox phone of a connection put on the wire, newest first. */
+  sandboxOutbox(connectionId: number, companyId: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
+    return this.outbox.page(connectionId, companyId, pageNumber);
+  }
+
+  /** Forgets what outlives a deleted connection's session (its outbound durables). */
+  forget(connectionId: number): Promise<void> {
+    return this.outbound.forget(connectionId);
+  }
+}
