@@ -7,6 +7,7 @@ import { SessionReplacedConsumer } from './fanout/consumers/session-replaced.con
 import { UsersConsumer } from './fanout/consumers/users.consumer.js';
 import { AnnouncementsConsumer } from './fanout/consumers/announcements.consumer.js';
 import { SettingsConsumer } from './fanout/consumers/settings.consumer.js';
+import { PlatformListsConsumer } from './fanout/consumers/platform-lists.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
 import { FanoutRelay } from './fanout/fanout-relay.js';
 import { FanoutService } from './fanout/fanout.service.js';
@@ -41,6 +42,7 @@ export class AppModule {
         UsersConsumer,
         AnnouncementsConsumer,
         SettingsConsumer,
+        PlatformListsConsumer,
         FanoutRelay,
         FanoutService,
       ],

@@ -24,7 +24,7 @@ export const StreamAccess: Record<string, { owns: readonly StreamDef[]; reads: r
   auth: { owns: [Streams.AUTH], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.BILLING] },
   tickets: { owns: [Streams.TICKETS, Streams.WA], reads: [Streams.AUTH, Streams.CONNECTIONS, Streams.BILLING] },
   'whatsapp-sessions': { owns: [Streams.CONNECTIONS, Streams.WA], reads: [Streams.AUTH, Streams.TICKETS] },
-  'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH] },
+  'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH, Streams.BILLING] },
   'messaging-gateway': { owns: [], reads: [] },
   campaigns: { owns: [Streams.CAMPAIGNS], reads: [] },
   billing: { owns: [Streams.BILLING], reads: [] },
@@ -44,7 +44,16 @@ export const Subjects = {
   /** platform-wide (no company segment): every socket hears it */
   announcementUpdated: (announcementId: number) => `company.announcement.updated.${announcementId}`,
   announcementDeleted: (announcementId: number) => `company.announcement.deleted.${announcementId}`,
+  /** platform-wide: a help (spec 02 "Helps") saved or deleted */
+  helpUpdated: (helpId: number) => `company.help.updated.${helpId}`,
+  helpDeleted: (helpId: number) => `company.help.deleted.${helpId}`,
 } as const;
+
+/** On `Subjects.helpUpdated` / `helpDeleted`. */
+export interface HelpChangedEvent {
+  helpId: number;
+  at: string;
+}
 
 export interface SessionReplacedEvent {
   companyId: number;

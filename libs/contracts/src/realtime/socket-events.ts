@@ -20,7 +20,22 @@ export const SocketChannels = {
   announcement: () => 'company-announcement',
   /** per-user auth event: the account signed in elsewhere */
   auth: (companyId: number) => `company-${companyId}-auth`,
+  /** platform-wide, to super users: a company was created, changed or deleted (payload: PlatformListEvent; the list reloads) */
+  companies: () => 'platform-company',
+  /** platform-wide, to super users: a plan was saved or deleted (payload: PlatformListEvent) */
+  plans: () => 'platform-plan',
+  /** platform-wide, to every socket: a help was saved or deleted (payload: PlatformListEvent) */
+  helps: () => 'platform-help',
 } as const;
+
+/**
+ * On `platform-company`, `platform-plan` and `platform-help` (spec 02 §3: "Company, plan and help lists refresh
+ * live (create, update, delete, reload)"): which record changed; the page reloads what it shows.
+ */
+export interface PlatformListEvent {
+  action: 'create' | 'update' | 'delete';
+  id: number;
+}
 
 /** Events a client emits on the live socket (spec 01 §7 "Live socket"). */
 export const SocketClientEvents = {

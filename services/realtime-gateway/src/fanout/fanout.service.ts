@@ -11,6 +11,7 @@ import { TicketsConsumer, ticketsOrderKey } from './consumers/tickets.consumer.j
 import { UsersConsumer, USERS_FILTER } from './consumers/users.consumer.js';
 import { AnnouncementsConsumer, ANNOUNCEMENTS_FILTER } from './consumers/announcements.consumer.js';
 import { SettingsConsumer, SETTINGS_FILTER } from './consumers/settings.consumer.js';
+import { COMPANIES_FILTER, HELPS_FILTER, PlatformListsConsumer, PLANS_FILTER } from './consumers/platform-lists.consumer.js';
 import type { Emission } from './emission.js';
 import { FanoutLease } from './fanout-lease.js';
 import { FanoutRelay } from './fanout-relay.js';
@@ -28,7 +29,7 @@ interface Source {
 }
 
 /**
- * Fan-out happens once: every replica may consume the same durable on TICKETS, CONNECTIONS and AUTH,
+ * Fan-out happens once: every replica may consume the same durable on TICKETS, CONNECTIONS, AUTH and BILLING,
  * so each event is handled by one replica, which emits to its sockets and, through FanoutRelay, to those of the others.
  * A lease lets one replica consume at a time, so that a ticket's or a connection's events go out in
  * the order they were published; when it stops or dies another one takes the lease and resumes where
@@ -54,6 +55,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly users: UsersConsumer,
     private readonly announcements: AnnouncementsConsumer,
     private readonly settings: SettingsConsumer,
+    private readonly platformLists: PlatformListsConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
     this.ticker = new PeriodicTask({ name: 'fan-out lease', everyMs: Math.max(250, Math.floor(env.FANOUT_LEASE_MS / 3)), run: () => this.tick() });
@@ -73,6 +75,9 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       { stream: Streams.AUTH.name, filter: USERS_FILTER, durableSuffix: '-users', emissions: (m) => this.users.emissions(m) },
       { stream: Streams.AUTH.name, filter: ANNOUNCEMENTS_FILTER, durableSuffix: '-announcements', emissions: (m) => this.announcements.emissions(m) },
       { stream: Streams.AUTH.name, filter: SETTINGS_FILTER, durableSuffix: '-settings', emissions: (m) => this.settings.emissions(m) },
+      { stream: Streams.AUTH.name, filter: COMPANIES_FILTER, durableSuffix: '-companies', emissions: (m) => this.platformLists.companies(m) },
+      { stream: Streams.AUTH.name, filter: HELPS_FILTER, durableSuffix: '-helps', emissions: (m) => this.platformLists.helps(m) },
+      { stream: Streams.BILLING.name, filter: PLANS_FILTER, durableSuffix: '-plans', emissions: (m) => this.platformLists.plans(m) },
     ];
   }
 

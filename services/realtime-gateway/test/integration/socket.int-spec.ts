@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { signAccessToken } from '@wa/auth';
-import { SocketChannels, Subjects, userOnlineKey, type SessionReplacedEvent, type UserChangedEvent } from '@wa/contracts';
+import { PlanSubjects, SocketChannels, Subjects, userOnlineKey, type SessionReplacedEvent, type UserChangedEvent } from '@wa/contracts';
 import { REDIS } from '@wa/server-kit';
 import { waitFor } from '@wa/testing';
 import type { Redis } from 'ioredis';
@@ -257,6 +257,39 @@ describe('realtime-gateway: live socket', () => {
       await gw.bus.publish(Subjects.announcementUpdated(id), { action: 'update', announcement: live }, { msgId: randomUUID() });
       await settle(() => [superUser, admin, agent].every((c) => mine(c).length === 2));
       for (const c of [superUser, admin, agent]) expect(mine(c)[1]).toEqual({ action: 'update', announcement: live });
+    });
+
+    it('tells super users which company or plan changed, and every socket which help, so those lists reload live', async () => {
+      const companyA = newCompanyId();
+      const superUser = await open((await newUser(gw, companyA, { profile: 'admin', super: true })).token);
+      const admin = await open((await newUser(gw, companyA, { profile: 'admin' })).token);
+      const changed = newCompanyId();
+      const planId = newId();
+      const helpId = newId();
+      const at = new Date().toISOString();
+      await gw.bus.publish(Subjects.companyCreated(changed), { companyId: changed, at }, { msgId: randomUUID() });
+      await gw.bus.publish(Subjects.companyUpdated(changed), { companyId: changed, name: 'Nova', planId: 1, status: true, dueDate: null, at }, { msgId: randomUUID() });
+      await gw.bus.publish(Subjects.companyDeleted(changed), { companyId: changed, at }, { msgId: randomUUID() });
+      await gw.bus.publish(PlanSubjects.updated(planId), { planId, at }, { msgId: randomUUID() });
+      await gw.bus.publish(PlanSubjects.deleted(planId), { planId, at }, { msgId: randomUUID() });
+      await gw.bus.publish(Subjects.helpUpdated(helpId), { helpId, at }, { msgId: randomUUID() });
+      // a setting of the company (another company.* subject) is no company change
+      await gw.bus.publish(Subjects.settingUpdated(changed, 'userRating'), { companyId: changed, key: 'userRating', value: 'enabled', at }, { msgId: randomUUID() });
+      const mine = (c: Client, channel: string, id: number) => c.events(channel).filter((e) => e.id === id);
+      await settle(() => mine(superUser, SocketChannels.companies(), changed).length === 3 && mine(superUser, SocketChannels.plans(), planId).length === 2 && [superUser, admin].every((c) => mine(c, SocketChannels.helps(), helpId).length === 1));
+      expect(mine(superUser, SocketChannels.companies(), changed)).toEqual([
+        { action: 'create', id: changed },
+        { action: 'update', id: changed },
+        { action: 'delete', id: changed },
+      ]);
+      expect(mine(superUser, SocketChannels.plans(), planId)).toEqual([
+        { action: 'update', id: planId },
+        { action: 'delete', id: planId },
+      ]);
+      for (const c of [superUser, admin]) expect(mine(c, SocketChannels.helps(), helpId)).toEqual([{ action: 'update', id: helpId }]);
+      // the companies and plans of the platform are the super users' pages alone
+      expect(admin.events(SocketChannels.companies())).toEqual([]);
+      expect(admin.events(SocketChannels.plans())).toEqual([]);
     });
 
     it('sends sessionReplaced to the sockets of the ended session only, then disconnects them', async () => {

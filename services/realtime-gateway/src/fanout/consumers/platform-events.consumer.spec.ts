@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { BusMessage } from '@wa/event-bus';
 import type { TicketPlaces } from '../../realtime/ticket-places.js';
 import { AnnouncementsConsumer } from './announcements.consumer.js';
+import { PlatformListsConsumer } from './platform-lists.consumer.js';
 import { SettingsConsumer } from './settings.consumer.js';
 import { TicketsConsumer } from './tickets.consumer.js';
 
@@ -53,5 +54,12 @@ describe('the fan-out of announcements, settings and file lists', () => {
     ]);
     expect(await consumer.emissions(msg('files.deleted.7.3', { companyId: 7, action: 'delete', fileListId: 'x' }))).toEqual([]);
     expect(await consumer.emissions(msg('files.updated.7.3', { companyId: 9, action: 'update', fileList }))).toEqual([]);
+  });
+  it('names the company, plan or help that changed: companies and plans to super users, helps to every socket; nothing for other subjects', () => {
+    const lists = new PlatformListsConsumer();
+    expect(lists.companies(msg('company.deleted.12', {}))).toEqual([{ rooms: ['platform:super'], channel: 'platform-company', payload: { action: 'delete', id: 12 } }]);
+    expect(lists.plans(msg('plan.updated.3', {}))).toEqual([{ rooms: ['platform:super'], channel: 'platform-plan', payload: { action: 'update', id: 3 } }]);
+    expect(lists.helps(msg('company.help.updated.8', {}))).toEqual([{ rooms: ['platform'], channel: 'platform-help', payload: { action: 'update', id: 8 } }]);
+    for (const bad of ['company.renamed.12', 'company.created.x', 'company.created.0', 'company.setting.updated.12.x']) expect(lists.companies(msg(bad, {}))).toEqual([]);
   });
 });
