@@ -13,6 +13,15 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { CompanyRefs } from './company-refs/company-refs.js';
+import { CompanyRefsRepository } from './company-refs/company-refs.repository.js';
+import { CompaniesRepository } from './companies/companies.repository.js';
+import { HelpsRepository } from './helps/helps.repository.js';
+import { AnnouncementsRepository } from './announcements/announcements.repository.js';
+import { PasswordResetsRepository } from './password-reset/password-resets.repository.js';
+import { PlansRepository } from './plans/plans.repository.js';
+import { SessionsRepository } from './sessions/sessions.repository.js';
+import { SettingsRepository } from './settings/settings.repository.js';
+import { SettingsService } from './settings/settings.service.js';
 import { AuthEnv } from './config/env.js';
 import { authDatabase } from './database/data-source.js';
 import { Outbox } from './outbox/outbox.service.js';
@@ -38,7 +47,9 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
       controllers: [CompanyAccessController, PlanUsageController, CompaniesController, HelpsController, AnnouncementsController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, PlanEpochs, CompaniesAdminService, HelpsService, AnnouncementsService, SettingSecrets, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, PlanEpochs, CompaniesAdminService, HelpsService, AnnouncementsService, SettingSecrets, SettingsService,
+        // repositories: the service's SQL and TypeORM
+        CompaniesRepository, CompanyRefsRepository, HelpsRepository, AnnouncementsRepository, PasswordResetsRepository, PlansRepository, SessionsRepository, SettingsRepository, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
     };
   }
 }

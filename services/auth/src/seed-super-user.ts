@@ -5,7 +5,8 @@ import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
 import { authDatabase } from './database/data-source.js';
 import { UserEntity } from './database/entities/index.js';
-import { ensurePlatformSettings } from './settings/platform-settings.js';
+import { lockSeeds } from './seed.queries.js';
+import { ensurePlatformSettings } from './settings/settings.repository.js';
 
 /**
  * The first super user of a production install (a one-off command; the k8s Job and the compose service run
@@ -43,7 +44,7 @@ const ds = createDataSource(authDatabase(env.DATABASE_URL, 2));
 await ds.initialize();
 try {
   const outcome = await ds.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth-seed'))`);
+    await lockSeeds(tx);
     const existing = await tx.getRepository(UserEntity).findOne({ where: { super: true }, order: { id: 'ASC' } });
     if (existing) return { created: false, email: existing.email };
     const plan = await ensureFullPlan(tx);

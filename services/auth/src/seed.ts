@@ -5,8 +5,9 @@ import { IsEmail, IsString, Matches, MinLength } from 'class-validator';
 import { DatabaseEnv } from '@wa/server-kit';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
 import { authDatabase } from './database/data-source.js';
-import { CompanyEntity, UserEntity } from './database/entities/index.js';
-import { ensurePlatformSettings } from './settings/platform-settings.js';
+import { CompanyEntity } from './database/entities/index.js';
+import { companyOfEmail, lockSeeds } from './seed.queries.js';
+import { ensurePlatformSettings } from './settings/settings.repository.js';
 
 class SeedEnv extends DatabaseEnv {
   @IsString()
@@ -35,7 +36,7 @@ const ds = createDataSource(authDatabase(env.DATABASE_URL, 2));
 await ds.initialize();
 try {
   const created = await ds.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth-seed'))`);
+    await lockSeeds(tx);
     if ((await tx.getRepository(CompanyEntity).count()) > 0) return false;
     const plan = await ensureFullPlan(tx);
     const { company } = await createCompanyWithAdmin(tx, {
@@ -50,8 +51,8 @@ try {
   });
   process.stdout.write(created ? `auth: seeded ${env.SEED_COMPANY_NAME} with ${env.SEED_ADMIN_EMAIL}\n` : 'auth: database already seeded\n');
   // the demo company, for the other services' seeds (npm start passes it on as SEED_COMPANY_ID)
-  const admin = await ds.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email: env.SEED_ADMIN_EMAIL }).getOne();
-  if (admin) process.stdout.write(`SEED_COMPANY_ID=${admin.companyId}\n`);
+  const companyId = await companyOfEmail(ds, env.SEED_ADMIN_EMAIL);
+  if (companyId !== undefined) process.stdout.write(`SEED_COMPANY_ID=${companyId}\n`);
 } finally {
   await ds.destroy();
 }

@@ -4,7 +4,6 @@ import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from 
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CurrentUser, SuperOnly } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type AnnouncementDto, type AnnouncementEvent, type AnnouncementsPage } from '@wa/contracts';
-import { likeEscaped } from '@wa/database';
 import { attachFile, DiscardUploadsInterceptor, DomainError, dropFiles, FlagField, isMediaKey, MediaStorage, mediaUploadOptions, Omittable, PageNumberField, sendStoredMedia, type StoredMedia, type UploadedDiskFile } from '@wa/server-kit';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
@@ -13,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AnnouncementEntity } from '../database/entities/index.js';
 import { Outbox } from '../outbox/outbox.service.js';
+import { AnnouncementsRepository } from './announcements.repository.js';
 
 export const ANNOUNCEMENTS_PAGE_SIZE = 20;
 /** spec 02 §5: title and text are required, with this text. */
@@ -66,17 +66,14 @@ const blank = (field: string) => new DomainError('ERR_VALIDATION', { details: [{
 export class AnnouncementsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly announcements: AnnouncementsRepository,
     private readonly outbox: Outbox,
     private readonly storage: MediaStorage,
   ) {}
 
   async page(caller: AccessTokenClaims, q: ListAnnouncementsQuery): Promise<AnnouncementsPage> {
     const pageNumber = q.pageNumber ?? 1;
-    const qb = this.db.getRepository(AnnouncementEntity).createQueryBuilder('a').orderBy('a.createdAt', 'DESC').addOrderBy('a.id', 'DESC');
-    if (!caller.super) qb.andWhere('a.status');
-    const search = q.searchParam?.trim();
-    if (search) qb.andWhere('(a.title ILIKE :s OR a.text ILIKE :s)', { s: `%${likeEscaped(search)}%` });
-    const [rows, count] = await qb.take(ANNOUNCEMENTS_PAGE_SIZE).skip((pageNumber - 1) * ANNOUNCEMENTS_PAGE_SIZE).getManyAndCount();
+    const { rows, count } = await this.announcements.page(caller.super, q.searchParam?.trim(), pageNumber, ANNOUNCEMENTS_PAGE_SIZE);
     return { records: rows.map(announcementView), count, hasMore: pageNumber * ANNOUNCEMENTS_PAGE_SIZE < count };
   }
 

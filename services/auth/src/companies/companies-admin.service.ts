@@ -2,17 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { directoryRemoveEvent, TokenRevocation } from '@wa/auth';
 import { Subjects, type AccessTokenClaims, type CompaniesPage, type CompanyCreatedEvent, type CompanyDeletedEvent, type CompanyDto, type CompanyUpdatedEvent, type SettingUpdatedEvent, type UserDeletedEvent } from '@wa/contracts';
-import { deleteCompanyRows, likeEscaped } from '@wa/database';
+import { deleteCompanyRows } from '@wa/database';
 import { daysFromToday, DEFAULT_TIME_ZONE, DomainError } from '@wa/server-kit';
 import { randomBytes } from 'node:crypto';
 import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
-import { CompanyEntity, LoginSessionEntity, PlanEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
+import { CompanyEntity, LoginSessionEntity, PlanEntity, UserEntity } from '../database/entities/index.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { PasswordResetsRepository } from '../password-reset/password-resets.repository.js';
 import { PlanEpochs } from '../plans/plan-epochs.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
+import { SettingsRepository } from '../settings/settings.repository.js';
 import { companyView } from '../users/user-view.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { userChanged } from '../users/users.service.js';
 import type { CreateCompanyDto, ListCompaniesQuery, UpdateCompanyDto } from './companies.dto.js';
+import { CompaniesRepository } from './companies.repository.js';
 
 export const COMPANIES_PAGE_SIZE = 20;
 /** `/companies/list` answers at most this many (the selects of the provider's screens). */
@@ -32,6 +37,11 @@ const settingEvent = (companyId: number, key: string, value: string, at: string,
 export class CompaniesAdminService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly companies: CompaniesRepository,
+    private readonly users: UsersRepository,
+    private readonly settings: SettingsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly resets: PasswordResetsRepository,
     private readonly outbox: Outbox,
     private readonly revocation: TokenRevocation,
     private readonly epochs: PlanEpochs,
@@ -39,22 +49,19 @@ export class CompaniesAdminService {
 
   async page(query: ListCompaniesQuery): Promise<CompaniesPage> {
     const pageNumber = query.pageNumber ?? 1;
-    const qb = this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id');
-    const search = query.searchParam?.trim();
-    if (search) qb.where('(c.name ILIKE :s OR c.email ILIKE :s)', { s: `%${likeEscaped(search)}%` });
-    const [rows, count] = await qb.take(COMPANIES_PAGE_SIZE).skip((pageNumber - 1) * COMPANIES_PAGE_SIZE).getManyAndCount();
+    const { rows, count } = await this.companies.page(query.searchParam?.trim(), pageNumber, COMPANIES_PAGE_SIZE);
     return { companies: await this.views(this.db.manager, rows), count, hasMore: pageNumber * COMPANIES_PAGE_SIZE < count };
   }
 
   async list(): Promise<CompanyDto[]> {
-    const rows = await this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id').take(COMPANIES_LISTED).getMany();
+    const rows = await this.companies.list(COMPANIES_LISTED);
     return this.views(this.db.manager, rows);
   }
 
   async create(dto: CreateCompanyDto): Promise<CompanyDto> {
     const email = dto.email.trim().toLowerCase();
     const plan = await this.plan(this.db.manager, dto.planId);
-    if (await this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getExists()) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
+    if (await this.users.emailTaken(email)) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
     const dueDate = dto.dueDate ?? daysFromToday(Math.max(plan.trialDays, 0), DEFAULT_TIME_ZONE);
     const { view, outboxIds } = await this.db.transaction(async (tx) => {
       await this.assertFreeName(tx, dto.name);
@@ -62,7 +69,7 @@ export class CompaniesAdminService {
       const { company, admin } = await createCompanyWithAdmin(tx, { name: dto.name.trim(), dueDate, planId: plan.id, admin: { name: dto.name.trim(), email, password } });
       await tx.getRepository(CompanyEntity).update({ id: company.id }, { email, phone: dto.phone?.trim() || null, status: dto.status ?? true, recurrence: dto.recurrence ?? 'MENSAL' });
       const campaigns = String(dto.campaignsEnabled ?? true);
-      await tx.getRepository(SettingEntity).update({ companyId: company.id, key: 'campaignsEnabled' }, { value: campaigns });
+      await this.settings.update(tx, company.id, 'campaignsEnabled', campaigns);
       const at = new Date().toISOString();
       const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };
       const events: OutgoingEvent[] = [
@@ -96,10 +103,7 @@ export class CompaniesAdminService {
       const events = [this.updated(company)];
       if (dto.campaignsEnabled !== undefined) {
         const value = String(dto.campaignsEnabled);
-        await tx.query(
-          `INSERT INTO auth.settings ("companyId", key, value) VALUES ($1, 'campaignsEnabled', $2) ON CONFLICT ("companyId", key) DO UPDATE SET value = EXCLUDED.value, "updatedAt" = now()`,
-          [id, value],
-        );
+        await this.settings.upsert(tx, id, 'campaignsEnabled', value);
         events.push(settingEvent(id, 'campaignsEnabled', value, new Date().toISOString(), String(Date.now())));
       }
       // disabled: every session of its users ends (no refresh either); sign-ins are refused from now on
@@ -133,8 +137,8 @@ export class CompaniesAdminService {
       const sessions: Array<{ id: string }> = await tx.getRepository(LoginSessionEntity).find({ where: { companyId: id }, select: { id: true } });
       const userIds = users.map((u) => u.id);
       if (userIds.length > 0) {
-        await tx.query(`DELETE FROM auth.refresh_tokens WHERE "sessionId" IN (SELECT id FROM auth.login_sessions WHERE "companyId" = $1)`, [id]);
-        await tx.query(`DELETE FROM auth.password_resets WHERE "userId" = ANY($1::int[])`, [userIds]);
+        await this.sessions.deleteRefreshTokensOfCompany(tx, id);
+        await this.resets.deleteOfUsers(tx, userIds);
       }
       await deleteCompanyRows(tx, 'auth', id);
       await tx.getRepository(CompanyEntity).delete({ id });
@@ -174,9 +178,7 @@ export class CompaniesAdminService {
 
   /** Company names are unique whatever their case (the spec's save-failure text names this case). */
   private async assertFreeName(tx: EntityManager, name: string, exceptId?: number): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.companies.name'))`);
-    const [taken] = await tx.query(`SELECT id FROM auth.companies WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [name.trim(), exceptId ?? null]);
-    if (taken) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['A company with this name already exists'] }] }, 'A company with this name already exists');
+    if (await this.companies.nameTaken(tx, name.trim(), exceptId)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['A company with this name already exists'] }] }, 'A company with this name already exists');
   }
 
   private async view(manager: EntityManager, company: CompanyEntity): Promise<CompanyDto> {
@@ -188,7 +190,7 @@ export class CompaniesAdminService {
     const ids = rows.map((r) => r.id);
     const [plans, settings] = await Promise.all([
       manager.getRepository(PlanEntity).find({ where: [...new Set(rows.map((r) => r.planId))].map((id) => ({ id })) }),
-      manager.getRepository(SettingEntity).createQueryBuilder('s').where('s."companyId" IN (:...ids)', { ids }).orderBy('s.key').getMany(),
+      this.settings.ofCompanies(manager, ids),
     ]);
     const planOf = new Map(plans.map((p) => [p.id, p]));
     return rows.map((r) => companyView(r, planOf.get(r.planId) as PlanEntity, settings.filter((s) => s.companyId === r.id)));

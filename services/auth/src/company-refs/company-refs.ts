@@ -1,11 +1,10 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type ConnectionChangedEvent, type ConnectionDeletedEvent, type QueueChangedEvent, type QueueDeletedEvent } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
-import { DataSource } from 'typeorm';
+import { CompanyRefsRepository, type RefKind } from './company-refs.repository.js';
 
-export type RefKind = 'queue' | 'connection';
+export type { RefKind } from './company-refs.repository.js';
 
 /**
  * The queues (from tickets) and connections (from whatsapp-sessions) of each company, as their events say:
@@ -17,7 +16,7 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
   private handles: ConsumerHandle[] = [];
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly refs: CompanyRefsRepository,
     private readonly bus: EventBus,
   ) {}
 
@@ -55,11 +54,7 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
   async assertOwn(companyId: number, kind: RefKind, ids: number[], field: string): Promise<void> {
     const wanted = [...new Set(ids)];
     if (wanted.length === 0) return;
-    const rows: Array<{ id: number }> = await this.db.query(
-      `SELECT id FROM auth.company_refs WHERE kind = $1 AND id = ANY($2::int[]) AND "companyId" = $3 AND NOT deleted`,
-      [kind, wanted, companyId],
-    );
-    const found = new Set(rows.map((r) => Number(r.id)));
+    const found = await this.refs.ownIds(companyId, kind, wanted);
     const missing = wanted.filter((id) => !found.has(id));
     if (missing.length > 0) {
       const what = kind === 'queue' ? 'queue' : 'connection';
@@ -91,12 +86,6 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async remember(kind: RefKind, id: number, companyId: number, deleted: boolean): Promise<void> {
     if (!Number.isSafeInteger(id) || !Number.isSafeInteger(companyId)) return;
-    // a deletion is final: a late update of the same id never brings it back; a deleted company's late
-    // events (its connections ended after it went) leave nothing of it here
-    await this.db.query(
-      `INSERT INTO auth.company_refs (kind, id, "companyId", deleted) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM auth.companies WHERE id = $3)
-       ON CONFLICT (kind, id) DO UPDATE SET deleted = auth.company_refs.deleted OR EXCLUDED.deleted`,
-      [kind, id, companyId, deleted],
-    );
+    await this.refs.remember(kind, id, companyId, deleted);
   }
 }

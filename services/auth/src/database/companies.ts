@@ -1,6 +1,7 @@
 import { daysFromToday, DEFAULT_TIME_ZONE, TIME_ZONE_SETTING } from '@wa/server-kit';
 import argon2 from 'argon2';
 import type { EntityManager } from 'typeorm';
+import { insertFullPlan } from '../plans/plans.repository.js';
 import { CompanyEntity, PlanEntity, SettingEntity, UserEntity } from './entities/index.js';
 
 /** Settings every company starts with (spec 02 "Setting" keys). */
@@ -64,7 +65,7 @@ export async function ensureFullPlan(tx: EntityManager): Promise<PlanEntity> {
   const repo = tx.getRepository(PlanEntity);
   const existing = await repo.findOneBy({ id: FULL_PLAN_ID });
   if (existing) return existing;
-  await tx.query(`INSERT INTO auth.plans (id, name, "isPublic") VALUES ($1, 'Plano Completo', false) ON CONFLICT DO NOTHING`, [FULL_PLAN_ID]);
+  await insertFullPlan(tx, FULL_PLAN_ID);
   return repo.findOneByOrFail({ id: FULL_PLAN_ID });
 }
 

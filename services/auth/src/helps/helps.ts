@@ -1,13 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
-import { likeEscaped } from '@wa/database';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { SuperOnly } from '@wa/auth';
 import type { HelpDto, HelpsPage } from '@wa/contracts';
 import { DomainError, Omittable, PageNumberField, TextField } from '@wa/server-kit';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DataSource } from 'typeorm';
-import { HelpEntity } from '../database/entities/index.js';
+import type { HelpEntity } from '../database/entities/index.js';
+import { HelpsRepository } from './helps.repository.js';
 
 export const HELPS_PAGE_SIZE = 40;
 /** `/helps/list` answers at most this many (the Ajuda tab). */
@@ -38,39 +36,36 @@ const nameTaken = () => new DomainError('ERR_VALIDATION', { details: [{ field: '
 /** The platform's help videos: everyone reads them (the /helps page); super users manage them (settings tab Ajuda). */
 @Injectable()
 export class HelpsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly helps: HelpsRepository) {}
 
   async page(query: ListHelpsQuery): Promise<HelpsPage> {
     const pageNumber = query.pageNumber ?? 1;
-    const qb = this.db.getRepository(HelpEntity).createQueryBuilder('h').orderBy('lower(h.title)').addOrderBy('h.id');
-    const search = query.searchParam?.trim();
-    if (search) qb.where('(h.title ILIKE :s OR h.description ILIKE :s)', { s: `%${likeEscaped(search)}%` });
-    const [rows, count] = await qb.take(HELPS_PAGE_SIZE).skip((pageNumber - 1) * HELPS_PAGE_SIZE).getManyAndCount();
+    const { rows, count } = await this.helps.page(query.searchParam?.trim(), pageNumber, HELPS_PAGE_SIZE);
     return { helps: rows.map(helpView), count, hasMore: pageNumber * HELPS_PAGE_SIZE < count };
   }
 
   async list(): Promise<HelpDto[]> {
-    return (await this.db.getRepository(HelpEntity).createQueryBuilder('h').orderBy('lower(h.title)').addOrderBy('h.id').take(HELPS_LISTED).getMany()).map(helpView);
+    return (await this.helps.list(HELPS_LISTED)).map(helpView);
   }
 
   async create(dto: CreateHelpDto): Promise<HelpDto> {
     return this.unique(async () => {
-      const saved = await this.db.getRepository(HelpEntity).save(this.db.getRepository(HelpEntity).create({ title: dto.title.trim(), description: dto.description?.trim() ?? '', video: dto.video }));
+      const saved = await this.helps.create({ title: dto.title.trim(), description: dto.description?.trim() ?? '', video: dto.video });
       return helpView(saved);
     });
   }
 
   async update(id: number, dto: UpdateHelpDto): Promise<HelpDto> {
-    const help = await this.db.getRepository(HelpEntity).findOneBy({ id });
+    const help = await this.helps.find(id);
     if (!help) throw new DomainError('ERR_NOT_FOUND');
     if (dto.title !== undefined) help.title = dto.title.trim();
     if (dto.description !== undefined) help.description = dto.description.trim();
     if (dto.video !== undefined) help.video = dto.video;
-    return this.unique(async () => helpView(await this.db.getRepository(HelpEntity).save(help)));
+    return this.unique(async () => helpView(await this.helps.save(help)));
   }
 
   async remove(id: number): Promise<void> {
-    if ((await this.db.getRepository(HelpEntity).delete({ id })).affected === 0) throw new DomainError('ERR_NOT_FOUND');
+    if (!(await this.helps.delete(id))) throw new DomainError('ERR_NOT_FOUND');
   }
 
   private async unique<T>(write: () => Promise<T>): Promise<T> {

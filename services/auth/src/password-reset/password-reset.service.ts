@@ -10,6 +10,8 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { AuthEnv } from '../config/env.js';
 import { UserEntity } from '../database/entities/index.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { PasswordResetsRepository } from './password-resets.repository.js';
 import { addressBucket } from '../sessions/client-address.js';
 import { tooMany } from '../sessions/login-limiter.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -42,6 +44,8 @@ export class PasswordResetService implements OnApplicationShutdown {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly users: UsersRepository,
+    private readonly resets: PasswordResetsRepository,
     @Inject(REDIS) redis: Redis,
     private readonly env: AuthEnv,
     private readonly sessions: SessionsService,
@@ -69,15 +73,8 @@ export class PasswordResetService implements OnApplicationShutdown {
     const user = await this.userOf(email);
     if (!user) throw new DomainError('ERR_EMAIL_NOT_FOUND');
     const code = String(randomInt(0, 10 ** RESET_CODE_DIGITS)).padStart(RESET_CODE_DIGITS, '0');
-    const id = await this.db.transaction(async (tx) => {
-      // a new code replaces the ones asked before
-      await tx.query(`UPDATE auth.password_resets SET "usedAt" = now() WHERE "userId" = $1 AND "usedAt" IS NULL`, [user.id]);
-      const rows: Array<{ id: number }> = await tx.query(
-        `INSERT INTO auth.password_resets ("userId", "codeHash", "expiresAt") VALUES ($1, $2, now() + ($3 || ' seconds')::interval) RETURNING id`,
-        [user.id, hashOf(user.id, code), String(this.env.RESET_CODE_TTL_S)],
-      );
-      return (rows[0] as { id: number }).id;
-    });
+    // a new code replaces the ones asked before
+    const id = await this.db.transaction((tx) => this.resets.replace(tx, user.id, hashOf(user.id, code), this.env.RESET_CODE_TTL_S));
     const minutes = Math.round(this.env.RESET_CODE_TTL_S / 60);
     try {
       await this.mailer.sendMail({
@@ -87,7 +84,7 @@ export class PasswordResetService implements OnApplicationShutdown {
         text: `Olá, ${user.name}!\n\nSeu código para redefinir a senha é: ${code}\n\nEle vale por ${minutes} minutos e pode ser usado uma vez. Se você não pediu, ignore este email: sua senha continua a mesma.`,
       });
     } catch (err) {
-      await this.db.query(`DELETE FROM auth.password_resets WHERE id = $1`, [id]);
+      await this.resets.remove(id);
       this.log.error({ err: (err as Error)?.message }, 'password reset mail not sent');
       throw new DomainError('ERR_SERVICE_UNAVAILABLE', {}, 'O email não pôde ser enviado agora. Tente novamente em instantes.');
     }
@@ -106,18 +103,13 @@ export class PasswordResetService implements OnApplicationShutdown {
     const user = await this.userOf(email);
     if (!user || code.length !== RESET_CODE_DIGITS || !/^\d+$/.test(code)) throw new DomainError('ERR_INVALID_RESET_CODE');
     const ended = await this.db.transaction(async (tx) => {
-      const rows: Array<{ id: number; codeHash: string; attempts: number }> = await tx.query(
-        `SELECT id, "codeHash", attempts FROM auth.password_resets
-          WHERE "userId" = $1 AND "usedAt" IS NULL AND "expiresAt" > now() ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-        [user.id],
-      );
-      const current = rows[0];
+      const current = await this.resets.current(tx, user.id);
       if (!current) return null;
       if (!sameHash(current.codeHash, hashOf(user.id, code))) {
-        await tx.query(`UPDATE auth.password_resets SET attempts = attempts + 1, "usedAt" = CASE WHEN attempts + 1 >= $2 THEN now() END WHERE id = $1`, [current.id, MAX_TRIES]);
+        await this.resets.wrongTry(tx, current.id, MAX_TRIES);
         return null;
       }
-      await tx.query(`UPDATE auth.password_resets SET "usedAt" = now() WHERE "userId" = $1 AND "usedAt" IS NULL`, [user.id]);
+      await this.resets.useAll(tx, user.id);
       await tx.getRepository(UserEntity).update({ id: user.id }, { passwordHash, mustChangePassword: false });
       return this.sessions.endAllSessions(tx, user.id, { reason: 'password_changed' });
     });
@@ -128,7 +120,7 @@ export class PasswordResetService implements OnApplicationShutdown {
   }
 
   private userOf(email: string): Promise<UserEntity | null> {
-    return this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getOne();
+    return this.users.byEmail(email);
   }
 
   private async consume(limiter: RateLimiterRedis, key: string): Promise<void> {

@@ -11,7 +11,9 @@ import { CompanyEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, Sett
 import { companyView, directoryEntry, userView } from '../users/user-view.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '../users/password-rule.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { LoginLimiter } from './login-limiter.js';
+import { SessionsRepository } from './sessions.repository.js';
 
 export interface IssuedSession extends LoginResponse {
   refreshToken: string;
@@ -29,6 +31,8 @@ export class SessionsService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionsRepository,
+    private readonly users: UsersRepository,
     private readonly env: AuthEnv,
     private readonly limiter: LoginLimiter,
     private readonly revocation: TokenRevocation,
@@ -39,12 +43,7 @@ export class SessionsService {
     const email = emailRaw.trim().toLowerCase();
     // counted before the password is checked: a burst of parallel tries gets no more than the limit through
     await this.limiter.attempt(email, ip);
-    const user = await this.db
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .addSelect('u.passwordHash')
-      .where('lower(u.email) = :email', { email })
-      .getOne();
+    const user = await this.users.byEmail(email, true);
     const valid = user ? await argon2.verify(user.passwordHash, password) : (await argon2.verify(await DUMMY_HASH, password), false);
     if (!user || !valid) throw new DomainError('ERR_INVALID_CREDENTIALS');
     await this.limiter.succeeded(email, ip);
@@ -117,24 +116,13 @@ export class SessionsService {
     const result = await this.db.transaction(async (tx) => {
       const row = await tx.getRepository(RefreshTokenEntity).findOneBy({ tokenHash: hash });
       if (!row) return { kind: 'unknown' as const };
-      const session = await tx
-        .getRepository(LoginSessionEntity)
-        .createQueryBuilder('s')
-        .setLock('pessimistic_write')
-        .where('s.id = :id', { id: row.sessionId })
-        .getOne();
+      const session = await this.sessions.lockSession(tx, row.sessionId);
       if (!session || session.revokedAt) return { kind: 'ended' as const };
       // Only one caller can rotate a given token.
-      const rotated = await tx
-        .getRepository(RefreshTokenEntity)
-        .createQueryBuilder()
-        .update()
-        .set({ usedAt: () => 'now()' })
-        .where('id = :id AND "usedAt" IS NULL', { id: row.id })
-        .execute();
-      if (!rotated.affected || row.expiresAt < new Date()) {
+      const rotated = await this.sessions.useRefreshToken(tx, row.id);
+      if (!rotated || row.expiresAt < new Date()) {
         await tx.getRepository(LoginSessionEntity).update({ id: session.id }, { revokedAt: new Date(), revokedReason: 'reuse' });
-        return { kind: rotated.affected ? ('expired' as const) : ('reused' as const), session };
+        return { kind: rotated ? ('expired' as const) : ('reused' as const), session };
       }
       const issued = await this.issueRefreshToken(tx, session.id);
       return { kind: 'ok' as const, session, ...issued };

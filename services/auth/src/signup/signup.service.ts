@@ -10,10 +10,13 @@ import { addressBucket } from '../sessions/client-address.js';
 import { tooMany } from '../sessions/login-limiter.js';
 import { DataSource } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
-import { PlanEntity, UserEntity } from '../database/entities/index.js';
+import { PlanEntity } from '../database/entities/index.js';
+import { CompaniesRepository } from '../companies/companies.repository.js';
+import { SettingsRepository } from '../settings/settings.repository.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { userChanged } from '../users/users.service.js';
-import { providerCompanyId, USER_CREATION_SETTING } from '../settings/platform-settings.js';
+import { USER_CREATION_SETTING } from '../settings/platform-settings.js';
 import type { SignupDto } from './signup.dto.js';
 
 
@@ -29,6 +32,9 @@ export class SignupService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly companies: CompaniesRepository,
+    private readonly users: UsersRepository,
+    private readonly settings: SettingsRepository,
     private readonly outbox: Outbox,
     @Inject(REDIS) redis: Redis,
     env: AuthEnv,
@@ -48,13 +54,13 @@ export class SignupService {
     const plan = await this.db.getRepository(PlanEntity).findOneBy({ id: dto.planId, isPublic: true });
     if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
     const email = dto.email.trim().toLowerCase();
-    const taken = await this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getExists();
+    const taken = await this.users.emailTaken(email);
     if (taken) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
     const dueDate = daysFromToday(Math.max(plan.trialDays, 0), DEFAULT_TIME_ZONE);
     try {
       const { company, admin, outboxIds } = await this.db.transaction(async (tx) => {
         const { company, admin } = await createCompanyWithAdmin(tx, { name: dto.name.trim(), dueDate, planId: plan.id, admin: { name: dto.name.trim(), email, password: dto.password } });
-        if (dto.phone?.trim()) await tx.query(`UPDATE auth.companies SET phone = $2 WHERE id = $1`, [company.id, dto.phone.trim()]).catch(() => undefined);
+        if (dto.phone?.trim()) await this.companies.setPhone(tx, company.id, dto.phone.trim()).catch(() => undefined);
         const at = new Date().toISOString();
         const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };
         const events: OutgoingEvent[] = [
@@ -77,9 +83,8 @@ export class SignupService {
 
   /** Open unless the provider's company (the first super user's) has userCreation "disabled". */
   private async open(): Promise<boolean> {
-    const companyId = await providerCompanyId(this.db);
+    const companyId = await this.settings.providerCompanyId();
     if (companyId === undefined) return true;
-    const rows: Array<{ value: string }> = await this.db.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = $2`, [companyId, USER_CREATION_SETTING]);
-    return rows[0]?.value !== 'disabled';
+    return (await this.settings.valueOf(companyId, USER_CREATION_SETTING)) !== 'disabled';
   }
 }

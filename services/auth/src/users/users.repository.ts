@@ -7,7 +7,10 @@ import { UserEntity } from '../database/entities/user.entity.js';
 
 export const USERS_PAGE_SIZE = 20;
 
-/** Users of the caller's company; every query carries its companyId. */
+/**
+ * Users of the caller's company; every query carries its companyId, but those that say otherwise: an email is
+ * unique across the platform (sign-in, reset, sign-up), and a company's own count names its company.
+ */
 @Injectable()
 export class UsersRepository extends TenantScopedRepository<UserEntity> {
   constructor(@InjectDataSource() private readonly db: DataSource) {
@@ -40,6 +43,18 @@ export class UsersRepository extends TenantScopedRepository<UserEntity> {
     const qb = this.repo().createQueryBuilder('u').where('lower(u.email) = :email', { email: email.toLowerCase() });
     if (exceptId) qb.andWhere('u.id <> :id', { id: exceptId });
     return qb.getExists();
+  }
+
+  /** The user of an email (lower case), of any company; with `withPasswordHash`, its stored hash too. */
+  byEmail(email: string, withPasswordHash = false): Promise<UserEntity | null> {
+    const qb = this.repo().createQueryBuilder('u');
+    if (withPasswordHash) qb.addSelect('u.passwordHash');
+    return qb.where('lower(u.email) = :email', { email }).getOne();
+  }
+
+  /** Users are created in a company one at a time until the transaction ends (its plan's count is checked). */
+  async lockCreation(tx: EntityManager, companyId: number): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.users'), $1)`, [companyId]);
   }
 
   /** The stored hash (never selected otherwise). */

@@ -78,7 +78,7 @@ export class UsersService {
 
   /** The plan's count of users (0: no limit), checked under the company's lock so two creates cannot both pass. */
   private async assertUserRoom(tx: EntityManager, companyId: number): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.users'), $1)`, [companyId]);
+    await this.users.lockCreation(tx, companyId);
     const company = await tx.getRepository(CompanyEntity).findOneBy({ id: companyId });
     const plan = company ? await tx.getRepository(PlanEntity).findOneBy({ id: company.planId }) : null;
     assertPlanRoom(plan ? planLimitsOf(plan) : null, 'users', await tx.getRepository(UserEntity).countBy({ companyId }));

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { likeEscaped } from '@wa/database';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CompanyEntity } from '../database/entities/index.js';
+
+/** The platform's companies (`auth.companies`) as super users list and edit them; not tenant-scoped. */
+@Injectable()
+export class CompaniesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** A page by name (case-insensitive), then id; `search` in the name or email. */
+  async page(search: string | undefined, pageNumber: number, pageSize: number): Promise<{ rows: CompanyEntity[]; count: number }> {
+    const qb = this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id');
+    if (search) qb.where('(c.name ILIKE :s OR c.email ILIKE :s)', { s: `%${likeEscaped(search)}%` });
+    const [rows, count] = await qb.take(pageSize).skip((pageNumber - 1) * pageSize).getManyAndCount();
+    return { rows, count };
+  }
+
+  /** The first `limit` by name (case-insensitive), then id. */
+  list(limit: number): Promise<CompanyEntity[]> {
+    return this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id').take(limit).getMany();
+  }
+
+  /**
+   * Whether another company (not `exceptId`) has this name, whatever its case. Under a transaction lock held to
+   * the commit, so two writes of one name cannot both pass.
+   */
+  async nameTaken(tx: EntityManager, name: string, exceptId?: number): Promise<boolean> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.companies.name'))`);
+    const [taken] = await tx.query(`SELECT id FROM auth.companies WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [name, exceptId ?? null]);
+    return !!taken;
+  }
+
+  /** The phone of a company being signed up. */
+  async setPhone(tx: EntityManager, id: number, phone: string): Promise<void> {
+    await tx.query(`UPDATE auth.companies SET phone = $2 WHERE id = $1`, [id, phone]);
+  }
+}

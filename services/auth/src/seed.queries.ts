@@ -1,0 +1,12 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+/** The seeds (seed.ts, seed-super-user.ts) run one at a time until the transaction ends. */
+export async function lockSeeds(tx: EntityManager): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth-seed'))`);
+}
+
+/** The company of the user with this email, whatever its case (the demo admin's). */
+export async function companyOfEmail(ds: DataSource, email: string): Promise<number | undefined> {
+  const rows: Array<{ companyId: number }> = await ds.query(`SELECT "companyId" FROM auth.users WHERE lower(email) = lower($1) LIMIT 1`, [email]);
+  return rows[0]?.companyId;
+}
