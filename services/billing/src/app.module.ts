@@ -5,6 +5,7 @@ import { BillingEnv } from './config/env.js';
 import { billingDatabase } from './database/data-source.js';
 import { Outbox } from './outbox/outbox.service.js';
 import { PlansController } from './plans/plans.controller.js';
+import { PlansRepository } from './plans/plans.repository.js';
 import { PlansService } from './plans/plans.service.js';
 
 export const SERVICE = 'billing';
@@ -17,7 +18,7 @@ export class AppModule {
       module: AppModule,
       imports: [...serviceModules({ service: SERVICE, env, database: billingDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
       controllers: [PlansController],
-      providers: [{ provide: BillingEnv, useValue: env }, Outbox, PlansService],
+      providers: [{ provide: BillingEnv, useValue: env }, Outbox, PlansService, PlansRepository],
     };
   }
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createDataSource } from '@wa/database';
 import { DatabaseEnv, loadConfigOrExit } from '@wa/server-kit';
 import { billingDatabase } from './database/data-source.js';
+import { insertBasicPlan } from './seed.queries.js';
 
 /**
  * The demo's plans: plan 1 "Plano Completo" comes with the first migration; the sign-up page also offers
@@ -12,11 +13,7 @@ const env = loadConfigOrExit(DatabaseEnv, 'billing-seed');
 const ds = createDataSource(billingDatabase(env.DATABASE_URL, 2));
 await ds.initialize();
 try {
-  const rows: Array<{ id: number }> = await ds.query(
-    `INSERT INTO billing.plans (name, users, connections, queues, value, "useOpenAi", "useIntegrations", "useExternalApi", "trialDays")
-     VALUES ('Plano Básico', 3, 3, 3, 49, false, false, false, 7) ON CONFLICT (name) DO NOTHING RETURNING id`,
-  );
-  process.stdout.write(rows.length ? 'billing: seeded plan Plano Básico\n' : 'billing: plans already seeded\n');
+  process.stdout.write((await insertBasicPlan(ds)) ? 'billing: seeded plan Plano Básico\n' : 'billing: plans already seeded\n');
 } finally {
   await ds.destroy();
 }

@@ -8,6 +8,7 @@ import { BillingEnv } from '../config/env.js';
 import { PlanEntity } from '../database/entities/plan.entity.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import type { CreatePlanDto, UpdatePlanDto } from './plans.dto.js';
+import { PlansRepository } from './plans.repository.js';
 
 export const planView = (p: PlanEntity): PublicPlanDto => ({
   id: p.id,
@@ -46,13 +47,14 @@ export class PlansService implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly plans: PlansRepository,
     private readonly outbox: Outbox,
     private readonly env: BillingEnv,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     try {
-      const ids = await this.db.transaction(async (tx) => this.announce(tx, await tx.getRepository(PlanEntity).find({ order: { id: 'ASC' } })));
+      const ids = await this.db.transaction(async (tx) => this.announce(tx, await this.plans.everyPlan(tx)));
       await this.outbox.flush(ids);
     } catch (err) {
       this.log.warn({ err: (err as Error)?.message }, 'plans not announced at start');
@@ -61,13 +63,13 @@ export class PlansService implements OnApplicationBootstrap {
 
   /** GET /plans/list (public): the plans offered at sign-up, cheapest first. */
   async listPublic(): Promise<PublicPlanDto[]> {
-    const rows = await this.db.getRepository(PlanEntity).find({ where: { isPublic: true }, order: { value: 'ASC', id: 'ASC' } });
+    const rows = await this.plans.listPublic();
     return rows.map(planView);
   }
 
   /** GET /plans/all (super users): every plan, by name. */
   async all(): Promise<PublicPlanDto[]> {
-    const rows = await this.db.getRepository(PlanEntity).createQueryBuilder('p').orderBy('lower(p.name)').addOrderBy('p.id').getMany();
+    const rows = await this.plans.byName();
     return rows.map(planView);
   }
 
@@ -79,8 +81,7 @@ export class PlansService implements OnApplicationBootstrap {
   async create(dto: CreatePlanDto): Promise<PublicPlanDto> {
     return this.save(async (tx) => {
       await this.assertFreeName(tx, dto.name);
-      await tx.getRepository(PlanEntity).insert({ ...given(dto), name: dto.name.trim() });
-      return tx.getRepository(PlanEntity).findOneByOrFail({ name: dto.name.trim() });
+      return this.plans.insert(tx, { ...given(dto), name: dto.name.trim() });
     });
   }
 
@@ -88,7 +89,7 @@ export class PlansService implements OnApplicationBootstrap {
     return this.save(async (tx) => {
       await this.find(tx, id, true);
       if (dto.name !== undefined) await this.assertFreeName(tx, dto.name, id);
-      await tx.getRepository(PlanEntity).update({ id }, { ...given(dto), ...(dto.name !== undefined ? { name: dto.name.trim() } : {}), updatedAt: new Date() });
+      await this.plans.update(tx, id, { ...given(dto), ...(dto.name !== undefined ? { name: dto.name.trim() } : {}), updatedAt: new Date() });
       return this.find(tx, id);
     });
   }
@@ -99,7 +100,7 @@ export class PlansService implements OnApplicationBootstrap {
     if ((await this.companiesOn(id)) > 0) throw new DomainError('ERR_PLAN_IN_USE', { planId: id });
     const ids = await this.db.transaction(async (tx) => {
       const plan = await this.find(tx, id, true);
-      await tx.getRepository(PlanEntity).delete({ id });
+      await this.plans.delete(tx, id);
       const payload: PlanDeletedEvent = { planId: id, at: new Date().toISOString() };
       return this.outbox.add(tx, [{ subject: PlanSubjects.deleted(id), msgId: `plan-deleted:${id}:${plan.updatedAt.getTime()}`, payload }]);
     });
@@ -128,15 +129,14 @@ export class PlansService implements OnApplicationBootstrap {
   }
 
   private async find(tx: EntityManager, id: number, lock = false): Promise<PlanEntity> {
-    const plan = await tx.getRepository(PlanEntity).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const plan = await this.plans.find(tx, id, lock);
     if (!plan) throw new DomainError('ERR_NO_PLAN_FOUND', { planId: id });
     return plan;
   }
 
   /** Names are unique whatever their case. */
   private async assertFreeName(tx: EntityManager, name: string, exceptId?: number): Promise<void> {
-    const [taken] = await tx.query(`SELECT id FROM billing.plans WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [name.trim(), exceptId ?? null]);
-    if (taken) throw new DomainError('ERR_PLAN_NAME_EXISTS');
+    if (await this.plans.nameTaken(tx, name.trim(), exceptId)) throw new DomainError('ERR_PLAN_NAME_EXISTS');
   }
 
   /** How many companies are on the plan, as auth (their owner) counts them. */
