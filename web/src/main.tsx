@@ -2,11 +2,11 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { ThemeProvider } from 'next-themes';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App } from './App';
 import { StorageKeys } from './app/storage';
 import { system } from './app/theme';
 import { ToasterHost } from './app/notify';
-import { initI18n } from './i18n';
+import { initI18n } from './app/i18n';
 import { mark } from './app/perf';
 
 mark('main');

@@ -2,7 +2,7 @@ import { Center, Spinner, Text } from '@chakra-ui/react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { authApi } from '../features/auth/auth.api';
+import { authApi } from './auth.api';
 import { notify } from './notify';
 import { planAccess, type PlanFlag } from './plan-flags';
 import { selectUser } from './session';

@@ -1,8 +1,8 @@
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { TFunction } from 'i18next';
-import { i18n } from '../i18n';
-import { brDate } from '../features/auth/expiry';
+import { i18n } from './i18n';
+import { brDate } from './expiry';
 
 type AnyError = FetchBaseQueryError | SerializedError | undefined | null | unknown;
 

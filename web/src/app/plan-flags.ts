@@ -17,3 +17,6 @@ export function planAccess(user: WithPlan, flag: PlanFlag, settled: boolean): bo
   if (hasPlanFlag(user, flag)) return true;
   return settled ? false : null;
 }
+
+/** spec 01 §6: schedules are a plan feature (the menu item and the schedule actions follow the plan's flag). */
+export const canSchedule = (user: { company?: { plan?: { useSchedules?: boolean } | null } | null } | null | undefined): boolean => !!user?.company?.plan?.useSchedules;

@@ -1,5 +1,5 @@
 // the i18n instance (Portuguese), as main.tsx sets it up
-import '../i18n';
+import '../app/i18n';
 
 // What jsdom lacks and the UI libraries expect.
 if (typeof window !== 'undefined') {

@@ -4,7 +4,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAttachFile, MdDelete } from 'react-icons/md';
 import { notify } from '../../app/notify';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { serverFieldErrors } from '../../components/form-rules';
 import {
   ANNOUNCEMENT_PRIORITIES,
   announcementFormOf,

@@ -1,7 +1,7 @@
 import { Image, Skeleton, Text } from '@chakra-ui/react';
 import type { AnnouncementDto } from '@wa/contracts';
 import { useTranslation } from 'react-i18next';
-import { useMediaFileQuery } from '../chat/chat.api';
+import { useMediaFileQuery } from '../../app/media.api';
 import { announcementImageUrl } from './announcement-rules';
 
 /**

@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdCampaign } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
-import { CountIconButton } from '../layout/CountIconButton';
+import { CountIconButton } from '../../components/CountIconButton';
 import { countLabel } from '../notifications/notification-rules';
 import { activeAnnouncementsCount, POPOVER_SEARCH } from './announcement-rules';
 import { useListAnnouncementsInfiniteQuery } from './announcements.api';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { errorCode, errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { serverFieldErrors } from '../../components/form-rules';
 import { hasResetErrors, isEmailNotFound, normalizeCode, resetProblemKey, validateReset, validateResetEmail, type ResetErrors, type ResetValues } from './password-reset-rules';
 
 /** The account calls (and with them the store): fetched on the first interaction, not with the page. */

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
-import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../i18n';
-import { companyTimeZone, expiryWarningDays } from './expiry';
+import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../app/i18n';
+import { companyTimeZone, expiryWarningDays } from '../../app/expiry';
 import { isStrongPassword } from './password-reset-rules';
 import { clearSessionEndNotice, peekSessionEndNotice } from './session-end-notice';
 

@@ -1,5 +1,5 @@
 import { store } from '../../app/store';
-import { authApi, type SignupRequest, type SignupResponse } from './auth.api';
+import { authApi, type SignupRequest, type SignupResponse } from '../../app/auth.api';
 
 /**
  * The public account calls (sign-up, password reset) through the API slice. Loaded by their pages on the

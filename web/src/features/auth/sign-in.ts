@@ -2,7 +2,7 @@ import type { UserDto } from '@wa/contracts';
 import { sessionStarted } from '../../app/session';
 import { storeSession } from '../../app/storage';
 import { store } from '../../app/store';
-import { authApi } from './auth.api';
+import { authApi } from '../../app/auth.api';
 
 /**
  * POST /auth/login through the API slice; on success the session is in the store and in local

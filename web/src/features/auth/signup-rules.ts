@@ -1,7 +1,7 @@
 import type { PublicPlanDto } from '@wa/contracts';
 import { errorCode, errorText } from '../../app/errors';
-import { serverFieldErrors } from '../schedules/schedule-rules';
-import type { SignupRequest } from './auth.api';
+import { serverFieldErrors } from '../../components/form-rules';
+import type { SignupRequest } from '../../app/auth.api';
 
 /** What is wrong with a field; the texts are under `validation` (Too Short!, Too Long!, Required, Invalid email). */
 export type FieldProblem = 'required' | 'tooShort' | 'tooLong' | 'invalidEmail';

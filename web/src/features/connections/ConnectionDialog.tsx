@@ -19,7 +19,7 @@ import {
   type ChatbotNumberField,
   type ChatbotTextField,
 } from './connection-chatbot';
-import { validateConnectionName } from './connection-rules';
+import { validateConnectionName } from '../../components/form-rules';
 import { useCreateWhatsappMutation, useUpdateWhatsappMutation } from './connections.api';
 
 /** A random API token (32 hex characters). */

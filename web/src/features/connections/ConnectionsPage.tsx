@@ -8,7 +8,7 @@ import { errorText } from '../../app/errors';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { notify } from '../../app/notify';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ConnectionDialog } from './ConnectionDialog';
 import { dateTimeLabel, sessionButtons } from './connection-rules';
 import { useDeleteWhatsappMutation, useListWhatsappsQuery, useSessionActionMutation } from './connections.api';

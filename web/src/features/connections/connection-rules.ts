@@ -1,14 +1,5 @@
 import type { ConnectionStatus } from '@wa/contracts';
 
-/** spec 01 §5: a connection's name is required, 2 to 50 characters. */
-export function validateConnectionName(name: string): 'required' | 'tooShort' | 'tooLong' | null {
-  const n = name.trim();
-  if (!n) return 'required';
-  if (n.length < 2) return 'tooShort';
-  if (n.length > 50) return 'tooLong';
-  return null;
-}
-
 export type SessionButton = 'qrcode' | 'tryAgain' | 'newQr' | 'disconnect' | 'connecting';
 
 /** spec 01 §4 "Connection status": the buttons each state offers. */

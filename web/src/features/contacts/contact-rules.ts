@@ -1,5 +1,5 @@
 import type { OtherOpenTicketBody } from '@wa/contracts';
-import { validateConnectionName } from '../connections/connection-rules';
+import { validateConnectionName } from '../../components/form-rules';
 
 /** spec 01 §5: a contact search (new ticket, schedule) starts at 3 typed characters. */
 export const CONTACT_SEARCH_MIN = 3;

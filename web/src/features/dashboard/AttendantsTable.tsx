@@ -2,7 +2,7 @@ import { Box, Center, Heading, HStack, Table, Text } from '@chakra-ui/react';
 import type { DashboardAnswer } from '@wa/contracts';
 import { useTranslation } from 'react-i18next';
 import { MdStar, MdStarBorder, MdStarHalf } from 'react-icons/md';
-import { languageTag } from '../schedules/schedule-rules';
+import { languageTag } from '../../app/i18n';
 import { formatMinutes, ratingStars } from './dashboard-rules';
 
 type Attendant = DashboardAnswer['attendants'][number];

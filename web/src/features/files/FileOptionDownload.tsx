@@ -2,17 +2,17 @@ import { Button } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { MdDownload } from 'react-icons/md';
 import { notify } from '../../app/notify';
-import { chatApi } from '../chat/chat.api';
+import { mediaApi } from '../../app/media.api';
 import { storedFileName } from './file-list-rules';
 
 /**
  * An option's saved file (`/media/...`): a button with its name that downloads it. The file is read with the
- * session's token, as the chat reads a message's media (chat.api `mediaFile`, kept as an object URL), and
+ * session's token, as the chat reads a message's media (app/media.api `mediaFile`, kept as an object URL), and
  * handed to the browser as a download.
  */
 export function FileOptionDownload({ url, label, testId = 'file-option-download' }: { url: string; label?: string; testId?: string }) {
   const { t } = useTranslation();
-  const [load, file] = chatApi.endpoints.mediaFile.useLazyQuery({ refetchOnReconnect: false, refetchOnFocus: false });
+  const [load, file] = mediaApi.endpoints.mediaFile.useLazyQuery({ refetchOnReconnect: false, refetchOnFocus: false });
   const name = storedFileName(url);
 
   async function download() {

@@ -11,11 +11,12 @@ import { getToken, storeUser } from '../../app/storage';
 import { store, useAppDispatch, useAppSelector } from '../../app/store';
 import { RealtimeProvider } from '../../realtime/RealtimeProvider';
 import { useSocketCacheSync } from '../../realtime/use-socket-cache-sync';
-import { authApi, useMeQuery } from '../auth/auth.api';
+import { SOCKET_HANDLERS } from './socket-handlers';
+import { authApi, useMeQuery } from '../../app/auth.api';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
 import { useSessionReplaced } from './use-session-replaced';
-import { DRAWER_OPEN_ABOVE_PX, DRAWER_TEMPORARY_BELOW_PX, DRAWER_WIDTH_PX, useWindowWidth } from './use-window-width';
+import { DRAWER_OPEN_ABOVE_PX, DRAWER_TEMPORARY_BELOW_PX, DRAWER_WIDTH_PX, useWindowWidth } from '../../components/use-window-width';
 
 const COLLAPSED_WIDTH_PX = 60;
 const MobileDrawer = lazy(() => import('./MobileDrawer'));
@@ -26,7 +27,7 @@ mark('layout-code');
 if (getToken() && !store.getState().session.userFresh) void store.dispatch(authApi.util.prefetch('me', undefined, {}));
 
 function Shell() {
-  useSocketCacheSync();
+  useSocketCacheSync(SOCKET_HANDLERS);
   useSessionReplaced();
   const { t } = useTranslation();
   const width = useWindowWidth();

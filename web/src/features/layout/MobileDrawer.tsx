@@ -1,5 +1,5 @@
 import { CloseButton, Drawer, Portal } from '@chakra-ui/react';
-import { DRAWER_WIDTH_PX } from './use-window-width';
+import { DRAWER_WIDTH_PX } from '../../components/use-window-width';
 import { SideMenu } from './SideMenu';
 
 /** Below 600 px the menu is a temporary drawer over the page (spec 01 §2 "Layout behaviour"). */

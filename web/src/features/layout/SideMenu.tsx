@@ -26,8 +26,8 @@ import {
 import { NavLink } from 'react-router-dom';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
-import { useVersionQuery } from '../auth/auth.api';
-import { useUnreadChats } from '../chats/use-unread-chats';
+import { useVersionQuery } from '../../app/auth.api';
+import { useUnreadChats } from '../team-chat/use-unread-chats';
 import { useListWhatsappsQuery } from '../connections/connections.api';
 import { BADGE_DELAY_MS, connectionsNeedAttention } from './connection-badge';
 import { viewerOf, visibleMenuItems, type MenuKey } from './menu-items';

@@ -7,10 +7,10 @@ import { Deferred } from '../../app/Deferred';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { AnnouncementsButton } from '../announcements/AnnouncementsButton';
-import { brDate, companyTimeZone, expiryWarningDays } from '../auth/expiry';
-import { ChatsButton } from '../chats/ChatsButton';
+import { brDate, companyTimeZone, expiryWarningDays } from '../../app/expiry';
+import { ChatsButton } from '../team-chat/ChatsButton';
 import { NotificationsButton } from '../notifications/NotificationsButton';
-import { ContactAvatar } from '../tickets/ContactAvatar';
+import { ContactAvatar } from '../../components/ContactAvatar';
 
 // the menus load when first opened
 const VolumePopover = lazy(() => import('./menus/VolumePopover'));

@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdNotifications } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
-import { CountIconButton } from '../layout/CountIconButton';
+import { CountIconButton } from '../../components/CountIconButton';
 import { flattenTickets, type TicketPages } from '../tickets/ticket-list-rules';
 import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
 import { askNotificationPermissionOnce } from './desktop-notification';

@@ -3,8 +3,8 @@ import type { TicketDto } from '@wa/contracts';
 import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { TopBarListPopover } from '../layout/TopBarListPopover';
-import { ContactAvatar } from '../tickets/ContactAvatar';
+import { TopBarListPopover } from '../../components/TopBarListPopover';
+import { ContactAvatar } from '../../components/ContactAvatar';
 import { askNotificationPermissionOnce } from './desktop-notification';
 import { ticketPath } from './notification-rules';
 

@@ -5,7 +5,7 @@ import { useMatch, useNavigate } from 'react-router-dom';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { useSocketEvent } from '../../realtime/RealtimeProvider';
-import { storedVolume } from '../layout/volume';
+import { storedVolume } from './volume';
 import { playChime, unlockAudio } from './chime';
 import { askNotificationPermissionOnce, showDesktopNotification } from './desktop-notification';
 import { notificationBody, notificationTag, notificationTitle, shouldNotify, ticketPath } from './notification-rules';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { MdVisibility, MdVisibilityOff } from 'react-icons/md';
 import { notify } from '../../app/notify';
 import { SelectField } from '../../app/SelectField';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { serverFieldErrors } from '../../components/form-rules';
 import { useListQueuesQuery } from '../tickets/tickets.api';
 import {
   hasPromptErrors,

@@ -3,13 +3,13 @@ import type { PromptDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
-import { ListFooter } from '../../app/ListFooter';
+import { ListFooter } from '../../components/ListFooter';
 import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
 import { PlanGate } from '../../app/PermissionGate';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
-import { ConfirmDialog } from '../connections/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PromptDialog } from './PromptDialog';
 import { useDeletePromptMutation, useListPromptsInfiniteQuery } from './prompts.api';
 

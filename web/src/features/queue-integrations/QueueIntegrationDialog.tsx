@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { MdPlayArrow } from 'react-icons/md';
 import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { serverFieldErrors } from '../../components/form-rules';
 import {
   DIALOGFLOW_LANGUAGES,
   hasIntegrationErrors,

@@ -1,5 +1,5 @@
 import type { QueueIntegrationDto } from '@wa/contracts';
-import { validateConnectionName } from '../connections/connection-rules';
+import { validateConnectionName } from '../../components/form-rules';
 
 export type IntegrationType = QueueIntegrationDto['type'];
 

@@ -11,7 +11,7 @@ import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { useAllPrompts } from '../prompts/prompts.api';
 import { useAllQueueIntegrations } from '../queue-integrations/queue-integrations.api';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { serverFieldErrors } from '../../components/form-rules';
 import { scheduleTypeOf } from '../settings/settings-rules';
 import { useSettingsQuery } from '../settings/settings.api';
 import { defaultWorkingHours, hasWorkingHoursServerErrors, type WorkingDay } from '../settings/working-hours';

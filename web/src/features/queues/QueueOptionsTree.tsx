@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { MdAdd, MdAttachFile, MdChevronRight, MdClose, MdDelete, MdEdit, MdExpandMore } from 'react-icons/md';
 import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
-import { ConfirmDialog } from '../connections/ConfirmDialog';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { serverFieldErrors } from '../../components/form-rules';
 import { hasQueueOptionErrors, nextOptionNumber, validateQueueOption, type QueueOptionFormValues } from './queue-rules';
 import {
   useCreateQueueOptionMutation,

@@ -8,7 +8,7 @@ import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
-import { ConfirmDialog } from '../connections/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { QueueDialog } from './QueueDialog';
 import { useDeleteQueueMutation, useListQueuesQuery } from './queues.api';
 

@@ -1,5 +1,5 @@
 import type { QueueChannelPayload, QueueDto } from '@wa/contracts';
-import { validateConnectionName } from '../connections/connection-rules';
+import { validateConnectionName } from '../../components/form-rules';
 import { sevenDaysOf, workingDaysPayload, type WorkingDay } from '../settings/working-hours';
 
 /** What a `company-<id>-queue` event does to the queues list. */

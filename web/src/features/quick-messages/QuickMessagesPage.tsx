@@ -3,10 +3,10 @@ import type { QuickMessageDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
-import { ListFooter } from '../../app/ListFooter';
+import { ListFooter } from '../../components/ListFooter';
 import { notify } from '../../app/notify';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
-import { ConfirmDialog } from '../connections/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useDeleteQuickMessageMutation, useListQuickMessagesInfiniteQuery } from './quick-messages.api';
 import { QuickMessageDialog } from './QuickMessageDialog';
 

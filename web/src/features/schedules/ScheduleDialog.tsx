@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
 import { useContactQuery } from '../contacts/contacts.api';
 import { ContactPicker, type PickedContact } from './ContactPicker';
-import { defaultSendAt, hasScheduleErrors, isReadOnly, languageTag, scheduleTitle, sendAtInput, sendAtToIso, serverFieldErrors, validateSchedule, type ScheduleErrors } from './schedule-rules';
+import { defaultSendAt, hasScheduleErrors, isReadOnly, scheduleTitle, sendAtInput, sendAtToIso, validateSchedule, type ScheduleErrors } from './schedule-rules';
+import { languageTag } from '../../app/i18n';
+import { serverFieldErrors } from '../../components/form-rules';
 import { SchedulePicture } from './SchedulePicture';
 import { useDeleteScheduleMediaMutation, useSaveScheduleMutation, useScheduleQuery, useUploadScheduleMediaMutation } from './schedules.api';
 

@@ -3,7 +3,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAttachFile, MdDelete } from 'react-icons/md';
 import { notify } from '../../app/notify';
-import { useMediaFileQuery } from '../chat/chat.api';
+import { useMediaFileQuery } from '../../app/media.api';
 import { isAcceptedPicture, SCHEDULE_MEDIA_ACCEPT } from './schedule-rules';
 
 /** The saved picture, fetched with the session's token (the `/media/...` URLs need it). */

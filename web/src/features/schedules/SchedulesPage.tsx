@@ -8,10 +8,11 @@ import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
 import { useSearchParams } from 'react-router-dom';
 import { notify } from '../../app/notify';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
-import { ConfirmDialog } from '../connections/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CALENDAR_FORMATS, localizer, weekStartsOn } from './calendar-localizer';
 import { AGENDA_DAYS, inRange, toEvent, visibleRange, type CalendarView, type ScheduleEvent } from './schedule-list-rules';
-import { eventTone, languageTag, TONE_PALETTE } from './schedule-rules';
+import { eventTone, TONE_PALETTE } from './schedule-rules';
+import { languageTag } from '../../app/i18n';
 import { ScheduleDialog } from './ScheduleDialog';
 import { useDeleteScheduleMutation, useListSchedulesQuery } from './schedules.api';
 

@@ -110,26 +110,3 @@ export function eventTone(status: ScheduleStatus): EventTone {
 
 /** The colour palette of each tone (palettes the theme carries). */
 export const TONE_PALETTE: Record<EventTone, 'green' | 'red' | 'blue'> = { sent: 'green', error: 'red', waiting: 'blue' };
-
-/** The fields the server refused (`ERR_VALIDATION` with `details`), with its first message for each. */
-export function serverFieldErrors(err: unknown): Record<string, string> {
-  const body = err && typeof err === 'object' && 'data' in err ? (err as { data: unknown }).data : undefined;
-  if (!body || typeof body !== 'object' || (body as { error?: unknown }).error !== 'ERR_VALIDATION') return {};
-  const details = (body as { details?: unknown }).details;
-  const out: Record<string, string> = {};
-  if (!Array.isArray(details)) return out;
-  for (const d of details as Array<{ field?: unknown; messages?: unknown }>) {
-    const message = Array.isArray(d?.messages) ? d.messages.find((m): m is string => typeof m === 'string') : undefined;
-    if (typeof d?.field === 'string' && message && !out[d.field]) out[d.field] = message;
-  }
-  return out;
-}
-
-/** The BCP 47 tag of an app language, for dates written out. */
-export function languageTag(language: string | undefined): string {
-  const lng = (language ?? 'pt').slice(0, 2);
-  return lng === 'en' ? 'en-US' : lng === 'es' ? 'es' : 'pt-BR';
-}
-
-/** spec 01 §6: schedules are a plan feature (the menu item and the schedule actions follow the plan's flag). */
-export const canSchedule = (user: { company?: { plan?: { useSchedules?: boolean } | null } | null } | null | undefined): boolean => !!user?.company?.plan?.useSchedules;

@@ -1,7 +1,7 @@
 import type { CompanyDto, SettingDto } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
-import { authApi } from '../auth/auth.api';
+import { authApi } from '../../app/auth.api';
 import { isSecretSetting, withSetting } from './settings-rules';
 import type { WorkingDay } from './working-hours';
 
@@ -9,7 +9,7 @@ import type { WorkingDay } from './working-hours';
  * `GET /settings` (the company's key/value list) is one cache entry for the whole app, kept by the auth
  * feature (`authApi.settings`, tag `Settings`): the settings page and the queue dialog read the same list.
  */
-export { useSettingsQuery } from '../auth/auth.api';
+export { useSettingsQuery } from '../../app/auth.api';
 
 export const settingsApi = api.injectEndpoints({
   endpoints: (build) => ({

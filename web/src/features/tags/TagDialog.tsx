@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { serverFieldErrors } from '../../components/form-rules';
 import { hasTagErrors, mayMarkKanban, nativeColor, TAG_PALETTE, tagFormOf, tagPayload, validateTagForm, type TagFormValues } from './tag-rules';
 import { useCreateTagMutation, useUpdateTagMutation } from './tags.api';
 

@@ -9,7 +9,7 @@ import { selectUser, userLoaded } from '../../app/session';
 import { storeUser } from '../../app/storage';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { useListWhatsappsQuery } from '../connections/connections.api';
-import { serverFieldErrors } from '../schedules/schedule-rules';
+import { serverFieldErrors } from '../../components/form-rules';
 import { useListQueuesQuery } from '../tickets/tickets.api';
 import { QueueCheckboxes } from './QueueCheckboxes';
 import { hasUserErrors, profileOptions, userFormFields, userFormOf, userPayload, validateUserForm, viewerOfUser, type UserCreateBody, type UserFormValues } from './user-rules';

@@ -1,5 +1,5 @@
 import type { AllTicket, Profile, UserDto } from '@wa/contracts';
-import { validateConnectionName } from '../connections/connection-rules';
+import { validateConnectionName } from '../../components/form-rules';
 
 /** What is wrong with a field of the user form (texts under `validation`: Required, Too Short!, Too Long!, Invalid email). */
 export type UserProblem = 'required' | 'tooShort' | 'tooLong' | 'invalidEmail';

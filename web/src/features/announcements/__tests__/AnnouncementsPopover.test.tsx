@@ -8,6 +8,7 @@ import { makeStore } from '../../../app/store';
 import type { RealtimeClient } from '../../../realtime/realtime-client';
 import { RealtimeContext } from '../../../realtime/RealtimeProvider';
 import { useSocketCacheSync } from '../../../realtime/use-socket-cache-sync';
+import { announcementsSocket } from '../announcements.socket';
 import { renderWithProviders } from '../../../test/render';
 import { AnnouncementsButton } from '../AnnouncementsButton';
 import { anAnnouncement, aUser, withImage } from './an-announcement';
@@ -94,7 +95,7 @@ function fakeSocket() {
 }
 
 function Live() {
-  useSocketCacheSync();
+  useSocketCacheSync(announcementsSocket);
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { errorText } from '../../../app/errors';
-import { i18n } from '../../../i18n';
-import { resetPasswordPath } from '../auth.api';
+import { i18n } from '../../../app/i18n';
+import { resetPasswordPath } from '../../../app/auth.api';
 import { hasResetErrors, isEmailNotFound, isStrongPassword, normalizeCode, resetProblemKey, validateReset, validateResetEmail } from '../password-reset-rules';
 
 const t = i18n.t.bind(i18n) as (key: string) => string;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { errorText } from '../../../app/errors';
-import { changeLanguage } from '../../../i18n';
-import { brDate, companyTimeZone, expiryWarningDays } from '../expiry';
+import { changeLanguage } from '../../../app/i18n';
+import { brDate, companyTimeZone, expiryWarningDays } from '../../../app/expiry';
 
 const err = (status: number, data: unknown) => ({ status, data });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { PublicPlanDto } from '@wa/contracts';
 import { errorText } from '../../../app/errors';
-import { changeLanguage, i18n } from '../../../i18n';
+import { changeLanguage, i18n } from '../../../app/i18n';
 import { fetchPublicPlans } from '../public-plans';
 import { formatBrl, hasSignupErrors, planLabel, signupFailure, signupRequest, validateEmail, validateSignup } from '../signup-rules';
 

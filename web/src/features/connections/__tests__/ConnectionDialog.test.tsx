@@ -4,8 +4,8 @@ import type { PlanDto, UserDto, WhatsappDto } from '@wa/contracts';
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
-import { aPrompt } from '../../prompts/__tests__/a-prompt';
-import { aQueue } from '../../queues/__tests__/a-queue';
+import { aPrompt } from '../../../test/a-prompt';
+import { aQueue } from '../../../test/a-queue';
 import { ConnectionDialog } from '../ConnectionDialog';
 
 /** A connection as the server answers it, for the tests. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WhatsappDto } from '@wa/contracts';
-import { sessionButtons, validateConnectionName } from '../connection-rules';
+import { sessionButtons } from '../connection-rules';
+import { validateConnectionName } from '../../../components/form-rules';
 import { upsertConnection } from '../connections.api';
 
 describe('connection rules', () => {

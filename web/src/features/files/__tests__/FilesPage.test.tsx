@@ -9,6 +9,7 @@ import { makeStore } from '../../../app/store';
 import { RealtimeContext } from '../../../realtime/RealtimeProvider';
 import type { RealtimeClient } from '../../../realtime/realtime-client';
 import { useSocketCacheSync } from '../../../realtime/use-socket-cache-sync';
+import { filesSocket } from '../files.socket';
 import { renderWithProviders } from '../../../test/render';
 import FilesPage from '../FilesPage';
 import { aFileList, anOption } from './a-file-list';
@@ -159,7 +160,7 @@ function fakeSocket() {
 
 /** The layout's live-event hook, as the signed-in frame mounts it. */
 function SocketSync() {
-  useSocketCacheSync();
+  useSocketCacheSync(filesSocket);
   return null;
 }
 

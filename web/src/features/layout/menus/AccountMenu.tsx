@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { loggedOut, selectUser } from '../../../app/session';
 import { clearSession } from '../../../app/storage';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
-import { useLogoutMutation } from '../../auth/auth.api';
+import { useLogoutMutation } from '../../../app/auth.api';
 
 /** Who is signed in, and the logout. */
 export default function AccountMenu({ trigger }: { trigger: ReactElement }) {

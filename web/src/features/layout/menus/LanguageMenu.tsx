@@ -1,7 +1,7 @@
 import { Menu, Portal } from '@chakra-ui/react';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../../../i18n';
+import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../../../app/i18n';
 
 /** Português, English, Español: the choice is kept in local storage. */
 export default function LanguageMenu({ trigger }: { trigger: ReactElement }) {

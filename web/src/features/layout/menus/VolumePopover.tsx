@@ -2,7 +2,7 @@ import { Popover, Portal, Slider } from '@chakra-ui/react';
 import { useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StorageKeys, writeItem } from '../../../app/storage';
-import { storedVolume } from '../volume';
+import { storedVolume } from '../../notifications/volume';
 
 /** The notification volume: 0 to 1 in steps of 0.1, stored locally (spec 01 §9). */
 export default function VolumePopover({ trigger }: { trigger: ReactElement }) {

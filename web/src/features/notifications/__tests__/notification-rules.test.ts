@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AppMessageChannelPayload } from '@wa/contracts';
-import { i18n } from '../../../i18n';
+import { i18n } from '../../../app/i18n';
 import { aMessage, aTicket } from '../../../test/fixtures';
 import {
   CHIME_NOTES,

@@ -5,9 +5,9 @@ import { Route, Routes } from 'react-router-dom';
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
-import { aQueue } from '../../queues/__tests__/a-queue';
+import { aQueue } from '../../../test/a-queue';
 import PromptsPage from '../PromptsPage';
-import { aPrompt } from './a-prompt';
+import { aPrompt } from '../../../test/a-prompt';
 
 const realFetch = globalThis.fetch;
 let calls: Array<{ method: string; path: string; search: string; body: unknown }> = [];

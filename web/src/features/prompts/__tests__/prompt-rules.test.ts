@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { hasPromptErrors, isNeuralVoice, parseNumber, PROMPT_VOICES, promptFormOf, promptPayload, validatePromptForm } from '../prompt-rules';
-import { aPrompt } from './a-prompt';
+import { aPrompt } from '../../../test/a-prompt';
 
 const filled = (extra: Partial<ReturnType<typeof promptFormOf>> = {}) => ({ ...promptFormOf(null), name: 'Atendente', prompt: 'x'.repeat(60), queueId: 5 as number | '', ...extra });
 

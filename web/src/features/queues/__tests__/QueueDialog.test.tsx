@@ -4,10 +4,10 @@ import type { PlanDto, QueueDto, QueueScheduleDto, UserDto } from '@wa/contracts
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
-import { aPrompt } from '../../prompts/__tests__/a-prompt';
+import { aPrompt } from '../../../test/a-prompt';
 import { anIntegration } from '../../queue-integrations/__tests__/an-integration';
 import { QueueDialog } from '../QueueDialog';
-import { aQueue } from './a-queue';
+import { aQueue } from '../../../test/a-queue';
 
 const realFetch = globalThis.fetch;
 let calls: Array<{ method: string; path: string; body: unknown }> = [];

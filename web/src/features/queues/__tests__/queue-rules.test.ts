@@ -13,7 +13,7 @@ import {
   validateQueueOption,
 } from '../queue-rules';
 import { defaultWorkingHours, WEEKDAYS } from '../../settings/working-hours';
-import { aQueue } from './a-queue';
+import { aQueue } from '../../../test/a-queue';
 
 const names = (list: QueueDto[]) => list.map((q) => q.name);
 const form = (extra: Partial<Parameters<typeof validateQueueForm>[0]> = {}) => ({

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { makeStore, type AppStore } from '../../../app/store';
-import { syncQueueEvent } from '../../../realtime/use-socket-cache-sync';
+import { syncQueueEvent } from '../queues.socket';
 import { ticketsApi } from '../../tickets/tickets.api';
-import { aQueue } from './a-queue';
+import { aQueue } from '../../../test/a-queue';
 
 const realFetch = globalThis.fetch;
 let requests = 0;

@@ -1,21 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { i18n } from '../../../i18n';
-import {
-  canSchedule,
-  defaultSendAt,
-  eventTone,
-  hasScheduleErrors,
-  isAcceptedPicture,
-  isReadOnly,
-  languageTag,
-  scheduleTitle,
-  sendAtInput,
-  sendAtToIso,
-  serverFieldErrors,
-  statusKey,
-  toDateTimeLocal,
-  validateSchedule,
-} from '../schedule-rules';
+import { i18n } from '../../../app/i18n';
+import { defaultSendAt, eventTone, hasScheduleErrors, isAcceptedPicture, isReadOnly, scheduleTitle, sendAtInput, sendAtToIso, statusKey, toDateTimeLocal, validateSchedule } from '../schedule-rules';
+import { canSchedule } from '../../../app/plan-flags';
+import { languageTag } from '../../../app/i18n';
+import { serverFieldErrors } from '../../../components/form-rules';
 
 const t = i18n.t.bind(i18n) as (key: string, options?: Record<string, unknown>) => string;
 

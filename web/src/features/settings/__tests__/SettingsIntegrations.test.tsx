@@ -8,6 +8,7 @@ import { makeStore } from '../../../app/store';
 import { RealtimeContext } from '../../../realtime/RealtimeProvider';
 import type { RealtimeClient } from '../../../realtime/realtime-client';
 import { useSocketCacheSync } from '../../../realtime/use-socket-cache-sync';
+import { settingsSocket } from '../settings.socket';
 import { renderWithProviders } from '../../../test/render';
 import SettingsPage from '../SettingsPage';
 
@@ -88,7 +89,7 @@ function fakeSocket() {
 
 /** The layout's live-event hook, as the signed-in frame mounts it. */
 function SocketSync() {
-  useSocketCacheSync();
+  useSocketCacheSync(settingsSocket);
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { UserDto } from '@wa/contracts';
 import { makeStore, type AppStore } from '../../../app/store';
-import { syncUserEvent } from '../../../realtime/use-socket-cache-sync';
+import { syncUserEvent } from '../users.socket';
 import { usersApi } from '../users.api';
 
 const realFetch = globalThis.fetch;

@@ -1,0 +1,27 @@
+import type { SocketHandler } from '../../realtime/use-socket-cache-sync';
+import { announcementsSocket } from '../announcements/announcements.socket';
+import { connectionsSocket } from '../connections/connections.socket';
+import { contactsSocket } from '../contacts/contacts.socket';
+import { filesSocket } from '../files/files.socket';
+import { queuesSocket } from '../queues/queues.socket';
+import { schedulesSocket } from '../schedules/schedules.socket';
+import { settingsSocket } from '../settings/settings.socket';
+import { teamChatSocket } from '../team-chat/team-chat.socket';
+import { ticketChatSocket } from '../ticket-chat/ticket-chat.socket';
+import { ticketsSocket } from '../tickets/tickets.socket';
+import { usersSocket } from '../users/users.socket';
+
+/** Every feature's socket handlers, the one place they are registered; the signed-in layout mounts them once. */
+export const SOCKET_HANDLERS: ReadonlyArray<SocketHandler> = [
+  ...ticketsSocket,
+  ...ticketChatSocket,
+  ...connectionsSocket,
+  ...contactsSocket,
+  ...schedulesSocket,
+  ...usersSocket,
+  ...queuesSocket,
+  ...teamChatSocket,
+  ...announcementsSocket,
+  ...filesSocket,
+  ...settingsSocket,
+];

@@ -1,0 +1,81 @@
+import type { MessageDto, MessagesPage, QuickMessageDto } from '@wa/contracts';
+import { api } from '../../app/api';
+import { plain } from '../../app/cache';
+import { addMessage, replaceMessage, type MessagePageParam, type MessagePages } from './message-rules';
+
+export const chatApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** One ticket's messages: the first page is the newest; the next pages go back in time. */
+    messages: build.infiniteQuery<MessagesPage, number, MessagePageParam>({
+      infiniteQueryOptions: {
+        initialPageParam: { cursor: null, page: 1 },
+        getNextPageParam: (last, _all, lastParam) => (last.hasMore ? { cursor: last.nextCursor, page: lastParam.page + 1 } : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        url: `/messages/${queryArg}`,
+        params: pageParam.cursor ? { cursor: pageParam.cursor } : { pageNumber: pageParam.page },
+      }),
+      providesTags: (_r, _e, ticketId) => [{ type: 'Messages', id: ticketId }],
+      // opening a chat reads it (the server clears the unread count): always fetch anew
+      keepUnusedDataFor: 0,
+    }),
+    /** A text (`body`), or files (`files`, `body` their caption); `quotedId` answers a message. */
+    /** The same pages read as a preview: the ticket's unread count is left as it is. */
+    previewMessages: build.infiniteQuery<MessagesPage, number, MessagePageParam>({
+      infiniteQueryOptions: {
+        initialPageParam: { cursor: null, page: 1 },
+        getNextPageParam: (last, _all, lastParam) => (last.hasMore ? { cursor: last.nextCursor, page: lastParam.page + 1 } : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        url: `/messages/${queryArg}`,
+        params: { preview: true, ...(pageParam.cursor ? { cursor: pageParam.cursor } : { pageNumber: pageParam.page }) },
+      }),
+      keepUnusedDataFor: 0,
+    }),
+    sendMessage: build.mutation<MessageDto, { ticketId: number; body: string; files?: File[]; quotedId?: number | null }>({
+      query: ({ ticketId, body, files, quotedId }) => {
+        if (files && files.length > 0) {
+          const form = new FormData();
+          form.append('body', body);
+          form.append('fromMe', 'true');
+          if (quotedId) form.append('quotedMsg', JSON.stringify({ id: quotedId }));
+          for (const f of files) form.append('medias', f, f.name);
+          return { url: `/messages/${ticketId}`, method: 'POST', body: form };
+        }
+        return { url: `/messages/${ticketId}`, method: 'POST', body: { body, fromMe: true, read: true, mediaUrl: '', quotedMsg: quotedId ? { id: quotedId } : null } };
+      },
+      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => addMessage(plain(draft) as MessagePages, data)));
+        } catch {
+          /* the input shows the error */
+        }
+      },
+    }),
+    /** The caller's quick replies (their own and the company's shared ones), offered in the input after "/". */
+    quickReplies: build.query<QuickMessageDto[], void>({
+      query: () => '/quick-messages/list',
+      providesTags: ['QuickMessages'],
+      keepUnusedDataFor: 300,
+    }),
+    /** A sent message's new text, changed on WhatsApp first. */
+    editMessage: build.mutation<MessageDto, { id: number; ticketId: number; body: string }>({
+      query: ({ id, body }) => ({ url: `/messages/edit/${id}`, method: 'POST', body: { body } }),
+      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+      },
+    }),
+    /** A sent message deleted for everyone (kept, marked deleted). */
+    deleteMessage: build.mutation<MessageDto, { id: number; ticketId: number }>({
+      query: ({ id }) => ({ url: `/messages/${id}`, method: 'DELETE' }),
+      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+      },
+    }),
+  }),
+});
+
+export const { useMessagesInfiniteQuery, usePreviewMessagesInfiniteQuery, useSendMessageMutation, useEditMessageMutation, useDeleteMessageMutation, useQuickRepliesQuery } = chatApi;

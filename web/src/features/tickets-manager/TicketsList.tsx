@@ -1,0 +1,98 @@
+import { Box, Center, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react';
+import type { TicketDto } from '@wa/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { errorText } from '../../app/errors';
+import { mark } from '../../app/perf';
+import { isNearEnd } from '../../app/scroll';
+import { useSocketRoom } from '../../realtime/RealtimeProvider';
+import { AGE_REFRESH_MS } from './age-label';
+import { TicketCard, ticketCardCss } from './TicketCard';
+import { TicketPreviewDialog } from './TicketPreviewDialog';
+import { flattenTickets, type TicketListArgs, type TicketPages } from '../tickets/ticket-list-rules';
+import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
+import { useNow } from './use-now';
+import { useTicketActions } from '../tickets/use-ticket-actions';
+
+/** spec 01 §9: the next page loads within 100 px of the end of the list. */
+export const LIST_END_PX = 100;
+
+export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; selectedUuid?: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const query = useListTicketsInfiniteQuery(args);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const tickets = flattenTickets(query.data as TicketPages | undefined);
+  const now = useNow(AGE_REFRESH_MS);
+  const actions = useTicketActions();
+  const scroller = useRef<HTMLDivElement>(null);
+  const [previewing, setPreviewing] = useState<TicketDto | null>(null);
+  useSocketRoom('joinTickets', args.status);
+
+  const maybeLoadMore = useCallback(() => {
+    const el = scroller.current;
+    if (!el || !hasNextPage || isFetchingNextPage) return;
+    if (isNearEnd(el, LIST_END_PX)) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  useEffect(() => {
+    if (!query.isLoading) mark('tickets-list');
+  }, [query.isLoading]);
+
+  // a first page shorter than the panel has no scroll: load on until it fills
+  useEffect(maybeLoadMore, [maybeLoadMore, tickets.length]);
+
+  const open = useCallback((ticket: TicketDto) => navigate(`/tickets/${ticket.uuid}`), [navigate]);
+
+  let body;
+  if (query.isLoading) {
+    body = (
+      <Stack p="3" gap="3" data-testid="tickets-loading">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} h="16" />
+        ))}
+      </Stack>
+    );
+  } else if (query.isError && tickets.length === 0) {
+    body = (
+      <Center p="6" color="fg.error" textStyle="sm">
+        {errorText(query.error)}
+      </Center>
+    );
+  } else if (tickets.length === 0) {
+    body = (
+      <Stack p="6" gap="1" textAlign="center" data-testid="tickets-empty">
+        <Text fontWeight="semibold">{t('tickets.noTickets.title')}</Text>
+        <Text textStyle="sm" color="fg.muted">
+          {t('tickets.noTickets.message')}
+        </Text>
+      </Stack>
+    );
+  } else {
+    body = tickets.map((ticket) => (
+      <TicketCard
+        key={ticket.id}
+        ticket={ticket}
+        now={now}
+        selected={ticket.uuid === selectedUuid}
+        accepting={actions.busyId === ticket.id}
+        onOpen={open}
+        onAccept={actions.accept}
+        onPreview={setPreviewing}
+      />
+    ));
+  }
+
+  return (
+    <Box ref={scroller} flex="1" minH="0" overflowY="auto" css={ticketCardCss} onScroll={maybeLoadMore} data-testid="tickets-list" data-status={args.status ?? 'search'} data-ready={!query.isLoading}>
+      {body}
+      {isFetchingNextPage && (
+        <Center py="3">
+          <Spinner size="sm" />
+        </Center>
+      )}
+      {previewing && <TicketPreviewDialog ticket={previewing} onClose={() => setPreviewing(null)} onAccept={actions.accept} />}
+    </Box>
+  );
+}
