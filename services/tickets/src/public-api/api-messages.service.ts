@@ -5,11 +5,11 @@ import type { ApiMessageState, ApiMessageStatus, MessageDto } from '@wa/contract
 import { checkMediaFile, DomainError, MediaStorage, newMediaKey, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, MessageEntity, TicketEntity } from '../database/entities/index.js';
-import { contactNumber, contactUpdated, contactView } from '../contacts/contacts.service.js';
-import { MessagesService, type OutgoingItem, type SentMedia } from '../messages/messages.service.js';
+import { contactNumber, contactUpdated, contactView } from '../conversation/contacts/contacts.service.js';
+import { ConversationSender, type OutgoingItem, type SentMedia } from '../conversation/sending/conversation-sender.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
-import { messageView, type TicketRow } from '../tickets/ticket-view.js';
-import { latestTicketSql, TicketsRepository } from '../tickets/tickets.repository.js';
+import { messageView, type TicketRow } from '../conversation/core/ticket-view.js';
+import { latestTicketSql, TicketsRepository } from '../conversation/core/tickets.repository.js';
 
 /** How long an Idempotency-Key's first answer is kept. */
 export const IDEMPOTENCY_TTL_H = 24;
@@ -48,7 +48,7 @@ const statusOf = (m: MessageDto, number: string): ApiMessageStatus => ({
 export class ApiMessagesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly messages: MessagesService,
+    private readonly sender: ConversationSender,
     private readonly tickets: TicketsRepository,
     private readonly outbox: Outbox,
     private readonly storage: MediaStorage,
@@ -68,7 +68,7 @@ export class ApiMessagesService {
     if (found.connectionStatus !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (found.ticket && files.length === 0 && !idempotencyKey) {
       // the common call, a text into a ticket that exists: one statement (see sendTextAtOnce)
-      const sent = await this.messages.sendTextAtOnce({ row: found.ticket, rowVersion: found.rowVersion, messageId: found.nextMessageId, body: text, pace: api.pace, viaApi: true });
+      const sent = await this.sender.sendTextAtOnce({ row: found.ticket, rowVersion: found.rowVersion, messageId: found.nextMessageId, body: text, pace: api.pace, viaApi: true });
       if (sent) {
         await this.outbox.flush(sent.outboxIds);
         return statusOf(sent.message, number);
@@ -93,7 +93,7 @@ export class ApiMessagesService {
         const items: OutgoingItem[] = media.length
           ? media.map((m, i) => ({ row, body: i === 0 ? text : '', media: m, pace: api.pace, viaApi: true }))
           : [{ row, body: text, pace: api.pace, viaApi: true }];
-        const sent = await this.messages.sendManyInTransaction(tx, items, { connectionsChecked: true });
+        const sent = await this.sender.sendManyInTransaction(tx, items, { connectionsChecked: true });
         const answer = statusOf(sent.messages[0] as MessageDto, number);
         if (idempotencyKey) {
           await tx.query(`UPDATE tickets.api_requests SET response = $3 WHERE "connectionId" = $1 AND key = $2`, [api.connectionId, idempotencyKey, JSON.stringify(answer)]);

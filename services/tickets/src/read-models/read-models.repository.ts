@@ -3,6 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { CompanySettingEntity, ConnectionEntity } from '../database/entities/index.js';
 
+/** The company setting holding its working hours in tickets' copy (auth's `company.schedules.updated`). */
+export const COMPANY_SCHEDULES_KEY = 'schedules';
+
 /** What tickets knows of connections and company settings, from their owners' events. */
 @Injectable()
 export class ReadModels {

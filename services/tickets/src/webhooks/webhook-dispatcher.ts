@@ -8,7 +8,7 @@ import type { SecretBox } from '@wa/server-kit';
 import { TicketsEnv } from '../config/env.js';
 import { ticketsSecretMaterial, webhookSecretBox } from '../database/stored-secrets.js';
 import { CompanyStandings, refusalText } from '../identity/company-standings.js';
-import { guardedLookup } from './address-guard.js';
+import { guardedLookup } from '../platform/address-guard.js';
 
 /** Deliveries taken per pass, and sent at once. */
 const BATCH = 50;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageEvent, TicketUpdatedEvent, WebhookEvent } from '@wa/contracts';
 import type { OutgoingEvent } from '@wa/server-kit';
 import type { DataSource, EntityManager } from 'typeorm';
+import { Outbox, type OutboxTap } from '../outbox/outbox.service.js';
 
 /** How often the companies with a webhook are read again (another process may have changed them). */
 const RELOAD_MS = 10_000;
@@ -16,17 +17,22 @@ interface Row {
 }
 
 /**
- * Writes the webhook deliveries of a transaction's events in that same transaction (called by tickets'
- * outbox for every event it writes), so a delivery exists exactly when its change committed, in the order
+ * Writes the webhook deliveries of a transaction's events in that same transaction (tickets' outbox calls
+ * it, as its tap, for every event it writes or records alone), so a delivery exists exactly when its change committed, in the order
  * the changes were made. Only companies with an enabled webhook pay anything beyond a lookup in memory.
  */
 @Injectable()
-export class WebhookRecorder implements OnModuleInit, OnModuleDestroy {
+export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger(WebhookRecorder.name);
   private companies = new Map<number, Set<WebhookEvent>>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    outbox: Outbox,
+  ) {
+    outbox.tap(this);
+  }
 
   async onModuleInit(): Promise<void> {
     await this.reload().catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'webhook settings not read yet; retrying'));
@@ -42,15 +48,6 @@ export class WebhookRecorder implements OnModuleInit, OnModuleDestroy {
   async reload(): Promise<void> {
     const rows: Array<{ companyId: number; events: WebhookEvent[] }> = await this.db.query(`SELECT "companyId", events FROM tickets.webhook_settings WHERE enabled`);
     this.companies = new Map(rows.map((r) => [r.companyId, new Set(r.events)]));
-  }
-
-  /**
-   * For events published without the outbox (inbound messages: the stored row is the truth and a redelivery
-   * announces it again), in a transaction of their own before they are published; a repeat records nothing.
-   */
-  async recordAlone(events: readonly OutgoingEvent[]): Promise<void> {
-    if (!this.wants(events)) return;
-    await this.db.transaction((tx) => this.record(tx, events));
   }
 
   /** Whether some of these events make webhook deliveries (a company listens for them). */

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { SecretBox } from '@wa/server-kit';
 import { TicketsEnv } from '../config/env.js';
 import { sealStoredSecrets, ticketsSecretMaterial, webhookSecretBox } from '../database/stored-secrets.js';
-import { assertPublicUrl } from './address-guard.js';
+import { assertPublicUrl } from '../platform/address-guard.js';
 import { WebhookRecorder } from './webhook-recorder.js';
 import type { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto.js';
 

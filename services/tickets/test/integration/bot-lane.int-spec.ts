@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { Streams } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import { AckPolicy, DeliverPolicy } from 'nats';
-import { BotService } from '../../src/bot/bot.service.js';
+import { BotService } from '../../src/automation/bot/bot.service.js';
 import { newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
 /**

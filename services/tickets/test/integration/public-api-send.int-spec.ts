@@ -5,7 +5,7 @@ import { WaSubjects, type MessageEvent, type TicketUpdatedEvent, type WaOutbound
 import { TEST_JWT_SECRET, TEST_NATS_URL, waitFor } from '@wa/testing';
 import { connect, type NatsConnection, type Subscription } from 'nats';
 import type { DataSource } from 'typeorm';
-import { MessagesService } from '../../src/messages/messages.service.js';
+import { ConversationSender } from '../../src/conversation/sending/conversation-sender.js';
 import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
 /**
@@ -57,7 +57,7 @@ describe('POST /api/messages/send into a ticket that exists', () => {
   it('stores the text once, sets the ticket’s last message, queues the send and announces both', async () => {
     const { conn, to, ticket, send, created, updated } = await setUp();
     const sends = listen<WaOutboundSend>(nc.subscribe(WaSubjects.outbound(conn.id)));
-    const messages = t.app.get(MessagesService);
+    const messages = t.app.get(ConversationSender);
     const once = messages.sendTextAtOnce.bind(messages);
     const answers: unknown[] = [];
     messages.sendTextAtOnce = async (item) => {
@@ -85,7 +85,7 @@ describe('POST /api/messages/send into a ticket that exists', () => {
 
   it('goes the long way when the ticket changed after it was read: the announcement has the ticket as it is', async () => {
     const { admin, ticket, send, created } = await setUp();
-    const messages = t.app.get(MessagesService);
+    const messages = t.app.get(ConversationSender);
     const once = messages.sendTextAtOnce.bind(messages);
     let tried = 0;
     // an agent accepts the ticket between the send's read and its write

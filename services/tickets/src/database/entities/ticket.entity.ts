@@ -1,6 +1,28 @@
-import type { BotState } from '../../bot/bot-rules.js';
 import type { TicketStatus } from '@wa/contracts';
 import { Column, CreateDateColumn, Entity, Generated, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** Where the bot is with a ticket. */
+export interface BotState {
+  /**
+   * `queues`: the customer picks a queue; `options`: a level of the queue's options; `delegate`: the queue's
+   * AI prompt answers; `done`: the bot is quiet
+   */
+  step: 'queues' | 'options' | 'delegate' | 'done';
+  /** in `options`: the queue, and the option whose children are on screen (null: the queue's first level) */
+  queueId?: number;
+  parentId?: number | null;
+  /** unknown answers counted, since `firstMissAt` */
+  attempts: number;
+  firstMissAt?: string;
+  /** the first menu or greeting went out (until then, even after an out-of-hours reply, the bot starts afresh) */
+  greeted?: boolean;
+  /** the last customer message handled (a redelivery of it, or of an older one, does nothing) */
+  lastMessageId?: number;
+  /** an out-of-hours reply was sent; none again before this instant (the next opening) */
+  quietUntil?: string;
+  /** the Typebot session of the queue's integration, and when it last spoke */
+  typebot?: { sessionId: string; at: string } | null;
+}
 
 @Entity({ name: 'tickets' })
 export class TicketEntity {

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { TicketSubjects, type PromptRefEvent, type QueueChangedEvent } from '@wa/contracts';
-import { queueView } from '../../queues/queues.service.js';
+import { queueView } from '../../conversation/queues/queues.service.js';
 import { QueueEntity } from '../entities/index.js';
 
 /** Rows written to the outbox per INSERT. */

@@ -6,9 +6,9 @@ import { DataSource, In } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
-import { announceStored } from '../../tickets/announce.js';
-import { TicketsRepository } from '../../tickets/tickets.repository.js';
-import { WebhookRecorder } from '../../webhooks/webhook-recorder.js';
+import { announceStored } from '../../conversation/core/announce.js';
+import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
+import { Outbox } from '../../outbox/outbox.service.js';
 
 /**
  * The message a row `u` (whatsapp, wid, company) names, looked up by its unique key one row at a time. Joined
@@ -33,7 +33,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly bus: EventBus,
     private readonly tickets: TicketsRepository,
     private readonly callers: CallerService,
-    private readonly webhooks: WebhookRecorder,
+    private readonly outbox: Outbox,
     private readonly env: TicketsEnv,
   ) {}
 
@@ -110,7 +110,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       const tickets = await this.tickets.findByKeys(messages.map((m) => ({ companyId: m.companyId, id: m.ticketId })), tx);
       const events = announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id));
       // the company's webhook deliveries commit with the rise (a repeat finds them by their key)
-      await this.webhooks.record(tx, events);
+      await this.outbox.recordAlone(events, tx);
       return events;
     });
     // Published here, not through the outbox: the delivery is acked only once they are on the bus, so a crash

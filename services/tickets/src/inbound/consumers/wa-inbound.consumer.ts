@@ -1,18 +1,17 @@
-import { WebhookRecorder } from '../../webhooks/webhook-recorder.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { conversationKey, Streams, WaSubjects, type MessageEvent, type WaInboundMessage } from '@wa/contracts';
 import { EventBus, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
-import { BOT_DONE, BotService } from '../../bot/bot.service.js';
+import { AutomationFacade, BOT_DONE } from '../../automation/automation.facade.js';
 import { TicketsEnv } from '../../config/env.js';
 import { ConnectionEntity, ContactEntity, MessageEntity, messageOfRow } from '../../database/entities/index.js';
-import { contactUpdated, contactView } from '../../contacts/contacts.service.js';
-import type { OutgoingEvent } from '../../outbox/outbox.service.js';
-import type { TicketRow } from '../../tickets/ticket-view.js';
+import { contactUpdated, contactView } from '../../conversation/contacts/contacts.service.js';
+import { Outbox, type OutgoingEvent } from '../../outbox/outbox.service.js';
+import type { TicketRow } from '../../conversation/core/ticket-view.js';
 import { CallerService } from '../../identity/caller.service.js';
-import { announceStored } from '../../tickets/announce.js';
-import { TicketsRepository } from '../../tickets/tickets.repository.js';
+import { announceStored } from '../../conversation/core/announce.js';
+import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { storeInbound } from '../store-inbound.js';
 
 /**
@@ -32,8 +31,8 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     private readonly env: TicketsEnv,
     private readonly tickets: TicketsRepository,
     private readonly callers: CallerService,
-    private readonly webhooks: WebhookRecorder,
-    private readonly bot: BotService,
+    private readonly outbox: Outbox,
+    private readonly automation: AutomationFacade,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -114,7 +113,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     const events = announceStored('created', messageRows, ticketRows, (companyId, id) => this.callers.nameOf(companyId, id));
     events.push(...(await this.newContacts(messageRows, ticketRows)));
     // the company's webhook hears of them before anyone else does (a crash before this is a redelivery)
-    await this.webhooks.recordAlone(events);
+    await this.outbox.recordAlone(events);
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
     if (repeated) this.logger.log({ count: announce.length }, 'inbound: repeated messages announced again');
     // the bot's turn, in this lane (each conversation in order), once its messages are announced (the
@@ -122,7 +121,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     // turn is made at its retry; a fault of the bot's own leaves the messages stored and the bot quiet there.
     const created = events.filter((e) => e.subject.startsWith('message.created.')).map((e) => e.payload as MessageEvent);
     const done = new Set(ticketRows.filter((t) => t.botDone).map((t) => t.id));
-    await this.bot.answerStored(created, done).catch((err: unknown) => {
+    await this.automation.answerStored(created, done).catch((err: unknown) => {
       if (isTransientError(err)) throw err;
       this.logger.error({ err: String(err), messages: created.length }, 'inbound: the bot failed on stored messages; they wait for an agent');
     });

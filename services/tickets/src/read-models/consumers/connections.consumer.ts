@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type ConnectionChangedEvent, type ConnectionDeletedEvent, type ConnectionSessionEvent, type WhatsappDto } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
-import { BOT_DEFAULTS, type ConnectionBot } from '../../bot/bot-rules.js';
+import { BOT_DEFAULTS, type ConnectionBot } from '../../database/entities/index.js';
 
 /** The bot settings of a connection, as tickets keeps them. */
 export function connectionBot(c: Partial<WhatsappDto>): ConnectionBot {

@@ -1,9 +1,9 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type CompanySchedulesUpdatedEvent, type SettingUpdatedEvent } from '@wa/contracts';
-import { COMPANY_SCHEDULES_KEY } from '../../bot/bot.service.js';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
+import { COMPANY_SCHEDULES_KEY } from '../read-models.repository.js';
 
 /** Keeps tickets' copy of the company settings it acts on (sendGreetingAccepted…) in step with auth. */
 @Injectable()

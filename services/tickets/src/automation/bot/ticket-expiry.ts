@@ -1,0 +1,143 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { queryPrepared } from '@wa/database';
+import { DataSource, type EntityManager } from 'typeorm';
+import { TicketsEnv } from '../../config/env.js';
+import { CallerService } from '../../identity/caller.service.js';
+import { ConversationSender  } from '../../conversation/sending/conversation-sender.js';
+import { Outbox } from '../../outbox/outbox.service.js';
+import { ticketUpdatedEvent } from '../../conversation/core/ticket-events.js';
+import { ticketView, type TicketRow } from '../../conversation/core/ticket-view.js';
+import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
+
+/** Idle tickets closed per pass at most (the next pass takes the rest). */
+const EXPIRY_BATCH = 200;
+
+/**
+ * The clock's part of a conversation, every TICKET_EXPIRY_SWEEP_MS:
+ * - a connection's `timeToTransfer` (minutes; 0: never): a waiting ticket nobody took, still in the bot's
+ *   menu or in no queue, with no message for that long goes to the connection's `transferQueueId` (one of
+ *   the company's queues), and the bot stops there: the customer who never picks still reaches agents;
+ * - its `expiresTicket` (minutes; 0: never): an open or waiting conversation without a message for that
+ *   long is closed, with the connection's `expiresInactiveMessage` sent to the customer first (when it has
+ *   one and the phone is up).
+ * Each ticket is re-checked under its lock (skipping one another process holds), so several processes
+ * move or close each ticket once.
+ */
+@Injectable()
+export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(TicketExpiry.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly env: TicketsEnv,
+    private readonly tickets: TicketsRepository,
+    private readonly sender: ConversationSender,
+    private readonly outbox: Outbox,
+    private readonly callers: CallerService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'ticket expiry: pass failed; the next one retries'))
+        .finally(() => (this.running = undefined));
+    }, this.env.TICKET_EXPIRY_SWEEP_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass: moves the tickets waiting too long in the bot, then closes the idle ones; answers how many of each. */
+  async sweep(): Promise<{ transferred: number; closed: number }> {
+    const transferred = await this.transfer();
+    return { transferred, closed: await this.expire() };
+  }
+
+  /** Waiting tickets past their connection's timeToTransfer, moved to its transfer queue (in one statement per batch). */
+  private async transfer(): Promise<number> {
+    const moved = await this.db.transaction(async (tx) => {
+      const rows = await queryPrepared<{ id: number; companyId: number }>(
+        tx,
+        `WITH due AS (
+           SELECT t.id, q.id AS queue
+             FROM tickets.connections c
+             JOIN tickets.queues q ON q.id = (c.bot->>'transferQueueId')::int AND q."companyId" = c."companyId"
+             JOIN tickets.tickets t ON t."companyId" = c."companyId" AND t."whatsappId" = c.id AND t.status = 'pending' AND t."userId" IS NULL
+            WHERE COALESCE((c.bot->>'timeToTransfer')::numeric, 0) > 0 AND NOT t."isGroup"
+              AND (t.chatbot OR t."queueId" IS NULL) AND t."queueId" IS DISTINCT FROM q.id
+              AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'timeToTransfer')::int)
+            LIMIT ${EXPIRY_BATCH}
+              FOR UPDATE OF t SKIP LOCKED)
+         UPDATE tickets.tickets t SET "queueId" = due.queue, chatbot = false, "updatedAt" = now(),
+                "botState" = jsonb_set(COALESCE(t."botState", '{"attempts": 0}'::jsonb), '{step}', '"done"')
+           FROM due WHERE t.id = due.id
+         RETURNING t.id, t."companyId"`,
+        [],
+      );
+      if (rows.length === 0) return { rows, outboxIds: [] as string[] };
+      const views = await this.tickets.findByKeys(rows.map((r) => ({ companyId: r.companyId, id: r.id })), tx);
+      return { rows, outboxIds: await this.outbox.add(tx, views.map((row) => ticketUpdatedEvent(ticketView(row, (userId) => this.callers.nameOf(row.companyId, userId))))) };
+    });
+    if (moved.rows.length === 0) return 0;
+    await this.outbox.flush(moved.outboxIds);
+    this.logger.log({ transferred: moved.rows.length }, 'ticket transfer: tickets waiting too long in the bot moved to their transfer queue');
+    return moved.rows.length;
+  }
+
+  private async expire(): Promise<number> {
+    const idle = await queryPrepared<{ id: number; companyId: number }>(
+      this.db,
+      `SELECT t.id, t."companyId"
+         FROM tickets.connections c
+         JOIN tickets.tickets t ON t."companyId" = c."companyId" AND t."whatsappId" = c.id AND t.status IN ('open', 'pending')
+        WHERE COALESCE((c.bot->>'expiresTicket')::numeric, 0) > 0 AND NOT t."isGroup"
+          AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'expiresTicket')::int)
+        LIMIT ${EXPIRY_BATCH}`,
+      [],
+    );
+    let closed = 0;
+    for (const { id, companyId } of idle) {
+      const outboxIds = await this.db.transaction((tx) => this.close(tx, companyId, id));
+      if (outboxIds) {
+        closed++;
+        await this.outbox.flush(outboxIds);
+      }
+    }
+    if (closed > 0) this.logger.log({ closed }, 'ticket expiry: idle tickets closed');
+    return closed;
+  }
+
+  private async close(tx: EntityManager, companyId: number, id: number): Promise<string[] | null> {
+    const [still] = await queryPrepared<{ message: string; status: string }>(
+      tx,
+      `SELECT coalesce(c.bot->>'expiresInactiveMessage', '') AS message, c.status
+         FROM tickets.tickets t JOIN tickets.connections c ON c.id = t."whatsappId"
+        WHERE t.id = $1 AND t."companyId" = $2 AND t.status IN ('open', 'pending')
+          AND COALESCE((c.bot->>'expiresTicket')::numeric, 0) > 0 AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'expiresTicket')::int)
+        FOR UPDATE OF t SKIP LOCKED`,
+      [id, companyId],
+    );
+    if (!still) return null;
+    const ids: string[] = [];
+    const before = (await this.tickets.findById(companyId, id, tx)) as TicketRow;
+    if (still.message.trim() && still.status === 'CONNECTED') {
+      const text = await this.sender.withVariables(before, still.message, tx);
+      ids.push(...(await this.sender.sendManyInTransaction(tx, [{ row: before, body: text, bot: true }], { connectionsChecked: true })).outboxIds);
+    }
+    await tx.query(
+      `UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "useIntegration" = false, "promptId" = NULL, "updatedAt" = now()
+        WHERE id = $1 AND "companyId" = $2`,
+      [id, companyId],
+    );
+    const row = (await this.tickets.findById(companyId, id, tx)) as TicketRow;
+    ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(ticketView(row, (userId) => this.callers.nameOf(companyId, userId)))])));
+    return ids;
+  }
+}

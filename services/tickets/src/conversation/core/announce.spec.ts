@@ -1,0 +1,104 @@
+import { describe, expect, it } from '@jest/globals';
+import type { MessageEvent, TicketUpdatedEvent } from '@wa/contracts';
+import type { MessageEntity } from '../../database/entities/index.js';
+import { announceStored } from './announce.js';
+import type { TicketRow } from './ticket-view.js';
+
+const at = new Date('2024-11-22T10:00:00.000Z');
+
+function ticket(id: number, fields: Partial<TicketRow> = {}): TicketRow {
+  return {
+    id,
+    uuid: `uuid-${id}`,
+    companyId: 1,
+    status: 'pending',
+    contactId: 100 + id,
+    whatsappId: 10,
+    queueId: null,
+    userId: null,
+    lastMessage: 'oi',
+    unreadMessages: 1,
+    isGroup: false,
+    chatbot: false,
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+    createdAt: at,
+    updatedAt: at,
+    sortKey: at.toISOString(),
+    contactName: 'Maria',
+    contactNumber: '5511999990001',
+    contactPic: '',
+    queueName: null,
+    queueColor: null,
+    whatsappName: 'Conn',
+    ...fields,
+  };
+}
+
+function message(id: number, ticketId: number, fields: Partial<MessageEntity> = {}): MessageEntity {
+  return {
+    id: String(id),
+    companyId: 1,
+    ticketId,
+    contactId: 100 + ticketId,
+    whatsappId: 10,
+    wid: `W${id}`,
+    body: `m${id}`,
+    fromMe: false,
+    mediaType: 'chat',
+    mediaUrl: null,
+    quotedMsgId: null,
+    ack: 0,
+    read: false,
+    isDeleted: false,
+    sentAt: at,
+    seq: id,
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  };
+}
+
+const names = (companyId: number, userId: number) => `user ${companyId}/${userId}`;
+
+describe('announceStored', () => {
+  it('announces new messages with message.created each, then one ticket.updated per ticket they landed on', () => {
+    const events = announceStored('created', [message(1, 7), message(2, 8), message(3, 7)], [ticket(7), ticket(8)], names);
+    expect(events.map((e) => e.subject)).toEqual([
+      'message.created.1.7',
+      'message.created.1.8',
+      'message.created.1.7',
+      'ticket.updated.1.7',
+      'ticket.updated.1.8',
+    ]);
+    expect(events.map((e) => e.msgId).slice(0, 3)).toEqual(['message-created:1', 'message-created:2', 'message-created:3']);
+    const first = events[0].payload as MessageEvent;
+    expect(first).toMatchObject({ companyId: 1, message: { id: 1, ticketId: 7, body: 'm1' }, ticket: { id: 7 }, contact: { id: 107, name: 'Maria' } });
+    expect((events[3].payload as TicketUpdatedEvent).ticket.id).toBe(7);
+  });
+
+  it('announces a changed message with message.updated, its msg id following the ack, and no ticket.updated', () => {
+    const events = announceStored('updated', [message(5, 7, { ack: 3, fromMe: true })], [ticket(7)], names);
+    expect(events).toHaveLength(1);
+    expect(events[0].subject).toBe('message.updated.1.7');
+    expect(events[0].msgId).toBe(`message-updated:5:3:${at.toISOString()}`);
+    expect((events[0].payload as MessageEvent).message.ack).toBe(3);
+  });
+
+  it("names the ticket's holder through the given directory", () => {
+    const [, updated] = announceStored('created', [message(1, 7)], [ticket(7, { userId: 4, companyId: 1 })], names);
+    expect((updated.payload as TicketUpdatedEvent).ticket.user).toEqual({ id: 4, name: 'user 1/4' });
+  });
+
+  it('leaves out a message whose ticket is not given, and a ticket with no message', () => {
+    expect(announceStored('created', [message(1, 7)], [ticket(8)], names)).toEqual([]);
+    expect(announceStored('created', [], [ticket(8)], names)).toEqual([]);
+  });
+
+  it('does not mix the same ticket id of two companies', () => {
+    const events = announceStored('created', [message(1, 7, { companyId: 2 })], [ticket(7, { companyId: 1 }), ticket(7, { companyId: 2, contactName: 'Outra' })], names);
+    expect(events.map((e) => e.subject)).toEqual(['message.created.2.7', 'ticket.updated.2.7']);
+    expect((events[0].payload as MessageEvent).contact.name).toBe('Outra');
+  });
+});

@@ -1,0 +1,121 @@
+import { isMediaKey } from '@wa/server-kit';
+import type { MessageDto, TicketDto } from '@wa/contracts';
+import type { MessageEntity } from '../../database/entities/index.js';
+
+/** One row of the ticket query (the ticket with its contact, queue and connection). */
+export interface TicketRow {
+  id: number;
+  uuid: string;
+  companyId: number;
+  status: TicketDto['status'];
+  contactId: number;
+  whatsappId: number;
+  queueId: number | null;
+  userId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  isGroup: boolean;
+  chatbot: boolean;
+  useIntegration: boolean;
+  promptId: number | null;
+  integrationId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** exact updatedAt (microseconds) for keyset paging */
+  sortKey: string;
+  contactName: string;
+  contactNumber: string;
+  contactPic: string;
+  queueName: string | null;
+  queueColor: string | null;
+  whatsappName: string | null;
+  /** the ticket's tags, by name (every read of a ticket carries them, so every event does too) */
+  tags?: Array<{ id: number; name: string; color: string }>;
+}
+
+export const TICKET_COLUMNS = `
+         t.id, t.uuid, t."companyId", t.status, t."contactId", t."whatsappId", t."queueId", t."userId",
+         t."lastMessage", t."unreadMessages", t."isGroup", t.chatbot, t."useIntegration", t."promptId",
+         t."integrationId", t."createdAt", t."updatedAt", t."updatedAt"::text AS "sortKey",
+         c.name AS "contactName", c.number AS "contactNumber", c."profilePicUrl" AS "contactPic",
+         q.name AS "queueName", q.color AS "queueColor", w.name AS "whatsappName",
+         (SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color) ORDER BY lower(g.name), g.id), '[]'::json)
+            FROM tickets.ticket_tags tt JOIN tickets.tags g ON g.id = tt."tagId" WHERE tt."ticketId" = t.id) AS tags`;
+
+export const TICKET_JOINS = `
+    JOIN tickets.contacts c ON c.id = t."contactId"
+    LEFT JOIN tickets.queues q ON q.id = t."queueId"
+    LEFT JOIN tickets.connections w ON w.id = t."whatsappId"`;
+
+export const TICKET_SELECT = `SELECT ${TICKET_COLUMNS} FROM tickets.tickets t ${TICKET_JOINS}`;
+
+export function ticketView(row: TicketRow, userName: (id: number) => string): TicketDto {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    companyId: row.companyId,
+    status: row.status,
+    userId: row.userId,
+    user: row.userId ? { id: row.userId, name: userName(row.userId) } : null,
+    queueId: row.queueId,
+    queue: row.queueId && row.queueName !== null ? { id: row.queueId, name: row.queueName, color: row.queueColor ?? '' } : null,
+    whatsappId: row.whatsappId,
+    whatsapp: { id: row.whatsappId, name: row.whatsappName ?? '' },
+    contactId: row.contactId,
+    contact: { id: row.contactId, name: row.contactName, number: row.contactNumber, profilePicUrl: row.contactPic },
+    tags: row.tags ?? [],
+    lastMessage: row.lastMessage,
+    unreadMessages: row.unreadMessages,
+    isGroup: row.isGroup,
+    chatbot: row.chatbot,
+    useIntegration: row.useIntegration,
+    promptId: row.promptId,
+    integrationId: row.integrationId,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+/** Where the API serves a stored file (`GET /media/<key>`, signed-in users of its company only). */
+export function mediaUrlOf(key: string | null): string | null {
+  if (!key) return null;
+  return isMediaKey(key) ? `/media/${key}` : key;
+}
+
+export function messageView(m: MessageEntity): MessageDto {
+  return {
+    id: Number(m.id),
+    wid: m.wid,
+    ticketId: m.ticketId,
+    companyId: m.companyId,
+    contactId: m.contactId,
+    body: m.body,
+    fromMe: m.fromMe,
+    mediaType: m.mediaType,
+    mediaUrl: mediaUrlOf(m.mediaUrl),
+    quotedMsgId: m.quotedMsgId === null ? null : Number(m.quotedMsgId),
+    ack: m.ack,
+    failedReason: m.failedReason ?? null,
+    read: m.read,
+    isDeleted: m.isDeleted,
+    isEdited: m.isEdited ?? false,
+    isBot: m.isBot ?? false,
+    createdAt: new Date(m.sentAt).toISOString(),
+    updatedAt: new Date(m.updatedAt).toISOString(),
+  };
+}
+
+/** Opaque list cursor: the last row's sort key. */
+export function encodeCursor(parts: Array<string | number>): string {
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): Array<string | number> | undefined {
+  if (!cursor) return undefined;
+  try {
+    const parts = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    return Array.isArray(parts) ? parts : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TicketSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent } from '@wa/contracts';
+import { DomainError, MediaStorage, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
+import { DataSource } from 'typeorm';
+import { MessageEntity } from '../../database/entities/index.js';
+import { CallerService, type Caller } from '../../identity/caller.service.js';
+import { announceStored } from '../core/announce.js';
+import { Outbox } from '../../outbox/outbox.service.js';
+import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } from '../core/ticket-view.js';
+import { TicketsRepository } from '../core/tickets.repository.js';
+import { assertCanSee } from '../core/visibility.js';
+import { MessageChanges } from './message-changes.service.js';
+import { ConversationSender, type SentMedia } from '../sending/conversation-sender.js';
+
+export const MESSAGES_PAGE_SIZE = 20;
+
+@Injectable()
+export class MessagesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tickets: TicketsRepository,
+    private readonly outbox: Outbox,
+    private readonly callers: CallerService,
+    private readonly storage: MediaStorage,
+    private readonly changes: MessageChanges,
+    private readonly sender: ConversationSender,
+  ) {}
+
+  /**
+   * A page of a ticket's messages, newest page first, oldest first within the page (as the chat shows it).
+   * Reading clears the ticket's unread count and says so to the company's sockets (a preview does not).
+   */
+  async list(caller: Caller, ticketId: number, pageNumber = 1, cursor?: string, preview = false): Promise<MessagesPage> {
+    const row = await this.visibleTicket(caller, ticketId);
+    const after = decodeCursor(cursor);
+    const qb = this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .where('m."companyId" = :companyId AND m."ticketId" = :ticketId', { companyId: caller.companyId, ticketId })
+      .orderBy('m."sentAt"', 'DESC')
+      .addOrderBy('m.seq', 'DESC', 'NULLS FIRST')
+      .addOrderBy('m.id', 'DESC')
+      .addSelect('m."sentAt"::text', 'sortKey')
+      .limit(MESSAGES_PAGE_SIZE + 1);
+    if (after && after.length === 3) {
+      qb.andWhere(
+        `(m."sentAt" < :s::timestamptz OR (m."sentAt" = :s::timestamptz AND (COALESCE(m.seq, 9223372036854775807) < :q OR (COALESCE(m.seq, 9223372036854775807) = :q AND m.id < :i))))`,
+        { s: after[0], q: after[1], i: after[2] },
+      );
+    } else {
+      qb.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE);
+    }
+    const { entities, raw } = await qb.getRawAndEntities();
+    const hasMore = entities.length > MESSAGES_PAGE_SIZE;
+    const page = entities.slice(0, MESSAGES_PAGE_SIZE);
+    const last = page.length - 1;
+    const nextCursor =
+      hasMore && last >= 0 ? encodeCursor([(raw[last] as { sortKey: string }).sortKey, page[last].seq ?? '9223372036854775807', page[last].id]) : null;
+    if (row.unreadMessages > 0 && !preview) await this.markRead(caller, row);
+    return {
+      messages: page.reverse().map((m) => messageView(m)),
+      hasMore,
+      nextCursor,
+      ticket: ticketView(preview ? row : { ...row, unreadMessages: 0 }, (id) => this.callers.nameOf(caller.companyId, id)),
+    };
+  }
+
+  /** An agent's text: stored with ack 0, sent by the session that owns the connection, acks raise it. */
+  async send(caller: Caller, ticketId: number, body: string, quotedMsgId?: number): Promise<MessageDto> {
+    const row = await this.visibleTicket(caller, ticketId);
+    const text = await this.sender.withVariables(row, body);
+    const { message, outboxIds } = await this.db.transaction(async (tx) => this.sender.sendInTransaction(tx, row, text, quotedMsgId));
+    await this.outbox.flush(outboxIds);
+    return message;
+  }
+
+  /**
+   * Files (with `caption` on the first): each checked by its bytes before any is stored (one refused,
+   * none sent), stored, then one message per file in one transaction, sent like a text. Files of a
+   * send that failed are removed again.
+   */
+  async sendMedia(caller: Caller, ticketId: number, files: UploadedDiskFile[], caption: string, quotedMsgId?: number): Promise<MessageDto[]> {
+    const row = await this.visibleTicket(caller, ticketId);
+    await this.sender.assertConnected(row);
+    const checked: CheckedMedia[] = [];
+    for (const f of files) checked.push(await checkMediaFile(f));
+    const keys: string[] = [];
+    try {
+      const media: SentMedia[] = [];
+      for (const [i, c] of checked.entries()) {
+        const key = newMediaKey(caller.companyId, c.fileName);
+        keys.push(key);
+        await this.storage.put(key, readUploaded(files[i]));
+        media.push({ ...c, key });
+      }
+      const { messages, outboxIds } = await this.db.transaction(async (tx) => {
+        const out: MessageDto[] = [];
+        const ids: string[] = [];
+        for (const [i, m] of media.entries()) {
+          const text = i === 0 ? await this.sender.withVariables(row, caption.trim()) : '';
+          const sent = await this.sender.sendInTransaction(tx, row, text, i === 0 ? quotedMsgId : undefined, m);
+          out.push(sent.message);
+          ids.push(...sent.outboxIds);
+        }
+        return { messages: out, outboxIds: ids };
+      });
+      await this.outbox.flush(outboxIds);
+      return messages;
+    } catch (err) {
+      await Promise.all(keys.map((k) => this.storage.delete(k).catch(() => undefined)));
+      throw err;
+    }
+  }
+
+  /**
+   * Edits the text of a message sent from here (POST /messages/edit/{id}): WhatsApp changes it first,
+   * through the connection's session (ERR_EDITING_WAPP_MSG when it refuses); then it is stored, marked
+   * edited and announced.
+   */
+  async edit(caller: Caller, messageId: number, body: string): Promise<MessageDto> {
+    const { message, row } = await this.ownMessage(caller, messageId, 'ERR_EDITING_WAPP_MSG');
+    await this.changes.ask(row, { action: 'edit', to: row.contactNumber, waMessageId: message.wid, fromMe: true, text: body }, 'ERR_EDITING_WAPP_MSG');
+    return this.store(row, message, { body, isEdited: true });
+  }
+
+  /**
+   * Deletes a message sent from here for everyone (DELETE /messages/{id}): WhatsApp revokes it first
+   * (ERR_DELETE_WAPP_MSG when it refuses); it stays stored, marked deleted, its text kept for the record.
+   */
+  async remove(caller: Caller, messageId: number): Promise<MessageDto> {
+    const { message, row } = await this.ownMessage(caller, messageId, 'ERR_DELETE_WAPP_MSG');
+    if (message.isDeleted) return messageView(message);
+    await this.changes.ask(row, { action: 'delete', to: row.contactNumber, waMessageId: message.wid, fromMe: true }, 'ERR_DELETE_WAPP_MSG');
+    return this.store(row, message, { isDeleted: true });
+  }
+
+  /** A message of a ticket the caller sees, sent from this connection and already on WhatsApp. */
+  private async ownMessage(caller: Caller, messageId: number, refused: 'ERR_EDITING_WAPP_MSG' | 'ERR_DELETE_WAPP_MSG'): Promise<{ message: MessageEntity; row: TicketRow }> {
+    const message = Number.isSafeInteger(messageId) ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(messageId), companyId: caller.companyId }) : null;
+    if (!message) throw new DomainError('ERR_NO_MESSAGE_FOUND');
+    const row = await this.visibleTicket(caller, message.ticketId);
+    if (!message.fromMe) throw new DomainError(refused, {}, 'Only messages sent from this connection can be changed.');
+    if (refused === 'ERR_EDITING_WAPP_MSG' && message.isDeleted) throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
+    if (refused === 'ERR_EDITING_WAPP_MSG' && message.mediaType !== 'chat') throw new DomainError(refused, {}, 'Only text messages can be edited.');
+    if (message.ack < 1) throw new DomainError(refused, {}, 'The message has not reached WhatsApp yet.');
+    await this.sender.assertConnected(row);
+    return { message, row };
+  }
+
+  private async store(row: TicketRow, message: MessageEntity, change: Partial<Pick<MessageEntity, 'body' | 'isEdited' | 'isDeleted'>>): Promise<MessageDto> {
+    const outboxIds = await this.db.transaction(async (tx) => {
+      await tx.getRepository(MessageEntity).update({ id: message.id, companyId: row.companyId }, { ...change, updatedAt: new Date() });
+      const saved = (await tx.getRepository(MessageEntity).findOneBy({ id: message.id })) as MessageEntity;
+      const ticket = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
+      return this.outbox.add(tx, announceStored('updated', [saved], [ticket], (companyId, id) => this.callers.nameOf(companyId, id)));
+    });
+    await this.outbox.flush(outboxIds);
+    return messageView((await this.db.getRepository(MessageEntity).findOneBy({ id: message.id })) as MessageEntity);
+  }
+
+  private async markRead(caller: Caller, row: TicketRow): Promise<void> {
+    const outboxIds = await this.db.transaction(async (tx) => {
+      await tx.query(`UPDATE tickets.tickets SET "unreadMessages" = 0 WHERE id = $1 AND "companyId" = $2`, [row.id, caller.companyId]);
+      await tx.query(`UPDATE tickets.messages SET read = true WHERE "ticketId" = $1 AND read = false`, [row.id]);
+      const event: TicketUnreadEvent = { companyId: caller.companyId, ticketId: row.id, queueId: row.queueId, userId: row.userId };
+      return this.outbox.add(tx, [{ subject: TicketSubjects.ticketUnread(caller.companyId, row.id), msgId: `ticket-unread:${row.id}:${Date.now()}`, payload: event }]);
+    });
+    await this.outbox.flush(outboxIds);
+  }
+
+  private async visibleTicket(caller: Caller, ticketId: number): Promise<TicketRow> {
+    const row = await this.tickets.findById(caller.companyId, ticketId);
+    if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
+    assertCanSee(caller, row);
+    return row;
+  }
+}
+
+

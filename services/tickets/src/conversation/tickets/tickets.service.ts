@@ -1,0 +1,331 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
+import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING, MediaStorage, dropFiles } from '@wa/server-kit';
+import { isUniqueViolation } from '@wa/database';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ContactEntity, QueueEntity, TicketEntity } from '../../database/entities/index.js';
+import { ContactsService } from '../contacts/contacts.service.js';
+import { WhatsappCheck } from '../contacts/whatsapp-check.service.js';
+import { CallerService, type Caller } from '../../identity/caller.service.js';
+import { assertOwnedIds } from '../../identity/owned-ids.js';
+import { ConversationSender  } from '../sending/conversation-sender.js';
+import { Outbox } from '../../outbox/outbox.service.js';
+import { ReadModels } from '../../read-models/read-models.repository.js';
+import { listTicketsQuery } from './queries/list-tickets.query.js';
+import { decodeCursor, encodeCursor, ticketView, type TicketRow } from '../core/ticket-view.js';
+import type { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
+import { TicketsRepository } from '../core/tickets.repository.js';
+import { assertCanSee } from '../core/visibility.js';
+import { ticketUpdatedEvent } from '../core/ticket-events.js';
+import { transferNotice } from './transfer-notice.js';
+import { ratingRequestText } from './rating-request.js';
+import { storedFilesOf } from '../media/media-files.queries.js';
+
+export const TICKETS_PAGE_SIZE = 40;
+
+
+/** "Bom dia/Boa tarde/Boa noite" by the hour on the company's clocks (its `timezone` setting). */
+export function greetingOnAccept(contactName: string, userName: string, timeZone: string, now: Date = new Date()): string {
+  const hour = hourIn(timeZone, now);
+  const ms = hour < 12 ? 'Bom dia' : hour < 18 ? 'Boa tarde' : 'Boa noite';
+  const firstName = contactName.trim().split(/\s+/)[0] ?? '';
+  return `${ms} *${firstName}*, meu nome é *${userName}* e agora vou prosseguir com seu atendimento!`;
+}
+
+@Injectable()
+export class TicketsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tickets: TicketsRepository,
+    private readonly readModels: ReadModels,
+    private readonly sender: ConversationSender,
+    private readonly outbox: Outbox,
+    private readonly callers: CallerService,
+    private readonly contacts: ContactsService,
+    private readonly whatsapp: WhatsappCheck,
+    private readonly storage: MediaStorage,
+  ) {}
+
+  /** The kanban board's cards (GET /ticket/kanban): the open and waiting tickets the caller sees, newest first, with their tags. */
+  async kanban(caller: Caller, q: KanbanTicketsQueryDto): Promise<TicketsPage> {
+    return this.list(caller, { queueIds: q.queueIds, cursor: q.cursor, pageNumber: q.pageNumber, showAll: true }, ['open', 'pending']);
+  }
+
+  async list(caller: Caller, q: ListTicketsQueryDto, statuses?: TicketStatus[]): Promise<TicketsPage> {
+    const cursor = decodeCursor(q.cursor);
+    const pageNumber = q.pageNumber ?? 1;
+    const { sql, params } = listTicketsQuery(caller, {
+      statuses,
+      status: q.status,
+      searchParam: q.searchParam,
+      showAll: q.showAll,
+      queueIds: q.queueIds,
+      users: q.users,
+      tags: q.tags,
+      withUnreadMessages: q.withUnreadMessages,
+      date: q.date,
+      updatedAt: q.updatedAt,
+      after: cursor && cursor.length === 2 ? { updatedAt: String(cursor[0]), id: Number(cursor[1]) } : undefined,
+      offset: (pageNumber - 1) * TICKETS_PAGE_SIZE,
+      limit: TICKETS_PAGE_SIZE,
+    });
+    const rows = await this.tickets.list(sql, params, !q.searchParam?.trim());
+    const hasMore = rows.length > TICKETS_PAGE_SIZE;
+    const page = rows.slice(0, TICKETS_PAGE_SIZE);
+    const last = page[page.length - 1];
+    return {
+      tickets: page.map((r) => this.view(r)),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor([last.sortKey, last.id]) : null,
+    };
+  }
+
+  async get(caller: Caller, id: number): Promise<TicketDto> {
+    const row = Number.isSafeInteger(id) ? await this.tickets.findById(caller.companyId, id) : null;
+    return this.visible(caller, row);
+  }
+
+  async getByUuid(caller: Caller, uuid: string): Promise<TicketDto> {
+    const row = /^[0-9a-f-]{36}$/i.test(uuid) ? await this.tickets.findByUuid(caller.companyId, uuid) : null;
+    return this.visible(caller, row);
+  }
+
+  /** An agent opens a conversation with a contact; refused when someone already holds one. */
+  async create(caller: Caller, dto: CreateTicketDto): Promise<TicketDto> {
+    if (!caller.isAdmin && !dto.queueId) {
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'queueId', messages: ['Selecione uma fila'] }] }, 'Selecione uma fila');
+    }
+    const contact = await this.db.getRepository(ContactEntity).findOneBy({ id: dto.contactId, companyId: caller.companyId });
+    if (!contact) throw new DomainError('ERR_NO_CONTACT_FOUND');
+    const connection = dto.whatsappId ? await this.readModels.connection(caller.companyId, dto.whatsappId) : await this.readModels.defaultConnection(caller.companyId);
+    if (!connection) throw new DomainError(dto.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
+    if (dto.queueId) await this.mustFindQueue(caller.companyId, dto.queueId);
+    if (caller.isAdmin && dto.userId && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
+    if (!caller.isAdmin && dto.queueId && !caller.queueIds.includes(dto.queueId)) throw new DomainError('ERR_NO_PERMISSION');
+    // asks the phone: only once the caller may open it at all
+    await this.assertOnWhatsapp(contact, connection.id);
+    const status: TicketStatus = dto.status ?? 'open';
+    const userId = status === 'pending' ? null : caller.isAdmin && dto.userId ? dto.userId : caller.id;
+    const existing = await this.tickets.openFor(caller.companyId, contact.id, connection.id);
+    if (existing) throw this.conflict(existing);
+    try {
+      const { id, outboxIds } = await this.db.transaction(async (tx) => {
+        const saved = await tx.getRepository(TicketEntity).save(
+          tx.getRepository(TicketEntity).create({
+            companyId: caller.companyId,
+            contactId: contact.id,
+            whatsappId: connection.id,
+            queueId: dto.queueId ?? null,
+            userId,
+            status,
+            isGroup: contact.isGroup,
+          }),
+        );
+        const row = (await this.tickets.findById(caller.companyId, saved.id, tx)) as TicketRow;
+        return { id: saved.id, outboxIds: await this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]) };
+      });
+      await this.outbox.flush(outboxIds);
+      return this.view((await this.tickets.findById(caller.companyId, id)) as TicketRow);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const holder = await this.tickets.openFor(caller.companyId, contact.id, connection.id);
+      throw holder ? this.conflict(holder) : err;
+    }
+  }
+
+  /** Accept, return, resolve, reopen and transfer (spec 01 §4). */
+  async update(caller: Caller, id: number, dto: UpdateTicketDto): Promise<TicketDto> {
+    const current = await this.tickets.findById(caller.companyId, id);
+    this.visible(caller, current);
+    const row = current as TicketRow;
+    const patch: Partial<TicketEntity> = {};
+    let greet = false;
+    const target = dto.status ?? row.status;
+    // a user id in the body must be a user of the caller's company, whatever it is used for
+    if (typeof dto.userId === 'number' && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
+    // so must the prompt and the integration put on it (the bot would run another company's, on its key)
+    await assertOwnedIds(this.db, caller.companyId, [
+      { field: 'promptId', kind: 'prompt', ids: dto.promptId },
+      { field: 'integrationId', kind: 'integration', ids: dto.integrationId },
+    ]);
+
+    if (dto.status && dto.status !== row.status) {
+      if (dto.status === 'open') {
+        // accept (pending → open) or reopen (closed → open): the caller takes it
+        if (!caller.isAdmin && row.status === 'open' && row.userId !== caller.id) throw new DomainError('ERR_NO_PERMISSION');
+        patch.status = 'open';
+        // someone took the conversation: the bot is done with it
+        patch.chatbot = false;
+        // a waiting ticket may be handed to another agent (the transfer dialog); otherwise the caller takes it
+        patch.userId = dto.userId && (caller.isAdmin || row.status === 'pending') ? dto.userId : caller.id;
+        greet = row.status === 'pending' && !row.isGroup && patch.userId === caller.id;
+      } else if (dto.status === 'pending') {
+        // return: back to the queue, no owner
+        this.assertHolderOrAdmin(caller, row);
+        patch.status = 'pending';
+        patch.userId = null;
+      } else {
+        // resolve
+        if (row.status === 'open') this.assertHolderOrAdmin(caller, row);
+        patch.status = 'closed';
+        patch.chatbot = false;
+        patch.useIntegration = false;
+        patch.promptId = null;
+        patch.unreadMessages = 0;
+        if (dto.userId !== undefined || row.userId === null) patch.userId = dto.userId ?? caller.id;
+      }
+    } else if (dto.userId !== undefined && target === 'open' && dto.userId !== row.userId) {
+      // transfer to another agent
+      this.assertHolderOrAdmin(caller, row);
+      patch.userId = dto.userId;
+    }
+    if (dto.queueId !== undefined && dto.queueId !== row.queueId) {
+      this.assertHolderOrAdmin(caller, row, true);
+      if (dto.queueId !== null) await this.mustFindQueue(caller.companyId, dto.queueId);
+      patch.queueId = dto.queueId;
+    }
+    if (dto.whatsappId !== undefined && dto.whatsappId !== null && dto.whatsappId !== row.whatsappId) {
+      this.assertHolderOrAdmin(caller, row, true);
+      if (!(await this.readModels.connection(caller.companyId, dto.whatsappId))) throw new DomainError('ERR_NO_WAPP_FOUND');
+      patch.whatsappId = dto.whatsappId;
+    }
+    if (dto.useIntegration !== undefined) patch.useIntegration = dto.useIntegration;
+    if (dto.promptId !== undefined) patch.promptId = dto.promptId;
+    if (dto.integrationId !== undefined) patch.integrationId = dto.integrationId;
+    if (Object.keys(patch).length === 0) return this.view(row);
+
+    const wantsGreeting = greet && (await this.readModels.setting(caller.companyId, 'sendGreetingAccepted')) === 'enabled';
+    // a transfer moves a ticket between queues or agents without accepting, returning, resolving or reopening it
+    // (or hands it to another queue's waiting list)
+    const handedOver = patch.status === 'open' && row.status === 'pending' && patch.userId !== caller.id;
+    const transferred =
+      !row.isGroup && (patch.status === undefined ? patch.queueId !== undefined || patch.userId !== undefined : (patch.status === 'pending' || handedOver) && patch.queueId !== undefined);
+    const wantsNotice = transferred && (await this.readModels.setting(caller.companyId, 'sendMsgTransfTicket')) === 'enabled';
+    const closing = patch.status === 'closed' && row.status !== 'closed' && !row.isGroup;
+    const wantsRating = closing && (await this.readModels.setting(caller.companyId, 'userRating')) === 'enabled';
+    try {
+      const outboxIds = await this.db.transaction(async (tx) => {
+        await tx.getRepository(TicketEntity).update({ id, companyId: caller.companyId }, { ...patch, updatedAt: new Date() });
+        const ids: string[] = [];
+        if (wantsGreeting) ids.push(...(await this.greet(tx, caller, id)));
+        if (wantsNotice) ids.push(...(await this.noticeTransfer(tx, row, id)));
+        if (closing) ids.push(...(await this.farewell(tx, caller.companyId, id, wantsRating)));
+        const updated = (await this.tickets.findById(caller.companyId, id, tx)) as TicketRow;
+        ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(this.view(updated))])));
+        return ids;
+      });
+      await this.outbox.flush(outboxIds);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // reopening while another conversation with the contact is open on that connection
+      const holder = await this.tickets.openFor(caller.companyId, row.contactId, patch.whatsappId ?? row.whatsappId);
+      throw holder ? this.conflict(holder) : err;
+    }
+    return this.view((await this.tickets.findById(caller.companyId, id)) as TicketRow);
+  }
+
+  async remove(caller: Caller, id: number): Promise<void> {
+    const row = await this.tickets.findById(caller.companyId, id);
+    if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
+    const { outboxIds, files } = await this.db.transaction(async (tx) => {
+      const files = await storedFilesOf(tx, caller.companyId, [id]);
+      await tx.getRepository(TicketEntity).delete({ id, companyId: caller.companyId });
+      const event: TicketDeletedEvent = { companyId: caller.companyId, ticketId: id, queueId: row.queueId, userId: row.userId };
+      return { outboxIds: await this.outbox.add(tx, [{ subject: TicketSubjects.ticketDeleted(caller.companyId, id), msgId: `ticket-deleted:${id}`, payload: event }]), files };
+    });
+    await this.outbox.flush(outboxIds);
+    // its messages' files go with it
+    await dropFiles(this.storage, files);
+  }
+
+  /**
+   * A conversation opens only with a number on WhatsApp: one never checked is checked now through the
+   * ticket's connection (and the answer kept); one WhatsApp does not know is refused. When nobody can tell
+   * (the phone is away), it opens: the message waits in the outbox like any other. When the phone is up
+   * but WhatsApp failed to answer, ERR_WAPP_CHECK_CONTACT (try again).
+   */
+  private async assertOnWhatsapp(contact: ContactEntity, connectionId: number): Promise<void> {
+    if (contact.isGroup) return;
+    let valid = contact.isWhatsappValid;
+    if (valid === null) {
+      valid = await this.whatsapp.isOnWhatsapp(contact.companyId, contact.number, connectionId, { strict: true });
+      if (valid !== null) await this.contacts.recordCheck(contact.companyId, contact.id, valid);
+    }
+    if (valid === false) throw new DomainError('ERR_WAPP_INVALID_CONTACT');
+  }
+
+  private async greet(tx: EntityManager, caller: Caller, ticketId: number): Promise<string[]> {
+    const row = (await this.tickets.findById(caller.companyId, ticketId, tx)) as TicketRow;
+    const connection = await this.readModels.connection(caller.companyId, row.whatsappId, tx);
+    if (connection?.status !== 'CONNECTED') return [];
+    const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING, tx));
+    const greeting = greetingOnAccept(row.contactName, this.callers.displayName(caller), zone);
+    const { outboxIds } = await this.sender.sendInTransaction(tx, row, greeting);
+    return outboxIds;
+  }
+
+  /** The customer is told of the transfer (sendMsgTransfTicket), in the same transaction, when the phone is up. */
+  private async noticeTransfer(tx: EntityManager, before: TicketRow, ticketId: number): Promise<string[]> {
+    const after = (await this.tickets.findById(before.companyId, ticketId, tx)) as TicketRow;
+    const text = transferNotice({
+      fromQueueId: before.queueId,
+      toQueueId: after.queueId,
+      fromUserId: before.userId,
+      toUserId: after.userId,
+      queueName: after.queueName,
+      userName: after.userId ? this.callers.nameOf(after.companyId, after.userId) || null : null,
+    });
+    if (!text) return [];
+    const connection = await this.readModels.connection(after.companyId, after.whatsappId, tx);
+    if (connection?.status !== 'CONNECTED') return [];
+    return (await this.sender.sendInTransaction(tx, after, text)).outboxIds;
+  }
+
+  /**
+   * A conversation closed by an agent: the rating request (userRating enabled; the customer's answer, 1 to
+   * 3, is kept by the bot) or else the connection's completion text, sent as the bot's when the phone is up.
+   */
+  private async farewell(tx: EntityManager, companyId: number, ticketId: number, askRating: boolean): Promise<string[]> {
+    const row = (await this.tickets.findById(companyId, ticketId, tx)) as TicketRow;
+    const connection = await this.readModels.connection(companyId, row.whatsappId, tx);
+    if (connection?.status !== 'CONNECTED') return [];
+    const text = askRating ? ratingRequestText(connection.bot?.ratingMessage) : (connection.bot?.complationMessage ?? '').trim();
+    if (!text) return [];
+    if (askRating) await tx.query(`UPDATE tickets.tickets SET "ratingAskedAt" = now() WHERE id = $1 AND "companyId" = $2`, [ticketId, companyId]);
+    const body = await this.sender.withVariables(row, text, tx);
+    return (await this.sender.sendManyInTransaction(tx, [{ row, body, bot: true }], { connectionsChecked: true })).outboxIds;
+  }
+
+  private visible(caller: Caller, row: TicketRow | null): TicketDto {
+    if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
+    assertCanSee(caller, row);
+    return this.view(row);
+  }
+
+  private assertHolderOrAdmin(caller: Caller, row: TicketRow, allowPending = false): void {
+    if (caller.isAdmin || row.userId === caller.id) return;
+    if (allowPending && row.status === 'pending') return;
+    throw new DomainError('ERR_NO_PERMISSION');
+  }
+
+  private async mustFindQueue(companyId: number, queueId: number): Promise<QueueEntity> {
+    const queue = await this.db.getRepository(QueueEntity).findOneBy({ id: queueId, companyId });
+    if (!queue) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'queueId', messages: ['queue not found'] }] }, 'Queue not found');
+    return queue;
+  }
+
+  private conflict(holder: TicketRow): DomainError {
+    const body: Omit<OtherOpenTicketBody, 'error' | 'message'> = {
+      userId: holder.userId,
+      userName: holder.userId ? this.callers.nameOf(holder.companyId, holder.userId) || null : null,
+      queueName: holder.queueName,
+      ticketId: holder.id,
+    };
+    return new DomainError('ERR_OTHER_OPEN_TICKET', body);
+  }
+
+  view(row: TicketRow): TicketDto {
+    return ticketView(row, (id) => this.callers.nameOf(row.companyId, id));
+  }
+}
