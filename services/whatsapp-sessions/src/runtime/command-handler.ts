@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ADDRESS_BOOK_PAGE_MAX, type AddressBookPage } from '@wa/contracts';
 import { isTransientError } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
-import { contactToJid } from './providers/baileys/mapping.js';
-import { ProviderClosedError } from './providers/provider.js';
+import { chatAddress } from './providers/chat-address.js';
+import { hasSandboxAbilities, ProviderClosedError } from './providers/provider.js';
 import type { CommandReply, SessionCommand } from './session-commands.js';
 import { SessionRunner } from './session-runner.js';
 import { SessionStore } from './session-store.js';
@@ -50,7 +50,7 @@ export class CommandHandler {
         case 'inbound': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
-          if (!s.provider.deliverInbound) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!hasSandboxAbilities(s.provider)) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           const ids = await s.provider.deliverInbound(cmd.messages);
           return { ok: true, result: { ids } };
@@ -75,14 +75,14 @@ export class CommandHandler {
         case 'sandboxContacts': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
-          if (!s.provider.setAddressBook) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!hasSandboxAbilities(s.provider)) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           s.provider.setAddressBook(Array.isArray(cmd.contacts) ? cmd.contacts : []);
           return { ok: true };
         }
         case 'sandboxLeave': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
-          if (!s.provider.leaveWhatsapp) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!hasSandboxAbilities(s.provider)) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
           s.provider.leaveWhatsapp(cmd.number);
           return { ok: true };
@@ -94,11 +94,11 @@ export class CommandHandler {
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           const failed = cmd.action === 'edit' ? 'ERR_EDITING_WAPP_MSG' : 'ERR_DELETE_WAPP_MSG';
           if (typeof cmd.to !== 'string' || !cmd.to || typeof cmd.waMessageId !== 'string' || !cmd.waMessageId) return { ok: false, code: failed };
-          const jid = contactToJid(cmd.to);
-          const key = { remoteJid: jid, id: cmd.waMessageId, fromMe: cmd.fromMe === true };
+          const to = chatAddress(cmd.to);
+          const message = { id: cmd.waMessageId, fromMe: cmd.fromMe === true };
           try {
-            if (cmd.action === 'edit') await s.provider.editMessage(jid, key, String(cmd.text ?? ''));
-            else await s.provider.deleteMessage(jid, key);
+            if (cmd.action === 'edit') await s.provider.editMessage(to, message, String(cmd.text ?? ''));
+            else await s.provider.deleteMessage(to, message);
           } catch (err) {
             if (err instanceof ProviderClosedError) throw err;
             this.logger.warn({ err, connectionId, action: cmd.action }, 'WhatsApp refused a message change');

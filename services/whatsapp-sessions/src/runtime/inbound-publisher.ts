@@ -4,14 +4,13 @@ import { WaSubjects, type WaAckEntry, type WaAcks, type WaInboundMessage, type W
 import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType } from '@wa/server-kit';
 import type { Readable } from 'node:stream';
 import { EventBus } from '@wa/event-bus';
-import type { WAMessage } from '@whiskeysockets/baileys';
 import type { LiveSession } from './live-session.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
-import { mediaOf, subjectToken, toAcks, toInboundMessage } from './providers/baileys/mapping.js';
-import type { ProviderEventMap } from './providers/provider.js';
+import type { ProviderEventMap, ReceivedFile, ReceivedMessage } from './providers/provider.js';
 import { SessionStore } from './session-store.js';
+import { subjectToken } from './subject-token.js';
 
-type SessionRef = Pick<LiveSession, 'id' | 'companyId' | 'ctx' | 'provider'>;
+type SessionRef = Pick<LiveSession, 'id' | 'companyId'>;
 
 /** Status changes per `wa.ack` event (a few dozen bytes each; far below the bus's message size). */
 const ACKS_PER_EVENT = 500;
@@ -43,11 +42,11 @@ export class InboundPublisher {
    * Answers each upsert's failure (undefined when all its messages are on JetStream): a conversation stops
    * at its first message that fails, and that message's upsert and the upserts of the ones after it fail.
    */
-  async upsertMany(s: SessionRef, upserts: ReadonlyArray<ProviderEventMap['messages.upsert']>): Promise<unknown[]> {
-    const conversations = new Map<string, Array<{ m: WAMessage; upsert: number }>>();
+  async upsertMany(s: SessionRef, upserts: ReadonlyArray<ProviderEventMap['messages']>): Promise<unknown[]> {
+    const conversations = new Map<string, Array<{ m: ReceivedMessage; upsert: number }>>();
     upserts.forEach((u, upsert) => {
-      for (const m of u.messages) {
-        const key = m.key?.remoteJid ?? '';
+      for (const m of u) {
+        const key = `${m.message.isGroup ? 'group' : 'contact'}:${m.message.from}`;
         const list = conversations.get(key);
         if (list) list.push({ m, upsert });
         else conversations.set(key, [{ m, upsert }]);
@@ -70,8 +69,7 @@ export class InboundPublisher {
   }
 
   /** Status changes of our messages (WhatsApp gives them in batches) → sent_messages.ack and `wa.ack.*`. */
-  async updates(s: SessionRef, updates: ProviderEventMap['messages.update']): Promise<void> {
-    const acks = toAcks(updates, s.ctx).map((a) => a.ack);
+  async updates(s: SessionRef, acks: ProviderEventMap['acks']): Promise<void> {
     if (acks.length === 0) return;
     // one statement for the lot, then one event for the lot (acks only go up, so order is moot)
     await this.store.raiseAcks(s.id, acks);
@@ -101,14 +99,14 @@ export class InboundPublisher {
     );
   }
 
-  private async message(s: SessionRef, m: WAMessage): Promise<void> {
-    const inbound = toInboundMessage(m, s.ctx);
-    if (!inbound) return;
+  private async message(s: SessionRef, received: ReceivedMessage): Promise<void> {
+    // a copy: a delivery handed over again (a retry) starts from what the provider said
+    const inbound: WaInboundMessage = { ...received.message };
     // the echo of a message this connection sent itself; messages typed on the phone do go on
     if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return;
     // a customer WhatsApp had refused wrote in: back on WhatsApp, sends to it go out again (before tickets hears of it)
     if (!inbound.fromMe) await this.notOnWhatsapp.cameBack(s, inbound.from);
-    await this.withMedia(s, m, inbound);
+    await this.withMedia(s, received.file, inbound);
     await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
       msgId: WaSubjects.inboundMsgId(s.id, inbound.waMessageId),
     });
@@ -119,8 +117,7 @@ export class InboundPublisher {
    * own (a replay finds it stored and fetches nothing). When WhatsApp will not give it, the message goes on
    * without it, marked ERR_WAPP_DOWNLOAD_MEDIA: a text is never held back by its picture.
    */
-  private async withMedia(s: SessionRef, m: WAMessage, inbound: WaInboundMessage): Promise<void> {
-    const file = mediaOf(m);
+  private async withMedia(s: SessionRef, file: ReceivedFile | null, inbound: WaInboundMessage): Promise<void> {
     if (!file) return;
     const fileName = inboundMediaName(inbound.waMessageId, file.mimetype, file.fileName);
     const key = inboundMediaKey(s.companyId, s.id, inbound.waMessageId, fileName);
@@ -132,7 +129,7 @@ export class InboundPublisher {
     }
     for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
       try {
-        inbound.media = media(await this.download(s, m, key));
+        inbound.media = media(await this.download(file, key));
         return;
       } catch (err) {
         if (attempt < DOWNLOAD_ATTEMPTS) {
@@ -146,7 +143,7 @@ export class InboundPublisher {
   }
 
   /** Fetches the file and stores it under `key`, within DOWNLOAD_TIMEOUT_MS; answers its size. */
-  private async download(s: SessionRef, m: WAMessage, key: string): Promise<number> {
+  private async download(file: ReceivedFile, key: string): Promise<number> {
     let stream: Readable | undefined;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -159,7 +156,7 @@ export class InboundPublisher {
     try {
       return await Promise.race([
         (async () => {
-          stream = await s.provider.downloadMedia(m);
+          stream = await file.open();
           return (await this.storage.put(key, stream)).size;
         })(),
         timeout,

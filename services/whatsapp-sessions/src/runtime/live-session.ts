@@ -1,10 +1,9 @@
 import type { ConnectionStatus } from '@wa/contracts';
-import type { MappingContext } from './providers/baileys/mapping.js';
 import type { ProviderEventMap, SessionProvider } from './providers/provider.js';
 
-/** Upserts handled in one turn of a session's chain, and the turn's result for each of them. */
+/** Deliveries of received messages handled in one turn of a session's chain, and the turn's result for each of them. */
 export interface UpsertTurn {
-  upserts: Array<ProviderEventMap['messages.upsert']>;
+  upserts: Array<ProviderEventMap['messages']>;
   /** each upsert's failure (undefined: all its messages are on JetStream), in the order of `upserts` */
   done: Promise<Array<unknown>>;
 }
@@ -13,7 +12,6 @@ export interface UpsertTurn {
 export interface LiveSession {
   id: number;
   companyId: number;
-  ctx: MappingContext;
   provider: SessionProvider;
   /** the status last stored */
   status: ConnectionStatus;

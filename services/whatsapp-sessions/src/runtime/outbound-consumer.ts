@@ -6,7 +6,7 @@ import { DomainError, MediaStorage } from '@wa/server-kit';
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
-import { contactToJid } from './providers/baileys/mapping.js';
+import { chatAddress } from './providers/chat-address.js';
 import { SessionStore } from './session-store.js';
 import { NotOnWhatsappError, type OutgoingContent } from './providers/provider.js';
 
@@ -269,9 +269,8 @@ export class OutboundConsumer {
       this.logger.error({ connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key }, 'outbound media file missing; send dropped');
       return;
     }
-    const jid = contactToJid(send.to);
     try {
-      await s.provider.sendMessage(jid, content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
+      await s.provider.sendMessage(chatAddress(send.to), content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
     } finally {
       // a file the provider did not read to its end (a failed send) is closed, not left open
       if ('media' in content) content.media.stream.destroy();

@@ -6,7 +6,6 @@ import type { ConnectionEntity } from '../database/entities/connection.entity.js
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
 import { OutboundConsumer } from './outbound-consumer.js';
-import { connectionIntent } from './providers/baileys/mapping.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
 import { ProviderClosedError, type ProviderEventMap } from './providers/provider.js';
 import { ProviderFactory } from './providers/provider-factory.js';
@@ -111,11 +110,9 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
    * reports. `fresh`: the pairing is forgotten first (a new QR). Call inside `exclusive`.
    */
   async launch(row: ConnectionEntity, opts: { fresh: boolean }): Promise<void> {
-    const ctx = { companyId: row.companyId, connectionId: row.id };
     const s: LiveSession = {
       id: row.id,
       companyId: row.companyId,
-      ctx,
       provider: this.providers.create(row),
       status: row.status,
       retries: 0,
@@ -125,11 +122,11 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     };
     this.sessions.set(s.id, s);
     s.stopServing = serveCommands(this.bus, s.id, (cmd) => this.execute(s.id, cmd));
-    s.provider.ev.on('connection.update', (u) => this.enqueue(s, () => this.onConnectionUpdate(s, u)));
+    s.provider.ev.on('connection', (change) => this.enqueue(s, () => this.onConnectionChange(s, change)));
     // a message is accepted only once it is on JetStream: a session stopping first refuses it
-    s.provider.ev.on('messages.upsert', (u) => this.upsert(s, u));
-    s.provider.ev.on('messages.update', async (u) => {
-      if (!s.stopped) await this.inbound.updates(s, u);
+    s.provider.ev.on('messages', (received) => this.upsert(s, received));
+    s.provider.ev.on('acks', async (acks) => {
+      if (!s.stopped) await this.inbound.updates(s, acks);
     });
     try {
       if (opts.fresh) await this.authState.clear(s.id);
@@ -190,7 +187,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
       await s.provider.start();
     } catch (err) {
       this.logger.warn({ err, connectionId: s.id }, 'session did not open');
-      void this.enqueue(s, () => this.onConnectionUpdate(s, { connection: 'close', lastDisconnect: { error: err as Error, date: new Date() } }));
+      void this.enqueue(s, () => this.onConnectionChange(s, { kind: 'close', action: 'retry' }));
     }
   }
 
@@ -199,10 +196,10 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
    * turn publishes everything waiting at once (conversations side by side), not one upsert per round trip to
    * JetStream. Each upsert resolves once its own messages are on JetStream, or fails with what held them back.
    */
-  private async upsert(s: LiveSession, u: ProviderEventMap['messages.upsert']): Promise<void> {
+  private async upsert(s: LiveSession, u: ProviderEventMap['messages']): Promise<void> {
     let turn = s.waitingUpserts;
     if (!turn) {
-      const upserts: Array<ProviderEventMap['messages.upsert']> = [];
+      const upserts: Array<ProviderEventMap['messages']> = [];
       const started = this.enqueue(
         s,
         () => {
@@ -234,9 +231,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     return run;
   }
 
-  private async onConnectionUpdate(s: LiveSession, update: ProviderEventMap['connection.update']): Promise<void> {
-    const intent = connectionIntent(update);
-    if (intent.kind === 'none') return;
+  private async onConnectionChange(s: LiveSession, intent: ProviderEventMap['connection']): Promise<void> {
     if (intent.kind === 'status') {
       if (intent.status === 'qrcode' && ++s.qrCount > this.env.BAILEYS_MAX_QR) {
         this.logger.warn({ connectionId: s.id }, 'QR code not scanned in time; giving up');

@@ -54,9 +54,9 @@ describe('sessions: a number not on WhatsApp, across a restart', () => {
     // whatsapp-sessions restarts; the new phone remembers nothing of who left (as a real phone would have to ask WhatsApp again)
     await svc.close();
     const asked: string[] = [];
-    SandboxProvider.prototype.sendMessage = async function (jid, content, options) {
-      asked.push(jid);
-      return original.sendMessage.call(this, jid, content, options);
+    SandboxProvider.prototype.sendMessage = async function (to, content, options) {
+      asked.push(to.id);
+      return original.sendMessage.call(this, to, content, options);
     };
     SandboxProvider.prototype.checkNumber = async function (number) {
       asked.push(number);

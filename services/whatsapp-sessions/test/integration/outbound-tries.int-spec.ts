@@ -35,12 +35,12 @@ describe('sessions: a send that keeps failing, across a restart', () => {
     const send: WaOutboundSend = { companyId, connectionId: c.id, waMessageId: `3EB0${randomInt(1e9).toString(16).toUpperCase()}${Date.now().toString(16).toUpperCase()}`, to, body: 'Olá', ticketId: 1, messageId: randomInt(1e6) };
     // the phone refuses this chat's sends (not "not on WhatsApp": an error a later try might not meet), in every process here
     const tries: number[] = [];
-    SandboxProvider.prototype.sendMessage = async function (jid, content, options) {
+    SandboxProvider.prototype.sendMessage = async function (to, content, options) {
       if (options.messageId === send.waMessageId) {
         tries.push(Date.now());
         throw new Error('the phone did not answer');
       }
-      return original.call(this, jid, content, options);
+      return original.call(this, to, content, options);
     };
     await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
     await waitFor(async () => tries.length >= 1 || undefined, { timeoutMs: 10_000 });

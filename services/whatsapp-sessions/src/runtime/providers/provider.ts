@@ -1,27 +1,55 @@
-import type { ConnectionState, MessageUpsertType, WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
 import type { Readable } from 'node:stream';
-import type { AddressBookEntry, ConnectionProviderKind, NumberCheckResult, SandboxInboundRequest } from '@wa/contracts';
+import type { AddressBookEntry, ConnectionProviderKind, ConnectionStatus, NumberCheckResult, SandboxInboundRequest, WaAckEntry, WaInboundMessage } from '@wa/contracts';
+import type { ChatAddress } from './chat-address.js';
+
+/** What to do after the session's connection to WhatsApp closed. */
+export type CloseAction =
+  /** unpaired from the phone (or the pairing is unusable): forget the auth state, DISCONNECTED */
+  | 'logged-out'
+  /** another client opened this session: stop without reconnecting (two holders would fight) */
+  | 'replaced'
+  /** WhatsApp asks for a new connection at once (after pairing): reconnect, not a failure */
+  | 'restart'
+  /** the connection dropped: reconnect with back-off, counting retries */
+  | 'retry';
+
+/** A change of the session's connection: a status to store (a QR code to show, pairing, connected with the phone's number) or its close. */
+export type ConnectionChange = { kind: 'status'; status: ConnectionStatus; qrcode: string; number?: string } | { kind: 'close'; action: CloseAction };
+
+/** A received file, fetched only when asked (`open`: rejects when WhatsApp will not give it). */
+export interface ReceivedFile {
+  /** the type it is kept and served as (see safeInboundType) */
+  mimetype: string;
+  /** a document's name; null for pictures, videos and audio */
+  fileName: string | null;
+  open(): Promise<Readable>;
+}
+
+/** A message received (or sent from the phone itself), in our shape, with its file when it has one. */
+export interface ReceivedMessage {
+  message: WaInboundMessage;
+  file: ReceivedFile | null;
+}
 
 /**
- * What a provider reports, in Baileys' own vocabulary (its socket's `ev` events), so the Baileys
- * provider forwards its socket's events as they are and the sandbox speaks the same language.
+ * What a provider reports, in our vocabulary (our ids: phone numbers, group ids, LIDs; never WhatsApp's jids):
+ * each provider translates its own world (Baileys' socket events, the sandbox's stand-in phone) into these.
  */
 export interface ProviderEventMap {
-  /** `connection: connecting | open | close`, a new `qr`, `isNewLogin` (QR scanned), `lastDisconnect` */
-  'connection.update': Partial<ConnectionState> & { me?: { id: string; name?: string } };
-  /** messages received (or sent from the phone itself): Baileys `WAMessage`s */
-  'messages.upsert': { messages: WAMessage[]; type: MessageUpsertType };
-  /** status changes of messages: `update.status` 1 pending/sent, 2 server, 3 delivered, 4 read, 5 played */
-  'messages.update': WAMessageUpdate[];
+  /** the session's connection changed */
+  connection: ConnectionChange;
+  /** messages received (or sent from the phone itself), one delivery: what is not a conversation's message is left out */
+  messages: ReceivedMessage[];
+  /** status changes of messages this connection sent: 1 sent, 2 server, 3 delivered, 4 read, 5 played */
+  acks: WaAckEntry[];
 }
 
 export type ProviderEvent = keyof ProviderEventMap;
 type Listener<K extends ProviderEvent> = (payload: ProviderEventMap[K]) => unknown;
 
 /**
- * Baileys' `ev` with one difference: `emit` resolves when every listener has finished, so a caller
- * that must know an event was handled (the sandbox answering an injected message only after it
- * reached JetStream) can wait for it. The Baileys provider does not wait.
+ * A provider's events: `emit` resolves when every listener has finished, so a caller that must know an event
+ * was handled (the sandbox answering an injected message only after it reached JetStream) can wait for it.
  */
 export class ProviderEvents {
   private readonly listeners = new Map<ProviderEvent, Set<Listener<any>>>();
@@ -54,6 +82,12 @@ export interface SendOptions {
   quotedMessageId?: string | null;
 }
 
+/** A message already sent or received, as a change names it: its WhatsApp id and whether this phone sent it. */
+export interface MessageRef {
+  id: string;
+  fromMe: boolean;
+}
+
 /** A file to send: its bytes as a stream (never a buffer of the whole file), `caption` shown under it. */
 export interface OutgoingMedia {
   mediaType: 'image' | 'audio' | 'video' | 'application';
@@ -67,20 +101,18 @@ export interface OutgoingMedia {
 export type OutgoingContent = { text: string } | { media: OutgoingMedia };
 
 /**
- * One live WhatsApp session of one connection, shaped after Baileys' socket. `start()` may be called
- * again after a close to reconnect with the stored auth state.
+ * One live WhatsApp session of one connection. `start()` may be called again after a close to reconnect with
+ * the stored auth state. Chats are named by our ids (ChatAddress); how WhatsApp names them is the provider's.
  */
 export interface SessionProvider {
   readonly kind: ConnectionProviderKind;
   readonly ev: ProviderEvents;
   start(): Promise<void>;
-  sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }>;
+  sendMessage(to: ChatAddress, content: OutgoingContent, options: SendOptions): Promise<void>;
   /** Changes the text of a message already sent (WhatsApp shows it edited). */
-  editMessage(jid: string, key: WAMessageKey, text: string): Promise<void>;
+  editMessage(to: ChatAddress, message: MessageRef, text: string): Promise<void>;
   /** Revokes a message for everyone. */
-  deleteMessage(jid: string, key: WAMessageKey): Promise<void>;
-  /** The file of a received media message, as a stream; rejects when WhatsApp will not give it. */
-  downloadMedia(message: WAMessage): Promise<Readable>;
+  deleteMessage(to: ChatAddress, message: MessageRef): Promise<void>;
   /** whether a number (digits with the country code) is on WhatsApp, and WhatsApp's id for it */
   checkNumber(number: string): Promise<NumberCheckResult>;
   /** the phone's address book: its WhatsApp contacts with the names it keeps for them */
@@ -89,17 +121,25 @@ export interface SessionProvider {
   end(): Promise<void>;
   /** unpairs the phone and forgets the auth state */
   logout(): Promise<void>;
+}
+
+/** What only a stand-in phone (the sandbox) can do: be made to receive, given an address book, told who left WhatsApp. */
+export interface SandboxAbilities {
   /**
-   * Optional capability of a stand-in phone (the sandbox): delivers messages as if customers had sent
-   * them, as one `messages.upsert`, and resolves once the listeners handled them; answers their WhatsApp
-   * ids, in order. Rejects with ProviderClosedError when the session is not open. A provider without it
-   * (a real phone) cannot be handed messages.
+   * Delivers messages as if customers had sent them, as one delivery, and resolves once the listeners handled
+   * them; answers their WhatsApp ids, in order. Rejects with ProviderClosedError when the session is not open.
    */
-  deliverInbound?(messages: SandboxInboundRequest[]): Promise<string[]>;
-  /** Optional capability of a stand-in phone: the address book it then answers (replaces the one it had). */
-  setAddressBook?(entries: AddressBookEntry[]): void;
-  /** Optional capability of a stand-in phone: `number` left WhatsApp (sends to it are refused, as WhatsApp refuses them). */
-  leaveWhatsapp?(number: string): void;
+  deliverInbound(messages: SandboxInboundRequest[]): Promise<string[]>;
+  /** The address book it answers from now on (replaces the one it had). */
+  setAddressBook(entries: AddressBookEntry[]): void;
+  /** `number` left WhatsApp: sends to it are refused, as WhatsApp refuses them. */
+  leaveWhatsapp(number: string): void;
+}
+
+/** Whether a provider is a stand-in phone (a real phone cannot be handed messages). */
+export function hasSandboxAbilities(provider: SessionProvider): provider is SessionProvider & SandboxAbilities {
+  const p = provider as Partial<SandboxAbilities>;
+  return typeof p.deliverInbound === 'function' && typeof p.setAddressBook === 'function' && typeof p.leaveWhatsapp === 'function';
 }
 
 /**

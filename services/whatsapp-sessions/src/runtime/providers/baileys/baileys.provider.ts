@@ -6,22 +6,25 @@ import makeWASocket, {
   type AnyMessageContent,
   type UserFacingSocketConfig,
   type WAMessage,
-  type WAMessageKey,
   type WASocket,
 } from '@whiskeysockets/baileys';
 import type { AddressBookEntry, NumberCheckResult } from '@wa/contracts';
+import type { ChatAddress } from '../chat-address.js';
 import {
   NotOnWhatsappError,
   ProviderClosedError,
   ProviderEvents,
+  type MessageRef,
   type OutgoingContent,
   type OutgoingMedia,
   type ProviderContext,
   type ProviderEvent,
   type ProviderEventMap,
+  type ReceivedMessage,
   type SendOptions,
   type SessionProvider,
 } from '../provider.js';
+import { connectionIntent, jidOf, mediaOf, toAcks, toInboundMessage } from './mapping.js';
 import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state.js';
 
 /** The part of Baileys' socket the provider uses. */
@@ -39,9 +42,9 @@ export const defaultSocketFactory: SocketFactory = (config) => makeWASocket(conf
 const UPSERT_ATTEMPTS = 8;
 
 /**
- * A real WhatsApp Web session through Baileys: auth state in PostgreSQL, socket events forwarded as
- * provider events. Each `start()` opens a new socket with the stored auth state (reconnects); events of
- * an older socket are dropped.
+ * A real WhatsApp Web session through Baileys: auth state in PostgreSQL, socket events translated into provider
+ * events (mapping.ts: jids become our ids here, and go no further). Each `start()` opens a new socket with the
+ * stored auth state (reconnects); events of an older socket are dropped.
  */
 export class BaileysProvider implements SessionProvider {
   readonly kind = 'baileys' as const;
@@ -85,13 +88,21 @@ export class BaileysProvider implements SessionProvider {
     sock.ev.on('connection.update', (update) => {
       if (!live()) return;
       const me = update.connection === 'open' && sock.user ? { id: sock.user.id, name: sock.user.name } : undefined;
-      this.forward('connection.update', { ...update, me }, 1);
+      const change = connectionIntent({ ...update, me });
+      if (change.kind !== 'none') this.forward('connection', change, 1);
     });
-    sock.ev.on('messages.upsert', ({ messages, type }) => {
-      if (live()) this.forward('messages.upsert', { messages, type }, UPSERT_ATTEMPTS);
+    sock.ev.on('messages.upsert', ({ messages }) => {
+      if (!live()) return;
+      const received = messages.flatMap((m): ReceivedMessage[] => {
+        const message = toInboundMessage(m, this.ctx);
+        return message ? [{ message, file: this.fileOf(m) }] : [];
+      });
+      if (received.length > 0) this.forward('messages', received, UPSERT_ATTEMPTS);
     });
     sock.ev.on('messages.update', (updates) => {
-      if (live()) this.forward('messages.update', updates, 3);
+      if (!live()) return;
+      const acks = toAcks(updates, this.ctx).map(({ ack }) => ({ waMessageId: ack.waMessageId, ack: ack.ack }));
+      if (acks.length > 0) this.forward('acks', acks, 3);
     });
     const keep = (list: Array<{ id?: string | null; phoneNumber?: string | null; name?: string | null; notify?: string | null; verifiedName?: string | null }>) => {
       for (const c of list) {
@@ -110,16 +121,16 @@ export class BaileysProvider implements SessionProvider {
     });
   }
 
-  async sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }> {
+  async sendMessage(to: ChatAddress, content: OutgoingContent, options: SendOptions): Promise<void> {
     const sock = this.sock;
     if (!sock) throw new Error('baileys: session not started');
+    const jid = jidOf(to);
     const quoted = options.quotedMessageId
       ? { key: { remoteJid: jid, id: options.quotedMessageId, fromMe: false }, message: { conversation: '' } }
       : undefined;
-    const to = await this.whatsappJid(sock, jid, { refuseUnknown: true });
+    const target = await this.whatsappJid(sock, jid, { refuseUnknown: true });
     const message: AnyMessageContent = 'media' in content ? baileysMedia(content.media) : { text: content.text };
-    const sent = await sock.sendMessage(to, message, { messageId: options.messageId, quoted });
-    return { key: sent?.key ?? { remoteJid: to, fromMe: true, id: options.messageId } };
+    await sock.sendMessage(target, message, { messageId: options.messageId, quoted });
   }
 
   /**
@@ -154,27 +165,33 @@ export class BaileysProvider implements SessionProvider {
     return found.jid;
   }
 
-  /** Baileys' edit: the same jid and key, the new text. */
-  async editMessage(jid: string, key: WAMessageKey, text: string): Promise<void> {
+  /** Baileys' edit: the message's key at the chat's jid, the new text. */
+  async editMessage(to: ChatAddress, message: MessageRef, text: string): Promise<void> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
-    const to = await this.whatsappJid(sock, jid);
-    await sock.sendMessage(to, { text, edit: { ...key, remoteJid: to } });
+    const target = await this.whatsappJid(sock, jidOf(to));
+    await sock.sendMessage(target, { text, edit: { remoteJid: target, id: message.id, fromMe: message.fromMe } });
   }
 
   /** Baileys' revoke ("delete for everyone"). */
-  async deleteMessage(jid: string, key: WAMessageKey): Promise<void> {
+  async deleteMessage(to: ChatAddress, message: MessageRef): Promise<void> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
-    const to = await this.whatsappJid(sock, jid);
-    await sock.sendMessage(to, { delete: { ...key, remoteJid: to } });
+    const target = await this.whatsappJid(sock, jidOf(to));
+    await sock.sendMessage(target, { delete: { remoteJid: target, id: message.id, fromMe: message.fromMe } });
+  }
+
+  /** A received message's file, fetched when the runtime asks for it. */
+  private fileOf(m: WAMessage): ReceivedMessage['file'] {
+    const file = mediaOf(m);
+    return file ? { ...file, open: () => this.download(m) } : null;
   }
 
   /**
    * A received file through Baileys (fetched from WhatsApp's media servers and decrypted as it streams);
    * an expired one is asked for again from the phone (`updateMediaMessage`).
    */
-  async downloadMedia(message: WAMessage): Promise<Readable> {
+  private async download(message: WAMessage): Promise<Readable> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
     return downloadMediaMessage(message, 'stream', {}, { logger: this.logger, reuploadRequest: (m) => sock.updateMediaMessage(m) });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Boom } from '@hapi/boom';
 import { DisconnectReason, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
-import { closeAction, connectionIntent, contactToJid, jidToContact, mediaOf, subjectToken, toAcks, toInboundMessage } from './mapping.js';
+import { chatAddress } from '../chat-address.js';
+import { closeAction, connectionIntent, jidOf, jidToContact, mediaOf, toAcks, toInboundMessage } from './mapping.js';
 
 const ctx = { companyId: 7, connectionId: 42 };
 
@@ -139,12 +140,14 @@ describe('jids', () => {
   it('goes between jids and contacts', () => {
     expect(jidToContact('5511999990001@s.whatsapp.net')).toBe('5511999990001');
     expect(jidToContact('5511999990001:3@s.whatsapp.net')).toBe('5511999990001');
-    expect(contactToJid('5511999990001')).toBe('5511999990001@s.whatsapp.net');
-    expect(contactToJid('+55 11 99999 0001')).toBe('5511999990001@s.whatsapp.net');
-    expect(contactToJid('120363025246125486')).toBe('120363025246125486@g.us');
-    expect(contactToJid('5511999990001-1612345678')).toBe('5511999990001-1612345678@g.us');
-    expect(contactToJid('123@lid')).toBe('123@lid');
-    expect(subjectToken('a.b*c>d e')).toBe('a_b_c_d_e');
+    // a send's address (our ids, see chat-address.ts) at the jid WhatsApp knows it by
+    const jidOfTo = (to: string) => jidOf(chatAddress(to));
+    expect(jidOfTo('5511999990001')).toBe('5511999990001@s.whatsapp.net');
+    expect(jidOfTo('+55 11 99999 0001')).toBe('5511999990001@s.whatsapp.net');
+    expect(jidOfTo('120363025246125486')).toBe('120363025246125486@g.us');
+    expect(jidOfTo('5511999990001-1612345678')).toBe('5511999990001-1612345678@g.us');
+    expect(jidOfTo('123@lid')).toBe('123@lid');
+    expect(jidOf({ kind: 'lid', id: '123456789012345' })).toBe('123456789012345@lid');
   });
 });
 

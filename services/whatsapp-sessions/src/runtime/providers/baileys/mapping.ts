@@ -9,17 +9,20 @@ import {
   isPnUser,
   jidDecode,
   normalizeMessageContent,
+  type ConnectionState,
   type WAMessage,
   type WAMessageUpdate,
   type proto,
 } from '@whiskeysockets/baileys';
-import type { ConnectionStatus, MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
-import type { ProviderEventMap } from '../provider.js';
+import type { MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
+import type { ChatAddress } from '../chat-address.js';
+import type { CloseAction, ConnectionChange } from '../provider.js';
+import { safeInboundType } from '../received-file-type.js';
 
 /**
  * Pure translations between Baileys' world (jids, `WAMessage`s, `connection.update`, `messages.update`)
- * and ours (contact numbers, WaInboundMessage, WaAck, connection status). Both providers emit Baileys'
- * shapes, so the session runtime runs every message through these functions.
+ * and ours (contact numbers and ChatAddress, WaInboundMessage, WaAck, ConnectionChange): the Baileys provider
+ * runs everything its socket says through these, so no jid leaves it.
  */
 
 export interface MappingContext {
@@ -36,21 +39,16 @@ export function jidToContact(jid: string): string {
   return bare;
 }
 
-/**
- * The jid to send to: a full jid is kept; a group id (old `<number>-<time>` or new 18+ digit ids) goes
- * to `@g.us`; anything else is a phone number (digits kept) at `@s.whatsapp.net`.
- */
-export function contactToJid(to: string): string {
-  const t = to.trim();
-  if (t.includes('@')) return t;
-  if (t.includes('-') || /^\d{18,}$/.test(t)) return `${t}@g.us`;
-  return `${t.replace(/\D/g, '')}@s.whatsapp.net`;
-}
-
-/** A token usable inside a NATS subject (no dots, wildcards or blanks). */
-export function subjectToken(value: string): string {
-  const t = value.replace(/[.*>\s]/g, '_');
-  return t.length > 0 ? t : '_';
+/** The jid WhatsApp knows an address by: a phone number at `@s.whatsapp.net`, a group at `@g.us`, a LID at `@lid`. */
+export function jidOf(to: ChatAddress): string {
+  switch (to.kind) {
+    case 'group':
+      return `${to.id}@g.us`;
+    case 'lid':
+      return `${to.id}@lid`;
+    default:
+      return `${to.id}@s.whatsapp.net`;
+  }
 }
 
 /** Which of our media types a message content is; undefined for what is not a chat message (reactions, protocol, polls…). */
@@ -156,28 +154,6 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
   };
 }
 
-/** Types a received picture, video or voice note is kept as; anything else declared falls back to the first. */
-const SAFE_TYPES = {
-  image: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
-  video: ['video/mp4', 'video/3gpp', 'video/quicktime', 'video/webm'],
-  audio: ['audio/ogg', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/amr', 'audio/webm', 'audio/wav'],
-} as const;
-
-/** Document types a browser would run (pages, scripts, vector images with scripts): kept as plain bytes. */
-const ACTIVE_TYPES = /html|xhtml|svg|javascript|ecmascript|xml-dtd|x-shockwave|x-msdownload/i;
-
-/**
- * The type a received file is kept and served as. The sender declares it and nothing checks the bytes,
- * so pictures, videos and audio keep only a type of their kind, and a document declared as something a
- * browser would run (HTML, SVG, script) is kept as `application/octet-stream`.
- */
-export function safeInboundType(kind: 'image' | 'video' | 'audio' | 'document', declared: string): string {
-  const type = declared.split(';')[0].trim().toLowerCase();
-  if (kind === 'document') return !type || ACTIVE_TYPES.test(type) ? 'application/octet-stream' : type;
-  const allowed: readonly string[] = SAFE_TYPES[kind];
-  return allowed.includes(type) ? type : allowed[0];
-}
-
 /** The file of a received message: its type and (documents) name; null for a message without one. */
 export function mediaOf(msg: WAMessage): { mimetype: string; fileName: string | null } | null {
   const content = normalizeMessageContent(msg.message);
@@ -215,18 +191,10 @@ export function toAcks(updates: WAMessageUpdate[], ctx: MappingContext, at: numb
   return out;
 }
 
-/** What to do after the socket closed. */
-export type CloseAction =
-  /** unpaired from the phone (or the pairing is unusable): forget the auth state, DISCONNECTED */
-  | 'logged-out'
-  /** another client opened this session: stop without reconnecting (two holders would fight) */
-  | 'replaced'
-  /** WhatsApp asks for a new connection at once (after pairing): reconnect, not a failure */
-  | 'restart'
-  /** the connection dropped: reconnect with back-off, counting retries */
-  | 'retry';
+/** What Baileys' `connection.update` carries, with the phone's own jid once open (`me`, from the socket's user). */
+export type BaileysConnectionUpdate = Partial<ConnectionState> & { me?: { id: string; name?: string } };
 
-export function closeAction(lastDisconnect: ProviderEventMap['connection.update']['lastDisconnect']): CloseAction {
+export function closeAction(lastDisconnect: BaileysConnectionUpdate['lastDisconnect']): CloseAction {
   const error = lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
   const code = error?.output?.statusCode;
   switch (code) {
@@ -244,18 +212,15 @@ export function closeAction(lastDisconnect: ProviderEventMap['connection.update'
   }
 }
 
-/** What a `connection.update` means for the connection's status. */
-export type ConnectionIntent =
-  | { kind: 'status'; status: ConnectionStatus; qrcode: string; number?: string }
-  | { kind: 'close'; action: CloseAction }
-  | { kind: 'none' };
+/** What a `connection.update` means for the connection: a change, or nothing to tell. */
+export type ConnectionIntent = ConnectionChange | { kind: 'none' };
 
 /**
  * `qr` → qrcode (with the QR string to show), `isNewLogin` → PAIRING (the QR was scanned),
  * `open` → CONNECTED (with the phone's number), `close` → what to do; `connecting` changes nothing
  * (the runner shows OPENING when it starts a session and TIMEOUT while it reconnects).
  */
-export function connectionIntent(update: ProviderEventMap['connection.update']): ConnectionIntent {
+export function connectionIntent(update: BaileysConnectionUpdate): ConnectionIntent {
   if (update.connection === 'close') return { kind: 'close', action: closeAction(update.lastDisconnect) };
   if (update.connection === 'open') {
     return { kind: 'status', status: 'CONNECTED', qrcode: '', number: update.me?.id ? jidToContact(update.me.id) : undefined };

@@ -1,11 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
-import type { WAMessage, WAMessageKey, WAMessageUpdate } from '@whiskeysockets/baileys';
-import type { AddressBookEntry, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest } from '@wa/contracts';
+import type { AddressBookEntry, MediaType, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest, WaAckEntry } from '@wa/contracts';
 import { whatsappMessageId, type MediaStorage } from '@wa/server-kit';
-import { jidToContact } from '../baileys/mapping.js';
-import { NotOnWhatsappError, ProviderClosedError, ProviderEvents, type OutgoingContent, type ProviderContext, type SendOptions, type SessionProvider } from '../provider.js';
+import type { ChatAddress } from '../chat-address.js';
+import {
+  NotOnWhatsappError,
+  ProviderClosedError,
+  ProviderEvents,
+  type MessageRef,
+  type OutgoingContent,
+  type ProviderContext,
+  type ReceivedFile,
+  type ReceivedMessage,
+  type SandboxAbilities,
+  type SendOptions,
+  type SessionProvider,
+} from '../provider.js';
+import { safeInboundType } from '../received-file-type.js';
 import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
 
 /** Status changes due within this many ms of each other go out in one `messages.update`. */
@@ -13,18 +25,18 @@ const ACK_TICK_MS = 25;
 
 /**
  * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
- * CONNECTED, no QR), delivers injected messages as Baileys `messages.upsert` events, records what it
- * sends (the outbox) and reports each sent message as sent (1) at once, then server (2), delivered (3)
- * and read (4), one `ackStepMs` apart, as `messages.update` events. Like WhatsApp, it reports the status
- * changes that fall due together (within ACK_TICK_MS) in one event.
+ * CONNECTED, no QR), delivers injected messages as one `messages` event, as WhatsApp hands them to Baileys
+ * (and Baileys' mapping to us), records what it sends (the outbox) and reports each sent message as sent (1)
+ * at once, then server (2), delivered (3) and read (4), one `ackStepMs` apart, as `acks` events. Like WhatsApp,
+ * it reports the status changes that fall due together (within ACK_TICK_MS) in one event.
  */
-export class SandboxProvider implements SessionProvider {
+export class SandboxProvider implements SessionProvider, SandboxAbilities {
   readonly kind = 'sandbox' as const;
   readonly ev = new ProviderEvents();
   private readonly logger = new Logger(SandboxProvider.name);
   private readonly timers = new Set<NodeJS.Timeout>();
   /** status changes waiting for their tick, by the tick's time */
-  private readonly acksDue = new Map<number, WAMessageUpdate[]>();
+  private readonly acksDue = new Map<number, WaAckEntry[]>();
   private open = false;
   private book: AddressBookEntry[] = [];
   /** customers who left WhatsApp (POST …/sandbox/leave) */
@@ -38,38 +50,49 @@ export class SandboxProvider implements SessionProvider {
   ) {}
 
   async start(): Promise<void> {
-    await this.ev.emit('connection.update', { connection: 'connecting' });
     this.open = true;
-    await this.ev.emit('connection.update', { connection: 'open', isOnline: true });
+    await this.ev.emit('connection', { kind: 'status', status: 'CONNECTED', qrcode: '' });
   }
 
   /**
-   * Delivers messages as WhatsApp would, in one `messages.upsert` (one message live, several like the
-   * backlog a phone hands over when it comes online); resolves once every listener handled them (the
-   * session runner published them to JetStream). Answers their WhatsApp message ids, in order.
+   * Delivers messages as WhatsApp would, in one delivery (one message live, several like the backlog a phone
+   * hands over when it comes online); resolves once every listener handled them (the session runner published
+   * them to JetStream). Answers their WhatsApp message ids, in order.
    */
   async deliverInbound(requests: SandboxInboundRequest[]): Promise<string[]> {
     if (!this.open) throw new ProviderClosedError(this.kind);
     // as WhatsApp: whoever writes is on it (a customer who had left came back)
     for (const req of requests) this.left.delete(req.from);
-    const timestamp = Math.floor(Date.now() / 1000);
-    const messages: WAMessage[] = requests.map((req) => ({
-      key: { remoteJid: `${req.from}@s.whatsapp.net`, fromMe: false, id: req.id ?? whatsappMessageId() },
-      pushName: req.name ?? null,
-      messageTimestamp: timestamp,
-      message: req.media ? mediaContent(req.media, req.body) : { conversation: req.body },
-    }));
-    await this.ev.emit('messages.upsert', { messages, type: 'notify' });
-    return messages.map((m) => m.key.id as string);
+    const timestamp = Math.floor(Date.now() / 1000) * 1000;
+    const ids = requests.map((req) => req.id ?? whatsappMessageId());
+    const messages = requests.flatMap((req, i): ReceivedMessage[] => {
+      const content = req.media ? mediaContent(req.media, req.body) : { mediaType: 'chat' as const, body: req.body, file: null };
+      // as WhatsApp: a text without text is no message
+      if (!req.media && !req.body) return [];
+      const message = {
+        companyId: this.ctx.companyId,
+        connectionId: this.ctx.connectionId,
+        waMessageId: ids[i] as string,
+        from: req.from,
+        fromName: req.name ?? '',
+        body: content.body,
+        mediaType: content.mediaType,
+        fromMe: false,
+        isGroup: false,
+        timestamp,
+        quotedWaMessageId: null,
+      };
+      const file = content.file;
+      return [{ message, file: file && { mimetype: file.mimetype, fileName: file.fileName, open: () => this.openMedia(file.key) } }];
+    });
+    await this.ev.emit('messages', messages);
+    return ids;
   }
 
-  async sendMessage(jid: string, content: OutgoingContent, options: SendOptions): Promise<{ key: WAMessageKey }> {
+  async sendMessage(to: ChatAddress, content: OutgoingContent, options: SendOptions): Promise<void> {
     if (!this.open) throw new ProviderClosedError(this.kind);
     // as WhatsApp: a number that is not on it cannot be sent to (the stand-in's rule: 12 or 13 digits)
-    if (jid.endsWith('@s.whatsapp.net') && !(await this.checkNumber(jidToContact(jid))).exists) {
-      throw new NotOnWhatsappError(jidToContact(jid));
-    }
-    const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: options.messageId };
+    if (to.kind === 'phone' && !(await this.checkNumber(to.id)).exists) throw new NotOnWhatsappError(to.id);
     // the moment the phone was asked to send (what pacing is about), not when its record was written
     const sentAt = new Date();
     // a file goes over the wire as its bytes: what the phone received is recorded by size and digest
@@ -78,37 +101,34 @@ export class SandboxProvider implements SessionProvider {
       connectionId: this.ctx.connectionId,
       companyId: this.ctx.companyId,
       waMessageId: options.messageId,
-      to: jidToContact(jid),
+      to: to.id,
       body: 'media' in content ? content.media.caption : content.text,
       media,
       sentAt,
     });
-    [1, 2, 3, 4].forEach((status, i) => this.ackLater(i * this.ackStepMs, { key, update: { status } }));
-    return { key };
+    [1, 2, 3, 4].forEach((ack, i) => this.ackLater(i * this.ackStepMs, { waMessageId: options.messageId, ack }));
   }
 
   /** An edit reaches the phone: recorded (kind `edit`, the new text) under the message's id. */
-  async editMessage(jid: string, key: WAMessageKey, text: string): Promise<void> {
-    await this.change(jid, key, 'edit', text);
+  async editMessage(to: ChatAddress, message: MessageRef, text: string): Promise<void> {
+    await this.change(to, message, 'edit', text);
   }
 
   /** A deletion for everyone reaches the phone: recorded (kind `delete`) under the message's id. */
-  async deleteMessage(jid: string, key: WAMessageKey): Promise<void> {
-    await this.change(jid, key, 'delete', '');
+  async deleteMessage(to: ChatAddress, message: MessageRef): Promise<void> {
+    await this.change(to, message, 'delete', '');
   }
 
-  private async change(jid: string, key: WAMessageKey, kind: 'edit' | 'delete', body: string): Promise<void> {
+  private async change(to: ChatAddress, message: MessageRef, kind: 'edit' | 'delete', body: string): Promise<void> {
     if (!this.open) throw new ProviderClosedError(this.kind);
     // as WhatsApp: only one's own messages can be changed
-    if (!key.fromMe || !key.id) throw new Error(`sandbox: only messages sent from this phone can be changed (${kind})`);
-    await this.outbox.record({ connectionId: this.ctx.connectionId, companyId: this.ctx.companyId, waMessageId: key.id, to: jidToContact(jid), body, kind });
+    if (!message.fromMe || !message.id) throw new Error(`sandbox: only messages sent from this phone can be changed (${kind})`);
+    await this.outbox.record({ connectionId: this.ctx.connectionId, companyId: this.ctx.companyId, waMessageId: message.id, to: to.id, body, kind });
   }
 
-  /** A received file: where the sandbox's WhatsApp keeps it (the message's `url`, a media storage key). */
-  async downloadMedia(message: WAMessage): Promise<Readable> {
-    const content = message.message ?? {};
-    const url = (content.imageMessage ?? content.videoMessage ?? content.audioMessage ?? content.documentMessage)?.url ?? '';
-    const found = url.startsWith(SANDBOX_MEDIA_URL) ? await this.storage.get(url.slice(SANDBOX_MEDIA_URL.length)) : null;
+  /** A received file: where the sandbox's WhatsApp keeps it (the media storage, under its key). */
+  private async openMedia(key: string): Promise<Readable> {
+    const found = await this.storage.get(key);
     if (!found) throw new Error('sandbox: no such media');
     return found.stream;
   }
@@ -146,7 +166,7 @@ export class SandboxProvider implements SessionProvider {
   }
 
   /** A status change reported `ms` from now, with the others that fall due in the same tick. */
-  private ackLater(ms: number, update: WAMessageUpdate): void {
+  private ackLater(ms: number, update: WaAckEntry): void {
     const due = Math.ceil((Date.now() + ms) / ACK_TICK_MS) * ACK_TICK_MS;
     const waiting = this.acksDue.get(due);
     if (waiting) {
@@ -157,7 +177,7 @@ export class SandboxProvider implements SessionProvider {
     this.acksDue.set(due, updates);
     this.later(Math.max(0, due - Date.now()), async () => {
       this.acksDue.delete(due);
-      await this.ev.emit('messages.update', updates);
+      await this.ev.emit('acks', updates);
     });
   }
 
@@ -171,17 +191,18 @@ export class SandboxProvider implements SessionProvider {
   }
 }
 
-/** How a sandbox message names its file: the scheme, then the media storage key. */
-export const SANDBOX_MEDIA_URL = 'sandbox-media:';
-
-/** A media message as WhatsApp delivers it: the content type by the file's family, the caption, the file's url. */
-function mediaContent(media: SandboxInboundMedia, caption: string): NonNullable<WAMessage['message']> {
-  const common = { url: `${SANDBOX_MEDIA_URL}${media.key}`, mimetype: media.mimetype, fileLength: media.size };
+/**
+ * A file a customer sends, as WhatsApp delivers it: its family by the file's type (a picture, a video, an audio,
+ * or else a document), the caption as the body (a document without one: its name; an audio has none), the type it
+ * is kept as (safeInboundType) and, for a document, its name.
+ */
+function mediaContent(media: SandboxInboundMedia, caption: string): { mediaType: MediaType; body: string; file: Omit<ReceivedFile, 'open'> & { key: string } } {
   const family = media.mimetype.split('/')[0];
-  if (family === 'image') return { imageMessage: { ...common, caption: caption || null } };
-  if (family === 'video') return { videoMessage: { ...common, caption: caption || null } };
-  if (family === 'audio') return { audioMessage: { ...common } };
-  return { documentMessage: { ...common, fileName: media.fileName, caption: caption || null } };
+  const kind = family === 'image' || family === 'video' || family === 'audio' ? family : 'document';
+  const file = { key: media.key, mimetype: safeInboundType(kind, media.mimetype), fileName: kind === 'document' ? (media.fileName ?? null) : null };
+  if (kind === 'audio') return { mediaType: 'audio', body: '', file };
+  if (kind === 'document') return { mediaType: 'application', body: caption || (media.fileName ?? ''), file };
+  return { mediaType: kind, body: caption || '', file };
 }
 
 /** Size and SHA-256 of a stream, read to its end. */
