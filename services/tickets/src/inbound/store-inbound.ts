@@ -18,8 +18,8 @@ export interface StoredMessage {
 
 /**
  * Stores a batch of inbound WhatsApp messages with one call of `tickets.store_inbound` (one round trip,
- * one transaction; see its migration): upsert the contacts, find or create each conversation's non-closed
- * ticket (a partial unique index makes a race end in the existing row), insert the messages (unique per
+ * one transaction; its whole text, commented, is `store-inbound.sql` beside this file): upsert the contacts,
+ * find or create each conversation's non-closed ticket (a partial unique index makes a race end in the existing row), insert the messages (unique per
  * connection and WhatsApp id, so a replay stores nothing), then bring each touched ticket's last message,
  * unread count and updatedAt up to date. The rules it follows (which name wins, which queue a new ticket
  * gets, what counts as unread, which message is the last) live in `inbound-rules.ts`, which also builds
