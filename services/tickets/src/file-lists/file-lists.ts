@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPip
 import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AdminOnly, CurrentUser } from '@wa/auth';
-import { TicketSubjects, type AccessTokenClaims, type FileListDto, type FileListEvent, type FileListsPage } from '@wa/contracts';
+import { AdminOnly } from '@wa/auth';
+import { TicketSubjects, type FileListDto, type FileListEvent, type FileListsPage } from '@wa/contracts';
 import { isUniqueViolation, likeEscaped } from '@wa/database';
 import {
   checkMediaFile,
@@ -24,7 +24,8 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { CallerService, type Caller } from '../identity/caller.service.js';
+import type { Caller } from '../identity/caller.service.js';
+import { CurrentCaller } from '../identity/current-caller.js';
 import { Outbox } from '../outbox/outbox.service.js';
 
 export const FILE_LISTS_PAGE_SIZE = 20;
@@ -336,29 +337,28 @@ const uploadOptions = (() => {
 export class FileListsController {
   constructor(
     private readonly lists: FileListsService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async page(@CurrentUser() claims: AccessTokenClaims, @Query() q: ListFileListsQuery): Promise<FileListsPage> {
-    return this.lists.page(await this.callers.of(claims), q);
+  async page(@CurrentCaller() caller: Caller, @Query() q: ListFileListsQuery): Promise<FileListsPage> {
+    return this.lists.page(caller, q);
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<FileListDto> {
-    return this.lists.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<FileListDto> {
+    return this.lists.get(caller, id);
   }
 
   @AdminOnly()
   @Post()
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateFileListDto): Promise<FileListDto> {
-    return this.lists.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateFileListDto): Promise<FileListDto> {
+    return this.lists.create(caller, body);
   }
 
   @AdminOnly()
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateFileListDto): Promise<FileListDto> {
-    return this.lists.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateFileListDto): Promise<FileListDto> {
+    return this.lists.update(caller, id, body);
   }
 
   @AdminOnly()
@@ -368,19 +368,19 @@ export class FileListsController {
   @ApiBody({ schema: { type: 'object', properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } }, id: { type: 'array', items: { type: 'integer' } } } } })
   @UseInterceptors(FilesInterceptor('files', FILE_LIST_MAX_OPTIONS, uploadOptions), DiscardUploadsInterceptor)
   async upload(
-    @CurrentUser() claims: AccessTokenClaims,
+    @CurrentCaller() caller: Caller,
     @Param('id', ParseIntPipe) id: number,
     @Body() body: UploadListBody,
     @UploadedFiles() files: UploadedDiskFile[] | undefined,
   ): Promise<FileListDto> {
-    return this.lists.upload(await this.callers.of(claims), id, body, files ?? []);
+    return this.lists.upload(caller, id, body, files ?? []);
   }
 
   @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.lists.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.lists.remove(caller, id);
     return { message: 'File list deleted' };
   }
 }

@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AdminOrSupervisor, CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, DashboardAnswer, DashboardChart } from '@wa/contracts';
-import { CallerService } from '../identity/caller.service.js';
+import { AdminOrSupervisor } from '@wa/auth';
+import type { DashboardAnswer, DashboardChart } from '@wa/contracts';
+import type { Caller } from '../identity/caller.service.js';
+import { CurrentCaller } from '../identity/current-caller.js';
 import { DashboardChartQueryDto, DashboardQueryDto } from './dashboard.dto.js';
 import { DashboardService } from './dashboard.service.js';
 
@@ -13,21 +14,20 @@ import { DashboardService } from './dashboard.service.js';
 export class DashboardController {
   constructor(
     private readonly dashboard: DashboardService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async get(@CurrentUser() claims: AccessTokenClaims, @Query() q: DashboardQueryDto): Promise<DashboardAnswer> {
-    return this.dashboard.dashboard(await this.callers.of(claims), q);
+  async get(@CurrentCaller() caller: Caller, @Query() q: DashboardQueryDto): Promise<DashboardAnswer> {
+    return this.dashboard.dashboard(caller, q);
   }
 
   @Get('ticketsUsers')
-  async ticketsUsers(@CurrentUser() claims: AccessTokenClaims, @Query() q: DashboardChartQueryDto): Promise<DashboardChart> {
-    return this.dashboard.ticketsUsers(await this.callers.of(claims), q);
+  async ticketsUsers(@CurrentCaller() caller: Caller, @Query() q: DashboardChartQueryDto): Promise<DashboardChart> {
+    return this.dashboard.ticketsUsers(caller, q);
   }
 
   @Get('ticketsDay')
-  async ticketsDay(@CurrentUser() claims: AccessTokenClaims, @Query() q: DashboardChartQueryDto): Promise<DashboardChart> {
-    return this.dashboard.ticketsDay(await this.callers.of(claims), q);
+  async ticketsDay(@CurrentCaller() caller: Caller, @Query() q: DashboardChartQueryDto): Promise<DashboardChart> {
+    return this.dashboard.ticketsDay(caller, q);
   }
 }

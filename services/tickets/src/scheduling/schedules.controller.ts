@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, ScheduleDto, SchedulesPage } from '@wa/contracts';
+import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
-import { CallerService } from '../identity/caller.service.js';
+import type { Caller } from '../identity/caller.service.js';
+import { CurrentCaller } from '../identity/current-caller.js';
 import { CreateScheduleDto, ListSchedulesQueryDto, UpdateScheduleDto } from './schedules.dto.js';
 import { SchedulesService } from './schedules.service.js';
 
@@ -13,33 +13,32 @@ import { SchedulesService } from './schedules.service.js';
 export class SchedulesController {
   constructor(
     private readonly schedules: SchedulesService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async page(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListSchedulesQueryDto): Promise<SchedulesPage> {
-    return this.schedules.page(await this.callers.of(claims), query);
+  async page(@CurrentCaller() caller: Caller, @Query() query: ListSchedulesQueryDto): Promise<SchedulesPage> {
+    return this.schedules.page(caller, query);
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<ScheduleDto> {
-    return this.schedules.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<ScheduleDto> {
+    return this.schedules.get(caller, id);
   }
 
   @Post()
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateScheduleDto): Promise<ScheduleDto> {
-    return this.schedules.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateScheduleDto): Promise<ScheduleDto> {
+    return this.schedules.create(caller, body);
   }
 
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateScheduleDto): Promise<ScheduleDto> {
-    return this.schedules.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateScheduleDto): Promise<ScheduleDto> {
+    return this.schedules.update(caller, id, body);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.schedules.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.schedules.remove(caller, id);
     return { message: 'Schedule deleted' };
   }
 
@@ -49,13 +48,13 @@ export class SchedulesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  async upload(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<ScheduleDto> {
-    return this.schedules.attachMedia(await this.callers.of(claims), id, file);
+  async upload(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<ScheduleDto> {
+    return this.schedules.attachMedia(caller, id, file);
   }
 
   @Delete(':id/media-upload')
   @HttpCode(200)
-  async removeMedia(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<ScheduleDto> {
-    return this.schedules.detachMedia(await this.callers.of(claims), id);
+  async removeMedia(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<ScheduleDto> {
+    return this.schedules.detachMedia(caller, id);
   }
 }

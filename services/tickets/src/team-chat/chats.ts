@@ -1,24 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CurrentUser } from '@wa/auth';
-import {
-  TicketSubjects,
-  type AccessTokenClaims,
-  type ChatChangedEvent,
-  type ChatDeletedEvent,
-  type ChatDto,
-  type ChatMessageDto,
-  type ChatMessageEvent,
-  type ChatMessagesPage,
-  type ChatsPage,
-} from '@wa/contracts';
+import { TicketSubjects, type ChatChangedEvent, type ChatDeletedEvent, type ChatDto, type ChatMessageDto, type ChatMessageEvent, type ChatMessagesPage, type ChatsPage } from '@wa/contracts';
 import { DomainError, Omittable, PageNumberField } from '@wa/server-kit';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CallerService, type Caller } from '../identity/caller.service.js';
+import { CurrentCaller } from '../identity/current-caller.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 
 export const CHATS_PAGE_SIZE = 20;
@@ -275,45 +265,45 @@ export class ChatsController {
   ) {}
 
   @Get()
-  async page(@CurrentUser() claims: AccessTokenClaims, @Query() q: ChatPageQuery): Promise<ChatsPage> {
-    return this.chats.page(await this.callers.of(claims), q);
+  async page(@CurrentCaller() caller: Caller, @Query() q: ChatPageQuery): Promise<ChatsPage> {
+    return this.chats.page(caller, q);
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id') id: string): Promise<ChatDto> {
-    return this.chats.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ChatDto> {
+    return this.chats.get(caller, id);
   }
 
   @Post()
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateChatDto): Promise<ChatDto> {
-    return this.chats.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateChatDto): Promise<ChatDto> {
+    return this.chats.create(caller, body);
   }
 
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id') id: string, @Body() body: UpdateChatDto): Promise<ChatDto> {
-    return this.chats.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: UpdateChatDto): Promise<ChatDto> {
+    return this.chats.update(caller, id, body);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id') id: string): Promise<{ message: string }> {
-    await this.chats.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<{ message: string }> {
+    await this.chats.remove(caller, id);
     return { message: 'Chat deleted' };
   }
 
   @Post(':id/read')
   @HttpCode(200)
-  async read(@CurrentUser() claims: AccessTokenClaims, @Param('id') id: string, @Body() _body: ChatReadBody): Promise<ChatDto> {
-    return this.chats.read(await this.callers.of(claims), id);
+  async read(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() _body: ChatReadBody): Promise<ChatDto> {
+    return this.chats.read(caller, id);
   }
 
   @Get(':id/messages')
-  async messages(@CurrentUser() claims: AccessTokenClaims, @Param('id') id: string, @Query() q: ChatPageQuery): Promise<ChatMessagesPage> {
-    return this.chats.messages(await this.callers.of(claims), id, q);
+  async messages(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: ChatPageQuery): Promise<ChatMessagesPage> {
+    return this.chats.messages(caller, id, q);
   }
 
   @Post(':id/messages')
-  async send(@CurrentUser() claims: AccessTokenClaims, @Param('id') id: string, @Body() body: ChatMessageBody): Promise<ChatMessageDto> {
-    return this.chats.send(await this.callers.of(claims), id, body);
+  async send(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: ChatMessageBody): Promise<ChatMessageDto> {
+    return this.chats.send(caller, id, body);
   }
 }

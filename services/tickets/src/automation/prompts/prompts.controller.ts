@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AdminOnly, CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, PromptDto, PromptsPage } from '@wa/contracts';
-import { CallerService } from '../../identity/caller.service.js';
+import { AdminOnly } from '@wa/auth';
+import type { PromptDto, PromptsPage } from '@wa/contracts';
+import type { Caller } from '../../identity/caller.service.js';
+import { CurrentCaller } from '../../identity/current-caller.js';
 import { CreatePromptDto, ListPromptsQuery, UpdatePromptDto } from './prompts.dto.js';
 import { PromptsService } from './prompts.service.js';
 
@@ -13,34 +14,33 @@ import { PromptsService } from './prompts.service.js';
 export class PromptsController {
   constructor(
     private readonly prompts: PromptsService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async list(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListPromptsQuery): Promise<PromptsPage> {
-    return this.prompts.list(await this.callers.of(claims), query);
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListPromptsQuery): Promise<PromptsPage> {
+    return this.prompts.list(caller, query);
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<PromptDto> {
-    return this.prompts.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<PromptDto> {
+    return this.prompts.get(caller, id);
   }
 
   @Post()
   @ApiResponse({ status: 400, description: "ERR_VALIDATION: name 5–100, prompt at least 50, queueId ('Informe o setor'), limits" })
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreatePromptDto): Promise<PromptDto> {
-    return this.prompts.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePromptDto): Promise<PromptDto> {
+    return this.prompts.create(caller, body);
   }
 
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdatePromptDto): Promise<PromptDto> {
-    return this.prompts.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdatePromptDto): Promise<PromptDto> {
+    return this.prompts.update(caller, id, body);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.prompts.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.prompts.remove(caller, id);
     return { message: 'Prompt deleted' };
   }
 }

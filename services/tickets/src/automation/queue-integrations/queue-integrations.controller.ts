@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AdminOnly, CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, QueueIntegrationDto, QueueIntegrationsPage } from '@wa/contracts';
-import { CallerService } from '../../identity/caller.service.js';
+import { AdminOnly } from '@wa/auth';
+import type { QueueIntegrationDto, QueueIntegrationsPage } from '@wa/contracts';
+import type { Caller } from '../../identity/caller.service.js';
+import { CurrentCaller } from '../../identity/current-caller.js';
 import { CreateQueueIntegrationDto, ListQueueIntegrationsQuery, TestSessionDto, UpdateQueueIntegrationDto } from './queue-integrations.dto.js';
 import { QueueIntegrationsService } from './queue-integrations.service.js';
 
@@ -13,12 +14,11 @@ import { QueueIntegrationsService } from './queue-integrations.service.js';
 export class QueueIntegrationsController {
   constructor(
     private readonly integrations: QueueIntegrationsService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async list(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListQueueIntegrationsQuery): Promise<QueueIntegrationsPage> {
-    return this.integrations.list(await this.callers.of(claims), query);
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListQueueIntegrationsQuery): Promise<QueueIntegrationsPage> {
+    return this.integrations.list(caller, query);
   }
 
   @Post('testSession')
@@ -29,25 +29,25 @@ export class QueueIntegrationsController {
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<QueueIntegrationDto> {
-    return this.integrations.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<QueueIntegrationDto> {
+    return this.integrations.get(caller, id);
   }
 
   @Post()
   @ApiResponse({ status: 400, description: 'ERR_VALIDATION: name 2–50, type, each type’s required fields, a URL into a private network' })
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateQueueIntegrationDto): Promise<QueueIntegrationDto> {
-    return this.integrations.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateQueueIntegrationDto): Promise<QueueIntegrationDto> {
+    return this.integrations.create(caller, body);
   }
 
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueIntegrationDto): Promise<QueueIntegrationDto> {
-    return this.integrations.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueIntegrationDto): Promise<QueueIntegrationDto> {
+    return this.integrations.update(caller, id, body);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.integrations.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.integrations.remove(caller, id);
     return { message: 'Integration deleted' };
   }
 }

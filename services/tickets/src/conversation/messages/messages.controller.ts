@@ -2,9 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put
 import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
-import { CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, MessageDto, MessagesPage } from '@wa/contracts';
-import { CallerService } from '../../identity/caller.service.js';
+import type { MessageDto, MessagesPage } from '@wa/contracts';
+import type { Caller } from '../../identity/caller.service.js';
+import { CurrentCaller } from '../../identity/current-caller.js';
 import { EditMessageDto, ListMessagesQueryDto, requiredText, SendMessageDto } from './messages.dto.js';
 import { MessagesService } from './messages.service.js';
 import { WritableTicketInterceptor } from './writable-ticket.interceptor.js';
@@ -16,12 +16,11 @@ const MAX_FILES_PER_SEND = 10;
 export class MessagesController {
   constructor(
     private readonly messages: MessagesService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get(':ticketId')
-  async list(@CurrentUser() claims: AccessTokenClaims, @Param('ticketId', ParseIntPipe) ticketId: number, @Query() query: ListMessagesQueryDto): Promise<MessagesPage> {
-    return this.messages.list(await this.callers.of(claims), ticketId, query.pageNumber ?? 1, query.cursor, query.preview === true);
+  async list(@CurrentCaller() caller: Caller, @Param('ticketId', ParseIntPipe) ticketId: number, @Query() query: ListMessagesQueryDto): Promise<MessagesPage> {
+    return this.messages.list(caller, ticketId, query.pageNumber ?? 1, query.cursor, query.preview === true);
   }
 
   /**
@@ -33,13 +32,12 @@ export class MessagesController {
   @ApiBody({ type: SendMessageDto })
   @UseInterceptors(WritableTicketInterceptor, FilesInterceptor('medias', MAX_FILES_PER_SEND, mediaUploadOptions(MAX_FILES_PER_SEND)), DiscardUploadsInterceptor)
   async send(
-    @CurrentUser() claims: AccessTokenClaims,
+    @CurrentCaller() caller: Caller,
     @Param('ticketId', ParseIntPipe) ticketId: number,
     @Body() body: SendMessageDto,
     @UploadedFiles() files: UploadedDiskFile[] | undefined,
   ): Promise<MessageDto> {
     const quoted = typeof body.quotedMsg?.id === 'number' ? body.quotedMsg.id : undefined;
-    const caller = await this.callers.of(claims);
     if (files && files.length > 0) return (await this.messages.sendMedia(caller, ticketId, files, body.body ?? '', quoted))[0];
     return this.messages.send(caller, ticketId, requiredText(body.body), quoted);
   }
@@ -47,20 +45,20 @@ export class MessagesController {
   /** Changes the text of a message sent from here, on WhatsApp first (ERR_EDITING_WAPP_MSG when it refuses). */
   @Post('edit/:id')
   @HttpCode(200)
-  async edit(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
-    return this.messages.edit(await this.callers.of(claims), id, requiredText(body.body));
+  async edit(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
+    return this.messages.edit(caller, id, requiredText(body.body));
   }
 
   /** The same edit, as `PUT /messages/{id}` (spec 01 §7). */
   @Put(':id')
-  async editByPut(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
-    return this.edit(claims, id, body);
+  async editByPut(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
+    return this.edit(caller, id, body);
   }
 
   /** Deletes a message sent from here for everyone (ERR_DELETE_WAPP_MSG when WhatsApp refuses); it stays, marked deleted. */
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<MessageDto> {
-    return this.messages.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<MessageDto> {
+    return this.messages.remove(caller, id);
   }
 }

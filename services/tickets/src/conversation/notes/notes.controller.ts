@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, TicketNoteDto } from '@wa/contracts';
-import { CallerService } from '../../identity/caller.service.js';
+import type { TicketNoteDto } from '@wa/contracts';
+import type { Caller } from '../../identity/caller.service.js';
+import { CurrentCaller } from '../../identity/current-caller.js';
 import { CreateNoteDto, ListNotesQueryDto } from './notes.dto.js';
 import { NotesService } from './notes.service.js';
 
@@ -11,23 +11,22 @@ import { NotesService } from './notes.service.js';
 export class NotesController {
   constructor(
     private readonly notes: NotesService,
-    private readonly callers: CallerService,
   ) {}
 
   @Post()
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateNoteDto): Promise<TicketNoteDto> {
-    return this.notes.add(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateNoteDto): Promise<TicketNoteDto> {
+    return this.notes.add(caller, body);
   }
 
   @Get('list')
-  async list(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListNotesQueryDto): Promise<TicketNoteDto[]> {
-    return this.notes.list(await this.callers.of(claims), query);
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListNotesQueryDto): Promise<TicketNoteDto[]> {
+    return this.notes.list(caller, query);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.notes.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.notes.remove(caller, id);
     return { message: 'note deleted' };
   }
 }

@@ -2,9 +2,10 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
-import { AdminOnly, CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, QueueDto } from '@wa/contracts';
-import { CallerService } from '../../identity/caller.service.js';
+import { AdminOnly } from '@wa/auth';
+import type { QueueDto } from '@wa/contracts';
+import type { Caller } from '../../identity/caller.service.js';
+import { CurrentCaller } from '../../identity/current-caller.js';
 import { CreateQueueDto, UpdateQueueDto } from './queues.dto.js';
 import { QueuesService } from './queues.service.js';
 
@@ -13,29 +14,28 @@ import { QueuesService } from './queues.service.js';
 export class QueuesController {
   constructor(
     private readonly queues: QueuesService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async list(@CurrentUser() claims: AccessTokenClaims): Promise<QueueDto[]> {
-    return this.queues.list(await this.callers.of(claims));
+  async list(@CurrentCaller() caller: Caller): Promise<QueueDto[]> {
+    return this.queues.list(caller);
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<QueueDto> {
-    return this.queues.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<QueueDto> {
+    return this.queues.get(caller, id);
   }
 
   @AdminOnly()
   @Post()
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateQueueDto): Promise<QueueDto> {
-    return this.queues.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateQueueDto): Promise<QueueDto> {
+    return this.queues.create(caller, body);
   }
 
   @AdminOnly()
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueDto): Promise<QueueDto> {
-    return this.queues.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueDto): Promise<QueueDto> {
+    return this.queues.update(caller, id, body);
   }
 
   @AdminOnly()
@@ -44,22 +44,22 @@ export class QueuesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  async upload(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QueueDto> {
-    return this.queues.attachMedia(await this.callers.of(claims), id, file);
+  async upload(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QueueDto> {
+    return this.queues.attachMedia(caller, id, file);
   }
 
   @AdminOnly()
   @Delete(':id/media-upload')
   @HttpCode(200)
-  async removeMedia(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<QueueDto> {
-    return this.queues.detachMedia(await this.callers.of(claims), id);
+  async removeMedia(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<QueueDto> {
+    return this.queues.detachMedia(caller, id);
   }
 
   @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.queues.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.queues.remove(caller, id);
     return { message: 'Queue deleted' };
   }
 }

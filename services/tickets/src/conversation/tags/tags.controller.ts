@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, TagDto, TagsPage, TicketDto } from '@wa/contracts';
-import { CallerService } from '../../identity/caller.service.js';
+import type { TagDto, TagsPage, TicketDto } from '@wa/contracts';
+import type { Caller } from '../../identity/caller.service.js';
+import { CurrentCaller } from '../../identity/current-caller.js';
 import { CreateTagDto, ListTagsQueryDto, SyncTagsDto, UpdateTagDto } from './tags.dto.js';
 import { TagsService } from './tags.service.js';
 
@@ -11,51 +11,50 @@ import { TagsService } from './tags.service.js';
 export class TagsController {
   constructor(
     private readonly tags: TagsService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async page(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListTagsQueryDto): Promise<TagsPage> {
-    return this.tags.page(await this.callers.of(claims), query);
+  async page(@CurrentCaller() caller: Caller, @Query() query: ListTagsQueryDto): Promise<TagsPage> {
+    return this.tags.page(caller, query);
   }
 
   @Get('list')
-  async list(@CurrentUser() claims: AccessTokenClaims): Promise<TagDto[]> {
-    return this.tags.list(await this.callers.of(claims));
+  async list(@CurrentCaller() caller: Caller): Promise<TagDto[]> {
+    return this.tags.list(caller);
   }
 
   /** spec 02 "Tags and kanban": the kanban's lanes, the tags marked for it (plan flag useKanban, at the gateway). */
   @Get('kanban')
-  async kanban(@CurrentUser() claims: AccessTokenClaims): Promise<{ lista: TagDto[] }> {
-    return this.tags.kanban(await this.callers.of(claims));
+  async kanban(@CurrentCaller() caller: Caller): Promise<{ lista: TagDto[] }> {
+    return this.tags.kanban(caller);
   }
 
   /** The ticket's tags become exactly these (spec 01 §7). */
   @Post('sync')
   @HttpCode(200)
-  async sync(@CurrentUser() claims: AccessTokenClaims, @Body() body: SyncTagsDto): Promise<TicketDto> {
-    return this.tags.sync(await this.callers.of(claims), body.ticketId, body.tags.map((t) => t.id));
+  async sync(@CurrentCaller() caller: Caller, @Body() body: SyncTagsDto): Promise<TicketDto> {
+    return this.tags.sync(caller, body.ticketId, body.tags.map((t) => t.id));
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<TagDto> {
-    return this.tags.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<TagDto> {
+    return this.tags.get(caller, id);
   }
 
   @Post()
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateTagDto): Promise<TagDto> {
-    return this.tags.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateTagDto): Promise<TagDto> {
+    return this.tags.create(caller, body);
   }
 
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto): Promise<TagDto> {
-    return this.tags.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto): Promise<TagDto> {
+    return this.tags.update(caller, id, body);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.tags.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.tags.remove(caller, id);
     return { message: 'Tag deleted' };
   }
 }
@@ -66,17 +65,16 @@ export class TagsController {
 export class TicketTagsController {
   constructor(
     private readonly tags: TagsService,
-    private readonly callers: CallerService,
   ) {}
 
   @Put(':ticketId/:tagId')
-  async add(@CurrentUser() claims: AccessTokenClaims, @Param('ticketId', ParseIntPipe) ticketId: number, @Param('tagId', ParseIntPipe) tagId: number): Promise<{ message: string; ticket: TicketDto }> {
-    return { message: 'Ticket Tag Adicionado com Sucesso!', ticket: await this.tags.add(await this.callers.of(claims), ticketId, tagId) };
+  async add(@CurrentCaller() caller: Caller, @Param('ticketId', ParseIntPipe) ticketId: number, @Param('tagId', ParseIntPipe) tagId: number): Promise<{ message: string; ticket: TicketDto }> {
+    return { message: 'Ticket Tag Adicionado com Sucesso!', ticket: await this.tags.add(caller, ticketId, tagId) };
   }
 
   @Delete(':ticketId')
   @HttpCode(200)
-  async clear(@CurrentUser() claims: AccessTokenClaims, @Param('ticketId', ParseIntPipe) ticketId: number): Promise<{ message: string; ticket: TicketDto }> {
-    return { message: 'Ticket Tag Removido!', ticket: await this.tags.clear(await this.callers.of(claims), ticketId) };
+  async clear(@CurrentCaller() caller: Caller, @Param('ticketId', ParseIntPipe) ticketId: number): Promise<{ message: string; ticket: TicketDto }> {
+    return { message: 'Ticket Tag Removido!', ticket: await this.tags.clear(caller, ticketId) };
   }
 }

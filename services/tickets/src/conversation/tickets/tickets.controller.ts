@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AdminOnly, CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, TicketDto, TicketsPage } from '@wa/contracts';
-import { CallerService } from '../../identity/caller.service.js';
+import { AdminOnly } from '@wa/auth';
+import type { TicketDto, TicketsPage } from '@wa/contracts';
+import type { Caller } from '../../identity/caller.service.js';
+import { CurrentCaller } from '../../identity/current-caller.js';
 import { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
 import { TicketsService } from './tickets.service.js';
 
@@ -11,39 +12,38 @@ import { TicketsService } from './tickets.service.js';
 export class TicketsController {
   constructor(
     private readonly tickets: TicketsService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get()
-  async list(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListTicketsQueryDto): Promise<TicketsPage> {
-    return this.tickets.list(await this.callers.of(claims), query);
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListTicketsQueryDto): Promise<TicketsPage> {
+    return this.tickets.list(caller, query);
   }
 
   @Get('u/:uuid')
-  async byUuid(@CurrentUser() claims: AccessTokenClaims, @Param('uuid') uuid: string): Promise<TicketDto> {
-    return this.tickets.getByUuid(await this.callers.of(claims), uuid);
+  async byUuid(@CurrentCaller() caller: Caller, @Param('uuid') uuid: string): Promise<TicketDto> {
+    return this.tickets.getByUuid(caller, uuid);
   }
 
   @Get(':id')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<TicketDto> {
-    return this.tickets.get(await this.callers.of(claims), id);
+  async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<TicketDto> {
+    return this.tickets.get(caller, id);
   }
 
   @Post()
-  async create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateTicketDto): Promise<TicketDto> {
-    return this.tickets.create(await this.callers.of(claims), body);
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateTicketDto): Promise<TicketDto> {
+    return this.tickets.create(caller, body);
   }
 
   @Put(':id')
-  async update(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateTicketDto): Promise<TicketDto> {
-    return this.tickets.update(await this.callers.of(claims), id, body);
+  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateTicketDto): Promise<TicketDto> {
+    return this.tickets.update(caller, id, body);
   }
 
   @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
-  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
-    await this.tickets.remove(await this.callers.of(claims), id);
+  async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.tickets.remove(caller, id);
     return { message: 'ticket deleted' };
   }
 }
@@ -54,11 +54,10 @@ export class TicketsController {
 export class KanbanController {
   constructor(
     private readonly tickets: TicketsService,
-    private readonly callers: CallerService,
   ) {}
 
   @Get('kanban')
-  async kanban(@CurrentUser() claims: AccessTokenClaims, @Query() query: KanbanTicketsQueryDto): Promise<TicketsPage> {
-    return this.tickets.kanban(await this.callers.of(claims), query);
+  async kanban(@CurrentCaller() caller: Caller, @Query() query: KanbanTicketsQueryDto): Promise<TicketsPage> {
+    return this.tickets.kanban(caller, query);
   }
 }
