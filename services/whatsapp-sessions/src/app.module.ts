@@ -10,7 +10,9 @@ import { ConnectionsRepository } from './connections/connections.repository.js';
 import { ConnectionTokens } from './connections/connection-tokens.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { CompanyRefs } from './connections/company-refs.js';
+import { CompanyRefsRepository } from './connections/company-refs.repository.js';
 import { DeletedCompaniesConsumer } from './connections/deleted-companies.consumer.js';
+import { DeletedCompaniesRepository } from './connections/deleted-companies.repository.js';
 import { NewCompaniesConsumer } from './connections/new-companies.consumer.js';
 import { whatsappDatabase } from './database/data-source.js';
 import { KeyedStatements } from './database/keyed-statements.js';
@@ -18,17 +20,19 @@ import { CommandHandler } from './runtime/command-handler.js';
 import { CommandRouter } from './runtime/command-router.js';
 import { InboundPublisher } from './runtime/inbound-publisher.js';
 import { NotOnWhatsapp } from './runtime/not-on-whatsapp.js';
+import { NotOnWhatsappRepository } from './runtime/not-on-whatsapp.repository.js';
 import { OutboundConsumer } from './runtime/outbound-consumer.js';
 import { Placement } from './runtime/placement.js';
 import type { SocketFactory } from './runtime/providers/baileys/baileys.provider.js';
+import { AuthStateRepository } from './runtime/providers/baileys/auth-state.repository.js';
 import { AuthStateStore } from './runtime/providers/baileys/postgres-auth-state.js';
 import { BAILEYS_SOCKET_FACTORY, ProviderFactory } from './runtime/providers/provider-factory.js';
-import { SandboxOutboxStore } from './runtime/providers/sandbox/sandbox-outbox.store.js';
+import { SandboxOutboxRepository } from './runtime/providers/sandbox/sandbox-outbox.repository.js';
 import { SessionLeases } from './runtime/session-leases.js';
 import { SESSION_HOST } from './runtime/session-host.js';
 import { SessionRunner } from './runtime/session-runner.js';
 import { SessionRuntime } from './runtime/session-runtime.js';
-import { SessionStore } from './runtime/session-store.js';
+import { SessionStore } from './runtime/session-store.repository.js';
 import { SessionsController } from './sessions/sessions.controller.js';
 import { SessionsService } from './sessions/sessions.service.js';
 
@@ -58,17 +62,20 @@ export class AppModule {
         ConnectionsRepository,
         ConnectionsService,
         CompanyRefs,
+        CompanyRefsRepository,
         ConnectionTokens,
         ConnectionEvents,
         Outbox,
         KeyedStatements,
         SessionStore,
         SessionLeases,
+        AuthStateRepository,
         AuthStateStore,
-        SandboxOutboxStore,
+        SandboxOutboxRepository,
         ProviderFactory,
         InboundPublisher,
         NotOnWhatsapp,
+        NotOnWhatsappRepository,
         OutboundConsumer,
         SessionRunner,
         { provide: SESSION_HOST, useExisting: SessionRunner },
@@ -79,6 +86,7 @@ export class AppModule {
         SessionsService,
         NewCompaniesConsumer,
         DeletedCompaniesConsumer,
+        DeletedCompaniesRepository,
         ...extra,
       ],
     };

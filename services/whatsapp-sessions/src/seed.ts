@@ -3,7 +3,7 @@ import { createDataSource } from '@wa/database';
 import { DatabaseEnv, loadConfigOrExit } from '@wa/server-kit';
 import { IsInt, Min } from 'class-validator';
 import { whatsappDatabase } from './database/data-source.js';
-import { seedSandboxConnection } from './database/seed-sandbox.js';
+import { seedSandboxConnection } from './database/seed-sandbox.queries.js';
 
 class SeedEnv extends DatabaseEnv {
   /** the company that gets the sandbox connection (auth's seed makes company 1 on an empty database) */

@@ -1,12 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type PromptRefEvent, type QueueChangedEvent, type QueueDeletedEvent } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
-import { DataSource } from 'typeorm';
-import { rowsOf } from '../database/sql.js';
-
-export type RefKind = 'queue' | 'prompt';
+import { CompanyRefsRepository, type RefKind } from './company-refs.repository.js';
 
 /** The ids of other records a connection names (its form's queues, transfer queue and AI prompt). */
 export interface ConnectionRefs {
@@ -35,7 +31,7 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly refs: CompanyRefsRepository,
     private readonly bus: EventBus,
   ) {}
 
@@ -82,13 +78,7 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
   private async missing(companyId: number, wanted: Array<{ kind: RefKind; field: string; ids: number[] }>): Promise<Array<{ kind: RefKind; field: string; ids: number[] }>> {
     const kinds = wanted.flatMap((w) => w.ids.map(() => w.kind));
     const ids = wanted.flatMap((w) => w.ids);
-    const raw = await this.db.query(
-      `SELECT r.kind, r.id FROM whatsapp.company_refs r
-         JOIN unnest($1::varchar[], $2::int[]) AS w(kind, id) ON r.kind = w.kind AND r.id = w.id
-        WHERE r."companyId" = $3 AND NOT r.deleted`,
-      [kinds, ids, companyId],
-    );
-    const found = new Set(rowsOf<{ kind: string; id: number }>(raw).map((r) => `${r.kind}:${Number(r.id)}`));
+    const found = await this.refs.owned(companyId, kinds, ids);
     return wanted.map((w) => ({ ...w, ids: [...new Set(w.ids)].filter((id) => !found.has(`${w.kind}:${id}`)) })).filter((w) => w.ids.length > 0);
   }
 
@@ -128,10 +118,6 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async remember(kind: RefKind, id: number | undefined, companyId: number | undefined, deleted: boolean): Promise<void> {
     if (!Number.isSafeInteger(id) || !Number.isSafeInteger(companyId) || (id as number) < 1 || (id as number) > 2_147_483_647) return;
-    await this.db.query(
-      `INSERT INTO whatsapp.company_refs (kind, id, "companyId", deleted) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (kind, id) DO UPDATE SET deleted = whatsapp.company_refs.deleted OR EXCLUDED.deleted`,
-      [kind, id, companyId, deleted],
-    );
+    await this.refs.remember(kind, id as number, companyId as number, deleted);
   }
 }

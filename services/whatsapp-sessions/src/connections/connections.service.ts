@@ -151,8 +151,7 @@ export class ConnectionsService {
     const hash = this.tokens.hashOf(given);
     if (current && current.tokenHash === hash) return {};
     if (!ConnectionTokens.acceptable(given)) throw tokenRefused();
-    const taken = await tx.query(`SELECT 1 FROM whatsapp.connections WHERE "tokenHash" = $1 LIMIT 1`, [hash]);
-    if ((taken as unknown[]).length > 0) throw tokenRefused();
+    if (await this.connections.tokenTaken(hash, tx)) throw tokenRefused();
     return this.tokens.seal(given);
   }
 

@@ -1,12 +1,9 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Streams, type CompanyDeletedEvent } from '@wa/contracts';
-import { deleteCompanyRows } from '@wa/database';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { MediaStorage, runInContext } from '@wa/server-kit';
-import { DataSource } from 'typeorm';
-import { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { ConnectionsService } from './connections.service.js';
+import { DeletedCompaniesRepository } from './deleted-companies.repository.js';
 
 /**
  * A deleted company (auth's `company.deleted`) loses what whatsapp-sessions keeps of it: each connection's
@@ -20,7 +17,7 @@ export class DeletedCompaniesConsumer implements OnApplicationBootstrap, OnAppli
   private handle: ConsumerHandle | undefined;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: DeletedCompaniesRepository,
     private readonly bus: EventBus,
     private readonly connections: ConnectionsService,
     private readonly storage: MediaStorage,
@@ -43,17 +40,13 @@ export class DeletedCompaniesConsumer implements OnApplicationBootstrap, OnAppli
   }
 
   private async forget(companyId: number): Promise<void> {
-    const owned = await this.db.getRepository(ConnectionEntity).find({ where: { companyId }, select: { id: true } });
+    const ids = await this.rows.connectionIds(companyId);
     await runInContext({ requestId: `company-deleted:${companyId}`, companyId }, async () => {
-      for (const { id } of owned) {
+      for (const id of ids) {
         await this.connections.remove(id).catch((err: unknown) => this.log.warn({ companyId, connectionId: id, err: (err as Error)?.message }, 'connection of a deleted company not removed; its rows go below'));
       }
     });
-    const ids = owned.map((c) => c.id);
-    await this.db.transaction(async (tx) => {
-      if (ids.length > 0) await tx.query(`DELETE FROM whatsapp.session_state WHERE "connectionId" = ANY($1::int[])`, [ids]);
-      await deleteCompanyRows(tx, 'whatsapp', companyId);
-    });
+    await this.rows.deleteRows(companyId, ids);
     await this.storage.deleteCompany(companyId);
     this.log.log({ companyId, connections: ids.length }, 'a deleted company’s data is gone from whatsapp-sessions');
   }

@@ -6,7 +6,7 @@ import { chatAddress } from './providers/chat-address.js';
 import { hasSandboxAbilities, ProviderClosedError } from './providers/provider.js';
 import type { CommandReply, SessionCommand } from './session-commands.js';
 import { SessionRunner } from './session-runner.js';
-import { SessionStore } from './session-store.js';
+import { SessionStore } from './session-store.repository.js';
 
 /**
  * Carries out the commands of the sessions running in this process (`session-commands.ts`: start, restart, end,

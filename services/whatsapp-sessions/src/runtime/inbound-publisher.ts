@@ -7,7 +7,7 @@ import { EventBus } from '@wa/event-bus';
 import type { LiveSession } from './live-session.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
 import type { ProviderEventMap, ReceivedFile, ReceivedMessage } from './providers/provider.js';
-import { SessionStore } from './session-store.js';
+import { SessionStore } from './session-store.repository.js';
 import { subjectToken } from './subject-token.js';
 
 type SessionRef = Pick<LiveSession, 'id' | 'companyId'>;

@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { rowsOf } from '../database/sql.js';
+import { NotOnWhatsappRepository } from './not-on-whatsapp.repository.js';
 
 /** A number WhatsApp said is not on it is taken at its word this long (then asked again: people come back). */
 export const NOT_ON_WHATSAPP_TTL_MS = 6 * 60 * 60_000;
@@ -24,7 +22,7 @@ export class NotOnWhatsapp {
   private readonly logger = new Logger(NotOnWhatsapp.name);
   private readonly loaded = new WeakMap<SessionKey, Promise<Map<string, number>>>();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly repository: NotOnWhatsappRepository) {}
 
   /** Reads the session's connection's refused numbers (once per session; a failed read is tried again on the next call). */
   load(s: SessionKey): Promise<Map<string, number>> {
@@ -41,15 +39,9 @@ export class NotOnWhatsapp {
 
   private async read(connectionId: number): Promise<Map<string, number>> {
     // the expired ones of this connection go now, the others come back into memory
-    await this.db.query(`DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND refused_at <= now() - $2 * interval '1 millisecond'`, [connectionId, NOT_ON_WHATSAPP_TTL_MS]);
-    const rows = rowsOf<{ number: string; at: string }>(
-      await this.db.query(
-        `SELECT number, (extract(epoch FROM refused_at) * 1000)::float8 AS at FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 ORDER BY refused_at DESC LIMIT $2`,
-        [connectionId, MAX_PER_SESSION],
-      ),
-    );
+    const rows = await this.repository.current(connectionId, NOT_ON_WHATSAPP_TTL_MS, MAX_PER_SESSION);
     // oldest first: past MAX_PER_SESSION the oldest are let go first
-    return new Map(rows.reverse().map((r) => [r.number, Number(r.at)]));
+    return new Map(rows.reverse().map((r) => [r.number, r.at]));
   }
 
   /** WhatsApp said lately that this number is not on it (the session's memory, loaded first). */
@@ -65,11 +57,7 @@ export class NotOnWhatsapp {
   /** WhatsApp refused the number: remembered (the table first, so a restart right after still knows it). */
   async refused(s: SessionKey, number: string): Promise<void> {
     const refused = await this.load(s);
-    await this.db.query(
-      `INSERT INTO whatsapp.not_on_whatsapp (connection_id, number, refused_at) VALUES ($1, $2, now())
-       ON CONFLICT (connection_id, number) DO UPDATE SET refused_at = excluded.refused_at`,
-      [s.id, number],
-    );
+    await this.repository.refused(s.id, number);
     if (!refused.has(number) && refused.size >= MAX_PER_SESSION) refused.delete(refused.keys().next().value as string);
     refused.set(number, Date.now());
   }
@@ -89,7 +77,7 @@ export class NotOnWhatsapp {
     }
     const numbers = sameNumber(number).filter((n) => refused.has(n));
     if (numbers.length === 0) return;
-    await this.db.query(`DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND number = ANY($2::varchar[])`, [s.id, numbers]);
+    await this.repository.forget(s.id, numbers);
     for (const n of numbers) refused.delete(n);
   }
 }

@@ -7,7 +7,7 @@ import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
 import { chatAddress } from './providers/chat-address.js';
-import { SessionStore } from './session-store.js';
+import { SessionStore } from './session-store.repository.js';
 import { NotOnWhatsappError, type OutgoingContent } from './providers/provider.js';
 
 /** The durable consumer of a connection's outbound sends; it outlives holders, so a takeover resumes it. */

@@ -3,7 +3,7 @@ import { WhatsappSessionsEnv, companyScope } from '../config/env.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
 import { SESSION_HOST, type SessionHost } from './session-host.js';
 import { SessionLeases } from './session-leases.js';
-import { SessionStore } from './session-store.js';
+import { SessionStore } from './session-store.repository.js';
 
 export type StartOutcome = 'started' | 'running' | 'held-elsewhere' | 'gone' | 'not-live';
 

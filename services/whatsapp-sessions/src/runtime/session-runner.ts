@@ -13,7 +13,7 @@ import { reconnectDelay } from './reconnect-backoff.js';
 import { serveCommands, type CommandReply, type SessionCommand } from './session-commands.js';
 import type { SessionHost } from './session-host.js';
 import { SessionLeases } from './session-leases.js';
-import { SessionStore, type StatusPatch } from './session-store.js';
+import { SessionStore, type StatusPatch } from './session-store.repository.js';
 
 /** Carries out a command on a session running here (the command handler); `notHere` when none runs. */
 export type CommandExecutor = (connectionId: number, cmd: SessionCommand) => Promise<CommandReply>;

@@ -3,7 +3,7 @@ import type { SandboxOutboxItem } from '@wa/contracts';
 import { CommandRouter } from './command-router.js';
 import { OutboundConsumer } from './outbound-consumer.js';
 import { Placement } from './placement.js';
-import { SandboxOutboxStore } from './providers/sandbox/sandbox-outbox.store.js';
+import { SandboxOutboxRepository } from './providers/sandbox/sandbox-outbox.repository.js';
 import type { SessionCommand } from './session-commands.js';
 import { SessionRunner } from './session-runner.js';
 
@@ -19,7 +19,7 @@ export class SessionRuntime {
     private readonly runner: SessionRunner,
     private readonly placement: Placement,
     private readonly outbound: OutboundConsumer,
-    private readonly outbox: SandboxOutboxStore,
+    private readonly outbox: SandboxOutboxRepository,
   ) {}
 
   /**

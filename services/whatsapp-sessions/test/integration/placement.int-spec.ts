@@ -4,7 +4,7 @@ import { WaSubjects, type WaOutboundSend } from '@wa/contracts';
 import { TEST_DATABASE_URL, uniqueSuffix, waitFor } from '@wa/testing';
 import { createDataSource, runMigrations } from '@wa/database';
 import { whatsappDatabase } from '../../src/database/data-source.js';
-import { seedSandboxConnection } from '../../src/database/seed-sandbox.js';
+import { seedSandboxConnection } from '../../src/database/seed-sandbox.queries.js';
 import { cleanup, companyPool, createConnection, startSessions, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

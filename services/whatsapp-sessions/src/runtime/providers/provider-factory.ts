@@ -6,7 +6,7 @@ import { WhatsappSessionsEnv } from '../../config/env.js';
 import { BaileysProvider, defaultSocketFactory, type BaileysLogger, type SocketFactory } from './baileys/baileys.provider.js';
 import { AuthStateStore } from './baileys/postgres-auth-state.js';
 import type { SessionProvider } from './provider.js';
-import { SandboxOutboxStore } from './sandbox/sandbox-outbox.store.js';
+import { SandboxOutboxRepository } from './sandbox/sandbox-outbox.repository.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 
 /** Injection token of the Baileys socket factory (tests drive a scripted socket; WhatsApp is out of reach). */
@@ -22,7 +22,7 @@ export class ProviderFactory {
 
   constructor(
     private readonly env: WhatsappSessionsEnv,
-    private readonly outbox: SandboxOutboxStore,
+    private readonly outbox: SandboxOutboxRepository,
     private readonly authStore: AuthStateStore,
     private readonly storage: MediaStorage,
     @Optional() @Inject(BAILEYS_SOCKET_FACTORY) socketFactory?: SocketFactory,

@@ -1,5 +1,4 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   BufferJSON,
   initAuthCreds,
@@ -10,9 +9,8 @@ import {
   type SignalDataTypeMap,
 } from '@whiskeysockets/baileys';
 import { SecretBox } from '@wa/server-kit';
-import { DataSource } from 'typeorm';
 import { WhatsappSessionsEnv } from '../../../config/env.js';
-import { rowsOf } from '../../../database/sql.js';
+import { AuthStateRepository } from './auth-state.repository.js';
 
 const CREDS = 'creds';
 
@@ -27,7 +25,7 @@ export interface StateWrite {
 const SEAL_BATCH = 500;
 
 /**
- * Rows of `whatsapp.session_state`: Baileys' creds (category `creds`) and signal keys (category = key
+ * Rows of `whatsapp.session_state` (auth-state.repository.ts): Baileys' creds (category `creds`) and signal keys (category = key
  * type, id = key id), each as JSON written with Baileys' BufferJSON (buffers as base64), never on disk.
  * The JSON is sealed at rest (AES-256-GCM, SecretBox; key derived from CONNECTION_TOKEN_KEY for this purpose
  * alone): whoever reads the table or a backup cannot take over the phone's WhatsApp. Rows written before
@@ -41,7 +39,7 @@ export class AuthStateStore implements OnApplicationBootstrap {
   private readonly box: SecretBox;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: AuthStateRepository,
     env: WhatsappSessionsEnv,
   ) {
     this.box = new SecretBox(env.CONNECTION_TOKEN_KEY || `dev-only:${env.JWT_SECRET}`, 'session-state');
@@ -51,17 +49,10 @@ export class AuthStateStore implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     let sealed = 0;
     for (;;) {
-      const rows = rowsOf<{ connectionId: number; category: string; id: string; value: string }>(
-        await this.db.query(`SELECT "connectionId", category, id, value FROM whatsapp.session_state WHERE value NOT LIKE 'enc:v1:%' LIMIT $1`, [SEAL_BATCH]),
-      );
+      const rows = await this.rows.inClear(SEAL_BATCH);
       if (rows.length === 0) break;
       // only a row still in clear is replaced (a session writing meanwhile wins)
-      await this.db.query(
-        `UPDATE whatsapp.session_state s SET value = t.v
-           FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(c, cat, i, old, v)
-          WHERE s."connectionId" = t.c AND s.category = t.cat AND s.id = t.i AND s.value = t.old`,
-        [rows.map((r) => r.connectionId), rows.map((r) => r.category), rows.map((r) => r.id), rows.map((r) => r.value), rows.map((r) => this.box.seal(r.value))],
-      );
+      await this.rows.replaceIfUnchanged(rows, rows.map((r) => this.box.seal(r.value)));
       sealed += rows.length;
       if (rows.length < SEAL_BATCH) break;
     }
@@ -78,11 +69,7 @@ export class AuthStateStore implements OnApplicationBootstrap {
   async read(connectionId: number, category: string, ids: string[]): Promise<Map<string, unknown>> {
     const found = new Map<string, unknown>();
     if (ids.length === 0) return found;
-    const raw = await this.db.query(
-      `SELECT id, value FROM whatsapp.session_state WHERE "connectionId" = $1 AND category = $2 AND id = ANY($3::text[])`,
-      [connectionId, category, ids],
-    );
-    for (const row of rowsOf<{ id: string; value: string }>(raw)) {
+    for (const row of await this.rows.read(connectionId, category, ids)) {
       const json = this.opened(row.value);
       if (json !== null) found.set(row.id, JSON.parse(json, BufferJSON.reviver));
     }
@@ -104,29 +91,17 @@ export class AuthStateStore implements OnApplicationBootstrap {
     if (items.length === 0) return;
     const puts = items.filter((i) => i.value !== null && i.value !== undefined);
     const dels = items.filter((i) => i.value === null || i.value === undefined);
-    await this.db.transaction(async (tx) => {
-      if (puts.length > 0) {
-        await tx.query(
-          `INSERT INTO whatsapp.session_state ("connectionId", category, id, value)
-           SELECT $1, c, i, v FROM unnest($2::text[], $3::text[], $4::text[]) AS t(c, i, v)
-           ON CONFLICT ("connectionId", category, id) DO UPDATE SET value = EXCLUDED.value, "updatedAt" = now()`,
-          [connectionId, puts.map((p) => p.category), puts.map((p) => p.id), puts.map((p) => this.box.seal(JSON.stringify(p.value, BufferJSON.replacer)))],
-        );
-      }
-      if (dels.length > 0) {
-        await tx.query(
-          `DELETE FROM whatsapp.session_state s USING unnest($2::text[], $3::text[]) AS t(c, i)
-            WHERE s."connectionId" = $1 AND s.category = t.c AND s.id = t.i`,
-          [connectionId, dels.map((d) => d.category), dels.map((d) => d.id)],
-        );
-      }
-    });
+    await this.rows.apply(
+      connectionId,
+      puts.map((p) => ({ category: p.category, id: p.id, value: this.box.seal(JSON.stringify(p.value, BufferJSON.replacer)) })),
+      dels.map((d) => ({ category: d.category, id: d.id })),
+    );
   }
 
   /** Forgets the pairing: the next start shows a new QR code. */
   async clear(connectionId: number): Promise<void> {
     await (this.writes.get(connectionId) ?? Promise.resolve()).catch(() => undefined);
-    await this.db.query(`DELETE FROM whatsapp.session_state WHERE "connectionId" = $1`, [connectionId]);
+    await this.rows.clear(connectionId);
   }
 
   async hasCreds(connectionId: number): Promise<boolean> {

@@ -18,7 +18,7 @@ import {
   type SessionProvider,
 } from '../provider.js';
 import { safeInboundType } from '../received-file-type.js';
-import type { SandboxOutboxStore } from './sandbox-outbox.store.js';
+import type { SandboxOutboxRepository } from './sandbox-outbox.repository.js';
 
 /** Status changes due within this many ms of each other go out in one `messages.update`. */
 const ACK_TICK_MS = 25;
@@ -44,7 +44,7 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
 
   constructor(
     private readonly ctx: ProviderContext,
-    private readonly outbox: SandboxOutboxStore,
+    private readonly outbox: SandboxOutboxRepository,
     private readonly ackStepMs: number,
     private readonly storage: MediaStorage,
   ) {}

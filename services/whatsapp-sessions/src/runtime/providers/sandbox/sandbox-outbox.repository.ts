@@ -25,7 +25,7 @@ export interface SandboxTransmission {
  * twice shows twice. The ack each message reached is the session's (sent_messages.ack).
  */
 @Injectable()
-export class SandboxOutboxStore {
+export class SandboxOutboxRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly keyed: KeyedStatements,
