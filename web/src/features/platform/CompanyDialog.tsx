@@ -1,22 +1,20 @@
 import { Button, Dialog, Field, Input, NativeSelect, Portal, SimpleGrid, Stack, Switch } from '@chakra-ui/react';
 import type { CompanyDto } from '@wa/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCode, errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { SelectField } from '../../app/SelectField';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { useCreateCompanyMutation, useUpdateCompanyMutation } from './companies.api';
 import {
   changedCompanyFields,
   companyFieldBound,
   companyFormOf,
   companyPayload,
-  hasCompanyErrors,
   isCompanySaveRefusal,
   recurrenceChoices,
   validateCompanyForm,
-  type CompanyField,
   type CompanyFormValues,
 } from './company-rules';
 import { useListPlansQuery } from './plans.api';
@@ -31,32 +29,19 @@ export function CompanyDialog({ company, onClose }: { company: CompanyDto | null
   const { t } = useTranslation();
   const formId = useId();
   const creating = company === null;
-  const [values, setValues] = useState<CompanyFormValues>(() => companyFormOf(company));
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const errors = validateCompanyForm(values, creating);
+  const form = useEntityDialog({
+    initial: () => companyFormOf(company),
+    validate: (v: CompanyFormValues) => validateCompanyForm(v, creating),
+    problemText: (key, problem) => t(`settings.companies.validation.${problem}`, companyFieldBound(key)),
+  });
+  const { values, set, errorOf } = form;
   const { data: plans = [] } = useListPlansQuery();
   const [create, creatingCall] = useCreateCompanyMutation();
   const [update, updatingCall] = useUpdateCompanyMutation();
 
-  function set<K extends keyof CompanyFormValues>(key: K, value: CompanyFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  /** the rule's text once the form was sent, else the server's */
-  const errorOf = (key: CompanyField): string | undefined => {
-    const problem = errors[key];
-    if (touched && problem) return t(`settings.companies.validation.${problem}`, companyFieldBound(key));
-    return serverErrors[key] || undefined;
-  };
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (hasCompanyErrors(errors)) return;
-    const body = companyPayload(values, creating);
-    try {
+  const submit = form.handleSubmit(
+    async () => {
+      const body = companyPayload(values, creating);
       if (company) {
         const changed = changedCompanyFields(company, body);
         if (Object.keys(changed).length === 0) {
@@ -69,14 +54,13 @@ export function CompanyDialog({ company, onClose }: { company: CompanyDto | null
       }
       notify.success(t('settings.companies.toasts.saved'));
       onClose();
-    } catch (err) {
-      const fields = serverFieldErrors(err);
+    },
+    (err, fields) => {
       if (errorCode(err) === 'ERR_EMAIL_ALREADY_EXISTS') fields.email = errorText(err);
-      setServerErrors(fields);
       if (isCompanySaveRefusal(err)) notify.errorText(t('settings.companies.toasts.saveFailed'));
       else notify.error(err);
-    }
-  }
+    },
+  );
 
   const textField = (key: 'name' | 'email' | 'phone', opts: { required?: boolean; type?: string; maxLength: number }) => (
     <Field.Root required={opts.required} invalid={!!errorOf(key)}>

@@ -1,11 +1,10 @@
 import { Button, Dialog, Field, HStack, Image, Input, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
 import type { HelpDto } from '@wa/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
 import {
   changedHelpFields,
-  hasHelpErrors,
   helpFieldBounds,
   helpFormOf,
   helpPayload,
@@ -14,10 +13,9 @@ import {
   thumbnailUrlOf,
   validateHelpForm,
   videoCodeOf,
-  type HelpFormValues,
 } from '../helps/help-rules';
 import { useCreateHelpMutation, useUpdateHelpMutation } from '../helps/helps.api';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 
 /**
  * Add (help null) or edit a help video (spec 02 "Helps"): title, description and the video's code. A pasted
@@ -29,32 +27,19 @@ export function HelpDialog({ help, onClose }: { help: HelpDto | null; onClose():
   const { t } = useTranslation();
   const formId = useId();
   const creating = help === null;
-  const [values, setValues] = useState<HelpFormValues>(() => helpFormOf(help));
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const errors = validateHelpForm(values);
+  const form = useEntityDialog({
+    initial: () => helpFormOf(help),
+    validate: validateHelpForm,
+    problemText: (key, problem) => t(`settings.helps.validation.${problem}`, helpFieldBounds(key)),
+  });
+  const { values, set, errorOf } = form;
   const [create, creatingCall] = useCreateHelpMutation();
   const [update, updatingCall] = useUpdateHelpMutation();
   const code = videoCodeOf(values.video);
 
-  function set(key: keyof HelpFormValues, value: string) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  /** the rule's text once the form was sent, else the server's */
-  const errorOf = (key: keyof HelpFormValues): string | undefined => {
-    const problem = errors[key];
-    if (touched && problem) return t(`settings.helps.validation.${problem}`, helpFieldBounds(key));
-    return serverErrors[key] || undefined;
-  };
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (hasHelpErrors(errors)) return;
-    const body = helpPayload(values);
-    try {
+  const submit = form.handleSubmit(
+    async () => {
+      const body = helpPayload(values);
       if (help) {
         const changed = changedHelpFields(help, body);
         if (Object.keys(changed).length === 0) {
@@ -67,14 +52,13 @@ export function HelpDialog({ help, onClose }: { help: HelpDto | null; onClose():
       }
       notify.success(t('settings.helps.toasts.saved'));
       onClose();
-    } catch (err) {
-      const fields = serverFieldErrors(err);
+    },
+    (err, fields) => {
       if (isTitleTakenMessage(fields.title)) fields.title = t('settings.helps.validation.titleTaken');
-      setServerErrors(fields);
       if (isHelpSaveRefusal(err)) notify.errorText(t('settings.helps.toasts.saveFailed'));
       else notify.error(err);
-    }
-  }
+    },
+  );
 
   return (
     <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size="lg" scrollBehavior="inside">

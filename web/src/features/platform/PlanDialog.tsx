@@ -1,13 +1,12 @@
 import { Button, Dialog, Field, Fieldset, Input, Portal, SimpleGrid, Stack, Switch } from '@chakra-ui/react';
 import type { PublicPlanDto } from '@wa/contracts';
-import { Fragment, useId, useState, type FormEvent } from 'react';
+import { Fragment, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCode, errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import {
   changedPlanFields,
-  hasPlanErrors,
   isPlanSaveRefusal,
   PLAN_COUNTS,
   PLAN_FLAGS,
@@ -15,8 +14,6 @@ import {
   planFormOf,
   planPayload,
   validatePlanForm,
-  type PlanErrors,
-  type PlanFormValues,
 } from './plan-rules';
 import { useCreatePlanMutation, useUpdatePlanMutation } from './plans.api';
 
@@ -33,31 +30,18 @@ export function PlanDialog({ plan, onClose }: { plan: PublicPlanDto | null; onCl
   const { t } = useTranslation();
   const formId = useId();
   const creating = plan === null;
-  const [values, setValues] = useState<PlanFormValues>(() => planFormOf(plan));
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const errors = validatePlanForm(values);
+  const form = useEntityDialog({
+    initial: () => planFormOf(plan),
+    validate: validatePlanForm,
+    problemText: (key, problem) => t(`settings.plans.validation.${problem}`, { max: planFieldMax(key) }),
+  });
+  const { values, set, errorOf } = form;
   const [create, creatingCall] = useCreatePlanMutation();
   const [update, updatingCall] = useUpdatePlanMutation();
 
-  function set<K extends keyof PlanFormValues>(key: K, value: PlanFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  /** the rule's text once the form was sent, else the server's */
-  const errorOf = (key: TextKey): string | undefined => {
-    const problem = errors[key as keyof PlanErrors];
-    if (touched && problem) return t(`settings.plans.validation.${problem}`, { max: planFieldMax(key) });
-    return serverErrors[key] || undefined;
-  };
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (hasPlanErrors(errors)) return;
-    const body = planPayload(values);
-    try {
+  const submit = form.handleSubmit(
+    async () => {
+      const body = planPayload(values);
       if (plan) {
         const changed = changedPlanFields(plan, body);
         if (Object.keys(changed).length === 0) {
@@ -70,14 +54,13 @@ export function PlanDialog({ plan, onClose }: { plan: PublicPlanDto | null; onCl
       }
       notify.success(t('settings.plans.toasts.saved'));
       onClose();
-    } catch (err) {
-      const fields = serverFieldErrors(err);
+    },
+    (err, fields) => {
       if (errorCode(err) === 'ERR_PLAN_NAME_EXISTS') fields.name = errorText(err);
-      setServerErrors(fields);
       if (isPlanSaveRefusal(err)) notify.errorText(t('settings.plans.toasts.saveFailed'));
       else notify.error(err);
-    }
-  }
+    },
+  );
 
   const numberField = (key: TextKey, label: string, opts: { hint?: string; decimal?: boolean } = {}) => (
     <Field.Root required invalid={!!errorOf(key)}>

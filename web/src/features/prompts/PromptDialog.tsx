@@ -1,14 +1,13 @@
 import { Button, Dialog, Field, Group, IconButton, Input, NativeSelect, Portal, SimpleGrid, Stack, Textarea } from '@chakra-ui/react';
 import type { PromptDto } from '@wa/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdVisibility, MdVisibilityOff } from 'react-icons/md';
 import { notify } from '../../app/notify';
 import { SelectField } from '../../app/SelectField';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { useListQueuesQuery } from '../tickets/tickets.api';
 import {
-  hasPromptErrors,
   isNeuralVoice,
   PROMPT_LIMITS,
   PROMPT_VOICES,
@@ -16,8 +15,6 @@ import {
   promptPayload,
   TEXT_VOICE,
   validatePromptForm,
-  type PromptErrors,
-  type PromptFormValues,
 } from './prompt-rules';
 import { useCreatePromptMutation, useUpdatePromptMutation } from './prompts.api';
 
@@ -31,45 +28,24 @@ export function PromptDialog({ prompt, onClose }: { prompt: PromptDto | null; on
   const { t } = useTranslation();
   const formId = useId();
   const creating = prompt === null;
-  const [values, setValues] = useState<PromptFormValues>(() => promptFormOf(prompt));
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const form = useEntityDialog({
+    initial: () => promptFormOf(prompt),
+    validate: validatePromptForm,
+    problemText: (key, problem) => t(`prompts.validation.${problem}`, key in PROMPT_LIMITS ? PROMPT_LIMITS[key as keyof typeof PROMPT_LIMITS] : undefined),
+  });
+  const { values, set, errorOf } = form;
   const [showKey, setShowKey] = useState(false);
-  const errors = validatePromptForm(values);
   const { data: queues = [] } = useListQueuesQuery();
   const [create, creatingCall] = useCreatePromptMutation();
   const [update, updatingCall] = useUpdatePromptMutation();
 
-  function set<K extends keyof PromptFormValues>(key: K, value: PromptFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  /** the rule's text once the form was sent, else the server's */
-  const errorOf = (key: keyof PromptFormValues): string | undefined => {
-    const problem = errors[key as keyof PromptErrors];
-    if (touched && problem) {
-      const limits = key in PROMPT_LIMITS ? PROMPT_LIMITS[key as keyof typeof PROMPT_LIMITS] : undefined;
-      return t(`prompts.validation.${problem}`, limits);
-    }
-    return serverErrors[key] || undefined;
-  };
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (hasPromptErrors(errors)) return;
+  const submit = form.handleSubmit(async () => {
     const body = promptPayload(values);
-    try {
-      if (prompt) await update({ id: prompt.id, ...body }).unwrap();
-      else await create(body).unwrap();
-      notify.success(t('prompts.toasts.saved'));
-      onClose();
-    } catch (err) {
-      setServerErrors(serverFieldErrors(err));
-      notify.error(err);
-    }
-  }
+    if (prompt) await update({ id: prompt.id, ...body }).unwrap();
+    else await create(body).unwrap();
+    notify.success(t('prompts.toasts.saved'));
+    onClose();
+  });
 
   const textField = (key: 'name' | 'voiceKey' | 'voiceRegion', label: string, testId: string, opts: { required?: boolean; hint?: string } = {}) => (
     <Field.Root required={opts.required} invalid={!!errorOf(key)}>

@@ -1,14 +1,14 @@
 import { Button, Dialog, Field, HStack, Input, NativeSelect, Portal, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import type { QueueIntegrationDto } from '@wa/contracts';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdPlayArrow } from 'react-icons/md';
 import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import {
   DIALOGFLOW_LANGUAGES,
-  hasIntegrationErrors,
   INTEGRATION_TYPES,
   integrationFields,
   integrationFormOf,
@@ -34,19 +34,25 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
   const { t } = useTranslation();
   const formId = useId();
   const creating = integration === null;
-  const [values, setValues] = useState<IntegrationFormValues>(() => integrationFormOf(integration));
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const problemText = (key: keyof IntegrationFormValues, p: IntegrationProblem): string => {
+    if (p === 'invalidUrl') return t('queueIntegrations.validation.invalidUrl');
+    if (p === 'integer') return t('queueIntegrations.validation.integer', TYPEBOT_LIMITS[key as keyof typeof TYPEBOT_LIMITS]);
+    return t(`validation.${p}`);
+  };
+  const form = useEntityDialog({
+    initial: () => integrationFormOf(integration),
+    validate: validateIntegrationForm,
+    problemText: (key, p) => problemText(key, p as IntegrationProblem),
+  });
+  const { values, setValues, serverErrors, setServerErrors, showProblems, errorOf } = form;
   const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const errors = validateIntegrationForm(values);
   const fields = integrationFields(values.type);
   const [create, creatingCall] = useCreateQueueIntegrationMutation();
   const [update, updatingCall] = useUpdateQueueIntegrationMutation();
   const [testSession, testing] = useTestQueueIntegrationSessionMutation();
 
   function set<K extends keyof IntegrationFormValues>(key: K, value: IntegrationFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
+    form.set(key, value);
     if (key === 'projectName' || key === 'jsonContent' || key === 'language') setTestResult(null);
   }
 
@@ -56,33 +62,13 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
     setTestResult(null);
   }
 
-  const problemText = (key: keyof IntegrationFormValues, p: IntegrationProblem): string => {
-    if (p === 'invalidUrl') return t('queueIntegrations.validation.invalidUrl');
-    if (p === 'integer') return t('queueIntegrations.validation.integer', TYPEBOT_LIMITS[key as keyof typeof TYPEBOT_LIMITS]);
-    return t(`validation.${p}`);
-  };
-
-  /** the rule's text once the form was sent or left, else the server's */
-  const errorOf = (key: keyof IntegrationFormValues): string | undefined => {
-    const problem = errors[key];
-    return touched && problem ? problemText(key, problem) : serverErrors[key] || undefined;
-  };
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (hasIntegrationErrors(errors)) return;
+  const submit = form.handleSubmit(async () => {
     const body = integrationPayload(values);
-    try {
-      if (integration) await update({ id: integration.id, ...body }).unwrap();
-      else await create(body).unwrap();
-      notify.success(t('queueIntegrations.toasts.saved'));
-      onClose();
-    } catch (err) {
-      setServerErrors(serverFieldErrors(err));
-      notify.error(err);
-    }
-  }
+    if (integration) await update({ id: integration.id, ...body }).unwrap();
+    else await create(body).unwrap();
+    notify.success(t('queueIntegrations.toasts.saved'));
+    onClose();
+  });
 
   /** POST /queueIntegration/testSession with the project, credentials and language as typed */
   async function trySession() {
@@ -93,7 +79,7 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
       return;
     }
     if (body === 'missing') {
-      setTouched(true);
+      showProblems();
       return;
     }
     try {
@@ -126,7 +112,7 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
         type={opts.type ?? 'text'}
         value={values[key]}
         onChange={(e) => set(key, e.target.value)}
-        onBlur={key === 'name' ? () => setTouched(true) : undefined}
+        onBlur={key === 'name' ? () => showProblems() : undefined}
         placeholder={opts.placeholder}
         autoComplete="off"
         data-testid={testId}

@@ -1,12 +1,12 @@
 import { Box, Button, chakra, Dialog, Field, HStack, Input, Portal, Stack, Switch, Text, Wrap } from '@chakra-ui/react';
 import type { TagDto } from '@wa/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
-import { serverFieldErrors } from '../../components/form-rules';
-import { hasTagErrors, mayMarkKanban, nativeColor, TAG_PALETTE, tagFormOf, tagPayload, validateTagForm, type TagFormValues } from './tag-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
+import { mayMarkKanban, nativeColor, TAG_PALETTE, tagFormOf, tagPayload, validateTagForm } from './tag-rules';
 import { useCreateTagMutation, useUpdateTagMutation } from './tags.api';
 
 /**
@@ -18,41 +18,18 @@ export function TagDialog({ tag, onClose }: { tag: TagDto | null; onClose(): voi
   const { t } = useTranslation();
   const formId = useId();
   const canMarkKanban = mayMarkKanban(useAppSelector(selectUser));
-  const [values, setValues] = useState<TagFormValues>(() => tagFormOf(tag));
-  const [touched, setTouched] = useState<Partial<Record<keyof TagFormValues, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const errors = validateTagForm(values);
+  const form = useEntityDialog({ initial: () => tagFormOf(tag), validate: validateTagForm, problemText: (_key, problem) => t(`tags.validation.${problem}`) });
+  const { values, set, touch, errorOf } = form;
   const [create, creating] = useCreateTagMutation();
   const [update, updating] = useUpdateTagMutation();
 
-  function set<K extends keyof TagFormValues>(key: K, value: TagFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  /** the rule's text once the field was left or the form sent, else the server's */
-  const errorOf = (key: 'name' | 'color'): string | undefined => {
-    const problem = errors[key];
-    if (problem && (submitted || touched[key])) return t(`tags.validation.${problem}`);
-    return serverErrors[key] || undefined;
-  };
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setSubmitted(true);
-    if (hasTagErrors(errors)) return;
+  const submit = form.handleSubmit(async () => {
     const body = tagPayload(values, canMarkKanban);
-    try {
-      if (tag) await update({ id: tag.id, ...body }).unwrap();
-      else await create(body).unwrap();
-      notify.success(t('tags.toasts.saved'));
-      onClose();
-    } catch (err) {
-      setServerErrors(serverFieldErrors(err));
-      notify.error(err);
-    }
-  }
+    if (tag) await update({ id: tag.id, ...body }).unwrap();
+    else await create(body).unwrap();
+    notify.success(t('tags.toasts.saved'));
+    onClose();
+  });
 
   const current = values.color.trim().toLowerCase();
 
@@ -73,7 +50,7 @@ export function TagDialog({ tag, onClose }: { tag: TagDto | null; onClose(): voi
                     <Input
                       value={values.name}
                       onChange={(e) => set('name', e.target.value)}
-                      onBlur={() => setTouched((s) => ({ ...s, name: true }))}
+                      onBlur={() => touch('name')}
                       maxLength={100}
                       autoComplete="off"
                       autoFocus
@@ -123,7 +100,7 @@ export function TagDialog({ tag, onClose }: { tag: TagDto | null; onClose(): voi
                       <Input
                         value={values.color}
                         onChange={(e) => set('color', e.target.value)}
-                        onBlur={() => setTouched((s) => ({ ...s, color: true }))}
+                        onBlur={() => touch('color')}
                         placeholder="#A4CCCC"
                         maxLength={20}
                         autoComplete="off"
