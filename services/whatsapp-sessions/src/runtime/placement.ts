@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { PeriodicTask } from '@wa/server-kit';
 import { WhatsappSessionsEnv, companyScope } from '../config/env.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
 import { SESSION_HOST, type SessionHost } from './session-host.js';
@@ -18,9 +19,10 @@ export type StartOutcome = 'started' | 'running' | 'held-elsewhere' | 'gone' | '
 export class Placement implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(Placement.name);
   private readonly scope: Set<number> | undefined;
-  private claimTimer: NodeJS.Timeout | undefined;
-  private renewTimer: NodeJS.Timeout | undefined;
-  private claiming: Promise<void> | undefined;
+  /** looks for sessions to take: at boot, then every SESSION_CLAIM_INTERVAL_MS */
+  private readonly claims: PeriodicTask;
+  /** renews the leases of the sessions here every SESSION_LEASE_RENEW_MS */
+  private readonly renewals: PeriodicTask;
   private closing = false;
 
   constructor(
@@ -34,6 +36,8 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
     if (env.SESSION_LEASE_RENEW_MS * 2 > env.SESSION_LEASE_TTL_MS) {
       throw new Error('SESSION_LEASE_RENEW_MS must be at most half of SESSION_LEASE_TTL_MS, or leases lapse between renewals');
     }
+    this.claims = new PeriodicTask({ name: 'session claims', everyMs: env.SESSION_CLAIM_INTERVAL_MS, run: () => this.claim(), logger: this.logger, runAtStart: true });
+    this.renewals = new PeriodicTask({ name: 'session lease renewals', everyMs: env.SESSION_LEASE_RENEW_MS, run: () => this.renew(), logger: this.logger });
   }
 
   /** This process, as lease holder (shown to operators). */
@@ -52,19 +56,14 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   onApplicationBootstrap(): void {
-    this.claimTimer = setInterval(() => void this.claim(), this.env.SESSION_CLAIM_INTERVAL_MS);
-    this.renewTimer = setInterval(() => void this.renew(), this.env.SESSION_LEASE_RENEW_MS);
-    this.claimTimer.unref();
-    this.renewTimer.unref();
-    void this.claim();
+    this.claims.start();
+    this.renewals.start();
   }
 
   /** Stops taking sessions, then ends the sessions here, releasing their leases (status kept: another process resumes them). */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
-    clearInterval(this.claimTimer);
-    clearInterval(this.renewTimer);
-    await this.claiming?.catch(() => undefined);
+    await Promise.all([this.claims.stop(), this.renewals.stop()]);
     await Promise.all(
       this.host.runningIds().map((id) =>
         this.host
@@ -109,15 +108,8 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /** Takes the sessions that should run and that nobody holds, within this process' share. */
-  private claim(): Promise<void> {
-    if (this.closing) return Promise.resolve();
-    this.claiming ??= this.claimOnce().finally(() => {
-      this.claiming = undefined;
-    });
-    return this.claiming;
-  }
-
-  private async claimOnce(): Promise<void> {
+  private async claim(): Promise<void> {
+    if (this.closing) return;
     const max = this.env.SESSION_MAX_PER_PROCESS;
     try {
       const here = () => this.host.runningIds().length;
