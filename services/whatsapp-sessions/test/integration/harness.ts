@@ -12,8 +12,8 @@ import { DataSource } from 'typeorm';
 import { AppModule, type AppOptions } from '../../src/app.module.js';
 import { WhatsappSessionsEnv } from '../../src/config/env.js';
 import { whatsappDatabase } from '../../src/database/data-source.js';
-import { Placement } from '../../src/runtime/placement.js';
 import { SessionRunner } from '../../src/runtime/session-runner.js';
+import { SessionRuntime } from '../../src/runtime/session-runtime.js';
 
 /** Made-up companies of one test file (the database is shared and never wiped). */
 export function companyPool(size: number): number[] {
@@ -84,7 +84,7 @@ export async function startSessions(companies: number[], overrides: Record<strin
     nc: bus.connection,
     jsm: await bus.connection.jetstreamManager(),
     runner: app.get(SessionRunner),
-    owner: app.get(Placement).owner,
+    owner: app.get(SessionRuntime).owner,
   };
 }
 

@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { CommandHandler } from './command-handler.js';
+import { CommandRouter } from './command-router.js';
+import { InboundPublisher } from './inbound-publisher.js';
+import { NotOnWhatsapp } from './not-on-whatsapp.js';
+import { NotOnWhatsappRepository } from './not-on-whatsapp.repository.js';
+import { OutboundConsumer } from './outbound-consumer.js';
+import { Placement } from './placement.js';
+import { AuthStateRepository } from './providers/baileys/auth-state.repository.js';
+import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
+import { ProviderFactory } from './providers/provider-factory.js';
+import { SandboxOutboxRepository } from './providers/sandbox/sandbox-outbox.repository.js';
+import { SESSION_HOST } from './session-host.js';
+import { SessionLeases } from './session-leases.js';
+import { SessionRunner } from './session-runner.js';
+import { SessionRuntime } from './session-runtime.js';
+import { SessionStore } from './session-store.repository.js';
+
+/**
+ * The session runtime: where sessions run (placement, leases), running them (the runner, its providers, the
+ * inbound and outbound paths) and their commands. Exports only its façade, SessionRuntime.
+ */
+@Module({
+  providers: [
+    SessionStore,
+    SessionLeases,
+    AuthStateRepository,
+    AuthStateStore,
+    SandboxOutboxRepository,
+    ProviderFactory,
+    NotOnWhatsappRepository,
+    NotOnWhatsapp,
+    InboundPublisher,
+    OutboundConsumer,
+    SessionRunner,
+    { provide: SESSION_HOST, useExisting: SessionRunner },
+    Placement,
+    CommandHandler,
+    CommandRouter,
+    SessionRuntime,
+  ],
+  exports: [SessionRuntime],
+})
+export class RuntimeModule {}
