@@ -1,5 +1,6 @@
 export * from './errors/error-codes.js';
 export * from './auth/auth.types.js';
+export * from './auth/password-rule.js';
 export * from './events/subjects.js';
 export * from './events/whatsapp.events.js';
 export * from './events/tickets.events.js';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TokenRevocation } from '@wa/auth';
+import { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '@wa/contracts';
 import { DomainError, REDIS } from '@wa/server-kit';
 import argon2 from 'argon2';
 import type { Redis } from 'ioredis';
@@ -15,9 +16,6 @@ import { PasswordResetsRepository } from './password-resets.repository.js';
 import { addressBucket } from '../sessions/client-address.js';
 import { tooMany } from '../sessions/login-limiter.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '../users/password-rule.js';
-
-export { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '../users/password-rule.js';
 /** Digits of a reset code: 10^8 codes, each surviving MAX_TRIES wrong tries, at most RESET_MAX_PER_EMAIL_DAY a day. */
 export const RESET_CODE_DIGITS = 8;
 /** Wrong codes a code survives. */

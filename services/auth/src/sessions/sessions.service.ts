@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { directoryPutEvent, signAccessToken, TokenRevocation } from '@wa/auth';
-import { Subjects, type AccessTokenClaims, type LoginResponse, type SessionReplacedEvent, type UserDto } from '@wa/contracts';
+import { PASSWORD_RULE, PASSWORD_RULE_TEXT, Subjects, type AccessTokenClaims, type LoginResponse, type SessionReplacedEvent, type UserDto } from '@wa/contracts';
 import { brDate, companyTimeZone, DomainError, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -10,7 +10,6 @@ import { AuthEnv } from '../config/env.js';
 import { CompanyEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
 import { companyView, directoryEntry, userView } from '../users/user-view.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
-import { PASSWORD_RULE, PASSWORD_RULE_TEXT } from '../users/password-rule.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { LoginLimiter } from './login-limiter.js';
 import { SessionsRepository } from './sessions.repository.js';
