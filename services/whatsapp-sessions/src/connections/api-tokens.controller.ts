@@ -1,12 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { InternalOnly } from '@wa/auth';
 import type { ApiTokenOwner } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { DataSource } from 'typeorm';
-import { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { ConnectionTokens } from './connection-tokens.js';
 
 export class ResolveApiTokenDto {
@@ -23,16 +20,13 @@ export class ResolveApiTokenDto {
 @ApiExcludeController()
 @Controller('internal/api-tokens')
 export class ApiTokensController {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly tokens: ConnectionTokens,
-  ) {}
+  constructor(private readonly tokens: ConnectionTokens) {}
 
   @InternalOnly()
   @Post('resolve')
   @HttpCode(200)
   async resolve(@Body() body: ResolveApiTokenDto): Promise<ApiTokenOwner> {
-    const c = await this.db.getRepository(ConnectionEntity).findOne({ where: { tokenHash: this.tokens.hashOf(body.token) }, select: { id: true, companyId: true, status: true } });
+    const c = await this.tokens.owner(body.token);
     if (!c) throw new DomainError('ERR_UNAUTHENTICATED');
     return { connectionId: c.id, companyId: c.companyId, status: c.status };
   }

@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { SecretBox } from '@wa/server-kit';
-import { DataSource, IsNull, Not } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { WhatsappSessionsEnv } from '../config/env.js';
-import { ConnectionEntity } from '../database/entities/connection.entity.js';
+import type { ConnectionEntity } from '../database/entities/connection.entity.js';
+import { ConnectionTokensRepository } from './connection-tokens.repository.js';
 
 /** A token the server issues: 32 random bytes (256 bits), base64url (43 characters). */
 const ISSUED_BYTES = 32;
@@ -29,7 +29,7 @@ export class ConnectionTokens implements OnApplicationBootstrap {
 
   constructor(
     env: WhatsappSessionsEnv,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: ConnectionTokensRepository,
   ) {
     const material = env.CONNECTION_TOKEN_KEY || `dev-only:${env.JWT_SECRET}`;
     this.box = new SecretBox(material, 'connection-token');
@@ -61,18 +61,26 @@ export class ConnectionTokens implements OnApplicationBootstrap {
     return plain;
   }
 
+  /** Whose is a token (the public API's bearer): the connection, found by the token's lookup hash. */
+  owner(plain: string): Promise<Pick<ConnectionEntity, 'id' | 'companyId' | 'status'> | null> {
+    return this.rows.byHash(this.hashOf(plain));
+  }
+
+  /** Some connection of any company has this token already. */
+  taken(plain: string, manager?: EntityManager): Promise<boolean> {
+    return this.rows.taken(this.hashOf(plain), manager);
+  }
+
   /** The lookup hash of a token (the public API finds a connection by it). */
   hashOf(plain: string): string {
     return createHmac('sha256', this.hmacKey).update(plain).digest('hex');
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const repo = this.db.getRepository(ConnectionEntity);
-    const rows = await repo.find({ where: { token: Not(IsNull()), tokenHash: IsNull() }, select: { id: true, token: true } });
     let sealed = 0;
-    for (const row of rows) {
+    for (const row of await this.rows.withoutHash()) {
       if (!row.token || SecretBox.isSealed(row.token)) continue;
-      await repo.update({ id: row.id }, this.seal(row.token));
+      await this.rows.store(row.id, this.seal(row.token));
       sealed++;
     }
     if (sealed > 0) this.log.log({ sealed }, 'connection tokens stored in clear are now encrypted');

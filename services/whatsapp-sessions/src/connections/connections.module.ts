@@ -4,6 +4,7 @@ import { ApiTokensController } from './api-tokens.controller.js';
 import { CompanyRefs } from './company-refs.js';
 import { CompanyRefsRepository } from './company-refs.repository.js';
 import { ConnectionTokens } from './connection-tokens.js';
+import { ConnectionTokensRepository } from './connection-tokens.repository.js';
 import { ConnectionsController } from './connections.controller.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import { ConnectionsService } from './connections.service.js';
@@ -22,6 +23,7 @@ import { NewCompaniesConsumer } from './new-companies.consumer.js';
   providers: [
     ConnectionsRepository,
     ConnectionsService,
+    ConnectionTokensRepository,
     ConnectionTokens,
     CompanyRefsRepository,
     CompanyRefs,

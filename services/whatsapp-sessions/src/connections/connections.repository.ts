@@ -78,12 +78,6 @@ export class ConnectionsRepository extends TenantScopedRepository<ConnectionEnti
     return this.repo(manager).save(entity);
   }
 
-  /** Some connection of any company has a token of this lookup hash (tokens are unique across the platform). */
-  async tokenTaken(tokenHash: string, manager?: EntityManager): Promise<boolean> {
-    const taken = await (manager ?? this.db.manager).query(`SELECT 1 FROM whatsapp.connections WHERE "tokenHash" = $1 LIMIT 1`, [tokenHash]);
-    return (taken as unknown[]).length > 0;
-  }
-
   others(id: number, manager?: EntityManager): Promise<number> {
     return this.repo(manager).countBy(this.scoped({ id: Not(id) }));
   }

@@ -151,7 +151,7 @@ export class ConnectionsService {
     const hash = this.tokens.hashOf(given);
     if (current && current.tokenHash === hash) return {};
     if (!ConnectionTokens.acceptable(given)) throw tokenRefused();
-    if (await this.connections.tokenTaken(hash, tx)) throw tokenRefused();
+    if (await this.tokens.taken(given, tx)) throw tokenRefused();
     return this.tokens.seal(given);
   }
 
