@@ -19,7 +19,8 @@ export interface PlatformOptions {
 /**
  * The base the modules of whatsapp-sessions stand on: its configuration, the media storage, auth's plan counts,
  * the outbox with the `connection.*` events written to it, the hot statements' connections, and (tests) the
- * Baileys socket maker. Global: the modules above use it without listing it; it imports none of them.
+ * Baileys socket maker. Global: the modules above use it without listing it; it imports none of them (of the
+ * runtime, only the socket maker's injection token).
  */
 @Global()
 @Module({})
