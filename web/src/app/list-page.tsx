@@ -1,8 +1,9 @@
 import { Button, Flex, Heading, HStack, IconButton, Input, Text } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
 import { notify } from './notify';
+import { isNearEnd, LIST_END_PX } from './scroll';
 
 /**
  * The top of a list page: its title with the count, the search box and the add button. Test ids are
@@ -62,4 +63,30 @@ export function useConfirmedDelete<T extends { id: number }>(remove: (id: number
     }
   }
   return { deleting, setDeleting, confirm };
+}
+
+/** What an infinite list query tells the scroll that pages it. */
+interface PagingQuery {
+  hasNextPage: boolean;
+  isFetching: boolean;
+  fetchNextPage(): unknown;
+}
+
+/**
+ * Infinite scroll (spec 01 §9, spec 02 §9): put `ref` and `onScroll` on the list's scrolling box; the next page
+ * loads when it is scrolled within 100 px of its end, and while the pages loaded do not fill it (no scroll yet).
+ * `count` is the number of rows shown (a new page re-checks).
+ */
+export function useScrollPaging<E extends HTMLElement = HTMLDivElement>(query: PagingQuery, count: number) {
+  const ref = useRef<E>(null);
+  const { hasNextPage, isFetching, fetchNextPage } = query;
+  const onScroll = useCallback(() => {
+    const el = ref.current;
+    // a box not laid out (hidden, or no layout at all) has no end to be near
+    if (!el || !hasNextPage || isFetching || el.clientHeight === 0) return;
+    if (isNearEnd(el, LIST_END_PX)) void fetchNextPage();
+  }, [hasNextPage, isFetching, fetchNextPage]);
+  // a first page shorter than the box has no scroll: load on until it fills
+  useEffect(onScroll, [onScroll, count]);
+  return { ref, onScroll };
 }

@@ -5,6 +5,9 @@ export interface ScrollBox {
   clientHeight: number;
 }
 
+/** spec 01 §9, spec 02 §9: a list loads its next page when scrolled within 100 px of its end. */
+export const LIST_END_PX = 100;
+
 export function isNearEnd(el: ScrollBox, px: number): boolean {
   return el.scrollHeight - el.scrollTop - el.clientHeight < px;
 }

@@ -1,4 +1,4 @@
-import { Button, Center, Spinner } from '@chakra-ui/react';
+import { Center, Spinner } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../app/errors';
 
@@ -8,12 +8,10 @@ interface PagedQuery {
   isFetchingNextPage: boolean;
   isError: boolean;
   error?: unknown;
-  hasNextPage: boolean;
-  fetchNextPage(): unknown;
 }
 
-/** Under a paged table: loading, the error, "no records", or "load more". */
-export function ListFooter({ query, count, moreTestId }: { query: PagedQuery; count: number; moreTestId?: string }) {
+/** Under a paged table (its next pages come with the scroll, app/list-page `useScrollPaging`): loading, the error, or "no records". */
+export function ListFooter({ query, count }: { query: PagedQuery; count: number }) {
   const { t } = useTranslation();
   return (
     <>
@@ -30,13 +28,6 @@ export function ListFooter({ query, count, moreTestId }: { query: PagedQuery; co
       {!query.isLoading && !query.isError && count === 0 && (
         <Center py="8" color="fg.muted">
           {t('common.noRecords')}
-        </Center>
-      )}
-      {query.hasNextPage && !query.isFetchingNextPage && (
-        <Center py="3">
-          <Button size="sm" variant="ghost" onClick={() => void query.fetchNextPage()} data-testid={moreTestId}>
-            {t('contacts.more')}
-          </Button>
         </Center>
       )}
     </>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAttachFile } from 'react-icons/md';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
+import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { notify } from '../../app/notify';
 import { PermissionGate } from '../../app/PermissionGate';
 import { selectUser } from '../../app/session';
@@ -46,6 +46,7 @@ function Announcements() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListAnnouncementsInfiniteQuery(searchParam);
   const announcements = list.data?.pages.flatMap((p) => p.records ?? []) ?? [];
+  const paging = useScrollPaging(list, announcements.length);
   const count = list.data?.pages[0]?.count ?? announcements.length;
   const [editing, setEditing] = useState<AnnouncementDto | null | undefined>(undefined);
   const [remove, removing] = useDeleteAnnouncementMutation();
@@ -66,7 +67,7 @@ function Announcements() {
   }, [list.isError, t]);
 
   return (
-    <Box p={{ base: '3', md: '6' }} data-testid="announcements-page">
+    <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="announcements-page">
       <ListPageHeader
         title={t('announcements.title')}
         count={count}
@@ -77,7 +78,7 @@ function Announcements() {
         onAdd={() => setEditing(null)}
         testId="announcements"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="announcements-list">
         <Table.Root size="sm" data-testid="announcements-table">
           <Table.Header>
             <Table.Row>
@@ -125,7 +126,7 @@ function Announcements() {
             ))}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={{ ...list, error: t('announcements.loadFailed') }} count={announcements.length} moreTestId="announcements-more" />
+        <ListFooter query={{ ...list, error: t('announcements.loadFailed') }} count={announcements.length} />
       </Box>
       {editing !== undefined && <AnnouncementDialog key={editing?.id ?? 'new'} announcement={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

@@ -1,14 +1,12 @@
 import { Box, HStack, Popover, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { AnnouncementDto } from '@wa/contracts';
-import { useCallback, useEffect, useRef, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isNearEnd } from '../../app/scroll';
+import { useScrollPaging } from '../../app/list-page';
 import { activeAnnouncements, POPOVER_SEARCH, priorityColor, priorityName } from './announcement-rules';
 import { AnnouncementImage } from './AnnouncementImage';
 import { useListAnnouncementsInfiniteQuery } from './announcements.api';
 
-/** spec 01 §9: the next page loads within 100 px of the end of the list. */
-export const LIST_END_PX = 100;
 
 /**
  * The active announcements, newest first: each with its priority's colour, title, text and image (if any);
@@ -36,21 +34,13 @@ export default function AnnouncementsPopover({ trigger }: { trigger: ReactElemen
 function AnnouncementsList() {
   const { t } = useTranslation();
   const query = useListAnnouncementsInfiniteQuery(POPOVER_SEARCH);
-  const { hasNextPage, isFetchingNextPage, isFetching, fetchNextPage } = query;
+  const { isFetchingNextPage } = query;
   const announcements = activeAnnouncements(query.data?.pages);
-  const scroller = useRef<HTMLDivElement>(null);
+  const paging = useScrollPaging(query, announcements.length);
 
-  const maybeLoadMore = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasNextPage || isFetching) return;
-    if (isNearEnd(el, LIST_END_PX)) void fetchNextPage();
-  }, [hasNextPage, isFetching, fetchNextPage]);
-
-  // a first page shorter than the popover has no scroll: load on until it fills
-  useEffect(maybeLoadMore, [maybeLoadMore, announcements.length]);
 
   return (
-    <Popover.Body ref={scroller} p="0" maxH="min(70vh, 32rem)" overflowY="auto" onScroll={maybeLoadMore} data-testid="announcements-popover-list">
+    <Popover.Body ref={paging.ref} p="0" maxH="min(70vh, 32rem)" overflowY="auto" onScroll={paging.onScroll} data-testid="announcements-popover-list">
       {announcements.length === 0 && !query.isLoading && !isFetchingNextPage ? (
         <Text p="4" textStyle="sm" color={query.isError ? 'fg.error' : 'fg.muted'} textAlign="center" data-testid="announcements-popover-empty">
           {query.isError ? t('announcements.loadFailed') : t('announcements.popover.empty')}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit, MdEvent, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
 import { apiUrl } from '../../app/config';
+import { useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
 import { notify } from '../../app/notify';
 import { selectIsAdmin, selectUser } from '../../app/session';
@@ -40,6 +41,7 @@ export default function ContactsPage() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListContactsInfiniteQuery(searchParam);
   const contacts = list.data?.pages.flatMap((p) => p.contacts) ?? [];
+  const paging = useScrollPaging(list, contacts.length);
   const count = list.data?.pages[0]?.count ?? 0;
   const [editing, setEditing] = useState<ContactDto | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<ContactDto | null>(null);
@@ -75,7 +77,7 @@ export default function ContactsPage() {
   }
 
   return (
-    <Box p={{ base: '3', md: '6' }} data-testid="contacts-page">
+    <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="contacts-page">
       <Flex align="center" justify="space-between" mb="4" gap="3" wrap="wrap">
         <Heading size="lg">
           {t('contacts.title')} <Text as="span" color="fg.muted" textStyle="md" data-testid="contacts-count">({count})</Text>
@@ -135,7 +137,7 @@ export default function ContactsPage() {
           </Button>
         </Box>
       )}
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="contacts-list">
         <Table.Root size="sm" data-testid="contacts-table">
           <Table.Header>
             <Table.Row>
@@ -181,7 +183,7 @@ export default function ContactsPage() {
             })}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={list} count={contacts.length} moreTestId="contacts-more" />
+        <ListFooter query={list} count={contacts.length} />
       </Box>
       {editing !== undefined && <ContactDialog contact={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

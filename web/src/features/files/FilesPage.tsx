@@ -1,12 +1,11 @@
 import { Badge, Box, Table, Text, Wrap } from '@chakra-ui/react';
 import type { FileListDto } from '@wa/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
+import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { notify } from '../../app/notify';
-import { isNearEnd } from '../../app/scroll';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
@@ -15,8 +14,6 @@ import { FileListDialog } from './FileListDialog';
 import { FileOptionDownload } from './FileOptionDownload';
 import { useDeleteFileListMutation, useListFileListsInfiniteQuery } from './files.api';
 
-/** spec 01 §9: the next page loads within 100 px of the end of the list. */
-export const FILES_LIST_END_PX = 100;
 
 /**
  * /files (spec 02 "Files"), an admin screen (the menu's administration group): the company's file lists as a
@@ -30,7 +27,7 @@ export default function FilesPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListFileListsInfiniteQuery(searchParam, { skip: !isAdmin });
-  const { hasNextPage, isFetching, fetchNextPage, isError } = list;
+  const { isError } = list;
   const files = list.data?.pages.flatMap((p) => p.files ?? []) ?? [];
   const count = list.data?.pages[0]?.count ?? files.length;
   const [editing, setEditing] = useState<FileListDto | null | undefined>(undefined);
@@ -45,21 +42,13 @@ export default function FilesPage() {
         }),
   });
   const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<FileListDto>(removeWithMessage, t('files.toasts.deleted'));
-  const scroller = useRef<HTMLDivElement>(null);
+  const paging = useScrollPaging(list, files.length);
 
   // spec 02 §8: a list that cannot be loaded says so
   useEffect(() => {
     if (isError) notify.errorText(t('files.toasts.loadFailed'));
   }, [isError, t]);
 
-  const maybeLoadMore = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasNextPage || isFetching) return;
-    if (isNearEnd(el, FILES_LIST_END_PX)) void fetchNextPage();
-  }, [hasNextPage, isFetching, fetchNextPage]);
-
-  // a first page shorter than the panel has no scroll: load on until it fills
-  useEffect(maybeLoadMore, [maybeLoadMore, files.length]);
 
   // the file lists are an admin screen (spec 01 §2 "admin group")
   if (!isAdmin) return <Navigate to="/tickets" replace />;
@@ -76,7 +65,7 @@ export default function FilesPage() {
         onAdd={() => setEditing(null)}
         testId="files"
       />
-      <Box ref={scroller} flex="0 1 auto" minH="0" overflowY="auto" bg="bg" borderRadius="md" borderWidth="1px" onScroll={maybeLoadMore} data-testid="files-list">
+      <Box ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" bg="bg" borderRadius="md" borderWidth="1px" onScroll={paging.onScroll} data-testid="files-list">
         <Table.Root size="sm" stickyHeader data-testid="files-table">
           <Table.Header>
             <Table.Row>
@@ -123,7 +112,7 @@ export default function FilesPage() {
             ))}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={list} count={files.length} moreTestId="files-more" />
+        <ListFooter query={list} count={files.length} />
       </Box>
       {editing !== undefined && <FileListDialog key={editing?.id ?? 'new'} fileList={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

@@ -1,25 +1,27 @@
-import { Box, Button, Center, chakra, Heading, Image, SimpleGrid, Spinner, Text } from '@chakra-ui/react';
+import { Box, Center, chakra, Heading, Image, SimpleGrid, Spinner, Text } from '@chakra-ui/react';
 import type { HelpDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../app/errors';
+import { useScrollPaging } from '../../app/list-page';
 import { thumbnailUrlOf } from './help-rules';
 import { HelpPlayer } from './HelpPlayer';
 import { useListHelpsInfiniteQuery } from './helps.api';
 
 /**
  * /helps (spec 02 "Helps"), for everyone signed in: the platform's help videos as a grid of cards (thumbnail,
- * title, description), 40 at a time with "Carregar mais"; a card (a button: a click, Enter or Space) opens the
+ * title, description), 40 at a time, the next page loading within 100 px of the bottom (spec 02 §9); a card (a button: a click, Enter or Space) opens the
  * video's player, which Escape closes. Super users manage the videos in the Ajuda tab of /settings.
  */
 export default function HelpsPage() {
   const { t } = useTranslation();
   const list = useListHelpsInfiniteQuery('');
   const helps = list.data?.pages.flatMap((p) => p.helps ?? []) ?? [];
+  const paging = useScrollPaging(list, helps.length);
   const [playing, setPlaying] = useState<HelpDto | null>(null);
 
   return (
-    <Box p={{ base: '3', md: '6' }} data-testid="helps-page">
+    <Box ref={paging.ref} p={{ base: '3', md: '6' }} h="full" overflowY="auto" onScroll={paging.onScroll} data-testid="helps-page">
       <Heading size="lg" mb="4" data-testid="helps-title">
         {t('helps.title')}
       </Heading>
@@ -43,13 +45,6 @@ export default function HelpsPage() {
       {!list.isLoading && !list.isError && helps.length === 0 && (
         <Center py="12" color="fg.muted" data-testid="helps-empty">
           {t('helps.empty')}
-        </Center>
-      )}
-      {list.hasNextPage && !list.isFetchingNextPage && (
-        <Center py="4">
-          <Button size="sm" variant="outline" onClick={() => void list.fetchNextPage()} data-testid="helps-more">
-            {t('helps.more')}
-          </Button>
         </Center>
       )}
       {playing && <HelpPlayer help={playing} onClose={() => setPlaying(null)} />}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { MdAdd, MdAutorenew } from 'react-icons/md';
 import { errorCode, errorText } from '../../app/errors';
 import { ListFooter } from '../../components/ListFooter';
-import { RowActions, useConfirmedDelete } from '../../app/list-page';
+import { RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { notify } from '../../app/notify';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { brDate } from '../../app/expiry';
@@ -28,6 +28,7 @@ export function CompaniesTab() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListCompaniesInfiniteQuery(searchParam);
   const companies = list.data?.pages.flatMap((p) => p.companies ?? []) ?? [];
+  const paging = useScrollPaging(list, companies.length);
   const count = list.data?.pages[0]?.count ?? companies.length;
   const [editing, setEditing] = useState<CompanyDto | null | undefined>(undefined);
   const [update] = useUpdateCompanyMutation();
@@ -87,7 +88,7 @@ export function CompaniesTab() {
           {t('settings.companies.add')}
         </Button>
       </Flex>
-      <Box borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} maxH="calc(100dvh - 16rem)" overflowY="auto" onScroll={paging.onScroll} data-testid="companies-list">
         <Table.Root size="sm" data-testid="companies-table">
           <Table.Header>
             <Table.Row>
@@ -163,7 +164,7 @@ export function CompaniesTab() {
             })}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={list} count={companies.length} moreTestId="companies-more" />
+        <ListFooter query={list} count={companies.length} />
       </Box>
       {editing !== undefined && <CompanyDialog key={editing?.id ?? 'new'} company={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
+import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { PlanGate } from '../../app/PermissionGate';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -35,13 +35,14 @@ function Prompts() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListPromptsInfiniteQuery(searchParam);
   const prompts = list.data?.pages.flatMap((p) => p.prompts) ?? [];
+  const paging = useScrollPaging(list, prompts.length);
   const count = list.data?.pages[0]?.count ?? prompts.length;
   const [editing, setEditing] = useState<PromptDto | null | undefined>(undefined);
   const [remove, removing] = useDeletePromptMutation();
   const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<PromptDto>(remove, t('prompts.toasts.deleted'));
 
   return (
-    <Box p={{ base: '3', md: '6' }} data-testid="prompts-page">
+    <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="prompts-page">
       <ListPageHeader
         title={t('prompts.title')}
         count={count}
@@ -52,7 +53,7 @@ function Prompts() {
         onAdd={() => setEditing(null)}
         testId="prompts"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="prompts-list">
         <Table.Root size="sm" data-testid="prompts-table">
           <Table.Header>
             <Table.Row>
@@ -81,7 +82,7 @@ function Prompts() {
             ))}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={list} count={prompts.length} moreTestId="prompts-more" />
+        <ListFooter query={list} count={prompts.length} />
       </Box>
       {editing !== undefined && <PromptDialog key={editing?.id ?? 'new'} prompt={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

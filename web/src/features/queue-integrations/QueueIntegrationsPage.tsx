@@ -6,7 +6,7 @@ import type { IconType } from 'react-icons';
 import { MdAccountTree, MdForum, MdSmartToy, MdWebhook } from 'react-icons/md';
 import { Navigate } from 'react-router-dom';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
+import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { PlanGate } from '../../app/PermissionGate';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -46,13 +46,14 @@ function QueueIntegrations() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListQueueIntegrationsInfiniteQuery(searchParam);
   const integrations = list.data?.pages.flatMap((p) => p.queueIntegrations) ?? [];
+  const paging = useScrollPaging(list, integrations.length);
   const count = list.data?.pages[0]?.count ?? integrations.length;
   const [editing, setEditing] = useState<QueueIntegrationDto | null | undefined>(undefined);
   const [remove, removing] = useDeleteQueueIntegrationMutation();
   const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<QueueIntegrationDto>(remove, t('queueIntegrations.toasts.deleted'));
 
   return (
-    <Box p={{ base: '3', md: '6' }} data-testid="integrations-page">
+    <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="integrations-page">
       <ListPageHeader
         title={t('queueIntegrations.title')}
         count={count}
@@ -63,7 +64,7 @@ function QueueIntegrations() {
         onAdd={() => setEditing(null)}
         testId="integrations"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="integrations-list">
         <Table.Root size="sm" data-testid="integrations-table">
           <Table.Header>
             <Table.Row>
@@ -99,7 +100,7 @@ function QueueIntegrations() {
             })}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={list} count={integrations.length} moreTestId="integrations-more" />
+        <ListFooter query={list} count={integrations.length} />
       </Box>
       {editing !== undefined && <QueueIntegrationDialog key={editing?.id ?? 'new'} integration={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

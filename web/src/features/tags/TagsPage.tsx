@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdViewKanban } from 'react-icons/md';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
+import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
@@ -33,6 +33,7 @@ export default function TagsPage() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListTagsPageInfiniteQuery(searchParam);
   const tags = list.data?.pages.flatMap((p) => p.tags ?? []) ?? [];
+  const paging = useScrollPaging(list, tags.length);
   const count = list.data?.pages[0]?.count ?? tags.length;
   const [editing, setEditing] = useState<TagDto | null | undefined>(undefined);
   const [remove, removing] = useDeleteTagMutation();
@@ -40,7 +41,7 @@ export default function TagsPage() {
   const mayDelete = useAppSelector(selectUser)?.profile !== 'user';
 
   return (
-    <Box p={{ base: '3', md: '6' }} data-testid="tags-page">
+    <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="tags-page">
       <ListPageHeader
         title={t('tags.title')}
         count={count}
@@ -51,7 +52,7 @@ export default function TagsPage() {
         onAdd={() => setEditing(null)}
         testId="tags"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="tags-list">
         <Table.Root size="sm" data-testid="tags-table">
           <Table.Header>
             <Table.Row>
@@ -88,7 +89,7 @@ export default function TagsPage() {
             ))}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={list} count={tags.length} moreTestId="tags-more" />
+        <ListFooter query={list} count={tags.length} />
       </Box>
       {editing !== undefined && <TagDialog key={editing?.id ?? 'new'} tag={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

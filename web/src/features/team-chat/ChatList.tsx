@@ -69,11 +69,9 @@ export function ChatList(props: ChatListProps) {
             />
           ))}
         </Stack>
-        {hasMore && (
+        {loadingMore && (
           <Center py="2">
-            <Button size="xs" variant="ghost" loading={loadingMore} onClick={onMore} data-testid="chat-list-more">
-              {t('chats.more')}
-            </Button>
+            <Spinner size="sm" />
           </Center>
         )}
       </Box>

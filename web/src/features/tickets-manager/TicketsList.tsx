@@ -1,11 +1,11 @@
 import { Box, Center, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
 import { mark } from '../../app/perf';
-import { isNearEnd } from '../../app/scroll';
+import { useScrollPaging } from '../../app/list-page';
 import { useSocketRoom } from '../../realtime/RealtimeProvider';
 import { AGE_REFRESH_MS } from './age-label';
 import { TicketCard, ticketCardCss } from './TicketCard';
@@ -15,33 +15,23 @@ import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
 import { useNow } from './use-now';
 import { useTicketActions } from '../tickets/use-ticket-actions';
 
-/** spec 01 §9: the next page loads within 100 px of the end of the list. */
-export const LIST_END_PX = 100;
 
 export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; selectedUuid?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const query = useListTicketsInfiniteQuery(args);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const tickets = flattenTickets(query.data as TicketPages | undefined);
   const now = useNow(AGE_REFRESH_MS);
   const actions = useTicketActions();
-  const scroller = useRef<HTMLDivElement>(null);
+  const paging = useScrollPaging({ hasNextPage: query.hasNextPage, isFetching: query.isFetchingNextPage, fetchNextPage: query.fetchNextPage }, tickets.length);
   const [previewing, setPreviewing] = useState<TicketDto | null>(null);
   useSocketRoom('joinTickets', args.status);
 
-  const maybeLoadMore = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasNextPage || isFetchingNextPage) return;
-    if (isNearEnd(el, LIST_END_PX)) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   useEffect(() => {
     if (!query.isLoading) mark('tickets-list');
   }, [query.isLoading]);
 
-  // a first page shorter than the panel has no scroll: load on until it fills
-  useEffect(maybeLoadMore, [maybeLoadMore, tickets.length]);
 
   const open = useCallback((ticket: TicketDto) => navigate(`/tickets/${ticket.uuid}`), [navigate]);
 
@@ -85,9 +75,9 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
   }
 
   return (
-    <Box ref={scroller} flex="1" minH="0" overflowY="auto" css={ticketCardCss} onScroll={maybeLoadMore} data-testid="tickets-list" data-status={args.status ?? 'search'} data-ready={!query.isLoading}>
+    <Box ref={paging.ref} flex="1" minH="0" overflowY="auto" css={ticketCardCss} onScroll={paging.onScroll} data-testid="tickets-list" data-status={args.status ?? 'search'} data-ready={!query.isLoading}>
       {body}
-      {isFetchingNextPage && (
+      {query.isFetchingNextPage && (
         <Center py="3">
           <Spinner size="sm" />
         </Center>

@@ -3,6 +3,7 @@ import type { UserDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
+import { useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
 import { notify } from '../../app/notify';
 import { selectUser } from '../../app/session';
@@ -22,6 +23,7 @@ export default function UsersPage() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListUsersInfiniteQuery(searchParam);
   const users = list.data?.pages.flatMap((p) => p.users) ?? [];
+  const paging = useScrollPaging(list, users.length);
   const { data: queues = [] } = useListQueuesQuery();
   const [editing, setEditing] = useState<UserDto | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<UserDto | null>(null);
@@ -39,7 +41,7 @@ export default function UsersPage() {
   }
 
   return (
-    <Box p={{ base: '3', md: '6' }} data-testid="users-page">
+    <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="users-page">
       <Flex gap="3" mb="4" align="center" wrap="wrap">
         <Heading size="lg" flex="1">
           {t('users.title')}
@@ -52,7 +54,7 @@ export default function UsersPage() {
           </Button>
         )}
       </Flex>
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="users-list">
         <Table.Root size="sm" data-testid="users-table">
           <Table.Header>
             <Table.Row>
@@ -113,7 +115,7 @@ export default function UsersPage() {
             })}
           </Table.Body>
         </Table.Root>
-        <ListFooter query={list} count={users.length} moreTestId="users-more" />
+        <ListFooter query={list} count={users.length} />
       </Box>
       {editing !== undefined && <UserDialog user={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog

@@ -4,6 +4,7 @@ import type { HelpDto, HelpsPage as HelpsPageDto, UserDto } from '@wa/contracts'
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
+import { mockScrollBox } from '../../../test/scroll-box';
 import HelpsPage from '../HelpsPage';
 
 const realFetch = globalThis.fetch;
@@ -113,16 +114,23 @@ describe('/helps (spec 02 "Helps": video help for everyone)', () => {
     await waitFor(() => expect(r.queryByTestId('help-player')).toBeNull());
   });
 
-  it('"Carregar mais" brings the next page while there is one', async () => {
-    const r = renderPage();
-    await waitFor(() => r.getByTestId('help-card-2'));
-    const more = r.getByTestId('helps-more');
-    expect(more.textContent).toBe('Carregar mais');
-    fireEvent.click(more);
-    await waitFor(() => r.getByTestId('help-card-3'));
-    expect(r.getByTestId('help-card-1')).toBeTruthy();
-    expect(calls.map((c) => c.query.pageNumber)).toEqual(['1', '2']);
-    await waitFor(() => expect(r.queryByTestId('helps-more')).toBeNull());
+  it('loads the next page when scrolled within 100 px of the bottom (spec 02 §9), not with a button', async () => {
+    const box = mockScrollBox('helps-page', { scrollHeight: 1000, clientHeight: 400 });
+    try {
+      const r = renderPage();
+      await waitFor(() => r.getByTestId('help-card-2'));
+      expect(r.queryByTestId('helps-more')).toBeNull();
+      const page = r.getByTestId('helps-page');
+      box.scrollTo(page, 450); // 150 px from the bottom
+      await new Promise((done) => setTimeout(done, 50));
+      expect(calls.map((c) => c.query.pageNumber)).toEqual(['1']);
+      box.scrollTo(page, 520); // 80 px from the bottom
+      await waitFor(() => r.getByTestId('help-card-3'));
+      expect(r.getByTestId('help-card-1')).toBeTruthy();
+      expect(calls.map((c) => c.query.pageNumber)).toEqual(['1', '2']);
+    } finally {
+      box.restore();
+    }
   });
 
   it('says so when there are no helps', async () => {
