@@ -4,6 +4,7 @@ import { DatabaseEnv, loadConfigOrExit } from '@wa/server-kit';
 import { IsInt, IsString, Min, MinLength } from 'class-validator';
 import { ticketsDatabase } from './database/data-source.js';
 import { QueueEntity } from './database/entities/index.js';
+import { LOCK_SEED } from './seed.queries.js';
 
 class SeedEnv extends DatabaseEnv {
   @IsInt()
@@ -21,7 +22,7 @@ const ds = createDataSource(ticketsDatabase(env.DATABASE_URL, 2));
 await ds.initialize();
 try {
   const queue = await ds.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tickets-seed'))`);
+    await tx.query(LOCK_SEED);
     const repo = tx.getRepository(QueueEntity);
     const existing = await repo.findOne({ where: { companyId: env.SEED_COMPANY_ID }, order: { id: 'ASC' } });
     if (existing) return { queue: existing, created: false };

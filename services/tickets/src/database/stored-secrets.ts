@@ -1,4 +1,5 @@
 import { SecretBox } from '@wa/server-kit';
+import { SELECT_PROMPT_VOICE_KEYS, SELECT_WEBHOOK_SECRETS, UPDATE_PROMPTS_VOICE_KEY, UPDATE_WEBHOOK_SETTINGS_SECRET } from './stored-secrets.queries.js';
 
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
@@ -27,16 +28,16 @@ export function voiceKeyBox(material: string): SecretBox {
 export async function sealStoredSecrets(db: Queryable, material: string): Promise<{ webhookSecrets: number; voiceKeys: number }> {
   const hooks = webhookSecretBox(material);
   const voices = voiceKeyBox(material);
-  const secrets = ((await db.query(`SELECT "companyId", secret FROM tickets.webhook_settings`)) as Array<{ companyId: number; secret: string }>).filter((r) => !SecretBox.isSealed(r.secret));
+  const secrets = ((await db.query(SELECT_WEBHOOK_SECRETS)) as Array<{ companyId: number; secret: string }>).filter((r) => !SecretBox.isSealed(r.secret));
   for (const r of secrets) {
     // only if it is still the value read (a new one saved meanwhile is sealed already)
-    await db.query(`UPDATE tickets.webhook_settings SET secret = $2 WHERE "companyId" = $1 AND secret = $3`, [r.companyId, hooks.seal(r.secret), r.secret]);
+    await db.query(UPDATE_WEBHOOK_SETTINGS_SECRET, [r.companyId, hooks.seal(r.secret), r.secret]);
   }
-  const keys = ((await db.query(`SELECT id, "voiceKey" FROM tickets.prompts WHERE "voiceKey" IS NOT NULL AND "voiceKey" <> ''`)) as Array<{ id: number; voiceKey: string }>).filter(
+  const keys = ((await db.query(SELECT_PROMPT_VOICE_KEYS)) as Array<{ id: number; voiceKey: string }>).filter(
     (r) => !SecretBox.isSealed(r.voiceKey),
   );
   for (const r of keys) {
-    await db.query(`UPDATE tickets.prompts SET "voiceKey" = $2 WHERE id = $1 AND "voiceKey" = $3`, [r.id, voices.seal(r.voiceKey), r.voiceKey]);
+    await db.query(UPDATE_PROMPTS_VOICE_KEY, [r.id, voices.seal(r.voiceKey), r.voiceKey]);
   }
   return { webhookSecrets: secrets.length, voiceKeys: keys.length };
 }

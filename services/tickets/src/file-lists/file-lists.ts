@@ -27,6 +27,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Caller } from '../identity/caller.service.js';
 import { CurrentCaller } from '../identity/current-caller.js';
 import { Outbox } from '../outbox/outbox.service.js';
+import { DELETE_FILE_LIST, DELETE_OPTIONS, INSERT_FILE_LISTS, INSERT_FILE_LIST_OPTIONS, LOCK_OPTIONS_OF_LIST, SELECT_OPTIONS_OF_LIST, SELECT_OPTIONS_OF_LISTS, SELECT_OPTION_FILES_OF_LIST, TOUCH_FILE_LIST, UPDATE_FILE_LIST, fileListSql, fileListsPageSql } from './file-lists.queries.js';
 
 export const FILE_LISTS_PAGE_SIZE = 20;
 /** Options of one list, and files of one upload. */
@@ -141,8 +142,7 @@ export class FileListsService {
     const params: unknown[] = [caller.companyId, (pageNumber - 1) * FILE_LISTS_PAGE_SIZE];
     if (search) params.push(`%${likeEscaped(search)}%`);
     const rows = (await this.db.query(
-      `SELECT f.*, count(*) OVER () AS total FROM tickets.file_lists f WHERE f."companyId" = $1${search ? ' AND lower(f.name) LIKE $3' : ''}
-        ORDER BY lower(f.name), f.id OFFSET $2 LIMIT ${FILE_LISTS_PAGE_SIZE}`,
+      fileListsPageSql(Boolean(search), FILE_LISTS_PAGE_SIZE),
       params,
     )) as Array<ListRow & { total: string }>;
     const count = Number(rows[0]?.total ?? 0);
@@ -158,7 +158,7 @@ export class FileListsService {
     const options = this.optionNames(dto.options ?? []);
     if (options.some((o) => o.id !== undefined)) throw invalid('options', 'A new list’s options have no id yet.');
     return this.write(async (tx) => {
-      const [list] = (await tx.query(`INSERT INTO tickets.file_lists ("companyId", name, message, "userId") VALUES ($1, $2, $3, $4) RETURNING *`, [
+      const [list] = (await tx.query(INSERT_FILE_LISTS, [
         caller.companyId,
         name as string,
         message as string,
@@ -176,13 +176,13 @@ export class FileListsService {
       const list = await this.find(tx, caller, id, true);
       const dropped: string[] = [];
       if (options) {
-        const current = (await tx.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = $1`, [list.id])) as OptionRow[];
+        const current = (await tx.query(SELECT_OPTIONS_OF_LIST, [list.id])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
         for (const o of options) if (o.id !== undefined && !byId.has(o.id)) throw invalid('options', `Option ${o.id} is not one of this list’s.`);
         const listed = options.flatMap((o, position) => (o.id === undefined ? [] : [{ id: o.id, name: o.name, position }]));
         const kept = new Set(listed.map((o) => o.id));
         const gone = current.filter((o) => !kept.has(o.id));
-        if (gone.length) await tx.query(`DELETE FROM tickets.file_list_options WHERE id = ANY($1::int[])`, [gone.map((o) => o.id)]);
+        if (gone.length) await tx.query(DELETE_OPTIONS, [gone.map((o) => o.id)]);
         dropped.push(...gone.flatMap((o) => (o.path && isMediaKey(o.path) ? [o.path] : [])));
         if (listed.length) {
           await tx.query(
@@ -194,7 +194,7 @@ export class FileListsService {
       }
       // UPDATE answers [rows, count]
       const [[saved]] = (await tx.query(
-        `UPDATE tickets.file_lists SET name = COALESCE($2, name), message = COALESCE($3, message), "updatedAt" = now() WHERE id = $1 RETURNING *`,
+        UPDATE_FILE_LIST,
         [list.id, name ?? null, message ?? null],
       )) as [ListRow[], number];
       return { list: saved as ListRow, dropped };
@@ -204,8 +204,8 @@ export class FileListsService {
   async remove(caller: Caller, id: number): Promise<void> {
     const { ids, files } = await this.db.transaction(async (tx) => {
       const list = await this.find(tx, caller, id, true);
-      const options = (await tx.query(`SELECT path FROM tickets.file_list_options WHERE "fileListId" = $1 AND path IS NOT NULL`, [list.id])) as Array<{ path: string }>;
-      await tx.query(`DELETE FROM tickets.file_lists WHERE id = $1`, [list.id]);
+      const options = (await tx.query(SELECT_OPTION_FILES_OF_LIST, [list.id])) as Array<{ path: string }>;
+      await tx.query(DELETE_FILE_LIST, [list.id]);
       const event: FileListEvent = { companyId: caller.companyId, action: 'delete', fileListId: list.id };
       const ids = await this.outbox.add(tx, [{ subject: TicketSubjects.fileListDeleted(caller.companyId, list.id), msgId: `files-deleted:${list.id}`, payload: event }]);
       return { ids, files: options.map((o) => o.path).filter(isMediaKey) };
@@ -235,7 +235,7 @@ export class FileListsService {
       }
       return await this.write(async (tx) => {
         const list = await this.find(tx, caller, id, true);
-        const current = (await tx.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = $1 FOR UPDATE`, [list.id])) as OptionRow[];
+        const current = (await tx.query(LOCK_OPTIONS_OF_LIST, [list.id])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
         const dropped: string[] = [];
         for (const optionId of body.id) {
@@ -247,7 +247,7 @@ export class FileListsService {
           `UPDATE tickets.file_list_options o SET path = u.path, "mediaType" = u.type FROM unnest($1::int[], $2::text[], $3::text[]) AS u(id, path, type) WHERE o.id = u.id`,
           [body.id, stored, checked.map((c) => c.mimetype)],
         );
-        const [[touched]] = (await tx.query(`UPDATE tickets.file_lists SET "updatedAt" = now() WHERE id = $1 RETURNING *`, [list.id])) as [ListRow[], number];
+        const [[touched]] = (await tx.query(TOUCH_FILE_LIST, [list.id])) as [ListRow[], number];
         return { list: touched ?? list, dropped };
       });
     } catch (err) {
@@ -275,14 +275,14 @@ export class FileListsService {
   private async insertOptions(tx: EntityManager, list: ListRow, options: Array<{ name: string; position: number }>): Promise<void> {
     if (options.length === 0) return;
     await tx.query(
-      `INSERT INTO tickets.file_list_options ("fileListId", "companyId", name, position) SELECT $1, $2, n, p FROM unnest($3::text[], $4::int[]) AS o(n, p)`,
+      INSERT_FILE_LIST_OPTIONS,
       [list.id, list.companyId, options.map((o) => o.name), options.map((o) => o.position)],
     );
   }
 
   private async find(manager: EntityManager, caller: Caller, id: number, lock = false): Promise<ListRow> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound();
-    const [list] = (await manager.query(`SELECT * FROM tickets.file_lists WHERE id = $1 AND "companyId" = $2${lock ? ' FOR UPDATE' : ''}`, [id, caller.companyId])) as ListRow[];
+    const [list] = (await manager.query(fileListSql(lock), [id, caller.companyId])) as ListRow[];
     if (!list) throw notFound();
     return list;
   }
@@ -308,7 +308,7 @@ export class FileListsService {
 
   private async views(manager: EntityManager, lists: ListRow[]): Promise<FileListDto[]> {
     if (lists.length === 0) return [];
-    const options = (await manager.query(`SELECT * FROM tickets.file_list_options WHERE "fileListId" = ANY($1::int[]) ORDER BY "fileListId", position, id`, [
+    const options = (await manager.query(SELECT_OPTIONS_OF_LISTS, [
       lists.map((l) => l.id),
     ])) as OptionRow[];
     return lists.map((l) => ({

@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { companyActive, planRefusal, signServiceToken } from '@wa/auth';
 import type { CompanyApiAccess, CompanyUpdatedEvent, PlanChangedEvent, PlanDeletedEvent, PlanFlags } from '@wa/contracts';
-import { TIME_ZONE_SETTING } from '@wa/server-kit';
-import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';
+import { CompanyStandingsRepository } from './company-standings.repository.js';
 
 /** How long a company auth could not be asked about (or did not know) is answered from memory before auth is asked again. */
 const UNREACHABLE_TTL_MS = 10_000;
@@ -17,23 +15,6 @@ const AUTH_TIMEOUT_MS = 2_000;
 const TURN_TTL_MS = 5_000;
 
 export type StandingRefusal = 'inactive' | 'not-in-plan';
-
-interface StandingRow {
-  status: boolean | null;
-  dueDate: string | null;
-  planId: number | null;
-  flags: PlanFlags | null;
-  zone: string | null;
-  deleted: boolean;
-}
-
-const STANDING = `
-  SELECT s.status, s."dueDate"::text AS "dueDate", s."planId", p.flags, z.value AS zone,
-         EXISTS (SELECT 1 FROM tickets.deleted_companies d WHERE d.id = k.id) AS deleted
-    FROM (SELECT $1::int AS id) k
-    LEFT JOIN tickets.company_standings s ON s."companyId" = k.id
-    LEFT JOIN tickets.plans p ON p.id = s."planId"
-    LEFT JOIN tickets.company_settings z ON z."companyId" = k.id AND z.key = $2`;
 
 /**
  * The one plan check (@wa/auth's companyActive and planRefusal) for tickets' paths that run without a request:
@@ -52,7 +33,7 @@ export class CompanyStandings {
   private readonly turnMemo = new Map<number, { until: number; active: boolean }>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly copy: CompanyStandingsRepository,
     private readonly env: TicketsEnv,
   ) {}
 
@@ -105,49 +86,35 @@ export class CompanyStandings {
 
   /** auth's `company.updated`, unless the copy already holds a later state. */
   async applyCompany(e: CompanyUpdatedEvent): Promise<void> {
-    await this.db.query(
-      `INSERT INTO tickets.company_standings ("companyId", status, "dueDate", "planId", "updatedAt") VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT ("companyId") DO UPDATE SET status = EXCLUDED.status, "dueDate" = EXCLUDED."dueDate", "planId" = EXCLUDED."planId", "updatedAt" = EXCLUDED."updatedAt"
-       WHERE tickets.company_standings."updatedAt" <= EXCLUDED."updatedAt"`,
-      [e.companyId, e.status, e.dueDate ? e.dueDate.slice(0, 10) : null, e.planId ?? null, e.at],
-    );
+    await this.copy.keepCompany(e.companyId, { status: e.status, dueDate: e.dueDate ? e.dueDate.slice(0, 10) : null, planId: e.planId ?? null, at: e.at });
     this.forget(e.companyId);
   }
 
   /** billing's `plan.updated`, unless the copy already holds a later state. */
   async applyPlan({ plan, at }: PlanChangedEvent): Promise<void> {
-    await this.db.query(
-      `INSERT INTO tickets.plans (id, flags, "updatedAt") VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO UPDATE SET flags = EXCLUDED.flags, "updatedAt" = EXCLUDED."updatedAt" WHERE tickets.plans."updatedAt" <= EXCLUDED."updatedAt"`,
-      [plan.id, JSON.stringify(flagsOf(plan)), at],
-    );
+    await this.copy.keepPlan(plan.id, flagsOf(plan), at);
     this.forget();
   }
 
   /** billing's `plan.deleted` (only a plan no company is on). */
   async deletePlan({ planId, at }: PlanDeletedEvent): Promise<void> {
-    await this.db.query(`DELETE FROM tickets.plans WHERE id = $1 AND "updatedAt" <= $2`, [planId, at]);
+    await this.copy.deletePlan(planId, at);
     this.forget();
   }
 
   private async read(companyId: number): Promise<{ refusal: (flag?: keyof PlanFlags) => StandingRefusal | null; remember: boolean }> {
-    let row = await this.row(companyId);
+    let row = await this.copy.standing(companyId);
     if (row.deleted) return { refusal: () => 'inactive', remember: false };
     if (row.status === null || (row.planId !== null && row.flags === null)) {
       const asked = await this.askAuth(companyId);
       if (asked === 'unknown') return { refusal: () => 'inactive', remember: true };
       if (asked === 'unreachable') return { refusal: () => null, remember: true };
-      row = await this.row(companyId);
+      row = await this.copy.standing(companyId);
       if (row.status === null) return { refusal: () => null, remember: true };
     }
     const standing = { active: companyActive(row.status, row.dueDate, row.zone), plan: row.flags };
     // a plan auth has no flags of either: asked again after a while, not at every check
     return { refusal: (flag) => planRefusal(standing, flag), remember: row.planId !== null && row.flags === null };
-  }
-
-  private async row(companyId: number): Promise<StandingRow> {
-    const [row] = (await this.db.query(STANDING, [companyId, TIME_ZONE_SETTING])) as StandingRow[];
-    return row as StandingRow;
   }
 
   /**
@@ -172,18 +139,8 @@ export class CompanyStandings {
       return 'unreachable';
     }
     // an auth of the version before answers `active` only: kept as the status, with no due date
-    await this.db.query(
-      `INSERT INTO tickets.company_standings ("companyId", status, "dueDate", "planId", "updatedAt") VALUES ($1, $2, $3, $4, '-infinity')
-       ON CONFLICT ("companyId") DO NOTHING`,
-      [companyId, access.status ?? access.active, access.dueDate ? access.dueDate.slice(0, 10) : null, access.planId ?? null],
-    );
-    if (access.plan && access.planId !== undefined) {
-      await this.db.query(
-        `INSERT INTO tickets.plans (id, flags, "updatedAt") VALUES ($1, $2, '-infinity')
-         ON CONFLICT (id) DO UPDATE SET flags = EXCLUDED.flags WHERE tickets.plans."updatedAt" = '-infinity'`,
-        [access.planId, JSON.stringify(flagsOf(access.plan))],
-      );
-    }
+    await this.copy.keepAskedCompany(companyId, { status: access.status ?? access.active, dueDate: access.dueDate ? access.dueDate.slice(0, 10) : null, planId: access.planId ?? null });
+    if (access.plan && access.planId !== undefined) await this.copy.keepAskedPlan(access.planId, flagsOf(access.plan));
     return 'stored';
   }
 }

@@ -1,18 +1,7 @@
 import { DomainError } from '@wa/server-kit';
+import { countOwned, type OwnedKind } from './owned-ids.repository.js';
 
-/** The tenant tables a request may name rows of by id (each row carries its `companyId`). */
-const OWNED_TABLES = {
-  queue: 'tickets.queues',
-  prompt: 'tickets.prompts',
-  integration: 'tickets.queue_integrations',
-  tag: 'tickets.tags',
-  contact: 'tickets.contacts',
-  connection: 'tickets.connections',
-  quickMessage: 'tickets.quick_messages',
-  ticket: 'tickets.tickets',
-} as const;
-
-export type OwnedKind = keyof typeof OWNED_TABLES;
+export type { OwnedKind } from './owned-ids.repository.js';
 
 /** Ids a body or query names: the field they came in (for the error), what they name, the ids (null or absent: none). */
 export interface OwnedRef {
@@ -25,6 +14,18 @@ interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
 
+/** What the refusal says of each kind, in the product's words (spec 02 §8: 'Email não encontrado'). */
+const NOT_FOUND: Record<OwnedKind, string> = {
+  queue: 'Fila não encontrada',
+  prompt: 'Prompt não encontrado',
+  integration: 'Integração não encontrada',
+  tag: 'Tag não encontrada',
+  contact: 'Contato não encontrado',
+  connection: 'Conexão não encontrada',
+  quickMessage: 'Resposta rápida não encontrada',
+  ticket: 'Ticket não encontrado',
+};
+
 /**
  * Every id a request names must be a row of the caller's company: a borrowed id (another company's prompt,
  * integration, queue, tag…) answers 400 ERR_VALIDATION naming the field, before anything is written. One
@@ -35,18 +36,13 @@ export async function assertOwnedIds(db: Queryable, companyId: number, refs: rea
     .map((r) => ({ ...r, list: [...new Set(r.ids === null || r.ids === undefined ? [] : typeof r.ids === 'number' ? [r.ids] : r.ids)] }))
     .filter((r) => r.list.length > 0);
   if (named.length === 0) return;
-  for (const r of named) if (!r.list.every((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647)) throw notFound(r.field);
-  const params: unknown[] = [companyId];
-  const counts = named.map((r) => {
-    params.push(r.list);
-    return `(SELECT count(*)::int FROM ${OWNED_TABLES[r.kind]} WHERE "companyId" = $1 AND id = ANY($${params.length}::int[]))`;
-  });
-  const [row] = (await db.query(`SELECT ARRAY[${counts.join(', ')}] AS found`, params)) as Array<{ found: number[] }>;
+  for (const r of named) if (!r.list.every((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647)) throw notFound(r);
+  const found = await countOwned(db, companyId, named.map((r) => ({ kind: r.kind, ids: r.list })));
   named.forEach((r, i) => {
-    if (row?.found[i] !== r.list.length) throw notFound(r.field);
+    if (found[i] !== r.list.length) throw notFound(r);
   });
 }
 
-function notFound(field: string): DomainError {
-  return new DomainError('ERR_VALIDATION', { details: [{ field, messages: ['not found'] }] }, `${field} not found`);
+function notFound({ field, kind }: Pick<OwnedRef, 'field' | 'kind'>): DomainError {
+  return new DomainError('ERR_VALIDATION', { details: [{ field, messages: [NOT_FOUND[kind]] }] }, NOT_FOUND[kind]);
 }

@@ -4,6 +4,7 @@ import { MediaStorage, mediaStorageFrom } from '@wa/server-kit';
 import { TicketsEnv } from '../config/env.js';
 import { CallerService } from '../identity/caller.service.js';
 import { CompanyStandings } from '../identity/company-standings.js';
+import { CompanyStandingsRepository } from '../identity/company-standings.repository.js';
 import { Outbox } from '../outbox/outbox.service.js';
 import { CompaniesConsumer } from '../read-models/consumers/companies.consumer.js';
 import { ConnectionsConsumer } from '../read-models/consumers/connections.consumer.js';
@@ -30,6 +31,7 @@ export class PlatformModule {
       { provide: PlanLimitsClient, useValue: new PlanLimitsClient(env.AUTH_URL, env.JWT_SECRET, SERVICE) },
       CallerService,
       CompanyStandings,
+      CompanyStandingsRepository,
       Outbox,
       ReadModels,
     ];

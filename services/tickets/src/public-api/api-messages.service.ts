@@ -9,10 +9,9 @@ import { contactNumber, contactUpdated, contactView } from '../conversation/cont
 import { ConversationSender, type OutgoingItem, type SentMedia } from '../conversation/sending/conversation-sender.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { messageView, type TicketRow } from '../conversation/core/ticket-view.js';
-import { latestTicketSql, TicketsRepository } from '../conversation/core/tickets.repository.js';
+import { TicketsRepository } from '../conversation/core/tickets.repository.js';
+import { CLAIM_API_REQUEST, DELETE_EXPIRED_API_REQUEST, INSERT_CONTACT_OF_NUMBER, LOCK_CONTACT_TICKET, LOOK_UP, SELECT_API_REQUEST_RESPONSE, UPDATE_API_REQUESTS_RESPONSE } from './api-messages.queries.js';
 
-/** How long an Idempotency-Key's first answer is kept. */
-export const IDEMPOTENCY_TTL_H = 24;
 
 /** A closed ticket of the contact on the connection touched this recently takes an API send (as the product does). */
 const TICKET_REUSED_FOR = '2 hours';
@@ -96,7 +95,7 @@ export class ApiMessagesService {
         const sent = await this.sender.sendManyInTransaction(tx, items, { connectionsChecked: true });
         const answer = statusOf(sent.messages[0] as MessageDto, number);
         if (idempotencyKey) {
-          await tx.query(`UPDATE tickets.api_requests SET response = $3 WHERE "connectionId" = $1 AND key = $2`, [api.connectionId, idempotencyKey, JSON.stringify(answer)]);
+          await tx.query(UPDATE_API_REQUESTS_RESPONSE, [api.connectionId, idempotencyKey, JSON.stringify(answer)]);
         }
         return { answer, outboxIds: [...sent.outboxIds, ...(await this.outbox.add(tx, events))], repeated: false };
       });
@@ -137,13 +136,7 @@ export class ApiMessagesService {
     const [row] = await this.tickets.keyed<
       TicketRow & { connectionStatus: string; knownContactId: number | null; knownIsGroup: boolean | null; rowVersion: string; nextMessageId: string }
     >(
-      `SELECT w.status AS "connectionStatus", k.id AS "knownContactId", k."isGroup" AS "knownIsGroup", v.*,
-              (SELECT x.xmin::text FROM tickets.tickets x WHERE x.id = v.id) AS "rowVersion",
-              nextval('tickets.messages_id_seq')::text AS "nextMessageId"
-         FROM tickets.connections w
-         LEFT JOIN tickets.contacts k ON k."companyId" = w."companyId" AND k.number = $3
-         LEFT JOIN LATERAL (${latestTicketSql('w."companyId"', 'k.id', 'w.id', '$4')}) v ON true
-        WHERE w.id = $2 AND w."companyId" = $1`,
+      LOOK_UP,
       [api.companyId, api.connectionId, number, TICKET_REUSED_FOR],
     );
     if (!row) return null;
@@ -162,13 +155,13 @@ export class ApiMessagesService {
    * is still running waits for it (the key's row is locked until the first commits).
    */
   private async claimKey(tx: EntityManager, api: ApiIdentity, key: string): Promise<ApiMessageStatus | null> {
-    await tx.query(`DELETE FROM tickets.api_requests WHERE "connectionId" = $1 AND key = $2 AND "createdAt" < now() - interval '${IDEMPOTENCY_TTL_H} hours'`, [api.connectionId, key]);
+    await tx.query(DELETE_EXPIRED_API_REQUEST, [api.connectionId, key]);
     const taken: unknown[] = await tx.query(
-      `INSERT INTO tickets.api_requests ("connectionId", key, "companyId") VALUES ($1, $2, $3) ON CONFLICT ("connectionId", key) DO NOTHING RETURNING key`,
+      CLAIM_API_REQUEST,
       [api.connectionId, key, api.companyId],
     );
     if (taken.length > 0) return null;
-    const [first] = (await tx.query(`SELECT response FROM tickets.api_requests WHERE "connectionId" = $1 AND key = $2`, [api.connectionId, key])) as Array<{ response: ApiMessageStatus | null }>;
+    const [first] = (await tx.query(SELECT_API_REQUEST_RESPONSE, [api.connectionId, key])) as Array<{ response: ApiMessageStatus | null }>;
     if (!first?.response) throw new DomainError('ERR_SERVICE_UNAVAILABLE', { retryAfter: 1 }, 'The first call with this Idempotency-Key is still running.');
     return first.response;
   }
@@ -176,7 +169,7 @@ export class ApiMessagesService {
   /** The company's contact of this number, made (named by its number): the lookup found none. */
   private async contactOf(tx: EntityManager, companyId: number, number: string, events: OutgoingEvent[]): Promise<ContactEntity> {
     const made: Array<{ id: number }> = await tx.query(
-      `INSERT INTO tickets.contacts ("companyId", name, number) VALUES ($1, $2, $2) ON CONFLICT ("companyId", number) DO NOTHING RETURNING id`,
+      INSERT_CONTACT_OF_NUMBER,
       [companyId, number],
     );
     const contact = (await tx.getRepository(ContactEntity).findOneBy({ companyId, number })) as ContactEntity;
@@ -192,7 +185,7 @@ export class ApiMessagesService {
    * under a lock per contact (calls to the same contact at once make one ticket, not one each) and makes it.
    */
   private async ticketOf(tx: EntityManager, api: ApiIdentity, contact: Pick<ContactEntity, 'id' | 'isGroup'>): Promise<TicketRow> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('api-ticket:' || $1::text), $2)`, [api.connectionId, contact.id]);
+    await tx.query(LOCK_CONTACT_TICKET, [api.connectionId, contact.id]);
     const meanwhile = await this.tickets.latestFor(tx, api.companyId, contact.id, api.connectionId, TICKET_REUSED_FOR);
     if (meanwhile) return meanwhile;
     const made = await tx

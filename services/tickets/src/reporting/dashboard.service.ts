@@ -9,6 +9,7 @@ import { CallerService, type Caller } from '../identity/caller.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
 import { daysBetween, emptyUserDay, isDay, minutes, sumDays, type DayFigures, type UserDayFigures } from './dashboard-figures.js';
 import type { DashboardChartQueryDto, DashboardQueryDto } from './dashboard.dto.js';
+import { COUNT_CONNECTED, COUNT_OPEN_AND_PENDING, LOCK_DASHBOARD_DAYS, SELECT_DASHBOARD_DAYS, TICKETS_ACCEPTED_BY_DAY_AND_USER, TICKETS_BY_HOUR, TICKETS_CLOSED_BY_DAY_AND_USER, TICKETS_CREATED_BY_DAY, UPSERT_DASHBOARD_DAYS } from './dashboard.queries.js';
 
 const MAX_DAYS = 366;
 const filterError = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'date', messages: ['Parametrize o filtro'] }] }, 'Parametrize o filtro');
@@ -43,7 +44,7 @@ export class DashboardService {
     const days = await this.figures(caller.companyId, period);
     const { total, byUser } = sumDays(days);
     const now = await this.recent(`now|${caller.companyId}`, () =>
-      this.db.query(`SELECT status, count(*)::int AS n FROM tickets.tickets WHERE "companyId" = $1 AND status IN ('open', 'pending') GROUP BY status`, [caller.companyId]) as Promise<
+      this.db.query(COUNT_OPEN_AND_PENDING, [caller.companyId]) as Promise<
         Array<{ status: string; n: number }>
       >,
     );
@@ -74,7 +75,7 @@ export class DashboardService {
     };
     // the provider's cards (spec 01 §2): super users only
     if (caller.super) {
-      const [row] = await this.db.query(`SELECT count(*)::int AS n FROM tickets.connections WHERE status = 'CONNECTED'`);
+      const [row] = await this.db.query(COUNT_CONNECTED);
       answer.counters.totalWhatsappSessions = (row as { n: number }).n;
       answer.counters.totalCompanies = this.callers.companyCount();
     }
@@ -97,8 +98,7 @@ export class DashboardService {
     const period = await this.period(caller.companyId, undefined, q.initialDate, q.finalDate);
     if (period.from === period.to) {
       const rows: Array<{ hour: number; n: number }> = await this.db.query(
-        `SELECT extract(hour FROM "createdAt" AT TIME ZONE $2)::int AS hour, count(*)::int AS n
-           FROM tickets.tickets WHERE "companyId" = $1 AND "createdAt" >= $3 AND "createdAt" < $4 GROUP BY 1 ORDER BY 1`,
+        TICKETS_BY_HOUR,
         [caller.companyId, period.timeZone, startOfDayIn(period.from, period.timeZone), startOfDayIn(nextDay(period.from), period.timeZone)],
       );
       const data = rows.map((r) => ({ horario: String(r.hour).padStart(2, '0'), total: r.n }));
@@ -129,7 +129,7 @@ export class DashboardService {
     const kept = new Map<string, DayFigures>();
     if (past.length) {
       const rows: Array<{ day: string; figures: DayFigures }> = await this.db.query(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, figures FROM tickets.dashboard_days WHERE "companyId" = $1 AND "timeZone" = $2 AND day BETWEEN $3 AND $4`,
+        SELECT_DASHBOARD_DAYS,
         [companyId, p.timeZone, past[0], past[past.length - 1]],
       );
       for (const r of rows) kept.set(r.day, r.figures);
@@ -138,13 +138,11 @@ export class DashboardService {
         const fresh = await this.db.transaction(async (tx) => {
           // alone against the changes that forget days (their trigger holds this lock shared): what is read
           // here includes every change committed before, and any later one forgets what is kept
-          await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tickets-dashboard-days'), $1)`, [companyId]);
+          await tx.query(LOCK_DASHBOARD_DAYS, [companyId]);
           const computed = await this.compute(companyId, p.timeZone, missing[0] as string, missing[missing.length - 1] as string, (sql, args) => tx.query(sql, args));
           const days = missing.map((d) => ({ day: d, figures: computed.get(d) ?? { created: 0, users: {} } }));
           await tx.query(
-            `INSERT INTO tickets.dashboard_days ("companyId", "timeZone", day, figures)
-             SELECT $1, $2, d.day::date, d.figures FROM jsonb_to_recordset($3::jsonb) AS d(day text, figures jsonb)
-             ON CONFLICT ("companyId", "timeZone", day) DO UPDATE SET figures = EXCLUDED.figures, "computedAt" = now()`,
+            UPSERT_DASHBOARD_DAYS,
             [companyId, p.timeZone, JSON.stringify(days)],
           );
           return days;
@@ -184,22 +182,15 @@ export class DashboardService {
     const args = [companyId, timeZone, start, end];
     // one after the other: inside a transaction they share its connection
     const created = (await query(
-        `SELECT to_char(("createdAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, count(*)::int AS n
-           FROM tickets.tickets WHERE "companyId" = $1 AND "createdAt" >= $3 AND "createdAt" < $4 GROUP BY 1`,
+        TICKETS_CREATED_BY_DAY,
         args,
       )) as Array<{ day: string; n: number }>;
     const closed = (await query(
-        `SELECT to_char(("closedAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, COALESCE("userId", 0) AS "userId", count(*)::int AS finished,
-                COALESCE(sum(extract(epoch FROM "closedAt" - "acceptedAt")) FILTER (WHERE "acceptedAt" IS NOT NULL AND "acceptedAt" <= "closedAt"), 0)::float8 AS "supportSeconds",
-                count(*) FILTER (WHERE "acceptedAt" IS NOT NULL AND "acceptedAt" <= "closedAt")::int AS "supportCount",
-                COALESCE(sum(rating), 0)::int AS "ratingSum", count(rating)::int AS "ratingCount"
-           FROM tickets.tickets WHERE "companyId" = $1 AND "closedAt" >= $3 AND "closedAt" < $4 GROUP BY 1, 2`,
+        TICKETS_CLOSED_BY_DAY_AND_USER,
         args,
       )) as Array<{ day: string; userId: number } & Partial<UserDayFigures>>;
     const accepted = (await query(
-        `SELECT to_char(("acceptedAt" AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, COALESCE("userId", 0) AS "userId", count(*)::int AS accepted,
-                COALESCE(sum(extract(epoch FROM "acceptedAt" - "queuedAt")), 0)::float8 AS "waitSeconds"
-           FROM tickets.tickets WHERE "companyId" = $1 AND "acceptedAt" >= $3 AND "acceptedAt" < $4 AND "queuedAt" IS NOT NULL AND "queuedAt" <= "acceptedAt" GROUP BY 1, 2`,
+        TICKETS_ACCEPTED_BY_DAY_AND_USER,
         args,
       )) as Array<{ day: string; userId: number } & Partial<UserDayFigures>>;
     const out = new Map<string, DayFigures>();

@@ -12,6 +12,7 @@ import { ticketUpdatedEvent } from '../conversation/core/ticket-events.js';
 import { ticketView, type TicketRow } from '../conversation/core/ticket-view.js';
 import { TicketsRepository } from '../conversation/core/tickets.repository.js';
 import { scheduleUpdatedEvent } from './schedule-view.js';
+import { OPEN_TICKETS_OF_CONTACTS } from './schedule-sender.queries.js';
 
 /** A due send: the schedule and the time its job was made for. */
 export interface DueSchedule {
@@ -202,10 +203,7 @@ export class ScheduleSender {
     if (sendable.length === 0) return out;
     const pairs = [...new Map(sendable.map(({ s }) => [`${s.companyId}|${s.contactId}`, [s.companyId, s.contactId] as const])).values()];
     const going: Array<{ id: number; companyId: number; contactId: number }> = await tx.query(
-      `SELECT DISTINCT ON (t."companyId", t."contactId") t.id, t."companyId", t."contactId"
-         FROM unnest($1::int[], $2::int[]) AS p(company, contact)
-         JOIN tickets.tickets t ON t."companyId" = p.company AND t."contactId" = p.contact AND t.status <> 'closed'
-        ORDER BY t."companyId", t."contactId", t."updatedAt" DESC, t.id DESC`,
+      OPEN_TICKETS_OF_CONTACTS,
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
     for (const row of await this.tickets.findByKeys(going, tx)) out.set(`${row.companyId}|${row.contactId}`, row);

@@ -11,6 +11,7 @@ import { ReadModels } from '../read-models/read-models.repository.js';
 import { ScheduleJobs } from './jobs/schedule-jobs.js';
 import { scheduleDeletedEvent, scheduleUpdatedEvent, scheduleView, type ScheduleRow } from './schedule-view.js';
 import type { CreateScheduleDto, ListSchedulesQueryDto, UpdateScheduleDto } from './schedules.dto.js';
+import { visibleSchedules } from './schedules.queries.js';
 
 export const SCHEDULES_PAGE_SIZE = 40;
 /** A schedule is at most this far ahead. */
@@ -35,14 +36,7 @@ export class SchedulesService {
   ) {}
 
   private visible(caller: Caller): SelectQueryBuilder<ScheduleEntity> {
-    const qb = this.db
-      .getRepository(ScheduleEntity)
-      .createQueryBuilder('s')
-      .leftJoin(ContactEntity, 'c', 'c.id = s."contactId"')
-      .addSelect(['c.name AS "contactName"', 'c.number AS "contactNumber"'])
-      .where('s."companyId" = :companyId', { companyId: caller.companyId });
-    if (!caller.isAdmin) qb.andWhere('s."userId" = :userId', { userId: caller.id });
-    return qb;
+    return visibleSchedules(this.db, caller.companyId, caller.isAdmin ? null : caller.id);
   }
 
   private async rows(qb: SelectQueryBuilder<ScheduleEntity>): Promise<ScheduleRow[]> {

@@ -10,9 +10,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { CallerService, type Caller } from '../identity/caller.service.js';
 import { CurrentCaller } from '../identity/current-caller.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { CHATS_PAGE_SIZE, CHAT_MESSAGES_PAGE_SIZE, COUNT_CHAT_MESSAGES, COUNT_UNREAD_FOR_OTHERS, DELETE_CHATS_BY_ID, DELETE_CHAT_USERS_NOT_IN, INSERT_CHATS, INSERT_CHAT_MESSAGES, INSERT_CHAT_USERS, MARK_CHAT_READ, SELECT_CHATS_BY_ID, SELECT_CHATS_PAGE, SELECT_CHAT_MESSAGES_PAGE, SELECT_CHAT_USERS_BY_CHAT_ID, SELECT_CHAT_USERS_OF_CHATS, UPDATE_CHATS_LAST_MESSAGE, UPDATE_CHATS_TITLE, memberChatSql } from './chats.queries.js';
 
-export const CHATS_PAGE_SIZE = 20;
-export const CHAT_MESSAGES_PAGE_SIZE = 30;
 /** spec 02 §5 "Internal chat": the form's alerts, as the server's field messages. */
 export const NO_TITLE = 'Por favor, preencha o título da conversa.';
 export const NO_USERS = 'Por favor, selecione pelo menos um usuário.';
@@ -81,9 +80,7 @@ export class ChatsService {
   async page(caller: Caller, q: ChatPageQuery): Promise<ChatsPage> {
     const pageNumber = q.pageNumber ?? 1;
     const rows: Array<ChatRow & { total: string }> = await this.db.query(
-      `SELECT c.*, count(*) OVER () AS total FROM tickets.chats c
-         JOIN tickets.chat_users u ON u."chatId" = c.id AND u."userId" = $2
-        WHERE c."companyId" = $1 ORDER BY c."updatedAt" DESC, c.id DESC OFFSET $3 LIMIT ${CHATS_PAGE_SIZE}`,
+      SELECT_CHATS_PAGE,
       [caller.companyId, caller.id, (pageNumber - 1) * CHATS_PAGE_SIZE],
     );
     const count = Number(rows[0]?.total ?? 0);
@@ -101,7 +98,7 @@ export class ChatsService {
     const members = await this.members(caller, dto.users);
     return this.write(async (tx) => {
       const [chat] = (await tx.query(
-        `INSERT INTO tickets.chats (uuid, "companyId", title, "ownerId") VALUES ($1, $2, $3, $4) RETURNING *`,
+        INSERT_CHATS,
         [randomUUID(), caller.companyId, title, caller.id],
       )) as ChatRow[];
       await this.setMembers(tx, chat as ChatRow, [caller.id, ...members]);
@@ -117,15 +114,15 @@ export class ChatsService {
       if (chat.ownerId !== caller.id) throw ownerOnly();
       const title = dto.title?.trim();
       if (dto.title !== undefined && !title) throw invalid('title', NO_TITLE);
-      await tx.query(`UPDATE tickets.chats SET title = COALESCE($2, title), "updatedAt" = now() WHERE id = $1`, [chat.id, title ?? null]);
+      await tx.query(UPDATE_CHATS_TITLE, [chat.id, title ?? null]);
       let removed: number[] = [];
       if (members) {
-        const before = (await tx.query(`SELECT "userId" FROM tickets.chat_users WHERE "chatId" = $1`, [chat.id])) as Array<{ userId: number }>;
+        const before = (await tx.query(SELECT_CHAT_USERS_BY_CHAT_ID, [chat.id])) as Array<{ userId: number }>;
         const keep = new Set([chat.ownerId, ...members]);
         removed = before.map((r) => r.userId).filter((id) => !keep.has(id));
         await this.setMembers(tx, chat, [...keep]);
       }
-      const [row] = (await tx.query(`SELECT * FROM tickets.chats WHERE id = $1`, [chat.id])) as ChatRow[];
+      const [row] = (await tx.query(SELECT_CHATS_BY_ID, [chat.id])) as ChatRow[];
       const view = (await this.views(tx, [row as ChatRow]))[0] as ChatDto;
       return { view, events: [this.changed(caller.companyId, view, removed)] };
     });
@@ -135,8 +132,8 @@ export class ChatsService {
     await this.write(async (tx) => {
       const chat = await this.member(tx, caller, idOrUuid, true);
       if (chat.ownerId !== caller.id) throw ownerOnly();
-      const users = (await tx.query(`SELECT "userId" FROM tickets.chat_users WHERE "chatId" = $1`, [chat.id])) as Array<{ userId: number }>;
-      await tx.query(`DELETE FROM tickets.chats WHERE id = $1`, [chat.id]);
+      const users = (await tx.query(SELECT_CHAT_USERS_BY_CHAT_ID, [chat.id])) as Array<{ userId: number }>;
+      await tx.query(DELETE_CHATS_BY_ID, [chat.id]);
       const payload: ChatDeletedEvent = { companyId: caller.companyId, chatId: chat.id, userIds: users.map((u) => u.userId) };
       return { view: undefined, events: [{ subject: TicketSubjects.chatDeleted(caller.companyId, chat.id), msgId: `chat-deleted:${chat.id}`, payload }] };
     });
@@ -146,7 +143,7 @@ export class ChatsService {
   async read(caller: Caller, idOrUuid: string): Promise<ChatDto> {
     return this.write(async (tx) => {
       const chat = await this.member(tx, caller, idOrUuid);
-      await tx.query(`UPDATE tickets.chat_users SET unreads = 0 WHERE "chatId" = $1 AND "userId" = $2`, [chat.id, caller.id]);
+      await tx.query(MARK_CHAT_READ, [chat.id, caller.id]);
       const view = (await this.views(tx, [chat]))[0] as ChatDto;
       return { view, events: [this.changed(caller.companyId, view)] };
     });
@@ -155,9 +152,9 @@ export class ChatsService {
   async messages(caller: Caller, idOrUuid: string, q: ChatPageQuery): Promise<ChatMessagesPage> {
     const chat = await this.member(this.db.manager, caller, idOrUuid);
     const pageNumber = q.pageNumber ?? 1;
-    const [{ n }] = (await this.db.query(`SELECT count(*)::int AS n FROM tickets.chat_messages WHERE "chatId" = $1`, [chat.id])) as Array<{ n: number }>;
+    const [{ n }] = (await this.db.query(COUNT_CHAT_MESSAGES, [chat.id])) as Array<{ n: number }>;
     const rows = (await this.db.query(
-      `SELECT * FROM tickets.chat_messages WHERE "chatId" = $1 ORDER BY id DESC OFFSET $2 LIMIT ${CHAT_MESSAGES_PAGE_SIZE}`,
+      SELECT_CHAT_MESSAGES_PAGE,
       [chat.id, (pageNumber - 1) * CHAT_MESSAGES_PAGE_SIZE],
     )) as Array<{ id: string; chatId: number; message: string; senderId: number; createdAt: Date }>;
     return { records: rows.reverse().map((r) => this.messageView(caller.companyId, r)), count: n, hasMore: pageNumber * CHAT_MESSAGES_PAGE_SIZE < n };
@@ -170,15 +167,15 @@ export class ChatsService {
     let message: ChatMessageDto | undefined;
     await this.write(async (tx) => {
       const chat = await this.member(tx, caller, idOrUuid, true);
-      const [row] = (await tx.query(`INSERT INTO tickets.chat_messages ("chatId", "companyId", "senderId", message) VALUES ($1, $2, $3, $4) RETURNING *`, [
+      const [row] = (await tx.query(INSERT_CHAT_MESSAGES, [
         chat.id,
         caller.companyId,
         caller.id,
         text,
       ])) as Array<{ id: string; chatId: number; message: string; senderId: number; createdAt: Date }>;
-      await tx.query(`UPDATE tickets.chats SET "lastMessage" = $2, "updatedAt" = now() WHERE id = $1`, [chat.id, text.slice(0, 1000)]);
-      await tx.query(`UPDATE tickets.chat_users SET unreads = unreads + 1 WHERE "chatId" = $1 AND "userId" <> $2`, [chat.id, caller.id]);
-      const [fresh] = (await tx.query(`SELECT * FROM tickets.chats WHERE id = $1`, [chat.id])) as ChatRow[];
+      await tx.query(UPDATE_CHATS_LAST_MESSAGE, [chat.id, text.slice(0, 1000)]);
+      await tx.query(COUNT_UNREAD_FOR_OTHERS, [chat.id, caller.id]);
+      const [fresh] = (await tx.query(SELECT_CHATS_BY_ID, [chat.id])) as ChatRow[];
       const view = (await this.views(tx, [fresh as ChatRow]))[0] as ChatDto;
       message = this.messageView(caller.companyId, row as { id: string; chatId: number; message: string; senderId: number; createdAt: Date });
       const payload: ChatMessageEvent = { companyId: caller.companyId, chat: view, message };
@@ -207,8 +204,7 @@ export class ChatsService {
     const id = byUuid ? null : Number(idOrUuid);
     if (!byUuid && !(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= 2_147_483_647)) throw notFound();
     const [chat] = (await manager.query(
-      `SELECT c.* FROM tickets.chats c JOIN tickets.chat_users u ON u."chatId" = c.id AND u."userId" = $3
-        WHERE c."companyId" = $1 AND ${byUuid ? 'c.uuid = $2::uuid' : 'c.id = $2::int'}${lock ? ' FOR UPDATE OF c' : ''}`,
+      memberChatSql(byUuid, lock),
       [caller.companyId, byUuid ? idOrUuid : id, caller.id],
     )) as ChatRow[];
     if (!chat) throw notFound();
@@ -224,16 +220,16 @@ export class ChatsService {
   }
 
   private async setMembers(tx: EntityManager, chat: ChatRow, userIds: number[]): Promise<void> {
-    await tx.query(`DELETE FROM tickets.chat_users WHERE "chatId" = $1 AND NOT ("userId" = ANY($2::int[]))`, [chat.id, userIds]);
+    await tx.query(DELETE_CHAT_USERS_NOT_IN, [chat.id, userIds]);
     await tx.query(
-      `INSERT INTO tickets.chat_users ("chatId", "userId", "companyId") SELECT $1, u, $3 FROM unnest($2::int[]) AS u ON CONFLICT ("chatId", "userId") DO NOTHING`,
+      INSERT_CHAT_USERS,
       [chat.id, userIds, chat.companyId],
     );
   }
 
   private async views(manager: EntityManager, chats: ChatRow[]): Promise<ChatDto[]> {
     if (chats.length === 0) return [];
-    const members = (await manager.query(`SELECT "chatId", "userId", unreads FROM tickets.chat_users WHERE "chatId" = ANY($1::int[]) ORDER BY "userId"`, [
+    const members = (await manager.query(SELECT_CHAT_USERS_OF_CHATS, [
       chats.map((c) => c.id),
     ])) as Array<{ chatId: number; userId: number; unreads: number }>;
     return chats.map((c) => ({

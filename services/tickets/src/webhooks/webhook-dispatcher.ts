@@ -9,6 +9,7 @@ import { TicketsEnv } from '../config/env.js';
 import { ticketsSecretMaterial, webhookSecretBox } from '../database/stored-secrets.js';
 import { CompanyStandings, refusalText } from '../identity/company-standings.js';
 import { guardedLookup } from '../platform/address-guard.js';
+import { CLAIM_DUE_DELIVERIES, RECORD_DELIVERY_ATTEMPT, SELECT_WEBHOOK_TARGET } from './webhook-dispatcher.queries.js';
 
 /** Deliveries taken per pass, and sent at once. */
 const BATCH = 50;
@@ -104,16 +105,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   /** The due head of each ticket's queue, taken for CLAIM_S. */
   private async claim(): Promise<Claimed[]> {
     const [rows] = (await this.db.query(
-      `WITH heads AS (
-         SELECT DISTINCT ON ("companyId", "ticketId") id, "nextAttemptAt", "claimedUntil"
-           FROM tickets.webhook_deliveries WHERE status = 'pending'
-          ORDER BY "companyId", "ticketId", id
-       ), due AS (
-         SELECT id FROM heads WHERE "nextAttemptAt" <= now() AND ("claimedUntil" IS NULL OR "claimedUntil" < now()) ORDER BY id LIMIT $1
-       )
-       UPDATE tickets.webhook_deliveries d SET "claimedUntil" = now() + ($2 || ' seconds')::interval
-         FROM due WHERE d.id = due.id AND d.status = 'pending' AND (d."claimedUntil" IS NULL OR d."claimedUntil" < now())
-       RETURNING d.id, d."companyId", d."ticketId", d.event, d.payload, d.attempts, d."createdAt"`,
+      CLAIM_DUE_DELIVERIES,
       [BATCH, String(CLAIM_S)],
     )) as [Claimed[], number];
     return rows.sort((a, b) => Number(a.id) - Number(b.id));
@@ -126,7 +118,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       await this.settle(d, 'failed', null, refusalText(refused));
       return;
     }
-    const [target] = (await this.db.query(`SELECT url, secret FROM tickets.webhook_settings WHERE "companyId" = $1 AND enabled`, [d.companyId])) as Array<{ url: string; secret: string }>;
+    const [target] = (await this.db.query(SELECT_WEBHOOK_TARGET, [d.companyId])) as Array<{ url: string; secret: string }>;
     if (!target) {
       await this.settle(d, 'failed', null, 'the company has no enabled webhook any more');
       return;
@@ -175,11 +167,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private async settle(d: Claimed, status: 'pending' | 'delivered' | 'failed', httpStatus: number | null, error: string | null): Promise<void> {
     const backoff = Math.min(this.env.WEBHOOK_BACKOFF_MS * 2 ** d.attempts, MAX_BACKOFF_MS);
     await this.db.query(
-      `UPDATE tickets.webhook_deliveries
-          SET status = $2::varchar, attempts = attempts + 1, "lastStatus" = $3::int, "lastError" = $4::text, "claimedUntil" = NULL,
-              "deliveredAt" = CASE WHEN $2::varchar = 'delivered' THEN now() ELSE NULL END,
-              "nextAttemptAt" = now() + ($5 || ' milliseconds')::interval
-        WHERE id = $1`,
+      RECORD_DELIVERY_ATTEMPT,
       [d.id, status, httpStatus, error, String(backoff)],
     );
   }

@@ -4,6 +4,7 @@ import type { MessageEvent, TicketUpdatedEvent, WebhookEvent } from '@wa/contrac
 import type { OutgoingEvent } from '@wa/server-kit';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Outbox, type OutboxTap } from '../outbox/outbox.service.js';
+import { INSERT_WEBHOOK_DELIVERIES, SELECT_ENABLED_WEBHOOKS, UPSERT_WEBHOOK_TICKET_STATUS } from './webhook-recorder.queries.js';
 
 /** How often the companies with a webhook are read again (another process may have changed them). */
 const RELOAD_MS = 10_000;
@@ -46,7 +47,7 @@ export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy
 
   /** Reads again which companies want which events (at once after a change made here). */
   async reload(): Promise<void> {
-    const rows: Array<{ companyId: number; events: WebhookEvent[] }> = await this.db.query(`SELECT "companyId", events FROM tickets.webhook_settings WHERE enabled`);
+    const rows: Array<{ companyId: number; events: WebhookEvent[] }> = await this.db.query(SELECT_ENABLED_WEBHOOKS);
     this.companies = new Map(rows.map((r) => [r.companyId, new Set(r.events)]));
   }
 
@@ -78,10 +79,7 @@ export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy
       // a ticket's status is told when it differs from the last one told (a new ticket's first one too)
       const last = new Map(statuses.map((s) => [`${s.companyId}|${s.ticketId}`, s]));
       const changed: Array<{ companyId: number; ticketId: number }> = await tx.query(
-        `INSERT INTO tickets.webhook_ticket_status ("companyId", "ticketId", status)
-         SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[])
-         ON CONFLICT ("companyId", "ticketId") DO UPDATE SET status = EXCLUDED.status WHERE webhook_ticket_status.status <> EXCLUDED.status
-         RETURNING "companyId", "ticketId"`,
+        UPSERT_WEBHOOK_TICKET_STATUS,
         [[...last.values()].map((s) => s.companyId), [...last.values()].map((s) => s.ticketId), [...last.values()].map((s) => s.status)],
       );
       for (const c of changed) {
@@ -92,9 +90,7 @@ export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy
     if (rows.length === 0) return;
     const at = new Date().toISOString();
     await tx.query(
-      `INSERT INTO tickets.webhook_deliveries ("companyId", "ticketId", event, "eventKey", payload)
-       SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::jsonb[])
-       ON CONFLICT ("companyId", "eventKey", event) DO NOTHING`,
+      INSERT_WEBHOOK_DELIVERIES,
       [
         rows.map((r) => r.companyId),
         rows.map((r) => r.ticketId),

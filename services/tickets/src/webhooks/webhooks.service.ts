@@ -8,6 +8,7 @@ import { sealStoredSecrets, ticketsSecretMaterial, webhookSecretBox } from '../d
 import { assertPublicUrl } from '../platform/address-guard.js';
 import { WebhookRecorder } from './webhook-recorder.js';
 import type { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto.js';
+import { DELETE_WEBHOOK_SETTINGS_BY_COMPANY_ID, FAIL_PENDING_DELIVERIES, SELECT_DELIVERIES_PAGE, SELECT_WEBHOOK_SETTINGS_BY_COMPANY_ID, UPSERT_WEBHOOK_SETTINGS } from './webhooks.queries.js';
 
 export const DELIVERIES_PAGE_SIZE = 20;
 
@@ -33,7 +34,7 @@ export class WebhooksService implements OnApplicationBootstrap {
   }
 
   async get(companyId: number): Promise<WebhookSettingsDto> {
-    const [row] = (await this.db.query(`SELECT url, events, enabled, "updatedAt" FROM tickets.webhook_settings WHERE "companyId" = $1`, [companyId])) as Array<{
+    const [row] = (await this.db.query(SELECT_WEBHOOK_SETTINGS_BY_COMPANY_ID, [companyId])) as Array<{
       url: string;
       events: WebhookEvent[];
       enabled: boolean;
@@ -47,8 +48,7 @@ export class WebhooksService implements OnApplicationBootstrap {
   async put(companyId: number, body: WebhookSettingsBody): Promise<WebhookSettingsDto> {
     await this.assertReachable(body.url);
     await this.db.query(
-      `INSERT INTO tickets.webhook_settings ("companyId", url, secret, events, enabled, "updatedAt") VALUES ($1, $2, $3, $4, $5, now())
-       ON CONFLICT ("companyId") DO UPDATE SET url = EXCLUDED.url, secret = EXCLUDED.secret, events = EXCLUDED.events, enabled = EXCLUDED.enabled, "updatedAt" = now()`,
+      UPSERT_WEBHOOK_SETTINGS,
       [companyId, body.url, this.box.seal(body.secret), [...new Set(body.events)], body.enabled ?? true],
     );
     await this.recorder.reload();
@@ -58,8 +58,8 @@ export class WebhooksService implements OnApplicationBootstrap {
   /** Removes the endpoint; what was still to deliver is marked failed. */
   async remove(companyId: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query(`DELETE FROM tickets.webhook_settings WHERE "companyId" = $1`, [companyId]);
-      await tx.query(`UPDATE tickets.webhook_deliveries SET status = 'failed', "lastError" = 'webhook removed' WHERE "companyId" = $1 AND status = 'pending'`, [companyId]);
+      await tx.query(DELETE_WEBHOOK_SETTINGS_BY_COMPANY_ID, [companyId]);
+      await tx.query(FAIL_PENDING_DELIVERIES, [companyId]);
     });
     await this.recorder.reload();
   }
@@ -68,9 +68,7 @@ export class WebhooksService implements OnApplicationBootstrap {
   async deliveries(companyId: number, query: WebhookDeliveriesQuery): Promise<WebhookDeliveriesPage> {
     const page = query.pageNumber ?? 1;
     const rows = (await this.db.query(
-      `SELECT id, event, "ticketId", status, attempts, "lastStatus", "lastError", "createdAt", "deliveredAt", "nextAttemptAt"
-         FROM tickets.webhook_deliveries WHERE "companyId" = $1 AND ($2::varchar IS NULL OR status = $2)
-        ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      SELECT_DELIVERIES_PAGE,
       [companyId, query.status ?? null, DELIVERIES_PAGE_SIZE + 1, (page - 1) * DELIVERIES_PAGE_SIZE],
     )) as Array<Omit<WebhookDeliveryDto, 'createdAt' | 'deliveredAt' | 'nextAttemptAt'> & { createdAt: Date; deliveredAt: Date | null; nextAttemptAt: Date }>;
     return {

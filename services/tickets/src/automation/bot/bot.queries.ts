@@ -68,3 +68,21 @@ export const DONE_TICKETS = `
     FROM tickets.tickets t
     JOIN unnest($1::int[], $2::int[]) AS k(company, id) ON t."companyId" = k.company AND t.id = k.id
    WHERE ${BOT_DONE}`;
+
+export const DELEGATED_TURN = `SELECT t.id, t."companyId", t."contactId", t."botState", c.name AS "contactName", c.number AS "contactNumber", m.body
+         FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" JOIN tickets.messages m ON m.id = $3 AND m."ticketId" = t.id
+        WHERE t.id = $1 AND t."companyId" = $2`;
+
+export const HAND_OVER_TICKET = `UPDATE tickets.tickets SET "botState" = $3, chatbot = false, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`;
+
+export const KEEP_TYPEBOT_SESSION = `UPDATE tickets.tickets SET "botState" = $3 WHERE id = $1 AND "companyId" = $2`;
+
+export const LOCK_RATING_ASKED = `SELECT id, "ratingAskedAt" > now() - $5::interval AS fresh FROM tickets.tickets
+        WHERE "contactId" = $1 AND "whatsappId" = $2 AND "companyId" = $3 AND "ratingAskedAt" IS NOT NULL AND status = 'closed' AND id <> $4
+        ORDER BY "ratingAskedAt" DESC LIMIT 1 FOR UPDATE`;
+
+export const SETTLE_RATING = `UPDATE tickets.tickets SET "ratingAskedAt" = NULL, rating = COALESCE($3::smallint, rating) WHERE id = $1 AND "companyId" = $2`;
+
+export const CONNECTION_BOT = `SELECT bot FROM tickets.connections WHERE id = $1`;
+
+export const CLOSE_RATED_TICKET = `UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "botState" = $3, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`;

@@ -19,6 +19,7 @@ import { IntegrationAgent } from './integration-agent.js';
 import { PromptAgent } from './prompt-agent.js';
 import { DONE_TICKETS, LOCK_TICKETS, LOCK_TICKETS_WITH_MENUS } from './bot.queries.js';
 import { botReply, ratingOf, type BotOption, type BotQueue, type BotSettings, type BotState, type ConnectionBot } from './bot-rules.js';
+import { CLOSE_RATED_TICKET, CONNECTION_BOT, DELEGATED_TURN, HAND_OVER_TICKET, KEEP_TYPEBOT_SESSION, LOCK_RATING_ASKED, SETTLE_RATING } from './bot.queries.js';
 
 /** The company settings the bot reads. */
 const BOT_SETTING_KEYS = ['scheduleType', 'sendGreetingMessageOneQueues', TIME_ZONE_SETTING, COMPANY_SCHEDULES_KEY] as const;
@@ -221,9 +222,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
   private async delegateNow(d: Delegate): Promise<void> {
     const [now] = await queryPrepared<LockedTicket & { body: string }>(
       this.db,
-      `SELECT t.id, t."companyId", t."contactId", t."botState", c.name AS "contactName", c.number AS "contactNumber", m.body
-         FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" JOIN tickets.messages m ON m.id = $3 AND m."ticketId" = t.id
-        WHERE t.id = $1 AND t."companyId" = $2`,
+      DELEGATED_TURN,
       [d.ticketId, d.companyId, d.messageId],
     );
     if (!now) return;
@@ -249,7 +248,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
         if (!still) return null;
         if (answer.kind === 'hand-over' || i === texts.length) {
           this.logger.log({ ticketId: d.ticketId, reason: answer.kind === 'hand-over' ? answer.reason : 'the flow ended the interaction' }, 'bot: the conversation goes to the queue’s agents');
-          await tx.query(`UPDATE tickets.tickets SET "botState" = $3, chatbot = false, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`, [
+          await tx.query(HAND_OVER_TICKET, [
             d.ticketId,
             d.companyId,
             JSON.stringify({ ...ticket.botState, step: 'done' }),
@@ -258,7 +257,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
           return row ? this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]) : [];
         }
         if (i === 0 && answer.typebot !== undefined) {
-          await tx.query(`UPDATE tickets.tickets SET "botState" = $3 WHERE id = $1 AND "companyId" = $2`, [d.ticketId, d.companyId, JSON.stringify({ ...ticket.botState, typebot: answer.typebot })]);
+          await tx.query(KEEP_TYPEBOT_SESSION, [d.ticketId, d.companyId, JSON.stringify({ ...ticket.botState, typebot: answer.typebot })]);
         }
         const text = texts[i];
         if (text === undefined) return [];
@@ -413,19 +412,17 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
   private async rating(tx: EntityManager, locked: LockedTicket, messageId: number, body: string, settings: BotSettings): Promise<string[] | null> {
     const [asked] = await queryPrepared<{ id: number; fresh: boolean }>(
       tx,
-      `SELECT id, "ratingAskedAt" > now() - $5::interval AS fresh FROM tickets.tickets
-        WHERE "contactId" = $1 AND "whatsappId" = $2 AND "companyId" = $3 AND "ratingAskedAt" IS NOT NULL AND status = 'closed' AND id <> $4
-        ORDER BY "ratingAskedAt" DESC LIMIT 1 FOR UPDATE`,
+      LOCK_RATING_ASKED,
       [locked.contactId, locked.whatsappId, locked.companyId, locked.id, RATING_WINDOW],
     );
     if (!asked) return null;
     // answered or passed over, the request is settled; an answer counts only within the window
     const rating = asked.fresh ? ratingOf(body) : null;
-    await tx.query(`UPDATE tickets.tickets SET "ratingAskedAt" = NULL, rating = COALESCE($3::smallint, rating) WHERE id = $1 AND "companyId" = $2`, [asked.id, locked.companyId, rating]);
+    await tx.query(SETTLE_RATING, [asked.id, locked.companyId, rating]);
     if (rating === null) return null;
-    const [connection] = await queryPrepared<{ bot: ConnectionBot }>(tx, `SELECT bot FROM tickets.connections WHERE id = $1`, [locked.whatsappId]);
+    const [connection] = await queryPrepared<{ bot: ConnectionBot }>(tx, CONNECTION_BOT, [locked.whatsappId]);
     const state: BotState = { step: 'done', attempts: 0, greeted: true, lastMessageId: messageId };
-    await tx.query(`UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "botState" = $3, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`, [
+    await tx.query(CLOSE_RATED_TICKET, [
       locked.id,
       locked.companyId,
       JSON.stringify(state),

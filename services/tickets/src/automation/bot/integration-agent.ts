@@ -11,6 +11,7 @@ import { integrationBox } from '../queue-integrations/queue-integrations.service
 import type { BotState } from './bot-rules.js';
 import { DialogflowAgent } from './dialogflow-agent.js';
 import type { AgentAnswer, FlowMessage } from './agent-answer.js';
+import { INTEGRATION_OF_QUEUE } from './integration-agent.queries.js';
 
 /** A Typebot rich-text block as plain text (paragraphs on lines of their own). */
 export function typebotText(content: unknown): string {
@@ -64,7 +65,7 @@ export class IntegrationAgent implements OnApplicationShutdown {
   async of(companyId: number, queueId: number): Promise<QueueIntegrationEntity | null> {
     const [row] = await queryPrepared<QueueIntegrationEntity>(
       this.db,
-      `SELECT i.* FROM tickets.queues q JOIN tickets.queue_integrations i ON i.id = q."integrationId" AND i."companyId" = q."companyId" WHERE q.id = $1 AND q."companyId" = $2`,
+      INTEGRATION_OF_QUEUE,
       [queueId, companyId],
     );
     return row ?? null;

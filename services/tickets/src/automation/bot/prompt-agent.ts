@@ -8,6 +8,7 @@ import { TicketsEnv } from '../../config/env.js';
 import type { PromptEntity } from '../../database/entities/index.js';
 import { promptKeyBox } from '../prompts/prompts.service.js';
 import type { AgentAnswer } from './agent-answer.js';
+import { CONVERSATION_HISTORY, PROMPT_OF_QUEUE } from './prompt-agent.queries.js';
 
 /** What the model says when the customer should talk to a person (the product's own convention). */
 export const HAND_OVER = 'Ação: Transferir para o setor de atendimento';
@@ -40,15 +41,13 @@ export class PromptAgent {
   async answer(companyId: number, queueId: number, ticketId: number, upToMessageId: number): Promise<AgentAnswer> {
     const [prompt] = await queryPrepared<PromptEntity>(
       this.db,
-      `SELECT p.* FROM tickets.queues q JOIN tickets.prompts p ON p."companyId" = q."companyId" AND (p.id = q."promptId" OR (q."promptId" IS NULL AND p."queueId" = q.id))
-        WHERE q.id = $1 AND q."companyId" = $2 ORDER BY p.id LIMIT 1`,
+      PROMPT_OF_QUEUE,
       [queueId, companyId],
     );
     if (!prompt) return { kind: 'hand-over', reason: 'the queue has no prompt' };
     const history = await queryPrepared<{ body: string; fromMe: boolean }>(
       this.db,
-      `SELECT body, "fromMe" FROM (SELECT body, "fromMe", id FROM tickets.messages WHERE "ticketId" = $1 AND "companyId" = $2 AND body <> '' AND id <= $4
-          ORDER BY id DESC LIMIT $3) m ORDER BY id`,
+      CONVERSATION_HISTORY,
       [ticketId, companyId, prompt.maxMessages, upToMessageId],
     );
     const apiKey = (prompt.apiKey ? this.box.open(prompt.apiKey) : null) || this.env.OPENAI_API_KEY;

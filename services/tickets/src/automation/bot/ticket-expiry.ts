@@ -9,9 +9,8 @@ import { Outbox } from '../../outbox/outbox.service.js';
 import { ticketUpdatedEvent } from '../../conversation/core/ticket-events.js';
 import { ticketView, type TicketRow } from '../../conversation/core/ticket-view.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
+import { CLOSE_IDLE_TICKET, IDLE_TICKETS, LOCK_IDLE_TICKET, TRANSFER_WAITING_TICKETS } from './ticket-expiry.queries.js';
 
-/** Idle tickets closed per pass at most (the next pass takes the rest). */
-const EXPIRY_BATCH = 200;
 
 /**
  * The clock's part of a conversation, every TICKET_EXPIRY_SWEEP_MS:
@@ -65,20 +64,7 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
     const moved = await this.db.transaction(async (tx) => {
       const rows = await queryPrepared<{ id: number; companyId: number }>(
         tx,
-        `WITH due AS (
-           SELECT t.id, q.id AS queue
-             FROM tickets.connections c
-             JOIN tickets.queues q ON q.id = (c.bot->>'transferQueueId')::int AND q."companyId" = c."companyId"
-             JOIN tickets.tickets t ON t."companyId" = c."companyId" AND t."whatsappId" = c.id AND t.status = 'pending' AND t."userId" IS NULL
-            WHERE COALESCE((c.bot->>'timeToTransfer')::numeric, 0) > 0 AND NOT t."isGroup"
-              AND (t.chatbot OR t."queueId" IS NULL) AND t."queueId" IS DISTINCT FROM q.id
-              AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'timeToTransfer')::int)
-            LIMIT ${EXPIRY_BATCH}
-              FOR UPDATE OF t SKIP LOCKED)
-         UPDATE tickets.tickets t SET "queueId" = due.queue, chatbot = false, "updatedAt" = now(),
-                "botState" = jsonb_set(COALESCE(t."botState", '{"attempts": 0}'::jsonb), '{step}', '"done"')
-           FROM due WHERE t.id = due.id
-         RETURNING t.id, t."companyId"`,
+        TRANSFER_WAITING_TICKETS,
         [],
       );
       if (rows.length === 0) return { rows, outboxIds: [] as string[] };
@@ -94,12 +80,7 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
   private async expire(): Promise<number> {
     const idle = await queryPrepared<{ id: number; companyId: number }>(
       this.db,
-      `SELECT t.id, t."companyId"
-         FROM tickets.connections c
-         JOIN tickets.tickets t ON t."companyId" = c."companyId" AND t."whatsappId" = c.id AND t.status IN ('open', 'pending')
-        WHERE COALESCE((c.bot->>'expiresTicket')::numeric, 0) > 0 AND NOT t."isGroup"
-          AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'expiresTicket')::int)
-        LIMIT ${EXPIRY_BATCH}`,
+      IDLE_TICKETS,
       [],
     );
     let closed = 0;
@@ -117,11 +98,7 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
   private async close(tx: EntityManager, companyId: number, id: number): Promise<string[] | null> {
     const [still] = await queryPrepared<{ message: string; status: string }>(
       tx,
-      `SELECT coalesce(c.bot->>'expiresInactiveMessage', '') AS message, c.status
-         FROM tickets.tickets t JOIN tickets.connections c ON c.id = t."whatsappId"
-        WHERE t.id = $1 AND t."companyId" = $2 AND t.status IN ('open', 'pending')
-          AND COALESCE((c.bot->>'expiresTicket')::numeric, 0) > 0 AND t."updatedAt" < now() - make_interval(mins => (c.bot->>'expiresTicket')::int)
-        FOR UPDATE OF t SKIP LOCKED`,
+      LOCK_IDLE_TICKET,
       [id, companyId],
     );
     if (!still) return null;
@@ -132,8 +109,7 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
       ids.push(...(await this.sender.sendManyInTransaction(tx, [{ row: before, body: text, bot: true }], { connectionsChecked: true })).outboxIds);
     }
     await tx.query(
-      `UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "useIntegration" = false, "promptId" = NULL, "updatedAt" = now()
-        WHERE id = $1 AND "companyId" = $2`,
+      CLOSE_IDLE_TICKET,
       [id, companyId],
     );
     const row = (await this.tickets.findById(companyId, id, tx)) as TicketRow;

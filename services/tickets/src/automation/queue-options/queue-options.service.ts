@@ -8,9 +8,8 @@ import { QueueEntity, QueueOptionEntity } from '../../database/entities/index.js
 import type { Caller } from '../../identity/caller.service.js';
 import { mediaUrlOf } from '../../conversation/core/ticket-view.js';
 import type { CreateQueueOptionDto, ListQueueOptionsQuery, UpdateQueueOptionDto } from './queue-options.dto.js';
+import { BRANCH_FILES, MAX_OPTIONS_PER_LEVEL, SELECT_OPTIONS_OF_LEVEL } from './queue-options.queries.js';
 
-/** Options on one level of a tree at most (the bot reads them out as one menu). */
-export const MAX_OPTIONS_PER_LEVEL = 100;
 
 function optionView(o: QueueOptionEntity, children: number): QueueOptionDto {
   return {
@@ -43,10 +42,7 @@ export class QueueOptionsService {
     await this.queueOf(caller, q.queueId);
     if (q.parentId !== undefined) await this.mustFind(caller, q.parentId, q.queueId);
     const rows: Array<QueueOptionEntity & { children: number }> = await this.db.query(
-      `SELECT o.*, (SELECT count(*)::int FROM tickets.queue_options c WHERE c."parentId" = o.id) AS children
-         FROM tickets.queue_options o
-        WHERE o."companyId" = $1 AND o."queueId" = $2 AND o."parentId" IS NOT DISTINCT FROM $3::int
-        ORDER BY o.option::int, o.id LIMIT ${MAX_OPTIONS_PER_LEVEL}`,
+      SELECT_OPTIONS_OF_LEVEL,
       [caller.companyId, q.queueId, q.parentId ?? null],
     );
     return rows.map((r) => optionView(r, r.children));
@@ -90,10 +86,7 @@ export class QueueOptionsService {
     await this.mustFind(caller, id);
     const files = await this.db.transaction(async (tx) => {
       const owned: Array<{ path: string }> = await tx.query(
-        `WITH RECURSIVE branch AS (
-           SELECT id, "mediaPath" FROM tickets.queue_options WHERE id = $1 AND "companyId" = $2
-           UNION ALL SELECT o.id, o."mediaPath" FROM tickets.queue_options o JOIN branch b ON o."parentId" = b.id)
-         SELECT "mediaPath" AS path FROM branch WHERE "mediaPath" IS NOT NULL`,
+        BRANCH_FILES,
         [id, caller.companyId],
       );
       await tx.getRepository(QueueOptionEntity).delete({ id, companyId: caller.companyId });

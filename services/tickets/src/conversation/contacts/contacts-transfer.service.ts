@@ -11,6 +11,8 @@ import type { Caller } from '../../identity/caller.service.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { contactUpdated, ContactsService, contactView } from './contacts.service.js';
 import type { SheetRow } from './contacts-spreadsheet.js';
+import { UPSERT_CONTACTS } from './contacts-transfer.queries.js';
+import { contactsAfter } from './contacts.queries.js';
 
 /** Rows written per statement (and per transaction) of an import. */
 const IMPORT_BATCH = 500;
@@ -67,13 +69,7 @@ export class ContactsTransfer {
       const batch = all.slice(i, i + IMPORT_BATCH);
       const { created, updated, outboxIds } = await this.db.transaction(async (tx) => {
         const written: Array<ContactEntity & { inserted: boolean }> = await tx.query(
-          `INSERT INTO tickets.contacts ("companyId", name, number, email)
-           SELECT $1, * FROM unnest($2::varchar[], $3::varchar[], $4::varchar[])
-           ON CONFLICT ("companyId", number) DO UPDATE
-             SET name = CASE WHEN $5::boolean AND contacts.name <> contacts.number THEN contacts.name ELSE EXCLUDED.name END,
-                 email = CASE WHEN EXCLUDED.email <> '' THEN EXCLUDED.email ELSE contacts.email END,
-                 "updatedAt" = now()
-           RETURNING *, (xmax = 0) AS inserted`,
+          UPSERT_CONTACTS,
           [caller.companyId, batch.map((r) => r.name), batch.map((r) => r.number), batch.map((r) => r.email), opts.keepNames === true],
         );
         const outboxIds = await this.outbox.add(tx, written.map((c) => contactUpdated(contactView(c))));
@@ -98,14 +94,7 @@ export class ContactsTransfer {
     csv.pipe(out);
     let after = 0;
     for (;;) {
-      const rows = await this.db
-        .getRepository(ContactEntity)
-        .createQueryBuilder('c')
-        .select(['c.id', 'c.name', 'c.number', 'c.email'])
-        .where('c."companyId" = :companyId AND c.id > :after', { companyId: caller.companyId, after })
-        .orderBy('c.id', 'ASC')
-        .limit(EXPORT_BATCH)
-        .getMany();
+      const rows = await contactsAfter(this.db, caller.companyId, after, EXPORT_BATCH);
       for (const c of rows) {
         if (!csv.write({ name: exportCell(c.name), number: exportCell(c.number), email: exportCell(c.email) })) await new Promise((resolve) => csv.once('drain', resolve));
       }

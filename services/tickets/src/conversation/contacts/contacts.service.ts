@@ -10,18 +10,18 @@ import {
   type TicketDeletedEvent,
 } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, MediaStorage, phoneNumberVariants, startOfDayIn, TIME_ZONE_SETTING, dropFiles } from '@wa/server-kit';
+import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, MediaStorage, startOfDayIn, TIME_ZONE_SETTING, dropFiles } from '@wa/server-kit';
 import { scheduleFilesOf, storedFilesOf } from '../media/media-files.queries.js';
 import { addDays } from 'date-fns';
 import type { Redis } from 'ioredis';
-import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, TicketEntity } from '../../database/entities/index.js';
-import { likeEscaped } from '@wa/database';
 import type { Caller } from '../../identity/caller.service.js';
 import { Outbox, type OutgoingEvent } from '../../outbox/outbox.service.js';
 import { ReadModels } from '../../read-models/read-models.repository.js';
 import type { CreateContactDto, ListContactsQueryDto, UpdateContactDto } from './contacts.dto.js';
 import { WhatsappCheck } from './whatsapp-check.service.js';
+import { contactByNumber, contactsByName, contactsFilter, contactsPage, countContacts } from './contacts.queries.js';
 
 export const CONTACTS_PAGE_SIZE = 20;
 /** A filter matching at most this many rows is served by its own index, then sorted (see page). */
@@ -86,42 +86,20 @@ export class ContactsService {
    * COUNT_TTL_S); a filtered count is exact.
    */
   async page(caller: Caller, query: ListContactsQueryDto): Promise<ContactsPage> {
-    const params: unknown[] = [caller.companyId];
-    const p = (v: unknown) => `$${params.push(v)}`;
-    const where = ['c."companyId" = $1'];
     const term = query.searchParam?.trim().toLowerCase();
-    if (term) {
-      const like = p(`%${likeEscaped(term)}%`);
-      const digits = term.replace(/\D/g, '');
-      const byNumber = digits.length >= 3 ? ` OR c.number LIKE ${p(`%${digits}%`)}` : '';
-      where.push(`(lower(c.name) LIKE ${like} ESCAPE '\\' OR lower(c.email) LIKE ${like} ESCAPE '\\'${byNumber})`);
-    }
+    let from: Date | undefined;
+    let to: Date | undefined;
     if (query.date || query.dateStart || query.dateEnd) {
       const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING));
-      const from = query.date ?? query.dateStart;
-      const to = query.date ?? query.dateEnd;
-      if (from) where.push(`c."createdAt" >= ${p(startOfDayIn(from, zone))}`);
-      if (to) where.push(`c."createdAt" < ${p(addDays(startOfDayIn(to, zone), 1))}`);
+      const first = query.date ?? query.dateStart;
+      const last = query.date ?? query.dateEnd;
+      if (first) from = startOfDayIn(first, zone);
+      if (last) to = addDays(startOfDayIn(last, zone), 1);
     }
-    const filter = where.join(' AND ');
-    const filtered = where.length > 1;
-    const countParams = [...params];
-    const count = filtered ? await this.countWhere(filter, countParams) : await this.companyCount(caller.companyId);
-    const offset = p(((query.pageNumber ?? 1) - 1) * CONTACTS_PAGE_SIZE);
-    const limit = p(CONTACTS_PAGE_SIZE + 1);
-    const sql =
-      filtered && count <= NARROW_FILTER
-        ? `SELECT c.* FROM (SELECT * FROM tickets.contacts c WHERE ${filter} OFFSET 0) c ORDER BY c."sortName", c.id OFFSET ${offset} LIMIT ${limit}`
-        : `SELECT c.* FROM tickets.contacts c
-             JOIN (SELECT c.id, c."sortName" FROM tickets.contacts c WHERE ${filter} ORDER BY c."sortName", c.id OFFSET ${offset} LIMIT ${limit}) p ON p.id = c.id
-            ORDER BY p."sortName", p.id`;
-    const rows: ContactEntity[] = await this.db.query(sql, params);
+    const filter = contactsFilter(caller.companyId, term || undefined, from, to);
+    const count = filter.filtered ? await countContacts(this.db, filter) : await this.companyCount(caller.companyId);
+    const rows = await contactsPage(this.db, filter, filter.filtered && count <= NARROW_FILTER, ((query.pageNumber ?? 1) - 1) * CONTACTS_PAGE_SIZE, CONTACTS_PAGE_SIZE + 1);
     return { contacts: rows.slice(0, CONTACTS_PAGE_SIZE).map(contactView), hasMore: rows.length > CONTACTS_PAGE_SIZE, count: Math.max(count, rows.length) };
-  }
-
-  private async countWhere(filter: string, params: unknown[]): Promise<number> {
-    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM tickets.contacts c WHERE ${filter}`, params);
-    return row.n;
   }
 
   /** How many contacts a company has (cached; see page). */
@@ -129,7 +107,7 @@ export class ContactsService {
     const key = countKey(companyId);
     const cached = await this.redis.get(key).catch(() => null);
     if (cached !== null) return Number(cached);
-    const n = await this.countWhere('c."companyId" = $1', [companyId]);
+    const n = await countContacts(this.db, contactsFilter(companyId, undefined, undefined, undefined));
     await this.redis.set(key, String(n), 'EX', COUNT_TTL_S).catch(() => undefined);
     return n;
   }
@@ -140,7 +118,7 @@ export class ContactsService {
   }
 
   async list(caller: Caller): Promise<ContactDto[]> {
-    const rows = await this.scoped(caller.companyId).orderBy('lower(c.name)', 'ASC').addOrderBy('c.id', 'ASC').limit(CONTACTS_LIST_LIMIT).getMany();
+    const rows = await contactsByName(this.db, caller.companyId, CONTACTS_LIST_LIMIT);
     return rows.map(contactView);
   }
 
@@ -248,16 +226,7 @@ export class ContactsService {
 
   /** The contact with this canonical number, or one stored under WhatsApp's old form of it. */
   byNumber(companyId: number, number: string, tx: EntityManager = this.db.manager): Promise<ContactEntity | null> {
-    return tx
-      .getRepository(ContactEntity)
-      .createQueryBuilder('c')
-      .where('c."companyId" = :companyId AND c.number IN (:...numbers)', { companyId, numbers: phoneNumberVariants(number) })
-      .orderBy('c.id', 'ASC')
-      .getOne();
-  }
-
-  scoped(companyId: number): SelectQueryBuilder<ContactEntity> {
-    return this.db.getRepository(ContactEntity).createQueryBuilder('c').where('c."companyId" = :companyId', { companyId });
+    return contactByNumber(tx, companyId, number);
   }
 
   /** Runs a write and publishes the contact it answers, in the same transaction. */

@@ -2,7 +2,8 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PageReads, queryPrepared } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
-import { TICKET_COLUMNS, TICKET_JOINS, TICKET_SELECT, type TicketRow } from './ticket-view.js';
+import { TICKET_COLUMNS, TICKET_JOINS, TICKET_SELECT } from './ticket-row.queries.js';
+import type { TicketRow } from './ticket-view.js';
 
 /** The bot's place in a ticket's menu, as the bot leaves it (written with the ticket's last message). */
 export interface BotPlace {

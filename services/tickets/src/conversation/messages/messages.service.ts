@@ -12,6 +12,7 @@ import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
 import { MessageChanges } from './message-changes.service.js';
 import { ConversationSender, type SentMedia } from '../sending/conversation-sender.js';
+import { UPDATE_MESSAGES_READ, UPDATE_TICKETS_UNREAD_MESSAGES, messagesPage } from './messages.queries.js';
 
 export const MESSAGES_PAGE_SIZE = 20;
 
@@ -34,24 +35,8 @@ export class MessagesService {
   async list(caller: Caller, ticketId: number, pageNumber = 1, cursor?: string, preview = false): Promise<MessagesPage> {
     const row = await this.visibleTicket(caller, ticketId);
     const after = decodeCursor(cursor);
-    const qb = this.db
-      .getRepository(MessageEntity)
-      .createQueryBuilder('m')
-      .where('m."companyId" = :companyId AND m."ticketId" = :ticketId', { companyId: caller.companyId, ticketId })
-      .orderBy('m."sentAt"', 'DESC')
-      .addOrderBy('m.seq', 'DESC', 'NULLS FIRST')
-      .addOrderBy('m.id', 'DESC')
-      .addSelect('m."sentAt"::text', 'sortKey')
-      .limit(MESSAGES_PAGE_SIZE + 1);
-    if (after && after.length === 3) {
-      qb.andWhere(
-        `(m."sentAt" < :s::timestamptz OR (m."sentAt" = :s::timestamptz AND (COALESCE(m.seq, 9223372036854775807) < :q OR (COALESCE(m.seq, 9223372036854775807) = :q AND m.id < :i))))`,
-        { s: after[0], q: after[1], i: after[2] },
-      );
-    } else {
-      qb.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE);
-    }
-    const { entities, raw } = await qb.getRawAndEntities();
+    const keyset = after && after.length === 3 ? { sentAt: String(after[0]), seq: after[1] as string | number, id: after[2] as string | number } : undefined;
+    const { entities, raw } = await messagesPage(this.db, caller.companyId, ticketId, keyset, (pageNumber - 1) * MESSAGES_PAGE_SIZE, MESSAGES_PAGE_SIZE + 1);
     const hasMore = entities.length > MESSAGES_PAGE_SIZE;
     const page = entities.slice(0, MESSAGES_PAGE_SIZE);
     const last = page.length - 1;
@@ -161,8 +146,8 @@ export class MessagesService {
 
   private async markRead(caller: Caller, row: TicketRow): Promise<void> {
     const outboxIds = await this.db.transaction(async (tx) => {
-      await tx.query(`UPDATE tickets.tickets SET "unreadMessages" = 0 WHERE id = $1 AND "companyId" = $2`, [row.id, caller.companyId]);
-      await tx.query(`UPDATE tickets.messages SET read = true WHERE "ticketId" = $1 AND read = false`, [row.id]);
+      await tx.query(UPDATE_TICKETS_UNREAD_MESSAGES, [row.id, caller.companyId]);
+      await tx.query(UPDATE_MESSAGES_READ, [row.id]);
       const event: TicketUnreadEvent = { companyId: caller.companyId, ticketId: row.id, queueId: row.queueId, userId: row.userId };
       return this.outbox.add(tx, [{ subject: TicketSubjects.ticketUnread(caller.companyId, row.id), msgId: `ticket-unread:${row.id}:${Date.now()}`, payload: event }]);
     });

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { QueueEntity } from '../../database/entities/index.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { queueView } from './queues.service.js';
+import { LOCK_COMPANY_FIRST_QUEUE } from './default-queue.queries.js';
 
 export const DEFAULT_QUEUE = { name: 'Atendimento', color: '#2e7d32' };
 
@@ -42,7 +43,7 @@ export class DefaultQueueConsumer implements OnApplicationBootstrap, OnApplicati
   private async defaultQueue(companyId: number): Promise<void> {
     const ids = await this.db.transaction(async (tx) => {
       // one at a time per company: two deliveries of the event cannot both find it without queues
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tickets-default-queue'), $1)`, [companyId]);
+      await tx.query(LOCK_COMPANY_FIRST_QUEUE, [companyId]);
       if (await tx.getRepository(QueueEntity).existsBy({ companyId })) return [];
       const saved = await tx.getRepository(QueueEntity).save(tx.getRepository(QueueEntity).create({ companyId, ...DEFAULT_QUEUE, greetingMessage: '' }));
       const view = queueView(saved);

@@ -10,6 +10,7 @@ import type { Caller } from '../../identity/caller.service.js';
 import { mediaUrlOf } from '../core/ticket-view.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import type { CreateQueueDto, UpdateQueueDto } from './queues.dto.js';
+import { LOCK_COMPANY_QUEUES, SELECT_QUEUE_FILES } from './queues.queries.js';
 
 const MAX_QUEUES_LISTED = 500;
 
@@ -54,7 +55,7 @@ export class QueuesService {
     const limits = await this.planLimits.of(caller.companyId);
     return this.save(caller, async (tx) => {
       // the plan's count of queues, checked under the company's lock
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tickets.queues'), $1)`, [caller.companyId]);
+      await tx.query(LOCK_COMPANY_QUEUES, [caller.companyId]);
       assertPlanRoom(limits, 'queues', await tx.getRepository(QueueEntity).countBy({ companyId: caller.companyId }));
       return tx.getRepository(QueueEntity).save(
         tx.getRepository(QueueEntity).create({
@@ -103,8 +104,7 @@ export class QueuesService {
     const { ids, files } = await this.db.transaction(async (tx) => {
       // its file and its options' files go once the rows are gone
       const owned: Array<{ path: string }> = await tx.query(
-        `SELECT "mediaPath" AS path FROM tickets.queues WHERE id = $1 AND "companyId" = $2 AND "mediaPath" IS NOT NULL
-         UNION ALL SELECT "mediaPath" FROM tickets.queue_options WHERE "queueId" = $1 AND "companyId" = $2 AND "mediaPath" IS NOT NULL`,
+        SELECT_QUEUE_FILES,
         [id, caller.companyId],
       );
       await tx.getRepository(QueueEntity).delete({ id, companyId: caller.companyId });

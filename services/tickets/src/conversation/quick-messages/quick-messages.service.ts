@@ -8,6 +8,7 @@ import { QuickMessageEntity } from '../../database/entities/index.js';
 import { likeEscaped } from '@wa/database';
 import type { Caller } from '../../identity/caller.service.js';
 import type { CreateQuickMessageDto, ListQuickMessagesQueryDto, UpdateQuickMessageDto } from './quick-messages.dto.js';
+import { usableQuickMessages } from './quick-messages.queries.js';
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
 
@@ -40,9 +41,7 @@ export class QuickMessagesService {
   ) {}
 
   private usable(caller: Caller): SelectQueryBuilder<QuickMessageEntity> {
-    const qb = this.db.getRepository(QuickMessageEntity).createQueryBuilder('q').where('q."companyId" = :companyId', { companyId: caller.companyId });
-    if (!caller.isAdmin) qb.andWhere(new Brackets((w) => w.where('q.geral = true').orWhere('q."userId" = :userId', { userId: caller.id })));
-    return qb;
+    return usableQuickMessages(this.db, caller.companyId, caller.isAdmin ? null : caller.id);
   }
 
   async page(caller: Caller, query: ListQuickMessagesQueryDto): Promise<QuickMessagesPage> {

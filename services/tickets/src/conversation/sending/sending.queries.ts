@@ -1,7 +1,8 @@
 import { queryPrepared } from '@wa/database';
 import type { EntityManager } from 'typeorm';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
-import { TICKET_COLUMNS, TICKET_JOINS, type TicketRow } from '../core/ticket-view.js';
+import { TICKET_COLUMNS, TICKET_JOINS } from '../core/ticket-row.queries.js';
+import type { TicketRow } from '../core/ticket-view.js';
 import { touchedSql, touchedValues, type BotPlace } from '../core/tickets.repository.js';
 
 /** What an outgoing message is stored with; the rest are the table's defaults. */

@@ -16,6 +16,7 @@ import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
 import { CallerService } from '../../identity/caller.service.js';
 import type { CreateTagDto, ListTagsQueryDto, UpdateTagDto } from './tags.dto.js';
+import { COUNT_COMPANY_TAGS, DELETE_TICKET_TAGS, DELETE_TICKET_TAGS_NOT_IN, INSERT_TICKET_TAG, INSERT_TICKET_TAGS_MANY, SELECT_OPEN_TICKETS_OF_TAG, SELECT_TICKETS_OF_TAG, TAG_NAME_LIKE, tagsPageSql } from './tags.queries.js';
 
 export const TAGS_PAGE_SIZE = 20;
 export const TAGS_LIST_LIMIT = 1000;
@@ -58,13 +59,11 @@ export class TagsService {
     const term = query.searchParam?.trim().toLowerCase();
     if (term) {
       params.push(`%${likeEscaped(term)}%`);
-      filter = ` AND lower(g.name) LIKE $2 ESCAPE '\\'`;
+      filter = TAG_NAME_LIKE;
     }
     const offset = ((query.pageNumber ?? 1) - 1) * TAGS_PAGE_SIZE;
     const rows: Array<TagEntity & { ticketsCount: string }> = await this.db.query(
-      `SELECT g.*, (SELECT count(*) FROM tickets.ticket_tags tt WHERE tt."tagId" = g.id) AS "ticketsCount"
-         FROM tickets.tags g WHERE g."companyId" = $1${filter}
-        ORDER BY lower(g.name), g.id OFFSET ${offset} LIMIT ${TAGS_PAGE_SIZE + 1}`,
+      tagsPageSql(filter, offset, TAGS_PAGE_SIZE + 1),
       params,
     );
     return { tags: rows.slice(0, TAGS_PAGE_SIZE).map(view), hasMore: rows.length > TAGS_PAGE_SIZE };
@@ -107,7 +106,7 @@ export class TagsService {
         const saved = await tx.getRepository(TagEntity).save(tag);
         // the open and pending tickets carrying it show its new name and colour at once (closed ones when read)
         const live: Array<{ ticketId: number }> = await tx.query(
-          `SELECT tt."ticketId" FROM tickets.ticket_tags tt JOIN tickets.tickets t ON t.id = tt."ticketId" WHERE tt."tagId" = $1 AND t.status <> 'closed'`,
+          SELECT_OPEN_TICKETS_OF_TAG,
           [id],
         );
         return { saved, outboxIds: await this.announce(tx, caller.companyId, live.map((r) => r.ticketId)) };
@@ -125,7 +124,7 @@ export class TagsService {
     if (!supervises(caller)) throw new DomainError('ERR_NO_PERMISSION', {}, 'Only admins and supervisors delete tags.');
     await this.find(caller.companyId, id);
     const outboxIds = await this.db.transaction(async (tx) => {
-      const tagged: Array<{ ticketId: number }> = await tx.query(`SELECT "ticketId" FROM tickets.ticket_tags WHERE "tagId" = $1`, [id]);
+      const tagged: Array<{ ticketId: number }> = await tx.query(SELECT_TICKETS_OF_TAG, [id]);
       await tx.getRepository(TagEntity).delete({ id, companyId: caller.companyId });
       return this.announce(tx, caller.companyId, tagged.map((t) => t.ticketId));
     });
@@ -137,21 +136,21 @@ export class TagsService {
     return this.changeTicket(caller, ticketId, async (tx) => {
       const ids = [...new Set(tagIds)];
       await this.assertTags(tx, caller.companyId, ids);
-      await tx.query(`DELETE FROM tickets.ticket_tags WHERE "ticketId" = $1 AND NOT ("tagId" = ANY($2::int[]))`, [ticketId, ids]);
-      if (ids.length) await tx.query(`INSERT INTO tickets.ticket_tags ("ticketId", "tagId", "companyId") SELECT $1, unnest($2::int[]), $3 ON CONFLICT DO NOTHING`, [ticketId, ids, caller.companyId]);
+      await tx.query(DELETE_TICKET_TAGS_NOT_IN, [ticketId, ids]);
+      if (ids.length) await tx.query(INSERT_TICKET_TAGS_MANY, [ticketId, ids, caller.companyId]);
     });
   }
 
   async add(caller: Caller, ticketId: number, tagId: number): Promise<TicketDto> {
     return this.changeTicket(caller, ticketId, async (tx) => {
       await this.assertTags(tx, caller.companyId, [tagId]);
-      await tx.query(`INSERT INTO tickets.ticket_tags ("ticketId", "tagId", "companyId") VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [ticketId, tagId, caller.companyId]);
+      await tx.query(INSERT_TICKET_TAG, [ticketId, tagId, caller.companyId]);
     });
   }
 
   async clear(caller: Caller, ticketId: number): Promise<TicketDto> {
     return this.changeTicket(caller, ticketId, async (tx) => {
-      await tx.query(`DELETE FROM tickets.ticket_tags WHERE "ticketId" = $1`, [ticketId]);
+      await tx.query(DELETE_TICKET_TAGS, [ticketId]);
     });
   }
 
@@ -180,7 +179,7 @@ export class TagsService {
 
   private async assertTags(tx: EntityManager, companyId: number, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
-    const [{ n }] = await tx.query(`SELECT count(*)::int AS n FROM tickets.tags WHERE "companyId" = $1 AND id = ANY($2::int[])`, [companyId, ids]);
+    const [{ n }] = await tx.query(COUNT_COMPANY_TAGS, [companyId, ids]);
     if (n !== ids.length) throw new DomainError('ERR_NO_TAG_FOUND');
   }
 

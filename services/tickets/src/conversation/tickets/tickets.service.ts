@@ -12,7 +12,7 @@ import { assertOwnedIds } from '../../identity/owned-ids.js';
 import { ConversationSender  } from '../sending/conversation-sender.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { ReadModels } from '../../read-models/read-models.repository.js';
-import { listTicketsQuery } from './queries/list-tickets.query.js';
+import { listTicketsQuery } from './queries/list-tickets.queries.js';
 import { decodeCursor, encodeCursor, ticketView, type TicketRow } from '../core/ticket-view.js';
 import type { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
 import { TicketsRepository } from '../core/tickets.repository.js';
@@ -21,6 +21,7 @@ import { ticketUpdatedEvent } from '../core/ticket-events.js';
 import { transferNotice } from './transfer-notice.js';
 import { ratingRequestText } from './rating-request.js';
 import { storedFilesOf } from '../media/media-files.queries.js';
+import { UPDATE_TICKETS_RATING_ASKED_AT } from './tickets.queries.js';
 
 export const TICKETS_PAGE_SIZE = 40;
 
@@ -292,7 +293,7 @@ export class TicketsService {
     if (connection?.status !== 'CONNECTED') return [];
     const text = askRating ? ratingRequestText(connection.bot?.ratingMessage) : (connection.bot?.complationMessage ?? '').trim();
     if (!text) return [];
-    if (askRating) await tx.query(`UPDATE tickets.tickets SET "ratingAskedAt" = now() WHERE id = $1 AND "companyId" = $2`, [ticketId, companyId]);
+    if (askRating) await tx.query(UPDATE_TICKETS_RATING_ASKED_AT, [ticketId, companyId]);
     const body = await this.sender.withVariables(row, text, tx);
     return (await this.sender.sendManyInTransaction(tx, [{ row, body, bot: true }], { connectionsChecked: true })).outboxIds;
   }

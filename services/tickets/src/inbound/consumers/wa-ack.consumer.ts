@@ -9,14 +9,8 @@ import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { Outbox } from '../../outbox/outbox.service.js';
+import { MESSAGE_BY_WID, SELECT_MESSAGES_BY_WIDS } from './wa-ack.queries.js';
 
-/**
- * The message a row `u` (whatsapp, wid, company) names, looked up by its unique key one row at a time. Joined
- * directly, a batch's keys were matched by scanning the connection's messages whenever PostgreSQL's statistics
- * were behind (a new or fast-growing table): each ack's write cost grew with the messages already sent. The
- * LIMIT keeps the lookup a subquery of its own, which the planner does not merge into a join.
- */
-const MESSAGE_BY_WID = `SELECT id FROM tickets.messages WHERE "whatsappId" = u.whatsapp AND wid = u.wid AND "companyId" = u.company LIMIT 1`;
 
 /**
  * `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced
@@ -96,8 +90,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       if (repeated) {
         const named = [...acks, ...failed];
         const now = (await tx.query(
-          `SELECT m.* FROM unnest($1::int[], $2::text[], $3::int[]) AS u(whatsapp, wid, company)
-             CROSS JOIN LATERAL (${MESSAGE_BY_WID}) f JOIN tickets.messages m ON m.id = f.id`,
+          SELECT_MESSAGES_BY_WIDS,
           [named.map((a) => a.connectionId), named.map((a) => a.waMessageId), named.map((a) => a.companyId)],
         )) as Array<Parameters<typeof messageOfRow>[0]>;
         for (const r of now) if (!byId.has(String(r.id))) byId.set(String(r.id), messageOfRow(r));

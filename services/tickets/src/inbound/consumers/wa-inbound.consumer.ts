@@ -13,6 +13,7 @@ import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { storeInbound } from '../store-inbound.js';
+import { SELECT_CONNECTIONS_BY_ID, SELECT_CONTACTS_BY_ID, SELECT_DELETED_COMPANIES_BY_ID, SELECT_MESSAGES_BY_ID } from './wa-inbound.queries.js';
 
 /**
  * `wa.inbound.*` → PostgreSQL, the path that must lose nothing and double nothing: a batch is stored
@@ -54,7 +55,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
 
   /** The stored rows, as the entity has them (bigint columns as numbers where the entity says so). */
   private async messagesById(ids: number[]): Promise<MessageEntity[]> {
-    const rows = await this.tickets.keyed<Parameters<typeof messageOfRow>[0]>('SELECT * FROM tickets.messages WHERE id = ANY($1::bigint[])', [ids]);
+    const rows = await this.tickets.keyed<Parameters<typeof messageOfRow>[0]>(SELECT_MESSAGES_BY_ID, [ids]);
     return rows.map(messageOfRow);
   }
 
@@ -73,14 +74,14 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     }
     if (contactIds.size === 0) return [];
     // the rows as the entity has them (every column is one of its fields), without the ORM's cost per row
-    const contacts = await this.tickets.keyed<ContactEntity>('SELECT * FROM tickets.contacts WHERE id = ANY($1::int[])', [[...contactIds]]);
+    const contacts = await this.tickets.keyed<ContactEntity>(SELECT_CONTACTS_BY_ID, [[...contactIds]]);
     return contacts.map((c) => contactUpdated(contactView(c)));
   }
 
   private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
     const connectionIds = [...new Set(batch.map((m) => m.data.connectionId))];
     const connections = new Map(
-      (await this.tickets.keyed<Pick<ConnectionEntity, 'id' | 'queueIds'>>('SELECT id, "queueIds" FROM tickets.connections WHERE id = ANY($1::int[])', [connectionIds])).map(
+      (await this.tickets.keyed<Pick<ConnectionEntity, 'id' | 'queueIds'>>(SELECT_CONNECTIONS_BY_ID, [connectionIds])).map(
         (c) => [c.id, c] as const,
       ),
     );
@@ -88,7 +89,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     // messages still on their way are dropped; only this rare case asks)
     const unknownCompanies = [...new Set(batch.filter((m) => !connections.has(m.data.connectionId)).map((m) => m.data.companyId))];
     const gone = unknownCompanies.length
-      ? new Set(((await this.db.query(`SELECT id FROM tickets.deleted_companies WHERE id = ANY($1::int[])`, [unknownCompanies])) as Array<{ id: number }>).map((r) => r.id))
+      ? new Set(((await this.db.query(SELECT_DELETED_COMPANIES_BY_ID, [unknownCompanies])) as Array<{ id: number }>).map((r) => r.id))
       : null;
     if (gone?.size) {
       this.logger.warn({ companies: [...gone], dropped: batch.filter((m) => gone.has(m.data.companyId)).length }, 'messages of deleted companies dropped');

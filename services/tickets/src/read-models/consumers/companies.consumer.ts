@@ -5,6 +5,7 @@ import { deleteCompanyRows } from '@wa/database';
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { MediaStorage } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
+import { INSERT_DELETED_COMPANIES } from './companies.queries.js';
 
 /**
  * A deleted company (`company.deleted`) loses everything tickets keeps of it: every row of the schema with
@@ -43,7 +44,7 @@ export class CompaniesConsumer implements OnApplicationBootstrap, OnApplicationS
    */
   private async forget(companyId: number): Promise<void> {
     const deleted = await this.db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO tickets.deleted_companies (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [companyId]);
+      await tx.query(INSERT_DELETED_COMPANIES, [companyId]);
       return deleteCompanyRows(tx, 'tickets', companyId);
     });
     await this.storage.deleteCompany(companyId);

@@ -4,6 +4,7 @@ import { Streams, type ConnectionChangedEvent, type ConnectionDeletedEvent, type
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 import { BOT_DEFAULTS, type ConnectionBot } from '../../database/entities/index.js';
+import { UPSERT_CONNECTIONS, DELETE_CONNECTIONS_BY_ID } from './connections.queries.js';
 
 /** The bot settings of a connection, as tickets keeps them. */
 export function connectionBot(c: Partial<WhatsappDto>): ConnectionBot {
@@ -54,18 +55,14 @@ export class ConnectionsConsumer implements OnApplicationBootstrap, OnApplicatio
     const kind = m.subject.split('.')[1];
     if (kind === 'deleted') {
       const e = m.data as ConnectionDeletedEvent;
-      await this.db.query(`DELETE FROM tickets.connections WHERE id = $1 AND "companyId" = $2`, [e.connectionId, e.companyId]);
+      await this.db.query(DELETE_CONNECTIONS_BY_ID, [e.connectionId, e.companyId]);
       return;
     }
     const c: WhatsappDto | undefined = kind === 'session' ? (m.data as ConnectionSessionEvent).session : (m.data as ConnectionChangedEvent).connection;
     if (!c) return;
     // a late, older event never overwrites a newer state
     await this.db.query(
-      `INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault", "queueIds", "greetingMessage", bot, "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, "isDefault" = EXCLUDED."isDefault",
-              "queueIds" = EXCLUDED."queueIds", "greetingMessage" = EXCLUDED."greetingMessage", bot = EXCLUDED.bot, "updatedAt" = EXCLUDED."updatedAt"
-        WHERE tickets.connections."updatedAt" <= EXCLUDED."updatedAt"`,
+      UPSERT_CONNECTIONS,
       [c.id, c.companyId, c.name, c.status, c.isDefault, c.queueIds ?? [], c.greetingMessage ?? '', JSON.stringify(connectionBot(c)), c.updatedAt],
     );
   }

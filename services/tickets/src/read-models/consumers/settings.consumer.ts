@@ -4,6 +4,7 @@ import { Streams, type CompanySchedulesUpdatedEvent, type SettingUpdatedEvent } 
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 import { COMPANY_SCHEDULES_KEY } from '../read-models.repository.js';
+import { UPSERT_COMPANY_SETTINGS } from './settings.queries.js';
 
 /** Keeps tickets' copy of the company settings it acts on (sendGreetingAccepted…) in step with auth. */
 @Injectable()
@@ -44,8 +45,7 @@ export class SettingsConsumer implements OnApplicationBootstrap, OnApplicationSh
 
   private async keep(companyId: number, key: string, value: string): Promise<void> {
     await this.db.query(
-      `INSERT INTO tickets.company_settings ("companyId", key, value) VALUES ($1, $2, $3)
-       ON CONFLICT ("companyId", key) DO UPDATE SET value = EXCLUDED.value`,
+      UPSERT_COMPANY_SETTINGS,
       [companyId, key, value],
     );
   }

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
+import { pendingSchedulesSql } from './schedule-jobs.queries.js';
 
 export const SCHEDULES_QUEUE = 'schedules';
 
@@ -91,9 +92,7 @@ export class ScheduleJobs implements OnApplicationBootstrap, OnApplicationShutdo
     try {
       for (;;) {
         const rows: Array<{ id: number; companyId: number; sendAt: Date }> = await this.db.query(
-          `SELECT id, "companyId", "sendAt" FROM tickets.schedules
-            WHERE status = 'PENDENTE' AND ("sendAt", id) > ($1, $2) ${overdueOnly ? `AND "sendAt" < now() - ($4 || ' milliseconds')::interval` : ''}
-            ORDER BY "sendAt", id LIMIT $3`,
+          pendingSchedulesSql(overdueOnly),
           overdueOnly ? [after.sendAt, after.id, SWEEP_BATCH, String(this.env.SCHEDULE_SWEEP_MS)] : [after.sendAt, after.id, SWEEP_BATCH],
         );
         if (rows.length === 0) return;

@@ -2,7 +2,7 @@ import { seesQueuelessTickets } from '@wa/auth';
 import { likeEscaped } from '@wa/database';
 import type { TicketStatus } from '@wa/contracts';
 import type { Caller } from '../../../identity/caller.service.js';
-import { TICKET_COLUMNS, TICKET_JOINS } from '../../core/ticket-view.js';
+import { TICKET_COLUMNS, TICKET_JOINS } from '../../core/ticket-row.queries.js';
 
 export interface ListTicketsFilter {
   status?: TicketStatus;
