@@ -1,6 +1,6 @@
 import { Badge, Box, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
 import { useTheme } from 'next-themes';
-import { lazy } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdDarkMode, MdLightMode, MdMenu, MdRefresh, MdTranslate, MdVolumeUp } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
@@ -16,6 +16,7 @@ import { ContactAvatar } from '../../components/ContactAvatar';
 const VolumePopover = lazy(() => import('./menus/VolumePopover'));
 const LanguageMenu = lazy(() => import('./menus/LanguageMenu'));
 const AccountMenu = lazy(() => import('./menus/AccountMenu'));
+const UserDialog = lazy(() => import('../users/UserDialog').then((m) => ({ default: m.UserDialog })));
 
 function ThemeToggle() {
   const { t } = useTranslation();
@@ -42,7 +43,9 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
   const user = useAppSelector(selectUser);
   const isAdmin = useAppSelector(selectIsAdmin);
   const dueDate = user?.company?.dueDate;
-  const expiryDays = isAdmin ? expiryWarningDays(dueDate, new Date(), companyTimeZone(user?.company)) : null;
+  const [profileOpen, setProfileOpen] = useState(false);
+  // spec 01 §4: the subscription's warning shows to everyone signed in; the due date in the greeting only to admins
+  const expiryDays = expiryWarningDays(dueDate, new Date(), companyTimeZone(user?.company));
 
   const volumeButton = (onClick?: () => void) => (
     <IconButton variant="ghost" size="sm" aria-label={t('topBar.volume')} title={t('topBar.volume')} onClick={onClick} data-testid="volume-button">
@@ -91,9 +94,14 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
         <ChatsButton />
         <NotificationsButton />
         <Deferred placeholder={accountButton}>
-          <AccountMenu trigger={accountButton()} />
+          <AccountMenu trigger={accountButton()} onProfile={() => setProfileOpen(true)} />
         </Deferred>
       </HStack>
+      {profileOpen && user && (
+        <Suspense fallback={null}>
+          <UserDialog user={user} ownProfile onClose={() => setProfileOpen(false)} />
+        </Suspense>
+      )}
     </Flex>
   );
 }

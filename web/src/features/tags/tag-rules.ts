@@ -7,8 +7,28 @@ export const TAG_NAME_MAX = 100;
 /** The server's default colour of a tag. */
 export const DEFAULT_TAG_COLOR = '#A4CCCC';
 
-/** The colours offered in the tag dialog (any other one through the colour input). */
-export const TAG_PALETTE = ['#A4CCCC', '#2E7D32', '#00897B', '#1976D2', '#3949AB', '#7B1FA2', '#D81B60', '#C62828', '#EF6C00', '#F9A825', '#6D4C41', '#546E7A'] as const;
+/** The colours offered in the tag dialog, a fixed palette of about 50 (spec 02 §9; any other one through the colour input). */
+export const TAG_PALETTE = [
+  '#A4CCCC',
+  // reds, pinks, purples
+  '#FFCDD2', '#EF5350', '#C62828', '#B71C1C',
+  '#F8BBD0', '#EC407A', '#D81B60', '#880E4F',
+  '#E1BEE7', '#AB47BC', '#7B1FA2', '#4A148C',
+  '#7E57C2', '#512DA8',
+  // indigos, blues, cyans, teals
+  '#5C6BC0', '#3949AB', '#1A237E',
+  '#BBDEFB', '#42A5F5', '#1976D2', '#0D47A1',
+  '#4FC3F7', '#0288D1', '#26C6DA', '#00838F',
+  '#B2DFDB', '#26A69A', '#00897B', '#004D40',
+  // greens, limes, yellows, oranges
+  '#C8E6C9', '#66BB6A', '#2E7D32', '#1B5E20',
+  '#9CCC65', '#558B2F', '#D4E157', '#9E9D24',
+  '#FFF176', '#F9A825', '#FFCA28', '#FF8F00',
+  '#FFA726', '#EF6C00', '#FF7043', '#D84315',
+  // browns and greys
+  '#A1887F', '#6D4C41',
+  '#BDBDBD', '#616161', '#90A4AE', '#546E7A', '#263238',
+] as const;
 
 /** What the server takes as a colour: #rgb to #rrggbbaa, or a colour name. */
 const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]{3,20}$/;

@@ -2,6 +2,7 @@ import { Button, Dialog, Field, Input, NativeSelect, Portal, Stack } from '@chak
 import type { AllTicket, Profile, UserDto } from '@wa/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../../app/i18n';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { SelectField } from '../../app/SelectField';
@@ -19,9 +20,10 @@ const ALL_TICKET: AllTicket[] = ['enabled', 'desabled'];
 
 /**
  * Add (user null) or edit a user (spec 01 §2 "User dialog", §5, §6): name, email, password; for admins also
- * the profile, queues, ticket visibility (allTicket) and default connection.
+ * the profile, queues, ticket visibility (allTicket) and default connection. `ownProfile`: the account menu's
+ * profile (spec 01 §2), the signed-in user's own record with their language too (kept in this browser).
  */
-export function UserDialog({ user, onClose }: { user: UserDto | null; onClose(): void }) {
+export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDto | null; onClose(): void; ownProfile?: boolean }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const me = useAppSelector(selectUser);
@@ -30,6 +32,7 @@ export function UserDialog({ user, onClose }: { user: UserDto | null; onClose():
   const [values, setValues] = useState<UserFormValues>(() => userFormOf(user));
   const [touched, setTouched] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [language, setLanguage] = useState<Language>(currentLanguage);
   const fields = userFormFields(viewer, user, values.password !== '');
   const errors = validateUserForm(values, creating, fields);
   const { data: queues = [] } = useListQueuesQuery(undefined, { skip: !fields.queues });
@@ -58,6 +61,7 @@ export function UserDialog({ user, onClose }: { user: UserDto | null; onClose():
         storeUser(next);
         dispatch(userLoaded(next));
       }
+      if (ownProfile && language !== currentLanguage()) await changeLanguage(language);
       notify.success(t('users.toasts.saved'));
       onClose();
     } catch (err) {
@@ -92,7 +96,7 @@ export function UserDialog({ user, onClose }: { user: UserDto | null; onClose():
           <Dialog.Content data-testid="user-dialog">
             <form onSubmit={submit} noValidate style={{ display: 'contents' }}>
               <Dialog.Header>
-                <Dialog.Title>{creating ? t('users.dialog.addTitle') : t('users.dialog.editTitle')}</Dialog.Title>
+                <Dialog.Title>{ownProfile ? t('users.dialog.profileTitle') : creating ? t('users.dialog.addTitle') : t('users.dialog.editTitle')}</Dialog.Title>
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="4">
@@ -104,6 +108,21 @@ export function UserDialog({ user, onClose }: { user: UserDto | null; onClose():
                     helper: creating ? undefined : t('users.dialog.passwordHint'),
                   })}
                   {fields.oldPassword && textField('oldPassword', t('users.dialog.oldPassword'), 'user-old-password', { type: 'password' })}
+                  {ownProfile && (
+                    <Field.Root>
+                      <Field.Label>{t('users.dialog.language')}</Field.Label>
+                      <NativeSelect.Root>
+                        <NativeSelect.Field value={language} onChange={(e) => setLanguage(e.target.value as Language)} data-testid="user-language">
+                          {LANGUAGES.map((lng) => (
+                            <option key={lng} value={lng}>
+                              {t(`languages.${lng}`)}
+                            </option>
+                          ))}
+                        </NativeSelect.Field>
+                        <NativeSelect.Indicator />
+                      </NativeSelect.Root>
+                    </Field.Root>
+                  )}
                   {fields.profile && (
                     <Field.Root>
                       <Field.Label>{t('users.dialog.profile')}</Field.Label>

@@ -138,6 +138,7 @@ const en: Translation = {
     refresh: 'Reload',
     language: 'Language',
     account: 'Account',
+    profile: 'Profile',
     logout: 'Logout',
   },
   languages: {
@@ -465,6 +466,8 @@ const en: Translation = {
       email: 'Email',
       password: 'Password',
       passwordHint: 'Leave blank to keep the current password',
+      language: 'Language',
+      profileTitle: 'My profile',
       oldPassword: 'Current password',
       profile: 'Profile',
       queues: 'Queues',

@@ -138,6 +138,7 @@ const es: Translation = {
     refresh: 'Recargar',
     language: 'Idioma',
     account: 'Cuenta',
+    profile: 'Perfil',
     logout: 'Salir',
   },
   languages: {
@@ -465,6 +466,8 @@ const es: Translation = {
       email: 'Correo',
       password: 'Contraseña',
       passwordHint: 'Déjela en blanco para mantener la contraseña actual',
+      language: 'Idioma',
+      profileTitle: 'Mi perfil',
       oldPassword: 'Contraseña actual',
       profile: 'Perfil',
       queues: 'Colas',

@@ -140,6 +140,7 @@ const pt = {
     refresh: 'Recarregar',
     language: 'Idioma',
     account: 'Conta',
+    profile: 'Perfil',
     logout: 'Sair',
   },
   languages: {
@@ -467,6 +468,8 @@ const pt = {
       email: 'Email',
       password: 'Senha',
       passwordHint: 'Deixe em branco para manter a senha atual',
+      language: 'Idioma',
+      profileTitle: 'Meu perfil',
       oldPassword: 'Senha atual',
       profile: 'Perfil',
       queues: 'Filas',

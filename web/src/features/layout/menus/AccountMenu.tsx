@@ -1,15 +1,15 @@
 import { Box, Menu, Portal, Text } from '@chakra-ui/react';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdLogout } from 'react-icons/md';
+import { MdLogout, MdPerson } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
 import { loggedOut, selectUser } from '../../../app/session';
 import { clearSession } from '../../../app/storage';
 import { useAppDispatch, useAppSelector } from '../../../app/store';
 import { useLogoutMutation } from '../../../app/auth.api';
 
-/** Who is signed in, and the logout. */
-export default function AccountMenu({ trigger }: { trigger: ReactElement }) {
+/** Who is signed in, their profile (spec 01 §2: own name, password and language) and the logout. */
+export default function AccountMenu({ trigger, onProfile }: { trigger: ReactElement; onProfile(): void }) {
   const { t } = useTranslation();
   const user = useAppSelector(selectUser);
   const dispatch = useAppDispatch();
@@ -40,6 +40,10 @@ export default function AccountMenu({ trigger }: { trigger: ReactElement }) {
               </Text>
             </Box>
             <Menu.Separator />
+            <Menu.Item value="profile" onClick={onProfile} data-testid="profile">
+              <MdPerson />
+              {t('topBar.profile')}
+            </Menu.Item>
             <Menu.Item value="logout" data-testid="logout">
               <MdLogout />
               {t('topBar.logout')}

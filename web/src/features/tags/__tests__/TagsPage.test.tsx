@@ -89,6 +89,17 @@ describe('/tags (spec 02 "Tags", §5, §6)', () => {
     expect(r.getByText('Adicionar tag')).toBeTruthy();
   });
 
+  it('the colour picker offers the palette of about 50 colours (spec 02 §9), each a swatch that picks it', async () => {
+    const r = renderFor(aUser('user'));
+    const dialog = await openAdd(r);
+    const swatches = within(within(dialog).getByTestId('tag-palette')).getAllByRole('button');
+    expect(swatches.length).toBeGreaterThanOrEqual(45);
+    expect(swatches.length).toBeLessThanOrEqual(55);
+    expect(new Set(swatches.map((b) => b.getAttribute('data-testid'))).size).toBe(swatches.length);
+    fireEvent.click(within(dialog).getByTestId('tag-swatch-4A148C'));
+    expect((within(dialog).getByTestId('tag-color') as HTMLInputElement).value).toBe('#4A148C');
+  });
+
   it('adding sends POST /tags with the name, the colour and the kanban mark (admin)', async () => {
     const r = renderFor(aUser('admin'));
     const dialog = await openAdd(r);

@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { render } from '@testing-library/react';
 import { mockScrollBox } from '../../test/scroll-box';
-import { useScrollPaging } from '../list-page';
+import { useScrollPaging } from '../../app/list-page';
 
 /** A list box driven by useScrollPaging, as every paged list page has (contacts, users, tags, prompts, …). */
 function List({ query, count }: { query: { hasNextPage: boolean; isFetching: boolean; fetchNextPage(): unknown }; count: number }) {
