@@ -15,6 +15,8 @@ import { MediaStorage, mediaStorageFrom, serviceModules } from '@wa/server-kit';
 import { CompanyRefs } from './company-refs/company-refs.js';
 import { CompanyRefsRepository } from './company-refs/company-refs.repository.js';
 import { CompaniesRepository } from './companies/companies.repository.js';
+import { CompaniesService } from './companies/companies.service.js';
+import { CompanyAccessService } from './company-access/company-access.service.js';
 import { HelpsRepository } from './helps/helps.repository.js';
 import { AnnouncementsRepository } from './announcements/announcements.repository.js';
 import { PasswordResetsRepository } from './password-reset/password-resets.repository.js';
@@ -47,7 +49,7 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET, directoryOwner: true }),
       ],
       controllers: [CompanyAccessController, PlanUsageController, CompaniesController, HelpsController, AnnouncementsController, SessionsController, UsersController, SettingsController, VersionController, PasswordResetController, SignupController],
-      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, PlanEpochs, CompaniesAdminService, HelpsService, AnnouncementsService, SettingSecrets, SettingsService,
+      providers: [{ provide: AuthEnv, useValue: env }, Outbox, CompanyRefs, LoginLimiter, SessionsService, UsersService, UsersRepository, PasswordResetService, SignupService, PlansCopyConsumer, PlanEpochs, CompaniesAdminService, HelpsService, AnnouncementsService, SettingSecrets, SettingsService, CompaniesService, CompanyAccessService,
         // repositories: the service's SQL and TypeORM
         CompaniesRepository, CompanyRefsRepository, HelpsRepository, AnnouncementsRepository, PasswordResetsRepository, PlansRepository, SessionsRepository, SettingsRepository, { provide: MediaStorage, useValue: mediaStorageFrom(env) }],
     };

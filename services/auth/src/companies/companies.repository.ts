@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { likeEscaped } from '@wa/database';
+import type { WorkingDay } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CompanyEntity } from '../database/entities/index.js';
 
@@ -20,6 +21,20 @@ export class CompaniesRepository {
   /** The first `limit` by name (case-insensitive), then id. */
   list(limit: number): Promise<CompanyEntity[]> {
     return this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id').take(limit).getMany();
+  }
+
+  /** With `lock`, locked to the end of the transaction. */
+  find(manager: EntityManager, id: number, lock = false): Promise<CompanyEntity | null> {
+    return manager.getRepository(CompanyEntity).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  }
+
+  /** How many companies are on a plan. */
+  countOnPlan(planId: number): Promise<number> {
+    return this.db.getRepository(CompanyEntity).countBy({ planId });
+  }
+
+  async setSchedules(tx: EntityManager, id: number, schedules: WorkingDay[]): Promise<void> {
+    await tx.getRepository(CompanyEntity).update({ id }, { schedules });
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PlanChangedEvent } from '@wa/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { PlanEntity } from '../database/entities/index.js';
 
 /** Plan `id` with every flag on and no counts (billing's plan 1), unless auth's copy has it already. */
 export async function insertFullPlan(tx: EntityManager, id: number): Promise<void> {
@@ -12,6 +13,10 @@ export async function insertFullPlan(tx: EntityManager, id: number): Promise<voi
 @Injectable()
 export class PlansRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  find(id: number, manager: EntityManager = this.db.manager): Promise<PlanEntity | null> {
+    return manager.getRepository(PlanEntity).findOneBy({ id });
+  }
 
   /** The plan as billing has it at `at`, unless the copy already holds a later state (a replay, an old event). */
   async upsert(p: PlanChangedEvent['plan'], at: string): Promise<void> {

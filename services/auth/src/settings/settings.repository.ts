@@ -37,8 +37,8 @@ export class SettingsRepository {
   }
 
   /** A company's settings, by key. */
-  ofCompany(companyId: number): Promise<SettingEntity[]> {
-    return this.db.getRepository(SettingEntity).find({ where: { companyId }, order: { key: 'ASC' } });
+  ofCompany(companyId: number, manager: EntityManager = this.db.manager): Promise<SettingEntity[]> {
+    return manager.getRepository(SettingEntity).find({ where: { companyId }, order: { key: 'ASC' } });
   }
 
   /** The settings of several companies, by key. */
@@ -46,8 +46,8 @@ export class SettingsRepository {
     return manager.getRepository(SettingEntity).find({ where: { companyId: In(ids) }, order: { key: 'ASC' } });
   }
 
-  find(companyId: number, key: string): Promise<SettingEntity | null> {
-    return this.db.getRepository(SettingEntity).findOneBy({ companyId, key });
+  find(companyId: number, key: string, manager: EntityManager = this.db.manager): Promise<SettingEntity | null> {
+    return manager.getRepository(SettingEntity).findOneBy({ companyId, key });
   }
 
   async valueOf(companyId: number, key: string): Promise<string | undefined> {

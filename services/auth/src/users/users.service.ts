@@ -7,7 +7,7 @@ import argon2 from 'argon2';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CompanyRefs } from '../company-refs/company-refs.js';
-import { planLimitsOf } from '../company-access/company-access.controller.js';
+import { planLimitsOf } from '../company-access/company-access.service.js';
 import { CompanyEntity } from '../database/entities/company.entity.js';
 import { PlanEntity } from '../database/entities/index.js';
 import { UserEntity } from '../database/entities/user.entity.js';
