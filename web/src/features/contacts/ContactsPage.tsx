@@ -39,7 +39,9 @@ export default function ContactsPage() {
   const schedules = canSchedule(useAppSelector(selectUser));
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useListContactsInfiniteQuery(searchParam);
+  const [dateStart, setDateStart] = useState('');
+  const [dateEnd, setDateEnd] = useState('');
+  const list = useListContactsInfiniteQuery({ search: searchParam, dateStart, dateEnd });
   const contacts = list.data?.pages.flatMap((p) => p.contacts) ?? [];
   const paging = useScrollPaging(list, contacts.length);
   const count = list.data?.pages[0]?.count ?? 0;
@@ -84,6 +86,28 @@ export default function ContactsPage() {
         </Heading>
         <HStack gap="2" wrap="wrap">
           <Input size="sm" w="60" placeholder={t('contacts.search')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="contacts-search" />
+          <Input
+            size="sm"
+            w="40"
+            type="date"
+            aria-label={t('contacts.dateStart')}
+            title={t('contacts.dateStart')}
+            value={dateStart}
+            max={dateEnd || undefined}
+            onChange={(e) => setDateStart(e.target.value)}
+            data-testid="contacts-date-start"
+          />
+          <Input
+            size="sm"
+            w="40"
+            type="date"
+            aria-label={t('contacts.dateEnd')}
+            title={t('contacts.dateEnd')}
+            value={dateEnd}
+            min={dateStart || undefined}
+            onChange={(e) => setDateEnd(e.target.value)}
+            data-testid="contacts-date-end"
+          />
           {isAdmin && (
             <>
               <input ref={fileInput} type="file" accept=".xlsx,.csv" hidden onChange={(e) => void importFile(e.target.files?.[0])} data-testid="contacts-import-file" />

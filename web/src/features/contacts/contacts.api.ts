@@ -13,6 +13,16 @@ export interface ContactForm {
 
 export type ContactPages = { pages: ContactsPage[]; pageParams: number[] };
 
+/** A contacts list: the search text and the days of creation (`YYYY-MM-DD`, the company's time; empty: any). */
+export interface ContactListArgs {
+  search: string;
+  dateStart?: string;
+  dateEnd?: string;
+}
+
+/** Whether a list shows every contact (a new one joins it). */
+export const isUnfilteredContactList = (args: ContactListArgs): boolean => !args.search && !args.dateStart && !args.dateEnd;
+
 /** A contact changed: replaced where a cached page holds it; a new one joins the first page of the unfiltered list. */
 export function upsertContactPages(data: ContactPages, contact: ContactDto, unfiltered: boolean): ContactPages {
   let found = false;
@@ -48,10 +58,10 @@ type Dispatch = (action: unknown) => unknown;
 export function changeContactLists(state: RootState, dispatch: Dispatch, change: { contact: ContactDto } | { removed: number }): void {
   for (const entry of api.util.selectInvalidatedBy(state, ['ContactList'])) {
     if (entry.endpointName !== 'listContacts') continue;
-    const search = entry.originalArgs as string;
+    const args = entry.originalArgs as ContactListArgs;
     dispatch(
-      contactsApi.util.updateQueryData('listContacts', search, (d) =>
-        'removed' in change ? removeContactPages(plain(d) as ContactPages, change.removed) : upsertContactPages(plain(d) as ContactPages, change.contact, !search),
+      contactsApi.util.updateQueryData('listContacts', args, (d) =>
+        'removed' in change ? removeContactPages(plain(d) as ContactPages, change.removed) : upsertContactPages(plain(d) as ContactPages, change.contact, isUnfilteredContactList(args)),
       ),
     );
   }
@@ -59,13 +69,16 @@ export function changeContactLists(state: RootState, dispatch: Dispatch, change:
 
 export const contactsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** `GET /contacts` by search text, page after page */
-    listContacts: build.infiniteQuery<ContactsPage, string, number>({
+    /** `GET /contacts` by search text and days of creation (`dateStart`, `dateEnd`), page after page */
+    listContacts: build.infiniteQuery<ContactsPage, ContactListArgs, number>({
       infiniteQueryOptions: {
         initialPageParam: 1,
         getNextPageParam: (last, _all, lastParam) => (last.hasMore ? lastParam + 1 : undefined),
       },
-      query: ({ queryArg, pageParam }) => ({ url: '/contacts', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
+      query: ({ queryArg, pageParam }) => ({
+        url: '/contacts',
+        params: { searchParam: queryArg.search || undefined, dateStart: queryArg.dateStart || undefined, dateEnd: queryArg.dateEnd || undefined, pageNumber: pageParam },
+      }),
       providesTags: ['ContactList'],
     }),
     /** contacts for a picker: the search text of the new-ticket modal */

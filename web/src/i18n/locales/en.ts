@@ -228,6 +228,8 @@ const en: Translation = {
   contacts: {
     importPhone: 'Import from phone',
     title: 'Contacts',
+    dateStart: 'Created from',
+    dateEnd: 'Created until',
     search: 'Search...',
     add: 'Add contact',
     import: 'Import',

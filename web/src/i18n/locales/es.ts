@@ -228,6 +228,8 @@ const es: Translation = {
   contacts: {
     importPhone: 'Importar del celular',
     title: 'Contactos',
+    dateStart: 'Creados desde',
+    dateEnd: 'Creados hasta',
     search: 'Buscar...',
     add: 'Agregar contacto',
     import: 'Importar',

@@ -230,6 +230,8 @@ const pt = {
   contacts: {
     importPhone: 'Importar do celular',
     title: 'Contatos',
+    dateStart: 'Criados a partir de',
+    dateEnd: 'Criados até',
     search: 'Pesquisar...',
     add: 'Adicionar contato',
     import: 'Importar',
