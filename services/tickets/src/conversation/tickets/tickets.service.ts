@@ -9,7 +9,7 @@ import { ContactsService } from '../contacts/contacts.service.js';
 import { WhatsappCheck } from '../contacts/whatsapp-check.service.js';
 import { CallerService, type Caller } from '../../identity/caller.service.js';
 import { assertOwnedIds } from '../../identity/owned-ids.js';
-import { ConversationSender  } from '../sending/conversation-sender.js';
+import { ConversationSender } from '../sending/conversation-sender.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { ReadModels } from '../../read-models/read-models.repository.js';
 import { listTicketsQuery } from './queries/list-tickets.queries.js';
@@ -18,6 +18,7 @@ import type { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, Updat
 import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
 import { ticketUpdatedEvent } from '../core/ticket-events.js';
+import { ticketTransition, type TicketEffect, type TicketTransition } from './ticket-transition.js';
 import { transferNotice } from './transfer-notice.js';
 import { ratingRequestText } from './rating-request.js';
 import { storedFilesOf } from '../media/media-files.queries.js';
@@ -135,14 +136,14 @@ export class TicketsService {
     }
   }
 
-  /** Accept, return, resolve, reopen and transfer (spec 01 §4). */
+  /**
+   * Accept, return, resolve, reopen and transfer (spec 01 §4): the ids the change names checked, the state machine
+   * (ticketTransition) gives the patch and what goes to the customer, applied in one transaction.
+   */
   async update(caller: Caller, id: number, dto: UpdateTicketDto): Promise<TicketDto> {
     const current = await this.tickets.findById(caller.companyId, id);
     this.visible(caller, current);
     const row = current as TicketRow;
-    const patch: Partial<TicketEntity> = {};
-    let greet = false;
-    const target = dto.status ?? row.status;
     // a user id in the body must be a user of the caller's company, whatever it is used for
     if (typeof dto.userId === 'number' && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
     // so must the prompt and the integration put on it (the bot would run another company's, on its key)
@@ -150,80 +151,43 @@ export class TicketsService {
       { field: 'promptId', kind: 'prompt', ids: dto.promptId },
       { field: 'integrationId', kind: 'integration', ids: dto.integrationId },
     ]);
-
-    if (dto.status && dto.status !== row.status) {
-      if (dto.status === 'open') {
-        // accept (pending → open) or reopen (closed → open): the caller takes it
-        if (!caller.isAdmin && row.status === 'open' && row.userId !== caller.id) throw new DomainError('ERR_NO_PERMISSION');
-        patch.status = 'open';
-        // someone took the conversation: the bot is done with it
-        patch.chatbot = false;
-        // a waiting ticket may be handed to another agent (the transfer dialog); otherwise the caller takes it
-        patch.userId = dto.userId && (caller.isAdmin || row.status === 'pending') ? dto.userId : caller.id;
-        greet = row.status === 'pending' && !row.isGroup && patch.userId === caller.id;
-      } else if (dto.status === 'pending') {
-        // return: back to the queue, no owner
-        this.assertHolderOrAdmin(caller, row);
-        patch.status = 'pending';
-        patch.userId = null;
-      } else {
-        // resolve
-        if (row.status === 'open') this.assertHolderOrAdmin(caller, row);
-        patch.status = 'closed';
-        patch.chatbot = false;
-        patch.useIntegration = false;
-        patch.promptId = null;
-        patch.unreadMessages = 0;
-        if (dto.userId !== undefined || row.userId === null) patch.userId = dto.userId ?? caller.id;
-      }
-    } else if (dto.userId !== undefined && target === 'open' && dto.userId !== row.userId) {
-      // transfer to another agent
-      this.assertHolderOrAdmin(caller, row);
-      patch.userId = dto.userId;
-    }
-    if (dto.queueId !== undefined && dto.queueId !== row.queueId) {
-      this.assertHolderOrAdmin(caller, row, true);
-      if (dto.queueId !== null) await this.mustFindQueue(caller.companyId, dto.queueId);
-      patch.queueId = dto.queueId;
-    }
-    if (dto.whatsappId !== undefined && dto.whatsappId !== null && dto.whatsappId !== row.whatsappId) {
-      this.assertHolderOrAdmin(caller, row, true);
-      if (!(await this.readModels.connection(caller.companyId, dto.whatsappId))) throw new DomainError('ERR_NO_WAPP_FOUND');
-      patch.whatsappId = dto.whatsappId;
-    }
-    if (dto.useIntegration !== undefined) patch.useIntegration = dto.useIntegration;
-    if (dto.promptId !== undefined) patch.promptId = dto.promptId;
-    if (dto.integrationId !== undefined) patch.integrationId = dto.integrationId;
-    if (Object.keys(patch).length === 0) return this.view(row);
-
-    const wantsGreeting = greet && (await this.readModels.setting(caller.companyId, 'sendGreetingAccepted')) === 'enabled';
-    // a transfer moves a ticket between queues or agents without accepting, returning, resolving or reopening it
-    // (or hands it to another queue's waiting list)
-    const handedOver = patch.status === 'open' && row.status === 'pending' && patch.userId !== caller.id;
-    const transferred =
-      !row.isGroup && (patch.status === undefined ? patch.queueId !== undefined || patch.userId !== undefined : (patch.status === 'pending' || handedOver) && patch.queueId !== undefined);
-    const wantsNotice = transferred && (await this.readModels.setting(caller.companyId, 'sendMsgTransfTicket')) === 'enabled';
-    const closing = patch.status === 'closed' && row.status !== 'closed' && !row.isGroup;
-    const wantsRating = closing && (await this.readModels.setting(caller.companyId, 'userRating')) === 'enabled';
+    const transition = ticketTransition(row, dto, caller);
+    if (transition.checks.queueId !== undefined) await this.mustFindQueue(caller.companyId, transition.checks.queueId);
+    if (transition.checks.whatsappId !== undefined && !(await this.readModels.connection(caller.companyId, transition.checks.whatsappId))) throw new DomainError('ERR_NO_WAPP_FOUND');
+    if (Object.keys(transition.patch).length === 0) return this.view(row);
     try {
-      const outboxIds = await this.db.transaction(async (tx) => {
-        await tx.getRepository(TicketEntity).update({ id, companyId: caller.companyId }, { ...patch, updatedAt: new Date() });
-        const ids: string[] = [];
-        if (wantsGreeting) ids.push(...(await this.greet(tx, caller, id)));
-        if (wantsNotice) ids.push(...(await this.noticeTransfer(tx, row, id)));
-        if (closing) ids.push(...(await this.farewell(tx, caller.companyId, id, wantsRating)));
-        const updated = (await this.tickets.findById(caller.companyId, id, tx)) as TicketRow;
-        ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(this.view(updated))])));
-        return ids;
-      });
-      await this.outbox.flush(outboxIds);
+      await this.apply(caller, row, transition);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // reopening while another conversation with the contact is open on that connection
-      const holder = await this.tickets.openFor(caller.companyId, row.contactId, patch.whatsappId ?? row.whatsappId);
+      const holder = await this.tickets.openFor(caller.companyId, row.contactId, transition.patch.whatsappId ?? row.whatsappId);
       throw holder ? this.conflict(holder) : err;
     }
     return this.view((await this.tickets.findById(caller.companyId, id)) as TicketRow);
+  }
+
+  /**
+   * A transition written in one transaction: the patch, what it sends the customer (each only when the company's
+   * setting says so: the greeting with sendGreetingAccepted, the transfer notice with sendMsgTransfTicket, the
+   * rating request with userRating, else the completion text) and the ticket's announcement.
+   */
+  private async apply(caller: Caller, row: TicketRow, { patch, effects }: TicketTransition): Promise<void> {
+    const enabled = async (effect: TicketEffect, setting: string) => effects.includes(effect) && (await this.readModels.setting(caller.companyId, setting)) === 'enabled';
+    const wantsGreeting = await enabled('greeting', 'sendGreetingAccepted');
+    const wantsNotice = await enabled('transfer-notice', 'sendMsgTransfTicket');
+    const closing = effects.includes('farewell');
+    const wantsRating = await enabled('farewell', 'userRating');
+    const outboxIds = await this.db.transaction(async (tx) => {
+      await tx.getRepository(TicketEntity).update({ id: row.id, companyId: caller.companyId }, { ...patch, updatedAt: new Date() });
+      const ids: string[] = [];
+      if (wantsGreeting) ids.push(...(await this.greet(tx, caller, row.id)));
+      if (wantsNotice) ids.push(...(await this.noticeTransfer(tx, row, row.id)));
+      if (closing) ids.push(...(await this.farewell(tx, caller.companyId, row.id, wantsRating)));
+      const updated = (await this.tickets.findById(caller.companyId, row.id, tx)) as TicketRow;
+      ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(this.view(updated))])));
+      return ids;
+    });
+    await this.outbox.flush(outboxIds);
   }
 
   async remove(caller: Caller, id: number): Promise<void> {
@@ -302,12 +266,6 @@ export class TicketsService {
     if (!row) throw new DomainError('ERR_NO_TICKET_FOUND');
     assertCanSee(caller, row);
     return this.view(row);
-  }
-
-  private assertHolderOrAdmin(caller: Caller, row: TicketRow, allowPending = false): void {
-    if (caller.isAdmin || row.userId === caller.id) return;
-    if (allowPending && row.status === 'pending') return;
-    throw new DomainError('ERR_NO_PERMISSION');
   }
 
   private async mustFindQueue(companyId: number, queueId: number): Promise<QueueEntity> {
