@@ -14,7 +14,7 @@ interface Props {
   accepting: boolean;
   onOpen(ticket: TicketDto): void;
   onAccept(ticket: TicketDto): void;
-  /** a look at a pending conversation before taking it (spec 01: the ticket preview) */
+  /** a look at the conversation (spec 01: the ticket preview; an admin's spy on any ticket), when offered */
   onPreview?(ticket: TicketDto): void;
 }
 
@@ -150,7 +150,7 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
               {tag.name}
             </span>
           ))}
-          {pending && onPreview && (
+          {onPreview && (
             <IconButton
               size="2xs"
               variant="ghost"

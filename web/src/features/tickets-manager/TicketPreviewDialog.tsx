@@ -3,8 +3,8 @@ import type { TicketDto } from '@wa/contracts';
 import { useTranslation } from 'react-i18next';
 import { MessagesList } from '../ticket-chat/MessagesList';
 
-/** spec 01: the ticket preview, a read-only look at a pending conversation that leaves it unread. */
-export function TicketPreviewDialog({ ticket, onClose, onAccept }: { ticket: TicketDto; onClose(): void; onAccept(t: TicketDto): void }) {
+/** spec 01: the ticket preview, a read-only look at a conversation that leaves it unread; a pending one can be accepted from it. */
+export function TicketPreviewDialog({ ticket, onClose, onAccept }: { ticket: TicketDto; onClose(): void; onAccept?: (t: TicketDto) => void }) {
   const { t } = useTranslation();
   return (
     <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size="lg" scrollBehavior="inside">
@@ -24,16 +24,18 @@ export function TicketPreviewDialog({ ticket, onClose, onAccept }: { ticket: Tic
               <Button variant="outline" onClick={onClose}>
                 {t('common.close')}
               </Button>
-              <Button
-                colorPalette="teal"
-                onClick={() => {
-                  onClose();
-                  onAccept(ticket);
-                }}
-                data-testid="ticket-preview-accept"
-              >
-                {t('chat.accept')}
-              </Button>
+              {onAccept && (
+                <Button
+                  colorPalette="teal"
+                  onClick={() => {
+                    onClose();
+                    onAccept(ticket);
+                  }}
+                  data-testid="ticket-preview-accept"
+                >
+                  {t('chat.accept')}
+                </Button>
+              )}
             </Dialog.Footer>
           </Dialog.Content>
         </Dialog.Positioner>

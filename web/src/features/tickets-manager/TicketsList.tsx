@@ -4,11 +4,15 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
+import { notify } from '../../app/notify';
 import { mark } from '../../app/perf';
+import { selectUser } from '../../app/session';
+import { useAppSelector } from '../../app/store';
 import { useScrollPaging } from '../../app/list-page';
 import { useSocketRoom } from '../../realtime/RealtimeProvider';
 import { AGE_REFRESH_MS } from './age-label';
 import { TicketCard, ticketCardCss } from './TicketCard';
+import { mayPreview, showsPreview } from './preview-access';
 import { TicketPreviewDialog } from './TicketPreviewDialog';
 import { flattenTickets, type TicketListArgs, type TicketPages } from '../tickets/ticket-list-rules';
 import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
@@ -25,6 +29,14 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
   const actions = useTicketActions();
   const paging = useScrollPaging({ hasNextPage: query.hasNextPage, isFetching: query.isFetchingNextPage, fetchNextPage: query.fetchNextPage }, tickets.length);
   const [previewing, setPreviewing] = useState<TicketDto | null>(null);
+  const me = useAppSelector(selectUser);
+  const preview = useCallback(
+    (ticket: TicketDto) => {
+      if (mayPreview(me, ticket)) setPreviewing(ticket);
+      else notify.errorText(t('tickets.accessDenied'));
+    },
+    [me, t],
+  );
   useSocketRoom('joinTickets', args.status);
 
 
@@ -69,7 +81,7 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
         accepting={actions.busyId === ticket.id}
         onOpen={open}
         onAccept={actions.accept}
-        onPreview={setPreviewing}
+        onPreview={showsPreview(me, ticket) ? preview : undefined}
       />
     ));
   }
@@ -82,7 +94,7 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
           <Spinner size="sm" />
         </Center>
       )}
-      {previewing && <TicketPreviewDialog ticket={previewing} onClose={() => setPreviewing(null)} onAccept={actions.accept} />}
+      {previewing && <TicketPreviewDialog ticket={previewing} onClose={() => setPreviewing(null)} onAccept={previewing.status === 'pending' ? actions.accept : undefined} />}
     </Box>
   );
 }
