@@ -6,6 +6,7 @@ import { TEST_JWT_SECRET, TEST_NATS_URL, waitFor } from '@wa/testing';
 import { connect, type NatsConnection, type Subscription } from 'nats';
 import type { DataSource } from 'typeorm';
 import { ConversationSender } from '../../src/conversation/sending/conversation-sender.js';
+import { WebhookRecorder } from '../../src/webhooks/webhook-recorder.js';
 import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
 /**
@@ -105,6 +106,32 @@ describe('POST /api/messages/send into a ticket that exists', () => {
       expect(rows).toEqual([{ id }]);
     } finally {
       messages.sendTextAtOnce = once;
+    }
+  });
+
+  it('goes in one statement with the company’s webhook on too, and the delivery its event makes is written with it', async () => {
+    const { c, ticket, send } = await setUp();
+    // a receiver nobody listens on: the delivery is recorded, its dispatch fails and waits (not looked at here)
+    await db().query(`INSERT INTO tickets.webhook_settings ("companyId", url, secret, events, enabled) VALUES ($1, 'http://127.0.0.1:9/hook', 'x', '{message.sent}', true)`, [c.companyId]);
+    await t.app.get(WebhookRecorder).reload();
+    const messages = t.app.get(ConversationSender);
+    const once = messages.sendTextAtOnce.bind(messages);
+    const answers: unknown[] = [];
+    messages.sendTextAtOnce = async (item) => {
+      const answer = await once(item);
+      answers.push(answer);
+      return answer;
+    };
+    try {
+      const res = await send('Com webhook');
+      expect(res.status).toBe(202);
+      expect(answers).toEqual([expect.objectContaining({ message: expect.objectContaining({ body: 'Com webhook' }) })]);
+      const deliveries = await db().query(`SELECT event, payload FROM tickets.webhook_deliveries WHERE "companyId" = $1 AND "ticketId" = $2`, [c.companyId, ticket.id]);
+      expect(deliveries).toEqual([expect.objectContaining({ event: 'message.sent', payload: expect.objectContaining({ data: expect.objectContaining({ message: expect.objectContaining({ id: res.body.id, body: 'Com webhook' }) }) }) })]);
+    } finally {
+      messages.sendTextAtOnce = once;
+      await db().query(`DELETE FROM tickets.webhook_settings WHERE "companyId" = $1`, [c.companyId]);
+      await t.app.get(WebhookRecorder).reload();
     }
   });
 });

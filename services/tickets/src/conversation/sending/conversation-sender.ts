@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { WaSubjects, type MessageDto, type WaOutboundSend } from '@wa/contracts';
 import { companyTimeZone, DomainError, TIME_ZONE_SETTING, whatsappMessageId, type CheckedMedia } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
+import { queryPrepared } from '@wa/database';
 import { MessageEntity } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { Outbox, type OutgoingEvent } from '../../outbox/outbox.service.js';
@@ -109,12 +110,13 @@ export class ConversationSender {
   }
 
   /**
-   * A text alone (no file, no quote) into a ticket read moments ago, in one statement and no transaction of
-   * its own: the message (with the id `messageId`, taken from the sequence then), the ticket's last message
-   * and the outbox rows are written together, or nothing is. The ticket's row must be the version read then
-   * (`rowVersion`, its xmin): its announcement is that row with the new last message. Answers null, having
-   * written nothing, when the ticket changed since or the company records webhooks: the caller sends through
-   * sendManyInTransaction then. One round trip to PostgreSQL instead of five.
+   * A text alone (no file, no quote) into a ticket read moments ago, in one statement: the message (with the id
+   * `messageId`, taken from the sequence then), the ticket's last message and the outbox rows are written
+   * together, or nothing is. The ticket's row must be the version read then (`rowVersion`, its xmin): its
+   * announcement is that row with the new last message. When the company records webhooks, the statement and the
+   * deliveries its events make (the outbox's taps) share one transaction. Answers null, having written nothing,
+   * when the ticket changed since: the caller sends through sendManyInTransaction then. One round trip to
+   * PostgreSQL instead of five (three more with webhooks).
    */
   async sendTextAtOnce(item: OutgoingItem & { rowVersion: string; messageId: string }): Promise<{ message: MessageDto; outboxIds: string[] } | null> {
     const { row, body } = item;
@@ -132,11 +134,15 @@ export class ConversationSender {
     });
     const touched: TicketRow = { ...row, lastMessage: body, updatedAt: at };
     const events = [sendEvent(m, item, null), ...announceStored('created', [m], [touched], (companyId, id) => this.callers.nameOf(companyId, id))];
-    if (this.outbox.makesDeliveries(events)) return null;
-    const [done] = await this.tickets.keyed<{ outboxIds: string[] }>(
-      textAtOnceSql(this.outbox.insertSql(10)),
-      [row.id, row.companyId, body, at, item.rowVersion, item.messageId, m.wid, m.isBot, m.viaApi, ...this.outbox.insertValues(events)],
-    );
+    const sql = textAtOnceSql(this.outbox.insertSql(10));
+    const values = [row.id, row.companyId, body, at, item.rowVersion, item.messageId, m.wid, m.isBot, m.viaApi, ...this.outbox.insertValues(events)];
+    const done = this.outbox.makesDeliveries(events)
+      ? await this.db.transaction(async (tx) => {
+          const [written] = await queryPrepared<{ outboxIds: string[] }>(tx, sql, values);
+          if (written) await this.outbox.recordAlone(events, tx);
+          return written;
+        })
+      : (await this.tickets.keyed<{ outboxIds: string[] }>(sql, values))[0];
     if (!done) return null;
     return { message: messageView(m), outboxIds: done.outboxIds };
   }
