@@ -4,8 +4,7 @@ import { DatabaseEnv, loadConfigOrExit } from '@wa/server-kit';
 import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
 import { authDatabase } from './database/data-source.js';
-import { UserEntity } from './database/entities/index.js';
-import { lockSeeds } from './seed.queries.js';
+import { firstSuperUser, lockSeeds } from './seed.queries.js';
 import { ensurePlatformSettings } from './settings/settings.repository.js';
 
 /**
@@ -45,7 +44,7 @@ await ds.initialize();
 try {
   const outcome = await ds.transaction(async (tx) => {
     await lockSeeds(tx);
-    const existing = await tx.getRepository(UserEntity).findOne({ where: { super: true }, order: { id: 'ASC' } });
+    const existing = await firstSuperUser(tx);
     if (existing) return { created: false, email: existing.email };
     const plan = await ensureFullPlan(tx);
     const { company, admin } = await createCompanyWithAdmin(tx, {

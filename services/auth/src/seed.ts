@@ -5,8 +5,7 @@ import { IsEmail, IsString, Matches, MinLength } from 'class-validator';
 import { DatabaseEnv } from '@wa/server-kit';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from './database/companies.js';
 import { authDatabase } from './database/data-source.js';
-import { CompanyEntity } from './database/entities/index.js';
-import { companyOfEmail, lockSeeds } from './seed.queries.js';
+import { companyOfEmail, hasCompanies, lockSeeds } from './seed.queries.js';
 import { ensurePlatformSettings } from './settings/settings.repository.js';
 
 class SeedEnv extends DatabaseEnv {
@@ -37,7 +36,7 @@ await ds.initialize();
 try {
   const created = await ds.transaction(async (tx) => {
     await lockSeeds(tx);
-    if ((await tx.getRepository(CompanyEntity).count()) > 0) return false;
+    if (await hasCompanies(tx)) return false;
     const plan = await ensureFullPlan(tx);
     const { company } = await createCompanyWithAdmin(tx, {
       name: env.SEED_COMPANY_NAME,

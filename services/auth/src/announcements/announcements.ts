@@ -86,7 +86,7 @@ export class AnnouncementsService {
     const text = dto.text.trim();
     if (!title) throw blank('title');
     if (!text) throw blank('text');
-    return this.write(async (tx) => tx.getRepository(AnnouncementEntity).save(tx.getRepository(AnnouncementEntity).create({ title, text, priority: dto.priority ?? 3, status: dto.status ?? true, mediaPath: null, mediaName: null })));
+    return this.write(async (tx) => this.announcements.create(tx, { title, text, priority: dto.priority ?? 3, status: dto.status ?? true, mediaPath: null, mediaName: null }));
   }
 
   async update(id: number, dto: UpdateAnnouncementDto): Promise<AnnouncementDto> {
@@ -98,7 +98,7 @@ export class AnnouncementsService {
       if (dto.text !== undefined) a.text = dto.text.trim();
       if (dto.priority !== undefined) a.priority = dto.priority;
       if (dto.status !== undefined) a.status = dto.status;
-      return tx.getRepository(AnnouncementEntity).save(a);
+      return this.announcements.save(tx, a);
     });
   }
 
@@ -107,7 +107,7 @@ export class AnnouncementsService {
     const ids = await this.db.transaction(async (tx) => {
       const a = await this.locked(tx, id);
       mediaPath = a.mediaPath;
-      await tx.getRepository(AnnouncementEntity).delete({ id });
+      await this.announcements.delete(tx, id);
       const event: AnnouncementEvent = { action: 'delete', announcementId: id };
       return this.outbox.add(tx, [{ subject: Subjects.announcementDeleted(id), msgId: `announcement-deleted:${id}`, payload: event }]);
     });
@@ -117,7 +117,7 @@ export class AnnouncementsService {
 
   /** POST /announcements/{id}/media-upload (multipart `file`): the image, a .png or .jpeg by its bytes. */
   async attachMedia(caller: AccessTokenClaims, id: number, file: UploadedDiskFile | undefined): Promise<AnnouncementDto> {
-    const current = await this.db.getRepository(AnnouncementEntity).findOneBy({ id });
+    const current = await this.announcements.find(id);
     if (!current) throw notFound();
     return attachFile(
       this.storage,
@@ -127,7 +127,7 @@ export class AnnouncementsService {
       (key, checked) =>
         this.write(async (tx) => {
           const a = await this.locked(tx, id);
-          return tx.getRepository(AnnouncementEntity).save(Object.assign(a, { mediaPath: key, mediaName: checked.fileName }));
+          return this.announcements.save(tx, Object.assign(a, { mediaPath: key, mediaName: checked.fileName }));
         }),
       (checked) => (IMAGE_TYPES.has(checked.mimetype) ? null : NOT_AN_IMAGE),
     );
@@ -139,7 +139,7 @@ export class AnnouncementsService {
     const view = await this.write(async (tx) => {
       const a = await this.locked(tx, id);
       previous = a.mediaPath;
-      return tx.getRepository(AnnouncementEntity).save(Object.assign(a, { mediaPath: null, mediaName: null }));
+      return this.announcements.save(tx, Object.assign(a, { mediaPath: null, mediaName: null }));
     });
     if (previous && isMediaKey(previous)) await dropFiles(this.storage, [previous]);
     return view;
@@ -155,13 +155,13 @@ export class AnnouncementsService {
 
   /** An announcement the caller may read: super users any, others the active ones (else 404, as a missing one). */
   private async readable(caller: AccessTokenClaims, id: number): Promise<AnnouncementEntity> {
-    const a = await this.db.getRepository(AnnouncementEntity).findOneBy({ id });
+    const a = await this.announcements.find(id);
     if (!a || (!a.status && !caller.super)) throw notFound();
     return a;
   }
 
   private async locked(tx: EntityManager, id: number): Promise<AnnouncementEntity> {
-    const a = await tx.getRepository(AnnouncementEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    const a = await this.announcements.lock(tx, id);
     if (!a) throw notFound();
     return a;
   }

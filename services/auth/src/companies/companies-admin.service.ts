@@ -5,12 +5,13 @@ import { Subjects, type AccessTokenClaims, type CompaniesPage, type CompanyCreat
 import { deleteCompanyRows } from '@wa/database';
 import { daysFromToday, DEFAULT_TIME_ZONE, DomainError } from '@wa/server-kit';
 import { randomBytes } from 'node:crypto';
-import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
-import { CompanyEntity, LoginSessionEntity, PlanEntity, UserEntity } from '../database/entities/index.js';
+import type { CompanyEntity, PlanEntity } from '../database/entities/index.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { PasswordResetsRepository } from '../password-reset/password-resets.repository.js';
 import { PlanEpochs } from '../plans/plan-epochs.js';
+import { PlansRepository } from '../plans/plans.repository.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { SettingsRepository } from '../settings/settings.repository.js';
 import { companyView } from '../users/user-view.js';
@@ -42,6 +43,7 @@ export class CompaniesAdminService {
     private readonly settings: SettingsRepository,
     private readonly sessions: SessionsRepository,
     private readonly resets: PasswordResetsRepository,
+    private readonly plans: PlansRepository,
     private readonly outbox: Outbox,
     private readonly revocation: TokenRevocation,
     private readonly epochs: PlanEpochs,
@@ -67,7 +69,7 @@ export class CompaniesAdminService {
       await this.assertFreeName(tx, dto.name);
       const password = dto.password ?? randomBytes(24).toString('base64url');
       const { company, admin } = await createCompanyWithAdmin(tx, { name: dto.name.trim(), dueDate, planId: plan.id, admin: { name: dto.name.trim(), email, password } });
-      await tx.getRepository(CompanyEntity).update({ id: company.id }, { email, phone: dto.phone?.trim() || null, status: dto.status ?? true, recurrence: dto.recurrence ?? 'MENSAL' });
+      await this.companies.update(tx, company.id, { email, phone: dto.phone?.trim() || null, status: dto.status ?? true, recurrence: dto.recurrence ?? 'MENSAL' });
       const campaigns = String(dto.campaignsEnabled ?? true);
       await this.settings.update(tx, company.id, 'campaignsEnabled', campaigns);
       const at = new Date().toISOString();
@@ -77,7 +79,7 @@ export class CompaniesAdminService {
         ...Object.entries({ ...DEFAULT_SETTINGS, campaignsEnabled: campaigns }).map(([key, value]) => settingEvent(company.id, key, value, at, 'initial')),
         ...userChanged('created', admin),
       ];
-      const row = await tx.getRepository(CompanyEntity).findOneByOrFail({ id: company.id });
+      const row = await this.find(tx, company.id);
       return { view: await this.view(tx, row), outboxIds: await this.outbox.add(tx, [...events, this.updated(row)]) };
     });
     await this.outbox.flush(outboxIds);
@@ -99,7 +101,7 @@ export class CompaniesAdminService {
         ...(dto.dueDate !== undefined ? { dueDate: dto.dueDate } : {}),
         ...(dto.recurrence !== undefined ? { recurrence: dto.recurrence } : {}),
       });
-      await tx.getRepository(CompanyEntity).save(company);
+      await this.companies.save(tx, company);
       const events = [this.updated(company)];
       if (dto.campaignsEnabled !== undefined) {
         const value = String(dto.campaignsEnabled);
@@ -107,13 +109,9 @@ export class CompaniesAdminService {
         events.push(settingEvent(id, 'campaignsEnabled', value, new Date().toISOString(), String(Date.now())));
       }
       // disabled: every session of its users ends (no refresh either); sign-ins are refused from now on
-      const ended = (
-        before && !company.status
-          ? await tx.getRepository(LoginSessionEntity).find({ where: { companyId: id, revokedAt: IsNull() }, select: { id: true }, lock: { mode: 'pessimistic_write' } })
-          : []
-      ).map((x) => ({ id: x.id }));
-      if (ended.length > 0) await tx.getRepository(LoginSessionEntity).update({ id: In(ended.map((x) => x.id)) }, { revokedAt: new Date(), revokedReason: 'company_disabled' });
-      return { view: await this.view(tx, company), outboxIds: await this.outbox.add(tx, events), ended: ended.map((s) => s.id) };
+      const ended = before && !company.status ? await this.sessions.lockActiveOfCompany(tx, id) : [];
+      if (ended.length > 0) await this.sessions.end(tx, ended, 'company_disabled');
+      return { view: await this.view(tx, company), outboxIds: await this.outbox.add(tx, events), ended };
     });
     await this.outbox.flush(outboxIds);
     // the plan gate asks again; their access tokens are refused at once, everywhere
@@ -132,16 +130,16 @@ export class CompaniesAdminService {
     if (id === caller.companyId) throw new DomainError('ERR_NO_PERMISSION', {}, 'The company you are signed in to cannot be deleted.');
     const { users, sessions, outboxIds } = await this.db.transaction(async (tx) => {
       await this.find(tx, id, true);
-      const users = await tx.getRepository(UserEntity).find({ where: { companyId: id }, select: { id: true, super: true } });
+      const users = await this.users.membersOf(tx, id);
       if (users.some((u) => u.super)) throw new DomainError('ERR_NO_PERMISSION', {}, 'The provider’s company cannot be deleted.');
-      const sessions: Array<{ id: string }> = await tx.getRepository(LoginSessionEntity).find({ where: { companyId: id }, select: { id: true } });
+      const sessions = await this.sessions.ofCompany(tx, id);
       const userIds = users.map((u) => u.id);
       if (userIds.length > 0) {
         await this.sessions.deleteRefreshTokensOfCompany(tx, id);
         await this.resets.deleteOfUsers(tx, userIds);
       }
       await deleteCompanyRows(tx, 'auth', id);
-      await tx.getRepository(CompanyEntity).delete({ id });
+      await this.companies.delete(tx, id);
       const at = new Date().toISOString();
       const deleted: CompanyDeletedEvent = { companyId: id, at };
       const events: OutgoingEvent[] = [
@@ -151,7 +149,7 @@ export class CompaniesAdminService {
         }),
         { subject: Subjects.companyDeleted(id), msgId: `company-deleted:${id}`, payload: deleted },
       ];
-      return { users: userIds, sessions: sessions.map((s) => s.id), outboxIds: await this.outbox.add(tx, events) };
+      return { users: userIds, sessions, outboxIds: await this.outbox.add(tx, events) };
     });
     await this.outbox.flushAndWait(outboxIds);
     await this.epochs.companyChanged(id);
@@ -165,13 +163,13 @@ export class CompaniesAdminService {
   }
 
   private async plan(manager: EntityManager, planId: number): Promise<PlanEntity> {
-    const plan = await manager.getRepository(PlanEntity).findOneBy({ id: planId });
+    const plan = await this.plans.find(planId, manager);
     if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
     return plan;
   }
 
   private async find(manager: EntityManager, id: number, lock = false): Promise<CompanyEntity> {
-    const company = await manager.getRepository(CompanyEntity).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const company = await this.companies.find(manager, id, lock);
     if (!company) throw new DomainError('ERR_NOT_FOUND');
     return company;
   }
@@ -189,7 +187,7 @@ export class CompaniesAdminService {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [plans, settings] = await Promise.all([
-      manager.getRepository(PlanEntity).find({ where: [...new Set(rows.map((r) => r.planId))].map((id) => ({ id })) }),
+      this.plans.findMany(manager, [...new Set(rows.map((r) => r.planId))]),
       this.settings.ofCompanies(manager, ids),
     ]);
     const planOf = new Map(plans.map((p) => [p.id, p]));

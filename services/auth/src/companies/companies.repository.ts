@@ -28,6 +28,24 @@ export class CompaniesRepository {
     return manager.getRepository(CompanyEntity).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
   }
 
+  exists(id: number): Promise<boolean> {
+    return this.db.getRepository(CompanyEntity).existsBy({ id });
+  }
+
+  async update(tx: EntityManager, id: number, patch: Partial<Pick<CompanyEntity, 'email' | 'phone' | 'status' | 'recurrence'>>): Promise<void> {
+    await tx.getRepository(CompanyEntity).update({ id }, patch);
+  }
+
+  /** Writes back a company read (by `find`) and changed. */
+  save(tx: EntityManager, company: CompanyEntity): Promise<CompanyEntity> {
+    return tx.getRepository(CompanyEntity).save(company);
+  }
+
+  /** Deletes the company's own row (its rows elsewhere go first: deleteCompanyRows). */
+  async delete(tx: EntityManager, id: number): Promise<void> {
+    await tx.getRepository(CompanyEntity).delete({ id });
+  }
+
   /** How many companies are on a plan. */
   countOnPlan(planId: number): Promise<number> {
     return this.db.getRepository(CompanyEntity).countBy({ planId });

@@ -108,7 +108,7 @@ export class PasswordResetService implements OnApplicationShutdown {
         return null;
       }
       await this.resets.useAll(tx, user.id);
-      await tx.getRepository(UserEntity).update({ id: user.id }, { passwordHash, mustChangePassword: false });
+      await this.users.updateById(tx, user.id, { passwordHash, mustChangePassword: false });
       return this.sessions.endAllSessions(tx, user.id, { reason: 'password_changed' });
     });
     if (ended === null) throw new DomainError('ERR_INVALID_RESET_CODE');

@@ -18,6 +18,16 @@ export class PlansRepository {
     return manager.getRepository(PlanEntity).findOneBy({ id });
   }
 
+  /** A plan offered at sign-up. */
+  findPublic(id: number): Promise<PlanEntity | null> {
+    return this.db.getRepository(PlanEntity).findOneBy({ id, isPublic: true });
+  }
+
+  /** These plans (`ids` not empty), in no order. */
+  findMany(manager: EntityManager, ids: number[]): Promise<PlanEntity[]> {
+    return manager.getRepository(PlanEntity).find({ where: ids.map((id) => ({ id })) });
+  }
+
   /** The plan as billing has it at `at`, unless the copy already holds a later state (a replay, an old event). */
   async upsert(p: PlanChangedEvent['plan'], at: string): Promise<void> {
     await this.db.query(

@@ -5,14 +5,17 @@ import { PASSWORD_RULE, PASSWORD_RULE_TEXT, Subjects, type AccessTokenClaims, ty
 import { brDate, companyTimeZone, DomainError, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DataSource, IsNull, Not, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { CompaniesRepository } from '../companies/companies.repository.js';
 import { AuthEnv } from '../config/env.js';
-import { CompanyEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, SettingEntity, UserEntity } from '../database/entities/index.js';
+import type { CompanyEntity } from '../database/entities/index.js';
+import { PlansRepository } from '../plans/plans.repository.js';
+import { SettingsRepository } from '../settings/settings.repository.js';
 import { companyView, directoryEntry, userView } from '../users/user-view.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { LoginLimiter } from './login-limiter.js';
-import { SessionsRepository } from './sessions.repository.js';
+import { SessionsRepository, type EndReason } from './sessions.repository.js';
 
 export interface IssuedSession extends LoginResponse {
   refreshToken: string;
@@ -32,6 +35,9 @@ export class SessionsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly sessions: SessionsRepository,
     private readonly users: UsersRepository,
+    private readonly companies: CompaniesRepository,
+    private readonly plans: PlansRepository,
+    private readonly settings: SettingsRepository,
     private readonly env: AuthEnv,
     private readonly limiter: LoginLimiter,
     private readonly revocation: TokenRevocation,
@@ -65,21 +71,10 @@ export class SessionsService {
     const sessionId = randomUUID();
     const { refreshToken, expiresAt, ended, version, outboxIds } = await this.db.transaction(async (tx) => {
       // One browser per account: a new sign-in ends the others.
-      const others = await tx.getRepository(LoginSessionEntity).find({ where: { userId: user.id, revokedAt: IsNull() }, select: { id: true } });
-      if (others.length > 0) {
-        await tx.getRepository(LoginSessionEntity).update(others.map((s) => s.id), { revokedAt: new Date(), revokedReason: 'replaced' });
-      }
-      await tx.getRepository(LoginSessionEntity).insert({
-        id: sessionId,
-        userId: user.id,
-        companyId: user.companyId,
-        ip,
-        userAgent: userAgent?.slice(0, 300) ?? null,
-        revokedAt: null,
-        revokedReason: null,
-      });
+      const ended = await this.sessions.activeOf(tx, user.id);
+      if (ended.length > 0) await this.sessions.end(tx, ended, 'replaced');
+      await this.sessions.insert(tx, { id: sessionId, userId: user.id, companyId: user.companyId, ip, userAgent: userAgent?.slice(0, 300) ?? null });
       const issued = await this.issueRefreshToken(tx, sessionId);
-      const ended = others.map((s) => s.id);
       const events: OutgoingEvent[] = [];
       if (ended.length > 0) {
         const event: SessionReplacedEvent = {
@@ -92,8 +87,8 @@ export class SessionsService {
         events.push({ subject: Subjects.sessionReplaced(user.companyId, user.id), msgId: `session-replaced:${sessionId}`, payload: event });
       }
       // the update locks the user's row, so this entry and an admin's concurrent change reach the directory in commit order
-      await tx.getRepository(UserEntity).update({ id: user.id }, newHash ? { online: true, passwordHash: newHash, mustChangePassword: false } : { online: true });
-      const current = await tx.getRepository(UserEntity).findOneBy({ id: user.id });
+      await this.users.updateById(tx, user.id, newHash ? { online: true, passwordHash: newHash, mustChangePassword: false } : { online: true });
+      const current = await this.users.byId(user.id, tx);
       // users that predate the directory (the seed, an import) enter it when they sign in
       if (current) events.push(directoryPutEvent(directoryEntry(current), current.updatedAt.getTime()));
       return { ...issued, ended, version: current?.updatedAt.getTime() ?? 0, outboxIds: await this.outbox.add(tx, events) };
@@ -113,14 +108,14 @@ export class SessionsService {
     if (!refreshToken) throw new DomainError('ERR_SESSION_EXPIRED');
     const hash = sha256(refreshToken);
     const result = await this.db.transaction(async (tx) => {
-      const row = await tx.getRepository(RefreshTokenEntity).findOneBy({ tokenHash: hash });
+      const row = await this.sessions.refreshToken(tx, hash);
       if (!row) return { kind: 'unknown' as const };
       const session = await this.sessions.lockSession(tx, row.sessionId);
       if (!session || session.revokedAt) return { kind: 'ended' as const };
       // Only one caller can rotate a given token.
       const rotated = await this.sessions.useRefreshToken(tx, row.id);
       if (!rotated || row.expiresAt < new Date()) {
-        await tx.getRepository(LoginSessionEntity).update({ id: session.id }, { revokedAt: new Date(), revokedReason: 'reuse' });
+        await this.sessions.end(tx, [session.id], 'reuse');
         return { kind: rotated ? ('expired' as const) : ('reused' as const), session };
       }
       const issued = await this.issueRefreshToken(tx, session.id);
@@ -144,11 +139,11 @@ export class SessionsService {
   /** A disabled company, or one past its due date, signs in no one but super users (spec: ERR_SUBSCRIPTION_EXPIRED). */
   private async assertSubscription(user: { companyId: number; super: boolean }): Promise<void> {
     if (user.super) return;
-    const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
+    const company = await this.companyOf(user.companyId);
     // a company the provider disabled signs in no one
     if (!company.status) throw new DomainError('ERR_NO_PERMISSION', { companyDisabled: true }, 'Esta empresa está desativada. Entre em contato com o Suporte para mais informações!');
     // the due date lasts to the end of that day on the company's own calendar
-    const zone = await this.db.getRepository(SettingEntity).findOneBy({ companyId: company.id, key: TIME_ZONE_SETTING });
+    const zone = await this.settings.find(company.id, TIME_ZONE_SETTING);
     if (company.dueDate < todayIn(companyTimeZone(zone?.value))) {
       throw new DomainError(
         'ERR_SUBSCRIPTION_EXPIRED',
@@ -161,36 +156,38 @@ export class SessionsService {
   async logout(refreshToken: string | undefined, caller: AccessTokenClaims | undefined): Promise<void> {
     let sessionId = caller?.sid;
     if (!sessionId && refreshToken) {
-      sessionId = (await this.db.getRepository(RefreshTokenEntity).findOneBy({ tokenHash: sha256(refreshToken) }))?.sessionId;
+      sessionId = (await this.sessions.refreshToken(this.db.manager, sha256(refreshToken)))?.sessionId;
     }
     if (!sessionId) return;
-    const session = await this.db.getRepository(LoginSessionEntity).findOneBy({ id: sessionId });
+    const session = await this.sessions.find(sessionId);
     if (!session) return;
-    await this.db.getRepository(LoginSessionEntity).update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: new Date(), revokedReason: 'logout' });
+    await this.sessions.endIfActive(sessionId, 'logout');
     await this.revocation.revokeSessions([sessionId]);
-    const stillActive = await this.db.getRepository(LoginSessionEntity).countBy({ userId: session.userId, revokedAt: IsNull(), id: Not(sessionId) });
-    if (stillActive === 0) await this.db.getRepository(UserEntity).update({ id: session.userId }, { online: false });
+    const stillActive = await this.sessions.countActiveOthers(session.userId, sessionId);
+    if (stillActive === 0) await this.users.updateById(this.db.manager, session.userId, { online: false });
   }
 
   /** Ends every login of a user (deleted user, new password), but `keep`; answers the ended ones for revocation. */
-  async endAllSessions(manager: EntityManager, userId: number, opts: { keep?: string; reason?: LoginSessionEntity['revokedReason'] } = {}): Promise<string[]> {
-    const active = await manager.getRepository(LoginSessionEntity).find({ where: { userId, revokedAt: IsNull() }, select: { id: true } });
-    const ending = active.map((s) => s.id).filter((id) => id !== opts.keep);
-    if (ending.length > 0) {
-      await manager.getRepository(LoginSessionEntity).update(ending, { revokedAt: new Date(), revokedReason: opts.reason ?? 'user_deleted' });
-    }
+  async endAllSessions(manager: EntityManager, userId: number, opts: { keep?: string; reason?: EndReason } = {}): Promise<string[]> {
+    const ending = (await this.sessions.activeOf(manager, userId)).filter((id) => id !== opts.keep);
+    if (ending.length > 0) await this.sessions.end(manager, ending, opts.reason ?? 'user_deleted');
     return ending;
   }
 
   async userWithCompany(userId: number): Promise<UserDto> {
-    const user = await this.db.getRepository(UserEntity).findOneBy({ id: userId });
+    const user = await this.users.byId(userId);
     if (!user) throw new DomainError('ERR_SESSION_EXPIRED');
-    const company = await this.db.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
-    const [plan, settings] = await Promise.all([
-      this.db.getRepository(PlanEntity).findOneByOrFail({ id: company.planId }),
-      this.db.getRepository(SettingEntity).find({ where: { companyId: company.id }, order: { key: 'ASC' } }),
-    ]);
+    const company = await this.companyOf(user.companyId);
+    const [plan, settings] = await Promise.all([this.plans.find(company.planId), this.settings.ofCompany(company.id)]);
+    if (!plan) throw new Error(`company ${company.id}: plan ${company.planId} not found`);
     return userView(user, companyView(company, plan, settings));
+  }
+
+  /** The user's company (there always is one: a company's users go with it). */
+  private async companyOf(id: number): Promise<CompanyEntity> {
+    const company = await this.companies.find(this.db.manager, id);
+    if (!company) throw new Error(`company ${id} not found`);
+    return company;
   }
 
   private accessToken(user: UserDto, sessionId: string): string {
@@ -200,7 +197,7 @@ export class SessionsService {
   private async issueRefreshToken(tx: EntityManager, sessionId: string): Promise<{ refreshToken: string; expiresAt: Date }> {
     const refreshToken = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.env.REFRESH_TTL_DAYS * 86_400_000);
-    await tx.getRepository(RefreshTokenEntity).insert({ sessionId, tokenHash: sha256(refreshToken), expiresAt, usedAt: null });
+    await this.sessions.insertRefreshToken(tx, { sessionId, tokenHash: sha256(refreshToken), expiresAt });
     return { refreshToken, expiresAt };
   }
 }

@@ -1,9 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { SecretBox } from '@wa/server-kit';
-import { DataSource, In } from 'typeorm';
 import { AuthEnv } from '../config/env.js';
-import { SettingEntity } from '../database/entities/setting.entity.js';
+import { SettingsRepository } from './settings.repository.js';
 
 /** spec 02 §3: the settings that are credentials of outside systems (IXC, MK-Auth, Asaas). */
 export const SECRET_SETTING_KEYS: ReadonlySet<string> = new Set(['tokenixc', 'clientsecretmkauth', 'asaas']);
@@ -27,7 +25,7 @@ export class SettingSecrets implements OnApplicationBootstrap {
 
   constructor(
     env: AuthEnv,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly settings: SettingsRepository,
   ) {
     this.box = new SecretBox(env.AUTH_SECRETS_KEY || `dev-only:${env.JWT_SECRET}`, 'company-setting');
   }
@@ -54,12 +52,11 @@ export class SettingSecrets implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const repo = this.db.getRepository(SettingEntity);
-    const rows = await repo.find({ where: { key: In([...SECRET_SETTING_KEYS]) } });
+    const rows = await this.settings.ofKeys(SECRET_SETTING_KEYS);
     let sealed = 0;
     for (const row of rows) {
       if (!row.value || SecretBox.isSealed(row.value)) continue;
-      await repo.update({ id: row.id }, { value: this.box.seal(row.value) });
+      await this.settings.setValue(row.id, this.box.seal(row.value));
       sealed++;
     }
     if (sealed > 0) this.log.log({ sealed }, 'secret settings stored in clear are now encrypted');

@@ -55,6 +55,16 @@ export class SettingsRepository {
     return rows[0]?.value;
   }
 
+  /** The settings of these keys, of every company (the secrets' sealing at start). */
+  ofKeys(keys: Iterable<string>): Promise<SettingEntity[]> {
+    return this.db.getRepository(SettingEntity).find({ where: { key: In([...keys]) } });
+  }
+
+  /** Writes a setting's value by its row id. */
+  async setValue(id: number, value: string): Promise<void> {
+    await this.db.getRepository(SettingEntity).update({ id }, { value });
+  }
+
   /** Sets a setting the company has; answers false when it has none of that key. */
   async update(tx: EntityManager, companyId: number, key: string, value: string): Promise<boolean> {
     const result = await tx.getRepository(SettingEntity).update({ companyId, key }, { value });

@@ -10,7 +10,7 @@ import { addressBucket } from '../sessions/client-address.js';
 import { tooMany } from '../sessions/login-limiter.js';
 import { DataSource } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
-import { PlanEntity } from '../database/entities/index.js';
+import { PlansRepository } from '../plans/plans.repository.js';
 import { CompaniesRepository } from '../companies/companies.repository.js';
 import { SettingsRepository } from '../settings/settings.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -35,6 +35,7 @@ export class SignupService {
     private readonly companies: CompaniesRepository,
     private readonly users: UsersRepository,
     private readonly settings: SettingsRepository,
+    private readonly plans: PlansRepository,
     private readonly outbox: Outbox,
     @Inject(REDIS) redis: Redis,
     env: AuthEnv,
@@ -51,7 +52,7 @@ export class SignupService {
       throw err;
     }
     if (!(await this.open())) throw new DomainError('ERR_USER_CREATION_DISABLED');
-    const plan = await this.db.getRepository(PlanEntity).findOneBy({ id: dto.planId, isPublic: true });
+    const plan = await this.plans.findPublic(dto.planId);
     if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
     const email = dto.email.trim().toLowerCase();
     const taken = await this.users.emailTaken(email);

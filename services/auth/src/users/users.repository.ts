@@ -52,6 +52,21 @@ export class UsersRepository extends TenantScopedRepository<UserEntity> {
     return qb.where('lower(u.email) = :email', { email }).getOne();
   }
 
+  /** A user of any company, by id (a sign-in or a refresh: no company in context yet). */
+  byId(id: number, manager: EntityManager = this.db.manager): Promise<UserEntity | null> {
+    return manager.getRepository(UserEntity).findOneBy({ id });
+  }
+
+  /** Changes a user of any company, by id (see byId). */
+  async updateById(manager: EntityManager, id: number, patch: Partial<Pick<UserEntity, 'online' | 'passwordHash' | 'mustChangePassword'>>): Promise<void> {
+    await manager.getRepository(UserEntity).update({ id }, patch);
+  }
+
+  /** Every user of a company, any company: their ids and whether they are super users. */
+  membersOf(manager: EntityManager, companyId: number): Promise<Array<Pick<UserEntity, 'id' | 'super'>>> {
+    return manager.getRepository(UserEntity).find({ where: { companyId }, select: { id: true, super: true } });
+  }
+
   /** Users are created in a company one at a time until the transaction ends (its plan's count is checked). */
   async lockCreation(tx: EntityManager, companyId: number): Promise<void> {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.users'), $1)`, [companyId]);

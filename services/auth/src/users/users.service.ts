@@ -8,9 +8,9 @@ import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CompanyRefs } from '../company-refs/company-refs.js';
 import { planLimitsOf } from '../company-access/company-access.service.js';
-import { CompanyEntity } from '../database/entities/company.entity.js';
-import { PlanEntity } from '../database/entities/index.js';
+import { CompaniesRepository } from '../companies/companies.repository.js';
 import { UserEntity } from '../database/entities/user.entity.js';
+import { PlansRepository } from '../plans/plans.repository.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { CreateUserDto, UpdateUserDto } from './users.dto.js';
@@ -24,6 +24,8 @@ export class UsersService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly users: UsersRepository,
+    private readonly companies: CompaniesRepository,
+    private readonly plans: PlansRepository,
     private readonly sessions: SessionsService,
     private readonly revocation: TokenRevocation,
     private readonly outbox: Outbox,
@@ -45,7 +47,7 @@ export class UsersService {
 
   async create(caller: AccessTokenClaims, dto: CreateUserDto): Promise<UserDto> {
     const companyId = caller.super && dto.companyId ? dto.companyId : caller.companyId;
-    if (companyId !== caller.companyId && !(await this.db.getRepository(CompanyEntity).existsBy({ id: companyId }))) {
+    if (companyId !== caller.companyId && !(await this.companies.exists(companyId))) {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'companyId', messages: ['company not found'] }] });
     }
     if (await this.users.emailTaken(dto.email)) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
@@ -79,9 +81,9 @@ export class UsersService {
   /** The plan's count of users (0: no limit), checked under the company's lock so two creates cannot both pass. */
   private async assertUserRoom(tx: EntityManager, companyId: number): Promise<void> {
     await this.users.lockCreation(tx, companyId);
-    const company = await tx.getRepository(CompanyEntity).findOneBy({ id: companyId });
-    const plan = company ? await tx.getRepository(PlanEntity).findOneBy({ id: company.planId }) : null;
-    assertPlanRoom(plan ? planLimitsOf(plan) : null, 'users', await tx.getRepository(UserEntity).countBy({ companyId }));
+    const company = await this.companies.find(tx, companyId);
+    const plan = company ? await this.plans.find(company.planId, tx) : null;
+    assertPlanRoom(plan ? planLimitsOf(plan) : null, 'users', await this.users.countInCompany(companyId, tx));
   }
 
   /**
