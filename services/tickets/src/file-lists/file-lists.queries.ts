@@ -30,3 +30,9 @@ export function fileListsPageSql(search: boolean, limit: number): string {
 export function fileListSql(lock: boolean): string {
   return `SELECT * FROM tickets.file_lists WHERE id = $1 AND "companyId" = $2${lock ? ' FOR UPDATE' : ''}`;
 }
+
+/** The list's options renamed and moved (ids $1, names $2, positions $3) of the company $4. */
+export const RENAME_OPTIONS = `UPDATE tickets.file_list_options o SET name = u.name, position = u.position FROM unnest($1::int[], $2::text[], $3::int[]) AS u(id, name, position) WHERE o.id = u.id AND o."companyId" = $4`;
+
+/** The options' files (ids $1, storage keys $2, types $3) of the company $4. */
+export const SET_OPTION_FILES = `UPDATE tickets.file_list_options o SET path = u.path, "mediaType" = u.type FROM unnest($1::int[], $2::text[], $3::text[]) AS u(id, path, type) WHERE o.id = u.id AND o."companyId" = $4`;

@@ -27,7 +27,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Caller } from '../identity/caller.service.js';
 import { CurrentCaller } from '../identity/current-caller.js';
 import { Outbox } from '../outbox/outbox.service.js';
-import { DELETE_FILE_LIST, DELETE_OPTIONS, INSERT_FILE_LISTS, INSERT_FILE_LIST_OPTIONS, LOCK_OPTIONS_OF_LIST, SELECT_OPTIONS_OF_LIST, SELECT_OPTIONS_OF_LISTS, SELECT_OPTION_FILES_OF_LIST, TOUCH_FILE_LIST, UPDATE_FILE_LIST, fileListSql, fileListsPageSql } from './file-lists.queries.js';
+import { DELETE_FILE_LIST, DELETE_OPTIONS, INSERT_FILE_LISTS, INSERT_FILE_LIST_OPTIONS, LOCK_OPTIONS_OF_LIST, RENAME_OPTIONS, SELECT_OPTIONS_OF_LIST, SELECT_OPTIONS_OF_LISTS, SELECT_OPTION_FILES_OF_LIST, SET_OPTION_FILES, TOUCH_FILE_LIST, UPDATE_FILE_LIST, fileListSql, fileListsPageSql } from './file-lists.queries.js';
 
 export const FILE_LISTS_PAGE_SIZE = 20;
 /** Options of one list, and files of one upload. */
@@ -186,8 +186,8 @@ export class FileListsService {
         dropped.push(...gone.flatMap((o) => (o.path && isMediaKey(o.path) ? [o.path] : [])));
         if (listed.length) {
           await tx.query(
-            `UPDATE tickets.file_list_options o SET name = u.name, position = u.position FROM unnest($1::int[], $2::text[], $3::int[]) AS u(id, name, position) WHERE o.id = u.id`,
-            [listed.map((o) => o.id), listed.map((o) => o.name), listed.map((o) => o.position)],
+            RENAME_OPTIONS,
+            [listed.map((o) => o.id), listed.map((o) => o.name), listed.map((o) => o.position), list.companyId],
           );
         }
         await this.insertOptions(tx, list, options.flatMap((o, position) => (o.id === undefined ? [{ name: o.name, position }] : [])));
@@ -244,8 +244,8 @@ export class FileListsService {
           if (option.path && isMediaKey(option.path)) dropped.push(option.path);
         }
         await tx.query(
-          `UPDATE tickets.file_list_options o SET path = u.path, "mediaType" = u.type FROM unnest($1::int[], $2::text[], $3::text[]) AS u(id, path, type) WHERE o.id = u.id`,
-          [body.id, stored, checked.map((c) => c.mimetype)],
+          SET_OPTION_FILES,
+          [body.id, stored, checked.map((c) => c.mimetype), list.companyId],
         );
         const [[touched]] = (await tx.query(TOUCH_FILE_LIST, [list.id])) as [ListRow[], number];
         return { list: touched ?? list, dropped };

@@ -12,7 +12,7 @@ import { ticketUpdatedEvent } from '../conversation/core/ticket-events.js';
 import { ticketView, type TicketRow } from '../conversation/core/ticket-view.js';
 import { TicketsRepository } from '../conversation/core/tickets.repository.js';
 import { scheduleUpdatedEvent } from './schedule-view.js';
-import { OPEN_TICKETS_OF_CONTACTS } from './schedule-sender.queries.js';
+import { MARK_SCHEDULES_SENT, OPEN_TICKETS_OF_CONTACTS } from './schedule-sender.queries.js';
 
 /** A due send: the schedule and the time its job was made for. */
 export interface DueSchedule {
@@ -138,9 +138,7 @@ export class ScheduleSender {
       if (items.length === 0) return this.outbox.add(tx, events);
       const sent = await this.sender.sendManyInTransaction(tx, items);
       const marked: Array<{ id: number; sentAt: Date; updatedAt: Date }> = await tx.query(
-        `UPDATE tickets.schedules s SET status = 'ENVIADA', "sentAt" = now(), "ticketId" = u.ticket, reason = NULL, "updatedAt" = now()
-           FROM unnest($1::int[], $2::int[]) AS u(id, ticket) WHERE s.id = u.id
-         RETURNING s.id, s."sentAt", s."updatedAt"`,
+        MARK_SCHEDULES_SENT,
         [items.map((i) => i.s.id), items.map((i) => i.row.id)],
       ).then((r: [Array<{ id: number; sentAt: Date; updatedAt: Date }>, number]) => r[0]);
       const byId = new Map(marked.map((m) => [m.id, m]));

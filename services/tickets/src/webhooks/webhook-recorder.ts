@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageEvent, TicketUpdatedEvent, WebhookEvent } from '@wa/contracts';
-import type { OutgoingEvent } from '@wa/server-kit';
+import { PeriodicTask, type OutgoingEvent } from '@wa/server-kit';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Outbox, type OutboxTap } from '../outbox/outbox.service.js';
 import { INSERT_WEBHOOK_DELIVERIES, SELECT_ENABLED_WEBHOOKS, UPSERT_WEBHOOK_TICKET_STATUS } from './webhook-recorder.queries.js';
@@ -26,7 +26,7 @@ interface Row {
 export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger(WebhookRecorder.name);
   private companies = new Map<number, Set<WebhookEvent>>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly reloading = new PeriodicTask({ name: 'webhook settings', everyMs: RELOAD_MS, run: () => this.reload() });
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -37,12 +37,11 @@ export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy
 
   async onModuleInit(): Promise<void> {
     await this.reload().catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'webhook settings not read yet; retrying'));
-    this.timer = setInterval(() => void this.reload().catch(() => undefined), RELOAD_MS);
-    this.timer.unref();
+    this.reloading.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  async onModuleDestroy(): Promise<void> {
+    await this.reloading.stop();
   }
 
   /** Reads again which companies want which events (at once after a change made here). */

@@ -86,3 +86,9 @@ export const SETTLE_RATING = `UPDATE tickets.tickets SET "ratingAskedAt" = NULL,
 export const CONNECTION_BOT = `SELECT bot FROM tickets.connections WHERE id = $1`;
 
 export const CLOSE_RATED_TICKET = `UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "botState" = $3, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`;
+
+/** The bot's new place in the menu of tickets it locked (ids $1) and did not answer: state, chatbot, queue, and whether it shows (updatedAt). */
+export const PLACE_TICKETS = `UPDATE tickets.tickets t SET "botState" = u.state, chatbot = u.chatbot, "queueId" = u.queue,
+                "updatedAt" = CASE WHEN u.bump THEN now() ELSE t."updatedAt" END
+           FROM unnest($1::int[], $2::jsonb[], $3::bool[], $4::int[], $5::bool[]) AS u(id, state, chatbot, queue, bump)
+          WHERE t.id = u.id`;

@@ -17,7 +17,7 @@ import { ticketView, type TicketRow } from '../../conversation/core/ticket-view.
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { IntegrationAgent } from './integration-agent.js';
 import { PromptAgent } from './prompt-agent.js';
-import { DONE_TICKETS, LOCK_TICKETS, LOCK_TICKETS_WITH_MENUS } from './bot.queries.js';
+import { DONE_TICKETS, LOCK_TICKETS, LOCK_TICKETS_WITH_MENUS, PLACE_TICKETS } from './bot.queries.js';
 import { botReply, ratingOf, type BotOption, type BotQueue, type BotSettings, type BotState, type ConnectionBot } from './bot-rules.js';
 import { CLOSE_RATED_TICKET, CONNECTION_BOT, DELEGATED_TURN, HAND_OVER_TICKET, KEEP_TYPEBOT_SESSION, LOCK_RATING_ASKED, SETTLE_RATING } from './bot.queries.js';
 
@@ -363,10 +363,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const alone = rows.filter(([t]) => !answered.has(t));
     if (alone.length > 0) {
       await tx.query(
-        `UPDATE tickets.tickets t SET "botState" = u.state, chatbot = u.chatbot, "queueId" = u.queue,
-                "updatedAt" = CASE WHEN u.bump THEN now() ELSE t."updatedAt" END
-           FROM unnest($1::int[], $2::jsonb[], $3::bool[], $4::int[], $5::bool[]) AS u(id, state, chatbot, queue, bump)
-          WHERE t.id = u.id`,
+        PLACE_TICKETS,
         [alone.map(([t]) => t.id), alone.map(([t]) => JSON.stringify(t.botState)), alone.map(([t]) => t.chatbot), alone.map(([t]) => t.queueId), alone.map(([, c]) => c.bump)],
       );
     }

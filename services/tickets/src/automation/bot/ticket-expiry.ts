@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryPrepared } from '@wa/database';
+import { PeriodicTask } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
 import { CallerService } from '../../identity/caller.service.js';
@@ -26,8 +27,7 @@ import { CLOSE_IDLE_TICKET, IDLE_TICKETS, LOCK_IDLE_TICKET, TRANSFER_WAITING_TIC
 @Injectable()
 export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TicketExpiry.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly task: PeriodicTask;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -36,21 +36,16 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly sender: ConversationSender,
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
-  ) {}
+  ) {
+    this.task = new PeriodicTask({ name: 'ticket expiry', everyMs: env.TICKET_EXPIRY_SWEEP_MS, run: () => this.sweep(), logger: this.logger });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'ticket expiry: pass failed; the next one retries'))
-        .finally(() => (this.running = undefined));
-    }, this.env.TICKET_EXPIRY_SWEEP_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
   /** One pass: moves the tickets waiting too long in the bot, then closes the idle ones; answers how many of each. */

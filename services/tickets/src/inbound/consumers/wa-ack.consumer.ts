@@ -9,7 +9,7 @@ import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { Outbox } from '../../outbox/outbox.service.js';
-import { MESSAGE_BY_WID, SELECT_MESSAGES_BY_WIDS } from './wa-ack.queries.js';
+import { MARK_SENDS_FAILED, RAISE_ACKS, SELECT_MESSAGES_BY_WIDS } from './wa-ack.queries.js';
 
 
 /**
@@ -70,20 +70,13 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       // TypeORM answers an UPDATE … RETURNING with [rows, affected]
       const [marked] = failed.length
         ? ((await tx.query(
-            `UPDATE tickets.messages m SET "failedReason" = u.reason, "updatedAt" = now()
-               FROM unnest($1::int[], $2::text[], $3::int[], $4::text[]) AS u(whatsapp, wid, company, reason)
-              WHERE m."whatsappId" = u.whatsapp AND m.wid = u.wid AND m."companyId" = u.company AND m.ack = 0 AND m."failedReason" IS NULL
-              RETURNING m.id`,
+            MARK_SENDS_FAILED,
             [failed.map((a) => a.connectionId), failed.map((a) => a.waMessageId), failed.map((a) => a.companyId), failed.map((a) => (a.failed as string).slice(0, 1000))],
           )) as [Array<{ id: string }>, number])
         : [[] as Array<{ id: string }>];
       // the risen rows whole: their events need nothing more of them
       const [raised] = (await tx.query(
-        `UPDATE tickets.messages m SET ack = v.ack, "failedReason" = NULL, "updatedAt" = now()
-           FROM (SELECT f.id, u.ack FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u(whatsapp, wid, ack, company)
-                   CROSS JOIN LATERAL (${MESSAGE_BY_WID}) f) v
-          WHERE m.id = v.id AND m.ack < v.ack
-          RETURNING m.*`,
+        RAISE_ACKS,
         [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
       )) as [Array<Parameters<typeof messageOfRow>[0]>, number];
       const byId = new Map(raised.map((r) => [String(r.id), messageOfRow(r)]));

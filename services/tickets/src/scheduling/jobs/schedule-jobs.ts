@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { PeriodicTask } from '@wa/server-kit';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
@@ -33,26 +34,33 @@ const SWEEP_BATCH = 2000;
 @Injectable()
 export class ScheduleJobs implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger(ScheduleJobs.name);
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
+  /** the first pass puts back every pending schedule's job, the later ones only the overdue ones' */
+  private readonly task: PeriodicTask;
+  private swept = false;
 
   constructor(
     @InjectQueue(SCHEDULES_QUEUE) private readonly queue: Queue<SendScheduleData>,
     @InjectDataSource() private readonly db: DataSource,
     private readonly env: TicketsEnv,
-  ) {}
+  ) {
+    this.task = new PeriodicTask({
+      name: 'schedule sweep',
+      everyMs: env.SCHEDULE_SWEEP_MS,
+      runAtStart: true,
+      run: () => {
+        const overdueOnly = this.swept;
+        this.swept = true;
+        return this.sweep(overdueOnly);
+      },
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.sweeping = this.sweep(false).finally(() => (this.sweeping = undefined));
-    this.timer = setInterval(() => {
-      if (!this.sweeping) this.sweeping = this.sweep(true).finally(() => (this.sweeping = undefined));
-    }, this.env.SCHEDULE_SWEEP_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
+    await this.task.stop();
   }
 
   /** Asks for the send at `sendAt`; never fails the caller (the sweep makes up for a failure). */
