@@ -2,6 +2,7 @@ import { queryPrepared } from '@wa/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ConnectionEntity } from '../database/entities/index.js';
 import { storeInboundArgs, type InboundItem } from './inbound-rules.js';
+import { STORE_FILES_AND_QUOTES, STORE_INBOUND } from './store-inbound.queries.js';
 
 export type { InboundItem };
 
@@ -36,10 +37,8 @@ export async function storeInbound(
 
   type Row = { id: string; ticketId: number; whatsappId: number; wid: string; is_new: boolean };
   const store = async (q: DataSource | EntityManager): Promise<Row[]> => {
-    const sql = `SELECT * FROM tickets.store_inbound($1::int[], $2::text[], $3::text[], $4::bool[],
-         $5::int[], $6::text[], $7::int[], $8::int[], $9::bool[], $10::text[], $11::text[], $12::bool[], $13::text[], $14::timestamptz[], $15::bigint[])`;
     const args = storeInboundArgs(items, (connectionId) => connections.get(connectionId)?.queueIds);
-    const stored = q === db && keyed ? await keyed<Row>(sql, args) : await queryPrepared<Row>(q, sql, args);
+    const stored = q === db && keyed ? await keyed<Row>(STORE_INBOUND, args) : await queryPrepared<Row>(q, STORE_INBOUND, args);
     await storeFilesAndQuotes(q, items, new Map(stored.map((r) => [`${r.whatsappId}|${r.wid}`, r])));
     return stored;
   };
@@ -83,11 +82,7 @@ async function storeFilesAndQuotes(db: DataSource | EntityManager, items: Inboun
   if (ids.length === 0) return;
   await queryPrepared(
     db,
-    `UPDATE tickets.messages m
-        SET "mediaUrl" = COALESCE(m."mediaUrl", x.url),
-            "quotedMsgId" = COALESCE(m."quotedMsgId", (SELECT q.id FROM tickets.messages q WHERE q."whatsappId" = m."whatsappId" AND q.wid = x.quoted))
-       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS x(id, url, quoted)
-      WHERE m.id = x.id AND ((m."mediaUrl" IS NULL AND x.url IS NOT NULL) OR (m."quotedMsgId" IS NULL AND x.quoted IS NOT NULL))`,
+    STORE_FILES_AND_QUOTES,
     [ids, urls, quotes],
   );
 }
