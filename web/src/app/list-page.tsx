@@ -28,15 +28,16 @@ export function ListPageHeader(props: { title: string; count: number; search: st
   );
 }
 
-/** A row's edit and delete buttons (test ids `<testId>-edit`, `<testId>-delete`). */
-/** A row's edit and delete buttons; without `onDelete` (the caller may not delete) only edit shows. */
-export function RowActions({ onEdit, onDelete, testId }: { onEdit(): void; onDelete?: () => void; testId: string }) {
+/** A row's edit and delete buttons (test ids `<testId>-edit`, `<testId>-delete`); each shows only when given (the caller may not). */
+export function RowActions({ onEdit, onDelete, testId }: { onEdit?: () => void; onDelete?: () => void; testId: string }) {
   const { t } = useTranslation();
   return (
     <HStack justify="center" gap="1">
-      <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={onEdit} data-testid={`${testId}-edit`}>
-        <MdEdit />
-      </IconButton>
+      {onEdit && (
+        <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={onEdit} data-testid={`${testId}-edit`}>
+          <MdEdit />
+        </IconButton>
+      )}
       {onDelete && (
         <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={onDelete} data-testid={`${testId}-delete`}>
           <MdDelete />

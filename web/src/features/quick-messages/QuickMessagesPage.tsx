@@ -1,10 +1,10 @@
-import { Box, Button, Flex, Heading, HStack, IconButton, Input, Table } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, Input, Table } from '@chakra-ui/react';
 import type { QuickMessageDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
+import { MdAdd } from 'react-icons/md';
+import { RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
-import { notify } from '../../app/notify';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useDeleteQuickMessageMutation, useListQuickMessagesInfiniteQuery } from './quick-messages.api';
@@ -18,22 +18,12 @@ export default function QuickMessagesPage() {
   const list = useListQuickMessagesInfiniteQuery(searchParam);
   const records = list.data?.pages.flatMap((p) => p.records) ?? [];
   const [editing, setEditing] = useState<QuickMessageDto | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<QuickMessageDto | null>(null);
+  const paging = useScrollPaging(list, records.length);
   const [remove, removing] = useDeleteQuickMessageMutation();
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await remove(deleting.id).unwrap();
-      notify.success(t('quickMessages.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      notify.error(err);
-    }
-  }
+  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<QuickMessageDto>(remove, t('quickMessages.deleted'));
 
   return (
-    <Box p="4" h="full" overflowY="auto" data-testid="quick-messages-page">
+    <Box p="4" h="full" display="flex" flexDirection="column" data-testid="quick-messages-page">
       <Flex gap="3" mb="3" align="center" wrap="wrap">
         <Heading size="lg" flex="1">
           {t('quickMessages.title')}
@@ -44,7 +34,7 @@ export default function QuickMessagesPage() {
           {t('quickMessages.add')}
         </Button>
       </Flex>
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
+      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="quick-messages-list">
         <Table.Root size="sm" data-testid="quick-messages-table">
           <Table.Header>
             <Table.Row>
@@ -59,14 +49,7 @@ export default function QuickMessagesPage() {
                 <Table.Cell fontWeight="medium">{r.shortcode}</Table.Cell>
                 <Table.Cell color={r.mediaName ? undefined : 'fg.muted'}>{r.mediaName ?? t('quickMessages.noAttachment')}</Table.Cell>
                 <Table.Cell textAlign="center">
-                  <HStack justify="center" gap="1">
-                    <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(r)} data-testid="quick-message-edit">
-                      <MdEdit />
-                    </IconButton>
-                    <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(r)} data-testid="quick-message-delete">
-                      <MdDelete />
-                    </IconButton>
-                  </HStack>
+                  <RowActions onEdit={() => setEditing(r)} onDelete={() => setDeleting(r)} testId="quick-message" />
                 </Table.Cell>
               </Table.Row>
             ))}

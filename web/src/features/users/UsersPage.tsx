@@ -1,11 +1,10 @@
-import { Badge, Box, Button, Flex, Heading, HStack, IconButton, Input, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, Heading, HStack, Input, Table, Text } from '@chakra-ui/react';
 import type { UserDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
-import { useScrollPaging } from '../../app/list-page';
+import { MdAdd } from 'react-icons/md';
+import { RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
-import { notify } from '../../app/notify';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
@@ -26,19 +25,8 @@ export default function UsersPage() {
   const paging = useScrollPaging(list, users.length);
   const { data: queues = [] } = useListQueuesQuery();
   const [editing, setEditing] = useState<UserDto | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<UserDto | null>(null);
   const [remove, removing] = useDeleteUserMutation();
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await remove(deleting.id).unwrap();
-      notify.success(t('users.toasts.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      notify.error(err);
-    }
-  }
+  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<UserDto>(remove, t('users.toasts.deleted'));
 
   return (
     <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="users-page">
@@ -97,18 +85,7 @@ export default function UsersPage() {
                     )}
                   </Table.Cell>
                   <Table.Cell textAlign="center">
-                    <HStack justify="center" gap="1">
-                      {actions.edit && (
-                        <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(u)} data-testid="user-edit">
-                          <MdEdit />
-                        </IconButton>
-                      )}
-                      {actions.delete && (
-                        <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(u)} data-testid="user-delete">
-                          <MdDelete />
-                        </IconButton>
-                      )}
-                    </HStack>
+                    <RowActions onEdit={actions.edit ? () => setEditing(u) : undefined} onDelete={actions.delete ? () => setDeleting(u) : undefined} testId="user" />
                   </Table.Cell>
                 </Table.Row>
               );
