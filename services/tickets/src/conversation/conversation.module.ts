@@ -21,6 +21,7 @@ import { TagsController, TicketTagsController } from './tags/tags.controller.js'
 import { TagsService } from './tags/tags.service.js';
 import { KanbanController, TicketsController } from './tickets/tickets.controller.js';
 import { TicketsService } from './tickets/tickets.service.js';
+import { ChangeTicket } from './tickets/use-cases/change-ticket.js';
 
 /**
  * A conversation with a customer: its tickets, messages, contacts, notes, tags, queues, quick messages and
@@ -33,6 +34,7 @@ import { TicketsService } from './tickets/tickets.service.js';
     TicketsRepository,
     ConversationSender,
     TicketsService,
+    ChangeTicket,
     MessagesService,
     MessageChanges,
     ContactsService,

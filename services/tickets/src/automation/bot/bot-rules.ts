@@ -1,6 +1,6 @@
 import { nextOpening, withinWorkingHours, type WorkingDay } from '@wa/server-kit';
 import { BOT_DEFAULTS, type BotState, type ConnectionBot } from '../../database/entities/index.js';
-import { ratingRequestText } from '../../conversation/tickets/rating-request.js';
+import { ratingRequestText } from '../../conversation/tickets/use-cases/rating-request.js';
 
 export { BOT_DEFAULTS, ratingRequestText, type BotState, type ConnectionBot };
 

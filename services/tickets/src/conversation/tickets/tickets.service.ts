@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
-import { companyTimeZone, DomainError, hourIn, TIME_ZONE_SETTING, MediaStorage, dropFiles } from '@wa/server-kit';
+import { DomainError, MediaStorage, dropFiles } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ContactEntity, QueueEntity, TicketEntity } from '../../database/entities/index.js';
 import { ContactsService } from '../contacts/contacts.service.js';
 import { WhatsappCheck } from '../contacts/whatsapp-check.service.js';
 import { CallerService, type Caller } from '../../identity/caller.service.js';
 import { assertOwnedIds } from '../../identity/owned-ids.js';
-import { ConversationSender } from '../sending/conversation-sender.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { ReadModels } from '../../read-models/read-models.repository.js';
 import { listTicketsQuery } from './queries/list-tickets.queries.js';
@@ -18,22 +17,11 @@ import type { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, Updat
 import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
 import { ticketUpdatedEvent } from '../core/ticket-events.js';
-import { ticketTransition, type TicketEffect, type TicketTransition } from './ticket-transition.js';
-import { transferNotice } from './transfer-notice.js';
-import { ratingRequestText } from './rating-request.js';
+import { ChangeTicket } from './use-cases/change-ticket.js';
+import { ticketTransition } from './use-cases/ticket-transition.js';
 import { storedFilesOf } from '../media/media-files.queries.js';
-import { UPDATE_TICKETS_RATING_ASKED_AT } from './tickets.queries.js';
 
 export const TICKETS_PAGE_SIZE = 40;
-
-
-/** "Bom dia/Boa tarde/Boa noite" by the hour on the company's clocks (its `timezone` setting). */
-export function greetingOnAccept(contactName: string, userName: string, timeZone: string, now: Date = new Date()): string {
-  const hour = hourIn(timeZone, now);
-  const ms = hour < 12 ? 'Bom dia' : hour < 18 ? 'Boa tarde' : 'Boa noite';
-  const firstName = contactName.trim().split(/\s+/)[0] ?? '';
-  return `${ms} *${firstName}*, meu nome é *${userName}* e agora vou prosseguir com seu atendimento!`;
-}
 
 @Injectable()
 export class TicketsService {
@@ -41,12 +29,12 @@ export class TicketsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly tickets: TicketsRepository,
     private readonly readModels: ReadModels,
-    private readonly sender: ConversationSender,
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
     private readonly contacts: ContactsService,
     private readonly whatsapp: WhatsappCheck,
     private readonly storage: MediaStorage,
+    private readonly change: ChangeTicket,
   ) {}
 
   /** The kanban board's cards (GET /ticket/kanban): the open and waiting tickets the caller sees, newest first, with their tags. */
@@ -156,7 +144,7 @@ export class TicketsService {
     if (transition.checks.whatsappId !== undefined && !(await this.readModels.connection(caller.companyId, transition.checks.whatsappId))) throw new DomainError('ERR_NO_WAPP_FOUND');
     if (Object.keys(transition.patch).length === 0) return this.view(row);
     try {
-      await this.apply(caller, row, transition);
+      await this.change.apply(caller, row, transition);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // reopening while another conversation with the contact is open on that connection
@@ -164,30 +152,6 @@ export class TicketsService {
       throw holder ? this.conflict(holder) : err;
     }
     return this.view((await this.tickets.findById(caller.companyId, id)) as TicketRow);
-  }
-
-  /**
-   * A transition written in one transaction: the patch, what it sends the customer (each only when the company's
-   * setting says so: the greeting with sendGreetingAccepted, the transfer notice with sendMsgTransfTicket, the
-   * rating request with userRating, else the completion text) and the ticket's announcement.
-   */
-  private async apply(caller: Caller, row: TicketRow, { patch, effects }: TicketTransition): Promise<void> {
-    const enabled = async (effect: TicketEffect, setting: string) => effects.includes(effect) && (await this.readModels.setting(caller.companyId, setting)) === 'enabled';
-    const wantsGreeting = await enabled('greeting', 'sendGreetingAccepted');
-    const wantsNotice = await enabled('transfer-notice', 'sendMsgTransfTicket');
-    const closing = effects.includes('farewell');
-    const wantsRating = await enabled('farewell', 'userRating');
-    const outboxIds = await this.db.transaction(async (tx) => {
-      await tx.getRepository(TicketEntity).update({ id: row.id, companyId: caller.companyId }, { ...patch, updatedAt: new Date() });
-      const ids: string[] = [];
-      if (wantsGreeting) ids.push(...(await this.greet(tx, caller, row.id)));
-      if (wantsNotice) ids.push(...(await this.noticeTransfer(tx, row, row.id)));
-      if (closing) ids.push(...(await this.farewell(tx, caller.companyId, row.id, wantsRating)));
-      const updated = (await this.tickets.findById(caller.companyId, row.id, tx)) as TicketRow;
-      ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(this.view(updated))])));
-      return ids;
-    });
-    await this.outbox.flush(outboxIds);
   }
 
   async remove(caller: Caller, id: number): Promise<void> {
@@ -218,48 +182,6 @@ export class TicketsService {
       if (valid !== null) await this.contacts.recordCheck(contact.companyId, contact.id, valid);
     }
     if (valid === false) throw new DomainError('ERR_WAPP_INVALID_CONTACT');
-  }
-
-  private async greet(tx: EntityManager, caller: Caller, ticketId: number): Promise<string[]> {
-    const row = (await this.tickets.findById(caller.companyId, ticketId, tx)) as TicketRow;
-    const connection = await this.readModels.connection(caller.companyId, row.whatsappId, tx);
-    if (connection?.status !== 'CONNECTED') return [];
-    const zone = companyTimeZone(await this.readModels.setting(caller.companyId, TIME_ZONE_SETTING, tx));
-    const greeting = greetingOnAccept(row.contactName, this.callers.displayName(caller), zone);
-    const { outboxIds } = await this.sender.sendInTransaction(tx, row, greeting);
-    return outboxIds;
-  }
-
-  /** The customer is told of the transfer (sendMsgTransfTicket), in the same transaction, when the phone is up. */
-  private async noticeTransfer(tx: EntityManager, before: TicketRow, ticketId: number): Promise<string[]> {
-    const after = (await this.tickets.findById(before.companyId, ticketId, tx)) as TicketRow;
-    const text = transferNotice({
-      fromQueueId: before.queueId,
-      toQueueId: after.queueId,
-      fromUserId: before.userId,
-      toUserId: after.userId,
-      queueName: after.queueName,
-      userName: after.userId ? this.callers.nameOf(after.companyId, after.userId) || null : null,
-    });
-    if (!text) return [];
-    const connection = await this.readModels.connection(after.companyId, after.whatsappId, tx);
-    if (connection?.status !== 'CONNECTED') return [];
-    return (await this.sender.sendInTransaction(tx, after, text)).outboxIds;
-  }
-
-  /**
-   * A conversation closed by an agent: the rating request (userRating enabled; the customer's answer, 1 to
-   * 3, is kept by the bot) or else the connection's completion text, sent as the bot's when the phone is up.
-   */
-  private async farewell(tx: EntityManager, companyId: number, ticketId: number, askRating: boolean): Promise<string[]> {
-    const row = (await this.tickets.findById(companyId, ticketId, tx)) as TicketRow;
-    const connection = await this.readModels.connection(companyId, row.whatsappId, tx);
-    if (connection?.status !== 'CONNECTED') return [];
-    const text = askRating ? ratingRequestText(connection.bot?.ratingMessage) : (connection.bot?.complationMessage ?? '').trim();
-    if (!text) return [];
-    if (askRating) await tx.query(UPDATE_TICKETS_RATING_ASKED_AT, [ticketId, companyId]);
-    const body = await this.sender.withVariables(row, text, tx);
-    return (await this.sender.sendManyInTransaction(tx, [{ row, body, bot: true }], { connectionsChecked: true })).outboxIds;
   }
 
   private visible(caller: Caller, row: TicketRow | null): TicketDto {

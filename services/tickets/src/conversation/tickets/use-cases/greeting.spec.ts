@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { greetingOnAccept } from './tickets.service.js';
+import { greetingOnAccept } from './greeting.js';
 
 describe('the greeting when a ticket is accepted', () => {
   const at = new Date('2026-11-24T14:30:00Z'); // 11:30 in São Paulo, 15:30 in Lisbon, 23:30 in Tokyo

@@ -1,3 +1,3 @@
-/** The SQL of tickets.service.ts, by name. */
+/** The statements of a ticket change (ChangeTicket). */
 
 export const UPDATE_TICKETS_RATING_ASKED_AT = `UPDATE tickets.tickets SET "ratingAskedAt" = now() WHERE id = $1 AND "companyId" = $2`;

@@ -1,6 +1,6 @@
 import type { TicketStatus } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
-import type { Caller } from '../../identity/caller.service.js';
+import type { Caller } from '../../../identity/caller.service.js';
 
 /** What a change reads of the ticket as it is. */
 export interface TicketState {
