@@ -4,18 +4,16 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAttachFile, MdDelete } from 'react-icons/md';
 import { notify } from '../../app/notify';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import {
   ANNOUNCEMENT_PRIORITIES,
   announcementFormOf,
   announcementPayload,
   changedAnnouncementFields,
-  hasAnnouncementErrors,
   IMAGE_ACCEPT,
   isAcceptedImage,
   priorityName,
   validateAnnouncementForm,
-  type AnnouncementFormValues,
   type AnnouncementPriority,
 } from './announcement-rules';
 import { AnnouncementImage } from './AnnouncementImage';
@@ -30,17 +28,18 @@ import { useCreateAnnouncementMutation, useRemoveAnnouncementMediaMutation, useU
 export function AnnouncementDialog({ announcement, onClose }: { announcement: AnnouncementDto | null; onClose(): void }) {
   const { t } = useTranslation();
   const formId = useId();
-  const [values, setValues] = useState<AnnouncementFormValues>(() => announcementFormOf(announcement));
-  const [touched, setTouched] = useState<Partial<Record<keyof AnnouncementFormValues, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const form = useEntityDialog({
+    initial: () => announcementFormOf(announcement),
+    validate: validateAnnouncementForm,
+    problemText: (_key, problem) => t(`announcements.validation.${problem}`),
+  });
+  const { values, set, touch, errorOf, serverErrors, setServerErrors } = form;
   /** the announcement as the server last gave it (null: not created yet) */
   const [saved, setSaved] = useState<AnnouncementDto | null>(announcement);
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [dropMedia, setDropMedia] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const errors = validateAnnouncementForm(values);
   const [create, creating] = useCreateAnnouncementMutation();
   const [update, updating] = useUpdateAnnouncementMutation();
   const [upload, uploading] = useUploadAnnouncementMediaMutation();
@@ -48,18 +47,6 @@ export function AnnouncementDialog({ announcement, onClose }: { announcement: An
   const busy = creating.isLoading || updating.isLoading || uploading.isLoading || unlinking.isLoading;
   const savedMedia = !dropMedia && saved?.mediaPath ? saved : null;
   const attachmentName = file?.name ?? savedMedia?.mediaName ?? null;
-
-  function set<K extends keyof AnnouncementFormValues>(key: K, value: AnnouncementFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  /** the rule's text once the field was left or the form sent, else the server's */
-  const errorOf = (key: keyof AnnouncementFormValues): string | undefined => {
-    const problem = key === 'title' || key === 'text' ? errors[key] : undefined;
-    if (problem && (submitted || touched[key])) return t(`announcements.validation.${problem}`);
-    return serverErrors[key] || undefined;
-  };
 
   function pick(chosen: File | undefined) {
     if (fileInput.current) fileInput.current.value = '';
@@ -79,35 +66,34 @@ export function AnnouncementDialog({ announcement, onClose }: { announcement: An
     setDropMedia(true);
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setSubmitted(true);
-    if (hasAnnouncementErrors(errors) || fileError) return;
+  const save = form.handleSubmit(async () => {
     const body = announcementPayload(values);
-    try {
-      let current = saved;
-      if (current) {
-        const changed = changedAnnouncementFields(current, body);
-        if (Object.keys(changed).length > 0) current = await update({ id: current.id, ...changed }).unwrap();
-      } else {
-        current = await create(body).unwrap();
-      }
-      setSaved(current);
-      if (file) {
-        current = await upload({ id: current.id, file }).unwrap();
-        setSaved(current);
-        setFile(null);
-      } else if (dropMedia && current.mediaPath) {
-        current = await unlink(current.id).unwrap();
-        setSaved(current);
-      }
-      setDropMedia(false);
-      notify.success(t('announcements.toasts.saved'));
-      onClose();
-    } catch (err) {
-      setServerErrors(serverFieldErrors(err));
-      notify.error(err);
+    let current = saved;
+    if (current) {
+      const changed = changedAnnouncementFields(current, body);
+      if (Object.keys(changed).length > 0) current = await update({ id: current.id, ...changed }).unwrap();
+    } else {
+      current = await create(body).unwrap();
     }
+    setSaved(current);
+    if (file) {
+      current = await upload({ id: current.id, file }).unwrap();
+      setSaved(current);
+      setFile(null);
+    } else if (dropMedia && current.mediaPath) {
+      current = await unlink(current.id).unwrap();
+      setSaved(current);
+    }
+    setDropMedia(false);
+    notify.success(t('announcements.toasts.saved'));
+    onClose();
+  });
+
+  /** a picture refused stops the send as a field's problem does */
+  function submit(e: FormEvent) {
+    if (!fileError) return save(e);
+    e.preventDefault();
+    form.showProblems();
   }
 
   const fileErrorText = fileError ?? serverErrors.file ?? serverErrors.mediaPath;
@@ -129,7 +115,7 @@ export function AnnouncementDialog({ announcement, onClose }: { announcement: An
                     <Input
                       value={values.title}
                       onChange={(e) => set('title', e.target.value)}
-                      onBlur={() => setTouched((s) => ({ ...s, title: true }))}
+                      onBlur={() => touch('title')}
                       autoComplete="off"
                       autoFocus
                       data-testid="announcement-title"
@@ -141,7 +127,7 @@ export function AnnouncementDialog({ announcement, onClose }: { announcement: An
                     <Textarea
                       value={values.text}
                       onChange={(e) => set('text', e.target.value)}
-                      onBlur={() => setTouched((s) => ({ ...s, text: true }))}
+                      onBlur={() => touch('text')}
                       rows={5}
                       data-testid="announcement-text"
                     />

@@ -1,6 +1,6 @@
 import { Button, Dialog, Field, Input, NativeSelect, Portal, Stack } from '@chakra-ui/react';
 import type { AllTicket, Profile, UserDto } from '@wa/contracts';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../../app/i18n';
 import { errorCode } from '../../app/errors';
@@ -10,10 +10,10 @@ import { selectUser, userLoaded } from '../../app/session';
 import { storeUser } from '../../app/storage';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { useListWhatsappsQuery } from '../connections/connections.api';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { useListQueuesQuery } from '../tickets/tickets.api';
 import { QueueCheckboxes } from './QueueCheckboxes';
-import { hasUserErrors, profileOptions, userFormFields, userFormOf, userPayload, validateUserForm, viewerOfUser, type UserCreateBody, type UserFormValues } from './user-rules';
+import { profileOptions, userFormFields, userFormOf, userPayload, validateUserForm, viewerOfUser, type UserCreateBody, type UserFormValues } from './user-rules';
 import { useCreateUserMutation, useUpdateUserMutation } from './users.api';
 
 const ALL_TICKET: AllTicket[] = ['enabled', 'desabled'];
@@ -29,31 +29,22 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
   const me = useAppSelector(selectUser);
   const viewer = viewerOfUser(me);
   const creating = user === null;
-  const [values, setValues] = useState<UserFormValues>(() => userFormOf(user));
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const form = useEntityDialog({
+    initial: () => userFormOf(user),
+    validate: (v: UserFormValues) => validateUserForm(v, creating, userFormFields(viewer, user, v.password !== '')),
+    problemText: (_key, problem) => t(`validation.${problem}`),
+  });
+  const { values, set, errorOf } = form;
   const [language, setLanguage] = useState<Language>(currentLanguage);
   const fields = userFormFields(viewer, user, values.password !== '');
-  const errors = validateUserForm(values, creating, fields);
   const { data: queues = [] } = useListQueuesQuery(undefined, { skip: !fields.queues });
   const { data: whatsapps = [] } = useListWhatsappsQuery(undefined, { skip: !fields.whatsapp });
   const [create, creatingCall] = useCreateUserMutation();
   const [update, updatingCall] = useUpdateUserMutation();
 
-  function set<K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  /** the rule's text once the form was sent or left, else the server's */
-  const errorOf = (key: keyof typeof errors): string | undefined => (touched && errors[key] ? t(`validation.${errors[key]}`) : serverErrors[key] || undefined);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (hasUserErrors(errors)) return;
-    const body = userPayload(values, creating, fields);
-    try {
+  const submit = form.handleSubmit(
+    async () => {
+      const body = userPayload(values, creating, fields);
       const saved = user ? await update({ id: user.id, ...body }).unwrap() : await create(body as UserCreateBody).unwrap();
       if (me && saved.id === me.id) {
         // one's own account: the greeting and the menu follow at once
@@ -64,13 +55,12 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
       if (ownProfile && language !== currentLanguage()) await changeLanguage(language);
       notify.success(t('users.toasts.saved'));
       onClose();
-    } catch (err) {
-      const fieldErrors = serverFieldErrors(err);
+    },
+    (err, fieldErrors) => {
       if (errorCode(err) === 'ERR_EMAIL_ALREADY_EXISTS') fieldErrors.email = t('backendErrors.ERR_EMAIL_ALREADY_EXISTS');
-      setServerErrors(fieldErrors);
       notify.error(err);
-    }
-  }
+    },
+  );
 
   const textField = (key: 'name' | 'email' | 'password' | 'oldPassword', label: string, testId: string, extra: { type?: string; required?: boolean; disabled?: boolean; helper?: ReactNode } = {}) => (
     <Field.Root required={extra.required ?? true} invalid={!!errorOf(key)} disabled={extra.disabled}>
@@ -79,7 +69,7 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
         type={extra.type ?? 'text'}
         value={values[key]}
         onChange={(e) => set(key, e.target.value)}
-        onBlur={() => setTouched(true)}
+        onBlur={form.showProblems}
         autoComplete={key === 'oldPassword' ? 'current-password' : extra.type === 'password' ? 'new-password' : 'off'}
         data-testid={testId}
       />
