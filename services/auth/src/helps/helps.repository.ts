@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { likeEscaped } from '@wa/database';
-import { DataSource, type DeepPartial } from 'typeorm';
+import { DataSource, type DeepPartial, type EntityManager } from 'typeorm';
 import { HelpEntity } from '../database/entities/index.js';
 
 /** The platform's help videos (`auth.helps`), ordered by title whatever its case, then id. */
@@ -25,18 +25,18 @@ export class HelpsRepository {
     return this.db.getRepository(HelpEntity).findOneBy({ id });
   }
 
-  create(help: DeepPartial<HelpEntity>): Promise<HelpEntity> {
-    const repo = this.db.getRepository(HelpEntity);
+  create(tx: EntityManager, help: DeepPartial<HelpEntity>): Promise<HelpEntity> {
+    const repo = tx.getRepository(HelpEntity);
     return repo.save(repo.create(help));
   }
 
   /** Writes back a help read by `find` and changed. */
-  save(help: HelpEntity): Promise<HelpEntity> {
-    return this.db.getRepository(HelpEntity).save(help);
+  save(tx: EntityManager, help: HelpEntity): Promise<HelpEntity> {
+    return tx.getRepository(HelpEntity).save(help);
   }
 
   /** False when there was none. */
-  async delete(id: number): Promise<boolean> {
-    return (await this.db.getRepository(HelpEntity).delete({ id })).affected !== 0;
+  async delete(tx: EntityManager, id: number): Promise<boolean> {
+    return (await tx.getRepository(HelpEntity).delete({ id })).affected !== 0;
   }
 }

@@ -1,10 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { SuperOnly } from '@wa/auth';
-import type { HelpDto, HelpsPage } from '@wa/contracts';
+import { Subjects, type HelpChangedEvent, type HelpDto, type HelpsPage } from '@wa/contracts';
 import { DomainError, Omittable, PageNumberField, TextField } from '@wa/server-kit';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { HelpEntity } from '../database/entities/index.js';
+import { Outbox } from '../outbox/outbox.service.js';
 import { HelpsRepository } from './helps.repository.js';
 
 export const HELPS_PAGE_SIZE = 40;
@@ -33,10 +37,17 @@ export class ListHelpsQuery {
 const helpView = (h: HelpEntity): HelpDto => ({ id: h.id, title: h.title, description: h.description, video: h.video, createdAt: h.createdAt.toISOString(), updatedAt: h.updatedAt.toISOString() });
 const nameTaken = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'title', messages: ['A help with this title already exists'] }] }, 'A help with this title already exists');
 
-/** The platform's help videos: everyone reads them (the /helps page); super users manage them (settings tab Ajuda). */
+/**
+ * The platform's help videos: everyone reads them (the /helps page); super users manage them (settings tab Ajuda).
+ * Each change goes out through the outbox (`company.help.updated|deleted.<id>`): the lists reload live.
+ */
 @Injectable()
 export class HelpsService {
-  constructor(private readonly helps: HelpsRepository) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly helps: HelpsRepository,
+    private readonly outbox: Outbox,
+  ) {}
 
   async page(query: ListHelpsQuery): Promise<HelpsPage> {
     const pageNumber = query.pageNumber ?? 1;
@@ -49,10 +60,7 @@ export class HelpsService {
   }
 
   async create(dto: CreateHelpDto): Promise<HelpDto> {
-    return this.unique(async () => {
-      const saved = await this.helps.create({ title: dto.title.trim(), description: dto.description?.trim() ?? '', video: dto.video });
-      return helpView(saved);
-    });
+    return this.unique(() => this.write((tx) => this.helps.create(tx, { title: dto.title.trim(), description: dto.description?.trim() ?? '', video: dto.video })));
   }
 
   async update(id: number, dto: UpdateHelpDto): Promise<HelpDto> {
@@ -61,11 +69,27 @@ export class HelpsService {
     if (dto.title !== undefined) help.title = dto.title.trim();
     if (dto.description !== undefined) help.description = dto.description.trim();
     if (dto.video !== undefined) help.video = dto.video;
-    return this.unique(async () => helpView(await this.helps.save(help)));
+    return this.unique(() => this.write((tx) => this.helps.save(tx, help)));
   }
 
   async remove(id: number): Promise<void> {
-    if (!(await this.helps.delete(id))) throw new DomainError('ERR_NOT_FOUND');
+    const ids = await this.db.transaction(async (tx) => {
+      if (!(await this.helps.delete(tx, id))) throw new DomainError('ERR_NOT_FOUND');
+      const event: HelpChangedEvent = { helpId: id, at: new Date().toISOString() };
+      return this.outbox.add(tx, [{ subject: Subjects.helpDeleted(id), msgId: `help-deleted:${id}`, payload: event }]);
+    });
+    await this.outbox.flush(ids);
+  }
+
+  /** Saves and announces the change in one transaction. */
+  private async write(save: (tx: EntityManager) => Promise<HelpEntity>): Promise<HelpDto> {
+    const { view, ids } = await this.db.transaction(async (tx) => {
+      const view = helpView(await save(tx));
+      const event: HelpChangedEvent = { helpId: view.id, at: new Date().toISOString() };
+      return { view, ids: await this.outbox.add(tx, [{ subject: Subjects.helpUpdated(view.id), msgId: `help-updated:${view.id}:${randomUUID()}`, payload: event }]) };
+    });
+    await this.outbox.flush(ids);
+    return view;
   }
 
   private async unique<T>(write: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@ import { EventBus, fnv1a } from '@wa/event-bus';
 import { TEST_NATS_URL, waitFor } from '@wa/testing';
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { HelpsService } from '../../src/helps/helps.js';
 import { login, newAgent, newCompany, refsOf, startAuth, type AuthUnderTest } from './harness.js';
 
 interface Seen {
@@ -139,6 +140,24 @@ describe('auth publishes through its outbox', () => {
     mirror.stop();
     for (const s of [updates, dirWrites, deletes]) s.sub.unsubscribe();
   }, 60_000);
+
+  it("announces a help's creation, change and deletion (company.help.updated|deleted.<id>), so the lists reload live", async () => {
+    const helps = auth.app.get(HelpsService);
+    const updates = collect(nc, 'company.help.updated.*');
+    const deletions = collect(nc, 'company.help.deleted.*');
+    const help = await helps.create({ title: `Ajuda ${Date.now()}`, video: 'dQw4w9WgXcQ' });
+    await helps.update(help.id, { description: 'Como enviar uma mensagem' });
+    await helps.remove(help.id);
+    const mine = (seen: Seen[]) => seen.filter((m) => m.payload.helpId === help.id);
+    await waitFor(() => mine(updates.seen).length >= 2 && mine(deletions.seen).length >= 1, { timeoutMs: 10_000 });
+    expect(mine(updates.seen).map((m) => m.subject)).toEqual([Subjects.helpUpdated(help.id), Subjects.helpUpdated(help.id)]);
+    expect(mine(deletions.seen).map((m) => m.subject)).toEqual([Subjects.helpDeleted(help.id)]);
+    // a title taken is still refused as before (the unique index, now inside the announcing transaction)
+    const again = await helps.create({ title: help.title, video: 'dQw4w9WgXcQ' });
+    await expect(helps.create({ title: help.title, video: 'dQw4w9WgXcQ' })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    await helps.remove(again.id);
+    for (const s of [updates, deletions]) s.sub.unsubscribe();
+  });
 });
 
 /** A TCP hop between the service and NATS that a test can cut and restore: NATS unreachable, for real. */
