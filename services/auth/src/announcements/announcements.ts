@@ -3,7 +3,17 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CurrentUser, SuperOnly } from '@wa/auth';
-import { Subjects, type AccessTokenClaims, type AnnouncementDto, type AnnouncementEvent, type AnnouncementsPage } from '@wa/contracts';
+import {
+  Subjects,
+  type AccessTokenClaims,
+  type AnnouncementDto,
+  type AnnouncementEvent,
+  type AnnouncementsPage,
+  type AnnouncementsQuery,
+  type CreateAnnouncementRequest,
+  type RequestDto,
+  type UpdateAnnouncementRequest,
+} from '@wa/contracts';
 import { attachFile, DiscardUploadsInterceptor, DomainError, dropFiles, FlagField, isMediaKey, MediaStorage, mediaUploadOptions, Omittable, PageNumberField, sendStoredMedia, type StoredMedia, type UploadedDiskFile } from '@wa/server-kit';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
@@ -21,21 +31,21 @@ const REQUIRED = 'Obrigatório';
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
 const NOT_AN_IMAGE = 'Envie uma imagem .png, .jpg ou .jpeg';
 
-export class CreateAnnouncementDto {
+export class CreateAnnouncementDto implements RequestDto<CreateAnnouncementDto, CreateAnnouncementRequest> {
   @ApiProperty({ maxLength: 200 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(200, { message: 'Too Long!' }) title: string;
   @ApiProperty({ maxLength: 10_000 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) text: string;
-  @ApiPropertyOptional({ enum: [1, 2, 3], default: 3 }) @IsOptional() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: number;
+  @ApiPropertyOptional({ enum: [1, 2, 3], default: 3 }) @IsOptional() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: 1 | 2 | 3;
   @ApiPropertyOptional({ default: true }) @FlagField() status?: boolean;
 }
 
-export class UpdateAnnouncementDto {
+export class UpdateAnnouncementDto implements RequestDto<UpdateAnnouncementDto, UpdateAnnouncementRequest> {
   @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(200, { message: 'Too Long!' }) title?: string;
   @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) text?: string;
-  @ApiPropertyOptional({ enum: [1, 2, 3] }) @Omittable() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: number;
+  @ApiPropertyOptional({ enum: [1, 2, 3] }) @Omittable() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: 1 | 2 | 3;
   @ApiPropertyOptional() @FlagField() status?: boolean;
 }
 
-export class ListAnnouncementsQuery {
+export class ListAnnouncementsQuery implements RequestDto<ListAnnouncementsQuery, AnnouncementsQuery> {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
 }

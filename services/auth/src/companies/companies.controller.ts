@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser, SuperOnly } from '@wa/auth';
-import type { AccessTokenClaims, CompaniesPage, CompanyDto } from '@wa/contracts';
+import type { AccessTokenClaims, CompaniesPage, CompanyDto, CompanySchedulesRequest, RequestDto } from '@wa/contracts';
 import { workingDaysOf, WorkingDaysField, type WorkingDayBody } from '@wa/server-kit';
 import { CompaniesAdminService } from './companies-admin.service.js';
 import { CompaniesService } from './companies.service.js';
 import { CreateCompanyDto, ListCompaniesQuery, UpdateCompanyDto } from './companies.dto.js';
 
-export class CompanySchedulesDto {
+export class CompanySchedulesDto implements RequestDto<CompanySchedulesDto, CompanySchedulesRequest> {
   @WorkingDaysField({ required: true, description: 'the company working hours, a day at most once (used when scheduleType is company)' })
   schedules: WorkingDayBody[];
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Omittable, PageNumberField, TextField } from '@wa/server-kit';
+import type { CompaniesQuery, CreateCompanyRequest, RequestDto, UpdateCompanyRequest } from '@wa/contracts';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 /** How a company's due date moves on at renewal (the form's choices). */
@@ -7,7 +8,7 @@ export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'A
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** spec 02 §3 "Company" and §5: email and plan required. */
-export class CreateCompanyDto {
+export class CreateCompanyDto implements RequestDto<CreateCompanyDto, CreateCompanyRequest> {
   @ApiProperty({ minLength: 2, maxLength: 100 }) @TextField(2, 100) name: string;
   @ApiProperty({ description: 'the company’s email; its first admin signs in with it' }) @IsEmail({}, { message: 'Invalid email' }) @MaxLength(200) email: string;
   @ApiProperty() @IsInt({ message: 'Required' }) planId: number;
@@ -24,7 +25,7 @@ export class CreateCompanyDto {
   password?: string;
 }
 
-export class UpdateCompanyDto {
+export class UpdateCompanyDto implements RequestDto<UpdateCompanyDto, UpdateCompanyRequest> {
   @ApiPropertyOptional() @TextField(2, 100, { optional: true }) name?: string;
   @ApiPropertyOptional() @Omittable() @IsEmail({}, { message: 'Invalid email' }) @MaxLength(200) email?: string;
   @ApiPropertyOptional() @Omittable() @IsInt({ message: 'Required' }) planId?: number;
@@ -35,7 +36,7 @@ export class UpdateCompanyDto {
   @ApiPropertyOptional() @Omittable() @IsBoolean() campaignsEnabled?: boolean;
 }
 
-export class ListCompaniesQuery {
+export class ListCompaniesQuery implements RequestDto<ListCompaniesQuery, CompaniesQuery> {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
 }

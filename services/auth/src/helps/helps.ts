@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { SuperOnly } from '@wa/auth';
-import { Subjects, type HelpChangedEvent, type HelpDto, type HelpsPage } from '@wa/contracts';
+import { Subjects, type CreateHelpRequest, type HelpChangedEvent, type HelpDto, type HelpsPage, type HelpsQuery, type RequestDto, type UpdateHelpRequest } from '@wa/contracts';
 import { DomainError, Omittable, PageNumberField, TextField } from '@wa/server-kit';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -17,19 +17,19 @@ const HELPS_LISTED = 500;
 /** A video's code as YouTube gives it (letters, digits, `-`, `_`). */
 const VIDEO_CODE = /^[A-Za-z0-9_-]{1,100}$/;
 
-export class CreateHelpDto {
+export class CreateHelpDto implements RequestDto<CreateHelpDto, CreateHelpRequest> {
   @ApiProperty({ minLength: 2, maxLength: 100 }) @TextField(2, 100) title: string;
   @ApiPropertyOptional({ maxLength: 2000 }) @IsOptional() @IsString() @MaxLength(2000, { message: 'Too Long!' }) description?: string;
   @ApiProperty({ description: 'the video’s code (a YouTube id, e.g. dQw4w9WgXcQ)' }) @IsString({ message: 'Required' }) @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' }) video: string;
 }
 
-export class UpdateHelpDto {
+export class UpdateHelpDto implements RequestDto<UpdateHelpDto, UpdateHelpRequest> {
   @ApiPropertyOptional() @TextField(2, 100, { optional: true }) title?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000, { message: 'Too Long!' }) description?: string;
   @ApiPropertyOptional() @Omittable() @IsString({ message: 'Required' }) @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' }) video?: string;
 }
 
-export class ListHelpsQuery {
+export class ListHelpsQuery implements RequestDto<ListHelpsQuery, HelpsQuery> {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
 }

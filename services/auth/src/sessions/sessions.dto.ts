@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import type { LoginRequest } from '@wa/contracts';
+import type { LoginRequest, RequestDto } from '@wa/contracts';
 import { TextField } from '@wa/server-kit';
 
-export class LoginDto implements LoginRequest {
+export class LoginDto implements RequestDto<LoginDto, LoginRequest> {
   @ApiProperty({ example: 'admin@admin.com' })
   @IsString({ message: 'Required' })
   @IsNotEmpty({ message: 'Required' })

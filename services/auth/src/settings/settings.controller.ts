@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, SettingDto } from '@wa/contracts';
+import type { AccessTokenClaims, RequestDto, SettingDto, UpdateSettingRequest } from '@wa/contracts';
 import { IsString, MaxLength } from 'class-validator';
 import { SettingsService } from './settings.service.js';
 
-export class UpdateSettingDto {
+export class UpdateSettingDto implements RequestDto<UpdateSettingDto, UpdateSettingRequest> {
   @ApiProperty()
   @IsString()
   @MaxLength(2000)

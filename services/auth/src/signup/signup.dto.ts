@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { RequestDto, SignupRequest } from '@wa/contracts';
 import { NameField, TextField } from '@wa/server-kit';
 
 /** The sign-up form (spec 01 §2 /signup): the company's name (also its admin's), email, phone, password, plan. */
-export class SignupDto {
+export class SignupDto implements RequestDto<SignupDto, SignupRequest> {
   @ApiProperty({ minLength: 2, maxLength: 50 }) @NameField() name: string;
 
   @ApiProperty()

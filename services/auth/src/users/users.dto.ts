@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
-import type { AllTicket, Profile } from '@wa/contracts';
+import type { AllTicket, CreateUserRequest, Profile, RequestDto, UpdateUserRequest, UsersQuery } from '@wa/contracts';
 import { MAX_PAGE_NUMBER, NameField, PageNumberField, TextField } from '@wa/server-kit';
 
 const PROFILES: Profile[] = ['admin', 'user', 'supervisor'];
@@ -50,14 +50,17 @@ class UserFields {
   companyId?: number;
 }
 
-export class CreateUserDto extends UserFields {
+export class CreateUserDto extends UserFields implements RequestDto<CreateUserDto, CreateUserRequest> {
   @ApiProperty({ minLength: 5, maxLength: 50 })
   @TextField(5, 50)
   password: string;
 }
 
 /** Every field may be left out; an empty password keeps the current one (the edit form sends it blank). */
-export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['password', 'companyId'] as const)) {
+export class UpdateUserDto
+  extends PartialType(OmitType(CreateUserDto, ['password', 'companyId'] as const))
+  implements RequestDto<UpdateUserDto, UpdateUserRequest>
+{
   @ApiPropertyOptional({ minLength: 5, maxLength: 50 })
   @IsOptional()
   @ValidateIf((_o, v) => v !== '')
@@ -72,7 +75,7 @@ export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['passwor
   oldPassword?: string;
 }
 
-export class ListUsersQuery {
+export class ListUsersQuery implements RequestDto<ListUsersQuery, UsersQuery> {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()

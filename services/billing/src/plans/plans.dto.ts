@@ -1,4 +1,5 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import type { CreatePlanRequest, RequestDto, UpdatePlanRequest } from '@wa/contracts';
 import { TextField } from '@wa/server-kit';
 import { IsBoolean, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 
@@ -6,7 +7,7 @@ import { IsBoolean, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validato
 const COUNT_MAX = 100_000;
 
 /** spec 02 §3 "Plan": name, counts (0: no limit; the form's default), price, flags (all default true). */
-export class CreatePlanDto {
+export class CreatePlanDto implements RequestDto<CreatePlanDto, CreatePlanRequest> {
   @ApiProperty({ minLength: 1, maxLength: 100 }) @TextField(1, 100) name: string;
   @ApiPropertyOptional({ default: 0, description: 'users a company may have (0: no limit)' }) @IsOptional() @IsInt() @Min(0) @Max(COUNT_MAX) users?: number;
   @ApiPropertyOptional({ default: 0, description: 'connections (0: no limit)' }) @IsOptional() @IsInt() @Min(0) @Max(COUNT_MAX) connections?: number;
@@ -23,6 +24,6 @@ export class CreatePlanDto {
   @ApiPropertyOptional({ default: 7, description: 'free days of a company signing up on it' }) @IsOptional() @IsInt() @Min(0) @Max(365) trialDays?: number;
 }
 
-export class UpdatePlanDto extends CreatePlanDto {
+export class UpdatePlanDto extends CreatePlanDto implements RequestDto<UpdatePlanDto, UpdatePlanRequest> {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 }) @TextField(1, 100, { optional: true }) declare name: string;
 }

@@ -1,12 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InternalOnly } from '@wa/auth';
-import type { ApiTokenOwner } from '@wa/contracts';
+import type { ApiTokenOwner, RequestDto, ResolveApiTokenRequest } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ConnectionTokens } from './connection-tokens.js';
 
-export class ResolveApiTokenDto {
+export class ResolveApiTokenDto implements RequestDto<ResolveApiTokenDto, ResolveApiTokenRequest> {
   @IsString()
   @MinLength(1)
   @MaxLength(500)

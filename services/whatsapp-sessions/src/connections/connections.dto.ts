@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, type TransformFnParams } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
-import type { ConnectionProviderKind } from '@wa/contracts';
+import type { ConnectionProviderKind, CreateConnectionRequest, RequestDto, UpdateConnectionRequest } from '@wa/contracts';
 
 export const CHANNELS: ConnectionProviderKind[] = ['sandbox', 'baileys'];
 export const PROVIDERS = ['beta', 'stable'];
@@ -120,7 +120,7 @@ class ConnectionFields {
 }
 
 /** Spec 01 §5: name required, 2 to 50 (messages as the form shows them). */
-export class CreateConnectionDto extends ConnectionFields {
+export class CreateConnectionDto extends ConnectionFields implements RequestDto<CreateConnectionDto, CreateConnectionRequest> {
   @ApiProperty({ minLength: 2, maxLength: 50 })
   @Transform(trimmed)
   @IsString({ message: 'Required' })
@@ -130,7 +130,7 @@ export class CreateConnectionDto extends ConnectionFields {
   name: string;
 }
 
-export class UpdateConnectionDto extends ConnectionFields {
+export class UpdateConnectionDto extends ConnectionFields implements RequestDto<UpdateConnectionDto, UpdateConnectionRequest> {
   @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
   @IsOptional()
   @Transform(trimmed)

@@ -2,10 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
-import { SANDBOX_INBOUND_BATCH_MAX, type SandboxInboundBatchRequest, type SandboxInboundRequest } from '@wa/contracts';
+import {
+  SANDBOX_INBOUND_BATCH_MAX,
+  type RequestDto,
+  type SandboxContact,
+  type SandboxContactsRequest,
+  type SandboxInboundBatchRequest,
+  type SandboxInboundRequest,
+  type SandboxLeaveRequest,
+  type SandboxOutboxQuery,
+} from '@wa/contracts';
 
 /** A message the sandbox phone receives, as from a WhatsApp contact. */
-export class SandboxInboundDto implements SandboxInboundRequest {
+export class SandboxInboundDto implements RequestDto<SandboxInboundDto, Omit<SandboxInboundRequest, 'media'>> {
   @ApiProperty({ example: '5511999990001', description: 'the contact\'s number: 8 to 20 digits' })
   @IsString({ message: 'Required' })
   @Matches(/^\d{8,20}$/, { message: 'from must be the contact\'s number: 8 to 20 digits' })
@@ -31,7 +40,7 @@ export class SandboxInboundDto implements SandboxInboundRequest {
 }
 
 /** Several messages at once: one delivery (one Baileys upsert), each message as in the single form. */
-export class SandboxInboundBatchDto implements SandboxInboundBatchRequest {
+export class SandboxInboundBatchDto implements RequestDto<SandboxInboundBatchDto, SandboxInboundBatchRequest> {
   @ApiProperty({ type: [SandboxInboundDto], description: `1 to ${SANDBOX_INBOUND_BATCH_MAX} messages` })
   @IsArray({ message: 'messages must be a list' })
   @ArrayMinSize(1, { message: 'messages must hold at least one message' })
@@ -41,14 +50,14 @@ export class SandboxInboundBatchDto implements SandboxInboundBatchRequest {
   messages: SandboxInboundDto[];
 }
 
-export class OutboxQuery {
+export class OutboxQuery implements RequestDto<OutboxQuery, SandboxOutboxQuery> {
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER })
   @PageNumberField()
   pageNumber?: number;
 }
 
 /** One contact of the sandbox phone's address book. */
-export class SandboxContactDto {
+export class SandboxContactDto implements RequestDto<SandboxContactDto, SandboxContact> {
   @ApiProperty({ example: '5511999990001' }) @IsString({ message: 'Required' }) @Matches(/^\d{8,20}$/, { message: 'number must be 8 to 20 digits' }) number: string;
   @ApiProperty({ example: 'Maria' }) @IsString({ message: 'Required' }) @MaxLength(100, { message: 'Too Long!' }) name: string;
 }
@@ -57,7 +66,7 @@ export class SandboxContactDto {
 export const SANDBOX_CONTACTS_MAX = 5000;
 
 /** The address book the sandbox phone answers from now on (what POST /contacts/import reads). */
-export class SandboxContactsDto {
+export class SandboxContactsDto implements RequestDto<SandboxContactsDto, SandboxContactsRequest> {
   @ApiProperty({ type: [SandboxContactDto] })
   @IsArray({ message: 'contacts must be a list' })
   @ArrayMaxSize(SANDBOX_CONTACTS_MAX, { message: `contacts may hold at most ${SANDBOX_CONTACTS_MAX} entries` })
@@ -67,7 +76,7 @@ export class SandboxContactsDto {
 }
 
 /** A customer of the sandbox phone who left WhatsApp. */
-export class SandboxLeaveDto {
+export class SandboxLeaveDto implements RequestDto<SandboxLeaveDto, SandboxLeaveRequest> {
   @ApiProperty({ example: '5511999990001', description: 'the number, digits with the country code' })
   @IsString({ message: 'Required' })
   @Matches(/^\d{8,20}$/, { message: 'number must be 8 to 20 digits' })

@@ -1,0 +1,72 @@
+import type { ConnectionProviderKind } from './whatsapp.types.js';
+
+/*
+ * What whatsapp-sessions' routes take (bodies and query strings; the sandbox's inbound messages are in
+ * whatsapp.types.ts). Its class-validator DTOs implement these (`implements RequestDto<TheDto, TheRequest>`).
+ */
+
+/** The connection form's fields but the name (spec 01 §3, defaults §9); numbers may come as typed ("12"). */
+export interface ConnectionSettingsRequest {
+  /** the company has exactly one default connection */
+  isDefault?: boolean;
+  /** required when the connection has more than one queue */
+  greetingMessage?: string;
+  /** the product's own spelling */
+  complationMessage?: string;
+  outOfHoursMessage?: string;
+  ratingMessage?: string;
+  expiresInactiveMessage?: string;
+  /** the public messages API's token. Empty or null: the server issues one; one of your own: 32 or more of letters, digits, - and _ */
+  token?: string | null;
+  expiresTicket?: number;
+  timeToTransfer?: number;
+  /** null (or an emptied select, "") for none */
+  transferQueueId?: number | null;
+  timeUseBotQueues?: number;
+  maxUseBotQueues?: number;
+  /** `beta` (the default) or `stable` */
+  provider?: string;
+  /** how the session is held (default: the server's DEFAULT_CHANNEL) */
+  channel?: ConnectionProviderKind;
+  /** null (or "") for none */
+  promptId?: number | null;
+  queueIds?: number[];
+}
+
+/** `POST /whatsapp`: a new connection, its name 2 to 50 characters. */
+export interface CreateConnectionRequest extends ConnectionSettingsRequest {
+  name: string;
+}
+
+/** `PUT /whatsapp/{id}`: any part of a connection. */
+export interface UpdateConnectionRequest extends ConnectionSettingsRequest {
+  name?: string;
+}
+
+/** One contact of the sandbox phone's address book. */
+export interface SandboxContact {
+  /** 8 to 20 digits, with the country code */
+  number: string;
+  name: string;
+}
+
+/** `PUT /whatsappsession/{id}/sandbox/contacts`: the address book the sandbox phone answers from now on. */
+export interface SandboxContactsRequest {
+  contacts: SandboxContact[];
+}
+
+/** `POST /whatsappsession/{id}/sandbox/leave`: a customer of the sandbox phone left WhatsApp. */
+export interface SandboxLeaveRequest {
+  /** digits with the country code */
+  number: string;
+}
+
+/** `GET /whatsappsession/{id}/sandbox/outbox`: a page of what the sandbox phone sent. */
+export interface SandboxOutboxQuery {
+  pageNumber?: number;
+}
+
+/** `POST /internal/api-tokens/resolve` (other services only): whose is this public-API token. */
+export interface ResolveApiTokenRequest {
+  token: string;
+}
