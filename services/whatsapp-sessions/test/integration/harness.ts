@@ -1,12 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { signAccessToken } from '@wa/auth';
 import { Streams, type WhatsappDto } from '@wa/contracts';
 import { runMigrations } from '@wa/database';
 import { EventBus } from '@wa/event-bus';
 import { createServiceApp, loadConfig } from '@wa/server-kit';
-import { HttpClient, TEST_JWT_SECRET, TEST_NATS_URL, listen, testEnv, waitFor, type RunningApp } from '@wa/testing';
+import { CompanySession, HttpClient, TEST_NATS_URL, listen, testEnv, waitFor, type RunningApp } from '@wa/testing';
 import { connect, type JetStreamManager, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { DataSource } from 'typeorm';
 import { AppModule, type AppOptions } from '../../src/app.module.js';
@@ -15,9 +14,25 @@ import { whatsappDatabase } from '../../src/database/data-source.js';
 import { SessionRunner } from '../../src/runtime/session-runner.js';
 import { SessionRuntime } from '../../src/runtime/session-runtime.js';
 
+/**
+ * The test companies of this process (libs/testing's CompanySession): each a company id no other test uses, and
+ * access tokens signed as auth signs them. whatsapp-sessions reads no user directory, so no user is written.
+ */
+const sessions = new Map<number, CompanySession>();
+
+function sessionOf(companyId: number): CompanySession {
+  let session = sessions.get(companyId);
+  if (!session) sessions.set(companyId, (session = new CompanySession({}, { companyId })));
+  return session;
+}
+
 /** Made-up companies of one test file (the database is shared and never wiped). */
 export function companyPool(size: number): number[] {
-  return Array.from({ length: size }, () => 900_000 + randomInt(1_000_000_000));
+  return Array.from({ length: size }, () => {
+    const session = new CompanySession({}, { idsFrom: 900_000 });
+    sessions.set(session.companyId, session);
+    return session.companyId;
+  });
 }
 
 /**
@@ -113,9 +128,10 @@ export async function announce(svc: SessionsUnderTest, kind: 'queue' | 'prompt',
   return id;
 }
 
+/** An access token of a new user of the company (an admin unless told). */
 export function tokenFor(companyId: number, profile: 'admin' | 'user' = 'admin'): string {
-  // far from auth's ids: revocations in Redis are per user id, and other suites revoke their users' tokens
-  return signAccessToken({ id: randomInt(1_000_000_000, 2_000_000_000), companyId, profile, super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+  const session = sessionOf(companyId);
+  return session.token(session.newUserId(), profile).token;
 }
 
 export const fieldMessages = (body: { details?: Array<{ field: string; messages: string[] }> }, field: string) =>
