@@ -176,13 +176,13 @@ export class FileListsService {
       const list = await this.find(tx, caller, id, true);
       const dropped: string[] = [];
       if (options) {
-        const current = (await tx.query(SELECT_OPTIONS_OF_LIST, [list.id])) as OptionRow[];
+        const current = (await tx.query(SELECT_OPTIONS_OF_LIST, [list.id, list.companyId])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
         for (const o of options) if (o.id !== undefined && !byId.has(o.id)) throw invalid('options', `Option ${o.id} is not one of this list’s.`);
         const listed = options.flatMap((o, position) => (o.id === undefined ? [] : [{ id: o.id, name: o.name, position }]));
         const kept = new Set(listed.map((o) => o.id));
         const gone = current.filter((o) => !kept.has(o.id));
-        if (gone.length) await tx.query(DELETE_OPTIONS, [gone.map((o) => o.id)]);
+        if (gone.length) await tx.query(DELETE_OPTIONS, [gone.map((o) => o.id), list.companyId]);
         dropped.push(...gone.flatMap((o) => (o.path && isMediaKey(o.path) ? [o.path] : [])));
         if (listed.length) {
           await tx.query(
@@ -195,7 +195,7 @@ export class FileListsService {
       // UPDATE answers [rows, count]
       const [[saved]] = (await tx.query(
         UPDATE_FILE_LIST,
-        [list.id, name ?? null, message ?? null],
+        [list.id, name ?? null, message ?? null, list.companyId],
       )) as [ListRow[], number];
       return { list: saved as ListRow, dropped };
     });
@@ -204,8 +204,8 @@ export class FileListsService {
   async remove(caller: Caller, id: number): Promise<void> {
     const { ids, files } = await this.db.transaction(async (tx) => {
       const list = await this.find(tx, caller, id, true);
-      const options = (await tx.query(SELECT_OPTION_FILES_OF_LIST, [list.id])) as Array<{ path: string }>;
-      await tx.query(DELETE_FILE_LIST, [list.id]);
+      const options = (await tx.query(SELECT_OPTION_FILES_OF_LIST, [list.id, list.companyId])) as Array<{ path: string }>;
+      await tx.query(DELETE_FILE_LIST, [list.id, list.companyId]);
       const event: FileListEvent = { companyId: caller.companyId, action: 'delete', fileListId: list.id };
       const ids = await this.outbox.add(tx, [{ subject: TicketSubjects.fileListDeleted(caller.companyId, list.id), msgId: `files-deleted:${list.id}`, payload: event }]);
       return { ids, files: options.map((o) => o.path).filter(isMediaKey) };
@@ -235,7 +235,7 @@ export class FileListsService {
       }
       return await this.write(async (tx) => {
         const list = await this.find(tx, caller, id, true);
-        const current = (await tx.query(LOCK_OPTIONS_OF_LIST, [list.id])) as OptionRow[];
+        const current = (await tx.query(LOCK_OPTIONS_OF_LIST, [list.id, list.companyId])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
         const dropped: string[] = [];
         for (const optionId of body.id) {
@@ -247,7 +247,7 @@ export class FileListsService {
           SET_OPTION_FILES,
           [body.id, stored, checked.map((c) => c.mimetype), list.companyId],
         );
-        const [[touched]] = (await tx.query(TOUCH_FILE_LIST, [list.id])) as [ListRow[], number];
+        const [[touched]] = (await tx.query(TOUCH_FILE_LIST, [list.id, list.companyId])) as [ListRow[], number];
         return { list: touched ?? list, dropped };
       });
     } catch (err) {
@@ -310,6 +310,7 @@ export class FileListsService {
     if (lists.length === 0) return [];
     const options = (await manager.query(SELECT_OPTIONS_OF_LISTS, [
       lists.map((l) => l.id),
+      (lists[0] as ListRow).companyId,
     ])) as OptionRow[];
     return lists.map((l) => ({
       id: l.id,

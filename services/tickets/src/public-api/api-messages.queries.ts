@@ -5,13 +5,13 @@ import { latestTicketSql } from '../conversation/core/tickets.repository.js';
 /** How long an Idempotency-Key's first answer is kept. */
 export const IDEMPOTENCY_TTL_H = 24;
 
-export const UPDATE_API_REQUESTS_RESPONSE = `UPDATE tickets.api_requests SET response = $3 WHERE "connectionId" = $1 AND key = $2`;
+export const UPDATE_API_REQUESTS_RESPONSE = `UPDATE tickets.api_requests SET response = $3 WHERE "connectionId" = $1 AND key = $2 AND "companyId" = $4`;
 
-export const DELETE_EXPIRED_API_REQUEST = `DELETE FROM tickets.api_requests WHERE "connectionId" = $1 AND key = $2 AND "createdAt" < now() - interval '${IDEMPOTENCY_TTL_H} hours'`;
+export const DELETE_EXPIRED_API_REQUEST = `DELETE FROM tickets.api_requests WHERE "connectionId" = $1 AND key = $2 AND "companyId" = $3 AND "createdAt" < now() - interval '${IDEMPOTENCY_TTL_H} hours'`;
 
 export const CLAIM_API_REQUEST = `INSERT INTO tickets.api_requests ("connectionId", key, "companyId") VALUES ($1, $2, $3) ON CONFLICT ("connectionId", key) DO NOTHING RETURNING key`;
 
-export const SELECT_API_REQUEST_RESPONSE = `SELECT response FROM tickets.api_requests WHERE "connectionId" = $1 AND key = $2`;
+export const SELECT_API_REQUEST_RESPONSE = `SELECT response FROM tickets.api_requests WHERE "connectionId" = $1 AND key = $2 AND "companyId" = $3`;
 
 export const INSERT_CONTACT_OF_NUMBER = `INSERT INTO tickets.contacts ("companyId", name, number) VALUES ($1, $2, $2) ON CONFLICT ("companyId", number) DO NOTHING RETURNING id`;
 

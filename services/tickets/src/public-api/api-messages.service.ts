@@ -95,7 +95,7 @@ export class ApiMessagesService {
         const sent = await this.sender.sendManyInTransaction(tx, items, { connectionsChecked: true });
         const answer = statusOf(sent.messages[0] as MessageDto, number);
         if (idempotencyKey) {
-          await tx.query(UPDATE_API_REQUESTS_RESPONSE, [api.connectionId, idempotencyKey, JSON.stringify(answer)]);
+          await tx.query(UPDATE_API_REQUESTS_RESPONSE, [api.connectionId, idempotencyKey, JSON.stringify(answer), api.companyId]);
         }
         return { answer, outboxIds: [...sent.outboxIds, ...(await this.outbox.add(tx, events))], repeated: false };
       });
@@ -155,13 +155,13 @@ export class ApiMessagesService {
    * is still running waits for it (the key's row is locked until the first commits).
    */
   private async claimKey(tx: EntityManager, api: ApiIdentity, key: string): Promise<ApiMessageStatus | null> {
-    await tx.query(DELETE_EXPIRED_API_REQUEST, [api.connectionId, key]);
+    await tx.query(DELETE_EXPIRED_API_REQUEST, [api.connectionId, key, api.companyId]);
     const taken: unknown[] = await tx.query(
       CLAIM_API_REQUEST,
       [api.connectionId, key, api.companyId],
     );
     if (taken.length > 0) return null;
-    const [first] = (await tx.query(SELECT_API_REQUEST_RESPONSE, [api.connectionId, key])) as Array<{ response: ApiMessageStatus | null }>;
+    const [first] = (await tx.query(SELECT_API_REQUEST_RESPONSE, [api.connectionId, key, api.companyId])) as Array<{ response: ApiMessageStatus | null }>;
     if (!first?.response) throw new DomainError('ERR_SERVICE_UNAVAILABLE', { retryAfter: 1 }, 'The first call with this Idempotency-Key is still running.');
     return first.response;
   }

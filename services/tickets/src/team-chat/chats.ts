@@ -114,15 +114,15 @@ export class ChatsService {
       if (chat.ownerId !== caller.id) throw ownerOnly();
       const title = dto.title?.trim();
       if (dto.title !== undefined && !title) throw invalid('title', NO_TITLE);
-      await tx.query(UPDATE_CHATS_TITLE, [chat.id, title ?? null]);
+      await tx.query(UPDATE_CHATS_TITLE, [chat.id, title ?? null, chat.companyId]);
       let removed: number[] = [];
       if (members) {
-        const before = (await tx.query(SELECT_CHAT_USERS_BY_CHAT_ID, [chat.id])) as Array<{ userId: number }>;
+        const before = (await tx.query(SELECT_CHAT_USERS_BY_CHAT_ID, [chat.id, chat.companyId])) as Array<{ userId: number }>;
         const keep = new Set([chat.ownerId, ...members]);
         removed = before.map((r) => r.userId).filter((id) => !keep.has(id));
         await this.setMembers(tx, chat, [...keep]);
       }
-      const [row] = (await tx.query(SELECT_CHATS_BY_ID, [chat.id])) as ChatRow[];
+      const [row] = (await tx.query(SELECT_CHATS_BY_ID, [chat.id, chat.companyId])) as ChatRow[];
       const view = (await this.views(tx, [row as ChatRow]))[0] as ChatDto;
       return { view, events: [this.changed(caller.companyId, view, removed)] };
     });
@@ -132,8 +132,8 @@ export class ChatsService {
     await this.write(async (tx) => {
       const chat = await this.member(tx, caller, idOrUuid, true);
       if (chat.ownerId !== caller.id) throw ownerOnly();
-      const users = (await tx.query(SELECT_CHAT_USERS_BY_CHAT_ID, [chat.id])) as Array<{ userId: number }>;
-      await tx.query(DELETE_CHATS_BY_ID, [chat.id]);
+      const users = (await tx.query(SELECT_CHAT_USERS_BY_CHAT_ID, [chat.id, chat.companyId])) as Array<{ userId: number }>;
+      await tx.query(DELETE_CHATS_BY_ID, [chat.id, chat.companyId]);
       const payload: ChatDeletedEvent = { companyId: caller.companyId, chatId: chat.id, userIds: users.map((u) => u.userId) };
       return { view: undefined, events: [{ subject: TicketSubjects.chatDeleted(caller.companyId, chat.id), msgId: `chat-deleted:${chat.id}`, payload }] };
     });
@@ -143,7 +143,7 @@ export class ChatsService {
   async read(caller: Caller, idOrUuid: string): Promise<ChatDto> {
     return this.write(async (tx) => {
       const chat = await this.member(tx, caller, idOrUuid);
-      await tx.query(MARK_CHAT_READ, [chat.id, caller.id]);
+      await tx.query(MARK_CHAT_READ, [chat.id, caller.id, chat.companyId]);
       const view = (await this.views(tx, [chat]))[0] as ChatDto;
       return { view, events: [this.changed(caller.companyId, view)] };
     });
@@ -152,10 +152,10 @@ export class ChatsService {
   async messages(caller: Caller, idOrUuid: string, q: ChatPageQuery): Promise<ChatMessagesPage> {
     const chat = await this.member(this.db.manager, caller, idOrUuid);
     const pageNumber = q.pageNumber ?? 1;
-    const [{ n }] = (await this.db.query(COUNT_CHAT_MESSAGES, [chat.id])) as Array<{ n: number }>;
+    const [{ n }] = (await this.db.query(COUNT_CHAT_MESSAGES, [chat.id, chat.companyId])) as Array<{ n: number }>;
     const rows = (await this.db.query(
       SELECT_CHAT_MESSAGES_PAGE,
-      [chat.id, (pageNumber - 1) * CHAT_MESSAGES_PAGE_SIZE],
+      [chat.id, (pageNumber - 1) * CHAT_MESSAGES_PAGE_SIZE, chat.companyId],
     )) as Array<{ id: string; chatId: number; message: string; senderId: number; createdAt: Date }>;
     return { records: rows.reverse().map((r) => this.messageView(caller.companyId, r)), count: n, hasMore: pageNumber * CHAT_MESSAGES_PAGE_SIZE < n };
   }
@@ -173,9 +173,9 @@ export class ChatsService {
         caller.id,
         text,
       ])) as Array<{ id: string; chatId: number; message: string; senderId: number; createdAt: Date }>;
-      await tx.query(UPDATE_CHATS_LAST_MESSAGE, [chat.id, text.slice(0, 1000)]);
-      await tx.query(COUNT_UNREAD_FOR_OTHERS, [chat.id, caller.id]);
-      const [fresh] = (await tx.query(SELECT_CHATS_BY_ID, [chat.id])) as ChatRow[];
+      await tx.query(UPDATE_CHATS_LAST_MESSAGE, [chat.id, text.slice(0, 1000), chat.companyId]);
+      await tx.query(COUNT_UNREAD_FOR_OTHERS, [chat.id, caller.id, chat.companyId]);
+      const [fresh] = (await tx.query(SELECT_CHATS_BY_ID, [chat.id, chat.companyId])) as ChatRow[];
       const view = (await this.views(tx, [fresh as ChatRow]))[0] as ChatDto;
       message = this.messageView(caller.companyId, row as { id: string; chatId: number; message: string; senderId: number; createdAt: Date });
       const payload: ChatMessageEvent = { companyId: caller.companyId, chat: view, message };
@@ -220,7 +220,7 @@ export class ChatsService {
   }
 
   private async setMembers(tx: EntityManager, chat: ChatRow, userIds: number[]): Promise<void> {
-    await tx.query(DELETE_CHAT_USERS_NOT_IN, [chat.id, userIds]);
+    await tx.query(DELETE_CHAT_USERS_NOT_IN, [chat.id, userIds, chat.companyId]);
     await tx.query(
       INSERT_CHAT_USERS,
       [chat.id, userIds, chat.companyId],
@@ -231,6 +231,7 @@ export class ChatsService {
     if (chats.length === 0) return [];
     const members = (await manager.query(SELECT_CHAT_USERS_OF_CHATS, [
       chats.map((c) => c.id),
+      (chats[0] as ChatRow).companyId,
     ])) as Array<{ chatId: number; userId: number; unreads: number }>;
     return chats.map((c) => ({
       id: c.id,

@@ -83,7 +83,7 @@ export const LOCK_RATING_ASKED = `SELECT id, "ratingAskedAt" > now() - $5::inter
 
 export const SETTLE_RATING = `UPDATE tickets.tickets SET "ratingAskedAt" = NULL, rating = COALESCE($3::smallint, rating) WHERE id = $1 AND "companyId" = $2`;
 
-export const CONNECTION_BOT = `SELECT bot FROM tickets.connections WHERE id = $1`;
+export const CONNECTION_BOT = `SELECT bot FROM tickets.connections WHERE id = $1 AND "companyId" = $2`;
 
 export const CLOSE_RATED_TICKET = `UPDATE tickets.tickets SET status = 'closed', chatbot = false, "unreadMessages" = 0, "botState" = $3, "updatedAt" = now() WHERE id = $1 AND "companyId" = $2`;
 

@@ -417,7 +417,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const rating = asked.fresh ? ratingOf(body) : null;
     await tx.query(SETTLE_RATING, [asked.id, locked.companyId, rating]);
     if (rating === null) return null;
-    const [connection] = await queryPrepared<{ bot: ConnectionBot }>(tx, CONNECTION_BOT, [locked.whatsappId]);
+    const [connection] = await queryPrepared<{ bot: ConnectionBot }>(tx, CONNECTION_BOT, [locked.whatsappId, locked.companyId]);
     const state: BotState = { step: 'done', attempts: 0, greeted: true, lastMessageId: messageId };
     await tx.query(CLOSE_RATED_TICKET, [
       locked.id,

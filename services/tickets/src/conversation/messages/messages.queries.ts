@@ -5,7 +5,7 @@ import { MessageEntity } from '../../database/entities/index.js';
 
 export const UPDATE_TICKETS_UNREAD_MESSAGES = `UPDATE tickets.tickets SET "unreadMessages" = 0 WHERE id = $1 AND "companyId" = $2`;
 
-export const UPDATE_MESSAGES_READ = `UPDATE tickets.messages SET read = true WHERE "ticketId" = $1 AND read = false`;
+export const UPDATE_MESSAGES_READ = `UPDATE tickets.messages SET read = true WHERE "ticketId" = $1 AND "companyId" = $2 AND read = false`;
 
 /** Where the previous page ended: its last message's sentAt (as text, exact), seq and id. */
 export interface MessagesKeyset {

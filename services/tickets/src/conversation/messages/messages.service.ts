@@ -147,7 +147,7 @@ export class MessagesService {
   private async markRead(caller: Caller, row: TicketRow): Promise<void> {
     const outboxIds = await this.db.transaction(async (tx) => {
       await tx.query(UPDATE_TICKETS_UNREAD_MESSAGES, [row.id, caller.companyId]);
-      await tx.query(UPDATE_MESSAGES_READ, [row.id]);
+      await tx.query(UPDATE_MESSAGES_READ, [row.id, caller.companyId]);
       const event: TicketUnreadEvent = { companyId: caller.companyId, ticketId: row.id, queueId: row.queueId, userId: row.userId };
       return this.outbox.add(tx, [{ subject: TicketSubjects.ticketUnread(caller.companyId, row.id), msgId: `ticket-unread:${row.id}:${Date.now()}`, payload: event }]);
     });

@@ -107,7 +107,7 @@ export class TagsService {
         // the open and pending tickets carrying it show its new name and colour at once (closed ones when read)
         const live: Array<{ ticketId: number }> = await tx.query(
           SELECT_OPEN_TICKETS_OF_TAG,
-          [id],
+          [id, caller.companyId],
         );
         return { saved, outboxIds: await this.announce(tx, caller.companyId, live.map((r) => r.ticketId)) };
       });
@@ -124,7 +124,7 @@ export class TagsService {
     if (!supervises(caller)) throw new DomainError('ERR_NO_PERMISSION', {}, 'Only admins and supervisors delete tags.');
     await this.find(caller.companyId, id);
     const outboxIds = await this.db.transaction(async (tx) => {
-      const tagged: Array<{ ticketId: number }> = await tx.query(SELECT_TICKETS_OF_TAG, [id]);
+      const tagged: Array<{ ticketId: number }> = await tx.query(SELECT_TICKETS_OF_TAG, [id, caller.companyId]);
       await tx.getRepository(TagEntity).delete({ id, companyId: caller.companyId });
       return this.announce(tx, caller.companyId, tagged.map((t) => t.ticketId));
     });
@@ -136,7 +136,7 @@ export class TagsService {
     return this.changeTicket(caller, ticketId, async (tx) => {
       const ids = [...new Set(tagIds)];
       await this.assertTags(tx, caller.companyId, ids);
-      await tx.query(DELETE_TICKET_TAGS_NOT_IN, [ticketId, ids]);
+      await tx.query(DELETE_TICKET_TAGS_NOT_IN, [ticketId, ids, caller.companyId]);
       if (ids.length) await tx.query(INSERT_TICKET_TAGS_MANY, [ticketId, ids, caller.companyId]);
     });
   }
@@ -150,7 +150,7 @@ export class TagsService {
 
   async clear(caller: Caller, ticketId: number): Promise<TicketDto> {
     return this.changeTicket(caller, ticketId, async (tx) => {
-      await tx.query(DELETE_TICKET_TAGS, [ticketId]);
+      await tx.query(DELETE_TICKET_TAGS, [ticketId, caller.companyId]);
     });
   }
 
