@@ -1,9 +1,9 @@
 import { Button, Dialog, Field, HStack, IconButton, Input, Portal, Stack, Text } from '@chakra-ui/react';
 import type { ContactDto } from '@wa/contracts';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete } from 'react-icons/md';
 import { notify } from '../../app/notify';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { validateContactEmail, validateContactName, validateContactNumber } from './contact-rules';
 import { useCreateContactMutation, useUpdateContactMutation } from './contacts.api';
 
@@ -15,39 +15,33 @@ export function ContactDialog({ contact, initialName = '', onClose, onSaved }: {
   const { t } = useTranslation();
   const [create, creating] = useCreateContactMutation();
   const [update, updating] = useUpdateContactMutation();
-  const [name, setName] = useState(contact?.name ?? initialName);
-  const [number, setNumber] = useState(contact?.number ?? '');
-  const [email, setEmail] = useState(contact?.email ?? '');
-  const [extraInfo, setExtraInfo] = useState(contact?.extraInfo ?? []);
-  const [touched, setTouched] = useState(false);
-  const errors = { name: validateContactName(name), number: validateContactNumber(number), email: validateContactEmail(email) };
+  const form = useEntityDialog({
+    initial: () => ({ name: contact?.name ?? initialName, number: contact?.number ?? '', email: contact?.email ?? '', extraInfo: contact?.extraInfo ?? [] }),
+    validate: (v: { name: string; number: string; email: string }) => ({ name: validateContactName(v.name), number: validateContactNumber(v.number), email: validateContactEmail(v.email) }),
+    problemText: (_key, problem) => t(`validation.${problem}`),
+  });
+  const { values, errorOf } = form;
+  const setExtraInfo = (change: (rows: ContactDto['extraInfo']) => ContactDto['extraInfo']) => form.setValues((v) => ({ ...v, extraInfo: change(v.extraInfo) }));
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (errors.name || errors.number || errors.email) return;
-    const form = { name: name.trim(), number: number.trim(), email: email.trim(), extraInfo: extraInfo.filter((r) => r.name.trim()) };
-    try {
-      if (contact) {
-        onSaved?.(await update({ id: contact.id, ...form }).unwrap());
-      } else {
-        const saved = await create(form).unwrap();
-        if (saved.alreadyExists) notify.info(t('contacts.alreadyExists', { name: saved.name }));
-        if (saved.invalido) notify.warning(t('contacts.notOnWhatsapp'));
-        onSaved?.(saved);
-      }
-      notify.success(t('contacts.toasts.saved'));
-      onClose();
-    } catch (err) {
-      notify.error(err);
+  const submit = form.handleSubmit(async () => {
+    const body = { name: values.name.trim(), number: values.number.trim(), email: values.email.trim(), extraInfo: values.extraInfo.filter((r) => r.name.trim()) };
+    if (contact) {
+      onSaved?.(await update({ id: contact.id, ...body }).unwrap());
+    } else {
+      const saved = await create(body).unwrap();
+      if (saved.alreadyExists) notify.info(t('contacts.alreadyExists', { name: saved.name }));
+      if (saved.invalido) notify.warning(t('contacts.notOnWhatsapp'));
+      onSaved?.(saved);
     }
-  }
+    notify.success(t('contacts.toasts.saved'));
+    onClose();
+  });
 
-  const field = (key: keyof typeof errors, label: string, value: string, set: (v: string) => void, testId: string, required = true) => (
-    <Field.Root required={required} invalid={touched && !!errors[key]}>
+  const field = (key: 'name' | 'number' | 'email', label: string, testId: string, required = true) => (
+    <Field.Root required={required} invalid={!!errorOf(key)}>
       <Field.Label>{label}</Field.Label>
-      <Input value={value} onChange={(e) => set(e.target.value)} onBlur={() => setTouched(true)} data-testid={testId} />
-      {errors[key] && <Field.ErrorText>{t(`validation.${errors[key]}`)}</Field.ErrorText>}
+      <Input value={values[key]} onChange={(e) => form.set(key, e.target.value)} onBlur={form.showProblems} data-testid={testId} />
+      {errorOf(key) && <Field.ErrorText>{errorOf(key)}</Field.ErrorText>}
     </Field.Root>
   );
 
@@ -63,13 +57,13 @@ export function ContactDialog({ contact, initialName = '', onClose, onSaved }: {
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="4">
-                  {field('name', t('contacts.dialog.name'), name, setName, 'contact-name')}
-                  {field('number', t('contacts.dialog.number'), number, setNumber, 'contact-number')}
-                  {field('email', t('contacts.dialog.email'), email, setEmail, 'contact-email', false)}
+                  {field('name', t('contacts.dialog.name'), 'contact-name')}
+                  {field('number', t('contacts.dialog.number'), 'contact-number')}
+                  {field('email', t('contacts.dialog.email'), 'contact-email', false)}
                   <Text textStyle="sm" fontWeight="medium">
                     {t('contacts.dialog.extraInfo')}
                   </Text>
-                  {extraInfo.map((row, i) => (
+                  {values.extraInfo.map((row, i) => (
                     <HStack key={i} data-testid="contact-extra-row">
                       <Input size="sm" placeholder={t('contacts.dialog.extraName')} value={row.name} onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, name: e.target.value } : r)))} />
                       <Input size="sm" placeholder={t('contacts.dialog.extraValue')} value={row.value} onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))} />
