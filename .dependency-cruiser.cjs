@@ -16,7 +16,7 @@ module.exports = {
     },
     {
       name: 'no-folder-cycle-tickets',
-      severity: 'warn', // error once issue 39's tickets modules land
+      severity: 'error',
       comment: "tickets' modules depend one way only: a folder never reaches itself back through another folder.",
       scope: 'folder',
       from: { path: '^services/tickets/src' },
@@ -24,7 +24,7 @@ module.exports = {
     },
     {
       name: 'no-feature-cycle-web',
-      severity: 'warn', // error once issue 39's web kit lands
+      severity: 'error',
       comment: "The web's features depend one way only: shared widgets live in web/src/components, not inside a feature.",
       scope: 'folder',
       from: { path: '^web/src' },

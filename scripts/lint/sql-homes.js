@@ -4,7 +4,7 @@
  * It flags string and template literals that read as an SQL statement or clause, and TypeORM query builders.
  */
 const STATEMENT =
-  /^\s*(?:select\s[\s\S]*?\bfrom\s|select\s+(?:\$|\d|exists|count|pg_|now\(|1\b|[a-z_]+\s*\()|insert\s+into\s|update\s+[\w."]+\s+set\s|delete\s+from\s|with\s+(?:recursive\s+)?[\w"]+(?:\s*\([^)]*\))?\s+as\s*(?:materialized\s*|not\s+materialized\s*)?\(|create\s+(?:or\s+replace\s+|unique\s+)?(?:table|index|function|view|trigger|type|extension|schema|sequence)\s|alter\s+(?:table|function|type|sequence)\s|drop\s+(?:table|index|function|view|trigger|type|schema)\s|truncate\s|lock\s+table\s|call\s+\w)/i;
+  /^\s*(?:select\s[\s\S]*?\bfrom\s|select\s+(?:\$|\d|exists|count|pg_|now\(|1\b|[a-z_]+\s*\()|insert\s+into\s|update\s+(?:only\s+)?[\w."]+(?:\s+(?:as\s+)?(?!set\b)\w+)?\s+set\s|delete\s+from\s|with\s+(?:recursive\s+)?[\w"]+(?:\s*\([^)]*\))?\s+as\s*(?:materialized\s*|not\s+materialized\s*)?\(|create\s+(?:or\s+replace\s+|unique\s+)?(?:table|index|function|view|trigger|type|extension|schema|sequence)\s|alter\s+(?:table|function|type|sequence)\s|drop\s+(?:table|index|function|view|trigger|type|schema)\s|truncate\s|lock\s+table\s|call\s+\w)/i;
 // clauses glued onto a statement elsewhere: upper-case keywords only, so ordinary prose is not taken for SQL
 const CLAUSE =
   /^\s*(?:WHERE|AND|OR|ORDER BY|GROUP BY|HAVING|LIMIT|OFFSET|(?:LEFT |INNER |RIGHT |FULL |CROSS )?JOIN|ON CONFLICT|RETURNING|SET|VALUES|FROM|UNION(?: ALL)?)\s[\s\S]*(?:\$\d|\b[a-z_]+\.[a-z_]+\b|=|\bIS\b|\bIN\b|\bNOT\b|\bDESC\b|\bASC\b)/;

@@ -1,5 +1,6 @@
 import type { PlanFlags } from '@wa/contracts';
-import { companyTimeZone, DomainError, todayIn } from '@wa/server-kit';
+import { DomainError } from '@wa/server-kit';
+import { companyTimeZone, todayIn } from '@wa/domain';
 
 /**
  * The one plan check (spec 02 §6, §8), for the gateway's routes and for every path that runs without a

@@ -28,5 +28,3 @@ export * from './timing/periodic-task.js';
 export * from './spreadsheets/spreadsheet-reader.js';
 export * from './spreadsheets/export-cell.js';
 export * from './http/capped-read.js';
-// moved to @wa/domain (issue 39): re-exported until every service imports them from there
-export * from '@wa/domain';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { likeEscaped } from '@wa/database';
-import type { WorkingDay } from '@wa/server-kit';
+import type { WorkingDay } from '@wa/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CompanyEntity } from '../database/entities/index.js';
 

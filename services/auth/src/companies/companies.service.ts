@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Subjects, type AccessTokenClaims, type CompanyDto, type CompanySchedulesUpdatedEvent } from '@wa/contracts';
-import { DomainError, type WorkingDay } from '@wa/server-kit';
+import { DomainError } from '@wa/server-kit';
+import { type WorkingDay } from '@wa/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CompanyEntity } from '../database/entities/index.js';
 import { Outbox } from '../outbox/outbox.service.js';

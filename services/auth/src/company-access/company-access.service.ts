@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { CompanyApiAccess, PlanFlags, PlanLimits } from '@wa/contracts';
-import { companyTimeZone, DomainError, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
+import { DomainError } from '@wa/server-kit';
+import { companyTimeZone, TIME_ZONE_SETTING, todayIn } from '@wa/domain';
 import { DataSource } from 'typeorm';
 import { CompaniesRepository } from '../companies/companies.repository.js';
 import type { PlanEntity } from '../database/entities/index.js';

@@ -1,4 +1,4 @@
-import { daysFromToday, DEFAULT_TIME_ZONE, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { daysFromToday, DEFAULT_TIME_ZONE, TIME_ZONE_SETTING } from '@wa/domain';
 import argon2 from 'argon2';
 import type { EntityManager } from 'typeorm';
 import { insertFullPlan } from '../plans/plans.repository.js';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Subjects, type AccessTokenClaims, type SettingDto, type SettingUpdatedEvent } from '@wa/contracts';
-import { DomainError, isTimeZone, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { DomainError } from '@wa/server-kit';
+import { isTimeZone, TIME_ZONE_SETTING } from '@wa/domain';
 import { DataSource } from 'typeorm';
 import { Outbox } from '../outbox/outbox.service.js';
 import { isPlatformSetting, PLATFORM_SETTINGS } from './platform-settings.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { brDate, todayIn } from '@wa/server-kit';
+import { brDate, todayIn } from '@wa/domain';
 import { HttpClient, randomIp, uniqueEmail } from '@wa/testing';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../src/database/companies.js';
 import { CompanyEntity } from '../../src/database/entities/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PlanSubjects, Subjects, type CompanyCreatedEvent, type PlanChangedEvent, type PublicPlanDto } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
-import { daysFromToday } from '@wa/server-kit';
+import { daysFromToday } from '@wa/domain';
 import { uniqueEmail, uniqueSuffix, waitFor } from '@wa/testing';
 import { randomInt } from 'node:crypto';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../src/database/companies.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PlanFlags } from '@wa/contracts';
-import { TIME_ZONE_SETTING } from '@wa/server-kit';
+import { TIME_ZONE_SETTING } from '@wa/domain';
 import { DataSource } from 'typeorm';
 
 /** What tickets' copy holds of a company (its standing, its plan's flags, its time zone), or nulls. */

@@ -1,5 +1,5 @@
 import type { WaInboundMessage } from '@wa/contracts';
-import { inboundContactNumber } from '@wa/server-kit';
+import { inboundContactNumber } from '@wa/domain';
 
 /**
  * The rules of storing inbound WhatsApp messages. `storeInbound` builds the arguments of

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { userOnlineKey, type DashboardAnswer, type DashboardChart } from '@wa/contracts';
-import { companyTimeZone, daysFromToday, DomainError, InjectRedis, startOfDayIn, TIME_ZONE_SETTING, todayIn } from '@wa/server-kit';
+import { DomainError, InjectRedis } from '@wa/server-kit';
+import { companyTimeZone, daysFromToday, startOfDayIn, TIME_ZONE_SETTING, todayIn } from '@wa/domain';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../config/env.js';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
-import { companyTimeZone, DomainError, instantIn, isMediaKey, MediaStorage, TIME_ZONE_SETTING, type UploadedDiskFile, attachFile } from '@wa/server-kit';
+import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile, attachFile } from '@wa/server-kit';
+import { companyTimeZone, instantIn, TIME_ZONE_SETTING } from '@wa/domain';
 import { Brackets, DataSource, IsNull, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ContactEntity, ScheduleEntity } from '../database/entities/index.js';
 import { likeEscaped } from '@wa/database';

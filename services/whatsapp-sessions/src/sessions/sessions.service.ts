@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ConnectionStatus, SandboxInboundRequest, SandboxOutboxItem } from '@wa/contracts';
-import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMediaName, MediaStorage, readUploaded, whatsappMessageId, type UploadedDiskFile } from '@wa/server-kit';
+import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMediaName, MediaStorage, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
+import { whatsappMessageId } from '@wa/domain';
 import { sandboxAllowed, WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionsRepository } from '../connections/connections.repository.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';

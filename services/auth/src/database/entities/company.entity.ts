@@ -1,4 +1,4 @@
-import type { WorkingDay } from '@wa/server-kit';
+import type { WorkingDay } from '@wa/domain';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 @Entity({ name: 'companies' })

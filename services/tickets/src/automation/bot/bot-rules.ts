@@ -1,4 +1,4 @@
-import { nextOpening, withinWorkingHours, type WorkingDay } from '@wa/server-kit';
+import { nextOpening, withinWorkingHours, type WorkingDay } from '@wa/domain';
 import { BOT_DEFAULTS, type BotState, type ConnectionBot } from '../../database/entities/index.js';
 import { ratingRequestText } from '../../conversation/tickets/use-cases/rating-request.js';
 

@@ -1,5 +1,5 @@
 import { likeEscaped } from '@wa/database';
-import { phoneNumberVariants } from '@wa/server-kit';
+import { phoneNumberVariants } from '@wa/domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ContactEntity } from '../../database/entities/index.js';
 

@@ -10,7 +10,8 @@ import {
   type TicketDeletedEvent,
 } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
-import { canonicalPhoneNumber, companyTimeZone, DomainError, InjectRedis, MediaStorage, startOfDayIn, TIME_ZONE_SETTING, dropFiles } from '@wa/server-kit';
+import { DomainError, InjectRedis, MediaStorage, dropFiles } from '@wa/server-kit';
+import { canonicalPhoneNumber, companyTimeZone, startOfDayIn, TIME_ZONE_SETTING } from '@wa/domain';
 import { scheduleFilesOf, storedFilesOf } from '../media/media-files.queries.js';
 import { addDays } from 'date-fns';
 import type { Redis } from 'ioredis';

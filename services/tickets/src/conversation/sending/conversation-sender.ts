@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WaSubjects, type MessageDto, type WaOutboundSend } from '@wa/contracts';
-import { companyTimeZone, DomainError, TIME_ZONE_SETTING, whatsappMessageId, type CheckedMedia } from '@wa/server-kit';
+import { DomainError, type CheckedMedia } from '@wa/server-kit';
+import { companyTimeZone, TIME_ZONE_SETTING, whatsappMessageId } from '@wa/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryPrepared } from '@wa/database';
 import { MessageEntity } from '../../database/entities/index.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { companyTimeZone, TIME_ZONE_SETTING } from '@wa/server-kit';
+import { companyTimeZone, TIME_ZONE_SETTING } from '@wa/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketEntity } from '../../../database/entities/index.js';
 import { CallerService, type Caller } from '../../../identity/caller.service.js';

@@ -1,4 +1,4 @@
-import { hourIn } from '@wa/server-kit';
+import { hourIn } from '@wa/domain';
 
 /** "Bom dia/Boa tarde/Boa noite" by the hour on the company's clocks (its `timezone` setting). */
 export function greetingOnAccept(contactName: string, userName: string, timeZone: string, now: Date = new Date()): string {

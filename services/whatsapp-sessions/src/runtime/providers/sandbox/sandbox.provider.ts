@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { AddressBookEntry, MediaType, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest, WaAckEntry } from '@wa/contracts';
-import { whatsappMessageId, type MediaStorage } from '@wa/server-kit';
+import { type MediaStorage } from '@wa/server-kit';
+import { whatsappMessageId } from '@wa/domain';
 import type { ChatAddress } from '../chat-address.js';
 import {
   NotOnWhatsappError,
