@@ -1,11 +1,11 @@
-import { Box, Button, Center, Flex, Heading, HStack, IconButton, Spinner, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Center, Flex, Heading, HStack, Spinner, Table, Text } from '@chakra-ui/react';
 import type { QueueDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
+import { MdAdd } from 'react-icons/md';
 import { Navigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
-import { notify } from '../../app/notify';
+import { RowActions, useConfirmedDelete } from '../../app/list-page';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -21,19 +21,8 @@ export default function QueuesPage() {
   const isAdmin = useAppSelector(selectIsAdmin);
   const { data: queues = [], isLoading, isError, error } = useListQueuesQuery(undefined, { skip: !isAdmin });
   const [editing, setEditing] = useState<QueueDto | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<QueueDto | null>(null);
   const [remove, removing] = useDeleteQueueMutation();
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await remove(deleting.id).unwrap();
-      notify.success(t('queues.toasts.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      notify.error(err);
-    }
-  }
+  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<QueueDto>(remove, t('queues.toasts.deleted'));
 
   // the queues are an admin screen (spec 01 §2 "admin group")
   if (!isAdmin) return <Navigate to="/tickets" replace />;
@@ -82,14 +71,7 @@ export default function QueuesPage() {
                   </Text>
                 </Table.Cell>
                 <Table.Cell textAlign="center">
-                  <HStack justify="center" gap="1">
-                    <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(q)} data-testid="queue-edit">
-                      <MdEdit />
-                    </IconButton>
-                    <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(q)} data-testid="queue-delete">
-                      <MdDelete />
-                    </IconButton>
-                  </HStack>
+                  <RowActions onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} testId="queue" />
                 </Table.Cell>
               </Table.Row>
             ))}

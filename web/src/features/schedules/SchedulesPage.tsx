@@ -6,8 +6,8 @@ import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
 import { useSearchParams } from 'react-router-dom';
-import { notify } from '../../app/notify';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
+import { useConfirmedDelete } from '../../app/list-page';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CALENDAR_FORMATS, localizer, weekStartsOn } from './calendar-localizer';
 import { AGENDA_DAYS, inRange, toEvent, visibleRange, type CalendarView, type ScheduleEvent } from './schedule-list-rules';
@@ -135,8 +135,8 @@ export default function SchedulesPage() {
   const contactParam = Number(params.get('contactId'));
   const forContactId = Number.isSafeInteger(contactParam) && contactParam > 0 ? contactParam : null;
   const [editing, setEditing] = useState<ScheduleDto | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<ScheduleDto | null>(null);
   const [remove, removing] = useDeleteScheduleMutation();
+  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<ScheduleDto>(remove, t('schedules.toasts.deleted'));
 
   const messages = useMemo<Messages<ScheduleEvent>>(
     () => ({
@@ -179,17 +179,6 @@ export default function SchedulesPage() {
   /** A saved schedule outside the shown range: the calendar goes to its day, so the user sees it. */
   function showSaved(s: ScheduleDto) {
     if (!inRange(s.sendAt, range)) setDate(new Date(s.sendAt));
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await remove(deleting.id).unwrap();
-      notify.success(t('schedules.toasts.deleted'));
-      setDeleting(null);
-    } catch (err) {
-      notify.error(err);
-    }
   }
 
   const dialogOpen = editing !== undefined || forContactId !== null;
