@@ -27,7 +27,10 @@ export default [
       '@typescript-eslint/no-explicit-any': 'off',
       // env classes need explicit property types: decorator metadata drives type conversion
       '@typescript-eslint/no-inferrable-types': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       'no-console': 'error',
     },
   },
@@ -60,7 +63,14 @@ export default [
           checkObsoleteDependencies: true,
           checkVersionMismatches: true,
           includeTransitiveDependencies: false,
-          ignoredFiles: ['{projectRoot}/**/test/**', '{projectRoot}/**/__tests__/**', '{projectRoot}/**/*.spec.ts', '{projectRoot}/**/*.test.tsx', '{projectRoot}/jest.config.js', '{projectRoot}/vite.config.ts'],
+          ignoredFiles: [
+            '{projectRoot}/**/test/**',
+            '{projectRoot}/**/__tests__/**',
+            '{projectRoot}/**/*.spec.ts',
+            '{projectRoot}/**/*.test.tsx',
+            '{projectRoot}/jest.config.js',
+            '{projectRoot}/vite.config.ts',
+          ],
           // needed at run time without an import: TypeORM loads pg, Nest and nestjs-pino need their peers, Chakra needs
           // emotion; @jest/globals is the test runner's (root devDependencies), never a workspace's, so no image holds it
           ignoredDependencies: ['pg', 'pino', 'pino-http', 'rxjs', 'passport', '@emotion/react', '@jest/globals'],

@@ -50,16 +50,20 @@ if (!['list', 'show', 'replay'].includes(command)) fail(USAGE);
 if (command === 'show' && !/^\d+$/.test(id ?? '')) fail(USAGE);
 if (command === 'replay' && !all && !/^\d+$/.test(id ?? '')) fail(USAGE);
 
-const quiet = { info() {}, warn() {}, error(o, m) { process.stderr.write(`${m ?? ''} ${JSON.stringify(o)}\n`); } };
+const quiet = {
+  info() {},
+  warn() {},
+  error(o, m) {
+    process.stderr.write(`${m ?? ''} ${JSON.stringify(o)}\n`);
+  },
+};
 const bus = await EventBus.connect({
   servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
   name: 'dlq-cli',
   logger: quiet,
   // the `operator` user of k8s/base/nats.conf (a replay publishes to any service's subjects)
   ...(process.env.NATS_USER ? { user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD ?? '' } : {}),
-}).catch((err) =>
-  fail(`cannot reach NATS: ${err.message}`, 1),
-);
+}).catch((err) => fail(`cannot reach NATS: ${err.message}`, 1));
 let code = 0;
 try {
   const dlq = await DeadLetters.open(bus.connection);
@@ -84,7 +88,8 @@ try {
     }
   } else if (all) {
     const results = await dlq.replayAll({ durable, keep });
-    for (const r of results) process.stdout.write(`replayed ${r.id} to ${r.subject}${r.duplicate ? ' (already replayed: nothing published)' : ''}\n`);
+    for (const r of results)
+      process.stdout.write(`replayed ${r.id} to ${r.subject}${r.duplicate ? ' (already replayed: nothing published)' : ''}\n`);
     process.stdout.write(`${results.length} replayed\n`);
   } else {
     const r = await dlq.replay(Number(id), { keep });

@@ -60,7 +60,9 @@ const isRoot = () => typeof process.getuid === 'function' && process.getuid() ==
 const sudo = () => (isRoot() ? '' : 'sudo ');
 
 function isLoopback(host) {
-  const h = String(host || '').replace(/^\[|\]$/g, '').toLowerCase();
+  const h = String(host || '')
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase();
   return (
     h === 'localhost' ||
     h === 'ip6-localhost' ||
@@ -76,7 +78,12 @@ function which(cmd) {
   if (cmd.includes('/')) return isExecutable(cmd) ? cmd : null;
   const dirs = [
     ...(process.env.PATH || '').split(':').filter(Boolean),
-    '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin',
+    '/usr/local/sbin',
+    '/usr/local/bin',
+    '/usr/sbin',
+    '/usr/bin',
+    '/sbin',
+    '/bin',
   ];
   for (const d of dirs) {
     const p = path.join(d, cmd);
@@ -104,7 +111,11 @@ function isWritableDir(p) {
 }
 
 function tail(text, lines = 15) {
-  return String(text || '').trim().split('\n').slice(-lines).join('\n');
+  return String(text || '')
+    .trim()
+    .split('\n')
+    .slice(-lines)
+    .join('\n');
 }
 
 function shellQuote(arg) {
@@ -203,13 +214,11 @@ async function waitUntil(fn, timeoutMs = START_WAIT_MS, intervalMs = 250) {
 
 let modsPromise;
 function loadMods() {
-  modsPromise ??= Promise.all([import('pg'), import('ioredis'), import('nats')]).then(
-    ([pg, ioredis, nats]) => ({
-      pg: pg.default ?? pg,
-      Redis: ioredis.default ?? ioredis.Redis,
-      nats: typeof nats.connect === 'function' ? nats : nats.default,
-    }),
-  );
+  modsPromise ??= Promise.all([import('pg'), import('ioredis'), import('nats')]).then(([pg, ioredis, nats]) => ({
+    pg: pg.default ?? pg,
+    Redis: ioredis.default ?? ioredis.Redis,
+    nats: typeof nats.connect === 'function' ? nats : nats.default,
+  }));
   return modsPromise;
 }
 
@@ -281,11 +290,10 @@ function makeApt(log) {
       const u = await updated;
       if (u.code !== 0) return { ok: false, error: `apt-get update failed:\n${tail(u.out)}\nfix the apt sources, then run: ${fix}` };
       log.info(`installing ${pkg}: apt-get install -y --no-install-recommends ${pkg} (may take a minute)`);
-      const r = await run(
-        'apt-get',
-        ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', pkg],
-        { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs: 900_000 },
-      );
+      const r = await run('apt-get', ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', pkg], {
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        timeoutMs: 900_000,
+      });
       if (r.code !== 0) return { ok: false, error: `apt-get install ${pkg} failed:\n${tail(r.out)}\nrun: ${fix}` };
       log.info(`installed ${pkg}`);
       return { ok: true };
@@ -303,10 +311,8 @@ function classifyPgError(e) {
   const msg = e?.message || String(e);
   if (code === '57P03' || /starting up|shutting down|recovery/i.test(msg)) return 'starting';
   if (code === '28P01' || code === '28000' || /password|authentication|pg_hba|SASL/i.test(msg)) return 'auth';
-  if (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOENT'].includes(code) ||
-    /timeout|terminated|ECONNREFUSED/i.test(msg)
-  ) return 'down';
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOENT'].includes(code) || /timeout|terminated|ECONNREFUSED/i.test(msg))
+    return 'down';
   return 'error';
 }
 
@@ -373,12 +379,7 @@ function pgClusters() {
 
 function pickCluster(port) {
   const clusters = pgClusters();
-  return (
-    clusters.find((c) => c.port === port) ||
-    clusters.find((c) => c.name === 'main') ||
-    clusters[0] ||
-    null
-  );
+  return clusters.find((c) => c.port === port) || clusters.find((c) => c.name === 'main') || clusters[0] || null;
 }
 
 function pgStartCommand(port) {
@@ -417,7 +418,10 @@ async function fixPgAuth(ctx, first) {
   const manual =
     `${sudo()}runuser -u postgres -- psql -p ${port} -c ${shellQuote(`ALTER ROLE ${sqlIdent(user)} WITH LOGIN PASSWORD ${sqlLit(password ?? '<password>')}`)}` +
     ` (and make sure pg_hba.conf has "host all all 127.0.0.1/32 scram-sha-256", then reload)`;
-  const fail = (why) => ({ ok: false, error: `postgres at ${host}:${port} refuses login as "${user}" (${first.message})${why ? `; ${why}` : ''}; fix: ${manual}` });
+  const fail = (why) => ({
+    ok: false,
+    error: `postgres at ${host}:${port} refuses login as "${user}" (${first.message})${why ? `; ${why}` : ''}; fix: ${manual}`,
+  });
 
   if (!cfg.pg.loopback || cfg.pg.socket) return fail('not a loopback TCP host, not touching it');
   if (!isRoot()) return fail('not root');
@@ -435,7 +439,11 @@ SHOW hba_file;
 `;
   const r = await psqlAsPostgres(port, setPw);
   if (r.code !== 0) return fail(`psql as postgres failed: ${tail(r.out, 5)}`);
-  const hbaFile = r.out.split('\n').map((l) => l.trim()).filter(Boolean).pop();
+  const hbaFile = r.out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop();
 
   let t = await pgTry(ctx);
   if (t.ok) {
@@ -453,7 +461,8 @@ SHOW hba_file;
     let at = lines.findIndex((l) => l.trim() && !l.trim().startsWith('#'));
     if (at < 0) at = lines.length;
     lines.splice(
-      at, 0,
+      at,
+      0,
       `${PG_HBA_MARKER}: password logins over loopback TCP for the app`,
       'host    all             all             127.0.0.1/32            scram-sha-256',
       'host    all             all             ::1/128                 scram-sha-256',
@@ -508,7 +517,8 @@ async function ensureDatabases(ctx) {
           log.info(`postgres: created extension pg_trgm in ${db}`);
         } catch (e) {
           if (e.code === '42710' || e.code === '23505') return; // created concurrently
-          const w = `postgres: could not create extension pg_trgm in ${db} (${e.message}); ignoring. ` +
+          const w =
+            `postgres: could not create extension pg_trgm in ${db} (${e.message}); ignoring. ` +
             `It ships with Debian's postgresql package; as superuser run: CREATE EXTENSION pg_trgm;`;
           warnings.push(w);
           log.error(`warning: ${w}`);
@@ -530,7 +540,9 @@ async function ensurePostgres(ctx) {
   let up = cfg.pg.socket ? { ok: true } : await tcpProbe(host, port);
   if (!up.ok) {
     if (!cfg.pg.loopback) {
-      throw new Error(`postgres at ${where} does not answer (${up.reason}); it is not on loopback, so not starting it — check DATABASE_URL`);
+      throw new Error(
+        `postgres at ${where} does not answer (${up.reason}); it is not on loopback, so not starting it — check DATABASE_URL`,
+      );
     }
     const installed = which('pg_ctlcluster') && pgInstalledVersions().length > 0;
     if (!installed) {
@@ -551,8 +563,8 @@ async function ensurePostgres(ctx) {
     if (!w.ready) {
       throw new Error(
         `postgres at ${where} still not answering after start (${w.message}).\n` +
-        `  start output: ${tail(r.out, 8) || '(none)'}\n` +
-        `  fix: ${sudo()}${shown}  (log: /var/log/postgresql/postgresql-${start.cluster.version}-${start.cluster.name}.log)`,
+          `  start output: ${tail(r.out, 8) || '(none)'}\n` +
+          `  fix: ${sudo()}${shown}  (log: /var/log/postgresql/postgresql-${start.cluster.version}-${start.cluster.name}.log)`,
       );
     }
     notes.push('started');
@@ -603,15 +615,38 @@ async function redisTry(ctx, timeoutMs = CHECK_TIMEOUT_MS) {
 
 /** Redis keeps BullMQ jobs: AOF with an fsync every second, in a directory that outlives the process. */
 function redisStartArgs(port) {
-  const dir = existsSync('/var/lib/redis') ? '/var/lib/redis' : path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.run', 'redis');
+  const dir = existsSync('/var/lib/redis')
+    ? '/var/lib/redis'
+    : path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.run', 'redis');
   mkdirSync(dir, { recursive: true });
-  return ['--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', String(port), '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir];
+  return [
+    '--daemonize',
+    'yes',
+    '--bind',
+    '127.0.0.1',
+    '-::1',
+    '--port',
+    String(port),
+    '--save',
+    '',
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
+    '--dir',
+    dir,
+  ];
 }
 
 /** A Redis we did not start may run without persistence: say so (jobs would not survive its restart). */
 async function redisPersistenceWarning(ctx) {
   const { Redis } = await loadMods();
-  const r = new Redis(ctx.cfg.redis.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const r = new Redis(ctx.cfg.redis.url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   r.on('error', () => {});
   try {
     await withTimeout(r.connect(), CHECK_TIMEOUT_MS, 'redis connect');
@@ -654,14 +689,18 @@ async function ensureRedis(ctx) {
     if (r.code !== 0) log.info(`redis: redis-server exited ${r.code}: ${tail(r.out, 5)}`);
     const w = await waitUntil(() => redisTry(ctx));
     if (!w.ready) {
-      throw new Error(`redis at ${where} still not answering after start (${w.message}).\n  start output: ${tail(r.out, 8) || '(none)'}\n  fix: ${sudo()}${shown}`);
+      throw new Error(
+        `redis at ${where} still not answering after start (${w.message}).\n  start output: ${tail(r.out, 8) || '(none)'}\n  fix: ${sudo()}${shown}`,
+      );
     }
     notes.push('started');
   }
 
   let t = await redisTry(ctx);
-  if (!t.ok && t.kind === 'starting') t = await waitUntil(() => redisTry(ctx).then((x) => ({ ...x, ready: x.ok || x.kind !== 'starting' })));
-  if (!t.ok && t.kind === 'down') throw new Error(`redis at ${where} accepts TCP but does not answer PING (${t.message}) — is it really redis? check REDIS_URL`);
+  if (!t.ok && t.kind === 'starting')
+    t = await waitUntil(() => redisTry(ctx).then((x) => ({ ...x, ready: x.ok || x.kind !== 'starting' })));
+  if (!t.ok && t.kind === 'down')
+    throw new Error(`redis at ${where} accepts TCP but does not answer PING (${t.message}) — is it really redis? check REDIS_URL`);
   if (!t.ok) throw new Error(`redis at ${where} answers but PING failed: ${t.message} — check REDIS_URL (password?)`);
   const warning = await redisPersistenceWarning(ctx);
   if (warning) {
@@ -715,7 +754,9 @@ function natsPaths(cfg) {
   const runDir = isWritableDir('/run') ? '/run' : '/tmp';
   const pidFile = `${runDir}/infra-nats-server-${port}.pid`;
   const logFile = isWritableDir('/var/log')
-    ? port === 4222 ? '/var/log/nats-server.log' : `/var/log/nats-server-${port}.log`
+    ? port === 4222
+      ? '/var/log/nats-server.log'
+      : `/var/log/nats-server-${port}.log`
     : `/tmp/nats-server-${port}.log`;
   return { pidFile, logFile };
 }
@@ -729,8 +770,24 @@ function natsStartCommand(cfg) {
   const bind = cfg.nats.host === 'localhost' || cfg.nats.host === '0.0.0.0' ? '127.0.0.1' : cfg.nats.host;
   const bin = natsBin() || NATS_BIN;
   const args = [
-    '--start', '--oknodo', '--background', '--make-pidfile', '--pidfile', pidFile, '--exec', bin, '--',
-    '-a', bind, '-p', String(cfg.nats.port), '-js', '-sd', cfg.nats.storeDir, '-l', logFile,
+    '--start',
+    '--oknodo',
+    '--background',
+    '--make-pidfile',
+    '--pidfile',
+    pidFile,
+    '--exec',
+    bin,
+    '--',
+    '-a',
+    bind,
+    '-p',
+    String(cfg.nats.port),
+    '-js',
+    '-sd',
+    cfg.nats.storeDir,
+    '-l',
+    logFile,
   ];
   return { cmd: 'start-stop-daemon', args, pidFile, logFile, bin };
 }
@@ -788,8 +845,8 @@ async function startNats(ctx) {
   if (!w.ready) {
     throw new Error(
       `nats at ${cfg.nats.server} still not answering after start (${w.message}).\n` +
-      `  start output: ${tail(r.out, 8) || '(none)'}\n` +
-      `  fix: ${sudo()}mkdir -p ${cfg.nats.storeDir} && ${sudo()}${shown}  (log: ${start.logFile})`,
+        `  start output: ${tail(r.out, 8) || '(none)'}\n` +
+        `  fix: ${sudo()}mkdir -p ${cfg.nats.storeDir} && ${sudo()}${shown}  (log: ${start.logFile})`,
     );
   }
   return w;
@@ -825,7 +882,9 @@ async function ensureNats(ctx) {
     if (ours && cfg.nats.loopback) {
       log.info(`nats at ${where} answers but JetStream is off; it is ours (pid ${ours}): restarting it with -js`);
       const { pidFile, bin } = natsStartCommand(cfg);
-      await run('start-stop-daemon', ['--stop', '--oknodo', '--pidfile', pidFile, '--exec', bin, '--retry', 'TERM/10/KILL/5'], { timeoutMs: 30_000 });
+      await run('start-stop-daemon', ['--stop', '--oknodo', '--pidfile', pidFile, '--exec', bin, '--retry', 'TERM/10/KILL/5'], {
+        timeoutMs: 30_000,
+      });
       await startNats(ctx);
       notes.push('restarted with -js');
       t = await natsTry(ctx);

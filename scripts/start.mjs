@@ -18,7 +18,11 @@ const env = { NODE_ENV: 'development', ...serviceUrls(), ...localEnv() };
 say(P, 'building…');
 const hasWeb = existsSync(join(root, 'web/project.json'));
 const projects = hasWeb ? 'tag:scope:service,web' : 'tag:scope:service';
-if ((await run(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', `--projects=${projects}`, '--outputStyle=dynamic-legacy'], { env })) !== 0) {
+if (
+  (await run(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', `--projects=${projects}`, '--outputStyle=dynamic-legacy'], {
+    env,
+  })) !== 0
+) {
   say(P, 'build failed');
   process.exit(1);
 }
@@ -114,7 +118,8 @@ if (pending.size > 0 && !stopping) say(P, `not healthy after 60 s: ${[...pending
 
 const email = env.SEED_ADMIN_EMAIL ?? 'admin@admin.com';
 const password = env.SEED_ADMIN_PASSWORD ?? '123456';
-if (!stopping) process.stdout.write(`
+if (!stopping)
+  process.stdout.write(`
   Conversa is running (${((Date.now() - started) / 1000).toFixed(1)} s)
 
   API           http://localhost:${GATEWAY_PORT}
@@ -128,4 +133,3 @@ if (!stopping) process.stdout.write(`
 
   Logs: .run/logs/<service>.log   Stop: Ctrl-C
 `);
-

@@ -65,7 +65,9 @@ if (existsSync(reports)) {
         if (a.status === 'failed') failures.push(`${spec} › ${a.fullName}: ${firstLine((a.failureMessages ?? []).join('\n'))}`);
       }
     }
-    perProject.push(`${file.replace(/\.json$/, '')} ${r.numPassedTests}/${r.numTotalTests}${brokenSuites ? ` (${brokenSuites} suites did not run)` : ''}`);
+    perProject.push(
+      `${file.replace(/\.json$/, '')} ${r.numPassedTests}/${r.numTotalTests}${brokenSuites ? ` (${brokenSuites} suites did not run)` : ''}`,
+    );
   }
 }
 if (!browserReady) {
@@ -90,7 +92,12 @@ process.exit(failed > 0 || passed === 0 ? 1 : 0);
 
 function firstLine(text) {
   const plain = String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
-  return (plain.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('●')) ?? '').slice(0, 300);
+  return (
+    plain
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !l.startsWith('●')) ?? ''
+  ).slice(0, 300);
 }
 
 /** Runs a command with its output kept (to print after another's): its exit code and everything it wrote. */

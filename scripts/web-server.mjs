@@ -36,7 +36,10 @@ app.use(
   }),
 );
 app.get('/config.js', (_req, res) => {
-  res.type('application/javascript').set('cache-control', 'no-store').send(`window.__CONVERSA__ = ${JSON.stringify({ apiUrl })};\n`);
+  res
+    .type('application/javascript')
+    .set('cache-control', 'no-store')
+    .send(`window.__CONVERSA__ = ${JSON.stringify({ apiUrl })};\n`);
 });
 app.get('/health', (_req, res) => res.json({ status: 'ok' }));
 // hashed assets are immutable; index.html never cached
@@ -47,7 +50,9 @@ app.use((req, res) => {
   res.set('cache-control', 'no-store').sendFile(join(dist, 'index.html'));
 });
 const server = app.listen(WEB_PORT, process.env.HOST ?? '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ level: 30, service: 'web', msg: 'web listening', url: `http://localhost:${WEB_PORT}`, apiUrl })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ level: 30, service: 'web', msg: 'web listening', url: `http://localhost:${WEB_PORT}`, apiUrl })}\n`,
+  );
 });
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.once(signal, () => {

@@ -25,7 +25,17 @@
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
-import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
+import {
+  benchRun,
+  createCompany,
+  ensureBuilt,
+  fmt,
+  jsonRequest,
+  percentile,
+  recreateDatabase,
+  sandboxCompany,
+  sleep,
+} from '../lib/product.mjs';
 import { busyPercent, costSince, cpuSeconds, machineCpu, postgresCpu, processCost, processCostOf } from '../lib/proc.mjs';
 
 const CUSTOMERS = Number(process.argv[2] ?? process.env.BENCH_CUSTOMERS ?? 1000);
@@ -77,11 +87,31 @@ async function main() {
 
   // ---- the menu: three queues, a two-level tree under the second --------------------------------------
   const sales = await call('POST', '/queue', { name: 'Vendas', color: '#aa0000', greetingMessage: 'Vendas', orderQueue: 1 }, 201);
-  const support = await call('POST', '/queue', { name: 'Suporte', color: '#00aa00', greetingMessage: 'Suporte técnico', orderQueue: 2 }, 201);
+  const support = await call(
+    'POST',
+    '/queue',
+    { name: 'Suporte', color: '#00aa00', greetingMessage: 'Suporte técnico', orderQueue: 2 },
+    201,
+  );
   const billing = await call('POST', '/queue', { name: 'Financeiro', color: '#0000aa', orderQueue: 3 }, 201);
-  const internet = await call('POST', '/queue-options', { queueId: support.id, option: '1', title: 'Internet', message: 'Sobre a internet:' }, 201);
-  await call('POST', '/queue-options', { queueId: support.id, parentId: internet.id, option: '1', title: 'Lenta', message: 'Reinicie o modem.' }, 201);
-  await call('POST', '/queue-options', { queueId: support.id, parentId: internet.id, option: '2', title: 'Caiu', message: 'Verificando a rede.' }, 201);
+  const internet = await call(
+    'POST',
+    '/queue-options',
+    { queueId: support.id, option: '1', title: 'Internet', message: 'Sobre a internet:' },
+    201,
+  );
+  await call(
+    'POST',
+    '/queue-options',
+    { queueId: support.id, parentId: internet.id, option: '1', title: 'Lenta', message: 'Reinicie o modem.' },
+    201,
+  );
+  await call(
+    'POST',
+    '/queue-options',
+    { queueId: support.id, parentId: internet.id, option: '2', title: 'Caiu', message: 'Verificando a rede.' },
+    201,
+  );
   await call('POST', '/queue-options', { queueId: support.id, option: '2', title: 'Telefone', message: 'Um técnico vai ligar.' }, 201);
   await call('PUT', `/whatsapp/${connectionId}`, { queueIds: [sales.id, support.id, billing.id], greetingMessage: GREETING }, 200);
   for (let i = 0; ; i++) {
@@ -112,7 +142,9 @@ async function main() {
    * first customer is about to start (the measured wave takes its CPU readings there).
    */
   async function wave(first, count, started = () => undefined) {
-    const { last: startId } = await one(`SELECT coalesce(max(id), 0)::bigint AS last FROM whatsapp.sandbox_outbox WHERE "companyId" = $1`, [companyId]);
+    const { last: startId } = await one(`SELECT coalesce(max(id), 0)::bigint AS last FROM whatsapp.sandbox_outbox WHERE "companyId" = $1`, [
+      companyId,
+    ]);
     const byNumber = new Map();
     const customers = Array.from({ length: count }, (_, c) => {
       const cust = { c, number: String(first + c), step: 0, sentAt: [], replies: [], wrong: 0, extra: 0, failed: null };
@@ -133,7 +165,10 @@ async function main() {
       pending = [];
       const messages = batch.map(({ cust, body }) => ({ from: cust.number, name: `Cliente ${cust.c}`, body }));
       const called = Date.now();
-      const call = request(inboundUrl, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, { token: company.token(), body: { messages } })
+      const call = request(inboundUrl, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, {
+        token: company.token(),
+        body: { messages },
+      })
         .then((res) => {
           if (res.status !== 202) for (const { cust } of batch) cust.failed = `${res.status} ${JSON.stringify(res.body)}`;
           posted += batch.length;
@@ -170,7 +205,7 @@ async function main() {
       while (seenIds.has(lowWater + 1)) seenIds.delete(++lowWater);
       while (recent.length && recent[0].seenAt < Date.now() - 1000) {
         const { id } = recent.shift();
-        if (id > lowWater) for (; lowWater < id; ) seenIds.delete(++lowWater);
+        if (id > lowWater) for (; lowWater < id;) seenIds.delete(++lowWater);
       }
     };
     let done = 0;
@@ -201,7 +236,9 @@ async function main() {
       advance();
       if (Date.now() - lastReport >= 5000) {
         lastReport = Date.now();
-        log(`+${fmt((Date.now() - t0) / 1000)} s: ${fmt(posted)} messages sent, ${fmt(customers.reduce((n, x) => n + x.replies.length, 0))} replies, ${fmt(done)} customers done`);
+        log(
+          `+${fmt((Date.now() - t0) / 1000)} s: ${fmt(posted)} messages sent, ${fmt(customers.reduce((n, x) => n + x.replies.length, 0))} replies, ${fmt(done)} customers done`,
+        );
       }
       await sleep(20);
     }
@@ -220,21 +257,34 @@ async function main() {
     const w = await wave(5511_700_000_000, WARM_CUSTOMERS);
     const replies = w.customers.flatMap((x) => x.replies.map((r) => r.ms)).sort((a, b) => a - b);
     const short = w.customers.filter((x) => x.replies.length < STEPS.length || x.extra > 0 || x.wrong > 0 || x.failed).length;
-    log(`warm-up: ${fmt(WARM_CUSTOMERS)} customers (not counted) in ${fmt(w.wall, 1)} s, message -> reply p50 ${fmt(percentile(replies, 50))} ms, p99 ${fmt(percentile(replies, 99))} ms`);
+    log(
+      `warm-up: ${fmt(WARM_CUSTOMERS)} customers (not counted) in ${fmt(w.wall, 1)} s, message -> reply p50 ${fmt(percentile(replies, 50))} ms, p99 ${fmt(percentile(replies, 99))} ms`,
+    );
     if (short > 0) throw new Error(`warm-up: ${short} customers not answered as expected`);
     // the warm-up's last acks settle before the product is measured at rest
     await sleep(2000);
   }
 
   // the product at rest, for comparison: what it burns with nobody writing
-  const idle0 = { cpu: Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)])), machine: machineCpu(), pg: postgresCpu() };
+  const idle0 = {
+    cpu: Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)])),
+    machine: machineCpu(),
+    pg: postgresCpu(),
+  };
   await sleep(5000);
-  const idle = services.map((s) => `${s.name} ${fmt(cpuSeconds(s.child.pid) - idle0.cpu[s.name], 2)}`).join(', ') + `, postgres ${fmt(postgresCpu() - idle0.pg, 2)}; machine busy ${fmt(busyPercent(idle0.machine, machineCpu()))}%`;
+  const idle =
+    services.map((s) => `${s.name} ${fmt(cpuSeconds(s.child.pid) - idle0.cpu[s.name], 2)}`).join(', ') +
+    `, postgres ${fmt(postgresCpu() - idle0.pg, 2)}; machine busy ${fmt(busyPercent(idle0.machine, machineCpu()))}%`;
   log(`at rest for 5 s, CPU seconds: ${idle}`);
 
   let cpu0, cost0, machine0, pg0, self0;
   const costs = () => ({
-    ...Object.fromEntries([...services, ...bench.children.filter((c) => c.name === 'nats-server' || c.name === 'redis-server')].map((s) => [s.name, processCost(s.child.pid)])),
+    ...Object.fromEntries(
+      [...services, ...bench.children.filter((c) => c.name === 'nats-server' || c.name === 'redis-server')].map((s) => [
+        s.name,
+        processCost(s.child.pid),
+      ]),
+    ),
     postgres: processCostOf('postgres'),
   });
   log(`${fmt(CUSTOMERS)} customers start within ${START_SPREAD_S} s, answering ~${THINK_MS} ms after each reply`);
@@ -302,13 +352,18 @@ async function main() {
   // BENCH_DUMP=FILE: every reply's moments (sent, stored, reply stored, on the phone), to see whether the slow ones
   // come together (a stall, and in which stage) or apart
   if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, JSON.stringify(customers.flatMap((x) => x.replies)));
-  const row = (label, list) => `${label.padEnd(34)}: p50 ${fmt(percentile(list, 50))} ms   p90 ${fmt(percentile(list, 90))} ms   p99 ${fmt(percentile(list, 99))} ms   max ${fmt(list[list.length - 1])} ms   (${fmt(list.length)})`;
+  const row = (label, list) =>
+    `${label.padEnd(34)}: p50 ${fmt(percentile(list, 50))} ms   p90 ${fmt(percentile(list, 90))} ms   p99 ${fmt(percentile(list, 99))} ms   max ${fmt(list[list.length - 1])} ms   (${fmt(list.length)})`;
   const phoneTwice = phone.filter((r) => r.n > STEPS.length).length;
   const storedTwice = stored.filter((r) => r.n > STEPS.length).length;
   const extra = customers.filter((x) => x.extra > 0).length;
   const unanswered = customers.filter((x) => x.replies.length < STEPS.length).length;
   // a customer answered more than asked: their conversation as stored, to see which reply came twice
-  const twice = [...phone.filter((r) => r.n > STEPS.length).map((r) => r.to), ...stored.filter((r) => r.n > STEPS.length).map((r) => r.number), ...customers.filter((x) => x.extra > 0).map((x) => x.number)];
+  const twice = [
+    ...phone.filter((r) => r.n > STEPS.length).map((r) => r.to),
+    ...stored.filter((r) => r.n > STEPS.length).map((r) => r.number),
+    ...customers.filter((x) => x.extra > 0).map((x) => x.number),
+  ];
   if (twice.length > 0) {
     const { rows: conversation } = await db.query(
       `SELECT m.id, m."fromMe", m."isBot", m."ticketId", left(m.body, 40) AS body, m."createdAt" FROM tickets.messages m JOIN tickets.contacts c ON c.id = m."contactId"
@@ -323,13 +378,35 @@ async function main() {
   const last = Math.max(...customers.flatMap((x) => x.replies.map((r) => r.at)));
   const busySpan = (last - first) / 1000;
   const p99 = percentile(all, 99);
-  out(`bot benchmark: ${fmt(CUSTOMERS)} customers × ${STEPS.length}-step menu (3 queues, options two levels deep), one sandbox connection; messages in through ${INBOUND_VIA === 'gateway' ? 'messaging-gateway' : 'whatsapp-sessions (set-up through messaging-gateway)'}`);
-  out(`customers start within ${START_SPREAD_S} s and answer ${THINK_MS ? `0.5–1.5 × ${THINK_MS} ms` : 'at once'} after each reply; what they send within ${TICK_MS} ms goes in one sandbox call`);
-  out(`messages / replies                : ${fmt(posted)} sent, ${fmt(all.length)} replies in ${fmt(busySpan, 1)} s = ${fmt(posted / busySpan)} messages/s, ${fmt(all.length / busySpan)} replies/s`);
-  for (const [i, s] of STEPS.entries()) out(row(`message -> reply, step ${i + 1} ("${s.say}")`, customers.flatMap((x) => x.replies.filter((r) => r.step === i).map((r) => r.ms)).sort((a, b) => a - b)));
+  out(
+    `bot benchmark: ${fmt(CUSTOMERS)} customers × ${STEPS.length}-step menu (3 queues, options two levels deep), one sandbox connection; messages in through ${INBOUND_VIA === 'gateway' ? 'messaging-gateway' : 'whatsapp-sessions (set-up through messaging-gateway)'}`,
+  );
+  out(
+    `customers start within ${START_SPREAD_S} s and answer ${THINK_MS ? `0.5–1.5 × ${THINK_MS} ms` : 'at once'} after each reply; what they send within ${TICK_MS} ms goes in one sandbox call`,
+  );
+  out(
+    `messages / replies                : ${fmt(posted)} sent, ${fmt(all.length)} replies in ${fmt(busySpan, 1)} s = ${fmt(posted / busySpan)} messages/s, ${fmt(all.length / busySpan)} replies/s`,
+  );
+  for (const [i, s] of STEPS.entries())
+    out(
+      row(
+        `message -> reply, step ${i + 1} ("${s.say}")`,
+        customers.flatMap((x) => x.replies.filter((r) => r.step === i).map((r) => r.ms)).sort((a, b) => a - b),
+      ),
+    );
   out(row('message -> reply, all steps', all));
-  out(row('  message sent -> call answered', acceptedMs.sort((a, b) => a - b)));
-  out(row('  (sandbox call, each)', callMs.sort((a, b) => a - b)));
+  out(
+    row(
+      '  message sent -> call answered',
+      acceptedMs.sort((a, b) => a - b),
+    ),
+  );
+  out(
+    row(
+      '  (sandbox call, each)',
+      callMs.sort((a, b) => a - b),
+    ),
+  );
   out(row('  message sent -> stored', stage.call));
   out(row('  stored -> bot reply stored', stage.bot));
   out(row('  bot reply stored -> phone', stage.phone));
@@ -341,8 +418,13 @@ async function main() {
   out(`at rest (5 s before), CPU seconds : ${idle}`);
   // what each process cost per customer message (and its reply): system calls cross into the kernel and wake the peer
   const per = (n) => fmt(n / posted, 1);
-  for (const [name, c] of Object.entries(cost1).map(([k, v]) => [k, costSince(cost0[k], v)]).filter(([, c]) => c.user + c.sys >= 0.2).sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys)) {
-    out(`  ${name.padEnd(32)}: user ${fmt(c.user, 1)} s, system ${fmt(c.sys, 1)} s; per message ${per(c.syscw)} writes, ${per(c.syscr)} reads`);
+  for (const [name, c] of Object.entries(cost1)
+    .map(([k, v]) => [k, costSince(cost0[k], v)])
+    .filter(([, c]) => c.user + c.sys >= 0.2)
+    .sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys)) {
+    out(
+      `  ${name.padEnd(32)}: user ${fmt(c.user, 1)} s, system ${fmt(c.sys, 1)} s; per message ${per(c.syscw)} writes, ${per(c.syscr)} reads`,
+    );
   }
   // row updates that touched no index (HOT) against all, for the tables the path updates most
   const { rows: hot } = await db.query(
@@ -353,13 +435,20 @@ async function main() {
   out(`replies not the expected menu     : ${fmt(wrong)}`);
   out(`tickets in Suporte after step 2   : ${fmt(landed[0].support)} of ${fmt(landed[0].all)}`);
   out(`answered twice (phone / stored)   : ${fmt(phoneTwice)} / ${fmt(storedTwice)}; replies beyond the expected: ${fmt(extra)} customers`);
-  out(`not answered (all three steps)    : ${fmt(unanswered)}${failed.length ? `; calls refused: ${failed.length} (e.g. ${failed[0].failed})` : ''}`);
-  out(`target (p99 ≤ ${TARGET_P99_MS} ms, none twice)   : ${p99 <= TARGET_P99_MS && !phoneTwice && !storedTwice && !extra && !unanswered ? 'HELD' : 'MISSED'} (p99 ${fmt(p99)} ms)`);
+  out(
+    `not answered (all three steps)    : ${fmt(unanswered)}${failed.length ? `; calls refused: ${failed.length} (e.g. ${failed[0].failed})` : ''}`,
+  );
+  out(
+    `target (p99 ≤ ${TARGET_P99_MS} ms, none twice)   : ${p99 <= TARGET_P99_MS && !phoneTwice && !storedTwice && !extra && !unanswered ? 'HELD' : 'MISSED'} (p99 ${fmt(p99)} ms)`,
+  );
 
   company.socket.close();
   await db.end();
   agent.destroy();
-  if (phoneTwice || storedTwice || extra || unanswered || wrong || failed.length) throw new Error(`${phoneTwice + storedTwice + extra} answered twice, ${unanswered} not answered, ${wrong} wrong replies, ${failed.length} calls refused`);
+  if (phoneTwice || storedTwice || extra || unanswered || wrong || failed.length)
+    throw new Error(
+      `${phoneTwice + storedTwice + extra} answered twice, ${unanswered} not answered, ${wrong} wrong replies, ${failed.length} calls refused`,
+    );
 }
 
 await bench.run(main);

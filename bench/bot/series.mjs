@@ -30,7 +30,10 @@ const figure = (line, name) => {
 function once(i) {
   return new Promise((resolve, reject) => {
     const dump = join(dumps, `run-${i}.json`);
-    const child = spawn(process.execPath, [run, CUSTOMERS], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_DUMP: dump } });
+    const child = spawn(process.execPath, [run, CUSTOMERS], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_DUMP: dump },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
@@ -43,7 +46,13 @@ function once(i) {
       const lines = out.split('\n');
       const all = lines.find((l) => l.startsWith('message -> reply, all steps'));
       const cpu = lines.find((l) => l.startsWith('CPU seconds ('));
-      const result = { code, p50: figure(all, 'p50'), p99: figure(all, 'p99'), held: lines.some((l) => l.startsWith('target') && l.includes('HELD')), cpu: cpu?.replace(/^CPU seconds \([^)]*\)\s*:\s*/, '') ?? '' };
+      const result = {
+        code,
+        p50: figure(all, 'p50'),
+        p99: figure(all, 'p99'),
+        held: lines.some((l) => l.startsWith('target') && l.includes('HELD')),
+        cpu: cpu?.replace(/^CPU seconds \([^)]*\)\s*:\s*/, '') ?? '',
+      };
       process.stdout.write(`run ${i}: p50 ${result.p50} ms, p99 ${result.p99} ms${code ? ` (exit ${code})` : ''}; CPU s: ${result.cpu}\n`);
       resolve(result);
     });
@@ -52,8 +61,13 @@ function once(i) {
 
 const results = [];
 for (let i = 1; i <= RUNS; i++) results.push(await once(i));
-const sorted = (k) => results.map((r) => r[k]).filter(Number.isFinite).sort((a, b) => a - b);
-const median = (xs) => (xs.length ? (xs.length % 2 ? xs[(xs.length - 1) / 2] : Math.round((xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2)) : NaN);
+const sorted = (k) =>
+  results
+    .map((r) => r[k])
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+const median = (xs) =>
+  xs.length ? (xs.length % 2 ? xs[(xs.length - 1) / 2] : Math.round((xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2)) : NaN;
 for (const k of ['p50', 'p99']) {
   const xs = sorted(k);
   process.stdout.write(`${k} over ${xs.length} runs: median ${median(xs)} ms, lowest ${xs[0]} ms, highest ${xs[xs.length - 1]} ms\n`);
@@ -61,7 +75,10 @@ for (const k of ['p50', 'p99']) {
 rmSync(dumps, { recursive: true, force: true });
 pooled.sort((a, b) => a - b);
 const at = (p) => percentile(pooled, p);
-if (pooled.length > 0) process.stdout.write(`all ${pooled.length} replies pooled: p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms, p99.9 ${at(99.9)} ms\n`);
+if (pooled.length > 0)
+  process.stdout.write(`all ${pooled.length} replies pooled: p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms, p99.9 ${at(99.9)} ms\n`);
 const failed = results.filter((r) => r.code !== 0).length;
-process.stdout.write(`target held in ${results.filter((r) => r.held).length} of ${RUNS} runs${failed ? `; ${failed} runs failed their checks` : ''}\n`);
+process.stdout.write(
+  `target held in ${results.filter((r) => r.held).length} of ${RUNS} runs${failed ? `; ${failed} runs failed their checks` : ''}\n`,
+);
 process.exit(failed ? 1 : 0);

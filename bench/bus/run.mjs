@@ -86,7 +86,13 @@ async function main() {
     // conversation = company.connection.contact
     orderKey: (subject) => subject.slice(subject.indexOf('.inbound.') + 9),
     handler: async (batch) => {
-      const ids = [], companies = [], connections = [], contacts = [], bodies = [], seqs = [], sent = [];
+      const ids = [],
+        companies = [],
+        connections = [],
+        contacts = [],
+        bodies = [],
+        seqs = [],
+        sent = [];
       for (const m of batch) {
         ids.push(m.msgId);
         companies.push(m.data.companyId);
@@ -133,7 +139,9 @@ async function main() {
   };
 
   // ---- phase 1: throughput -------------------------------------------------------------
-  console.log(`event-bus bench: N=${fmt(N)}, ${CONCURRENCY} lanes, batch <= ${BATCH}, pg pool ${POOL}, ${PUBLISH_WINDOW} publishes in flight`);
+  console.log(
+    `event-bus bench: N=${fmt(N)}, ${CONCURRENCY} lanes, batch <= ${BATCH}, pg pool ${POOL}, ${PUBLISH_WINDOW} publishes in flight`,
+  );
   const t0 = now();
   let inflight = 0;
   let duplicates = 0;
@@ -148,7 +156,11 @@ async function main() {
       (ack) => {
         if (ack.duplicate) duplicates++;
         inflight--;
-        if (wake) { const w = wake; wake = null; w(); }
+        if (wake) {
+          const w = wake;
+          wake = null;
+          w();
+        }
       },
       (err) => {
         console.error('publish failed', err);
@@ -166,7 +178,9 @@ async function main() {
   const pubSecs = (tPublished - t0) / 1000;
   const endToEndSecs = (lastCommit - t0) / 1000;
   console.log(`published : ${fmt(N)} in ${fmt(pubSecs, 2)} s = ${fmt(N / pubSecs)} events/s (duplicates ${duplicates})`);
-  console.log(`handled   : ${fmt(committed)} in ${fmt(endToEndSecs, 2)} s (first publish -> last commit) = ${fmt(N / endToEndSecs)} events/s, ${fmt(batches)} transactions, avg ${fmt(committed / batches, 1)} events/tx`);
+  console.log(
+    `handled   : ${fmt(committed)} in ${fmt(endToEndSecs, 2)} s (first publish -> last commit) = ${fmt(N / endToEndSecs)} events/s, ${fmt(batches)} transactions, avg ${fmt(committed / batches, 1)} events/tx`,
+  );
   console.log(`rows      : ${fmt(rows[0].n)} stored, expected ${fmt(N)} -> ${rows[0].n === N ? 'OK' : 'MISMATCH'}`);
 
   // ---- phase 2: latency at a steady offered load --------------------------------------
@@ -203,7 +217,8 @@ async function main() {
   await handle.stop();
   const jsm = await sub.connection.jetstreamManager();
   const ci = await jsm.consumers.info(stream.name, durable);
-  if (ci.num_ack_pending !== 0 || ci.num_pending !== 0) console.log(`warning: consumer still has ${ci.num_ack_pending} unacked, ${ci.num_pending} pending`);
+  if (ci.num_ack_pending !== 0 || ci.num_pending !== 0)
+    console.log(`warning: consumer still has ${ci.num_ack_pending} unacked, ${ci.num_pending} pending`);
   await jsm.streams.delete(stream.name);
   await sub.close();
   await pub.close();

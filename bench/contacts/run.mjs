@@ -63,7 +63,14 @@ await fill();
 const token = adminToken(companyId);
 const tickets = startService('tickets', 45112, env);
 const gateway = startGateway(45090, env, tickets.url);
-const { run, measure, close } = httpLoad({ baseUrl: gateway.url, token, concurrency: CONCURRENCY, requests: REQUESTS, rowsOf: (b) => b.contacts.length, services: [gateway, tickets] });
+const { run, measure, close } = httpLoad({
+  baseUrl: gateway.url,
+  token,
+  concurrency: CONCURRENCY,
+  requests: REQUESTS,
+  rowsOf: (b) => b.contacts.length,
+  services: [gateway, tickets],
+});
 try {
   await healthy(tickets.url);
   await healthy(gateway.url);
@@ -76,7 +83,9 @@ try {
     ['created in one day, page 1', () => '/contacts?date=2026-01-15'],
   ];
   for (const [, pathFor] of cases) await run(WARMUP, pathFor);
-  console.log(`GET /contacts, one company with ${CONTACTS} contacts, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`);
+  console.log(
+    `GET /contacts, one company with ${CONTACTS} contacts, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`,
+  );
   for (const [label, pathFor] of cases) await measure(label, pathFor, 'contacts');
 } finally {
   await close();

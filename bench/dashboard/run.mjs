@@ -25,8 +25,14 @@ async function fill(pool) {
   const t0 = performance.now();
   console.log(`filling ${TICKETS} tickets over the last ${DAYS} days…`);
   await pool.query('TRUNCATE tickets.messages, tickets.tickets, tickets.contacts, tickets.connections, tickets.dashboard_days CASCADE');
-  await pool.query(`INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault") VALUES (1, $1, 'Bench', 'CONNECTED', true)`, [companyId]);
-  await pool.query(`INSERT INTO tickets.contacts ("companyId", name, number) SELECT $1, 'Cliente ' || g, '55' || (11900000000 + g)::text FROM generate_series(1, $2) g`, [companyId, CONTACTS]);
+  await pool.query(
+    `INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault") VALUES (1, $1, 'Bench', 'CONNECTED', true)`,
+    [companyId],
+  );
+  await pool.query(
+    `INSERT INTO tickets.contacts ("companyId", name, number) SELECT $1, 'Cliente ' || g, '55' || (11900000000 + g)::text FROM generate_series(1, $2) g`,
+    [companyId, CONTACTS],
+  );
   // g-th ticket: created at a point of the period; accepted 0–30 min later, closed 0–2 h after that
   await pool.query(
     `INSERT INTO tickets.tickets ("companyId", "contactId", "whatsappId", status, "userId", "lastMessage", "createdAt", "updatedAt", "acceptedAt", "closedAt", rating)
@@ -50,8 +56,16 @@ const pool = new pg.Pool({ connectionString: url, max: 2 });
 await fill(pool);
 const tickets = startService('tickets', 45112, env);
 const gateway = startGateway(45090, env, tickets.url);
-const { run, measure, close } = httpLoad({ baseUrl: gateway.url, token, concurrency: CONCURRENCY, requests: REQUESTS, rowsOf: (b) => (Array.isArray(b.data) ? b.data.length : b.attendants.length), services: [gateway, tickets] });
-const day = (offset) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(Date.now() + offset * 86_400_000));
+const { run, measure, close } = httpLoad({
+  baseUrl: gateway.url,
+  token,
+  concurrency: CONCURRENCY,
+  requests: REQUESTS,
+  rowsOf: (b) => (Array.isArray(b.data) ? b.data.length : b.attendants.length),
+  services: [gateway, tickets],
+});
+const day = (offset) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(Date.now() + offset * 86_400_000));
 try {
   await healthy(tickets.url);
   await healthy(gateway.url);
@@ -74,8 +88,12 @@ try {
     ['GET /dashboard/ticketsDay (30 days)', () => `/dashboard/ticketsDay?${range}`],
   ];
   for (const [, pathFor] of cases) await run(WARMUP, pathFor);
-  console.log(`dashboard, one company with ${TICKETS} tickets over ${DAYS} days, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`);
-  console.log(`${'first call, no day kept (5 runs)'.padEnd(34)} min ${cold[0].toFixed(2)} ms   median ${cold[2].toFixed(2)} ms   max ${cold[4].toFixed(2)} ms`);
+  console.log(
+    `dashboard, one company with ${TICKETS} tickets over ${DAYS} days, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`,
+  );
+  console.log(
+    `${'first call, no day kept (5 runs)'.padEnd(34)} min ${cold[0].toFixed(2)} ms   median ${cold[2].toFixed(2)} ms   max ${cold[4].toFixed(2)} ms`,
+  );
   for (const [label, pathFor] of cases) await measure(label, pathFor, 'rows');
 } finally {
   await close();

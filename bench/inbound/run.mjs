@@ -14,7 +14,17 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
+import {
+  benchRun,
+  createCompany,
+  ensureBuilt,
+  fmt,
+  jsonRequest,
+  percentile,
+  recreateDatabase,
+  sandboxCompany,
+  sleep,
+} from '../lib/product.mjs';
 import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
 import pg from 'pg';
 
@@ -112,12 +122,30 @@ async function main() {
   let bus;
   if (VIA === 'bus') {
     const { EventBus } = await import('../../libs/event-bus/dist/index.js');
-    bus = await EventBus.connect({ servers: natsUrl, name: 'bench-inbound', user: 'operator', pass: bench.natsPasswords.operator, logger: { info() {}, warn: (o, m) => log(`bus: ${m}`), error: (o, m) => log(`bus: ${m}`) } });
+    bus = await EventBus.connect({
+      servers: natsUrl,
+      name: 'bench-inbound',
+      user: 'operator',
+      pass: bench.natsPasswords.operator,
+      logger: { info() {}, warn: (o, m) => log(`bus: ${m}`), error: (o, m) => log(`bus: ${m}`) },
+    });
   }
   /** What whatsapp-sessions publishes for a sandbox message (toInboundMessage of its Baileys-shaped upsert). */
   const publishInbound = async (from, body, id) => {
     const waMessageId = `3EB0${id}`;
-    const payload = { companyId, connectionId, waMessageId, from, fromName: `Cliente ${from.slice(-4)}`, body, mediaType: 'chat', fromMe: false, isGroup: false, timestamp: Date.now(), quotedWaMessageId: null };
+    const payload = {
+      companyId,
+      connectionId,
+      waMessageId,
+      from,
+      fromName: `Cliente ${from.slice(-4)}`,
+      body,
+      mediaType: 'chat',
+      fromMe: false,
+      isGroup: false,
+      timestamp: Date.now(),
+      quotedWaMessageId: null,
+    };
     await bus.publish(`wa.inbound.${companyId}.${connectionId}.${from}`, payload, { msgId: `${connectionId}:${waMessageId}` });
     return 202;
   };
@@ -132,7 +160,8 @@ async function main() {
         } else if (list.length === 1) {
           status = (await request(injectBase, 'POST', inboundPath, { token, body: sandboxMessage(list[0]) })).status;
         } else {
-          status = (await request(injectBase, 'POST', `${inboundPath}/batch`, { token, body: { messages: list.map(sandboxMessage) } })).status;
+          status = (await request(injectBase, 'POST', `${inboundPath}/batch`, { token, body: { messages: list.map(sandboxMessage) } }))
+            .status;
         }
       } catch (err) {
         status = err.code ?? 'error';
@@ -146,13 +175,16 @@ async function main() {
   const inject = (from, body, id) => injectMany([{ from, body, id }]);
 
   const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
-  const stored = async () => (await pool.query('SELECT count(*)::int AS n FROM tickets.messages WHERE "companyId" = $1', [companyId])).rows[0].n;
+  const stored = async () =>
+    (await pool.query('SELECT count(*)::int AS n FROM tickets.messages WHERE "companyId" = $1', [companyId])).rows[0].n;
 
   // ---- warm-up: JIT, pools, the queue's first tickets (contacts of its own) --------------------
   log(`warm-up: ${WARMUP} messages`);
-  await Promise.all(Array.from({ length: 16 }, async (_, w) => {
-    for (let i = w; i < WARMUP; i += 16) await inject(`5521${String(900_000_000 + (i % 50))}`, `warm-${i}`, `warm${i}`);
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, w) => {
+      for (let i = w; i < WARMUP; i += 16) await inject(`5521${String(900_000_000 + (i % 50))}`, `warm-${i}`, `warm${i}`);
+    }),
+  );
   for (let i = 0; (await stored()) < WARMUP || creates < WARMUP; i++) {
     if (i > 300) throw new Error(`warm-up: ${await stored()} stored, ${creates} fanned out of ${WARMUP}`);
     await sleep(100);
@@ -186,15 +218,17 @@ async function main() {
       await sleep(100);
     }
   })();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < N) {
-      const first = next;
-      next = Math.min(N, next + BATCH);
-      const list = [];
-      for (let i = first; i < next; i++) list.push({ from: contact(i % M), body: `p1-${i}`, id: `p1x${i}` });
-      await injectMany(list);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < N) {
+        const first = next;
+        next = Math.min(N, next + BATCH);
+        const list = [];
+        for (let i = first; i < next; i++) list.push({ from: contact(i % M), body: `p1-${i}`, id: `p1x${i}` });
+        await injectMany(list);
+      }
+    }),
+  );
   injectedAt = now();
   await poll;
   const fanDeadline = now() + 60_000;
@@ -262,23 +296,39 @@ async function main() {
   const inj = injectTimes.sort((a, b) => a - b);
   const finalStored = (await stored()) - storedBase;
   const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  out(`inbound benchmark: N=${N} messages from M=${M} contacts, phase 1 ${BATCH} a sandbox call with ${CONCURRENCY} calls in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`);
+  out(
+    `inbound benchmark: N=${N} messages from M=${M} contacts, phase 1 ${BATCH} a sandbox call with ${CONCURRENCY} calls in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`,
+  );
   out(`load average before / after          : ${load0} / ${load1}`);
   out(`injected (202 or JetStream ack)      : ${fmt(N)} in ${fmt(injectSecs, 2)} s = ${fmt(N / injectSecs)} msg/s`);
-  out(`stored (tickets.messages rows)       : ${fmt(Math.min(storedCount, N))} in ${fmt(storedSecs, 2)} s = ${storedDoneAt ? fmt(N / storedSecs) : 'n/a (not all stored)'} msg/s (target >= 3,000)`);
-  out(`fanned out (appMessage create, admin): ${fmt(fanned)} in ${fmt(fanSecs, 2)} s = ${Number.isNaN(fanDoneAt) ? 'n/a (not all delivered)' : fmt(N / fanSecs)} msg/s (target >= 3,000)`);
+  out(
+    `stored (tickets.messages rows)       : ${fmt(Math.min(storedCount, N))} in ${fmt(storedSecs, 2)} s = ${storedDoneAt ? fmt(N / storedSecs) : 'n/a (not all stored)'} msg/s (target >= 3,000)`,
+  );
+  out(
+    `fanned out (appMessage create, admin): ${fmt(fanned)} in ${fmt(fanSecs, 2)} s = ${Number.isNaN(fanDoneAt) ? 'n/a (not all delivered)' : fmt(N / fanSecs)} msg/s (target >= 3,000)`,
+  );
   out(`ticket events on the admin socket    : ${fmt(ticketEvents - ticketBase)} during phase 1`);
-  out(`rows check                           : ${fmt(finalStored)} stored for phase 1+2, expected ${fmt(N + total - p2Failures.length)} -> ${finalStored === N + total - p2Failures.length ? 'OK' : 'MISMATCH'}`);
-  out(`inject retries / failures            : ${[...failures].map(([k, v]) => `${k}×${v}`).join(', ') || 'none'}${p2Failures.length ? `; phase 2 failed: ${p2Failures.length}` : ''}`);
+  out(
+    `rows check                           : ${fmt(finalStored)} stored for phase 1+2, expected ${fmt(N + total - p2Failures.length)} -> ${finalStored === N + total - p2Failures.length ? 'OK' : 'MISMATCH'}`,
+  );
+  out(
+    `inject retries / failures            : ${[...failures].map(([k, v]) => `${k}×${v}`).join(', ') || 'none'}${p2Failures.length ? `; phase 2 failed: ${p2Failures.length}` : ''}`,
+  );
   out(
     `CPU seconds in phase 1 (${fmt(phase1Secs, 1)} s wall): ` +
       services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +
       `, this client ${fmt((selfCpu.user + selfCpu.system) / 1e6, 1)}` +
       `${NATS_URL_GIVEN ? '' : `, nats-server ${fmt(natsCpu, 1)}`}, postgres (all backends) ${fmt(pgCpu, 1)}`,
   );
-  out(`machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`);
-  out(`steady phase                         : ${fmt(total)} messages offered at ${RATE}/s over ${fmt(sentSecs, 1)} s (${P2_TICK_MS > 0 ? `what is due every ${P2_TICK_MS} ms in one call` : "one call per message"}), ${fmt(lat.length)} seen on the socket, ${fmt(lost)} not seen`);
-  out(`CPU seconds in phase 2             : ${services.map((s) => `${s.name} ${fmt(cpu3[s.name] - cpu2[s.name], 1)}`).join(', ')}, this client ${fmt((selfCpu3.user + selfCpu3.system) / 1e6, 1)}, nats-server ${fmt(nats3 - nats2, 1)}, postgres ${fmt(pg3 - pg2, 1)}`);
+  out(
+    `machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`,
+  );
+  out(
+    `steady phase                         : ${fmt(total)} messages offered at ${RATE}/s over ${fmt(sentSecs, 1)} s (${P2_TICK_MS > 0 ? `what is due every ${P2_TICK_MS} ms in one call` : 'one call per message'}), ${fmt(lat.length)} seen on the socket, ${fmt(lost)} not seen`,
+  );
+  out(
+    `CPU seconds in phase 2             : ${services.map((s) => `${s.name} ${fmt(cpu3[s.name] - cpu2[s.name], 1)}`).join(', ')}, this client ${fmt((selfCpu3.user + selfCpu3.system) / 1e6, 1)}, nats-server ${fmt(nats3 - nats2, 1)}, postgres ${fmt(pg3 - pg2, 1)}`,
+  );
   out(`inject -> appMessage on socket  p50  : ${fmt(percentile(lat, 50), 2)} ms (target <= 10)`);
   out(`inject -> appMessage on socket  p99  : ${fmt(percentile(lat, 99), 2)} ms (target <= 50)`);
   out(`inject -> appMessage on socket  p90 / max: ${fmt(percentile(lat, 90), 2)} / ${fmt(lat[lat.length - 1], 2)} ms`);

@@ -14,7 +14,10 @@ const PROFILE = (process.env.BENCH_PROFILE ?? '').split(',').filter(Boolean);
 /** Starts `services/<name>/dist/main.js` on `port` with `env`; BENCH_PROFILE=<name> writes its CPU profile. */
 export function startService(name, port, env) {
   const prof = PROFILE.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR ?? '/tmp/wa-bench-profiles'}`] : [];
-  const child = spawn(process.execPath, [...prof, join(root, 'services', name, 'dist/main.js')], { env: { NODE_OPTIONS: serviceNodeOptions(''), ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...prof, join(root, 'services', name, 'dist/main.js')], {
+    env: { NODE_OPTIONS: serviceNodeOptions(''), ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   return { name, child, url: `http://127.0.0.1:${port}`, err: () => err };
@@ -23,7 +26,15 @@ export function startService(name, port, env) {
 /** The gateway in front of tickets only (the other upstreams are unreachable on purpose). */
 export function startGateway(port, env, ticketsUrl) {
   const nowhere = 'http://127.0.0.1:1';
-  return startService('messaging-gateway', port, { ...env, TICKETS_URL: ticketsUrl, AUTH_URL: nowhere, WHATSAPP_SESSIONS_URL: nowhere, CAMPAIGNS_URL: nowhere, BILLING_URL: nowhere, REALTIME_URL: nowhere });
+  return startService('messaging-gateway', port, {
+    ...env,
+    TICKETS_URL: ticketsUrl,
+    AUTH_URL: nowhere,
+    WHATSAPP_SESSIONS_URL: nowhere,
+    CAMPAIGNS_URL: nowhere,
+    BILLING_URL: nowhere,
+    REALTIME_URL: nowhere,
+  });
 }
 
 export async function healthy(u) {
@@ -67,7 +78,12 @@ export function httpLoad({ baseUrl, token, concurrency, requests, rowsOf, servic
 
   async function measure(label, pathFor, unit = 'rows') {
     await run(300, pathFor, label);
-    const cpu0 = { machine: machineCpu(), services: services.map((s) => cpuSeconds(s.child.pid)), postgres: postgresCpu(), client: process.cpuUsage() };
+    const cpu0 = {
+      machine: machineCpu(),
+      services: services.map((s) => cpuSeconds(s.child.pid)),
+      postgres: postgresCpu(),
+      client: process.cpuUsage(),
+    };
     const t0 = performance.now();
     const { latencies, rows } = await run(requests, pathFor, label);
     const seconds = (performance.now() - t0) / 1000;
@@ -77,7 +93,9 @@ export function httpLoad({ baseUrl, token, concurrency, requests, rowsOf, servic
     const cpu = `CPU per request: ${each}, postgres ${perRequest(postgresCpu() - cpu0.postgres)} ms, client ${perRequest((client.user + client.system) / 1e6)} ms; machine ${busyPercent(cpu0.machine, machineCpu()).toFixed(0)} % busy`;
     latencies.sort((a, b) => a - b);
     const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2);
-    console.log(`${label.padEnd(34)} p50 ${pct(50).padStart(7)} ms   p99 ${pct(99).padStart(7)} ms   ${(requests / seconds).toFixed(0).padStart(5)} req/s   (${rows} ${unit} a page)`);
+    console.log(
+      `${label.padEnd(34)} p50 ${pct(50).padStart(7)} ms   p99 ${pct(99).padStart(7)} ms   ${(requests / seconds).toFixed(0).padStart(5)} req/s   (${rows} ${unit} a page)`,
+    );
     console.log(`${''.padEnd(34)} ${cpu}`);
   }
 
@@ -97,7 +115,15 @@ export async function ticketsBenchSetup(db) {
   const base = process.env.BENCH_PG ?? 'postgres://postgres:postgres@127.0.0.1:5432';
   const url = `${base}/${db}`;
   const secret = `bench-secret-${randomUUID()}`;
-  const env = { PATH: process.env.PATH, DATABASE_URL: url, REDIS_URL: 'redis://127.0.0.1:6379/5', NATS_URL: 'nats://127.0.0.1:4222', JWT_SECRET: secret, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const env = {
+    PATH: process.env.PATH,
+    DATABASE_URL: url,
+    REDIS_URL: 'redis://127.0.0.1:6379/5',
+    NATS_URL: 'nats://127.0.0.1:4222',
+    JWT_SECRET: secret,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
 
   /** Creates the database when missing and runs tickets' migrations. */
   async function ensureDatabase() {

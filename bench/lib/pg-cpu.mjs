@@ -6,10 +6,15 @@ import pg from 'pg';
 import { cpuSeconds } from './proc.mjs';
 
 const seconds = Number(process.argv[2] ?? 10);
-const client = new pg.Client({ connectionString: process.env.BENCH_PG ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres', application_name: 'pg-cpu' });
+const client = new pg.Client({
+  connectionString: process.env.BENCH_PG ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
+  application_name: 'pg-cpu',
+});
 await client.connect();
 const snapshot = async () => {
-  const { rows } = await client.query('SELECT pid, datname, coalesce(nullif(application_name, $$$$), backend_type) AS application_name FROM pg_stat_activity');
+  const { rows } = await client.query(
+    'SELECT pid, datname, coalesce(nullif(application_name, $$$$), backend_type) AS application_name FROM pg_stat_activity',
+  );
   const by = new Map();
   for (const r of rows) by.set(r.pid, `${r.datname ?? '-'}/${r.application_name || '(none)'}`);
   const cpu = new Map();

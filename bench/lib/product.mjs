@@ -78,7 +78,10 @@ export function ensureBuilt(log) {
   ];
   if (needed.every((f) => existsSync(join(root, f)))) return;
   log('building the services (dist missing)…');
-  const res = spawnSync(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--projects=tag:scope:service'], { cwd: root, stdio: 'inherit' });
+  const res = spawnSync(join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--projects=tag:scope:service'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (res.status !== 0) throw new Error('build failed');
 }
 
@@ -95,7 +98,11 @@ export async function recreateDatabase(pgUrl, db) {
   }
   const url = `${pgUrl}/${db}`;
   for (const svc of ['auth', 'tickets', 'whatsapp-sessions', 'billing']) {
-    const res = spawnSync(process.execPath, [join(root, 'services', svc, 'dist/migrate.js')], { cwd: root, env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+    const res = spawnSync(process.execPath, [join(root, 'services', svc, 'dist/migrate.js')], {
+      cwd: root,
+      env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
     if (res.status !== 0) throw new Error(`migrations of ${svc} failed:\n${res.stdout}\n${res.stderr}`);
   }
   return url;
@@ -152,13 +159,21 @@ export function benchRun(name, log) {
   async function startRedis(given) {
     if (given) return given;
     const port = await freePort();
-    const p = spawnLogged('redis-server', 'redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', logDir], { PATH: process.env.PATH });
+    const p = spawnLogged(
+      'redis-server',
+      'redis-server',
+      ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', logDir],
+      { PATH: process.env.PATH },
+    );
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (p.exited) throw new Error(`redis-server exited: ${readFileSync(p.file, 'utf8')}`);
       const redis = new Redis(`redis://127.0.0.1:${port}/4`, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       redis.on('error', () => undefined);
-      const ok = await redis.connect().then(() => redis.ping(), () => null);
+      const ok = await redis.connect().then(
+        () => redis.ping(),
+        () => null,
+      );
       redis.disconnect();
       if (ok === 'PONG') return `redis://127.0.0.1:${port}/4`;
       await sleep(100);
@@ -173,7 +188,12 @@ export function benchRun(name, log) {
     const store = join(logDir, 'jetstream');
     mkdirSync(store);
     const passwords = Object.fromEntries(NATS_USERS.map((u) => [`NATS_PASSWORD_${u.toUpperCase().replace(/-/g, '_')}`, natsPasswords[u]]));
-    const p = spawnLogged('nats-server', 'nats-server', ['-c', join(root, 'k8s/base/nats.conf'), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, '-m', String(await freePort())], { PATH: process.env.PATH, ...passwords });
+    const p = spawnLogged(
+      'nats-server',
+      'nats-server',
+      ['-c', join(root, 'k8s/base/nats.conf'), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, '-m', String(await freePort())],
+      { PATH: process.env.PATH, ...passwords },
+    );
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (p.exited) throw new Error(`nats-server exited: ${readFileSync(p.file, 'utf8')}`);
@@ -193,7 +213,9 @@ export function benchRun(name, log) {
    * service, BENCH_NODE_FLAGS (space-separated, e.g. `--trace-gc`) are given to every service's node.
    */
   async function startService(svc, port, env, redisUrl) {
-    const profile = (process.env.BENCH_PROFILE ?? '').split(',').includes(svc) ? ['--cpu-prof', `--cpu-prof-dir=${join(logDir, 'prof')}`, `--cpu-prof-name=${svc}.cpuprofile`] : [];
+    const profile = (process.env.BENCH_PROFILE ?? '').split(',').includes(svc)
+      ? ['--cpu-prof', `--cpu-prof-dir=${join(logDir, 'prof')}`, `--cpu-prof-name=${svc}.cpuprofile`]
+      : [];
     const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     const p = spawnLogged(svc, process.execPath, [...flags, ...profile, join(root, 'services', svc, 'dist/main.js')], {
       PATH: process.env.PATH,
@@ -211,7 +233,11 @@ export function benchRun(name, log) {
       // the customers are the sandbox phone's: in production its channel is refused unless enabled
       SANDBOX_CHANNEL: 'enabled',
       ...env,
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_ENV_')).map(([k, v]) => [k.slice('BENCH_ENV_'.length), v])),
+      ...Object.fromEntries(
+        Object.entries(process.env)
+          .filter(([k]) => k.startsWith('BENCH_ENV_'))
+          .map(([k, v]) => [k.slice('BENCH_ENV_'.length), v]),
+      ),
     });
     p.url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
@@ -230,7 +256,8 @@ export function benchRun(name, log) {
    */
   async function startProduct({ dbUrl, natsUrl, redisUrl, natsGiven = false, env = {} }) {
     const ports = {};
-    for (const s of ['billing', 'auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway']) ports[s] = await freePort();
+    for (const s of ['billing', 'auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway'])
+      ports[s] = await freePort();
     const base = { DATABASE_URL: dbUrl, NATS_URL: natsUrl, AUTH_URL: `http://127.0.0.1:${ports.auth}`, ...env };
     // billing owns the plans: auth keeps its copy from billing's stream, which billing creates
     const billing = await startService('billing', ports.billing, base, redisUrl);
@@ -239,8 +266,30 @@ export function benchRun(name, log) {
       startService('tickets', ports.tickets, base, redisUrl),
       startService('whatsapp-sessions', ports['whatsapp-sessions'], base, redisUrl),
     ]);
-    const realtime = await startService('realtime-gateway', ports['realtime-gateway'], { ...env, NATS_URL: natsUrl, TICKETS_URL: tickets.url, ...(natsGiven ? { REALTIME_DURABLE: `bench-${name}-${randomBytes(3).toString('hex')}` } : {}) }, redisUrl);
-    const gateway = await startService('messaging-gateway', ports['messaging-gateway'], { ...env, NATS_URL: natsUrl, AUTH_URL: auth.url, TICKETS_URL: tickets.url, WHATSAPP_SESSIONS_URL: sessions.url, REALTIME_URL: realtime.url }, redisUrl);
+    const realtime = await startService(
+      'realtime-gateway',
+      ports['realtime-gateway'],
+      {
+        ...env,
+        NATS_URL: natsUrl,
+        TICKETS_URL: tickets.url,
+        ...(natsGiven ? { REALTIME_DURABLE: `bench-${name}-${randomBytes(3).toString('hex')}` } : {}),
+      },
+      redisUrl,
+    );
+    const gateway = await startService(
+      'messaging-gateway',
+      ports['messaging-gateway'],
+      {
+        ...env,
+        NATS_URL: natsUrl,
+        AUTH_URL: auth.url,
+        TICKETS_URL: tickets.url,
+        WHATSAPP_SESSIONS_URL: sessions.url,
+        REALTIME_URL: realtime.url,
+      },
+      redisUrl,
+    );
     return { billing, auth, tickets, sessions, realtime, gateway, services: [billing, auth, tickets, sessions, realtime, gateway] };
   }
 
@@ -266,12 +315,16 @@ export function benchRun(name, log) {
       for (const c of children) if (c.exited) log(`${c.name} exited (${c.exit}); log: ${c.file}`);
     } finally {
       await stopAll();
-      const dead = children.filter((c) => c.exit !== 'SIGTERM' && c.exit !== 0 && c.exit !== null && !(c.name === 'nats-server' && c.exit === 1));
+      const dead = children.filter(
+        (c) => c.exit !== 'SIGTERM' && c.exit !== 0 && c.exit !== null && !(c.name === 'nats-server' && c.exit === 1),
+      );
       for (const c of dead) log(`${c.name} ended with ${c.exit}; log: ${c.file}`);
       // warnings and errors of the services, so a run with trouble says so
       for (const c of children) {
         if (!existsSync(c.file)) continue;
-        const lines = readFileSync(c.file, 'utf8').split('\n').filter((l) => /"level":(4|5|6)0|"level":"(warn|error|fatal)"/.test(l));
+        const lines = readFileSync(c.file, 'utf8')
+          .split('\n')
+          .filter((l) => /"level":(4|5|6)0|"level":"(warn|error|fatal)"/.test(l));
         if (lines.length) log(`${c.name}: ${lines.length} warning/error lines, e.g. ${lines[0].slice(0, 300)}`);
       }
       if (code === 0 && !process.env.BENCH_KEEP_LOGS) rmSync(logDir, { recursive: true, force: true });
@@ -290,19 +343,28 @@ export function benchRun(name, log) {
  */
 export async function sandboxCompany({ request, gatewayUrl, adminUser, jwtSecret }) {
   const xff = { 'x-forwarded-for': `10.${1 + (process.pid % 200)}.${(Date.now() >> 8) % 250}.7` };
-  const login = await request(gatewayUrl, 'POST', '/auth/login', { body: { email: adminUser.email, password: adminUser.password }, headers: xff });
+  const login = await request(gatewayUrl, 'POST', '/auth/login', {
+    body: { email: adminUser.email, password: adminUser.password },
+    headers: xff,
+  });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
   let token = login.body.token;
   const companyId = login.body.user.companyId;
   const { signAccessToken } = await import('../../libs/auth/dist/index.js');
   const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
   const renewer = setInterval(() => {
-    token = signAccessToken({ id: claims.id, companyId: claims.companyId, profile: claims.profile, super: claims.super, sid: claims.sid }, jwtSecret);
+    token = signAccessToken(
+      { id: claims.id, companyId: claims.companyId, profile: claims.profile, super: claims.super, sid: claims.sid },
+      jwtSecret,
+    );
   }, 10 * 60_000);
   renewer.unref();
   const queue = await request(gatewayUrl, 'POST', '/queue', { token, body: { name: 'Atendimento', color: '#123456' } });
   if (queue.status !== 201) throw new Error(`queue: ${queue.status} ${JSON.stringify(queue.body)}`);
-  const conn = await request(gatewayUrl, 'POST', '/whatsapp', { token, body: { name: 'Sandbox bench', channel: 'sandbox', queueIds: [queue.body.id], isDefault: true } });
+  const conn = await request(gatewayUrl, 'POST', '/whatsapp', {
+    token,
+    body: { name: 'Sandbox bench', channel: 'sandbox', queueIds: [queue.body.id], isDefault: true },
+  });
   if (conn.status !== 201) throw new Error(`connection: ${conn.status} ${JSON.stringify(conn.body)}`);
   const connectionId = conn.body.id;
   for (let attempt = 1; ; attempt++) {

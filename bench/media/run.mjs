@@ -19,7 +19,17 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
+import {
+  benchRun,
+  createCompany,
+  ensureBuilt,
+  fmt,
+  jsonRequest,
+  percentile,
+  recreateDatabase,
+  sandboxCompany,
+  sleep,
+} from '../lib/product.mjs';
 import { pngFile } from '../../libs/testing/dist/media-fixtures.js';
 
 const arg = (i, name, dflt) => Number(process.argv[2 + i] ?? process.env[name] ?? dflt);
@@ -45,13 +55,15 @@ function memory(pid) {
 /** `n` jobs, `concurrency` at a time. */
 async function pool(n, concurrency, job) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= n) return;
-      await job(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= n) return;
+        await job(i);
+      }
+    }),
+  );
 }
 
 async function main() {
@@ -67,7 +79,14 @@ async function main() {
   const photo = pngFile({ size: 64, padTo: MB * 1024 * 1024 });
   const photoSha = createHash('sha256').update(photo).digest('hex');
   const watched = { tickets: tickets.child.pid, 'whatsapp-sessions': sessions.child.pid };
-  const memoryRow = (label) => `${label.padEnd(26)} ` + Object.entries(watched).map(([name, pid]) => { const m = memory(pid); return `${name} peak ${fmt(m.peak, 1)} MiB (now ${fmt(m.now, 1)})`; }).join(', ');
+  const memoryRow = (label) =>
+    `${label.padEnd(26)} ` +
+    Object.entries(watched)
+      .map(([name, pid]) => {
+        const m = memory(pid);
+        return `${name} peak ${fmt(m.peak, 1)} MiB (now ${fmt(m.now, 1)})`;
+      })
+      .join(', ');
   const memoryRows = [memoryRow('after start')];
 
   // what the admin's socket sees: created messages by body, acks by message id
@@ -80,7 +99,11 @@ async function main() {
   });
 
   const post = async (path, form) => {
-    const res = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${company.token()}` }, body: form });
+    const res = await fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${company.token()}` },
+      body: form,
+    });
     const body = await res.json();
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
     return body;
@@ -107,7 +130,10 @@ async function main() {
   await pool(N, CONCURRENCY, async (i) => {
     const caption = `in-${run}-${i}`;
     inStart.set(caption, now());
-    await post(`/whatsappsession/${connectionId}/sandbox/inbound`, form({ from: `5511${900_000_000 + (i % 20)}`, name: `Cliente ${i % 20}`, body: caption }, 'media'));
+    await post(
+      `/whatsappsession/${connectionId}/sandbox/inbound`,
+      form({ from: `5511${900_000_000 + (i % 20)}`, name: `Cliente ${i % 20}`, body: caption }, 'media'),
+    );
   });
   await waitAll('received photos on the socket', () => [...inStart.keys()].every((c) => created.has(c)));
   const inSecs = (now() - tIn) / 1000;
@@ -116,7 +142,10 @@ async function main() {
 
   // ---- sent --------------------------------------------------------------------------------------
   const customer = '5511988887777';
-  await request(gateway.url, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound`, { token: company.token(), body: { from: customer, name: 'Cliente envio', body: `oi ${run}` } });
+  await request(gateway.url, 'POST', `/whatsappsession/${connectionId}/sandbox/inbound`, {
+    token: company.token(),
+    body: { from: customer, name: 'Cliente envio', body: `oi ${run}` },
+  });
   let ticket;
   for (let i = 0; !ticket && i < 100; i++) {
     const list = await request(gateway.url, 'GET', `/tickets?showAll=true&searchParam=${customer}`, { token: company.token() });
@@ -145,16 +174,26 @@ async function main() {
   // the phone got every file whole
   let items = [];
   for (let page = 1; items.length < N; page++) {
-    const res = await request(gateway.url, 'GET', `/whatsappsession/${connectionId}/sandbox/outbox?pageNumber=${page}`, { token: company.token() });
+    const res = await request(gateway.url, 'GET', `/whatsappsession/${connectionId}/sandbox/outbox?pageNumber=${page}`, {
+      token: company.token(),
+    });
     items = items.concat(res.body.items.filter((x) => x.media));
     if (!res.body.hasMore) break;
   }
   const whole = items.filter((x) => x.media.sha256 === photoSha).length;
 
-  out(`media benchmark: ${N} photos of ${MB} MB (${fmt(photo.length)} bytes) each way, ${CONCURRENCY} calls in flight, through messaging-gateway`);
-  out(`received: call -> appMessage on the socket  p50 ${fmt(percentile(inLat, 50), 1)} ms   p99 ${fmt(percentile(inLat, 99), 1)} ms   (${fmt(N / inSecs, 1)} photos/s, ${fmt((N * MB) / inSecs, 1)} MB/s)`);
-  out(`sent:     call -> 201 (stored, in outbox)   p50 ${fmt(percentile(answered, 50), 1)} ms   p99 ${fmt(percentile(answered, 99), 1)} ms`);
-  out(`sent:     call -> ack 1 on the socket       p50 ${fmt(percentile(ackLat, 50), 1)} ms   p99 ${fmt(percentile(ackLat, 99), 1)} ms   (${fmt(N / outSecs, 1)} photos/s)`);
+  out(
+    `media benchmark: ${N} photos of ${MB} MB (${fmt(photo.length)} bytes) each way, ${CONCURRENCY} calls in flight, through messaging-gateway`,
+  );
+  out(
+    `received: call -> appMessage on the socket  p50 ${fmt(percentile(inLat, 50), 1)} ms   p99 ${fmt(percentile(inLat, 99), 1)} ms   (${fmt(N / inSecs, 1)} photos/s, ${fmt((N * MB) / inSecs, 1)} MB/s)`,
+  );
+  out(
+    `sent:     call -> 201 (stored, in outbox)   p50 ${fmt(percentile(answered, 50), 1)} ms   p99 ${fmt(percentile(answered, 99), 1)} ms`,
+  );
+  out(
+    `sent:     call -> ack 1 on the socket       p50 ${fmt(percentile(ackLat, 50), 1)} ms   p99 ${fmt(percentile(ackLat, 99), 1)} ms   (${fmt(N / outSecs, 1)} photos/s)`,
+  );
   out(`files whole on the phone (SHA-256)       : ${whole} of ${N}`);
   for (const row of memoryRows) out(`memory ${row}`);
   socket.close();

@@ -56,7 +56,17 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
+import {
+  benchRun,
+  createCompany,
+  ensureBuilt,
+  fmt,
+  jsonRequest,
+  percentile,
+  recreateDatabase,
+  sandboxCompany,
+  sleep,
+} from '../lib/product.mjs';
 import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
 
 const arg = (i, name, dflt) => Number(process.argv[2 + i] ?? process.env[name] ?? dflt);
@@ -103,13 +113,15 @@ const numberOf = (t, n) => `5511${987_000_000 + t * 100 + n}`;
 /** `n` jobs, `concurrency` at a time. */
 async function pool(n, concurrency, job) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= n) return;
-      await job(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= n) return;
+        await job(i);
+      }
+    }),
+  );
 }
 
 /** Date.now() − performance.now(), to within a fraction of a millisecond (taken as Date.now() ticks). */
@@ -144,7 +156,10 @@ async function main() {
   for (let t = 0; t < TOKENS; t++) {
     const company = await sandboxCompany({ request, gatewayUrl: gateway.url, adminUser: admins[t], jwtSecret: bench.jwtSecret });
     const apiToken = `bench-api-${t}-${randomBytes(18).toString('base64url')}`;
-    const put = await request(gateway.url, 'PUT', `/whatsapp/${company.connectionId}`, { token: company.token(), body: { token: apiToken } });
+    const put = await request(gateway.url, 'PUT', `/whatsapp/${company.connectionId}`, {
+      token: company.token(),
+      body: { token: apiToken },
+    });
     if (put.status !== 200) throw new Error(`PUT /whatsapp/${company.connectionId} { token }: ${put.status} ${JSON.stringify(put.body)}`);
     tokens.push({
       t,
@@ -168,7 +183,9 @@ async function main() {
   const companyIds = tokens.map((k) => k.companyId);
   const connectionIds = tokens.map((k) => k.connectionId);
   for (let i = 0; ; i++) {
-    const { n } = await one(`SELECT count(*)::int AS n FROM tickets.connections WHERE id = ANY($1::int[]) AND status = 'CONNECTED'`, [connectionIds]);
+    const { n } = await one(`SELECT count(*)::int AS n FROM tickets.connections WHERE id = ANY($1::int[]) AND status = 'CONNECTED'`, [
+      connectionIds,
+    ]);
     if (n === TOKENS) break;
     if (i > 300) throw new Error(`tickets' read model has ${n} of ${TOKENS} connections CONNECTED after 30 s`);
     await sleep(100);
@@ -176,7 +193,8 @@ async function main() {
   // warm-up: each token admitted once (owner and company answers cached at the gateway), nothing sent
   for (const k of tokens) {
     const res = await request(gateway.url, 'GET', '/api/messages/1', { token: k.apiToken });
-    if (res.status !== 404) throw new Error(`warm-up GET /api/messages/1 with token #${k.t}: ${res.status} ${JSON.stringify(res.body)} (expected 404)`);
+    if (res.status !== 404)
+      throw new Error(`warm-up GET /api/messages/1 with token #${k.t}: ${res.status} ${JSON.stringify(res.body)} (expected 404)`);
   }
   // warm-up sends: checked below like every 202 (stored, on the phone once), left out of the figures
   const warmLat = [];
@@ -191,7 +209,13 @@ async function main() {
       k.warm.push({ i: -1 - w, id: res.body.id, body, number, startWall: NaN, lat: NaN });
     }
   }
-  if (WARMUP > 0) log(`warm-up: ${fmt(warmLat.length)} sends one at a time, call ${warmLat.slice(0, TOKENS).map((x) => fmt(x, 0)).join(', ')} … ${fmt(warmLat[warmLat.length - 1], 0)} ms`);
+  if (WARMUP > 0)
+    log(
+      `warm-up: ${fmt(warmLat.length)} sends one at a time, call ${warmLat
+        .slice(0, TOKENS)
+        .map((x) => fmt(x, 0))
+        .join(', ')} … ${fmt(warmLat[warmLat.length - 1], 0)} ms`,
+    );
 
   // ---- sending: TOKENS clients, CONCURRENCY calls in flight each, for SECONDS ------------------
   log(
@@ -227,7 +251,8 @@ async function main() {
         const lat = now() - start;
         if (res.status === 202) {
           const a = res.body ?? {};
-          if (a.state !== 'queued' || a.ack !== 0 || a.body !== body || typeof a.id !== 'number' || typeof a.ticketId !== 'number') k.offAnswers++;
+          if (a.state !== 'queued' || a.ack !== 0 || a.body !== body || typeof a.id !== 'number' || typeof a.ticketId !== 'number')
+            k.offAnswers++;
           k.accepted.push({ i, id: a.id, body, number: a.number ?? number, startWall: offset + start, lat });
         } else if (res.status === 429) {
           k.n429++;
@@ -276,7 +301,9 @@ async function main() {
   const checked = [...accepted, ...tokens.flatMap((k) => k.warm.map((a) => ({ ...a, k })))];
   const ids = checked.map((a) => a.id).filter((id) => typeof id === 'number');
   const deadline = sendEndWall + BOUND_MS + DRAIN_EXTRA_S * 1000;
-  log(`draining: waiting until the ${fmt(ids.length)} accepted are on the phone (at most ${fmt((deadline - Date.now()) / 1000)} s: paced drain ${fmt(BOUND_MS / 1000, 1)} s + ${DRAIN_EXTRA_S} s)`);
+  log(
+    `draining: waiting until the ${fmt(ids.length)} accepted are on the phone (at most ${fmt((deadline - Date.now()) / 1000)} s: paced drain ${fmt(BOUND_MS / 1000, 1)} s + ${DRAIN_EXTRA_S} s)`,
+  );
   const onPhoneCount = async () =>
     (
       await one(
@@ -298,7 +325,9 @@ async function main() {
     await sleep(1000);
   }
   const drainedAt = Date.now();
-  log(`end+${fmt((drainedAt - sendEndWall) / 1000, 1)} s: on the phone ${fmt(phone)} / ${fmt(ids.length)}${phone >= ids.length ? '' : ' (stopped waiting)'}; ${SETTLE_S} s more for late second sends`);
+  log(
+    `end+${fmt((drainedAt - sendEndWall) / 1000, 1)} s: on the phone ${fmt(phone)} / ${fmt(ids.length)}${phone >= ids.length ? '' : ' (stopped waiting)'}; ${SETTLE_S} s more for late second sends`,
+  );
   await sleep(SETTLE_S * 1000);
 
   // ---- the states as an integrator sees them ---------------------------------------------------
@@ -306,7 +335,9 @@ async function main() {
   let getFailed = 0;
   await pool(accepted.length, Math.min(16, SOCKETS), async (j) => {
     const a = accepted[j];
-    const res = await request(gateway.url, 'GET', `/api/messages/${a.id}`, { token: a.k.apiToken }).catch((err) => ({ status: `network ${err.code ?? err.message}` }));
+    const res = await request(gateway.url, 'GET', `/api/messages/${a.id}`, { token: a.k.apiToken }).catch((err) => ({
+      status: `network ${err.code ?? err.message}`,
+    }));
     if (res.status !== 200 || res.body?.id !== a.id) getFailed++;
     else states[res.body.state] = (states[res.body.state] ?? 0) + 1;
   });
@@ -399,48 +430,89 @@ async function main() {
   const expectedPerToken = QUEUE_MAX + 1 + Math.floor((sendSecs * 1000) / INTERVAL_MS);
   const offAnswers = tokens.reduce((a, k) => a + k.offAnswers, 0);
   const retryAfterMissing = tokens.reduce((a, k) => a + k.retryAfterMissing, 0);
-  const row = (label, list, d = 1) => `${label.padEnd(47)}: p50 ${fmt(percentile(list, 50), d)} ms   p99 ${fmt(percentile(list, 99), d)} ms   max ${fmt(list[list.length - 1], d)} ms   (${fmt(list.length)})`;
+  const row = (label, list, d = 1) =>
+    `${label.padEnd(47)}: p50 ${fmt(percentile(list, 50), d)} ms   p99 ${fmt(percentile(list, 99), d)} ms   max ${fmt(list[list.length - 1], d)} ms   (${fmt(list.length)})`;
 
-  out(`public messages API benchmark: ${TOKENS} tokens (one company and sandbox connection each) × ${CONCURRENCY} calls in flight for ${fmt(sendSecs, 1)} s, ${NUMBERS} numbers per token, through messaging-gateway`);
-  out(`pace (gateway API_SENDS_PER_MINUTE / API_QUEUE_MAX): ${SENDS_PER_MINUTE}/min per connection = one per ${INTERVAL_MS} ms, ${QUEUE_MAX} queued at most (paced drain ≤ ${fmt(BOUND_MS / 1000, 1)} s)`);
+  out(
+    `public messages API benchmark: ${TOKENS} tokens (one company and sandbox connection each) × ${CONCURRENCY} calls in flight for ${fmt(sendSecs, 1)} s, ${NUMBERS} numbers per token, through messaging-gateway`,
+  );
+  out(
+    `pace (gateway API_SENDS_PER_MINUTE / API_QUEUE_MAX): ${SENDS_PER_MINUTE}/min per connection = one per ${INTERVAL_MS} ms, ${QUEUE_MAX} queued at most (paced drain ≤ ${fmt(BOUND_MS / 1000, 1)} s)`,
+  );
   out(row('(a) call latency, accepted (202)', lat));
   out(row('    call latency, refused (429)', lat429));
   out(row('(b) call -> stored (messages.createdAt - start)', toStored));
   // when the tail happened: a stall shared by calls close together is the machine's, not the call's
-  const slowest = checked.filter((a) => Number.isFinite(a.startWall)).sort((x, y) => y.lat - x.lat).slice(0, 9);
-  out(`    slowest calls (s after sending began at ${new Date(sendStartWall).toISOString()}: call / to stored ms): ${slowest.map((a) => `${fmt((a.startWall - sendStartWall) / 1000, 2)}: ${fmt(a.lat, 0)}/${fmt(a.stored, 0)}`).join(', ')}`);
-  out(`(c) pacing on the phone, per token (interval ${INTERVAL_MS} ms; "ahead" = how far the phone ever got ahead of the pace over any run of sends):`);
+  const slowest = checked
+    .filter((a) => Number.isFinite(a.startWall))
+    .sort((x, y) => y.lat - x.lat)
+    .slice(0, 9);
+  out(
+    `    slowest calls (s after sending began at ${new Date(sendStartWall).toISOString()}: call / to stored ms): ${slowest.map((a) => `${fmt((a.startWall - sendStartWall) / 1000, 2)}: ${fmt(a.lat, 0)}/${fmt(a.stored, 0)}`).join(', ')}`,
+  );
+  out(
+    `(c) pacing on the phone, per token (interval ${INTERVAL_MS} ms; "ahead" = how far the phone ever got ahead of the pace over any run of sends):`,
+  );
   for (const p of pacing) {
     out(
       `      #${String(p.k.t).padEnd(2)} connection ${String(p.k.connectionId).padEnd(4)}: ${fmt(p.sends).padStart(5)} sends at ${Number.isFinite(p.rate) ? fmt(p.rate, 2) : '-'}/s, smallest gap ${msOr(p.minGap)}, ` +
         `${fmt(p.below)} gaps below ${INTERVAL_MS} ms, ahead ${msOr(Math.max(0, p.ahead))}${p.sends >= 2 && p.ahead > PACE_SLACK_MS ? '  EXCEEDED' : ''}`,
     );
   }
-  out(`    pace never exceeded (ahead <= ${PACE_SLACK_MS} ms, stamp noise): ${paceHeld ? 'YES' : 'NO'}; gaps below the interval, all tokens: ${fmt(anyBelow)}; smallest gap ${msOr(smallestGap)}`);
+  out(
+    `    pace never exceeded (ahead <= ${PACE_SLACK_MS} ms, stamp noise): ${paceHeld ? 'YES' : 'NO'}; gaps below the interval, all tokens: ${fmt(anyBelow)}; smallest gap ${msOr(smallestGap)}`,
+  );
   out(
     `(d) accepted / refused                          : ${fmt(accepted.length)} 202 = ${fmt(accepted.length / sendSecs, 1)}/s (${fmt(accepted.length / sendSecs / TOKENS, 2)}/s per token; the pace admits ~${fmt(expectedPerToken)} per token = ` +
       `${QUEUE_MAX + 1} at once + ${fmt(1000 / INTERVAL_MS, 2)}/s), ${fmt(total429)} 429 = ${fmt(total429 / sendSecs, 1)}/s${retryAfterMissing ? ` (${fmt(retryAfterMissing)} without Retry-After)` : ''}`,
   );
-  out(`    per token 202 / 429 / 202s before the first 429 : ${tokens.map((k) => `${k.accepted.length}/${k.n429}/${k.acceptedBeforeFirst429 ?? '-'}`).join('  ')}`);
-  out(`    other answers (errors)                      : ${fmt(totalErrors)}${offAnswers ? `; 202 answers not { state: 'queued', ack: 0, id, ticketId, body }: ${fmt(offAnswers)}` : ''}`);
-  out(`drain: last on the phone                        : ${Number.isFinite(lastOnPhone) ? `${fmt((lastOnPhone - sendEndWall) / 1000, 1)} s` : '-'} after sending ended (paced drain ≤ ${fmt(BOUND_MS / 1000, 1)} s)`);
-  out(`GET /api/messages/{id} of every 202            : ${Object.entries(states).map(([s, n]) => `${s} ${fmt(n)}`).join(', ') || '-'}${getFailed ? `; failed ${fmt(getFailed)}` : ''}`);
+  out(
+    `    per token 202 / 429 / 202s before the first 429 : ${tokens.map((k) => `${k.accepted.length}/${k.n429}/${k.acceptedBeforeFirst429 ?? '-'}`).join('  ')}`,
+  );
+  out(
+    `    other answers (errors)                      : ${fmt(totalErrors)}${offAnswers ? `; 202 answers not { state: 'queued', ack: 0, id, ticketId, body }: ${fmt(offAnswers)}` : ''}`,
+  );
+  out(
+    `drain: last on the phone                        : ${Number.isFinite(lastOnPhone) ? `${fmt((lastOnPhone - sendEndWall) / 1000, 1)} s` : '-'} after sending ended (paced drain ≤ ${fmt(BOUND_MS / 1000, 1)} s)`,
+  );
+  out(
+    `GET /api/messages/{id} of every 202            : ${
+      Object.entries(states)
+        .map(([s, n]) => `${s} ${fmt(n)}`)
+        .join(', ') || '-'
+    }${getFailed ? `; failed ${fmt(getFailed)}` : ''}`,
+  );
   out(
     `CPU seconds while sending (${fmt(sendSecs, 1)} s wall)         : ` +
       services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +
       `, postgres ${fmt(pgCpu, 1)}, this client ${fmt((self1.user + self1.system) / 1e6, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
   );
-  out(`stored (tickets.messages)                       : ${fmt(stored.length)} of ${fmt(checked.length)} 202s (${fmt(checked.length - accepted.length)} of the warm-up), ${fmt(storedTwice)} bodies stored twice; tickets: ${fmt(tickets)} for ${fmt(TOKENS * NUMBERS)} numbers`);
+  out(
+    `stored (tickets.messages)                       : ${fmt(stored.length)} of ${fmt(checked.length)} 202s (${fmt(checked.length - accepted.length)} of the warm-up), ${fmt(storedTwice)} bodies stored twice; tickets: ${fmt(tickets)} for ${fmt(TOKENS * NUMBERS)} numbers`,
+  );
   out(`(e) sent twice (a 202 on the phone > once / bodies with > 1 sandbox_outbox row): ${fmt(twiceById)} / ${fmt(bodiesTwice)}`);
-  out(`    lost (a 202 never on the phone, or not stored): ${fmt(lost)}${notStored ? ` (${fmt(notStored)} not stored)` : ''}${wrongNumber ? `; to a wrong number: ${fmt(wrongNumber)}` : ''}${wrongConnection ? `; through a wrong connection: ${fmt(wrongConnection)}` : ''}; on the phone without a 202: ${fmt(withoutA202)}`);
+  out(
+    `    lost (a 202 never on the phone, or not stored): ${fmt(lost)}${notStored ? ` (${fmt(notStored)} not stored)` : ''}${wrongNumber ? `; to a wrong number: ${fmt(wrongNumber)}` : ''}${wrongConnection ? `; through a wrong connection: ${fmt(wrongConnection)}` : ''}; on the phone without a 202: ${fmt(withoutA202)}`,
+  );
   out(`target (p99 of an accepted call <= ${TARGET_P99_MS} ms)      : ${held ? 'HELD' : 'MISSED'} (p99 ${fmt(p99, 1)} ms)`);
 
   for (const k of tokens) k.socket.close();
   await db.end();
   agent.destroy();
-  const bad = { lost, 'sent twice': twiceById + bodiesTwice, 'stored twice': storedTwice, 'to a wrong number': wrongNumber, 'through a wrong connection': wrongConnection, 'answered other than 202/429': totalErrors };
+  const bad = {
+    lost,
+    'sent twice': twiceById + bodiesTwice,
+    'stored twice': storedTwice,
+    'to a wrong number': wrongNumber,
+    'through a wrong connection': wrongConnection,
+    'answered other than 202/429': totalErrors,
+  };
   if (Object.values(bad).some((n) => n > 0)) {
-    throw new Error(Object.entries(bad).map(([what, n]) => `${n} ${what}`).join(', '));
+    throw new Error(
+      Object.entries(bad)
+        .map(([what, n]) => `${n} ${what}`)
+        .join(', '),
+    );
   }
 }
 

@@ -27,7 +27,17 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { benchRun, createCompany, ensureBuilt, fmt, jsonRequest, percentile, recreateDatabase, sandboxCompany, sleep } from '../lib/product.mjs';
+import {
+  benchRun,
+  createCompany,
+  ensureBuilt,
+  fmt,
+  jsonRequest,
+  percentile,
+  recreateDatabase,
+  sandboxCompany,
+  sleep,
+} from '../lib/product.mjs';
 import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
 
 const arg = (i, name, dflt) => Number(process.argv[2 + i] ?? process.env[name] ?? dflt);
@@ -56,13 +66,15 @@ const request = (base, method, path, opts) => jsonRequest(agent, base, method, p
 /** `n` jobs, `concurrency` at a time. */
 async function pool(n, concurrency, job) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= n) return;
-      await job(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= n) return;
+        await job(i);
+      }
+    }),
+  );
 }
 
 async function main() {
@@ -88,7 +100,8 @@ async function main() {
   const PER_CALL = 250;
   await pool(Math.ceil(CONTACTS / PER_CALL), 4, async (b) => {
     const messages = [];
-    for (let c = b * PER_CALL; c < Math.min(CONTACTS, (b + 1) * PER_CALL); c++) messages.push({ from: number(c), name: `Cliente ${c}`, body: `oi ${c}`, id: `SCHEDIN${c}` });
+    for (let c = b * PER_CALL; c < Math.min(CONTACTS, (b + 1) * PER_CALL); c++)
+      messages.push({ from: number(c), name: `Cliente ${c}`, body: `oi ${c}`, id: `SCHEDIN${c}` });
     await call('POST', `/whatsappsession/${connectionId}/sandbox/inbound/batch`, { messages }, 202);
   });
   for (let i = 0; ; i++) {
@@ -122,7 +135,9 @@ async function main() {
   const estimateMs = (1.25 * N * 1000) / pilotRate;
   const T = Math.ceil((Date.now() + estimateMs + 15_000) / 60_000) * 60_000;
   const sendAtOf = (i) => new Date(SPREAD ? T + Math.floor((i * 60_000) / N) : T).toISOString();
-  log(`creation: ${fmt(N)} schedules over ${CONTACTS} contacts, ${CONCURRENCY} calls in flight (pilot ${fmt(pilotRate)}/s: ~${fmt(estimateMs / 1000 / 1.25)} s); ${SPREAD ? 'sendAt spread over' : 'all with sendAt ='} ${new Date(T).toISOString()}${SPREAD ? ' + 60 s' : ''} (in ${fmt((T - Date.now()) / 1000)} s)`);
+  log(
+    `creation: ${fmt(N)} schedules over ${CONTACTS} contacts, ${CONCURRENCY} calls in flight (pilot ${fmt(pilotRate)}/s: ~${fmt(estimateMs / 1000 / 1.25)} s); ${SPREAD ? 'sendAt spread over' : 'all with sendAt ='} ${new Date(T).toISOString()}${SPREAD ? ' + 60 s' : ''} (in ${fmt((T - Date.now()) / 1000)} s)`,
+  );
   const createLat = [];
   const c0 = now();
   await pool(N, CONCURRENCY, async (i) => {
@@ -134,9 +149,14 @@ async function main() {
   const createSecs = (now() - c0) / 1000;
   const createdEnd = Date.now();
   createLat.sort((a, b) => a - b);
-  const { n: rows } = await one(`SELECT count(*)::int AS n FROM tickets.schedules WHERE "companyId" = $1 AND body LIKE $2`, [companyId, `${BODY}%`]);
+  const { n: rows } = await one(`SELECT count(*)::int AS n FROM tickets.schedules WHERE "companyId" = $1 AND body LIKE $2`, [
+    companyId,
+    `${BODY}%`,
+  ]);
   if (rows !== N) throw new Error(`${rows} schedules stored, ${N} created`);
-  log(`created in ${fmt(createSecs, 1)} s (${fmt(N / createSecs)}/s); ${createdEnd < T ? `${fmt((T - createdEnd) / 1000, 1)} s before` : `WARNING: ${fmt((createdEnd - T) / 1000, 1)} s after`} the minute's start`);
+  log(
+    `created in ${fmt(createSecs, 1)} s (${fmt(N / createSecs)}/s); ${createdEnd < T ? `${fmt((T - createdEnd) / 1000, 1)} s before` : `WARNING: ${fmt((createdEnd - T) / 1000, 1)} s after`} the minute's start`,
+  );
 
   // ---- sending: until all are ENVIADA and on the phone ------------------------------------------
   while (Date.now() < T) await sleep(Math.min(1000, T - Date.now()));
@@ -161,7 +181,9 @@ async function main() {
     if (done || settled || Date.now() > T + TIMEOUT_S * 1000) break;
     if (Date.now() - lastReport >= 5000) {
       lastReport = Date.now();
-      log(`T+${fmt((Date.now() - T) / 1000)} s: ENVIADA ${fmt(st.sent)} / ${fmt(N)}, on the phone ${fmt(st.phone)} / ${fmt(N)}${st.failed ? `, ERRO ${fmt(st.failed)}` : ''}`);
+      log(
+        `T+${fmt((Date.now() - T) / 1000)} s: ENVIADA ${fmt(st.sent)} / ${fmt(N)}, on the phone ${fmt(st.phone)} / ${fmt(N)}${st.failed ? `, ERRO ${fmt(st.failed)}` : ''}`,
+      );
     }
     // once a second: the count reads every row, and a tighter poll takes CPU from what is measured
     await sleep(1000);
@@ -170,7 +192,9 @@ async function main() {
   const cpu1 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
   const machine1 = machineCpu();
   const pgCpu = postgresCpu() - pg0;
-  log(`T+${fmt((doneAt - T) / 1000, 1)} s: ENVIADA ${fmt(st.sent)}, on the phone ${fmt(st.phone)}${st.failed ? `, ERRO ${fmt(st.failed)}` : ''}${done ? '' : ' (stopped waiting)'}; ${SETTLE_S} s more for late second sends`);
+  log(
+    `T+${fmt((doneAt - T) / 1000, 1)} s: ENVIADA ${fmt(st.sent)}, on the phone ${fmt(st.phone)}${st.failed ? `, ERRO ${fmt(st.failed)}` : ''}${done ? '' : ' (stopped waiting)'}; ${SETTLE_S} s more for late second sends`,
+  );
   await sleep(SETTLE_S * 1000);
 
   // ---- figures, from PostgreSQL -------------------------------------------------------------------
@@ -191,13 +215,22 @@ async function main() {
     `SELECT count(*)::int AS n FROM (SELECT body FROM tickets.messages WHERE "companyId" = $1 AND "fromMe" AND body LIKE $2 GROUP BY body HAVING count(*) > 1) d`,
     [companyId, `${BODY}%`],
   );
-  const { n: storedMessages } = await one(`SELECT count(DISTINCT body)::int AS n FROM tickets.messages WHERE "companyId" = $1 AND "fromMe" AND body LIKE $2`, [companyId, `${BODY}%`]);
-  const { n: extraTickets } = await one(`SELECT (count(*) - $2)::int AS n FROM tickets.tickets WHERE "companyId" = $1`, [companyId, CONTACTS]);
+  const { n: storedMessages } = await one(
+    `SELECT count(DISTINCT body)::int AS n FROM tickets.messages WHERE "companyId" = $1 AND "fromMe" AND body LIKE $2`,
+    [companyId, `${BODY}%`],
+  );
+  const { n: extraTickets } = await one(`SELECT (count(*) - $2)::int AS n FROM tickets.tickets WHERE "companyId" = $1`, [
+    companyId,
+    CONTACTS,
+  ]);
   const sentRows = each.filter((r) => r.sentAt !== null);
   const onPhone = each.filter((r) => r.phoneAt !== null);
   const storedLate = sentRows.map((r) => r.sentAt - r.sendAt).sort((a, b) => a - b);
   const phoneLate = onPhone.map((r) => r.phoneAt - r.sendAt).sort((a, b) => a - b);
-  const storedToPhone = onPhone.filter((r) => r.sentAt !== null).map((r) => r.phoneAt - r.sentAt).sort((a, b) => a - b);
+  const storedToPhone = onPhone
+    .filter((r) => r.sentAt !== null)
+    .map((r) => r.phoneAt - r.sentAt)
+    .sort((a, b) => a - b);
   const sentTwice = each.filter((r) => r.copies > 1).length;
   const lost = each.filter((r) => r.copies === 0).length;
   const notEnviada = each.filter((r) => r.status !== 'ENVIADA').length;
@@ -210,25 +243,38 @@ async function main() {
   const firstOnPhone = onPhone.length ? Math.min(...onPhone.map((r) => r.phoneAt)) : NaN;
   const maxPhoneLate = phoneLate[phoneLate.length - 1];
   const held = lost === 0 && onPhone.length === N && maxPhoneLate <= TARGET_MS;
-  const row = (label, list) => `${label.padEnd(44)}: p50 ${fmt(percentile(list, 50))} ms   p99 ${fmt(percentile(list, 99))} ms   max ${fmt(list[list.length - 1])} ms`;
+  const row = (label, list) =>
+    `${label.padEnd(44)}: p50 ${fmt(percentile(list, 50))} ms   p99 ${fmt(percentile(list, 99))} ms   max ${fmt(list[list.length - 1])} ms`;
   const wall = (doneAt - T) / 1000;
 
-  out(`schedules benchmark: ${fmt(N)} schedules over ${fmt(CONTACTS)} contacts, ${SPREAD ? `sendAt spread over ${new Date(T).toISOString()} + 60 s` : `all due at ${new Date(T).toISOString()}`}, one sandbox connection, through messaging-gateway`);
-  out(`created (POST /schedules, ${CONCURRENCY} in flight)       : ${fmt(N)} in ${fmt(createSecs, 1)} s = ${fmt(N / createSecs)} schedules/s (call p50 ${fmt(percentile(createLat, 50), 1)} ms, p99 ${fmt(percentile(createLat, 99), 1)} ms); ended ${createdEnd < T ? `${fmt((T - createdEnd) / 1000, 1)} s before` : `${fmt((createdEnd - T) / 1000, 1)} s AFTER`} the minute's start`);
+  out(
+    `schedules benchmark: ${fmt(N)} schedules over ${fmt(CONTACTS)} contacts, ${SPREAD ? `sendAt spread over ${new Date(T).toISOString()} + 60 s` : `all due at ${new Date(T).toISOString()}`}, one sandbox connection, through messaging-gateway`,
+  );
+  out(
+    `created (POST /schedules, ${CONCURRENCY} in flight)       : ${fmt(N)} in ${fmt(createSecs, 1)} s = ${fmt(N / createSecs)} schedules/s (call p50 ${fmt(percentile(createLat, 50), 1)} ms, p99 ${fmt(percentile(createLat, 99), 1)} ms); ended ${createdEnd < T ? `${fmt((T - createdEnd) / 1000, 1)} s before` : `${fmt((createdEnd - T) / 1000, 1)} s AFTER`} the minute's start`,
+  );
   out(row('lateness stored   (sentAt - sendAt)', storedLate));
   out(row('lateness on phone (sandbox sentAt - sendAt)', phoneLate));
   out(row('stored -> on the phone', storedToPhone));
   out(`minute's start -> first stored / first on phone: ${fmt(firstStored - T)} ms / ${fmt(firstOnPhone - T)} ms`);
   out(`minute's start -> last on the phone            : ${fmt((lastOnPhone - T) / 1000, 1)} s`);
-  out(`pace: sender (first to last stored)            : ${fmt(sentRows.length)} in ${fmt(storedSpan, 1)} s = ${fmt(sentRows.length / storedSpan)}/s`);
-  out(`pace: sandbox phone (first to last on phone)   : ${fmt(onPhone.length)} in ${fmt(phoneSpan, 1)} s = ${fmt(onPhone.length / phoneSpan)}/s`);
+  out(
+    `pace: sender (first to last stored)            : ${fmt(sentRows.length)} in ${fmt(storedSpan, 1)} s = ${fmt(sentRows.length / storedSpan)}/s`,
+  );
+  out(
+    `pace: sandbox phone (first to last on phone)   : ${fmt(onPhone.length)} in ${fmt(phoneSpan, 1)} s = ${fmt(onPhone.length / phoneSpan)}/s`,
+  );
   out(
     `CPU seconds while sending (${fmt(wall, 1)} s wall)      : ` +
       services.map((s) => `${s.name} ${fmt(cpu1[s.name] - cpu0[s.name], 1)}`).join(', ') +
       `, postgres ${fmt(pgCpu, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
   );
-  out(`ENVIADA / ERRO / other                         : ${fmt(N - notEnviada)} / ${fmt(each.filter((r) => r.status === 'ERRO').length)} / ${fmt(each.filter((r) => r.status !== 'ENVIADA' && r.status !== 'ERRO').length)}`);
-  out(`messages stored (tickets.messages, fromMe)     : ${fmt(storedMessages)} distinct, ${fmt(storedTwice)} stored twice; tickets opened besides the contacts' own: ${fmt(extraTickets)}`);
+  out(
+    `ENVIADA / ERRO / other                         : ${fmt(N - notEnviada)} / ${fmt(each.filter((r) => r.status === 'ERRO').length)} / ${fmt(each.filter((r) => r.status !== 'ENVIADA' && r.status !== 'ERRO').length)}`,
+  );
+  out(
+    `messages stored (tickets.messages, fromMe)     : ${fmt(storedMessages)} distinct, ${fmt(storedTwice)} stored twice; tickets opened besides the contacts' own: ${fmt(extraTickets)}`,
+  );
   out(`sent twice (bodies with > 1 sandbox_outbox row): ${fmt(sentTwice)}`);
   out(`lost (never on the phone)                      : ${fmt(lost)}${wrongNumber ? `; sent to a wrong number: ${fmt(wrongNumber)}` : ''}`);
   out(`target (all on the phone within 30 s of sendAt): ${held ? 'HELD' : 'MISSED'} (max ${fmt(maxPhoneLate / 1000, 1)} s)`);
@@ -236,7 +282,8 @@ async function main() {
   socket.close();
   await db.end();
   agent.destroy();
-  if (sentTwice || storedTwice || lost || wrongNumber) throw new Error(`${sentTwice} sent twice, ${storedTwice} stored twice, ${lost} lost, ${wrongNumber} to a wrong number`);
+  if (sentTwice || storedTwice || lost || wrongNumber)
+    throw new Error(`${sentTwice} sent twice, ${storedTwice} stored twice, ${lost} lost, ${wrongNumber} to a wrong number`);
 }
 
 await bench.run(main);

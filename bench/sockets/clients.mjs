@@ -99,7 +99,17 @@ async function connectAll({ url, batch, sockets: wanted }) {
 process.on('message', (msg) => {
   if (msg.type === 'connect') void connectAll(msg);
   else if (msg.type === 'report') {
-    process.send({ type: 'report', latencies: Array.from(latencies.subarray(0, deliveries)), seqs: Array.from(seqs.subarray(0, deliveries)), deliveries, foreign, warm, disconnects, gcMaxMs, gcOver20 });
+    process.send({
+      type: 'report',
+      latencies: Array.from(latencies.subarray(0, deliveries)),
+      seqs: Array.from(seqs.subarray(0, deliveries)),
+      deliveries,
+      foreign,
+      warm,
+      disconnects,
+      gcMaxMs,
+      gcOver20,
+    });
   } else if (msg.type === 'close') {
     for (const s of sockets) s.close();
     setTimeout(() => process.exit(0), 200);

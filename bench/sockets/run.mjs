@@ -99,7 +99,11 @@ function spawnLogged(name, cmd, args, env) {
   const file = join(logDir, `${name}.log`);
   const stream = createWriteStream(file);
   const quoted = [cmd, ...args].map((a) => `'${String(a).replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('sh', ['-c', `ulimit -n ${FD_LIMIT} 2>/dev/null || ulimit -n hard 2>/dev/null; exec ${quoted}`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', `ulimit -n ${FD_LIMIT} 2>/dev/null || ulimit -n hard 2>/dev/null; exec ${quoted}`], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.pipe(stream, { end: false });
   child.stderr.pipe(stream, { end: false });
   const proc = { name, child, file, exited: false };
@@ -122,13 +126,21 @@ async function listening(port) {
 async function startRedis() {
   if (REDIS_URL_GIVEN) return REDIS_URL_GIVEN;
   const port = await freePort();
-  const p = spawnLogged('redis-server', 'redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', logDir], { PATH: process.env.PATH });
+  const p = spawnLogged(
+    'redis-server',
+    'redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', logDir],
+    { PATH: process.env.PATH },
+  );
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (p.exited) throw new Error(`redis-server exited: ${readFileSync(p.file, 'utf8')}`);
     const redis = new Redis(`redis://127.0.0.1:${port}/4`, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     redis.on('error', () => undefined);
-    const ok = await redis.connect().then(() => redis.ping(), () => null);
+    const ok = await redis.connect().then(
+      () => redis.ping(),
+      () => null,
+    );
     redis.disconnect();
     if (ok === 'PONG') return `redis://127.0.0.1:${port}/4`;
     await sleep(100);
@@ -141,7 +153,9 @@ async function startNats() {
   const port = await freePort();
   const store = join(logDir, 'jetstream');
   mkdirSync(store);
-  const p = spawnLogged('nats-server', 'nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { PATH: process.env.PATH });
+  const p = spawnLogged('nats-server', 'nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+    PATH: process.env.PATH,
+  });
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (p.exited) throw new Error(`nats-server exited: ${readFileSync(p.file, 'utf8')}`);
@@ -155,21 +169,26 @@ async function startRealtime(natsUrl, redisUrl) {
   const port = await freePort();
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(logDir, 'prof')}`] : [];
   // --trace-gc: one line per collection in the replica's log, summarised for the publishing phase
-  const p = spawnLogged('realtime-gateway', process.execPath, [...profile, '--trace-gc', join(root, 'services/realtime-gateway/dist/main.js')], {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    JWT_SECRET,
-    REDIS_URL: redisUrl,
-    NATS_URL: natsUrl,
-    // production needs NATS credentials; this bench's own nats-server has no users, and ignores them
-    NATS_USER: 'realtime-gateway',
-    NATS_PASSWORD: `n${randomBytes(24).toString('hex')}`,
-    TICKETS_URL: 'http://127.0.0.1:9', // only asked on joinChatBox, which this benchmark does not send
-    REALTIME_DURABLE: `bench-sockets-${randomBytes(3).toString('hex')}`,
-  });
+  const p = spawnLogged(
+    'realtime-gateway',
+    process.execPath,
+    [...profile, '--trace-gc', join(root, 'services/realtime-gateway/dist/main.js')],
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      JWT_SECRET,
+      REDIS_URL: redisUrl,
+      NATS_URL: natsUrl,
+      // production needs NATS credentials; this bench's own nats-server has no users, and ignores them
+      NATS_USER: 'realtime-gateway',
+      NATS_PASSWORD: `n${randomBytes(24).toString('hex')}`,
+      TICKETS_URL: 'http://127.0.0.1:9', // only asked on joinChatBox, which this benchmark does not send
+      REALTIME_DURABLE: `bench-sockets-${randomBytes(3).toString('hex')}`,
+    },
+  );
   p.url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -217,7 +236,12 @@ async function stopAll() {
 
 // ------------------------------------------------------------------ events
 
-const contactOf = (companyId, ticketId) => ({ id: ticketId, name: `Cliente ${ticketId}`, number: `55119${String(ticketId).padStart(8, '0')}`, profilePicUrl: '' });
+const contactOf = (companyId, ticketId) => ({
+  id: ticketId,
+  name: `Cliente ${ticketId}`,
+  number: `55119${String(ticketId).padStart(8, '0')}`,
+  profilePicUrl: '',
+});
 
 /** A TicketDto-shaped ticket, as tickets publishes it; benchSentAt/benchWarm ride along untouched. */
 function ticketOf(companyId, ticketId, seq, warm) {
@@ -255,7 +279,8 @@ function ticketOf(companyId, ticketId, seq, warm) {
 
 async function main() {
   const needed = ['services/realtime-gateway/dist/main.js', 'libs/auth/dist/index.js', 'libs/event-bus/dist/index.js'];
-  if (!needed.every((f) => existsSync(join(root, f)))) throw new Error('build first: npx nx run-many -t build --projects=tag:scope:service');
+  if (!needed.every((f) => existsSync(join(root, f))))
+    throw new Error('build first: npx nx run-many -t build --projects=tag:scope:service');
   const { signAccessToken } = await import('../../libs/auth/dist/index.js');
   const { EventBus } = await import('../../libs/event-bus/dist/index.js');
   const load0 = loadavg();
@@ -290,7 +315,8 @@ async function main() {
   const c0 = clockMs();
   const cpuConnect0 = cpuSeconds(pid);
   const connectedMsgs = workers.map((s) => answer(s, 'connected'));
-  for (const s of workers) s.w.send({ type: 'connect', url: realtime.url, batch: Math.max(1, Math.round(BATCH / WORKERS)), sockets: shares[s.i] });
+  for (const s of workers)
+    s.w.send({ type: 'connect', url: realtime.url, batch: Math.max(1, Math.round(BATCH / WORKERS)), sockets: shares[s.i] });
   const ticker = setInterval(() => {
     const n = workers.reduce((a, s) => a + s.connected, 0);
     const f = workers.reduce((a, s) => a + s.failed, 0);
@@ -308,7 +334,15 @@ async function main() {
   const memConnected = memoryOf(pid);
 
   // events: RATE/s, round-robin over the companies, on JetStream as tickets publishes them
-  const bus = await EventBus.connect({ servers: natsUrl, name: 'bench-sockets-publisher', logger: { info() {}, warn: (o, m) => log(`bus warn ${m} ${JSON.stringify(o)}`), error: (o, m) => log(`bus error ${m} ${JSON.stringify(o)}`) } });
+  const bus = await EventBus.connect({
+    servers: natsUrl,
+    name: 'bench-sockets-publisher',
+    logger: {
+      info() {},
+      warn: (o, m) => log(`bus warn ${m} ${JSON.stringify(o)}`),
+      error: (o, m) => log(`bus error ${m} ${JSON.stringify(o)}`),
+    },
+  });
   const publishErrors = [];
   let seq = 0;
   async function publishAt(rate, seconds, warm) {
@@ -325,7 +359,9 @@ async function main() {
         const ticketId = companyId * 1000 + (Math.floor(k / COMPANIES) % 20) + 1; // 20 conversations per company
         const ticket = ticketOf(companyId, ticketId, k, warm);
         pending.push(
-          bus.publish(`ticket.updated.${companyId}.${ticketId}`, { companyId, ticket }, { msgId: `bench-ticket-updated:${ticketId}:${k}` }).catch((err) => publishErrors.push(err.message)),
+          bus
+            .publish(`ticket.updated.${companyId}.${ticketId}`, { companyId, ticket }, { msgId: `bench-ticket-updated:${ticketId}:${k}` })
+            .catch((err) => publishErrors.push(err.message)),
         );
       }
       await sleep(1);
@@ -345,11 +381,13 @@ async function main() {
   const memEnd = memoryOf(pid);
   const gc = gcSummary(readFileSync(realtime.file, 'utf8').slice(gcFrom));
 
-  const reports = await Promise.all(workers.map((s) => {
-    const p = answer(s, 'report');
-    s.w.send({ type: 'report' });
-    return p;
-  }));
+  const reports = await Promise.all(
+    workers.map((s) => {
+      const p = answer(s, 'report');
+      s.w.send({ type: 'report' });
+      return p;
+    }),
+  );
   const all = [];
   let foreign = 0;
   let disconnects = 0;
@@ -377,22 +415,38 @@ async function main() {
   const expected = pub.total * PER_COMPANY;
   await bus.close();
 
-  out(`socket benchmark: ${fmt(SOCKETS)} sockets (${COMPANIES} companies × ${PER_COMPANY} admins) on one realtime-gateway, ${WORKERS} client processes, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`);
+  out(
+    `socket benchmark: ${fmt(SOCKETS)} sockets (${COMPANIES} companies × ${PER_COMPANY} admins) on one realtime-gateway, ${WORKERS} client processes, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`,
+  );
   out(`load average before / after       : ${load0} / ${loadavg()}`);
   out(`replica fd limit                  : ${fdLimit}`);
-  out(`connected                         : ${fmt(connected)} of ${fmt(SOCKETS)} in ${fmt(connectSecs, 1)} s (${fmt(connected / connectSecs)}/s, replica CPU ${fmt(cpuConnect, 1)} s)${failed ? `, failed ${failed}: ${JSON.stringify(errors)}` : ''}`);
+  out(
+    `connected                         : ${fmt(connected)} of ${fmt(SOCKETS)} in ${fmt(connectSecs, 1)} s (${fmt(connected / connectSecs)}/s, replica CPU ${fmt(cpuConnect, 1)} s)${failed ? `, failed ${failed}: ${JSON.stringify(errors)}` : ''}`,
+  );
   out(`replica memory before sockets     : RSS ${fmt(memIdle.rss, 1)} MB`);
   out(`replica memory, all connected     : RSS ${fmt(memConnected.rss, 1)} MB (target <= 400 MB)`);
   out(`replica memory at the end         : RSS ${fmt(memEnd.rss, 1)} MB, peak (VmHWM) ${fmt(memEnd.hwm, 1)} MB`);
-  out(`published                         : ${fmt(pub.total)} ticket.updated events at ${RATE}/s over ${fmt(pub.secs, 1)} s${publishErrors.length ? `, ${publishErrors.length} failed` : ''} (replica CPU ${fmt(cpuPub, 1)} s = ${fmt((100 * cpuPub) / pub.secs)}% of a core)`);
-  out(`delivered                         : ${fmt(all.length)} of ${fmt(expected)} expected (${fmt((100 * all.length) / expected, 2)}%), to another company: ${foreign}, disconnects: ${disconnects}`);
+  out(
+    `published                         : ${fmt(pub.total)} ticket.updated events at ${RATE}/s over ${fmt(pub.secs, 1)} s${publishErrors.length ? `, ${publishErrors.length} failed` : ''} (replica CPU ${fmt(cpuPub, 1)} s = ${fmt((100 * cpuPub) / pub.secs)}% of a core)`,
+  );
+  out(
+    `delivered                         : ${fmt(all.length)} of ${fmt(expected)} expected (${fmt((100 * all.length) / expected, 2)}%), to another company: ${foreign}, disconnects: ${disconnects}`,
+  );
   out(`publish -> delivery p50           : ${fmt(percentile(all, 50), 2)} ms`);
   out(`publish -> delivery p99           : ${fmt(percentile(all, 99), 2)} ms (target <= 25)`);
   out(`publish -> delivery p90 / max     : ${fmt(percentile(all, 90), 2)} / ${fmt(all[all.length - 1], 2)} ms`);
-  out(`per event, first socket reached  : p50 ${fmt(percentile(firsts, 50), 2)} / p99 ${fmt(percentile(firsts, 99), 2)} / max ${fmt(firsts[firsts.length - 1], 2)} ms (bus + replica up to its first write)`);
-  out(`per event, first → last socket   : p50 ${fmt(percentile(spreads, 50), 2)} / p99 ${fmt(percentile(spreads, 99), 2)} / max ${fmt(spreads[spreads.length - 1], 2)} ms (writing to ${PER_COMPANY} sockets + the clients)`);
-  out(`replica GC while publishing       : ${gc.scavenges} scavenges (max ${fmt(gc.scavengeMax, 1)} ms), ${gc.markCompacts} mark-compacts (max ${fmt(gc.markCompactMax, 1)} ms, total ${fmt(gc.markCompactTotal, 0)} ms)`);
-  out(`client GC while publishing        : max pause ${fmt(clientGcMax, 1)} ms, ${clientGcOver20} pauses over 20 ms (all ${WORKERS} client processes)`);
+  out(
+    `per event, first socket reached  : p50 ${fmt(percentile(firsts, 50), 2)} / p99 ${fmt(percentile(firsts, 99), 2)} / max ${fmt(firsts[firsts.length - 1], 2)} ms (bus + replica up to its first write)`,
+  );
+  out(
+    `per event, first → last socket   : p50 ${fmt(percentile(spreads, 50), 2)} / p99 ${fmt(percentile(spreads, 99), 2)} / max ${fmt(spreads[spreads.length - 1], 2)} ms (writing to ${PER_COMPANY} sockets + the clients)`,
+  );
+  out(
+    `replica GC while publishing       : ${gc.scavenges} scavenges (max ${fmt(gc.scavengeMax, 1)} ms), ${gc.markCompacts} mark-compacts (max ${fmt(gc.markCompactMax, 1)} ms, total ${fmt(gc.markCompactTotal, 0)} ms)`,
+  );
+  out(
+    `client GC while publishing        : max pause ${fmt(clientGcMax, 1)} ms, ${clientGcOver20} pauses over 20 ms (all ${WORKERS} client processes)`,
+  );
 }
 
 let code = 0;
@@ -406,7 +460,9 @@ try {
   await stopAll();
   for (const c of children) {
     if (!existsSync(c.file)) continue;
-    const lines = readFileSync(c.file, 'utf8').split('\n').filter((l) => /"level":(4|5|6)0|"level":"(warn|error|fatal)"/.test(l));
+    const lines = readFileSync(c.file, 'utf8')
+      .split('\n')
+      .filter((l) => /"level":(4|5|6)0|"level":"(warn|error|fatal)"/.test(l));
     if (lines.length) log(`${c.name}: ${lines.length} warning/error lines, e.g. ${lines[0].slice(0, 300)}`);
   }
   if (code === 0 && !process.env.BENCH_KEEP_LOGS) rmSync(logDir, { recursive: true, force: true });

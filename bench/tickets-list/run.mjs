@@ -27,7 +27,10 @@ async function fill() {
   const t0 = performance.now();
   console.log(`filling ${TICKETS} tickets over ${CONTACTS} contacts…`);
   await pool.query('TRUNCATE tickets.messages, tickets.tickets, tickets.contacts, tickets.connections CASCADE');
-  await pool.query(`INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault") VALUES (1, $1, 'Bench', 'CONNECTED', true)`, [companyId]);
+  await pool.query(
+    `INSERT INTO tickets.connections (id, "companyId", name, status, "isDefault") VALUES (1, $1, 'Bench', 'CONNECTED', true)`,
+    [companyId],
+  );
   await pool.query(
     `INSERT INTO tickets.contacts ("companyId", name, number)
      SELECT $1, CASE WHEN g = 123457 THEN 'Zuleica Prado' ELSE 'Cliente ' || g END, '55' || (11900000000 + g)::text
@@ -65,14 +68,23 @@ await ensureDatabase();
 await fill();
 const tickets = startService('tickets', 45102, env);
 const gateway = startGateway(45080, env, tickets.url);
-const { run, measure, close } = httpLoad({ baseUrl: gateway.url, token, concurrency: CONCURRENCY, requests: REQUESTS, rowsOf: (b) => b.tickets.length, services: [gateway, tickets] });
+const { run, measure, close } = httpLoad({
+  baseUrl: gateway.url,
+  token,
+  concurrency: CONCURRENCY,
+  requests: REQUESTS,
+  rowsOf: (b) => b.tickets.length,
+  services: [gateway, tickets],
+});
 try {
   await healthy(tickets.url);
   await healthy(gateway.url);
   // the cursor of page 500, walked page by page as the web app scrolls
   let cursor = '';
   for (let i = 1; i < 500; i++) {
-    const res = await fetch(`${gateway.url}/tickets?showAll=true${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${gateway.url}/tickets?showAll=true${cursor ? `&cursor=${cursor}` : ''}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     cursor = (await res.json()).nextCursor;
   }
   const cases = [
@@ -86,7 +98,9 @@ try {
   ];
   // the services run for days: warm them on every case (JIT, heap sizes), then measure each case
   for (const [, pathFor] of cases) await run(WARMUP, pathFor);
-  console.log(`GET /tickets, one company with ${TICKETS} tickets, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`);
+  console.log(
+    `GET /tickets, one company with ${TICKETS} tickets, ${REQUESTS} requests at concurrency ${CONCURRENCY}, through the gateway:`,
+  );
   for (const [label, pathFor] of cases) await measure(label, pathFor, 'tickets');
 } finally {
   await close();

@@ -17,7 +17,15 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { root, startProduct } from '../../web/e2e/support/product.mjs';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 40);
 const ADMIN = { email: 'admin@admin.com', password: '123456' };
@@ -131,7 +139,10 @@ try {
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 800 }, storageState: signedInState });
     await ctx.addInitScript(() => {
       // the moment the list shows its first card or its empty text
-      const seen = () => document.querySelector('[data-testid=tickets-list] [data-testid=ticket-card], [data-testid=tickets-list] [data-testid=tickets-empty]');
+      const seen = () =>
+        document.querySelector(
+          '[data-testid=tickets-list] [data-testid=ticket-card], [data-testid=tickets-list] [data-testid=tickets-empty]',
+        );
       new MutationObserver((_m, obs) => {
         if (seen()) {
           window.__listUsableAt = performance.now();
@@ -149,7 +160,12 @@ try {
     const cards = await page.getByTestId('ticket-card').count();
     // where the time went: the app's user-timing marks (conversa:*)
     const marks = await page.evaluate(() =>
-      Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('conversa:')).map((m) => [m.name.slice(9), Math.round(m.startTime)])),
+      Object.fromEntries(
+        performance
+          .getEntriesByType('mark')
+          .filter((m) => m.name.startsWith('conversa:'))
+          .map((m) => [m.name.slice(9), Math.round(m.startTime)]),
+      ),
     );
     times.push(at);
     phases.push(marks);
@@ -191,7 +207,9 @@ Web console figures (Chromium ${browser.version()}, ${webUrl})
   /tickets cold load → list usable           median ${med.toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${RUNS} loads   target ≤ ${LIST_TARGET_MS} ms: ${ok(med <= LIST_TARGET_MS)}
       (for scale, the same cold load of /login to its form: median ${median(loginTimes).toFixed(0)} ms)
       (medians: theme built ${phase('theme')} ms, app code running ${phase('main')} ms, signed-in code ${phase('layout-code')} ms, list data ${phase('tickets-list')} ms)
-  load average while measuring: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores
+  load average while measuring: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${cpus().length} cores
 `);
 } finally {
   await browser.close();

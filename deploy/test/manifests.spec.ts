@@ -103,7 +103,9 @@ function productionClosure(workspace: string): Set<string> {
     }
   };
   visit(workspace);
-  return new Set([...seen].filter((s) => !s.startsWith('ws:')).map((s) => s.slice(s.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+  return new Set(
+    [...seen].filter((s) => !s.startsWith('ws:')).map((s) => s.slice(s.lastIndexOf('node_modules/') + 'node_modules/'.length)),
+  );
 }
 
 type Obj = Record<string, any>;
@@ -168,8 +170,11 @@ function argValue(args: string[], flag: string): string | undefined {
 function mediaUploadMaxBytes(): number {
   const source = read(join(ROOT, 'libs', 'server-kit', 'src', 'storage', 'media-files.ts'));
   const table = /export const MEDIA_MAX_BYTES[^=]*=\s*\{([^}]+)\}/.exec(source)?.[1] ?? '';
-  const sizes = [...table.matchAll(/\w+:\s*([\d\s*]+),/g)].map((m) => m[1].split('*').reduce((product, n) => product * Number(n.trim()), 1));
-  if (sizes.length === 0 || !/MEDIA_UPLOAD_MAX_BYTES = Math\.max\(\.\.\.Object\.values\(MEDIA_MAX_BYTES\)\)/.test(source)) throw new Error('MEDIA_MAX_BYTES not found in media-files.ts');
+  const sizes = [...table.matchAll(/\w+:\s*([\d\s*]+),/g)].map((m) =>
+    m[1].split('*').reduce((product, n) => product * Number(n.trim()), 1),
+  );
+  if (sizes.length === 0 || !/MEDIA_UPLOAD_MAX_BYTES = Math\.max\(\.\.\.Object\.values\(MEDIA_MAX_BYTES\)\)/.test(source))
+    throw new Error('MEDIA_MAX_BYTES not found in media-files.ts');
   return Math.max(...sizes);
 }
 
@@ -192,10 +197,8 @@ function loadK8s(): K8sObject[] {
 }
 
 const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
-const find = (objects: K8sObject[], kind: string, name: string) =>
-  objects.find((o) => o.kind === kind && o.metadata?.name === name);
-const workloadOf = (objects: K8sObject[], name: string) =>
-  find(objects, 'Deployment', name) ?? find(objects, 'StatefulSet', name);
+const find = (objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
+const workloadOf = (objects: K8sObject[], name: string) => find(objects, 'Deployment', name) ?? find(objects, 'StatefulSet', name);
 
 describe('k8s/base kustomization', () => {
   it('parses', () => {
@@ -363,20 +366,29 @@ describe.each([...SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name], web
       expect(redis?.valueFrom?.secretKeyRef?.name).toBe(SECRET_NAME);
     });
 
-    it(MIGRATING.includes(name) ? 'migrates its own schema in an init container with its own image' : 'has no tables, so no migration', () => {
-      const init = podSpec(workload!).initContainers ?? [];
-      if (!MIGRATING.includes(name)) return expect(init).toEqual([]);
-      expect(init).toHaveLength(1);
-      const [migrate] = init;
-      expect(migrate.image).toBe(main().image);
-      expect(migrate.command).toEqual(['node', `services/${name}/dist/migrate.js`]);
-      expect(migrate.envFrom).toEqual(main().envFrom);
-      // as the schemas' owner, making the role the service runs as
-      expect(migrate.env.find((e: Obj) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: 'DATABASE_URL' });
-      expect(migrate.env.find((e: Obj) => e.name === 'SERVICE_DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: databaseUrlKey(name) });
-      expect(migrate.resources?.limits?.memory).toBeDefined();
-      expect(migrate.securityContext?.readOnlyRootFilesystem).toBe(true);
-    });
+    it(
+      MIGRATING.includes(name) ? 'migrates its own schema in an init container with its own image' : 'has no tables, so no migration',
+      () => {
+        const init = podSpec(workload!).initContainers ?? [];
+        if (!MIGRATING.includes(name)) return expect(init).toEqual([]);
+        expect(init).toHaveLength(1);
+        const [migrate] = init;
+        expect(migrate.image).toBe(main().image);
+        expect(migrate.command).toEqual(['node', `services/${name}/dist/migrate.js`]);
+        expect(migrate.envFrom).toEqual(main().envFrom);
+        // as the schemas' owner, making the role the service runs as
+        expect(migrate.env.find((e: Obj) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+          name: SECRET_NAME,
+          key: 'DATABASE_URL',
+        });
+        expect(migrate.env.find((e: Obj) => e.name === 'SERVICE_DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+          name: SECRET_NAME,
+          key: databaseUrlKey(name),
+        });
+        expect(migrate.resources?.limits?.memory).toBeDefined();
+        expect(migrate.securityContext?.readOnlyRootFilesystem).toBe(true);
+      },
+    );
 
     if (workload?.kind === 'StatefulSet') {
       it('has a headless governing Service', () => {
@@ -407,7 +419,9 @@ describe('k8s wiring', () => {
     const [c] = containers(web!);
     const url = (c.env ?? []).find((e: Obj) => e.name === 'PUBLIC_API_URL')?.value;
     const [ingress] = byKind(objects, 'Ingress');
-    const apiHost = ingress.spec.rules.find((r: Obj) => r.http.paths.some((p: Obj) => p.backend.service.name === 'messaging-gateway'))?.host;
+    const apiHost = ingress.spec.rules.find((r: Obj) =>
+      r.http.paths.some((p: Obj) => p.backend.service.name === 'messaging-gateway'),
+    )?.host;
     expect(url).toBe(`https://${apiHost}`);
     // the root filesystem is read-only: the template is rendered into a volume
     const mount = (c.volumeMounts ?? []).find((m: Obj) => m.mountPath === '/etc/nginx/conf.d');
@@ -416,22 +430,28 @@ describe('k8s wiring', () => {
 
   it('gives auth, and no other service, the key that encrypts the secret company settings', () => {
     for (const name of SERVICE_NAMES) {
-      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'AUTH_SECRETS_KEY')?.valueFrom?.secretKeyRef;
+      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'AUTH_SECRETS_KEY')?.valueFrom
+        ?.secretKeyRef;
       expect({ name, ref }).toEqual({ name, ref: name === 'auth' ? { name: SECRET_NAME, key: 'AUTH_SECRETS_KEY' } : undefined });
     }
   });
 
   it('gives tickets, and no other service, the key that encrypts its stored secrets (prompts, integrations)', () => {
     for (const name of SERVICE_NAMES) {
-      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'TICKETS_SECRETS_KEY')?.valueFrom?.secretKeyRef;
+      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'TICKETS_SECRETS_KEY')?.valueFrom
+        ?.secretKeyRef;
       expect({ name, ref }).toEqual({ name, ref: name === 'tickets' ? { name: SECRET_NAME, key: 'TICKETS_SECRETS_KEY' } : undefined });
     }
   });
 
-  it("gives whatsapp-sessions, and no other service, the key that encrypts connection tokens", () => {
+  it('gives whatsapp-sessions, and no other service, the key that encrypts connection tokens', () => {
     for (const name of SERVICE_NAMES) {
-      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'CONNECTION_TOKEN_KEY')?.valueFrom?.secretKeyRef;
-      expect({ name, ref }).toEqual({ name, ref: name === 'whatsapp-sessions' ? { name: SECRET_NAME, key: 'CONNECTION_TOKEN_KEY' } : undefined });
+      const ref = (containers(workloadOf(objects, name)!)[0].env ?? []).find((e: Obj) => e.name === 'CONNECTION_TOKEN_KEY')?.valueFrom
+        ?.secretKeyRef;
+      expect({ name, ref }).toEqual({
+        name,
+        ref: name === 'whatsapp-sessions' ? { name: SECRET_NAME, key: 'CONNECTION_TOKEN_KEY' } : undefined,
+      });
     }
   });
 
@@ -492,7 +512,7 @@ describe('k8s wiring', () => {
     }
   });
 
-  it('admits at the ingress the uploads the services take, the same figure as the gateway\'s UPLOAD_BODY_LIMIT', () => {
+  it("admits at the ingress the uploads the services take, the same figure as the gateway's UPLOAD_BODY_LIMIT", () => {
     const MEDIA_UPLOAD_MAX_BYTES = mediaUploadMaxBytes();
     const [ingress] = byKind(objects, 'Ingress');
     const annotations = ingress.metadata.annotations ?? {};
@@ -519,12 +539,16 @@ describe('k8s wiring', () => {
     for (const name of MEDIA) {
       const env = containers(workloadOf(objects, name)!)[0].env ?? [];
       for (const key of ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY']) {
-        expect({ name, key, ref: env.find((e: Obj) => e.name === key)?.valueFrom?.secretKeyRef }).toEqual({ name, key, ref: { name: SECRET_NAME, key, optional: true } });
+        expect({ name, key, ref: env.find((e: Obj) => e.name === key)?.valueFrom?.secretKeyRef }).toEqual({
+          name,
+          key,
+          ref: { name: SECRET_NAME, key, optional: true },
+        });
       }
     }
   });
 
-  it('gives each service with tables a role of its own in the example Secret, on the owner\'s database', () => {
+  it("gives each service with tables a role of its own in the example Secret, on the owner's database", () => {
     const example = parseYamlFile(join(K8S_BASE, 'secrets.example.yaml'))[0].stringData;
     const owner = new URL(example.DATABASE_URL);
     const users = MIGRATING.map((name) => {
@@ -553,7 +577,8 @@ describe('k8s wiring', () => {
     expect(commands).toHaveLength(2);
     for (const key of required) {
       expect({ key, inTable: new RegExp(`^\\| \`${key}\` \\|`, 'm').test(readme) }).toEqual({ key, inTable: true });
-      for (const [i, command] of commands.entries()) expect({ key, command: i, given: command.includes(`--from-literal=${key}=`) }).toEqual({ key, command: i, given: true });
+      for (const [i, command] of commands.entries())
+        expect({ key, command: i, given: command.includes(`--from-literal=${key}=`) }).toEqual({ key, command: i, given: true });
     }
   });
 
@@ -632,7 +657,9 @@ describe('k8s NATS', () => {
   });
 
   it('admits port 4222 only from the services (NetworkPolicy)', () => {
-    const policies = byKind(objects, 'NetworkPolicy').filter((p) => isSubset(p.spec.podSelector.matchLabels, nats!.spec.template.metadata.labels));
+    const policies = byKind(objects, 'NetworkPolicy').filter((p) =>
+      isSubset(p.spec.podSelector.matchLabels, nats!.spec.template.metadata.labels),
+    );
     expect(policies).toHaveLength(1);
     const [policy] = policies;
     expect(policy.spec.policyTypes).toEqual(['Ingress']);
@@ -683,7 +710,10 @@ describe('k8s Redis', () => {
     expect(svc?.spec.ports.map((p: Obj) => p.port)).toContain(6379);
     const example = parseYamlFile(join(K8S_BASE, 'secrets.example.yaml'))[0].stringData;
     const url = new URL(example.REDIS_URL);
-    expect({ host: url.host, password: decodeURIComponent(url.password) }).toEqual({ host: 'redis:6379', password: example.REDIS_PASSWORD });
+    expect({ host: url.host, password: decodeURIComponent(url.password) }).toEqual({
+      host: 'redis:6379',
+      password: example.REDIS_PASSWORD,
+    });
   });
 
   it('asks for a password, from the Secret (never written in the manifest), and its probes give it', () => {
@@ -698,7 +728,9 @@ describe('k8s Redis', () => {
   });
 
   it('admits port 6379 only from the services (NetworkPolicy)', () => {
-    const policies = byKind(objects, 'NetworkPolicy').filter((p) => isSubset(p.spec.podSelector.matchLabels, redis!.spec.template.metadata.labels));
+    const policies = byKind(objects, 'NetworkPolicy').filter((p) =>
+      isSubset(p.spec.podSelector.matchLabels, redis!.spec.template.metadata.labels),
+    );
     expect(policies).toHaveLength(1);
     const [policy] = policies;
     expect(policy.spec.policyTypes).toEqual(['Ingress']);
@@ -730,8 +762,7 @@ describe('deploy/docker-compose.yml', () => {
   /** `${VAR:?…}`: the value of deploy/.env's VAR, required (compose refuses to start without it). */
   const fromDotEnv = (variable: string) => expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?[^}]+\\}$`));
 
-  const commandOf = (s: Obj): string[] =>
-    Array.isArray(s.command) ? s.command.map(String) : String(s.command ?? '').split(/\s+/);
+  const commandOf = (s: Obj): string[] => (Array.isArray(s.command) ? s.command.map(String) : String(s.command ?? '').split(/\s+/));
   const volumeTarget = (s: Obj, target: string) =>
     (s.volumes ?? []).some((v: Obj | string) => (typeof v === 'string' ? v.split(':')[1] === target : v.target === target));
 
@@ -773,31 +804,41 @@ describe('deploy/docker-compose.yml', () => {
     const mount = (nats.volumes ?? []).find((v: string) => typeof v === 'string' && v.split(':')[1] === '/etc/nats/nats.conf');
     expect(resolve(DEPLOY, mount.split(':')[0])).toBe(NATS_CONF);
     const env = envOf(nats);
-    for (const variable of Object.values(natsUsers())) expect({ variable, value: env[variable] }).toEqual({ variable, value: expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?`)) });
+    for (const variable of Object.values(natsUsers()))
+      expect({ variable, value: env[variable] }).toEqual({ variable, value: expect.stringMatching(new RegExp(`^\\$\\{${variable}:\\?`)) });
     for (const name of SERVICE_NAMES) {
       expect(envOf(services[name]).NATS_USER).toBe(name);
       expect(envOf(services[name]).NATS_PASSWORD).toMatch(new RegExp(`^\\$\\{${natsPasswordKey(name)}:\\?`));
     }
   });
 
-  it.each(MIGRATING)("runs %s's own migrations with its own image, once, before it starts, as the owner making the service's role", (name) => {
-    const migrate = services[`migrate-${name}`];
-    expect(commandOf(migrate)).toEqual(['node', `services/${name}/dist/migrate.js`]);
-    expect(envOf(migrate)).toMatchObject({ DATABASE_URL: fromDotEnv('DATABASE_URL'), SERVICE_DATABASE_URL: fromDotEnv(databaseUrlKey(name)) });
-    expect(migrate.env_file).toBeUndefined();
-    expect(migrate.image).toBe(services[name].image);
-    expect(migrate.build?.args?.SERVICE).toBe(name);
-    expect(migrate.restart).toBe('no');
-    expect(migrate.depends_on?.postgres?.condition).toBe('service_healthy');
-    expect(services[name].depends_on?.[`migrate-${name}`]?.condition).toBe('service_completed_successfully');
-  });
+  it.each(MIGRATING)(
+    "runs %s's own migrations with its own image, once, before it starts, as the owner making the service's role",
+    (name) => {
+      const migrate = services[`migrate-${name}`];
+      expect(commandOf(migrate)).toEqual(['node', `services/${name}/dist/migrate.js`]);
+      expect(envOf(migrate)).toMatchObject({
+        DATABASE_URL: fromDotEnv('DATABASE_URL'),
+        SERVICE_DATABASE_URL: fromDotEnv(databaseUrlKey(name)),
+      });
+      expect(migrate.env_file).toBeUndefined();
+      expect(migrate.image).toBe(services[name].image);
+      expect(migrate.build?.args?.SERVICE).toBe(name);
+      expect(migrate.restart).toBe('no');
+      expect(migrate.depends_on?.postgres?.condition).toBe('service_healthy');
+      expect(services[name].depends_on?.[`migrate-${name}`]?.condition).toBe('service_completed_successfully');
+    },
+  );
 
   it('makes the first super user from deploy/.env once auth is migrated (a placeholder password is refused)', () => {
     const seed = services['first-super-user'];
     expect(commandOf(seed)).toEqual(['node', 'services/auth/dist/seed-super-user.js']);
     expect(seed.image).toBe(services.auth.image);
     expect(seed.depends_on?.['migrate-auth']?.condition).toBe('service_completed_successfully');
-    expect(envOf(seed)).toMatchObject({ SUPER_USER_EMAIL: fromDotEnv('SUPER_USER_EMAIL'), SUPER_USER_PASSWORD: fromDotEnv('SUPER_USER_PASSWORD') });
+    expect(envOf(seed)).toMatchObject({
+      SUPER_USER_EMAIL: fromDotEnv('SUPER_USER_EMAIL'),
+      SUPER_USER_PASSWORD: fromDotEnv('SUPER_USER_PASSWORD'),
+    });
     expect(read(join(DEPLOY, '.env.example'))).toMatch(/^SUPER_USER_EMAIL=\S+@\S+$/m);
     expect(read(join(DEPLOY, '.env.example'))).toMatch(/^SUPER_USER_PASSWORD=change-me/m);
   });
@@ -820,7 +861,11 @@ describe('deploy/docker-compose.yml', () => {
     // its own database role, never the schemas' owner; no database at all without tables
     if (MIGRATING.includes(name)) expect(env.DATABASE_URL).toEqual(fromDotEnv(databaseUrlKey(name)));
     else expect(env.DATABASE_URL).toBeUndefined();
-    const own: Record<string, string[]> = { auth: ['AUTH_SECRETS_KEY', 'SMTP_URL'], tickets: ['TICKETS_SECRETS_KEY'], 'whatsapp-sessions': ['CONNECTION_TOKEN_KEY'] };
+    const own: Record<string, string[]> = {
+      auth: ['AUTH_SECRETS_KEY', 'SMTP_URL'],
+      tickets: ['TICKETS_SECRETS_KEY'],
+      'whatsapp-sessions': ['CONNECTION_TOKEN_KEY'],
+    };
     for (const key of ['AUTH_SECRETS_KEY', 'SMTP_URL', 'TICKETS_SECRETS_KEY', 'CONNECTION_TOKEN_KEY']) {
       expect({ key, value: env[key] }).toEqual({ key, value: own[name]?.includes(key) ? fromDotEnv(key) : undefined });
     }
@@ -846,7 +891,9 @@ describe('deploy/docker-compose.yml', () => {
     expect(services['messaging-gateway'].ports).toBeUndefined();
     expect(services.edge.ports.map(String)).toEqual(['8080:8080']);
     // nothing else is published but the web app
-    const published = Object.entries(services).filter(([, s]) => (s as Obj).ports).map(([n]) => n);
+    const published = Object.entries(services)
+      .filter(([, s]) => (s as Obj).ports)
+      .map(([n]) => n);
     expect(published.sort()).toEqual(['edge', 'web']);
   });
 
@@ -856,7 +903,11 @@ describe('deploy/docker-compose.yml', () => {
     const subnet = composeLoad.value.networks?.default?.ipam?.config?.[0]?.subnet as string;
     expect(subnet).toMatch(/^\d+\.\d+\.\d+\.0\/24$/);
     const prefix = subnet.replace(/0\/24$/, '');
-    for (const name of ['edge', 'messaging-gateway']) expect({ name, address: addressOf(name) }).toEqual({ name, address: expect.stringMatching(new RegExp(`^${prefix.replace(/\./g, '\\.')}\\d+$`)) });
+    for (const name of ['edge', 'messaging-gateway'])
+      expect({ name, address: addressOf(name) }).toEqual({
+        name,
+        address: expect.stringMatching(new RegExp(`^${prefix.replace(/\./g, '\\.')}\\d+$`)),
+      });
     expect(addressOf('edge')).not.toBe(addressOf('messaging-gateway'));
     // the operator may add a TLS proxy of their own; the default is the edge alone
     expect(envOf(services['messaging-gateway']).TRUSTED_PROXIES).toBe(`\${GATEWAY_TRUSTED_PROXIES:-${addressOf('edge')}}`);
@@ -880,8 +931,10 @@ describe('deploy/docker-compose.yml', () => {
     const hidden = /location ~\* (\S+) \{\s*default_type application\/json;\s*return 404 '([^']+)';/.exec(conf);
     expect(hidden).not.toBeNull();
     const pattern = new RegExp(hidden![1], 'i');
-    for (const path of ['/metrics', '/docs', '/docs/openapi.json', '//metrics', '/METRICS']) expect({ path, hidden: pattern.test(path) }).toEqual({ path, hidden: true });
-    for (const path of ['/auth/login', '/tickets', '/documents', '/metricsx']) expect({ path, hidden: pattern.test(path) }).toEqual({ path, hidden: false });
+    for (const path of ['/metrics', '/docs', '/docs/openapi.json', '//metrics', '/METRICS'])
+      expect({ path, hidden: pattern.test(path) }).toEqual({ path, hidden: true });
+    for (const path of ['/auth/login', '/tickets', '/documents', '/metricsx'])
+      expect({ path, hidden: pattern.test(path) }).toEqual({ path, hidden: false });
     expect(JSON.parse(hidden![2])).toMatchObject({ error: 'ERR_NOT_FOUND', statusCode: 404 });
     // uploads: the gateway's limit, the largest file and its envelope
     const size = /client_max_body_size (\d+)m;/.exec(conf);
@@ -892,7 +945,7 @@ describe('deploy/docker-compose.yml', () => {
     expect(conf).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
   });
 
-  it('builds the web app from the web target, on port 3000, telling the console the gateway\'s address', () => {
+  it("builds the web app from the web target, on port 3000, telling the console the gateway's address", () => {
     const web = services.web;
     expect(envOf(web).PUBLIC_API_URL).toBe('http://localhost:8080');
     expect(resolve(DEPLOY, web.build.context)).toBe(ROOT);
@@ -916,7 +969,8 @@ describe('deploy/docker-compose.yml', () => {
     expect(env.POSTGRES_PASSWORD).toMatch(/change-me/i);
     expect(env.JWT_REFRESH_SECRET).toBeUndefined();
     // NATS passwords: placeholders, in the one form nats-server reads back unchanged
-    for (const variable of Object.values(natsUsers())) expect({ variable, value: env[variable] }).toEqual({ variable, value: expect.stringMatching(/^change-me[A-Za-z0-9_-]+$/) });
+    for (const variable of Object.values(natsUsers()))
+      expect({ variable, value: env[variable] }).toEqual({ variable, value: expect.stringMatching(/^change-me[A-Za-z0-9_-]+$/) });
     const db = new URL(env.DATABASE_URL);
     expect(db.protocol).toBe('postgres:');
     expect(db.hostname).toBe('postgres');
@@ -926,13 +980,22 @@ describe('deploy/docker-compose.yml', () => {
     // one role per service with tables, on the same database, none the owner
     const users = MIGRATING.map((name) => {
       const own = new URL(env[databaseUrlKey(name)]);
-      expect({ name, host: own.host, db: own.pathname, password: own.password }).toEqual({ name, host: db.host, db: db.pathname, password: expect.stringMatching(/^change-me.{7,}/) });
+      expect({ name, host: own.host, db: own.pathname, password: own.password }).toEqual({
+        name,
+        host: db.host,
+        db: db.pathname,
+        password: expect.stringMatching(/^change-me.{7,}/),
+      });
       return own.username;
     });
     expect(new Set([...users, db.username]).size).toBe(MIGRATING.length + 1);
     expect(env.REDIS_PASSWORD).toMatch(/change-me/);
     expect(env.SMTP_URL).toMatch(/^smtps?:\/\//);
-    expect(envOf(services.postgres)).toEqual({ POSTGRES_USER: fromDotEnv('POSTGRES_USER'), POSTGRES_PASSWORD: fromDotEnv('POSTGRES_PASSWORD'), POSTGRES_DB: fromDotEnv('POSTGRES_DB') });
+    expect(envOf(services.postgres)).toEqual({
+      POSTGRES_USER: fromDotEnv('POSTGRES_USER'),
+      POSTGRES_PASSWORD: fromDotEnv('POSTGRES_PASSWORD'),
+      POSTGRES_DB: fromDotEnv('POSTGRES_DB'),
+    });
     // every variable the compose file requires is in the example
     const required = [...read(join(DEPLOY, 'docker-compose.yml')).matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]);
     for (const variable of new Set(required)) expect({ variable, inExample: variable in env }).toEqual({ variable, inExample: true });
@@ -958,7 +1021,12 @@ describe('deploy/nginx/web.conf', () => {
     expect(locations.map((l) => l.path).sort()).toEqual(['/', '/assets/', '/config.js']);
     for (const { path, body } of locations) {
       const csp = /add_header Content-Security-Policy "([^"]+)" always;/.exec(body)?.[1] ?? '';
-      expect({ path, frameAncestors: /frame-ancestors 'none'/.test(csp), scripts: /script-src 'self'(;|$)/.test(csp), objects: /object-src 'none'/.test(csp) }).toEqual({
+      expect({
+        path,
+        frameAncestors: /frame-ancestors 'none'/.test(csp),
+        scripts: /script-src 'self'(;|$)/.test(csp),
+        objects: /object-src 'none'/.test(csp),
+      }).toEqual({
         path,
         frameAncestors: true,
         scripts: true,
@@ -1079,25 +1147,45 @@ describe('deploy/Dockerfile', () => {
     expect(runtime.from).toBe('node:20-bookworm-slim');
   });
 
-  it('builds the SERVICE arg with Nx after a full install, and ships only that service\'s production dependencies', () => {
+  it("builds the SERVICE arg with Nx after a full install, and ships only that service's production dependencies", () => {
     expect(buildStage).toBeDefined();
     expect(ops(buildStage, 'ARG').map((a) => a.args)).toContain('SERVICE');
     const prodDeps = stages.find((s) => s.name === 'prod-deps');
     expect(prodDeps).toBeDefined();
     expect(ops(prodDeps!, 'ARG').map((a) => a.args)).toContain('SERVICE');
-    expect(ops(prodDeps!, 'RUN').map((r) => r.args).join('\n')).toMatch(/npm install --omit=dev --workspace "services\/\$\{SERVICE\}"/);
+    expect(
+      ops(prodDeps!, 'RUN')
+        .map((r) => r.args)
+        .join('\n'),
+    ).toMatch(/npm install --omit=dev --workspace "services\/\$\{SERVICE\}"/);
     // the runtime's node_modules come from there, not from the build's full install
     const copies = ops(runtime, 'COPY').map((c) => c.args);
     expect(copies).toContain('--from=prod-deps /app/node_modules ./node_modules');
     expect(copies.filter((c) => /node_modules/.test(c))).toHaveLength(1);
-    expect(ops(buildStage, 'RUN').map((r) => r.args).join('\n')).not.toMatch(/cp[^\n]*node_modules/);
+    expect(
+      ops(buildStage, 'RUN')
+        .map((r) => r.args)
+        .join('\n'),
+    ).not.toMatch(/cp[^\n]*node_modules/);
   });
 
   it.each(['auth', 'tickets', 'whatsapp-sessions', 'campaigns', 'billing', 'realtime-gateway', 'messaging-gateway'])(
-    "gives the %s image, by package-lock.json, no web, build or test package, and Baileys only to whatsapp-sessions",
+    'gives the %s image, by package-lock.json, no web, build or test package, and Baileys only to whatsapp-sessions',
     (service) => {
       const closure = productionClosure(`services/${service}`);
-      for (const forbidden of ['react', 'react-dom', '@chakra-ui/react', 'vite', 'nx', 'jest', '@jest/globals', 'eslint', 'playwright-core', 'socket.io-client', '@swc/core']) {
+      for (const forbidden of [
+        'react',
+        'react-dom',
+        '@chakra-ui/react',
+        'vite',
+        'nx',
+        'jest',
+        '@jest/globals',
+        'eslint',
+        'playwright-core',
+        'socket.io-client',
+        '@swc/core',
+      ]) {
         expect({ service, forbidden, shipped: closure.has(forbidden) }).toEqual({ service, forbidden, shipped: false });
       }
       expect(closure.has('@whiskeysockets/baileys')).toBe(service === 'whatsapp-sessions');
@@ -1151,7 +1239,10 @@ describe('deploy/Dockerfile', () => {
     for (const s of stages) {
       for (const c of ops(s, 'COPY')) {
         if (/--from=/.test(c.args)) continue;
-        const sources = c.args.split(/\s+/).filter((a) => !a.startsWith('--')).slice(0, -1);
+        const sources = c.args
+          .split(/\s+/)
+          .filter((a) => !a.startsWith('--'))
+          .slice(0, -1);
         for (const src of sources) {
           if (src === '.') continue;
           expect({ src, exists: existsSync(join(ROOT, src)) }).toEqual({ src, exists: true });
@@ -1167,6 +1258,10 @@ describe('deploy/Dockerfile', () => {
     expect(conf).toMatch(/try_files[^;]*\/index\.html;/);
     const web = stages.find((s) => s.name === 'web');
     expect(ops(web!, 'COPY').map((c) => c.args)).toContain('deploy/nginx/web.conf /etc/nginx/templates/default.conf.template');
-    expect(ops(web!, 'ENV').map((e) => e.args).join(' ')).toMatch(/PUBLIC_API_URL=/);
+    expect(
+      ops(web!, 'ENV')
+        .map((e) => e.args)
+        .join(' '),
+    ).toMatch(/PUBLIC_API_URL=/);
   });
 });

@@ -56,7 +56,10 @@ afterAll(async () => {
   await stopProcesses(running);
 });
 
-type Plan = { id: number; name: string; users: number; connections: number; queues: number; value: number; updatedAt?: string } & Record<string, unknown>;
+type Plan = { id: number; name: string; users: number; connections: number; queues: number; value: number; updatedAt?: string } & Record<
+  string,
+  unknown
+>;
 
 async function newPlan(body: Record<string, unknown>): Promise<Plan> {
   const res = await http.post('/plans', { token: superToken, body: { name: `Plano ${uniqueSuffix()}`, ...body } });
@@ -112,13 +115,38 @@ describe('plans (settings tab Planos)', () => {
     const made = await http.post('/plans', { token: superToken, body: { name } });
     expect(made.status).toBe(201);
     // spec 02 §9: 0 users, connections, queues and value; every feature on
-    expect(made.body).toMatchObject({ name, users: 0, connections: 0, queues: 0, value: 0, useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true });
+    expect(made.body).toMatchObject({
+      name,
+      users: 0,
+      connections: 0,
+      queues: 0,
+      value: 0,
+      useCampaigns: true,
+      useKanban: true,
+      useOpenAi: true,
+      useIntegrations: true,
+      useSchedules: true,
+      useInternalChat: true,
+      useExternalApi: true,
+    });
     const taken = await http.post('/plans', { token: superToken, body: { name: name.toUpperCase() } });
     expect(taken.status).toBe(409);
     expect(taken.body.error).toBe('ERR_PLAN_NAME_EXISTS');
 
-    const edited = await http.put(`/plans/${made.body.id}`, { token: superToken, body: { users: 3, connections: 3, value: 49.9, useOpenAi: false } });
-    expect(edited.body).toMatchObject({ id: made.body.id, name, users: 3, connections: 3, queues: 0, value: 49.9, useOpenAi: false, useKanban: true });
+    const edited = await http.put(`/plans/${made.body.id}`, {
+      token: superToken,
+      body: { users: 3, connections: 3, value: 49.9, useOpenAi: false },
+    });
+    expect(edited.body).toMatchObject({
+      id: made.body.id,
+      name,
+      users: 3,
+      connections: 3,
+      queues: 0,
+      value: 49.9,
+      useOpenAi: false,
+      useKanban: true,
+    });
     expect((await http.get(`/plans/${made.body.id}`, { token: superToken })).body).toEqual(edited.body);
     expect((await http.get('/plans/all', { token: superToken })).body.map((p: Plan) => p.name)).toContain(name);
     expect((await http.get('/plans/list')).body.find((p: Plan) => p.id === made.body.id)).toMatchObject({ users: 3, value: 49.9 });
@@ -148,14 +176,38 @@ describe('plans (settings tab Planos)', () => {
 describe('the plan gates', () => {
   it('a plan without a feature: each of its routes answers 403 with the spec’s text before any service; a plan change applies on the next request', async () => {
     const a = await product.newCompany('Planos Portas');
-    const off = { useCampaigns: false, useKanban: false, useOpenAi: false, useIntegrations: false, useSchedules: false, useInternalChat: false, useExternalApi: false };
+    const off = {
+      useCampaigns: false,
+      useKanban: false,
+      useOpenAi: false,
+      useIntegrations: false,
+      useSchedules: false,
+      useInternalChat: false,
+      useExternalApi: false,
+    };
     const plan = await newPlan(off);
     await copied(plan.id, (row) => row.useSchedules === false);
     await onPlan(a.user.companyId, plan.id);
-    const gated = ['/schedules', '/campaigns', '/campaign-settings', '/contact-lists', '/contact-list-items', '/chats', '/tags/kanban', '/ticket/kanban', '/prompt', '/queueIntegration'];
+    const gated = [
+      '/schedules',
+      '/campaigns',
+      '/campaign-settings',
+      '/contact-lists',
+      '/contact-list-items',
+      '/chats',
+      '/tags/kanban',
+      '/ticket/kanban',
+      '/prompt',
+      '/queueIntegration',
+    ];
     for (const path of gated) {
       const res = await http.get(path, { token: a.token });
-      expect({ path, status: res.status, error: res.body.error, message: res.body.message }).toEqual({ path, status: 403, error: 'ERR_NO_PERMISSION', message: NO_PERMISSION });
+      expect({ path, status: res.status, error: res.body.error, message: res.body.message }).toEqual({
+        path,
+        status: 403,
+        error: 'ERR_NO_PERMISSION',
+        message: NO_PERMISSION,
+      });
     }
     expect((await http.post('/schedules', { token: a.token, body: { body: 'x' } })).status).toBe(403);
     // what every plan has stays open
@@ -185,17 +237,31 @@ describe('the plan gates', () => {
     const plan = await newPlan({ users: 2, connections: 1, queues: 1 });
     await copied(plan.id, (row) => row.users === 2);
     await onPlan(a.user.companyId, plan.id);
-    const limit = (res: { status: number; body: { error?: string; resource?: string; limit?: number } }) => ({ status: res.status, error: res.body.error, resource: res.body.resource, limit: res.body.limit });
+    const limit = (res: { status: number; body: { error?: string; resource?: string; limit?: number } }) => ({
+      status: res.status,
+      error: res.body.error,
+      resource: res.body.resource,
+      limit: res.body.limit,
+    });
 
     // queues (tickets)
     const q1 = await http.post('/queue', { token: a.token, body: { name: 'Fila um', color: color() } });
     expect(q1.status).toBe(201);
-    expect(limit(await http.post('/queue', { token: a.token, body: { name: 'Fila dois', color: color() } }))).toEqual({ status: 403, error: 'ERR_PLAN_LIMIT_REACHED', resource: 'queues', limit: 1 });
+    expect(limit(await http.post('/queue', { token: a.token, body: { name: 'Fila dois', color: color() } }))).toEqual({
+      status: 403,
+      error: 'ERR_PLAN_LIMIT_REACHED',
+      resource: 'queues',
+      limit: 1,
+    });
     expect((await http.get('/queue', { token: a.token })).body).toHaveLength(1);
 
     // connections (whatsapp-sessions)
-    expect((await http.post('/whatsapp', { token: a.token, body: { name: 'Conexão um', channel: 'sandbox', queueIds: [q1.body.id] } })).status).toBe(201);
-    expect(limit(await http.post('/whatsapp', { token: a.token, body: { name: 'Conexão dois', channel: 'sandbox', queueIds: [q1.body.id] } }))).toEqual({
+    expect(
+      (await http.post('/whatsapp', { token: a.token, body: { name: 'Conexão um', channel: 'sandbox', queueIds: [q1.body.id] } })).status,
+    ).toBe(201);
+    expect(
+      limit(await http.post('/whatsapp', { token: a.token, body: { name: 'Conexão dois', channel: 'sandbox', queueIds: [q1.body.id] } })),
+    ).toEqual({
       status: 403,
       error: 'ERR_PLAN_LIMIT_REACHED',
       resource: 'connections',
@@ -205,7 +271,12 @@ describe('the plan gates', () => {
     // users (auth): the admin is one of the two
     const user = (n: number) => ({ name: `Agente ${n}`, email: uniqueEmail(`limite-${n}`), password: 'agent123', profile: 'user' });
     expect((await http.post('/users', { token: a.token, body: user(1) })).status).toBe(201);
-    expect(limit(await http.post('/users', { token: a.token, body: user(2) }))).toEqual({ status: 403, error: 'ERR_PLAN_LIMIT_REACHED', resource: 'users', limit: 2 });
+    expect(limit(await http.post('/users', { token: a.token, body: user(2) }))).toEqual({
+      status: 403,
+      error: 'ERR_PLAN_LIMIT_REACHED',
+      resource: 'users',
+      limit: 2,
+    });
 
     // more room on the plan: the next creates pass
     await putPlan(plan, { users: 3, queues: 0 }, (row) => row.users === 3 && row.queues === 0);
@@ -240,15 +311,35 @@ describe('companies (settings tab Empresas)', () => {
     expect(await bad({ name, email, planId: 987654321 })).toContain('plan not found');
     expect(await bad({ name, email, planId: plan.id, dueDate: '25/12/2026' })).toContain('Invalid date');
 
-    const made = await http.post('/companies', { token: superToken, body: { name, email, planId: plan.id, phone: '5511999990000', password: 'Senha123', campaignsEnabled: false, recurrence: 'ANUAL' } });
+    const made = await http.post('/companies', {
+      token: superToken,
+      body: { name, email, planId: plan.id, phone: '5511999990000', password: 'Senha123', campaignsEnabled: false, recurrence: 'ANUAL' },
+    });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ name, email, planId: plan.id, status: true, recurrence: 'ANUAL', phone: '5511999990000', plan: { id: plan.id } });
+    expect(made.body).toMatchObject({
+      name,
+      email,
+      planId: plan.id,
+      status: true,
+      recurrence: 'ANUAL',
+      phone: '5511999990000',
+      plan: { id: plan.id },
+    });
     expect(made.body.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(made.body.settings).toContainEqual({ key: 'campaignsEnabled', value: 'false' });
     expect(made.body.settings).toContainEqual({ key: 'scheduleType', value: 'disabled' });
     // the same name or an email already in use: refused, nothing made
-    expect((await http.post('/companies', { token: superToken, body: { name: name.toUpperCase(), email: uniqueEmail('outra'), planId: plan.id } })).status).toBe(400);
-    expect((await http.post('/companies', { token: superToken, body: { name: `${name} 2`, email, planId: plan.id } })).body.error).toBe('ERR_EMAIL_ALREADY_EXISTS');
+    expect(
+      (
+        await http.post('/companies', {
+          token: superToken,
+          body: { name: name.toUpperCase(), email: uniqueEmail('outra'), planId: plan.id },
+        })
+      ).status,
+    ).toBe(400);
+    expect((await http.post('/companies', { token: superToken, body: { name: `${name} 2`, email, planId: plan.id } })).body.error).toBe(
+      'ERR_EMAIL_ALREADY_EXISTS',
+    );
 
     // its first admin signs in with the company's email, and finds the default queue tickets made for it
     const login = await http.post('/auth/login', { body: { email, password: 'Senha123' } });
@@ -266,7 +357,10 @@ describe('companies (settings tab Empresas)', () => {
     const noSchedules = await newPlan({ useSchedules: false });
     await copied(noSchedules.id);
     expect((await http.get('/schedules', { token: admin })).status).toBe(200);
-    const edited = await http.put(`/companies/${made.body.id}`, { token: superToken, body: { dueDate: '2030-01-31', planId: noSchedules.id, campaignsEnabled: true } });
+    const edited = await http.put(`/companies/${made.body.id}`, {
+      token: superToken,
+      body: { dueDate: '2030-01-31', planId: noSchedules.id, campaignsEnabled: true },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ dueDate: '2030-01-31', planId: noSchedules.id });
     expect(edited.body.settings).toContainEqual({ key: 'campaignsEnabled', value: 'true' });
@@ -277,18 +371,32 @@ describe('companies (settings tab Empresas)', () => {
 
   it('deleting a company ends its users’ access at once and leaves nothing of it readable in any service', async () => {
     const email = uniqueEmail('apagar');
-    const made = await http.post('/companies', { token: superToken, body: { name: `Apagar ${uniqueSuffix()}`, email, planId: 1, password: 'Senha123' } });
+    const made = await http.post('/companies', {
+      token: superToken,
+      body: { name: `Apagar ${uniqueSuffix()}`, email, planId: 1, password: 'Senha123' },
+    });
     expect(made.status).toBe(201);
     const companyId = made.body.id as number;
     const admin = (await http.post('/auth/login', { body: { email, password: 'Senha123' } })).body.token as string;
     const queue = await waitFor(async () => ((await http.get('/queue', { token: admin })).body as Array<{ id: number }>)[0]);
     const conn = await product.connectedSandbox(admin, queue.id);
-    expect((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: admin, body: { from: '5511987650000', name: 'Cliente', body: 'olá' } })).status).toBeLessThan(300);
+    expect(
+      (
+        await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, {
+          token: admin,
+          body: { from: '5511987650000', name: 'Cliente', body: 'olá' },
+        })
+      ).status,
+    ).toBeLessThan(300);
     await waitFor(async () => ((await http.get('/tickets?status=pending', { token: admin })).body.tickets?.length > 0 ? true : undefined));
     const rowsOf = async (schema: string) => {
-      const tables: Array<{ t: string }> = await auth.query(`SELECT table_name AS t FROM information_schema.columns WHERE table_schema = $1 AND column_name = 'companyId'`, [schema]);
+      const tables: Array<{ t: string }> = await auth.query(
+        `SELECT table_name AS t FROM information_schema.columns WHERE table_schema = $1 AND column_name = 'companyId'`,
+        [schema],
+      );
       let n = 0;
-      for (const { t } of tables) n += Number((await auth.query(`SELECT count(*)::int AS n FROM "${schema}"."${t}" WHERE "companyId" = $1`, [companyId]))[0].n);
+      for (const { t } of tables)
+        n += Number((await auth.query(`SELECT count(*)::int AS n FROM "${schema}"."${t}" WHERE "companyId" = $1`, [companyId]))[0].n);
       return n;
     };
     expect(await rowsOf('tickets')).toBeGreaterThan(0);
@@ -303,15 +411,30 @@ describe('companies (settings tab Empresas)', () => {
     expect((await http.get(`/companies/${companyId}`, { token: superToken })).status).toBe(404);
     expect(await rowsOf('auth')).toBe(0);
     // every other service deletes its part (company.deleted); the session is ended, its files gone
-    await waitFor(async () => ((await rowsOf('tickets')) === 0 && (await rowsOf('whatsapp')) === 0 ? true : undefined), { timeoutMs: 20_000 });
+    await waitFor(async () => ((await rowsOf('tickets')) === 0 && (await rowsOf('whatsapp')) === 0 ? true : undefined), {
+      timeoutMs: 20_000,
+    });
     expect(await auth.query(`SELECT 1 FROM whatsapp.session_state WHERE "connectionId" = $1`, [conn.id])).toHaveLength(0);
     expect((await http.delete(`/companies/${companyId}`, { token: superToken })).status).toBe(404);
 
     // a customer's message still on its way (published before the deletion, read after it) starts nothing again
     const bus = await EventBus.connect({ servers: TEST_NATS_URL, name: 'administration-test' });
     try {
-      const late: WaInboundMessage = { companyId, connectionId: conn.id, waMessageId: `late-${uniqueSuffix()}`, from: '5511987650000', fromName: 'Cliente', body: 'ainda aí?', mediaType: 'chat', fromMe: false, isGroup: false, timestamp: Date.now() };
-      await bus.publish(WaSubjects.inbound(companyId, conn.id, late.from), late, { msgId: WaSubjects.inboundMsgId(conn.id, late.waMessageId) });
+      const late: WaInboundMessage = {
+        companyId,
+        connectionId: conn.id,
+        waMessageId: `late-${uniqueSuffix()}`,
+        from: '5511987650000',
+        fromName: 'Cliente',
+        body: 'ainda aí?',
+        mediaType: 'chat',
+        fromMe: false,
+        isGroup: false,
+        timestamp: Date.now(),
+      };
+      await bus.publish(WaSubjects.inbound(companyId, conn.id, late.from), late, {
+        msgId: WaSubjects.inboundMsgId(conn.id, late.waMessageId),
+      });
       await waitFor(async () => (ticketsService.output().includes('messages of deleted companies dropped') ? true : undefined));
       expect(await rowsOf('tickets')).toBe(0);
     } finally {
@@ -345,7 +468,10 @@ describe('helps (the /helps page, settings tab Ajuda)', () => {
     };
     expect(await bad({ video: 'dQw4w9WgXcQ' })).toContain('Required');
     expect(await bad({ title, video: 'https://youtube.com/watch?v=x y' })).toContain('Código de vídeo inválido');
-    const made = await http.post('/helps', { token: superToken, body: { title, description: 'Leia o QR code pelo celular.', video: 'dQw4w9WgXcQ' } });
+    const made = await http.post('/helps', {
+      token: superToken,
+      body: { title, description: 'Leia o QR code pelo celular.', video: 'dQw4w9WgXcQ' },
+    });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ title, description: 'Leia o QR code pelo celular.', video: 'dQw4w9WgXcQ' });
     expect(await bad({ title: title.toUpperCase(), video: 'abc' })).toContain('already exists');
@@ -355,7 +481,10 @@ describe('helps (the /helps page, settings tab Ajuda)', () => {
     expect(page.body).toMatchObject({ count: 1, hasMore: false, helps: [{ id: made.body.id, title }] });
     expect((await http.get('/helps/list', { token: a.token })).body.map((h: { id: number }) => h.id)).toContain(made.body.id);
     expect((await http.put(`/helps/${made.body.id}`, { token: a.token, body: { title: 'Outro' } })).status).toBe(403);
-    expect((await http.put(`/helps/${made.body.id}`, { token: superToken, body: { video: 'xyz_123-AB' } })).body).toMatchObject({ title, video: 'xyz_123-AB' });
+    expect((await http.put(`/helps/${made.body.id}`, { token: superToken, body: { video: 'xyz_123-AB' } })).body).toMatchObject({
+      title,
+      video: 'xyz_123-AB',
+    });
     expect((await http.delete(`/helps/${made.body.id}`, { token: a.token })).status).toBe(403);
     expect((await http.delete(`/helps/${made.body.id}`, { token: superToken })).status).toBe(200);
     expect((await http.delete(`/helps/${made.body.id}`, { token: superToken })).status).toBe(404);
@@ -369,8 +498,15 @@ describe('profiles (README "Profiles")', () => {
     const mine = await http.post('/queue', { token: a.token, body: { name: 'Fila do supervisor', color: color() } });
     const other = await http.post('/queue', { token: a.token, body: { name: 'Outra fila', color: color() } });
     const conn = await product.connectedSandbox(a.token, other.body.id);
-    const person = (profile: string) => ({ name: `Pessoa ${profile}`, email: uniqueEmail(profile), password: 'secret123', profile, queueIds: [mine.body.id] });
-    const signIn = async (body: { email: string; password: string }) => (await http.post('/auth/login', { body: { email: body.email, password: body.password } })).body.token as string;
+    const person = (profile: string) => ({
+      name: `Pessoa ${profile}`,
+      email: uniqueEmail(profile),
+      password: 'secret123',
+      profile,
+      queueIds: [mine.body.id],
+    });
+    const signIn = async (body: { email: string; password: string }) =>
+      (await http.post('/auth/login', { body: { email: body.email, password: body.password } })).body.token as string;
     const sup = person('supervisor');
     const agentBody = person('user');
     expect((await http.post('/users', { token: a.token, body: sup })).status).toBe(201);
@@ -379,8 +515,19 @@ describe('profiles (README "Profiles")', () => {
     const agent = await signIn(agentBody);
 
     // a customer lands in the other queue (the connection's only one)
-    expect((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from: '5511987651111', name: 'Cliente', body: 'oi' } })).status).toBeLessThan(300);
-    const ticket = await waitFor(async () => ((await http.get('/tickets?status=pending', { token: a.token })).body.tickets as Array<{ id: number; queueId: number }>).find((t) => t.queueId === other.body.id));
+    expect(
+      (
+        await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, {
+          token: a.token,
+          body: { from: '5511987651111', name: 'Cliente', body: 'oi' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const ticket = await waitFor(async () =>
+      ((await http.get('/tickets?status=pending', { token: a.token })).body.tickets as Array<{ id: number; queueId: number }>).find(
+        (t) => t.queueId === other.body.id,
+      ),
+    );
     expect((await http.get(`/tickets/${ticket.id}`, { token: supervisor })).status).toBe(200);
     expect((await http.get(`/tickets/${ticket.id}`, { token: agent })).status).toBe(403);
     expect((await http.get('/dashboard?days=7', { token: supervisor })).status).toBe(200);
@@ -410,11 +557,30 @@ describe('the kanban board’s reads', () => {
     const lane = await http.post('/tags', { token: a.token, body: { name: 'Em negociação', color: '#ff8800', kanban: 1 } });
     const plain = await http.post('/tags', { token: a.token, body: { name: 'Sem quadro' } });
     expect([lane.status, plain.status]).toEqual([201, 201]);
-    expect((await http.get('/tags/kanban', { token: a.token })).body).toEqual({ lista: [expect.objectContaining({ id: lane.body.id, name: 'Em negociação', kanban: 1 })] });
+    expect((await http.get('/tags/kanban', { token: a.token })).body).toEqual({
+      lista: [expect.objectContaining({ id: lane.body.id, name: 'Em negociação', kanban: 1 })],
+    });
     expect((await http.get('/tags/kanban', { token: b.token })).body).toEqual({ lista: [] });
 
-    expect((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from: '5511987652222', name: 'Rita', body: 'quero comprar' } })).status).toBeLessThan(300);
-    const card = async (token: string) => ((await http.get(`/ticket/kanban?queueIds=${encodeURIComponent(JSON.stringify([q.body.id]))}&teste=true`, { token })).body.tickets as Array<{ id: number; uuid: string; contact: { name: string; number: string }; lastMessage: string; tags: Array<{ id: number }> }>).find((t) => t.contact.number === '5511987652222');
+    expect(
+      (
+        await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, {
+          token: a.token,
+          body: { from: '5511987652222', name: 'Rita', body: 'quero comprar' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const card = async (token: string) =>
+      (
+        (await http.get(`/ticket/kanban?queueIds=${encodeURIComponent(JSON.stringify([q.body.id]))}&teste=true`, { token })).body
+          .tickets as Array<{
+          id: number;
+          uuid: string;
+          contact: { name: string; number: string };
+          lastMessage: string;
+          tags: Array<{ id: number }>;
+        }>
+      ).find((t) => t.contact.number === '5511987652222');
     const first = await waitFor(() => card(a.token));
     expect(first).toMatchObject({ contact: { name: 'Rita', number: '5511987652222' }, lastMessage: 'quero comprar', tags: [] });
     expect(first.uuid).toMatch(/^[0-9a-f-]{36}$/);

@@ -36,10 +36,19 @@ const model = createServer((req, res) => {
     const last = [...(body.messages ?? [])].reverse().find((m: { role: string }) => m.role === 'user')?.content ?? '';
     if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
     if (last.includes('demora')) return; // hangs: the client's timeout decides
-    if (last.includes('quebrado')) return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom' } }));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `IA: você disse "${last}"` } }] }),
-    );
+    if (last.includes('quebrado'))
+      return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom' } }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1,
+          model: body.model,
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `IA: você disse "${last}"` } }],
+        }),
+      );
   });
 });
 
@@ -50,14 +59,19 @@ const model = createServer((req, res) => {
 const flowCalls: Array<{ url: string | undefined; body: any }> = [];
 const dialogflowCalls: Array<{ project: string; session: string; auth: string | undefined; body: any }> = [];
 /** The service account of the Dialogflow integration: the peer checks the client's token with its public key. */
-const serviceAccount = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const serviceAccount = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 const flows = createServer((req, res) => {
   let raw = '';
   req.on('data', (c) => (raw += c));
   req.on('end', () => {
     const body = JSON.parse(raw || '{}');
     flowCalls.push({ url: req.url, body });
-    const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     const said: string = body.message?.body ?? body.message?.text ?? '';
     if (req.url === '/webhook') {
       if (said.includes('trava')) return;
@@ -84,7 +98,8 @@ const flows = createServer((req, res) => {
       });
     }
     const rich = (text: string) => ({ type: 'text', content: { type: 'richText', richText: [{ type: 'p', children: [{ text }] }] } });
-    if (req.url === '/typebot/api/v1/typebots/loja-bot/startChat') return void json(200, { sessionId: `sess-${flowCalls.length}`, messages: [rich('Olá! Qual é o seu nome?')] });
+    if (req.url === '/typebot/api/v1/typebots/loja-bot/startChat')
+      return void json(200, { sessionId: `sess-${flowCalls.length}`, messages: [rich('Olá! Qual é o seu nome?')] });
     const cont = /^\/typebot\/api\/v1\/sessions\/([^/]+)\/continueChat$/.exec(req.url ?? '');
     if (cont) return void json(200, { messages: said === 'mudo' ? [] : [rich(`Prazer, ${said}!`), rich(`(sessão ${cont[1]})`)] });
     json(404, { error: 'not found' });
@@ -155,7 +170,11 @@ async function botConnection(a: Company, queueIds: number[], settings: Record<st
   // tickets hears of the change through the bus: wait until its copy has it
   await waitFor(async () => {
     const [row] = await tickets.query(`SELECT "queueIds", bot FROM tickets.connections WHERE id = $1`, [conn.id]);
-    return row && row.queueIds.length === queueIds.length && Object.entries(settings).every(([k, v]) => k === 'greetingMessage' || row.bot[k] === v) ? row : undefined;
+    return row &&
+      row.queueIds.length === queueIds.length &&
+      Object.entries(settings).every(([k, v]) => k === 'greetingMessage' || row.bot[k] === v)
+      ? row
+      : undefined;
   });
   return conn;
 }
@@ -175,7 +194,11 @@ function customer(a: Company, connId: number, from: string) {
       .filter((i) => i.to === from && i.kind === 'send')
       .reverse();
   return {
-    say: async (body: string) => expect((await http.post(`/whatsappsession/${connId}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria Souza', body } })).status).toBeLessThan(300),
+    say: async (body: string) =>
+      expect(
+        (await http.post(`/whatsappsession/${connId}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria Souza', body } }))
+          .status,
+      ).toBeLessThan(300),
     got: async (count: number) => waitFor(async () => ((await outbox()).length >= count ? (await outbox()).map((i) => i.body) : undefined)),
     outbox,
   };
@@ -188,14 +211,25 @@ async function ticketOf(a: Company, from: string, status = 'pending') {
         WHERE c."companyId" = $1 AND c.number = $2 AND t.status = $3 ORDER BY t.id DESC LIMIT 1`,
       [a.user.companyId, from, status],
     );
-    return row as { id: number; queueId: number | null; chatbot: boolean; status: string; rating: number | null; botState: { step: string } | null } | undefined;
+    return row as
+      | { id: number; queueId: number | null; chatbot: boolean; status: string; rating: number | null; botState: { step: string } | null }
+      | undefined;
   });
 }
 
 /** Sets a company setting and waits until tickets' copy has it. */
 async function setting(a: Company, key: string, value: string) {
   expect((await http.put(`/settings/${key}`, { token: a.token, body: { value } })).status).toBe(200);
-  await waitFor(async () => (await tickets.query(`SELECT 1 FROM tickets.company_settings WHERE "companyId" = $1 AND key = $2 AND value = $3`, [a.user.companyId, key, value])).length > 0);
+  await waitFor(
+    async () =>
+      (
+        await tickets.query(`SELECT 1 FROM tickets.company_settings WHERE "companyId" = $1 AND key = $2 AND value = $3`, [
+          a.user.companyId,
+          key,
+          value,
+        ])
+      ).length > 0,
+  );
 }
 
 describe('the bot', () => {
@@ -205,7 +239,13 @@ describe('the bot', () => {
     const support = await newQueue(a, 'Suporte', 'Suporte técnico');
     const billing = await newQueue(a, 'Financeiro');
     const internet = await newOption(a, { queueId: support.id, option: '1', title: 'Internet', message: 'Sobre a internet:' });
-    await newOption(a, { queueId: support.id, parentId: internet.id, option: '1', title: 'Lenta', message: 'Reinicie o modem, {{firstName}}.' });
+    await newOption(a, {
+      queueId: support.id,
+      parentId: internet.id,
+      option: '1',
+      title: 'Lenta',
+      message: 'Reinicie o modem, {{firstName}}.',
+    });
     await newOption(a, { queueId: support.id, parentId: internet.id, option: '2', title: 'Caiu', message: 'Verificando a rede.' });
     await newOption(a, { queueId: support.id, option: '2', title: 'Telefone', message: 'Um técnico vai ligar.' });
     const conn = await botConnection(a, [sales.id, support.id, billing.id], { greetingMessage: 'Olá {{firstName}}! Escolha um setor:' });
@@ -226,7 +266,9 @@ describe('the bot', () => {
     expect(ticket).toMatchObject({ queueId: null, chatbot: true });
 
     await maria.say('2');
-    expect((await maria.got(2))[1]).toBe('Suporte técnico\n\n*[ 1 ]* - Internet\n*[ 2 ]* - Telefone\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial');
+    expect((await maria.got(2))[1]).toBe(
+      'Suporte técnico\n\n*[ 1 ]* - Internet\n*[ 2 ]* - Telefone\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial',
+    );
     await maria.say('1');
     expect((await maria.got(3))[2]).toContain('Sobre a internet:\n\n*[ 1 ]* - Lenta\n*[ 2 ]* - Caiu');
     await maria.say('1');
@@ -235,13 +277,24 @@ describe('the bot', () => {
 
     // live: the support agent sees it in their queue; the sales agent hears nothing of it once it has a queue
     // (before, it was a ticket of no queue, which agents who see those may see)
-    const seen = await waitFor(async () => liveSupport.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.id === ticket.id && e.payload.ticket.queueId === support.id));
+    const seen = await waitFor(async () =>
+      liveSupport.events.find(
+        (e) =>
+          e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.id === ticket.id && e.payload.ticket.queueId === support.id,
+      ),
+    );
     expect(seen.payload.ticket).toMatchObject({ status: 'pending', queue: { id: support.id, name: 'Suporte' } });
     await pause(300);
     expect(liveSales.events.filter((e) => e.payload?.ticket?.id === ticket.id && e.payload.ticket.queueId !== null)).toEqual([]);
-    expect(liveSupport.events.filter((e) => e.payload?.ticket?.id === ticket.id && e.payload.ticket.queueId === support.id).length).toBeGreaterThan(1);
+    expect(
+      liveSupport.events.filter((e) => e.payload?.ticket?.id === ticket.id && e.payload.ticket.queueId === support.id).length,
+    ).toBeGreaterThan(1);
     // the bot's messages are marked as its own; the customer's are not
-    const page = (await http.get(`/messages/${ticket.id}`, { token: a.token })).body.messages as Array<{ body: string; fromMe: boolean; isBot: boolean }>;
+    const page = (await http.get(`/messages/${ticket.id}`, { token: a.token })).body.messages as Array<{
+      body: string;
+      fromMe: boolean;
+      isBot: boolean;
+    }>;
     expect(page.filter((m) => m.fromMe).every((m) => m.isBot)).toBe(true);
     expect(page.filter((m) => !m.fromMe).map((m) => m.body)).toEqual(['oi', '2', '1', '1']);
 
@@ -258,7 +311,11 @@ describe('the bot', () => {
     const sales = await newQueue(a, 'Vendas');
     const support = await newQueue(a, 'Suporte');
     const human = await newQueue(a, 'Humanos');
-    const conn = await botConnection(a, [sales.id, support.id], { greetingMessage: 'Escolha:', maxUseBotQueues: 2, transferQueueId: human.id });
+    const conn = await botConnection(a, [sales.id, support.id], {
+      greetingMessage: 'Escolha:',
+      maxUseBotQueues: 2,
+      transferQueueId: human.id,
+    });
     const from = number();
     const joao = customer(a, conn.id, from);
     await joao.say('bom dia');
@@ -301,14 +358,30 @@ describe('the bot', () => {
     const a = await product.newCompany('Bot Hours');
     const q1 = await newQueue(a, 'Um');
     const q2 = await newQueue(a, 'Dois');
-    const conn = await botConnection(a, [q1.id, q2.id], { greetingMessage: 'Menu:', outOfHoursMessage: 'Estamos fechados, {{firstName}}.' });
+    const conn = await botConnection(a, [q1.id, q2.id], {
+      greetingMessage: 'Menu:',
+      outOfHoursMessage: 'Estamos fechados, {{firstName}}.',
+    });
     // closed every day
-    const closed = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((weekdayEn) => ({ weekday: weekdayEn, weekdayEn, startTime: '00:00', endTime: '00:00' }));
+    const closed = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((weekdayEn) => ({
+      weekday: weekdayEn,
+      weekdayEn,
+      startTime: '00:00',
+      endTime: '00:00',
+    }));
     const saved = await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules: closed } });
     expect(saved.status).toBe(200);
     expect(saved.body.schedules).toHaveLength(7);
     expect((await http.get(`/companies/${a.user.companyId}`, { token: a.token })).body.schedules).toEqual(saved.body.schedules);
-    await waitFor(async () => (await tickets.query(`SELECT 1 FROM tickets.company_settings WHERE "companyId" = $1 AND key = 'schedules' AND value LIKE '%sunday%'`, [a.user.companyId])).length > 0);
+    await waitFor(
+      async () =>
+        (
+          await tickets.query(
+            `SELECT 1 FROM tickets.company_settings WHERE "companyId" = $1 AND key = 'schedules' AND value LIKE '%sunday%'`,
+            [a.user.companyId],
+          )
+        ).length > 0,
+    );
     await setting(a, 'scheduleType', 'company');
 
     const from = number();
@@ -405,17 +478,27 @@ describe('the bot', () => {
     await eva.got(3);
     const sent = await eva.outbox();
     expect(sent[1]?.media).toBeNull();
-    expect(sent[2]).toMatchObject({ body: 'Aqui está o manual', media: { mimetype: 'application/pdf', size: pdf.length, sha256: sha(pdf) } });
+    expect(sent[2]).toMatchObject({
+      body: 'Aqui está o manual',
+      media: { mimetype: 'application/pdf', size: pdf.length, sha256: sha(pdf) },
+    });
     // the console shows the bot's file message like any other
     const t = await ticketOf(a, evaFrom);
-    const msgs = (await http.get(`/messages/${t.id}`, { token: a.token })).body.messages as Array<{ body: string; mediaType: string; isBot: boolean }>;
+    const msgs = (await http.get(`/messages/${t.id}`, { token: a.token })).body.messages as Array<{
+      body: string;
+      mediaType: string;
+      isBot: boolean;
+    }>;
     expect(msgs.find((m) => m.body === 'Aqui está o manual')).toMatchObject({ mediaType: 'application', isBot: true });
   });
 
   it('on close, asks for a rating; the customer’s 1–3 is stored with the ticket and the completion text thanks them', async () => {
     const a = await product.newCompany('Bot Rating');
     const q1 = await newQueue(a, 'Único');
-    const conn = await botConnection(a, [q1.id], { ratingMessage: 'Como foi o atendimento?', complationMessage: 'Obrigado, {{firstName}}!' });
+    const conn = await botConnection(a, [q1.id], {
+      ratingMessage: 'Como foi o atendimento?',
+      complationMessage: 'Obrigado, {{firstName}}!',
+    });
     await setting(a, 'userRating', 'enabled');
     const from = number();
     const rui = customer(a, conn.id, from);
@@ -449,7 +532,9 @@ describe('company working hours (PUT /companies/{id}/schedules)', () => {
     expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: b.token, body: { schedules: [day] } })).status).toBe(403);
     expect((await http.get(`/companies/${a.user.companyId}`, { token: b.token })).status).toBe(403);
     const agent = await product.agentOf(a.token, []);
-    expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: agent.token, body: { schedules: [day] } })).status).toBe(403);
+    expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: agent.token, body: { schedules: [day] } })).status).toBe(
+      403,
+    );
 
     const bad = async (schedules: unknown) => {
       const res = await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules } });
@@ -461,7 +546,9 @@ describe('company working hours (PUT /companies/{id}/schedules)', () => {
     expect(await bad([day, day])).toContain('Dia repetido');
     expect(await bad('segunda')).toContain('schedules');
     expect((await http.get(`/companies/${a.user.companyId}`, { token: a.token })).body.schedules).toEqual([]);
-    expect((await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules: [day] } })).body.schedules).toEqual([day]);
+    expect(
+      (await http.put(`/companies/${a.user.companyId}/schedules`, { token: a.token, body: { schedules: [day] } })).body.schedules,
+    ).toEqual([day]);
   });
 });
 
@@ -471,9 +558,27 @@ describe('AI prompts', () => {
   it('a queue with a prompt answers its customer through the model, with the prompt, the conversation and the key', async () => {
     const a = await product.newCompany('Bot IA');
     const q = await newQueue(a, 'Assistente');
-    const made = await http.post('/prompt', { token: a.token, body: { name: 'Assistente da loja', prompt: text, queueId: q.id, apiKey: 'sk-test-abcdef123456', maxTokens: 150, temperature: 0.5, maxMessages: 5 } });
+    const made = await http.post('/prompt', {
+      token: a.token,
+      body: {
+        name: 'Assistente da loja',
+        prompt: text,
+        queueId: q.id,
+        apiKey: 'sk-test-abcdef123456',
+        maxTokens: 150,
+        temperature: 0.5,
+        maxMessages: 5,
+      },
+    });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ name: 'Assistente da loja', queueId: q.id, queue: { id: q.id, name: 'Assistente' }, maxTokens: 150, temperature: 0.5, maxMessages: 5 });
+    expect(made.body).toMatchObject({
+      name: 'Assistente da loja',
+      queueId: q.id,
+      queue: { id: q.id, name: 'Assistente' },
+      maxTokens: 150,
+      temperature: 0.5,
+      maxMessages: 5,
+    });
     // the key is never answered whole
     expect(made.body.apiKey).toMatch(/^•+3456$/);
     expect(JSON.stringify((await http.get('/prompt', { token: a.token })).body)).not.toContain('sk-test-abcdef123456');
@@ -496,7 +601,9 @@ describe('AI prompts', () => {
       { role: 'user', content: 'E aos sábados?' },
     ]);
     // the masked key sent back by the form keeps the stored one
-    expect((await http.put(`/prompt/${made.body.id}`, { token: a.token, body: { apiKey: made.body.apiKey, maxTokens: 99 } })).status).toBe(200);
+    expect((await http.put(`/prompt/${made.body.id}`, { token: a.token, body: { apiKey: made.body.apiKey, maxTokens: 99 } })).status).toBe(
+      200,
+    );
     await lia.say('Obrigada');
     await lia.got(3);
     expect(modelCalls.at(-1)).toMatchObject({ auth: 'Bearer sk-test-abcdef123456', body: { max_tokens: 99 } });
@@ -505,7 +612,14 @@ describe('AI prompts', () => {
   it('a model that fails or hangs, or a customer asking for a person, hands the ticket to the queue’s agents within the timeout', async () => {
     const a = await product.newCompany('Bot IA Falha');
     const q = await newQueue(a, 'Assistente');
-    expect((await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: text, queueId: q.id, apiKey: 'sk-test-falha-000000' } })).status).toBe(201);
+    expect(
+      (
+        await http.post('/prompt', {
+          token: a.token,
+          body: { name: 'Assistente', prompt: text, queueId: q.id, apiKey: 'sk-test-falha-000000' },
+        })
+      ).status,
+    ).toBe(201);
     const conn = await botConnection(a, [q.id], {});
     for (const words of ['está quebrado?', 'por que demora?', 'quero falar com um atendente']) {
       const from = number();
@@ -541,7 +655,11 @@ describe('AI prompts', () => {
     expect((await http.get('/prompt', { token: a.token })).body).toMatchObject({ prompts: [], count: 0, hasMore: false });
     const made = await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: text, queueId: qa.id } });
     expect(made.body).toMatchObject({ maxTokens: 100, temperature: 1, maxMessages: 10, apiKey: '' });
-    for (const res of [await http.get(`/prompt/${made.body.id}`, { token: b.token }), await http.put(`/prompt/${made.body.id}`, { token: b.token, body: { name: 'Roubado' } }), await http.delete(`/prompt/${made.body.id}`, { token: b.token })]) {
+    for (const res of [
+      await http.get(`/prompt/${made.body.id}`, { token: b.token }),
+      await http.put(`/prompt/${made.body.id}`, { token: b.token, body: { name: 'Roubado' } }),
+      await http.delete(`/prompt/${made.body.id}`, { token: b.token }),
+    ]) {
       expect(res.status).toBe(404);
     }
     expect((await http.get('/prompt', { token: b.token })).body.count).toBe(0);
@@ -562,7 +680,9 @@ describe('queue integrations', () => {
     const made = await http.post('/queueIntegration', { token: a.token, body });
     expect(made.status).toBe(201);
     const q = await newQueue(a, `Fluxo ${made.body.id}`);
-    expect((await http.put(`/queue/${q.id}`, { token: a.token, body: { integrationId: made.body.id } })).body.integrationId).toBe(made.body.id);
+    expect((await http.put(`/queue/${q.id}`, { token: a.token, body: { integrationId: made.body.id } })).body.integrationId).toBe(
+      made.body.id,
+    );
     return { integration: made.body, queue: q };
   }
 
@@ -576,7 +696,13 @@ describe('queue integrations', () => {
     await ana.say('tem pizza?');
     expect(await ana.got(1)).toEqual(['Webhook: recebi "tem pizza?" de Maria Souza']);
     const call = flowCalls.find((c) => c.url === '/webhook' && c.body.message?.body === 'tem pizza?');
-    expect(call?.body).toMatchObject({ event: 'message', companyId: a.user.companyId, ticket: { queueId: queue.id }, contact: { number: from, name: 'Maria Souza' }, integration: { id: integration.id, type: 'webhook' } });
+    expect(call?.body).toMatchObject({
+      event: 'message',
+      companyId: a.user.companyId,
+      ticket: { queueId: queue.id },
+      contact: { number: from, name: 'Maria Souza' },
+      integration: { id: integration.id, type: 'webhook' },
+    });
 
     const n8n = await integratedQueue(a, { type: 'n8n', name: 'Fluxo n8n', urlN8N: `${flowsUrl()}/n8n` });
     const conn2 = await botConnection(a, [n8n.queue.id], {});
@@ -627,8 +753,19 @@ describe('queue integrations', () => {
 
   it('a Dialogflow agent answers through the official client with the service account, its project and language; ending the interaction or failing hands over', async () => {
     const a = await product.newCompany('Bot Dialogflow');
-    const jsonContent = JSON.stringify({ type: 'service_account', project_id: 'loja-df', client_email: 'bot@loja-df.iam.gserviceaccount.com', private_key: serviceAccount.privateKey });
-    const { queue } = await integratedQueue(a, { type: 'dialogflow', name: 'Atendente virtual', projectName: 'loja-df', language: 'pt-BR', jsonContent });
+    const jsonContent = JSON.stringify({
+      type: 'service_account',
+      project_id: 'loja-df',
+      client_email: 'bot@loja-df.iam.gserviceaccount.com',
+      private_key: serviceAccount.privateKey,
+    });
+    const { queue } = await integratedQueue(a, {
+      type: 'dialogflow',
+      name: 'Atendente virtual',
+      projectName: 'loja-df',
+      language: 'pt-BR',
+      jsonContent,
+    });
     const conn = await botConnection(a, [queue.id], {});
     const from = number();
     const rui = customer(a, conn.id, from);
@@ -638,7 +775,11 @@ describe('queue integrations', () => {
     expect(call).toMatchObject({ project: 'loja-df', body: { queryInput: { text: { languageCode: 'pt-BR' } } } });
     // the client signed its token with the service account's key
     const [head, claims, signature] = (call?.auth ?? '').replace(/^Bearer /, '').split('.');
-    expect(createVerify('RSA-SHA256').update(`${head}.${claims}`).verify(serviceAccount.publicKey, Buffer.from(signature ?? '', 'base64url'))).toBe(true);
+    expect(
+      createVerify('RSA-SHA256')
+        .update(`${head}.${claims}`)
+        .verify(serviceAccount.publicKey, Buffer.from(signature ?? '', 'base64url')),
+    ).toBe(true);
     expect(JSON.parse(Buffer.from(claims ?? '', 'base64url').toString())).toMatchObject({ iss: 'bot@loja-df.iam.gserviceaccount.com' });
     // one Dialogflow session per ticket
     const ticket = await ticketOf(a, from);
@@ -648,7 +789,11 @@ describe('queue integrations', () => {
     // an intent that ends the interaction: its text, then the queue's agents
     await rui.say('tchau');
     expect((await rui.got(2))[1]).toBe('Até logo!');
-    expect(await waitFor(async () => ((await ticketOf(a, from)).chatbot ? undefined : await ticketOf(a, from)))).toMatchObject({ queueId: queue.id, status: 'pending', botState: { step: 'done' } });
+    expect(await waitFor(async () => ((await ticketOf(a, from)).chatbot ? undefined : await ticketOf(a, from)))).toMatchObject({
+      queueId: queue.id,
+      status: 'pending',
+      botState: { step: 'done' },
+    });
     await rui.say('alô?');
     await pause(800);
     expect(await rui.outbox()).toHaveLength(2);
@@ -657,7 +802,9 @@ describe('queue integrations', () => {
     const other = number();
     const eli = customer(a, conn.id, other);
     await eli.say('falha geral');
-    expect(await waitFor(async () => ((await ticketOf(a, other)).botState?.step === 'done' ? await ticketOf(a, other) : undefined))).toMatchObject({ chatbot: false, queueId: queue.id });
+    expect(
+      await waitFor(async () => ((await ticketOf(a, other)).botState?.step === 'done' ? await ticketOf(a, other) : undefined)),
+    ).toMatchObject({ chatbot: false, queueId: queue.id });
     expect(dialogflowCalls.filter((c) => c.body.queryInput?.text?.text === 'falha geral')).toHaveLength(2);
     expect(await eli.outbox()).toHaveLength(0);
   });
@@ -692,16 +839,37 @@ describe('queue integrations', () => {
     expect(await bad({ type: 'webhook', name: 'Web' })).toContain('urlN8N');
     expect(await bad({ type: 'webhook', name: 'Web', urlN8N: 'ftp://x.example' })).toContain('URL inválida');
     expect(await bad({ type: 'typebot', name: 'Typebot', urlN8N: 'https://typebot.example' })).toContain('typebotSlug');
-    expect(await bad({ type: 'dialogflow', name: 'Dialog', projectName: 'p', language: 'fr', jsonContent: '{}' })).toContain('Idioma inválido');
-    expect(await bad({ type: 'dialogflow', name: 'Dialog', projectName: 'p', language: 'pt-BR', jsonContent: '{"a":1}' })).toContain('Credenciais inválidas');
-    const credentials = JSON.stringify({ client_email: 'bot@projeto.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', project_id: 'projeto' });
-    const dialog = await http.post('/queueIntegration', { token: a.token, body: { type: 'dialogflow', name: 'Dialog', projectName: 'projeto', language: 'pt-BR', jsonContent: credentials } });
+    expect(await bad({ type: 'dialogflow', name: 'Dialog', projectName: 'p', language: 'fr', jsonContent: '{}' })).toContain(
+      'Idioma inválido',
+    );
+    expect(await bad({ type: 'dialogflow', name: 'Dialog', projectName: 'p', language: 'pt-BR', jsonContent: '{"a":1}' })).toContain(
+      'Credenciais inválidas',
+    );
+    const credentials = JSON.stringify({
+      client_email: 'bot@projeto.iam.gserviceaccount.com',
+      private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+      project_id: 'projeto',
+    });
+    const dialog = await http.post('/queueIntegration', {
+      token: a.token,
+      body: { type: 'dialogflow', name: 'Dialog', projectName: 'projeto', language: 'pt-BR', jsonContent: credentials },
+    });
     expect(dialog.status).toBe(201);
     expect(dialog.body.jsonContent).toMatch(/^•+$/);
     expect(JSON.stringify((await http.get('/queueIntegration', { token: a.token })).body)).not.toContain('PRIVATE KEY');
-    const tested = await http.post('/queueIntegration/testSession', { token: a.token, body: { projectName: 'projeto', jsonContent: credentials, language: 'pt-BR' } });
+    const tested = await http.post('/queueIntegration/testSession', {
+      token: a.token,
+      body: { projectName: 'projeto', jsonContent: credentials, language: 'pt-BR' },
+    });
     expect(tested.body).toMatchObject({ ok: true, clientEmail: 'bot@projeto.iam.gserviceaccount.com' });
-    expect((await http.post('/queueIntegration/testSession', { token: a.token, body: { projectName: 'projeto', jsonContent: 'não é json', language: 'pt-BR' } })).status).toBe(400);
+    expect(
+      (
+        await http.post('/queueIntegration/testSession', {
+          token: a.token,
+          body: { projectName: 'projeto', jsonContent: 'não é json', language: 'pt-BR' },
+        })
+      ).status,
+    ).toBe(400);
     const list = (await http.get('/queueIntegration?searchParam=dia', { token: a.token })).body;
     expect(list).toMatchObject({ count: 1, hasMore: false });
     expect(list.queueIntegrations.map((i: { name: string }) => i.name)).toEqual(['Dialog']);
@@ -734,18 +902,35 @@ describe('the plan gate of prompts and integrations', () => {
          VALUES ($1, $2, 10, 10, 10, 0, false, false, false, 0, now()) RETURNING id`,
         [900_000 + Math.floor(Math.random() * 99_999), `Sem IA ${randomBytes(3).toString('hex')}`],
       )) as Array<{ id: number }>;
-      const [before] = (await auth.query(`SELECT "planId" FROM auth.companies WHERE id = $1`, [a.user.companyId])) as Array<{ planId: number }>;
+      const [before] = (await auth.query(`SELECT "planId" FROM auth.companies WHERE id = $1`, [a.user.companyId])) as Array<{
+        planId: number;
+      }>;
       // the provider moves the company to it (settings tab Empresas): the gate follows on the next request
-      const superToken = signAccessToken({ id: 1_999_999_401, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
+      const superToken = signAccessToken(
+        { id: 1_999_999_401, companyId: 1, profile: 'admin', super: true, sid: randomUUID() },
+        TEST_JWT_SECRET,
+      );
       expect((await http.put(`/companies/${a.user.companyId}`, { token: superToken, body: { planId: plan?.id } })).status).toBe(200);
-      const refused = { status: 403, error: 'ERR_NO_PERMISSION', message: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.' };
-      const answer = async (res: { status: number; body: { error?: string; message?: string } }) => ({ status: res.status, error: res.body.error, message: res.body.message });
+      const refused = {
+        status: 403,
+        error: 'ERR_NO_PERMISSION',
+        message: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+      };
+      const answer = async (res: { status: number; body: { error?: string; message?: string } }) => ({
+        status: res.status,
+        error: res.body.error,
+        message: res.body.message,
+      });
       expect(await answer(await http.get('/prompt', { token: a.token }))).toEqual(refused);
-      expect(await answer(await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: 'x'.repeat(60), queueId: q.id } }))).toEqual(refused);
+      expect(
+        await answer(await http.post('/prompt', { token: a.token, body: { name: 'Assistente', prompt: 'x'.repeat(60), queueId: q.id } })),
+      ).toEqual(refused);
       expect(await answer(await http.get('/queueIntegration', { token: a.token }))).toEqual(refused);
       expect(await answer(await http.post('/queueIntegration/testSession', { token: a.token, body: {} }))).toEqual(refused);
       // nothing was written
-      expect((await tickets.query(`SELECT count(*)::int AS n FROM tickets.prompts WHERE "companyId" = $1`, [a.user.companyId]))[0].n).toBe(0);
+      expect((await tickets.query(`SELECT count(*)::int AS n FROM tickets.prompts WHERE "companyId" = $1`, [a.user.companyId]))[0].n).toBe(
+        0,
+      );
       // the other routes of the company are not gated
       expect((await http.get('/queue', { token: a.token })).status).toBe(200);
       // back on the full plan, the next requests pass

@@ -75,7 +75,12 @@ function image(service: string): { env: Record<string, string>; cmd: string[] } 
   for (const line of stage.split('\n').filter((l) => l.startsWith('ENV '))) {
     for (const m of line.slice(4).matchAll(/(\w+)=(\S+)/g)) env[m[1]] = m[2].replace('${SERVICE}', service);
   }
-  const cmd = JSON.parse(stage.split('\n').find((l) => l.startsWith('CMD '))!.slice(4)) as string[];
+  const cmd = JSON.parse(
+    stage
+      .split('\n')
+      .find((l) => l.startsWith('CMD '))!
+      .slice(4),
+  ) as string[];
   return { env, cmd };
 }
 
@@ -97,15 +102,24 @@ const outputs = new Map<string, string>();
 function containerEnv(service: string, container: Obj, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...image(service).env };
   for (const from of container.envFrom ?? []) {
-    if (from.configMapRef) Object.assign(env, manifests.get(service)!.find((o) => o.kind === 'ConfigMap' && o.metadata.name === from.configMapRef.name)!.data);
+    if (from.configMapRef)
+      Object.assign(env, manifests.get(service)!.find((o) => o.kind === 'ConfigMap' && o.metadata.name === from.configMapRef.name)!.data);
   }
   for (const e of container.env ?? []) {
     const key = e.valueFrom?.secretKeyRef?.key;
-    if (key) env[e.name] = secrets[key] ?? (() => { throw new Error(`no test value for the Secret key ${key}`); })();
+    if (key)
+      env[e.name] =
+        secrets[key] ??
+        (() => {
+          throw new Error(`no test value for the Secret key ${key}`);
+        })();
     else if (e.value !== undefined) env[e.name] = String(e.value);
   }
   // the cluster's names, by this machine's
-  if (env.TRUSTED_PROXIES) env.TRUSTED_PROXIES = env.TRUSTED_PROXIES.split(',').map((p) => (p.trim() === POD_NETWORK ? 'loopback' : p)).join(',');
+  if (env.TRUSTED_PROXIES)
+    env.TRUSTED_PROXIES = env.TRUSTED_PROXIES.split(',')
+      .map((p) => (p.trim() === POD_NETWORK ? 'loopback' : p))
+      .join(',');
   if (env.MEDIA_S3_ENDPOINT) env.MEDIA_S3_ENDPOINT = s3Endpoint;
   return { ...env, NATS_URL: nats.url, ...extra };
 }
@@ -176,7 +190,14 @@ beforeAll(async () => {
   s3Dir = mkdtempSync(join(tmpdir(), 'entry-s3-'));
   // (it knows one key id, S3RVER; a production service wants a secret key of 32+ bytes, as AWS' are: s3rver
   // is told to take any signature)
-  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, allowMismatchedSignatures: true, directory: s3Dir, configureBuckets: [{ name: bucket ?? 'conversa-media', configs: [] }] });
+  s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    allowMismatchedSignatures: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: bucket ?? 'conversa-media', configs: [] }],
+  });
   s3Endpoint = `http://127.0.0.1:${(await s3.run()).port}`;
   for (const service of Object.keys(SCHEMAS)) {
     const user = `${database}_${service.replace(/-/g, '_')}`;
@@ -194,11 +215,14 @@ beforeAll(async () => {
     AUTH_SECRETS_KEY: randomBytes(48).toString('base64url'),
     // no mail leaves the test: nothing listens there (a reset would answer 503)
     SMTP_URL: 'smtp://127.0.0.1:9',
-    ...Object.fromEntries(Object.entries(roles).map(([service, role]) => [`DATABASE_URL_${service.toUpperCase().replace(/-/g, '_')}`, role.url])),
+    ...Object.fromEntries(
+      Object.entries(roles).map(([service, role]) => [`DATABASE_URL_${service.toUpperCase().replace(/-/g, '_')}`, role.url]),
+    ),
     MEDIA_S3_ACCESS_KEY_ID: 'S3RVER',
     MEDIA_S3_SECRET_ACCESS_KEY: randomBytes(30).toString('base64'),
   });
-  for (const [user, password] of Object.entries(nats.passwords)) secrets[`NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`] = password;
+  for (const [user, password] of Object.entries(nats.passwords))
+    secrets[`NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`] = password;
 }, 60_000);
 
 afterAll(async () => {
@@ -212,7 +236,7 @@ afterAll(async () => {
   for (const { user } of Object.values(roles)) await admin(`DROP ROLE IF EXISTS "${user}"`).catch(() => undefined);
 });
 
-describe('the images\' commands, as the manifests run them, on a fresh database', () => {
+describe("the images' commands, as the manifests run them, on a fresh database", () => {
   it("migrates each service's own schema with its init container's command (twice: the second changes nothing)", async () => {
     for (const service of SERVICES) {
       const init = deploymentOf(service).spec.template.spec.initContainers ?? [];
@@ -222,14 +246,19 @@ describe('the images\' commands, as the manifests run them, on a fresh database'
       }
       for (const round of [1, 2]) {
         const result = await run(`migrate-${service}-${round}`, init[0].command, containerEnv(service, init[0]));
-        expect({ service, round, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ service, round, code: 0, output: '' });
+        expect({ service, round, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({
+          service,
+          round,
+          code: 0,
+          output: '',
+        });
       }
       const done = await admin<{ name: string }>(`SELECT name FROM "${SCHEMAS[service]}".migrations`, [], databaseUrl);
       expect(done.length).toBeGreaterThan(0);
     }
   }, 120_000);
 
-  it('makes the first super user with the Job\'s command, once', async () => {
+  it("makes the first super user with the Job's command, once", async () => {
     const [job] = yamlDocs('k8s/jobs/first-super-user.yaml');
     const [c] = job.spec.template.spec.containers;
     const env = { ...containerEnv('auth', c), SUPER_USER_EMAIL: SUPER.email, SUPER_USER_PASSWORD: SUPER.password };
@@ -243,7 +272,10 @@ describe('the images\' commands, as the manifests run them, on a fresh database'
     const backends = SERVICES.filter((s) => s !== 'messaging-gateway');
     const started = await Promise.all(backends.map((s) => start(s)));
     backends.forEach((s, i) => (urls[s] = started[i]));
-    urls['messaging-gateway'] = await start('messaging-gateway', Object.fromEntries(Object.entries(UPSTREAMS).map(([key, s]) => [key, urls[s]])));
+    urls['messaging-gateway'] = await start(
+      'messaging-gateway',
+      Object.fromEntries(Object.entries(UPSTREAMS).map(([key, s]) => [key, urls[s]])),
+    );
     const http = new HttpClient(urls['messaging-gateway'], { 'x-forwarded-for': randomIp() });
 
     const refused = await http.post('/auth/login', { body: SUPER });
@@ -274,7 +306,10 @@ describe('the images\' commands, as the manifests run them, on a fresh database'
       await expect(admin(`CREATE TABLE "${SCHEMAS[service]}".intruder (id int)`, [], role.url)).rejects.toThrow(/permission denied/);
       for (const [other, schema] of Object.entries(SCHEMAS)) {
         if (other === service) continue;
-        const read = await admin(`SELECT count(*) FROM "${schema}".migrations`, [], role.url).then(() => 'read', (err: Error) => err.message);
+        const read = await admin(`SELECT count(*) FROM "${schema}".migrations`, [], role.url).then(
+          () => 'read',
+          (err: Error) => err.message,
+        );
         expect({ service, other, read }).toEqual({ service, other, read: expect.stringMatching(/permission denied for schema/) });
       }
     }
@@ -289,7 +324,10 @@ describe('the images\' commands, as the manifests run them, on a fresh database'
     const first = from('203.0.113.7');
     const second = from('198.51.100.23');
     // a new email each time: only the address' limit can answer 429
-    const fail = (client: HttpClient) => client.post('/auth/login', { body: { email: `nobody-${randomBytes(6).toString('hex')}@example.com`, password: 'wrong-password-1A!' } });
+    const fail = (client: HttpClient) =>
+      client.post('/auth/login', {
+        body: { email: `nobody-${randomBytes(6).toString('hex')}@example.com`, password: 'wrong-password-1A!' },
+      });
     let status = 0;
     for (let i = 0; i < 200 && status !== 429; i++) status = (await fail(first)).status;
     expect(status).toBe(429);
@@ -301,18 +339,29 @@ describe('the images\' commands, as the manifests run them, on a fresh database'
 
   it('keeps media in the S3 bucket the manifests name: a file auth stores is in the bucket, and tickets and whatsapp-sessions, with their settings, read it', async () => {
     const http = new HttpClient(urls['messaging-gateway'], { 'x-forwarded-for': randomIp() });
-    const created = await http.post('/announcements', { token: superToken, body: { title: 'Aviso', text: 'Com imagem', priority: 1, status: true } });
+    const created = await http.post('/announcements', {
+      token: superToken,
+      body: { title: 'Aviso', text: 'Com imagem', priority: 1, status: true },
+    });
     expect(created.status).toBeLessThan(300);
     const bytes = PNG_BYTES;
     const form = new FormData();
     form.append('file', new Blob([bytes], { type: 'image/png' }), 'aviso.png');
     const uploaded = await http.post(`/announcements/${created.body.id}/media-upload`, { token: superToken, form });
-    expect({ status: uploaded.status, body: uploaded.body }).toEqual({ status: 200, body: expect.objectContaining({ mediaPath: expect.any(String) }) });
+    expect({ status: uploaded.status, body: uploaded.body }).toEqual({
+      status: 200,
+      body: expect.objectContaining({ mediaPath: expect.any(String) }),
+    });
     const key = uploaded.body.mediaPath as string;
     // in the bucket itself
     const settings = (service: string) => containerEnv(service, deploymentOf(service).spec.template.spec.containers[0]);
     const tickets = settings('tickets');
-    const client = new S3Client({ region: tickets.MEDIA_S3_REGION, endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: tickets.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: tickets.MEDIA_S3_SECRET_ACCESS_KEY } });
+    const client = new S3Client({
+      region: tickets.MEDIA_S3_REGION,
+      endpoint: s3Endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: tickets.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: tickets.MEDIA_S3_SECRET_ACCESS_KEY },
+    });
     const object = await client.send(new GetObjectCommand({ Bucket: tickets.MEDIA_S3_BUCKET, Key: `media/${key}` }));
     expect(Buffer.from(await object.Body!.transformToByteArray()).equals(bytes)).toBe(true);
     client.destroy();
@@ -324,7 +373,9 @@ describe('the images\' commands, as the manifests run them, on a fresh database'
       expect({ service, same: Buffer.concat(chunks).equals(bytes) }).toEqual({ service, same: true });
     }
     // and the gateway serves it
-    const served = await fetch(`${urls['messaging-gateway']}/announcements/${created.body.id}/media`, { headers: { authorization: `Bearer ${superToken}` } });
+    const served = await fetch(`${urls['messaging-gateway']}/announcements/${created.body.id}/media`, {
+      headers: { authorization: `Bearer ${superToken}` },
+    });
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
   }, 60_000);

@@ -45,14 +45,26 @@ describe('the message path through the gateway', () => {
     live.socket.emit('joinNotification');
 
     const from = `5511${Date.now().toString().slice(-9)}`;
-    const first = await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria', body: 'Olá' } });
+    const first = await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, {
+      token: a.token,
+      body: { from, name: 'Maria', body: 'Olá' },
+    });
     expect(first.status).toBeLessThan(300);
-    const seen = await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from));
+    const seen = await waitFor(async () =>
+      live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from),
+    );
     expect(seen.payload).toMatchObject({ action: 'update', ticket: { status: 'pending', unreadMessages: 1, queueId: queue.body.id } });
     const ticketId = seen.payload.ticket.id as number;
-    expect(live.events.some((e) => e.name === `company-${a.user.companyId}-appMessage` && e.payload.action === 'create' && e.payload.message.body === 'Olá')).toBe(true);
+    expect(
+      live.events.some(
+        (e) => e.name === `company-${a.user.companyId}-appMessage` && e.payload.action === 'create' && e.payload.message.body === 'Olá',
+      ),
+    ).toBe(true);
 
-    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Maria', body: 'Tem alguém aí?' } });
+    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, {
+      token: a.token,
+      body: { from, name: 'Maria', body: 'Tem alguém aí?' },
+    });
     const second = await waitFor(async () => {
       const t = (await http.get(`/tickets/${ticketId}`, { token: a.token })).body;
       return t.unreadMessages === 2 ? t : undefined;
@@ -75,18 +87,40 @@ describe('the message path through the gateway', () => {
       return m && m.ack >= 3 ? m : undefined;
     });
     expect(acked.ack).toBeGreaterThanOrEqual(3);
-    await waitFor(async () => live.events.some((e) => e.name === `company-${a.user.companyId}-appMessage` && e.payload.action === 'update' && e.payload.message.id === reply.body.id && e.payload.message.ack >= 3));
+    await waitFor(async () =>
+      live.events.some(
+        (e) =>
+          e.name === `company-${a.user.companyId}-appMessage` &&
+          e.payload.action === 'update' &&
+          e.payload.message.id === reply.body.id &&
+          e.payload.message.ack >= 3,
+      ),
+    );
 
-    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'pending' } })).body).toMatchObject({ status: 'pending', userId: null });
+    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'pending' } })).body).toMatchObject({
+      status: 'pending',
+      userId: null,
+    });
     await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } });
     expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'closed' } })).body.status).toBe('closed');
-    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } })).body).toMatchObject({ status: 'open', userId: a.user.id });
+    expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } })).body).toMatchObject({
+      status: 'open',
+      userId: a.user.id,
+    });
 
     // someone else holds it now: a colleague's new ticket for the contact is refused, naming the holder
     const colleague = await product.agentOf(a.token, [queue.body.id]);
-    const conflict = await http.post('/tickets', { token: colleague.token, body: { contactId: second.contactId, queueId: queue.body.id, whatsappId: conn.id } });
+    const conflict = await http.post('/tickets', {
+      token: colleague.token,
+      body: { contactId: second.contactId, queueId: queue.body.id, whatsappId: conn.id },
+    });
     expect(conflict.status).toBe(409);
-    expect(conflict.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', userId: a.user.id, userName: 'Path Co Admin', queueName: 'Atendimento' });
+    expect(conflict.body).toMatchObject({
+      error: 'ERR_OTHER_OPEN_TICKET',
+      userId: a.user.id,
+      userName: 'Path Co Admin',
+      queueName: 'Atendimento',
+    });
     live.socket.close();
   });
 
@@ -100,14 +134,24 @@ describe('the message path through the gateway', () => {
     liveB.socket.emit('joinNotification');
     const liveA = await product.socketOf(a.token);
     const from = `5521${Date.now().toString().slice(-9)}`;
-    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Cliente A', body: 'dado sigiloso' } });
-    const ticket = await waitFor(async () => liveA.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from)?.payload.ticket);
+    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, {
+      token: a.token,
+      body: { from, name: 'Cliente A', body: 'dado sigiloso' },
+    });
+    const ticket = await waitFor(
+      async () =>
+        liveA.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from)?.payload
+          .ticket,
+    );
 
     for (const path of [`/tickets/${ticket.id}`, `/messages/${ticket.id}`, `/queue/${qa.id}`, `/whatsapp/${conn.id}`]) {
       expect([403, 404]).toContain((await http.get(path, { token: b.token })).status);
     }
     expect([403, 404]).toContain((await http.post(`/messages/${ticket.id}`, { token: b.token, body: { body: 'intruso' } })).status);
-    expect([403, 404]).toContain((await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: b.token, body: { from: '5511999990000', body: 'x' } })).status);
+    expect([403, 404]).toContain(
+      (await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: b.token, body: { from: '5511999990000', body: 'x' } }))
+        .status,
+    );
     expect([403, 404]).toContain((await http.put(`/whatsapp/${conn.id}`, { token: b.token, body: { name: 'Roubada' } })).status);
     expect([403, 404]).toContain((await http.delete(`/whatsappsession/${conn.id}`, { token: b.token })).status);
     expect((await http.get('/tickets?showAll=true', { token: b.token })).body.tickets).toEqual([]);
@@ -129,13 +173,17 @@ describe('the message path through the gateway', () => {
     const conn = await product.connectedSandbox(a.token, queue.id);
     const from = `5531${Date.now().toString().slice(-9)}`;
     await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Cliente', body: 'oi' } });
-    const ticket = await waitFor(async () => (await http.get(`/tickets?showAll=true&searchParam=${from}`, { token: a.token })).body.tickets?.[0]);
+    const ticket = await waitFor(
+      async () => (await http.get(`/tickets?showAll=true&searchParam=${from}`, { token: a.token })).body.tickets?.[0],
+    );
     const snapshot = async () => ({
       queues: (await http.get('/queue', { token: a.token })).body.length,
       connections: (await http.get('/whatsapp', { token: a.token })).body.length,
       tickets: (await http.get('/tickets?showAll=true', { token: a.token })).body.tickets.length,
       messages: (await http.get(`/messages/${ticket.id}`, { token: a.token })).body.messages.length,
-      ticket: (({ status, userId, queueId }) => ({ status, userId, queueId }))((await http.get(`/tickets/${ticket.id}`, { token: a.token })).body),
+      ticket: (({ status, userId, queueId }) => ({ status, userId, queueId }))(
+        (await http.get(`/tickets/${ticket.id}`, { token: a.token })).body,
+      ),
     });
     const before = await snapshot();
     const big = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) });
@@ -148,7 +196,17 @@ describe('the message path through the gateway', () => {
       ['POST', '/whatsapp', { isDefault: false }, { name: 7, queueIds: 'all', isDefault: 'yes' }],
       ['PUT', `/whatsapp/${conn.id}`, undefined, { name: [], maxUseBotQueues: 'many' }],
       ['POST', `/whatsappsession/${conn.id}/sandbox/inbound`, { from }, { from: 5511, body: { text: 'x' } }],
-      ['POST', `/whatsappsession/${conn.id}/sandbox/inbound/batch`, { messages: [] }, { messages: [{ from, body: 'ok' }, { from: 5511, body: 'x' }] }],
+      [
+        'POST',
+        `/whatsappsession/${conn.id}/sandbox/inbound/batch`,
+        { messages: [] },
+        {
+          messages: [
+            { from, body: 'ok' },
+            { from: 5511, body: 'x' },
+          ],
+        },
+      ],
       ['POST', '/tickets', { queueId: queue.id }, { contactId: 'abc', queueId: [1] }],
       ['PUT', `/tickets/${ticket.id}`, undefined, { status: 'bogus', userId: 'me' }],
       ['POST', `/messages/${ticket.id}`, {}, { body: 123 }],
@@ -157,24 +215,50 @@ describe('the message path through the gateway', () => {
       cases.push([method, path, { rawBody: malformed }], [method, path, { body: wrong }], [method, path, { rawBody: big }]);
       if (missing !== undefined) cases.push([method, path, { body: missing }]);
     }
-    for (const path of ['/queue/abc', '/whatsapp/abc', '/tickets/abc', '/messages/abc', '/tickets/u/not-a-uuid', '/whatsappsession/abc/sandbox/outbox', '/tickets?pageNumber=abc', '/tickets?status=bogus', '/tickets?queueIds=[x]', `/messages/${ticket.id}?pageNumber=-1`, `/whatsappsession/${conn.id}/sandbox/outbox?pageNumber=zero`]) {
+    for (const path of [
+      '/queue/abc',
+      '/whatsapp/abc',
+      '/tickets/abc',
+      '/messages/abc',
+      '/tickets/u/not-a-uuid',
+      '/whatsappsession/abc/sandbox/outbox',
+      '/tickets?pageNumber=abc',
+      '/tickets?status=bogus',
+      '/tickets?queueIds=[x]',
+      `/messages/${ticket.id}?pageNumber=-1`,
+      `/whatsappsession/${conn.id}/sandbox/outbox?pageNumber=zero`,
+    ]) {
       cases.push(['GET', path, {}]);
     }
-    for (const [method, path] of [['PUT', '/queue/abc'], ['DELETE', '/queue/abc'], ['PUT', '/whatsapp/abc'], ['DELETE', '/whatsapp/abc'], ['POST', '/whatsappsession/abc'], ['POST', '/whatsappsession/abc/sandbox/inbound/batch'], ['PUT', '/whatsappsession/abc'], ['DELETE', '/whatsappsession/abc'], ['PUT', '/tickets/abc'], ['DELETE', '/tickets/abc'], ['POST', '/messages/abc']] as const) {
+    for (const [method, path] of [
+      ['PUT', '/queue/abc'],
+      ['DELETE', '/queue/abc'],
+      ['PUT', '/whatsapp/abc'],
+      ['DELETE', '/whatsapp/abc'],
+      ['POST', '/whatsappsession/abc'],
+      ['POST', '/whatsappsession/abc/sandbox/inbound/batch'],
+      ['PUT', '/whatsappsession/abc'],
+      ['DELETE', '/whatsappsession/abc'],
+      ['PUT', '/tickets/abc'],
+      ['DELETE', '/tickets/abc'],
+      ['POST', '/messages/abc'],
+    ] as const) {
       cases.push([method, path, { body: {} }]);
     }
     const failures: string[] = [];
     for (const [method, path, opts] of cases) {
       const res = await http.request(method, path, { token: a.token, ...opts });
       const ok = res.status >= 400 && res.status < 500 && typeof res.body === 'object' && /^ERR_/.test(res.body?.error ?? '');
-      if (!ok) failures.push(`${method} ${path} ${opts.rawBody === big ? '(oversized)' : JSON.stringify(opts.body ?? opts.rawBody ?? '').slice(0, 60)} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+      if (!ok)
+        failures.push(
+          `${method} ${path} ${opts.rawBody === big ? '(oversized)' : JSON.stringify(opts.body ?? opts.rawBody ?? '').slice(0, 60)} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`,
+        );
     }
     expect(failures).toEqual([]);
     expect(cases.length).toBeGreaterThan(40);
     expect(await snapshot()).toEqual(before);
   });
 });
-
 
 describe('internal chat (/chats)', () => {
   it('a chat is seen and heard live only by its members; unread counts rise and clear; only its owner changes or deletes it; bad input is refused', async () => {
@@ -199,12 +283,18 @@ describe('internal chat (/chats)', () => {
       expect(made.status).toBe(201);
       const chat = made.body as { id: number; uuid: string; ownerId: number; users: Array<{ userId: number; unreads: number }> };
       expect(chat.users.map((u) => u.userId).sort()).toEqual([a.user.id, ana.id].sort());
-      await waitFor(async () => anaLive.events.find((e) => e.name === `company-${a.user.companyId}-chat` && e.payload.action === 'update' && e.payload.chat.id === chat.id));
+      await waitFor(async () =>
+        anaLive.events.find(
+          (e) => e.name === `company-${a.user.companyId}-chat` && e.payload.action === 'update' && e.payload.chat.id === chat.id,
+        ),
+      );
 
       const sent = await http.post(`/chats/${chat.id}/messages`, { token: a.token, body: { message: '  Alguém no plantão?  ' } });
       expect(sent.status).toBe(201);
       expect(sent.body).toMatchObject({ chatId: chat.id, message: 'Alguém no plantão?', senderId: a.user.id });
-      const heard = await waitFor(async () => anaLive.events.find((e) => e.payload?.action === 'new-message' && e.payload.newMessage?.id === sent.body.id));
+      const heard = await waitFor(async () =>
+        anaLive.events.find((e) => e.payload?.action === 'new-message' && e.payload.newMessage?.id === sent.body.id),
+      );
       expect(heard.payload.chat.users.find((u: { userId: number }) => u.userId === ana.id).unreads).toBe(1);
       expect((await http.post(`/chats/${chat.id}/messages`, { token: ana.token, body: { message: '   ' } })).status).toBe(400);
 
@@ -246,7 +336,10 @@ describe('internal chat (/chats)', () => {
 
 describe('announcements (/announcements and the top bar popover)', () => {
   it('super users write them, with an image; every user of every company reads the active ones, live; inactive ones are the super users’ only; bad input is refused', async () => {
-    const superToken = signAccessToken({ id: 1_999_999_301, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
+    const superToken = signAccessToken(
+      { id: 1_999_999_301, companyId: 1, profile: 'admin', super: true, sid: randomUUID() },
+      TEST_JWT_SECRET,
+    );
     const a = await product.newCompany('Avisos Um');
     const b = await product.newCompany('Avisos Dois');
     const agent = await product.agentOf(b.token, []);
@@ -265,25 +358,43 @@ describe('announcements (/announcements and the top bar popover)', () => {
       expect(await bad({ title: 'Prioridade', text: 'x', priority: 5 })).toContain('priority');
 
       const title = `Manutenção ${uniqueSuffix()}`;
-      const made = await http.post('/announcements', { token: superToken, body: { title, text: 'Sábado às 22h o sistema fica fora por 10 minutos.' } });
+      const made = await http.post('/announcements', {
+        token: superToken,
+        body: { title, text: 'Sábado às 22h o sistema fica fora por 10 minutos.' },
+      });
       expect(made.status).toBe(201);
       // spec 02 §9: priority 3 (low) and active by default
       expect(made.body).toMatchObject({ title, priority: 3, status: true, mediaPath: null, mediaUrl: null });
       const id = made.body.id as number;
       // every socket of every company hears it
       for (const live of [aLive, agentLive]) {
-        await waitFor(async () => live.events.find((e) => e.name === 'company-announcement' && e.payload.action === 'update' && e.payload.announcement.id === id));
+        await waitFor(async () =>
+          live.events.find((e) => e.name === 'company-announcement' && e.payload.action === 'update' && e.payload.announcement.id === id),
+        );
       }
       const listed = (await http.get(`/announcements?searchParam=${encodeURIComponent(title)}`, { token: agent.token })).body;
       expect(listed).toMatchObject({ count: 1, hasMore: false, records: [{ id, title }] });
 
       // the image: a PNG by its bytes; anything else refused
       const png = pngFile({ size: 6, rgb: [200, 20, 20] });
-      const refused = await http.post(`/announcements/${id}/media-upload`, { token: superToken, form: form([{ field: 'file', name: 'aviso.pdf', data: pdfFile() }]) });
+      const refused = await http.post(`/announcements/${id}/media-upload`, {
+        token: superToken,
+        form: form([{ field: 'file', name: 'aviso.pdf', data: pdfFile() }]),
+      });
       expect(refused.status).toBe(400);
       expect(JSON.stringify(refused.body)).toContain('.png, .jpg ou .jpeg');
-      expect((await http.post(`/announcements/${id}/media-upload`, { token: a.token, form: form([{ field: 'file', name: 'aviso.png', data: png }]) })).status).toBe(403);
-      const withImage = await http.post(`/announcements/${id}/media-upload`, { token: superToken, form: form([{ field: 'file', name: 'aviso.png', data: png }]) });
+      expect(
+        (
+          await http.post(`/announcements/${id}/media-upload`, {
+            token: a.token,
+            form: form([{ field: 'file', name: 'aviso.png', data: png }]),
+          })
+        ).status,
+      ).toBe(403);
+      const withImage = await http.post(`/announcements/${id}/media-upload`, {
+        token: superToken,
+        form: form([{ field: 'file', name: 'aviso.png', data: png }]),
+      });
       expect(withImage.status).toBe(200);
       expect(withImage.body).toMatchObject({ mediaName: 'aviso.png', mediaUrl: `/announcements/${id}/media` });
       // another company's agent sees the image, byte for byte
@@ -295,17 +406,24 @@ describe('announcements (/announcements and the top bar popover)', () => {
       // deletion, and never get the inactive announcement itself
       const off = await http.put(`/announcements/${id}`, { token: superToken, body: { status: false, priority: 1 } });
       expect(off.body).toMatchObject({ status: false, priority: 1, title });
-      const deletions = (live: typeof aLive) => live.events.filter((e) => e.name === 'company-announcement' && e.payload?.action === 'delete' && e.payload.announcementId === id).length;
+      const deletions = (live: typeof aLive) =>
+        live.events.filter((e) => e.name === 'company-announcement' && e.payload?.action === 'delete' && e.payload.announcementId === id)
+          .length;
       for (const live of [aLive, agentLive]) await waitFor(async () => deletions(live) === 1 || undefined);
       expect(agentLive.events.some((e) => e.payload?.announcement?.id === id && e.payload.announcement.status === false)).toBe(false);
       expect((await http.get(`/announcements?searchParam=${encodeURIComponent(title)}`, { token: agent.token })).body.count).toBe(0);
       expect((await http.get(`/announcements/${id}`, { token: a.token })).status).toBe(404);
       expect((await download(`/announcements/${id}/media`, agent.token)).status).toBe(404);
-      expect((await http.get(`/announcements?searchParam=${encodeURIComponent(title)}`, { token: superToken })).body.records[0]).toMatchObject({ id, status: false });
+      expect(
+        (await http.get(`/announcements?searchParam=${encodeURIComponent(title)}`, { token: superToken })).body.records[0],
+      ).toMatchObject({ id, status: false });
       expect((await http.put(`/announcements/${id}`, { token: a.token, body: { status: true } })).status).toBe(403);
 
       // the image removed, then the announcement
-      expect((await http.delete(`/announcements/${id}/media-upload`, { token: superToken })).body).toMatchObject({ mediaPath: null, mediaUrl: null });
+      expect((await http.delete(`/announcements/${id}/media-upload`, { token: superToken })).body).toMatchObject({
+        mediaPath: null,
+        mediaUrl: null,
+      });
       expect((await http.delete(`/announcements/${id}`, { token: a.token })).status).toBe(403);
       expect((await http.delete(`/announcements/${id}`, { token: superToken })).status).toBe(200);
       await waitFor(async () => deletions(aLive) === 2 || undefined);
@@ -336,7 +454,10 @@ describe('file lists (/files)', () => {
       expect(await bad({ name: 'Catálogo', message: 'oi', options: [{ name: '' }] })).toContain('Obrigatório');
       expect((await http.post('/files', { token: agent.token, body: { name: 'Do agente', message: 'oi' } })).status).toBe(403);
 
-      const made = await http.post('/files', { token: a.token, body: { name: 'Catálogo 2026', message: 'Segue o catálogo', options: [{ name: 'Capa' }, { name: 'Tabela' }] } });
+      const made = await http.post('/files', {
+        token: a.token,
+        body: { name: 'Catálogo 2026', message: 'Segue o catálogo', options: [{ name: 'Capa' }, { name: 'Tabela' }] },
+      });
       expect(made.status).toBe(201);
       const list = made.body as { id: number; options: Array<{ id: number; name: string; file: string | null }> };
       expect(list.options.map((o) => [o.name, o.file])).toEqual([
@@ -344,19 +465,45 @@ describe('file lists (/files)', () => {
         ['Tabela', null],
       ]);
       expect((await http.post('/files', { token: a.token, body: { name: 'CATÁLOGO 2026', message: 'de novo' } })).status).toBe(400);
-      await waitFor(async () => aLive.events.find((e) => e.name === `company-${a.user.companyId}-files` && e.payload.action === 'update' && e.payload.fileList.id === list.id));
+      await waitFor(async () =>
+        aLive.events.find(
+          (e) => e.name === `company-${a.user.companyId}-files` && e.payload.action === 'update' && e.payload.fileList.id === list.id,
+        ),
+      );
 
       // the files, one per option, in order
       const png = pngFile({ size: 4, rgb: [1, 2, 3] });
       const pdf = pdfFile('Tabela de preços');
       const upload = (token: string, files: Array<{ name: string; data: Buffer }>, ids: number[]) =>
-        http.post(`/files/uploadList/${list.id}`, { token, form: form(files.map((f) => ({ field: 'files', ...f })), [...ids.map((id) => ['id', String(id)] as [string, string]), ['typeArch', 'fileList']]) });
-      const notAFile = await upload(a.token, [{ name: 'capa.png', data: png }, { name: 'virus.png', data: Buffer.from('MZ\x90\x00 not a picture at all') }], [list.options[0]!.id, list.options[1]!.id]);
+        http.post(`/files/uploadList/${list.id}`, {
+          token,
+          form: form(
+            files.map((f) => ({ field: 'files', ...f })),
+            [...ids.map((id) => ['id', String(id)] as [string, string]), ['typeArch', 'fileList']],
+          ),
+        });
+      const notAFile = await upload(
+        a.token,
+        [
+          { name: 'capa.png', data: png },
+          { name: 'virus.png', data: Buffer.from('MZ\x90\x00 not a picture at all') },
+        ],
+        [list.options[0]!.id, list.options[1]!.id],
+      );
       expect(notAFile.status).toBe(400);
-      expect((await http.get(`/files/${list.id}`, { token: a.token })).body.options.every((o: { file: string | null }) => o.file === null)).toBe(true);
+      expect(
+        (await http.get(`/files/${list.id}`, { token: a.token })).body.options.every((o: { file: string | null }) => o.file === null),
+      ).toBe(true);
       expect((await upload(a.token, [{ name: 'capa.png', data: png }], [987654])).status).toBe(400);
       expect((await upload(agent.token, [{ name: 'capa.png', data: png }], [list.options[0]!.id])).status).toBe(403);
-      const uploaded = await upload(a.token, [{ name: 'capa.png', data: png }, { name: 'tabela.pdf', data: pdf }], [list.options[0]!.id, list.options[1]!.id]);
+      const uploaded = await upload(
+        a.token,
+        [
+          { name: 'capa.png', data: png },
+          { name: 'tabela.pdf', data: pdf },
+        ],
+        [list.options[0]!.id, list.options[1]!.id],
+      );
       expect(uploaded.status).toBe(200);
       const [capa, tabela] = uploaded.body.options as Array<{ id: number; file: string; mediaType: string }>;
       expect([capa!.mediaType, tabela!.mediaType]).toEqual(['image/png', 'application/pdf']);
@@ -367,11 +514,18 @@ describe('file lists (/files)', () => {
       expect((await http.get(`/files/${list.id}`, { token: b.token })).status).toBe(404);
       expect((await http.put(`/files/${list.id}`, { token: b.token, body: { name: 'Roubado' } })).status).toBe(404);
       expect((await http.get('/files', { token: b.token })).body).toMatchObject({ files: [], count: 0 });
-      expect((await http.get(`/files?searchParam=${encodeURIComponent('catálogo')}`, { token: agent.token })).body).toMatchObject({ count: 1, hasMore: false, files: [{ id: list.id }] });
+      expect((await http.get(`/files?searchParam=${encodeURIComponent('catálogo')}`, { token: agent.token })).body).toMatchObject({
+        count: 1,
+        hasMore: false,
+        files: [{ id: list.id }],
+      });
       expect(bLive.events.filter((e) => e.name.endsWith('-files'))).toEqual([]);
 
       // an option left out goes with its file; a new one comes in its place
-      const changed = await http.put(`/files/${list.id}`, { token: a.token, body: { name: 'Catálogo 2027', options: [{ id: tabela!.id, name: 'Preços' }, { name: 'Contrato' }] } });
+      const changed = await http.put(`/files/${list.id}`, {
+        token: a.token,
+        body: { name: 'Catálogo 2027', options: [{ id: tabela!.id, name: 'Preços' }, { name: 'Contrato' }] },
+      });
       expect(changed.status).toBe(200);
       expect(changed.body.options.map((o: { id: number; name: string; file: string | null }) => [o.name, o.file !== null])).toEqual([
         ['Preços', true],
@@ -395,12 +549,16 @@ describe('file lists (/files)', () => {
 
 describe('a company deleted or disabled', () => {
   it('ends its users’ live sockets at once (deleted) and at once (disabled), and lets no new one in', async () => {
-    const superToken = signAccessToken({ id: 1_999_999_302, companyId: 1, profile: 'admin', super: true, sid: randomUUID() }, TEST_JWT_SECRET);
+    const superToken = signAccessToken(
+      { id: 1_999_999_302, companyId: 1, profile: 'admin', super: true, sid: randomUUID() },
+      TEST_JWT_SECRET,
+    );
     const gone = await product.newCompany('Some Já');
     const off = await product.newCompany('Desliga Já');
     const goneLive = await product.socketOf(gone.token);
     const offLive = await product.socketOf(off.token);
-    const ended = (s: { socket: { connected: boolean } }) => waitFor(async () => (s.socket.connected ? undefined : true), { timeoutMs: 10_000 });
+    const ended = (s: { socket: { connected: boolean } }) =>
+      waitFor(async () => (s.socket.connected ? undefined : true), { timeoutMs: 10_000 });
     try {
       expect((await http.delete(`/companies/${gone.user.companyId}`, { token: superToken })).status).toBe(200);
       await ended(goneLive);
@@ -427,10 +585,32 @@ describe('settings (/settings, tab Opcoes)', () => {
     try {
       // every key of spec 02 §3, the integrations' empty
       const keys = ((await http.get('/settings', { token: a.token })).body as Array<{ key: string; value: string }>).map((s) => s.key);
-      expect(keys).toEqual(expect.arrayContaining(['userRating', 'scheduleType', 'chatBotType', 'ipixc', 'tokenixc', 'ipmkauth', 'clientidmkauth', 'clientsecretmkauth', 'asaas']));
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'userRating',
+          'scheduleType',
+          'chatBotType',
+          'ipixc',
+          'tokenixc',
+          'ipmkauth',
+          'clientidmkauth',
+          'clientsecretmkauth',
+          'asaas',
+        ]),
+      );
 
-      expect((await http.put('/settings/userRating', { token: a.token, body: { value: 'enabled' } })).body).toEqual({ key: 'userRating', value: 'enabled' });
-      await waitFor(async () => agentLive.events.find((e) => e.name === `company-${a.user.companyId}-settings` && e.payload.setting.key === 'userRating' && e.payload.setting.value === 'enabled'));
+      expect((await http.put('/settings/userRating', { token: a.token, body: { value: 'enabled' } })).body).toEqual({
+        key: 'userRating',
+        value: 'enabled',
+      });
+      await waitFor(async () =>
+        agentLive.events.find(
+          (e) =>
+            e.name === `company-${a.user.companyId}-settings` &&
+            e.payload.setting.key === 'userRating' &&
+            e.payload.setting.value === 'enabled',
+        ),
+      );
 
       const secret = 'sk_live_0123456789abcdef';
       const put = await http.put('/settings/asaas', { token: a.token, body: { value: secret } });
@@ -440,17 +620,23 @@ describe('settings (/settings, tab Opcoes)', () => {
       expect(row.value).not.toContain('cdef');
       const listed = (await http.get('/settings', { token: a.token })).body as Array<{ key: string; value: string }>;
       expect(listed.find((s) => s.key === 'asaas')?.value).toBe('••••cdef');
-      const heard = await waitFor(async () => agentLive.events.find((e) => e.name.endsWith('-settings') && e.payload.setting.key === 'asaas'));
+      const heard = await waitFor(async () =>
+        agentLive.events.find((e) => e.name.endsWith('-settings') && e.payload.setting.key === 'asaas'),
+      );
       expect(heard.payload.setting.value).toBe('••••cdef');
       // the signed-in user's company view shows it only as set
       const me = (await http.get('/auth/me', { token: agent.token })).body;
       expect(JSON.stringify(me)).not.toContain(secret);
       // sent back as shown, it stays; emptied, it is gone
       expect((await http.put('/settings/asaas', { token: a.token, body: { value: '••••cdef' } })).body.value).toBe('••••cdef');
-      expect((await auth.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = 'asaas'`, [a.user.companyId]))[0].value).toBe(row.value);
+      expect(
+        (await auth.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = 'asaas'`, [a.user.companyId]))[0].value,
+      ).toBe(row.value);
       expect((await http.put('/settings/asaas', { token: a.token, body: { value: '' } })).body).toEqual({ key: 'asaas', value: '' });
       // an address is no secret
-      expect((await http.put('/settings/ipixc', { token: a.token, body: { value: 'https://ixc.example.com' } })).body.value).toBe('https://ixc.example.com');
+      expect((await http.put('/settings/ipixc', { token: a.token, body: { value: 'https://ixc.example.com' } })).body.value).toBe(
+        'https://ixc.example.com',
+      );
 
       // agents do not change settings; unknown keys and bad values are refused; another company hears nothing
       expect((await http.put('/settings/userRating', { token: agent.token, body: { value: 'disabled' } })).status).toBe(403);

@@ -41,7 +41,8 @@ const sc = StringCodec();
 
 beforeAll(async () => {
   nats = await startShippedNats();
-  for (const db of [authDatabase, ticketsDatabase, whatsappDatabase, campaignsDatabase, billingDatabase]) await runMigrations(db(TEST_DATABASE_URL));
+  for (const db of [authDatabase, ticketsDatabase, whatsappDatabase, campaignsDatabase, billingDatabase])
+    await runMigrations(db(TEST_DATABASE_URL));
   const natsEnv = (user: string) => ({ NATS_URL: nats.url, NATS_USER: user, NATS_PASSWORD: nats.passwords[user] });
   // started side by side, as compose and k8s do: each declares its own streams and waits for the others'
   const services = await startProcesses({
@@ -67,7 +68,8 @@ beforeAll(async () => {
   const jsm = await (await as('operator')).jetstreamManager();
   await waitFor(
     async () => {
-      for (const stream of ['TICKETS', 'CONNECTIONS', 'AUTH']) if (!(await jsm.consumers.info(stream, 'realtime').catch(() => null))) return false;
+      for (const stream of ['TICKETS', 'CONNECTIONS', 'AUTH'])
+        if (!(await jsm.consumers.info(stream, 'realtime').catch(() => null))) return false;
       return true;
     },
     { timeoutMs: 30_000 },
@@ -94,13 +96,17 @@ describe('NATS with one user per service (k8s/base/nats.conf)', () => {
 
     const from = `5511${Date.now().toString().slice(-9)}`;
     await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Ana', body: 'Oi' } });
-    const seen = await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from));
+    const seen = await waitFor(async () =>
+      live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === from),
+    );
     const ticketId = seen.payload.ticket.id as number;
     await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } });
     const reply = await http.post(`/messages/${ticketId}`, { token: a.token, body: { body: 'Olá Ana' } });
     expect(reply.status).toBe(201);
     const acked = await waitFor(async () => {
-      const m = (await http.get(`/messages/${ticketId}`, { token: a.token })).body.messages.find((x: { id: number }) => x.id === reply.body.id);
+      const m = (await http.get(`/messages/${ticketId}`, { token: a.token })).body.messages.find(
+        (x: { id: number }) => x.id === reply.body.id,
+      );
       return m && m.ack >= 3 ? m : undefined;
     });
     expect(acked.ack).toBeGreaterThanOrEqual(3);
@@ -108,9 +114,13 @@ describe('NATS with one user per service (k8s/base/nats.conf)', () => {
     // auth writes the user directory, tickets reads it: an agent moved to the ticket's queue sees it at once
     await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'pending' } });
     const agent = await product.agentOf(a.token, [other.id]);
-    expect((await http.get(`/tickets?status=pending&showAll=false`, { token: agent.token })).body.tickets.map((t: { id: number }) => t.id)).not.toContain(ticketId);
+    expect(
+      (await http.get(`/tickets?status=pending&showAll=false`, { token: agent.token })).body.tickets.map((t: { id: number }) => t.id),
+    ).not.toContain(ticketId);
     expect((await http.put(`/users/${agent.id}`, { token: a.token, body: { queueIds: [queue.id] } })).status).toBe(200);
-    expect((await http.get(`/tickets?status=pending&showAll=false`, { token: agent.token })).body.tickets.map((t: { id: number }) => t.id)).toContain(ticketId);
+    expect(
+      (await http.get(`/tickets?status=pending&showAll=false`, { token: agent.token })).body.tickets.map((t: { id: number }) => t.id),
+    ).toContain(ticketId);
     live.socket.close();
 
     // nothing any service did needed a subject outside its permissions
@@ -125,31 +135,47 @@ describe('NATS with one user per service (k8s/base/nats.conf)', () => {
 
     const realtime = await as('realtime-gateway');
     // realtime only fans out: it may not publish a ticket event, nor subscribe to the bus' raw subjects
-    expect(await failure(() => realtime.jetstream().publish('ticket.updated.1.1', sc.encode('{}')))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
-    expect(await failure(async () => {
-      const sub = realtime.subscribe('ticket.>');
-      for await (const _ of sub) break;
-    })).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(await failure(() => realtime.jetstream().publish('ticket.updated.1.1', sc.encode('{}')))).toMatchObject({
+      code: 'PERMISSIONS_VIOLATION',
+    });
+    expect(
+      await failure(async () => {
+        const sub = realtime.subscribe('ticket.>');
+        for await (const _ of sub) break;
+      }),
+    ).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
 
     // whatsapp-sessions may not pull tickets' durable, nor write the user directory
     const sessions = await as('whatsapp-sessions');
-    expect(await failure(() => sessions.request('$JS.API.CONSUMER.MSG.NEXT.WA.tickets-inbound', sc.encode('{"batch":1}'), { timeout: 2000 }))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
-    expect(await failure(() => sessions.jetstream().publish('$KV.users.1.1', sc.encode('{"profile":"admin"}')))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(
+      await failure(() => sessions.request('$JS.API.CONSUMER.MSG.NEXT.WA.tickets-inbound', sc.encode('{"batch":1}'), { timeout: 2000 })),
+    ).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(await failure(() => sessions.jetstream().publish('$KV.users.1.1', sc.encode('{"profile":"admin"}')))).toMatchObject({
+      code: 'PERMISSIONS_VIOLATION',
+    });
 
     // tickets may not announce connections (whatsapp-sessions' subjects), nor delete a stream
     const tickets = await as('tickets');
-    expect(await failure(() => tickets.jetstream().publish('connection.updated.1.1', sc.encode('{}')))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
-    expect(await failure(() => tickets.request('$JS.API.STREAM.DELETE.AUTH', sc.encode(''), { timeout: 2000 }))).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(await failure(() => tickets.jetstream().publish('connection.updated.1.1', sc.encode('{}')))).toMatchObject({
+      code: 'PERMISSIONS_VIOLATION',
+    });
+    expect(await failure(() => tickets.request('$JS.API.STREAM.DELETE.AUTH', sc.encode(''), { timeout: 2000 }))).toMatchObject({
+      code: 'PERMISSIONS_VIOLATION',
+    });
 
     // a service may not listen on another's replies
-    expect(await failure(async () => {
-      const sub = tickets.subscribe('_INBOX.auth.>');
-      for await (const _ of sub) break;
-    })).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    expect(
+      await failure(async () => {
+        const sub = tickets.subscribe('_INBOX.auth.>');
+        for await (const _ of sub) break;
+      }),
+    ).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
 
     // no user, or a wrong password: no connection at all
     expect(await failure(() => connect({ servers: nats.url, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
-    expect(await failure(() => connect({ servers: nats.url, user: 'tickets', pass: nats.passwords.auth, reconnect: false }))).toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    expect(await failure(() => connect({ servers: nats.url, user: 'tickets', pass: nats.passwords.auth, reconnect: false }))).toMatchObject(
+      { code: 'AUTHORIZATION_VIOLATION' },
+    );
 
     expect((await jsm.streams.info('TICKETS')).state.messages).toBe(before);
     expect(nats.log()).toMatch(/Publish Violation - User "realtime-gateway", Subject "ticket.updated.1.1"/);

@@ -35,10 +35,14 @@ export async function startShippedNats(): Promise<PrivateNats> {
   const port = await freePort();
   const store = mkdtempSync(join(tmpdir(), 'nats-shipped-'));
   const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync) ?? 'nats-server';
-  const child: ChildProcess = spawn(binary, ['-c', SHIPPED_NATS_CONF, '-p', String(port), '-sd', store, '--http_port', String(await freePort()), '-a', '127.0.0.1'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['-c', SHIPPED_NATS_CONF, '-p', String(port), '-sd', store, '--http_port', String(await freePort()), '-a', '127.0.0.1'],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));

@@ -75,16 +75,24 @@ describe('no loss, no duplicates', () => {
       }
     }
     expect(killedAt).toBe(400);
-    await waitFor(async () => (await count(`SELECT count(*) AS n FROM tickets.messages WHERE "companyId" = $1`)) >= MESSAGES, { timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(async () => (await count(`SELECT count(*) AS n FROM tickets.messages WHERE "companyId" = $1`)) >= MESSAGES, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
     expect(tickets?.child.exitCode).toBeNull();
-    process.stderr.write(`no-loss: restarted process redelivered: ${/redelivered messages announced again/.test(tickets?.output() ?? '')}\n`);
+    process.stderr.write(
+      `no-loss: restarted process redelivered: ${/redelivered messages announced again/.test(tickets?.output() ?? '')}\n`,
+    );
 
     expect(await count(`SELECT count(*) AS n FROM tickets.messages WHERE "companyId" = $1`)).toBe(MESSAGES);
     expect(await count(`SELECT count(DISTINCT wid) AS n FROM tickets.messages WHERE "companyId" = $1`)).toBe(MESSAGES);
     expect(await count(`SELECT count(*) AS n FROM tickets.contacts WHERE "companyId" = $1`)).toBe(CONTACTS);
     expect(await count(`SELECT count(*) AS n FROM tickets.tickets WHERE "companyId" = $1`)).toBe(CONTACTS);
     // each message counted once as unread
-    const unread: Array<{ unreadMessages: number }> = await db.query(`SELECT "unreadMessages" FROM tickets.tickets WHERE "companyId" = $1`, [companyId]);
+    const unread: Array<{ unreadMessages: number }> = await db.query(
+      `SELECT "unreadMessages" FROM tickets.tickets WHERE "companyId" = $1`,
+      [companyId],
+    );
     expect(unread.every((t) => t.unreadMessages === MESSAGES / CONTACTS)).toBe(true);
     // each conversation in the order it was sent
     const rows: Array<{ number: string; body: string }> = await db.query(
@@ -114,13 +122,19 @@ describe('no loss, no duplicates', () => {
       }
     }
     const jsm = await bus.connection.jetstreamManager();
-    await waitFor(async () => {
-      const info = await jsm.consumers.info('WA', 'tickets-inbound');
-      return info.num_pending === 0 && info.num_ack_pending === 0;
-    }, { timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(
+      async () => {
+        const info = await jsm.consumers.info('WA', 'tickets-inbound');
+        return info.num_pending === 0 && info.num_ack_pending === 0;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
     expect(await count(`SELECT count(*) AS n FROM tickets.messages WHERE "companyId" = $1`)).toBe(MESSAGES);
     expect(await count(`SELECT count(*) AS n FROM tickets.tickets WHERE "companyId" = $1`)).toBe(CONTACTS);
-    const unread: Array<{ unreadMessages: number }> = await db.query(`SELECT "unreadMessages" FROM tickets.tickets WHERE "companyId" = $1`, [companyId]);
+    const unread: Array<{ unreadMessages: number }> = await db.query(
+      `SELECT "unreadMessages" FROM tickets.tickets WHERE "companyId" = $1`,
+      [companyId],
+    );
     expect(unread.every((t) => t.unreadMessages === MESSAGES / CONTACTS)).toBe(true);
   });
 });

@@ -70,7 +70,10 @@ afterAll(async () => {
   // what the services counted and logged through the outages, for whoever reads a failure
   mkdirSync(join(root, 'reports/e2e-outage'), { recursive: true });
   for (const p of running) {
-    const metrics = await fetch(`${p.url}/metrics`).then((r) => r.text(), (err: unknown) => String(err));
+    const metrics = await fetch(`${p.url}/metrics`).then(
+      (r) => r.text(),
+      (err: unknown) => String(err),
+    );
     writeFileSync(join(root, 'reports/e2e-outage', `${p.name}.metrics`), metrics);
   }
   await stopProcesses(running);
@@ -86,7 +89,12 @@ async function newCompany() {
   await ds.initialize();
   await ds.transaction(async (tx) => {
     const plan = await ensureFullPlan(tx);
-    await createCompanyWithAdmin(tx, { name: 'Outage Co', dueDate: isoDateFromNow(30), planId: plan.id, admin: { name: 'Outage Admin', ...admin } });
+    await createCompanyWithAdmin(tx, {
+      name: 'Outage Co',
+      dueDate: isoDateFromNow(30),
+      planId: plan.id,
+      admin: { name: 'Outage Admin', ...admin },
+    });
   });
   await ds.destroy();
   const login = await http.post('/auth/login', { body: admin });
@@ -99,7 +107,10 @@ async function connectedCompany() {
   const { token, companyId } = await newCompany();
   const queue = await http.post('/queue', { token, body: { name: 'Atendimento', color: '#123456' } });
   expect(queue.status).toBe(201);
-  const created = await http.post('/whatsapp', { token, body: { name: `Sandbox ${Date.now()}`, channel: 'sandbox', queueIds: [queue.body.id], isDefault: true } });
+  const created = await http.post('/whatsapp', {
+    token,
+    body: { name: `Sandbox ${Date.now()}`, channel: 'sandbox', queueIds: [queue.body.id], isDefault: true },
+  });
   expect(created.status).toBe(201);
   const connectionId = created.body.id as number;
   expect((await http.post(`/whatsappsession/${connectionId}`, { token })).status).toBeLessThan(300);
@@ -111,12 +122,22 @@ describe('a reply while NATS is away', () => {
   it('answers success without waiting for NATS, and reaches the sandbox outbox exactly once after NATS returns', async () => {
     const { token, connectionId } = await connectedCompany();
     const from = `5511966${String(Date.now()).slice(-6)}`;
-    expect((await http.post(`/whatsappsession/${connectionId}/sandbox/inbound`, { token, body: { from, name: 'Rita', body: 'Oi' } })).status).toBeLessThan(300);
-    const ticket = await waitFor(async () => (await http.get('/tickets?status=pending', { token })).body.tickets?.find((t: { contact?: { number?: string } }) => t.contact?.number === from), { timeoutMs: 20_000 });
+    expect(
+      (await http.post(`/whatsappsession/${connectionId}/sandbox/inbound`, { token, body: { from, name: 'Rita', body: 'Oi' } })).status,
+    ).toBeLessThan(300);
+    const ticket = await waitFor(
+      async () =>
+        (await http.get('/tickets?status=pending', { token })).body.tickets?.find(
+          (t: { contact?: { number?: string } }) => t.contact?.number === from,
+        ),
+      { timeoutMs: 20_000 },
+    );
     expect((await http.put(`/tickets/${ticket.id}`, { token, body: { status: 'open' } })).status).toBe(200);
     // tickets hears that the connection is up through NATS too, maybe after the customer's message: a reply
     // goes through once it has (a cut before that would leave tickets thinking the connection is still opening)
-    await waitFor(async () => (await http.post(`/messages/${ticket.id}`, { token, body: { body: 'Olá, Rita' } })).status === 201, { timeoutMs: 20_000 });
+    await waitFor(async () => (await http.post(`/messages/${ticket.id}`, { token, body: { body: 'Olá, Rita' } })).status === 201, {
+      timeoutMs: 20_000,
+    });
 
     await proxies.nats.cut();
     let reply: { status: number; body: { wid: string; ack: number } };
@@ -130,12 +151,20 @@ describe('a reply while NATS is away', () => {
     expect(reply.body.ack).toBe(0);
 
     const sentOnce = async () =>
-      ((await http.get(`/whatsappsession/${connectionId}/sandbox/outbox`, { token })).body.items as Array<{ waMessageId: string }>).filter((i) => i.waMessageId === reply.body.wid).length;
+      ((await http.get(`/whatsappsession/${connectionId}/sandbox/outbox`, { token })).body.items as Array<{ waMessageId: string }>).filter(
+        (i) => i.waMessageId === reply.body.wid,
+      ).length;
     await waitFor(async () => (await sentOnce()) === 1, { timeoutMs: 60_000, intervalMs: 250 });
     // and the acks come back as for any reply
-    await waitFor(async () => ((await http.get(`/messages/${ticket.id}`, { token })).body.messages as Array<{ wid: string; ack: number }>).some((m) => m.wid === reply.body.wid && m.ack >= 2), {
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      async () =>
+        ((await http.get(`/messages/${ticket.id}`, { token })).body.messages as Array<{ wid: string; ack: number }>).some(
+          (m) => m.wid === reply.body.wid && m.ack >= 2,
+        ),
+      {
+        timeoutMs: 30_000,
+      },
+    );
     await sleep(3000);
     expect(await sentOnce()).toBe(1);
   }, 120_000);
@@ -175,12 +204,15 @@ describe('long outages under a steady 100 messages/s', () => {
           const body = `c${k}-m${j}`;
           let status: Sent['status'];
           try {
-            const res = await fetch(`${running.find((p) => p.name === 'whatsapp-sessions')!.url}/whatsappsession/${connectionId}/sandbox/inbound`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-              body: JSON.stringify({ from: number(k), name: `Cliente ${k}`, body }),
-              signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-            });
+            const res = await fetch(
+              `${running.find((p) => p.name === 'whatsapp-sessions')!.url}/whatsappsession/${connectionId}/sandbox/inbound`,
+              {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+                body: JSON.stringify({ from: number(k), name: `Cliente ${k}`, body }),
+                signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+              },
+            );
             status = res.status;
             await res.arrayBuffer();
           } catch (err) {
@@ -217,12 +249,18 @@ describe('long outages under a steady 100 messages/s', () => {
       expect(ok.length).toBeGreaterThan(500);
       // customers went on writing while PostgreSQL was away: the sandbox accepted, JetStream kept them
       if (OUTAGES.includes('postgres')) {
-        expect(sent.flat().filter((s) => s.phase === 'postgres down' && typeof s.status === 'number' && s.status < 300).length).toBeGreaterThan((OUTAGE_MS / 1000) * 50);
+        expect(
+          sent.flat().filter((s) => s.phase === 'postgres down' && typeof s.status === 'number' && s.status < 300).length,
+        ).toBeGreaterThan((OUTAGE_MS / 1000) * 50);
       }
 
       // every accepted message stored, within two minutes of the end
       const storedBodies = async () =>
-        new Set(((await db.query(`SELECT body FROM tickets.messages WHERE "companyId" = $1`, [companyId])) as Array<{ body: string }>).map((r) => r.body));
+        new Set(
+          ((await db.query(`SELECT body FROM tickets.messages WHERE "companyId" = $1`, [companyId])) as Array<{ body: string }>).map(
+            (r) => r.body,
+          ),
+        );
       await waitFor(
         async () => {
           const stored = await storedBodies();
@@ -231,7 +269,13 @@ describe('long outages under a steady 100 messages/s', () => {
         { timeoutMs: 120_000, intervalMs: 1000 },
       ).catch(async () => {
         const stored = await storedBodies();
-        throw new Error(`not stored: ${ok.filter((s) => !stored.has(s.body)).map((s) => `${s.body} (${s.phase})`).slice(0, 20).join(', ')}`);
+        throw new Error(
+          `not stored: ${ok
+            .filter((s) => !stored.has(s.body))
+            .map((s) => `${s.body} (${s.phase})`)
+            .slice(0, 20)
+            .join(', ')}`,
+        );
       });
 
       // exactly once: no body twice, and nothing stored that was never sent
@@ -257,21 +301,33 @@ describe('long outages under a steady 100 messages/s', () => {
       // nothing dead-lettered for an outage
       const dlqAfter = await deadLetters(companyId);
       // on a failure, say why each was dead-lettered (its Dlq-* headers)
-      expect({ deadLettered: dlqAfter - dlqBefore, why: dlqAfter === dlqBefore ? [] : await deadLetterReasons(companyId) }).toEqual({ deadLettered: 0, why: [] });
+      expect({ deadLettered: dlqAfter - dlqBefore, why: dlqAfter === dlqBefore ? [] : await deadLetterReasons(companyId) }).toEqual({
+        deadLettered: 0,
+        why: [],
+      });
 
       // the live socket got every accepted message once things were back
       await waitFor(async () => ok.every((s) => live.has(s.body)), { timeoutMs: 60_000, intervalMs: 500 }).catch(() => {
-        throw new Error(`not seen live: ${ok.filter((s) => !live.has(s.body)).length} of ${ok.length}, e.g. ${ok.filter((s) => !live.has(s.body)).slice(0, 10).map((s) => `${s.body} (${s.phase})`).join(', ')}`);
+        throw new Error(
+          `not seen live: ${ok.filter((s) => !live.has(s.body)).length} of ${ok.length}, e.g. ${ok
+            .filter((s) => !live.has(s.body))
+            .slice(0, 10)
+            .map((s) => `${s.body} (${s.phase})`)
+            .join(', ')}`,
+        );
       });
       socket.close();
       socket = undefined;
 
       // and the product works as before: a new message is stored and seen live
-      const after = await fetch(`${running.find((p) => p.name === 'whatsapp-sessions')!.url}/whatsappsession/${connectionId}/sandbox/inbound`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ from: number(0), name: 'Cliente 0', body: 'depois de tudo' }),
-      });
+      const after = await fetch(
+        `${running.find((p) => p.name === 'whatsapp-sessions')!.url}/whatsappsession/${connectionId}/sandbox/inbound`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ from: number(0), name: 'Cliente 0', body: 'depois de tudo' }),
+        },
+      );
       expect(after.status).toBeLessThan(300);
       await waitFor(async () => (await storedBodies()).has('depois de tudo'), { timeoutMs: 20_000 });
     },
@@ -290,7 +346,9 @@ async function deadLetterReasons(companyId: number): Promise<string[]> {
     const m = await jsm.streams.getMessage('DLQ', { seq }).catch(() => null);
     if (!m || !prefix.test(m.subject) || m.subject.replace(prefix, '').split('.')[0] !== String(companyId)) continue;
     const h = (name: string) => m.header?.get(name) ?? '';
-    reasons.push(`${m.subject}: ${h('Dlq-Error')} (durable ${h('Dlq-Durable')}, attempts ${h('Dlq-Attempts')}, deliveries ${h('Dlq-Delivery-Count')}, at ${h('Dlq-At')})`);
+    reasons.push(
+      `${m.subject}: ${h('Dlq-Error')} (durable ${h('Dlq-Durable')}, attempts ${h('Dlq-Attempts')}, deliveries ${h('Dlq-Delivery-Count')}, at ${h('Dlq-At')})`,
+    );
   }
   return reasons;
 }

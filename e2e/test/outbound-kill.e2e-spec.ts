@@ -41,7 +41,9 @@ describe('outbound under a kill', () => {
     await waitFor(async () => (await http().get(`/whatsapp/${connectionId}`, { token })).body.status === 'CONNECTED');
     const from = `5511${randomInt(100_000_000, 999_999_999)}`;
     await http().post(`/whatsappsession/${connectionId}/sandbox/inbound`, { token, body: { from, name: 'Cliente', body: 'oi' } });
-    const ticket = await waitFor(async () => (await ticketsHttp.get(`/tickets?showAll=true&searchParam=${from}`, { token })).body.tickets?.[0]);
+    const ticket = await waitFor(
+      async () => (await ticketsHttp.get(`/tickets?showAll=true&searchParam=${from}`, { token })).body.tickets?.[0],
+    );
 
     const accepted: string[] = [];
     let refusals = 0;

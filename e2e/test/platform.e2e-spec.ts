@@ -16,7 +16,12 @@ beforeAll(async () => {
   await ds.initialize();
   await ds.transaction(async (tx) => {
     const plan = await ensureFullPlan(tx);
-    await createCompanyWithAdmin(tx, { name: 'E2E Co', dueDate: isoDateFromNow(30), planId: plan.id, admin: { name: 'E2E Admin', ...admin } });
+    await createCompanyWithAdmin(tx, {
+      name: 'E2E Co',
+      dueDate: isoDateFromNow(30),
+      planId: plan.id,
+      admin: { name: 'E2E Admin', ...admin },
+    });
   });
   await ds.destroy();
   ({ auth, 'messaging-gateway': gateway } = await startProcesses({
@@ -70,7 +75,20 @@ describe('the platform through the gateway', () => {
 
   it('lists the auth routes in the OpenAPI document at /docs (straight to the gateway, as an operator)', async () => {
     const doc = await new HttpClient(gateway.url).get('/docs/openapi.json');
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/auth/login', '/auth/refresh_token', '/auth/logout', '/auth/me', '/users', '/users/{id}', '/users/list', '/settings', '/settings/{key}', '/version']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/auth/login',
+        '/auth/refresh_token',
+        '/auth/logout',
+        '/auth/me',
+        '/users',
+        '/users/{id}',
+        '/users/list',
+        '/settings',
+        '/settings/{key}',
+        '/version',
+      ]),
+    );
   });
 
   it('on SIGTERM finishes the request in flight, closes its connections and exits', async () => {

@@ -36,7 +36,9 @@ type EnvOf<N extends string> = Record<string, string> | ((urls: Urls<N>) => Reco
  * it runs, or given as `{ service, env }` (two of one service). Answers them by name. When one does not
  * become healthy, the others are stopped and its error is thrown.
  */
-export async function startProcesses<N extends string>(wanted: Record<N, EnvOf<N> | { service: string; env: EnvOf<N> }>): Promise<Record<N, ServiceProcess>> {
+export async function startProcesses<N extends string>(
+  wanted: Record<N, EnvOf<N> | { service: string; env: EnvOf<N> }>,
+): Promise<Record<N, ServiceProcess>> {
   const names = Object.keys(wanted) as N[];
   const ports = {} as Record<N, number>;
   for (const name of names) ports[name] = await freePort();
@@ -44,20 +46,32 @@ export async function startProcesses<N extends string>(wanted: Record<N, EnvOf<N
   const started = await Promise.allSettled(
     names.map((name) => {
       const spec = wanted[name];
-      const { service, env } = 'service' in spec && typeof spec.service === 'string' ? (spec as { service: string; env: EnvOf<N> }) : { service: name, env: spec as EnvOf<N> };
+      const { service, env } =
+        'service' in spec && typeof spec.service === 'string'
+          ? (spec as { service: string; env: EnvOf<N> })
+          : { service: name, env: spec as EnvOf<N> };
       return spawnService(service, ports[name], typeof env === 'function' ? env(urls) : env);
     }),
   );
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {
-    await stopProcesses(started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])), 'SIGKILL');
+    await stopProcesses(
+      started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])),
+      'SIGKILL',
+    );
     throw failed.reason;
   }
-  return Object.fromEntries(names.map((n, i) => [n, (started[i] as PromiseFulfilledResult<ServiceProcess>).value])) as Record<N, ServiceProcess>;
+  return Object.fromEntries(names.map((n, i) => [n, (started[i] as PromiseFulfilledResult<ServiceProcess>).value])) as Record<
+    N,
+    ServiceProcess
+  >;
 }
 
 /** Stops services side by side and waits until every one has exited. */
-export async function stopProcesses(processes: ReadonlyArray<ServiceProcess | undefined>, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopProcesses(
+  processes: ReadonlyArray<ServiceProcess | undefined>,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   await Promise.all(processes.map((p) => p?.stop(signal)));
 }
 
@@ -69,7 +83,9 @@ async function spawnService(name: string, port: number, env: Record<string, stri
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = `http://127.0.0.1:${port}`;
   let gone = false;
   void exited.then(() => (gone = true));
@@ -103,7 +119,9 @@ export type PathService = 'auth' | 'tickets' | 'whatsapp-sessions' | 'realtime-g
  * The message path's five services, side by side, wired as `npm start` wires them (the gateway in front of
  * the other four, realtime-gateway reading tickets); `extra` adds to a service's env.
  */
-export function startMessagePath(extra: Partial<Record<PathService, Record<string, string>>> = {}): Promise<Record<PathService, ServiceProcess>> {
+export function startMessagePath(
+  extra: Partial<Record<PathService, Record<string, string>>> = {},
+): Promise<Record<PathService, ServiceProcess>> {
   return startProcesses<PathService>({
     auth: extra.auth ?? {},
     tickets: extra.tickets ?? {},

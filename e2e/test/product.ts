@@ -47,7 +47,10 @@ export class Product {
 
   /** A sandbox connection with one queue, started, connected. */
   async connectedSandbox(token: string, queueId: number) {
-    const created = await this.http.post('/whatsapp', { token, body: { name: `Sandbox ${Date.now()}`, channel: 'sandbox', queueIds: [queueId], isDefault: true } });
+    const created = await this.http.post('/whatsapp', {
+      token,
+      body: { name: `Sandbox ${Date.now()}`, channel: 'sandbox', queueIds: [queueId], isDefault: true },
+    });
     expect(created.status).toBe(201);
     expect((await this.http.post(`/whatsappsession/${created.body.id}`, { token })).status).toBeLessThan(300);
     await waitFor(async () => (await this.http.get(`/whatsapp/${created.body.id}`, { token })).body.status === 'CONNECTED');

@@ -47,7 +47,10 @@ describe('a prompt made in tickets on a connection (whatsapp-sessions)', () => {
     const b = new TestCompany(tickets);
     const adminA = await a.user('admin');
     const queue = await newQueue(tickets, adminA.token);
-    const made = await tickets.http.post('/prompt', { token: adminA.token, body: { name: 'Agente A', prompt: PROMPT_TEXT, queueId: queue.id } });
+    const made = await tickets.http.post('/prompt', {
+      token: adminA.token,
+      body: { name: 'Agente A', prompt: PROMPT_TEXT, queueId: queue.id },
+    });
     expect(made.status).toBe(201);
     const promptId = made.body.id as number;
 
@@ -94,7 +97,10 @@ describe('a prompt made in tickets on a connection (whatsapp-sessions)', () => {
     }
     const after = await createWith(sessionsA, { promptId });
     expect({ status: after.status, promptId: after.body?.promptId }).toEqual({ status: 201, promptId });
-    const other = await svc.http.post('/whatsapp', { token: tokenFor(new TestCompany(tickets).companyId, 'admin'), body: { name: 'Outra', promptId } });
+    const other = await svc.http.post('/whatsapp', {
+      token: tokenFor(new TestCompany(tickets).companyId, 'admin'),
+      body: { name: 'Outra', promptId },
+    });
     expect(other.status).toBe(400);
   });
 });

@@ -40,7 +40,13 @@ async function companyWithApi(name: string) {
   const conn = await product.connectedSandbox(a.token, queue.body.id);
   const apiToken = `api-${randomBytes(16).toString('hex')}`;
   expect((await http.put(`/whatsapp/${conn.id}`, { token: a.token, body: { token: apiToken } })).status).toBe(200);
-  const outbox = async () => (await http.get(`/whatsappsession/${conn.id}/sandbox/outbox`, { token: a.token })).body.items as Array<{ waMessageId: string; to: string; body: string; media: unknown }>;
+  const outbox = async () =>
+    (await http.get(`/whatsappsession/${conn.id}/sandbox/outbox`, { token: a.token })).body.items as Array<{
+      waMessageId: string;
+      to: string;
+      body: string;
+      media: unknown;
+    }>;
   return { ...a, conn, apiToken, outbox };
 }
 
@@ -61,13 +67,20 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     const a = await companyWithApi('Api Loja');
     const live = await product.socketOf(a.token);
     const to = number();
-    const res = await http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: 'Seu pedido #123 saiu para entrega' } });
+    const res = await http.post('/api/messages/send', {
+      token: a.apiToken,
+      body: { number: to, body: 'Seu pedido #123 saiu para entrega' },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ number: to, body: 'Seu pedido #123 saiu para entrega', state: 'queued', ack: 0 });
     const { id, ticketId } = res.body as { id: number; ticketId: number };
     await waitFor(async () => (await a.outbox()).find((i) => i.to === to && i.body === 'Seu pedido #123 saiu para entrega'));
     // the message is in the contact's ticket on that connection, and announced live
-    const messages = (await http.get(`/messages/${ticketId}`, { token: a.token })).body.messages as Array<{ id: number; body: string; fromMe: boolean }>;
+    const messages = (await http.get(`/messages/${ticketId}`, { token: a.token })).body.messages as Array<{
+      id: number;
+      body: string;
+      fromMe: boolean;
+    }>;
     expect(messages.find((m) => m.id === id)).toMatchObject({ body: 'Seu pedido #123 saiu para entrega', fromMe: true });
     await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-appMessage` && e.payload.message?.id === id));
     // the sandbox phone reports it sent, delivered, then read
@@ -97,12 +110,34 @@ describe('the public messages API (POST /api/messages/send with a connection tok
       ['no number', { token: a.apiToken, body: { body: 'oi' } }],
       ['letters in the number', { token: a.apiToken, body: { number: '55119abc87654', body: 'oi' } }],
       ['an empty body without media', { token: a.apiToken, body: { number: to, body: '   ' } }],
-      ['a 20 MB file', { token: a.apiToken, form: mediaForm([{ field: 'medias', name: 'grande.png', data: pngFile({ padTo: 20 * 1024 * 1024 }) }], { number: to, body: 'grande' }) }],
-      ['a file that is not what it says', { token: a.apiToken, form: mediaForm([{ field: 'medias', name: 'falso.png', data: Buffer.from('%PDF-1.4 nada'), type: 'image/png' }], { number: to, body: 'falso' }) }],
+      [
+        'a 20 MB file',
+        {
+          token: a.apiToken,
+          form: mediaForm([{ field: 'medias', name: 'grande.png', data: pngFile({ padTo: 20 * 1024 * 1024 }) }], {
+            number: to,
+            body: 'grande',
+          }),
+        },
+      ],
+      [
+        'a file that is not what it says',
+        {
+          token: a.apiToken,
+          form: mediaForm([{ field: 'medias', name: 'falso.png', data: Buffer.from('%PDF-1.4 nada'), type: 'image/png' }], {
+            number: to,
+            body: 'falso',
+          }),
+        },
+      ],
     ];
     for (const [what, opts] of bad) {
       const r = await http.post('/api/messages/send', opts);
-      expect({ what, status: r.status >= 400 && r.status < 500, json: typeof r.body === 'object' }).toEqual({ what, status: true, json: true });
+      expect({ what, status: r.status >= 400 && r.status < 500, json: typeof r.body === 'object' }).toEqual({
+        what,
+        status: true,
+        json: true,
+      });
     }
     const noNumber = await http.post('/api/messages/send', { token: a.apiToken, body: { body: 'oi' } });
     expect({ status: noNumber.status, error: noNumber.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
@@ -111,19 +146,25 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     expect((await a.outbox()).length).toBe(before);
   });
 
-  it('a send the phone cannot make is given up after its tries: the answer\'s id shows failed with the reason', async () => {
+  it("a send the phone cannot make is given up after its tries: the answer's id shows failed with the reason", async () => {
     const a = await companyWithApi('Api Falha');
     // a US number: valid, but not on the sandbox phone's WhatsApp (12 or 13 digits only)
     const res = await http.post('/api/messages/send', { token: a.apiToken, body: { number: '+1 415 555 0123', body: 'não vai chegar' } });
     expect(res.status).toBe(202);
-    const failed = await waitFor(async () => {
-      const s = (await http.get(`/api/messages/${res.body.id}`, { token: a.apiToken })).body;
-      return s.state === 'failed' ? s : undefined;
-    }, { timeoutMs: 20_000 });
+    const failed = await waitFor(
+      async () => {
+        const s = (await http.get(`/api/messages/${res.body.id}`, { token: a.apiToken })).body;
+        return s.state === 'failed' ? s : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
     expect(failed).toMatchObject({ ack: 0, number: '14155550123' });
     expect(failed.reason).toContain('is not on WhatsApp');
     // the console shows it too
-    const messages = (await http.get(`/messages/${res.body.ticketId}`, { token: a.token })).body.messages as Array<{ id: number; failedReason: string | null }>;
+    const messages = (await http.get(`/messages/${res.body.ticketId}`, { token: a.token })).body.messages as Array<{
+      id: number;
+      failedReason: string | null;
+    }>;
     expect(messages.find((m) => m.id === res.body.id)?.failedReason).toContain('is not on WhatsApp');
     expect((await a.outbox()).length).toBe(0);
   });
@@ -131,7 +172,12 @@ describe('the public messages API (POST /api/messages/send with a connection tok
   it('the same Idempotency-Key twice answers the first call and sends once', async () => {
     const a = await companyWithApi('Api Idem');
     const to = number();
-    const call = () => http.post('/api/messages/send', { token: a.apiToken, headers: { 'idempotency-key': `pedido-${to}` }, body: { number: to, body: 'Pagamento confirmado' } });
+    const call = () =>
+      http.post('/api/messages/send', {
+        token: a.apiToken,
+        headers: { 'idempotency-key': `pedido-${to}` },
+        body: { number: to, body: 'Pagamento confirmado' },
+      });
     const [first, second] = await Promise.all([call(), call()]);
     const third = await call();
     expect([first.status, second.status, third.status]).toEqual([202, 202, 202]);
@@ -142,7 +188,7 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     expect((await a.outbox()).filter((i) => i.to === to)).toHaveLength(1);
   });
 
-  it('tokens stay in their lane: another company\'s token reads nothing here, a user\'s token is refused on the API, a connection\'s on the console', async () => {
+  it("tokens stay in their lane: another company's token reads nothing here, a user's token is refused on the API, a connection's on the console", async () => {
     const a = await companyWithApi('Api Dona');
     const b = await companyWithApi('Api Outra');
     const sent = await http.post('/api/messages/send', { token: a.apiToken, body: { number: number(), body: 'só da loja A' } });
@@ -151,7 +197,11 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     expect((await http.get(`/api/messages/${sent.body.id}`, { token: a.apiToken })).status).toBe(200);
     for (const token of [a.token, 'not-a-token', undefined]) {
       const r = await http.post('/api/messages/send', { token, body: { number: number(), body: 'oi' } });
-      expect({ token: token?.slice(0, 10), status: r.status, error: r.body.error }).toEqual({ token: token?.slice(0, 10), status: 401, error: 'ERR_UNAUTHENTICATED' });
+      expect({ token: token?.slice(0, 10), status: r.status, error: r.body.error }).toEqual({
+        token: token?.slice(0, 10),
+        status: 401,
+        error: 'ERR_UNAUTHENTICATED',
+      });
     }
     const console = await http.get('/tickets', { token: a.apiToken });
     expect([401, 403]).toContain(console.status);
@@ -161,7 +211,11 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     const a = await companyWithApi('Api Rajada');
     const to = number();
     // all at once, as a client's burst comes
-    const answers = await Promise.all(Array.from({ length: QUEUE_MAX + 6 }, (_, i) => http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: `rajada ${i}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: QUEUE_MAX + 6 }, (_, i) =>
+        http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: `rajada ${i}` } }),
+      ),
+    );
     const accepted = answers.filter((r) => r.status === 202);
     const refused = answers.filter((r) => r.status === 429);
     expect(accepted.length).toBeGreaterThanOrEqual(QUEUE_MAX);
@@ -171,7 +225,11 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // the accepted ones all go, each once, never two closer than the pace's interval
     await waitFor(async () => (await a.outbox()).filter((i) => i.to === to).length === accepted.length, { timeoutMs: 20_000 });
-    const page = (await http.get(`/whatsappsession/${a.conn.id}/sandbox/outbox`, { token: a.token })).body.items as Array<{ to: string; body: string; sentAt: string }>;
+    const page = (await http.get(`/whatsappsession/${a.conn.id}/sandbox/outbox`, { token: a.token })).body.items as Array<{
+      to: string;
+      body: string;
+      sentAt: string;
+    }>;
     const ours = page.filter((i) => i.to === to);
     expect(ours.map((i) => i.body).sort()).toEqual(accepted.map((r) => r.body.body as string).sort());
     const times = ours.map((i) => Date.parse(i.sentAt)).sort((x, y) => x - y);
@@ -180,19 +238,32 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(interval - 5);
   });
 
-  it('an agent\'s reply on the same connection goes out at once, not behind the API\'s paced queue', async () => {
+  it("an agent's reply on the same connection goes out at once, not behind the API's paced queue", async () => {
     const a = await companyWithApi('Api e Agente');
     const live = await product.socketOf(a.token);
     live.socket.emit('joinTickets', 'pending');
     const customer = number();
-    expect((await http.post(`/whatsappsession/${a.conn.id}/sandbox/inbound`, { token: a.token, body: { from: customer, name: 'Rita', body: 'Oi' } })).status).toBeLessThan(300);
-    const seen = await waitFor(async () => live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === customer));
+    expect(
+      (
+        await http.post(`/whatsappsession/${a.conn.id}/sandbox/inbound`, {
+          token: a.token,
+          body: { from: customer, name: 'Rita', body: 'Oi' },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const seen = await waitFor(async () =>
+      live.events.find((e) => e.name === `company-${a.user.companyId}-ticket` && e.payload.ticket?.contact?.number === customer),
+    );
     const ticketId = seen.payload.ticket.id as number;
     live.socket.disconnect();
     expect((await http.put(`/tickets/${ticketId}`, { token: a.token, body: { status: 'open' } })).status).toBe(200);
     // a full queue of API sends, one every 100 ms: the last one goes out 700 ms or more from now
     const to = number();
-    const answers = await Promise.all(Array.from({ length: QUEUE_MAX }, (_, i) => http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: `fila ${i}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: QUEUE_MAX }, (_, i) =>
+        http.post('/api/messages/send', { token: a.apiToken, body: { number: to, body: `fila ${i}` } }),
+      ),
+    );
     const accepted = answers.filter((r) => r.status === 202).length;
     expect(accepted).toBeGreaterThanOrEqual(QUEUE_MAX - 1);
     type Sent = { to: string; body: string; sentAt: string };
@@ -214,13 +285,15 @@ describe('the public messages API (POST /api/messages/send with a connection tok
 
   it('the OpenAPI at /docs documents the public API with its answers, and no internal route', async () => {
     // straight to the gateway, as an operator (a proxied call is not answered there)
-    const doc = (await new HttpClient(product.gatewayUrl).get('/docs/openapi.json')).body as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+    const doc = (await new HttpClient(product.gatewayUrl).get('/docs/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    };
     expect(Object.keys(doc.paths['/api/messages/send']?.post?.responses ?? {}).sort()).toEqual(['202', '400', '401', '403', '429']);
     expect(doc.paths['/api/messages/{id}']?.get).toBeDefined();
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
   });
 
-  it('a plan without the external API answers 403 with the spec\'s text; a disabled company 401', async () => {
+  it("a plan without the external API answers 403 with the spec's text; a disabled company 401", async () => {
     const noPlan = await companyWithApi('Api Sem Plano');
     await authDb(async (q) => {
       const [plan] = (await q(

@@ -39,7 +39,10 @@ async function scheduleMany(prefix: string, n: number, firstInMs: number, spread
   const ids: number[] = [];
   const base = Date.now() + firstInMs;
   for (let i = 0; i < n; i++) {
-    const res = await api().post('/schedules', { token, body: { body: `${prefix} ${i}`, contactId, sendAt: new Date(base + Math.round((spreadMs * i) / n)).toISOString() } });
+    const res = await api().post('/schedules', {
+      token,
+      body: { body: `${prefix} ${i}`, contactId, sendAt: new Date(base + Math.round((spreadMs * i) / n)).toISOString() },
+    });
     expect(res.status).toBe(201);
     ids.push(res.body.id);
   }
@@ -49,7 +52,10 @@ async function scheduleMany(prefix: string, n: number, firstInMs: number, spread
 async function expectSentOnce(prefix: string, ids: number[]): Promise<void> {
   await waitFor(
     async () => {
-      const rows: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM tickets.schedules WHERE id = ANY($1::int[]) AND status = 'ENVIADA'`, [ids]);
+      const rows: Array<{ n: number }> = await db.query(
+        `SELECT count(*)::int AS n FROM tickets.schedules WHERE id = ANY($1::int[]) AND status = 'ENVIADA'`,
+        [ids],
+      );
       return rows[0]?.n === ids.length;
     },
     { timeoutMs: 50_000, intervalMs: 250 },
@@ -76,7 +82,11 @@ beforeAll(async () => {
   db = createDataSource(whatsappDatabase(TEST_DATABASE_URL, 1));
   await db.initialize();
   // two tickets processes: two workers of the schedules queue
-  const started = await startProcesses({ one: { service: 'tickets', env: {} }, two: { service: 'tickets', env: {} }, sessions: { service: 'whatsapp-sessions', env: sessionsEnv } });
+  const started = await startProcesses({
+    one: { service: 'tickets', env: {} },
+    two: { service: 'tickets', env: {} },
+    sessions: { service: 'whatsapp-sessions', env: sessionsEnv },
+  });
   workers = [started.one, started.two];
   sessions = started.sessions;
   const http = new HttpClient(sessions.url);
@@ -88,7 +98,9 @@ beforeAll(async () => {
   const ticket = await waitFor(async () => (await api().get(`/tickets?showAll=true&searchParam=${from}`, { token })).body.tickets?.[0]);
   contactId = ticket.contact.id;
   // tickets knows the connection is up before anything is due
-  await waitFor(async () => (await db.query(`SELECT status FROM tickets.connections WHERE id = $1`, [connectionId]))[0]?.status === 'CONNECTED');
+  await waitFor(
+    async () => (await db.query(`SELECT status FROM tickets.connections WHERE id = $1`, [connectionId]))[0]?.status === 'CONNECTED',
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -116,7 +128,10 @@ describe('scheduled messages under kills (BullMQ delayed jobs)', () => {
     workers = [restarted.tickets];
     await expectSentOnce('all-restarted', ids);
     // sent late, but sent: after their time, never before
-    const early: Array<{ n: number }> = await db.query(`SELECT count(*)::int AS n FROM tickets.schedules WHERE id = ANY($1::int[]) AND "sentAt" < "sendAt"`, [ids]);
+    const early: Array<{ n: number }> = await db.query(
+      `SELECT count(*)::int AS n FROM tickets.schedules WHERE id = ANY($1::int[]) AND "sentAt" < "sendAt"`,
+      [ids],
+    );
     expect(early[0]?.n).toBe(0);
   }, 120_000);
 });

@@ -31,9 +31,18 @@ beforeAll(async () => {
     realtime: { service: 'realtime-gateway', env: { TICKETS_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'debug' } },
     edge: {
       service: 'messaging-gateway',
-      env: (urls) => ({ AUTH_URL: urls.auth, TICKETS_URL: 'http://127.0.0.1:1', REALTIME_URL: urls.realtime, TRUSTED_PROXIES: 'none', LOG_LEVEL: 'debug' }),
+      env: (urls) => ({
+        AUTH_URL: urls.auth,
+        TICKETS_URL: 'http://127.0.0.1:1',
+        REALTIME_URL: urls.realtime,
+        TRUSTED_PROXIES: 'none',
+        LOG_LEVEL: 'debug',
+      }),
     },
-    behindProxy: { service: 'messaging-gateway', env: (urls) => ({ AUTH_URL: urls.auth, TICKETS_URL: 'http://127.0.0.1:1', TRUSTED_PROXIES: 'loopback' }) },
+    behindProxy: {
+      service: 'messaging-gateway',
+      env: (urls) => ({ AUTH_URL: urls.auth, TICKETS_URL: 'http://127.0.0.1:1', TRUSTED_PROXIES: 'loopback' }),
+    },
   }));
 });
 
@@ -42,7 +51,9 @@ afterAll(async () => {
 });
 
 const wrongLogin = (gateway: ServiceProcess, forwardedFor: string) =>
-  new HttpClient(gateway.url, { 'x-forwarded-for': forwardedFor }).post('/auth/login', { body: { email: uniqueEmail('spray'), password: 'guess-123' } });
+  new HttpClient(gateway.url, { 'x-forwarded-for': forwardedFor }).post('/auth/login', {
+    body: { email: uniqueEmail('spray'), password: 'guess-123' },
+  });
 
 describe('client addresses through the API host', () => {
   it('a spoofed X-Forwarded-For does not move the per-address sign-in limit', async () => {
@@ -62,7 +73,10 @@ describe('client addresses through the API host', () => {
 
 describe('tokens in logs', () => {
   it('a token sent in the query string of the socket handshake is never written to a log', async () => {
-    const token = signAccessToken({ id: 1_999_999_101, companyId: 990_001, profile: 'user', super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+    const token = signAccessToken(
+      { id: 1_999_999_101, companyId: 990_001, profile: 'user', super: false, sid: randomUUID() },
+      TEST_JWT_SECRET,
+    );
     // websocket is the one transport the server takes; the handshake's URL carries the token
     const socket = io(edge.url, { path: '/socket.io', transports: ['websocket'], query: { token }, reconnection: false, forceNew: true });
     await new Promise<void>((resolve, reject) => {
@@ -73,7 +87,7 @@ describe('tokens in logs', () => {
     await new Promise((r) => setTimeout(r, 300));
     const signature = token.split('.')[2] ?? token;
     // (both run at debug level: whatever they log of the handshake must not carry the token)
-    for (const p of [edge, realtime]) expect({ process: p.name, leaked: p.output().includes(signature) }).toEqual({ process: p.name, leaked: false });
+    for (const p of [edge, realtime])
+      expect({ process: p.name, leaked: p.output().includes(signature) }).toEqual({ process: p.name, leaked: false });
   });
 });
-

@@ -35,11 +35,17 @@ export default {
     };
     return {
       Literal: (node) => {
-        if (node.parent?.type === 'ImportDeclaration' || node.parent?.type === 'ExportNamedDeclaration' || node.parent?.type === 'ExportAllDeclaration') return;
+        if (
+          node.parent?.type === 'ImportDeclaration' ||
+          node.parent?.type === 'ExportNamedDeclaration' ||
+          node.parent?.type === 'ExportAllDeclaration'
+        )
+          return;
         check(node);
       },
       TemplateLiteral: (node) => check(node),
-      'CallExpression > MemberExpression.callee > Identifier.property[name="createQueryBuilder"]': (node) => context.report({ node, messageId: 'builder' }),
+      'CallExpression > MemberExpression.callee > Identifier.property[name="createQueryBuilder"]': (node) =>
+        context.report({ node, messageId: 'builder' }),
     };
   },
 };

@@ -16,10 +16,7 @@ import { TokenRevocation } from './tokens.js';
 export async function mirroredRevocation(redis: Redis): Promise<TokenRevocation> {
   const revocation = new TokenRevocation(redis);
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    revocation.mirror().catch(() => undefined),
-    new Promise((resolve) => (timer = setTimeout(resolve, 3000))),
-  ]);
+  await Promise.race([revocation.mirror().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 3000)))]);
   clearTimeout(timer);
   return revocation;
 }
@@ -36,7 +33,11 @@ export class AuthLibModule {
         { provide: AUTH_OPTIONS, useValue: options },
         { provide: TokenRevocation, useFactory: (redis: Redis) => mirroredRevocation(redis), inject: [REDIS] },
         // auth owns the bucket; with per-service NATS users the others may only read it
-        { provide: UserDirectory, useFactory: (bus: EventBus) => UserDirectory.open(bus.connection, { create: Boolean(options.directoryOwner) || !bus.user }), inject: [EventBus] },
+        {
+          provide: UserDirectory,
+          useFactory: (bus: EventBus) => UserDirectory.open(bus.connection, { create: Boolean(options.directoryOwner) || !bus.user }),
+          inject: [EventBus],
+        },
         JwtStrategy,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
       ],

@@ -67,5 +67,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
  * was signed answers 403 `stale` (the app refreshes once and retries, with the current rights).
  */
 function revokedError(kind: 'ended' | 'stale'): DomainError {
-  return kind === 'stale' ? new DomainError('ERR_SESSION_EXPIRED', { reason: 'stale' }, undefined, 403) : new DomainError('ERR_SESSION_EXPIRED');
+  return kind === 'stale'
+    ? new DomainError('ERR_SESSION_EXPIRED', { reason: 'stale' }, undefined, 403)
+    : new DomainError('ERR_SESSION_EXPIRED');
 }

@@ -2,7 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import type { PlanFlags } from '@wa/contracts';
 import { assertPlanAllows, companyActive, planRefusal } from './plan-access.js';
 
-const plan = (over: Partial<PlanFlags> = {}): PlanFlags => ({ useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true, ...over });
+const plan = (over: Partial<PlanFlags> = {}): PlanFlags => ({
+  useCampaigns: true,
+  useKanban: true,
+  useOpenAi: true,
+  useIntegrations: true,
+  useSchedules: true,
+  useInternalChat: true,
+  useExternalApi: true,
+  ...over,
+});
 
 describe('the one plan check', () => {
   it('a company is active until the end of its due date on its own clock, and never while disabled', () => {
@@ -20,6 +29,8 @@ describe('the one plan check', () => {
     expect(planRefusal({ active: true, plan: plan({ useOpenAi: false }) }, 'useOpenAi')).toBe('not-in-plan');
     expect(planRefusal({ active: true, plan: null }, 'useKanban')).toBe('not-in-plan');
     expect(planRefusal({ active: true, plan: plan() }, 'useKanban')).toBeNull();
-    expect(() => assertPlanAllows({ active: true, plan: plan({ useKanban: false }) }, 'useKanban')).toThrow(expect.objectContaining({ code: 'ERR_NO_PERMISSION' }));
+    expect(() => assertPlanAllows({ active: true, plan: plan({ useKanban: false }) }, 'useKanban')).toThrow(
+      expect.objectContaining({ code: 'ERR_NO_PERMISSION' }),
+    );
   });
 });

@@ -12,7 +12,12 @@ import { companyTimeZone, todayIn } from '@wa/domain';
 export const NO_PLAN_PERMISSION = 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.';
 
 /** Not disabled and not past its due date (YYYY-MM-DD, the last day it may work) in its time zone (its `timezone` setting). */
-export function companyActive(status: boolean, dueDate: string | null | undefined, timeZoneSetting?: string | null, now: Date = new Date()): boolean {
+export function companyActive(
+  status: boolean,
+  dueDate: string | null | undefined,
+  timeZoneSetting?: string | null,
+  now: Date = new Date(),
+): boolean {
   if (!status) return false;
   if (!dueDate) return true;
   return dueDate.slice(0, 10) >= todayIn(companyTimeZone(timeZoneSetting), now);

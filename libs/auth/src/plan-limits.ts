@@ -33,7 +33,8 @@ export class PlanLimitsClient {
         signal: AbortSignal.timeout(LIMITS_TIMEOUT_MS),
       });
       if (res.status === 200) return ((await res.json()) as CompanyApiAccess).limits ?? null;
-      if (res.status !== 404) this.logger.warn({ companyId, status: res.status }, 'plan limits: auth did not answer; the create goes on unchecked');
+      if (res.status !== 404)
+        this.logger.warn({ companyId, status: res.status }, 'plan limits: auth did not answer; the create goes on unchecked');
       return null;
     } catch (err) {
       this.logger.warn({ companyId, err: (err as Error)?.message }, 'plan limits: auth not reachable; the create goes on unchecked');

@@ -1,4 +1,12 @@
-import { applyDecorators, createParamDecorator, Inject, Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  Inject,
+  Injectable,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { DomainError, Public } from '@wa/server-kit';
 import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
@@ -11,7 +19,12 @@ const SERVICE_TOKEN_TTL_S = 60;
 
 /** A short token one service shows another on an internal route (signed with the shared JWT secret). */
 export function signServiceToken(service: string, secret: string): string {
-  return jwt.sign({ svc: service }, secretKey(secret), { expiresIn: SERVICE_TOKEN_TTL_S, issuer: TOKEN_ISSUER, audience: INTERNAL_AUDIENCE, algorithm: 'HS256' });
+  return jwt.sign({ svc: service }, secretKey(secret), {
+    expiresIn: SERVICE_TOKEN_TTL_S,
+    issuer: TOKEN_ISSUER,
+    audience: INTERNAL_AUDIENCE,
+    algorithm: 'HS256',
+  });
 }
 
 /** The calling service's name, or undefined when the token is not a valid service token. */
@@ -53,16 +66,26 @@ export interface ApiIdentity {
 
 /** The gateway's word that a call of the public API comes from this connection (in place of its API token). */
 export function signApiIdentity(identity: ApiIdentity, secret: string): string {
-  return jwt.sign({ svc: 'messaging-gateway', api: identity }, secretKey(secret), { expiresIn: SERVICE_TOKEN_TTL_S, issuer: TOKEN_ISSUER, audience: INTERNAL_AUDIENCE, algorithm: 'HS256' });
+  return jwt.sign({ svc: 'messaging-gateway', api: identity }, secretKey(secret), {
+    expiresIn: SERVICE_TOKEN_TTL_S,
+    issuer: TOKEN_ISSUER,
+    audience: INTERNAL_AUDIENCE,
+    algorithm: 'HS256',
+  });
 }
 
 export function verifyApiIdentity(token: string | undefined, secret: string): ApiIdentity | undefined {
   if (!token) return undefined;
   try {
-    const payload = jwt.verify(token, secretKey(secret), { issuer: TOKEN_ISSUER, audience: INTERNAL_AUDIENCE, algorithms: ['HS256'] }) as { api?: Partial<ApiIdentity> };
+    const payload = jwt.verify(token, secretKey(secret), { issuer: TOKEN_ISSUER, audience: INTERNAL_AUDIENCE, algorithms: ['HS256'] }) as {
+      api?: Partial<ApiIdentity>;
+    };
     const api = payload?.api;
     if (!api || !Number.isSafeInteger(api.companyId) || !Number.isSafeInteger(api.connectionId)) return undefined;
-    const pace = api.pace && Number.isFinite(api.pace.notBefore) && Number.isFinite(api.pace.intervalMs) ? { notBefore: api.pace.notBefore, intervalMs: api.pace.intervalMs } : undefined;
+    const pace =
+      api.pace && Number.isFinite(api.pace.notBefore) && Number.isFinite(api.pace.intervalMs)
+        ? { notBefore: api.pace.notBefore, intervalMs: api.pace.intervalMs }
+        : undefined;
     return { companyId: api.companyId as number, connectionId: api.connectionId as number, ...(pace ? { pace } : {}) };
   } catch {
     return undefined;

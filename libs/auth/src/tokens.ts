@@ -20,15 +20,24 @@ export function secretKey(secret: string): KeyObject {
   return key;
 }
 
-export function signAccessToken(claims: Omit<AccessTokenClaims, 'iat' | 'exp' | 'iatMs'>, secret: string, ttlSeconds = ACCESS_TOKEN_TTL_S): string {
-  return jwt.sign({ ...claims, iatMs: Date.now() }, secretKey(secret), { expiresIn: Math.min(ttlSeconds, ACCESS_TOKEN_TTL_S), issuer: TOKEN_ISSUER, algorithm: 'HS256' });
+export function signAccessToken(
+  claims: Omit<AccessTokenClaims, 'iat' | 'exp' | 'iatMs'>,
+  secret: string,
+  ttlSeconds = ACCESS_TOKEN_TTL_S,
+): string {
+  return jwt.sign({ ...claims, iatMs: Date.now() }, secretKey(secret), {
+    expiresIn: Math.min(ttlSeconds, ACCESS_TOKEN_TTL_S),
+    issuer: TOKEN_ISSUER,
+    algorithm: 'HS256',
+  });
 }
 
 /**
  * Why a token is refused. `revoked`: its session ended or its user was deleted (sign in again); `stale`: its
  * user's profile changed after it was signed (refresh, and the new token carries the current rights).
  */
-export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'revoked' | 'stale' };
+export type VerifyResult =
+  { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'revoked' | 'stale' };
 
 /**
  * A revocation as it arrives (pushed by auth through Redis): a login session ended, a user deleted, a user's
@@ -93,7 +102,8 @@ export function verifiedClaims(token: string, secret: string): AccessTokenClaims
 /** Remembers a token whose signature, issuer and expiry were just checked (by jsonwebtoken or passport-jwt). */
 export function rememberVerified(token: string, secret: string, claims: AccessTokenClaims): void {
   // one frozen copy is handed to every later request with this token: none of them can change it for another
-  if (isClaims(claims) && typeof claims.exp === 'number' && claims.exp * 1000 > Date.now()) verifiedCache(secret).set(token, Object.freeze({ ...claims }));
+  if (isClaims(claims) && typeof claims.exp === 'number' && claims.exp * 1000 > Date.now())
+    verifiedCache(secret).set(token, Object.freeze({ ...claims }));
 }
 
 /** Signature and expiry only (no I/O). */
@@ -302,7 +312,14 @@ export class TokenRevocation {
         const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${REVOKED_PREFIX}*`, 'COUNT', 1000);
         cursor = next;
         if (keys.length === 0) continue;
-        const answers = await this.redis.pipeline(keys.flatMap((k) => [['pttl', k], ['get', k]])).exec();
+        const answers = await this.redis
+          .pipeline(
+            keys.flatMap((k) => [
+              ['pttl', k],
+              ['get', k],
+            ]),
+          )
+          .exec();
         keys.forEach((key, i) => {
           const ttl = Number(answers?.[2 * i]?.[1] ?? -2);
           if (ttl > 0) this.remember(key, ttl, Number(answers?.[2 * i + 1]?.[1] ?? 0) || 0);

@@ -56,7 +56,12 @@ export function directoryPutEvent(user: DirectoryUser, version: number): Directo
  */
 export function directoryRemoveEvent(companyId: number, userId: number): DirectoryEvent {
   const k = key(companyId, userId);
-  return { subject: directorySubject(companyId, userId), msgId: `dir:${k}:del:${randomUUID()}`, payload: null, headers: { 'KV-Operation': 'DEL' } };
+  return {
+    subject: directorySubject(companyId, userId),
+    msgId: `dir:${k}:del:${randomUUID()}`,
+    payload: null,
+    headers: { 'KV-Operation': 'DEL' },
+  };
 }
 
 /**
@@ -73,7 +78,9 @@ export class UserDirectory {
    */
   static async open(nc: NatsConnection, opts: { create?: boolean } = { create: true }): Promise<UserDirectory> {
     const views = nc.jetstream().views;
-    const kv = opts.create ? await views.kv(USER_DIRECTORY_BUCKET, { history: 1 }) : await views.kv(USER_DIRECTORY_BUCKET, { bindOnly: true });
+    const kv = opts.create
+      ? await views.kv(USER_DIRECTORY_BUCKET, { history: 1 })
+      : await views.kv(USER_DIRECTORY_BUCKET, { bindOnly: true });
     return new UserDirectory(kv);
   }
 

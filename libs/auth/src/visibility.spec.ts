@@ -13,7 +13,7 @@ describe('ticket visibility', () => {
     expect(maySeeTicket(9, { ...agent, super: true, queueIds: [] }, { queueId: null, userId: null })).toBe(true);
   });
 
-  it("lets an agent see the tickets of their queues, held by anyone or nobody", () => {
+  it('lets an agent see the tickets of their queues, held by anyone or nobody', () => {
     expect(maySeeTicket(9, agent, { queueId: 3, userId: null })).toBe(true);
     expect(maySeeTicket(9, agent, { queueId: 3, userId: 8 })).toBe(true);
   });

@@ -7,7 +7,15 @@ import { TokenRevocation } from '../src/index.js';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let nextUser = 900_000_000 + Math.floor(Math.random() * 1_000_000);
-const claims = (): AccessTokenClaims => ({ id: nextUser++, companyId: 1, profile: 'user', super: false, sid: randomUUID(), iat: 0, exp: 0 });
+const claims = (): AccessTokenClaims => ({
+  id: nextUser++,
+  companyId: 1,
+  profile: 'user',
+  super: false,
+  sid: randomUUID(),
+  iat: 0,
+  exp: 0,
+});
 
 describe('TokenRevocation mirrored in memory', () => {
   let redis: Redis;

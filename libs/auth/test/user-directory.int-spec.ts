@@ -10,7 +10,15 @@ async function soon(check: () => boolean): Promise<boolean> {
   while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   return check();
 }
-const user = (id: number, queueIds: number[]): DirectoryUser => ({ id, companyId, name: `Agente ${id}`, profile: 'user', queueIds, allTicket: 'desabled', super: false });
+const user = (id: number, queueIds: number[]): DirectoryUser => ({
+  id,
+  companyId,
+  name: `Agente ${id}`,
+  profile: 'user',
+  queueIds,
+  allTicket: 'desabled',
+  super: false,
+});
 
 describe('UserDirectory mirrored in memory', () => {
   let writerConn: NatsConnection;

@@ -11,7 +11,13 @@ describe('a token verified once per process', () => {
   const secret = `secret-${randomUUID()}`;
   let redis: Redis;
   let revocation: TokenRevocation;
-  const user = () => ({ id: 800_000_000 + Math.floor(Math.random() * 1_000_000), companyId: 7, profile: 'user' as const, super: false, sid: randomUUID() });
+  const user = () => ({
+    id: 800_000_000 + Math.floor(Math.random() * 1_000_000),
+    companyId: 7,
+    profile: 'user' as const,
+    super: false,
+    sid: randomUUID(),
+  });
 
   beforeAll(async () => {
     redis = new Redis(REDIS_URL);

@@ -6,4 +6,6 @@
  */
 export type RequestDto<Dto, Request> = [Exclude<keyof Dto, keyof Request>, Exclude<keyof Request, keyof Dto>] extends [never, never]
   ? Request
-  : { readonly 'fields in only one of the DTO and its request type': Exclude<keyof Dto, keyof Request> | Exclude<keyof Request, keyof Dto> };
+  : {
+      readonly 'fields in only one of the DTO and its request type': Exclude<keyof Dto, keyof Request> | Exclude<keyof Request, keyof Dto>;
+    };

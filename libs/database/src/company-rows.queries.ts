@@ -5,4 +5,5 @@ export const COMPANY_TABLES = `SELECT c.table_name AS name FROM information_sche
       WHERE c.table_schema = $1 AND c.column_name = 'companyId' AND t.table_type = 'BASE TABLE' ORDER BY c.table_name`;
 
 /** Deletes company `$1`'s rows of one table (`schema` checked by the caller, quotes dropped from `table`). */
-export const deleteCompanyRowsSql = (schema: string, table: string): string => `DELETE FROM "${schema}"."${table.replace(/"/g, '')}" WHERE "companyId" = $1`;
+export const deleteCompanyRowsSql = (schema: string, table: string): string =>
+  `DELETE FROM "${schema}"."${table.replace(/"/g, '')}" WHERE "companyId" = $1`;

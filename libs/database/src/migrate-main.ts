@@ -8,7 +8,11 @@ import { grantSchemaSql, LOCK_ROLE, ROLE_EXISTS, roleStatementSql } from './migr
  * made by the schema's owner (DATABASE_URL), then makes that URL's user the service's own role: it can log in
  * with that password and read and write the tables of this schema, and nothing of any other service's.
  */
-export async function migrateMain(service: string, database: ServiceDatabaseOptions, serviceUrl = process.env.SERVICE_DATABASE_URL): Promise<void> {
+export async function migrateMain(
+  service: string,
+  database: ServiceDatabaseOptions,
+  serviceUrl = process.env.SERVICE_DATABASE_URL,
+): Promise<void> {
   const done = await runMigrations(database);
   process.stdout.write(`${service}: ${done.length ? `applied ${done.join(', ')}` : 'no pending migration'}\n`);
   if (!serviceUrl) return;
@@ -30,7 +34,8 @@ export async function grantServiceRole(ownerUrl: string, schema: string, service
   const role = decodeURIComponent(target.username);
   const password = decodeURIComponent(target.password);
   if (role === decodeURIComponent(new URL(ownerUrl).username)) return undefined;
-  if (!IDENTIFIER.test(role)) throw new Error(`SERVICE_DATABASE_URL: the user ${JSON.stringify(role)} must be a lower-case identifier (letters, digits, _)`);
+  if (!IDENTIFIER.test(role))
+    throw new Error(`SERVICE_DATABASE_URL: the user ${JSON.stringify(role)} must be a lower-case identifier (letters, digits, _)`);
   if (!IDENTIFIER.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (password.length < 16) throw new Error('SERVICE_DATABASE_URL: the password must be at least 16 characters');
   const ds = new DataSource({ type: 'postgres', url: ownerUrl, extra: { max: 1 } });

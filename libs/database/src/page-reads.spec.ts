@@ -52,7 +52,9 @@ describe('keptPlansTransaction (PostgreSQL)', () => {
       }),
     ).rejects.toThrow('the work failed');
     // a statement that fails inside the work is rolled back the same way
-    await expect(keptPlansTransaction(db, (tx) => tx.query(`INSERT INTO public.${table} (id) VALUES (1)`))).rejects.toThrow(/duplicate key/);
+    await expect(keptPlansTransaction(db, (tx) => tx.query(`INSERT INTO public.${table} (id) VALUES (1)`))).rejects.toThrow(
+      /duplicate key/,
+    );
     expect(await count()).toBe(1);
     const [{ idle }] = await db.query(`SELECT (pg_current_xact_id_if_assigned() IS NULL) AS idle`);
     expect(idle).toBe(true);

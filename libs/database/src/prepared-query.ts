@@ -22,7 +22,8 @@ export function statementName(text: string): string {
  */
 export async function queryPrepared<T>(target: DataSource | EntityManager, text: string, values: unknown[]): Promise<T[]> {
   const runner = 'queryRunner' in target ? target.queryRunner : undefined;
-  const driver = (runner ? undefined : 'driver' in target ? target.driver : target.connection.driver) as { master?: PgQueryable } | undefined;
+  const driver = (runner ? undefined : 'driver' in target ? target.driver : target.connection.driver) as
+    { master?: PgQueryable } | undefined;
   const client = runner ? (runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection : driver?.master;
   if (!client || (runner && runner.isReleased)) return target.query(text, values);
   const result = await client.query({ name: statementName(text), text, values });

@@ -1,7 +1,18 @@
 import type { ConsumerMessages, JetStreamClient, JsMsg, MsgHdrs, NatsConnection } from 'nats';
 import { headers as natsHeaders } from 'nats';
 import type { BusLogger, BusMessage, ConsumerHandle, ConsumerSpec, ConsumerStats } from './types.js';
-import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, errorMessage, headerValue, isTransientError, laneOf, outageDelay, positiveInt, pullExpiresMs } from './util.js';
+import {
+  DEFAULT_BACKOFF_MS,
+  backoffDelay,
+  dlqSubject,
+  errorMessage,
+  headerValue,
+  isTransientError,
+  laneOf,
+  outageDelay,
+  positiveInt,
+  pullExpiresMs,
+} from './util.js';
 
 /** Headers put on a dead-lettered message. */
 export const DlqHeaders = {
@@ -334,7 +345,14 @@ export class ConsumerRunner<T> implements ConsumerHandle {
   async callHandler(batch: Held<T>[]): Promise<void> {
     const slow = setTimeout(() => {
       this.log.warn(
-        { stream: this.spec.stream, durable: this.spec.durable, subject: batch[0].m.subject, seq: batch[0].m.seq, size: batch.length, ms: this.spec.ackWaitMs },
+        {
+          stream: this.spec.stream,
+          durable: this.spec.durable,
+          subject: batch[0].m.subject,
+          seq: batch[0].m.seq,
+          size: batch.length,
+          ms: this.spec.ackWaitMs,
+        },
         'event-bus: handler still running after ack wait; its lane is blocked',
       );
     }, this.spec.ackWaitMs);
@@ -549,7 +567,13 @@ class Lane<T> {
       } catch (err) {
         if (!this.r.spec.isTransient(err)) {
           this.r.log.warn(
-            { stream: this.r.spec.stream, durable: this.r.spec.durable, size: batch.length, firstSeq: batch[0].m.seq, err: errorMessage(err) },
+            {
+              stream: this.r.spec.stream,
+              durable: this.r.spec.durable,
+              size: batch.length,
+              firstSeq: batch[0].m.seq,
+              err: errorMessage(err),
+            },
             'event-bus: batch failed; handling its messages one by one',
           );
           break;
@@ -578,7 +602,16 @@ class Lane<T> {
     const log = outage === 1 || outage % 10 === 0 ? this.r.log.warn : undefined;
     log?.call(
       this.r.log,
-      { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: batch[0].m.subject, seq: batch[0].m.seq, size: batch.length, outage, retryInMs: delay, err: errorMessage(err) },
+      {
+        stream: this.r.spec.stream,
+        durable: this.r.spec.durable,
+        subject: batch[0].m.subject,
+        seq: batch[0].m.seq,
+        size: batch.length,
+        outage,
+        retryInMs: delay,
+        err: errorMessage(err),
+      },
       'event-bus: a dependency is unreachable; waiting it out',
     );
     if (this.r.isStopping) {
@@ -627,7 +660,15 @@ class Lane<T> {
         }
         const delay = backoffDelay(backoffMs, tries);
         this.r.log.warn(
-          { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: h.m.subject, seq: h.m.seq, delivery: tries, redeliverInMs: delay, err: errorMessage(lastErr) },
+          {
+            stream: this.r.spec.stream,
+            durable: this.r.spec.durable,
+            subject: h.m.subject,
+            seq: h.m.seq,
+            delivery: tries,
+            redeliverInMs: delay,
+            err: errorMessage(lastErr),
+          },
           'event-bus: handler failed; delivered again later',
         );
         this.r.redeliverLater(h, delay);
@@ -640,7 +681,15 @@ class Lane<T> {
       }
       const delay = backoffDelay(backoffMs, failures);
       this.r.log.warn(
-        { stream: this.r.spec.stream, durable: this.r.spec.durable, subject: h.m.subject, seq: h.m.seq, attempt: failures, retryInMs: delay, err: errorMessage(lastErr) },
+        {
+          stream: this.r.spec.stream,
+          durable: this.r.spec.durable,
+          subject: h.m.subject,
+          seq: h.m.seq,
+          attempt: failures,
+          retryInMs: delay,
+          err: errorMessage(lastErr),
+        },
         'event-bus: handler failed; retrying',
       );
       if (delay > 0) await this.r.sleep(delay);

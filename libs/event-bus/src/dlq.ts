@@ -118,7 +118,9 @@ export class DeadLetters {
       if (!k.startsWith('Dlq-') && !k.startsWith('Nats-')) for (const v of m.header.values(k)) h.append(k, v);
     }
     h.set('Dlq-Replay-Of', String(id));
-    const ack = await this.nc.jetstream().publish(d.subject, m.data, { msgID: `dlq-replay:${d.stream}:${d.durable}:${d.streamSeq || id}`, headers: h });
+    const ack = await this.nc
+      .jetstream()
+      .publish(d.subject, m.data, { msgID: `dlq-replay:${d.stream}:${d.durable}:${d.streamSeq || id}`, headers: h });
     if (!opts.keep) await this.jsm.streams.deleteMessage(DLQ_STREAM.name, id, false);
     return { id, subject: d.subject, duplicate: ack.duplicate };
   }

@@ -114,7 +114,10 @@ export class EventBus {
   static async connect(opts: BusOptions): Promise<EventBus> {
     const log = opts.logger ?? defaultLogger;
     const nc = await connect({
-      servers: opts.servers.split(',').map((s) => s.trim()).filter(Boolean),
+      servers: opts.servers
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       name: opts.name,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
@@ -133,7 +136,7 @@ export class EventBus {
       const limited = (s: StreamSpec): StreamSpec => ({
         ...s,
         maxAgeMs: s.maxAgeMs ?? limits.maxAgeMs,
-        maxBytes: s.maxBytes ?? (opts.limits?.maxBytes ?? DEFAULT_STREAM_BYTES[s.name] ?? limits.maxBytes),
+        maxBytes: s.maxBytes ?? opts.limits?.maxBytes ?? DEFAULT_STREAM_BYTES[s.name] ?? limits.maxBytes,
       });
       const dupMs = opts.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS;
       for (const s of streams) await bus.ensureStream(limited(s), dupMs);
@@ -204,7 +207,10 @@ export class EventBus {
       }
       try {
         const updated = await this.jsm.streams.update(spec.name, { ...c, ...want });
-        this.log.info({ stream: spec.name, subjects: spec.subjects, duplicateWindowMs: dupMs, maxAgeMs, maxBytes: want.max_bytes }, 'event-bus: stream updated');
+        this.log.info(
+          { stream: spec.name, subjects: spec.subjects, duplicateWindowMs: dupMs, maxAgeMs, maxBytes: want.max_bytes },
+          'event-bus: stream updated',
+        );
         return updated;
       } catch (e) {
         if (this.fitStorage(spec, want, e)) continue;
@@ -256,7 +262,11 @@ export class EventBus {
       } catch (err) {
         if (isStreamNotFound(err)) {
           // declared by its publisher, which has not started yet
-          if (!waited) this.log.warn({ stream: spec.stream, durable: spec.durable }, 'event-bus: waiting for the stream to be declared by its publisher');
+          if (!waited)
+            this.log.warn(
+              { stream: spec.stream, durable: spec.durable },
+              'event-bus: waiting for the stream to be declared by its publisher',
+            );
           waited = true;
           if (this.closing || this.connection.isClosed()) throw new Error('event-bus: closed');
           await new Promise((r) => setTimeout(r, 1000));
@@ -308,7 +318,11 @@ export class EventBus {
    * stream's duplicate window is dropped by the server (`duplicate: true`). Transient failures
    * (no responders, timeout) are retried twice, which the msg id makes safe.
    */
-  async publish<T>(subject: string, payload: T, opts: { msgId: string; headers?: Record<string, string> }): Promise<{ duplicate: boolean; seq: number }> {
+  async publish<T>(
+    subject: string,
+    payload: T,
+    opts: { msgId: string; headers?: Record<string, string> },
+  ): Promise<{ duplicate: boolean; seq: number }> {
     if (!opts?.msgId) throw new Error('event-bus: publish needs a msgId');
     const hdrs = natsHeaders();
     if (opts.headers) for (const [k, v] of Object.entries(opts.headers)) hdrs.set(k, v);
@@ -352,7 +366,13 @@ export class EventBus {
       throw err;
     }
     this.log.info(
-      { stream: resolved.stream, durable: resolved.durable, concurrency: resolved.concurrency, batchSize: resolved.batchSize, maxAckPending: resolved.maxAckPending },
+      {
+        stream: resolved.stream,
+        durable: resolved.durable,
+        concurrency: resolved.concurrency,
+        batchSize: resolved.batchSize,
+        maxAckPending: resolved.maxAckPending,
+      },
       'event-bus: consuming',
     );
     return { stop: () => runner.stop(), stats: () => runner.stats() };

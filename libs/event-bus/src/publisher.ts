@@ -78,7 +78,9 @@ export class JetStreamPublisher {
     this.pending.delete(token);
     if (msg.data.length === 0) {
       const code = msg.headers?.code ?? 0;
-      p.reject(new PublishError(code === 503 ? 'no responders: no stream for the subject' : `empty reply (${code})`, String(code || 'EMPTY')));
+      p.reject(
+        new PublishError(code === 503 ? 'no responders: no stream for the subject' : `empty reply (${code})`, String(code || 'EMPTY')),
+      );
       return;
     }
     let r: { stream?: string; seq?: number; duplicate?: boolean; error?: { code: number; err_code?: number; description: string } };

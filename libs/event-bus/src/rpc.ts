@@ -29,7 +29,12 @@ const encode = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(val
  * Rejects with NoRespondersError when nobody serves the subject, and with NATS' own error on a timeout
  * or a lost connection.
  */
-export async function request<R = unknown>(bus: HasConnection, subject: string, payload: unknown, options: { timeoutMs: number }): Promise<R> {
+export async function request<R = unknown>(
+  bus: HasConnection,
+  subject: string,
+  payload: unknown,
+  options: { timeoutMs: number },
+): Promise<R> {
   let reply: Msg;
   try {
     reply = await bus.connection.request(subject, encode(payload), { timeout: options.timeoutMs });
@@ -51,7 +56,12 @@ export interface ServeOptions<R> {
  * Answers the requests on `subject` with `handler`'s result, as JSON. Requests are handled as they
  * come, side by side. Answers a function that stops serving (the subscription ends at once).
  */
-export function serve<R>(bus: HasConnection, subject: string, handler: (payload: unknown) => Promise<R> | R, options: ServeOptions<R> = {}): () => void {
+export function serve<R>(
+  bus: HasConnection,
+  subject: string,
+  handler: (payload: unknown) => Promise<R> | R,
+  options: ServeOptions<R> = {},
+): () => void {
   const respond = (msg: Msg, value: R) => {
     if (msg.reply) msg.respond(encode(value));
   };

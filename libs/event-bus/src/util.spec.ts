@@ -1,5 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_BACKOFF_MS, backoffDelay, dlqSubject, fnv1a, headerValue, laneOf, outageDelay, positiveInt, pullExpiresMs } from './util.js';
+import {
+  DEFAULT_BACKOFF_MS,
+  backoffDelay,
+  dlqSubject,
+  fnv1a,
+  headerValue,
+  laneOf,
+  outageDelay,
+  positiveInt,
+  pullExpiresMs,
+} from './util.js';
 
 describe('laneOf', () => {
   it('is stable and in range', () => {

@@ -34,7 +34,9 @@ export function dlqSubject(durable: string, subject: string): string {
 
 /** Header values must not contain CR/LF and should stay small. */
 export function headerValue(v: unknown, max = 1024): string {
-  const s = String(v ?? '').replace(/[\r\n]+/g, ' ').trim();
+  const s = String(v ?? '')
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
@@ -95,7 +97,18 @@ const TRANSIENT_NODE_CODES = new Set([
   'ESOCKETTIMEDOUT',
 ]);
 /** NATS client and JetStream codes of an unreachable or restarting server (and of a full stream, see below). */
-const TRANSIENT_NATS_CODES = new Set(['503', '408', 'TIMEOUT', 'DISCONNECT', 'CONNECTION_CLOSED', 'CONNECTION_REFUSED', 'CONNECTION_DRAINING', 'CLOSED', 'NO_RESPONDERS', 'REQUEST_TIMEOUT']);
+const TRANSIENT_NATS_CODES = new Set([
+  '503',
+  '408',
+  'TIMEOUT',
+  'DISCONNECT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_REFUSED',
+  'CONNECTION_DRAINING',
+  'CLOSED',
+  'NO_RESPONDERS',
+  'REQUEST_TIMEOUT',
+]);
 /** PostgreSQL SQLSTATEs of an outage, a restart, a failover or a conflict that a retry resolves. */
 function transientSqlState(code: string): boolean {
   return (
@@ -139,7 +152,15 @@ export function isTransientError(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 5) return typeof err === 'string' ? TRANSIENT_MESSAGES.some((r) => r.test(err)) : false;
   if (err instanceof PoisonError) return false;
   if (err instanceof TransientError) return true;
-  const e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; driverError?: unknown; errors?: unknown; api_error?: { err_code?: number } };
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    name?: unknown;
+    cause?: unknown;
+    driverError?: unknown;
+    errors?: unknown;
+    api_error?: { err_code?: number };
+  };
   if (typeof e.code === 'string') {
     if (TRANSIENT_NODE_CODES.has(e.code) || TRANSIENT_NATS_CODES.has(e.code)) return true;
     if (/^[0-9A-Z]{5}$/.test(e.code) && transientSqlState(e.code)) return true;

@@ -26,7 +26,10 @@ function ensureBuilt(): void {
   const srcDir = join(libDir, 'src');
   const newest = Math.max(...readdirSync(srcDir).map((f) => statSync(join(srcDir, f)).mtimeMs));
   if (newest > built) {
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(libDir, 'tsconfig.json')], { cwd: repoRoot, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(libDir, 'tsconfig.json')], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    });
   }
 }
 
@@ -72,7 +75,16 @@ describe('EventBus across process crashes (real child processes)', () => {
   const children: Child[] = [];
 
   const start = (durable: string, filter: string, mode: 'hang' | 'exit', ackWaitMs: number, maxAttempts: number) => {
-    const c = new Child([SERVERS, u.stream.name, u.stream.subjects.join(','), durable, filter, mode, String(ackWaitMs), String(maxAttempts)]);
+    const c = new Child([
+      SERVERS,
+      u.stream.name,
+      u.stream.subjects.join(','),
+      durable,
+      filter,
+      mode,
+      String(ackWaitMs),
+      String(maxAttempts),
+    ]);
     children.push(c);
     return c;
   };

@@ -38,7 +38,9 @@ describe('npm run dlq: list, show and replay what a consumer gave up on', () => 
     db = new pg.Client({ connectionString: DB });
     await db.connect();
     // a rule the stored rows must keep: a note of more than 10 characters breaks it
-    await db.query(`CREATE TABLE public.${table} (id text PRIMARY KEY, body text NOT NULL CONSTRAINT body_short CHECK (length(body) <= 10))`);
+    await db.query(
+      `CREATE TABLE public.${table} (id text PRIMARY KEY, body text NOT NULL CONSTRAINT body_short CHECK (length(body) <= 10))`,
+    );
     bus = await EventBus.connect({ servers: SERVERS, name: 'test-dlq-cli', streams: [u.stream], logger: memLogger() });
   });
 

@@ -51,12 +51,17 @@ describe('EventBus: an outage is waited out, only poison is dead-lettered', () =
           failuresLeft--;
           attempts.push(m!.attempt);
           // alternate the shapes an outage takes: a refused socket, a PostgreSQL restart, a NATS timeout
-          throw failuresLeft % 3 === 0 ? refused() : failuresLeft % 3 === 1 ? Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) : Object.assign(new Error('publish timed out after 5000 ms'), { code: 'TIMEOUT' });
+          throw failuresLeft % 3 === 0
+            ? refused()
+            : failuresLeft % 3 === 1
+              ? Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })
+              : Object.assign(new Error('publish timed out after 5000 ms'), { code: 'TIMEOUT' });
         }
         handled.push(`${m!.data.conv}${m!.data.n}`);
       },
     });
-    for (let n = 1; n <= 3; n++) await bus.publish<Ev>(u.subj(`outage.a.${n}`).replace(`.${n}`, ''), { conv: 'a', n }, { msgId: `${u.sfx}-a${n}` });
+    for (let n = 1; n <= 3; n++)
+      await bus.publish<Ev>(u.subj(`outage.a.${n}`).replace(`.${n}`, ''), { conv: 'a', n }, { msgId: `${u.sfx}-a${n}` });
     await bus.publish<Ev>(u.subj('outage.b'), { conv: 'b', n: 1 }, { msgId: `${u.sfx}-b1` });
     await waitFor(() => handled.filter((x) => x.startsWith('a')).length === 3, 20_000, 'the conversation after the outage');
     await waitFor(async () => (await jsm.consumers.info(u.stream.name, d)).num_ack_pending === 0, 5000, 'acks');

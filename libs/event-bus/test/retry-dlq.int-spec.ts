@@ -205,7 +205,13 @@ describe('EventBus retries and dead-lettering', () => {
     const subject = u.subj('poison.c');
     await bus.publish<Ev>(subject, { conv: 'c', n: 1 }, { msgId: `${u.sfx}-p1` });
     // declare the durable, then deliver it twice without acking (as two crashed processes would)
-    const h0 = await bus.consume<Ev>({ stream: u.stream.name, durable: d, filterSubjects: [u.subj('poison.>')], maxAttempts: 2, handler: async () => {} });
+    const h0 = await bus.consume<Ev>({
+      stream: u.stream.name,
+      durable: d,
+      filterSubjects: [u.subj('poison.>')],
+      maxAttempts: 2,
+      handler: async () => {},
+    });
     await h0.stop();
     await jsm.consumers.delete(u.stream.name, d);
     await jsm.consumers.add(u.stream.name, { durable_name: d, ack_policy: 'explicit' as never, filter_subject: u.subj('poison.>') });

@@ -20,7 +20,7 @@ describe('rpc: request/reply and durable resets over the bus connection', () => 
     await bus.close();
   });
 
-  it('answers a request with the handler\'s result, as JSON, until the server stops serving', async () => {
+  it("answers a request with the handler's result, as JSON, until the server stops serving", async () => {
     const subject = core('echo');
     const stop = serve(bus, subject, async (payload) => ({ got: payload, at: 'server' }));
     try {
@@ -37,7 +37,10 @@ describe('rpc: request/reply and durable resets over the bus connection', () => 
     const told = core('told');
     const silent = core('silent');
     const stops = [
-      serve(bus, told, () => Promise.reject(new Error('boom')), { malformed: () => 'malformed', failed: (err) => `failed: ${(err as Error).message}` }),
+      serve(bus, told, () => Promise.reject(new Error('boom')), {
+        malformed: () => 'malformed',
+        failed: (err) => `failed: ${(err as Error).message}`,
+      }),
       serve(bus, silent, () => Promise.reject(new Error('boom'))),
     ];
     try {

@@ -69,7 +69,13 @@ describe('EventBus stop / close', () => {
     await waitFor(() => got.length >= 5, 15_000, 'the rest');
     await sleep(200); // nothing more comes (no duplicate)
     await h2.stop();
-    expect(got.map((m) => [m.data.n, m.deliveryCount])).toEqual([[2, 2], [3, 2], [4, 2], [5, 2], [6, 1]]);
+    expect(got.map((m) => [m.data.n, m.deliveryCount])).toEqual([
+      [2, 2],
+      [3, 2],
+      [4, 2],
+      [5, 2],
+      [6, 1],
+    ]);
     expect((await jsm.consumers.info(u.stream.name, durable)).num_ack_pending).toBe(0);
   });
 

@@ -45,7 +45,10 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
   await options.configure?.(app);
   if (options.openApiTitle) {
     const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(options.openApiTitle).addBearerAuth().build());
-    app.getHttpAdapter().getInstance().get('/openapi.json', (_req: unknown, res: { json(body: unknown): void }) => res.json(document));
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .get('/openapi.json', (_req: unknown, res: { json(body: unknown): void }) => res.json(document));
   }
   return app;
 }

@@ -1,4 +1,15 @@
-import { Global, Inject, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type MiddlewareConsumer, type NestModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Logger,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { TerminusModule } from '@nestjs/terminus';

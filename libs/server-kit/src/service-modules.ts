@@ -60,9 +60,14 @@ export function serviceModules(opts: ServiceModulesOptions): DynamicModule[] {
         name: opts.service,
         streams: streams.owns.map(copyStream),
         reads: streams.reads.map(copyStream),
-        ...(opts.env.NATS_USER ? { user: opts.env.NATS_USER, pass: opts.env.NATS_PASSWORD, inboxPrefix: `_INBOX.${opts.env.NATS_USER}` } : {}),
+        ...(opts.env.NATS_USER
+          ? { user: opts.env.NATS_USER, pass: opts.env.NATS_PASSWORD, inboxPrefix: `_INBOX.${opts.env.NATS_USER}` }
+          : {}),
         logger: busLogger(opts.service),
-        limits: { maxAgeMs: opts.env.NATS_STREAM_MAX_AGE_S * 1000, ...(opts.env.NATS_STREAM_MAX_BYTES > 0 ? { maxBytes: opts.env.NATS_STREAM_MAX_BYTES } : {}) },
+        limits: {
+          maxAgeMs: opts.env.NATS_STREAM_MAX_AGE_S * 1000,
+          ...(opts.env.NATS_STREAM_MAX_BYTES > 0 ? { maxBytes: opts.env.NATS_STREAM_MAX_BYTES } : {}),
+        },
       }),
     }),
   ];

@@ -35,11 +35,22 @@ const drivers: Array<[string, () => MediaStorage]> = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'media-storage-'));
   // a real S3-compatible server on this machine (s3rver: the S3 REST API over its own directory)
-  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'conversa-media', configs: [] }] });
+  s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: join(dir, 's3'),
+    configureBuckets: [{ name: 'conversa-media', configs: [] }],
+  });
   const { port } = (await s3.run()) as unknown as { port: number };
   const s3Storage = new S3Storage({
     bucket: 'conversa-media',
-    client: { region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } },
+    client: {
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    },
   });
   drivers.push(['local disk', () => new LocalDiskStorage(join(dir, 'disk'))], ['S3-compatible', () => s3Storage]);
 });
@@ -61,11 +72,19 @@ describe.each([['local disk'], ['S3-compatible']])('media storage: %s', (name) =
     expect(await storage().head(key)).toEqual({ size: 300_000 });
     const got = await storage().get(key);
     expect(got).toMatchObject({ size: 300_000, contentType: 'image/png' });
-    expect(createHash('sha256').update(await readAll(got!.stream)).digest('hex')).toBe(first.sha256);
+    expect(
+      createHash('sha256')
+        .update(await readAll(got!.stream))
+        .digest('hex'),
+    ).toBe(first.sha256);
     // the same key again (a replayed message): replaced
     const second = bytes(1000, 'b');
     await storage().put(key, second.stream);
-    expect(createHash('sha256').update(await readAll((await storage().get(key))!.stream)).digest('hex')).toBe(second.sha256);
+    expect(
+      createHash('sha256')
+        .update(await readAll((await storage().get(key))!.stream))
+        .digest('hex'),
+    ).toBe(second.sha256);
     await storage().delete(key);
     expect(await storage().head(key)).toBeNull();
   });
@@ -76,7 +95,11 @@ describe.each([['local disk'], ['S3-compatible']])('media storage: %s', (name) =
     expect(await storage().put(key, big.stream)).toEqual({ size: 12 * 1024 * 1024 });
     const got = await storage().get(key);
     expect(got?.contentType).toBe('video/mp4');
-    expect(createHash('sha256').update(await readAll(got!.stream)).digest('hex')).toBe(big.sha256);
+    expect(
+      createHash('sha256')
+        .update(await readAll(got!.stream))
+        .digest('hex'),
+    ).toBe(big.sha256);
   });
 
   it('refuses keys that are not media keys (no way out of the company folder)', async () => {

@@ -30,7 +30,10 @@ export function withEnv<T>(env: Record<string, string>, fn: () => T): T {
   }
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, { timeoutMs = 10_000, intervalMs = 50 } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  { timeoutMs = 10_000, intervalMs = 50 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -70,7 +70,10 @@ export class CompanySession {
   /** Another login session of a user: a new session id and its access token. */
   token(id: number, profile: Profile = 'user', opts: { super?: boolean; ttlSeconds?: number } = {}): { sid: string; token: string } {
     const sid = randomUUID();
-    return { sid, token: signAccessToken({ id, companyId: this.companyId, profile, super: !!opts.super, sid }, TEST_JWT_SECRET, opts.ttlSeconds) };
+    return {
+      sid,
+      token: signAccessToken({ id, companyId: this.companyId, profile, super: !!opts.super, sid }, TEST_JWT_SECRET, opts.ttlSeconds),
+    };
   }
 
   /** Writes a user's directory entry as auth does: stored, then (with a revocation) its version announced through Redis. */

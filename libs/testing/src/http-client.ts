@@ -19,12 +19,23 @@ export interface RequestOptions {
 
 /** A small client over fetch for calling a service the way a browser or API client does. */
 export class HttpClient {
-  constructor(readonly baseUrl: string, private readonly defaults: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly defaults: Record<string, string> = {},
+  ) {}
 
-  get<T = any>(path: string, opts: RequestOptions = {}) { return this.request<T>('GET', path, opts); }
-  post<T = any>(path: string, opts: RequestOptions = {}) { return this.request<T>('POST', path, opts); }
-  put<T = any>(path: string, opts: RequestOptions = {}) { return this.request<T>('PUT', path, opts); }
-  delete<T = any>(path: string, opts: RequestOptions = {}) { return this.request<T>('DELETE', path, opts); }
+  get<T = any>(path: string, opts: RequestOptions = {}) {
+    return this.request<T>('GET', path, opts);
+  }
+  post<T = any>(path: string, opts: RequestOptions = {}) {
+    return this.request<T>('POST', path, opts);
+  }
+  put<T = any>(path: string, opts: RequestOptions = {}) {
+    return this.request<T>('PUT', path, opts);
+  }
+  delete<T = any>(path: string, opts: RequestOptions = {}) {
+    return this.request<T>('DELETE', path, opts);
+  }
 
   async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer<T>> {
     const headers: Record<string, string> = { ...this.defaults, ...(opts.headers ?? {}) };

@@ -60,7 +60,10 @@ export function mp3File(frames = 40): Buffer {
 }
 
 /** A multipart form with files (name, bytes, declared type) and text fields. */
-export function mediaForm(files: Array<{ field: string; name: string; data: Buffer; type?: string }>, fields: Record<string, string> = {}): FormData {
+export function mediaForm(
+  files: Array<{ field: string; name: string; data: Buffer; type?: string }>,
+  fields: Record<string, string> = {},
+): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const f of files) form.append(f.field, new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);

@@ -24,7 +24,8 @@ export function describeServiceBasics(opts: ServiceBasicsOptions): void {
         // `degraded` (still 200) says dead letters or set-aside outbox rows wait for an operator; other
         // suites share the servers, so this one cannot promise there are none
         expect(['ok', 'degraded']).toContain(health.body.status);
-        if (health.body.status === 'degraded') expect(health.body.details.deadLetters ?? health.body.details.outbox).toMatchObject({ status: 'degraded' });
+        if (health.body.status === 'degraded')
+          expect(health.body.details.deadLetters ?? health.body.details.outbox).toMatchObject({ status: 'degraded' });
         for (const check of opts.checks) expect(health.body.details[check].status).toBe('up');
         // liveness asks nothing; readiness is the same check as /health
         expect(await http.get('/health/live')).toMatchObject({ status: 200, body: { status: 'ok' } });

@@ -52,7 +52,13 @@ try {
       // the provider's own company does not expire in practice
       dueDate: isoDateFromNow(365 * 100),
       planId: plan.id,
-      admin: { name: env.SUPER_USER_NAME, email: env.SUPER_USER_EMAIL, password: env.SUPER_USER_PASSWORD, super: true, mustChangePassword: true },
+      admin: {
+        name: env.SUPER_USER_NAME,
+        email: env.SUPER_USER_EMAIL,
+        password: env.SUPER_USER_PASSWORD,
+        super: true,
+        mustChangePassword: true,
+      },
     });
     // the provider's company holds the platform's settings (sign-up open until a super user closes it)
     await ensurePlatformSettings(tx, company.id);

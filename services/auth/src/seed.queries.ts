@@ -18,6 +18,8 @@ export function firstSuperUser(tx: EntityManager): Promise<UserEntity | null> {
 
 /** The company of the user with this email, whatever its case (the demo admin's). */
 export async function companyOfEmail(ds: DataSource, email: string): Promise<number | undefined> {
-  const rows: Array<{ companyId: number }> = await ds.query(`SELECT "companyId" FROM auth.users WHERE lower(email) = lower($1) LIMIT 1`, [email]);
+  const rows: Array<{ companyId: number }> = await ds.query(`SELECT "companyId" FROM auth.users WHERE lower(email) = lower($1) LIMIT 1`, [
+    email,
+  ]);
   return rows[0]?.companyId;
 }

@@ -28,7 +28,9 @@ class SeedEnv extends DatabaseEnv {
 const env = loadConfigOrExit(SeedEnv, 'auth-seed');
 // the demo account (admin@admin.com / 123456, a super user) is for `npm start` only
 if (env.NODE_ENV === 'production') {
-  process.stderr.write('auth-seed: the demo seed does not run with NODE_ENV=production; create the first super user with seed-super-user (SUPER_USER_EMAIL, SUPER_USER_PASSWORD)\n');
+  process.stderr.write(
+    'auth-seed: the demo seed does not run with NODE_ENV=production; create the first super user with seed-super-user (SUPER_USER_EMAIL, SUPER_USER_PASSWORD)\n',
+  );
   process.exit(78);
 }
 const ds = createDataSource(authDatabase(env.DATABASE_URL, 2));
@@ -48,7 +50,9 @@ try {
     await ensurePlatformSettings(tx, company.id);
     return true;
   });
-  process.stdout.write(created ? `auth: seeded ${env.SEED_COMPANY_NAME} with ${env.SEED_ADMIN_EMAIL}\n` : 'auth: database already seeded\n');
+  process.stdout.write(
+    created ? `auth: seeded ${env.SEED_COMPANY_NAME} with ${env.SEED_ADMIN_EMAIL}\n` : 'auth: database already seeded\n',
+  );
   // the demo company, for the other services' seeds (npm start passes it on as SEED_COMPANY_ID)
   const companyId = await companyOfEmail(ds, env.SEED_ADMIN_EMAIL);
   if (companyId !== undefined) process.stdout.write(`SEED_COMPANY_ID=${companyId}\n`);

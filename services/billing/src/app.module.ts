@@ -16,7 +16,10 @@ export class AppModule {
   static register(env: BillingEnv): DynamicModule {
     return {
       module: AppModule,
-      imports: [...serviceModules({ service: SERVICE, env, database: billingDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
+      imports: [
+        ...serviceModules({ service: SERVICE, env, database: billingDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
+        AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+      ],
       controllers: [PlansController],
       providers: [{ provide: BillingEnv, useValue: env }, Outbox, PlansService, PlansRepository],
     };

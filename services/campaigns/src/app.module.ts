@@ -12,7 +12,10 @@ export class AppModule {
   static register(env: CampaignsEnv): DynamicModule {
     return {
       module: AppModule,
-      imports: [...serviceModules({ service: SERVICE, env, database: campaignsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
+      imports: [
+        ...serviceModules({ service: SERVICE, env, database: campaignsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
+        AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+      ],
       providers: [{ provide: CampaignsEnv, useValue: env }],
     };
   }

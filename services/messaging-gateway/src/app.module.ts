@@ -14,10 +14,7 @@ export class AppModule implements NestModule {
   static register(env: GatewayEnv): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        ...serviceModules({ service: SERVICE, env }),
-        AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
-      ],
+      imports: [...serviceModules({ service: SERVICE, env }), AuthLibModule.forRoot({ secret: env.JWT_SECRET })],
       providers: [{ provide: GatewayEnv, useValue: env }, ProxyService, OpenApiAggregator, ApiGate],
     };
   }

@@ -21,7 +21,9 @@ export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressAppl
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
-  const origins = env.WEB_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = env.WEB_ORIGIN.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   app.enableCors({
     origin: origins,
     credentials: true,
@@ -31,10 +33,15 @@ export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressAppl
     maxAge: 600,
   });
   const aggregator = app.get(OpenApiAggregator);
-  SwaggerModule.setup('docs', app, { openapi: '3.0.0', info: { title: 'Conversa API', version: '1' }, paths: {} }, {
-    jsonDocumentUrl: 'docs/openapi.json',
-    patchDocumentOnRequest: () => aggregator.document() as never,
-  });
+  SwaggerModule.setup(
+    'docs',
+    app,
+    { openapi: '3.0.0', info: { title: 'Conversa API', version: '1' }, paths: {} },
+    {
+      jsonDocumentUrl: 'docs/openapi.json',
+      patchDocumentOnRequest: () => aggregator.document() as never,
+    },
+  );
   const proxy = app.get(ProxyService);
   (app.getHttpServer() as Server).on('upgrade', (req, socket, head) => {
     if ((req.url ?? '').startsWith('/socket.io')) proxy.upgrade(req, socket as never, head);
@@ -53,7 +60,9 @@ const OPERATOR_PATHS = /^\/(metrics|docs)(\/|$)/;
  */
 function operatorsOnly(req: Request, res: Response, next: NextFunction): void {
   if (!OPERATOR_PATHS.test(req.path) || req.headers['x-forwarded-for'] === undefined) return next();
-  const body = toErrorBody(new DomainError('ERR_NOT_FOUND', { path: req.path }, `No route for ${req.method} ${req.path}.`), (req as Request & { id?: string }).id);
+  const body = toErrorBody(
+    new DomainError('ERR_NOT_FOUND', { path: req.path }, `No route for ${req.method} ${req.path}.`),
+    (req as Request & { id?: string }).id,
+  );
   res.status(404).json(body);
 }
-

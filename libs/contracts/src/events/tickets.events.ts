@@ -1,4 +1,13 @@
-import type { ChatDto, ChatMessageDto, ContactDto, FileListDto, MessageDto, QueueDto, ScheduleDto, TicketDto } from '../tickets/tickets.types.js';
+import type {
+  ChatDto,
+  ChatMessageDto,
+  ContactDto,
+  FileListDto,
+  MessageDto,
+  QueueDto,
+  ScheduleDto,
+  TicketDto,
+} from '../tickets/tickets.types.js';
 
 /** What tickets publishes after commit (TICKETS stream); realtime-gateway fans it out. */
 export const TicketSubjects = {
@@ -24,7 +33,8 @@ export const TicketSubjects = {
 } as const;
 
 /** `files.updated` / `files.deleted`: a file list changed, to the company's sockets (`company-{id}-files`). */
-export type FileListEvent = { companyId: number; action: 'update'; fileList: FileListDto } | { companyId: number; action: 'delete'; fileListId: number };
+export type FileListEvent =
+  { companyId: number; action: 'update'; fileList: FileListDto } | { companyId: number; action: 'delete'; fileListId: number };
 
 /** `chat.updated` (made, renamed, members changed, read) and `chat.deleted`: to the members' sockets (and former members'). */
 export interface ChatChangedEvent {

@@ -1,4 +1,13 @@
-import type { ContactDto, MessageDto, QueueDto, ScheduleDto, TicketDto, ChatDto, ChatMessageDto, FileListDto } from '../tickets/tickets.types.js';
+import type {
+  ContactDto,
+  MessageDto,
+  QueueDto,
+  ScheduleDto,
+  TicketDto,
+  ChatDto,
+  ChatMessageDto,
+  FileListDto,
+} from '../tickets/tickets.types.js';
 import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
 import type { AllTicket, Profile } from '../auth/auth.types.js';
 
@@ -55,9 +64,7 @@ export type SocketAck = { ok: true } | { ok: false; event: string; error: string
 
 /** Payloads of the company channels (`SocketChannels`). */
 export type TicketChannelPayload =
-  | { action: 'update'; ticket: TicketDto }
-  | { action: 'delete'; ticketId: number }
-  | { action: 'updateUnread'; ticketId: number };
+  { action: 'update'; ticket: TicketDto } | { action: 'delete'; ticketId: number } | { action: 'updateUnread'; ticketId: number };
 export interface AppMessageChannelPayload {
   action: 'create' | 'update';
   message: MessageDto;
@@ -71,14 +78,29 @@ export interface WhatsappSessionChannelPayload {
 }
 /** On `company-<id>-user`: a user as the users page lists it. */
 export type UserChannelPayload =
-  | { action: 'create' | 'update'; user: { id: number; name: string; email: string; profile: Profile; queueIds: number[]; allTicket: AllTicket; super: boolean; companyId: number } }
+  | {
+      action: 'create' | 'update';
+      user: {
+        id: number;
+        name: string;
+        email: string;
+        profile: Profile;
+        queueIds: number[];
+        allTicket: AllTicket;
+        super: boolean;
+        companyId: number;
+      };
+    }
   | { action: 'delete'; userId: number };
 export type ScheduleChannelPayload = { action: 'update'; schedule: ScheduleDto } | { action: 'delete'; scheduleId: number };
 /** On `company-<id>-queue`, to everyone of the company (the queue pickers and the queues page). */
 export type QueueChannelPayload = { action: 'update'; queue: QueueDto } | { action: 'delete'; queueId: number };
 export type ContactChannelPayload = { action: 'update'; contact: ContactDto } | { action: 'delete'; contactId: number };
 /** `company-{id}-chat`, to the chat's members only: a new message (with the chat as it now is), a change, a deletion. */
-export type ChatChannelPayload = { action: 'new-message'; chat: ChatDto; newMessage: ChatMessageDto } | { action: 'update'; chat: ChatDto } | { action: 'delete'; chatId: number };
+export type ChatChannelPayload =
+  | { action: 'new-message'; chat: ChatDto; newMessage: ChatMessageDto }
+  | { action: 'update'; chat: ChatDto }
+  | { action: 'delete'; chatId: number };
 /** On `company-<id>-settings`, to everyone of the company. */
 export interface SettingsChannelPayload {
   action: 'update';

@@ -11,13 +11,13 @@ describe('company time', () => {
     expect(todayIn('Asia/Tokyo', new Date('2026-11-24T15:30:00Z'))).toBe('2026-11-25');
   });
 
-  it('counts days from the company\'s today, across month and year ends', () => {
+  it("counts days from the company's today, across month and year ends", () => {
     expect(daysFromToday(1, 'America/Sao_Paulo', lateEvening)).toBe('2026-11-25');
     expect(daysFromToday(7, 'America/Sao_Paulo', new Date('2026-12-28T12:00:00Z'))).toBe('2027-01-04');
     expect(daysFromToday(0, 'UTC', lateEvening)).toBe('2026-11-25');
   });
 
-  it('tells the hour on the company\'s clocks', () => {
+  it("tells the hour on the company's clocks", () => {
     expect(hourIn('America/Sao_Paulo', lateEvening)).toBe(22);
     expect(hourIn('UTC', lateEvening)).toBe(1);
     expect(hourIn('Asia/Kolkata', lateEvening)).toBe(7); // UTC+5:30

@@ -63,7 +63,15 @@ export function instantIn(value: string, timeZone: string): Date | null {
   const local = LOCAL_TIME.exec(value);
   if (local) {
     const [, y, mo, d, h, mi, s] = local.map(Number) as number[];
-    const at = new TZDate(y as number, (mo as number) - 1, d as number, h as number, mi as number, Number.isNaN(s) ? 0 : (s as number), timeZone);
+    const at = new TZDate(
+      y as number,
+      (mo as number) - 1,
+      d as number,
+      h as number,
+      mi as number,
+      Number.isNaN(s) ? 0 : (s as number),
+      timeZone,
+    );
     // 31/02 rolls over to March in Date: a day that does not exist is refused
     if (at.getDate() !== d || at.getMonth() !== (mo as number) - 1) return null;
     return new Date(at.getTime());

@@ -44,9 +44,12 @@ export function nextOpening(days: readonly WorkingDay[], timeZone: string, at: D
     const date = addDays(at, ahead, zone);
     const weekday = WEEKDAYS_EN[Number(format(date, 'i', zone)) % 7];
     const day = days.find((d) => d.weekdayEn === weekday);
-    if (!day || !TIME_OF_DAY.test(day.startTime) || !TIME_OF_DAY.test(day.endTime) || minutes(day.startTime) >= minutes(day.endTime)) continue;
+    if (!day || !TIME_OF_DAY.test(day.startTime) || !TIME_OF_DAY.test(day.endTime) || minutes(day.startTime) >= minutes(day.endTime))
+      continue;
     const [y, m, d] = format(date, 'yyyy-MM-dd', zone).split('-').map(Number) as [number, number, number];
-    const start = new Date(new TZDate(y, m - 1, d, Number(day.startTime.slice(0, 2)), Number(day.startTime.slice(3, 5)), timeZone).getTime());
+    const start = new Date(
+      new TZDate(y, m - 1, d, Number(day.startTime.slice(0, 2)), Number(day.startTime.slice(3, 5)), timeZone).getTime(),
+    );
     if (start.getTime() > at.getTime()) return start;
   }
   return null;

@@ -31,7 +31,10 @@ describe('writeBatcher', () => {
     await Promise.all(first);
     await turn();
     await turn();
-    expect(calls.map((c) => c.items)).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(calls.map((c) => c.items)).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     calls[1].finish();
     await Promise.all([...second, later]);
   });
@@ -39,7 +42,12 @@ describe('writeBatcher', () => {
   it('fails the callers of a failed write only, and goes on with the next', async () => {
     const { calls, write } = heldWrites();
     const add = writeBatcher(write);
-    const failing = [add(1), add(2)].map((p) => p.then(() => 'ok', (err: Error) => err.message));
+    const failing = [add(1), add(2)].map((p) =>
+      p.then(
+        () => 'ok',
+        (err: Error) => err.message,
+      ),
+    );
     await turn();
     await turn();
     const next = add(3);

@@ -26,7 +26,9 @@ export class BaseEnv {
    * `uniquelocal`; `none` believes no one). Default: only this machine (the gateway or the dev proxy).
    * A header from anyone else is ignored: the client address is the connection's.
    */
-  @Matches(/^(none|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, { message: 'TRUSTED_PROXIES must be `none` or a comma list of addresses, CIDRs, loopback, linklocal or uniquelocal' })
+  @Matches(/^(none|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, {
+    message: 'TRUSTED_PROXIES must be `none` or a comma list of addresses, CIDRs, loopback, linklocal or uniquelocal',
+  })
   TRUSTED_PROXIES: string = 'loopback';
 
   /** Seconds given to in-flight work on SIGTERM before the process exits anyway. */
@@ -40,7 +42,9 @@ const DATABASE_URL_RULE = { message: 'DATABASE_URL must be a postgres:// URL' };
 
 /** TRUSTED_PROXIES as Express' `trust proxy` / proxy-addr take it: a list, or false for none. */
 export function trustedProxies(env: Pick<BaseEnv, 'TRUSTED_PROXIES'>): string[] | false {
-  const list = env.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none');
+  const list = env.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && s !== 'none');
   return list.length > 0 ? list : false;
 }
 
@@ -72,7 +76,10 @@ export class MessagingEnv extends BaseEnv {
    */
   @Secret({ requiredInProduction: true })
   @IsOptional()
-  @Matches(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'NATS_PASSWORD must start with a letter and hold only letters, digits, - and _ (nats-server reads it as a config value; generate one with: echo "n$(openssl rand -hex 32)")' })
+  @Matches(/^[A-Za-z][A-Za-z0-9_-]*$/, {
+    message:
+      'NATS_PASSWORD must start with a letter and hold only letters, digits, - and _ (nats-server reads it as a config value; generate one with: echo "n$(openssl rand -hex 32)")',
+  })
   NATS_PASSWORD?: string;
 
   /** How long JetStream streams keep messages (seconds); default a week. */

@@ -14,7 +14,13 @@ class AppEnv extends InfraEnv {
 const strong = 'q7Vh2m9XbL0sN4pR8tY1wZ3cF6gJ5kD2aE9uI0oP';
 const natsPassword = 'n0f3a9c1d2e7b4a6c8d0e1f2a3b4c5d6e7f8';
 const prod = (env: Record<string, string>) =>
-  loadConfig(AppEnv, { NODE_ENV: 'production', DATABASE_URL: `postgres://conversa:${strong}@db:5432/conversa`, NATS_USER: 'tickets', NATS_PASSWORD: natsPassword, ...env });
+  loadConfig(AppEnv, {
+    NODE_ENV: 'production',
+    DATABASE_URL: `postgres://conversa:${strong}@db:5432/conversa`,
+    NATS_USER: 'tickets',
+    NATS_PASSWORD: natsPassword,
+    ...env,
+  });
 
 function problemsOf(fn: () => unknown): { variables: string[]; problems: string[] } {
   try {
@@ -53,18 +59,28 @@ describe('secrets in production', () => {
   });
 
   it('refuses a placeholder password inside a URL', () => {
-    const { variables } = problemsOf(() => prod({ JWT_SECRET: strong, DATABASE_URL: 'postgres://conversa:change-me-postgres-password@postgres:5432/conversa' }));
+    const { variables } = problemsOf(() =>
+      prod({ JWT_SECRET: strong, DATABASE_URL: 'postgres://conversa:change-me-postgres-password@postgres:5432/conversa' }),
+    );
     expect(variables).toEqual(['DATABASE_URL']);
   });
 
   it('requires a NATS user and password in production, in a form nats-server reads back unchanged', () => {
     expect(prod({ JWT_SECRET: strong })).toMatchObject({ NATS_USER: 'tickets', NATS_PASSWORD: natsPassword });
-    expect(problemsOf(() => prod({ JWT_SECRET: strong, NATS_USER: '', NATS_PASSWORD: '' })).problems).toEqual(['NATS_PASSWORD is required in production']);
+    expect(problemsOf(() => prod({ JWT_SECRET: strong, NATS_USER: '', NATS_PASSWORD: '' })).problems).toEqual([
+      'NATS_PASSWORD is required in production',
+    ]);
     expect(problemsOf(() => prod({ JWT_SECRET: strong, NATS_USER: '' })).variables).toEqual(['NATS_USER']);
-    for (const bad of ['3e7fab0123456789abcdef0123456789abcdef', 'nA+b/c=0123456789abcdef0123456789abcdef', 'n0123456789abcdef 0123456789abcdef0123']) {
+    for (const bad of [
+      '3e7fab0123456789abcdef0123456789abcdef',
+      'nA+b/c=0123456789abcdef0123456789abcdef',
+      'n0123456789abcdef 0123456789abcdef0123',
+    ]) {
       expect(problemsOf(() => prod({ JWT_SECRET: strong, NATS_PASSWORD: bad })).variables).toEqual(['NATS_PASSWORD']);
     }
-    expect(problemsOf(() => prod({ JWT_SECRET: strong, NATS_PASSWORD: 'n0123' })).problems).toEqual(['NATS_PASSWORD is shorter than 32 bytes']);
+    expect(problemsOf(() => prod({ JWT_SECRET: strong, NATS_PASSWORD: 'n0123' })).problems).toEqual([
+      'NATS_PASSWORD is shorter than 32 bytes',
+    ]);
   });
 
   it('lets development and tests run with short local secrets', () => {

@@ -4,7 +4,10 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { productionSecretProblems } from './secrets.js';
 
 export class ConfigError extends Error {
-  constructor(readonly variables: string[], readonly problems: string[]) {
+  constructor(
+    readonly variables: string[],
+    readonly problems: string[],
+  ) {
     super(`invalid configuration: ${problems.join('; ')}`);
     this.name = 'ConfigError';
   }
@@ -35,7 +38,11 @@ export function loadConfig<T extends object>(cls: Ctor<T>, env: NodeJS.ProcessEn
   // a production process never runs on a secret published with the product, nor on a short one
   if ((config as { NODE_ENV?: string }).NODE_ENV === 'production') {
     const problems = productionSecretProblems(config as Record<string, unknown>);
-    if (problems.length > 0) throw new ConfigError(problems.map((p) => p.variable), problems.map((p) => p.problem));
+    if (problems.length > 0)
+      throw new ConfigError(
+        problems.map((p) => p.variable),
+        problems.map((p) => p.problem),
+      );
   }
   return config;
 }

@@ -63,13 +63,16 @@ export function productionSecretProblems(config: Record<string, unknown>): Array
       continue; // optional secret not in use
     }
     const text = String(value);
-    if (isPlaceholder(text)) problems.push({ variable: name, problem: `${name} is a placeholder value (from the examples); set a secret of your own` });
-    else if (Buffer.byteLength(text, 'utf8') < MIN_SECRET_BYTES) problems.push({ variable: name, problem: `${name} is shorter than ${MIN_SECRET_BYTES} bytes` });
+    if (isPlaceholder(text))
+      problems.push({ variable: name, problem: `${name} is a placeholder value (from the examples); set a secret of your own` });
+    else if (Buffer.byteLength(text, 'utf8') < MIN_SECRET_BYTES)
+      problems.push({ variable: name, problem: `${name} is shorter than ${MIN_SECRET_BYTES} bytes` });
   }
   for (const [name, value] of Object.entries(config)) {
     if (!name.endsWith('_URL') || typeof value !== 'string') continue;
     const pass = passwordOf(value);
-    if (pass !== undefined && isPlaceholder(pass)) problems.push({ variable: name, problem: `${name} carries a placeholder password (from the examples); set a password of your own` });
+    if (pass !== undefined && isPlaceholder(pass))
+      problems.push({ variable: name, problem: `${name} carries a placeholder password (from the examples); set a password of your own` });
   }
   return problems;
 }

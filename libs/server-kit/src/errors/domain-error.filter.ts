@@ -37,7 +37,9 @@ export function toErrorBody(exception: unknown, requestId?: string): ErrorBody {
     const status = exception.getStatus();
     const response = exception.getResponse();
     const raw = typeof response === 'object' && response !== null ? (response as Record<string, unknown>) : {};
-    const code: ErrorCode = isErrorCode(raw.error) ? raw.error : (STATUS_CODES[status] ?? (status >= 500 ? 'ERR_INTERNAL' : 'ERR_VALIDATION'));
+    const code: ErrorCode = isErrorCode(raw.error)
+      ? raw.error
+      : (STATUS_CODES[status] ?? (status >= 500 ? 'ERR_INTERNAL' : 'ERR_VALIDATION'));
     const message = typeof raw.message === 'string' ? raw.message : typeof response === 'string' ? response : ErrorMessages[code];
     return { ...raw, error: code, message, statusCode: status, requestId };
   }

@@ -31,7 +31,13 @@ export const MAX_PAGE_NUMBER = 10_000;
 
 /** `pageNumber` of every paged list: an optional integer from 1 to MAX_PAGE_NUMBER. */
 export function PageNumberField(): PropertyDecorator {
-  return applyDecorators(IsOptional(), Type(() => Number), IsInt(), Min(1), Max(MAX_PAGE_NUMBER));
+  return applyDecorators(
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(1),
+    Max(MAX_PAGE_NUMBER),
+  );
 }
 
 /**
@@ -41,7 +47,9 @@ export function PageNumberField(): PropertyDecorator {
 export function FlagField(): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
-    Transform(({ value }) => (value === 1 || value === '1' || value === 'true' ? true : value === 0 || value === '0' || value === 'false' ? false : value)),
+    Transform(({ value }) =>
+      value === 1 || value === '1' || value === 'true' ? true : value === 0 || value === '0' || value === 'false' ? false : value,
+    ),
     IsBoolean(),
   );
 }

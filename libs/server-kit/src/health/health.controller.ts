@@ -81,7 +81,11 @@ export class HealthController {
       );
     }
     try {
-      const result = (await this.health.check(checks)) as { status: string; info?: Record<string, unknown>; details?: Record<string, unknown> };
+      const result = (await this.health.check(checks)) as {
+        status: string;
+        info?: Record<string, unknown>;
+        details?: Record<string, unknown>;
+      };
       const attention = await this.attention();
       if (attention) {
         result.status = 'degraded';

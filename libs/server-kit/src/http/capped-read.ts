@@ -59,7 +59,13 @@ export async function readPeer(url: string | URL, opts: PeerRequest): Promise<Pe
   const deadline = new PeerDeadlineExceeded(opts.deadlineMs);
   const timer = setTimeout(() => controller.abort(deadline), opts.deadlineMs);
   try {
-    const res = await request(url, { method: opts.method ?? 'GET', headers: opts.headers, body: opts.body, dispatcher: opts.dispatcher, signal: controller.signal });
+    const res = await request(url, {
+      method: opts.method ?? 'GET',
+      headers: opts.headers,
+      body: opts.body,
+      dispatcher: opts.dispatcher,
+      signal: controller.signal,
+    });
     // destroying the body (past the cap) makes it emit an abort error after the read loop has let go of it
     res.body.on('error', () => undefined);
     const chunks: Buffer[] = [];

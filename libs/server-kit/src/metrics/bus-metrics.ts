@@ -44,7 +44,11 @@ function counter(name: string, help: string, pick: (s: ConsumerStats) => number)
 
 counter('event_bus_consumer_handled_total', 'Messages handled and acked, per consumer', (s) => s.handled);
 counter('event_bus_consumer_retried_total', 'Handler calls repeated after a failure, per consumer', (s) => s.retried);
-counter('event_bus_consumer_outage_failures_total', 'Handler calls that failed because a dependency was unreachable (waited out)', (s) => s.outageFailures);
+counter(
+  'event_bus_consumer_outage_failures_total',
+  'Handler calls that failed because a dependency was unreachable (waited out)',
+  (s) => s.outageFailures,
+);
 counter('event_bus_consumer_dead_lettered_total', 'Messages moved to the dead-letter stream, per consumer', (s) => s.deadLettered);
 
 new Gauge({

@@ -38,7 +38,11 @@ describe('TransactionalOutbox (PostgreSQL and NATS)', () => {
     await db.initialize();
     await db.query(`CREATE SCHEMA ${schema}`);
     for (const sql of outboxMigration(schema).up) await db.query(sql);
-    bus = await EventBus.connect({ servers: TEST_NATS_URL, name: `outbox-spec-${suffix}`, streams: [{ name: stream, subjects: [`outboxspec${suffix}.>`] }] });
+    bus = await EventBus.connect({
+      servers: TEST_NATS_URL,
+      name: `outbox-spec-${suffix}`,
+      streams: [{ name: stream, subjects: [`outboxspec${suffix}.>`] }],
+    });
     nc = await connect({ servers: TEST_NATS_URL });
     jsm = await nc.jetstreamManager();
     outbox = new TransactionalOutbox(db, bus, { schema, maxFailures: 2, relayEveryMs: 100 });
@@ -55,7 +59,12 @@ describe('TransactionalOutbox (PostgreSQL and NATS)', () => {
     await db?.destroy();
   });
 
-  const event = (name: string, headers?: Record<string, string>): OutgoingEvent => ({ subject: subject(name), msgId: `${suffix}-${name}`, payload: { name }, ...(headers ? { headers } : {}) });
+  const event = (name: string, headers?: Record<string, string>): OutgoingEvent => ({
+    subject: subject(name),
+    msgId: `${suffix}-${name}`,
+    payload: { name },
+    ...(headers ? { headers } : {}),
+  });
 
   /** The stream's messages in order: each one's subject's last token and its payload's name. */
   async function published(): Promise<string[]> {
@@ -89,15 +98,16 @@ describe('TransactionalOutbox (PostgreSQL and NATS)', () => {
 
   it('sets aside a row the stream refuses for good, with the reason, and publishes the rows after it', async () => {
     // JetStream refuses a message that expects to land in another stream: not an outage, it will never pass
-    const ids = await db.transaction((tx) => outbox.add(tx, [event('c1'), event('refused', { 'Nats-Expected-Stream': 'NOT_THIS_ONE' }), event('c2')]));
-    outbox.flush(ids);
-    const parked = await waitFor(
-      async () => {
-        const rows: Array<{ msgId: string; attempts: number; lastError: string | null }> = await db.query(`SELECT "msgId", attempts, "lastError" FROM ${schema}.outbox WHERE "parkedAt" IS NOT NULL`);
-        return rows.length > 0 ? rows : null;
-      },
-      10_000,
+    const ids = await db.transaction((tx) =>
+      outbox.add(tx, [event('c1'), event('refused', { 'Nats-Expected-Stream': 'NOT_THIS_ONE' }), event('c2')]),
     );
+    outbox.flush(ids);
+    const parked = await waitFor(async () => {
+      const rows: Array<{ msgId: string; attempts: number; lastError: string | null }> = await db.query(
+        `SELECT "msgId", attempts, "lastError" FROM ${schema}.outbox WHERE "parkedAt" IS NOT NULL`,
+      );
+      return rows.length > 0 ? rows : null;
+    }, 10_000);
     expect(parked).toEqual([{ msgId: `${suffix}-refused`, attempts: 2, lastError: expect.stringMatching(/stream/i) }]);
     expect(await outbox.counts()).toEqual({ pending: 0, parked: 1 });
     expect(await published()).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'c1', 'c2']);
@@ -122,7 +132,11 @@ describe('TransactionalOutbox (PostgreSQL and NATS)', () => {
       );
       expect(await busy.flushAndWait(writes.flat(), 10_000)).toBe(true);
       const names = (await published()).slice(before);
-      expect([...names].sort()).toEqual(Array.from({ length: 12 }, (_, w) => [1, 2, 3].map((n) => `w${w}-${n}`)).flat().sort());
+      expect([...names].sort()).toEqual(
+        Array.from({ length: 12 }, (_, w) => [1, 2, 3].map((n) => `w${w}-${n}`))
+          .flat()
+          .sort(),
+      );
       for (let w = 0; w < 12; w++) expect(names.filter((n) => n.startsWith(`w${w}-`))).toEqual([`w${w}-1`, `w${w}-2`, `w${w}-3`]);
       expect(await busy.counts()).toEqual({ pending: 0, parked: 0 });
       // a caller that comes to wait after its rows went out (another writer's flush relayed them) waits for nothing

@@ -3,7 +3,17 @@ import { EventBus, errorMessage as errorMessageOf, fnv1a, isTransientError } fro
 import type { DataSource, EntityManager } from 'typeorm';
 import { watchOutbox, type OutboxProbe } from '../metrics/bus-metrics.js';
 import { PeriodicTask } from '../timing/periodic-task.js';
-import { COMMIT, countsSql, deletePublishedSql, failedRowSql, insertEventsSql, returningIds, startPassSql, together, waitingRowsSql } from './outbox.queries.js';
+import {
+  COMMIT,
+  countsSql,
+  deletePublishedSql,
+  failedRowSql,
+  insertEventsSql,
+  returningIds,
+  startPassSql,
+  together,
+  waitingRowsSql,
+} from './outbox.queries.js';
 
 export { outboxMigration } from './outbox.queries.js';
 
@@ -262,7 +272,12 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     try {
       const rowsSql = waitingRowsSql(this.table, this.batch);
       // synchronous_commit off, no sequential scan: see startPassSql
-      const [, , , found] = (await client.query(startPassSql(this.lockKey, rowsSql))) as unknown as [unknown, unknown, unknown, { rows: Array<Row & { locked: boolean; id: string | null }> }];
+      const [, , , found] = (await client.query(startPassSql(this.lockKey, rowsSql))) as unknown as [
+        unknown,
+        unknown,
+        unknown,
+        { rows: Array<Row & { locked: boolean; id: string | null }> },
+      ];
       if (!found.rows[0]?.locked) {
         await client.query(COMMIT);
         // another process relays; it may have looked before our rows committed
@@ -312,7 +327,9 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
    * published, how many failed, and the outage if there was one.
    */
   private async publishRows(client: PgClient, rows: Row[]): Promise<{ done: string[]; failed: number; outage: unknown }> {
-    const results = await Promise.allSettled(rows.map((r) => this.bus.publish(r.subject, r.payload, { msgId: r.msgId, headers: r.headers ?? undefined })));
+    const results = await Promise.allSettled(
+      rows.map((r) => this.bus.publish(r.subject, r.payload, { msgId: r.msgId, headers: r.headers ?? undefined })),
+    );
     const done: string[] = [];
     const failed: Array<{ row: Row; err: unknown }> = [];
     let outage: unknown;
@@ -323,12 +340,12 @@ export class TransactionalOutbox implements OnModuleInit, BeforeApplicationShutd
     });
     for (const { row, err } of failed) {
       const park = row.attempts + 1 >= this.maxFailures;
-      await client.query(failedRowSql(this.table), [
-        row.id,
-        errorMessageOf(err).slice(0, 2000),
-        park,
-      ]);
-      if (park) this.logger.error({ id: row.id, subject: row.subject, msgId: row.msgId, err: errorMessageOf(err) }, 'outbox: row set aside after repeated failures');
+      await client.query(failedRowSql(this.table), [row.id, errorMessageOf(err).slice(0, 2000), park]);
+      if (park)
+        this.logger.error(
+          { id: row.id, subject: row.subject, msgId: row.msgId, err: errorMessageOf(err) },
+          'outbox: row set aside after repeated failures',
+        );
     }
     return { done, failed: failed.length, outage };
   }

@@ -41,7 +41,14 @@ export class RedisModule {
  * ioredis options of a `redis://` / `rediss://` URL, for clients made by libraries that take options rather
  * than a URL (BullMQ: its workers need `maxRetriesPerRequest: null`, set by the caller).
  */
-export function redisOptionsOf(url: string): { host: string; port: number; db: number; username?: string; password?: string; tls?: object } {
+export function redisOptionsOf(url: string): {
+  host: string;
+  port: number;
+  db: number;
+  username?: string;
+  password?: string;
+  tls?: object;
+} {
   const u = new URL(url);
   const db = Number(u.pathname.replace(/^\//, '') || 0);
   return {

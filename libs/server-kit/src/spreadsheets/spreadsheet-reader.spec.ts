@@ -58,17 +58,39 @@ function workbook(strings: Buffer, declared?: number): Buffer {
         `<?xml version="1.0"?><Types xmlns="${ns}/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>`,
       ),
     },
-    { name: '_rels/.rels', data: Buffer.from(`<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships"><Relationship Id="rId1" Type="${ns}/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`) },
-    { name: 'xl/workbook.xml', data: Buffer.from(`<?xml version="1.0"?><workbook xmlns="${ns}/spreadsheetml/2006/main" xmlns:r="${ns}/officeDocument/2006/relationships"><sheets><sheet name="A" sheetId="1" r:id="rId1"/></sheets></workbook>`) },
-    { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from(`<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships"><Relationship Id="rId1" Type="${ns}/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`) },
-    { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(`<?xml version="1.0"?><worksheet xmlns="${ns}/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>`) },
+    {
+      name: '_rels/.rels',
+      data: Buffer.from(
+        `<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships"><Relationship Id="rId1" Type="${ns}/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      ),
+    },
+    {
+      name: 'xl/workbook.xml',
+      data: Buffer.from(
+        `<?xml version="1.0"?><workbook xmlns="${ns}/spreadsheetml/2006/main" xmlns:r="${ns}/officeDocument/2006/relationships"><sheets><sheet name="A" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      ),
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: Buffer.from(
+        `<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships"><Relationship Id="rId1" Type="${ns}/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+      ),
+    },
+    {
+      name: 'xl/worksheets/sheet1.xml',
+      data: Buffer.from(
+        `<?xml version="1.0"?><worksheet xmlns="${ns}/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>`,
+      ),
+    },
     { name: 'xl/sharedStrings.xml', data: strings, declared },
   ]);
 }
 
 const sharedStrings = (bytes: number) => {
   const item = '<si><t>bomba</t></si>';
-  return Buffer.from(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>Nome</t></si>${item.repeat(Math.ceil(bytes / item.length))}</sst>`);
+  return Buffer.from(
+    `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>Nome</t></si>${item.repeat(Math.ceil(bytes / item.length))}</sst>`,
+  );
 };
 
 async function xlsx(sheets: Record<string, unknown[][]>): Promise<Buffer> {
@@ -88,13 +110,20 @@ async function refusal(work: Promise<unknown>): Promise<string> {
   expect(err).toBeInstanceOf(DomainError);
   const e = err as DomainError;
   expect(e.code).toBe('ERR_VALIDATION');
-  return (e.extra as { details: Array<{ field: string; messages: string[] }> }).details.map((d) => `${d.field}: ${d.messages.join(', ')}`).join('; ');
+  return (e.extra as { details: Array<{ field: string; messages: string[] }> }).details
+    .map((d) => `${d.field}: ${d.messages.join(', ')}`)
+    .join('; ');
 }
 
 describe('readFirstSheet', () => {
   it('reads the first sheet of an .xlsx as texts, row numbers kept, empty rows left out, other sheets not read', async () => {
     const file = await xlsx({
-      Contatos: [['Nome', 'Número', 'E-mail'], ['Ana', 5511987654321, { text: 'ana@example.com', hyperlink: 'mailto:ana@example.com' }], [], ['Bia', '5511955550000']],
+      Contatos: [
+        ['Nome', 'Número', 'E-mail'],
+        ['Ana', 5511987654321, { text: 'ana@example.com', hyperlink: 'mailto:ana@example.com' }],
+        [],
+        ['Bia', '5511955550000'],
+      ],
       Outra: [['não lida']],
     });
     expect(await readFirstSheet(file, { maxRows: 10 })).toEqual([
@@ -108,7 +137,12 @@ describe('readFirstSheet', () => {
     const rows = (n: number) => [['Nome'], ...Array.from({ length: n }, (_, i) => [`Pessoa ${i}`])];
     expect(await readFirstSheet(await xlsx({ A: rows(10) }), { maxRows: 10 })).toHaveLength(11);
     expect(await refusal(readFirstSheet(await xlsx({ A: rows(11) }), { maxRows: 10 }))).toBe('file: at most 10 rows');
-    const csv = (n: number) => Buffer.from(rows(n).map((r) => r.join(';')).join('\n'));
+    const csv = (n: number) =>
+      Buffer.from(
+        rows(n)
+          .map((r) => r.join(';'))
+          .join('\n'),
+      );
     expect(await readFirstSheet(csv(10), { maxRows: 10 })).toHaveLength(11);
     expect(await refusal(readFirstSheet(csv(11), { maxRows: 10 }))).toBe('file: at most 10 rows');
   });
@@ -128,19 +162,33 @@ describe('readFirstSheet', () => {
     // 2 MB of repeated shared strings pack far past 100:1
     expect(await refusal(readFirstSheet(workbook(sharedStrings(2 * 1024 * 1024)), { maxRows: 10 }))).toBe('file: too large when unpacked');
     // an honest 600 kB entry over a 512 kB limit, and a whole over its limit
-    expect(await refusal(readFirstSheet(workbook(sharedStrings(600 * 1024)), { maxRows: 10, maxEntryBytes: 512 * 1024 }))).toBe('file: too large when unpacked');
-    expect(await refusal(readFirstSheet(workbook(sharedStrings(600 * 1024)), { maxRows: 10, maxUnpackedBytes: 512 * 1024 }))).toBe('file: too large when unpacked');
+    expect(await refusal(readFirstSheet(workbook(sharedStrings(600 * 1024)), { maxRows: 10, maxEntryBytes: 512 * 1024 }))).toBe(
+      'file: too large when unpacked',
+    );
+    expect(await refusal(readFirstSheet(workbook(sharedStrings(600 * 1024)), { maxRows: 10, maxUnpackedBytes: 512 * 1024 }))).toBe(
+      'file: too large when unpacked',
+    );
     // within the limits it is read
     expect(await readFirstSheet(workbook(sharedStrings(600 * 1024)), { maxRows: 10 })).toEqual([{ row: 1, cells: ['Nome'] }]);
   });
 
   it('stops an entry that inflates past the size its directory declares (a lying zip)', async () => {
-    expect(await refusal(readFirstSheet(workbook(sharedStrings(4 * 1024 * 1024), 1000), { maxRows: 10 }))).toBe('file: too large when unpacked');
+    expect(await refusal(readFirstSheet(workbook(sharedStrings(4 * 1024 * 1024), 1000), { maxRows: 10 }))).toBe(
+      'file: too large when unpacked',
+    );
   });
 
   it('refuses what is not a spreadsheet, whatever it is called', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f3c2e90000000049454e44ae426082', 'hex');
-    for (const file of [png, Buffer.from([0, 1, 2, 3, 255, 254]), Buffer.from('504b030414000000', 'hex'), zip([{ name: 'a.txt', data: Buffer.from('oi') }])]) {
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f3c2e90000000049454e44ae426082',
+      'hex',
+    );
+    for (const file of [
+      png,
+      Buffer.from([0, 1, 2, 3, 255, 254]),
+      Buffer.from('504b030414000000', 'hex'),
+      zip([{ name: 'a.txt', data: Buffer.from('oi') }]),
+    ]) {
       expect(await refusal(readFirstSheet(file, { maxRows: 10 }))).toBe('file: not a spreadsheet');
     }
     expect(await refusal(readFirstSheet(undefined, { maxRows: 10 }))).toBe('file: Required');

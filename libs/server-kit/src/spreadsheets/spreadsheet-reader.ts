@@ -67,7 +67,12 @@ async function readCsv(buffer: Buffer, limits: SheetLimits): Promise<SheetLine[]
   await new Promise<void>((resolve, reject) => {
     let row = 0;
     let done = false;
-    const parser = parseString<string[], string[]>(text, { delimiter, ignoreEmpty: false, discardUnmappedColumns: false, strictColumnHandling: false });
+    const parser = parseString<string[], string[]>(text, {
+      delimiter,
+      ignoreEmpty: false,
+      discardUnmappedColumns: false,
+      strictColumnHandling: false,
+    });
     const finish = (err?: unknown) => {
       if (done) return;
       done = true;
@@ -182,7 +187,9 @@ function firstSheet(reader: StreamingWorkbook, entries: Map<string, yauzl.Entry>
 
 function openZip(buffer: Buffer): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (err, zip) => (err || !zip ? reject(unreadable()) : resolve(zip)));
+    yauzl.fromBuffer(buffer, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (err, zip) =>
+      err || !zip ? reject(unreadable()) : resolve(zip),
+    );
   });
 }
 

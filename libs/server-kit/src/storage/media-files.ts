@@ -55,7 +55,13 @@ export async function storedMediaOf(storage: MediaStorage, key: string): Promise
   const found = await storage.head(key);
   if (!found) return null;
   const mimetype = mediaContentType(key);
-  return { key, mimetype, mediaType: (family(mimetype) ?? 'application') as FileMediaType, fileName: key.split('/').pop() ?? 'file', size: found.size };
+  return {
+    key,
+    mimetype,
+    mediaType: (family(mimetype) ?? 'application') as FileMediaType,
+    fileName: key.split('/').pop() ?? 'file',
+    size: found.size,
+  };
 }
 
 function refuse(field: string, message: string): DomainError {
@@ -103,15 +109,27 @@ export async function checkMediaFile(file: UploadedDiskFile, field = 'medias'): 
     throw refuse(field, "The file's content does not match its name or type.");
   }
   if (file.size > MEDIA_MAX_BYTES[mediaType]) {
-    throw new DomainError('ERR_PAYLOAD_TOO_LARGE', { field, limit: MEDIA_MAX_BYTES[mediaType], mediaType }, `The file is larger than ${MEDIA_MAX_BYTES[mediaType] / 1024 / 1024} MB.`);
+    throw new DomainError(
+      'ERR_PAYLOAD_TOO_LARGE',
+      { field, limit: MEDIA_MAX_BYTES[mediaType], mediaType },
+      `The file is larger than ${MEDIA_MAX_BYTES[mediaType] / 1024 / 1024} MB.`,
+    );
   }
   return { mediaType, mimetype, fileName: safeMediaName(file.originalname, ext), size: file.size };
 }
 
 /** Multer options of a media upload: files streamed to a temporary directory, at most `files` of them. */
-export function mediaUploadOptions(files: number): { storage: multer.StorageEngine; defParamCharset: string; limits: NonNullable<multer.Options['limits']> } {
+export function mediaUploadOptions(files: number): {
+  storage: multer.StorageEngine;
+  defParamCharset: string;
+  limits: NonNullable<multer.Options['limits']>;
+} {
   // browsers send file names as UTF-8 without saying so
-  return { storage: multer.diskStorage({ destination: tmpdir() }), defParamCharset: 'utf8', limits: { fileSize: MEDIA_UPLOAD_MAX_BYTES, files, fields: 20, fieldSize: 70_000 } };
+  return {
+    storage: multer.diskStorage({ destination: tmpdir() }),
+    defParamCharset: 'utf8',
+    limits: { fileSize: MEDIA_UPLOAD_MAX_BYTES, files, fields: 20, fieldSize: 70_000 },
+  };
 }
 
 /** The uploaded file as a stream. */
@@ -131,7 +149,9 @@ export async function discardUploads(files: readonly UploadedDiskFile[] | undefi
 @Injectable()
 export class DiscardUploadsInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<{ file?: UploadedDiskFile; files?: UploadedDiskFile[] | Record<string, UploadedDiskFile[]> }>();
+    const req = context
+      .switchToHttp()
+      .getRequest<{ file?: UploadedDiskFile; files?: UploadedDiskFile[] | Record<string, UploadedDiskFile[]> }>();
     const uploaded = (): UploadedDiskFile[] => {
       const files = req.files ? (Array.isArray(req.files) ? req.files : Object.values(req.files).flat()) : [];
       return [...files, ...(req.file ? [req.file] : [])].filter((f) => typeof f.path === 'string');
@@ -180,4 +200,5 @@ export async function attachFile<T>(
   return saved;
 }
 
-const fileRefused = (text: string) => new DomainError('ERR_VALIDATION', { details: [{ field: 'file', messages: [text] }] }, `file: ${text}`);
+const fileRefused = (text: string) =>
+  new DomainError('ERR_VALIDATION', { details: [{ field: 'file', messages: [text] }] }, `file: ${text}`);

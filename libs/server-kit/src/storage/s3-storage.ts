@@ -1,4 +1,12 @@
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough, type Readable } from 'node:stream';
 import { isMediaKey, LocalDiskStorage, mediaContentType, MediaStorage, type StoredMedia } from './media-storage.js';
@@ -40,7 +48,10 @@ export class S3Storage extends MediaStorage {
     body.on('error', (err) => counted.destroy(err));
     body.pipe(counted);
     try {
-      await new Upload({ client: this.s3, params: { Bucket: this.bucket, Key: objectKey, Body: counted, ContentType: mediaContentType(key) } }).done();
+      await new Upload({
+        client: this.s3,
+        params: { Bucket: this.bucket, Key: objectKey, Body: counted, ContentType: mediaContentType(key) },
+      }).done();
     } catch (err) {
       // the source (a file, a download) is closed, not left open
       body.destroy();
@@ -79,7 +90,9 @@ export class S3Storage extends MediaStorage {
     if (!Number.isSafeInteger(companyId) || companyId <= 0) throw new Error(`not a company id: ${companyId}`);
     let token: string | undefined;
     do {
-      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${companyId}/`, ContinuationToken: token }));
+      const page = await this.s3.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${companyId}/`, ContinuationToken: token }),
+      );
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
       if (keys.length > 0) await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -110,7 +123,9 @@ export function mediaStorageFrom(env: {
       region: env.MEDIA_S3_REGION,
       endpoint: env.MEDIA_S3_ENDPOINT || undefined,
       forcePathStyle: env.MEDIA_S3_FORCE_PATH_STYLE === 'true',
-      credentials: env.MEDIA_S3_ACCESS_KEY_ID ? { accessKeyId: env.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: env.MEDIA_S3_SECRET_ACCESS_KEY ?? '' } : undefined,
+      credentials: env.MEDIA_S3_ACCESS_KEY_ID
+        ? { accessKeyId: env.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: env.MEDIA_S3_SECRET_ACCESS_KEY ?? '' }
+        : undefined,
     },
   });
 }

@@ -7,7 +7,11 @@ import type { StoredMedia } from './media-storage.js';
  * download), never run by the browser (nosniff, a sandboxing CSP), cached as `cacheControl` says. The file
  * is streamed, never held whole.
  */
-export async function sendStoredMedia(res: ServerResponse, found: StoredMedia, opts: { disposition: string; cacheControl: string }): Promise<void> {
+export async function sendStoredMedia(
+  res: ServerResponse,
+  found: StoredMedia,
+  opts: { disposition: string; cacheControl: string },
+): Promise<void> {
   res.setHeader('Content-Type', found.contentType);
   res.setHeader('Content-Length', String(found.size));
   res.setHeader('Content-Disposition', opts.disposition);

@@ -9,14 +9,23 @@ import { TIME_OF_DAY, WEEKDAYS_EN, type WorkingDay } from '@wa/domain';
 export class WorkingDayBody {
   @ApiProperty({ example: 'Segunda-feira' }) @IsString({ message: 'Obrigatório' }) @MaxLength(30) weekday: string;
   @ApiProperty({ enum: WEEKDAYS_EN }) @IsIn(WEEKDAYS_EN, { message: 'Dia inválido' }) weekdayEn: (typeof WEEKDAYS_EN)[number];
-  @ApiProperty({ example: '08:00' }) @IsString({ message: 'Obrigatório' }) @Matches(TIME_OF_DAY, { message: 'Hora inválida' }) startTime: string;
-  @ApiProperty({ example: '18:00' }) @IsString({ message: 'Obrigatório' }) @Matches(TIME_OF_DAY, { message: 'Hora inválida' }) endTime: string;
+  @ApiProperty({ example: '08:00' })
+  @IsString({ message: 'Obrigatório' })
+  @Matches(TIME_OF_DAY, { message: 'Hora inválida' })
+  startTime: string;
+  @ApiProperty({ example: '18:00' })
+  @IsString({ message: 'Obrigatório' })
+  @Matches(TIME_OF_DAY, { message: 'Hora inválida' })
+  endTime: string;
 }
 
 /** A body's `schedules`: up to seven days, each validated (optional unless `required`). */
 export const WorkingDaysField = (opts: { required?: boolean; description?: string } = {}) =>
   applyDecorators(
-    (opts.required ? ApiProperty : ApiPropertyOptional)({ type: [WorkingDayBody], description: opts.description ?? 'working hours, a day at most once' }),
+    (opts.required ? ApiProperty : ApiPropertyOptional)({
+      type: [WorkingDayBody],
+      description: opts.description ?? 'working hours, a day at most once',
+    }),
     ...(opts.required ? [] : [IsOptional()]),
     IsArray({ message: 'Obrigatório' }),
     ArrayMaxSize(7),
@@ -29,7 +38,12 @@ export function workingDaysOf(days: readonly WorkingDayBody[] | undefined): Work
   if (!days) return [];
   const seen = new Set<string>();
   for (const d of days) {
-    if (seen.has(d.weekdayEn)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'schedules', messages: ['Dia repetido'] }] }, `schedules: ${d.weekdayEn} twice`);
+    if (seen.has(d.weekdayEn))
+      throw new DomainError(
+        'ERR_VALIDATION',
+        { details: [{ field: 'schedules', messages: ['Dia repetido'] }] },
+        `schedules: ${d.weekdayEn} twice`,
+      );
     seen.add(d.weekdayEn);
   }
   return [...days]

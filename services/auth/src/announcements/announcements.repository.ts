@@ -10,11 +10,19 @@ export class AnnouncementsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** A page of them (only the active ones unless `all`); `search` in the title or text. */
-  async page(all: boolean, search: string | undefined, pageNumber: number, pageSize: number): Promise<{ rows: AnnouncementEntity[]; count: number }> {
+  async page(
+    all: boolean,
+    search: string | undefined,
+    pageNumber: number,
+    pageSize: number,
+  ): Promise<{ rows: AnnouncementEntity[]; count: number }> {
     const qb = this.db.getRepository(AnnouncementEntity).createQueryBuilder('a').orderBy('a.createdAt', 'DESC').addOrderBy('a.id', 'DESC');
     if (!all) qb.andWhere('a.status');
     if (search) qb.andWhere('(a.title ILIKE :s OR a.text ILIKE :s)', { s: `%${likeEscaped(search)}%` });
-    const [rows, count] = await qb.take(pageSize).skip((pageNumber - 1) * pageSize).getManyAndCount();
+    const [rows, count] = await qb
+      .take(pageSize)
+      .skip((pageNumber - 1) * pageSize)
+      .getManyAndCount();
     return { rows, count };
   }
 

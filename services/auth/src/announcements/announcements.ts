@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Injectable,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  Res,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -14,7 +29,21 @@ import {
   type RequestDto,
   type UpdateAnnouncementRequest,
 } from '@wa/contracts';
-import { attachFile, DiscardUploadsInterceptor, DomainError, dropFiles, FlagField, isMediaKey, MediaStorage, mediaUploadOptions, Omittable, PageNumberField, sendStoredMedia, type StoredMedia, type UploadedDiskFile } from '@wa/server-kit';
+import {
+  attachFile,
+  DiscardUploadsInterceptor,
+  DomainError,
+  dropFiles,
+  FlagField,
+  isMediaKey,
+  MediaStorage,
+  mediaUploadOptions,
+  Omittable,
+  PageNumberField,
+  sendStoredMedia,
+  type StoredMedia,
+  type UploadedDiskFile,
+} from '@wa/server-kit';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Response } from 'express';
@@ -32,15 +61,33 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
 const NOT_AN_IMAGE = 'Envie uma imagem .png, .jpg ou .jpeg';
 
 export class CreateAnnouncementDto implements RequestDto<CreateAnnouncementDto, CreateAnnouncementRequest> {
-  @ApiProperty({ maxLength: 200 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(200, { message: 'Too Long!' }) title: string;
-  @ApiProperty({ maxLength: 10_000 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) text: string;
+  @ApiProperty({ maxLength: 200 })
+  @IsString({ message: REQUIRED })
+  @IsNotEmpty({ message: REQUIRED })
+  @MaxLength(200, { message: 'Too Long!' })
+  title: string;
+  @ApiProperty({ maxLength: 10_000 })
+  @IsString({ message: REQUIRED })
+  @IsNotEmpty({ message: REQUIRED })
+  @MaxLength(10_000, { message: 'Too Long!' })
+  text: string;
   @ApiPropertyOptional({ enum: [1, 2, 3], default: 3 }) @IsOptional() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: 1 | 2 | 3;
   @ApiPropertyOptional({ default: true }) @FlagField() status?: boolean;
 }
 
 export class UpdateAnnouncementDto implements RequestDto<UpdateAnnouncementDto, UpdateAnnouncementRequest> {
-  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(200, { message: 'Too Long!' }) title?: string;
-  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) text?: string;
+  @ApiPropertyOptional()
+  @Omittable()
+  @IsString({ message: REQUIRED })
+  @IsNotEmpty({ message: REQUIRED })
+  @MaxLength(200, { message: 'Too Long!' })
+  title?: string;
+  @ApiPropertyOptional()
+  @Omittable()
+  @IsString({ message: REQUIRED })
+  @IsNotEmpty({ message: REQUIRED })
+  @MaxLength(10_000, { message: 'Too Long!' })
+  text?: string;
   @ApiPropertyOptional({ enum: [1, 2, 3] }) @Omittable() @Type(() => Number) @IsInt() @IsIn([1, 2, 3]) priority?: 1 | 2 | 3;
   @ApiPropertyOptional() @FlagField() status?: boolean;
 }
@@ -96,7 +143,16 @@ export class AnnouncementsService {
     const text = dto.text.trim();
     if (!title) throw blank('title');
     if (!text) throw blank('text');
-    return this.write(async (tx) => this.announcements.create(tx, { title, text, priority: dto.priority ?? 3, status: dto.status ?? true, mediaPath: null, mediaName: null }));
+    return this.write(async (tx) =>
+      this.announcements.create(tx, {
+        title,
+        text,
+        priority: dto.priority ?? 3,
+        status: dto.status ?? true,
+        mediaPath: null,
+        mediaName: null,
+      }),
+    );
   }
 
   async update(id: number, dto: UpdateAnnouncementDto): Promise<AnnouncementDto> {
@@ -180,7 +236,12 @@ export class AnnouncementsService {
     const { view, ids } = await this.db.transaction(async (tx) => {
       const view = announcementView(await save(tx));
       const event: AnnouncementEvent = { action: 'update', announcement: view };
-      return { view, ids: await this.outbox.add(tx, [{ subject: Subjects.announcementUpdated(view.id), msgId: `announcement-updated:${view.id}:${randomUUID()}`, payload: event }]) };
+      return {
+        view,
+        ids: await this.outbox.add(tx, [
+          { subject: Subjects.announcementUpdated(view.id), msgId: `announcement-updated:${view.id}:${randomUUID()}`, payload: event },
+        ]),
+      };
     });
     await this.outbox.flush(ids);
     return view;
@@ -235,7 +296,11 @@ export class AnnouncementsController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  upload(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<AnnouncementDto> {
+  upload(
+    @CurrentUser() caller: AccessTokenClaims,
+    @Param('id', ParseIntPipe) id: number,
+    @UploadedFile() file: UploadedDiskFile | undefined,
+  ): Promise<AnnouncementDto> {
     return this.announcements.attachMedia(caller, id, file);
   }
 

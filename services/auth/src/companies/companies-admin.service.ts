@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { directoryRemoveEvent, TokenRevocation } from '@wa/auth';
-import { Subjects, type AccessTokenClaims, type CompaniesPage, type CompanyCreatedEvent, type CompanyDeletedEvent, type CompanyDto, type CompanyUpdatedEvent, type SettingUpdatedEvent, type UserDeletedEvent } from '@wa/contracts';
+import {
+  Subjects,
+  type AccessTokenClaims,
+  type CompaniesPage,
+  type CompanyCreatedEvent,
+  type CompanyDeletedEvent,
+  type CompanyDto,
+  type CompanyUpdatedEvent,
+  type SettingUpdatedEvent,
+  type UserDeletedEvent,
+} from '@wa/contracts';
 import { deleteCompanyRows } from '@wa/database';
 import { DomainError } from '@wa/server-kit';
 import { daysFromToday, DEFAULT_TIME_ZONE } from '@wa/domain';
@@ -69,15 +79,27 @@ export class CompaniesAdminService {
     const { view, outboxIds } = await this.db.transaction(async (tx) => {
       await this.assertFreeName(tx, dto.name);
       const password = dto.password ?? randomBytes(24).toString('base64url');
-      const { company, admin } = await createCompanyWithAdmin(tx, { name: dto.name.trim(), dueDate, planId: plan.id, admin: { name: dto.name.trim(), email, password } });
-      await this.companies.update(tx, company.id, { email, phone: dto.phone?.trim() || null, status: dto.status ?? true, recurrence: dto.recurrence ?? 'MENSAL' });
+      const { company, admin } = await createCompanyWithAdmin(tx, {
+        name: dto.name.trim(),
+        dueDate,
+        planId: plan.id,
+        admin: { name: dto.name.trim(), email, password },
+      });
+      await this.companies.update(tx, company.id, {
+        email,
+        phone: dto.phone?.trim() || null,
+        status: dto.status ?? true,
+        recurrence: dto.recurrence ?? 'MENSAL',
+      });
       const campaigns = String(dto.campaignsEnabled ?? true);
       await this.settings.update(tx, company.id, 'campaignsEnabled', campaigns);
       const at = new Date().toISOString();
       const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };
       const events: OutgoingEvent[] = [
         { subject: Subjects.companyCreated(company.id), msgId: `company-created:${company.id}`, payload: created },
-        ...Object.entries({ ...DEFAULT_SETTINGS, campaignsEnabled: campaigns }).map(([key, value]) => settingEvent(company.id, key, value, at, 'initial')),
+        ...Object.entries({ ...DEFAULT_SETTINGS, campaignsEnabled: campaigns }).map(([key, value]) =>
+          settingEvent(company.id, key, value, at, 'initial'),
+        ),
         ...userChanged('created', admin),
       ];
       const row = await this.find(tx, company.id);
@@ -146,7 +168,10 @@ export class CompaniesAdminService {
       const events: OutgoingEvent[] = [
         ...userIds.flatMap((userId): OutgoingEvent[] => {
           const e: UserDeletedEvent = { companyId: id, userId, at };
-          return [directoryRemoveEvent(id, userId), { subject: Subjects.userDeleted(id, userId), msgId: `user-deleted:${userId}`, payload: e }];
+          return [
+            directoryRemoveEvent(id, userId),
+            { subject: Subjects.userDeleted(id, userId), msgId: `user-deleted:${userId}`, payload: e },
+          ];
         }),
         { subject: Subjects.companyDeleted(id), msgId: `company-deleted:${id}`, payload: deleted },
       ];
@@ -159,13 +184,25 @@ export class CompaniesAdminService {
 
   /** `company.updated.<id>`: what other services keep of a company (name, plan, status, due date). */
   private updated(c: CompanyEntity): OutgoingEvent {
-    const payload: CompanyUpdatedEvent = { companyId: c.id, name: c.name, planId: c.planId, status: c.status, dueDate: c.dueDate, at: new Date().toISOString() };
-    return { subject: Subjects.companyUpdated(c.id), msgId: `company-updated:${c.id}:${Date.now()}:${randomBytes(3).toString('hex')}`, payload };
+    const payload: CompanyUpdatedEvent = {
+      companyId: c.id,
+      name: c.name,
+      planId: c.planId,
+      status: c.status,
+      dueDate: c.dueDate,
+      at: new Date().toISOString(),
+    };
+    return {
+      subject: Subjects.companyUpdated(c.id),
+      msgId: `company-updated:${c.id}:${Date.now()}:${randomBytes(3).toString('hex')}`,
+      payload,
+    };
   }
 
   private async plan(manager: EntityManager, planId: number): Promise<PlanEntity> {
     const plan = await this.plans.find(planId, manager);
-    if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
+    if (!plan)
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
     return plan;
   }
 
@@ -177,7 +214,12 @@ export class CompaniesAdminService {
 
   /** Company names are unique whatever their case (the spec's save-failure text names this case). */
   private async assertFreeName(tx: EntityManager, name: string, exceptId?: number): Promise<void> {
-    if (await this.companies.nameTaken(tx, name.trim(), exceptId)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['A company with this name already exists'] }] }, 'A company with this name already exists');
+    if (await this.companies.nameTaken(tx, name.trim(), exceptId))
+      throw new DomainError(
+        'ERR_VALIDATION',
+        { details: [{ field: 'name', messages: ['A company with this name already exists'] }] },
+        'A company with this name already exists',
+      );
   }
 
   private async view(manager: EntityManager, company: CompanyEntity): Promise<CompanyDto> {
@@ -192,6 +234,12 @@ export class CompaniesAdminService {
       this.settings.ofCompanies(manager, ids),
     ]);
     const planOf = new Map(plans.map((p) => [p.id, p]));
-    return rows.map((r) => companyView(r, planOf.get(r.planId) as PlanEntity, settings.filter((s) => s.companyId === r.id)));
+    return rows.map((r) =>
+      companyView(
+        r,
+        planOf.get(r.planId) as PlanEntity,
+        settings.filter((s) => s.companyId === r.id),
+      ),
+    );
   }
 }

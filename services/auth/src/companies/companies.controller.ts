@@ -67,7 +67,11 @@ export class CompaniesController {
 
   @AdminOnly()
   @Put(':id/schedules')
-  schedules(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Body() body: CompanySchedulesDto): Promise<CompanyDto> {
+  schedules(
+    @CurrentUser() caller: AccessTokenClaims,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: CompanySchedulesDto,
+  ): Promise<CompanyDto> {
     return this.companies.setSchedules(caller, id, workingDaysOf(body.schedules));
   }
 }

@@ -10,13 +10,22 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** spec 02 §3 "Company" and §5: email and plan required. */
 export class CreateCompanyDto implements RequestDto<CreateCompanyDto, CreateCompanyRequest> {
   @ApiProperty({ minLength: 2, maxLength: 100 }) @TextField(2, 100) name: string;
-  @ApiProperty({ description: 'the company’s email; its first admin signs in with it' }) @IsEmail({}, { message: 'Invalid email' }) @MaxLength(200) email: string;
+  @ApiProperty({ description: 'the company’s email; its first admin signs in with it' })
+  @IsEmail({}, { message: 'Invalid email' })
+  @MaxLength(200)
+  email: string;
   @ApiProperty() @IsInt({ message: 'Required' }) planId: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(50) phone?: string;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() status?: boolean;
-  @ApiPropertyOptional({ description: 'YYYY-MM-DD; default: today plus the plan’s trial days' }) @IsOptional() @Matches(DATE, { message: 'Invalid date' }) dueDate?: string;
+  @ApiPropertyOptional({ description: 'YYYY-MM-DD; default: today plus the plan’s trial days' })
+  @IsOptional()
+  @Matches(DATE, { message: 'Invalid date' })
+  dueDate?: string;
   @ApiPropertyOptional({ enum: RECURRENCES, default: 'MENSAL' }) @IsOptional() @IsIn(RECURRENCES) recurrence?: string;
-  @ApiPropertyOptional({ default: true, description: 'stored as the company setting campaignsEnabled' }) @IsOptional() @IsBoolean() campaignsEnabled?: boolean;
+  @ApiPropertyOptional({ default: true, description: 'stored as the company setting campaignsEnabled' })
+  @IsOptional()
+  @IsBoolean()
+  campaignsEnabled?: boolean;
   @ApiPropertyOptional({ description: 'the first admin’s password (5–50); without it they choose one through “forgot password”' })
   @IsOptional()
   @IsString()
@@ -30,7 +39,10 @@ export class UpdateCompanyDto implements RequestDto<UpdateCompanyDto, UpdateComp
   @ApiPropertyOptional() @Omittable() @IsEmail({}, { message: 'Invalid email' }) @MaxLength(200) email?: string;
   @ApiPropertyOptional() @Omittable() @IsInt({ message: 'Required' }) planId?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(50) phone?: string;
-  @ApiPropertyOptional({ description: 'false: its users are signed out at once and cannot sign in' }) @Omittable() @IsBoolean() status?: boolean;
+  @ApiPropertyOptional({ description: 'false: its users are signed out at once and cannot sign in' })
+  @Omittable()
+  @IsBoolean()
+  status?: boolean;
   @ApiPropertyOptional() @Omittable() @Matches(DATE, { message: 'Invalid date' }) dueDate?: string;
   @ApiPropertyOptional({ enum: RECURRENCES }) @Omittable() @IsIn(RECURRENCES) recurrence?: string;
   @ApiPropertyOptional() @Omittable() @IsBoolean() campaignsEnabled?: boolean;

@@ -14,7 +14,10 @@ export class CompaniesRepository {
   async page(search: string | undefined, pageNumber: number, pageSize: number): Promise<{ rows: CompanyEntity[]; count: number }> {
     const qb = this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id');
     if (search) qb.where('(c.name ILIKE :s OR c.email ILIKE :s)', { s: `%${likeEscaped(search)}%` });
-    const [rows, count] = await qb.take(pageSize).skip((pageNumber - 1) * pageSize).getManyAndCount();
+    const [rows, count] = await qb
+      .take(pageSize)
+      .skip((pageNumber - 1) * pageSize)
+      .getManyAndCount();
     return { rows, count };
   }
 
@@ -25,14 +28,20 @@ export class CompaniesRepository {
 
   /** With `lock`, locked to the end of the transaction. */
   find(manager: EntityManager, id: number, lock = false): Promise<CompanyEntity | null> {
-    return manager.getRepository(CompanyEntity).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    return manager
+      .getRepository(CompanyEntity)
+      .findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
   }
 
   exists(id: number): Promise<boolean> {
     return this.db.getRepository(CompanyEntity).existsBy({ id });
   }
 
-  async update(tx: EntityManager, id: number, patch: Partial<Pick<CompanyEntity, 'email' | 'phone' | 'status' | 'recurrence'>>): Promise<void> {
+  async update(
+    tx: EntityManager,
+    id: number,
+    patch: Partial<Pick<CompanyEntity, 'email' | 'phone' | 'status' | 'recurrence'>>,
+  ): Promise<void> {
     await tx.getRepository(CompanyEntity).update({ id }, patch);
   }
 
@@ -61,7 +70,10 @@ export class CompaniesRepository {
    */
   async nameTaken(tx: EntityManager, name: string, exceptId?: number): Promise<boolean> {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('auth.companies.name'))`);
-    const [taken] = await tx.query(`SELECT id FROM auth.companies WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [name, exceptId ?? null]);
+    const [taken] = await tx.query(`SELECT id FROM auth.companies WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [
+      name,
+      exceptId ?? null,
+    ]);
     return !!taken;
   }
 

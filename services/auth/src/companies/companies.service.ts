@@ -36,7 +36,9 @@ export class CompaniesService {
       company.schedules = schedules;
       await this.companies.setSchedules(tx, id, schedules);
       const event: CompanySchedulesUpdatedEvent = { companyId: id, schedules, at: new Date().toISOString() };
-      const outboxIds = await this.outbox.add(tx, [{ subject: Subjects.companySchedulesUpdated(id), msgId: `company-schedules:${id}:${Date.now()}`, payload: event }]);
+      const outboxIds = await this.outbox.add(tx, [
+        { subject: Subjects.companySchedulesUpdated(id), msgId: `company-schedules:${id}:${Date.now()}`, payload: event },
+      ]);
       return { dto: await this.view(tx, company), outboxIds };
     });
     await this.outbox.flush(outboxIds);

@@ -9,7 +9,15 @@ import type { PlanEntity } from '../database/entities/index.js';
 import { PlansRepository } from '../plans/plans.repository.js';
 import { SettingsRepository } from '../settings/settings.repository.js';
 
-const PLAN_FLAGS = ['useCampaigns', 'useKanban', 'useOpenAi', 'useIntegrations', 'useSchedules', 'useInternalChat', 'useExternalApi'] as const;
+const PLAN_FLAGS = [
+  'useCampaigns',
+  'useKanban',
+  'useOpenAi',
+  'useIntegrations',
+  'useSchedules',
+  'useInternalChat',
+  'useExternalApi',
+] as const;
 
 function planFlagsOf(plan: PlanEntity): PlanFlags {
   return Object.fromEntries(PLAN_FLAGS.map((f) => [f, plan[f]])) as unknown as PlanFlags;

@@ -1,5 +1,11 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Streams, type ConnectionChangedEvent, type ConnectionDeletedEvent, type QueueChangedEvent, type QueueDeletedEvent } from '@wa/contracts';
+import {
+  Streams,
+  type ConnectionChangedEvent,
+  type ConnectionDeletedEvent,
+  type QueueChangedEvent,
+  type QueueDeletedEvent,
+} from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import { CompanyRefsRepository, type RefKind } from './company-refs.repository.js';
@@ -58,7 +64,11 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
     const missing = wanted.filter((id) => !found.has(id));
     if (missing.length > 0) {
       const what = kind === 'queue' ? 'queue' : 'connection';
-      throw new DomainError('ERR_VALIDATION', { details: [{ field, messages: [`${what} not found: ${missing.join(', ')}`] }] }, `${field}: ${what} not found`);
+      throw new DomainError(
+        'ERR_VALIDATION',
+        { details: [{ field, messages: [`${what} not found: ${missing.join(', ')}`] }] },
+        `${field}: ${what} not found`,
+      );
     }
   }
 

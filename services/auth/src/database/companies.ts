@@ -35,9 +35,9 @@ export interface NewCompany {
 
 /** A company with its default settings and first admin, in one transaction. */
 export async function createCompanyWithAdmin(tx: EntityManager, input: NewCompany): Promise<{ company: CompanyEntity; admin: UserEntity }> {
-  const company = await tx.getRepository(CompanyEntity).save(
-    tx.getRepository(CompanyEntity).create({ name: input.name, dueDate: input.dueDate, planId: input.planId, status: true }),
-  );
+  const company = await tx
+    .getRepository(CompanyEntity)
+    .save(tx.getRepository(CompanyEntity).create({ name: input.name, dueDate: input.dueDate, planId: input.planId, status: true }));
   await tx
     .getRepository(SettingEntity)
     .insert(Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ companyId: company.id, key, value })));

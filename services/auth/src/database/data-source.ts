@@ -15,7 +15,21 @@ import { IntegrationSettings1732240000011 } from './migrations/1732240000011-int
 import { UserCreationSetting1732240000012 } from './migrations/1732240000012-user-creation-setting.js';
 
 export const AUTH_SCHEMA = 'auth';
-export const migrations = [InitAuth1732240000000, AuthOutbox1732240000001, MustChangePassword1732240000002, CompanyRefs1732240000003, CompanyTimeZone1732240000004, PasswordResets1732240000005, PlansCopy1732240000006, PlansCopyNames1732240000007, CompanySchedules1732240000008, Helps1732240000009, Announcements1732240000010, IntegrationSettings1732240000011, UserCreationSetting1732240000012];
+export const migrations = [
+  InitAuth1732240000000,
+  AuthOutbox1732240000001,
+  MustChangePassword1732240000002,
+  CompanyRefs1732240000003,
+  CompanyTimeZone1732240000004,
+  PasswordResets1732240000005,
+  PlansCopy1732240000006,
+  PlansCopyNames1732240000007,
+  CompanySchedules1732240000008,
+  Helps1732240000009,
+  Announcements1732240000010,
+  IntegrationSettings1732240000011,
+  UserCreationSetting1732240000012,
+];
 
 export function authDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
   return { url, schema: AUTH_SCHEMA, entities, migrations, poolSize, applicationName: 'auth' };

@@ -13,7 +13,10 @@ export class HelpsRepository {
   async page(search: string | undefined, pageNumber: number, pageSize: number): Promise<{ rows: HelpEntity[]; count: number }> {
     const qb = this.db.getRepository(HelpEntity).createQueryBuilder('h').orderBy('lower(h.title)').addOrderBy('h.id');
     if (search) qb.where('(h.title ILIKE :s OR h.description ILIKE :s)', { s: `%${likeEscaped(search)}%` });
-    const [rows, count] = await qb.take(pageSize).skip((pageNumber - 1) * pageSize).getManyAndCount();
+    const [rows, count] = await qb
+      .take(pageSize)
+      .skip((pageNumber - 1) * pageSize)
+      .getManyAndCount();
     return { rows, count };
   }
 

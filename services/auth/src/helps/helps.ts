@@ -1,7 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { SuperOnly } from '@wa/auth';
-import { Subjects, type CreateHelpRequest, type HelpChangedEvent, type HelpDto, type HelpsPage, type HelpsQuery, type RequestDto, type UpdateHelpRequest } from '@wa/contracts';
+import {
+  Subjects,
+  type CreateHelpRequest,
+  type HelpChangedEvent,
+  type HelpDto,
+  type HelpsPage,
+  type HelpsQuery,
+  type RequestDto,
+  type UpdateHelpRequest,
+} from '@wa/contracts';
 import { DomainError, Omittable, PageNumberField, TextField } from '@wa/server-kit';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -20,13 +29,20 @@ const VIDEO_CODE = /^[A-Za-z0-9_-]{1,100}$/;
 export class CreateHelpDto implements RequestDto<CreateHelpDto, CreateHelpRequest> {
   @ApiProperty({ minLength: 2, maxLength: 100 }) @TextField(2, 100) title: string;
   @ApiPropertyOptional({ maxLength: 2000 }) @IsOptional() @IsString() @MaxLength(2000, { message: 'Too Long!' }) description?: string;
-  @ApiProperty({ description: 'the video’s code (a YouTube id, e.g. dQw4w9WgXcQ)' }) @IsString({ message: 'Required' }) @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' }) video: string;
+  @ApiProperty({ description: 'the video’s code (a YouTube id, e.g. dQw4w9WgXcQ)' })
+  @IsString({ message: 'Required' })
+  @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' })
+  video: string;
 }
 
 export class UpdateHelpDto implements RequestDto<UpdateHelpDto, UpdateHelpRequest> {
   @ApiPropertyOptional() @TextField(2, 100, { optional: true }) title?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000, { message: 'Too Long!' }) description?: string;
-  @ApiPropertyOptional() @Omittable() @IsString({ message: 'Required' }) @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' }) video?: string;
+  @ApiPropertyOptional()
+  @Omittable()
+  @IsString({ message: 'Required' })
+  @Matches(VIDEO_CODE, { message: 'Código de vídeo inválido' })
+  video?: string;
 }
 
 export class ListHelpsQuery implements RequestDto<ListHelpsQuery, HelpsQuery> {
@@ -34,8 +50,20 @@ export class ListHelpsQuery implements RequestDto<ListHelpsQuery, HelpsQuery> {
   @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
 }
 
-const helpView = (h: HelpEntity): HelpDto => ({ id: h.id, title: h.title, description: h.description, video: h.video, createdAt: h.createdAt.toISOString(), updatedAt: h.updatedAt.toISOString() });
-const nameTaken = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'title', messages: ['A help with this title already exists'] }] }, 'A help with this title already exists');
+const helpView = (h: HelpEntity): HelpDto => ({
+  id: h.id,
+  title: h.title,
+  description: h.description,
+  video: h.video,
+  createdAt: h.createdAt.toISOString(),
+  updatedAt: h.updatedAt.toISOString(),
+});
+const nameTaken = () =>
+  new DomainError(
+    'ERR_VALIDATION',
+    { details: [{ field: 'title', messages: ['A help with this title already exists'] }] },
+    'A help with this title already exists',
+  );
 
 /**
  * The platform's help videos: everyone reads them (the /helps page); super users manage them (settings tab Ajuda).
@@ -60,7 +88,9 @@ export class HelpsService {
   }
 
   async create(dto: CreateHelpDto): Promise<HelpDto> {
-    return this.unique(() => this.write((tx) => this.helps.create(tx, { title: dto.title.trim(), description: dto.description?.trim() ?? '', video: dto.video })));
+    return this.unique(() =>
+      this.write((tx) => this.helps.create(tx, { title: dto.title.trim(), description: dto.description?.trim() ?? '', video: dto.video })),
+    );
   }
 
   async update(id: number, dto: UpdateHelpDto): Promise<HelpDto> {
@@ -86,7 +116,12 @@ export class HelpsService {
     const { view, ids } = await this.db.transaction(async (tx) => {
       const view = helpView(await save(tx));
       const event: HelpChangedEvent = { helpId: view.id, at: new Date().toISOString() };
-      return { view, ids: await this.outbox.add(tx, [{ subject: Subjects.helpUpdated(view.id), msgId: `help-updated:${view.id}:${randomUUID()}`, payload: event }]) };
+      return {
+        view,
+        ids: await this.outbox.add(tx, [
+          { subject: Subjects.helpUpdated(view.id), msgId: `help-updated:${view.id}:${randomUUID()}`, payload: event },
+        ]),
+      };
     });
     await this.outbox.flush(ids);
     return view;

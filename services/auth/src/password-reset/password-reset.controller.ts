@@ -8,7 +8,8 @@ import { PasswordResetService } from './password-reset.service.js';
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{1,63}$/;
 
 function checkedEmail(email: string): string {
-  if (!email || !EMAIL.test(email.trim())) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'email', messages: ['Invalid email'] }] }, 'Invalid email');
+  if (!email || !EMAIL.test(email.trim()))
+    throw new DomainError('ERR_VALIDATION', { details: [{ field: 'email', messages: ['Invalid email'] }] }, 'Invalid email');
   return email;
 }
 
@@ -28,7 +29,12 @@ export class PasswordResetController {
   @Public()
   @Post('resetpasswords/:email/:token/:newPassword')
   @HttpCode(200)
-  reset(@Param('email') email: string, @Param('token') token: string, @Param('newPassword') newPassword: string, @Req() req: Request): Promise<{ message: string }> {
+  reset(
+    @Param('email') email: string,
+    @Param('token') token: string,
+    @Param('newPassword') newPassword: string,
+    @Req() req: Request,
+  ): Promise<{ message: string }> {
     return this.resets.reset(checkedEmail(email), token.trim(), newPassword, req.ip ?? 'unknown');
   }
 }

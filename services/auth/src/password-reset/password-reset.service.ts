@@ -54,7 +54,13 @@ export class PasswordResetService implements OnApplicationShutdown {
     this.byEmail = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-ask:email', points: env.RESET_MAX_PER_EMAIL });
     this.byIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-ask:ip', points: env.RESET_MAX_PER_IP });
     // per account and day, whether the account exists or not (the answer past it tells nothing about it)
-    this.byEmailDaily = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'auth:reset-ask:email-day', points: env.RESET_MAX_PER_EMAIL_DAY, duration: 86_400, blockDuration: 86_400 });
+    this.byEmailDaily = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: 'auth:reset-ask:email-day',
+      points: env.RESET_MAX_PER_EMAIL_DAY,
+      duration: 86_400,
+      blockDuration: 86_400,
+    });
     this.triesByIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:reset-try:ip', points: env.RESET_MAX_PER_IP * MAX_TRIES });
   }
 
@@ -130,4 +136,3 @@ export class PasswordResetService implements OnApplicationShutdown {
     }
   }
 }
-

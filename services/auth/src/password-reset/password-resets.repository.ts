@@ -40,7 +40,10 @@ export class PasswordResetsRepository {
 
   /** One more wrong try of a code; at `maxTries` it is used up. */
   async wrongTry(tx: EntityManager, id: number, maxTries: number): Promise<void> {
-    await tx.query(`UPDATE auth.password_resets SET attempts = attempts + 1, "usedAt" = CASE WHEN attempts + 1 >= $2 THEN now() END WHERE id = $1`, [id, maxTries]);
+    await tx.query(
+      `UPDATE auth.password_resets SET attempts = attempts + 1, "usedAt" = CASE WHEN attempts + 1 >= $2 THEN now() END WHERE id = $1`,
+      [id, maxTries],
+    );
   }
 
   /** Uses up every code of the user not used yet. */

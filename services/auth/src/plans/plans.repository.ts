@@ -38,12 +38,32 @@ export class PlansRepository {
          "useIntegrations" = EXCLUDED."useIntegrations", "useSchedules" = EXCLUDED."useSchedules", "useInternalChat" = EXCLUDED."useInternalChat",
          "useExternalApi" = EXCLUDED."useExternalApi", "isPublic" = EXCLUDED."isPublic", "trialDays" = EXCLUDED."trialDays", "updatedAt" = EXCLUDED."updatedAt"
        WHERE auth.plans."updatedAt" <= EXCLUDED."updatedAt"`,
-      [p.id, p.name, p.users, p.connections, p.queues, p.value, p.useCampaigns, p.useKanban, p.useOpenAi, p.useIntegrations, p.useSchedules, p.useInternalChat, p.useExternalApi, p.isPublic, p.trialDays, at],
+      [
+        p.id,
+        p.name,
+        p.users,
+        p.connections,
+        p.queues,
+        p.value,
+        p.useCampaigns,
+        p.useKanban,
+        p.useOpenAi,
+        p.useIntegrations,
+        p.useSchedules,
+        p.useInternalChat,
+        p.useExternalApi,
+        p.isPublic,
+        p.trialDays,
+        at,
+      ],
     );
   }
 
   /** Deletes a plan billing deleted at `at`, unless the copy changed later or a company still names it. */
   async deleteUnused(planId: number, at: string): Promise<void> {
-    await this.db.query(`DELETE FROM auth.plans p WHERE p.id = $1 AND p."updatedAt" <= $2 AND NOT EXISTS (SELECT 1 FROM auth.companies c WHERE c."planId" = p.id)`, [planId, at]);
+    await this.db.query(
+      `DELETE FROM auth.plans p WHERE p.id = $1 AND p."updatedAt" <= $2 AND NOT EXISTS (SELECT 1 FROM auth.companies c WHERE c."planId" = p.id)`,
+      [planId, at],
+    );
   }
 }

@@ -15,7 +15,10 @@ export function addressBucket(address: string | undefined): string {
   // ::ffff:a.b.c.d, written either way
   const [, , , , , mark, hi = 0, lo = 0] = groups;
   if (groups.slice(0, 5).every((g) => g === 0) && mark === 0xffff) return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 as two groups). */

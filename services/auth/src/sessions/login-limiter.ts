@@ -33,7 +33,11 @@ export class LoginLimiter {
     const common = { storeClient: redis, duration: env.LOGIN_WINDOW_S, blockDuration: env.LOGIN_WINDOW_S };
     this.byEmail = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:email', points: env.LOGIN_MAX_FAILS_PER_EMAIL });
     this.byIp = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:ip', points: env.LOGIN_MAX_FAILS_PER_IP });
-    this.byEmailAtKnown = new RateLimiterRedis({ ...common, keyPrefix: 'auth:login-attempt:email-known', points: env.LOGIN_MAX_FAILS_PER_EMAIL });
+    this.byEmailAtKnown = new RateLimiterRedis({
+      ...common,
+      keyPrefix: 'auth:login-attempt:email-known',
+      points: env.LOGIN_MAX_FAILS_PER_EMAIL,
+    });
   }
 
   /** Counts an attempt; throws 429 when this address (for this account) or this email is past its limit. */

@@ -24,12 +24,18 @@ export class SessionsRepository {
 
   /** The ids of a user's sessions not ended. */
   async activeOf(manager: EntityManager, userId: number): Promise<string[]> {
-    return (await manager.getRepository(LoginSessionEntity).find({ where: { userId, revokedAt: IsNull() }, select: { id: true } })).map((s) => s.id);
+    return (await manager.getRepository(LoginSessionEntity).find({ where: { userId, revokedAt: IsNull() }, select: { id: true } })).map(
+      (s) => s.id,
+    );
   }
 
   /** The ids of a company's sessions not ended, locked to the end of the transaction. */
   async lockActiveOfCompany(tx: EntityManager, companyId: number): Promise<string[]> {
-    return (await tx.getRepository(LoginSessionEntity).find({ where: { companyId, revokedAt: IsNull() }, select: { id: true }, lock: { mode: 'pessimistic_write' } })).map((s) => s.id);
+    return (
+      await tx
+        .getRepository(LoginSessionEntity)
+        .find({ where: { companyId, revokedAt: IsNull() }, select: { id: true }, lock: { mode: 'pessimistic_write' } })
+    ).map((s) => s.id);
   }
 
   /** The ids of every session of a company, ended or not. */
@@ -48,7 +54,9 @@ export class SessionsRepository {
 
   /** Ends these sessions now (`ids` not empty). */
   async end(manager: EntityManager, ids: string[], reason: EndReason): Promise<void> {
-    await manager.getRepository(LoginSessionEntity).update(ids.length === 1 ? { id: ids[0] } : { id: In(ids) }, { revokedAt: new Date(), revokedReason: reason });
+    await manager
+      .getRepository(LoginSessionEntity)
+      .update(ids.length === 1 ? { id: ids[0] } : { id: In(ids) }, { revokedAt: new Date(), revokedReason: reason });
   }
 
   /** Ends the session unless it is already. */
@@ -78,6 +86,8 @@ export class SessionsRepository {
 
   /** Deletes the refresh tokens of every session of a company (the company is being deleted). */
   async deleteRefreshTokensOfCompany(tx: EntityManager, companyId: number): Promise<void> {
-    await tx.query(`DELETE FROM auth.refresh_tokens WHERE "sessionId" IN (SELECT id FROM auth.login_sessions WHERE "companyId" = $1)`, [companyId]);
+    await tx.query(`DELETE FROM auth.refresh_tokens WHERE "sessionId" IN (SELECT id FROM auth.login_sessions WHERE "companyId" = $1)`, [
+      companyId,
+    ]);
   }
 }

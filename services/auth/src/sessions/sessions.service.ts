@@ -1,7 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { directoryPutEvent, signAccessToken, TokenRevocation } from '@wa/auth';
-import { PASSWORD_RULE, PASSWORD_RULE_TEXT, Subjects, type AccessTokenClaims, type LoginResponse, type SessionReplacedEvent, type UserDto } from '@wa/contracts';
+import {
+  PASSWORD_RULE,
+  PASSWORD_RULE_TEXT,
+  Subjects,
+  type AccessTokenClaims,
+  type LoginResponse,
+  type SessionReplacedEvent,
+  type UserDto,
+} from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import { brDate, companyTimeZone, TIME_ZONE_SETTING, todayIn } from '@wa/domain';
 import argon2 from 'argon2';
@@ -58,11 +66,17 @@ export class SessionsService {
     if (user.mustChangePassword) {
       if (!newPassword) throw new DomainError('ERR_PASSWORD_CHANGE_REQUIRED');
       if (newPassword === password) {
-        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: ['A nova senha deve ser diferente da atual'] }] });
+        throw new DomainError('ERR_VALIDATION', {
+          details: [{ field: 'newPassword', messages: ['A nova senha deve ser diferente da atual'] }],
+        });
       }
       // the password rule every password a user chooses follows (spec 02 §5)
       if (!PASSWORD_RULE.test(newPassword)) {
-        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'newPassword', messages: [PASSWORD_RULE_TEXT] }] }, PASSWORD_RULE_TEXT);
+        throw new DomainError(
+          'ERR_VALIDATION',
+          { details: [{ field: 'newPassword', messages: [PASSWORD_RULE_TEXT] }] },
+          PASSWORD_RULE_TEXT,
+        );
       }
       newHash = await argon2.hash(newPassword, { type: argon2.argon2id });
     }
@@ -74,7 +88,13 @@ export class SessionsService {
       // One browser per account: a new sign-in ends the others.
       const ended = await this.sessions.activeOf(tx, user.id);
       if (ended.length > 0) await this.sessions.end(tx, ended, 'replaced');
-      await this.sessions.insert(tx, { id: sessionId, userId: user.id, companyId: user.companyId, ip, userAgent: userAgent?.slice(0, 300) ?? null });
+      await this.sessions.insert(tx, {
+        id: sessionId,
+        userId: user.id,
+        companyId: user.companyId,
+        ip,
+        userAgent: userAgent?.slice(0, 300) ?? null,
+      });
       const issued = await this.issueRefreshToken(tx, sessionId);
       const events: OutgoingEvent[] = [];
       if (ended.length > 0) {
@@ -88,7 +108,11 @@ export class SessionsService {
         events.push({ subject: Subjects.sessionReplaced(user.companyId, user.id), msgId: `session-replaced:${sessionId}`, payload: event });
       }
       // the update locks the user's row, so this entry and an admin's concurrent change reach the directory in commit order
-      await this.users.updateById(tx, user.id, newHash ? { online: true, passwordHash: newHash, mustChangePassword: false } : { online: true });
+      await this.users.updateById(
+        tx,
+        user.id,
+        newHash ? { online: true, passwordHash: newHash, mustChangePassword: false } : { online: true },
+      );
       const current = await this.users.byId(user.id, tx);
       // users that predate the directory (the seed, an import) enter it when they sign in
       if (current) events.push(directoryPutEvent(directoryEntry(current), current.updatedAt.getTime()));
@@ -134,7 +158,12 @@ export class SessionsService {
     const view = await this.userWithCompany(result.session.userId);
     // a company past its due date gets no new access token, as it gets no sign-in
     await this.assertSubscription(view);
-    return { token: this.accessToken(view, result.session.id), user: view, refreshToken: result.refreshToken, refreshExpiresAt: result.expiresAt };
+    return {
+      token: this.accessToken(view, result.session.id),
+      user: view,
+      refreshToken: result.refreshToken,
+      refreshExpiresAt: result.expiresAt,
+    };
   }
 
   /** A disabled company, or one past its due date, signs in no one but super users (spec: ERR_SUBSCRIPTION_EXPIRED). */
@@ -142,7 +171,12 @@ export class SessionsService {
     if (user.super) return;
     const company = await this.companyOf(user.companyId);
     // a company the provider disabled signs in no one
-    if (!company.status) throw new DomainError('ERR_NO_PERMISSION', { companyDisabled: true }, 'Esta empresa está desativada. Entre em contato com o Suporte para mais informações!');
+    if (!company.status)
+      throw new DomainError(
+        'ERR_NO_PERMISSION',
+        { companyDisabled: true },
+        'Esta empresa está desativada. Entre em contato com o Suporte para mais informações!',
+      );
     // the due date lasts to the end of that day on the company's own calendar
     const zone = await this.settings.find(company.id, TIME_ZONE_SETTING);
     if (company.dueDate < todayIn(companyTimeZone(zone?.value))) {
@@ -192,7 +226,10 @@ export class SessionsService {
   }
 
   private accessToken(user: UserDto, sessionId: string): string {
-    return signAccessToken({ id: user.id, companyId: user.companyId, profile: user.profile, super: user.super, sid: sessionId }, this.env.JWT_SECRET);
+    return signAccessToken(
+      { id: user.id, companyId: user.companyId, profile: user.profile, super: user.super, sid: sessionId },
+      this.env.JWT_SECRET,
+    );
   }
 
   private async issueRefreshToken(tx: EntityManager, sessionId: string): Promise<{ refreshToken: string; expiresAt: Date }> {

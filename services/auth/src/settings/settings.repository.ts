@@ -51,7 +51,10 @@ export class SettingsRepository {
   }
 
   async valueOf(companyId: number, key: string): Promise<string | undefined> {
-    const rows: Array<{ value: string }> = await this.db.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = $2`, [companyId, key]);
+    const rows: Array<{ value: string }> = await this.db.query(`SELECT value FROM auth.settings WHERE "companyId" = $1 AND key = $2`, [
+      companyId,
+      key,
+    ]);
     return rows[0]?.value;
   }
 

@@ -46,7 +46,13 @@ export class SettingsService {
       if (!(await this.settings.update(tx, caller.companyId, key, stored))) throw new DomainError('ERR_NO_SETTING_FOUND');
       // events carry what readers may see: a secret only masked
       const event: SettingUpdatedEvent = { companyId: caller.companyId, key, value: shown, at: new Date().toISOString() };
-      return this.outbox.add(tx, [{ subject: Subjects.settingUpdated(caller.companyId, key), msgId: `setting:${caller.companyId}:${key}:${Date.now()}`, payload: event }]);
+      return this.outbox.add(tx, [
+        {
+          subject: Subjects.settingUpdated(caller.companyId, key),
+          msgId: `setting:${caller.companyId}:${key}:${Date.now()}`,
+          payload: event,
+        },
+      ]);
     });
     await this.outbox.flush(outboxIds);
     return { key, value: shown };
@@ -56,7 +62,10 @@ export class SettingsService {
   private async platformSettings(): Promise<SettingDto[]> {
     const companyId = await this.settings.providerCompanyId();
     const rows = companyId === undefined ? [] : await this.settings.ofCompany(companyId);
-    return Object.entries(PLATFORM_SETTINGS).map(([key, { initial }]) => ({ key, value: rows.find((r) => r.key === key)?.value ?? initial }));
+    return Object.entries(PLATFORM_SETTINGS).map(([key, { initial }]) => ({
+      key,
+      value: rows.find((r) => r.key === key)?.value ?? initial,
+    }));
   }
 
   /**
@@ -67,13 +76,19 @@ export class SettingsService {
     if (!caller.super) throw new DomainError('ERR_NO_PERMISSION');
     const allowed = PLATFORM_SETTINGS[key]?.allowed ?? [];
     if (!allowed.includes(value)) {
-      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'value', messages: [`must be one of ${allowed.join(', ')}`] }] }, `value must be one of ${allowed.join(', ')}`);
+      throw new DomainError(
+        'ERR_VALIDATION',
+        { details: [{ field: 'value', messages: [`must be one of ${allowed.join(', ')}`] }] },
+        `value must be one of ${allowed.join(', ')}`,
+      );
     }
     const companyId = (await this.settings.providerCompanyId()) ?? caller.companyId;
     const outboxIds = await this.db.transaction(async (tx) => {
       await this.settings.upsert(tx, companyId, key, value);
       const event: SettingUpdatedEvent = { companyId, key, value, at: new Date().toISOString() };
-      return this.outbox.add(tx, [{ subject: Subjects.settingUpdated(companyId, key), msgId: `setting:${companyId}:${key}:${Date.now()}`, payload: event }]);
+      return this.outbox.add(tx, [
+        { subject: Subjects.settingUpdated(companyId, key), msgId: `setting:${companyId}:${key}:${Date.now()}`, payload: event },
+      ]);
     });
     await this.outbox.flush(outboxIds);
     return { key, value };

@@ -20,7 +20,6 @@ import { userChanged } from '../users/users.service.js';
 import { USER_CREATION_SETTING } from '../settings/platform-settings.js';
 import type { SignupDto } from './signup.dto.js';
 
-
 /**
  * Sign-up (spec 01 §2 /signup): a new company on a public plan with its trial (the plan's trialDays), its
  * default settings and its admin, in one transaction; then announced (`company.created`: tickets gives it a
@@ -42,7 +41,13 @@ export class SignupService {
     env: AuthEnv,
   ) {
     // public and costly (a company, an argon2 hash), and its 409 tells whether an email has an account
-    this.byIp = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'auth:signup:ip', points: env.SIGNUP_MAX_PER_IP, duration: env.SIGNUP_WINDOW_S, blockDuration: env.SIGNUP_WINDOW_S });
+    this.byIp = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: 'auth:signup:ip',
+      points: env.SIGNUP_MAX_PER_IP,
+      duration: env.SIGNUP_WINDOW_S,
+      blockDuration: env.SIGNUP_WINDOW_S,
+    });
   }
 
   async signup(dto: SignupDto, ip: string): Promise<{ companyId: number; userId: number; dueDate: string }> {
@@ -54,14 +59,20 @@ export class SignupService {
     }
     if (!(await this.open())) throw new DomainError('ERR_USER_CREATION_DISABLED');
     const plan = await this.plans.findPublic(dto.planId);
-    if (!plan) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
+    if (!plan)
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'planId', messages: ['plan not found'] }] }, 'planId: plan not found');
     const email = dto.email.trim().toLowerCase();
     const taken = await this.users.emailTaken(email);
     if (taken) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
     const dueDate = daysFromToday(Math.max(plan.trialDays, 0), DEFAULT_TIME_ZONE);
     try {
       const { company, admin, outboxIds } = await this.db.transaction(async (tx) => {
-        const { company, admin } = await createCompanyWithAdmin(tx, { name: dto.name.trim(), dueDate, planId: plan.id, admin: { name: dto.name.trim(), email, password: dto.password } });
+        const { company, admin } = await createCompanyWithAdmin(tx, {
+          name: dto.name.trim(),
+          dueDate,
+          planId: plan.id,
+          admin: { name: dto.name.trim(), email, password: dto.password },
+        });
         if (dto.phone?.trim()) await this.companies.setPhone(tx, company.id, dto.phone.trim()).catch(() => undefined);
         const at = new Date().toISOString();
         const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };

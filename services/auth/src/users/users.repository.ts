@@ -58,7 +58,11 @@ export class UsersRepository extends TenantScopedRepository<UserEntity> {
   }
 
   /** Changes a user of any company, by id (see byId). */
-  async updateById(manager: EntityManager, id: number, patch: Partial<Pick<UserEntity, 'online' | 'passwordHash' | 'mustChangePassword'>>): Promise<void> {
+  async updateById(
+    manager: EntityManager,
+    id: number,
+    patch: Partial<Pick<UserEntity, 'online' | 'passwordHash' | 'mustChangePassword'>>,
+  ): Promise<void> {
     await manager.getRepository(UserEntity).update({ id }, patch);
   }
 
@@ -74,7 +78,11 @@ export class UsersRepository extends TenantScopedRepository<UserEntity> {
 
   /** The stored hash (never selected otherwise). */
   async passwordHashOf(id: number): Promise<string> {
-    const row = await this.repo().createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :id AND u.companyId = :companyId', { id, companyId: this.companyId }).getOne();
+    const row = await this.repo()
+      .createQueryBuilder('u')
+      .addSelect('u.passwordHash')
+      .where('u.id = :id AND u.companyId = :companyId', { id, companyId: this.companyId })
+      .getOne();
     return row?.passwordHash ?? '';
   }
 

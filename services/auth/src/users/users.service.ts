@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { assertPlanRoom, directoryPutEvent, directoryRemoveEvent, TokenRevocation } from '@wa/auth';
-import { Subjects, type AccessTokenClaims, type UserChangedEvent, type UserDeletedEvent, type UserDto, type UsersPage } from '@wa/contracts';
+import {
+  Subjects,
+  type AccessTokenClaims,
+  type UserChangedEvent,
+  type UserDeletedEvent,
+  type UserDto,
+  type UsersPage,
+} from '@wa/contracts';
 import { DomainError, runInContext, currentContext } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { isUniqueViolation } from '@wa/database';
@@ -128,7 +135,9 @@ export class UsersService {
         if (Object.keys(patch).length > 0) await this.users.update({ id }, patch, tx);
         const row = await this.mustFind(id, tx);
         // a new password ends the user's logins: all of them when an admin set it, the others when they did
-        const ended = patch.passwordHash ? await this.sessions.endAllSessions(tx, id, { keep: ownPassword ? caller.sid : undefined, reason: 'password_changed' }) : [];
+        const ended = patch.passwordHash
+          ? await this.sessions.endAllSessions(tx, id, { keep: ownPassword ? caller.sid : undefined, reason: 'password_changed' })
+          : [];
         return { updated: row, ended, outboxIds: await this.outbox.add(tx, userChanged('updated', row)) };
       }),
     );
@@ -163,7 +172,8 @@ export class UsersService {
    * to every reader (before this request answers), so the change applies on the user's very next request.
    */
   private async announce(outboxIds: string[], user: UserEntity): Promise<void> {
-    if (await this.outbox.flushAndWait(outboxIds)) await this.revocation.announceUserVersion(user.companyId, user.id, user.updatedAt.getTime());
+    if (await this.outbox.flushAndWait(outboxIds))
+      await this.revocation.announceUserVersion(user.companyId, user.id, user.updatedAt.getTime());
   }
 
   /** The queues and the connection of a user's body must be of the user's company (400, nothing written). */
@@ -195,7 +205,6 @@ export class UsersService {
       throw err;
     }
   }
-
 }
 
 /** A super user (the provider's staff) is changed or removed by super users only, not by their company's admins. */

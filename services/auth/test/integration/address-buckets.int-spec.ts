@@ -21,7 +21,12 @@ const hex = () => randomInt(1, 0xffff).toString(16);
 function ipv6Block(): { first: string; second: string; third: string; neighbour: string } {
   const [a, b] = [hex(), randomInt(1, 0xfffe)];
   const prefix = `2001:db8:${a}:${b.toString(16)}`;
-  return { first: `${prefix}::1`, second: `${prefix}:ffff:ffff:ffff:fffe`, third: `${prefix}:1:2:3:4`, neighbour: `2001:db8:${a}:${(b + 1).toString(16)}::1` };
+  return {
+    first: `${prefix}::1`,
+    second: `${prefix}:ffff:ffff:ffff:fffe`,
+    third: `${prefix}:1:2:3:4`,
+    neighbour: `2001:db8:${a}:${(b + 1).toString(16)}::1`,
+  };
 }
 
 describe('per-address limits count an IPv6 client by its /64, an IPv4 one by its address', () => {
@@ -48,7 +53,8 @@ describe('per-address limits count an IPv6 client by its /64, an IPv4 one by its
   it('sign-up: one count for the /64', async () => {
     const net = ipv6Block();
     // refused for its plan, still counted (the count comes before the checks)
-    const signup = (address: string) => from(address).post('/auth/signup', { body: { name: 'Loja', email: uniqueEmail('loja'), password: 'segredo1', planId: 999_999_999 } });
+    const signup = (address: string) =>
+      from(address).post('/auth/signup', { body: { name: 'Loja', email: uniqueEmail('loja'), password: 'segredo1', planId: 999_999_999 } });
     expect([(await signup(net.first)).status, (await signup(net.second)).status]).toEqual([400, 400]);
     expect((await signup(net.third)).status).toBe(429);
     expect((await signup(net.neighbour)).status).toBe(400);

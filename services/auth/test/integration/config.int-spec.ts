@@ -42,7 +42,13 @@ describe('configuration', () => {
     const short = await start(testEnv({ NODE_ENV: 'production', JWT_SECRET: 'only-twenty-bytes-xx' }));
     expect(short.code).toBe(78);
     expect(short.stderr).toContain('JWT_SECRET is shorter than 32 bytes');
-    const url = await start(testEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(16) + 'Yz0-long-enough-for-prod', DATABASE_URL: 'postgres://conversa:change-me-postgres-password@127.0.0.1:5432/wa_test' }));
+    const url = await start(
+      testEnv({
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(16) + 'Yz0-long-enough-for-prod',
+        DATABASE_URL: 'postgres://conversa:change-me-postgres-password@127.0.0.1:5432/wa_test',
+      }),
+    );
     expect(url.code).toBe(78);
     expect(url.stderr).toContain('DATABASE_URL carries a placeholder password');
   });

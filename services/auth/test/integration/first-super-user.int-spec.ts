@@ -11,7 +11,10 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist');
 /** Runs one of the image's commands as the Job would: a plain process, its environment, its exit code. */
 function run(script: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(dist, script)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(dist, script)], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -94,8 +97,13 @@ describe('the first super user of a production install', () => {
     const own = await auth.client().post('/auth/login', { body: { email, password: 'Mine-now-123' } });
     expect(own.status).toBe(200);
     // the provider's company holds the platform's sign-up switch, open
-    const [row] = await auth.db.query(`SELECT s.value FROM auth.settings s JOIN auth.users u ON u."companyId" = s."companyId" WHERE u.email = $1 AND s.key = 'userCreation'`, [email]);
+    const [row] = await auth.db.query(
+      `SELECT s.value FROM auth.settings s JOIN auth.users u ON u."companyId" = s."companyId" WHERE u.email = $1 AND s.key = 'userCreation'`,
+      [email],
+    );
     expect(row?.value).toBe('enabled');
-    expect((await http.get('/settings', { token: own.body.token })).body).toEqual(expect.arrayContaining([{ key: 'userCreation', value: 'enabled' }]));
+    expect((await http.get('/settings', { token: own.body.token })).body).toEqual(
+      expect.arrayContaining([{ key: 'userCreation', value: 'enabled' }]),
+    );
   });
 });

@@ -81,16 +81,32 @@ export async function refsOf(auth: AuthUnderTest, companyId: number, kind: 'queu
     if (kind === 'queue') {
       const event: QueueChangedEvent = {
         companyId,
-        queue: { id, companyId, name: `Fila ${id}`, color: '#000000', greetingMessage: '', outOfHoursMessage: '', orderQueue: null, createdAt: now, updatedAt: now },
+        queue: {
+          id,
+          companyId,
+          name: `Fila ${id}`,
+          color: '#000000',
+          greetingMessage: '',
+          outOfHoursMessage: '',
+          orderQueue: null,
+          createdAt: now,
+          updatedAt: now,
+        },
       };
       await bus.publish(TicketSubjects.queueUpdated(companyId, id), event, { msgId: `test-queue:${id}` });
     } else {
-      const event: ConnectionChangedEvent = { companyId, connection: connectionRecord(companyId, id, { name: `Conexão ${id}`, isDefault: false }) };
+      const event: ConnectionChangedEvent = {
+        companyId,
+        connection: connectionRecord(companyId, id, { name: `Conexão ${id}`, isDefault: false }),
+      };
       await bus.publish(ConnectionSubjects.updated(companyId, id), event, { msgId: `test-connection:${id}` });
     }
   }
   await waitFor(async () => {
-    const [row] = await auth.db.query(`SELECT count(*)::int AS n FROM auth.company_refs WHERE kind = $1 AND id = ANY($2::int[])`, [kind, ids]);
+    const [row] = await auth.db.query(`SELECT count(*)::int AS n FROM auth.company_refs WHERE kind = $1 AND id = ANY($2::int[])`, [
+      kind,
+      ids,
+    ]);
     return row.n === ids.length;
   });
   return ids;
@@ -103,4 +119,3 @@ export async function adminOfNewCompany(auth: AuthUnderTest) {
   const s = await login(http, c.admin.email, c.admin.password);
   return { ...c, http, token: s.token };
 }
-

@@ -18,7 +18,8 @@ interface Seen {
 function collect(nc: NatsConnection, subject: string): { seen: Seen[]; sub: Subscription } {
   const seen: Seen[] = [];
   const sub = nc.subscribe(subject, {
-    callback: (_err, m: Msg) => seen.push({ subject: m.subject, msgId: m.headers?.get('Nats-Msg-Id'), payload: m.json<Record<string, unknown>>() }),
+    callback: (_err, m: Msg) =>
+      seen.push({ subject: m.subject, msgId: m.headers?.get('Nats-Msg-Id'), payload: m.json<Record<string, unknown>>() }),
   });
   return { seen, sub };
 }
@@ -26,9 +27,9 @@ function collect(nc: NatsConnection, subject: string): { seen: Seen[]; sub: Subs
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function outboxRows(auth: AuthUnderTest, subjects: string[]) {
-  return auth.db.query(`SELECT subject, "msgId", payload, headers FROM auth.outbox WHERE subject = ANY($1::varchar[]) ORDER BY id`, [subjects]) as Promise<
-    Array<{ subject: string; msgId: string; payload: unknown; headers: Record<string, string> | null }>
-  >;
+  return auth.db.query(`SELECT subject, "msgId", payload, headers FROM auth.outbox WHERE subject = ANY($1::varchar[]) ORDER BY id`, [
+    subjects,
+  ]) as Promise<Array<{ subject: string; msgId: string; payload: unknown; headers: Record<string, string> | null }>>;
 }
 
 /**
@@ -84,7 +85,16 @@ describe('auth publishes through its outbox', () => {
       expect(res.status).toBe(200);
       updatedAt = res.body.updatedAt;
       const updatedAtMs = Date.parse(updatedAt);
-      const entry: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [q5, q6], allTicket: 'desabled', super: false, version: updatedAtMs };
+      const entry: DirectoryUser = {
+        id: agent.id,
+        companyId: c.companyId,
+        name: 'Agent Renamed',
+        profile: 'user',
+        queueIds: [q5, q6],
+        allTicket: 'desabled',
+        super: false,
+        version: updatedAtMs,
+      };
       // committed with the change, directory entry first
       const rows = await outboxRows(auth, [dirSubject, updSubject]);
       expect(rows.map((r) => r.subject)).toEqual([dirSubject, updSubject]);
@@ -92,7 +102,13 @@ describe('auth publishes through its outbox', () => {
       expect(rows[0].payload).toEqual(entry);
       expect(rows[0].headers).toBeNull();
       expect(rows[1].msgId).toBe(`user-updated:${agent.id}:${updatedAtMs}`);
-      expect(rows[1].payload).toMatchObject({ companyId: c.companyId, userId: agent.id, name: 'Agent Renamed', queueIds: [q5, q6], at: res.body.updatedAt });
+      expect(rows[1].payload).toMatchObject({
+        companyId: c.companyId,
+        userId: agent.id,
+        name: 'Agent Renamed',
+        queueIds: [q5, q6],
+        at: res.body.updatedAt,
+      });
       await sleep(300);
       expect(updates.seen).toHaveLength(0);
       expect((await reader.get(c.companyId, agent.id))?.queueIds).toEqual([q5]);
@@ -116,7 +132,16 @@ describe('auth publishes through its outbox', () => {
       super: false,
       at: updatedAt,
     });
-    const expected: DirectoryUser = { id: agent.id, companyId: c.companyId, name: 'Agent Renamed', profile: 'user', queueIds: [q5, q6], allTicket: 'desabled', super: false, version: updatedAtMs };
+    const expected: DirectoryUser = {
+      id: agent.id,
+      companyId: c.companyId,
+      name: 'Agent Renamed',
+      profile: 'user',
+      queueIds: [q5, q6],
+      allTicket: 'desabled',
+      super: false,
+      version: updatedAtMs,
+    };
     // reads back as put() would have stored it: through get(), the raw KV entry and a watching mirror
     expect(await reader.get(c.companyId, agent.id)).toEqual(expected);
     const kv = await nc.jetstream().views.kv(USER_DIRECTORY_BUCKET, { history: 1 });
@@ -257,7 +282,9 @@ describe('auth while NATS is unreachable', () => {
     expect(bus.isConnected()).toBe(false);
     expect(settings.seen).toHaveLength(0);
     expect(users.seen).toHaveLength(0);
-    expect((await outboxRows(app, [settingSubject, userSubject, dirSubject])).map((r) => r.subject).sort()).toEqual([dirSubject, settingSubject, userSubject].sort());
+    expect((await outboxRows(app, [settingSubject, userSubject, dirSubject])).map((r) => r.subject).sort()).toEqual(
+      [dirSubject, settingSubject, userSubject].sort(),
+    );
 
     // NATS is back: each event reaches the stream, once. The relay is done when its rows are gone (each one
     // deleted after the stream acknowledged it); a row whose ack came late is published again, with its msg id,

@@ -65,7 +65,9 @@ describe('password reset (spec 02 §5, §7, /forgetpsw)', () => {
 
     const weak = await http.post(`/resetpasswords/${c.admin.email}/${code}/fraca123`);
     expect({ status: weak.status, error: weak.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
-    expect(JSON.stringify(weak.body)).toContain('Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.');
+    expect(JSON.stringify(weak.body)).toContain(
+      'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
+    );
     const wrong = await http.post(`/resetpasswords/${c.admin.email}/${code === '00000000' ? '00000001' : '00000000'}/NovaSenha123`);
     expect({ status: wrong.status, error: wrong.body.error }).toEqual({ status: 400, error: 'ERR_INVALID_RESET_CODE' });
 
@@ -114,7 +116,8 @@ describe('password reset (spec 02 §5, §7, /forgetpsw)', () => {
     const first = await codeSentTo(c.admin.email);
     await http.post(`/forgetpassword/${c.admin.email}`);
     const second = await codeSentTo(c.admin.email, 1);
-    if (first !== second) expect((await http.post(`/resetpasswords/${c.admin.email}/${first}/NovaSenha123`)).body.error).toBe('ERR_INVALID_RESET_CODE');
+    if (first !== second)
+      expect((await http.post(`/resetpasswords/${c.admin.email}/${first}/NovaSenha123`)).body.error).toBe('ERR_INVALID_RESET_CODE');
     // five wrong tries: the right code no longer works
     const wrong = second === '11111111' ? '22222222' : '11111111';
     for (let i = 0; i < 5; i++) expect((await http.post(`/resetpasswords/${c.admin.email}/${wrong}/NovaSenha123`)).status).toBe(400);
@@ -123,7 +126,10 @@ describe('password reset (spec 02 §5, §7, /forgetpsw)', () => {
     // expired: past its time it is refused
     await http.post(`/forgetpassword/${c.admin.email}`);
     const third = await codeSentTo(c.admin.email, 2);
-    await auth.db.query(`UPDATE auth.password_resets SET "expiresAt" = now() - interval '1 second' WHERE "userId" = $1 AND "usedAt" IS NULL`, [c.adminId]);
+    await auth.db.query(
+      `UPDATE auth.password_resets SET "expiresAt" = now() - interval '1 second' WHERE "userId" = $1 AND "usedAt" IS NULL`,
+      [c.adminId],
+    );
     expect((await http.post(`/resetpasswords/${c.admin.email}/${third}/NovaSenha123`)).body.error).toBe('ERR_INVALID_RESET_CODE');
     await login(auth.client(), c.admin.email, c.admin.password);
   });

@@ -23,7 +23,12 @@ async function superUserIn(companyId: number) {
   const password = 'super-secret-1';
   await auth.db.transaction(async (tx) => {
     const plan = await ensureFullPlan(tx);
-    const { admin } = await createCompanyWithAdmin(tx, { name: 'Staff', dueDate: isoDateFromNow(365), planId: plan.id, admin: { name: 'Super', email, password, super: true } });
+    const { admin } = await createCompanyWithAdmin(tx, {
+      name: 'Staff',
+      dueDate: isoDateFromNow(365),
+      planId: plan.id,
+      admin: { name: 'Super', email, password, super: true },
+    });
     // moved into the company under test: an admin of that company must still not touch them
     await tx.query('UPDATE auth.users SET "companyId" = $1 WHERE id = $2', [companyId, admin.id]);
   });
@@ -33,7 +38,7 @@ async function superUserIn(companyId: number) {
 }
 
 describe('super users', () => {
-  it("are changed or deleted by super users only, not by an admin of their company", async () => {
+  it('are changed or deleted by super users only, not by an admin of their company', async () => {
     const a = await adminOfNewCompany();
     const staff = await superUserIn(a.companyId);
     const change = await a.http.put(`/users/${staff.id}`, { token: a.token, body: { email: uniqueEmail('taken'), password: 'hijacked1' } });
@@ -57,17 +62,25 @@ describe('a change of profile applies at once', () => {
     const second = await newAgent(a.http, a.token, { profile: 'admin' });
     const http = auth.client();
     const s = await login(http, second.email, second.password);
-    expect((await http.post('/users', { token: s.token, body: { name: 'Made By Admin', email: uniqueEmail(), password: 'secret1' } })).status).toBe(201);
+    expect(
+      (await http.post('/users', { token: s.token, body: { name: 'Made By Admin', email: uniqueEmail(), password: 'secret1' } })).status,
+    ).toBe(201);
 
     expect((await a.http.put(`/users/${second.id}`, { token: a.token, body: { profile: 'user' } })).status).toBe(200);
-    const stale = await http.post('/users', { token: s.token, body: { name: 'Made After Demotion', email: uniqueEmail(), password: 'secret1' } });
+    const stale = await http.post('/users', {
+      token: s.token,
+      body: { name: 'Made After Demotion', email: uniqueEmail(), password: 'secret1' },
+    });
     // 403 `stale`: the app refreshes once and retries (a 401 would sign the user out)
     expect(stale.status).toBe(403);
     expect(stale.body).toMatchObject({ error: 'ERR_SESSION_EXPIRED', reason: 'stale' });
     const refreshed = await http.post('/auth/refresh_token', { cookie: `jrt=${s.refresh}` });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.user.profile).toBe('user');
-    const asAgent = await http.post('/users', { token: refreshed.body.token, body: { name: 'Made As Agent', email: uniqueEmail(), password: 'secret1' } });
+    const asAgent = await http.post('/users', {
+      token: refreshed.body.token,
+      body: { name: 'Made As Agent', email: uniqueEmail(), password: 'secret1' },
+    });
     expect(asAgent.status).toBe(403);
     // a change that leaves the profile alone keeps the tokens
     expect((await a.http.put(`/users/${second.id}`, { token: a.token, body: { name: 'Renamed Agent' } })).status).toBe(200);
@@ -88,7 +101,10 @@ describe('passwords', () => {
     expect(wrongOld.status).toBe(400);
     expect((await auth.client().post('/auth/login', { body: { email: agent.email, password: 'newpass1' } })).status).toBe(401);
 
-    const changed = await http.put(`/users/${agent.id}`, { token: current.token, body: { password: 'newpass1', oldPassword: agent.password } });
+    const changed = await http.put(`/users/${agent.id}`, {
+      token: current.token,
+      body: { password: 'newpass1', oldPassword: agent.password },
+    });
     expect(changed.status).toBe(200);
     // this session goes on (one sign-in per account: there is no other to end here)
     expect((await http.get('/auth/me', { token: current.token })).status).toBe(200);
@@ -123,7 +139,8 @@ describe('subscription', () => {
 
   it("reads the due date on the company's own calendar: its timezone setting (São Paulo's unless an admin sets another)", async () => {
     const a = await adminOfNewCompany();
-    const zoneOf = async () => (await a.http.get('/settings', { token: a.token })).body.find((s: { key: string }) => s.key === 'timezone')?.value;
+    const zoneOf = async () =>
+      (await a.http.get('/settings', { token: a.token })).body.find((s: { key: string }) => s.key === 'timezone')?.value;
     expect(await zoneOf()).toBe('America/Sao_Paulo');
     const unknown = await a.http.put('/settings/timezone', { token: a.token, body: { value: 'Mars/Olympus' } });
     expect({ status: unknown.status, error: unknown.body.error }).toEqual({ status: 400, error: 'ERR_INVALID_TIMEZONE' });
@@ -147,7 +164,11 @@ describe('sign-in limits', () => {
     const agent = await newAgent(a.http, a.token);
     // each from its own address: only the per-email limit applies
     const answers = await Promise.all(
-      Array.from({ length: 30 }, () => new HttpClient(auth.baseUrl, { 'x-forwarded-for': randomIp() }).post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })),
+      Array.from({ length: 30 }, () =>
+        new HttpClient(auth.baseUrl, { 'x-forwarded-for': randomIp() }).post('/auth/login', {
+          body: { email: agent.email, password: 'wrong-password' },
+        }),
+      ),
     );
     const checked = answers.filter((r) => r.status === 401).length;
     const limited = answers.filter((r) => r.status === 429).length;
@@ -166,7 +187,13 @@ describe('a burst of bad passwords does not lock the owner out', () => {
     // a guesser from many addresses spends the account's count and then some
     const burst = [];
     for (let i = 0; i < auth.env.LOGIN_MAX_FAILS_PER_EMAIL + 2; i++) {
-      burst.push((await new HttpClient(auth.baseUrl, { 'x-forwarded-for': randomIp() }).post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })).status);
+      burst.push(
+        (
+          await new HttpClient(auth.baseUrl, { 'x-forwarded-for': randomIp() }).post('/auth/login', {
+            body: { email: agent.email, password: 'wrong-password' },
+          })
+        ).status,
+      );
     }
     expect(burst.slice(-2)).toEqual([429, 429]);
     // the right password from a new address: still locked (the guesser could be there)
@@ -179,7 +206,8 @@ describe('a burst of bad passwords does not lock the owner out', () => {
     expect((await auth.client().post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })).status).toBe(429);
     // the known address has a count of its own: guessing from it is limited as well
     const fromOffice = [];
-    for (let i = 0; i < auth.env.LOGIN_MAX_FAILS_PER_EMAIL + 1; i++) fromOffice.push((await office.post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })).status);
+    for (let i = 0; i < auth.env.LOGIN_MAX_FAILS_PER_EMAIL + 1; i++)
+      fromOffice.push((await office.post('/auth/login', { body: { email: agent.email, password: 'wrong-password' } })).status);
     expect(fromOffice).toEqual([...Array<number>(auth.env.LOGIN_MAX_FAILS_PER_EMAIL).fill(401), 429]);
   });
 });

@@ -193,7 +193,9 @@ describe('version and settings', () => {
     expect(list.body).toEqual(expect.arrayContaining([{ key: 'userRating', value: 'disabled' }]));
     const put = await http.put('/settings/userRating', { token: admin.token, body: { value: 'enabled' } });
     expect(put.status).toBe(200);
-    expect((await http.get('/settings/', { token: admin.token })).body).toEqual(expect.arrayContaining([{ key: 'userRating', value: 'enabled' }]));
+    expect((await http.get('/settings/', { token: admin.token })).body).toEqual(
+      expect.arrayContaining([{ key: 'userRating', value: 'enabled' }]),
+    );
     expect((await http.put('/settings/noSuchKey', { token: admin.token, body: { value: 'x' } })).body.error).toBe('ERR_NO_SETTING_FOUND');
     const agent = await newAgent(http, admin.token);
     const agentSession = await login(auth.client(), agent.email, agent.password);

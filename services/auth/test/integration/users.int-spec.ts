@@ -29,7 +29,10 @@ describe('users: validation', () => {
     expect(fieldMessages(short.body, 'email')).toContain('Invalid email');
     expect(fieldMessages(short.body, 'password')).toContain('Too Short!');
 
-    const long = await a.http.post('/users', { token: a.token, body: { name: 'x'.repeat(51), email: uniqueEmail(), password: 'y'.repeat(51) } });
+    const long = await a.http.post('/users', {
+      token: a.token,
+      body: { name: 'x'.repeat(51), email: uniqueEmail(), password: 'y'.repeat(51) },
+    });
     expect(fieldMessages(long.body, 'name')).toContain('Too Long!');
     expect(fieldMessages(long.body, 'password')).toContain('Too Long!');
 
@@ -37,14 +40,20 @@ describe('users: validation', () => {
     expect(missing.status).toBe(400);
     for (const field of ['name', 'email', 'password']) expect(fieldMessages(missing.body, field)).toContain('Required');
 
-    const wrongTypes = await a.http.post('/users', { token: a.token, body: { name: 42, email: uniqueEmail(), password: 'secret1', queueIds: 'x' } });
+    const wrongTypes = await a.http.post('/users', {
+      token: a.token,
+      body: { name: 42, email: uniqueEmail(), password: 'secret1', queueIds: 'x' },
+    });
     expect(wrongTypes.status).toBe(400);
     expect(fieldMessages(wrongTypes.body, 'queueIds').length).toBeGreaterThan(0);
   });
 
   it('refuses an email already in use, whatever its case', async () => {
     const a = await adminOfNewCompany();
-    const dup = await a.http.post('/users', { token: a.token, body: { name: 'Dup', email: a.admin.email.toUpperCase(), password: 'secret1' } });
+    const dup = await a.http.post('/users', {
+      token: a.token,
+      body: { name: 'Dup', email: a.admin.email.toUpperCase(), password: 'secret1' },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toBe('ERR_EMAIL_ALREADY_EXISTS');
   });
@@ -80,7 +89,14 @@ describe('users: permissions', () => {
     // the edit form sends unchanged fields along: that is fine
     const own = await a.http.put(`/users/${agent.id}`, {
       token: agentToken,
-      body: { name: 'Agent Renamed', password: 'newpass1', oldPassword: agent.password, profile: 'user', email: agent.email, queueIds: [q7] },
+      body: {
+        name: 'Agent Renamed',
+        password: 'newpass1',
+        oldPassword: agent.password,
+        profile: 'user',
+        email: agent.email,
+        queueIds: [q7],
+      },
     });
     expect(own.status).toBe(200);
     expect(own.body.name).toBe('Agent Renamed');
@@ -92,7 +108,10 @@ describe('users: permissions', () => {
     const a = await adminOfNewCompany();
     const agent = await newAgent(a.http, a.token);
     const [q3, q4] = await refsOf(auth, a.companyId, 'queue', 2);
-    const res = await a.http.put(`/users/${agent.id}`, { token: a.token, body: { profile: 'admin', queueIds: [q3, q4], allTicket: 'enabled' } });
+    const res = await a.http.put(`/users/${agent.id}`, {
+      token: a.token,
+      body: { profile: 'admin', queueIds: [q3, q4], allTicket: 'enabled' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ profile: 'admin', queueIds: [q3, q4], allTicket: 'enabled' });
   });
@@ -109,7 +128,10 @@ describe('users: permissions', () => {
       const res = await a.http.put(`/users/${agent.id}`, { token: a.token, body });
       expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
     }
-    const created = await a.http.post('/users', { token: a.token, body: { name: 'Intruso', email: uniqueEmail(), password: 'secret1', queueIds: [foreignQueue] } });
+    const created = await a.http.post('/users', {
+      token: a.token,
+      body: { name: 'Intruso', email: uniqueEmail(), password: 'secret1', queueIds: [foreignQueue] },
+    });
     expect(created.status).toBe(400);
     expect(created.body.details[0].field).toBe('queueIds');
     // nothing written: the agent as before, no new user

@@ -44,7 +44,10 @@ export class PlansRepository {
 
   /** Whether another plan (not `exceptId`) has this name, whatever its case. */
   async nameTaken(tx: EntityManager, name: string, exceptId?: number): Promise<boolean> {
-    const [taken] = await tx.query(`SELECT id FROM billing.plans WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [name, exceptId ?? null]);
+    const [taken] = await tx.query(`SELECT id FROM billing.plans WHERE lower(name) = lower($1) AND id IS DISTINCT FROM $2 LIMIT 1`, [
+      name,
+      exceptId ?? null,
+    ]);
     return !!taken;
   }
 }

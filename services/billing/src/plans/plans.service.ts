@@ -29,7 +29,8 @@ export const planView = (p: PlanEntity): PublicPlanDto => ({
 });
 
 /** The fields a request gave (a DTO's absent optional fields are undefined properties). */
-const given = <T extends object>(dto: T): Partial<T> => Object.fromEntries(Object.entries(dto).filter(([, v]) => v !== undefined)) as Partial<T>;
+const given = <T extends object>(dto: T): Partial<T> =>
+  Object.fromEntries(Object.entries(dto).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** `plan.updated`: its msg id changes with every change (a replay of the same state is dropped by the bus). */
 export function planChanged(p: PlanEntity): OutgoingEvent {
@@ -89,7 +90,11 @@ export class PlansService implements OnApplicationBootstrap {
     return this.save(async (tx) => {
       await this.find(tx, id, true);
       if (dto.name !== undefined) await this.assertFreeName(tx, dto.name, id);
-      await this.plans.update(tx, id, { ...given(dto), ...(dto.name !== undefined ? { name: dto.name.trim() } : {}), updatedAt: new Date() });
+      await this.plans.update(tx, id, {
+        ...given(dto),
+        ...(dto.name !== undefined ? { name: dto.name.trim() } : {}),
+        updatedAt: new Date(),
+      });
       return this.find(tx, id);
     });
   }

@@ -13,7 +13,11 @@ let billing: RunningApp;
 let db: DataSource;
 
 beforeAll(async () => {
-  billing = await startInProcess({ envClass: BillingEnv, module: (env) => AppModule.register(env), database: (env) => billingDatabase(env.DATABASE_URL) });
+  billing = await startInProcess({
+    envClass: BillingEnv,
+    module: (env) => AppModule.register(env),
+    database: (env) => billingDatabase(env.DATABASE_URL),
+  });
   db = billing.app.get(getDataSourceToken());
 });
 
@@ -25,7 +29,10 @@ describe('plans (spec 01 §7 GET /plans/list)', () => {
   it('lists the public plans to anyone, without a token or cookies; hides the others', async () => {
     const name = `Básico ${uniqueSuffix()}`;
     const hidden = `Interno ${uniqueSuffix()}`;
-    await db.query(`INSERT INTO billing.plans (name, users, connections, queues, value, "useOpenAi", "trialDays") VALUES ($1, 3, 3, 3, 49, false, 14)`, [name]);
+    await db.query(
+      `INSERT INTO billing.plans (name, users, connections, queues, value, "useOpenAi", "trialDays") VALUES ($1, 3, 3, 3, 49, false, 14)`,
+      [name],
+    );
     await db.query(`INSERT INTO billing.plans (name, "isPublic") VALUES ($1, false)`, [hidden]);
     const res = await new HttpClient(billing.baseUrl).get('/plans/list');
     expect(res.status).toBe(200);
@@ -33,8 +40,21 @@ describe('plans (spec 01 §7 GET /plans/list)', () => {
     // the provider's own plan 1 (free, unlimited) and internal plans are not offered
     expect(names).not.toContain('Plano Completo');
     expect(names).not.toContain(hidden);
-    expect(res.body.find((p: { name: string }) => p.name === name)).toMatchObject({ users: 3, connections: 3, queues: 3, value: 49, useOpenAi: false, useSchedules: true, isPublic: true, trialDays: 14 });
-    expect((await db.query(`SELECT name, "isPublic", "useExternalApi" FROM billing.plans WHERE id = 1`))[0]).toEqual({ name: 'Plano Completo', isPublic: false, useExternalApi: true });
+    expect(res.body.find((p: { name: string }) => p.name === name)).toMatchObject({
+      users: 3,
+      connections: 3,
+      queues: 3,
+      value: 49,
+      useOpenAi: false,
+      useSchedules: true,
+      isPublic: true,
+      trialDays: 14,
+    });
+    expect((await db.query(`SELECT name, "isPublic", "useExternalApi" FROM billing.plans WHERE id = 1`))[0]).toEqual({
+      name: 'Plano Completo',
+      isPublic: false,
+      useExternalApi: true,
+    });
   });
 
   it('announces every plan (plan.updated) so that copies elsewhere can follow', async () => {

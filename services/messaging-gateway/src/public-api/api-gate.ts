@@ -80,11 +80,20 @@ export class ApiGate {
     if (!owner) throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This token is not a connection API token.');
     const access = await this.companyAccess(owner.companyId);
     // the one plan check (planRefusal, @wa/auth); the API says 401 for a company that may not work at all
-    const refused = planRefusal({ active: access.active, plan: access.plan ?? { useExternalApi: access.useExternalApi } as never }, 'useExternalApi');
-    if (refused === 'inactive') throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This company is disabled or its subscription has expired.');
+    const refused = planRefusal(
+      { active: access.active, plan: access.plan ?? ({ useExternalApi: access.useExternalApi } as never) },
+      'useExternalApi',
+    );
+    if (refused === 'inactive')
+      throw new DomainError('ERR_UNAUTHENTICATED', {}, 'This company is disabled or its subscription has expired.');
     if (refused) throw new DomainError('ERR_NO_PERMISSION', {}, NO_API_PERMISSION);
     const pace = pacedSend ? await this.pace(owner.connectionId) : undefined;
-    return { identity: signApiIdentity({ companyId: owner.companyId, connectionId: owner.connectionId, ...(pace ? { pace } : {}) }, this.env.JWT_SECRET) };
+    return {
+      identity: signApiIdentity(
+        { companyId: owner.companyId, connectionId: owner.connectionId, ...(pace ? { pace } : {}) },
+        this.env.JWT_SECRET,
+      ),
+    };
   }
 
   /**
@@ -118,10 +127,18 @@ export class ApiGate {
   private async pace(connectionId: number): Promise<{ notBefore: number; intervalMs: number }> {
     const interval = Math.ceil(60_000 / this.env.API_SENDS_PER_MINUTE);
     const bound = interval * this.env.API_QUEUE_MAX;
-    const [ok, slot, wait] = (await this.redis.eval(PACE, 1, `api:pace:${connectionId}`, Date.now(), interval, bound)) as [number, number, number];
+    const [ok, slot, wait] = (await this.redis.eval(PACE, 1, `api:pace:${connectionId}`, Date.now(), interval, bound)) as [
+      number,
+      number,
+      number,
+    ];
     if (ok !== 1) {
       const retryAfter = Math.max(1, Math.ceil(wait / 1000));
-      throw new DomainError('ERR_TOO_MANY_ATTEMPTS', { retryAfter }, `Too many messages queued for this connection; try again in ${retryAfter} s.`);
+      throw new DomainError(
+        'ERR_TOO_MANY_ATTEMPTS',
+        { retryAfter },
+        `Too many messages queued for this connection; try again in ${retryAfter} s.`,
+      );
     }
     return { notBefore: slot, intervalMs: interval };
   }
@@ -137,7 +154,11 @@ export class ApiGate {
     const [tries, ttl] = (await this.redis.eval(TRY_TOKEN, 1, key, TOKEN_WINDOW_MS)) as [number, number];
     if (tries > this.env.API_BAD_TOKENS_PER_MINUTE) {
       const retryAfter = Math.max(1, Math.ceil(ttl / 1000));
-      throw new DomainError('ERR_TOO_MANY_ATTEMPTS', { retryAfter }, `Too many wrong API tokens from this address; try again in ${retryAfter} s.`);
+      throw new DomainError(
+        'ERR_TOO_MANY_ATTEMPTS',
+        { retryAfter },
+        `Too many wrong API tokens from this address; try again in ${retryAfter} s.`,
+      );
     }
     const owner = await this.owner(bearer);
     if (owner) await this.redis.decr(key).catch(() => undefined);
@@ -149,7 +170,12 @@ export class ApiGate {
     const hit = this.owners.get(key);
     if (hit && hit.until > Date.now()) return hit.value;
     const res = await this.ask(`${this.env.WHATSAPP_SESSIONS_URL}/internal/api-tokens/resolve`, 'POST', { token: bearer });
-    const value = res.status === 200 ? ((await res.json()) as ApiTokenOwner) : res.status === 401 || res.status === 400 ? null : this.unavailable('whatsapp-sessions', res.status);
+    const value =
+      res.status === 200
+        ? ((await res.json()) as ApiTokenOwner)
+        : res.status === 401 || res.status === 400
+          ? null
+          : this.unavailable('whatsapp-sessions', res.status);
     remember(this.owners, key, value, value ? OWNER_TTL_MS : UNKNOWN_TTL_MS);
     return value;
   }
@@ -165,14 +191,21 @@ export class ApiGate {
   /** auth's answer: the company's status and plan (a company it does not know: inactive, nothing allowed). */
   private async fetchAccess(companyId: number): Promise<CompanyApiAccess> {
     const res = await this.ask(`${this.env.AUTH_URL}/internal/companies/${companyId}/api-access`, 'GET');
-    return res.status === 200 ? ((await res.json()) as CompanyApiAccess) : res.status === 404 ? { companyId, active: false, useExternalApi: false } : this.unavailable('auth', res.status);
+    return res.status === 200
+      ? ((await res.json()) as CompanyApiAccess)
+      : res.status === 404
+        ? { companyId, active: false, useExternalApi: false }
+        : this.unavailable('auth', res.status);
   }
 
   private async ask(url: string, method: 'GET' | 'POST', body?: unknown): Promise<Response> {
     try {
       return await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${signServiceToken('messaging-gateway', this.env.JWT_SECRET)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${signServiceToken('messaging-gateway', this.env.JWT_SECRET)}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(5000),
       });
@@ -202,7 +235,10 @@ export function addressBucket(address: string): string {
   const left = head ? head.split(':') : [];
   const right = address.includes('::') ? (tail ? tail.split(':') : []) : [];
   const groups = address.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => (g || '0').replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (g || '0').replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 function remember<K, T>(map: Map<K, Cached<T>>, key: K, value: T, ttlMs: number): void {

@@ -38,7 +38,8 @@ export class GatewayMiddleware implements NestMiddleware {
     try {
       // routed and gated on the path's canonical form (case, doubled or trailing slashes): see matchRoute
       const match = matchRoute(req.method, path);
-      if (!match || (match.route.api && !isApiPath(req.method, path))) throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
+      if (!match || (match.route.api && !isApiPath(req.method, path)))
+        throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
       const upload = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
       const limit = upload ? this.uploadLimit : this.bodyLimit;
       const limitText = upload ? this.env.UPLOAD_BODY_LIMIT : this.env.BODY_LIMIT;

@@ -76,7 +76,10 @@ export class ProxyService {
             res.end();
             return;
           }
-          const body = toErrorBody(new DomainError('ERR_SERVICE_UNAVAILABLE', { service }, `The ${service} service is unavailable.`), req.id);
+          const body = toErrorBody(
+            new DomainError('ERR_SERVICE_UNAVAILABLE', { service }, `The ${service} service is unavailable.`),
+            req.id,
+          );
           res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
           res.end(JSON.stringify(body));
         },

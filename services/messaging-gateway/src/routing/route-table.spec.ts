@@ -53,7 +53,13 @@ describe('canonical paths', () => {
   it('knows the public API only by its exact paths', () => {
     expect(isApiPath('POST', '/api/messages/send')).toBe(true);
     expect(isApiPath('GET', '/api/messages/42')).toBe(true);
-    for (const [method, path] of [['POST', '/api/messages/send/'], ['POST', '/api/messages/SEND'], ['POST', '/api//messages/send'], ['GET', '/api/messages/send'], ['POST', '/api/messages/42']]) {
+    for (const [method, path] of [
+      ['POST', '/api/messages/send/'],
+      ['POST', '/api/messages/SEND'],
+      ['POST', '/api//messages/send'],
+      ['GET', '/api/messages/send'],
+      ['POST', '/api/messages/42'],
+    ]) {
       expect(isApiPath(method, path)).toBe(false);
     }
   });

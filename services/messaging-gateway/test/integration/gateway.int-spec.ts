@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signAccessToken, TokenRevocation } from '@wa/auth';
 import { loadConfig } from '@wa/server-kit';
-import { describeServiceBasics, HttpClient, listen, randomIp, TEST_JWT_SECRET, TEST_REDIS_URL, testEnv, type RunningApp } from '@wa/testing';
+import {
+  describeServiceBasics,
+  HttpClient,
+  listen,
+  randomIp,
+  TEST_JWT_SECRET,
+  TEST_REDIS_URL,
+  testEnv,
+  type RunningApp,
+} from '@wa/testing';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request, type Server } from 'node:http';
@@ -19,14 +28,37 @@ function startUpstream(): Promise<{ url: string; server: Server }> {
     req.on('data', (chunk: Buffer) => (size += chunk.length));
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ method: req.method, url: req.url, requestId: req.headers['x-request-id'], authorization: req.headers.authorization ?? null, forwardedFor: req.headers['x-forwarded-for'] ?? null, size }));
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          url: req.url,
+          requestId: req.headers['x-request-id'],
+          authorization: req.headers.authorization ?? null,
+          forwardedFor: req.headers['x-forwarded-for'] ?? null,
+          size,
+        }),
+      );
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server })),
+  );
 }
 
 async function startGateway(overrides: Record<string, string> = {}): Promise<RunningApp> {
-  const env = loadConfig(GatewayEnv, testEnv({ AUTH_URL: CLOSED, TICKETS_URL: CLOSED, WHATSAPP_SESSIONS_URL: CLOSED, CAMPAIGNS_URL: CLOSED, BILLING_URL: CLOSED, REALTIME_URL: CLOSED, WEB_ORIGIN: WEB, ...overrides }));
+  const env = loadConfig(
+    GatewayEnv,
+    testEnv({
+      AUTH_URL: CLOSED,
+      TICKETS_URL: CLOSED,
+      WHATSAPP_SESSIONS_URL: CLOSED,
+      CAMPAIGNS_URL: CLOSED,
+      BILLING_URL: CLOSED,
+      REALTIME_URL: CLOSED,
+      WEB_ORIGIN: WEB,
+      ...overrides,
+    }),
+  );
   return listen(await createGatewayApp(env));
 }
 
@@ -58,7 +90,12 @@ describe('gateway: routing', () => {
     const token = tokenFor();
     const res = await http.get('/users/?searchParam=ana', { token, headers: { 'x-request-id': 'gw-req-1' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ method: 'GET', url: '/users/?searchParam=ana', requestId: 'gw-req-1', authorization: `Bearer ${token}` });
+    expect(res.body).toMatchObject({
+      method: 'GET',
+      url: '/users/?searchParam=ana',
+      requestId: 'gw-req-1',
+      authorization: `Bearer ${token}`,
+    });
     expect(res.body.forwardedFor).toMatch(/^10\./);
     expect(res.headers.get('x-request-id')).toBe('gw-req-1');
     const generated = await http.get('/settings/', { token });
@@ -107,9 +144,13 @@ describe('gateway: routing', () => {
     const missing = await http.get('/users/');
     expect(missing.status).toBe(401);
     expect(missing.body.error).toBe('ERR_SESSION_EXPIRED');
-    const forged = await http.get('/users/', { token: signAccessToken({ id: 1, companyId: 1, profile: 'admin', super: true, sid: 'x' }, 'another-secret-another-secret') });
+    const forged = await http.get('/users/', {
+      token: signAccessToken({ id: 1, companyId: 1, profile: 'admin', super: true, sid: 'x' }, 'another-secret-another-secret'),
+    });
     expect(forged.status).toBe(403);
-    const expired = await http.get('/users/', { token: signAccessToken({ id: 1, companyId: 1, profile: 'admin', super: false, sid: 'x' }, TEST_JWT_SECRET, -10) });
+    const expired = await http.get('/users/', {
+      token: signAccessToken({ id: 1, companyId: 1, profile: 'admin', super: false, sid: 'x' }, TEST_JWT_SECRET, -10),
+    });
     expect(expired.status).toBe(403);
     expect(expired.body.reason).toBe('expired');
     // a revoked session (logout, newer login, deleted user) is refused at the gateway already
@@ -140,11 +181,15 @@ describe('gateway: routing', () => {
   });
 
   it('answers a CORS preflight from the web origin with credentials, and not for other origins', async () => {
-    const ok = await http.request('OPTIONS', '/auth/login', { headers: { origin: WEB, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const ok = await http.request('OPTIONS', '/auth/login', {
+      headers: { origin: WEB, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(WEB);
     expect(ok.headers.get('access-control-allow-credentials')).toBe('true');
-    const other = await http.request('OPTIONS', '/auth/login', { headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } });
+    const other = await http.request('OPTIONS', '/auth/login', {
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 

@@ -9,7 +9,15 @@ import { GatewayEnv } from '../../src/config/env.js';
 import { createGatewayApp } from '../../src/gateway-app.js';
 
 const CLOSED = 'http://127.0.0.1:1';
-const NO_KANBAN: PlanFlags = { useCampaigns: true, useKanban: false, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true };
+const NO_KANBAN: PlanFlags = {
+  useCampaigns: true,
+  useKanban: false,
+  useOpenAi: true,
+  useIntegrations: true,
+  useSchedules: true,
+  useInternalChat: true,
+  useExternalApi: true,
+};
 
 /**
  * One real HTTP peer for the services behind the gateway: whatsapp-sessions' token lookup (one good token),
@@ -26,7 +34,10 @@ interface Peer {
 }
 
 function startPeer(): Promise<Peer> {
-  const owner: ApiTokenOwner = { companyId: 800_000 + randomInt(1, 99_999_999), connectionId: randomInt(1, 2_000_000_000) } as ApiTokenOwner;
+  const owner: ApiTokenOwner = {
+    companyId: 800_000 + randomInt(1, 99_999_999),
+    connectionId: randomInt(1, 2_000_000_000),
+  } as ApiTokenOwner;
   const peer = { good: `good-${randomUUID()}-${randomUUID()}`, owner, seen: [] } as unknown as Peer;
   const server = createServer((req, res) => {
     const url = req.url ?? '';
@@ -56,13 +67,26 @@ function startPeer(): Promise<Peer> {
       res.end(JSON.stringify({ ok: true, url }));
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(Object.assign(peer, { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }))));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(Object.assign(peer, { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
+    ),
+  );
 }
 
 async function startGateway(peer: Peer, overrides: Record<string, string> = {}): Promise<RunningApp> {
   const env = loadConfig(
     GatewayEnv,
-    testEnv({ AUTH_URL: peer.url, TICKETS_URL: peer.url, WHATSAPP_SESSIONS_URL: peer.url, CAMPAIGNS_URL: CLOSED, BILLING_URL: CLOSED, REALTIME_URL: CLOSED, PLAN_CACHE_MS: '0', ...overrides }),
+    testEnv({
+      AUTH_URL: peer.url,
+      TICKETS_URL: peer.url,
+      WHATSAPP_SESSIONS_URL: peer.url,
+      CAMPAIGNS_URL: CLOSED,
+      BILLING_URL: CLOSED,
+      REALTIME_URL: CLOSED,
+      PLAN_CACHE_MS: '0',
+      ...overrides,
+    }),
   );
   return listen(await createGatewayApp(env));
 }
@@ -97,7 +121,15 @@ describe('gateway: the public API has no side doors around its pace', () => {
     const full = await send('/api/messages/send');
     expect({ status: full.status, error: full.body.error }).toEqual({ status: 429, error: 'ERR_TOO_MANY_ATTEMPTS' });
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
-    for (const variant of ['/api/messages/send/', '/api/messages/SEND', '/api//messages/send', '/API/messages/send', '/api/messages//send', '/api/messages/send//', '/Api/Messages/Send/']) {
+    for (const variant of [
+      '/api/messages/send/',
+      '/api/messages/SEND',
+      '/api//messages/send',
+      '/API/messages/send',
+      '/api/messages//send',
+      '/api/messages/send//',
+      '/Api/Messages/Send/',
+    ]) {
       const res = await send(variant);
       expect({ variant, status: res.status, error: res.body.error }).toEqual({ variant, status: 404, error: 'ERR_NOT_FOUND' });
     }
@@ -112,7 +144,10 @@ describe('gateway: the public API has no side doors around its pace', () => {
 describe('gateway: plan gate compares paths whatever their case or slashes', () => {
   it('refuses every spelling of the kanban board to a plan without kanban', async () => {
     const http = new HttpClient(gateway.baseUrl, { 'x-forwarded-for': randomIp() });
-    const token = signAccessToken({ id: randomInt(1_000_000_000, 2_000_000_000), companyId: peer.owner.companyId, profile: 'admin', super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+    const token = signAccessToken(
+      { id: randomInt(1_000_000_000, 2_000_000_000), companyId: peer.owner.companyId, profile: 'admin', super: false, sid: randomUUID() },
+      TEST_JWT_SECRET,
+    );
     for (const path of ['/tags/kanban', '/tags/KANBAN', '/Tags/Kanban', '/tags/kanban/', '/tags//kanban', '/TICKET/KANBAN']) {
       const res = await http.get(path, { token });
       expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 403, error: 'ERR_NO_PERMISSION' });
@@ -151,19 +186,31 @@ describe('gateway: wrong API tokens are throttled per address, across replicas',
 
 describe('gateway: uploads are counted as they stream', () => {
   it('cuts a chunked body with 413 as soon as it passes the limit; tickets never gets the whole body', async () => {
-    const token = signAccessToken({ id: randomInt(1_000_000_000, 2_000_000_000), companyId: peer.owner.companyId, profile: 'admin', super: false, sid: randomUUID() }, TEST_JWT_SECRET);
+    const token = signAccessToken(
+      { id: randomInt(1_000_000_000, 2_000_000_000), companyId: peer.owner.companyId, profile: 'admin', super: false, sid: randomUUID() },
+      TEST_JWT_SECRET,
+    );
     const path = `/messages/${randomInt(1, 1_000_000)}`;
     const chunk = Buffer.alloc(256 * 1024, 'a');
     const answer = await new Promise<{ status: number; body: any; whileSending: boolean }>((resolve, reject) => {
       let sending = true;
-      const req = request(`${gateway.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked', 'x-forwarded-for': randomIp() },
-      }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || '{}'), whileSending: sending }));
-      });
+      const req = request(
+        `${gateway.baseUrl}${path}`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'multipart/form-data; boundary=x',
+            'transfer-encoding': 'chunked',
+            'x-forwarded-for': randomIp(),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || '{}'), whileSending: sending }));
+        },
+      );
       req.on('error', (err) => (sending ? undefined : reject(err)));
       // 2 MB (the limit is 1 MB), then the body is held open: the answer must come without its end
       let sent = 0;
@@ -179,7 +226,11 @@ describe('gateway: uploads are counted as they stream', () => {
       };
       pump();
     });
-    expect({ status: answer.status, error: answer.body.error, limit: answer.body.limit }).toEqual({ status: 413, error: 'ERR_PAYLOAD_TOO_LARGE', limit: '1mb' });
+    expect({ status: answer.status, error: answer.body.error, limit: answer.body.limit }).toEqual({
+      status: 413,
+      error: 'ERR_PAYLOAD_TOO_LARGE',
+      limit: '1mb',
+    });
     expect(answer.whileSending).toBe(true);
     const reached = peer.seen.filter((s) => s.url === path);
     expect(reached.every((s) => !s.ended && s.size <= 1024 * 1024 + chunk.length)).toBe(true);

@@ -48,7 +48,10 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
     // the batches of one tick leave in one write
     this.pub = new Redis(this.env.REDIS_URL, { connectionName: 'realtime-gateway:fanout-pub', enableAutoPipelining: true });
     this.sub = this.pub.duplicate({ connectionName: 'realtime-gateway:fanout-sub', enableAutoPipelining: false });
-    for (const [role, client] of [['pub', this.pub], ['sub', this.sub]] as const) {
+    for (const [role, client] of [
+      ['pub', this.pub],
+      ['sub', this.sub],
+    ] as const) {
       client.on('error', (err: Error) => this.log.warn({ role, err: err.message }, 'fan-out relay redis error'));
     }
     this.sub.on('messageBuffer', (_channel: Buffer, raw: Buffer) => this.received(raw));
@@ -63,7 +66,9 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
   /** Tells the replicas on the channel that this one listens: they publish to it from now on (an empty batch). */
   private async hello(): Promise<void> {
     if (this.closing) return;
-    await this.pub?.publish(this.channel, `${this.id}\n[]`).catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'fan-out relay: hello not published'));
+    await this.pub
+      ?.publish(this.channel, `${this.id}\n[]`)
+      .catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'fan-out relay: hello not published'));
   }
 
   /** Does another replica listen on the channel? Kept as it was when Redis cannot say. */
@@ -98,7 +103,9 @@ export class FanoutRelay implements OnModuleInit, BeforeApplicationShutdown {
     const pub = this.pub;
     if (!pub || this.closing || !this.others) return;
     // the local sockets have them already; another replica's miss them while Redis is away (as with the adapter)
-    pub.publish(this.channel, `${this.id}\n${JSON.stringify(emissions)}`).catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'fan-out relay publish failed'));
+    pub
+      .publish(this.channel, `${this.id}\n${JSON.stringify(emissions)}`)
+      .catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'fan-out relay publish failed'));
   }
 
   private received(raw: Buffer): void {

@@ -58,7 +58,11 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly platformLists: PlatformListsConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
-    this.ticker = new PeriodicTask({ name: 'fan-out lease', everyMs: Math.max(250, Math.floor(env.FANOUT_LEASE_MS / 3)), run: () => this.tick() });
+    this.ticker = new PeriodicTask({
+      name: 'fan-out lease',
+      everyMs: Math.max(250, Math.floor(env.FANOUT_LEASE_MS / 3)),
+      run: () => this.tick(),
+    });
   }
 
   /** This replica consumes the events now. */
@@ -73,9 +77,19 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       { stream: Streams.AUTH.name, filter: SESSION_REPLACED_FILTER, emissions: (m) => this.sessions.emissions(m) },
       // nats-server 2.9 has no multi-subject filter: user.* events have a durable of their own on AUTH
       { stream: Streams.AUTH.name, filter: USERS_FILTER, durableSuffix: '-users', emissions: (m) => this.users.emissions(m) },
-      { stream: Streams.AUTH.name, filter: ANNOUNCEMENTS_FILTER, durableSuffix: '-announcements', emissions: (m) => this.announcements.emissions(m) },
+      {
+        stream: Streams.AUTH.name,
+        filter: ANNOUNCEMENTS_FILTER,
+        durableSuffix: '-announcements',
+        emissions: (m) => this.announcements.emissions(m),
+      },
       { stream: Streams.AUTH.name, filter: SETTINGS_FILTER, durableSuffix: '-settings', emissions: (m) => this.settings.emissions(m) },
-      { stream: Streams.AUTH.name, filter: COMPANIES_FILTER, durableSuffix: '-companies', emissions: (m) => this.platformLists.companies(m) },
+      {
+        stream: Streams.AUTH.name,
+        filter: COMPANIES_FILTER,
+        durableSuffix: '-companies',
+        emissions: (m) => this.platformLists.companies(m),
+      },
       { stream: Streams.AUTH.name, filter: HELPS_FILTER, durableSuffix: '-helps', emissions: (m) => this.platformLists.helps(m) },
       { stream: Streams.BILLING.name, filter: PLANS_FILTER, durableSuffix: '-plans', emissions: (m) => this.platformLists.plans(m) },
     ];

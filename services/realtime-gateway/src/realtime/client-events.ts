@@ -1,5 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ErrorMessages, SocketClientEvents, USER_ONLINE_TTL_MS, userOnlineKey, type ErrorCode, type SocketAck, type TicketStatus } from '@wa/contracts';
+import {
+  ErrorMessages,
+  SocketClientEvents,
+  USER_ONLINE_TTL_MS,
+  userOnlineKey,
+  type ErrorCode,
+  type SocketAck,
+  type TicketStatus,
+} from '@wa/contracts';
 import { REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
 import { Rooms } from './rooms.js';
@@ -79,7 +87,10 @@ export class ClientEvents {
       handle(args[0]).then(
         (answer) => reply(socket, ack, answer),
         (err: unknown) => {
-          this.log.warn({ event, companyId: socket.data.companyId, userId: socket.data.userId, err: (err as Error)?.message }, 'client event failed');
+          this.log.warn(
+            { event, companyId: socket.data.companyId, userId: socket.data.userId, err: (err as Error)?.message },
+            'client event failed',
+          );
           reply(socket, ack, refusal(event, 'ERR_INTERNAL'));
         },
       );

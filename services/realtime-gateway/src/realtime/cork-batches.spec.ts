@@ -11,11 +11,16 @@ async function pair(cork: boolean): Promise<{ server: Socket; client: ClientSock
   const io = new Server(http, { transports: ['websocket'] });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const connected = new Promise<Socket>((resolve) => io.on('connection', resolve));
-  const client = connectClient(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, { transports: ['websocket'], forceNew: true, reconnection: false });
+  const client = connectClient(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
   const server = await connected;
   if (cork) corkBatches(server.conn);
   // the writes the server's TCP socket makes to this client (one system call each)
-  const tcp = (server.conn as unknown as { transport: { socket: { _socket: TcpSocket & { _write: unknown; _writev: unknown } } } }).transport.socket._socket;
+  const tcp = (server.conn as unknown as { transport: { socket: { _socket: TcpSocket & { _write: unknown; _writev: unknown } } } })
+    .transport.socket._socket;
   let writes = 0;
   for (const name of ['_write', '_writev'] as const) {
     const original = tcp[name] as (...args: unknown[]) => unknown;

@@ -65,7 +65,8 @@ export class Membership {
       if (this.waiting) this.log.log('user directory watched');
       this.waiting = false;
     } catch (err) {
-      if (!this.waiting) this.log.warn({ err: (err as Error)?.message }, 'user directory not readable yet (auth creates it); watching again every second');
+      if (!this.waiting)
+        this.log.warn({ err: (err as Error)?.message }, 'user directory not readable yet (auth creates it); watching again every second');
       this.waiting = true;
       this.watchAgainSoon();
       return;
@@ -213,7 +214,10 @@ export class Membership {
 
   /** Leaves the permission rooms the socket lost, joins the ones it gained (its profile's rooms with them). */
   private apply(socket: RealtimeSocket): void {
-    const next = [...permissionRooms(socket.data.companyId, socket.data.visibility), ...profileRooms(socket.data.companyId, socket.data.visibility)];
+    const next = [
+      ...permissionRooms(socket.data.companyId, socket.data.visibility),
+      ...profileRooms(socket.data.companyId, socket.data.visibility),
+    ];
     const prev = socket.data.permissionRooms ?? [];
     for (const room of prev) if (!next.includes(room)) void socket.leave(room);
     const gained = next.filter((room) => !prev.includes(room));

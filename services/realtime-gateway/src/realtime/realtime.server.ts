@@ -68,7 +68,10 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
     // publishes issued in one tick (a batch of events) leave in one write
     this.pub = new Redis(this.env.REDIS_URL, { connectionName: 'realtime-gateway:adapter-pub', enableAutoPipelining: true });
     this.sub = this.pub.duplicate({ connectionName: 'realtime-gateway:adapter-sub', enableAutoPipelining: false });
-    for (const [role, client] of [['pub', this.pub], ['sub', this.sub]] as const) {
+    for (const [role, client] of [
+      ['pub', this.pub],
+      ['sub', this.sub],
+    ] as const) {
       client.on('error', (err: Error) => this.log.warn({ role, err: err.message }, 'socket.io adapter redis error'));
     }
     this.catchPublishFailures(this.pub);
@@ -120,7 +123,10 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
         }),
       ]);
     } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'socket.io adapter not subscribed yet; events of other replicas may be missed until it is');
+      this.log.warn(
+        { err: (err as Error).message },
+        'socket.io adapter not subscribed yet; events of other replicas may be missed until it is',
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -13,7 +13,10 @@ describe('rooms', () => {
   it('sends a ticket to admins, its queue and its owner', () => {
     expect(ticketRooms(7, { queueId: 3, userId: 9 })).toEqual(['c:7:all', 'c:7:queue:3', 'c:7:user:9']);
     expect(ticketRooms(7, { queueId: null, userId: null })).toEqual(['c:7:all', 'c:7:queueless']);
-    expect(permissionRooms(7, { profile: 'user', super: false, queueIds: [1], allTicket: 'enabled' })).toEqual(['c:7:queue:1', 'c:7:queueless']);
+    expect(permissionRooms(7, { profile: 'user', super: false, queueIds: [1], allTicket: 'enabled' })).toEqual([
+      'c:7:queue:1',
+      'c:7:queueless',
+    ]);
   });
 
   it("reaches a user's sockets with a ticket's events exactly when the shared rule lets the user see it", () => {

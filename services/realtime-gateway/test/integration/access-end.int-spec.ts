@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SocketChannels } from '@wa/contracts';
-import { connect, deployment, dropDurable, newCompanyId, newUser, putUser, session, startReplica, TicketsStub, type Client, type Replica } from './harness.js';
+import {
+  connect,
+  deployment,
+  dropDurable,
+  newCompanyId,
+  newUser,
+  putUser,
+  session,
+  startReplica,
+  TicketsStub,
+  type Client,
+  type Replica,
+} from './harness.js';
 
 /** Resolves with the reason once the client is disconnected by the server. */
 function cut(client: Client): Promise<{ reason: string }> {
@@ -62,7 +74,10 @@ describe('realtime-gateway: a socket ends when access ends', () => {
     );
     // only the revocation: no sessionReplaced event on the bus (it may come later, or after the socket is gone)
     await gw.revocation.revokeSessions([user.sid], 'replaced');
-    const result = await Promise.race([disconnected, new Promise<{ reason: string }>((resolve) => setTimeout(() => resolve({ reason: 'still connected' }), 3000))]);
+    const result = await Promise.race([
+      disconnected,
+      new Promise<{ reason: string }>((resolve) => setTimeout(() => resolve({ reason: 'still connected' }), 3000)),
+    ]);
     expect(result).toEqual({ reason: 'io server disconnect', heard: [{ action: 'sessionReplaced', user: { id: user.id } }] });
     expect(current.events(channel)).toEqual([]);
     expect(current.socket.connected).toBe(true);

@@ -18,7 +18,13 @@ import { AppModule } from '../../src/app.module.js';
 import { RealtimeEnv } from '../../src/config/env.js';
 import { RealtimeServer } from '../../src/realtime/realtime.server.js';
 
-export type Replica = RunningApp & { env: RealtimeEnv; bus: EventBus; directory: UserDirectory; revocation: TokenRevocation; io: RealtimeServer['io'] };
+export type Replica = RunningApp & {
+  env: RealtimeEnv;
+  bus: EventBus;
+  directory: UserDirectory;
+  revocation: TokenRevocation;
+  io: RealtimeServer['io'];
+};
 
 /**
  * Settings one test file shares between its replicas: a durable and an adapter key of its own, so that a
@@ -26,7 +32,13 @@ export type Replica = RunningApp & { env: RealtimeEnv; bus: EventBus; directory:
  */
 export function deployment(ticketsUrl = 'http://127.0.0.1:9') {
   const tag = `rt-test-${randomUUID().slice(0, 8)}`;
-  return { REALTIME_DURABLE: tag, SOCKET_ADAPTER_KEY: tag, TICKETS_URL: ticketsUrl, SESSION_ENDED_GRACE_MS: '300', FANOUT_LEASE_MS: '1500' };
+  return {
+    REALTIME_DURABLE: tag,
+    SOCKET_ADAPTER_KEY: tag,
+    TICKETS_URL: ticketsUrl,
+    SESSION_ENDED_GRACE_MS: '300',
+    FANOUT_LEASE_MS: '1500',
+  };
 }
 
 export async function startReplica(overrides: Record<string, string>): Promise<Replica> {
@@ -75,7 +87,10 @@ export function session(companyId: number, id: number, profile: Profile = 'user'
   return new CompanySession({}, { companyId }).token(id, profile, { super: isSuper, ttlSeconds });
 }
 
-export async function putUser(replica: Replica, user: Omit<DirectoryUser, 'name' | 'allTicket' | 'super'> & Partial<DirectoryUser>): Promise<void> {
+export async function putUser(
+  replica: Replica,
+  user: Omit<DirectoryUser, 'name' | 'allTicket' | 'super'> & Partial<DirectoryUser>,
+): Promise<void> {
   await replica.directory.put({ name: `User ${user.id}`, allTicket: 'desabled', super: false, ...user });
 }
 
@@ -130,7 +145,13 @@ export async function roomSize(replica: Replica, room: string, size: number): Pr
 
 // ---- events as tickets and whatsapp-sessions publish them ----
 
-export function ticketDto(companyId: number, id: number, queueId: number | null, userId: number | null = null, status: TicketDto['status'] = 'pending'): TicketDto {
+export function ticketDto(
+  companyId: number,
+  id: number,
+  queueId: number | null,
+  userId: number | null = null,
+  status: TicketDto['status'] = 'pending',
+): TicketDto {
   const now = new Date().toISOString();
   return {
     id,
@@ -213,11 +234,21 @@ export const publish = {
   connectionSession: (bus: EventBus, connection: WhatsappDto) =>
     bus.publish(
       ConnectionSubjects.session(connection.companyId, connection.id),
-      { companyId: connection.companyId, connectionId: connection.id, status: connection.status, qrcode: connection.qrcode, session: connection },
+      {
+        companyId: connection.companyId,
+        connectionId: connection.id,
+        status: connection.status,
+        qrcode: connection.qrcode,
+        session: connection,
+      },
       { msgId: msgId() },
     ),
   connectionUpdated: (bus: EventBus, connection: WhatsappDto) =>
-    bus.publish(ConnectionSubjects.updated(connection.companyId, connection.id), { companyId: connection.companyId, connection }, { msgId: msgId() }),
+    bus.publish(
+      ConnectionSubjects.updated(connection.companyId, connection.id),
+      { companyId: connection.companyId, connection },
+      { msgId: msgId() },
+    ),
   connectionDeleted: (bus: EventBus, companyId: number, connectionId: number) =>
     bus.publish(ConnectionSubjects.deleted(companyId, connectionId), { companyId, connectionId }, { msgId: msgId() }),
 };

@@ -3,7 +3,21 @@ import { SocketChannels } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import { Redis } from 'ioredis';
 import { FanoutService } from '../../src/fanout/fanout.service.js';
-import { connect, deployment, dropDurable, newCompanyId, newId, newUser, publish, settle, startReplica, ticketDto, whatsappDto, type Client, type Replica } from './harness.js';
+import {
+  connect,
+  deployment,
+  dropDurable,
+  newCompanyId,
+  newId,
+  newUser,
+  publish,
+  settle,
+  startReplica,
+  ticketDto,
+  whatsappDto,
+  type Client,
+  type Replica,
+} from './harness.js';
 
 describe('realtime-gateway: two replicas', () => {
   const settings = deployment();

@@ -58,13 +58,17 @@ describe('realtime-gateway: live socket', () => {
     it('refuses a missing, malformed, foreign, expired or revoked token, saying why', async () => {
       const companyId = newCompanyId();
       const user = await newUser(gw, companyId, { profile: 'admin' });
-      const refusal = (token: string | undefined) => open(token).then(
-        () => 'connected',
-        (err: Error & { data?: { error: string; reason: string } }) => `${err.message}|${err.data?.error}`,
-      );
+      const refusal = (token: string | undefined) =>
+        open(token).then(
+          () => 'connected',
+          (err: Error & { data?: { error: string; reason: string } }) => `${err.message}|${err.data?.error}`,
+        );
       expect(await refusal(undefined)).toBe('token missing|ERR_SESSION_EXPIRED');
       expect(await refusal('not-a-token')).toBe('token invalid|ERR_SESSION_EXPIRED');
-      const foreign = signAccessToken({ id: user.id, companyId, profile: 'admin', super: false, sid: randomUUID() }, 'another-secret-of-at-least-32-chars!!');
+      const foreign = signAccessToken(
+        { id: user.id, companyId, profile: 'admin', super: false, sid: randomUUID() },
+        'another-secret-of-at-least-32-chars!!',
+      );
       expect(await refusal(foreign)).toBe('token invalid|ERR_SESSION_EXPIRED');
       expect(await refusal(session(companyId, user.id, 'admin', false, -10).token)).toBe('token expired|ERR_SESSION_EXPIRED');
       const revoked = session(companyId, user.id, 'admin');
@@ -85,10 +89,24 @@ describe('realtime-gateway: live socket', () => {
       };
       expect(await rooms(a)).toEqual(
         // besides its company's, only the platform's room (the super users' announcements)
-        [`c:${companyId}`, `c:${companyId}:admins`, `c:${companyId}:all`, `c:${companyId}:sid:${admin.sid}`, `c:${companyId}:user:${admin.id}`, Rooms.platform()].sort(),
+        [
+          `c:${companyId}`,
+          `c:${companyId}:admins`,
+          `c:${companyId}:all`,
+          `c:${companyId}:sid:${admin.sid}`,
+          `c:${companyId}:user:${admin.id}`,
+          Rooms.platform(),
+        ].sort(),
       );
       expect(await rooms(b)).toEqual(
-        [`c:${companyId}`, `c:${companyId}:queue:11`, `c:${companyId}:queue:12`, `c:${companyId}:sid:${agent.sid}`, `c:${companyId}:user:${agent.id}`, Rooms.platform()].sort(),
+        [
+          `c:${companyId}`,
+          `c:${companyId}:queue:11`,
+          `c:${companyId}:queue:12`,
+          `c:${companyId}:sid:${agent.sid}`,
+          `c:${companyId}:user:${agent.id}`,
+          Rooms.platform(),
+        ].sort(),
       );
     });
 
@@ -112,7 +130,14 @@ describe('realtime-gateway: live socket', () => {
       await publish.ticketUpdated(gw.bus, ticket);
       await publish.messageCreated(gw.bus, ticket);
       await publish.ticketUnread(gw.bus, ticket);
-      await publish.contactUpdated(gw.bus, companyA, { ...ticket.contact, companyId: companyA, email: '', isGroup: false, extraInfo: [], updatedAt: ticket.updatedAt });
+      await publish.contactUpdated(gw.bus, companyA, {
+        ...ticket.contact,
+        companyId: companyA,
+        email: '',
+        isGroup: false,
+        extraInfo: [],
+        updatedAt: ticket.updatedAt,
+      });
       await publish.connectionSession(gw.bus, whatsappDto(companyA, newId()));
       await settle(
         () =>
@@ -126,12 +151,17 @@ describe('realtime-gateway: live socket', () => {
         { action: 'updateUnread', ticketId: ticket.id },
       ]);
       const [created] = adminA.events(SocketChannels.appMessage(companyA));
-      expect(created).toMatchObject({ action: 'create', ticket: { id: ticket.id }, contact: ticket.contact, message: { ticketId: ticket.id } });
+      expect(created).toMatchObject({
+        action: 'create',
+        ticket: { id: ticket.id },
+        contact: ticket.contact,
+        message: { ticketId: ticket.id },
+      });
       expect(adminB.received.size).toBe(0);
       expect(superB.received.size).toBe(0);
     });
 
-    it("gives an agent the tickets of their queues and their own, none of other queues, and follows a change of queues without reconnecting", async () => {
+    it('gives an agent the tickets of their queues and their own, none of other queues, and follows a change of queues without reconnecting', async () => {
       const companyId = newCompanyId();
       const [q1, q2, q3] = [newId(), newId(), newId()];
       const agentUser = await newUser(gw, companyId, { queueIds: [q1, q2] });
@@ -147,7 +177,11 @@ describe('realtime-gateway: live socket', () => {
         await publish.messageCreated(gw.bus, t);
       }
       await settle(() => admin.events(channel).length === 4 && admin.events(SocketChannels.appMessage(companyId)).length === 4);
-      const ids = (c: Client, ch: string) => c.events(ch).map((e) => e.ticket?.id ?? e.ticketId).sort();
+      const ids = (c: Client, ch: string) =>
+        c
+          .events(ch)
+          .map((e) => e.ticket?.id ?? e.ticketId)
+          .sort();
       expect(ids(agent, channel)).toEqual([inQ1.id, ownedInQ3.id].sort());
       expect(ids(agent, SocketChannels.appMessage(companyId))).toEqual([inQ1.id, ownedInQ3.id].sort());
 
@@ -232,7 +266,9 @@ describe('realtime-gateway: live socket', () => {
       }
       // the supervisor sees the connection change, never what pairs the number or sends as it
       expect(supervisor.events(session)).toEqual([{ action: 'update', session: { ...connection, token: null, qrcode: '' } }]);
-      expect(supervisor.events(whatsapp)).toEqual([{ action: 'update', whatsapp: { ...connection, name: 'Renamed', token: null, qrcode: '' } }]);
+      expect(supervisor.events(whatsapp)).toEqual([
+        { action: 'update', whatsapp: { ...connection, name: 'Renamed', token: null, qrcode: '' } },
+      ]);
       expect(JSON.stringify([...supervisor.received.values()])).not.toMatch(/QR-DATA|api-token-of-the-company/);
     });
 
@@ -244,7 +280,16 @@ describe('realtime-gateway: live socket', () => {
       const channel = SocketChannels.announcement();
       const id = newId();
       const announcement = (status: boolean, title: string) => ({
-        id, title, text: 'texto', priority: 1 as const, status, mediaPath: null, mediaName: null, mediaUrl: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+        id,
+        title,
+        text: 'texto',
+        priority: 1 as const,
+        status,
+        mediaPath: null,
+        mediaName: null,
+        mediaUrl: null,
+        createdAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
       });
       const mine = (c: Client) => c.events(channel).filter((e) => (e.announcement?.id ?? e.announcementId) === id);
       const draft = announcement(false, 'Rascunho: reajuste de preços');
@@ -268,15 +313,28 @@ describe('realtime-gateway: live socket', () => {
       const helpId = newId();
       const at = new Date().toISOString();
       await gw.bus.publish(Subjects.companyCreated(changed), { companyId: changed, at }, { msgId: randomUUID() });
-      await gw.bus.publish(Subjects.companyUpdated(changed), { companyId: changed, name: 'Nova', planId: 1, status: true, dueDate: null, at }, { msgId: randomUUID() });
+      await gw.bus.publish(
+        Subjects.companyUpdated(changed),
+        { companyId: changed, name: 'Nova', planId: 1, status: true, dueDate: null, at },
+        { msgId: randomUUID() },
+      );
       await gw.bus.publish(Subjects.companyDeleted(changed), { companyId: changed, at }, { msgId: randomUUID() });
       await gw.bus.publish(PlanSubjects.updated(planId), { planId, at }, { msgId: randomUUID() });
       await gw.bus.publish(PlanSubjects.deleted(planId), { planId, at }, { msgId: randomUUID() });
       await gw.bus.publish(Subjects.helpUpdated(helpId), { helpId, at }, { msgId: randomUUID() });
       // a setting of the company (another company.* subject) is no company change
-      await gw.bus.publish(Subjects.settingUpdated(changed, 'userRating'), { companyId: changed, key: 'userRating', value: 'enabled', at }, { msgId: randomUUID() });
+      await gw.bus.publish(
+        Subjects.settingUpdated(changed, 'userRating'),
+        { companyId: changed, key: 'userRating', value: 'enabled', at },
+        { msgId: randomUUID() },
+      );
       const mine = (c: Client, channel: string, id: number) => c.events(channel).filter((e) => e.id === id);
-      await settle(() => mine(superUser, SocketChannels.companies(), changed).length === 3 && mine(superUser, SocketChannels.plans(), planId).length === 2 && [superUser, admin].every((c) => mine(c, SocketChannels.helps(), helpId).length === 1));
+      await settle(
+        () =>
+          mine(superUser, SocketChannels.companies(), changed).length === 3 &&
+          mine(superUser, SocketChannels.plans(), planId).length === 2 &&
+          [superUser, admin].every((c) => mine(c, SocketChannels.helps(), helpId).length === 1),
+      );
       expect(mine(superUser, SocketChannels.companies(), changed)).toEqual([
         { action: 'create', id: changed },
         { action: 'update', id: changed },
@@ -299,7 +357,13 @@ describe('realtime-gateway: live socket', () => {
       const fresh = session(companyId, user.id, 'admin');
       const current = await open(fresh.token);
       const disconnected = new Promise<string>((resolve) => ended.socket.once('disconnect', (reason) => resolve(reason)));
-      const event: SessionReplacedEvent = { companyId, userId: user.id, sessionId: fresh.sid, endedSessionIds: [user.sid], at: new Date().toISOString() };
+      const event: SessionReplacedEvent = {
+        companyId,
+        userId: user.id,
+        sessionId: fresh.sid,
+        endedSessionIds: [user.sid],
+        at: new Date().toISOString(),
+      };
       await gw.bus.publish(Subjects.sessionReplaced(companyId, user.id), event, { msgId: `session-replaced:${fresh.sid}` });
       const channel = SocketChannels.auth(companyId);
       await settle(() => ended.events(channel).length === 1);
@@ -315,13 +379,40 @@ describe('realtime-gateway: live socket', () => {
       const agent = await open((await newUser(gw, companyId, {})).token);
       const other = await open((await newUser(gw, newCompanyId(), { profile: 'admin' })).token);
       const userId = newId();
-      const changed: UserChangedEvent = { companyId, userId, name: 'Nova Agente', email: 'nova@empresa.test', profile: 'user', queueIds: [3], allTicket: 'enabled', super: false, at: new Date().toISOString() };
+      const changed: UserChangedEvent = {
+        companyId,
+        userId,
+        name: 'Nova Agente',
+        email: 'nova@empresa.test',
+        profile: 'user',
+        queueIds: [3],
+        allTicket: 'enabled',
+        super: false,
+        at: new Date().toISOString(),
+      };
       await gw.bus.publish(Subjects.userCreated(companyId, userId), changed, { msgId: `user-created:${userId}` });
-      await gw.bus.publish(Subjects.userUpdated(companyId, userId), { ...changed, name: 'Nova Agente Silva' }, { msgId: `user-updated:${userId}:1` });
-      await gw.bus.publish(Subjects.userDeleted(companyId, userId), { companyId, userId, at: new Date().toISOString() }, { msgId: `user-deleted:${userId}` });
+      await gw.bus.publish(
+        Subjects.userUpdated(companyId, userId),
+        { ...changed, name: 'Nova Agente Silva' },
+        { msgId: `user-updated:${userId}:1` },
+      );
+      await gw.bus.publish(
+        Subjects.userDeleted(companyId, userId),
+        { companyId, userId, at: new Date().toISOString() },
+        { msgId: `user-deleted:${userId}` },
+      );
       const channel = SocketChannels.user(companyId);
       await settle(() => admin.events(channel).length === 3 && agent.events(channel).length === 3);
-      const user = { id: userId, name: 'Nova Agente', email: 'nova@empresa.test', profile: 'user', queueIds: [3], allTicket: 'enabled', super: false, companyId };
+      const user = {
+        id: userId,
+        name: 'Nova Agente',
+        email: 'nova@empresa.test',
+        profile: 'user',
+        queueIds: [3],
+        allTicket: 'enabled',
+        super: false,
+        companyId,
+      };
       expect(admin.events(channel)).toEqual([
         { action: 'create', user },
         { action: 'update', user: { ...user, name: 'Nova Agente Silva' } },
@@ -351,8 +442,14 @@ describe('realtime-gateway: live socket', () => {
       expect(stub.calls.filter((c) => c.ticketId === mine.id)).toEqual([]);
       await roomSize(gw, Rooms.ticket(companyId, mine.id), 1);
       // another queue: tickets (the authority) is asked with the agent's token and says no
-      expect(await ask(agent, 'joinChatBox', { ticketId: other.id })).toMatchObject({ ok: false, event: 'joinChatBox', error: 'ERR_NO_PERMISSION' });
-      expect(stub.calls.filter((c) => c.ticketId === other.id)).toEqual([{ ticketId: other.id, authorization: `Bearer ${agentUser.token}` }]);
+      expect(await ask(agent, 'joinChatBox', { ticketId: other.id })).toMatchObject({
+        ok: false,
+        event: 'joinChatBox',
+        error: 'ERR_NO_PERMISSION',
+      });
+      expect(stub.calls.filter((c) => c.ticketId === other.id)).toEqual([
+        { ticketId: other.id, authorization: `Bearer ${agentUser.token}` },
+      ]);
       // another company's ticket: not known in this company, tickets does not find it
       expect(await ask(agent, 'joinChatBox', String(foreign.id))).toMatchObject({ ok: false, error: 'ERR_NO_TICKET_FOUND' });
       await roomSize(gw, Rooms.ticket(companyId, other.id), 0);
@@ -386,7 +483,11 @@ describe('realtime-gateway: live socket', () => {
       expect(await ask(c, 'leaveTickets', 'pending')).toEqual({ ok: true });
       expect(await ask(c, 'joinNotification')).toEqual({ ok: true });
       const [s] = await gw.io.in(Rooms.user(companyId, user.id)).fetchSockets();
-      expect([...s!.rooms].filter((r) => r !== s!.id).every((r) => r.startsWith(`c:${companyId}:`) || r === `c:${companyId}` || r === Rooms.platform())).toBe(true);
+      expect(
+        [...s!.rooms]
+          .filter((r) => r !== s!.id)
+          .every((r) => r.startsWith(`c:${companyId}:`) || r === `c:${companyId}` || r === Rooms.platform()),
+      ).toBe(true);
       expect(s!.rooms.has(Rooms.status(companyId, 'open'))).toBe(true);
       expect(s!.rooms.has(Rooms.status(companyId, 'pending'))).toBe(false);
       expect(s!.rooms.has(Rooms.notification(companyId))).toBe(true);

@@ -8,4 +8,13 @@ import { SettingEntity } from './setting.entity.js';
 import { UserEntity } from './user.entity.js';
 
 export { AnnouncementEntity, CompanyEntity, HelpEntity, LoginSessionEntity, PlanEntity, RefreshTokenEntity, SettingEntity, UserEntity };
-export const entities = [PlanEntity, CompanyEntity, SettingEntity, UserEntity, LoginSessionEntity, RefreshTokenEntity, HelpEntity, AnnouncementEntity];
+export const entities = [
+  PlanEntity,
+  CompanyEntity,
+  SettingEntity,
+  UserEntity,
+  LoginSessionEntity,
+  RefreshTokenEntity,
+  HelpEntity,
+  AnnouncementEntity,
+];

@@ -8,7 +8,9 @@ export class PlansCopy1732240000006 implements MigrationInterface {
   name = 'PlansCopy1732240000006';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE auth.plans ADD COLUMN IF NOT EXISTS "isPublic" boolean NOT NULL DEFAULT true, ADD COLUMN IF NOT EXISTS "trialDays" int NOT NULL DEFAULT 7`);
+    await q.query(
+      `ALTER TABLE auth.plans ADD COLUMN IF NOT EXISTS "isPublic" boolean NOT NULL DEFAULT true, ADD COLUMN IF NOT EXISTS "trialDays" int NOT NULL DEFAULT 7`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

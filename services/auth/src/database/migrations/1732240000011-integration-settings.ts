@@ -13,6 +13,8 @@ export class IntegrationSettings1732240000011 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DELETE FROM auth.settings WHERE key IN ('ipixc', 'tokenixc', 'ipmkauth', 'clientidmkauth', 'clientsecretmkauth', 'asaas') AND value = ''`);
+    await q.query(
+      `DELETE FROM auth.settings WHERE key IN ('ipixc', 'tokenixc', 'ipmkauth', 'clientidmkauth', 'clientsecretmkauth', 'asaas') AND value = ''`,
+    );
   }
 }

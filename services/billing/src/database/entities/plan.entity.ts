@@ -8,7 +8,8 @@ export class PlanEntity {
   @Column({ type: 'int', default: 0 }) users: number;
   @Column({ type: 'int', default: 0 }) connections: number;
   @Column({ type: 'int', default: 0 }) queues: number;
-  @Column({ type: 'numeric', precision: 10, scale: 2, default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } }) value: number;
+  @Column({ type: 'numeric', precision: 10, scale: 2, default: 0, transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  value: number;
   @Column({ type: 'boolean', default: true }) useCampaigns: boolean;
   @Column({ type: 'boolean', default: true }) useKanban: boolean;
   @Column({ type: 'boolean', default: true }) useOpenAi: boolean;

@@ -65,7 +65,12 @@ export class ConnectionsConsumer {
 }
 
 /** One change as two emits: whole to the admins' room, without token and QR code to the rest of the company. */
-function bySecrecy<C extends { token: string | null; qrcode: string }>(companyId: number, channel: string, connection: C, payload: (c: C) => unknown): Emission[] {
+function bySecrecy<C extends { token: string | null; qrcode: string }>(
+  companyId: number,
+  channel: string,
+  connection: C,
+  payload: (c: C) => unknown,
+): Emission[] {
   const admins = Rooms.admins(companyId);
   return [
     { rooms: [admins], channel, payload: payload(connection) },

@@ -7,8 +7,27 @@ import { PlatformListsConsumer } from './platform-lists.consumer.js';
 import { SettingsConsumer } from './settings.consumer.js';
 import { TicketsConsumer } from './tickets.consumer.js';
 
-const msg = (subject: string, data: unknown): BusMessage<unknown> => ({ subject, data, msgId: 'x', streamSeq: 1, deliveryCount: 1, attempt: 1, headers: {} });
-const announcement = { id: 4, title: 'Manutenção', text: 'sábado', priority: 1, status: true, mediaPath: null, mediaName: null, mediaUrl: null, createdAt: '', updatedAt: '' };
+const msg = (subject: string, data: unknown): BusMessage<unknown> => ({
+  subject,
+  data,
+  msgId: 'x',
+  streamSeq: 1,
+  deliveryCount: 1,
+  attempt: 1,
+  headers: {},
+});
+const announcement = {
+  id: 4,
+  title: 'Manutenção',
+  text: 'sábado',
+  priority: 1,
+  status: true,
+  mediaPath: null,
+  mediaName: null,
+  mediaUrl: null,
+  createdAt: '',
+  updatedAt: '',
+};
 
 describe('the fan-out of announcements, settings and file lists', () => {
   beforeAll(() => Logger.overrideLogger(false)); // skipped events are logged as warnings
@@ -25,7 +44,12 @@ describe('the fan-out of announcements, settings and file lists', () => {
     const draft = { ...announcement, status: false };
     expect(consumer.emissions(msg('company.announcement.updated.4', { action: 'update', announcement: draft }))).toEqual([
       { rooms: ['platform:super'], channel: 'company-announcement', payload: { action: 'update', announcement: draft } },
-      { rooms: ['platform'], except: ['platform:super'], channel: 'company-announcement', payload: { action: 'delete', announcementId: 4 } },
+      {
+        rooms: ['platform'],
+        except: ['platform:super'],
+        channel: 'company-announcement',
+        payload: { action: 'delete', announcementId: 4 },
+      },
     ]);
     // nothing for what is not one
     expect(consumer.emissions(msg('company.announcement.updated.4', { action: 'update', announcement: { id: 'x' } }))).toEqual([]);
@@ -57,9 +81,16 @@ describe('the fan-out of announcements, settings and file lists', () => {
   });
   it('names the company, plan or help that changed: companies and plans to super users, helps to every socket; nothing for other subjects', () => {
     const lists = new PlatformListsConsumer();
-    expect(lists.companies(msg('company.deleted.12', {}))).toEqual([{ rooms: ['platform:super'], channel: 'platform-company', payload: { action: 'delete', id: 12 } }]);
-    expect(lists.plans(msg('plan.updated.3', {}))).toEqual([{ rooms: ['platform:super'], channel: 'platform-plan', payload: { action: 'update', id: 3 } }]);
-    expect(lists.helps(msg('company.help.updated.8', {}))).toEqual([{ rooms: ['platform'], channel: 'platform-help', payload: { action: 'update', id: 8 } }]);
-    for (const bad of ['company.renamed.12', 'company.created.x', 'company.created.0', 'company.setting.updated.12.x']) expect(lists.companies(msg(bad, {}))).toEqual([]);
+    expect(lists.companies(msg('company.deleted.12', {}))).toEqual([
+      { rooms: ['platform:super'], channel: 'platform-company', payload: { action: 'delete', id: 12 } },
+    ]);
+    expect(lists.plans(msg('plan.updated.3', {}))).toEqual([
+      { rooms: ['platform:super'], channel: 'platform-plan', payload: { action: 'update', id: 3 } },
+    ]);
+    expect(lists.helps(msg('company.help.updated.8', {}))).toEqual([
+      { rooms: ['platform'], channel: 'platform-help', payload: { action: 'update', id: 8 } },
+    ]);
+    for (const bad of ['company.renamed.12', 'company.created.x', 'company.created.0', 'company.setting.updated.12.x'])
+      expect(lists.companies(msg(bad, {}))).toEqual([]);
   });
 });

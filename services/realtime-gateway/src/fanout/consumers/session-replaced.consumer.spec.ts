@@ -4,7 +4,15 @@ import type { BusMessage } from '@wa/event-bus';
 import type { RealtimeEnv } from '../../config/env.js';
 import { SessionReplacedConsumer } from './session-replaced.consumer.js';
 
-const msg = (data: unknown, subject = 'auth.session.replaced.7.9'): BusMessage<unknown> => ({ subject, data, msgId: 'x', streamSeq: 1, deliveryCount: 1, attempt: 1, headers: {} });
+const msg = (data: unknown, subject = 'auth.session.replaced.7.9'): BusMessage<unknown> => ({
+  subject,
+  data,
+  msgId: 'x',
+  streamSeq: 1,
+  deliveryCount: 1,
+  attempt: 1,
+  headers: {},
+});
 
 describe('SessionReplacedConsumer', () => {
   beforeAll(() => Logger.overrideLogger(false)); // skipped events are logged as warnings

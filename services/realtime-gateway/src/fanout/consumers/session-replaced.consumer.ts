@@ -26,7 +26,9 @@ export class SessionReplacedConsumer {
       this.log.warn({ subject: msg.subject, seq: msg.streamSeq }, 'event not fanned out: bad sessionReplaced');
       return [];
     }
-    const ended = [...new Set(e.endedSessionIds)].filter((sid): sid is string => typeof sid === 'string' && sid.length > 0 && sid !== e.sessionId);
+    const ended = [...new Set(e.endedSessionIds)].filter(
+      (sid): sid is string => typeof sid === 'string' && sid.length > 0 && sid !== e.sessionId,
+    );
     if (!ended.length) return [];
     const payload: AuthChannelPayload = { action: 'sessionReplaced', user: { id: e.userId } };
     return [

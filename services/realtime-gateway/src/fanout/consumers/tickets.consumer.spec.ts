@@ -26,7 +26,15 @@ class MapPlaces {
   }
 }
 
-const msg = (subject: string, data: unknown): BusMessage<unknown> => ({ subject, data, msgId: 'x', streamSeq: 1, deliveryCount: 1, attempt: 1, headers: {} });
+const msg = (subject: string, data: unknown): BusMessage<unknown> => ({
+  subject,
+  data,
+  msgId: 'x',
+  streamSeq: 1,
+  deliveryCount: 1,
+  attempt: 1,
+  headers: {},
+});
 const ticket = (queueId: number | null, userId: number | null = null) => ({ id: 5, companyId: 7, queueId, userId, status: 'open' });
 
 describe('TicketsConsumer', () => {
@@ -62,7 +70,11 @@ describe('TicketsConsumer', () => {
     const t = ticket(null, 9);
     const out = await consumer.emissions(msg('message.updated.7.5', { companyId: 7, ticket: t, message: { id: 1 }, contact: { id: 2 } }));
     expect(out).toEqual([
-      { rooms: ['c:7:all', 'c:7:user:9'], channel: 'company-7-appMessage', payload: { action: 'update', ticket: t, message: { id: 1 }, contact: { id: 2 } } },
+      {
+        rooms: ['c:7:all', 'c:7:user:9'],
+        channel: 'company-7-appMessage',
+        payload: { action: 'update', ticket: t, message: { id: 1 }, contact: { id: 2 } },
+      },
     ]);
   });
 
@@ -84,9 +96,23 @@ describe('TicketsConsumer', () => {
 
   it('sends a queue change or deletion to the whole company', async () => {
     const { consumer } = setup();
-    const queue = { id: 1, companyId: 7, name: 'Vendas', color: '#ff0000', greetingMessage: '', outOfHoursMessage: '', orderQueue: null, createdAt: 'x', updatedAt: 'x' };
-    expect(await consumer.emissions(msg('queue.updated.7.1', { companyId: 7, queue }))).toEqual([{ rooms: ['c:7'], channel: 'company-7-queue', payload: { action: 'update', queue } }]);
-    expect(await consumer.emissions(msg('queue.deleted.7.1', { companyId: 7, queueId: 1 }))).toEqual([{ rooms: ['c:7'], channel: 'company-7-queue', payload: { action: 'delete', queueId: 1 } }]);
+    const queue = {
+      id: 1,
+      companyId: 7,
+      name: 'Vendas',
+      color: '#ff0000',
+      greetingMessage: '',
+      outOfHoursMessage: '',
+      orderQueue: null,
+      createdAt: 'x',
+      updatedAt: 'x',
+    };
+    expect(await consumer.emissions(msg('queue.updated.7.1', { companyId: 7, queue }))).toEqual([
+      { rooms: ['c:7'], channel: 'company-7-queue', payload: { action: 'update', queue } },
+    ]);
+    expect(await consumer.emissions(msg('queue.deleted.7.1', { companyId: 7, queueId: 1 }))).toEqual([
+      { rooms: ['c:7'], channel: 'company-7-queue', payload: { action: 'delete', queueId: 1 } },
+    ]);
   });
 
   it('fans out nothing whose company is missing or disagrees with the subject', async () => {

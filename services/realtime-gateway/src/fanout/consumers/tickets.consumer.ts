@@ -37,7 +37,10 @@ export function ticketsOrderKey(subject: string): string {
   return kind === 'ticket' || kind === 'message' ? `t.${companyId}.${id}` : `${kind}.${companyId}.${id}`;
 }
 
-const placeOf = (t: { queueId?: unknown; userId?: unknown }): TicketPlace => ({ queueId: optionalId(t.queueId), userId: optionalId(t.userId) });
+const placeOf = (t: { queueId?: unknown; userId?: unknown }): TicketPlace => ({
+  queueId: optionalId(t.queueId),
+  userId: optionalId(t.userId),
+});
 
 /**
  * Ticket, message, contact, queue and schedule events of tickets → the company's `-ticket`, `-appMessage`,
@@ -83,7 +86,12 @@ export class TicketsConsumer {
       case 'chat.updated':
       case 'chat.message':
       case 'chat.deleted':
-        return this.chat(companyId, verb as 'updated' | 'message' | 'deleted', msg.data as ChatChangedEvent & ChatMessageEvent & ChatDeletedEvent, msg);
+        return this.chat(
+          companyId,
+          verb as 'updated' | 'message' | 'deleted',
+          msg.data as ChatChangedEvent & ChatMessageEvent & ChatDeletedEvent,
+          msg,
+        );
       case 'files.updated':
       case 'files.deleted':
         return this.files(companyId, msg.data as FileListEvent, msg);
@@ -96,20 +104,23 @@ export class TicketsConsumer {
   private files(companyId: number, e: FileListEvent, msg: BusMessage<unknown>): Emission[] {
     const ok = e.action === 'delete' ? isId(e.fileListId) : e.action === 'update' && isId(e.fileList?.id);
     if (!ok) return this.skip(msg, 'bad file list');
-    const payload: FilesChannelPayload = e.action === 'delete' ? { action: 'delete', fileListId: e.fileListId } : { action: 'update', fileList: e.fileList };
+    const payload: FilesChannelPayload =
+      e.action === 'delete' ? { action: 'delete', fileListId: e.fileListId } : { action: 'update', fileList: e.fileList };
     return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.files(companyId), payload }];
   }
 
   private async ticketUpdated(companyId: number, e: TicketUpdatedEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
     const ticket = e.ticket;
-    if (!ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId)) return this.skip(msg, 'bad ticket');
+    if (!ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId))
+      return this.skip(msg, 'bad ticket');
     const place = placeOf(ticket);
     const before = await this.places.swap(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
     const rooms = ticketRooms(companyId, place);
     const channel = SocketChannels.ticket(companyId);
     const out: Emission[] = [{ rooms, channel, payload: { action: 'update', ticket } satisfies TicketChannelPayload }];
     const lost = before ? ticketRooms(companyId, before).filter((r) => !rooms.includes(r)) : [];
-    if (lost.length) out.push({ rooms: lost, except: rooms, channel, payload: { action: 'delete', ticketId: ticket.id } satisfies TicketChannelPayload });
+    if (lost.length)
+      out.push({ rooms: lost, except: rooms, channel, payload: { action: 'delete', ticketId: ticket.id } satisfies TicketChannelPayload });
     return out;
   }
 
@@ -118,7 +129,13 @@ export class TicketsConsumer {
     const before = await this.places.forget(companyId, e.ticketId).catch((err: unknown) => this.cacheFailed(err));
     const rooms = new Set(ticketRooms(companyId, placeOf(e)));
     if (before) for (const r of ticketRooms(companyId, before)) rooms.add(r);
-    return [{ rooms: [...rooms], channel: SocketChannels.ticket(companyId), payload: { action: 'delete', ticketId: e.ticketId } satisfies TicketChannelPayload }];
+    return [
+      {
+        rooms: [...rooms],
+        channel: SocketChannels.ticket(companyId),
+        payload: { action: 'delete', ticketId: e.ticketId } satisfies TicketChannelPayload,
+      },
+    ];
   }
 
   private async ticketUnread(companyId: number, e: TicketUnreadEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
@@ -126,13 +143,18 @@ export class TicketsConsumer {
     const place = placeOf(e);
     await this.places.learn(companyId, e.ticketId, place).catch((err: unknown) => this.cacheFailed(err));
     return [
-      { rooms: ticketRooms(companyId, place), channel: SocketChannels.ticket(companyId), payload: { action: 'updateUnread', ticketId: e.ticketId } satisfies TicketChannelPayload },
+      {
+        rooms: ticketRooms(companyId, place),
+        channel: SocketChannels.ticket(companyId),
+        payload: { action: 'updateUnread', ticketId: e.ticketId } satisfies TicketChannelPayload,
+      },
     ];
   }
 
   private async message(companyId: number, action: 'create' | 'update', e: MessageEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
     const ticket = e.ticket;
-    if (!e.message || !ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId)) return this.skip(msg, 'bad message');
+    if (!e.message || !ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId))
+      return this.skip(msg, 'bad message');
     const place = placeOf(ticket);
     await this.places.learn(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
     const payload: AppMessageChannelPayload = { action, message: e.message, ticket, contact: e.contact };
@@ -141,7 +163,13 @@ export class TicketsConsumer {
 
   private contactUpdated(companyId: number, e: ContactUpdatedEvent, msg: BusMessage<unknown>): Emission[] {
     if (!e.contact || !isId(e.contact.id)) return this.skip(msg, 'bad contact');
-    return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.contact(companyId), payload: { action: 'update', contact: e.contact } satisfies ContactChannelPayload }];
+    return [
+      {
+        rooms: [Rooms.company(companyId)],
+        channel: SocketChannels.contact(companyId),
+        payload: { action: 'update', contact: e.contact } satisfies ContactChannelPayload,
+      },
+    ];
   }
 
   /** A queue created, changed or deleted: to everyone of the company (queue pickers, the queues page). */
@@ -156,13 +184,20 @@ export class TicketsConsumer {
   private schedule(companyId: number, verb: string, e: ScheduleUpdatedEvent & ScheduleDeletedEvent, msg: BusMessage<unknown>): Emission[] {
     const userId = verb === 'updated' ? e.schedule?.userId : e.userId;
     const scheduleId = verb === 'updated' ? e.schedule?.id : e.scheduleId;
-    if (!isId(scheduleId) || !isId(userId) || (verb === 'updated' && e.schedule.companyId !== companyId)) return this.skip(msg, 'bad schedule');
-    const payload: ScheduleChannelPayload = verb === 'updated' ? { action: 'update', schedule: e.schedule } : { action: 'delete', scheduleId };
+    if (!isId(scheduleId) || !isId(userId) || (verb === 'updated' && e.schedule.companyId !== companyId))
+      return this.skip(msg, 'bad schedule');
+    const payload: ScheduleChannelPayload =
+      verb === 'updated' ? { action: 'update', schedule: e.schedule } : { action: 'delete', scheduleId };
     return [{ rooms: [Rooms.allTickets(companyId), Rooms.user(companyId, userId)], channel: SocketChannels.schedule(companyId), payload }];
   }
 
   /** Internal chat: only its members' sockets hear of it (a member taken out hears it is gone for them). */
-  private chat(companyId: number, verb: 'updated' | 'message' | 'deleted', e: ChatChangedEvent & ChatMessageEvent & ChatDeletedEvent, msg: BusMessage<unknown>): Emission[] {
+  private chat(
+    companyId: number,
+    verb: 'updated' | 'message' | 'deleted',
+    e: ChatChangedEvent & ChatMessageEvent & ChatDeletedEvent,
+    msg: BusMessage<unknown>,
+  ): Emission[] {
     const channel = SocketChannels.chat(companyId);
     const roomsOf = (ids: readonly number[]) => ids.filter(isId).map((id) => Rooms.user(companyId, id));
     if (verb === 'deleted') {
@@ -172,7 +207,8 @@ export class TicketsConsumer {
     const chat = e.chat;
     if (!chat || !isId(chat.id) || !Array.isArray(chat.users)) return this.skip(msg, 'bad chat');
     const members = roomsOf(chat.users.map((u) => u.userId));
-    if (verb === 'message') return [{ rooms: members, channel, payload: { action: 'new-message', chat, newMessage: e.message } satisfies ChatChannelPayload }];
+    if (verb === 'message')
+      return [{ rooms: members, channel, payload: { action: 'new-message', chat, newMessage: e.message } satisfies ChatChannelPayload }];
     const out: Emission[] = [{ rooms: members, channel, payload: { action: 'update', chat } satisfies ChatChannelPayload }];
     const removed = roomsOf(e.removedUserIds ?? []);
     if (removed.length) out.push({ rooms: removed, channel, payload: { action: 'delete', chatId: chat.id } satisfies ChatChannelPayload });
@@ -181,7 +217,13 @@ export class TicketsConsumer {
 
   private contactDeleted(companyId: number, e: ContactDeletedEvent, msg: BusMessage<unknown>): Emission[] {
     if (!isId(e.contactId)) return this.skip(msg, 'bad contact id');
-    return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.contact(companyId), payload: { action: 'delete', contactId: e.contactId } satisfies ContactChannelPayload }];
+    return [
+      {
+        rooms: [Rooms.company(companyId)],
+        channel: SocketChannels.contact(companyId),
+        payload: { action: 'delete', contactId: e.contactId } satisfies ContactChannelPayload,
+      },
+    ];
   }
 
   private skip(msg: BusMessage<unknown>, why: string): Emission[] {

@@ -30,7 +30,16 @@ export class UsersConsumer {
     else if (verb === 'created' || verb === 'updated') {
       payload = {
         action: verb === 'created' ? 'create' : 'update',
-        user: { id: e.userId, name: e.name, email: e.email, profile: e.profile, queueIds: e.queueIds ?? [], allTicket: e.allTicket === 'enabled' ? 'enabled' : 'desabled', super: !!e.super, companyId },
+        user: {
+          id: e.userId,
+          name: e.name,
+          email: e.email,
+          profile: e.profile,
+          queueIds: e.queueIds ?? [],
+          allTicket: e.allTicket === 'enabled' ? 'enabled' : 'desabled',
+          super: !!e.super,
+          companyId,
+        },
       };
     } else return [];
     return [{ rooms: [Rooms.company(companyId)], channel: SocketChannels.user(companyId), payload }];
