@@ -9,4 +9,5 @@ export * from './realtime/socket-events.js';
 export * from './whatsapp/whatsapp.types.js';
 export * from './whatsapp/whatsapp.requests.js';
 export * from './tickets/tickets.types.js';
+export * from './tickets/tickets.requests.js';
 export * from './request-dto.js';

@@ -3,7 +3,17 @@ import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AdminOnly } from '@wa/auth';
-import { TicketSubjects, type FileListDto, type FileListEvent, type FileListsPage } from '@wa/contracts';
+import {
+  TicketSubjects,
+  type CreateFileListRequest,
+  type FileListDto,
+  type FileListEvent,
+  type FileListsPage,
+  type FileListsQuery,
+  type RequestDto,
+  type UpdateFileListRequest,
+  type UploadFileListRequest,
+} from '@wa/contracts';
 import { isUniqueViolation, likeEscaped } from '@wa/database';
 import {
   checkMediaFile,
@@ -47,7 +57,7 @@ class FileListOptionBody {
   @ApiProperty({ maxLength: 100 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(100, { message: 'Too Long!' }) name: string;
 }
 
-export class CreateFileListDto {
+export class CreateFileListDto implements RequestDto<CreateFileListDto, CreateFileListRequest> {
   @ApiProperty({ minLength: 3, maxLength: 100 }) @IsString({ message: REQUIRED }) @MinLength(3, { message: NAME_SHORT }) @MaxLength(100, { message: 'Too Long!' }) name: string;
   @ApiProperty({ maxLength: 10_000 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) message: string;
   @ApiPropertyOptional({ type: [FileListOptionBody] })
@@ -61,7 +71,7 @@ export class CreateFileListDto {
   @ApiPropertyOptional() @IsOptional() userId?: unknown;
 }
 
-export class UpdateFileListDto {
+export class UpdateFileListDto implements RequestDto<UpdateFileListDto, UpdateFileListRequest> {
   @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @MinLength(3, { message: NAME_SHORT }) @MaxLength(100, { message: 'Too Long!' }) name?: string;
   @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) message?: string;
   @ApiPropertyOptional({ type: [FileListOptionBody], description: 'the options the list keeps, in order: those not named are deleted with their files' })
@@ -74,7 +84,7 @@ export class UpdateFileListDto {
   @ApiPropertyOptional() @IsOptional() userId?: unknown;
 }
 
-export class ListFileListsQuery {
+export class ListFileListsQuery implements RequestDto<ListFileListsQuery, FileListsQuery> {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
   /** the product's client sends it; the company is the caller's */
@@ -84,7 +94,7 @@ export class ListFileListsQuery {
 const asList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
 /** `POST /files/uploadList/{id}` (multipart): per file, in order, the option it is for (`id`) and, as sent, its `mediaType`. */
-export class UploadListBody {
+export class UploadListBody implements RequestDto<UploadListBody, UploadFileListRequest> {
   @ApiProperty({ type: [Number], description: 'for each file, in order, the option it belongs to' })
   @Transform(asList)
   @IsArray({ message: 'each file needs the id of its option' })

@@ -2,14 +2,14 @@ import { Body, Controller, Get, Headers, HttpCode, Param, ParseIntPipe, Post, Up
 import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiCaller, PublicApi, type ApiIdentity } from '@wa/auth';
-import type { ApiMessageStatus } from '@wa/contracts';
+import type { ApiMessageStatus, ApiSendMessageRequest, RequestDto } from '@wa/contracts';
 import { DiscardUploadsInterceptor, DomainError, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ApiMessagesService } from './api-messages.service.js';
 
 const MAX_FILES = 10;
 
-export class ApiSendMessageDto {
+export class ApiSendMessageDto implements RequestDto<ApiSendMessageDto, ApiSendMessageRequest> {
   @ApiProperty({ description: 'the number with country and area code, digits only (no mask)', example: '5511987654321' })
   @IsString({ message: 'Obrigatório' })
   @IsNotEmpty({ message: 'Obrigatório' })

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { CreateScheduleRequest, RequestDto, SchedulesQuery, UpdateScheduleRequest } from '@wa/contracts';
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { Omittable, PageNumberField } from '@wa/server-kit';
@@ -12,7 +13,7 @@ const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? 
  * sendAt required ("Obrigatório"). sendAt is an ISO time, or a time without offset (what a datetime-local
  * field sends), read on the company's clocks.
  */
-export class CreateScheduleDto {
+export class CreateScheduleDto implements RequestDto<CreateScheduleDto, CreateScheduleRequest> {
   @ApiProperty({ minLength: 5, maxLength: 10_000 })
   @Transform(trimmed)
   @IsString({ message: 'Obrigatório' })
@@ -38,7 +39,7 @@ export class CreateScheduleDto {
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_ID) userId?: number;
 }
 
-export class UpdateScheduleDto {
+export class UpdateScheduleDto implements RequestDto<UpdateScheduleDto, UpdateScheduleRequest> {
   @ApiPropertyOptional({ minLength: 5, maxLength: 10_000 })
   @Omittable()
   @Transform(trimmed)
@@ -66,7 +67,7 @@ export class UpdateScheduleDto {
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_ID) userId?: number;
 }
 
-export class ListSchedulesQueryDto {
+export class ListSchedulesQueryDto implements RequestDto<ListSchedulesQueryDto, SchedulesQuery> {
   /** the contact's name or number, or the message's text */
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) searchParam?: string;
   @ApiPropertyOptional({ default: 1 }) @PageNumberField() pageNumber?: number;

@@ -1,7 +1,22 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TicketSubjects, type ChatChangedEvent, type ChatDeletedEvent, type ChatDto, type ChatMessageDto, type ChatMessageEvent, type ChatMessagesPage, type ChatsPage } from '@wa/contracts';
+import {
+  TicketSubjects,
+  type ChatChangedEvent,
+  type ChatDeletedEvent,
+  type ChatDto,
+  type ChatMessageDto,
+  type ChatMessageEvent,
+  type ChatMessageRequest,
+  type ChatMessagesPage,
+  type ChatReadRequest,
+  type ChatsPage,
+  type ChatsPageQuery,
+  type CreateChatRequest,
+  type RequestDto,
+  type UpdateChatRequest,
+} from '@wa/contracts';
 import { DomainError, Omittable, PageNumberField } from '@wa/server-kit';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
@@ -20,7 +35,7 @@ class ChatUserRef {
   @ApiProperty() @Type(() => Number) @IsInt() @Min(1) @Max(2_147_483_647) id: number;
 }
 
-export class CreateChatDto {
+export class CreateChatDto implements RequestDto<CreateChatDto, CreateChatRequest> {
   @ApiProperty({ maxLength: 100 }) @IsString({ message: NO_TITLE }) @IsNotEmpty({ message: NO_TITLE }) @MaxLength(100) title: string;
   @ApiProperty({ type: [ChatUserRef], description: 'the members besides the owner (the caller)' })
   @IsArray({ message: NO_USERS })
@@ -30,20 +45,20 @@ export class CreateChatDto {
   users: ChatUserRef[];
 }
 
-export class UpdateChatDto {
+export class UpdateChatDto implements RequestDto<UpdateChatDto, UpdateChatRequest> {
   @ApiPropertyOptional() @Omittable() @IsString({ message: NO_TITLE }) @IsNotEmpty({ message: NO_TITLE }) @MaxLength(100) title?: string;
   @ApiPropertyOptional({ type: [ChatUserRef] }) @Omittable() @IsArray({ message: NO_USERS }) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ChatUserRef) users?: ChatUserRef[];
 }
 
-export class ChatMessageBody {
+export class ChatMessageBody implements RequestDto<ChatMessageBody, ChatMessageRequest> {
   @ApiProperty({ maxLength: 10_000 }) @IsString() @MaxLength(10_000) message: string;
 }
 
-export class ChatPageQuery {
+export class ChatPageQuery implements RequestDto<ChatPageQuery, ChatsPageQuery> {
   @ApiPropertyOptional() @PageNumberField() pageNumber?: number;
 }
 
-export class ChatReadBody {
+export class ChatReadBody implements RequestDto<ChatReadBody, ChatReadRequest> {
   /** the product's client sends the reader's id; the reader is the caller whatever it says */
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() userId?: number;
 }

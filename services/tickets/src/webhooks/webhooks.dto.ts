@@ -1,9 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '@wa/contracts';
+import {
+  WEBHOOK_EVENTS,
+  type RequestDto,
+  type WebhookDeliveriesQuery as WebhookDeliveriesRequest,
+  type WebhookEvent,
+  type WebhookSettingsRequest,
+} from '@wa/contracts';
 import { PageNumberField } from '@wa/server-kit';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength } from 'class-validator';
 
-export class WebhookSettingsBody {
+export class WebhookSettingsBody implements RequestDto<WebhookSettingsBody, WebhookSettingsRequest> {
   @ApiProperty({ example: 'https://loja.example.com/conversa/webhook' })
   @IsString({ message: 'Obrigatório' })
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'URL inválida' })
@@ -30,7 +36,7 @@ export class WebhookSettingsBody {
   enabled?: boolean;
 }
 
-export class WebhookDeliveriesQuery {
+export class WebhookDeliveriesQuery implements RequestDto<WebhookDeliveriesQuery, WebhookDeliveriesRequest> {
   @ApiPropertyOptional({ default: 1 }) @PageNumberField() pageNumber?: number;
   @ApiPropertyOptional({ enum: ['pending', 'delivered', 'failed'] }) @IsOptional() @IsIn(['pending', 'delivered', 'failed']) status?: 'pending' | 'delivered' | 'failed';
 }

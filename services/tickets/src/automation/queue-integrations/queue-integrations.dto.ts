@@ -1,4 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type {
+  CreateQueueIntegrationRequest,
+  QueueIntegrationsQuery,
+  RequestDto,
+  TestDialogflowSessionRequest,
+  UpdateQueueIntegrationRequest,
+} from '@wa/contracts';
 import { MAX_PAGE_NUMBER, NameField } from '@wa/server-kit';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
@@ -20,22 +27,28 @@ class IntegrationFields {
   @ApiPropertyOptional({ default: 1000 }) @IsOptional() @IsInt() @Min(0) @Max(60_000) typebotDelayMessage?: number;
 }
 
-export class CreateQueueIntegrationDto extends IntegrationFields {
+export class CreateQueueIntegrationDto
+  extends IntegrationFields
+  implements RequestDto<CreateQueueIntegrationDto, CreateQueueIntegrationRequest>
+{
   @ApiProperty({ enum: INTEGRATION_TYPES }) @IsIn(INTEGRATION_TYPES, { message: 'Required' }) type: IntegrationType;
   @ApiProperty({ minLength: 2, maxLength: 50 }) @NameField() name: string;
 }
 
-export class UpdateQueueIntegrationDto extends IntegrationFields {
+export class UpdateQueueIntegrationDto
+  extends IntegrationFields
+  implements RequestDto<UpdateQueueIntegrationDto, UpdateQueueIntegrationRequest>
+{
   @ApiPropertyOptional({ enum: INTEGRATION_TYPES }) @IsOptional() @IsIn(INTEGRATION_TYPES, { message: 'Required' }) type?: IntegrationType;
   @ApiPropertyOptional() @NameField({ optional: true }) name?: string;
 }
 
-export class ListQueueIntegrationsQuery {
+export class ListQueueIntegrationsQuery implements RequestDto<ListQueueIntegrationsQuery, QueueIntegrationsQuery> {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_PAGE_NUMBER) pageNumber?: number;
 }
 
-export class TestSessionDto {
+export class TestSessionDto implements RequestDto<TestSessionDto, TestDialogflowSessionRequest> {
   @ApiProperty() @IsString({ message: 'Required' }) @MaxLength(100) projectName: string;
   @ApiProperty() @IsString({ message: 'Required' }) @MaxLength(20_000) jsonContent: string;
   @ApiProperty({ enum: DIALOGFLOW_LANGUAGES }) @IsIn(DIALOGFLOW_LANGUAGES, { message: 'Idioma inválido' }) language: string;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { CreateQueueOptionRequest, QueueOptionsQuery, RequestDto, UpdateQueueOptionRequest } from '@wa/contracts';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
 
@@ -8,7 +9,7 @@ const OPTION_TEXT = 'Um número de 1 a 999 (0 e # voltam e recomeçam)';
 
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : value);
 
-export class ListQueueOptionsQuery {
+export class ListQueueOptionsQuery implements RequestDto<ListQueueOptionsQuery, QueueOptionsQuery> {
   @ApiProperty() @Transform(({ value }) => Number(value)) @IsInt({ message: 'Obrigatório' }) @Min(1, { message: 'Obrigatório' }) queueId: number;
 
   @ApiPropertyOptional({ description: 'the option whose sub-options to list; omitted (or empty): the first level' })
@@ -19,7 +20,7 @@ export class ListQueueOptionsQuery {
   parentId?: number;
 }
 
-export class CreateQueueOptionDto {
+export class CreateQueueOptionDto implements RequestDto<CreateQueueOptionDto, CreateQueueOptionRequest> {
   @ApiProperty() @IsInt({ message: 'Obrigatório' }) @Min(1, { message: 'Obrigatório' }) queueId: number;
 
   @ApiPropertyOptional({ nullable: true, description: 'the option it goes under; null or omitted: the first level' })
@@ -40,7 +41,7 @@ export class CreateQueueOptionDto {
   option: string;
 }
 
-export class UpdateQueueOptionDto {
+export class UpdateQueueOptionDto implements RequestDto<UpdateQueueOptionDto, UpdateQueueOptionRequest> {
   @ApiPropertyOptional({ maxLength: 100 }) @IsOptional() @Transform(trimmed) @IsString() @IsNotEmpty({ message: 'Obrigatório' }) @MaxLength(100) title?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) message?: string;
   @ApiPropertyOptional() @IsOptional() @Transform(trimmed) @IsString() @Matches(OPTION, { message: OPTION_TEXT }) option?: string;

@@ -1,4 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type {
+  ContactExtraInfoRequest,
+  ContactsQuery,
+  CreateContactRequest,
+  ImportPhoneContactsRequest,
+  RequestDto,
+  UpdateContactRequest,
+} from '@wa/contracts';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { NameField, PageNumberField, TextField } from '@wa/server-kit';
@@ -6,7 +14,7 @@ import { NameField, PageNumberField, TextField } from '@wa/server-kit';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** One extra-info row of a contact (name and value). */
-export class ExtraInfoDto {
+export class ExtraInfoDto implements RequestDto<ExtraInfoDto, ContactExtraInfoRequest> {
   @ApiProperty({ maxLength: 100 }) @TextField(1, 100) name: string;
   @ApiProperty({ maxLength: 1000 }) @IsString() @MaxLength(1000) value: string;
 }
@@ -29,17 +37,17 @@ class ContactDetailsDto {
 }
 
 /** spec 01 §5: name 2–50, number 8–50, a valid email when one is given. */
-export class CreateContactDto extends ContactDetailsDto {
+export class CreateContactDto extends ContactDetailsDto implements RequestDto<CreateContactDto, CreateContactRequest> {
   @ApiProperty({ minLength: 2, maxLength: 50 }) @NameField() name: string;
   @ApiProperty({ minLength: 8, maxLength: 50, example: '5511987654321' }) @TextField(8, 50) number: string;
 }
 
-export class UpdateContactDto extends ContactDetailsDto {
+export class UpdateContactDto extends ContactDetailsDto implements RequestDto<UpdateContactDto, UpdateContactRequest> {
   @ApiPropertyOptional({ minLength: 2, maxLength: 50 }) @NameField({ optional: true }) name?: string;
   @ApiPropertyOptional({ minLength: 8, maxLength: 50 }) @TextField(8, 50, { optional: true }) number?: string;
 }
 
-export class ListContactsQueryDto {
+export class ListContactsQueryDto implements RequestDto<ListContactsQueryDto, ContactsQuery> {
   @ApiPropertyOptional({ description: 'part of the name, number or email' }) @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional({ default: 1 }) @PageNumberField() pageNumber?: number;
   @ApiPropertyOptional({ example: '2026-11-24', description: 'created that day (company time)' }) @IsOptional() @Matches(DAY) date?: string;
@@ -48,6 +56,6 @@ export class ListContactsQueryDto {
 }
 
 /** POST /contacts/import: which connection's phone (its default one when absent). */
-export class ImportPhoneContactsDto {
+export class ImportPhoneContactsDto implements RequestDto<ImportPhoneContactsDto, ImportPhoneContactsRequest> {
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(2_147_483_647) whatsappId?: number;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { CreateQueueRequest, RequestDto, UpdateQueueRequest } from '@wa/contracts';
 import { NameField, WorkingDaysField, type WorkingDayBody } from '@wa/server-kit';
 import { IsInt, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 
@@ -22,7 +23,7 @@ class QueueFields {
   @NullableId('the outside flow answering its customers (an integration of the company); null: none') integrationId?: number | null;
 }
 
-export class CreateQueueDto extends QueueFields {
+export class CreateQueueDto extends QueueFields implements RequestDto<CreateQueueDto, CreateQueueRequest> {
   @ApiProperty({ minLength: 2, maxLength: 50 })
   @NameField()
   name: string;
@@ -33,7 +34,7 @@ export class CreateQueueDto extends QueueFields {
   color: string;
 }
 
-export class UpdateQueueDto extends QueueFields {
+export class UpdateQueueDto extends QueueFields implements RequestDto<UpdateQueueDto, UpdateQueueRequest> {
   @ApiPropertyOptional({ minLength: 2, maxLength: 50 })
   @NameField({ optional: true })
   name?: string;

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { CreateQuickMessageRequest, QuickMessagesQuery, RequestDto, UpdateQuickMessageRequest } from '@wa/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { FlagField, Omittable, PageNumberField } from '@wa/server-kit';
 
 /** spec 02 §5: the shortcode is required ("Obrigatório"). */
-export class CreateQuickMessageDto {
+export class CreateQuickMessageDto implements RequestDto<CreateQuickMessageDto, CreateQuickMessageRequest> {
   @ApiProperty({ maxLength: 100 })
   @IsString({ message: 'Obrigatório' })
   @IsNotEmpty({ message: 'Obrigatório' })
@@ -19,7 +20,7 @@ export class CreateQuickMessageDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1000) mediaPath?: string | null;
 }
 
-export class UpdateQuickMessageDto {
+export class UpdateQuickMessageDto implements RequestDto<UpdateQuickMessageDto, UpdateQuickMessageRequest> {
   @ApiPropertyOptional({ maxLength: 100 })
   @Omittable()
   @IsString({ message: 'Obrigatório' })
@@ -33,7 +34,7 @@ export class UpdateQuickMessageDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1000) mediaPath?: string | null;
 }
 
-export class ListQuickMessagesQueryDto {
+export class ListQuickMessagesQueryDto implements RequestDto<ListQuickMessagesQueryDto, QuickMessagesQuery> {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) searchParam?: string;
   @ApiPropertyOptional({ default: 1 }) @PageNumberField() pageNumber?: number;
   /** sent by the product's client; what a caller sees is decided by their token */

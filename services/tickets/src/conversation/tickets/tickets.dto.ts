@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
-import type { TicketStatus } from '@wa/contracts';
+import type { CreateTicketRequest, KanbanTicketsQuery, RequestDto, TicketsQuery, TicketStatus, UpdateTicketRequest } from '@wa/contracts';
 
 const STATUSES: TicketStatus[] = ['pending', 'open', 'closed'];
 /** ids are PostgreSQL `int`s: a larger value is refused (400), never sent to the database */
@@ -25,7 +25,7 @@ function toIntList({ value }: { value: unknown }): unknown {
 
 const toBool = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : value === true || value === 'true');
 
-export class ListTicketsQueryDto {
+export class ListTicketsQueryDto implements RequestDto<ListTicketsQueryDto, TicketsQuery> {
   @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: TicketStatus;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
@@ -39,7 +39,7 @@ export class ListTicketsQueryDto {
   @ApiPropertyOptional({ example: '2026-11-22' }) @IsOptional() @Matches(/^\d{4}-\d{2}-\d{2}$/) updatedAt?: string;
 }
 
-export class CreateTicketDto {
+export class CreateTicketDto implements RequestDto<CreateTicketDto, CreateTicketRequest> {
   @ApiPropertyOptional() @Type(() => Number) @IsInt() contactId: number;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @Type(() => Number) @IsInt() queueId?: number | null;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @Type(() => Number) @IsInt() whatsappId?: number | null;
@@ -47,7 +47,7 @@ export class CreateTicketDto {
   @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: TicketStatus;
 }
 
-export class UpdateTicketDto {
+export class UpdateTicketDto implements RequestDto<UpdateTicketDto, UpdateTicketRequest> {
   @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: TicketStatus;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() userId?: number | null;
   @ApiPropertyOptional() @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() queueId?: number | null;
@@ -58,7 +58,7 @@ export class UpdateTicketDto {
 }
 
 /** GET /ticket/kanban (spec 02): the board's tickets; `queueIds` as JSON; `teste` is accepted (the spec does not say what it means). */
-export class KanbanTicketsQueryDto {
+export class KanbanTicketsQueryDto implements RequestDto<KanbanTicketsQueryDto, KanbanTicketsQuery> {
   @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) queueIds?: number[];
   @ApiPropertyOptional({ description: 'sent by the product’s client; its meaning is not shown, so it changes nothing' }) @IsOptional() @IsString() @MaxLength(100) teste?: string;
   @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' }) @IsOptional() @IsString() @MaxLength(500) cursor?: string;
