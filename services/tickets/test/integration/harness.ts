@@ -1,7 +1,7 @@
-import { signAccessToken, TokenRevocation, UserDirectory, type DirectoryUser } from '@wa/auth';
+import { TokenRevocation, UserDirectory } from '@wa/auth';
 import { ConnectionSubjects, Subjects, WaSubjects, type AllTicket, type Profile, type WaInboundMessage, type WhatsappDto } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
-import { HttpClient, startInProcess, TEST_JWT_SECRET, waitFor, type RunningApp } from '@wa/testing';
+import { CompanySession, HttpClient, startInProcess, waitFor, type RunningApp } from '@wa/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppModule } from '../../src/app.module.js';
 import { TicketsEnv } from '../../src/config/env.js';
@@ -19,37 +19,49 @@ export async function startTickets(overrides: Record<string, string> = {}): Prom
   return { ...running, bus: running.app.get(EventBus), directory: running.app.get(UserDirectory), http: new HttpClient(running.baseUrl) };
 }
 
-/** A company of its own for each test, with users in the directory as auth would put them. */
+/**
+ * A company of its own for each test: libs/testing's CompanySession (a company id no other test uses, users written
+ * to this tickets' directory with their version announced as auth does, tokens signed as auth signs them), plus
+ * what tickets hears from the other services (connections, settings, customers' messages).
+ */
 export class TestCompany {
-  readonly companyId = 700_000 + randomInt(1, 99_999_999);
-  /** far from auth's ids: revocations in Redis are per user id, and other suites revoke their users' tokens */
-  private nextUser = randomInt(1_000_000_000, 2_000_000_000);
-  private lastVersion = 0;
+  readonly companyId: number;
+  private readonly session: CompanySession;
   private nextConnection = randomInt(1, 1_000_000_000);
 
-  constructor(private readonly t: TicketsUnderTest) {}
+  constructor(
+    private readonly t: TicketsUnderTest,
+    companyId?: number,
+  ) {
+    this.session = new CompanySession(
+      {
+        // read when a user is written, as the process that test talks to has them
+        get directory() {
+          return t.directory;
+        },
+        get revocation() {
+          return t.app.get(TokenRevocation);
+        },
+      },
+      { companyId },
+    );
+    this.companyId = this.session.companyId;
+  }
 
   /** The same company through another tickets process (one started after this one stopped). */
   through(t: TicketsUnderTest): TestCompany {
-    return Object.assign(Object.create(TestCompany.prototype) as TestCompany, this, { t });
+    const same = new TestCompany(t, this.companyId);
+    same.nextConnection = this.nextConnection;
+    return same;
   }
 
-  async user(profile: Profile, queueIds: number[] = [], name = `${profile} ${this.nextUser}`, allTicket: AllTicket = 'desabled'): Promise<{ id: number; token: string }> {
-    const id = this.nextUser++;
-    await this.writeDirectory({ id, companyId: this.companyId, name, profile, queueIds, allTicket, super: false });
-    return { id, token: signAccessToken({ id, companyId: this.companyId, profile, super: false, sid: randomUUID() }, TEST_JWT_SECRET) };
+  async user(profile: Profile, queueIds: number[] = [], name?: string, allTicket: AllTicket = 'desabled'): Promise<{ id: number; token: string }> {
+    const { id, token } = await this.session.user({ profile, queueIds, name, allTicket });
+    return { id, token };
   }
 
   async setQueues(userId: number, profile: Profile, queueIds: number[]): Promise<void> {
-    await this.writeDirectory({ id: userId, companyId: this.companyId, name: `${profile} ${userId}`, profile, queueIds, allTicket: 'desabled', super: false });
-  }
-
-  /** As auth writes a user's entry: stored in the bucket, then its version announced through Redis. */
-  private async writeDirectory(user: DirectoryUser): Promise<void> {
-    const version = Math.max(Date.now(), this.lastVersion + 1);
-    this.lastVersion = version;
-    await this.t.directory.put({ ...user, version });
-    await this.t.app.get(TokenRevocation).announceUserVersion(user.companyId, user.id, version);
+    await this.session.writeUser({ id: userId, companyId: this.companyId, name: `${profile} ${userId}`, profile, queueIds, allTicket: 'desabled', super: false });
   }
 
   /** A connection as whatsapp-sessions announces it; waits until tickets knows it. */
