@@ -3,6 +3,9 @@ import { seesAllTickets, TokenRevocation, UserDirectory, type DirectoryMirror } 
 import type { AccessTokenClaims, AllTicket, Profile } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 
+/** ERR_NO_USER_FOUND's text as the app shows it (spec 01 §8): a body's userId of no user of the company. */
+const USER_NOT_FOUND = 'Nenhum usuário encontrado com este ID.';
+
 export interface Caller {
   id: number;
   companyId: number;
@@ -68,14 +71,15 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Refuses an id of a user who is not of the company (a body's ids are checked like the path's): the
-   * directory holds each user under their company, so another company's user is not found here.
+   * directory holds each user under their company, so another company's user is not found here. The refusal
+   * says it in the product's words (ERR_NO_USER_FOUND's text in spec 01 §8's catalogue, as the app shows it).
    */
   async assertCompanyUser(companyId: number, userId: number): Promise<void> {
     const announced = await this.revocation.userVersion(companyId, userId).catch(() => 0);
     const local = await this.mirror?.lookupAtLeast(companyId, userId, announced);
     const user = local !== undefined ? local : await this.directory.get(companyId, userId);
     if (!user || user.companyId !== companyId) {
-      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'userId', messages: ['user not found'] }] }, 'User not found');
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'userId', messages: [USER_NOT_FOUND] }] }, USER_NOT_FOUND);
     }
   }
 

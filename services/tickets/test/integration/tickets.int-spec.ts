@@ -473,6 +473,8 @@ describe('tenant isolation', () => {
     for (const body of [{ status: 'open', userId: agentB.id }, { userId: agentB.id }, { queueId: queueB.id }, { status: 'closed', userId: agentB.id }]) {
       const res = await t.http.put(`/tickets/${ticket.id}`, { token: adminA.token, body });
       expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
+      // in the product's words (ERR_NO_USER_FOUND's text, spec 01 §8)
+      if ('userId' in body) expect(res.body.details).toEqual([{ field: 'userId', messages: ['Nenhum usuário encontrado com este ID.'] }]);
     }
     // nothing written
     expect((await t.http.get(`/tickets/${ticket.id}`, { token: adminA.token })).body).toMatchObject({ status: 'pending', userId: null, queueId: null });
