@@ -271,6 +271,11 @@ export interface MessageDto {
   mediaType: MediaType;
   mediaUrl: string | null;
   quotedMsgId: number | null;
+  /**
+   * the message this one answers (quotedMsgId), with its `contact` (id, name, number), as the original client reads
+   * it (`quotedMsg.body`, `.fromMe`, `.mediaType`, `.contact?.name`); null when it answers none. Every message
+   * tickets gives out carries it (answers, pages, events).
+   */
   quotedMsg?: MessageDto | null;
   /** 0 pending (clock), 1 sent, 2 server, 3 delivered, 4 read, 5 played */
   ack: number;

@@ -86,6 +86,16 @@ describe('announceStored', () => {
     expect((events[0].payload as MessageEvent).message.ack).toBe(3);
   });
 
+  it('carries the message a message answers as quotedMsg (its body, fromMe, mediaType, contact), null when it answers none', () => {
+    const quoted = { message: message(3, 7, { body: 'Qual o preço?' }), contact: { id: 107, name: 'Maria', number: '5511999990001' } };
+    const [reply, plain] = announceStored('created', [{ ...message(4, 7, { fromMe: true, quotedMsgId: 3 }), quoted }, message(5, 7)], [ticket(7)], names);
+    expect((reply.payload as MessageEvent).message).toMatchObject({
+      quotedMsgId: 3,
+      quotedMsg: { id: 3, body: 'Qual o preço?', fromMe: false, mediaType: 'chat', contact: { id: 107, name: 'Maria', number: '5511999990001' }, quotedMsg: null },
+    });
+    expect((plain.payload as MessageEvent).message).toMatchObject({ quotedMsgId: null, quotedMsg: null });
+  });
+
   it("names the ticket's holder through the given directory", () => {
     const [, updated] = announceStored('created', [message(1, 7)], [ticket(7, { userId: 4, companyId: 1 })], names);
     expect((updated.payload as TicketUpdatedEvent).ticket.user).toEqual({ id: 4, name: 'user 1/4' });

@@ -1,8 +1,7 @@
 import type { TicketDto } from '@wa/contracts';
-import type { MessageEntity } from '../../database/entities/index.js';
 import type { OutgoingEvent } from '../../outbox/outbox.service.js';
 import { messageEvent, ticketUpdatedEvent } from './ticket-events.js';
-import { messageView, ticketView, type TicketRow } from './ticket-view.js';
+import { messageView, ticketView, type MessageRead, type TicketRow } from './ticket-view.js';
 
 /**
  * What stored messages are announced with, wherever they were stored (an inbound batch, an agent's send,
@@ -10,11 +9,12 @@ import { messageView, ticketView, type TicketRow } from './ticket-view.js';
  * message, each carrying its ticket; then, for new messages, one `ticket.updated` per ticket they landed on
  * (a new message changes its ticket's last message, unread count and updatedAt; an ack changes no ticket).
  * A message whose ticket is not among `tickets` is not announced (it cannot be routed to the right rooms).
- * Events come in the order of `messages`, ticket events after them in order of first appearance.
+ * Events come in the order of `messages`, ticket events after them in order of first appearance. A message carries
+ * the message it answers when it was read with it (withQuotes): the events show it as `quotedMsg`.
  */
 export function announceStored(
   kind: 'created' | 'updated',
-  messages: readonly MessageEntity[],
+  messages: readonly MessageRead[],
   tickets: readonly TicketRow[],
   userName: (companyId: number, userId: number) => string,
 ): OutgoingEvent[] {

@@ -33,9 +33,6 @@ export interface TicketRow {
   tags?: Array<{ id: number; name: string; color: string }>;
 }
 
-
-
-
 export function ticketView(row: TicketRow, userName: (id: number) => string): TicketDto {
   return {
     id: row.id,
@@ -69,7 +66,24 @@ export function mediaUrlOf(key: string | null): string | null {
   return isMediaKey(key) ? `/media/${key}` : key;
 }
 
-export function messageView(m: MessageEntity): MessageDto {
+/**
+ * The message another answers (its quotedMsgId), with its contact (for our own messages: the ticket's), as
+ * quotedMessages reads it: what the view shows as `quotedMsg`.
+ */
+export interface QuotedMessage {
+  message: MessageEntity;
+  contact: { id: number; name: string; number: string } | null;
+}
+
+/** A stored message as its view takes it: with the message it answers, when it answers one (withQuotes reads them). */
+export type MessageRead = MessageEntity & { quoted?: QuotedMessage | null };
+
+/**
+ * A message as it leaves the service (an answer, a page, an event): `quotedMsg` is the message it answers with
+ * its contact (as the original client reads it: body, fromMe, mediaType, contact.name…), null when it answers
+ * none or the one it answers is not read.
+ */
+export function messageView(m: MessageRead): MessageDto {
   return {
     id: Number(m.id),
     wid: m.wid,
@@ -81,6 +95,7 @@ export function messageView(m: MessageEntity): MessageDto {
     mediaType: m.mediaType,
     mediaUrl: mediaUrlOf(m.mediaUrl),
     quotedMsgId: m.quotedMsgId === null ? null : Number(m.quotedMsgId),
+    quotedMsg: m.quotedMsgId !== null && m.quoted ? { ...messageView(m.quoted.message), contact: m.quoted.contact } : null,
     ack: m.ack,
     failedReason: m.failedReason ?? null,
     read: m.read,

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent } from '@wa/contracts';
 import { DomainError, MediaStorage, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { MessageEntity } from '../../database/entities/index.js';
 import { CallerService, type Caller } from '../../identity/caller.service.js';
 import { announceStored } from '../core/announce.js';
 import { Outbox } from '../../outbox/outbox.service.js';
-import { decodeCursor, encodeCursor, messageView, ticketView, type TicketRow } from '../core/ticket-view.js';
+import { withQuotes } from '../core/quoted-messages.queries.js';
+import { decodeCursor, encodeCursor, messageView, ticketView, type MessageRead, type TicketRow } from '../core/ticket-view.js';
 import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
 import { MessageChanges } from './message-changes.service.js';
@@ -15,6 +17,14 @@ import { ConversationSender, type SentMedia } from '../sending/conversation-send
 import { UPDATE_MESSAGES_READ, UPDATE_TICKETS_UNREAD_MESSAGES, messagesPage } from './messages.queries.js';
 
 export const MESSAGES_PAGE_SIZE = 20;
+
+/**
+ * How long an edit or a deletion of a message sent moments ago waits for it to reach WhatsApp (its first tick,
+ * ack 1): the session sends it within a second or so; one not out by then is refused.
+ */
+export const SEND_WAIT_MS = 12_000;
+/** How often the waiting change reads the message's row again. */
+const SEND_POLL_MS = 100;
 
 @Injectable()
 export class MessagesService {
@@ -28,6 +38,9 @@ export class MessagesService {
     private readonly sender: ConversationSender,
   ) {}
 
+  /** The changes (edits, deletions) of each message being changed in this process, chained in the order asked. */
+  private readonly changing = new Map<string, Promise<unknown>>();
+
   /**
    * A page of a ticket's messages, newest page first, oldest first within the page (as the chat shows it).
    * Reading clears the ticket's unread count and says so to the company's sockets (a preview does not).
@@ -38,7 +51,8 @@ export class MessagesService {
     const keyset = after && after.length === 3 ? { sentAt: String(after[0]), seq: after[1] as string | number, id: after[2] as string | number } : undefined;
     const { entities, raw } = await messagesPage(this.db, caller.companyId, ticketId, keyset, (pageNumber - 1) * MESSAGES_PAGE_SIZE, MESSAGES_PAGE_SIZE + 1);
     const hasMore = entities.length > MESSAGES_PAGE_SIZE;
-    const page = entities.slice(0, MESSAGES_PAGE_SIZE);
+    // the messages the page's messages answer, with their contacts: one more read for the page, when any does
+    const page = await withQuotes(this.db, entities.slice(0, MESSAGES_PAGE_SIZE));
     const last = page.length - 1;
     const nextCursor =
       hasMore && last >= 0 ? encodeCursor([(raw[last] as { sortKey: string }).sortKey, page[last].seq ?? '9223372036854775807', page[last].id]) : null;
@@ -101,12 +115,14 @@ export class MessagesService {
   /**
    * Edits the text of a message sent from here (POST /messages/edit/{id}): WhatsApp changes it first,
    * through the connection's session (ERR_EDITING_WAPP_MSG when it refuses); then it is stored, marked
-   * edited and announced.
+   * edited and announced. A message sent moments ago is first waited for (ownMessage).
    */
   async edit(caller: Caller, messageId: number, body: string): Promise<MessageDto> {
-    const { message, row } = await this.ownMessage(caller, messageId, 'ERR_EDITING_WAPP_MSG');
-    await this.changes.ask(row, { action: 'edit', to: row.contactNumber, waMessageId: message.wid, fromMe: true, text: body }, 'ERR_EDITING_WAPP_MSG');
-    return this.store(row, message, { body, isEdited: true });
+    return this.inTurn(caller, messageId, async () => {
+      const { message, row } = await this.ownMessage(caller, messageId, 'ERR_EDITING_WAPP_MSG');
+      await this.changes.ask(row, { action: 'edit', to: row.contactNumber, waMessageId: message.wid, fromMe: true, text: body }, 'ERR_EDITING_WAPP_MSG');
+      return this.store(row, message, { body, isEdited: true });
+    });
   }
 
   /**
@@ -114,34 +130,76 @@ export class MessagesService {
    * (ERR_DELETE_WAPP_MSG when it refuses); it stays stored, marked deleted, its text kept for the record.
    */
   async remove(caller: Caller, messageId: number): Promise<MessageDto> {
-    const { message, row } = await this.ownMessage(caller, messageId, 'ERR_DELETE_WAPP_MSG');
-    if (message.isDeleted) return messageView(message);
-    await this.changes.ask(row, { action: 'delete', to: row.contactNumber, waMessageId: message.wid, fromMe: true }, 'ERR_DELETE_WAPP_MSG');
-    return this.store(row, message, { isDeleted: true });
+    return this.inTurn(caller, messageId, async () => {
+      const { message, row } = await this.ownMessage(caller, messageId, 'ERR_DELETE_WAPP_MSG');
+      if (message.isDeleted) return messageView((await withQuotes(this.db, [message]))[0] as MessageRead);
+      await this.changes.ask(row, { action: 'delete', to: row.contactNumber, waMessageId: message.wid, fromMe: true }, 'ERR_DELETE_WAPP_MSG');
+      return this.store(row, message, { isDeleted: true });
+    });
   }
 
-  /** A message of a ticket the caller sees, sent from this connection and already on WhatsApp. */
+  /**
+   * The changes of one message go out one after another, in the order they were asked (in this process): two
+   * edits made moments after the send both wait for it, and WhatsApp and the stored row end on the last one.
+   */
+  private inTurn<T>(caller: Caller, messageId: number, change: () => Promise<T>): Promise<T> {
+    const key = `${caller.companyId}|${messageId}`;
+    const turn = (this.changing.get(key) ?? Promise.resolve()).then(change);
+    const done = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.changing.set(key, done);
+    void done.then(() => {
+      if (this.changing.get(key) === done) this.changing.delete(key);
+    });
+    return turn;
+  }
+
+  /**
+   * A message of a ticket the caller sees, sent from this connection and on WhatsApp: one sent moments ago (no
+   * tick yet, ack 0) is waited for first (sentOut), as the change needs it there.
+   */
   private async ownMessage(caller: Caller, messageId: number, refused: 'ERR_EDITING_WAPP_MSG' | 'ERR_DELETE_WAPP_MSG'): Promise<{ message: MessageEntity; row: TicketRow }> {
-    const message = Number.isSafeInteger(messageId) ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(messageId), companyId: caller.companyId }) : null;
+    let message = Number.isSafeInteger(messageId) ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(messageId), companyId: caller.companyId }) : null;
     if (!message) throw new DomainError('ERR_NO_MESSAGE_FOUND');
     const row = await this.visibleTicket(caller, message.ticketId);
     if (!message.fromMe) throw new DomainError(refused, {}, 'Only messages sent from this connection can be changed.');
-    if (refused === 'ERR_EDITING_WAPP_MSG' && message.isDeleted) throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
     if (refused === 'ERR_EDITING_WAPP_MSG' && message.mediaType !== 'chat') throw new DomainError(refused, {}, 'Only text messages can be edited.');
-    if (message.ack < 1) throw new DomainError(refused, {}, 'The message has not reached WhatsApp yet.');
+    if (message.ack < 1) message = await this.sentOut(message, refused);
+    if (refused === 'ERR_EDITING_WAPP_MSG' && message.isDeleted) throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
     await this.sender.assertConnected(row);
     return { message, row };
   }
 
+  /**
+   * A message still on its way (ack 0), once its send has reached WhatsApp: the session's first tick (ack 1),
+   * stored by the ack path, read from its row every SEND_POLL_MS for up to SEND_WAIT_MS. The change then goes
+   * out after the send, as WhatsApp needs. A send given up (failedReason) or not out by then is refused, as
+   * before: 'The message has not reached WhatsApp yet.'
+   */
+  private async sentOut(message: MessageEntity, refused: 'ERR_EDITING_WAPP_MSG' | 'ERR_DELETE_WAPP_MSG'): Promise<MessageEntity> {
+    const deadline = Date.now() + SEND_WAIT_MS;
+    let now: MessageEntity | null = message;
+    while (now && now.ack < 1 && !now.failedReason && Date.now() < deadline) {
+      await sleep(Math.min(SEND_POLL_MS, Math.max(0, deadline - Date.now())));
+      now = await this.db.getRepository(MessageEntity).findOneBy({ id: message.id, companyId: message.companyId });
+    }
+    if (!now) throw new DomainError('ERR_NO_MESSAGE_FOUND');
+    if (now.ack < 1) throw new DomainError(refused, {}, 'The message has not reached WhatsApp yet.');
+    return now;
+  }
+
+  /** The change stored, announced (`message.updated`, with the message it answers) and answered. */
   private async store(row: TicketRow, message: MessageEntity, change: Partial<Pick<MessageEntity, 'body' | 'isEdited' | 'isDeleted'>>): Promise<MessageDto> {
-    const outboxIds = await this.db.transaction(async (tx) => {
+    const { saved, outboxIds } = await this.db.transaction(async (tx) => {
       await tx.getRepository(MessageEntity).update({ id: message.id, companyId: row.companyId }, { ...change, updatedAt: new Date() });
-      const saved = (await tx.getRepository(MessageEntity).findOneBy({ id: message.id })) as MessageEntity;
+      const [read] = (await withQuotes(tx, [(await tx.getRepository(MessageEntity).findOneBy({ id: message.id, companyId: row.companyId })) as MessageEntity])) as [MessageRead];
       const ticket = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
-      return this.outbox.add(tx, announceStored('updated', [saved], [ticket], (companyId, id) => this.callers.nameOf(companyId, id)));
+      return { saved: read, outboxIds: await this.outbox.add(tx, announceStored('updated', [read], [ticket], (companyId, id) => this.callers.nameOf(companyId, id))) };
     });
     await this.outbox.flush(outboxIds);
-    return messageView((await this.db.getRepository(MessageEntity).findOneBy({ id: message.id })) as MessageEntity);
+    return messageView(saved);
   }
 
   private async markRead(caller: Caller, row: TicketRow): Promise<void> {

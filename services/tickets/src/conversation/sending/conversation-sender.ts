@@ -10,7 +10,8 @@ import { CallerService } from '../../identity/caller.service.js';
 import { Outbox, type OutgoingEvent } from '../../outbox/outbox.service.js';
 import { ReadModels } from '../../read-models/read-models.repository.js';
 import { announceStored } from '../core/announce.js';
-import { messageView, type TicketRow } from '../core/ticket-view.js';
+import { quotedMessages } from '../core/quoted-messages.queries.js';
+import { messageView, type MessageRead, type TicketRow } from '../core/ticket-view.js';
 import { TicketsRepository, type BotPlace } from '../core/tickets.repository.js';
 import { fillVariables } from './message-variables.js';
 import { storeOutgoing, textAtOnceSql, type OutgoingRow } from './sending.queries.js';
@@ -90,22 +91,25 @@ export class ConversationSender {
       await this.assertConnected(row, tx);
       checked.add(key);
     }
-    const repo = tx.getRepository(MessageEntity);
     const sentAt = new Date();
-    const fresh: OutgoingRow[] = [];
-    const quotes: Array<MessageEntity | null> = [];
-    for (const item of items) {
-      const { row, quotedMsgId } = item;
-      const quoted = quotedMsgId ? await repo.findOneBy({ id: String(quotedMsgId), ticketId: row.id, companyId: row.companyId }) : null;
-      quotes.push(quoted);
-      fresh.push(outgoingMessage(item, sentAt, quoted));
-    }
+    // the messages answered (a message of the same ticket), with their contacts, in one read for the batch
+    const found = await quotedMessages(
+      tx,
+      items.filter((i) => i.quotedMsgId).map(({ row, quotedMsgId }) => ({ companyId: row.companyId, id: quotedMsgId as number })),
+    );
+    const quotes = items.map(({ row, quotedMsgId }) => {
+      const quoted = quotedMsgId ? found.get(`${row.companyId}|${quotedMsgId}`) : undefined;
+      return quoted && quoted.message.ticketId === row.id ? quoted : null;
+    });
+    const fresh = items.map((item, i) => outgoingMessage(item, sentAt, quotes[i]?.message ?? null));
     // each ticket's last message: its last item's text, or its file's name
     const lastOf = new Map<number, string>();
     fresh.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
-    const { saved, updated } = await storeOutgoing(tx, fresh, lastOf, opts.botPlaces);
+    const stored = await storeOutgoing(tx, fresh, lastOf, opts.botPlaces);
+    const saved: MessageRead[] = stored.saved.map((m, i) => Object.assign(m, { quoted: quotes[i] }));
+    const updated = stored.updated;
     const messages = saved.map((m) => messageView(m));
-    const sends = saved.map((m, i) => sendEvent(m, items[i] as OutgoingItem, quotes[i]?.wid ?? null));
+    const sends = saved.map((m, i) => sendEvent(m, items[i] as OutgoingItem, quotes[i]?.message.wid ?? null));
     const events = [...sends, ...announceStored('created', saved, updated, (companyId, id) => this.callers.nameOf(companyId, id))];
     return { messages, outboxIds: await this.outbox.add(tx, events) };
   }

@@ -7,6 +7,7 @@ import { TicketsEnv } from '../../config/env.js';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
+import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { MARK_SENDS_FAILED, RAISE_ACKS, SELECT_MESSAGES_BY_WIDS } from './wa-ack.queries.js';
@@ -92,7 +93,8 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       const others = marked.map((r) => String(r.id)).filter((id) => !byId.has(id));
       if (others.length > 0) for (const m of await tx.getRepository(MessageEntity).findBy({ id: In(others) })) byId.set(String(m.id), m);
       if (byId.size === 0) return [];
-      const messages = [...byId.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      // with the messages they answer (their events carry them as the first did): one more read, only when one does
+      const messages = await withQuotes(tx, [...byId.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)));
       const tickets = await this.tickets.findByKeys(messages.map((m) => ({ companyId: m.companyId, id: m.ticketId })), tx);
       const events = announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id));
       // the company's webhook deliveries commit with the rise (a repeat finds them by their key)

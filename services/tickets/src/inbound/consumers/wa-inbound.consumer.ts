@@ -11,6 +11,7 @@ import { Outbox, type OutgoingEvent } from '../../outbox/outbox.service.js';
 import type { TicketRow } from '../../conversation/core/ticket-view.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
+import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { storeInbound } from '../store-inbound.js';
 import { SELECT_CONNECTIONS_BY_ID, SELECT_CONTACTS_BY_ID, SELECT_DELETED_COMPANIES_BY_ID, SELECT_MESSAGES_BY_ID } from './wa-inbound.queries.js';
@@ -53,10 +54,13 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     await this.handle?.stop();
   }
 
-  /** The stored rows, as the entity has them (bigint columns as numbers where the entity says so). */
+  /**
+   * The stored rows, as the entity has them (bigint columns as numbers where the entity says so), each with the
+   * message it answers (a customer's reply: one more read for the batch, only when one answers a message).
+   */
   private async messagesById(ids: number[]): Promise<MessageEntity[]> {
     const rows = await this.tickets.keyed<Parameters<typeof messageOfRow>[0]>(SELECT_MESSAGES_BY_ID, [ids]);
-    return rows.map(messageOfRow);
+    return withQuotes(this.db, rows.map(messageOfRow));
   }
 
   /**
