@@ -3,6 +3,8 @@ import { announcementsSocket } from '../announcements/announcements.socket';
 import { connectionsSocket } from '../connections/connections.socket';
 import { contactsSocket } from '../contacts/contacts.socket';
 import { filesSocket } from '../files/files.socket';
+import { helpsSocket } from '../helps/helps.socket';
+import { platformSocket } from '../platform/platform.socket';
 import { queuesSocket } from '../queues/queues.socket';
 import { schedulesSocket } from '../schedules/schedules.socket';
 import { settingsSocket } from '../settings/settings.socket';
@@ -24,4 +26,6 @@ export const SOCKET_HANDLERS: ReadonlyArray<SocketHandler> = [
   ...announcementsSocket,
   ...filesSocket,
   ...settingsSocket,
+  ...platformSocket,
+  ...helpsSocket,
 ];
