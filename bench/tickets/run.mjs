@@ -4,7 +4,7 @@
 // Prints the median of 15 runs for: page 1, page 100 by pageNumber (OFFSET), page 100 by cursor (keyset),
 // a search matching one ticket, a search matching thousands, and one matching nothing.
 import pg from 'pg';
-import { listTicketsQuery } from '../../services/tickets/dist/tickets/queries/list-tickets.query.js';
+import { listTicketsQuery } from '../../services/tickets/dist/conversation/tickets/queries/list-tickets.queries.js';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/wa_test';
