@@ -1,4 +1,11 @@
-/** Form helpers every dialog shares: the server's field errors and the common name rule. */
+/** Form helpers every dialog shares: the server's field errors, the common name rule, an account password's least length. */
+
+/**
+ * spec 01 §5 / §9: a password an admin gives a user, or a company signing up gives its admin, is 5 to
+ * `PASSWORD_MAX_LENGTH` (50) characters, as auth's sign-up and users DTOs take it. A password chosen at a reset or
+ * at a first sign-in follows `PASSWORD_RULE` (@wa/contracts) instead.
+ */
+export const ACCOUNT_PASSWORD_MIN = 5;
 
 /** The fields the server refused (`ERR_VALIDATION` with `details`), with its first message for each. */
 export function serverFieldErrors(err: unknown): Record<string, string> {

@@ -1,11 +1,9 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_RULE } from '@wa/contracts';
 import { errorCode } from '../../app/errors';
 import { validateEmail } from './signup-rules';
 
 /** The code sent by email: 8 digits. */
 export const RESET_CODE_LENGTH = 8;
-/** The server's limit on a password's length. */
-export const RESET_PASSWORD_MAX = 50;
-
 /**
  * What is wrong with a field of the reset form. The texts: 'Required' and 'Invalid email' (under
  * `validation`) for the email; 'Campo obrigatório', the password rule, 'As senhas não correspondem' and the
@@ -22,11 +20,6 @@ export interface ResetValues {
 
 export type ResetErrors = Partial<Record<keyof ResetValues, ResetProblem>>;
 
-/** spec 02 §5: at least 8 characters with an uppercase letter, a lowercase letter and a digit. */
-export function isStrongPassword(password: string): boolean {
-  return password.length >= 8 && /[a-z]/.test(password) && /[A-Z]/.test(password) && /\d/.test(password);
-}
-
 /** Step one: a valid email ('Invalid email', 'Required'). */
 export function validateResetEmail(email: string): ResetErrors {
   const problem = validateEmail(email);
@@ -39,8 +32,8 @@ export function normalizeCode(input: string): string {
 }
 
 /**
- * Step two (spec 02 §5): the email again, the 8-digit code, the new password (8+ characters with upper,
- * lower and digit) and its confirmation, which must match; password and confirmation required ('Campo obrigatório').
+ * Step two (spec 02 §5): the email again, the 8-digit code, the new password (`PASSWORD_RULE`: 8+ characters
+ * with upper, lower and digit, at most 50) and its confirmation, which must match; password and confirmation required ('Campo obrigatório').
  */
 export function validateReset(v: ResetValues): ResetErrors {
   const errors: ResetErrors = validateResetEmail(v.email);
@@ -48,8 +41,8 @@ export function validateReset(v: ResetValues): ResetErrors {
   if (!code) errors.code = 'fieldRequired';
   else if (!new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`).test(code)) errors.code = 'invalidCode';
   if (!v.password) errors.password = 'fieldRequired';
-  else if (v.password.length > RESET_PASSWORD_MAX) errors.password = 'tooLong';
-  else if (!isStrongPassword(v.password)) errors.password = 'weakPassword';
+  else if (v.password.length > PASSWORD_MAX_LENGTH) errors.password = 'tooLong';
+  else if (!PASSWORD_RULE.test(v.password)) errors.password = 'weakPassword';
   if (!v.confirm) errors.confirm = 'fieldRequired';
   else if (v.confirm !== v.password) errors.confirm = 'mismatch';
   return errors;
@@ -70,4 +63,5 @@ export function resetProblemKey(problem: ResetProblem): string {
 }
 
 /** Step one's answer: an unknown address is told on the form ('Email não encontrado'), anything else by a toast. */
-export const isEmailNotFound = (err: unknown): boolean => errorCode(err) === 'ERR_EMAIL_NOT_FOUND' || (!!err && typeof err === 'object' && (err as { status?: unknown }).status === 404);
+export const isEmailNotFound = (err: unknown): boolean =>
+  errorCode(err) === 'ERR_EMAIL_NOT_FOUND' || (!!err && typeof err === 'object' && (err as { status?: unknown }).status === 404);

@@ -1,6 +1,6 @@
-import type { PublicPlanDto } from '@wa/contracts';
+import { PASSWORD_MAX_LENGTH, type PublicPlanDto } from '@wa/contracts';
 import { errorCode, errorText } from '../../app/errors';
-import { serverFieldErrors } from '../../components/form-rules';
+import { ACCOUNT_PASSWORD_MIN, serverFieldErrors } from '../../components/form-rules';
 import type { SignupRequest } from '../../app/auth.api';
 
 /** What is wrong with a field; the texts are under `validation` (Too Short!, Too Long!, Required, Invalid email). */
@@ -19,8 +19,6 @@ export type SignupErrors = Partial<Record<keyof SignupValues, FieldProblem>>;
 /** spec 01 §5 and §9: names 2 to 50 characters, passwords 5 to 50; the phone is optional (at most 30). */
 export const NAME_MIN = 2;
 export const NAME_MAX = 50;
-export const PASSWORD_MIN = 5;
-export const PASSWORD_MAX = 50;
 export const PHONE_MAX = 30;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -46,7 +44,7 @@ export function validateSignup(v: SignupValues): SignupErrors {
   if (name) errors.name = name;
   const email = validateEmail(v.email);
   if (email) errors.email = email;
-  const password = lengthProblem(v.password, PASSWORD_MIN, PASSWORD_MAX);
+  const password = lengthProblem(v.password, ACCOUNT_PASSWORD_MIN, PASSWORD_MAX_LENGTH);
   if (password) errors.password = password;
   if (v.phone.trim().length > PHONE_MAX) errors.phone = 'tooLong';
   if (v.planId === '' || !Number.isInteger(v.planId) || v.planId < 1) errors.planId = 'required';
@@ -77,8 +75,17 @@ export function formatBrl(value: number | string, language?: string): string {
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** A plan in the select: name — R$ value, users / connections, trial days (when it has some). */
-export function planLabel(plan: Pick<PublicPlanDto, 'name' | 'value' | 'users' | 'connections' | 'trialDays'>, t: Translate, language?: string): string {
-  const base = t('signup.planOption', { name: plan.name, value: formatBrl(plan.value, language), users: plan.users, connections: plan.connections });
+export function planLabel(
+  plan: Pick<PublicPlanDto, 'name' | 'value' | 'users' | 'connections' | 'trialDays'>,
+  t: Translate,
+  language?: string,
+): string {
+  const base = t('signup.planOption', {
+    name: plan.name,
+    value: formatBrl(plan.value, language),
+    users: plan.users,
+    connections: plan.connections,
+  });
   return plan.trialDays > 0 ? `${base} · ${t('signup.trial', { count: plan.trialDays, days: plan.trialDays })}` : base;
 }
 

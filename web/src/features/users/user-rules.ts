@@ -1,12 +1,8 @@
-import type { AllTicket, Profile, UserDto } from '@wa/contracts';
-import { validateConnectionName } from '../../components/form-rules';
+import { PASSWORD_MAX_LENGTH, type AllTicket, type Profile, type UserDto } from '@wa/contracts';
+import { ACCOUNT_PASSWORD_MIN, validateConnectionName } from '../../components/form-rules';
 
 /** What is wrong with a field of the user form (texts under `validation`: Required, Too Short!, Too Long!, Invalid email). */
 export type UserProblem = 'required' | 'tooShort' | 'tooLong' | 'invalidEmail';
-
-/** spec 01 §5 / §9: a user's password is 5 to 50 characters. */
-export const USER_PASSWORD_MIN = 5;
-export const USER_PASSWORD_MAX = 50;
 
 export interface UserFormValues {
   name: string;
@@ -48,8 +44,8 @@ export function validateUserEmail(email: string): UserProblem | null {
 /** spec 01 §5: the password is 5 to 50 characters; when editing, a blank one keeps the current password. */
 export function validateUserPassword(password: string, creating: boolean): UserProblem | null {
   if (!password) return creating ? 'required' : null;
-  if (password.length < USER_PASSWORD_MIN) return 'tooShort';
-  if (password.length > USER_PASSWORD_MAX) return 'tooLong';
+  if (password.length < ACCOUNT_PASSWORD_MIN) return 'tooShort';
+  if (password.length > PASSWORD_MAX_LENGTH) return 'tooLong';
   return null;
 }
 
@@ -66,7 +62,11 @@ export interface UserFormFields {
   oldPassword: boolean;
 }
 
-export function userFormFields(viewer: Pick<UserViewer, 'id' | 'isAdmin'>, target: { id: number } | null, passwordTyped: boolean): UserFormFields {
+export function userFormFields(
+  viewer: Pick<UserViewer, 'id' | 'isAdmin'>,
+  target: { id: number } | null,
+  passwordTyped: boolean,
+): UserFormFields {
   const admin = viewer.isAdmin;
   return {
     profile: admin,
@@ -154,7 +154,10 @@ export function userRowActions(viewer: UserViewer, row: Pick<UserDto, 'id' | 'su
 export const canAddUser = (viewer: UserViewer): boolean => viewer.isAdmin;
 
 /** The names of a user's queues, from the company's queues (the users list carries only their ids). */
-export function queueBadges(queueIds: readonly number[], queues: ReadonlyArray<{ id: number; name: string; color: string }>): Array<{ id: number; name: string; color: string | null }> {
+export function queueBadges(
+  queueIds: readonly number[],
+  queues: ReadonlyArray<{ id: number; name: string; color: string }>,
+): Array<{ id: number; name: string; color: string | null }> {
   return queueIds.map((id) => {
     const q = queues.find((x) => x.id === id);
     return q ? { id, name: q.name, color: q.color } : { id, name: `#${id}`, color: null };

@@ -1,3 +1,5 @@
+import { PASSWORD_RULE_TEXT } from '@wa/contracts';
+
 /**
  * Portuguese: the default and fallback language. The spec's Portuguese texts are a contract:
  * keep them exactly as written (spec 01 §2, §4, §5, §8).
@@ -72,7 +74,7 @@ const pt = {
     emailNotFound: 'Email não encontrado',
     validation: {
       fieldRequired: 'Campo obrigatório',
-      weakPassword: 'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
+      weakPassword: PASSWORD_RULE_TEXT,
       mismatch: 'As senhas não correspondem',
       invalidCode: 'O código tem 8 dígitos',
     },
@@ -258,7 +260,10 @@ const pt = {
       extraValue: 'Valor',
       addExtra: 'Adicionar informação',
     },
-    confirm: { deleteTitle: 'Deletar {{name}}?', deleteMessage: 'Tem certeza que deseja deletar este contato? Todos os atendimentos relacionados serão perdidos.' },
+    confirm: {
+      deleteTitle: 'Deletar {{name}}?',
+      deleteMessage: 'Tem certeza que deseja deletar este contato? Todos os atendimentos relacionados serão perdidos.',
+    },
     toasts: { saved: 'Contato salvo com sucesso!', deleted: 'Contato excluído com sucesso!' },
   },
   transferTicket: {
@@ -363,7 +368,11 @@ const pt = {
       onlyImages: 'Apenas arquivos png, jpg e jpeg',
     },
     validation: { required: 'Obrigatório', tooShort: 'Mensagem muito curta' },
-    toasts: { saved: 'Agendamento salvo com sucesso!', deleted: 'Agendamento excluído com sucesso!', mediaDeleted: 'Imagem removida com sucesso!' },
+    toasts: {
+      saved: 'Agendamento salvo com sucesso!',
+      deleted: 'Agendamento excluído com sucesso!',
+      mediaDeleted: 'Imagem removida com sucesso!',
+    },
   },
   newTicket: {
     button: 'Novo',
@@ -480,7 +489,10 @@ const pt = {
       whatsapp: 'Conexão padrão',
       noWhatsapp: 'Nenhuma',
     },
-    confirm: { deleteTitle: 'Excluir {{name}}?', deleteMessage: 'Esta ação não pode ser revertida. O usuário perde o acesso imediatamente.' },
+    confirm: {
+      deleteTitle: 'Excluir {{name}}?',
+      deleteMessage: 'Esta ação não pode ser revertida. O usuário perde o acesso imediatamente.',
+    },
     toasts: { saved: 'Usuário salvo com sucesso!', deleted: 'Usuário excluído com sucesso!' },
   },
   queues: {
@@ -525,7 +537,10 @@ const pt = {
         option: 'Um número de 1 a 999 (0 e # voltam e recomeçam)',
         duplicate: 'Esta opção já existe neste nível',
       },
-      confirm: { deleteTitle: 'Excluir a opção {{option}}?', deleteMessage: 'As sub-opções dela também serão excluídas. Esta ação não pode ser revertida.' },
+      confirm: {
+        deleteTitle: 'Excluir a opção {{option}}?',
+        deleteMessage: 'As sub-opções dela também serão excluídas. Esta ação não pode ser revertida.',
+      },
       toasts: { saved: 'Operação realizada com sucesso!', deleted: 'Opção excluída com sucesso!' },
     },
     confirm: {
@@ -588,7 +603,8 @@ const pt = {
   },
   messagesApi: {
     title: 'API de mensagens',
-    intro: 'Envie mensagens de texto e arquivos pelo WhatsApp a partir dos seus sistemas. Cada chamada usa o token de uma conexão, e a mensagem sai por essa conexão.',
+    intro:
+      'Envie mensagens de texto e arquivos pelo WhatsApp a partir dos seus sistemas. Cada chamada usa o token de uma conexão, e a mensagem sai por essa conexão.',
     docs: {
       title: 'Documentação',
       endpointTitle: 'Endereço e autenticação',
@@ -596,14 +612,17 @@ const pt = {
       auth: 'Autentique cada chamada com o token da conexão no cabeçalho Authorization, como abaixo. O token é o definido na janela da conexão, na página Conexões (não é a sua senha nem o seu login).',
       authHeader: 'Authorization: Bearer <token da conexão>',
       connectionsLink: 'Abrir Conexões',
-      number: 'O número (number) não leva máscara nem caracteres especiais: só dígitos, com o código do país, o DDD e o número. Exemplo: 5511987654321.',
+      number:
+        'O número (number) não leva máscara nem caracteres especiais: só dígitos, com o código do país, o DDD e o número. Exemplo: 5511987654321.',
       textTitle: 'Mensagens de texto',
       text: 'Corpo JSON (Content-Type: application/json) com number e body (o texto da mensagem):',
       mediaTitle: 'Mensagens com arquivos',
-      media: 'Corpo multipart/form-data com os campos number, body e um ou mais arquivos no campo medias. O primeiro arquivo leva o body como legenda; sem body, os arquivos vão sem legenda.',
+      media:
+        'Corpo multipart/form-data com os campos number, body e um ou mais arquivos no campo medias. O primeiro arquivo leva o body como legenda; sem body, os arquivos vão sem legenda.',
       answerTitle: 'Resposta',
       answer: 'Assim que a mensagem é gravada e entra na fila de envio, a resposta é 202 com a mensagem:',
-      status: 'Acompanhe a mensagem com GET /api/messages/{id}, com o mesmo token: state diz onde ela está e ack traz o código de confirmação do WhatsApp.',
+      status:
+        'Acompanhe a mensagem com GET /api/messages/{id}, com o mesmo token: state diz onde ela está e ack traz o código de confirmação do WhatsApp.',
       states: {
         queued: 'na fila de envio da conexão',
         sent: 'enviada ao WhatsApp',
@@ -611,9 +630,11 @@ const pt = {
         read: 'lida pelo contato',
       },
       idempotencyTitle: 'Chamadas repetidas (Idempotency-Key)',
-      idempotency: 'O cabeçalho opcional Idempotency-Key dá uma chave à chamada: repetida com a mesma chave em até 24 h, ela responde o que a primeira respondeu e nada é enviado duas vezes. Use-o para repetir com segurança uma chamada cuja resposta se perdeu.',
+      idempotency:
+        'O cabeçalho opcional Idempotency-Key dá uma chave à chamada: repetida com a mesma chave em até 24 h, ela responde o que a primeira respondeu e nada é enviado duas vezes. Use-o para repetir com segurança uma chamada cuja resposta se perdeu.',
       pacingTitle: 'Ritmo de envio',
-      pacing: 'Os envios saem no ritmo de cada conexão: uma rajada de chamadas entra na fila e é enviada aos poucos. Com a fila da conexão cheia, a resposta é 429 com o cabeçalho Retry-After, os segundos até caber um novo envio.',
+      pacing:
+        'Os envios saem no ritmo de cada conexão: uma rajada de chamadas entra na fila e é enviada aos poucos. Com a fila da conexão cheia, a resposta é 429 com o cabeçalho Retry-After, os segundos até caber um novo envio.',
       errorsTitle: 'Erros',
       errorsIntro: 'Um erro responde JSON com error (o código), message e statusCode.',
       columns: { status: 'Status', code: 'Código', meaning: 'Quando' },
@@ -686,7 +707,11 @@ const pt = {
       CheckMsgIsGroup: { label: 'Ignorar mensagens de grupos', enabled: 'Ativado', disabled: 'Desativado' },
       sendGreetingAccepted: { label: 'Enviar saudação ao aceitar o atendimento', enabled: 'Habilitado', disabled: 'Desabilitado' },
       sendMsgTransfTicket: { label: 'Enviar mensagem de transferência de fila/atendente', enabled: 'Habilitado', disabled: 'Desabilitado' },
-      sendGreetingMessageOneQueues: { label: 'Enviar saudação quando houver somente 1 fila', enabled: 'Habilitado', disabled: 'Desabilitado' },
+      sendGreetingMessageOneQueues: {
+        label: 'Enviar saudação quando houver somente 1 fila',
+        enabled: 'Habilitado',
+        disabled: 'Desabilitado',
+      },
       chatBotType: { label: 'Tipo do chatbot', text: 'Texto' },
       userCreation: { label: 'Cadastro de novas empresas (plataforma)', enabled: 'Habilitado', disabled: 'Desabilitado' },
     },
@@ -756,11 +781,15 @@ const pt = {
         email: 'E-mail inválido',
         date: 'Data inválida',
       },
-      confirm: { deleteTitle: 'Excluir a empresa {{name}}?', deleteMessage: 'Todos os dados da empresa serão excluídos. Esta ação não pode ser revertida.' },
+      confirm: {
+        deleteTitle: 'Excluir a empresa {{name}}?',
+        deleteMessage: 'Todos os dados da empresa serão excluídos. Esta ação não pode ser revertida.',
+      },
       toasts: {
         saved: 'Operação realizada com sucesso!',
         deleted: 'Operação realizada com sucesso!',
-        saveFailed: 'Não foi possível realizar a operação. Verifique se já existe uma empresa com o mesmo nome ou se os campos foram preenchidos corretamente.',
+        saveFailed:
+          'Não foi possível realizar a operação. Verifique se já existe uma empresa com o mesmo nome ou se os campos foram preenchidos corretamente.',
         deleteFailed: 'Não foi possível realizar a operação.',
         cannotDelete: 'A empresa em que você está conectado e a empresa do provedor não podem ser excluídas.',
       },
@@ -772,7 +801,16 @@ const pt = {
       unlimited: 'Sem limite',
       noFeatures: 'Nenhum recurso',
       offered: 'Sim · {{days}} dia(s) de teste',
-      columns: { name: 'Nome', users: 'Usuários', connections: 'Conexões', queues: 'Filas', value: 'Valor (mensal)', features: 'Recursos', signup: 'No cadastro', actions: 'Ações' },
+      columns: {
+        name: 'Nome',
+        users: 'Usuários',
+        connections: 'Conexões',
+        queues: 'Filas',
+        value: 'Valor (mensal)',
+        features: 'Recursos',
+        signup: 'No cadastro',
+        actions: 'Ações',
+      },
       flags: {
         useCampaigns: 'Campanhas',
         useSchedules: 'Agendamentos',
@@ -808,7 +846,8 @@ const pt = {
       toasts: {
         saved: 'Operação realizada com sucesso!',
         deleted: 'Operação realizada com sucesso!',
-        saveFailed: 'Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente.',
+        saveFailed:
+          'Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente.',
         deleteFailed: 'Não foi possível realizar a operação.',
       },
     },
@@ -838,7 +877,8 @@ const pt = {
       toasts: {
         saved: 'Operação realizada com sucesso!',
         deleted: 'Operação realizada com sucesso!',
-        saveFailed: 'Não foi possível realizar a operação. Verifique se já existe uma ajuda com o mesmo nome ou se os campos foram preenchidos corretamente.',
+        saveFailed:
+          'Não foi possível realizar a operação. Verifique se já existe uma ajuda com o mesmo nome ou se os campos foram preenchidos corretamente.',
         deleteFailed: 'Não foi possível realizar a operação.',
       },
     },
@@ -881,7 +921,10 @@ const pt = {
       integer: 'Informe um número inteiro de {{min}} a {{max}}',
       number: 'Informe um número de {{min}} a {{max}}',
     },
-    confirm: { deleteTitle: 'Excluir {{name}}?', deleteMessage: 'Esta ação não pode ser revertida. A fila que usa este prompt ficará sem ele.' },
+    confirm: {
+      deleteTitle: 'Excluir {{name}}?',
+      deleteMessage: 'Esta ação não pode ser revertida. A fila que usa este prompt ficará sem ele.',
+    },
     toasts: { saved: 'Operação realizada com sucesso!', deleted: 'Prompt excluído com sucesso!' },
   },
   queueIntegrations: {
@@ -917,7 +960,10 @@ const pt = {
       masked: 'Cole as credenciais novamente para testar: as salvas não são mostradas.',
     },
     validation: { invalidUrl: 'URL inválida', integer: 'Informe um número inteiro de {{min}} a {{max}}' },
-    confirm: { deleteTitle: 'Excluir {{name}}?', deleteMessage: 'Esta ação não pode ser revertida. As filas que usam esta integração ficarão sem ela.' },
+    confirm: {
+      deleteTitle: 'Excluir {{name}}?',
+      deleteMessage: 'Esta ação não pode ser revertida. As filas que usam esta integração ficarão sem ela.',
+    },
     toasts: { saved: 'Operação realizada com sucesso!', deleted: 'Integração excluída com sucesso!' },
   },
   tags: {
@@ -937,7 +983,10 @@ const pt = {
       kanbanHint: 'A tag vira uma coluna do quadro Kanban.',
     },
     validation: { required: 'Obrigatório', tooShort: 'Mensagem muito curta', tooLong: 'Mensagem muito longa', color: 'Cor inválida' },
-    confirm: { deleteTitle: 'Excluir {{name}}?', deleteMessage: 'Esta ação não pode ser revertida. A tag será removida dos tickets que a usam.' },
+    confirm: {
+      deleteTitle: 'Excluir {{name}}?',
+      deleteMessage: 'Esta ação não pode ser revertida. A tag será removida dos tickets que a usam.',
+    },
     toasts: { saved: 'Operação realizada com sucesso!', deleted: 'Tag excluída com sucesso!' },
   },
   files: {
@@ -965,7 +1014,10 @@ const pt = {
       noFile: 'Sem arquivo',
     },
     validation: { required: 'Obrigatório', tooShort: 'nome muito curto' },
-    confirm: { deleteTitle: 'Excluir {{name}}?', deleteMessage: 'Esta ação não pode ser revertida. Os arquivos da lista serão excluídos com ela.' },
+    confirm: {
+      deleteTitle: 'Excluir {{name}}?',
+      deleteMessage: 'Esta ação não pode ser revertida. Os arquivos da lista serão excluídos com ela.',
+    },
     toasts: {
       saved: 'Operação realizada com sucesso!',
       deleted: 'Operação realizada com sucesso!',
@@ -1003,7 +1055,10 @@ const pt = {
       noUsers: 'Nenhum usuário',
     },
     validation: { title: 'Por favor, preencha o título da conversa.', users: 'Por favor, selecione pelo menos um usuário.' },
-    confirm: { deleteTitle: 'Excluir {{title}}?', deleteMessage: 'Esta ação não pode ser revertida. A conversa e suas mensagens serão excluídas para todos.' },
+    confirm: {
+      deleteTitle: 'Excluir {{title}}?',
+      deleteMessage: 'Esta ação não pode ser revertida. A conversa e suas mensagens serão excluídas para todos.',
+    },
     popover: { title: 'Chat Interno', empty: 'Nenhuma mensagem não lida' },
   },
   announcements: {
@@ -1030,7 +1085,11 @@ const pt = {
     },
     validation: { required: 'Obrigatório', image: 'Escolha uma imagem .png, .jpg ou .jpeg' },
     confirm: { deleteTitle: 'Excluir {{title}}?', deleteMessage: 'Esta ação não pode ser revertida.' },
-    toasts: { saved: 'Operação realizada com sucesso!', deleted: 'Operação realizada com sucesso!', deleteFailed: 'Não foi possível realizar a operação.' },
+    toasts: {
+      saved: 'Operação realizada com sucesso!',
+      deleted: 'Operação realizada com sucesso!',
+      deleteFailed: 'Não foi possível realizar a operação.',
+    },
     popover: { title: 'Informativos', empty: 'Nenhum informativo' },
   },
   errors: {

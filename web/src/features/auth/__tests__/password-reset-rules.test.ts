@@ -2,7 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { errorText } from '../../../app/errors';
 import { i18n } from '../../../app/i18n';
 import { resetPasswordPath } from '../../../app/auth.api';
-import { hasResetErrors, isEmailNotFound, isStrongPassword, normalizeCode, resetProblemKey, validateReset, validateResetEmail } from '../password-reset-rules';
+import {
+  hasResetErrors,
+  isEmailNotFound,
+  normalizeCode,
+  resetProblemKey,
+  validateReset,
+  validateResetEmail,
+} from '../password-reset-rules';
 
 const t = i18n.t.bind(i18n) as (key: string) => string;
 const text = (problem: Parameters<typeof resetProblemKey>[0] | undefined) => (problem ? t(resetProblemKey(problem)) : undefined);
@@ -27,11 +34,12 @@ describe('password reset, step two (spec 02 §5)', () => {
   const ok = { email: 'ana@loja.com', code: '12345678', password: 'Segura123', confirm: 'Segura123' };
 
   it('asks 8+ characters with an uppercase letter, a lowercase letter and a digit', () => {
-    expect(isStrongPassword('Segura123')).toBe(true);
-    expect(isStrongPassword('Segur12')).toBe(false);
-    expect(isStrongPassword('segura123')).toBe(false);
-    expect(isStrongPassword('SEGURA123')).toBe(false);
-    expect(isStrongPassword('SeguraSim')).toBe(false);
+    const problem = (password: string) => validateReset({ ...ok, password, confirm: password }).password;
+    expect(problem('Segura123')).toBeUndefined();
+    expect(problem('Segur12')).toBe('weakPassword');
+    expect(problem('segura123')).toBe('weakPassword');
+    expect(problem('SEGURA123')).toBe('weakPassword');
+    expect(problem('SeguraSim')).toBe('weakPassword');
     expect(text(validateReset({ ...ok, password: 'fraca', confirm: 'fraca' }).password)).toBe(
       'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
     );
@@ -59,11 +67,15 @@ describe('password reset, step two (spec 02 §5)', () => {
   });
 
   it('encodes each part of the reset path', () => {
-    expect(resetPasswordPath('ana+1@loja.com', '012345', 'Sen/ha?1#A %')).toBe('/resetpasswords/ana%2B1%40loja.com/012345/Sen%2Fha%3F1%23A%20%25');
+    expect(resetPasswordPath('ana+1@loja.com', '012345', 'Sen/ha?1#A %')).toBe(
+      '/resetpasswords/ana%2B1%40loja.com/012345/Sen%2Fha%3F1%23A%20%25',
+    );
   });
 
   it('translates the reset codes', () => {
-    expect(errorText({ status: 400, data: { error: 'ERR_INVALID_RESET_CODE', message: 'Código inválido ou expirado.' } })).toBe('Código inválido ou expirado.');
+    expect(errorText({ status: 400, data: { error: 'ERR_INVALID_RESET_CODE', message: 'Código inválido ou expirado.' } })).toBe(
+      'Código inválido ou expirado.',
+    );
     expect(errorText({ status: 404, data: { error: 'ERR_EMAIL_NOT_FOUND' } })).toBe('Email não encontrado');
     expect(t('passwordReset.done')).toBe('Senha redefinida com sucesso.');
   });
