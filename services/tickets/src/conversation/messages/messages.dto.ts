@@ -2,8 +2,9 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { DomainError, FlagField, MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
+import type { EditMessageRequest, MessagesQuery, RequestDto, SendMessageRequest } from '@wa/contracts';
 
-export class SendMessageDto {
+export class SendMessageDto implements RequestDto<SendMessageDto, SendMessageRequest> {
   /** required with no file; with files, the first one's caption */
   @ApiPropertyOptional({ maxLength: 65536 })
   @IsOptional()
@@ -20,7 +21,7 @@ export class SendMessageDto {
 }
 
 /** The edit call: the new text (the other fields the original client sends are taken and ignored). */
-export class EditMessageDto {
+export class EditMessageDto implements RequestDto<EditMessageDto, EditMessageRequest> {
   @ApiPropertyOptional({ maxLength: 65536 }) @IsOptional() @IsString({ message: 'Required' }) @MaxLength(65536) body?: string;
   @ApiPropertyOptional() @FlagField() read?: boolean;
   @ApiPropertyOptional() @FlagField() fromMe?: boolean;
@@ -28,7 +29,7 @@ export class EditMessageDto {
   @ApiPropertyOptional() @IsOptional() quotedMsg?: unknown;
 }
 
-export class ListMessagesQueryDto {
+export class ListMessagesQueryDto implements RequestDto<ListMessagesQueryDto, MessagesQuery> {
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
   /** a look at the conversation (the ticket preview): its unread count stays as it is */
   @ApiPropertyOptional({ description: 'true: the messages are read without marking the ticket read (preview)' }) @FlagField() preview?: boolean;
