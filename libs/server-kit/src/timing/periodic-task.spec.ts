@@ -67,4 +67,37 @@ describe('PeriodicTask', () => {
     expect(passes).toBe(1);
     expect(task.busy).toBe(false);
   });
+
+  it('request() runs a pass at once when idle, and once more after the pass under way however often it is asked; none after stop()', async () => {
+    let passes = 0;
+    let release: () => void = () => undefined;
+    const task = new PeriodicTask({
+      name: 'asked',
+      everyMs: 60_000,
+      run: async () => {
+        passes++;
+        await new Promise<void>((r) => (release = r));
+      },
+    });
+    task.request();
+    expect(passes).toBe(1);
+    task.request();
+    task.request();
+    release();
+    while (passes < 2) await tick(1);
+    expect(task.busy).toBe(true);
+    release();
+    await tick(5);
+    expect(passes).toBe(2);
+    expect(task.busy).toBe(false);
+    task.request();
+    task.request();
+    const stopping = task.stop();
+    release();
+    await stopping;
+    await tick(5);
+    expect(passes).toBe(3);
+    task.request();
+    expect(passes).toBe(3);
+  });
 });

@@ -23,11 +23,15 @@ export interface PeriodicTaskOptions {
 export class PeriodicTask {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
+  /** a pass was asked for while one was under way: one more follows it */
+  private rerun = false;
+  private stopped = false;
 
   constructor(private readonly opts: PeriodicTaskOptions) {}
 
   /** Starts the timer (again, if it was stopped). */
   start(): void {
+    this.stopped = false;
     if (this.timer) return;
     this.timer = setInterval(() => void this.runNow(), this.opts.everyMs);
     this.timer.unref();
@@ -42,8 +46,24 @@ export class PeriodicTask {
         () => undefined,
         (err: unknown) => this.opts.logger?.warn({ err: String(err) }, `${this.opts.name}: pass failed; the next one retries`),
       )
-      .finally(() => (this.current = undefined));
+      .finally(() => {
+        this.current = undefined;
+        if (this.rerun && !this.stopped) {
+          this.rerun = false;
+          void this.runNow();
+        }
+      });
     return this.current;
+  }
+
+  /**
+   * Asks for a pass soon (new work was written): now when idle, else once more right after the pass under way,
+   * however often it is asked meanwhile. Nothing after `stop()`.
+   */
+  request(): void {
+    if (this.stopped) return;
+    if (this.current) this.rerun = true;
+    else void this.runNow();
   }
 
   /** A pass is under way. */
@@ -51,8 +71,10 @@ export class PeriodicTask {
     return this.current !== undefined;
   }
 
-  /** Stops the timer and waits for a pass under way. */
+  /** Stops the timer, drops a pass asked for, and waits for the pass under way. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.rerun = false;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.current;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { readPeer, WEBHOOK_ANSWER_MAX_BYTES } from '@wa/server-kit';
+import { PeriodicTask, readPeer, WEBHOOK_ANSWER_MAX_BYTES } from '@wa/server-kit';
 import { Agent } from 'undici';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '@wa/server-kit';
@@ -48,9 +48,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly agent: Agent;
   /** opens the company's signing secret (sealed at rest) */
   private readonly secrets: SecretBox;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  /** a pass over the due deliveries every WEBHOOK_POLL_MS, and whenever a change wrote some (`kick`) */
+  private readonly passes: PeriodicTask;
   private stopped = false;
 
   constructor(
@@ -59,38 +58,33 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly standings: CompanyStandings,
   ) {
     this.secrets = webhookSecretBox(ticketsSecretMaterial(env));
-    this.agent = new Agent({ connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout: TIMEOUT_MS }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    this.agent = new Agent({
+      connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout: TIMEOUT_MS },
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
+    this.passes = new PeriodicTask({
+      name: 'webhook deliveries',
+      everyMs: env.WEBHOOK_POLL_MS,
+      run: () => this.drain(),
+      logger: this.log,
+      runAtStart: true,
+    });
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.kick(), this.env.WEBHOOK_POLL_MS);
-    this.timer.unref();
-    this.kick();
+    this.passes.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.passes.stop();
     await this.agent.close().catch(() => undefined);
   }
 
-  /** Looks for due deliveries now (after a change that wrote some). */
+  /** Looks for due deliveries now (after a change that wrote some): at once, or right after the pass under way. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'webhook pass failed; trying again at the next one'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.passes.request();
   }
 
   private async drain(): Promise<void> {
@@ -104,10 +98,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** The due head of each ticket's queue, taken for CLAIM_S. */
   private async claim(): Promise<Claimed[]> {
-    const [rows] = (await this.db.query(
-      CLAIM_DUE_DELIVERIES,
-      [BATCH, String(CLAIM_S)],
-    )) as [Claimed[], number];
+    const [rows] = (await this.db.query(CLAIM_DUE_DELIVERIES, [BATCH, String(CLAIM_S)])) as [Claimed[], number];
     return rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
 
@@ -125,7 +116,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
     const secret = this.secrets.open(target.secret);
     if (secret === null) {
-      await this.settle(d, 'failed', null, 'the signing secret cannot be opened (was TICKETS_SECRETS_KEY changed?): save the webhook again');
+      await this.settle(
+        d,
+        'failed',
+        null,
+        'the signing secret cannot be opened (was TICKETS_SECRETS_KEY changed?): save the webhook again',
+      );
       return;
     }
     const body = JSON.stringify({ id: String(d.id), ...d.payload });
@@ -164,11 +160,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     await this.settle(d, given ? 'failed' : 'pending', status, error);
   }
 
-  private async settle(d: Claimed, status: 'pending' | 'delivered' | 'failed', httpStatus: number | null, error: string | null): Promise<void> {
+  private async settle(
+    d: Claimed,
+    status: 'pending' | 'delivered' | 'failed',
+    httpStatus: number | null,
+    error: string | null,
+  ): Promise<void> {
     const backoff = Math.min(this.env.WEBHOOK_BACKOFF_MS * 2 ** d.attempts, MAX_BACKOFF_MS);
-    await this.db.query(
-      RECORD_DELIVERY_ATTEMPT,
-      [d.id, status, httpStatus, error, String(backoff)],
-    );
+    await this.db.query(RECORD_DELIVERY_ATTEMPT, [d.id, status, httpStatus, error, String(backoff)]);
   }
 }
