@@ -27,7 +27,12 @@ try {
     const existing = await repo.findOne({ where: { companyId: env.SEED_COMPANY_ID }, order: { id: 'ASC' } });
     if (existing) return { queue: existing, created: false };
     const created = await repo.save(
-      repo.create({ companyId: env.SEED_COMPANY_ID, name: env.SEED_QUEUE_NAME, color: '#2e7d32', greetingMessage: 'Olá! Em que podemos ajudar?' }),
+      repo.create({
+        companyId: env.SEED_COMPANY_ID,
+        name: env.SEED_QUEUE_NAME,
+        color: '#2e7d32',
+        greetingMessage: 'Olá! Em que podemos ajudar?',
+      }),
     );
     return { queue: created, created: true };
   });

@@ -22,7 +22,10 @@ const env = loadConfigOrExit(SeedEnv, 'whatsapp-sessions-seed');
 const ds = createDataSource(whatsappDatabase(env.DATABASE_URL, 2));
 await ds.initialize();
 try {
-  const { created, connectionId } = await seedSandboxConnection(ds, { companyId: env.SEED_COMPANY_ID, queueId: env.SEED_QUEUE_ID || undefined });
+  const { created, connectionId } = await seedSandboxConnection(ds, {
+    companyId: env.SEED_COMPANY_ID,
+    queueId: env.SEED_QUEUE_ID || undefined,
+  });
   process.stdout.write(
     created
       ? `whatsapp-sessions: seeded sandbox connection ${connectionId} for company ${env.SEED_COMPANY_ID}\n`

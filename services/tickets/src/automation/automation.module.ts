@@ -21,7 +21,17 @@ import { QueueOptionsService } from './queue-options/queue-options.service.js';
 @Module({
   imports: [ConversationModule],
   controllers: [QueueOptionsController, PromptsController, QueueIntegrationsController],
-  providers: [AutomationFacade, BotService, PromptAgent, IntegrationAgent, DialogflowAgent, TicketExpiry, QueueOptionsService, PromptsService, QueueIntegrationsService],
+  providers: [
+    AutomationFacade,
+    BotService,
+    PromptAgent,
+    IntegrationAgent,
+    DialogflowAgent,
+    TicketExpiry,
+    QueueOptionsService,
+    PromptsService,
+    QueueIntegrationsService,
+  ],
   exports: [AutomationFacade],
 })
 export class AutomationModule {}

@@ -29,7 +29,18 @@ import { ChangeTicket } from './tickets/use-cases/change-ticket.js';
  * publishes our messages into a conversation) and TicketsRepository (reads of tickets, keyed by company).
  */
 @Module({
-  controllers: [TicketsController, KanbanController, MessagesController, ContactsController, NotesController, TagsController, TicketTagsController, QueuesController, QuickMessagesController, MediaController],
+  controllers: [
+    TicketsController,
+    KanbanController,
+    MessagesController,
+    ContactsController,
+    NotesController,
+    TagsController,
+    TicketTagsController,
+    QueuesController,
+    QuickMessagesController,
+    MediaController,
+  ],
   providers: [
     TicketsRepository,
     ConversationSender,

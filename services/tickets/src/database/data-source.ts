@@ -36,7 +36,42 @@ import { StoreInboundWholeText1732240000035 } from './migrations/1732240000035-s
 import { entities } from './entities/index.js';
 
 export const SCHEMA = 'tickets';
-export const migrations = [InitTickets1732240000000, TicketsCore1732240000001, StoreInboundFunction1732240000002, StoreInboundCachedPlans1732240000003, OutboxSetAside1732240000004, TicketNotes1732240000005, QuickMessages1732240000006, ContactsApi1732240000007, ContactsSortKey1732240000008, Tags1732240000009, MessageEdits1732240000010, Schedules1732240000011, Dashboard1732240000012, DashboardWait1732240000013, ApiRequests1732240000014, Webhooks1732240000015, MessageFailures1732240000016, QueueOptions1732240000017, QueueMedia1732240000018, QueueSchedules1732240000019, Bot1732240000020, Prompts1732240000021, QueueIntegrations1732240000022, Chats1732240000023, FileLists1732240000024, DeletedCompanies1732240000025, StoreInboundGenericPlans1732240000026, MessagesRoomForUpdates1732240000027, StoreInboundLookupsPlanned1732240000028, TrigramPendingListsShort1732240000029, ApiMessagesAndSealedSecrets1732240000030, CompanyStandings1732240000032, AnnounceKnownRefs1732240000034, StoreInboundWholeText1732240000035];
+export const migrations = [
+  InitTickets1732240000000,
+  TicketsCore1732240000001,
+  StoreInboundFunction1732240000002,
+  StoreInboundCachedPlans1732240000003,
+  OutboxSetAside1732240000004,
+  TicketNotes1732240000005,
+  QuickMessages1732240000006,
+  ContactsApi1732240000007,
+  ContactsSortKey1732240000008,
+  Tags1732240000009,
+  MessageEdits1732240000010,
+  Schedules1732240000011,
+  Dashboard1732240000012,
+  DashboardWait1732240000013,
+  ApiRequests1732240000014,
+  Webhooks1732240000015,
+  MessageFailures1732240000016,
+  QueueOptions1732240000017,
+  QueueMedia1732240000018,
+  QueueSchedules1732240000019,
+  Bot1732240000020,
+  Prompts1732240000021,
+  QueueIntegrations1732240000022,
+  Chats1732240000023,
+  FileLists1732240000024,
+  DeletedCompanies1732240000025,
+  StoreInboundGenericPlans1732240000026,
+  MessagesRoomForUpdates1732240000027,
+  StoreInboundLookupsPlanned1732240000028,
+  TrigramPendingListsShort1732240000029,
+  ApiMessagesAndSealedSecrets1732240000030,
+  CompanyStandings1732240000032,
+  AnnounceKnownRefs1732240000034,
+  StoreInboundWholeText1732240000035,
+];
 
 export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
   return { url, schema: SCHEMA, entities, migrations, poolSize, applicationName: 'tickets' };

@@ -1,5 +1,10 @@
 import { SecretBox } from '@wa/server-kit';
-import { SELECT_PROMPT_VOICE_KEYS, SELECT_WEBHOOK_SECRETS, UPDATE_PROMPTS_VOICE_KEY, UPDATE_WEBHOOK_SETTINGS_SECRET } from './stored-secrets.queries.js';
+import {
+  SELECT_PROMPT_VOICE_KEYS,
+  SELECT_WEBHOOK_SECRETS,
+  UPDATE_PROMPTS_VOICE_KEY,
+  UPDATE_WEBHOOK_SETTINGS_SECRET,
+} from './stored-secrets.queries.js';
 
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
@@ -28,7 +33,9 @@ export function voiceKeyBox(material: string): SecretBox {
 export async function sealStoredSecrets(db: Queryable, material: string): Promise<{ webhookSecrets: number; voiceKeys: number }> {
   const hooks = webhookSecretBox(material);
   const voices = voiceKeyBox(material);
-  const secrets = ((await db.query(SELECT_WEBHOOK_SECRETS)) as Array<{ companyId: number; secret: string }>).filter((r) => !SecretBox.isSealed(r.secret));
+  const secrets = ((await db.query(SELECT_WEBHOOK_SECRETS)) as Array<{ companyId: number; secret: string }>).filter(
+    (r) => !SecretBox.isSealed(r.secret),
+  );
   for (const r of secrets) {
     // only if it is still the value read (a new one saved meanwhile is sealed already)
     await db.query(UPDATE_WEBHOOK_SETTINGS_SECRET, [r.companyId, hooks.seal(r.secret), r.secret]);

@@ -1,4 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Injectable,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  UploadedFiles,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -31,13 +45,40 @@ import {
   type UploadedDiskFile,
 } from '@wa/server-kit';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Caller } from '../identity/caller.service.js';
 import { CurrentCaller } from '../identity/current-caller.js';
 import { Outbox } from '../outbox/outbox.service.js';
-import { DELETE_FILE_LIST, DELETE_OPTIONS, INSERT_FILE_LISTS, INSERT_FILE_LIST_OPTIONS, LOCK_OPTIONS_OF_LIST, RENAME_OPTIONS, SELECT_OPTIONS_OF_LIST, SELECT_OPTIONS_OF_LISTS, SELECT_OPTION_FILES_OF_LIST, SET_OPTION_FILES, TOUCH_FILE_LIST, UPDATE_FILE_LIST, fileListSql, fileListsPageSql } from './file-lists.queries.js';
+import {
+  DELETE_FILE_LIST,
+  DELETE_OPTIONS,
+  INSERT_FILE_LISTS,
+  INSERT_FILE_LIST_OPTIONS,
+  LOCK_OPTIONS_OF_LIST,
+  RENAME_OPTIONS,
+  SELECT_OPTIONS_OF_LIST,
+  SELECT_OPTIONS_OF_LISTS,
+  SELECT_OPTION_FILES_OF_LIST,
+  SET_OPTION_FILES,
+  TOUCH_FILE_LIST,
+  UPDATE_FILE_LIST,
+  fileListSql,
+  fileListsPageSql,
+} from './file-lists.queries.js';
 
 export const FILE_LISTS_PAGE_SIZE = 20;
 /** Options of one list, and files of one upload. */
@@ -54,12 +95,24 @@ class FileListOptionBody {
   @Min(1)
   @Max(2_147_483_647)
   id?: number;
-  @ApiProperty({ maxLength: 100 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(100, { message: 'Too Long!' }) name: string;
+  @ApiProperty({ maxLength: 100 })
+  @IsString({ message: REQUIRED })
+  @IsNotEmpty({ message: REQUIRED })
+  @MaxLength(100, { message: 'Too Long!' })
+  name: string;
 }
 
 export class CreateFileListDto implements RequestDto<CreateFileListDto, CreateFileListRequest> {
-  @ApiProperty({ minLength: 3, maxLength: 100 }) @IsString({ message: REQUIRED }) @MinLength(3, { message: NAME_SHORT }) @MaxLength(100, { message: 'Too Long!' }) name: string;
-  @ApiProperty({ maxLength: 10_000 }) @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) message: string;
+  @ApiProperty({ minLength: 3, maxLength: 100 })
+  @IsString({ message: REQUIRED })
+  @MinLength(3, { message: NAME_SHORT })
+  @MaxLength(100, { message: 'Too Long!' })
+  name: string;
+  @ApiProperty({ maxLength: 10_000 })
+  @IsString({ message: REQUIRED })
+  @IsNotEmpty({ message: REQUIRED })
+  @MaxLength(10_000, { message: 'Too Long!' })
+  message: string;
   @ApiPropertyOptional({ type: [FileListOptionBody] })
   @IsOptional()
   @IsArray()
@@ -72,9 +125,22 @@ export class CreateFileListDto implements RequestDto<CreateFileListDto, CreateFi
 }
 
 export class UpdateFileListDto implements RequestDto<UpdateFileListDto, UpdateFileListRequest> {
-  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @MinLength(3, { message: NAME_SHORT }) @MaxLength(100, { message: 'Too Long!' }) name?: string;
-  @ApiPropertyOptional() @Omittable() @IsString({ message: REQUIRED }) @IsNotEmpty({ message: REQUIRED }) @MaxLength(10_000, { message: 'Too Long!' }) message?: string;
-  @ApiPropertyOptional({ type: [FileListOptionBody], description: 'the options the list keeps, in order: those not named are deleted with their files' })
+  @ApiPropertyOptional()
+  @Omittable()
+  @IsString({ message: REQUIRED })
+  @MinLength(3, { message: NAME_SHORT })
+  @MaxLength(100, { message: 'Too Long!' })
+  name?: string;
+  @ApiPropertyOptional()
+  @Omittable()
+  @IsString({ message: REQUIRED })
+  @IsNotEmpty({ message: REQUIRED })
+  @MaxLength(10_000, { message: 'Too Long!' })
+  message?: string;
+  @ApiPropertyOptional({
+    type: [FileListOptionBody],
+    description: 'the options the list keeps, in order: those not named are deleted with their files',
+  })
   @Omittable()
   @IsArray()
   @ArrayMaxSize(FILE_LIST_MAX_OPTIONS)
@@ -105,7 +171,13 @@ export class UploadListBody implements RequestDto<UploadListBody, UploadFileList
   @Max(2_147_483_647, { each: true })
   id: number[];
   /** what the client says the files are; their bytes decide */
-  @ApiPropertyOptional() @IsOptional() @Transform(asList) @IsArray() @IsString({ each: true }) @MaxLength(150, { each: true }) mediaType?: string[];
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(asList)
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(150, { each: true })
+  mediaType?: string[];
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(50) typeArch?: string;
   @ApiPropertyOptional() @IsOptional() @Transform(asList) fileId?: unknown;
   @ApiPropertyOptional() @IsOptional() @Transform(asList) name?: unknown;
@@ -129,7 +201,8 @@ interface OptionRow {
 }
 
 const notFound = () => new DomainError('ERR_NOT_FOUND', {}, 'File list not found.');
-const invalid = (field: string, message: string) => new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
+const invalid = (field: string, message: string) =>
+  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
 const nameTaken = () => invalid('name', 'A file list with this name already exists');
 
 /**
@@ -151,10 +224,9 @@ export class FileListsService {
     const search = q.searchParam?.trim().toLowerCase();
     const params: unknown[] = [caller.companyId, (pageNumber - 1) * FILE_LISTS_PAGE_SIZE];
     if (search) params.push(`%${likeEscaped(search)}%`);
-    const rows = (await this.db.query(
-      fileListsPageSql(Boolean(search), FILE_LISTS_PAGE_SIZE),
-      params,
-    )) as Array<ListRow & { total: string }>;
+    const rows = (await this.db.query(fileListsPageSql(Boolean(search), FILE_LISTS_PAGE_SIZE), params)) as Array<
+      ListRow & { total: string }
+    >;
     const count = Number(rows[0]?.total ?? 0);
     return { files: await this.views(this.db.manager, rows), count, hasMore: pageNumber * FILE_LISTS_PAGE_SIZE < count };
   }
@@ -168,13 +240,12 @@ export class FileListsService {
     const options = this.optionNames(dto.options ?? []);
     if (options.some((o) => o.id !== undefined)) throw invalid('options', 'A new list’s options have no id yet.');
     return this.write(async (tx) => {
-      const [list] = (await tx.query(INSERT_FILE_LISTS, [
-        caller.companyId,
-        name as string,
-        message as string,
-        caller.id,
-      ])) as ListRow[];
-      await this.insertOptions(tx, list as ListRow, options.map((o, i) => ({ name: o.name, position: i })));
+      const [list] = (await tx.query(INSERT_FILE_LISTS, [caller.companyId, name as string, message as string, caller.id])) as ListRow[];
+      await this.insertOptions(
+        tx,
+        list as ListRow,
+        options.map((o, i) => ({ name: o.name, position: i })),
+      );
       return { list: list as ListRow, dropped: [] };
     });
   }
@@ -188,25 +259,29 @@ export class FileListsService {
       if (options) {
         const current = (await tx.query(SELECT_OPTIONS_OF_LIST, [list.id, list.companyId])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
-        for (const o of options) if (o.id !== undefined && !byId.has(o.id)) throw invalid('options', `Option ${o.id} is not one of this list’s.`);
+        for (const o of options)
+          if (o.id !== undefined && !byId.has(o.id)) throw invalid('options', `Option ${o.id} is not one of this list’s.`);
         const listed = options.flatMap((o, position) => (o.id === undefined ? [] : [{ id: o.id, name: o.name, position }]));
         const kept = new Set(listed.map((o) => o.id));
         const gone = current.filter((o) => !kept.has(o.id));
         if (gone.length) await tx.query(DELETE_OPTIONS, [gone.map((o) => o.id), list.companyId]);
         dropped.push(...gone.flatMap((o) => (o.path && isMediaKey(o.path) ? [o.path] : [])));
         if (listed.length) {
-          await tx.query(
-            RENAME_OPTIONS,
-            [listed.map((o) => o.id), listed.map((o) => o.name), listed.map((o) => o.position), list.companyId],
-          );
+          await tx.query(RENAME_OPTIONS, [
+            listed.map((o) => o.id),
+            listed.map((o) => o.name),
+            listed.map((o) => o.position),
+            list.companyId,
+          ]);
         }
-        await this.insertOptions(tx, list, options.flatMap((o, position) => (o.id === undefined ? [{ name: o.name, position }] : [])));
+        await this.insertOptions(
+          tx,
+          list,
+          options.flatMap((o, position) => (o.id === undefined ? [{ name: o.name, position }] : [])),
+        );
       }
       // UPDATE answers [rows, count]
-      const [[saved]] = (await tx.query(
-        UPDATE_FILE_LIST,
-        [list.id, name ?? null, message ?? null, list.companyId],
-      )) as [ListRow[], number];
+      const [[saved]] = (await tx.query(UPDATE_FILE_LIST, [list.id, name ?? null, message ?? null, list.companyId])) as [ListRow[], number];
       return { list: saved as ListRow, dropped };
     });
   }
@@ -217,7 +292,9 @@ export class FileListsService {
       const options = (await tx.query(SELECT_OPTION_FILES_OF_LIST, [list.id, list.companyId])) as Array<{ path: string }>;
       await tx.query(DELETE_FILE_LIST, [list.id, list.companyId]);
       const event: FileListEvent = { companyId: caller.companyId, action: 'delete', fileListId: list.id };
-      const ids = await this.outbox.add(tx, [{ subject: TicketSubjects.fileListDeleted(caller.companyId, list.id), msgId: `files-deleted:${list.id}`, payload: event }]);
+      const ids = await this.outbox.add(tx, [
+        { subject: TicketSubjects.fileListDeleted(caller.companyId, list.id), msgId: `files-deleted:${list.id}`, payload: event },
+      ]);
       return { ids, files: options.map((o) => o.path).filter(isMediaKey) };
     });
     await this.outbox.flush(ids);
@@ -253,10 +330,7 @@ export class FileListsService {
           if (!option) throw invalid('id', `Option ${optionId} is not one of this list’s.`);
           if (option.path && isMediaKey(option.path)) dropped.push(option.path);
         }
-        await tx.query(
-          SET_OPTION_FILES,
-          [body.id, stored, checked.map((c) => c.mimetype), list.companyId],
-        );
+        await tx.query(SET_OPTION_FILES, [body.id, stored, checked.map((c) => c.mimetype), list.companyId]);
         const [[touched]] = (await tx.query(TOUCH_FILE_LIST, [list.id, list.companyId])) as [ListRow[], number];
         return { list: touched ?? list, dropped };
       });
@@ -284,10 +358,7 @@ export class FileListsService {
 
   private async insertOptions(tx: EntityManager, list: ListRow, options: Array<{ name: string; position: number }>): Promise<void> {
     if (options.length === 0) return;
-    await tx.query(
-      INSERT_FILE_LIST_OPTIONS,
-      [list.id, list.companyId, options.map((o) => o.name), options.map((o) => o.position)],
-    );
+    await tx.query(INSERT_FILE_LIST_OPTIONS, [list.id, list.companyId, options.map((o) => o.name), options.map((o) => o.position)]);
   }
 
   private async find(manager: EntityManager, caller: Caller, id: number, lock = false): Promise<ListRow> {
@@ -304,7 +375,13 @@ export class FileListsService {
         const { list, dropped } = await work(tx);
         const view = (await this.views(tx, [list]))[0] as FileListDto;
         const event: FileListEvent = { companyId: list.companyId, action: 'update', fileList: view };
-        const ids = await this.outbox.add(tx, [{ subject: TicketSubjects.fileListUpdated(list.companyId, list.id), msgId: `files-updated:${list.id}:${randomUUID()}`, payload: event }]);
+        const ids = await this.outbox.add(tx, [
+          {
+            subject: TicketSubjects.fileListUpdated(list.companyId, list.id),
+            msgId: `files-updated:${list.id}:${randomUUID()}`,
+            payload: event,
+          },
+        ]);
         return { view, ids, dropped };
       });
     } catch (err) {
@@ -331,7 +408,13 @@ export class FileListsService {
       updatedAt: new Date(l.updatedAt).toISOString(),
       options: options
         .filter((o) => o.fileListId === l.id)
-        .map((o) => ({ id: o.id, name: o.name, path: o.path, mediaType: o.mediaType, file: o.path && isMediaKey(o.path) ? `/media/${o.path}` : null })),
+        .map((o) => ({
+          id: o.id,
+          name: o.name,
+          path: o.path,
+          mediaType: o.mediaType,
+          file: o.path && isMediaKey(o.path) ? `/media/${o.path}` : null,
+        })),
     }));
   }
 }
@@ -346,9 +429,7 @@ const uploadOptions = (() => {
 @ApiTags('files')
 @Controller('files')
 export class FileListsController {
-  constructor(
-    private readonly lists: FileListsService,
-  ) {}
+  constructor(private readonly lists: FileListsService) {}
 
   @Get()
   async page(@CurrentCaller() caller: Caller, @Query() q: ListFileListsQuery): Promise<FileListsPage> {
@@ -368,7 +449,11 @@ export class FileListsController {
 
   @AdminOnly()
   @Put(':id')
-  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateFileListDto): Promise<FileListDto> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: UpdateFileListDto,
+  ): Promise<FileListDto> {
     return this.lists.update(caller, id, body);
   }
 
@@ -376,7 +461,15 @@ export class FileListsController {
   @Post('uploadList/:id')
   @HttpCode(200)
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: { type: 'object', properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } }, id: { type: 'array', items: { type: 'integer' } } } } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: {
+        files: { type: 'array', items: { type: 'string', format: 'binary' } },
+        id: { type: 'array', items: { type: 'integer' } },
+      },
+    },
+  })
   @UseInterceptors(FilesInterceptor('files', FILE_LIST_MAX_OPTIONS, uploadOptions), DiscardUploadsInterceptor)
   async upload(
     @CurrentCaller() caller: Caller,

@@ -85,7 +85,9 @@ export class CallerService implements OnModuleInit, OnApplicationShutdown {
 
   /** The company's users as the directory has them (id, name, profile), by name. */
   usersOf(companyId: number): Array<{ id: number; name: string; profile: Profile }> {
-    return (this.mirror?.usersOf(companyId) ?? []).map((u) => ({ id: u.id, name: u.name, profile: u.profile })).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    return (this.mirror?.usersOf(companyId) ?? [])
+      .map((u) => ({ id: u.id, name: u.name, profile: u.profile }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
   companyCount(): number {

@@ -86,7 +86,12 @@ export class CompanyStandings {
 
   /** auth's `company.updated`, unless the copy already holds a later state. */
   async applyCompany(e: CompanyUpdatedEvent): Promise<void> {
-    await this.copy.keepCompany(e.companyId, { status: e.status, dueDate: e.dueDate ? e.dueDate.slice(0, 10) : null, planId: e.planId ?? null, at: e.at });
+    await this.copy.keepCompany(e.companyId, {
+      status: e.status,
+      dueDate: e.dueDate ? e.dueDate.slice(0, 10) : null,
+      planId: e.planId ?? null,
+      at: e.at,
+    });
     this.forget(e.companyId);
   }
 
@@ -135,11 +140,18 @@ export class CompanyStandings {
       }
       access = (await res.json()) as CompanyApiAccess;
     } catch (err) {
-      this.logger.warn({ companyId, err: (err as Error)?.message }, 'company standing: auth not reachable; the company is let through for now');
+      this.logger.warn(
+        { companyId, err: (err as Error)?.message },
+        'company standing: auth not reachable; the company is let through for now',
+      );
       return 'unreachable';
     }
     // an auth of the version before answers `active` only: kept as the status, with no due date
-    await this.copy.keepAskedCompany(companyId, { status: access.status ?? access.active, dueDate: access.dueDate ? access.dueDate.slice(0, 10) : null, planId: access.planId ?? null });
+    await this.copy.keepAskedCompany(companyId, {
+      status: access.status ?? access.active,
+      dueDate: access.dueDate ? access.dueDate.slice(0, 10) : null,
+      planId: access.planId ?? null,
+    });
     if (access.plan && access.planId !== undefined) await this.copy.keepAskedPlan(access.planId, flagsOf(access.plan));
     return 'stored';
   }
@@ -153,5 +165,7 @@ function flagsOf(plan: PlanFlags): PlanFlags {
 
 /** The reason a refused background task records (a schedule's ERRO, a webhook delivery's error). */
 export function refusalText(refusal: StandingRefusal, flag?: keyof PlanFlags): string {
-  return refusal === 'inactive' ? 'the company is disabled or its subscription has expired' : `the company's plan does not include this feature (${flag})`;
+  return refusal === 'inactive'
+    ? 'the company is disabled or its subscription has expired'
+    : `the company's plan does not include this feature (${flag})`;
 }

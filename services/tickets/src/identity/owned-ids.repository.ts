@@ -17,7 +17,11 @@ interface Queryable {
 }
 
 /** How many of each list's ids are rows of the company's, in the lists' order: one round trip for all of them. */
-export async function countOwned(db: Queryable, companyId: number, lists: ReadonlyArray<{ kind: OwnedKind; ids: readonly number[] }>): Promise<number[]> {
+export async function countOwned(
+  db: Queryable,
+  companyId: number,
+  lists: ReadonlyArray<{ kind: OwnedKind; ids: readonly number[] }>,
+): Promise<number[]> {
   const params: unknown[] = [companyId];
   const counts = lists.map((r) => {
     params.push(r.ids);

@@ -37,7 +37,11 @@ export async function assertOwnedIds(db: Queryable, companyId: number, refs: rea
     .filter((r) => r.list.length > 0);
   if (named.length === 0) return;
   for (const r of named) if (!r.list.every((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647)) throw notFound(r);
-  const found = await countOwned(db, companyId, named.map((r) => ({ kind: r.kind, ids: r.list })));
+  const found = await countOwned(
+    db,
+    companyId,
+    named.map((r) => ({ kind: r.kind, ids: r.list })),
+  );
   named.forEach((r, i) => {
     if (found[i] !== r.list.length) throw notFound(r);
   });

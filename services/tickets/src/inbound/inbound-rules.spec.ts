@@ -61,7 +61,10 @@ describe('contactsOfBatch', () => {
   });
 
   it('keeps the Brazilian 9th-digit variants of one number as one contact, under the canonical number', () => {
-    const contacts = contactsOfBatch([msg({ from: '551187654321', fromName: 'Ana' }), msg({ from: '5511987654321', fromName: 'Ana Lima' })]);
+    const contacts = contactsOfBatch([
+      msg({ from: '551187654321', fromName: 'Ana' }),
+      msg({ from: '5511987654321', fromName: 'Ana Lima' }),
+    ]);
     expect(contacts).toEqual([{ companyId: 1, number: '5511987654321', name: 'Ana Lima', isGroup: false }]);
   });
 
@@ -74,7 +77,12 @@ describe('contactsOfBatch', () => {
   });
 
   it('sorts by company, then number, so parallel batches lock contacts in the same order', () => {
-    const contacts = contactsOfBatch([msg({ companyId: 2, from: '1' }), msg({ companyId: 1, from: '9' }), msg({ companyId: 1, from: '10' }), msg({ companyId: 1, from: '3' })]);
+    const contacts = contactsOfBatch([
+      msg({ companyId: 2, from: '1' }),
+      msg({ companyId: 1, from: '9' }),
+      msg({ companyId: 1, from: '10' }),
+      msg({ companyId: 1, from: '3' }),
+    ]);
     expect(contacts.map((c) => `${c.companyId}:${c.number}`)).toEqual(['1:10', '1:3', '1:9', '2:1']);
   });
 });
@@ -94,7 +102,7 @@ describe('stored message state', () => {
     expect(initialStateOf({ fromMe: false })).toEqual({ ack: 0, read: false });
   });
 
-  it("counts only customer messages as unread", () => {
+  it('counts only customer messages as unread', () => {
     expect(unreadIncrement([{ fromMe: false }, { fromMe: true }, { fromMe: false }])).toBe(2);
     expect(unreadIncrement([{ fromMe: true }])).toBe(0);
     expect(unreadIncrement([])).toBe(0);
@@ -121,7 +129,12 @@ describe('lastMessageOf', () => {
     const agent = { id: 3, seq: null, sentAt: at(0) };
     expect(lastMessageOf([b, a])).toBe(b);
     expect(lastMessageOf([agent, b, a])).toBe(agent);
-    expect(lastMessageOf([{ id: '9', seq: null, sentAt: at(0).toISOString() }, { id: '10', seq: null, sentAt: at(0).toISOString() }])?.id).toBe('10');
+    expect(
+      lastMessageOf([
+        { id: '9', seq: null, sentAt: at(0).toISOString() },
+        { id: '10', seq: null, sentAt: at(0).toISOString() },
+      ])?.id,
+    ).toBe('10');
     expect(compareMessages(a, a)).toBe(0);
   });
 
@@ -132,7 +145,10 @@ describe('lastMessageOf', () => {
 
 describe('storeInboundArgs', () => {
   it("builds the function's arrays: contacts of the batch, then one entry per message with its new ticket's queue", () => {
-    const queues = new Map([[10, [5]], [11, [5, 6]]]);
+    const queues = new Map([
+      [10, [5]],
+      [11, [5, 6]],
+    ]);
     const args = storeInboundArgs(
       [
         { data: msg({ from: '552', fromName: 'Ana', waMessageId: 'A' }), seq: 100 },

@@ -45,7 +45,9 @@ export function contactNumberOf(message: Pick<WaInboundMessage, 'from' | 'isGrou
  * is named by its name, or by its number when it has none; a known one is renamed only when a name came and
  * differs from the stored one (no name keeps the stored name); the group flag of a known contact stays.
  */
-export function contactsOfBatch(messages: ReadonlyArray<Pick<WaInboundMessage, 'companyId' | 'from' | 'fromMe' | 'fromName' | 'isGroup'>>): InboundContact[] {
+export function contactsOfBatch(
+  messages: ReadonlyArray<Pick<WaInboundMessage, 'companyId' | 'from' | 'fromMe' | 'fromName' | 'isGroup'>>,
+): InboundContact[] {
   const contacts = new Map<string, InboundContact>();
   for (const m of messages) {
     const number = contactNumberOf(m);
@@ -147,7 +149,11 @@ export interface InboundItem {
  * then one entry per message in batch order, with the queue a new ticket would get (queueForNewTicket) and
  * the conversation clock (sentAtOf). The batch travels as arrays, so the call is one prepared statement.
  */
-export function storeInboundArgs(items: readonly InboundItem[], queueIdsOf: (connectionId: number) => readonly number[] | undefined, now = Date.now()): unknown[] {
+export function storeInboundArgs(
+  items: readonly InboundItem[],
+  queueIdsOf: (connectionId: number) => readonly number[] | undefined,
+  now = Date.now(),
+): unknown[] {
   const contacts = contactsOfBatch(items.map((i) => i.data));
   return [
     contacts.map((c) => c.companyId),

@@ -56,7 +56,15 @@ export async function storeInbound(
     const r = byKey.get(key);
     // every message is stored or found: the function fails the whole batch otherwise
     if (!r) throw new Error(`inbound message ${key} neither stored nor found`);
-    result.push({ id: Number(r.id), ticketId: r.ticketId, companyId: data.companyId, whatsappId: r.whatsappId, wid: r.wid, fromMe: data.fromMe, isNew: r.is_new });
+    result.push({
+      id: Number(r.id),
+      ticketId: r.ticketId,
+      companyId: data.companyId,
+      whatsappId: r.whatsappId,
+      wid: r.wid,
+      fromMe: data.fromMe,
+      isNew: r.is_new,
+    });
   }
   return result;
 }
@@ -66,7 +74,11 @@ export async function storeInbound(
  * found by its WhatsApp id on the same connection). One more statement, only for a batch that has such
  * messages; written again on a redelivery (after a crash between the two), never overwriting a value.
  */
-async function storeFilesAndQuotes(db: DataSource | EntityManager, items: InboundItem[], byKey: Map<string, { id: string }>): Promise<void> {
+async function storeFilesAndQuotes(
+  db: DataSource | EntityManager,
+  items: InboundItem[],
+  byKey: Map<string, { id: string }>,
+): Promise<void> {
   const ids: string[] = [];
   const urls: Array<string | null> = [];
   const quotes: Array<string | null> = [];
@@ -80,9 +92,5 @@ async function storeFilesAndQuotes(db: DataSource | EntityManager, items: Inboun
     quotes.push(quoted);
   }
   if (ids.length === 0) return;
-  await queryPrepared(
-    db,
-    STORE_FILES_AND_QUOTES,
-    [ids, urls, quotes],
-  );
+  await queryPrepared(db, STORE_FILES_AND_QUOTES, [ids, urls, quotes]);
 }

@@ -67,7 +67,9 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
 export function addressesOf(host: string): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '');
   if (isIP(bare)) return Promise.resolve([bare]);
-  return new Promise((resolve, reject) => dnsLookup(bare, { all: true }, (err, list) => (err ? reject(err) : resolve(list.map((a) => a.address)))));
+  return new Promise((resolve, reject) =>
+    dnsLookup(bare, { all: true }, (err, list) => (err ? reject(err) : resolve(list.map((a) => a.address)))),
+  );
 }
 
 /**

@@ -1,6 +1,16 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, ParseIntPipe, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiHeader,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiCaller, PublicApi, type ApiIdentity } from '@wa/auth';
 import type { ApiMessageStatus, ApiSendMessageRequest, RequestDto } from '@wa/contracts';
 import { DiscardUploadsInterceptor, DomainError, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
@@ -16,7 +26,7 @@ export class ApiSendMessageDto implements RequestDto<ApiSendMessageDto, ApiSendM
   @MaxLength(64)
   number!: string;
 
-  @ApiPropertyOptional({ description: 'the text; required without medias, the first file\'s caption with them', maxLength: 65536 })
+  @ApiPropertyOptional({ description: "the text; required without medias, the first file's caption with them", maxLength: 65536 })
   @IsOptional()
   @IsString()
   @MaxLength(65536)
@@ -37,15 +47,25 @@ export class ApiMessagesController {
   @PublicApi()
   @Post('send')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a text, or files (medias) with the text as the first one\'s caption, to a number' })
+  @ApiOperation({ summary: "Send a text, or files (medias) with the text as the first one's caption, to a number" })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: ApiSendMessageDto })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'a retried call with the same key (24 h) answers the first call and sends nothing twice' })
-  @ApiResponse({ status: 202, description: 'stored and queued to send: { id, ticketId, state: "queued", ack: 0, … }; GET /api/messages/{id} follows it' })
-  @ApiResponse({ status: 400, description: 'ERR_VALIDATION (no number, no body and no file, a file refused), ERR_WAPP_INVALID_CONTACT, ERR_WAPP_NOT_INITIALIZED' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'a retried call with the same key (24 h) answers the first call and sends nothing twice',
+  })
+  @ApiResponse({
+    status: 202,
+    description: 'stored and queued to send: { id, ticketId, state: "queued", ack: 0, … }; GET /api/messages/{id} follows it',
+  })
+  @ApiResponse({
+    status: 400,
+    description: 'ERR_VALIDATION (no number, no body and no file, a file refused), ERR_WAPP_INVALID_CONTACT, ERR_WAPP_NOT_INITIALIZED',
+  })
   @ApiResponse({ status: 401, description: 'not a connection API token, or its company is disabled' })
   @ApiResponse({ status: 403, description: 'the plan has no external API (useExternalApi)' })
-  @ApiResponse({ status: 429, description: 'the connection\'s queue is full: Retry-After says when a send fits again' })
+  @ApiResponse({ status: 429, description: "the connection's queue is full: Retry-After says when a send fits again" })
   @UseInterceptors(FilesInterceptor('medias', MAX_FILES, mediaUploadOptions(MAX_FILES)), DiscardUploadsInterceptor)
   send(
     @ApiCaller() api: ApiIdentity,

@@ -10,8 +10,15 @@ import { ConversationSender, type OutgoingItem, type SentMedia } from '../conver
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
 import { messageView, type TicketRow } from '../conversation/core/ticket-view.js';
 import { TicketsRepository } from '../conversation/core/tickets.repository.js';
-import { CLAIM_API_REQUEST, DELETE_EXPIRED_API_REQUEST, INSERT_CONTACT_OF_NUMBER, LOCK_CONTACT_TICKET, LOOK_UP, SELECT_API_REQUEST_RESPONSE, UPDATE_API_REQUESTS_RESPONSE } from './api-messages.queries.js';
-
+import {
+  CLAIM_API_REQUEST,
+  DELETE_EXPIRED_API_REQUEST,
+  INSERT_CONTACT_OF_NUMBER,
+  LOCK_CONTACT_TICKET,
+  LOOK_UP,
+  SELECT_API_REQUEST_RESPONSE,
+  UPDATE_API_REQUESTS_RESPONSE,
+} from './api-messages.queries.js';
 
 /** A closed ticket of the contact on the connection touched this recently takes an API send (as the product does). */
 const TICKET_REUSED_FOR = '2 hours';
@@ -54,11 +61,21 @@ export class ApiMessagesService {
   ) {}
 
   /** Sends `body` (and the files, the first captioned with it) to `number`; answers the (first) message. */
-  async send(api: ApiIdentity, typedNumber: string, body: string, files: UploadedDiskFile[], idempotencyKey?: string): Promise<ApiMessageStatus> {
+  async send(
+    api: ApiIdentity,
+    typedNumber: string,
+    body: string,
+    files: UploadedDiskFile[],
+    idempotencyKey?: string,
+  ): Promise<ApiMessageStatus> {
     const number = contactNumber(typedNumber);
     const text = body.trim();
     if (!text && files.length === 0) {
-      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Obrigatório'] }] }, 'A body (or a file in medias) is required.');
+      throw new DomainError(
+        'ERR_VALIDATION',
+        { details: [{ field: 'body', messages: ['Obrigatório'] }] },
+        'A body (or a file in medias) is required.',
+      );
     }
     // a call costs as few round trips to PostgreSQL as it can (each one may wait for a busy core): the
     // connection, the contact and its ticket to reuse are read in one
@@ -67,7 +84,14 @@ export class ApiMessagesService {
     if (found.connectionStatus !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (found.ticket && files.length === 0 && !idempotencyKey) {
       // the common call, a text into a ticket that exists: one statement (see sendTextAtOnce)
-      const sent = await this.sender.sendTextAtOnce({ row: found.ticket, rowVersion: found.rowVersion, messageId: found.nextMessageId, body: text, pace: api.pace, viaApi: true });
+      const sent = await this.sender.sendTextAtOnce({
+        row: found.ticket,
+        rowVersion: found.rowVersion,
+        messageId: found.nextMessageId,
+        body: text,
+        pace: api.pace,
+        viaApi: true,
+      });
       if (sent) {
         await this.outbox.flush(sent.outboxIds);
         return statusOf(sent.message, number);
@@ -88,7 +112,8 @@ export class ApiMessagesService {
           if (first) return { answer: first, outboxIds: [], repeated: true };
         }
         const events: OutgoingEvent[] = [];
-        const row = found.ticket ?? (await this.ticketOf(tx, api, found.contact ?? (await this.contactOf(tx, api.companyId, number, events))));
+        const row =
+          found.ticket ?? (await this.ticketOf(tx, api, found.contact ?? (await this.contactOf(tx, api.companyId, number, events))));
         const items: OutgoingItem[] = media.length
           ? media.map((m, i) => ({ row, body: i === 0 ? text : '', media: m, pace: api.pace, viaApi: true }))
           : [{ row, body: text, pace: api.pace, viaApi: true }];
@@ -110,9 +135,16 @@ export class ApiMessagesService {
 
   /** A message this API sent through this connection: its state and ack (an agent's or the bot's reply is not the API's: 404). */
   async status(api: ApiIdentity, id: number): Promise<ApiMessageStatus> {
-    const m = Number.isSafeInteger(id) && id > 0 ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(id), companyId: api.companyId, whatsappId: api.connectionId, fromMe: true, viaApi: true }) : null;
+    const m =
+      Number.isSafeInteger(id) && id > 0
+        ? await this.db
+            .getRepository(MessageEntity)
+            .findOneBy({ id: String(id), companyId: api.companyId, whatsappId: api.connectionId, fromMe: true, viaApi: true })
+        : null;
     if (!m) throw new DomainError('ERR_NO_MESSAGE_FOUND');
-    const contact = m.contactId ? await this.db.getRepository(ContactEntity).findOneBy({ id: m.contactId, companyId: api.companyId }) : null;
+    const contact = m.contactId
+      ? await this.db.getRepository(ContactEntity).findOneBy({ id: m.contactId, companyId: api.companyId })
+      : null;
     return statusOf(messageView(m), contact?.number ?? '');
   }
 
@@ -134,11 +166,14 @@ export class ApiMessagesService {
   } | null> {
     // rows named by their keys, outside the transaction: a kept plan (planning this join cost more than running it)
     const [row] = await this.tickets.keyed<
-      TicketRow & { connectionStatus: string; knownContactId: number | null; knownIsGroup: boolean | null; rowVersion: string; nextMessageId: string }
-    >(
-      LOOK_UP,
-      [api.companyId, api.connectionId, number, TICKET_REUSED_FOR],
-    );
+      TicketRow & {
+        connectionStatus: string;
+        knownContactId: number | null;
+        knownIsGroup: boolean | null;
+        rowVersion: string;
+        nextMessageId: string;
+      }
+    >(LOOK_UP, [api.companyId, api.connectionId, number, TICKET_REUSED_FOR]);
     if (!row) return null;
     const { connectionStatus, knownContactId, knownIsGroup, rowVersion, nextMessageId, ...ticket } = row;
     return {
@@ -156,22 +191,19 @@ export class ApiMessagesService {
    */
   private async claimKey(tx: EntityManager, api: ApiIdentity, key: string): Promise<ApiMessageStatus | null> {
     await tx.query(DELETE_EXPIRED_API_REQUEST, [api.connectionId, key, api.companyId]);
-    const taken: unknown[] = await tx.query(
-      CLAIM_API_REQUEST,
-      [api.connectionId, key, api.companyId],
-    );
+    const taken: unknown[] = await tx.query(CLAIM_API_REQUEST, [api.connectionId, key, api.companyId]);
     if (taken.length > 0) return null;
-    const [first] = (await tx.query(SELECT_API_REQUEST_RESPONSE, [api.connectionId, key, api.companyId])) as Array<{ response: ApiMessageStatus | null }>;
-    if (!first?.response) throw new DomainError('ERR_SERVICE_UNAVAILABLE', { retryAfter: 1 }, 'The first call with this Idempotency-Key is still running.');
+    const [first] = (await tx.query(SELECT_API_REQUEST_RESPONSE, [api.connectionId, key, api.companyId])) as Array<{
+      response: ApiMessageStatus | null;
+    }>;
+    if (!first?.response)
+      throw new DomainError('ERR_SERVICE_UNAVAILABLE', { retryAfter: 1 }, 'The first call with this Idempotency-Key is still running.');
     return first.response;
   }
 
   /** The company's contact of this number, made (named by its number): the lookup found none. */
   private async contactOf(tx: EntityManager, companyId: number, number: string, events: OutgoingEvent[]): Promise<ContactEntity> {
-    const made: Array<{ id: number }> = await tx.query(
-      INSERT_CONTACT_OF_NUMBER,
-      [companyId, number],
-    );
+    const made: Array<{ id: number }> = await tx.query(INSERT_CONTACT_OF_NUMBER, [companyId, number]);
     const contact = (await tx.getRepository(ContactEntity).findOneBy({ companyId, number })) as ContactEntity;
     if (made.length > 0) events.push(contactUpdated(contactView(contact)));
     return contact;
@@ -190,7 +222,19 @@ export class ApiMessagesService {
     if (meanwhile) return meanwhile;
     const made = await tx
       .getRepository(TicketEntity)
-      .save(tx.getRepository(TicketEntity).create({ companyId: api.companyId, contactId: contact.id, whatsappId: api.connectionId, queueId: null, userId: null, status: 'closed', isGroup: contact.isGroup }));
+      .save(
+        tx
+          .getRepository(TicketEntity)
+          .create({
+            companyId: api.companyId,
+            contactId: contact.id,
+            whatsappId: api.connectionId,
+            queueId: null,
+            userId: null,
+            status: 'closed',
+            isGroup: contact.isGroup,
+          }),
+      );
     return (await this.tickets.findById(api.companyId, made.id, tx)) as TicketRow;
   }
 

@@ -22,7 +22,15 @@ export interface DayFigures {
   users: Record<string, UserDayFigures>;
 }
 
-export const emptyUserDay = (): UserDayFigures => ({ finished: 0, supportSeconds: 0, supportCount: 0, accepted: 0, waitSeconds: 0, ratingSum: 0, ratingCount: 0 });
+export const emptyUserDay = (): UserDayFigures => ({
+  finished: 0,
+  supportSeconds: 0,
+  supportCount: 0,
+  accepted: 0,
+  waitSeconds: 0,
+  ratingSum: 0,
+  ratingCount: 0,
+});
 
 export function addUserDay(into: UserDayFigures, d: UserDayFigures): UserDayFigures {
   for (const k of Object.keys(into) as Array<keyof UserDayFigures>) into[k] += d[k] ?? 0;

@@ -12,9 +12,7 @@ import { DashboardService } from './dashboard.service.js';
 @AdminOrSupervisor()
 @Controller('dashboard')
 export class DashboardController {
-  constructor(
-    private readonly dashboard: DashboardService,
-  ) {}
+  constructor(private readonly dashboard: DashboardService) {}
 
   @Get()
   async get(@CurrentCaller() caller: Caller, @Query() q: DashboardQueryDto): Promise<DashboardAnswer> {

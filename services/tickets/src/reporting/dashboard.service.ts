@@ -10,10 +10,21 @@ import { CallerService, type Caller } from '../identity/caller.service.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
 import { daysBetween, emptyUserDay, isDay, minutes, sumDays, type DayFigures, type UserDayFigures } from './dashboard-figures.js';
 import type { DashboardChartQueryDto, DashboardQueryDto } from './dashboard.dto.js';
-import { COUNT_CONNECTED, COUNT_OPEN_AND_PENDING, LOCK_DASHBOARD_DAYS, SELECT_DASHBOARD_DAYS, TICKETS_ACCEPTED_BY_DAY_AND_USER, TICKETS_BY_HOUR, TICKETS_CLOSED_BY_DAY_AND_USER, TICKETS_CREATED_BY_DAY, UPSERT_DASHBOARD_DAYS } from './dashboard.queries.js';
+import {
+  COUNT_CONNECTED,
+  COUNT_OPEN_AND_PENDING,
+  LOCK_DASHBOARD_DAYS,
+  SELECT_DASHBOARD_DAYS,
+  TICKETS_ACCEPTED_BY_DAY_AND_USER,
+  TICKETS_BY_HOUR,
+  TICKETS_CLOSED_BY_DAY_AND_USER,
+  TICKETS_CREATED_BY_DAY,
+  UPSERT_DASHBOARD_DAYS,
+} from './dashboard.queries.js';
 
 const MAX_DAYS = 366;
-const filterError = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'date', messages: ['Parametrize o filtro'] }] }, 'Parametrize o filtro');
+const filterError = () =>
+  new DomainError('ERR_VALIDATION', { details: [{ field: 'date', messages: ['Parametrize o filtro'] }] }, 'Parametrize o filtro');
 
 interface Period {
   timeZone: string;
@@ -44,10 +55,9 @@ export class DashboardService {
     const period = await this.period(caller.companyId, q.days, q.date_from, q.date_to);
     const days = await this.figures(caller.companyId, period);
     const { total, byUser } = sumDays(days);
-    const now = await this.recent(`now|${caller.companyId}`, () =>
-      this.db.query(COUNT_OPEN_AND_PENDING, [caller.companyId]) as Promise<
-        Array<{ status: string; n: number }>
-      >,
+    const now = await this.recent(
+      `now|${caller.companyId}`,
+      () => this.db.query(COUNT_OPEN_AND_PENDING, [caller.companyId]) as Promise<Array<{ status: string; n: number }>>,
     );
     const count = (s: string) => now.find((r) => r.status === s)?.n ?? 0;
     const users = this.callers.usersOf(caller.companyId);
@@ -98,10 +108,12 @@ export class DashboardService {
   async ticketsDay(caller: Caller, q: DashboardChartQueryDto): Promise<DashboardChart> {
     const period = await this.period(caller.companyId, undefined, q.initialDate, q.finalDate);
     if (period.from === period.to) {
-      const rows: Array<{ hour: number; n: number }> = await this.db.query(
-        TICKETS_BY_HOUR,
-        [caller.companyId, period.timeZone, startOfDayIn(period.from, period.timeZone), startOfDayIn(nextDay(period.from), period.timeZone)],
-      );
+      const rows: Array<{ hour: number; n: number }> = await this.db.query(TICKETS_BY_HOUR, [
+        caller.companyId,
+        period.timeZone,
+        startOfDayIn(period.from, period.timeZone),
+        startOfDayIn(nextDay(period.from), period.timeZone),
+      ]);
       const data = rows.map((r) => ({ horario: String(r.hour).padStart(2, '0'), total: r.n }));
       return { data, count: data.reduce((n, d) => n + d.total, 0) };
     }
@@ -129,10 +141,12 @@ export class DashboardService {
     const past = all.filter((d) => d < p.today);
     const kept = new Map<string, DayFigures>();
     if (past.length) {
-      const rows: Array<{ day: string; figures: DayFigures }> = await this.db.query(
-        SELECT_DASHBOARD_DAYS,
-        [companyId, p.timeZone, past[0], past[past.length - 1]],
-      );
+      const rows: Array<{ day: string; figures: DayFigures }> = await this.db.query(SELECT_DASHBOARD_DAYS, [
+        companyId,
+        p.timeZone,
+        past[0],
+        past[past.length - 1],
+      ]);
       for (const r of rows) kept.set(r.day, r.figures);
       const missing = past.filter((d) => !kept.has(d));
       if (missing.length) {
@@ -140,19 +154,24 @@ export class DashboardService {
           // alone against the changes that forget days (their trigger holds this lock shared): what is read
           // here includes every change committed before, and any later one forgets what is kept
           await tx.query(LOCK_DASHBOARD_DAYS, [companyId]);
-          const computed = await this.compute(companyId, p.timeZone, missing[0] as string, missing[missing.length - 1] as string, (sql, args) => tx.query(sql, args));
-          const days = missing.map((d) => ({ day: d, figures: computed.get(d) ?? { created: 0, users: {} } }));
-          await tx.query(
-            UPSERT_DASHBOARD_DAYS,
-            [companyId, p.timeZone, JSON.stringify(days)],
+          const computed = await this.compute(
+            companyId,
+            p.timeZone,
+            missing[0] as string,
+            missing[missing.length - 1] as string,
+            (sql, args) => tx.query(sql, args),
           );
+          const days = missing.map((d) => ({ day: d, figures: computed.get(d) ?? { created: 0, users: {} } }));
+          await tx.query(UPSERT_DASHBOARD_DAYS, [companyId, p.timeZone, JSON.stringify(days)]);
           return days;
         });
         for (const f of fresh) kept.set(f.day, f.figures);
       }
     }
     if (all.includes(p.today)) {
-      const today = await this.recent(`today|${companyId}|${p.timeZone}|${p.today}`, () => this.compute(companyId, p.timeZone, p.today, p.today));
+      const today = await this.recent(`today|${companyId}|${p.timeZone}|${p.today}`, () =>
+        this.compute(companyId, p.timeZone, p.today, p.today),
+      );
       kept.set(p.today, today.get(p.today) ?? { created: 0, users: {} });
     }
     return all.map((d) => kept.get(d) ?? { created: 0, users: {} });
@@ -166,7 +185,8 @@ export class DashboardService {
     this.live.set(key, { at: Date.now(), value });
     value.catch(() => this.live.delete(key));
     // a long-running process keeps only what is still fresh
-    if (this.live.size > 10_000) for (const [k, v] of this.live) if (Date.now() - v.at >= this.env.DASHBOARD_LIVE_TTL_MS) this.live.delete(k);
+    if (this.live.size > 10_000)
+      for (const [k, v] of this.live) if (Date.now() - v.at >= this.env.DASHBOARD_LIVE_TTL_MS) this.live.delete(k);
     return value;
   }
 
@@ -182,18 +202,11 @@ export class DashboardService {
     const end = startOfDayIn(nextDay(to), timeZone);
     const args = [companyId, timeZone, start, end];
     // one after the other: inside a transaction they share its connection
-    const created = (await query(
-        TICKETS_CREATED_BY_DAY,
-        args,
-      )) as Array<{ day: string; n: number }>;
-    const closed = (await query(
-        TICKETS_CLOSED_BY_DAY_AND_USER,
-        args,
-      )) as Array<{ day: string; userId: number } & Partial<UserDayFigures>>;
-    const accepted = (await query(
-        TICKETS_ACCEPTED_BY_DAY_AND_USER,
-        args,
-      )) as Array<{ day: string; userId: number } & Partial<UserDayFigures>>;
+    const created = (await query(TICKETS_CREATED_BY_DAY, args)) as Array<{ day: string; n: number }>;
+    const closed = (await query(TICKETS_CLOSED_BY_DAY_AND_USER, args)) as Array<{ day: string; userId: number } & Partial<UserDayFigures>>;
+    const accepted = (await query(TICKETS_ACCEPTED_BY_DAY_AND_USER, args)) as Array<
+      { day: string; userId: number } & Partial<UserDayFigures>
+    >;
     const out = new Map<string, DayFigures>();
     const dayOf = (d: string) => out.get(d) ?? (out.set(d, { created: 0, users: {} }).get(d) as DayFigures);
     for (const r of created) dayOf(r.day).created = r.n;

@@ -109,7 +109,10 @@ export class ScheduleSender {
     const outboxIds = await this.db.transaction(async (tx) => {
       const waiting = await this.waiting(tx, due);
       const contacts = new Map(
-        (await tx.getRepository(ContactEntity).findBy({ id: In([...new Set([...waiting.values()].map((s) => s.contactId))]) })).map((c) => [c.id, c]),
+        (await tx.getRepository(ContactEntity).findBy({ id: In([...new Set([...waiting.values()].map((s) => s.contactId))]) })).map((c) => [
+          c.id,
+          c,
+        ]),
       );
       const sendable: Array<{ s: ScheduleEntity; contact: ContactEntity }> = [];
       for (const s of waiting.values()) {
@@ -131,21 +134,32 @@ export class ScheduleSender {
           continue;
         }
         const media = s.mediaPath
-          ? { key: s.mediaPath, fileName: s.mediaName ?? 'file', mimetype: s.mediaMimetype ?? 'application/octet-stream', size: s.mediaSize ?? 0, mediaType: (s.mediaType ?? 'image') as FileMediaType }
+          ? {
+              key: s.mediaPath,
+              fileName: s.mediaName ?? 'file',
+              mimetype: s.mediaMimetype ?? 'application/octet-stream',
+              size: s.mediaSize ?? 0,
+              mediaType: (s.mediaType ?? 'image') as FileMediaType,
+            }
           : undefined;
         items.push({ s, contact, row, body: await this.sender.withVariables(row, s.body, tx), media });
       }
       if (items.length === 0) return this.outbox.add(tx, events);
       const sent = await this.sender.sendManyInTransaction(tx, items);
-      const marked: Array<{ id: number; sentAt: Date; updatedAt: Date }> = await tx.query(
-        MARK_SCHEDULES_SENT,
-        [items.map((i) => i.s.id), items.map((i) => i.row.id)],
-      ).then((r: [Array<{ id: number; sentAt: Date; updatedAt: Date }>, number]) => r[0]);
+      const marked: Array<{ id: number; sentAt: Date; updatedAt: Date }> = await tx
+        .query(MARK_SCHEDULES_SENT, [items.map((i) => i.s.id), items.map((i) => i.row.id)])
+        .then((r: [Array<{ id: number; sentAt: Date; updatedAt: Date }>, number]) => r[0]);
       const byId = new Map(marked.map((m) => [m.id, m]));
       for (const { s, contact, row } of items) {
         const m = byId.get(s.id);
         if (!m) continue;
-        const saved = Object.assign(new ScheduleEntity(), s, { status: 'ENVIADA', sentAt: m.sentAt, updatedAt: m.updatedAt, ticketId: row.id, reason: null });
+        const saved = Object.assign(new ScheduleEntity(), s, {
+          status: 'ENVIADA',
+          sentAt: m.sentAt,
+          updatedAt: m.updatedAt,
+          ticketId: row.id,
+          reason: null,
+        });
         events.push(scheduleUpdatedEvent({ ...saved, contactName: contact.name, contactNumber: contact.number }));
       }
       return [...sent.outboxIds, ...(await this.outbox.add(tx, events))];
@@ -162,7 +176,9 @@ export class ScheduleSender {
       await tx.getRepository(ScheduleEntity).update({ id: s.id }, { status: 'ERRO', reason: reason.slice(0, 1000) });
       const saved = (await tx.getRepository(ScheduleEntity).findOneBy({ id: s.id })) as ScheduleEntity;
       const contact = await tx.getRepository(ContactEntity).findOneBy({ id: s.contactId, companyId });
-      return this.outbox.add(tx, [scheduleUpdatedEvent({ ...saved, contactName: contact?.name ?? null, contactNumber: contact?.number ?? null })]);
+      return this.outbox.add(tx, [
+        scheduleUpdatedEvent({ ...saved, contactName: contact?.name ?? null, contactNumber: contact?.number ?? null }),
+      ]);
     });
     await this.outbox.flush(outboxIds);
   }
@@ -200,10 +216,10 @@ export class ScheduleSender {
     const out = new Map<string, TicketRow>();
     if (sendable.length === 0) return out;
     const pairs = [...new Map(sendable.map(({ s }) => [`${s.companyId}|${s.contactId}`, [s.companyId, s.contactId] as const])).values()];
-    const going: Array<{ id: number; companyId: number; contactId: number }> = await tx.query(
-      OPEN_TICKETS_OF_CONTACTS,
-      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-    );
+    const going: Array<{ id: number; companyId: number; contactId: number }> = await tx.query(OPEN_TICKETS_OF_CONTACTS, [
+      pairs.map((p) => p[0]),
+      pairs.map((p) => p[1]),
+    ]);
     for (const row of await this.tickets.findByKeys(going, tx)) out.set(`${row.companyId}|${row.contactId}`, row);
     for (const { s, contact } of sendable) {
       const key = `${s.companyId}|${s.contactId}`;

@@ -27,7 +27,11 @@ export const scheduleView = (s: ScheduleRow): ScheduleDto => ({
 export function scheduleUpdatedEvent(s: ScheduleRow): OutgoingEvent {
   const schedule = scheduleView(s);
   const payload: ScheduleUpdatedEvent = { companyId: s.companyId, schedule };
-  return { subject: TicketSubjects.scheduleUpdated(s.companyId, s.id), msgId: `schedule-updated:${s.id}:${schedule.updatedAt}:${s.status}`, payload };
+  return {
+    subject: TicketSubjects.scheduleUpdated(s.companyId, s.id),
+    msgId: `schedule-updated:${s.id}:${schedule.updatedAt}:${s.status}`,
+    payload,
+  };
 }
 
 export function scheduleDeletedEvent(s: ScheduleEntity): OutgoingEvent {

@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
@@ -11,9 +24,7 @@ import { SchedulesService } from './schedules.service.js';
 @ApiTags('schedules')
 @Controller('schedules')
 export class SchedulesController {
-  constructor(
-    private readonly schedules: SchedulesService,
-  ) {}
+  constructor(private readonly schedules: SchedulesService) {}
 
   @Get()
   async page(@CurrentCaller() caller: Caller, @Query() query: ListSchedulesQueryDto): Promise<SchedulesPage> {
@@ -31,7 +42,11 @@ export class SchedulesController {
   }
 
   @Put(':id')
-  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateScheduleDto): Promise<ScheduleDto> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: UpdateScheduleDto,
+  ): Promise<ScheduleDto> {
     return this.schedules.update(caller, id, body);
   }
 
@@ -48,7 +63,11 @@ export class SchedulesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  async upload(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<ScheduleDto> {
+  async upload(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @UploadedFile() file: UploadedDiskFile | undefined,
+  ): Promise<ScheduleDto> {
     return this.schedules.attachMedia(caller, id, file);
   }
 

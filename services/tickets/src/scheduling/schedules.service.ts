@@ -18,7 +18,8 @@ export const SCHEDULES_PAGE_SIZE = 40;
 /** A schedule is at most this far ahead. */
 const MAX_AHEAD_MS = 5 * 366 * 24 * 3600 * 1000;
 
-const invalid = (field: string, message: string) => new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
+const invalid = (field: string, message: string) =>
+  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
 
 /**
  * Scheduled messages (spec 01 §3, §5; spec 02 "Schedules"). A caller sees and changes their own; admins
@@ -63,7 +64,10 @@ export class SchedulesService {
     }
     if (q.contactId) qb.andWhere('s."contactId" = :contactId', { contactId: q.contactId });
     const tz = await this.timeZone(caller.companyId);
-    for (const [field, op] of [['from', '>='], ['to', '<']] as const) {
+    for (const [field, op] of [
+      ['from', '>='],
+      ['to', '<'],
+    ] as const) {
       const value = q[field];
       if (value === undefined || value === '') continue;
       const at = instantIn(value, tz);
@@ -90,7 +94,16 @@ export class SchedulesService {
     const sendAt = await this.sendTime(caller, dto.sendAt);
     const saved = await this.write(async (tx) => {
       const repo = tx.getRepository(ScheduleEntity);
-      return repo.save(repo.create({ companyId: caller.companyId, userId: caller.id, contactId: dto.contactId, body: dto.body.trim(), sendAt, status: 'PENDENTE' }));
+      return repo.save(
+        repo.create({
+          companyId: caller.companyId,
+          userId: caller.id,
+          contactId: dto.contactId,
+          body: dto.body.trim(),
+          sendAt,
+          status: 'PENDENTE',
+        }),
+      );
     });
     await this.jobs.schedule(saved);
     return this.get(caller, saved.id);
@@ -102,7 +115,9 @@ export class SchedulesService {
     if (dto.contactId !== undefined) await this.contactOf(caller, dto.contactId);
     const sendAt = dto.sendAt !== undefined ? await this.sendTime(caller, dto.sendAt) : current.sendAt;
     await this.write(async (tx) => {
-      const locked = await tx.getRepository(ScheduleEntity).findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
+      const locked = await tx
+        .getRepository(ScheduleEntity)
+        .findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
       // sent while the caller was editing: the record stays as it went
       if (!locked || locked.sentAt) throw new DomainError('ERR_SCHEDULE_ALREADY_SENT');
       await tx.getRepository(ScheduleEntity).update(
@@ -128,7 +143,9 @@ export class SchedulesService {
     await this.find(caller, id);
     // decided on the locked row: a send running now finishes first, and its file is then its message's
     const { row, outboxIds } = await this.db.transaction(async (tx) => {
-      const locked = await tx.getRepository(ScheduleEntity).findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
+      const locked = await tx
+        .getRepository(ScheduleEntity)
+        .findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
       if (!locked) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
       await tx.getRepository(ScheduleEntity).delete({ id, companyId: caller.companyId });
       return { row: locked, outboxIds: await this.outbox.add(tx, [scheduleDeletedEvent(locked)]) };
@@ -148,10 +165,19 @@ export class SchedulesService {
       row.mediaPath,
       (key, checked) =>
         this.write(async (tx) => {
-          const r = await tx.getRepository(ScheduleEntity).update(
-            { id, companyId: caller.companyId, sentAt: IsNull() },
-            { mediaPath: key, mediaName: checked.fileName, mediaType: checked.mediaType, mediaMimetype: checked.mimetype, mediaSize: checked.size, updatedAt: new Date() },
-          );
+          const r = await tx
+            .getRepository(ScheduleEntity)
+            .update(
+              { id, companyId: caller.companyId, sentAt: IsNull() },
+              {
+                mediaPath: key,
+                mediaName: checked.fileName,
+                mediaType: checked.mediaType,
+                mediaMimetype: checked.mimetype,
+                mediaSize: checked.size,
+                updatedAt: new Date(),
+              },
+            );
           if (!r.affected) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
           return (await tx.getRepository(ScheduleEntity).findOneBy({ id })) as ScheduleEntity;
         }),
@@ -164,12 +190,19 @@ export class SchedulesService {
     await this.unsent(caller, id);
     let dropped: string | null = null;
     await this.write(async (tx) => {
-      const locked = await tx.getRepository(ScheduleEntity).findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
+      const locked = await tx
+        .getRepository(ScheduleEntity)
+        .findOne({ where: { id, companyId: caller.companyId }, lock: { mode: 'pessimistic_write' } });
       if (!locked) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
       // sent meanwhile: the picture went with the message and stays
       if (locked.sentAt) throw new DomainError('ERR_SCHEDULE_ALREADY_SENT');
       dropped = locked.mediaPath;
-      await tx.getRepository(ScheduleEntity).update({ id, companyId: caller.companyId }, { mediaPath: null, mediaName: null, mediaType: null, mediaMimetype: null, mediaSize: null, updatedAt: new Date() });
+      await tx
+        .getRepository(ScheduleEntity)
+        .update(
+          { id, companyId: caller.companyId },
+          { mediaPath: null, mediaName: null, mediaType: null, mediaMimetype: null, mediaSize: null, updatedAt: new Date() },
+        );
       return (await tx.getRepository(ScheduleEntity).findOneBy({ id })) as ScheduleEntity;
     });
     await this.dropFile(dropped);
@@ -181,7 +214,9 @@ export class SchedulesService {
     const { saved, outboxIds } = await this.db.transaction(async (tx) => {
       const s = await change(tx);
       const contact = await tx.getRepository(ContactEntity).findOneBy({ id: s.contactId, companyId: s.companyId });
-      const events: OutgoingEvent[] = [scheduleUpdatedEvent({ ...s, contactName: contact?.name ?? null, contactNumber: contact?.number ?? null })];
+      const events: OutgoingEvent[] = [
+        scheduleUpdatedEvent({ ...s, contactName: contact?.name ?? null, contactNumber: contact?.number ?? null }),
+      ];
       return { saved: s, outboxIds: await this.outbox.add(tx, events) };
     });
     await this.outbox.flush(outboxIds);

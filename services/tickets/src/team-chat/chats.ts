@@ -25,7 +25,26 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { CallerService, type Caller } from '../identity/caller.service.js';
 import { CurrentCaller } from '../identity/current-caller.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
-import { CHATS_PAGE_SIZE, CHAT_MESSAGES_PAGE_SIZE, COUNT_CHAT_MESSAGES, COUNT_UNREAD_FOR_OTHERS, DELETE_CHATS_BY_ID, DELETE_CHAT_USERS_NOT_IN, INSERT_CHATS, INSERT_CHAT_MESSAGES, INSERT_CHAT_USERS, MARK_CHAT_READ, SELECT_CHATS_BY_ID, SELECT_CHATS_PAGE, SELECT_CHAT_MESSAGES_PAGE, SELECT_CHAT_USERS_BY_CHAT_ID, SELECT_CHAT_USERS_OF_CHATS, UPDATE_CHATS_LAST_MESSAGE, UPDATE_CHATS_TITLE, memberChatSql } from './chats.queries.js';
+import {
+  CHATS_PAGE_SIZE,
+  CHAT_MESSAGES_PAGE_SIZE,
+  COUNT_CHAT_MESSAGES,
+  COUNT_UNREAD_FOR_OTHERS,
+  DELETE_CHATS_BY_ID,
+  DELETE_CHAT_USERS_NOT_IN,
+  INSERT_CHATS,
+  INSERT_CHAT_MESSAGES,
+  INSERT_CHAT_USERS,
+  MARK_CHAT_READ,
+  SELECT_CHATS_BY_ID,
+  SELECT_CHATS_PAGE,
+  SELECT_CHAT_MESSAGES_PAGE,
+  SELECT_CHAT_USERS_BY_CHAT_ID,
+  SELECT_CHAT_USERS_OF_CHATS,
+  UPDATE_CHATS_LAST_MESSAGE,
+  UPDATE_CHATS_TITLE,
+  memberChatSql,
+} from './chats.queries.js';
 
 /** spec 02 §5 "Internal chat": the form's alerts, as the server's field messages. */
 export const NO_TITLE = 'Por favor, preencha o título da conversa.';
@@ -47,7 +66,13 @@ export class CreateChatDto implements RequestDto<CreateChatDto, CreateChatReques
 
 export class UpdateChatDto implements RequestDto<UpdateChatDto, UpdateChatRequest> {
   @ApiPropertyOptional() @Omittable() @IsString({ message: NO_TITLE }) @IsNotEmpty({ message: NO_TITLE }) @MaxLength(100) title?: string;
-  @ApiPropertyOptional({ type: [ChatUserRef] }) @Omittable() @IsArray({ message: NO_USERS }) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ChatUserRef) users?: ChatUserRef[];
+  @ApiPropertyOptional({ type: [ChatUserRef] })
+  @Omittable()
+  @IsArray({ message: NO_USERS })
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => ChatUserRef)
+  users?: ChatUserRef[];
 }
 
 export class ChatMessageBody implements RequestDto<ChatMessageBody, ChatMessageRequest> {
@@ -76,7 +101,8 @@ interface ChatRow {
 
 const notFound = () => new DomainError('ERR_NOT_FOUND', {}, 'Chat not found.');
 const ownerOnly = () => new DomainError('ERR_NO_PERMISSION', {}, 'Only the chat’s owner changes or deletes it.');
-const invalid = (field: string, message: string) => new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, message);
+const invalid = (field: string, message: string) =>
+  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, message);
 
 /**
  * Internal chat (spec 02, plan flag useInternalChat at the gateway): a company's conversations between its
@@ -94,10 +120,11 @@ export class ChatsService {
 
   async page(caller: Caller, q: ChatPageQuery): Promise<ChatsPage> {
     const pageNumber = q.pageNumber ?? 1;
-    const rows: Array<ChatRow & { total: string }> = await this.db.query(
-      SELECT_CHATS_PAGE,
-      [caller.companyId, caller.id, (pageNumber - 1) * CHATS_PAGE_SIZE],
-    );
+    const rows: Array<ChatRow & { total: string }> = await this.db.query(SELECT_CHATS_PAGE, [
+      caller.companyId,
+      caller.id,
+      (pageNumber - 1) * CHATS_PAGE_SIZE,
+    ]);
     const count = Number(rows[0]?.total ?? 0);
     return { records: await this.views(this.db.manager, rows), count, hasMore: pageNumber * CHATS_PAGE_SIZE < count };
   }
@@ -112,10 +139,7 @@ export class ChatsService {
     if (!title) throw invalid('title', NO_TITLE);
     const members = await this.members(caller, dto.users);
     return this.write(async (tx) => {
-      const [chat] = (await tx.query(
-        INSERT_CHATS,
-        [randomUUID(), caller.companyId, title, caller.id],
-      )) as ChatRow[];
+      const [chat] = (await tx.query(INSERT_CHATS, [randomUUID(), caller.companyId, title, caller.id])) as ChatRow[];
       await this.setMembers(tx, chat as ChatRow, [caller.id, ...members]);
       const view = (await this.views(tx, [chat as ChatRow]))[0] as ChatDto;
       return { view, events: [this.changed(caller.companyId, view)] };
@@ -150,7 +174,10 @@ export class ChatsService {
       const users = (await tx.query(SELECT_CHAT_USERS_BY_CHAT_ID, [chat.id, chat.companyId])) as Array<{ userId: number }>;
       await tx.query(DELETE_CHATS_BY_ID, [chat.id, chat.companyId]);
       const payload: ChatDeletedEvent = { companyId: caller.companyId, chatId: chat.id, userIds: users.map((u) => u.userId) };
-      return { view: undefined, events: [{ subject: TicketSubjects.chatDeleted(caller.companyId, chat.id), msgId: `chat-deleted:${chat.id}`, payload }] };
+      return {
+        view: undefined,
+        events: [{ subject: TicketSubjects.chatDeleted(caller.companyId, chat.id), msgId: `chat-deleted:${chat.id}`, payload }],
+      };
     });
   }
 
@@ -168,11 +195,16 @@ export class ChatsService {
     const chat = await this.member(this.db.manager, caller, idOrUuid);
     const pageNumber = q.pageNumber ?? 1;
     const [{ n }] = (await this.db.query(COUNT_CHAT_MESSAGES, [chat.id, chat.companyId])) as Array<{ n: number }>;
-    const rows = (await this.db.query(
-      SELECT_CHAT_MESSAGES_PAGE,
-      [chat.id, (pageNumber - 1) * CHAT_MESSAGES_PAGE_SIZE, chat.companyId],
-    )) as Array<{ id: string; chatId: number; message: string; senderId: number; createdAt: Date }>;
-    return { records: rows.reverse().map((r) => this.messageView(caller.companyId, r)), count: n, hasMore: pageNumber * CHAT_MESSAGES_PAGE_SIZE < n };
+    const rows = (await this.db.query(SELECT_CHAT_MESSAGES_PAGE, [
+      chat.id,
+      (pageNumber - 1) * CHAT_MESSAGES_PAGE_SIZE,
+      chat.companyId,
+    ])) as Array<{ id: string; chatId: number; message: string; senderId: number; createdAt: Date }>;
+    return {
+      records: rows.reverse().map((r) => this.messageView(caller.companyId, r)),
+      count: n,
+      hasMore: pageNumber * CHAT_MESSAGES_PAGE_SIZE < n,
+    };
   }
 
   /** A message: stored, the chat's last message and the other members' unread counts raised, all members told. */
@@ -182,19 +214,26 @@ export class ChatsService {
     let message: ChatMessageDto | undefined;
     await this.write(async (tx) => {
       const chat = await this.member(tx, caller, idOrUuid, true);
-      const [row] = (await tx.query(INSERT_CHAT_MESSAGES, [
-        chat.id,
-        caller.companyId,
-        caller.id,
-        text,
-      ])) as Array<{ id: string; chatId: number; message: string; senderId: number; createdAt: Date }>;
+      const [row] = (await tx.query(INSERT_CHAT_MESSAGES, [chat.id, caller.companyId, caller.id, text])) as Array<{
+        id: string;
+        chatId: number;
+        message: string;
+        senderId: number;
+        createdAt: Date;
+      }>;
       await tx.query(UPDATE_CHATS_LAST_MESSAGE, [chat.id, text.slice(0, 1000), chat.companyId]);
       await tx.query(COUNT_UNREAD_FOR_OTHERS, [chat.id, caller.id, chat.companyId]);
       const [fresh] = (await tx.query(SELECT_CHATS_BY_ID, [chat.id, chat.companyId])) as ChatRow[];
       const view = (await this.views(tx, [fresh as ChatRow]))[0] as ChatDto;
-      message = this.messageView(caller.companyId, row as { id: string; chatId: number; message: string; senderId: number; createdAt: Date });
+      message = this.messageView(
+        caller.companyId,
+        row as { id: string; chatId: number; message: string; senderId: number; createdAt: Date },
+      );
       const payload: ChatMessageEvent = { companyId: caller.companyId, chat: view, message };
-      return { view, events: [{ subject: TicketSubjects.chatMessage(caller.companyId, chat.id), msgId: `chat-message:${message.id}`, payload }] };
+      return {
+        view,
+        events: [{ subject: TicketSubjects.chatMessage(caller.companyId, chat.id), msgId: `chat-message:${message.id}`, payload }],
+      };
     });
     return message as ChatMessageDto;
   }
@@ -218,10 +257,7 @@ export class ChatsService {
     const byUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrUuid);
     const id = byUuid ? null : Number(idOrUuid);
     if (!byUuid && !(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= 2_147_483_647)) throw notFound();
-    const [chat] = (await manager.query(
-      memberChatSql(byUuid, lock),
-      [caller.companyId, byUuid ? idOrUuid : id, caller.id],
-    )) as ChatRow[];
+    const [chat] = (await manager.query(memberChatSql(byUuid, lock), [caller.companyId, byUuid ? idOrUuid : id, caller.id])) as ChatRow[];
     if (!chat) throw notFound();
     return chat;
   }
@@ -236,18 +272,16 @@ export class ChatsService {
 
   private async setMembers(tx: EntityManager, chat: ChatRow, userIds: number[]): Promise<void> {
     await tx.query(DELETE_CHAT_USERS_NOT_IN, [chat.id, userIds, chat.companyId]);
-    await tx.query(
-      INSERT_CHAT_USERS,
-      [chat.id, userIds, chat.companyId],
-    );
+    await tx.query(INSERT_CHAT_USERS, [chat.id, userIds, chat.companyId]);
   }
 
   private async views(manager: EntityManager, chats: ChatRow[]): Promise<ChatDto[]> {
     if (chats.length === 0) return [];
-    const members = (await manager.query(SELECT_CHAT_USERS_OF_CHATS, [
-      chats.map((c) => c.id),
-      (chats[0] as ChatRow).companyId,
-    ])) as Array<{ chatId: number; userId: number; unreads: number }>;
+    const members = (await manager.query(SELECT_CHAT_USERS_OF_CHATS, [chats.map((c) => c.id), (chats[0] as ChatRow).companyId])) as Array<{
+      chatId: number;
+      userId: number;
+      unreads: number;
+    }>;
     return chats.map((c) => ({
       id: c.id,
       uuid: c.uuid,
@@ -262,8 +296,18 @@ export class ChatsService {
     }));
   }
 
-  private messageView(companyId: number, r: { id: string; chatId: number; message: string; senderId: number; createdAt: Date }): ChatMessageDto {
-    return { id: Number(r.id), chatId: r.chatId, message: r.message, senderId: r.senderId, sender: { id: r.senderId, name: this.callers.nameOf(companyId, r.senderId) }, createdAt: new Date(r.createdAt).toISOString() };
+  private messageView(
+    companyId: number,
+    r: { id: string; chatId: number; message: string; senderId: number; createdAt: Date },
+  ): ChatMessageDto {
+    return {
+      id: Number(r.id),
+      chatId: r.chatId,
+      message: r.message,
+      senderId: r.senderId,
+      sender: { id: r.senderId, name: this.callers.nameOf(companyId, r.senderId) },
+      createdAt: new Date(r.createdAt).toISOString(),
+    };
   }
 }
 

@@ -71,16 +71,18 @@ export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy
         if (wanted.has(event)) rows.push({ companyId, ticketId, event, key: e.msgId, payload: p });
       } else if (kind === 'ticket' && action === 'updated' && wanted.has('ticket.status')) {
         const p = e.payload as TicketUpdatedEvent;
-        if (p.ticket?.status) statuses.push({ companyId, ticketId, status: p.ticket.status, key: `${p.ticket.status}:${e.msgId}`, payload: p });
+        if (p.ticket?.status)
+          statuses.push({ companyId, ticketId, status: p.ticket.status, key: `${p.ticket.status}:${e.msgId}`, payload: p });
       }
     }
     if (statuses.length > 0) {
       // a ticket's status is told when it differs from the last one told (a new ticket's first one too)
       const last = new Map(statuses.map((s) => [`${s.companyId}|${s.ticketId}`, s]));
-      const changed: Array<{ companyId: number; ticketId: number }> = await tx.query(
-        UPSERT_WEBHOOK_TICKET_STATUS,
-        [[...last.values()].map((s) => s.companyId), [...last.values()].map((s) => s.ticketId), [...last.values()].map((s) => s.status)],
-      );
+      const changed: Array<{ companyId: number; ticketId: number }> = await tx.query(UPSERT_WEBHOOK_TICKET_STATUS, [
+        [...last.values()].map((s) => s.companyId),
+        [...last.values()].map((s) => s.ticketId),
+        [...last.values()].map((s) => s.status),
+      ]);
       for (const c of changed) {
         const s = last.get(`${c.companyId}|${c.ticketId}`);
         if (s) rows.push({ companyId: s.companyId, ticketId: s.ticketId, event: 'ticket.status', key: s.key, payload: s.payload });
@@ -88,15 +90,12 @@ export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy
     }
     if (rows.length === 0) return;
     const at = new Date().toISOString();
-    await tx.query(
-      INSERT_WEBHOOK_DELIVERIES,
-      [
-        rows.map((r) => r.companyId),
-        rows.map((r) => r.ticketId),
-        rows.map((r) => r.event),
-        rows.map((r) => r.key.slice(0, 300)),
-        rows.map((r) => JSON.stringify({ event: r.event, companyId: r.companyId, ticketId: r.ticketId, occurredAt: at, data: r.payload })),
-      ],
-    );
+    await tx.query(INSERT_WEBHOOK_DELIVERIES, [
+      rows.map((r) => r.companyId),
+      rows.map((r) => r.ticketId),
+      rows.map((r) => r.event),
+      rows.map((r) => r.key.slice(0, 300)),
+      rows.map((r) => JSON.stringify({ event: r.event, companyId: r.companyId, ticketId: r.ticketId, occurredAt: at, data: r.payload })),
+    ]);
   }
 }

@@ -38,5 +38,6 @@ export class WebhookSettingsBody implements RequestDto<WebhookSettingsBody, Webh
 
 export class WebhookDeliveriesQuery implements RequestDto<WebhookDeliveriesQuery, WebhookDeliveriesRequest> {
   @ApiPropertyOptional({ default: 1 }) @PageNumberField() pageNumber?: number;
-  @ApiPropertyOptional({ enum: ['pending', 'delivered', 'failed'] }) @IsOptional() @IsIn(['pending', 'delivered', 'failed']) status?: 'pending' | 'delivered' | 'failed';
+  @ApiPropertyOptional({ enum: ['pending', 'delivered', 'failed'] }) @IsOptional() @IsIn(['pending', 'delivered', 'failed']) status?:
+    'pending' | 'delivered' | 'failed';
 }

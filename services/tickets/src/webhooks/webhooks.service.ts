@@ -8,10 +8,15 @@ import { sealStoredSecrets, ticketsSecretMaterial, webhookSecretBox } from '../d
 import { assertPublicUrl } from '../platform/address-guard.js';
 import { WebhookRecorder } from './webhook-recorder.js';
 import type { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto.js';
-import { DELETE_WEBHOOK_SETTINGS_BY_COMPANY_ID, FAIL_PENDING_DELIVERIES, SELECT_DELIVERIES_PAGE, SELECT_WEBHOOK_SETTINGS_BY_COMPANY_ID, UPSERT_WEBHOOK_SETTINGS } from './webhooks.queries.js';
+import {
+  DELETE_WEBHOOK_SETTINGS_BY_COMPANY_ID,
+  FAIL_PENDING_DELIVERIES,
+  SELECT_DELIVERIES_PAGE,
+  SELECT_WEBHOOK_SETTINGS_BY_COMPANY_ID,
+  UPSERT_WEBHOOK_SETTINGS,
+} from './webhooks.queries.js';
 
 export const DELIVERIES_PAGE_SIZE = 20;
-
 
 /** A company's webhook endpoint (its signing secret sealed at rest, never answered) and its delivery log (admins). */
 @Injectable()
@@ -47,10 +52,13 @@ export class WebhooksService implements OnApplicationBootstrap {
   /** Saves the endpoint; a URL whose host is (or resolves to) a private address is refused unless the operator allows it. */
   async put(companyId: number, body: WebhookSettingsBody): Promise<WebhookSettingsDto> {
     await this.assertReachable(body.url);
-    await this.db.query(
-      UPSERT_WEBHOOK_SETTINGS,
-      [companyId, body.url, this.box.seal(body.secret), [...new Set(body.events)], body.enabled ?? true],
-    );
+    await this.db.query(UPSERT_WEBHOOK_SETTINGS, [
+      companyId,
+      body.url,
+      this.box.seal(body.secret),
+      [...new Set(body.events)],
+      body.enabled ?? true,
+    ]);
     await this.recorder.reload();
     return this.get(companyId);
   }
@@ -67,10 +75,18 @@ export class WebhooksService implements OnApplicationBootstrap {
   /** The delivery log, newest first (optionally only pending, delivered or failed ones). */
   async deliveries(companyId: number, query: WebhookDeliveriesQuery): Promise<WebhookDeliveriesPage> {
     const page = query.pageNumber ?? 1;
-    const rows = (await this.db.query(
-      SELECT_DELIVERIES_PAGE,
-      [companyId, query.status ?? null, DELIVERIES_PAGE_SIZE + 1, (page - 1) * DELIVERIES_PAGE_SIZE],
-    )) as Array<Omit<WebhookDeliveryDto, 'createdAt' | 'deliveredAt' | 'nextAttemptAt'> & { createdAt: Date; deliveredAt: Date | null; nextAttemptAt: Date }>;
+    const rows = (await this.db.query(SELECT_DELIVERIES_PAGE, [
+      companyId,
+      query.status ?? null,
+      DELIVERIES_PAGE_SIZE + 1,
+      (page - 1) * DELIVERIES_PAGE_SIZE,
+    ])) as Array<
+      Omit<WebhookDeliveryDto, 'createdAt' | 'deliveredAt' | 'nextAttemptAt'> & {
+        createdAt: Date;
+        deliveredAt: Date | null;
+        nextAttemptAt: Date;
+      }
+    >;
     return {
       deliveries: rows.slice(0, DELIVERIES_PAGE_SIZE).map((r) => ({
         id: String(r.id),

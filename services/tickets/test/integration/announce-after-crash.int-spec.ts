@@ -41,7 +41,10 @@ const unreachable = () => Object.assign(new Error('TIMEOUT'), { code: 'TIMEOUT' 
  * From now on this process cannot publish (every publish of its bus fails as with NATS unreachable), or
  * only the publishes `fails` picks; answers how many publishes failed so far.
  */
-function breakPublishing(t: TicketsUnderTest, fails: (subject: string) => boolean = () => true): { failed: () => number; realPublish: TicketsUnderTest['bus']['publish'] } {
+function breakPublishing(
+  t: TicketsUnderTest,
+  fails: (subject: string) => boolean = () => true,
+): { failed: () => number; realPublish: TicketsUnderTest['bus']['publish'] } {
   const realPublish = t.bus.publish.bind(t.bus);
   let failed = 0;
   t.bus.publish = (async (subject: string, payload: unknown, opts: { msgId: string }) => {

@@ -44,7 +44,10 @@ const MENU = 'Olá! Escolha:\n\n*[ 1 ]* - Suporte\n*[ 2 ]* - Vendas';
 /** The bot's messages on a ticket, oldest first. */
 async function botMessages(t: TicketsUnderTest, token: string, ticketId: number): Promise<string[]> {
   const res = await t.http.get(`/messages/${ticketId}`, { token });
-  return (res.body.messages as Array<{ id: number; body: string; isBot: boolean }>).filter((m) => m.isBot).sort((a, b) => a.id - b.id).map((m) => m.body);
+  return (res.body.messages as Array<{ id: number; body: string; isBot: boolean }>)
+    .filter((m) => m.isBot)
+    .sort((a, b) => a.id - b.id)
+    .map((m) => m.body);
 }
 
 describe('the bot in the inbound path', () => {
@@ -61,12 +64,24 @@ describe('the bot in the inbound path', () => {
     const from = randomNumber();
     await c.inbound(conn.id, from, 'oi');
     const ticket = await ticketOfNumber(t, admin.token, from);
-    expect(await waitFor(async () => ((await botMessages(t, admin.token, ticket.id)).length > 0 ? botMessages(t, admin.token, ticket.id) : undefined))).toEqual([MENU]);
+    expect(
+      await waitFor(async () =>
+        (await botMessages(t, admin.token, ticket.id)).length > 0 ? botMessages(t, admin.token, ticket.id) : undefined,
+      ),
+    ).toEqual([MENU]);
     expect(failures).toBeGreaterThanOrEqual(2);
     // the retry found the message stored: one customer message, one menu, however long we wait
     await new Promise((r) => setTimeout(r, 500));
-    const all = (await t.http.get(`/messages/${ticket.id}`, { token: admin.token })).body.messages as Array<{ body: string; fromMe: boolean }>;
-    expect(all.map((m) => [m.fromMe, m.body])).toEqual(expect.arrayContaining([[false, 'oi'], [true, MENU]]));
+    const all = (await t.http.get(`/messages/${ticket.id}`, { token: admin.token })).body.messages as Array<{
+      body: string;
+      fromMe: boolean;
+    }>;
+    expect(all.map((m) => [m.fromMe, m.body])).toEqual(
+      expect.arrayContaining([
+        [false, 'oi'],
+        [true, MENU],
+      ]),
+    );
     expect(all).toHaveLength(2);
   });
 
@@ -76,7 +91,8 @@ describe('the bot in the inbound path', () => {
     // the customer's message events take 400 ms to be published
     const publish = t.bus.publish.bind(t.bus);
     t.bus.publish = async (subject, payload, opts) => {
-      if (subject.startsWith(`message.created.${c.companyId}.`) && !(payload as { message: { fromMe: boolean } }).message.fromMe) await new Promise((r) => setTimeout(r, 400));
+      if (subject.startsWith(`message.created.${c.companyId}.`) && !(payload as { message: { fromMe: boolean } }).message.fromMe)
+        await new Promise((r) => setTimeout(r, 400));
       return publish(subject, payload, opts);
     };
     const seen: Array<[boolean, string]> = [];
@@ -120,14 +136,29 @@ describe('the bot in the inbound path', () => {
     await stop(a);
 
     const b = await start();
-    expect(await waitFor(async () => ((await botMessages(b, admin.token, ticket.id)).length > 0 ? botMessages(b, admin.token, ticket.id) : undefined))).toEqual([MENU]);
+    expect(
+      await waitFor(async () =>
+        (await botMessages(b, admin.token, ticket.id)).length > 0 ? botMessages(b, admin.token, ticket.id) : undefined,
+      ),
+    ).toEqual([MENU]);
     const jsmB = await b.bus.connection.jetstreamManager();
-    await waitFor(async () => jsmB.consumers.info(Streams.TICKETS.name, 'tickets-bot').then(() => false, (err: Error) => /not found/i.test(err.message)));
+    await waitFor(async () =>
+      jsmB.consumers.info(Streams.TICKETS.name, 'tickets-bot').then(
+        () => false,
+        (err: Error) => /not found/i.test(err.message),
+      ),
+    );
     // the next message takes the inbound path: the customer picks 1 and the ticket lands in Suporte
     await c.through(b).inbound(conn.id, from, '1');
-    expect((await ticketOfNumber(b, admin.token, from).then(() => waitFor(async () => {
-      const res = await b.http.get(`/tickets/${ticket.id}`, { token: admin.token });
-      return res.body.queueId === support.id ? res.body : undefined;
-    }))).queueId).toBe(support.id);
+    expect(
+      (
+        await ticketOfNumber(b, admin.token, from).then(() =>
+          waitFor(async () => {
+            const res = await b.http.get(`/tickets/${ticket.id}`, { token: admin.token });
+            return res.body.queueId === support.id ? res.body : undefined;
+          }),
+        )
+      ).queueId,
+    ).toBe(support.id);
   });
 });

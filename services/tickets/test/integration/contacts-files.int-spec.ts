@@ -78,7 +78,9 @@ const small = (name: string, text: string) => {
 async function spreadsheetBomb(): Promise<Buffer> {
   const item = '<si><t>bomba bomba bomba bomba bomba bomba</t></si>';
   const chunk = Buffer.from(item.repeat(Math.floor((1024 * 1024) / item.length)));
-  const head = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>Nome</t></si><si><t>Numero</t></si><si><t>Bomba</t></si>');
+  const head = Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>Nome</t></si><si><t>Numero</t></si><si><t>Bomba</t></si>',
+  );
   const tail = Buffer.from('</sst>');
   const deflate = createDeflateRaw({ level: 9 });
   const out: Buffer[] = [];
@@ -102,7 +104,10 @@ async function spreadsheetBomb(): Promise<Buffer> {
       '[Content_Types].xml',
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
     ),
-    small('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>'),
+    small(
+      '_rels/.rels',
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    ),
     small(
       'xl/workbook.xml',
       '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Contatos" sheetId="1" r:id="rId1"/></sheets></workbook>',
@@ -137,8 +142,15 @@ describe('contacts spreadsheets cannot exhaust memory (issue 38 item 1)', () => 
     const started = Date.now();
     const res = await upload(admin.token, new Blob([bomb]), 'contatos.xlsx');
     clearInterval(sampler);
-    const grew = { rssMB: Math.round((peakRss - before.rss) / 1048576), heapMB: Math.round((peakHeap - before.heapUsed - before.arrayBuffers) / 1048576) };
-    expect({ status: res.status, error: res.body.error, details: res.body.details }).toEqual({ status: 400, error: 'ERR_VALIDATION', details: [{ field: 'file', messages: ['too large when unpacked'] }] });
+    const grew = {
+      rssMB: Math.round((peakRss - before.rss) / 1048576),
+      heapMB: Math.round((peakHeap - before.heapUsed - before.arrayBuffers) / 1048576),
+    };
+    expect({ status: res.status, error: res.body.error, details: res.body.details }).toEqual({
+      status: 400,
+      error: 'ERR_VALIDATION',
+      details: [{ field: 'file', messages: ['too large when unpacked'] }],
+    });
     // the same process runs tickets and this test: its memory is tickets' memory (~1 GB more without the reader's limits)
     expect(grew.rssMB).toBeLessThan(100);
     expect(grew.heapMB).toBeLessThan(100);
@@ -179,9 +191,9 @@ describe('contacts exports cannot carry formulas (issue 38 item 7)', () => {
     expect(rows.slice(1).sort((a, b) => a[0].localeCompare(b[0]))).toEqual(
       [
         ['\'=HYPERLINK("http://x","y")', customer, ''],
-        ['\'+5511987650000', typed[0][1], ''],
-        ['\'@SUM(1)', typed[1][1], ''],
-        ['\'-2+3', typed[2][1], '\'=1+1@example.com'],
+        ["'+5511987650000", typed[0][1], ''],
+        ["'@SUM(1)", typed[1][1], ''],
+        ["'-2+3", typed[2][1], "'=1+1@example.com"],
         ['Maria Souza', typed[3][1], 'maria@example.com'],
       ].sort((a, b) => a[0].localeCompare(b[0])),
     );

@@ -48,10 +48,25 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     try {
       const res = await t.http.post('/contacts', {
         token: agent.token,
-        body: { name: 'Carla Dias', number: '+55 (11) 98765-4321', email: 'carla@example.com', extraInfo: [{ name: 'CPF', value: '123' }, { name: '  ', value: 'sem nome' }] },
+        body: {
+          name: 'Carla Dias',
+          number: '+55 (11) 98765-4321',
+          email: 'carla@example.com',
+          extraInfo: [
+            { name: 'CPF', value: '123' },
+            { name: '  ', value: 'sem nome' },
+          ],
+        },
       });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: 'Carla Dias', number: '5511987654321', email: 'carla@example.com', extraInfo: [{ name: 'CPF', value: '123' }], isWhatsappValid: true, invalido: false });
+      expect(res.body).toMatchObject({
+        name: 'Carla Dias',
+        number: '5511987654321',
+        email: 'carla@example.com',
+        extraInfo: [{ name: 'CPF', value: '123' }],
+        isWhatsappValid: true,
+        invalido: false,
+      });
       expect(res.body.alreadyExists).toBeUndefined();
       expect(holder.asked).toEqual(['5511987654321']);
 
@@ -62,7 +77,10 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
       // WhatsApp does not know this one: kept, flagged, and no conversation can be opened with it
       const invalid = await t.http.post('/contacts', { token: agent.token, body: { name: 'Fora', number: NOT_ON_WHATSAPP } });
       expect(invalid.body).toMatchObject({ number: NOT_ON_WHATSAPP, isWhatsappValid: false, invalido: true });
-      const ticket = await t.http.post('/tickets', { token: (await c.user('admin')).token, body: { contactId: invalid.body.id, whatsappId: conn.id, status: 'open' } });
+      const ticket = await t.http.post('/tickets', {
+        token: (await c.user('admin')).token,
+        body: { contactId: invalid.body.id, whatsappId: conn.id, status: 'open' },
+      });
       expect({ status: ticket.status, error: ticket.body.error }).toEqual({ status: 400, error: 'ERR_WAPP_INVALID_CONTACT' });
     } finally {
       holder.stop();
@@ -76,7 +94,10 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     expect(created.body).toMatchObject({ isWhatsappValid: null, invalido: false });
     const holder = sessionHolder(conn.id);
     try {
-      const opened = await t.http.post('/tickets', { token: admin.token, body: { contactId: created.body.id, whatsappId: conn.id, status: 'open' } });
+      const opened = await t.http.post('/tickets', {
+        token: admin.token,
+        body: { contactId: created.body.id, whatsappId: conn.id, status: 'open' },
+      });
       expect(opened.status).toBe(201);
       expect(holder.asked).toEqual(['5521998887766']);
       expect((await t.http.get(`/contacts/${created.body.id}`, { token: admin.token })).body.isWhatsappValid).toBe(true);
@@ -91,7 +112,10 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     const created = await t.http.post('/contacts', { token: admin.token, body: { name: 'Fábio', number: '5521997776655' } });
     const stop = serve(t.bus, sessionCommandSubject(conn.id), () => ({ ok: false, code: 'ERR_INTERNAL' }));
     try {
-      const opened = await t.http.post('/tickets', { token: admin.token, body: { contactId: created.body.id, whatsappId: conn.id, status: 'open' } });
+      const opened = await t.http.post('/tickets', {
+        token: admin.token,
+        body: { contactId: created.body.id, whatsappId: conn.id, status: 'open' },
+      });
       expect({ status: opened.status, error: opened.body.error }).toEqual({ status: 400, error: 'ERR_WAPP_CHECK_CONTACT' });
       // nothing was opened, and the contact stays unchecked
       expect((await t.http.get(`/tickets?showAll=true&searchParam=5521997776655`, { token: admin.token })).body.tickets).toEqual([]);
@@ -136,7 +160,10 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     const { admin } = await company();
     const names = Array.from({ length: 25 }, (_, i) => `Pessoa ${String(i).padStart(2, '0')}`);
     for (const [i, name] of names.entries()) {
-      await t.http.post('/contacts', { token: admin.token, body: { name, number: `55119${String(70000000 + i)}`, email: i === 7 ? 'sete_x@empresa.com' : '' } });
+      await t.http.post('/contacts', {
+        token: admin.token,
+        body: { name, number: `55119${String(70000000 + i)}`, email: i === 7 ? 'sete_x@empresa.com' : '' },
+      });
     }
     const first = await t.http.get('/contacts', { token: admin.token });
     expect(first.status).toBe(200);
@@ -147,9 +174,13 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     expect({ n: second.body.contacts.length, hasMore: second.body.hasMore }).toEqual({ n: 5, hasMore: false });
 
     expect((await t.http.get('/contacts?searchParam=pessoa 1', { token: admin.token })).body.count).toBe(10);
-    expect((await t.http.get('/contacts?searchParam=70000003', { token: admin.token })).body.contacts.map((x: { name: string }) => x.name)).toEqual(['Pessoa 03']);
+    expect(
+      (await t.http.get('/contacts?searchParam=70000003', { token: admin.token })).body.contacts.map((x: { name: string }) => x.name),
+    ).toEqual(['Pessoa 03']);
     // an underscore is a character, not a LIKE wildcard
-    expect((await t.http.get('/contacts?searchParam=sete_x', { token: admin.token })).body.contacts.map((x: { name: string }) => x.name)).toEqual(['Pessoa 07']);
+    expect(
+      (await t.http.get('/contacts?searchParam=sete_x', { token: admin.token })).body.contacts.map((x: { name: string }) => x.name),
+    ).toEqual(['Pessoa 07']);
     expect((await t.http.get('/contacts?searchParam=setexx', { token: admin.token })).body.count).toBe(0);
 
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
@@ -164,9 +195,18 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
     const conn = await c.connection();
     const a = (await t.http.post('/contacts', { token: agent.token, body: { name: 'Fábio', number: randomNumber() } })).body;
     const b = (await t.http.post('/contacts', { token: agent.token, body: { name: 'Gabi', number: randomNumber() } })).body;
-    const edited = await t.http.put(`/contacts/${a.id}`, { token: agent.token, body: { name: 'Fábio Lima', email: 'fabio@example.com', extraInfo: [{ name: 'Empresa', value: 'ACME' }] } });
+    const edited = await t.http.put(`/contacts/${a.id}`, {
+      token: agent.token,
+      body: { name: 'Fábio Lima', email: 'fabio@example.com', extraInfo: [{ name: 'Empresa', value: 'ACME' }] },
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ id: a.id, name: 'Fábio Lima', number: a.number, email: 'fabio@example.com', extraInfo: [{ name: 'Empresa', value: 'ACME' }] });
+    expect(edited.body).toMatchObject({
+      id: a.id,
+      name: 'Fábio Lima',
+      number: a.number,
+      email: 'fabio@example.com',
+      extraInfo: [{ name: 'Empresa', value: 'ACME' }],
+    });
     const taken = await t.http.put(`/contacts/${a.id}`, { token: agent.token, body: { number: b.number } });
     expect({ status: taken.status, error: taken.body.error }).toEqual({ status: 409, error: 'ERR_DUPLICATED_CONTACT' });
 
@@ -221,7 +261,10 @@ describe('contacts (spec 01 §2, §5, §7: GET/POST /contacts, /contacts/list, G
       const res = await t.http.put(`/contacts/${kept.body.id}`, { token: admin.token, body });
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
     }
-    expect((await t.http.get(`/contacts/${kept.body.id}`, { token: admin.token })).body).toMatchObject({ name: 'Nula', number: '5511987650001' });
+    expect((await t.http.get(`/contacts/${kept.body.id}`, { token: admin.token })).body).toMatchObject({
+      name: 'Nula',
+      number: '5511987650001',
+    });
     for (const q of ['pageNumber=0', 'pageNumber=abc', 'date=24/11/2026', `searchParam=${'x'.repeat(101)}`]) {
       expect((await t.http.get(`/contacts?${q}`, { token: admin.token })).status).toBe(400);
     }
@@ -282,23 +325,37 @@ describe('contacts import and export (spec 02: POST /contacts/upload, CSV with a
       ],
     });
     const all = (await t.http.get('/contacts', { token: admin.token })).body;
-    expect(all.contacts.map((x: { name: string; number: string }) => `${x.name}|${x.number}`)).toEqual(['Igor|5511966660002', 'Já Existe Renomeado|5511966660001', 'Marta|5511966660005']);
+    expect(all.contacts.map((x: { name: string; number: string }) => `${x.name}|${x.number}`)).toEqual([
+      'Igor|5511966660002',
+      'Já Existe Renomeado|5511966660001',
+      'Marta|5511966660005',
+    ]);
     expect(all.contacts[1].id).toBe(known.body.id);
 
     // export: every contact, semicolon-separated, a header first
     const csv = await t.http.get('/contacts/export', { token: admin.token });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
-    const lines = String(csv.body).replace(/^\uFEFF/, '').trim().split('\n');
+    const lines = String(csv.body)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
     expect(lines[0]).toBe('name;number;email');
-    expect(lines.slice(1).sort()).toEqual(['Igor;5511966660002;igor@example.com', 'Já Existe Renomeado;5511966660001;', 'Marta;5511966660005;']);
+    expect(lines.slice(1).sort()).toEqual([
+      'Igor;5511966660002;igor@example.com',
+      'Já Existe Renomeado;5511966660001;',
+      'Marta;5511966660005;',
+    ]);
   });
 
   it('takes CSV text (comma or semicolon) and refuses files that are not spreadsheets whatever their name', async () => {
     const { admin, agent } = await company();
     const csv = await upload(admin.token, new Blob(['nome;numero;email\nNina;5511955550001;nina@example.com\n']), 'c.csv');
     expect(csv.body).toEqual({ created: 1, updated: 0, failed: [] });
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f3c2e90000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f3c2e90000000049454e44ae426082',
+      'hex',
+    );
     for (const [blob, name] of [
       [new Blob([png]), 'contatos.xlsx'],
       [new Blob([Buffer.from([0, 1, 2, 3, 255, 254])]), 'contatos.csv'],
@@ -344,11 +401,16 @@ describe("POST /contacts/import: the phone's address book through the connection
       expect(report.body).toEqual({ created: 6, updated: 0, failed: [{ row: 6, number: '123', error: 'ERR_WAPP_INVALID_CONTACT' }] });
       expect(asked.map((a) => a.page)).toEqual([1, 2]);
       const found = await t.http.get(`/contacts?searchParam=${String(base).slice(0, 10)}`, { token: admin.token });
-      expect(found.body.contacts.map((x: { name: string }) => x.name).sort()).toEqual(['Agenda 0', 'Agenda 1', 'Agenda 2', 'Agenda 3', 'Agenda 4', String(base + 9)].sort());
+      expect(found.body.contacts.map((x: { name: string }) => x.name).sort()).toEqual(
+        ['Agenda 0', 'Agenda 1', 'Agenda 2', 'Agenda 3', 'Agenda 4', String(base + 9)].sort(),
+      );
       // again: the same numbers are updated, not doubled; a name the company gave a contact stays
       const known = found.body.contacts.find((x: { name: string }) => x.name === 'Agenda 0');
       await t.http.put(`/contacts/${known.id}`, { token: admin.token, body: { name: 'Fornecedor de peças' } });
-      expect((await t.http.post('/contacts/import', { token: admin.token, body: { whatsappId: conn.id } })).body).toMatchObject({ created: 0, updated: 6 });
+      expect((await t.http.post('/contacts/import', { token: admin.token, body: { whatsappId: conn.id } })).body).toMatchObject({
+        created: 0,
+        updated: 6,
+      });
       expect((await t.http.get(`/contacts/${known.id}`, { token: admin.token })).body.name).toBe('Fornecedor de peças');
       expect((await t.http.post('/contacts/import', { token: admin.token, body: { whatsappId: 'x' } })).status).toBe(400);
     } finally {

@@ -71,9 +71,15 @@ describe('ids of another company (issue 38 item 8)', () => {
     const a = new TestCompany(t);
     const adminA = await a.user('admin');
     const queueA = await newQueue(t, adminA.token);
-    const promptA = await t.http.post('/prompt', { token: adminA.token, body: { name: 'Agente A', prompt: PROMPT_TEXT, queueId: queueA.id, apiKey: 'sk-company-a-0123456789' } });
+    const promptA = await t.http.post('/prompt', {
+      token: adminA.token,
+      body: { name: 'Agente A', prompt: PROMPT_TEXT, queueId: queueA.id, apiKey: 'sk-company-a-0123456789' },
+    });
     expect(promptA.status).toBe(201);
-    const integrationA = await t.http.post('/queueIntegration', { token: adminA.token, body: { type: 'webhook', name: 'Fluxo A', urlN8N: 'http://8.8.8.8/hook' } });
+    const integrationA = await t.http.post('/queueIntegration', {
+      token: adminA.token,
+      body: { type: 'webhook', name: 'Fluxo A', urlN8N: 'http://8.8.8.8/hook' },
+    });
     expect(integrationA.status).toBe(201);
     const tagA = await t.http.post('/tags', { token: adminA.token, body: { name: 'Tag da A' } });
     expect(tagA.status).toBe(201);
@@ -82,7 +88,8 @@ describe('ids of another company (issue 38 item 8)', () => {
     const adminB = await b.user('admin');
     const connB = await b.connection();
     const ticket = await ticketOf(b, connB.id, adminB.token);
-    const stored = async () => (await db().query(`SELECT "promptId", "integrationId", "queueId" FROM tickets.tickets WHERE id = $1`, [ticket.id]))[0];
+    const stored = async () =>
+      (await db().query(`SELECT "promptId", "integrationId", "queueId" FROM tickets.tickets WHERE id = $1`, [ticket.id]))[0];
     const before = await stored();
 
     for (const [field, id] of [
@@ -106,9 +113,18 @@ describe('ids of another company (issue 38 item 8)', () => {
 
     // B's own prompt and integration are taken
     const queueB = await newQueue(t, adminB.token);
-    const promptB = await t.http.post('/prompt', { token: adminB.token, body: { name: 'Agente B', prompt: PROMPT_TEXT, queueId: queueB.id } });
-    const integrationB = await t.http.post('/queueIntegration', { token: adminB.token, body: { type: 'webhook', name: 'Fluxo B', urlN8N: 'http://8.8.8.8/hook' } });
-    const own = await t.http.put(`/tickets/${ticket.id}`, { token: adminB.token, body: { promptId: promptB.body.id, integrationId: integrationB.body.id } });
+    const promptB = await t.http.post('/prompt', {
+      token: adminB.token,
+      body: { name: 'Agente B', prompt: PROMPT_TEXT, queueId: queueB.id },
+    });
+    const integrationB = await t.http.post('/queueIntegration', {
+      token: adminB.token,
+      body: { type: 'webhook', name: 'Fluxo B', urlN8N: 'http://8.8.8.8/hook' },
+    });
+    const own = await t.http.put(`/tickets/${ticket.id}`, {
+      token: adminB.token,
+      body: { promptId: promptB.body.id, integrationId: integrationB.body.id },
+    });
     expect(own.status).toBe(200);
     expect(await stored()).toMatchObject({ promptId: promptB.body.id, integrationId: integrationB.body.id });
   });
@@ -126,14 +142,19 @@ describe('scopes (issue 38 item 10)', () => {
     await c.inbound(conn.id, to, 'oi');
     const ticket = await ticketOfNumber(t, admin.token, to);
     const [botReply] = await waitFor(async () => {
-      const rows = (await db().query(`SELECT id::int FROM tickets.messages WHERE "ticketId" = $1 AND "isBot"`, [ticket.id])) as Array<{ id: number }>;
+      const rows = (await db().query(`SELECT id::int FROM tickets.messages WHERE "ticketId" = $1 AND "isBot"`, [ticket.id])) as Array<{
+        id: number;
+      }>;
       return rows.length ? rows : undefined;
     });
     const api = { authorization: `Bearer ${signApiIdentity({ companyId: c.companyId, connectionId: conn.id }, TEST_JWT_SECRET)}` };
     const sent = await t.http.post('/api/messages/send', { headers: api, body: { number: to, body: 'Seu pedido saiu' } });
     expect(sent.status).toBe(202);
     // the long way too (a file, or an Idempotency-Key, goes through one transaction)
-    const keyed = await t.http.post('/api/messages/send', { headers: { ...api, 'idempotency-key': `k-${to}` }, body: { number: to, body: 'Chega amanhã' } });
+    const keyed = await t.http.post('/api/messages/send', {
+      headers: { ...api, 'idempotency-key': `k-${to}` },
+      body: { number: to, body: 'Chega amanhã' },
+    });
     expect(keyed.status).toBe(202);
     expect((await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { status: 'open' } })).status).toBe(200);
     const reply = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'Resposta do atendente' } });
@@ -173,7 +194,10 @@ describe('secrets at rest (issue 38 item 11)', () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const conn = await c.connection();
-    const put = await t.http.put('/webhook-settings', { token: admin.token, body: { url: receiver.url, secret: SECRET, events: ['message.received'] } });
+    const put = await t.http.put('/webhook-settings', {
+      token: admin.token,
+      body: { url: receiver.url, secret: SECRET, events: ['message.received'] },
+    });
     expect(put.status).toBe(200);
     expect(JSON.stringify(put.body)).not.toContain(SECRET);
     const [row] = await db().query(`SELECT secret FROM tickets.webhook_settings WHERE "companyId" = $1`, [c.companyId]);
@@ -191,7 +215,12 @@ describe('secrets at rest (issue 38 item 11)', () => {
     const c = new TestCompany(t);
     const conn = await c.connection();
     // a row as tickets wrote it before secrets were sealed
-    await db().query(`INSERT INTO tickets.webhook_settings ("companyId", url, secret, events, enabled) VALUES ($1, $2, $3, $4, true)`, [c.companyId, receiver.url, SECRET, ['message.received']]);
+    await db().query(`INSERT INTO tickets.webhook_settings ("companyId", url, secret, events, enabled) VALUES ($1, $2, $3, $4, true)`, [
+      c.companyId,
+      receiver.url,
+      SECRET,
+      ['message.received'],
+    ]);
     const runner = db().createQueryRunner();
     const saved = process.env.TICKETS_SECRETS_KEY;
     // the key the service seals with (here derived from JWT_SECRET), given to the migration as an operator does
@@ -220,11 +249,22 @@ describe('secrets at rest (issue 38 item 11)', () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const queue = await newQueue(t, admin.token);
-    const created = await t.http.post('/prompt', { token: admin.token, body: { name: 'Agente de voz', prompt: PROMPT_TEXT, queueId: queue.id, voice: 'pt-BR-AntonioNeural', voiceKey: KEY, voiceRegion: 'brazilsouth' } });
+    const created = await t.http.post('/prompt', {
+      token: admin.token,
+      body: {
+        name: 'Agente de voz',
+        prompt: PROMPT_TEXT,
+        queueId: queue.id,
+        voice: 'pt-BR-AntonioNeural',
+        voiceKey: KEY,
+        voiceRegion: 'brazilsouth',
+      },
+    });
     expect(created.status).toBe(201);
     expect(created.body.voiceKey).toBe('••••••••AB12');
     expect(JSON.stringify(created.body)).not.toContain(KEY);
-    const stored = async () => (await db().query(`SELECT "voiceKey" FROM tickets.prompts WHERE id = $1`, [created.body.id]))[0].voiceKey as string;
+    const stored = async () =>
+      (await db().query(`SELECT "voiceKey" FROM tickets.prompts WHERE id = $1`, [created.body.id]))[0].voiceKey as string;
     const sealed = await stored();
     expect(sealed).not.toContain(KEY);
     expect(SecretBox.isSealed(sealed)).toBe(true);
@@ -232,7 +272,10 @@ describe('secrets at rest (issue 38 item 11)', () => {
     expect(JSON.stringify((await t.http.get('/prompt', { token: admin.token })).body)).not.toContain(KEY);
 
     // the dialog sends the form back as shown: the masked key keeps the stored one
-    const kept = await t.http.put(`/prompt/${created.body.id}`, { token: admin.token, body: { name: 'Agente de voz 2', voiceKey: '••••••••AB12' } });
+    const kept = await t.http.put(`/prompt/${created.body.id}`, {
+      token: admin.token,
+      body: { name: 'Agente de voz 2', voiceKey: '••••••••AB12' },
+    });
     expect(kept.status).toBe(200);
     expect(kept.body).toMatchObject({ name: 'Agente de voz 2', voiceKey: '••••••••AB12' });
     expect(await stored()).toBe(sealed);

@@ -1,5 +1,13 @@
 import { TokenRevocation, UserDirectory } from '@wa/auth';
-import { ConnectionSubjects, Subjects, WaSubjects, type AllTicket, type Profile, type WaInboundMessage, type WhatsappDto } from '@wa/contracts';
+import {
+  ConnectionSubjects,
+  Subjects,
+  WaSubjects,
+  type AllTicket,
+  type Profile,
+  type WaInboundMessage,
+  type WhatsappDto,
+} from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { CompanySession, HttpClient, startInProcess, waitFor, type RunningApp } from '@wa/testing';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -15,7 +23,12 @@ export interface TicketsUnderTest extends RunningApp {
 }
 
 export async function startTickets(overrides: Record<string, string> = {}): Promise<TicketsUnderTest> {
-  const running = await startInProcess({ envClass: TicketsEnv, module: (env) => AppModule.register(env), database: (env) => ticketsDatabase(env.DATABASE_URL), overrides });
+  const running = await startInProcess({
+    envClass: TicketsEnv,
+    module: (env) => AppModule.register(env),
+    database: (env) => ticketsDatabase(env.DATABASE_URL),
+    overrides,
+  });
   return { ...running, bus: running.app.get(EventBus), directory: running.app.get(UserDirectory), http: new HttpClient(running.baseUrl) };
 }
 
@@ -55,13 +68,26 @@ export class TestCompany {
     return same;
   }
 
-  async user(profile: Profile, queueIds: number[] = [], name?: string, allTicket: AllTicket = 'desabled'): Promise<{ id: number; token: string }> {
+  async user(
+    profile: Profile,
+    queueIds: number[] = [],
+    name?: string,
+    allTicket: AllTicket = 'desabled',
+  ): Promise<{ id: number; token: string }> {
     const { id, token } = await this.session.user({ profile, queueIds, name, allTicket });
     return { id, token };
   }
 
   async setQueues(userId: number, profile: Profile, queueIds: number[]): Promise<void> {
-    await this.session.writeUser({ id: userId, companyId: this.companyId, name: `${profile} ${userId}`, profile, queueIds, allTicket: 'desabled', super: false });
+    await this.session.writeUser({
+      id: userId,
+      companyId: this.companyId,
+      name: `${profile} ${userId}`,
+      profile,
+      queueIds,
+      allTicket: 'desabled',
+      super: false,
+    });
   }
 
   /** A connection as whatsapp-sessions announces it; waits until tickets knows it. */
@@ -80,7 +106,11 @@ export class TestCompany {
       createdAt: now,
       ...fields,
     } as WhatsappDto;
-    await this.t.bus.publish(ConnectionSubjects.session(this.companyId, id), { companyId: this.companyId, connectionId: id, status: connection.status, qrcode: '', session: connection }, { msgId: `test-conn:${id}:${now}:${connection.status}` });
+    await this.t.bus.publish(
+      ConnectionSubjects.session(this.companyId, id),
+      { companyId: this.companyId, connectionId: id, status: connection.status, qrcode: '', session: connection },
+      { msgId: `test-conn:${id}:${now}:${connection.status}` },
+    );
     await waitFor(async () => {
       const res = await queryConnection(this.t, id);
       return res?.status === connection.status && res.updatedAt >= now;
@@ -89,11 +119,20 @@ export class TestCompany {
   }
 
   async setting(key: string, value: string): Promise<void> {
-    await this.t.bus.publish(Subjects.settingUpdated(this.companyId, key), { companyId: this.companyId, key, value, at: new Date().toISOString() }, { msgId: `test-setting:${this.companyId}:${key}:${value}` });
+    await this.t.bus.publish(
+      Subjects.settingUpdated(this.companyId, key),
+      { companyId: this.companyId, key, value, at: new Date().toISOString() },
+      { msgId: `test-setting:${this.companyId}:${key}:${value}` },
+    );
   }
 
   /** A customer's message, exactly as whatsapp-sessions publishes it. */
-  async inbound(connectionId: number, from: string, body: string, opts: { id?: string; name?: string; fromMe?: boolean } = {}): Promise<string> {
+  async inbound(
+    connectionId: number,
+    from: string,
+    body: string,
+    opts: { id?: string; name?: string; fromMe?: boolean } = {},
+  ): Promise<string> {
     const waMessageId = opts.id ?? `IN${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`;
     const msg: WaInboundMessage = {
       companyId: this.companyId,
@@ -107,7 +146,9 @@ export class TestCompany {
       isGroup: false,
       timestamp: Date.now(),
     };
-    await this.t.bus.publish(WaSubjects.inbound(this.companyId, connectionId, from), msg, { msgId: WaSubjects.inboundMsgId(connectionId, waMessageId) });
+    await this.t.bus.publish(WaSubjects.inbound(this.companyId, connectionId, from), msg, {
+      msgId: WaSubjects.inboundMsgId(connectionId, waMessageId),
+    });
     return waMessageId;
   }
 }
@@ -124,8 +165,20 @@ export function randomNumber(): string {
 }
 
 /** A queue made by an admin through the API. */
-export async function newQueue(t: TicketsUnderTest, token: string, name = `Fila ${Math.random().toString(36).slice(2, 8)}`): Promise<{ id: number; name: string; color: string }> {
-  const res = await t.http.post('/queue', { token, body: { name, color: `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}` } });
+export async function newQueue(
+  t: TicketsUnderTest,
+  token: string,
+  name = `Fila ${Math.random().toString(36).slice(2, 8)}`,
+): Promise<{ id: number; name: string; color: string }> {
+  const res = await t.http.post('/queue', {
+    token,
+    body: {
+      name,
+      color: `#${Math.floor(Math.random() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}`,
+    },
+  });
   if (res.status !== 201) throw new Error(`queue not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }

@@ -3,7 +3,15 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { WaInboundMessage, WhatsappDto } from '@wa/contracts';
 import { randomInt } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { contactNameAfter, contactsOfBatch, initialStateOf, lastMessageOf, queueForNewTicket, unreadIncrement, type InboundItem } from '../../src/inbound/inbound-rules.js';
+import {
+  contactNameAfter,
+  contactsOfBatch,
+  initialStateOf,
+  lastMessageOf,
+  queueForNewTicket,
+  unreadIncrement,
+  type InboundItem,
+} from '../../src/inbound/inbound-rules.js';
 import { storeInbound, type StoredMessage } from '../../src/inbound/store-inbound.js';
 import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
@@ -29,7 +37,10 @@ describe('store_inbound follows the inbound rules', () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const queue = async (name: string) => {
-      const res = await t.http.post('/queue', { token: admin.token, body: { name: `${name} ${randomInt(1e6)}`, color: `#${randomInt(0xffffff).toString(16).padStart(6, '0')}` } });
+      const res = await t.http.post('/queue', {
+        token: admin.token,
+        body: { name: `${name} ${randomInt(1e6)}`, color: `#${randomInt(0xffffff).toString(16).padStart(6, '0')}` },
+      });
       expect(res.status).toBe(201);
       return res.body.id as number;
     };
@@ -43,7 +54,19 @@ describe('store_inbound follows the inbound rules', () => {
     let seq = randomInt(1_000_000, 1_000_000_000);
     let n = 0;
     const item = (conn: WhatsappDto, from: string, body: string, fields: Partial<WaInboundMessage>): InboundItem => ({
-      data: { companyId: c.companyId, connectionId: conn.id, waMessageId: `RULES${c.companyId}X${++n}`, from, fromName: '', body, mediaType: 'chat', fromMe: false, isGroup: false, timestamp: T, ...fields },
+      data: {
+        companyId: c.companyId,
+        connectionId: conn.id,
+        waMessageId: `RULES${c.companyId}X${++n}`,
+        from,
+        fromName: '',
+        body,
+        mediaType: 'chat',
+        fromMe: false,
+        isGroup: false,
+        timestamp: T,
+        ...fields,
+      },
       seq: ++seq,
     });
 
@@ -64,7 +87,8 @@ describe('store_inbound follows the inbound rules', () => {
     const names = new Map<string, string>();
     const unread = new Map<string, number>();
     const store = async (batch: InboundItem[]): Promise<StoredMessage[]> => {
-      for (const contact of contactsOfBatch(batch.map((i) => i.data))) names.set(contact.number, contactNameAfter(names.get(contact.number), contact));
+      for (const contact of contactsOfBatch(batch.map((i) => i.data)))
+        names.set(contact.number, contactNameAfter(names.get(contact.number), contact));
       const stored = await storeInbound(db, batch, connections);
       const fresh = stored.filter((s) => s.isNew);
       for (const ticketId of new Set(fresh.map((s) => s.ticketId))) {
@@ -82,14 +106,36 @@ describe('store_inbound follows the inbound rules', () => {
     expect(second.map((s) => s.isNew)).toEqual([true, false, true, true]);
     expect(await contactNames(c.companyId)).toEqual(Object.fromEntries(names));
     // the replay gives its push name again: the upsert runs before the message is found stored
-    expect(names).toEqual(new Map([[ana, 'Ana'], [bruno, 'Bruno']]));
+    expect(names).toEqual(
+      new Map([
+        [ana, 'Ana'],
+        [bruno, 'Bruno'],
+      ]),
+    );
 
-    const tickets: Array<{ id: number; number: string; whatsappId: number; queueId: number | null; status: string; unreadMessages: number; lastMessage: string }> = await db.query(
+    const tickets: Array<{
+      id: number;
+      number: string;
+      whatsappId: number;
+      queueId: number | null;
+      status: string;
+      unreadMessages: number;
+      lastMessage: string;
+    }> = await db.query(
       `SELECT t.id, c.number, t."whatsappId", t."queueId", t.status, t."unreadMessages", t."lastMessage"
          FROM tickets.tickets t JOIN tickets.contacts c ON c.id = t."contactId" WHERE t."companyId" = $1 ORDER BY c.number = $2 DESC`,
       [c.companyId, ana],
     );
-    const messages: Array<{ id: string; ticketId: number; body: string; fromMe: boolean; ack: number; read: boolean; sentAt: Date; seq: string | null }> = await db.query(
+    const messages: Array<{
+      id: string;
+      ticketId: number;
+      body: string;
+      fromMe: boolean;
+      ack: number;
+      read: boolean;
+      sentAt: Date;
+      seq: string | null;
+    }> = await db.query(
       `SELECT id, "ticketId", body, "fromMe", ack, read, "sentAt", seq FROM tickets.messages WHERE "companyId" = $1 ORDER BY id`,
       [c.companyId],
     );
@@ -104,7 +150,9 @@ describe('store_inbound follows the inbound rules', () => {
     for (const m of messages) expect({ body: m.body, ack: m.ack, read: m.read }).toEqual({ body: m.body, ...initialStateOf(m) });
     for (const ticket of tickets) {
       expect(ticket.unreadMessages).toBe(unread.get(String(ticket.id)));
-      const last = lastMessageOf(messages.filter((m) => m.ticketId === ticket.id).map((m) => ({ ...m, seq: m.seq === null ? null : Number(m.seq) })));
+      const last = lastMessageOf(
+        messages.filter((m) => m.ticketId === ticket.id).map((m) => ({ ...m, seq: m.seq === null ? null : Number(m.seq) })),
+      );
       expect(ticket.lastMessage).toBe(last?.body);
     }
     expect(tickets.map((x) => [x.unreadMessages, x.lastMessage])).toEqual([
@@ -115,6 +163,8 @@ describe('store_inbound follows the inbound rules', () => {
 });
 
 async function contactNames(companyId: number): Promise<Record<string, string>> {
-  const rows: Array<{ number: string; name: string }> = await db.query(`SELECT number, name FROM tickets.contacts WHERE "companyId" = $1`, [companyId]);
+  const rows: Array<{ number: string; name: string }> = await db.query(`SELECT number, name FROM tickets.contacts WHERE "companyId" = $1`, [
+    companyId,
+  ]);
   return Object.fromEntries(rows.map((r) => [r.number, r.name]));
 }

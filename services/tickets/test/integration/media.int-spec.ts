@@ -30,9 +30,17 @@ async function conversation() {
 }
 
 /** The bytes the API serves at a message's mediaUrl, with the caller's token. */
-async function download(mediaUrl: string, token?: string): Promise<{ status: number; type: string | null; disposition: string | null; bytes: Buffer }> {
+async function download(
+  mediaUrl: string,
+  token?: string,
+): Promise<{ status: number; type: string | null; disposition: string | null; bytes: Buffer }> {
   const res = await fetch(new URL(mediaUrl, t.baseUrl), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    disposition: res.headers.get('content-disposition'),
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 describe('media both ways (POST /messages/{ticketId} multipart, GET /media/...)', () => {
@@ -56,8 +64,15 @@ describe('media both ways (POST /messages/{ticketId} multipart, GET /media/...)'
 
     const outbound: WaOutboundSend[] = [];
     for await (const m of sub) outbound.push(m.json());
-    expect(outbound[0]).toMatchObject({ to: from, body: 'Segue a foto', media: { mediaType: 'image', mimetype: 'image/png', fileName: 'foto_da_peca.png', size: photo.length } });
-    expect(outbound[1]).toMatchObject({ body: 'orcamento.pdf', media: { mediaType: 'application', mimetype: 'application/pdf', fileName: 'orcamento.pdf' } });
+    expect(outbound[0]).toMatchObject({
+      to: from,
+      body: 'Segue a foto',
+      media: { mediaType: 'image', mimetype: 'image/png', fileName: 'foto_da_peca.png', size: photo.length },
+    });
+    expect(outbound[1]).toMatchObject({
+      body: 'orcamento.pdf',
+      media: { mediaType: 'application', mimetype: 'application/pdf', fileName: 'orcamento.pdf' },
+    });
 
     const list = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
     const [image, doc] = list.body.messages.slice(-2);
@@ -76,7 +91,10 @@ describe('media both ways (POST /messages/{ticketId} multipart, GET /media/...)'
 
   it('serves a file only to signed-in users of its company (another company, by URL: 404; no token: 401)', async () => {
     const { c, admin, ticket } = await conversation();
-    const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, form: mediaForm([{ field: 'medias', name: 'a.png', data: pngFile() }]) });
+    const sent = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      form: mediaForm([{ field: 'medias', name: 'a.png', data: pngFile() }]),
+    });
     expect(sent.status).toBe(201);
     const other = await new TestCompany(t).user('admin');
     expect((await download(sent.body.mediaUrl, other.token)).status).toBe(404);
@@ -96,13 +114,29 @@ describe('media both ways (POST /messages/{ticketId} multipart, GET /media/...)'
       { name: 'grande.png', data: pngFile({ padTo: 16 * 1024 * 1024 + 100 }), type: 'image/png', status: 413 },
     ];
     for (const c of cases) {
-      const res = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, form: mediaForm([{ field: 'medias', ...c }, { field: 'medias', name: 'ok.png', data: pngFile() }]) });
-      expect({ name: c.name, status: res.status, error: res.body.error }).toEqual({ name: c.name, status: c.status, error: c.status === 413 ? 'ERR_PAYLOAD_TOO_LARGE' : 'ERR_VALIDATION' });
+      const res = await t.http.post(`/messages/${ticket.id}`, {
+        token: admin.token,
+        form: mediaForm([
+          { field: 'medias', ...c },
+          { field: 'medias', name: 'ok.png', data: pngFile() },
+        ]),
+      });
+      expect({ name: c.name, status: res.status, error: res.body.error }).toEqual({
+        name: c.name,
+        status: c.status,
+        error: c.status === 413 ? 'ERR_PAYLOAD_TOO_LARGE' : 'ERR_VALIDATION',
+      });
     }
     // a text file and an MP3 are taken
-    const text = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, form: mediaForm([{ field: 'medias', name: 'notas.txt', data: Buffer.from('linha 1\nlinha 2\n') }]) });
+    const text = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      form: mediaForm([{ field: 'medias', name: 'notas.txt', data: Buffer.from('linha 1\nlinha 2\n') }]),
+    });
     expect(text.body).toMatchObject({ mediaType: 'application', body: 'notas.txt' });
-    const audio = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, form: mediaForm([{ field: 'medias', name: 'gravacao.mp3', data: mp3File(), type: 'audio/mpeg' }]) });
+    const audio = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      form: mediaForm([{ field: 'medias', name: 'gravacao.mp3', data: mp3File(), type: 'audio/mpeg' }]),
+    });
     expect(audio.body).toMatchObject({ mediaType: 'audio', body: '' });
     // none of the refused sends left a message: only the inbound one, the text and the audio
     const list = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
@@ -148,13 +182,19 @@ describe('media both ways (POST /messages/{ticketId} multipart, GET /media/...)'
 
   it("removes a ticket's files with the ticket, and a contact's with the contact", async () => {
     const { admin, ticket } = await conversation();
-    const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, form: mediaForm([{ field: 'medias', name: 'a.png', data: pngFile() }]) });
+    const sent = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      form: mediaForm([{ field: 'medias', name: 'a.png', data: pngFile() }]),
+    });
     expect((await download(sent.body.mediaUrl, admin.token)).status).toBe(200);
     expect((await t.http.delete(`/tickets/${ticket.id}`, { token: admin.token })).status).toBeLessThan(300);
     expect((await download(sent.body.mediaUrl, admin.token)).status).toBe(404);
 
     const other = await conversation();
-    const doc = await t.http.post(`/messages/${other.ticket.id}`, { token: other.admin.token, form: mediaForm([{ field: 'medias', name: 'b.pdf', data: pdfFile() }]) });
+    const doc = await t.http.post(`/messages/${other.ticket.id}`, {
+      token: other.admin.token,
+      form: mediaForm([{ field: 'medias', name: 'b.pdf', data: pdfFile() }]),
+    });
     const contactId = (await t.http.get(`/tickets/${other.ticket.id}`, { token: other.admin.token })).body.contactId;
     expect((await t.http.delete(`/contacts/${contactId}`, { token: other.admin.token })).status).toBe(200);
     expect((await download(doc.body.mediaUrl, other.admin.token)).status).toBe(404);

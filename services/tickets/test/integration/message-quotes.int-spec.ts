@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sessionCommandSubject, TicketSubjects, WaSubjects, type MessageDto, type MessageEvent, type WaInboundMessage } from '@wa/contracts';
+import {
+  sessionCommandSubject,
+  TicketSubjects,
+  WaSubjects,
+  type MessageDto,
+  type MessageEvent,
+  type WaInboundMessage,
+} from '@wa/contracts';
 import { serve } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
 import { randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
@@ -35,7 +42,8 @@ function nextEvent(subject: string, matches: (m: MessageDto) => boolean): Promis
   })();
 }
 
-const pageOf = async (token: string, ticketId: number) => (await t.http.get(`/messages/${ticketId}`, { token })).body.messages as MessageDto[];
+const pageOf = async (token: string, ticketId: number) =>
+  (await t.http.get(`/messages/${ticketId}`, { token })).body.messages as MessageDto[];
 
 describe('the quoted message (quotedMsg) wherever a message leaves tickets', () => {
   it("an agent's reply to a customer's message answers, lists and announces quotedMsg with its body and contact", async () => {
@@ -49,7 +57,10 @@ describe('the quoted message (quotedMsg) wherever a message leaves tickets', () 
     expect(question.quotedMsg).toBeNull();
 
     const created = nextEvent(TicketSubjects.messageCreated(c.companyId, ticket.id), (m) => m.body === 'R$ 120,00');
-    const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'R$ 120,00', fromMe: true, read: true, mediaUrl: '', quotedMsg: { id: question.id } } });
+    const sent = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      body: { body: 'R$ 120,00', fromMe: true, read: true, mediaUrl: '', quotedMsg: { id: question.id } },
+    });
     expect(sent.status).toBe(201);
     const quoted = {
       id: question.id,
@@ -93,7 +104,8 @@ describe('the quoted message (quotedMsg) wherever a message leaves tickets', () 
     const from = randomNumber();
     await c.inbound(conn.id, from, 'oi');
     const ticket = (await ticketOfNumber(t, admin.token, from)) as { id: number };
-    const ours = (await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'Podemos entregar amanhã?' } })).body as MessageDto;
+    const ours = (await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'Podemos entregar amanhã?' } }))
+      .body as MessageDto;
 
     const created = nextEvent(TicketSubjects.messageCreated(c.companyId, ticket.id), (m) => m.body === 'Sim, pode ser');
     const reply: WaInboundMessage = {
@@ -109,7 +121,9 @@ describe('the quoted message (quotedMsg) wherever a message leaves tickets', () 
       timestamp: Date.now(),
       quotedWaMessageId: ours.wid,
     };
-    await t.bus.publish(WaSubjects.inbound(c.companyId, conn.id, from), reply, { msgId: WaSubjects.inboundMsgId(conn.id, reply.waMessageId) });
+    await t.bus.publish(WaSubjects.inbound(c.companyId, conn.id, from), reply, {
+      msgId: WaSubjects.inboundMsgId(conn.id, reply.waMessageId),
+    });
     const event = await created;
     const quoted = { id: ours.id, body: 'Podemos entregar amanhã?', fromMe: true, mediaType: 'chat' };
     expect(event.message).toMatchObject({ body: 'Sim, pode ser', quotedMsgId: ours.id, quotedMsg: quoted });

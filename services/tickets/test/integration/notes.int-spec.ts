@@ -30,10 +30,21 @@ const listOf = async (token: string, ticket: { id: number; contactId: number }) 
 describe('ticket notes (spec 01: POST /ticket-notes, GET /ticket-notes/list, DELETE /ticket-notes/{id})', () => {
   it('adds notes by whoever sees the ticket, lists them newest first with their author, and deletes (author or admin)', async () => {
     const { admin, agent, ticket } = await conversation();
-    const first = await t.http.post('/ticket-notes', { token: agent.token, body: { note: 'Cliente pediu retorno às 15h', ticketId: ticket.id, contactId: ticket.contactId } });
+    const first = await t.http.post('/ticket-notes', {
+      token: agent.token,
+      body: { note: 'Cliente pediu retorno às 15h', ticketId: ticket.id, contactId: ticket.contactId },
+    });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ note: 'Cliente pediu retorno às 15h', ticketId: ticket.id, contactId: ticket.contactId, user: { id: agent.id, name: 'Bruno Agente' } });
-    const second = await t.http.post('/ticket-notes', { token: admin.token, body: { note: 'ok', ticketId: String(ticket.id), contactId: ticket.contactId } });
+    expect(first.body).toMatchObject({
+      note: 'Cliente pediu retorno às 15h',
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      user: { id: agent.id, name: 'Bruno Agente' },
+    });
+    const second = await t.http.post('/ticket-notes', {
+      token: admin.token,
+      body: { note: 'ok', ticketId: String(ticket.id), contactId: ticket.contactId },
+    });
     expect(second.status).toBe(201);
 
     const listed = await listOf(agent.token, ticket);
@@ -48,7 +59,7 @@ describe('ticket notes (spec 01: POST /ticket-notes, GET /ticket-notes/list, DEL
     expect((await t.http.delete(`/ticket-notes/${first.body.id}`, { token: admin.token })).body.error).toBe('ERR_NO_NOTE_FOUND');
   });
 
-  it('refuses a short or missing note, bad ids, and a contact that is not the ticket\'s, writing nothing', async () => {
+  it("refuses a short or missing note, bad ids, and a contact that is not the ticket's, writing nothing", async () => {
     const { admin, ticket } = await conversation();
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ note: 'x', ticketId: ticket.id, contactId: ticket.contactId }, 400, 'ERR_VALIDATION'],
@@ -61,9 +72,16 @@ describe('ticket notes (spec 01: POST /ticket-notes, GET /ticket-notes/list, DEL
     ];
     for (const [body, status, error] of cases) {
       const res = await t.http.post('/ticket-notes', { token: admin.token, body });
-      expect({ body: JSON.stringify(body).slice(0, 80), status: res.status, error: res.body.error }).toEqual({ body: JSON.stringify(body).slice(0, 80), status, error });
+      expect({ body: JSON.stringify(body).slice(0, 80), status: res.status, error: res.body.error }).toEqual({
+        body: JSON.stringify(body).slice(0, 80),
+        status,
+        error,
+      });
     }
-    const short = await t.http.post('/ticket-notes', { token: admin.token, body: { note: 'x', ticketId: ticket.id, contactId: ticket.contactId } });
+    const short = await t.http.post('/ticket-notes', {
+      token: admin.token,
+      body: { note: 'x', ticketId: ticket.id, contactId: ticket.contactId },
+    });
     expect(JSON.stringify(short.body)).toContain('Too Short!');
     expect((await listOf(admin.token, ticket)).body).toEqual([]);
     expect((await t.http.get(`/ticket-notes/list?ticketId=${ticket.id}`, { token: admin.token })).status).toBe(400);
@@ -72,16 +90,33 @@ describe('ticket notes (spec 01: POST /ticket-notes, GET /ticket-notes/list, DEL
   it("keeps notes to who may see the ticket, and company B reaches none of A's", async () => {
     const a = await conversation();
     const b = await conversation();
-    const note = await t.http.post('/ticket-notes', { token: a.admin.token, body: { note: 'segredo de A', ticketId: a.ticket.id, contactId: a.ticket.contactId } });
+    const note = await t.http.post('/ticket-notes', {
+      token: a.admin.token,
+      body: { note: 'segredo de A', ticketId: a.ticket.id, contactId: a.ticket.contactId },
+    });
     expect(note.status).toBe(201);
     // an agent of another queue of A
     const otherQueue = await newQueue(t, a.admin.token);
     const outsider = await a.c.user('user', [otherQueue.id]);
     expect((await listOf(outsider.token, a.ticket)).status).toBe(403);
-    expect((await t.http.post('/ticket-notes', { token: outsider.token, body: { note: 'intrusão', ticketId: a.ticket.id, contactId: a.ticket.contactId } })).status).toBe(403);
+    expect(
+      (
+        await t.http.post('/ticket-notes', {
+          token: outsider.token,
+          body: { note: 'intrusão', ticketId: a.ticket.id, contactId: a.ticket.contactId },
+        })
+      ).status,
+    ).toBe(403);
     // company B, by id
     expect((await listOf(b.admin.token, a.ticket)).status).toBe(404);
-    expect((await t.http.post('/ticket-notes', { token: b.admin.token, body: { note: 'intrusão', ticketId: a.ticket.id, contactId: a.ticket.contactId } })).status).toBe(404);
+    expect(
+      (
+        await t.http.post('/ticket-notes', {
+          token: b.admin.token,
+          body: { note: 'intrusão', ticketId: a.ticket.id, contactId: a.ticket.contactId },
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.http.delete(`/ticket-notes/${note.body.id}`, { token: b.admin.token })).status).toBe(404);
     expect((await listOf(a.admin.token, a.ticket)).body.map((n: { note: string }) => n.note)).toEqual(['segredo de A']);
   });

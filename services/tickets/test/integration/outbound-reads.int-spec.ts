@@ -116,7 +116,10 @@ function memoryWatch() {
   }, 5);
   return () => {
     clearInterval(timer);
-    return { rssMB: Math.round((rss - before.rss) / 1048576), heapMB: Math.round((heap - before.heapUsed - before.arrayBuffers) / 1048576) };
+    return {
+      rssMB: Math.round((rss - before.rss) / 1048576),
+      heapMB: Math.round((heap - before.heapUsed - before.arrayBuffers) / 1048576),
+    };
   };
 }
 
@@ -145,7 +148,10 @@ async function integratedCompany(path: string) {
   const c = new TestCompany(t);
   const admin = await c.user('admin');
   const queue = await newQueue(t, admin.token);
-  const made = await t.http.post('/queueIntegration', { token: admin.token, body: { type: 'webhook', name: `Fluxo ${path.slice(1)}`, urlN8N: `${peer.url}${path}` } });
+  const made = await t.http.post('/queueIntegration', {
+    token: admin.token,
+    body: { type: 'webhook', name: `Fluxo ${path.slice(1)}`, urlN8N: `${peer.url}${path}` },
+  });
   expect(made.status).toBe(201);
   expect((await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { integrationId: made.body.id } })).status).toBe(200);
   const conn = await c.connection({ queueIds: [queue.id] });
@@ -208,9 +214,21 @@ describe('a Dialogflow agent’s answer has a deadline', () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const queue = await newQueue(t, admin.token);
-    const key = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    const jsonContent = JSON.stringify({ type: 'service_account', project_id: 'loja-df', client_email: 'bot@loja-df.iam.gserviceaccount.com', private_key: key.privateKey });
-    const made = await t.http.post('/queueIntegration', { token: admin.token, body: { type: 'dialogflow', name: 'Atendente virtual', projectName: 'loja-df', language: 'pt-BR', jsonContent } });
+    const key = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const jsonContent = JSON.stringify({
+      type: 'service_account',
+      project_id: 'loja-df',
+      client_email: 'bot@loja-df.iam.gserviceaccount.com',
+      private_key: key.privateKey,
+    });
+    const made = await t.http.post('/queueIntegration', {
+      token: admin.token,
+      body: { type: 'dialogflow', name: 'Atendente virtual', projectName: 'loja-df', language: 'pt-BR', jsonContent },
+    });
     expect(made.status).toBe(201);
     expect((await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { integrationId: made.body.id } })).status).toBe(200);
     const conn = await c.connection({ queueIds: [queue.id] });
@@ -261,7 +279,10 @@ describe('a webhook receiver’s answer is read with a cap and a deadline', () =
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const conn = await c.connection();
-    const put = await t.http.put('/webhook-settings', { token: admin.token, body: { url: `${peer.url}/trickle-webhook`, secret: 'segredo-da-loja-123456', events: ['message.received'] } });
+    const put = await t.http.put('/webhook-settings', {
+      token: admin.token,
+      body: { url: `${peer.url}/trickle-webhook`, secret: 'segredo-da-loja-123456', events: ['message.received'] },
+    });
     expect(put.status).toBe(200);
     await c.inbound(conn.id, randomNumber(), 'quero comprar');
     // the dispatcher's deadline is 10 s

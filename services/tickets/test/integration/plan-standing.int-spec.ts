@@ -3,7 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { PlanSubjects, Subjects, type CompanyUpdatedEvent, type PlanChangedEvent, type PlanFlags, type ScheduleDto, type WaOutboundSend, WaSubjects } from '@wa/contracts';
+import {
+  PlanSubjects,
+  Subjects,
+  type CompanyUpdatedEvent,
+  type PlanChangedEvent,
+  type PlanFlags,
+  type ScheduleDto,
+  type WaOutboundSend,
+  WaSubjects,
+} from '@wa/contracts';
 import { TEST_REDIS_URL, waitFor } from '@wa/testing';
 import type { DataSource } from 'typeorm';
 import { newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
@@ -17,7 +26,15 @@ import { newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type
  * the model, the webhook receiver and auth are this test's own HTTP server, counting what it is asked.
  */
 
-const ALL: PlanFlags = { useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true };
+const ALL: PlanFlags = {
+  useCampaigns: true,
+  useKanban: true,
+  useOpenAi: true,
+  useIntegrations: true,
+  useSchedules: true,
+  useInternalChat: true,
+  useExternalApi: true,
+};
 const FAR = '2099-12-31';
 
 class Peer {
@@ -38,12 +55,21 @@ class Peer {
     req.on('end', () => {
       const path = req.url ?? '';
       this.calls.push(path);
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const asked = /^\/auth\/internal\/companies\/(\d+)\/api-access$/.exec(path);
       if (asked) {
         const c = this.companies.get(Number(asked[1]));
         if (!c) return json(404, { error: 'ERR_NOT_FOUND' });
-        return json(200, { companyId: Number(asked[1]), active: c.status && c.dueDate >= '2026-01-01', useExternalApi: c.plan.useExternalApi, plan: c.plan, status: c.status, dueDate: c.dueDate, planId: c.planId });
+        return json(200, {
+          companyId: Number(asked[1]),
+          active: c.status && c.dueDate >= '2026-01-01',
+          useExternalApi: c.plan.useExternalApi,
+          plan: c.plan,
+          status: c.status,
+          dueDate: c.dueDate,
+          planId: c.planId,
+        });
       }
       if (path.startsWith('/flow')) return json(200, { reply: 'Olá do fluxo' });
       if (path.startsWith('/model/')) {
@@ -104,7 +130,10 @@ const at = () => new Date((clock = Math.max(Date.now(), clock + 1))).toISOString
 /** billing's `plan.updated`; waits until tickets' copy has it. */
 async function plan(id: number, flags: Partial<PlanFlags> = {}): Promise<void> {
   const p = { ...ALL, ...flags };
-  const event: PlanChangedEvent = { plan: { id, name: `Plano ${id}`, users: 0, connections: 0, queues: 0, value: 0, isPublic: true, trialDays: 0, ...p }, at: at() };
+  const event: PlanChangedEvent = {
+    plan: { id, name: `Plano ${id}`, users: 0, connections: 0, queues: 0, value: 0, isPublic: true, trialDays: 0, ...p },
+    at: at(),
+  };
   await t.bus.publish(PlanSubjects.updated(id), event, { msgId: `test-plan:${id}:${event.at}` });
   await waitFor(async () => {
     const [row] = await db.query(`SELECT flags FROM tickets.plans WHERE id = $1`, [id]);
@@ -114,10 +143,20 @@ async function plan(id: number, flags: Partial<PlanFlags> = {}): Promise<void> {
 
 /** auth's `company.updated`; waits until tickets' copy has it. */
 async function standing(c: TestCompany, planId: number, fields: { status?: boolean; dueDate?: string } = {}): Promise<void> {
-  const event: CompanyUpdatedEvent = { companyId: c.companyId, name: `Empresa ${c.companyId}`, planId, status: fields.status ?? true, dueDate: fields.dueDate ?? FAR, at: at() };
+  const event: CompanyUpdatedEvent = {
+    companyId: c.companyId,
+    name: `Empresa ${c.companyId}`,
+    planId,
+    status: fields.status ?? true,
+    dueDate: fields.dueDate ?? FAR,
+    at: at(),
+  };
   await t.bus.publish(Subjects.companyUpdated(c.companyId), event, { msgId: `test-company:${c.companyId}:${event.at}` });
   await waitFor(async () => {
-    const [row] = await db.query(`SELECT status, "dueDate"::text AS "dueDate", "planId" FROM tickets.company_standings WHERE "companyId" = $1`, [c.companyId]);
+    const [row] = await db.query(
+      `SELECT status, "dueDate"::text AS "dueDate", "planId" FROM tickets.company_standings WHERE "companyId" = $1`,
+      [c.companyId],
+    );
     return row && row.status === event.status && row.dueDate === event.dueDate && row.planId === planId ? true : undefined;
   });
 }
@@ -134,7 +173,9 @@ async function botOutcome(c: TestCompany, from: string): Promise<{ said: string[
         [c.companyId, from],
       );
       if (!row) return undefined;
-      const said = (await db.query(`SELECT body FROM tickets.messages WHERE "ticketId" = $1 AND "fromMe" ORDER BY id`, [row.id])).map((m: { body: string }) => m.body);
+      const said = (await db.query(`SELECT body FROM tickets.messages WHERE "ticketId" = $1 AND "fromMe" ORDER BY id`, [row.id])).map(
+        (m: { body: string }) => m.body,
+      );
       const handedOver = row.botState?.step === 'done';
       return said.length > 0 || handedOver ? { said, handedOver, queueId: row.queueId as number | null } : undefined;
     },
@@ -146,7 +187,10 @@ async function flowCompany() {
   const c = new TestCompany(t);
   const admin = await c.user('admin');
   const queue = await newQueue(t, admin.token);
-  const made = await t.http.post('/queueIntegration', { token: admin.token, body: { type: 'webhook', name: 'Fluxo da loja', urlN8N: `${peer.url}/flow/${c.companyId}` } });
+  const made = await t.http.post('/queueIntegration', {
+    token: admin.token,
+    body: { type: 'webhook', name: 'Fluxo da loja', urlN8N: `${peer.url}/flow/${c.companyId}` },
+  });
   expect(made.status).toBe(201);
   expect((await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { integrationId: made.body.id } })).status).toBe(200);
   const conn = await c.connection({ queueIds: [queue.id] });
@@ -157,7 +201,10 @@ async function promptCompany() {
   const c = new TestCompany(t);
   const admin = await c.user('admin');
   const queue = await newQueue(t, admin.token);
-  const made = await t.http.post('/prompt', { token: admin.token, body: { name: 'Assistente', prompt: 'Você é o assistente da loja. Responda em poucas palavras.', queueId: queue.id } });
+  const made = await t.http.post('/prompt', {
+    token: admin.token,
+    body: { name: 'Assistente', prompt: 'Você é o assistente da loja. Responda em poucas palavras.', queueId: queue.id },
+  });
   expect(made.status).toBe(201);
   const conn = await c.connection({ queueIds: [queue.id] });
   return { c, admin, queue, conn };
@@ -177,7 +224,9 @@ async function botAfterWitness(c: TestCompany, from: string): Promise<{ said: st
     [c.companyId, from],
   );
   expect(row).toBeDefined();
-  const said = (await db.query(`SELECT body FROM tickets.messages WHERE "ticketId" = $1 AND "fromMe" ORDER BY id`, [row.id])).map((m: { body: string }) => m.body);
+  const said = (await db.query(`SELECT body FROM tickets.messages WHERE "ticketId" = $1 AND "fromMe" ORDER BY id`, [row.id])).map(
+    (m: { body: string }) => m.body,
+  );
   return { said, botState: row.botState };
 }
 
@@ -362,10 +411,14 @@ describe('scheduled sends and webhooks hold off too', () => {
     await plan(planId);
     await standing(c, planId);
     const hook = `/hook/${c.companyId}`;
-    const put = await t.http.put('/webhook-settings', { token: admin.token, body: { url: `${peer.url}${hook}`, secret: 'segredo-da-loja-123456', events: ['message.received'] } });
+    const put = await t.http.put('/webhook-settings', {
+      token: admin.token,
+      body: { url: `${peer.url}${hook}`, secret: 'segredo-da-loja-123456', events: ['message.received'] },
+    });
     expect(put.status).toBe(200);
     type Delivery = { status: string; attempts: number; lastError: string | null };
-    const deliveries = async (): Promise<Delivery[]> => (await t.http.get('/webhook-deliveries', { token: admin.token })).body.deliveries as Delivery[];
+    const deliveries = async (): Promise<Delivery[]> =>
+      (await t.http.get('/webhook-deliveries', { token: admin.token })).body.deliveries as Delivery[];
 
     await c.inbound(conn.id, randomNumber(), 'quero comprar');
     await waitFor(async () => ((await deliveries()).some((d) => d.status === 'delivered') ? true : undefined), { timeoutMs: 10_000 });

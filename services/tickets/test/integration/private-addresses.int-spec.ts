@@ -22,8 +22,23 @@ describe('webhooks and private addresses (WEBHOOK_ALLOW_PRIVATE off)', () => {
   it('refuses a URL on loopback, a private network, link-local (cloud metadata) or a name resolving to them', async () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
-    for (const url of ['http://127.0.0.1:8080/h', 'http://localhost/h', 'http://10.1.2.3/h', 'http://192.168.0.10/h', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/h', 'http://[fe80::1]/h', 'http://0.0.0.0/h']) {
-      refusedAsPrivate(await t.http.put('/webhook-settings', { token: admin.token, body: { url, secret: 'segredo-da-loja-123456', events: ['message.received'] } }), url);
+    for (const url of [
+      'http://127.0.0.1:8080/h',
+      'http://localhost/h',
+      'http://10.1.2.3/h',
+      'http://192.168.0.10/h',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/h',
+      'http://[fe80::1]/h',
+      'http://0.0.0.0/h',
+    ]) {
+      refusedAsPrivate(
+        await t.http.put('/webhook-settings', {
+          token: admin.token,
+          body: { url, secret: 'segredo-da-loja-123456', events: ['message.received'] },
+        }),
+        url,
+      );
     }
     expect((await t.http.get('/webhook-settings', { token: admin.token })).body.url).toBeNull();
   });
@@ -39,14 +54,26 @@ describe('queue integrations and private addresses (WEBHOOK_ALLOW_PRIVATE off)',
       ['typebot', 'http://169.254.169.254/latest/meta-data'],
       ['webhook', 'http://localhost/h'],
     ]) {
-      refusedAsPrivate(await t.http.post('/queueIntegration', { token: admin.token, body: { type, name: `Fluxo ${type}`, urlN8N, typebotSlug: 'atendimento' } }), urlN8N);
+      refusedAsPrivate(
+        await t.http.post('/queueIntegration', {
+          token: admin.token,
+          body: { type, name: `Fluxo ${type}`, urlN8N, typebotSlug: 'atendimento' },
+        }),
+        urlN8N,
+      );
     }
     expect((await t.http.get('/queueIntegration', { token: admin.token })).body).toMatchObject({ queueIntegrations: [], count: 0 });
 
     // one on a public address is kept; moving it into the platform's network is refused and leaves it as it was
-    const kept = await t.http.post('/queueIntegration', { token: admin.token, body: { type: 'webhook', name: 'Fluxo público', urlN8N: 'http://8.8.8.8/hook' } });
+    const kept = await t.http.post('/queueIntegration', {
+      token: admin.token,
+      body: { type: 'webhook', name: 'Fluxo público', urlN8N: 'http://8.8.8.8/hook' },
+    });
     expect(kept.status).toBe(201);
-    refusedAsPrivate(await t.http.put(`/queueIntegration/${kept.body.id}`, { token: admin.token, body: { urlN8N: 'http://10.1.2.3/hook' } }), 'http://10.1.2.3/hook');
+    refusedAsPrivate(
+      await t.http.put(`/queueIntegration/${kept.body.id}`, { token: admin.token, body: { urlN8N: 'http://10.1.2.3/hook' } }),
+      'http://10.1.2.3/hook',
+    );
     expect((await t.http.get(`/queueIntegration/${kept.body.id}`, { token: admin.token })).body.urlN8N).toBe('http://8.8.8.8/hook');
   });
 });

@@ -45,14 +45,19 @@ describe('queue options: the chatbot tree (spec 02 "Queue options")', () => {
     // the same number twice on a level is refused; on another level it is fine
     const twice = await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '1', title: 'Outro' } });
     expect(twice.status).toBe(400);
-    expect(twice.body).toMatchObject({ error: 'ERR_VALIDATION', details: [{ field: 'option', messages: ['Esta opção já existe neste nível'] }] });
+    expect(twice.body).toMatchObject({
+      error: 'ERR_VALIDATION',
+      details: [{ field: 'option', messages: ['Esta opção já existe neste nível'] }],
+    });
     const renumbered = await t.http.put(`/queue-options/${first.id}`, { token: admin.token, body: { option: '3', title: '  Vendas  ' } });
     expect(renumbered.body).toMatchObject({ id: first.id, option: '3', title: 'Vendas' });
     expect((await t.http.put(`/queue-options/${first.id}`, { token: admin.token, body: { option: '2' } })).status).toBe(400);
 
     // deleting a branch takes its sub-options with it
     expect((await t.http.delete(`/queue-options/${second.id}`, { token: admin.token })).status).toBe(200);
-    expect((await t.http.get(`/queue-options?queueId=${queue.id}`, { token: admin.token })).body.map((o: Option) => o.title)).toEqual(['Vendas']);
+    expect((await t.http.get(`/queue-options?queueId=${queue.id}`, { token: admin.token })).body.map((o: Option) => o.title)).toEqual([
+      'Vendas',
+    ]);
     expect((await t.http.put(`/queue-options/${boleto.id}`, { token: admin.token, body: { title: 'x' } })).status).toBe(404);
     // and deleting the queue takes its tree
     expect((await t.http.delete(`/queue/${queue.id}`, { token: admin.token })).status).toBe(200);
@@ -67,11 +72,19 @@ describe('queue options: the chatbot tree (spec 02 "Queue options")', () => {
     const other = new TestCompany(t);
     const otherAdmin = await other.user('admin');
     const otherQueue = await newQueue(t, otherAdmin.token);
-    const mine = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '1', title: 'Suporte' } })).body as Option;
+    const mine = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '1', title: 'Suporte' } }))
+      .body as Option;
 
     const bad = async (body: Record<string, unknown>, field: string) => {
-      const res = await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '5', title: 'Ok', ...body } });
-      expect({ status: res.status, error: res.body.error, fields: (res.body.details ?? []).map((d: { field: string }) => d.field) }).toEqual({
+      const res = await t.http.post('/queue-options', {
+        token: admin.token,
+        body: { queueId: queue.id, option: '5', title: 'Ok', ...body },
+      });
+      expect({
+        status: res.status,
+        error: res.body.error,
+        fields: (res.body.details ?? []).map((d: { field: string }) => d.field),
+      }).toEqual({
         status: 400,
         error: 'ERR_VALIDATION',
         fields: [field],
@@ -88,25 +101,42 @@ describe('queue options: the chatbot tree (spec 02 "Queue options")', () => {
 
     // an agent does not manage the tree
     expect((await t.http.get(`/queue-options?queueId=${queue.id}`, { token: agent.token })).status).toBe(403);
-    expect((await t.http.post('/queue-options', { token: agent.token, body: { queueId: queue.id, option: '2', title: 'x' } })).status).toBe(403);
+    expect((await t.http.post('/queue-options', { token: agent.token, body: { queueId: queue.id, option: '2', title: 'x' } })).status).toBe(
+      403,
+    );
 
     // another company's admin sees and touches nothing of it, and cannot hang options on it
     expect((await t.http.get(`/queue-options?queueId=${queue.id}`, { token: otherAdmin.token })).status).toBe(404);
     expect((await t.http.put(`/queue-options/${mine.id}`, { token: otherAdmin.token, body: { title: 'tomado' } })).status).toBe(404);
     expect((await t.http.delete(`/queue-options/${mine.id}`, { token: otherAdmin.token })).status).toBe(404);
-    const hung = await t.http.post('/queue-options', { token: otherAdmin.token, body: { queueId: otherQueue.id, parentId: mine.id, option: '1', title: 'x' } });
+    const hung = await t.http.post('/queue-options', {
+      token: otherAdmin.token,
+      body: { queueId: otherQueue.id, parentId: mine.id, option: '1', title: 'x' },
+    });
     expect(hung.status).toBe(400);
-    expect((await t.http.post('/queue-options', { token: admin.token, body: { queueId: otherQueue.id, option: '1', title: 'x' } })).status).toBe(404);
-    expect((await t.http.get(`/queue-options?queueId=${queue.id}`, { token: admin.token })).body.map((o: Option) => o.title)).toEqual(['Suporte']);
+    expect(
+      (await t.http.post('/queue-options', { token: admin.token, body: { queueId: otherQueue.id, option: '1', title: 'x' } })).status,
+    ).toBe(404);
+    expect((await t.http.get(`/queue-options?queueId=${queue.id}`, { token: admin.token })).body.map((o: Option) => o.title)).toEqual([
+      'Suporte',
+    ]);
   });
   it('a queue and an option each carry a file (POST/DELETE …/media-upload), served to the company only and gone with them', async () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const agent = await c.user('user');
     const queue = await newQueue(t, admin.token);
-    const option = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '1', title: 'Cardápio' } })).body as Option;
-    const sub = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, parentId: option.id, option: '1', title: 'Bebidas' } })).body as Option;
-    const upload = (path: string, token: string, name: string, data: Buffer, type?: string) => t.http.post(path, { token, form: mediaForm([{ field: 'file', name, data, type }]) });
+    const option = (
+      await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '1', title: 'Cardápio' } })
+    ).body as Option;
+    const sub = (
+      await t.http.post('/queue-options', {
+        token: admin.token,
+        body: { queueId: queue.id, parentId: option.id, option: '1', title: 'Bebidas' },
+      })
+    ).body as Option;
+    const upload = (path: string, token: string, name: string, data: Buffer, type?: string) =>
+      t.http.post(path, { token, form: mediaForm([{ field: 'file', name, data, type }]) });
     const fetchFile = (path: string, token: string) => fetch(new URL(path, t.baseUrl), { headers: { authorization: `Bearer ${token}` } });
 
     const queueFile = await upload(`/queue/${queue.id}/media-upload`, admin.token, 'Boas vindas.png', pngFile(), 'image/png');
@@ -123,20 +153,38 @@ describe('queue options: the chatbot tree (spec 02 "Queue options")', () => {
     expect(Buffer.from(await (await fetchFile(optionFile.body.mediaPath, admin.token)).arrayBuffer()).equals(pdfFile('menu'))).toBe(true);
 
     // refused: no file, a file that is not what it says, an agent, another company's option
-    expect((await t.http.post(`/queue-options/${option.id}/media-upload`, { token: admin.token, form: mediaForm([]) })).body.details).toEqual([{ field: 'file', messages: ['Obrigatório'] }]);
-    expect((await upload(`/queue/${queue.id}/media-upload`, admin.token, 'foto.png', pdfFile(), 'image/png')).body.error).toBe('ERR_VALIDATION');
+    expect(
+      (await t.http.post(`/queue-options/${option.id}/media-upload`, { token: admin.token, form: mediaForm([]) })).body.details,
+    ).toEqual([{ field: 'file', messages: ['Obrigatório'] }]);
+    expect((await upload(`/queue/${queue.id}/media-upload`, admin.token, 'foto.png', pdfFile(), 'image/png')).body.error).toBe(
+      'ERR_VALIDATION',
+    );
     expect((await upload(`/queue/${queue.id}/media-upload`, agent.token, 'foto.png', pngFile(), 'image/png')).status).toBe(403);
-    expect((await upload(`/queue-options/${option.id}/media-upload`, (await new TestCompany(t).user('admin')).token, 'x.png', pngFile(), 'image/png')).status).toBe(404);
+    expect(
+      (
+        await upload(
+          `/queue-options/${option.id}/media-upload`,
+          (await new TestCompany(t).user('admin')).token,
+          'x.png',
+          pngFile(),
+          'image/png',
+        )
+      ).status,
+    ).toBe(404);
 
     // removed from the queue: the file is gone; the branch deleted: both its files are gone
-    expect((await t.http.delete(`/queue/${queue.id}/media-upload`, { token: admin.token })).body).toMatchObject({ mediaPath: null, mediaName: null });
+    expect((await t.http.delete(`/queue/${queue.id}/media-upload`, { token: admin.token })).body).toMatchObject({
+      mediaPath: null,
+      mediaName: null,
+    });
     expect((await fetchFile(queueFile.body.mediaPath, admin.token)).status).toBe(404);
     expect((await t.http.delete(`/queue-options/${option.id}`, { token: admin.token })).status).toBe(200);
     expect((await fetchFile(optionFile.body.mediaPath, admin.token)).status).toBe(404);
     expect((await fetchFile(subFile.body.mediaPath, admin.token)).status).toBe(404);
 
     // a queue deleted takes its file and its options' files
-    const again = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '2', title: 'Outro' } })).body as Option;
+    const again = (await t.http.post('/queue-options', { token: admin.token, body: { queueId: queue.id, option: '2', title: 'Outro' } }))
+      .body as Option;
     const kept = await upload(`/queue-options/${again.id}/media-upload`, admin.token, 'b.png', pngFile(), 'image/png');
     const own = await upload(`/queue/${queue.id}/media-upload`, admin.token, 'c.png', pngFile(), 'image/png');
     expect((await t.http.delete(`/queue/${queue.id}`, { token: admin.token })).status).toBe(200);
@@ -160,7 +208,9 @@ describe('a queue’s working hours (spec 02 "Queue": schedules)', () => {
     expect(saved.status).toBe(200);
     expect(saved.body.schedules.map((d: { weekdayEn: string }) => d.weekdayEn)).toEqual(['sunday', 'monday', 'saturday']);
     // another edit keeps them
-    expect((await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { greetingMessage: 'Olá!' } })).body.schedules).toHaveLength(3);
+    expect((await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { greetingMessage: 'Olá!' } })).body.schedules).toHaveLength(
+      3,
+    );
 
     const refused = async (schedules: unknown, message: string) => {
       const res = await t.http.put(`/queue/${queue.id}`, { token: admin.token, body: { schedules } });
@@ -174,7 +224,10 @@ describe('a queue’s working hours (spec 02 "Queue": schedules)', () => {
     await refused('todo dia', 'schedules');
     expect((await t.http.get(`/queue/${queue.id}`, { token: admin.token })).body.schedules).toHaveLength(3);
     // a new queue may come with them
-    const made = await t.http.post('/queue', { token: admin.token, body: { name: `Horário ${Date.now()}`, color: '#0a0b0c', schedules: [week[1]] } });
+    const made = await t.http.post('/queue', {
+      token: admin.token,
+      body: { name: `Horário ${Date.now()}`, color: '#0a0b0c', schedules: [week[1]] },
+    });
     expect(made.body.schedules).toEqual([week[1]]);
   });
 });

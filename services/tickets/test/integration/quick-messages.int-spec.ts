@@ -27,7 +27,8 @@ describe('quick messages (spec 02 §7 "Quick messages")', () => {
     const shared = await create(admin.token, { shortcode: 'bomdia', message: 'Bom dia {{firstName}}!', geral: 1 });
     const own = await create(agent.token, { shortcode: 'pix', message: 'Nossa chave Pix é ...', isMedia: false, mediaPath: '' });
     await create(other.token, { shortcode: 'privado', message: 'só meu' });
-    for (let i = 0; i < 22; i++) await create(admin.token, { shortcode: `item${String(i).padStart(2, '0')}`, message: `texto ${i}`, geral: true });
+    for (let i = 0; i < 22; i++)
+      await create(admin.token, { shortcode: `item${String(i).padStart(2, '0')}`, message: `texto ${i}`, geral: true });
 
     const first = await t.http.get('/quick-messages?pageNumber=1', { token: agent.token });
     expect(first.status).toBe(200);
@@ -43,16 +44,26 @@ describe('quick messages (spec 02 §7 "Quick messages")', () => {
     // the admin sees every one of the company's
     expect((await t.http.get('/quick-messages/list', { token: admin.token })).body).toHaveLength(25);
     // search by shortcode or text, with LIKE's wildcards taken literally
-    expect((await t.http.get('/quick-messages?searchParam=PIX', { token: agent.token })).body.records.map((r: { id: number }) => r.id)).toEqual([own.id]);
-    expect((await t.http.get(`/quick-messages?searchParam=${encodeURIComponent('{{firstName}}')}`, { token: agent.token })).body.records.map((r: { id: number }) => r.id)).toEqual([shared.id]);
+    expect(
+      (await t.http.get('/quick-messages?searchParam=PIX', { token: agent.token })).body.records.map((r: { id: number }) => r.id),
+    ).toEqual([own.id]);
+    expect(
+      (await t.http.get(`/quick-messages?searchParam=${encodeURIComponent('{{firstName}}')}`, { token: agent.token })).body.records.map(
+        (r: { id: number }) => r.id,
+      ),
+    ).toEqual([shared.id]);
     expect((await t.http.get('/quick-messages?searchParam=%25', { token: agent.token })).body.records).toEqual([]);
     // the original client's list call
     const list = await t.http.get(`/quick-messages/list?companyId=${c.companyId}&userId=${agent.id}`, { token: agent.token });
     expect(list.body.map((r: { shortcode: string }) => r.shortcode).slice(0, 3)).toEqual(['bomdia', 'item00', 'item01']);
 
     // the author edits theirs; an agent may not edit or delete a shared one made by the admin
-    expect((await t.http.put(`/quick-messages/${own.id}`, { token: agent.token, body: { message: 'Chave Pix: 123' } })).body).toMatchObject({ shortcode: 'pix', message: 'Chave Pix: 123' });
-    expect((await t.http.put(`/quick-messages/${own.id}`, { token: agent.token, body: { shortcode: null } })).body.error).toBe('ERR_VALIDATION');
+    expect((await t.http.put(`/quick-messages/${own.id}`, { token: agent.token, body: { message: 'Chave Pix: 123' } })).body).toMatchObject(
+      { shortcode: 'pix', message: 'Chave Pix: 123' },
+    );
+    expect((await t.http.put(`/quick-messages/${own.id}`, { token: agent.token, body: { shortcode: null } })).body.error).toBe(
+      'ERR_VALIDATION',
+    );
     const refused = await t.http.put(`/quick-messages/${shared.id}`, { token: agent.token, body: { message: 'mudado' } });
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 403, error: 'ERR_NO_PERMISSION' });
     expect((await t.http.delete(`/quick-messages/${shared.id}`, { token: agent.token })).status).toBe(403);
@@ -67,7 +78,14 @@ describe('quick messages (spec 02 §7 "Quick messages")', () => {
     const b = new TestCompany(t);
     const adminB = await b.user('admin');
     const mine = await create(adminA.token, { shortcode: 'segredo', message: 'de A', geral: true });
-    for (const body of [{}, { shortcode: '' }, { shortcode: 5 }, { shortcode: 'x'.repeat(101) }, { shortcode: 'ok', geral: 'yes' }, { shortcode: 'ok', message: { a: 1 } }]) {
+    for (const body of [
+      {},
+      { shortcode: '' },
+      { shortcode: 5 },
+      { shortcode: 'x'.repeat(101) },
+      { shortcode: 'ok', geral: 'yes' },
+      { shortcode: 'ok', message: { a: 1 } },
+    ]) {
       const res = await t.http.post('/quick-messages', { token: adminA.token, body });
       expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
     }
@@ -90,8 +108,12 @@ describe('quick messages (spec 02 §7 "Quick messages")', () => {
     const colleague = await c.user('user');
     const reply = await create(agent.token, { shortcode: 'catalogo', message: 'Segue o catálogo', geral: true });
     const upload = (token: string, name: string, data: Buffer, type?: string) =>
-      t.http.post(`/quick-messages/${reply.id}/media-upload`, { token, form: mediaForm([{ field: 'file', name, data, type }], { typeArch: 'quickMessage' }) });
-    const fetchFile = (path: string, token?: string) => fetch(new URL(path, t.baseUrl), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      t.http.post(`/quick-messages/${reply.id}/media-upload`, {
+        token,
+        form: mediaForm([{ field: 'file', name, data, type }], { typeArch: 'quickMessage' }),
+      });
+    const fetchFile = (path: string, token?: string) =>
+      fetch(new URL(path, t.baseUrl), { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
     const attached = await upload(agent.token, 'Catálogo 2026.pdf', pdfFile('catalogo'));
     expect(attached.status).toBe(200);
@@ -107,7 +129,10 @@ describe('quick messages (spec 02 §7 "Quick messages")', () => {
     expect((await fetchFile(attached.body.mediaPath, agent.token)).status).toBe(404);
     expect((await upload(agent.token, 'foto.png', pdfFile(), 'image/png')).body.error).toBe('ERR_VALIDATION');
     expect((await upload(colleague.token, 'x.png', pngFile())).status).toBe(403);
-    const none = await t.http.post(`/quick-messages/${reply.id}/media-upload`, { token: agent.token, form: mediaForm([], { typeArch: 'quickMessage' }) });
+    const none = await t.http.post(`/quick-messages/${reply.id}/media-upload`, {
+      token: agent.token,
+      form: mediaForm([], { typeArch: 'quickMessage' }),
+    });
     expect(none.body.details).toEqual([{ field: 'file', messages: ['Obrigatório'] }]);
     // a client cannot point mediaPath at a stored file
     const forged = await t.http.put(`/quick-messages/${reply.id}`, { token: admin.token, body: { mediaPath: `${c.companyId}/x/y.png` } });

@@ -27,7 +27,8 @@ async function setup(connection: { status?: string } = {}) {
   await c.inbound(conn.id, number, 'oi', { name: 'Joana Prado' });
   const first = await ticketOfNumber(t, admin.token, number);
   expect((await t.http.put(`/tickets/${first.id}`, { token: admin.token, body: { status: 'closed' } })).status).toBe(200);
-  if (connection.status) await c.connection({ id: conn.id, status: connection.status, updatedAt: new Date(Date.now() + 1000).toISOString() });
+  if (connection.status)
+    await c.connection({ id: conn.id, status: connection.status, updatedAt: new Date(Date.now() + 1000).toISOString() });
   return { c, admin, agent, conn, number, contactId: first.contact.id as number, closedTicketId: first.id as number };
 }
 
@@ -54,7 +55,13 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
     const sent = await outboundDuring(conn.id, async () => {
       const res = await schedule(agent.token, { body: 'Olá {{firstName}}, seu pedido saiu!', contactId, sendAt: inMs(1200) });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ status: 'PENDENTE', sentAt: null, contactId, contact: { name: 'Joana Prado', number }, userId: agent.id });
+      expect(res.body).toMatchObject({
+        status: 'PENDENTE',
+        sentAt: null,
+        contactId,
+        contact: { name: 'Joana Prado', number },
+        userId: agent.id,
+      });
       const id = res.body.id as number;
       first = await waitFor(async () => {
         const s = (await t.http.get(`/schedules/${id}`, { token: agent.token })).body as ScheduleDto;
@@ -87,7 +94,7 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
     expect((await t.http.get(`/schedules/${s.id}`, { token: agent.token })).status).toBe(404);
   });
 
-  it('many due at the same instant go out once each, into their contacts\' tickets; a company whose phone is down holds back none of another\'s', async () => {
+  it("many due at the same instant go out once each, into their contacts' tickets; a company whose phone is down holds back none of another's", async () => {
     const a = await setup();
     const down = await setup({ status: 'DISCONNECTED' });
     const second = randomNumber();
@@ -100,7 +107,10 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
       for (let i = 0; i < 24; i++) {
         const contactId = i % 2 === 0 ? a.contactId : (secondTicket.contact.id as number);
         mine.push((await schedule(a.admin.token, { body: `lote das 9 número ${i}`, contactId, sendAt: at })).body as ScheduleDto);
-        if (i % 4 === 0) theirs.push((await schedule(down.admin.token, { body: `fila parada ${i}`, contactId: down.contactId, sendAt: at })).body as ScheduleDto);
+        if (i % 4 === 0)
+          theirs.push(
+            (await schedule(down.admin.token, { body: `fila parada ${i}`, contactId: down.contactId, sendAt: at })).body as ScheduleDto,
+          );
       }
       await waitFor(async () => {
         const list = (await t.http.get('/schedules?searchParam=lote das 9', { token: a.admin.token })).body.schedules as ScheduleDto[];
@@ -112,7 +122,9 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
     for (const m of sent) byNumber.set(m.to, (byNumber.get(m.to) ?? 0) + 1);
     expect(Object.fromEntries(byNumber)).toEqual({ [a.number]: 12, [second]: 12 });
     // one ticket per contact: the second contact's own (still open), and one new for the first (closed before)
-    const tickets = new Set((await Promise.all(mine.map(async (s) => (await t.http.get(`/schedules/${s.id}`, { token: a.admin.token })).body.ticketId as number))));
+    const tickets = new Set(
+      await Promise.all(mine.map(async (s) => (await t.http.get(`/schedules/${s.id}`, { token: a.admin.token })).body.ticketId as number)),
+    );
     expect(tickets.size).toBe(2);
     expect(tickets.has(secondTicket.id as number)).toBe(true);
     const messages = (await t.http.get(`/messages/${secondTicket.id}`, { token: a.admin.token })).body.messages as Array<{ body: string }>;
@@ -135,7 +147,10 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
         const moved = (await schedule(admin.token, { body: 'mensagem movida', contactId, sendAt: inMs(800) })).body as ScheduleDto;
         const cancelled = (await schedule(admin.token, { body: 'mensagem cancelada', contactId, sendAt: inMs(800) })).body as ScheduleDto;
         const later = inMs(2500);
-        const put = await t.http.put(`/schedules/${moved.id}`, { token: admin.token, body: { sendAt: later, body: 'mensagem movida e editada' } });
+        const put = await t.http.put(`/schedules/${moved.id}`, {
+          token: admin.token,
+          body: { sendAt: later, body: 'mensagem movida e editada' },
+        });
         expect(put.status).toBe(200);
         expect(put.body).toMatchObject({ sendAt: later, body: 'mensagem movida e editada', status: 'PENDENTE' });
         expect((await t.http.delete(`/schedules/${cancelled.id}`, { token: admin.token })).status).toBe(200);
@@ -171,7 +186,8 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
   it('sends its picture (png/jpg/jpeg only) with the text as caption; the picture can be removed before', async () => {
     const { admin, conn, contactId } = await setup();
     const s = (await schedule(admin.token, { body: 'Segue o cardápio', contactId, sendAt: inMs(60_000) })).body as ScheduleDto;
-    const upload = (name: string, data: Buffer, type?: string) => t.http.post(`/schedules/${s.id}/media-upload`, { token: admin.token, form: mediaForm([{ field: 'file', name, data, type }]) });
+    const upload = (name: string, data: Buffer, type?: string) =>
+      t.http.post(`/schedules/${s.id}/media-upload`, { token: admin.token, form: mediaForm([{ field: 'file', name, data, type }]) });
     const pdf = await upload('cardapio.pdf', pdfFile('x'));
     expect({ status: pdf.status, error: pdf.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
     expect(JSON.stringify(pdf.body)).toContain('Apenas arquivos png, jpg e jpeg');
@@ -189,10 +205,13 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
       await waitFor(async () => (await t.http.get(`/schedules/${s.id}`, { token: admin.token })).body.status === 'ENVIADA');
     });
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ body: 'Segue o cardápio', media: { mediaType: 'image', mimetype: 'image/png', fileName: 'cardapio.png' } });
+    expect(sent[0]).toMatchObject({
+      body: 'Segue o cardápio',
+      media: { mediaType: 'image', mimetype: 'image/png', fileName: 'cardapio.png' },
+    });
   });
 
-  it('validates with the spec\'s texts, reads a time without offset on the company\'s clocks, pages and searches', async () => {
+  it("validates with the spec's texts, reads a time without offset on the company's clocks, pages and searches", async () => {
     const { admin, agent, contactId } = await setup();
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ body: 'oi', contactId, sendAt: inMs(60_000) }, 'Mensagem muito curta'],
@@ -209,13 +228,20 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
       expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
       expect(JSON.stringify(res.body)).toContain(text);
     }
-    expect((await schedule(admin.token, { body: 'mensagem ok', contactId: 999_999_999, sendAt: inMs(60_000) })).body.error).toBe('ERR_NO_CONTACT_FOUND');
+    expect((await schedule(admin.token, { body: 'mensagem ok', contactId: 999_999_999, sendAt: inMs(60_000) })).body.error).toBe(
+      'ERR_NO_CONTACT_FOUND',
+    );
     expect((await t.http.get('/schedules', { token: admin.token })).body).toEqual({ schedules: [], hasMore: false, count: 0 });
 
     // what a datetime-local field sends: 10:00 in São Paulo (the default time zone) is 13:00 UTC
     const local = await schedule(admin.token, { body: 'Lembrete da consulta', contactId, sendAt: '2030-01-15T10:00' });
     expect(local.body.sendAt).toBe('2030-01-15T13:00:00.000Z');
-    for (let i = 0; i < 41; i++) await schedule(agent.token, { body: `lembrete número ${i}`, contactId, sendAt: `2030-02-01T${String(8 + (i % 10)).padStart(2, '0')}:${String(i).padStart(2, '0')}` });
+    for (let i = 0; i < 41; i++)
+      await schedule(agent.token, {
+        body: `lembrete número ${i}`,
+        contactId,
+        sendAt: `2030-02-01T${String(8 + (i % 10)).padStart(2, '0')}:${String(i).padStart(2, '0')}`,
+      });
     const page1 = (await t.http.get('/schedules?pageNumber=1', { token: admin.token })).body;
     expect(page1).toMatchObject({ hasMore: true, count: 42 });
     expect(page1.schedules).toHaveLength(40);
@@ -225,7 +251,9 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
     expect((await t.http.get('/schedules', { token: agent.token })).body.count).toBe(41);
     expect((await t.http.get(`/schedules/${local.body.id}`, { token: agent.token })).status).toBe(404);
     // search by text or contact, and the calendar's range
-    expect((await t.http.get('/schedules?searchParam=CONSULTA', { token: admin.token })).body.schedules.map((s: ScheduleDto) => s.id)).toEqual([local.body.id]);
+    expect(
+      (await t.http.get('/schedules?searchParam=CONSULTA', { token: admin.token })).body.schedules.map((s: ScheduleDto) => s.id),
+    ).toEqual([local.body.id]);
     expect((await t.http.get('/schedules?searchParam=joana', { token: admin.token })).body.count).toBe(42);
     expect((await t.http.get('/schedules?searchParam=%25', { token: admin.token })).body.count).toBe(0);
     expect((await t.http.get('/schedules?from=2030-01-01T00:00&to=2030-01-31T00:00', { token: admin.token })).body.count).toBe(1);
@@ -241,10 +269,19 @@ describe('scheduled messages (spec 01 §3, §5, §7 "schedules")', () => {
     expect((await t.http.get(`/schedules/${mine.id}`, { token: adminB.token })).status).toBe(404);
     expect((await t.http.put(`/schedules/${mine.id}`, { token: adminB.token, body: { body: 'invadido!' } })).status).toBe(404);
     expect((await t.http.delete(`/schedules/${mine.id}`, { token: adminB.token })).status).toBe(404);
-    expect((await t.http.post(`/schedules/${mine.id}/media-upload`, { token: adminB.token, form: mediaForm([{ field: 'file', name: 'a.png', data: pngFile() }]) })).status).toBe(404);
+    expect(
+      (
+        await t.http.post(`/schedules/${mine.id}/media-upload`, {
+          token: adminB.token,
+          form: mediaForm([{ field: 'file', name: 'a.png', data: pngFile() }]),
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.http.get('/schedules', { token: adminB.token })).body.count).toBe(0);
     // nor schedule for A's contact
-    expect((await schedule(adminB.token, { body: 'para o contato de A', contactId, sendAt: inMs(60_000) })).body.error).toBe('ERR_NO_CONTACT_FOUND');
+    expect((await schedule(adminB.token, { body: 'para o contato de A', contactId, sendAt: inMs(60_000) })).body.error).toBe(
+      'ERR_NO_CONTACT_FOUND',
+    );
     expect((await t.http.get(`/schedules/${mine.id}`, { token: admin.token })).body.body).toBe('só da empresa A');
   });
 });

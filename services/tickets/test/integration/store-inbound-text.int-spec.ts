@@ -21,7 +21,11 @@ function createStatement(text: string): string {
 }
 
 /** Definitions compared as PostgreSQL prints them, line ends and trailing spaces aside. */
-const normalized = (def: string) => def.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '').trim();
+const normalized = (def: string) =>
+  def
+    .replace(/\r\n/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .trim();
 
 /**
  * `src/inbound/store-inbound.sql` is the function a database migrated to head runs: whoever changes the file
@@ -44,7 +48,9 @@ describe('tickets.store_inbound is the text of src/inbound/store-inbound.sql', (
   it('the migrated function’s definition is the file’s, created beside it in a scratch schema', async () => {
     const text = readFileSync(FILE, 'utf8');
     expect(text.split(NAME)).toHaveLength(2);
-    const [{ def: migrated }] = (await db.query(`SELECT pg_get_functiondef('tickets.store_inbound'::regproc) AS def`)) as Array<{ def: string }>;
+    const [{ def: migrated }] = (await db.query(`SELECT pg_get_functiondef('tickets.store_inbound'::regproc) AS def`)) as Array<{
+      def: string;
+    }>;
     const scratch = `store_inbound_check_${process.pid}`;
     // created and read in a transaction that is rolled back: nothing of the check stays
     const runner = db.createQueryRunner();
@@ -54,7 +60,9 @@ describe('tickets.store_inbound is the text of src/inbound/store-inbound.sql', (
       await runner.startTransaction();
       await runner.query(`CREATE SCHEMA ${scratch}`);
       await runner.query(text.replace(NAME, `${scratch}.store_inbound(`));
-      [{ def: fromFile }] = (await runner.query(`SELECT pg_get_functiondef('${scratch}.store_inbound'::regproc) AS def`)) as Array<{ def: string }>;
+      [{ def: fromFile }] = (await runner.query(`SELECT pg_get_functiondef('${scratch}.store_inbound'::regproc) AS def`)) as Array<{
+        def: string;
+      }>;
     } finally {
       await runner.rollbackTransaction();
       await runner.release();

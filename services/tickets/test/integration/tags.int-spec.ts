@@ -35,9 +35,20 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     await t.http.post('/tags', { token: admin.token, body: { name: 'Financeiro' } });
     expect((await t.http.post('/tags', { token: admin.token, body: { name: 'vip' } })).status).toBe(400);
     const page = await t.http.get('/tags', { token: admin.token });
-    expect(page.body).toMatchObject({ hasMore: false, tags: [{ name: 'Financeiro', ticketsCount: 0 }, { name: 'VIP', ticketsCount: 0 }] });
-    expect((await t.http.get('/tags?searchParam=fin', { token: admin.token })).body.tags.map((x: { name: string }) => x.name)).toEqual(['Financeiro']);
-    expect((await t.http.get('/tags/list', { token: admin.token })).body.map((x: { name: string }) => x.name)).toEqual(['Financeiro', 'VIP']);
+    expect(page.body).toMatchObject({
+      hasMore: false,
+      tags: [
+        { name: 'Financeiro', ticketsCount: 0 },
+        { name: 'VIP', ticketsCount: 0 },
+      ],
+    });
+    expect((await t.http.get('/tags?searchParam=fin', { token: admin.token })).body.tags.map((x: { name: string }) => x.name)).toEqual([
+      'Financeiro',
+    ]);
+    expect((await t.http.get('/tags/list', { token: admin.token })).body.map((x: { name: string }) => x.name)).toEqual([
+      'Financeiro',
+      'VIP',
+    ]);
     const edited = await t.http.put(`/tags/${vip.body.id}`, { token: admin.token, body: { name: 'Cliente VIP', kanban: 0 } });
     expect(edited.body).toMatchObject({ id: vip.body.id, name: 'Cliente VIP', kanban: 0, color: '#ff0000' });
     expect((await t.http.get(`/tags/${vip.body.id}`, { token: admin.token })).body.name).toBe('Cliente VIP');
@@ -62,22 +73,33 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     expect((await t.http.post('/tags', { token: admin.token, body: { name: 'Boa', color: 'url(javascript:x)' } })).status).toBe(400);
   });
 
-  it("tags a ticket (sync, put one, clear), shows them on the ticket and announces the ticket each time", async () => {
+  it('tags a ticket (sync, put one, clear), shows them on the ticket and announces the ticket each time', async () => {
     const { c, admin, agent, conn } = await company();
     const ticket = await ticketIn(c, conn.id, admin.token);
     const a = (await t.http.post('/tags', { token: admin.token, body: { name: 'Alpha' } })).body;
     const b = (await t.http.post('/tags', { token: admin.token, body: { name: 'Beta', color: '#00ff00' } })).body;
     const events = t.bus.connection.subscribe(`ticket.updated.${c.companyId}.${ticket.id}`, { max: 3, timeout: 10_000 });
 
-    const synced = await t.http.post('/tags/sync', { token: agent.token, body: { ticketId: ticket.id, tags: [{ id: b.id }, { id: a.id }] } });
+    const synced = await t.http.post('/tags/sync', {
+      token: agent.token,
+      body: { ticketId: ticket.id, tags: [{ id: b.id }, { id: a.id }] },
+    });
     expect(synced.status).toBe(200);
-    expect(synced.body.tags).toEqual([{ id: a.id, name: 'Alpha', color: '#A4CCCC' }, { id: b.id, name: 'Beta', color: '#00ff00' }]);
+    expect(synced.body.tags).toEqual([
+      { id: a.id, name: 'Alpha', color: '#A4CCCC' },
+      { id: b.id, name: 'Beta', color: '#00ff00' },
+    ]);
     const narrowed = await t.http.post('/tags/sync', { token: agent.token, body: { ticketId: ticket.id, tags: [{ id: b.id }] } });
     expect(narrowed.body.tags.map((x: { id: number }) => x.id)).toEqual([b.id]);
     const put = await t.http.put(`/ticket-tags/${ticket.id}/${a.id}`, { token: agent.token });
     expect(put.body.message).toBe('Ticket Tag Adicionado com Sucesso!');
-    expect((await t.http.get(`/tickets/u/${ticket.uuid}`, { token: agent.token })).body.tags.map((x: { name: string }) => x.name)).toEqual(['Alpha', 'Beta']);
-    expect((await t.http.get('/tags', { token: admin.token })).body.tags.map((x: { ticketsCount: number }) => x.ticketsCount)).toEqual([1, 1]);
+    expect((await t.http.get(`/tickets/u/${ticket.uuid}`, { token: agent.token })).body.tags.map((x: { name: string }) => x.name)).toEqual([
+      'Alpha',
+      'Beta',
+    ]);
+    expect((await t.http.get('/tags', { token: admin.token })).body.tags.map((x: { ticketsCount: number }) => x.ticketsCount)).toEqual([
+      1, 1,
+    ]);
 
     const tagLists: string[][] = [];
     for await (const m of events) tagLists.push((m.json() as { ticket: { tags: Array<{ name: string }> } }).ticket.tags.map((x) => x.name));
@@ -86,7 +108,11 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     // renaming a tag announces the live tickets carrying it, with the new name
     const renamed = t.bus.connection.subscribe(`ticket.updated.${c.companyId}.${ticket.id}`, { max: 1, timeout: 10_000 });
     expect((await t.http.put(`/tags/${a.id}`, { token: admin.token, body: { name: 'Alfa', color: '#123456' } })).status).toBe(200);
-    for await (const m of renamed) expect((m.json() as { ticket: { tags: Array<{ name: string; color: string }> } }).ticket.tags[0]).toMatchObject({ name: 'Alfa', color: '#123456' });
+    for await (const m of renamed)
+      expect((m.json() as { ticket: { tags: Array<{ name: string; color: string }> } }).ticket.tags[0]).toMatchObject({
+        name: 'Alfa',
+        color: '#123456',
+      });
 
     const cleared = await t.http.delete(`/ticket-tags/${ticket.id}`, { token: agent.token });
     expect(cleared.body).toMatchObject({ message: 'Ticket Tag Removido!', ticket: { tags: [] } });
@@ -98,7 +124,8 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
 
   it('lists tickets with their tags and filters by tags (every one selected) and, for admins, by users', async () => {
     const { c, admin, agent, conn } = await company();
-    const tag = async (name: string) => (await t.http.post('/tags', { token: admin.token, body: { name, color: '#112233' } })).body as { id: number };
+    const tag = async (name: string) =>
+      (await t.http.post('/tags', { token: admin.token, body: { name, color: '#112233' } })).body as { id: number };
     const [vip, late] = [await tag('VIP'), await tag('Atrasado')];
     const a = await ticketIn(c, conn.id, admin.token);
     const b = await ticketIn(c, conn.id, admin.token);
@@ -107,12 +134,16 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     await t.http.post('/tags/sync', { token: admin.token, body: { ticketId: a.id, tags: [vip] } });
     await t.http.post('/tags/sync', { token: admin.token, body: { ticketId: b.id, tags: [late] } });
     await t.http.post('/tags/sync', { token: admin.token, body: { ticketId: ab.id, tags: [vip, late] } });
-    const ids = async (query: string, token = admin.token) => ((await t.http.get(`/tickets?showAll=true&${query}`, { token })).body.tickets as Array<{ id: number }>).map((x) => x.id).sort();
+    const ids = async (query: string, token = admin.token) =>
+      ((await t.http.get(`/tickets?showAll=true&${query}`, { token })).body.tickets as Array<{ id: number }>).map((x) => x.id).sort();
 
     expect(await ids(`tags=${JSON.stringify([vip.id])}`)).toEqual([a.id, ab.id].sort());
     expect(await ids(`tags=${JSON.stringify([vip.id, late.id])}`)).toEqual([ab.id]);
     expect(await ids(`tags=${vip.id}&tags=${late.id}`)).toEqual([ab.id]);
-    const listed = (await t.http.get(`/tickets?showAll=true&tags=[${late.id}]`, { token: admin.token })).body.tickets as Array<{ id: number; tags: Array<{ name: string }> }>;
+    const listed = (await t.http.get(`/tickets?showAll=true&tags=[${late.id}]`, { token: admin.token })).body.tickets as Array<{
+      id: number;
+      tags: Array<{ name: string }>;
+    }>;
     expect(listed.find((x) => x.id === ab.id)?.tags.map((g) => g.name)).toEqual(['Atrasado', 'VIP']);
     expect((await t.http.get('/tickets?tags=[1,"x"]', { token: admin.token })).status).toBe(400);
 
@@ -120,7 +151,9 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     expect((await t.http.put(`/tickets/${b.id}`, { token: agent.token, body: { status: 'open' } })).status).toBe(200);
     expect(await ids(`users=${JSON.stringify([agent.id])}`)).toEqual([b.id]);
     // a ticket read by id, and an event of any change, carry the tags too
-    expect((await t.http.get(`/tickets/${b.id}`, { token: admin.token })).body.tags).toEqual([{ id: late.id, name: 'Atrasado', color: '#112233' }]);
+    expect((await t.http.get(`/tickets/${b.id}`, { token: admin.token })).body.tags).toEqual([
+      { id: late.id, name: 'Atrasado', color: '#112233' },
+    ]);
   });
 
   it("keeps companies apart: B can neither see A's tags nor put them on its tickets, nor tag A's tickets", async () => {
@@ -134,7 +167,9 @@ describe('tags (spec 01 §7, spec 02 §7: /tags, /tags/list, /tags/{id}, /tags/s
     expect((await t.http.delete(`/tags/${tagA.id}`, { token: b.admin.token })).status).toBe(404);
     expect((await t.http.get('/tags/list', { token: b.admin.token })).body).toEqual([]);
     expect((await t.http.put(`/ticket-tags/${ticketB.id}/${tagA.id}`, { token: b.admin.token })).body.error).toBe('ERR_NO_TAG_FOUND');
-    expect((await t.http.post('/tags/sync', { token: b.admin.token, body: { ticketId: ticketB.id, tags: [{ id: tagA.id }] } })).body.error).toBe('ERR_NO_TAG_FOUND');
+    expect(
+      (await t.http.post('/tags/sync', { token: b.admin.token, body: { ticketId: ticketB.id, tags: [{ id: tagA.id }] } })).body.error,
+    ).toBe('ERR_NO_TAG_FOUND');
     expect((await t.http.put(`/ticket-tags/${ticketA.id}/${tagA.id}`, { token: b.admin.token })).body.error).toBe('ERR_NO_TICKET_FOUND');
     expect((await t.http.delete(`/ticket-tags/${ticketA.id}`, { token: b.admin.token })).body.error).toBe('ERR_NO_TICKET_FOUND');
     expect((await t.http.post('/tags/sync', { token: b.admin.token, body: { ticketId: ticketA.id, tags: 'x' } })).status).toBe(400);

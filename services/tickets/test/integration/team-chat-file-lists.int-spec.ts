@@ -34,12 +34,18 @@ describe('team chat (spec 01 "Internal chat")', () => {
     const page = await t.http.get(`/chats/${chat.uuid}/messages`, { token: bruno.token });
     expect(page.body).toMatchObject({ count: 1, records: [{ message: 'bom dia' }] });
     const unread = await t.http.get(`/chats/${chat.id}`, { token: bruno.token });
-    expect(unread.body).toMatchObject({ lastMessage: 'bom dia', users: expect.arrayContaining([expect.objectContaining({ userId: bruno.id, unreads: 1 })]) });
+    expect(unread.body).toMatchObject({
+      lastMessage: 'bom dia',
+      users: expect.arrayContaining([expect.objectContaining({ userId: bruno.id, unreads: 1 })]),
+    });
     const read = await t.http.post(`/chats/${chat.id}/read`, { token: bruno.token, body: { userId: bruno.id } });
     expect(read.body.users).toEqual(expect.arrayContaining([expect.objectContaining({ userId: bruno.id, unreads: 0 })]));
     expect((await t.http.get('/chats', { token: bruno.token })).body).toMatchObject({ count: 1, records: [{ id: chat.id }] });
 
-    const changed = await t.http.put(`/chats/${chat.id}`, { token: ana.token, body: { title: 'Plantão noturno', users: [{ id: carla.id }] } });
+    const changed = await t.http.put(`/chats/${chat.id}`, {
+      token: ana.token,
+      body: { title: 'Plantão noturno', users: [{ id: carla.id }] },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.title).toBe('Plantão noturno');
     expect((changed.body.users as Array<{ userId: number }>).map((u) => u.userId).sort()).toEqual([ana.id, carla.id].sort());
@@ -58,13 +64,19 @@ describe('file lists (spec 02 "File list")', () => {
   it('makes a list with options, renames and reorders them, pages, and deletes; another company sees none of it', async () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
-    const created = await t.http.post('/files', { token: admin.token, body: { name: 'Catálogo', message: 'Segue o catálogo', options: [{ name: 'PDF' }, { name: 'Tabela' }] } });
+    const created = await t.http.post('/files', {
+      token: admin.token,
+      body: { name: 'Catálogo', message: 'Segue o catálogo', options: [{ name: 'PDF' }, { name: 'Tabela' }] },
+    });
     expect(created.status).toBe(201);
     const list = created.body as { id: number; options: Array<{ id: number; name: string }> };
     expect(list.options.map((o) => o.name)).toEqual(['PDF', 'Tabela']);
     const [pdf] = list.options as [{ id: number; name: string }];
 
-    const changed = await t.http.put(`/files/${list.id}`, { token: admin.token, body: { name: 'Catálogo 2026', options: [{ name: 'Preços' }, { id: pdf.id, name: 'PDF completo' }] } });
+    const changed = await t.http.put(`/files/${list.id}`, {
+      token: admin.token,
+      body: { name: 'Catálogo 2026', options: [{ name: 'Preços' }, { id: pdf.id, name: 'PDF completo' }] },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ name: 'Catálogo 2026', message: 'Segue o catálogo' });
     expect((changed.body.options as Array<{ id: number; name: string }>).map((o) => o.name)).toEqual(['Preços', 'PDF completo']);

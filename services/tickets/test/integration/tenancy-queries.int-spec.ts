@@ -120,13 +120,18 @@ function statementsOf(file: string): Statement[] {
   };
   collect(source);
   const expand = (text: string, depth = 0): string =>
-    depth > 3 ? text : text.replace(/\$\{\s*([A-Za-z_$][\w$]*)\s*\}/g, (all, name: string) => (constants.has(name) ? expand(constants.get(name)!.join(' '), depth + 1) : all));
+    depth > 3
+      ? text
+      : text.replace(/\$\{\s*([A-Za-z_$][\w$]*)\s*\}/g, (all, name: string) =>
+          constants.has(name) ? expand(constants.get(name)!.join(' '), depth + 1) : all,
+        );
   const found: Statement[] = [];
   const visit = (n: ts.Node): void => {
     if (isLiteral(n) && STATEMENT.test(textOf(n))) {
       const line = source.getLineAndCharacterOfPosition(n.getStart()).line + 1;
       for (const part of textOf(n).split(/;\s*(?=\S)/)) {
-        if (STATEMENT.test(part)) found.push({ file: relative(src, file), line, text: part.replace(/\s+/g, ' ').trim() + expandedTail(part) });
+        if (STATEMENT.test(part))
+          found.push({ file: relative(src, file), line, text: part.replace(/\s+/g, ' ').trim() + expandedTail(part) });
       }
       return; // a literal inside this one's ${…} belongs to this statement
     }
@@ -170,14 +175,17 @@ describe('every tickets statement that touches a company’s rows names "company
       .filter((s) => touches(s.text) && !s.text.includes('"companyId"'))
       .filter((s) => !CROSS_COMPANY.some((a) => s.text.includes(a.statement)));
   };
-  const known = (s: Statement, [file, statement]: readonly [string, string]) => (s.file === file || s.file.endsWith(`/${file}`)) && s.text.startsWith(statement);
+  const known = (s: Statement, [file, statement]: readonly [string, string]) =>
+    (s.file === file || s.file.endsWith(`/${file}`)) && s.text.startsWith(statement);
 
   it('in every repository and queries file under src (cross-company statements allowed by name only)', () => {
     expect(companyTables).toEqual(expect.arrayContaining(['tickets', 'messages', 'contacts']));
     const files = walk(src).filter((f) => HOME.test(f));
     expect(files.length).toBeGreaterThan(0);
     const unscoped = unscopedIn(files);
-    const offending = unscoped.filter((s) => !NOT_YET_SCOPED.some((k) => known(s, k))).map((s) => `${s.file}:${s.line} ${s.text.slice(0, 300)}`);
+    const offending = unscoped
+      .filter((s) => !NOT_YET_SCOPED.some((k) => known(s, k)))
+      .map((s) => `${s.file}:${s.line} ${s.text.slice(0, 300)}`);
     expect(offending).toEqual([]);
     // entries whose statement names the company now (or is gone): remove them from NOT_YET_SCOPED
     const fixed = NOT_YET_SCOPED.filter((k) => !unscoped.some((s) => known(s, k))).map(([file, statement]) => `${file}: ${statement}`);

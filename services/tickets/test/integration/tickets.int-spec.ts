@@ -25,7 +25,13 @@ describe('inbound messages become tickets', () => {
     const from = randomNumber();
     const firstId = await c.inbound(conn.id, from, 'Olá, preciso de ajuda', { name: 'Maria Souza' });
     const ticket = await ticketOf(admin.token, from);
-    expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Olá, preciso de ajuda', queueId: q.id, whatsappId: conn.id });
+    expect(ticket).toMatchObject({
+      status: 'pending',
+      unreadMessages: 1,
+      lastMessage: 'Olá, preciso de ajuda',
+      queueId: q.id,
+      whatsappId: conn.id,
+    });
     expect(ticket.contact).toMatchObject({ name: 'Maria Souza', number: from });
     expect(ticket.queue).toMatchObject({ id: q.id, name: q.name, color: q.color });
 
@@ -87,7 +93,10 @@ describe('ticket states (spec 01 §4)', () => {
     await c.inbound(conn.id, from, 'Bom dia');
     const ticket = await ticketOf(admin.token, from, 'pending');
     expect((await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { status: 'open' } })).status).toBe(200);
-    const fromMe = async () => (await t.http.get(`/messages/${ticket.id}`, { token: admin.token })).body.messages.filter((m: { fromMe: boolean }) => m.fromMe).map((m: { body: string }) => m.body);
+    const fromMe = async () =>
+      (await t.http.get(`/messages/${ticket.id}`, { token: admin.token })).body.messages
+        .filter((m: { fromMe: boolean }) => m.fromMe)
+        .map((m: { body: string }) => m.body);
 
     // off (the default): a transfer sends nothing
     expect((await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { queueId: support.id } })).status).toBe(200);
@@ -98,7 +107,10 @@ describe('ticket states (spec 01 §4)', () => {
     await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { queueId: sales.id } });
     await t.http.put(`/tickets/${ticket.id}`, { token: bruno.token, body: { userId: carla.id } });
     await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { userId: bruno.id, queueId: support.id } });
-    const moved = await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { queueId: sales.id, userId: null, status: 'pending' } });
+    const moved = await t.http.put(`/tickets/${ticket.id}`, {
+      token: admin.token,
+      body: { queueId: sales.id, userId: null, status: 'pending' },
+    });
     expect(moved.body).toMatchObject({ status: 'pending', userId: null, queueId: sales.id });
     expect(await fromMe()).toEqual([
       `*Mensagem automática*:\nVocê foi transferido para o departamento *${sales.name}*\naguarde, já vamos te atender!`,
@@ -111,9 +123,14 @@ describe('ticket states (spec 01 §4)', () => {
     expect(await fromMe()).toHaveLength(4);
     // a waiting ticket handed to another agent (the transfer dialog) is theirs, open, without a greeting
     await t.http.put(`/tickets/${ticket.id}`, { token: carla.token, body: { status: 'pending' } });
-    const handed = await t.http.put(`/tickets/${ticket.id}`, { token: carla.token, body: { status: 'open', userId: bruno.id, queueId: support.id } });
+    const handed = await t.http.put(`/tickets/${ticket.id}`, {
+      token: carla.token,
+      body: { status: 'open', userId: bruno.id, queueId: support.id },
+    });
     expect(handed.body).toMatchObject({ status: 'open', userId: bruno.id, queueId: support.id });
-    expect((await fromMe()).slice(4)).toEqual([`*Mensagem automática*:\nVocê foi transferido para o departamento *${support.name}*\naguarde, já vamos te atender!`]);
+    expect((await fromMe()).slice(4)).toEqual([
+      `*Mensagem automática*:\nVocê foi transferido para o departamento *${support.name}*\naguarde, já vamos te atender!`,
+    ]);
   });
 
   it('a new message after resolve opens a new pending ticket; reopening the old one then conflicts', async () => {
@@ -146,7 +163,10 @@ describe('ticket states (spec 01 §4)', () => {
     await c.inbound(conn.id, from, 'oi');
     const ticket = await ticketOf(holder.token, from, 'pending');
     await t.http.put(`/tickets/${ticket.id}`, { token: holder.token, body: { status: 'open' } });
-    const res = await t.http.post('/tickets', { token: other.token, body: { contactId: ticket.contactId, queueId: q.id, whatsappId: conn.id, status: 'open' } });
+    const res = await t.http.post('/tickets', {
+      token: other.token,
+      body: { contactId: ticket.contactId, queueId: q.id, whatsappId: conn.id, status: 'open' },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', userId: holder.id, userName: 'Diego Holder', queueName: 'Suporte' });
     // an agent must name a queue
@@ -180,7 +200,10 @@ describe('visibility', () => {
     expect((await t.http.get(`/messages/${supportTicket.id}`, { token: agent.token })).status).toBe(403);
     expect((await t.http.get(`/tickets/u/${supportTicket.uuid}`, { token: agent.token })).status).toBe(403);
     // the preview of a ticket: denied outside the agent's queues; for an admin it leaves the unread count alone
-    expect((await t.http.get(`/messages/${supportTicket.id}?preview=true`, { token: agent.token })).body).toMatchObject({ error: 'ERR_NO_PERMISSION', message: 'Acesso não permitido' });
+    expect((await t.http.get(`/messages/${supportTicket.id}?preview=true`, { token: agent.token })).body).toMatchObject({
+      error: 'ERR_NO_PERMISSION',
+      message: 'Acesso não permitido',
+    });
     const peek = await t.http.get(`/messages/${supportTicket.id}?preview=true`, { token: admin.token });
     expect(peek.body.messages.map((m: { body: string }) => m.body)).toEqual(['meu pedido quebrou']);
     expect((await t.http.get(`/tickets/${supportTicket.id}`, { token: admin.token })).body.unreadMessages).toBe(1);
@@ -208,7 +231,8 @@ describe('visibility', () => {
     await c.inbound(conn.id, from, 'alguém aí?');
     const ticket = await ticketOf(admin.token, from);
     expect(ticket.queueId).toBeNull();
-    const pendingOf = async (token: string) => (await t.http.get('/tickets?status=pending', { token })).body.tickets.map((x: { id: number }) => x.id);
+    const pendingOf = async (token: string) =>
+      (await t.http.get('/tickets?status=pending', { token })).body.tickets.map((x: { id: number }) => x.id);
     expect(await pendingOf(everyone.token)).toEqual([ticket.id]);
     expect((await t.http.get(`/tickets/${ticket.id}`, { token: everyone.token })).status).toBe(200);
     expect(await pendingOf(queueOnly.token)).toEqual([]);
@@ -241,7 +265,11 @@ describe('messages', () => {
     expect(outbound).toMatchObject({ waMessageId: sent.body.wid, to: from, body: '*Ana:*\nComo posso ajudar?' });
     // the session reports delivered (3) then read (4); a late "sent" (1) lowers nothing
     for (const ack of [3, 4, 1]) {
-      await t.bus.publish(`wa.ack.${c.companyId}.${conn.id}.${from}`, { companyId: c.companyId, connectionId: conn.id, waMessageId: sent.body.wid, ack, at: Date.now() }, { msgId: `${conn.id}:${sent.body.wid}:ack${ack}` });
+      await t.bus.publish(
+        `wa.ack.${c.companyId}.${conn.id}.${from}`,
+        { companyId: c.companyId, connectionId: conn.id, waMessageId: sent.body.wid, ack, at: Date.now() },
+        { msgId: `${conn.id}:${sent.body.wid}:ack${ack}` },
+      );
     }
     const acked = await waitFor(async () => {
       const page = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
@@ -265,21 +293,35 @@ describe('messages', () => {
       { waMessageId: '', ack: 4 },
       { waMessageId: b.body.wid, ack: 'read' },
     ];
-    await t.bus.publish(WaSubjects.acks(c.companyId, conn.id), { companyId: c.companyId, connectionId: conn.id, at: Date.now(), acks }, { msgId: `${conn.id}:acks:${a.body.wid}` });
+    await t.bus.publish(
+      WaSubjects.acks(c.companyId, conn.id),
+      { companyId: c.companyId, connectionId: conn.id, at: Date.now(), acks },
+      { msgId: `${conn.id}:acks:${a.body.wid}` },
+    );
     const page = await waitFor(async () => {
       const res = await t.http.get(`/messages/${ticket.id}`, { token: admin.token });
       const ackOf = (id: number) => res.body.messages.find((x: { id: number }) => x.id === id)?.ack;
       return ackOf(a.body.id) === 4 && ackOf(b.body.id) === 3 ? res.body.messages : undefined;
     });
-    expect(page.map((m: { body: string; ack: number }) => [m.body, m.ack])).toEqual(expect.arrayContaining([['primeira', 4], ['segunda', 3]]));
+    expect(page.map((m: { body: string; ack: number }) => [m.body, m.ack])).toEqual(
+      expect.arrayContaining([
+        ['primeira', 4],
+        ['segunda', 3],
+      ]),
+    );
   });
 
   it("takes a message as the original product's web client sends it (read: 1, mediaUrl: '', quotedMsg: null); refuses real junk", async () => {
     const { admin, ticket } = await pendingTicket();
-    const sent = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { read: 1, fromMe: true, mediaUrl: '', body: 'Olá! Como posso ajudar?', quotedMsg: null } });
+    const sent = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      body: { read: 1, fromMe: true, mediaUrl: '', body: 'Olá! Como posso ajudar?', quotedMsg: null },
+    });
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ body: 'Olá! Como posso ajudar?', fromMe: true, ack: 0 });
-    expect((await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { read: 0, fromMe: 1, body: 'segunda' } })).status).toBe(201);
+    expect(
+      (await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { read: 0, fromMe: 1, body: 'segunda' } })).status,
+    ).toBe(201);
     for (const junk of [{ read: 'yes' }, { read: 2 }, { fromMe: { a: 1 } }, { mediaUrl: 5 }]) {
       const res = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'nunca enviada', ...junk } });
       expect({ junk, status: res.status, error: res.body.error }).toEqual({ junk, status: 400, error: 'ERR_VALIDATION' });
@@ -331,7 +373,9 @@ describe('ticket lists', () => {
     for (let i = 0; i < 45; i++) {
       const n = randomNumber();
       numbers.push(n);
-      await c.inbound(conn.id, n, i === 7 ? 'procuro um abacaxi dourado' : `mensagem ${i}`, { name: i === 3 ? 'Zuleica Prado' : `Cliente ${i}` });
+      await c.inbound(conn.id, n, i === 7 ? 'procuro um abacaxi dourado' : `mensagem ${i}`, {
+        name: i === 3 ? 'Zuleica Prado' : `Cliente ${i}`,
+      });
     }
     await waitFor(async () => (await t.http.get('/tickets?showAll=true&pageNumber=2', { token: admin.token })).body.tickets.length === 5);
     const p1 = await t.http.get('/tickets?showAll=true&pageNumber=1', { token: admin.token });
@@ -341,9 +385,19 @@ describe('ticket lists', () => {
     const all = [...p1.body.tickets, ...viaCursor.body.tickets].map((x: { contact: { number: string } }) => x.contact.number);
     expect(new Set(all).size).toBe(45);
     expect(viaCursor.body.hasMore).toBe(false);
-    expect((await t.http.get('/tickets?showAll=true&searchParam=zuleica', { token: admin.token })).body.tickets.map((x: { contact: { name: string } }) => x.contact.name)).toEqual(['Zuleica Prado']);
-    expect((await t.http.get('/tickets?showAll=true&searchParam=abacaxi%20dourado', { token: admin.token })).body.tickets.map((x: { contact: { number: string } }) => x.contact.number)).toEqual([numbers[7]]);
-    expect((await t.http.get(`/tickets?showAll=true&searchParam=${numbers[12].slice(-8)}`, { token: admin.token })).body.tickets).toHaveLength(1);
+    expect(
+      (await t.http.get('/tickets?showAll=true&searchParam=zuleica', { token: admin.token })).body.tickets.map(
+        (x: { contact: { name: string } }) => x.contact.name,
+      ),
+    ).toEqual(['Zuleica Prado']);
+    expect(
+      (await t.http.get('/tickets?showAll=true&searchParam=abacaxi%20dourado', { token: admin.token })).body.tickets.map(
+        (x: { contact: { number: string } }) => x.contact.number,
+      ),
+    ).toEqual([numbers[7]]);
+    expect(
+      (await t.http.get(`/tickets?showAll=true&searchParam=${numbers[12].slice(-8)}`, { token: admin.token })).body.tickets,
+    ).toHaveLength(1);
     expect((await t.http.get('/tickets?showAll=true&queueIds=[1,x]', { token: admin.token })).status).toBe(400);
   });
 
@@ -354,8 +408,9 @@ describe('ticket lists', () => {
     const { getDataSourceToken } = await import('@nestjs/typeorm');
     const ds = t.app.get(getDataSourceToken()) as import('typeorm').DataSource;
     // 450 tickets, i = 0 the newest: "Cliente i", every tenth asks for a quote, the oldest is Zuleica
-    const ids: number[] = await ds.query(
-      `WITH c AS (
+    const ids: number[] = await ds
+      .query(
+        `WITH c AS (
          INSERT INTO tickets.contacts ("companyId", name, number)
          SELECT $1, CASE WHEN g = 449 THEN 'Zuleica Antiga' ELSE 'Cliente ' || g END, '5521' || (900000000 + g)::text FROM generate_series(0, 449) g
          RETURNING id, number),
@@ -364,8 +419,9 @@ describe('ticket lists', () => {
          SELECT $1, c.id, $2, 'pending', 'm', now(), now() - (c.number::bigint - 5521900000000) * interval '1 minute' FROM c
          RETURNING id, "contactId", "updatedAt")
        SELECT tk.id FROM tk ORDER BY tk."updatedAt" DESC`,
-      [c.companyId, conn.id],
-    ).then((rows: Array<{ id: number }>) => rows.map((r) => r.id));
+        [c.companyId, conn.id],
+      )
+      .then((rows: Array<{ id: number }>) => rows.map((r) => r.id));
     await ds.query(
       `INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "sentAt")
        SELECT t."companyId", t.id, t."contactId", t."whatsappId", 'S' || t.id,
@@ -373,9 +429,15 @@ describe('ticket lists', () => {
          FROM unnest($1::int[]) WITH ORDINALITY AS x(id, n) JOIN tickets.tickets t ON t.id = x.id`,
       [ids],
     );
-    const list = async (query: string) => (await t.http.get(`/tickets?showAll=true&${query}`, { token: admin.token })).body as { tickets: Array<{ id: number }>; hasMore: boolean; nextCursor: string | null };
+    const list = async (query: string) =>
+      (await t.http.get(`/tickets?showAll=true&${query}`, { token: admin.token })).body as {
+        tickets: Array<{ id: number }>;
+        hasMore: boolean;
+        nextCursor: string | null;
+      };
     const idsOf = (page: { tickets: Array<{ id: number }> }) => page.tickets.map((x) => x.id);
-    const range = (from: number, to: number, step = 1) => Array.from({ length: Math.ceil((to - from) / step) }, (_, k) => ids[from + k * step]);
+    const range = (from: number, to: number, step = 1) =>
+      Array.from({ length: Math.ceil((to - from) / step) }, (_, k) => ids[from + k * step]);
 
     // most tickets match: the newest ones, page by page, and by cursor alike
     const broad1 = await list('searchParam=cliente');
@@ -418,9 +480,14 @@ describe('queues', () => {
     const c = new TestCompany(t);
     const admin = await c.user('admin');
     const agent = await c.user('user');
-    const created = await t.http.post('/queue', { token: admin.token, body: { name: 'Financeiro', color: '#ff0000', greetingMessage: 'Olá!' } });
+    const created = await t.http.post('/queue', {
+      token: admin.token,
+      body: { name: 'Financeiro', color: '#ff0000', greetingMessage: 'Olá!' },
+    });
     expect(created.status).toBe(201);
-    expect((await t.http.post('/queue', { token: admin.token, body: { name: 'Outra', color: '#FF0000' } })).body.error).toBe('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+    expect((await t.http.post('/queue', { token: admin.token, body: { name: 'Outra', color: '#FF0000' } })).body.error).toBe(
+      'ERR_QUEUE_COLOR_ALREADY_EXISTS',
+    );
     const short = await t.http.post('/queue', { token: admin.token, body: { name: 'F', color: '#00ff00' } });
     expect(short.status).toBe(400);
     expect(short.body.details[0]).toMatchObject({ field: 'name', messages: ['Too Short!'] });
@@ -470,14 +537,23 @@ describe('tenant isolation', () => {
     const from = randomNumber();
     await a.inbound(conn.id, from, 'para a empresa A');
     const ticket = await ticketOf(adminA.token, from);
-    for (const body of [{ status: 'open', userId: agentB.id }, { userId: agentB.id }, { queueId: queueB.id }, { status: 'closed', userId: agentB.id }]) {
+    for (const body of [
+      { status: 'open', userId: agentB.id },
+      { userId: agentB.id },
+      { queueId: queueB.id },
+      { status: 'closed', userId: agentB.id },
+    ]) {
       const res = await t.http.put(`/tickets/${ticket.id}`, { token: adminA.token, body });
       expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: 'ERR_VALIDATION' });
       // in the product's words (ERR_NO_USER_FOUND's text, spec 01 §8)
       if ('userId' in body) expect(res.body.details).toEqual([{ field: 'userId', messages: ['Nenhum usuário encontrado com este ID.'] }]);
     }
     // nothing written
-    expect((await t.http.get(`/tickets/${ticket.id}`, { token: adminA.token })).body).toMatchObject({ status: 'pending', userId: null, queueId: null });
+    expect((await t.http.get(`/tickets/${ticket.id}`, { token: adminA.token })).body).toMatchObject({
+      status: 'pending',
+      userId: null,
+      queueId: null,
+    });
     // the same id of A's own agent is accepted
     const agentA = await a.user('user');
     const given = await t.http.put(`/tickets/${ticket.id}`, { token: adminA.token, body: { status: 'open', userId: agentA.id } });

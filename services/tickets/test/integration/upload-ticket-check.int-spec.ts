@@ -20,7 +20,9 @@ afterAll(async () => {
 
 /** Every file under the media directory (all companies). */
 async function storedFiles(): Promise<string[]> {
-  return (await readdir(mediaDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return (await readdir(mediaDir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /**
@@ -29,19 +31,29 @@ async function storedFiles(): Promise<string[]> {
  */
 function heldUpload(path: string, token: string): Promise<{ status: number; body: any; whileSending: boolean }> {
   const boundary = `----wa${Date.now()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="foto.png"\r\nContent-Type: image/png\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="foto.png"\r\nContent-Type: image/png\r\n\r\n`,
+  );
   const photo = pngFile({ size: 8 });
   const filler = Buffer.alloc(512 * 1024, 0);
   return new Promise((resolve, reject) => {
     let sending = true;
-    const req = request(`${t.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
-    }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || '{}'), whileSending: sending }));
-    });
+    const req = request(
+      `${t.baseUrl}${path}`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'transfer-encoding': 'chunked',
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || '{}'), whileSending: sending }));
+      },
+    );
     req.on('error', (err) => (sending ? undefined : reject(err)));
     req.write(Buffer.concat([head, photo, filler]));
     setTimeout(() => {
@@ -52,7 +64,7 @@ function heldUpload(path: string, token: string): Promise<{ status: number; body
 }
 
 describe('media uploads are checked against the ticket before any byte is written', () => {
-  it('answers a missing ticket, another company\'s ticket and one the agent cannot see at once, storing no file', async () => {
+  it("answers a missing ticket, another company's ticket and one the agent cannot see at once, storing no file", async () => {
     const mine = new TestCompany(t);
     const admin = await mine.user('admin');
     const theirs = new TestCompany(t);
@@ -68,11 +80,23 @@ describe('media uploads are checked against the ticket before any byte is writte
 
     const before = await storedFiles();
     const missing = await heldUpload('/messages/2000000000', admin.token);
-    expect({ status: missing.status, error: missing.body.error, whileSending: missing.whileSending }).toEqual({ status: 404, error: 'ERR_NO_TICKET_FOUND', whileSending: true });
+    expect({ status: missing.status, error: missing.body.error, whileSending: missing.whileSending }).toEqual({
+      status: 404,
+      error: 'ERR_NO_TICKET_FOUND',
+      whileSending: true,
+    });
     const foreign = await heldUpload(`/messages/${theirTicket.id}`, admin.token);
-    expect({ status: foreign.status, error: foreign.body.error, whileSending: foreign.whileSending }).toEqual({ status: 404, error: 'ERR_NO_TICKET_FOUND', whileSending: true });
+    expect({ status: foreign.status, error: foreign.body.error, whileSending: foreign.whileSending }).toEqual({
+      status: 404,
+      error: 'ERR_NO_TICKET_FOUND',
+      whileSending: true,
+    });
     const unseen = await heldUpload(`/messages/${theirTicket.id}`, agent.token);
-    expect({ status: unseen.status, error: unseen.body.error, whileSending: unseen.whileSending }).toEqual({ status: 403, error: 'ERR_NO_PERMISSION', whileSending: true });
+    expect({ status: unseen.status, error: unseen.body.error, whileSending: unseen.whileSending }).toEqual({
+      status: 403,
+      error: 'ERR_NO_PERMISSION',
+      whileSending: true,
+    });
     expect(await storedFiles()).toEqual(before);
     // the ticket's own company still sends its photo
     const sent = await heldUpload(`/messages/${theirTicket.id}`, theirAdmin.token);

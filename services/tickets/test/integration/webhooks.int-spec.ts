@@ -9,7 +9,15 @@ let t: TicketsUnderTest;
 
 /** A receiver as an integrator runs it: records every delivery; answers `failWith` while it is set. */
 class Receiver {
-  readonly got: Array<{ id: string; event: string; ticketId: number; headers: Record<string, string>; raw: string; body: any; status: number }> = [];
+  readonly got: Array<{
+    id: string;
+    event: string;
+    ticketId: number;
+    headers: Record<string, string>;
+    raw: string;
+    body: any;
+    status: number;
+  }> = [];
   failWith: number | null = null;
   private server!: Server;
   url = '';
@@ -21,7 +29,15 @@ class Receiver {
       req.on('end', () => {
         const status = this.failWith ?? 200;
         const body = JSON.parse(raw);
-        this.got.push({ id: body.id, event: body.event, ticketId: body.ticketId, headers: req.headers as Record<string, string>, raw, body, status });
+        this.got.push({
+          id: body.id,
+          event: body.event,
+          ticketId: body.ticketId,
+          headers: req.headers as Record<string, string>,
+          raw,
+          body,
+          status,
+        });
         res.writeHead(status).end();
       });
     });
@@ -59,9 +75,18 @@ describe('outbound webhooks', () => {
     const admin = await c.user('admin');
     const agent = await c.user('user');
     const conn = await c.connection({ status: 'CONNECTED' });
-    const put = await t.http.put('/webhook-settings', { token: admin.token, body: { url: receiver.url, secret: SECRET, events: ['message.received', 'message.sent', 'ticket.status'] } });
+    const put = await t.http.put('/webhook-settings', {
+      token: admin.token,
+      body: { url: receiver.url, secret: SECRET, events: ['message.received', 'message.sent', 'ticket.status'] },
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ url: receiver.url, events: ['message.received', 'message.sent', 'ticket.status'], enabled: true, hasSecret: true, updatedAt: expect.any(String) });
+    expect(put.body).toEqual({
+      url: receiver.url,
+      events: ['message.received', 'message.sent', 'ticket.status'],
+      enabled: true,
+      hasSecret: true,
+      updatedAt: expect.any(String),
+    });
     expect(JSON.stringify(put.body)).not.toContain(SECRET);
     // agents do not manage it
     expect((await t.http.get('/webhook-settings', { token: agent.token })).status).toBe(403);
@@ -72,7 +97,12 @@ describe('outbound webhooks', () => {
     const mine = () => receiver.got.filter((g) => g.ticketId === ticket.id);
     await waitFor(async () => mine().length >= 2);
     expect(mine().map((g) => g.event)).toEqual(['message.received', 'ticket.status']);
-    expect(mine()[0]?.body).toMatchObject({ event: 'message.received', companyId: ticket.companyId, ticketId: ticket.id, data: { message: { body: 'quero comprar', fromMe: false } } });
+    expect(mine()[0]?.body).toMatchObject({
+      event: 'message.received',
+      companyId: ticket.companyId,
+      ticketId: ticket.id,
+      data: { message: { body: 'quero comprar', fromMe: false } },
+    });
     expect(mine()[1]?.body.data.ticket).toMatchObject({ id: ticket.id, status: 'pending' });
     for (const g of mine()) {
       // the receiver checks the signature: HMAC-SHA256 of "<timestamp>.<body>" with the secret
@@ -88,10 +118,21 @@ describe('outbound webhooks', () => {
     await c.inbound(conn.id, number, 'tem alguém?', { name: 'Rita' });
     await waitFor(async () => mine().filter((g) => g.status === 503).length >= 2);
     // only the first waiting one was tried: the later one of the same ticket waits behind it
-    expect(new Set(mine().filter((g) => g.status === 503).map((g) => g.body.data.message.body))).toEqual(new Set(['alô?']));
+    expect(
+      new Set(
+        mine()
+          .filter((g) => g.status === 503)
+          .map((g) => g.body.data.message.body),
+      ),
+    ).toEqual(new Set(['alô?']));
     const log = await t.http.get('/webhook-deliveries?status=pending', { token: admin.token });
     expect(log.status).toBe(200);
-    expect(log.body.deliveries.find((d: { attempts: number }) => d.attempts >= 1)).toMatchObject({ status: 'pending', lastStatus: 503, lastError: 'HTTP 503', event: 'message.received' });
+    expect(log.body.deliveries.find((d: { attempts: number }) => d.attempts >= 1)).toMatchObject({
+      status: 'pending',
+      lastStatus: 503,
+      lastError: 'HTTP 503',
+      event: 'message.received',
+    });
     receiver.failWith = null;
     const accepted = await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { status: 'open' } });
     expect(accepted.status).toBe(200);

@@ -75,11 +75,16 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  private async missing(companyId: number, wanted: Array<{ kind: RefKind; field: string; ids: number[] }>): Promise<Array<{ kind: RefKind; field: string; ids: number[] }>> {
+  private async missing(
+    companyId: number,
+    wanted: Array<{ kind: RefKind; field: string; ids: number[] }>,
+  ): Promise<Array<{ kind: RefKind; field: string; ids: number[] }>> {
     const kinds = wanted.flatMap((w) => w.ids.map(() => w.kind));
     const ids = wanted.flatMap((w) => w.ids);
     const found = await this.refs.owned(companyId, kinds, ids);
-    return wanted.map((w) => ({ ...w, ids: [...new Set(w.ids)].filter((id) => !found.has(`${w.kind}:${id}`)) })).filter((w) => w.ids.length > 0);
+    return wanted
+      .map((w) => ({ ...w, ids: [...new Set(w.ids)].filter((id) => !found.has(`${w.kind}:${id}`)) }))
+      .filter((w) => w.ids.length > 0);
   }
 
   /** Starts a consumer; one that cannot start now (TICKETS not declared yet, NATS away) is tried again later. */
@@ -112,7 +117,8 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
     const [kind, change] = m.subject.split('.');
     const data = m.data as Partial<QueueChangedEvent & QueueDeletedEvent & PromptRefEvent> | undefined;
     if (!data) return;
-    if (kind === 'queue') await this.remember('queue', change === 'deleted' ? data.queueId : data.queue?.id, data.companyId, change === 'deleted');
+    if (kind === 'queue')
+      await this.remember('queue', change === 'deleted' ? data.queueId : data.queue?.id, data.companyId, change === 'deleted');
     else if (kind === 'prompt') await this.remember('prompt', data.promptId, data.companyId, change === 'deleted');
   }
 

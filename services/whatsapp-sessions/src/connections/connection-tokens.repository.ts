@@ -18,13 +18,17 @@ export class ConnectionTokensRepository {
 
   /** Some connection of any company has a token of this lookup hash. */
   async taken(tokenHash: string, manager?: EntityManager): Promise<boolean> {
-    const taken = await (manager ?? this.db.manager).query(`SELECT 1 FROM whatsapp.connections WHERE "tokenHash" = $1 LIMIT 1`, [tokenHash]);
+    const taken = await (manager ?? this.db.manager).query(`SELECT 1 FROM whatsapp.connections WHERE "tokenHash" = $1 LIMIT 1`, [
+      tokenHash,
+    ]);
     return (taken as unknown[]).length > 0;
   }
 
   /** Connections with a token but no lookup hash (stored before tokens were sealed). */
   withoutHash(): Promise<Array<Pick<ConnectionEntity, 'id' | 'token'>>> {
-    return this.db.getRepository(ConnectionEntity).find({ where: { token: Not(IsNull()), tokenHash: IsNull() }, select: { id: true, token: true } });
+    return this.db
+      .getRepository(ConnectionEntity)
+      .find({ where: { token: Not(IsNull()), tokenHash: IsNull() }, select: { id: true, token: true } });
   }
 
   /** Stores a connection's token as sealed, with its lookup hash. */

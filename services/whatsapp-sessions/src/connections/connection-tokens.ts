@@ -43,7 +43,12 @@ export class ConnectionTokens implements OnApplicationBootstrap {
 
   /** Whether an admin's token looks random enough to be a bearer secret (its uniqueness is checked apart). */
   static acceptable(plain: string): boolean {
-    return plain.length >= TOKEN_MIN_LENGTH && plain.length <= TOKEN_MAX_LENGTH && TOKEN_ALPHABET.test(plain) && new Set(plain).size >= TOKEN_MIN_DISTINCT;
+    return (
+      plain.length >= TOKEN_MIN_LENGTH &&
+      plain.length <= TOKEN_MAX_LENGTH &&
+      TOKEN_ALPHABET.test(plain) &&
+      new Set(plain).size >= TOKEN_MIN_DISTINCT
+    );
   }
 
   /** What to store for `plain` (null or empty: no token). */

@@ -1,7 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, type TransformFnParams } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import type { ConnectionProviderKind, CreateConnectionRequest, RequestDto, UpdateConnectionRequest } from '@wa/contracts';
 
 export const CHANNELS: ConnectionProviderKind[] = ['sandbox', 'baileys'];
@@ -21,7 +35,14 @@ const text = ({ value }: TransformFnParams) => (value === null ? '' : value);
 /** A whole number typed into the form (0 or more), optional. */
 const OptionalCount = () => applyDecorators(IsOptional(), Transform(numeric), IsInt(), Min(0), Max(NUMBER_MAX));
 /** The id of another record, optional; an emptied select ("") or null means none. */
-const OptionalId = () => applyDecorators(IsOptional(), Transform(nullableId), ValidateIf((_o, v) => v !== null), IsInt(), Min(1));
+const OptionalId = () =>
+  applyDecorators(
+    IsOptional(),
+    Transform(nullableId),
+    ValidateIf((_o, v) => v !== null),
+    IsInt(),
+    Min(1),
+  );
 
 /** Every field of the connection form but the name (spec 01 §3, defaults §9). */
 class ConnectionFields {
@@ -37,7 +58,7 @@ class ConnectionFields {
   @MaxLength(TEXT_MAX, { message: 'Too Long!' })
   greetingMessage?: string;
 
-  @ApiPropertyOptional({ description: 'the product\'s own spelling' })
+  @ApiPropertyOptional({ description: "the product's own spelling" })
   @IsOptional()
   @Transform(text)
   @IsString()

@@ -19,7 +19,8 @@ const NAME_TAKEN = 'This whatsapp name is already used.';
  * Every refused token gets this answer, whatever the reason (too short, other characters, used by another
  * connection of any company): the answer never tells whether a value is someone's token.
  */
-const TOKEN_REFUSED = 'Use at least 32 letters, digits, - or _ that no other connection uses, or leave it empty for one made by the server.';
+const TOKEN_REFUSED =
+  'Use at least 32 letters, digits, - or _ that no other connection uses, or leave it empty for one made by the server.';
 const SANDBOX_OFF = 'The sandbox channel is not available on this platform.';
 
 /**
@@ -91,7 +92,10 @@ export class ConnectionsService {
           },
           tx,
         );
-        await this.events.add(tx, [...changed, created].map((r) => ConnectionEvents.updated(r)));
+        await this.events.add(
+          tx,
+          [...changed, created].map((r) => ConnectionEvents.updated(r)),
+        );
         return { created, changed };
       }),
     );
@@ -119,18 +123,28 @@ export class ConnectionsService {
         const changed = dto.isDefault === true && !current.isDefault ? await this.connections.unsetDefaults(tx, id) : [];
         const channelChanged = dto.channel !== undefined && dto.channel !== current.channel;
         // the token's columns come from tokenToStore only
-        const next: ConnectionEntity = Object.assign(new ConnectionEntity(), current, withoutUndefined({ ...dto, token: undefined }), tokenChange);
+        const next: ConnectionEntity = Object.assign(
+          new ConnectionEntity(),
+          current,
+          withoutUndefined({ ...dto, token: undefined }),
+          tokenChange,
+        );
         if (dto.queueIds) next.queueIds = unique(dto.queueIds);
         next.isDefault = current.isDefault || dto.isDefault === true;
         const updated = await this.connections.save(next, tx);
-        await this.events.add(tx, [...changed, updated].map((r) => ConnectionEvents.updated(r)));
+        await this.events.add(
+          tx,
+          [...changed, updated].map((r) => ConnectionEvents.updated(r)),
+        );
         return { updated, changed, channelChanged };
       }),
     );
     this.events.flush();
     if (channelChanged && updated.status !== 'DISCONNECTED') {
       // the session is now held by another kind of provider
-      await this.sessions.command(id, { action: 'restart' }).catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not restarted'));
+      await this.sessions
+        .command(id, { action: 'restart' })
+        .catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not restarted'));
     }
     return this.view((await this.connections.byId(id)) ?? updated);
   }
@@ -146,7 +160,11 @@ export class ConnectionsService {
    * more of letters, digits, - and _) and no other connection of any company has it. Every refusal is the
    * same answer (tokenRefused), so it never tells whether a value is another company's token.
    */
-  private async tokenToStore(given: string | null, current: ConnectionEntity | null, tx: EntityManager): Promise<{ token: string | null; tokenHash: string | null } | Record<string, never>> {
+  private async tokenToStore(
+    given: string | null,
+    current: ConnectionEntity | null,
+    tx: EntityManager,
+  ): Promise<{ token: string | null; tokenHash: string | null } | Record<string, never>> {
     if (given === null) return this.tokens.seal(this.tokens.issue());
     const hash = this.tokens.hashOf(given);
     if (current && current.tokenHash === hash) return {};
@@ -156,18 +174,24 @@ export class ConnectionsService {
   }
 
   private requireSandbox(): void {
-    if (!sandboxAllowed(this.env)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'channel', messages: [SANDBOX_OFF] }] }, `channel: ${SANDBOX_OFF}`);
+    if (!sandboxAllowed(this.env))
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'channel', messages: [SANDBOX_OFF] }] }, `channel: ${SANDBOX_OFF}`);
   }
 
   /** Ends the session (unpairs), deletes the connection, promotes another default if it was the default. */
   async remove(id: number): Promise<void> {
     const current = await this.mustFind(id);
-    await this.sessions.command(id, { action: 'end' }).catch((err: unknown) => this.logger.warn({ err, connectionId: id }, 'session not ended before delete'));
+    await this.sessions
+      .command(id, { action: 'end' })
+      .catch((err: unknown) => this.logger.warn({ err, connectionId: id }, 'session not ended before delete'));
     await this.db.transaction(async (tx) => {
       await this.connections.lockCompany(tx);
       if ((await this.connections.delete({ id }, tx)) === 0) throw new DomainError('ERR_NO_WAPP_FOUND');
       const promoted = await this.connections.promoteOldest(tx);
-      await this.events.add(tx, [ConnectionEvents.deleted(current.companyId, id), ...(promoted ? [ConnectionEvents.updated(promoted)] : [])]);
+      await this.events.add(tx, [
+        ConnectionEvents.deleted(current.companyId, id),
+        ...(promoted ? [ConnectionEvents.updated(promoted)] : []),
+      ]);
     });
     this.events.flush();
     await this.sessions.forget(id);

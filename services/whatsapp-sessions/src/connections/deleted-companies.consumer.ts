@@ -43,7 +43,14 @@ export class DeletedCompaniesConsumer implements OnApplicationBootstrap, OnAppli
     const ids = await this.rows.connectionIds(companyId);
     await runInContext({ requestId: `company-deleted:${companyId}`, companyId }, async () => {
       for (const id of ids) {
-        await this.connections.remove(id).catch((err: unknown) => this.log.warn({ companyId, connectionId: id, err: (err as Error)?.message }, 'connection of a deleted company not removed; its rows go below'));
+        await this.connections
+          .remove(id)
+          .catch((err: unknown) =>
+            this.log.warn(
+              { companyId, connectionId: id, err: (err as Error)?.message },
+              'connection of a deleted company not removed; its rows go below',
+            ),
+          );
       }
     });
     await this.rows.deleteRows(companyId, ids);

@@ -18,7 +18,8 @@ export class DeletedCompaniesRepository {
   /** In one transaction: the sessions' stored keys of these connections, then every row with the company's id. */
   async deleteRows(companyId: number, connectionIds: number[]): Promise<void> {
     await this.db.transaction(async (tx) => {
-      if (connectionIds.length > 0) await tx.query(`DELETE FROM whatsapp.session_state WHERE "connectionId" = ANY($1::int[])`, [connectionIds]);
+      if (connectionIds.length > 0)
+        await tx.query(`DELETE FROM whatsapp.session_state WHERE "connectionId" = ANY($1::int[])`, [connectionIds]);
       await deleteCompanyRows(tx, 'whatsapp', companyId);
     });
   }

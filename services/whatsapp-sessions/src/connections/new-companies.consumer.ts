@@ -31,15 +31,24 @@ export class NewCompaniesConsumer implements OnApplicationBootstrap, OnApplicati
   async onApplicationBootstrap(): Promise<void> {
     if (!this.env.SANDBOX_FOR_NEW_COMPANIES) return;
     if (!sandboxAllowed(this.env)) {
-      this.log.warn('SANDBOX_FOR_NEW_COMPANIES is on but the sandbox channel is off here (NODE_ENV=production without SANDBOX_CHANNEL=enabled): new companies get no connection');
+      this.log.warn(
+        'SANDBOX_FOR_NEW_COMPANIES is on but the sandbox channel is off here (NODE_ENV=production without SANDBOX_CHANNEL=enabled): new companies get no connection',
+      );
       return;
     }
     // turned on now: companies made from now on get one, not every company the stream remembers
     const jsm = await this.bus.connection.jetstreamManager();
     if (!(await jsm.consumers.info(Streams.AUTH.name, DURABLE).catch(() => null))) {
       await jsm.consumers
-        .add(Streams.AUTH.name, { durable_name: DURABLE, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New, filter_subject: FILTER })
-        .catch((err: unknown) => this.log.warn({ err: (err as Error)?.message }, 'new-companies durable not declared; the bus declares it'));
+        .add(Streams.AUTH.name, {
+          durable_name: DURABLE,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.New,
+          filter_subject: FILTER,
+        })
+        .catch((err: unknown) =>
+          this.log.warn({ err: (err as Error)?.message }, 'new-companies durable not declared; the bus declares it'),
+        );
     }
     this.handle = await this.bus.consume<CompanyCreatedEvent>({
       stream: Streams.AUTH.name,
@@ -47,7 +56,8 @@ export class NewCompaniesConsumer implements OnApplicationBootstrap, OnApplicati
       filterSubjects: [FILTER],
       concurrency: 1,
       handler: async (batch) => {
-        for (const { data } of batch) if (Number.isSafeInteger(data?.companyId) && data.companyId > 0) await this.sandboxFor(data.companyId);
+        for (const { data } of batch)
+          if (Number.isSafeInteger(data?.companyId) && data.companyId > 0) await this.sandboxFor(data.companyId);
       },
     });
   }

@@ -11,7 +11,17 @@ import { CompanyRefs1732240000007 } from './migrations/1732240000007-company-ref
 import { NotOnWhatsapp1732240000008 } from './migrations/1732240000008-not-on-whatsapp.js';
 
 export const SCHEMA = 'whatsapp';
-export const migrations = [InitWhatsappSessions1732240000000, ConnectionsSessions1732240000001, WhatsappOutbox1732240000002, ConnectionTokenAtRest1732240000003, SandboxMedia1732240000004, SandboxChanges1732240000005, SentMessagesRoomForUpdates1732240000006, CompanyRefs1732240000007, NotOnWhatsapp1732240000008];
+export const migrations = [
+  InitWhatsappSessions1732240000000,
+  ConnectionsSessions1732240000001,
+  WhatsappOutbox1732240000002,
+  ConnectionTokenAtRest1732240000003,
+  SandboxMedia1732240000004,
+  SandboxChanges1732240000005,
+  SentMessagesRoomForUpdates1732240000006,
+  CompanyRefs1732240000007,
+  NotOnWhatsapp1732240000008,
+];
 
 export function whatsappDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {
   return { url, schema: SCHEMA, entities, migrations, poolSize, applicationName: 'whatsapp-sessions' };

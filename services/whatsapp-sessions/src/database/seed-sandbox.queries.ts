@@ -11,7 +11,10 @@ export interface SeedSandboxOptions {
  * A company without connections gets its default sandbox connection, named `Sandbox`, in state
  * OPENING so that a session manager starts it at boot. Idempotent; two seeds at once make one.
  */
-export async function seedSandboxConnection(ds: DataSource, opts: SeedSandboxOptions): Promise<{ created: boolean; connectionId?: number }> {
+export async function seedSandboxConnection(
+  ds: DataSource,
+  opts: SeedSandboxOptions,
+): Promise<{ created: boolean; connectionId?: number }> {
   return ds.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('whatsapp-sessions-seed'))`);
     const existing = rowsOf<{ id: number }>(

@@ -17,7 +17,11 @@ export class ConnectionEvents {
 
   static updated(row: ConnectionEntity): OutgoingEvent {
     const event: ConnectionChangedEvent = { companyId: row.companyId, connection: connectionView(row) };
-    return { subject: ConnectionSubjects.updated(row.companyId, row.id), msgId: `connection-updated:${row.id}:${randomUUID()}`, payload: event };
+    return {
+      subject: ConnectionSubjects.updated(row.companyId, row.id),
+      msgId: `connection-updated:${row.id}:${randomUUID()}`,
+      payload: event,
+    };
   }
 
   static deleted(companyId: number, connectionId: number): OutgoingEvent {
@@ -27,8 +31,18 @@ export class ConnectionEvents {
 
   /** The session moved to another state (status, QR code). */
   static session(row: ConnectionEntity): OutgoingEvent {
-    const event: ConnectionSessionEvent = { companyId: row.companyId, connectionId: row.id, status: row.status, qrcode: row.qrcode, session: connectionView(row) };
-    return { subject: ConnectionSubjects.session(row.companyId, row.id), msgId: `connection-session:${row.id}:${randomUUID()}`, payload: event };
+    const event: ConnectionSessionEvent = {
+      companyId: row.companyId,
+      connectionId: row.id,
+      status: row.status,
+      qrcode: row.qrcode,
+      session: connectionView(row),
+    };
+    return {
+      subject: ConnectionSubjects.session(row.companyId, row.id),
+      msgId: `connection-session:${row.id}:${randomUUID()}`,
+      payload: event,
+    };
   }
 
   /** Writes the events in `tx`. */

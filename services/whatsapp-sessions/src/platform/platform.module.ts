@@ -34,11 +34,21 @@ export class PlatformModule {
       ConnectionEvents,
       KeyedStatements,
     ];
-    const stubs: Provider[] = options.baileysSocketFactory ? [{ provide: BAILEYS_SOCKET_FACTORY, useValue: options.baileysSocketFactory }] : [];
+    const stubs: Provider[] = options.baileysSocketFactory
+      ? [{ provide: BAILEYS_SOCKET_FACTORY, useValue: options.baileysSocketFactory }]
+      : [];
     return {
       module: PlatformModule,
       providers: [...shared, ...stubs],
-      exports: [WhatsappSessionsEnv, MediaStorage, PlanLimitsClient, Outbox, ConnectionEvents, KeyedStatements, ...(options.baileysSocketFactory ? [BAILEYS_SOCKET_FACTORY] : [])],
+      exports: [
+        WhatsappSessionsEnv,
+        MediaStorage,
+        PlanLimitsClient,
+        Outbox,
+        ConnectionEvents,
+        KeyedStatements,
+        ...(options.baileysSocketFactory ? [BAILEYS_SOCKET_FACTORY] : []),
+      ],
     };
   }
 }

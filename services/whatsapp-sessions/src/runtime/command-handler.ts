@@ -50,7 +50,8 @@ export class CommandHandler {
         case 'inbound': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
-          if (!hasSandboxAbilities(s.provider)) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           const ids = await s.provider.deliverInbound(cmd.messages);
           return { ok: true, result: { ids } };
@@ -75,14 +76,16 @@ export class CommandHandler {
         case 'sandboxContacts': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
-          if (!hasSandboxAbilities(s.provider)) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           s.provider.setAddressBook(Array.isArray(cmd.contacts) ? cmd.contacts : []);
           return { ok: true };
         }
         case 'sandboxLeave': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
-          if (!hasSandboxAbilities(s.provider)) return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
           s.provider.leaveWhatsapp(cmd.number);
           return { ok: true };
@@ -93,7 +96,8 @@ export class CommandHandler {
           if (!s) return { ok: false, notHere: true };
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           const failed = cmd.action === 'edit' ? 'ERR_EDITING_WAPP_MSG' : 'ERR_DELETE_WAPP_MSG';
-          if (typeof cmd.to !== 'string' || !cmd.to || typeof cmd.waMessageId !== 'string' || !cmd.waMessageId) return { ok: false, code: failed };
+          if (typeof cmd.to !== 'string' || !cmd.to || typeof cmd.waMessageId !== 'string' || !cmd.waMessageId)
+            return { ok: false, code: failed };
           const to = chatAddress(cmd.to);
           const message = { id: cmd.waMessageId, fromMe: cmd.fromMe === true };
           try {

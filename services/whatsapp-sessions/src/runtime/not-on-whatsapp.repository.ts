@@ -10,7 +10,10 @@ export class NotOnWhatsappRepository {
 
   /** Forgets the connection's refusals older than `ttlMs`, then answers the others, newest first, `limit` at most. */
   async current(connectionId: number, ttlMs: number, limit: number): Promise<Array<{ number: string; at: number }>> {
-    await this.db.query(`DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND refused_at <= now() - $2 * interval '1 millisecond'`, [connectionId, ttlMs]);
+    await this.db.query(
+      `DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND refused_at <= now() - $2 * interval '1 millisecond'`,
+      [connectionId, ttlMs],
+    );
     const rows = rowsOf<{ number: string; at: string }>(
       await this.db.query(
         `SELECT number, (extract(epoch FROM refused_at) * 1000)::float8 AS at FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 ORDER BY refused_at DESC LIMIT $2`,
@@ -31,6 +34,9 @@ export class NotOnWhatsappRepository {
 
   /** The numbers are on WhatsApp (again). */
   async forget(connectionId: number, numbers: string[]): Promise<void> {
-    await this.db.query(`DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND number = ANY($2::varchar[])`, [connectionId, numbers]);
+    await this.db.query(`DELETE FROM whatsapp.not_on_whatsapp WHERE connection_id = $1 AND number = ANY($2::varchar[])`, [
+      connectionId,
+      numbers,
+    ]);
   }
 }

@@ -83,7 +83,12 @@ export class OutboundConsumer {
           orderKey: (subject, send) => (typeof send?.to === 'string' ? send.to : subject),
         });
         // one paced send at a time: each waits for its slot, at most the pace's interval after the one before
-        lane.paced ??= await this.bus.consume<WaOutboundSend>({ ...spec, durable: pacedDurable(s.id), filterSubjects: [WaSubjects.outboundPaced(s.id)], batchSize: 1 });
+        lane.paced ??= await this.bus.consume<WaOutboundSend>({
+          ...spec,
+          durable: pacedDurable(s.id),
+          filterSubjects: [WaSubjects.outboundPaced(s.id)],
+          batchSize: 1,
+        });
         if (s.stopped) await this.stopLane(lane);
       })
       .catch((err: unknown) => {
@@ -112,7 +117,9 @@ export class OutboundConsumer {
   /** Forgets a deleted connection's durables. */
   async forget(connectionId: number): Promise<void> {
     for (const durable of [outboundDurable(connectionId), pacedDurable(connectionId)]) {
-      await deleteDurable(this.bus, Streams.WA.name, durable).catch((err: unknown) => this.logger.warn({ err, connectionId, durable }, 'outbound durable of a deleted connection not deleted'));
+      await deleteDurable(this.bus, Streams.WA.name, durable).catch((err: unknown) =>
+        this.logger.warn({ err, connectionId, durable }, 'outbound durable of a deleted connection not deleted'),
+      );
     }
   }
 
@@ -128,7 +135,15 @@ export class OutboundConsumer {
     const file = await this.storage.get(send.media.key);
     if (!file) return null;
     const { mediaType, mimetype, fileName } = send.media;
-    return { media: { mediaType, stream: file.stream, mimetype, fileName, caption: mediaType === 'application' && send.body === fileName ? '' : send.body } };
+    return {
+      media: {
+        mediaType,
+        stream: file.stream,
+        mimetype,
+        fileName,
+        caption: mediaType === 'application' && send.body === fileName ? '' : send.body,
+      },
+    };
   }
 
   /**
@@ -168,7 +183,10 @@ export class OutboundConsumer {
       if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') continue;
       const reason = this.failures.get(send.waMessageId) ?? `not sent after ${this.env.OUTBOUND_MAX_ATTEMPTS} tries`;
       this.failures.delete(send.waMessageId);
-      this.logger.warn({ connectionId: s.id, waMessageId: send.waMessageId, reason }, 'outbound send given up; its message is marked failed');
+      this.logger.warn(
+        { connectionId: s.id, waMessageId: send.waMessageId, reason },
+        'outbound send given up; its message is marked failed',
+      );
       await this.publisher.failed(s, send.to, send.waMessageId, reason);
     }
   }
@@ -178,7 +196,10 @@ export class OutboundConsumer {
     for (const m of batch) {
       const send = m.data;
       if (!isOutboundSend(send) || send.connectionId !== s.id || send.companyId !== s.companyId) {
-        this.logger.error({ connectionId: s.id, subject: m.subject, seq: m.streamSeq }, 'outbound send not for this connection or malformed; dropped');
+        this.logger.error(
+          { connectionId: s.id, subject: m.subject, seq: m.streamSeq },
+          'outbound send not for this connection or malformed; dropped',
+        );
         continue;
       }
       sends.push(send);
@@ -213,7 +234,9 @@ export class OutboundConsumer {
     // the lane goes on to its next batch meanwhile: acks only go up, so one arriving after a later one changes
     // nothing, and one lost (a crash, NATS away) is raised by the next ack of its message, as before
     if (sent.length > 0) {
-      void this.publisher.acks(s, sent).catch((err: unknown) => this.logger.warn({ err, connectionId: s.id, sends: sent.length }, 'acks 1 not published'));
+      void this.publisher
+        .acks(s, sent)
+        .catch((err: unknown) => this.logger.warn({ err, connectionId: s.id, sends: sent.length }, 'acks 1 not published'));
     }
     const refused = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (refused) throw refused.reason;
@@ -228,7 +251,10 @@ export class OutboundConsumer {
     const before = this.pacedTurns.get(s) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
-    this.pacedTurns.set(s, before.then(() => mine));
+    this.pacedTurns.set(
+      s,
+      before.then(() => mine),
+    );
     await before;
     const now = Date.now();
     const at = Math.min(Math.max(pace.notBefore, (this.lastPaced.get(s) ?? 0) + Math.max(0, pace.intervalMs)), now + MAX_PACE_WAIT_MS);
@@ -257,7 +283,10 @@ export class OutboundConsumer {
   private async invalidContact(s: LiveSession, send: WaOutboundSend, err: NotOnWhatsappError): Promise<void> {
     await this.notOnWhatsapp.refused(s, send.to);
     this.failures.delete(send.waMessageId);
-    this.logger.warn({ connectionId: s.id, waMessageId: send.waMessageId }, 'outbound send to a number not on WhatsApp; its message is marked failed');
+    this.logger.warn(
+      { connectionId: s.id, waMessageId: send.waMessageId },
+      'outbound send to a number not on WhatsApp; its message is marked failed',
+    );
     await this.publisher.failed(s, send.to, send.waMessageId, `ERR_WAPP_INVALID_CONTACT: ${err.message}`);
   }
 
@@ -266,11 +295,17 @@ export class OutboundConsumer {
     if (await this.notOnWhatsapp.has(s, send.to)) throw new NotOnWhatsappError(send.to);
     const content = await this.contentOf(send);
     if (!content) {
-      this.logger.error({ connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key }, 'outbound media file missing; send dropped');
+      this.logger.error(
+        { connectionId: s.id, waMessageId: send.waMessageId, key: send.media?.key },
+        'outbound media file missing; send dropped',
+      );
       return;
     }
     try {
-      await s.provider.sendMessage(chatAddress(send.to), content, { messageId: send.waMessageId, quotedMessageId: send.quotedWaMessageId ?? null });
+      await s.provider.sendMessage(chatAddress(send.to), content, {
+        messageId: send.waMessageId,
+        quotedMessageId: send.quotedWaMessageId ?? null,
+      });
     } finally {
       // a file the provider did not read to its end (a failed send) is closed, not left open
       if ('media' in content) content.media.stream.destroy();

@@ -36,8 +36,19 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
     if (env.SESSION_LEASE_RENEW_MS * 2 > env.SESSION_LEASE_TTL_MS) {
       throw new Error('SESSION_LEASE_RENEW_MS must be at most half of SESSION_LEASE_TTL_MS, or leases lapse between renewals');
     }
-    this.claims = new PeriodicTask({ name: 'session claims', everyMs: env.SESSION_CLAIM_INTERVAL_MS, run: () => this.claim(), logger: this.logger, runAtStart: true });
-    this.renewals = new PeriodicTask({ name: 'session lease renewals', everyMs: env.SESSION_LEASE_RENEW_MS, run: () => this.renew(), logger: this.logger });
+    this.claims = new PeriodicTask({
+      name: 'session claims',
+      everyMs: env.SESSION_CLAIM_INTERVAL_MS,
+      run: () => this.claim(),
+      logger: this.logger,
+      runAtStart: true,
+    });
+    this.renewals = new PeriodicTask({
+      name: 'session lease renewals',
+      everyMs: env.SESSION_LEASE_RENEW_MS,
+      run: () => this.renew(),
+      logger: this.logger,
+    });
   }
 
   /** This process, as lease holder (shown to operators). */
@@ -65,11 +76,13 @@ export class Placement implements OnApplicationBootstrap, BeforeApplicationShutd
     this.closing = true;
     await Promise.all([this.claims.stop(), this.renewals.stop()]);
     await Promise.all(
-      this.host.runningIds().map((id) =>
-        this.host
-          .exclusive(id, (running) => (running ? this.host.stop(id, { release: true }) : Promise.resolve()))
-          .catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not handed back cleanly')),
-      ),
+      this.host
+        .runningIds()
+        .map((id) =>
+          this.host
+            .exclusive(id, (running) => (running ? this.host.stop(id, { release: true }) : Promise.resolve()))
+            .catch((err: unknown) => this.logger.error({ err, connectionId: id }, 'session not handed back cleanly')),
+        ),
     );
   }
 

@@ -1,4 +1,12 @@
-import { sessionCommandSubject, type AddressBookCommand, type AddressBookEntry, type ErrorCode, type MessageChangeCommand, type NumberCheckCommand, type SandboxInboundRequest } from '@wa/contracts';
+import {
+  sessionCommandSubject,
+  type AddressBookCommand,
+  type AddressBookEntry,
+  type ErrorCode,
+  type MessageChangeCommand,
+  type NumberCheckCommand,
+  type SandboxInboundRequest,
+} from '@wa/contracts';
 import { serve, type HasConnection } from '@wa/event-bus';
 
 /** What can be asked of a connection's session, wherever it runs. */
@@ -22,7 +30,8 @@ export type SessionCommand =
   | { action: 'sandboxLeave'; number: string };
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
-export type CommandReply = { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };
+export type CommandReply =
+  { ok: true; result?: unknown } | { ok: false; notHere?: boolean; code?: ErrorCode; message?: string; status?: number };
 
 /** Core NATS subject (no stream holds it) on which the holder of a session takes commands. */
 export const commandSubject = sessionCommandSubject;
@@ -31,7 +40,11 @@ export const commandSubject = sessionCommandSubject;
 export const COMMAND_TIMEOUT_MS = 15_000;
 
 /** Takes the commands of one session running here, from any process; answers a function that stops taking them. */
-export function serveCommands(bus: HasConnection, connectionId: number, execute: (cmd: SessionCommand) => Promise<CommandReply>): () => void {
+export function serveCommands(
+  bus: HasConnection,
+  connectionId: number,
+  execute: (cmd: SessionCommand) => Promise<CommandReply>,
+): () => void {
   return serve<CommandReply>(bus, commandSubject(connectionId), (payload) => execute(payload as SessionCommand), {
     malformed: () => ({ ok: false, code: 'ERR_VALIDATION' }),
     failed: () => ({ ok: false, code: 'ERR_INTERNAL' }),

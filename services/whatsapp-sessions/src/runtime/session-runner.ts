@@ -143,7 +143,10 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
    * Stops a session here. `status` is stored (and published) when given; otherwise the stored status
    * stays, so that another process resumes the session (shutdown, lost lease).
    */
-  private teardown(s: LiveSession, opts: { release: boolean; logout?: boolean; status?: ConnectionStatus; forgetPairing?: boolean }): Promise<void> {
+  private teardown(
+    s: LiveSession,
+    opts: { release: boolean; logout?: boolean; status?: ConnectionStatus; forgetPairing?: boolean },
+  ): Promise<void> {
     if (s.ended) return s.ended;
     s.stopped = true;
     clearTimeout(s.reconnectTimer);

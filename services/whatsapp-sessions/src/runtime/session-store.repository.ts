@@ -58,7 +58,9 @@ export class SessionStore {
           `SELECT id, "companyId" FROM whatsapp.connections WHERE status <> 'DISCONNECTED' AND "companyId" = ANY($1::int[]) ORDER BY id LIMIT $2`,
           [[...companyIds], limit],
         )
-      : await this.db.query(`SELECT id, "companyId" FROM whatsapp.connections WHERE status <> 'DISCONNECTED' ORDER BY id LIMIT $1`, [limit]);
+      : await this.db.query(`SELECT id, "companyId" FROM whatsapp.connections WHERE status <> 'DISCONNECTED' ORDER BY id LIMIT $1`, [
+          limit,
+        ]);
     return rowsOf<{ id: number; companyId: number }>(raw);
   }
 
@@ -127,7 +129,12 @@ export class SessionStore {
       ],
     );
     // the table's rows are the statement's snapshot: a row inserted by it shows only in `ins`
-    return new Map(rowsOf<{ connectionId: number; waMessageId: string; state: 'pending' | 'sent' }>(raw).map((r) => [`${r.connectionId}|${r.waMessageId}`, r.state]));
+    return new Map(
+      rowsOf<{ connectionId: number; waMessageId: string; state: 'pending' | 'sent' }>(raw).map((r) => [
+        `${r.connectionId}|${r.waMessageId}`,
+        r.state,
+      ]),
+    );
   }
 
   /**
@@ -167,7 +174,10 @@ export class SessionStore {
 
   /** Did this connection send the message itself (an echo of our own send)? */
   async isOurSend(connectionId: number, waMessageId: string): Promise<boolean> {
-    const raw = await this.keyed.query(`SELECT 1 FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [connectionId, waMessageId]);
+    const raw = await this.keyed.query(`SELECT 1 FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [
+      connectionId,
+      waMessageId,
+    ]);
     return rowsOf(raw).length > 0;
   }
 }

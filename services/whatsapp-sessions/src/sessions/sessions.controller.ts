@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
@@ -46,7 +59,11 @@ export class SessionsController {
   @HttpCode(202)
   @ApiConsumes('application/json', 'multipart/form-data')
   @UseInterceptors(FileInterceptor('media', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  inbound(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundDto, @UploadedFile() file: UploadedDiskFile | undefined): Promise<{ id: string }> {
+  inbound(
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: SandboxInboundDto,
+    @UploadedFile() file: UploadedDiskFile | undefined,
+  ): Promise<{ id: string }> {
     return this.sessions.inbound(id, body, file);
   }
 

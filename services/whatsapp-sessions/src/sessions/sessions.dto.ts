@@ -15,9 +15,9 @@ import {
 
 /** A message the sandbox phone receives, as from a WhatsApp contact. */
 export class SandboxInboundDto implements RequestDto<SandboxInboundDto, Omit<SandboxInboundRequest, 'media'>> {
-  @ApiProperty({ example: '5511999990001', description: 'the contact\'s number: 8 to 20 digits' })
+  @ApiProperty({ example: '5511999990001', description: "the contact's number: 8 to 20 digits" })
   @IsString({ message: 'Required' })
-  @Matches(/^\d{8,20}$/, { message: 'from must be the contact\'s number: 8 to 20 digits' })
+  @Matches(/^\d{8,20}$/, { message: "from must be the contact's number: 8 to 20 digits" })
   from: string;
 
   @ApiPropertyOptional({ example: 'Maria', description: 'the name the contact shows (push name)' })
@@ -58,7 +58,10 @@ export class OutboxQuery implements RequestDto<OutboxQuery, SandboxOutboxQuery> 
 
 /** One contact of the sandbox phone's address book. */
 export class SandboxContactDto implements RequestDto<SandboxContactDto, SandboxContact> {
-  @ApiProperty({ example: '5511999990001' }) @IsString({ message: 'Required' }) @Matches(/^\d{8,20}$/, { message: 'number must be 8 to 20 digits' }) number: string;
+  @ApiProperty({ example: '5511999990001' })
+  @IsString({ message: 'Required' })
+  @Matches(/^\d{8,20}$/, { message: 'number must be 8 to 20 digits' })
+  number: string;
   @ApiProperty({ example: 'Maria' }) @IsString({ message: 'Required' }) @MaxLength(100, { message: 'Too Long!' }) name: string;
 }
 

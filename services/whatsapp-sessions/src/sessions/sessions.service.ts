@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { ConnectionStatus, SandboxInboundRequest, SandboxOutboxItem } from '@wa/contracts';
-import { checkMediaFile, currentContext, DomainError, inboundMediaKey, inboundMediaName, MediaStorage, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
+import {
+  checkMediaFile,
+  currentContext,
+  DomainError,
+  inboundMediaKey,
+  inboundMediaName,
+  MediaStorage,
+  readUploaded,
+  type UploadedDiskFile,
+} from '@wa/server-kit';
 import { whatsappMessageId } from '@wa/domain';
 import { sandboxAllowed, WhatsappSessionsEnv } from '../config/env.js';
 import { ConnectionsRepository } from '../connections/connections.repository.js';
@@ -67,7 +76,8 @@ export class SessionsService {
   async inbound(id: number, dto: SandboxInboundDto, file?: UploadedDiskFile): Promise<{ id: string }> {
     this.sandboxHooksOn();
     if (!file) {
-      if (!dto.body || !/\S/.test(dto.body)) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Required'] }] }, 'body: Required');
+      if (!dto.body || !/\S/.test(dto.body))
+        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Required'] }] }, 'body: Required');
       const [first] = await this.deliver(id, [dto]);
       return { id: first };
     }
@@ -78,14 +88,18 @@ export class SessionsService {
     const fileName = inboundMediaName(waMessageId, checked.mimetype, checked.mediaType === 'application' ? checked.fileName : null);
     const key = inboundMediaKey(c.companyId, c.id, waMessageId, fileName);
     const { size } = await this.storage.put(key, readUploaded(file));
-    const [first] = await this.deliver(id, [{ ...dto, id: waMessageId, body: dto.body ?? '', media: { key, mimetype: checked.mimetype, fileName, size } }]);
+    const [first] = await this.deliver(id, [
+      { ...dto, id: waMessageId, body: dto.body ?? '', media: { key, mimetype: checked.mimetype, fileName, size } },
+    ]);
     return { id: first };
   }
 
   /** Delivers messages to the sandbox phone in one upsert; answers once all are on JetStream. */
   async inboundBatch(id: number, messages: SandboxInboundDto[]): Promise<{ ids: string[] }> {
     this.sandboxHooksOn();
-    const blank = messages.flatMap((m, i) => (!m.body || !/\S/.test(m.body) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : []));
+    const blank = messages.flatMap((m, i) =>
+      !m.body || !/\S/.test(m.body) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : [],
+    );
     if (blank.length > 0) throw new DomainError('ERR_VALIDATION', { details: blank }, blank.map((b) => `${b.field}: Required`).join('; '));
     return { ids: await this.deliver(id, messages) };
   }
@@ -139,7 +153,11 @@ export class SessionsService {
 
   private mustBeSandbox(c: ConnectionEntity): ConnectionEntity {
     if (c.channel !== 'sandbox') {
-      throw new DomainError('ERR_VALIDATION', { channel: c.channel }, `Connection ${c.id} is not a sandbox connection (its channel is ${c.channel}).`);
+      throw new DomainError(
+        'ERR_VALIDATION',
+        { channel: c.channel },
+        `Connection ${c.id} is not a sandbox connection (its channel is ${c.channel}).`,
+      );
     }
     return c;
   }

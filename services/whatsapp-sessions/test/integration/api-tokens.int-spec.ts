@@ -19,7 +19,12 @@ async function create(token: string, body: Record<string, unknown> = {}): Promis
 }
 
 /** What a refusal says, without what differs per request (its id). */
-const answer = (res: { status: number; body: Record<string, unknown> }) => ({ status: res.status, error: res.body.error, message: res.body.message, details: res.body.details });
+const answer = (res: { status: number; body: Record<string, unknown> }) => ({
+  status: res.status,
+  error: res.body.error,
+  message: res.body.message,
+  details: res.body.details,
+});
 
 describe('connections: API tokens cannot be guessed', () => {
   it('draws a token of 32 random bytes for every connection made without one, and a new one on demand', async () => {
@@ -41,13 +46,22 @@ describe('connections: API tokens cannot be guessed', () => {
     expect((await svc.http.post(`/whatsapp/${a.id}/token`, { token: tokenFor(companyId, 'user') })).status).toBe(403);
   });
 
-  it('takes an admin\'s own token only when it is 32 characters or more of letters, digits, - and _; every refusal reads the same, a taken one too', async () => {
+  it("takes an admin's own token only when it is 32 characters or more of letters, digits, - and _; every refusal reads the same, a taken one too", async () => {
     const a = newCompany();
     const b = newCompany();
     const taken = `A-${randomBytes(24).toString('base64url')}`;
     await create(a.admin, { name: 'Dona do token', token: taken });
     const refusals = [];
-    for (const token of ['1', 'abc123', 'x'.repeat(31).replace(/x/g, (_, i: number) => 'abcdefghij'[i % 10]!), `${'abcdefgh'.repeat(4)} ç`, 'a'.repeat(64), 'ab'.repeat(20), `${randomBytes(20).toString('base64')}==/+`, taken]) {
+    for (const token of [
+      '1',
+      'abc123',
+      'x'.repeat(31).replace(/x/g, (_, i: number) => 'abcdefghij'[i % 10]!),
+      `${'abcdefgh'.repeat(4)} ç`,
+      'a'.repeat(64),
+      'ab'.repeat(20),
+      `${randomBytes(20).toString('base64')}==/+`,
+      taken,
+    ]) {
       const res = await svc.http.post('/whatsapp', { token: b.admin, body: { name: `T ${refusals.length}`, token } });
       refusals.push(answer(res));
     }

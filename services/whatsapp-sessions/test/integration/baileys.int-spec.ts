@@ -14,7 +14,15 @@ import {
   type UserFacingSocketConfig,
   type WAMessage,
 } from '@whiskeysockets/baileys';
-import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type WaAck, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import {
+  sessionCommandSubject,
+  WaSubjects,
+  type ConnectionSessionEvent,
+  type WaAck,
+  type WaAcks,
+  type WaInboundMessage,
+  type WaOutboundSend,
+} from '@wa/contracts';
 import { request } from '@wa/event-bus';
 import { pdfFile, pngFile, waitFor } from '@wa/testing';
 import { MediaStorage } from '@wa/server-kit';
@@ -27,7 +35,19 @@ import { BaileysProvider } from '../../src/runtime/providers/baileys/baileys.pro
 import { AuthStateStore, usePostgresAuthState } from '../../src/runtime/providers/baileys/postgres-auth-state.js';
 import { ProviderFactory } from '../../src/runtime/providers/provider-factory.js';
 import { SandboxProvider } from '../../src/runtime/providers/sandbox/sandbox.provider.js';
-import { Collector, cleanup, companyPool, connectionOf, createConnection, lastOn, startSessions, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  Collector,
+  cleanup,
+  companyPool,
+  connectionOf,
+  createConnection,
+  lastOn,
+  startSessions,
+  storedOn,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
 
 /** Stands in for Baileys' socket where WhatsApp cannot be reached: the test emits what WhatsApp would make it emit. */
 class ScriptedSocket {
@@ -44,7 +64,9 @@ class ScriptedSocket {
 
   async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions) {
     this.sent.push({ jid, content, options });
-    const media = Object.values(content as Record<string, unknown>).find((v): v is { stream: Readable } => typeof v === 'object' && v !== null && 'stream' in v);
+    const media = Object.values(content as Record<string, unknown>).find(
+      (v): v is { stream: Readable } => typeof v === 'object' && v !== null && 'stream' in v,
+    );
     if (media) this.files.push(await readAll(media.stream));
     return { key: { remoteJid: jid, fromMe: true, id: options?.messageId } } as WAMessage;
   }
@@ -84,7 +106,10 @@ class ScriptedSocket {
   }
 
   close(statusCode: number) {
-    this.ev.emit('connection.update', { connection: 'close', lastDisconnect: { error: new Boom('closed', { statusCode }), date: new Date() } });
+    this.ev.emit('connection.update', {
+      connection: 'close',
+      lastDisconnect: { error: new Boom('closed', { statusCode }), date: new Date() },
+    });
   }
 }
 
@@ -121,7 +146,10 @@ function company() {
 
 /** A connection row without a session (auth state needs one to belong to). */
 async function bareConnection(companyId: number): Promise<number> {
-  const rows = await svc.db.query(`INSERT INTO whatsapp.connections ("companyId", name, channel) VALUES ($1, $2, 'baileys') RETURNING id`, [companyId, `Bare ${randomInt(1e9)}`]);
+  const rows = await svc.db.query(`INSERT INTO whatsapp.connections ("companyId", name, channel) VALUES ($1, $2, 'baileys') RETURNING id`, [
+    companyId,
+    `Bare ${randomInt(1e9)}`,
+  ]);
   created.push({ id: rows[0].id, token: tokenFor(companyId) });
   return rows[0].id;
 }
@@ -136,7 +164,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const socketAfter = (count: number) => waitFor(async () => sockets[count], { timeoutMs: 5000 });
 
 describe('baileys: auth state in PostgreSQL', () => {
-  it('round-trips Baileys\' own creds and signal keys byte for byte, deletes keys set to null and forgets everything on clear', async () => {
+  it("round-trips Baileys' own creds and signal keys byte for byte, deletes keys set to null and forgets everything on clear", async () => {
     const { companyId } = company();
     const id = await bareConnection(companyId);
     const store = svc.app.get(AuthStateStore);
@@ -149,7 +177,11 @@ describe('baileys: auth state in PostgreSQL', () => {
 
     const preKey = Curve.generateKeyPair();
     const session = new Uint8Array(randomBytes(180));
-    const syncKey = proto.Message.AppStateSyncKeyData.fromObject({ keyData: randomBytes(32), fingerprint: { rawId: 7, currentIndex: 1, deviceIndexes: [0, 1] }, timestamp: 1_700_000_000 });
+    const syncKey = proto.Message.AppStateSyncKeyData.fromObject({
+      keyData: randomBytes(32),
+      fingerprint: { rawId: 7, currentIndex: 1, deviceIndexes: [0, 1] },
+      timestamp: 1_700_000_000,
+    });
     const tctoken = { token: randomBytes(16), timestamp: '1700000000' };
     await first.state.keys.set({
       'pre-key': { '1': preKey, '2': Curve.generateKeyPair() },
@@ -177,7 +209,9 @@ describe('baileys: auth state in PostgreSQL', () => {
     expect(sync).toBeInstanceOf(proto.Message.AppStateSyncKeyData);
     expect(Buffer.from(sync.keyData!).equals(Buffer.from(syncKey.keyData!))).toBe(true);
     expect(json(sync)).toBe(json(syncKey));
-    expect(await keys.get('sender-key-memory', ['120363025246125486@g.us'])).toEqual({ '120363025246125486@g.us': { '5511999990001:2@s.whatsapp.net': true } });
+    expect(await keys.get('sender-key-memory', ['120363025246125486@g.us'])).toEqual({
+      '120363025246125486@g.us': { '5511999990001:2@s.whatsapp.net': true },
+    });
     expect(await keys.get('lid-mapping', ['5511999990001'])).toEqual({ '5511999990001': '123456789012345@lid' });
     expect(await keys.get('device-list', ['5511999990001'])).toEqual({ '5511999990001': ['0', '2'] });
     const tc = (await keys.get('tctoken', ['5511999990001@s.whatsapp.net']))['5511999990001@s.whatsapp.net']!;
@@ -202,10 +236,15 @@ describe('baileys: auth state in PostgreSQL', () => {
     await first.saveCreds();
     const preKey = Curve.generateKeyPair();
     await first.state.keys.set({ 'pre-key': { '9': preKey } });
-    const raw = async () => (await svc.db.query(`SELECT category, value FROM whatsapp.session_state WHERE "connectionId" = $1 ORDER BY category`, [id])) as Array<{ category: string; value: string }>;
+    const raw = async () =>
+      (await svc.db.query(`SELECT category, value FROM whatsapp.session_state WHERE "connectionId" = $1 ORDER BY category`, [
+        id,
+      ])) as Array<{ category: string; value: string }>;
     const rows = await raw();
     expect(rows.map((r) => r.category)).toEqual(['creds', 'pre-key']);
-    const secrets = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private, preKey.private].map((k) => Buffer.from(k).toString('base64'));
+    const secrets = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private, preKey.private].map((k) =>
+      Buffer.from(k).toString('base64'),
+    );
     for (const r of rows) {
       expect(r.value).toMatch(/^enc:v1:/);
       for (const secret of secrets) expect(r.value).not.toContain(secret);
@@ -216,7 +255,10 @@ describe('baileys: auth state in PostgreSQL', () => {
     expect(json(again.state.creds)).toBe(json(creds));
     expect(Buffer.from((await again.state.keys.get('pre-key', ['9']))['9']!.private).equals(Buffer.from(preKey.private))).toBe(true);
     // a row from before sealing is read as it is, then sealed when the service starts
-    await svc.db.query(`UPDATE whatsapp.session_state SET value = $2 WHERE "connectionId" = $1 AND category = 'pre-key'`, [id, json(preKey)]);
+    await svc.db.query(`UPDATE whatsapp.session_state SET value = $2 WHERE "connectionId" = $1 AND category = 'pre-key'`, [
+      id,
+      json(preKey),
+    ]);
     expect(Buffer.from((await again.state.keys.get('pre-key', ['9']))['9']!.private).equals(Buffer.from(preKey.private))).toBe(true);
     await store.onApplicationBootstrap();
     for (const r of await raw()) expect(r.value).toMatch(/^enc:v1:/);
@@ -224,7 +266,7 @@ describe('baileys: auth state in PostgreSQL', () => {
     await again.clear();
   });
 
-  it('picks the provider by the connection\'s channel', () => {
+  it("picks the provider by the connection's channel", () => {
     const factory = svc.app.get(ProviderFactory);
     expect(factory.create({ id: 1, companyId: 1, channel: 'sandbox' })).toBeInstanceOf(SandboxProvider);
     expect(factory.create({ id: 1, companyId: 1, channel: 'baileys' })).toBeInstanceOf(BaileysProvider);
@@ -232,7 +274,7 @@ describe('baileys: auth state in PostgreSQL', () => {
   });
 });
 
-describe('baileys: a session driven by its socket\'s events', () => {
+describe("baileys: a session driven by its socket's events", () => {
   it('shows the QR code, pairs, connects, receives, sends with acks, reconnects after a drop and ends on logout', async () => {
     const { companyId, token } = company();
     const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
@@ -271,7 +313,10 @@ describe('baileys: a session driven by its socket\'s events', () => {
         messageTimestamp: Math.floor(Date.now() / 1000),
         message: { extendedTextMessage: { text: 'quero comprar' } },
       });
-      const status = proto.WebMessageInfo.fromObject({ key: { remoteJid: 'status@broadcast', id: 'STATUS1', participant: `${from}@s.whatsapp.net` }, message: { conversation: 'meu status' } });
+      const status = proto.WebMessageInfo.fromObject({
+        key: { remoteJid: 'status@broadcast', id: 'STATUS1', participant: `${from}@s.whatsapp.net` },
+        message: { conversation: 'meu status' },
+      });
       s1.ev.emit('messages.upsert', { messages: [status, incoming], type: 'notify' });
       const subject = WaSubjects.inbound(companyId, c.id, from);
       await waitFor(async () => (await storedOn(svc.jsm, subject)) === 1);
@@ -281,20 +326,45 @@ describe('baileys: a session driven by its socket\'s events', () => {
 
       // a send goes out through the socket with tickets' message id (WhatsApp knows the number that just wrote); acks follow
       s1.directory.set(from, `${from}@s.whatsapp.net`);
-      const send: WaOutboundSend = { companyId, connectionId: c.id, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to: from, body: 'Temos sim!', ticketId: 3, messageId: 9 };
+      const send: WaOutboundSend = {
+        companyId,
+        connectionId: c.id,
+        waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+        to: from,
+        body: 'Temos sim!',
+        ticketId: 3,
+        messageId: 9,
+      };
       await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
       await waitFor(async () => s1.sent.length === 1);
-      expect(s1.sent[0]).toMatchObject({ jid: `${from}@s.whatsapp.net`, content: { text: 'Temos sim!' }, options: { messageId: send.waMessageId } });
+      expect(s1.sent[0]).toMatchObject({
+        jid: `${from}@s.whatsapp.net`,
+        content: { text: 'Temos sim!' },
+        options: { messageId: send.waMessageId },
+      });
       // Baileys echoes our own send as an upsert: it is not an inbound message
       s1.ev.emit('messages.upsert', {
-        messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: true, id: send.waMessageId }, message: { conversation: 'Temos sim!' } })],
+        messages: [
+          proto.WebMessageInfo.fromObject({
+            key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: true, id: send.waMessageId },
+            message: { conversation: 'Temos sim!' },
+          }),
+        ],
         type: 'append',
       });
-      s1.ev.emit('messages.update', [{ key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: true, id: send.waMessageId }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }]);
+      s1.ev.emit('messages.update', [
+        {
+          key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: true, id: send.waMessageId },
+          update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK },
+        },
+      ]);
       const delivered = await acks.waitFor((a) => a.data.acks.some((x) => x.ack === 3));
       expect(delivered.data.acks).toEqual([{ waMessageId: send.waMessageId, ack: 3 }]);
       expect(delivered.subject).toBe(WaSubjects.acks(companyId, c.id));
-      const row = await svc.db.query(`SELECT state, ack FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [c.id, send.waMessageId]);
+      const row = await svc.db.query(`SELECT state, ack FROM whatsapp.sent_messages WHERE "connectionId" = $1 AND "waMessageId" = $2`, [
+        c.id,
+        send.waMessageId,
+      ]);
       expect(row[0]).toEqual({ state: 'sent', ack: 3 });
       expect(await storedOn(svc.jsm, subject)).toBe(1);
 
@@ -308,7 +378,12 @@ describe('baileys: a session driven by its socket\'s events', () => {
       expect(s1.lookedUp).toEqual([[from], ['5531987654321'], ['5531900000000']]);
 
       // a Brazilian mobile WhatsApp knows by its old form is sent to that jid, looked up once
-      const again = (n: number): WaOutboundSend => ({ ...send, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to: '5531987654321', messageId: 10 + n });
+      const again = (n: number): WaOutboundSend => ({
+        ...send,
+        waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+        to: '5531987654321',
+        messageId: 10 + n,
+      });
       for (const n of [1, 2]) await svc.bus.publish(WaSubjects.outbound(c.id), again(n), { msgId: `send-old-form-${n}-${c.id}` });
       await waitFor(async () => s1.sent.length === 3);
       expect(s1.sent.slice(1).map((x) => x.jid)).toEqual(['553187654321@s.whatsapp.net', '553187654321@s.whatsapp.net']);
@@ -319,7 +394,15 @@ describe('baileys: a session driven by its socket\'s events', () => {
       expect((await waitForStatus(svc, token, c.id, 'TIMEOUT')).retries).toBe(1);
       const s2 = await socketAfter(before + 2);
       // the old socket is dead to us
-      s1.ev.emit('messages.upsert', { messages: [proto.WebMessageInfo.fromObject({ key: { remoteJid: `${from}@s.whatsapp.net`, id: 'LATE1' }, message: { conversation: 'tarde' } })], type: 'notify' });
+      s1.ev.emit('messages.upsert', {
+        messages: [
+          proto.WebMessageInfo.fromObject({
+            key: { remoteJid: `${from}@s.whatsapp.net`, id: 'LATE1' },
+            message: { conversation: 'tarde' },
+          }),
+        ],
+        type: 'notify',
+      });
       s2.user = s1.user;
       s2.ev.emit('connection.update', { connection: 'open' });
       expect((await waitForStatus(svc, token, c.id, 'CONNECTED')).retries).toBe(0);
@@ -330,7 +413,15 @@ describe('baileys: a session driven by its socket\'s events', () => {
       await waitForStatus(svc, token, c.id, 'DISCONNECTED');
       expect(svc.runner.isRunning(c.id)).toBe(false);
       expect(await stateRows(c.id)).toBe(0);
-      expect(events.items.map((e) => e.data.status)).toEqual(['OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'CONNECTED', 'DISCONNECTED']);
+      expect(events.items.map((e) => e.data.status)).toEqual([
+        'OPENING',
+        'qrcode',
+        'PAIRING',
+        'CONNECTED',
+        'TIMEOUT',
+        'CONNECTED',
+        'DISCONNECTED',
+      ]);
 
       const notSandbox = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token, body: { from, body: 'x' } });
       expect(notSandbox.status).toBe(400);
@@ -434,7 +525,10 @@ async function encrypted(data: Buffer, type: 'image' | 'document') {
   const enc = await encryptedStream(data, type);
   const bytes = await readFile(enc.encFilePath);
   await rm(enc.encFilePath, { force: true });
-  return { bytes, fields: { mediaKey: enc.mediaKey, fileSha256: enc.fileSha256, fileEncSha256: enc.fileEncSha256, fileLength: enc.fileLength } };
+  return {
+    bytes,
+    fields: { mediaKey: enc.mediaKey, fileSha256: enc.fileSha256, fileEncSha256: enc.fileEncSha256, fileLength: enc.fileLength },
+  };
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -471,12 +565,16 @@ describe('baileys: media both ways', () => {
           proto.WebMessageInfo.fromObject({
             key: at('BAE5PHOTO0001'),
             messageTimestamp: Math.floor(Date.now() / 1000),
-            message: { imageMessage: { url: media.url('/v/t62.7118-24/photo.enc'), mimetype: 'image/png', caption: 'a peça', ...photoEnc.fields } },
+            message: {
+              imageMessage: { url: media.url('/v/t62.7118-24/photo.enc'), mimetype: 'image/png', caption: 'a peça', ...photoEnc.fields },
+            },
           }),
           proto.WebMessageInfo.fromObject({
             key: at('BAE5DOC00002'),
             messageTimestamp: Math.floor(Date.now() / 1000),
-            message: { documentMessage: { url: media.url('/v/gone.enc'), mimetype: 'application/pdf', fileName: 'Pedido 12.pdf', ...doc.fields } },
+            message: {
+              documentMessage: { url: media.url('/v/gone.enc'), mimetype: 'application/pdf', fileName: 'Pedido 12.pdf', ...doc.fields },
+            },
           }),
         ],
       });
@@ -484,7 +582,12 @@ describe('baileys: media both ways', () => {
       await waitFor(async () => (await storedOn(svc.jsm, subject)) === 2, { timeoutMs: 15_000 });
       const stream = await svc.jsm.streams.getMessage('WA', { last_by_subj: subject });
       const docEvent = stream.json<WaInboundMessage>();
-      expect(docEvent).toMatchObject({ waMessageId: 'BAE5DOC00002', mediaType: 'application', body: 'Pedido 12.pdf', mediaError: 'ERR_WAPP_DOWNLOAD_MEDIA' });
+      expect(docEvent).toMatchObject({
+        waMessageId: 'BAE5DOC00002',
+        mediaType: 'application',
+        body: 'Pedido 12.pdf',
+        mediaError: 'ERR_WAPP_DOWNLOAD_MEDIA',
+      });
       expect(docEvent.media ?? null).toBeNull();
       const photoEvent = (await svc.jsm.streams.getMessage('WA', { seq: stream.seq - 1 })).json<WaInboundMessage>();
       expect(photoEvent).toMatchObject({
@@ -519,7 +622,9 @@ describe('baileys: media both ways', () => {
 
       // an edit and a deletion for everyone go through Baileys' sendMessage with the message's key
       const ask = (cmd: object) => request(svc.bus, sessionCommandSubject(c.id), cmd, { timeoutMs: 5000 });
-      expect(await ask({ action: 'edit', to: from, waMessageId: send.waMessageId, fromMe: true, text: 'orçamento corrigido' })).toEqual({ ok: true });
+      expect(await ask({ action: 'edit', to: from, waMessageId: send.waMessageId, fromMe: true, text: 'orçamento corrigido' })).toEqual({
+        ok: true,
+      });
       expect(await ask({ action: 'delete', to: from, waMessageId: send.waMessageId, fromMe: true })).toEqual({ ok: true });
       const sentKey = { remoteJid: `${from}@s.whatsapp.net`, id: send.waMessageId, fromMe: true };
       expect(s0.sent.slice(1).map((x) => x.content)).toEqual([{ text: 'orçamento corrigido', edit: sentKey }, { delete: sentKey }]);
@@ -562,8 +667,17 @@ describe('baileys: a number not on WhatsApp', () => {
     await waitForStatus(svc, token, c.id, 'CONNECTED');
     const acks = new Collector<WaAck>(svc.nc, `wa.ack.${companyId}.${c.id}.>`);
     const phone = () => `44${randomInt(1_000_000_000, 9_999_999_999)}`;
-    const send = (to: string, body: string): WaOutboundSend => ({ companyId, connectionId: c.id, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to, body, ticketId: 5, messageId: randomInt(1e6) });
-    const publish = (m: WaOutboundSend) => svc.bus.publish(WaSubjects.outbound(c.id), m, { msgId: WaSubjects.outboundMsgId(m.waMessageId) });
+    const send = (to: string, body: string): WaOutboundSend => ({
+      companyId,
+      connectionId: c.id,
+      waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+      to,
+      body,
+      ticketId: 5,
+      messageId: randomInt(1e6),
+    });
+    const publish = (m: WaOutboundSend) =>
+      svc.bus.publish(WaSubjects.outbound(c.id), m, { msgId: WaSubjects.outboundMsgId(m.waMessageId) });
     try {
       // WhatsApp knows one customer; the other left it (Baileys' onWhatsApp leaves such a number out of its answer)
       const known = phone();
@@ -586,7 +700,9 @@ describe('baileys: a number not on WhatsApp', () => {
       // the next send to it fails without asking WhatsApp again
       const again = send(gone, 'De novo?');
       await publish(again);
-      expect((await acks.waitFor((a) => a.data.waMessageId === again.waMessageId && !!a.data.failed, 3_000)).data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      expect((await acks.waitFor((a) => a.data.waMessageId === again.waMessageId && !!a.data.failed, 3_000)).data.failed).toMatch(
+        /^ERR_WAPP_INVALID_CONTACT/,
+      );
       expect(s0.lookedUp.filter(([n]) => n === gone)).toHaveLength(1);
 
       // WhatsApp cannot be asked: no verdict on the number, the message goes as given

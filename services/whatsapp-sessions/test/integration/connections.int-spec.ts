@@ -2,7 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import type { ConnectionChangedEvent, ConnectionDeletedEvent, WhatsappDto } from '@wa/contracts';
 import { ConnectionTokens } from '../../src/connections/connection-tokens.js';
 import { randomBytes } from 'node:crypto';
-import { announce, Collector, createConnection, fieldMessages, sessionsSuite, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  announce,
+  Collector,
+  createConnection,
+  fieldMessages,
+  sessionsSuite,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
 
 let next = 0;
 let svc: SessionsUnderTest;
@@ -38,7 +47,10 @@ describe('connections: validation and defaults', () => {
     expect(fieldMessages(short.body, 'name')).toContain('Too Short!');
     const long = await svc.http.post('/whatsapp', { token: admin, body: { name: 'x'.repeat(51) } });
     expect(fieldMessages(long.body, 'name')).toContain('Too Long!');
-    const wrong = await svc.http.post('/whatsapp', { token: admin, body: { name: 'Valid', queueIds: 'x', provider: 'nightly', channel: 'telegram' } });
+    const wrong = await svc.http.post('/whatsapp', {
+      token: admin,
+      body: { name: 'Valid', queueIds: 'x', provider: 'nightly', channel: 'telegram' },
+    });
     expect(wrong.status).toBe(400);
     for (const field of ['queueIds', 'provider', 'channel']) expect(fieldMessages(wrong.body, field).length).toBeGreaterThan(0);
     expect(await list(admin)).toEqual([]);
@@ -75,7 +87,11 @@ describe('connections: validation and defaults', () => {
 
   it('stores every field of the form, numbers typed as text included', async () => {
     const { admin, companyId } = newCompany();
-    const [q7, q8, q9] = [await announce(svc, 'queue', companyId), await announce(svc, 'queue', companyId), await announce(svc, 'queue', companyId)];
+    const [q7, q8, q9] = [
+      await announce(svc, 'queue', companyId),
+      await announce(svc, 'queue', companyId),
+      await announce(svc, 'queue', companyId),
+    ];
     const c = await create(admin, {
       name: 'Vendas',
       greetingMessage: 'Olá!',
@@ -93,11 +109,29 @@ describe('connections: validation and defaults', () => {
       promptId: '',
       queueIds: [q7, q8, q8],
     });
-    expect(c).toMatchObject({ expiresTicket: 30, timeToTransfer: 5, transferQueueId: q7, maxUseBotQueues: 4, provider: 'stable', promptId: null, queueIds: [q7, q8] });
+    expect(c).toMatchObject({
+      expiresTicket: 30,
+      timeToTransfer: 5,
+      transferQueueId: q7,
+      maxUseBotQueues: 4,
+      provider: 'stable',
+      promptId: null,
+      queueIds: [q7, q8],
+    });
     expect(c.queues).toEqual([{ id: q7 }, { id: q8 }]);
-    const put = await svc.http.put(`/whatsapp/${c.id}`, { token: admin, body: { name: 'Vendas 2', complationMessage: 'Tchau', queueIds: [q9], transferQueueId: null } });
+    const put = await svc.http.put(`/whatsapp/${c.id}`, {
+      token: admin,
+      body: { name: 'Vendas 2', complationMessage: 'Tchau', queueIds: [q9], transferQueueId: null },
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ name: 'Vendas 2', complationMessage: 'Tchau', greetingMessage: 'Olá!', queueIds: [q9], transferQueueId: null, provider: 'stable' });
+    expect(put.body).toMatchObject({
+      name: 'Vendas 2',
+      complationMessage: 'Tchau',
+      greetingMessage: 'Olá!',
+      queueIds: [q9],
+      transferQueueId: null,
+      provider: 'stable',
+    });
     expect(Date.parse(put.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(c.updatedAt));
   });
 
@@ -119,7 +153,7 @@ describe('connections: validation and defaults', () => {
 });
 
 describe('connections: what agents see', () => {
-  it("gives agents every connection without its API token and QR code; admins get both", async () => {
+  it('gives agents every connection without its API token and QR code; admins get both', async () => {
     const { admin, agent } = newCompany();
     const c = await create(admin, { name: 'Com token', token: SECRET_1 });
     // the sandbox session settles first (its status write clears the QR code), then a QR code is on record
@@ -143,7 +177,11 @@ describe('connections: the API token at rest', () => {
     const { companyId, admin } = newCompany();
     const events = new Collector<ConnectionChangedEvent>(svc.nc, `connection.updated.${companyId}.>`);
     const c = await create(admin, { name: 'Cofre', token: AT_REST_1 });
-    const stored = async () => (await svc.db.query(`SELECT token, "tokenHash" FROM whatsapp.connections WHERE id = $1`, [c.id]))[0] as { token: string; tokenHash: string };
+    const stored = async () =>
+      (await svc.db.query(`SELECT token, "tokenHash" FROM whatsapp.connections WHERE id = $1`, [c.id]))[0] as {
+        token: string;
+        tokenHash: string;
+      };
     const first = await stored();
     expect(first.token).toMatch(/^enc:v1:/);
     expect(first.token).not.toContain(AT_REST_1);
@@ -225,7 +263,10 @@ describe('connections: greeting rule', () => {
     const one = await create(admin, { name: 'Uma fila', queueIds: [q1] });
     const more = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { queueIds: [q1, q2] } });
     expect(more.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
-    const ok = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { queueIds: [q1, q2], greetingMessage: 'Escolha uma fila' } });
+    const ok = await svc.http.put(`/whatsapp/${one.id}`, {
+      token: admin,
+      body: { queueIds: [q1, q2], greetingMessage: 'Escolha uma fila' },
+    });
     expect(ok.status).toBe(200);
     const clear = await svc.http.put(`/whatsapp/${one.id}`, { token: admin, body: { greetingMessage: '' } });
     expect(clear.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
@@ -253,7 +294,7 @@ describe('connections: permissions and tenants', () => {
     expect((await svc.http.get('/whatsapp')).status).toBe(401);
   });
 
-  it('hides a company\'s connections from another company: 404 by id, absent from its list', async () => {
+  it("hides a company's connections from another company: 404 by id, absent from its list", async () => {
     const a = newCompany();
     const b = newCompany();
     const mine = await create(a.admin, { name: 'Da empresa A' });
@@ -275,7 +316,9 @@ describe('connections: permissions and tenants', () => {
     const still = await svc.http.get(`/whatsapp/${mine.id}`, { token: a.admin });
     expect(still.body).toMatchObject({ name: 'Da empresa A', isDefault: true, status: 'CONNECTED' });
     // the query's companyId is not trusted
-    expect((await svc.http.get(`/whatsapp?companyId=${a.companyId}`, { token: b.admin })).body.map((c: WhatsappDto) => c.name)).toEqual(['Da empresa B']);
+    expect((await svc.http.get(`/whatsapp?companyId=${a.companyId}`, { token: b.admin })).body.map((c: WhatsappDto) => c.name)).toEqual([
+      'Da empresa B',
+    ]);
   });
 
   it('answers ids that cannot exist with 404 or 400, never 500', async () => {

@@ -11,7 +11,7 @@ async function create(token: string, body: Record<string, unknown> = {}): Promis
   return c;
 }
 
-describe('connections: ids of other records are the caller company\'s', () => {
+describe("connections: ids of other records are the caller company's", () => {
   it("refuses another company's queue and prompt ids on create and update (400, nothing stored); its own pass", async () => {
     const [a, b] = [companies[0]!, companies[1]!];
     const bAdmin = tokenFor(b, 'admin');
@@ -36,8 +36,15 @@ describe('connections: ids of other records are the caller company\'s', () => {
       const res = await svc.http.put(`/whatsapp/${mine.id}`, { token: bAdmin, body: { ...body, name: `Mudou ${field}` } });
       expect({ field, status: res.status, error: res.body.error }).toEqual({ field, status: 400, error: 'ERR_VALIDATION' });
     }
-    const row = (await svc.db.query(`SELECT name, "queueIds", "transferQueueId", "promptId" FROM whatsapp.connections WHERE id = $1`, [mine.id]))[0];
-    expect({ ...row, queueIds: row.queueIds.map(Number) }).toEqual({ name: 'Própria', queueIds: [queueOfB], transferQueueId: queueOfB, promptId: promptOfB });
+    const row = (
+      await svc.db.query(`SELECT name, "queueIds", "transferQueueId", "promptId" FROM whatsapp.connections WHERE id = $1`, [mine.id])
+    )[0];
+    expect({ ...row, queueIds: row.queueIds.map(Number) }).toEqual({
+      name: 'Própria',
+      queueIds: [queueOfB],
+      transferQueueId: queueOfB,
+      promptId: promptOfB,
+    });
   });
 
   it('refuses ids nobody announced and ids of deleted queues', async () => {
@@ -45,7 +52,11 @@ describe('connections: ids of other records are the caller company\'s', () => {
     const admin = tokenFor(c, 'admin');
     const gone = await announce(svc, 'queue', c);
     await svc.bus.publish(`queue.deleted.${c}.${gone}`, { companyId: c, queueId: gone }, { msgId: `test-queue-deleted:${gone}` });
-    await svc.bus.publish(`queue.updated.${c}.${gone}`, { companyId: c, queue: { id: gone, name: 'late', color: '#000000' } }, { msgId: `test-queue-late:${gone}` });
+    await svc.bus.publish(
+      `queue.updated.${c}.${gone}`,
+      { companyId: c, queue: { id: gone, name: 'late', color: '#000000' } },
+      { msgId: `test-queue-late:${gone}` },
+    );
     const unknown = 2_147_000_000;
     for (const body of [{ queueIds: [unknown] }, { promptId: unknown }]) {
       expect((await svc.http.post('/whatsapp', { token: admin, body: { name: 'Nada', ...body } })).status).toBe(400);

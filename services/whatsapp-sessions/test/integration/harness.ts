@@ -39,7 +39,10 @@ export function companyPool(size: number): number[] {
  * A test file's whatsapp-sessions: `size` made-up companies, the service started before the file's tests (handed
  * to `started`) and stopped after them, the connections the file lists in `created` deleted first.
  */
-export function sessionsSuite(size: number, started: (svc: SessionsUnderTest) => void): { companies: number[]; created: Array<{ id: number; token: string }> } {
+export function sessionsSuite(
+  size: number,
+  started: (svc: SessionsUnderTest) => void,
+): { companies: number[]; created: Array<{ id: number; token: string }> } {
   const companies = companyPool(size);
   const created: Array<{ id: number; token: string }> = [];
   let svc: SessionsUnderTest | undefined;
@@ -73,7 +76,11 @@ export interface SessionsUnderTest extends RunningApp {
  * up, on its own, sessions of `companies` (old rows of other runs are left alone) and looks every
  * 300 ms, so takeovers are quick.
  */
-export async function startSessions(companies: number[], overrides: Record<string, string> = {}, options: AppOptions = {}): Promise<SessionsUnderTest> {
+export async function startSessions(
+  companies: number[],
+  overrides: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<SessionsUnderTest> {
   const env = loadConfig(
     WhatsappSessionsEnv,
     testEnv({
@@ -114,17 +121,34 @@ async function ticketsStreamAsTicketsDeclaresIt(): Promise<void> {
     const want = [...Streams.TICKETS.subjects];
     const info = await jsm.streams.info(Streams.TICKETS.name).catch(() => null);
     if (!info) await jsm.streams.add({ name: Streams.TICKETS.name, subjects: want });
-    else if (want.some((s) => !info.config.subjects?.includes(s))) await jsm.streams.update(Streams.TICKETS.name, { ...info.config, subjects: want });
+    else if (want.some((s) => !info.config.subjects?.includes(s)))
+      await jsm.streams.update(Streams.TICKETS.name, { ...info.config, subjects: want });
   } finally {
     await nc.close();
   }
 }
 
 /** A queue or prompt id of a company, announced as tickets does (`queue.updated`, `prompt.updated`); resolves once whatsapp-sessions knows it. */
-export async function announce(svc: SessionsUnderTest, kind: 'queue' | 'prompt', companyId: number, id = randomInt(1_000_000_000, 2_000_000_000)): Promise<number> {
-  if (kind === 'queue') await svc.bus.publish(`queue.updated.${companyId}.${id}`, { companyId, queue: { id, name: `Fila ${id}`, color: '#123456' } }, { msgId: `test-queue:${id}:${randomUUID()}` });
-  else await svc.bus.publish(`prompt.updated.${companyId}.${id}`, { companyId, promptId: id }, { msgId: `test-prompt:${id}:${randomUUID()}` });
-  await waitFor(async () => ((await svc.db.query(`SELECT 1 FROM whatsapp.company_refs WHERE kind = $1 AND id = $2`, [kind, id])) as unknown[]).length > 0 || undefined, { timeoutMs: 15_000 });
+export async function announce(
+  svc: SessionsUnderTest,
+  kind: 'queue' | 'prompt',
+  companyId: number,
+  id = randomInt(1_000_000_000, 2_000_000_000),
+): Promise<number> {
+  if (kind === 'queue')
+    await svc.bus.publish(
+      `queue.updated.${companyId}.${id}`,
+      { companyId, queue: { id, name: `Fila ${id}`, color: '#123456' } },
+      { msgId: `test-queue:${id}:${randomUUID()}` },
+    );
+  else
+    await svc.bus.publish(`prompt.updated.${companyId}.${id}`, { companyId, promptId: id }, { msgId: `test-prompt:${id}:${randomUUID()}` });
+  await waitFor(
+    async () =>
+      ((await svc.db.query(`SELECT 1 FROM whatsapp.company_refs WHERE kind = $1 AND id = $2`, [kind, id])) as unknown[]).length > 0 ||
+      undefined,
+    { timeoutMs: 15_000 },
+  );
   return id;
 }
 
@@ -168,7 +192,11 @@ export class Collector<T = any> {
     this.sub = nc.subscribe(subject, {
       callback: (err, msg: Msg) => {
         if (err) return;
-        this.items.push({ subject: msg.subject, data: JSON.parse(new TextDecoder().decode(msg.data)) as T, msgId: msg.headers?.get('Nats-Msg-Id') });
+        this.items.push({
+          subject: msg.subject,
+          data: JSON.parse(new TextDecoder().decode(msg.data)) as T,
+          msgId: msg.headers?.get('Nats-Msg-Id'),
+        });
       },
     });
   }

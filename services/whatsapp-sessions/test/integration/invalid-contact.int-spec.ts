@@ -20,7 +20,15 @@ describe('sessions: a send to a number not on WhatsApp', () => {
     const other = phone();
     expect((await svc.http.post(`/whatsappsession/${c.id}/sandbox/leave`, { token, body: { number: gone } })).status).toBe(200);
     const acks = new Collector<WaAck>(svc.nc, `wa.ack.${companyId}.${c.id}.>`);
-    const send = (to: string, body: string): WaOutboundSend => ({ companyId, connectionId: c.id, waMessageId: wid(), to, body, ticketId: 1, messageId: randomInt(1e6) });
+    const send = (to: string, body: string): WaOutboundSend => ({
+      companyId,
+      connectionId: c.id,
+      waMessageId: wid(),
+      to,
+      body,
+      ticketId: 1,
+      messageId: randomInt(1e6),
+    });
     try {
       const first = send(gone, 'Olá?');
       const reply = send(other, 'Resposta a outro cliente');
@@ -33,7 +41,8 @@ describe('sessions: a send to a number not on WhatsApp', () => {
       expect(failed.data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
       const box = async () => (await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token })).body.items as SandboxOutboxItem[];
       const deadline = Date.now() + 5_000;
-      while (!(await box()).some((i) => i.waMessageId === reply.waMessageId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!(await box()).some((i) => i.waMessageId === reply.waMessageId) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect((await box()).map((i) => i.waMessageId)).toContain(reply.waMessageId);
       // well before the first retry's back-off would have let it through
       expect(Date.now() - started).toBeLessThan(3_000);
@@ -49,7 +58,9 @@ describe('sessions: a send to a number not on WhatsApp', () => {
       };
       const second = send(gone, 'De novo?');
       await svc.bus.publish(WaSubjects.outbound(c.id), second, { msgId: WaSubjects.outboundMsgId(second.waMessageId) });
-      expect((await acks.waitFor((a) => a.data.waMessageId === second.waMessageId && !!a.data.failed, 3_000)).data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      expect((await acks.waitFor((a) => a.data.waMessageId === second.waMessageId && !!a.data.failed, 3_000)).data.failed).toMatch(
+        /^ERR_WAPP_INVALID_CONTACT/,
+      );
       expect(asked).toBe(0);
     } finally {
       acks.close();

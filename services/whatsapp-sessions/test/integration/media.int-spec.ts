@@ -35,7 +35,11 @@ describe('sandbox media (a phone sending and receiving files)', () => {
     const photo = pngFile({ size: 32, rgb: [200, 10, 10] });
     const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, {
       token: c.token,
-      form: mediaForm([{ field: 'media', name: 'IMG-2026.png', data: photo, type: 'image/png' }], { from, name: 'Maria', body: 'olha a peça' }),
+      form: mediaForm([{ field: 'media', name: 'IMG-2026.png', data: photo, type: 'image/png' }], {
+        from,
+        name: 'Maria',
+        body: 'olha a peça',
+      }),
     });
     expect(res.status).toBe(202);
     const subject = WaSubjects.inbound(c.companyId, c.id, from);
@@ -56,7 +60,12 @@ describe('sandbox media (a phone sending and receiving files)', () => {
     });
     expect(doc.status).toBe(202);
     const docEvent = await lastOn<WaInboundMessage>(svc.jsm, subject);
-    expect(docEvent.data).toMatchObject({ waMessageId: 'DOC1', mediaType: 'application', body: 'Nota_Fiscal.pdf', media: { fileName: 'Nota_Fiscal.pdf', mimetype: 'application/pdf' } });
+    expect(docEvent.data).toMatchObject({
+      waMessageId: 'DOC1',
+      mediaType: 'application',
+      body: 'Nota_Fiscal.pdf',
+      media: { fileName: 'Nota_Fiscal.pdf', mimetype: 'application/pdf' },
+    });
 
     // replaying the same message stores nothing new
     const replay = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, {
@@ -115,9 +124,20 @@ describe('sandbox: edits and deletions of sent messages (session commands from t
   it('edits and deletes a message it sent, recorded in the outbox; refuses a message it did not send', async () => {
     const c = await sandboxConnection();
     const to = phone();
-    const send: WaOutboundSend = { companyId: c.companyId, connectionId: c.id, waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, to, body: 'primeiro', ticketId: 1, messageId: 1 };
+    const send: WaOutboundSend = {
+      companyId: c.companyId,
+      connectionId: c.id,
+      waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+      to,
+      body: 'primeiro',
+      ticketId: 1,
+      messageId: 1,
+    };
     await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
-    const outbox = async () => ((await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token: c.token })).body.items as SandboxOutboxItem[]).filter((i) => i.waMessageId === send.waMessageId);
+    const outbox = async () =>
+      ((await svc.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token: c.token })).body.items as SandboxOutboxItem[]).filter(
+        (i) => i.waMessageId === send.waMessageId,
+      );
     await waitFor(async () => (await outbox()).length === 1);
     const ask = (cmd: object) => request(svc.bus, sessionCommandSubject(c.id), cmd, { timeoutMs: 5000 });
     expect(await ask({ action: 'edit', to, waMessageId: send.waMessageId, fromMe: true, text: 'corrigido' })).toEqual({ ok: true });
@@ -128,7 +148,10 @@ describe('sandbox: edits and deletions of sent messages (session commands from t
       ['send', 'primeiro'],
     ]);
     expect(await ask({ action: 'delete', to, waMessageId: 'THEIRS1', fromMe: false })).toEqual({ ok: false, code: 'ERR_DELETE_WAPP_MSG' });
-    expect(await ask({ action: 'edit', to: '', waMessageId: send.waMessageId, fromMe: true, text: 'x' })).toEqual({ ok: false, code: 'ERR_EDITING_WAPP_MSG' });
+    expect(await ask({ action: 'edit', to: '', waMessageId: send.waMessageId, fromMe: true, text: 'x' })).toEqual({
+      ok: false,
+      code: 'ERR_EDITING_WAPP_MSG',
+    });
   });
 });
 
@@ -136,11 +159,22 @@ describe("sandbox: the phone's address book (read by POST /contacts/import)", ()
   it('answers the address book it was given, page by page; validates it', async () => {
     const c = await sandboxConnection();
     const contacts = Array.from({ length: 5 }, (_, i) => ({ number: `55119000000${i}0`, name: `Contato ${i}` }));
-    expect((await svc.http.put(`/whatsappsession/${c.id}/sandbox/contacts`, { token: c.token, body: { contacts } })).body).toEqual({ count: 5 });
+    expect((await svc.http.put(`/whatsappsession/${c.id}/sandbox/contacts`, { token: c.token, body: { contacts } })).body).toEqual({
+      count: 5,
+    });
     const ask = (cmd: object) => request(svc.bus, sessionCommandSubject(c.id), cmd, { timeoutMs: 5000 });
-    expect(await ask({ action: 'contacts', page: 1, pageSize: 3 })).toEqual({ ok: true, result: { contacts: contacts.slice(0, 3), hasMore: true } });
-    expect(await ask({ action: 'contacts', page: 2, pageSize: 3 })).toEqual({ ok: true, result: { contacts: contacts.slice(3), hasMore: false } });
-    const bad = await svc.http.put(`/whatsappsession/${c.id}/sandbox/contacts`, { token: c.token, body: { contacts: [{ number: 'abc', name: 'x' }] } });
+    expect(await ask({ action: 'contacts', page: 1, pageSize: 3 })).toEqual({
+      ok: true,
+      result: { contacts: contacts.slice(0, 3), hasMore: true },
+    });
+    expect(await ask({ action: 'contacts', page: 2, pageSize: 3 })).toEqual({
+      ok: true,
+      result: { contacts: contacts.slice(3), hasMore: false },
+    });
+    const bad = await svc.http.put(`/whatsappsession/${c.id}/sandbox/contacts`, {
+      token: c.token,
+      body: { contacts: [{ number: 'abc', name: 'x' }] },
+    });
     expect(bad.status).toBe(400);
   });
 });

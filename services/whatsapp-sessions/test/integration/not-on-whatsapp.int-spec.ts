@@ -3,7 +3,16 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { WaSubjects, type SandboxOutboxItem, type WaAck, type WaOutboundSend } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import { SandboxProvider } from '../../src/runtime/providers/sandbox/sandbox.provider.js';
-import { Collector, cleanup, companyPool, createConnection, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  Collector,
+  cleanup,
+  companyPool,
+  createConnection,
+  startSessions,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
 
 /**
  * Issue 38 item 13: the numbers WhatsApp refused as not on it are remembered across a restart of
@@ -32,13 +41,25 @@ describe('sessions: a number not on WhatsApp, across a restart', () => {
     const c = await createConnection(svc, token, { name: 'Sandbox', channel: 'sandbox' });
     created.push({ id: c.id, token });
     await waitForStatus(svc, token, c.id, 'CONNECTED');
-    const send = (to: string, body: string): WaOutboundSend => ({ companyId, connectionId: c.id, waMessageId: wid(), to, body, ticketId: 1, messageId: randomInt(1e6) });
-    const publish = (m: WaOutboundSend) => svc!.bus.publish(WaSubjects.outbound(c.id), m, { msgId: WaSubjects.outboundMsgId(m.waMessageId) });
+    const send = (to: string, body: string): WaOutboundSend => ({
+      companyId,
+      connectionId: c.id,
+      waMessageId: wid(),
+      to,
+      body,
+      ticketId: 1,
+      messageId: randomInt(1e6),
+    });
+    const publish = (m: WaOutboundSend) =>
+      svc!.bus.publish(WaSubjects.outbound(c.id), m, { msgId: WaSubjects.outboundMsgId(m.waMessageId) });
     const box = async () => (await svc!.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token })).body.items as SandboxOutboxItem[];
     const gone = phone();
     // refused 7 hours ago: past the 6 h WhatsApp's answer is taken for, so asked again
     const long = phone();
-    await svc.db.query(`INSERT INTO whatsapp.not_on_whatsapp (connection_id, number, refused_at) VALUES ($1, $2, now() - interval '7 hours')`, [c.id, long]);
+    await svc.db.query(
+      `INSERT INTO whatsapp.not_on_whatsapp (connection_id, number, refused_at) VALUES ($1, $2, now() - interval '7 hours')`,
+      [c.id, long],
+    );
 
     // the customer leaves WhatsApp; the phone refuses the send
     expect((await svc.http.post(`/whatsappsession/${c.id}/sandbox/leave`, { token, body: { number: gone } })).status).toBe(200);
@@ -46,7 +67,9 @@ describe('sessions: a number not on WhatsApp, across a restart', () => {
     const first = send(gone, 'Olá?');
     try {
       await publish(first);
-      expect((await acks.waitFor((a) => a.data.waMessageId === first.waMessageId && !!a.data.failed, 5_000)).data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      expect((await acks.waitFor((a) => a.data.waMessageId === first.waMessageId && !!a.data.failed, 5_000)).data.failed).toMatch(
+        /^ERR_WAPP_INVALID_CONTACT/,
+      );
     } finally {
       acks.close();
     }
@@ -70,7 +93,9 @@ describe('sessions: a number not on WhatsApp, across a restart', () => {
       const old = send(long, 'Faz tempo');
       await publish(again);
       await publish(old);
-      expect((await acks.waitFor((a) => a.data.waMessageId === again.waMessageId && !!a.data.failed, 10_000)).data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      expect((await acks.waitFor((a) => a.data.waMessageId === again.waMessageId && !!a.data.failed, 10_000)).data.failed).toMatch(
+        /^ERR_WAPP_INVALID_CONTACT/,
+      );
       // the phone was not asked: the refusal came from what was remembered
       expect(asked.filter((a) => a.startsWith(gone))).toEqual([]);
       // the one refused past 6 h was asked again, and went out

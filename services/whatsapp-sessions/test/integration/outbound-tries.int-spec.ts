@@ -3,7 +3,16 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { WaSubjects, type WaAck, type WaOutboundSend } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import { SandboxProvider } from '../../src/runtime/providers/sandbox/sandbox.provider.js';
-import { Collector, cleanup, companyPool, createConnection, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  Collector,
+  cleanup,
+  companyPool,
+  createConnection,
+  startSessions,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
 
 /**
  * Issue 38 item 13: a send's count of tries is JetStream's delivery count, so a restart of whatsapp-sessions
@@ -32,7 +41,15 @@ describe('sessions: a send that keeps failing, across a restart', () => {
     created.push({ id: c.id, token });
     await waitForStatus(svc, token, c.id, 'CONNECTED');
     const to = `55119${String(randomInt(10_000_000, 99_999_999))}`;
-    const send: WaOutboundSend = { companyId, connectionId: c.id, waMessageId: `3EB0${randomInt(1e9).toString(16).toUpperCase()}${Date.now().toString(16).toUpperCase()}`, to, body: 'Olá', ticketId: 1, messageId: randomInt(1e6) };
+    const send: WaOutboundSend = {
+      companyId,
+      connectionId: c.id,
+      waMessageId: `3EB0${randomInt(1e9).toString(16).toUpperCase()}${Date.now().toString(16).toUpperCase()}`,
+      to,
+      body: 'Olá',
+      ticketId: 1,
+      messageId: randomInt(1e6),
+    };
     // the phone refuses this chat's sends (not "not on WhatsApp": an error a later try might not meet), in every process here
     const tries: number[] = [];
     SandboxProvider.prototype.sendMessage = async function (to, content, options) {

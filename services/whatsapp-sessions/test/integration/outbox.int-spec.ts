@@ -22,7 +22,17 @@ describe('whatsapp-sessions publishes through its outbox', () => {
     created.push({ id: conn.id, token });
     await waitForStatus(svc, token, conn.id, 'CONNECTED');
     // the events of the creation and first connect are out before anything is watched (a late one would look leaked)
-    const drained = () => waitFor(async () => Number((await svc.db.query(`SELECT count(*) AS n FROM whatsapp.outbox WHERE subject LIKE $1`, [`connection.%.${companyId}.${conn.id}`]))[0].n) === 0);
+    const drained = () =>
+      waitFor(
+        async () =>
+          Number(
+            (
+              await svc.db.query(`SELECT count(*) AS n FROM whatsapp.outbox WHERE subject LIKE $1`, [
+                `connection.%.${companyId}.${conn.id}`,
+              ])
+            )[0].n,
+          ) === 0,
+      );
     await drained();
 
     const updates = new Collector<ConnectionChangedEvent>(svc.nc, ConnectionSubjects.updated(companyId, conn.id));
@@ -42,9 +52,15 @@ describe('whatsapp-sessions publishes through its outbox', () => {
       await waitForStatus(svc, token, conn.id, 'CONNECTED');
 
       const waiting: Array<{ subject: string; payload: { connection?: { name: string }; status?: string } }> = (
-        await holder.query(`SELECT subject, payload FROM whatsapp.outbox WHERE subject LIKE $1 ORDER BY id`, [`connection.%.${companyId}.${conn.id}`])
+        await holder.query(`SELECT subject, payload FROM whatsapp.outbox WHERE subject LIKE $1 ORDER BY id`, [
+          `connection.%.${companyId}.${conn.id}`,
+        ])
       ).rows;
-      expect(waiting.some((r) => r.subject === ConnectionSubjects.updated(companyId, conn.id) && r.payload.connection?.name === `Renomeada ${conn.id}`)).toBe(true);
+      expect(
+        waiting.some(
+          (r) => r.subject === ConnectionSubjects.updated(companyId, conn.id) && r.payload.connection?.name === `Renomeada ${conn.id}`,
+        ),
+      ).toBe(true);
       const states = waiting.filter((r) => r.subject === ConnectionSubjects.session(companyId, conn.id)).map((r) => r.payload.status);
       expect(states).toContain('DISCONNECTED');
       expect(states[states.length - 1]).toBe('CONNECTED');

@@ -5,7 +5,16 @@ import { TEST_DATABASE_URL, uniqueSuffix, waitFor } from '@wa/testing';
 import { createDataSource, runMigrations } from '@wa/database';
 import { whatsappDatabase } from '../../src/database/data-source.js';
 import { seedSandboxConnection } from '../../src/database/seed-sandbox.queries.js';
-import { cleanup, companyPool, createConnection, startSessions, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  cleanup,
+  companyPool,
+  createConnection,
+  startSessions,
+  storedOn,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,7 +36,11 @@ describe('placement', () => {
       await sleep(1200); // several of B's rounds looking for free sessions
       expect(b.runner.isRunning(c.id)).toBe(false);
       expect(a.runner.isRunning(c.id)).toBe(true);
-      expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body).toEqual({ connectionId: c.id, status: 'CONNECTED', owner: `test-a-${suffix}` });
+      expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body).toEqual({
+        connectionId: c.id,
+        status: 'CONNECTED',
+        owner: `test-a-${suffix}`,
+      });
 
       // a request reaching B is carried out by A's session
       const from = `5521${randomInt(10_000_000, 99_999_999)}`;
@@ -45,7 +58,15 @@ describe('placement', () => {
       expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body.owner).toBe(`test-b-${suffix}`);
 
       // B now also owns the connection's outbound consumer
-      const send: WaOutboundSend = { companyId, connectionId: c.id, waMessageId: `3EB0${suffix.toUpperCase()}PLACE`, to: from, body: 'depois da mudança', ticketId: 1, messageId: 1 };
+      const send: WaOutboundSend = {
+        companyId,
+        connectionId: c.id,
+        waMessageId: `3EB0${suffix.toUpperCase()}PLACE`,
+        to: from,
+        body: 'depois da mudança',
+        ticketId: 1,
+        messageId: 1,
+      };
       await b.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
       const sent = await waitFor(async () => {
         const box = await b!.http.get(`/whatsappsession/${c.id}/sandbox/outbox`, { token });
@@ -59,7 +80,7 @@ describe('placement', () => {
     }
   });
 
-  it('starts, at boot, the sessions left not DISCONNECTED (the seed\'s sandbox connection)', async () => {
+  it("starts, at boot, the sessions left not DISCONNECTED (the seed's sandbox connection)", async () => {
     const [companyId] = companyPool(1) as [number];
     const token = tokenFor(companyId);
     const ds = createDataSource(whatsappDatabase(TEST_DATABASE_URL, 2));

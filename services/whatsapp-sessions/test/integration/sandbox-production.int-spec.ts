@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, companyPool, createConnection, fieldMessages, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  cleanup,
+  companyPool,
+  createConnection,
+  fieldMessages,
+  startSessions,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
 
 /** What production asks of a configuration (long secrets, the NATS user); the servers here accept them. */
 const production = (more: Record<string, string> = {}) => ({
@@ -44,7 +53,10 @@ describe('the sandbox channel in production', () => {
     await prod.db.query(`UPDATE whatsapp.connections SET channel = 'sandbox' WHERE id = $1`, [real.id]);
     for (const res of [
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/inbound`, { token: admin, body: { from: '5511999990001', body: 'oi' } }),
-      await prod.http.post(`/whatsappsession/${real.id}/sandbox/inbound/batch`, { token: admin, body: { messages: [{ from: '5511999990001', body: 'oi' }] } }),
+      await prod.http.post(`/whatsappsession/${real.id}/sandbox/inbound/batch`, {
+        token: admin,
+        body: { messages: [{ from: '5511999990001', body: 'oi' }] },
+      }),
       await prod.http.get(`/whatsappsession/${real.id}/sandbox/outbox`, { token: admin }),
       await prod.http.put(`/whatsappsession/${real.id}/sandbox/contacts`, { token: admin, body: { contacts: [] } }),
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/leave`, { token: admin, body: { number: '5511999990001' } }),
@@ -57,7 +69,14 @@ describe('the sandbox channel in production', () => {
     const sandbox = await createConnection(demo, demoAdmin, { name: 'Demo', channel: 'sandbox' });
     created.push({ id: sandbox.id, token: demoAdmin, svc: () => demo });
     await waitForStatus(demo, demoAdmin, sandbox.id, 'CONNECTED');
-    expect((await demo.http.post(`/whatsappsession/${sandbox.id}/sandbox/inbound`, { token: demoAdmin, body: { from: '5511999990001', body: 'oi' } })).status).toBe(202);
+    expect(
+      (
+        await demo.http.post(`/whatsappsession/${sandbox.id}/sandbox/inbound`, {
+          token: demoAdmin,
+          body: { from: '5511999990001', body: 'oi' },
+        })
+      ).status,
+    ).toBe(202);
     expect((await demo.http.get(`/whatsappsession/${sandbox.id}/sandbox/outbox`, { token: demoAdmin })).status).toBe(200);
   });
 });

@@ -1,11 +1,30 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { sessionCommandSubject, WaSubjects, type ConnectionSessionEvent, type SandboxOutboxItem, type WaAck, type WaAcks, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
+import {
+  sessionCommandSubject,
+  WaSubjects,
+  type ConnectionSessionEvent,
+  type SandboxOutboxItem,
+  type WaAck,
+  type WaAcks,
+  type WaInboundMessage,
+  type WaOutboundSend,
+} from '@wa/contracts';
 import { laneOf, NoRespondersError, request } from '@wa/event-bus';
 import { InboundPublisher } from '../../src/runtime/inbound-publisher.js';
 import type { LiveSession } from '../../src/runtime/live-session.js';
 import { waitFor } from '@wa/testing';
-import { Collector, connectionOf, createConnection, lastOn, sessionsSuite, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  Collector,
+  connectionOf,
+  createConnection,
+  lastOn,
+  sessionsSuite,
+  storedOn,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+} from './harness.js';
 
 let next = 0;
 let svc: SessionsUnderTest;
@@ -27,7 +46,12 @@ async function outbox(token: string, id: number, pageNumber = 1): Promise<{ item
   return res.body;
 }
 
-function outboundSend(c: { companyId: number; id: number }, to: string, body: string, waMessageId = `3EB0${randomInt(1e9).toString(16).toUpperCase()}${Date.now().toString(16).toUpperCase()}`): WaOutboundSend {
+function outboundSend(
+  c: { companyId: number; id: number },
+  to: string,
+  body: string,
+  waMessageId = `3EB0${randomInt(1e9).toString(16).toUpperCase()}${Date.now().toString(16).toUpperCase()}`,
+): WaOutboundSend {
   return { companyId: c.companyId, connectionId: c.id, waMessageId, to, body, ticketId: 1, messageId: randomInt(1e6) };
 }
 
@@ -54,7 +78,12 @@ describe('sessions: start and end', () => {
       expect(statuses.indexOf('OPENING')).toBeLessThan(statuses.indexOf('CONNECTED'));
       const connected = events.items.find((e) => e.data.status === 'CONNECTED')!;
       expect(connected.subject).toBe(`connection.session.${companyId}.${c.id}`);
-      expect(connected.data).toMatchObject({ companyId, connectionId: c.id, qrcode: '', session: { id: c.id, status: 'CONNECTED', name: 'Sessão' } });
+      expect(connected.data).toMatchObject({
+        companyId,
+        connectionId: c.id,
+        qrcode: '',
+        session: { id: c.id, status: 'CONNECTED', name: 'Sessão' },
+      });
       const placement = await svc.http.get(`/whatsappsession/${c.id}`, { token });
       expect(placement.body).toEqual({ connectionId: c.id, status: 'CONNECTED', owner: svc.owner });
 
@@ -89,7 +118,10 @@ describe('sessions: sandbox inbound', () => {
   it('delivers a message as WhatsApp would: a WaInboundMessage on the conversation subject, with the connection-scoped msg id', async () => {
     const c = await sandboxConnection();
     const from = phone();
-    const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body: { from, name: 'Maria', body: 'Olá' } });
+    const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, {
+      token: c.token,
+      body: { from, name: 'Maria', body: 'Olá' },
+    });
     expect(res.status).toBe(202);
     expect(res.body.id).toMatch(/^3EB0[0-9A-F]{16}$/);
     // answered only after JetStream stored it: readable at once
@@ -115,7 +147,10 @@ describe('sessions: sandbox inbound', () => {
     const from = phone();
     const id = `3EB0${randomInt(1e12).toString(16).toUpperCase().padStart(16, '0')}`;
     for (let i = 0; i < 3; i++) {
-      const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body: { from, name: 'João', body: 'repetida', id } });
+      const res = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, {
+        token: c.token,
+        body: { from, name: 'João', body: 'repetida', id },
+      });
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ id });
     }
@@ -144,7 +179,10 @@ describe('sessions: sandbox inbound', () => {
     expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, joao))).toBe(1);
     expect((await lastOn<WaInboundMessage>(svc.jsm, mariaSubject)).data).toMatchObject({ body: 'três', waMessageId: res.body.ids[3] });
     // a replay inside a batch stores nothing new
-    const again = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages: [messages[2]] } });
+    const again = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, {
+      token: c.token,
+      body: { messages: [messages[2]] },
+    });
     expect(again.body.ids).toEqual([replayId]);
     expect(await storedOn(svc.jsm, mariaSubject)).toBe(3);
   });
@@ -166,9 +204,13 @@ describe('sessions: sandbox inbound', () => {
       return upsertMany(s, upserts);
     };
     // NATS refuses this customer's messages (a fault on the real bus, for one conversation)
-    svc.bus.publish = (subject, payload, opts) => (subject === WaSubjects.inbound(c.companyId, c.id, failing) ? Promise.reject(new Error('refused by the stream')) : publish(subject, payload, opts));
+    svc.bus.publish = (subject, payload, opts) =>
+      subject === WaSubjects.inbound(c.companyId, c.id, failing)
+        ? Promise.reject(new Error('refused by the stream'))
+        : publish(subject, payload, opts);
     try {
-      const post = (messages: Array<{ from: string; body: string }>) => svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages } });
+      const post = (messages: Array<{ from: string; body: string }>) =>
+        svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages } });
       const maria = phone();
       const first = post([{ from: maria, body: 'um' }]);
       await waitFor(async () => turns.length === 1);
@@ -176,7 +218,10 @@ describe('sessions: sandbox inbound', () => {
       const others = Array.from({ length: 8 }, () => phone());
       const waiting = (svc.runner as unknown as { sessions: Map<number, LiveSession> }).sessions.get(c.id);
       const calls = [
-        post([{ from: maria, body: 'dois' }, { from: maria, body: 'três' }]),
+        post([
+          { from: maria, body: 'dois' },
+          { from: maria, body: 'três' },
+        ]),
         post([{ from: failing, body: 'não chega' }]),
         ...others.map((from) => post([{ from, body: 'oi' }])),
       ];
@@ -212,24 +257,57 @@ describe('sessions: sandbox inbound', () => {
     const from = phone();
     const post = (body: unknown) => svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body });
     const many = Array.from({ length: 501 }, (_, i) => ({ from, body: `m${i}` }));
-    for (const bad of [{}, { messages: [] }, { messages: 'oi' }, { messages: many }, { messages: [{ from, body: 'boa' }, { from, body: '  ' }] }, { messages: [{ from: 'x', body: 'y' }] }]) {
+    for (const bad of [
+      {},
+      { messages: [] },
+      { messages: 'oi' },
+      { messages: many },
+      {
+        messages: [
+          { from, body: 'boa' },
+          { from, body: '  ' },
+        ],
+      },
+      { messages: [{ from: 'x', body: 'y' }] },
+    ]) {
       const res = await post(bad);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('ERR_VALIDATION');
     }
     expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, from))).toBe(0);
-    expect((await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: tokenFor(c.companyId, 'user'), body: { messages: [{ from, body: 'x' }] } })).status).toBe(403);
+    expect(
+      (
+        await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, {
+          token: tokenFor(c.companyId, 'user'),
+          body: { messages: [{ from, body: 'x' }] },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('validates the message and refuses a session that is not connected', async () => {
     const c = await sandboxConnection();
     const post = (body: unknown) => svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: c.token, body });
-    for (const bad of [{ from: '12345', body: 'x' }, { from: '55119999a0001', body: 'x' }, { from: '5511999990001', body: '' }, { from: '5511999990001', body: '   ' }, { from: '5511999990001' }, { from: '5511999990001', body: 'x', id: 'a b' }]) {
+    for (const bad of [
+      { from: '12345', body: 'x' },
+      { from: '55119999a0001', body: 'x' },
+      { from: '5511999990001', body: '' },
+      { from: '5511999990001', body: '   ' },
+      { from: '5511999990001' },
+      { from: '5511999990001', body: 'x', id: 'a b' },
+    ]) {
       const res = await post(bad);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('ERR_VALIDATION');
     }
-    expect((await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token: tokenFor(c.companyId, 'user'), body: { from: '5511999990001', body: 'x' } })).status).toBe(403);
+    expect(
+      (
+        await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, {
+          token: tokenFor(c.companyId, 'user'),
+          body: { from: '5511999990001', body: 'x' },
+        })
+      ).status,
+    ).toBe(403);
     await svc.http.delete(`/whatsappsession/${c.id}`, { token: c.token });
     const closed = await post({ from: '5511999990001', body: 'ninguém ouve' });
     expect(closed.status).toBe(400);
@@ -242,7 +320,13 @@ describe('sessions: sandbox inbound', () => {
 describe('sessions: number check (asked by tickets for a contact)', () => {
   it("answers through the session's holder whether a number is on WhatsApp: the sandbox knows 12–13 digit numbers", async () => {
     const c = await sandboxConnection();
-    const ask = (number: string) => request<{ ok: boolean; result?: unknown; code?: string }>(svc.bus, sessionCommandSubject(c.id), { action: 'check', number }, { timeoutMs: 5000 });
+    const ask = (number: string) =>
+      request<{ ok: boolean; result?: unknown; code?: string }>(
+        svc.bus,
+        sessionCommandSubject(c.id),
+        { action: 'check', number },
+        { timeoutMs: 5000 },
+      );
     expect(await ask('5511987654321')).toEqual({ ok: true, result: { exists: true, jid: '5511987654321@s.whatsapp.net' } });
     expect(await ask('551133334444')).toEqual({ ok: true, result: { exists: true, jid: '551133334444@s.whatsapp.net' } });
     expect(await ask('14155552671')).toEqual({ ok: true, result: { exists: false, jid: null } });
@@ -261,7 +345,9 @@ describe('sessions: outbound', () => {
     try {
       const send = outboundSend(c, to, 'Seu pedido saiu para entrega');
       await svc.bus.publish(WaSubjects.outbound(c.id), send, { msgId: WaSubjects.outboundMsgId(send.waMessageId) });
-      const delivered = await waitFor(async () => (await outbox(c.token, c.id)).items.find((i) => i.waMessageId === send.waMessageId && i.ack >= 3));
+      const delivered = await waitFor(async () =>
+        (await outbox(c.token, c.id)).items.find((i) => i.waMessageId === send.waMessageId && i.ack >= 3),
+      );
       expect(delivered).toMatchObject({ waMessageId: send.waMessageId, to, body: 'Seu pedido saiu para entrega' });
       await waitFor(async () => (await outbox(c.token, c.id)).items.find((i) => i.waMessageId === send.waMessageId && i.ack === 4));
       // each status in an event of the connection's acks, with what came along (here nothing)
@@ -269,7 +355,12 @@ describe('sessions: outbound', () => {
         const e = await acks.waitFor((a) => a.data.acks.some((x) => x.waMessageId === send.waMessageId && x.ack === ack));
         expect(e.subject).toBe(WaSubjects.acks(c.companyId, c.id));
         expect(e.msgId).toMatch(new RegExp(`^${c.id}:acks:[0-9a-f]{40}$`));
-        expect(e.data).toEqual({ companyId: c.companyId, connectionId: c.id, at: expect.any(Number), acks: [{ waMessageId: send.waMessageId, ack }] });
+        expect(e.data).toEqual({
+          companyId: c.companyId,
+          connectionId: c.id,
+          at: expect.any(Number),
+          acks: [{ waMessageId: send.waMessageId, ack }],
+        });
       }
       // no echo of our own message comes back as inbound
       expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, to))).toBe(0);
@@ -319,7 +410,9 @@ describe('sessions: outbound', () => {
         [to, 'um'],
       ]);
       // not on WhatsApp is a final answer: the refused send is failed at once, never put on the wire
-      expect((await acks.waitFor((a) => a.data.waMessageId === stuck.waMessageId && !!a.data.failed)).data.failed).toMatch(/^ERR_WAPP_INVALID_CONTACT/);
+      expect((await acks.waitFor((a) => a.data.waMessageId === stuck.waMessageId && !!a.data.failed)).data.failed).toMatch(
+        /^ERR_WAPP_INVALID_CONTACT/,
+      );
       expect(out.some((i) => i.to === refused)).toBe(false);
     } finally {
       acks.close();

@@ -1,7 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
-import { botReply, INVALID_OPTION, menuText, ratingOf, ratingRequestText, type BotInput, type BotOption, type BotQueue, type BotState } from './bot-rules.js';
+import {
+  botReply,
+  INVALID_OPTION,
+  menuText,
+  ratingOf,
+  ratingRequestText,
+  type BotInput,
+  type BotOption,
+  type BotQueue,
+  type BotState,
+} from './bot-rules.js';
 
-const queue = (id: number, name: string, extra: Partial<BotQueue> = {}): BotQueue => ({ id, name, greetingMessage: '', outOfHoursMessage: '', schedules: [], ...extra });
+const queue = (id: number, name: string, extra: Partial<BotQueue> = {}): BotQueue => ({
+  id,
+  name,
+  greetingMessage: '',
+  outOfHoursMessage: '',
+  schedules: [],
+  ...extra,
+});
 const sales = queue(1, 'Vendas', { greetingMessage: 'Bem-vindo às vendas' });
 const support = queue(2, 'Suporte', { greetingMessage: 'Suporte técnico' });
 const billing = queue(3, 'Financeiro', { greetingMessage: 'Financeiro aqui' });
@@ -22,7 +39,13 @@ function input(state: BotState | null, body: string, extra: Partial<BotInput> = 
     now: monday3pm,
     queues: [sales, support, billing],
     options,
-    connection: { greetingMessage: 'Olá {{firstName}}! Escolha:', maxUseBotQueues: 2, timeUseBotQueues: 0, transferQueueId: 3, outOfHoursMessage: 'Estamos fechados' },
+    connection: {
+      greetingMessage: 'Olá {{firstName}}! Escolha:',
+      maxUseBotQueues: 2,
+      timeUseBotQueues: 0,
+      transferQueueId: 3,
+      outOfHoursMessage: 'Estamos fechados',
+    },
     settings: { scheduleType: 'disabled', companySchedules: [], sendGreetingMessageOneQueues: true, timeZone: 'America/Sao_Paulo' },
     queueId: null,
     ...extra,
@@ -49,7 +72,9 @@ describe('botReply', () => {
     expect(first?.replies).toEqual(['Olá {{firstName}}! Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte\n*[ 3 ]* - Financeiro']);
     expect(first?.chatbot).toBe(true);
     expect(two?.queueId).toBe(2);
-    expect(two?.replies[0]).toBe('Suporte técnico\n\n*[ 1 ]* - Internet\n*[ 2 ]* - Telefone\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial');
+    expect(two?.replies[0]).toBe(
+      'Suporte técnico\n\n*[ 1 ]* - Internet\n*[ 2 ]* - Telefone\n\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial',
+    );
     expect(one?.replies[0]).toContain('Sobre a internet:\n\n*[ 1 ]* - Lenta\n*[ 2 ]* - Caiu');
     expect(leaf).toMatchObject({ replies: ['Verificando a rede.'], queueId: 2, chatbot: false, state: { step: 'done' } });
   });
@@ -57,7 +82,9 @@ describe('botReply', () => {
   it('sends the file of the queue entered and of the option picked with their texts; a menu with no file sends none', () => {
     const withFiles = {
       queues: [sales, { ...support, mediaPath: '1/q/suporte.pdf' }, billing],
-      options: options.map((o) => (o.id === 10 ? { ...o, mediaPath: '1/o/internet.png' } : o.id === 13 ? { ...o, mediaPath: '1/o/caiu.jpg' } : o)),
+      options: options.map((o) =>
+        o.id === 10 ? { ...o, mediaPath: '1/o/internet.png' } : o.id === 13 ? { ...o, mediaPath: '1/o/caiu.jpg' } : o,
+      ),
     };
     const [first, two, one, leaf] = converse(['oi', '2', '1', '2'], withFiles);
     expect(first?.mediaPath).toBeUndefined();
@@ -101,7 +128,10 @@ describe('botReply', () => {
   it('sends the out-of-hours text once per period and starts afresh when the hours open', () => {
     const settings = {
       scheduleType: 'company',
-      companySchedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday' as const, startTime: '08:00', endTime: '12:00' }, { weekday: 'Terça-feira', weekdayEn: 'tuesday' as const, startTime: '08:00', endTime: '12:00' }],
+      companySchedules: [
+        { weekday: 'Segunda-feira', weekdayEn: 'monday' as const, startTime: '08:00', endTime: '12:00' },
+        { weekday: 'Terça-feira', weekdayEn: 'tuesday' as const, startTime: '08:00', endTime: '12:00' },
+      ],
       sendGreetingMessageOneQueues: true,
       timeZone: 'America/Sao_Paulo',
     };
@@ -119,7 +149,11 @@ describe('botReply', () => {
   });
 
   it('answers with a queue’s own out-of-hours text when scheduleType is queue and the picked queue is closed', () => {
-    const closedSales = { ...sales, outOfHoursMessage: 'Vendas abre às 8h', schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday' as const, startTime: '08:00', endTime: '09:00' }] };
+    const closedSales = {
+      ...sales,
+      outOfHoursMessage: 'Vendas abre às 8h',
+      schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday' as const, startTime: '08:00', endTime: '09:00' }],
+    };
     const settings = { scheduleType: 'queue', companySchedules: [], sendGreetingMessageOneQueues: true, timeZone: 'America/Sao_Paulo' };
     const turns = converse(['oi', '1'], { settings, queues: [closedSales, support, billing] });
     expect(turns[1]).toMatchObject({ replies: ['Vendas abre às 8h'], queueId: 1, chatbot: false });
@@ -130,7 +164,13 @@ describe('botReply', () => {
     expect(withOptions.replies[0]).toContain('*[ 2 ]* - Telefone');
     const plain = botReply(input(null, 'oi', { queues: [sales], queueId: 1 }));
     expect(plain).toMatchObject({ replies: ['Bem-vindo às vendas'], chatbot: false, state: { step: 'done' } });
-    const silent = botReply(input(null, 'oi', { queues: [sales], queueId: 1, settings: { scheduleType: 'disabled', companySchedules: [], sendGreetingMessageOneQueues: false, timeZone: 'UTC' } }));
+    const silent = botReply(
+      input(null, 'oi', {
+        queues: [sales],
+        queueId: 1,
+        settings: { scheduleType: 'disabled', companySchedules: [], sendGreetingMessageOneQueues: false, timeZone: 'UTC' },
+      }),
+    );
     expect(silent.replies).toEqual([]);
     expect(botReply(input(null, 'oi', { queues: [] })).replies).toEqual([]);
   });
@@ -147,7 +187,10 @@ describe('a queue with an AI prompt', () => {
     const human = botReply(input(next.state, 'quero falar com um atendente', { queues: [assistant], queueId: 4 }));
     expect(human).toMatchObject({ replies: [], chatbot: false, state: { step: 'done' } });
     expect(human.delegate).toBeFalsy();
-    expect(botReply(input(null, 'me passa para um humano', { queues: [assistant], queueId: 4 }))).toMatchObject({ chatbot: false, state: { step: 'done' } });
+    expect(botReply(input(null, 'me passa para um humano', { queues: [assistant], queueId: 4 }))).toMatchObject({
+      chatbot: false,
+      state: { step: 'done' },
+    });
   });
 
   it('picked from the menu: its greeting, then the prompt answers what follows; # goes back to the menu', () => {
@@ -175,7 +218,15 @@ describe('the texts', () => {
 describe('typebotText', () => {
   it('reads a Typebot rich-text block as lines of plain text', async () => {
     const { typebotText } = await import('./integration-agent.js');
-    expect(typebotText({ type: 'richText', richText: [{ type: 'p', children: [{ text: 'Olá, ' }, { text: 'Maria', bold: true }] }, { type: 'p', children: [{ text: 'Tudo bem?' }] }] })).toBe('Olá, Maria\nTudo bem?');
+    expect(
+      typebotText({
+        type: 'richText',
+        richText: [
+          { type: 'p', children: [{ text: 'Olá, ' }, { text: 'Maria', bold: true }] },
+          { type: 'p', children: [{ text: 'Tudo bem?' }] },
+        ],
+      }),
+    ).toBe('Olá, Maria\nTudo bem?');
     expect(typebotText({ type: 'markdown', markdown: ' *oi* ' })).toBe('*oi*');
     expect(typebotText(undefined)).toBe('');
   });

@@ -11,9 +11,6 @@ export { BOT_DEFAULTS, ratingRequestText, type BotState, type ConnectionBot };
  * through the same outbox and provider as an agent's.
  */
 
-
-
-
 export interface BotOption {
   id: number;
   queueId: number;
@@ -80,7 +77,8 @@ export interface BotOutcome {
 }
 
 /** The outcome with the file of the queue or option it reached, when that has one. */
-const withFile = (outcome: BotOutcome, mediaPath: string | null | undefined): BotOutcome => (mediaPath ? { ...outcome, mediaPath } : outcome);
+const withFile = (outcome: BotOutcome, mediaPath: string | null | undefined): BotOutcome =>
+  mediaPath ? { ...outcome, mediaPath } : outcome;
 
 /** A customer asking for a person: the AI hands the conversation to the queue's agents. */
 const HUMAN = /\b(atendente|humano|humana|pessoa|operador|operadora|agente)\b/i;
@@ -101,7 +99,6 @@ export function menuText(intro: string, entries: Array<{ number: number; title: 
   return head ? `${head}\n\n${lines.join('\n')}` : lines.join('\n');
 }
 
-
 /** A customer's answer to the rating request: 1, 2 or 3, else null. */
 export function ratingOf(body: string): 1 | 2 | 3 | null {
   const t = body.trim();
@@ -112,7 +109,10 @@ export function ratingOf(body: string): 1 | 2 | 3 | null {
  * Whether the ticket is outside working hours: the company's (scheduleType company) or its queue's
  * (scheduleType queue, once it has a queue); with the text to send and the hours that apply.
  */
-export function outOfHours(input: Pick<BotInput, 'now' | 'queues' | 'connection' | 'settings'>, queueId: number | null): { text: string; hours: WorkingDay[] } | null {
+export function outOfHours(
+  input: Pick<BotInput, 'now' | 'queues' | 'connection' | 'settings'>,
+  queueId: number | null,
+): { text: string; hours: WorkingDay[] } | null {
   const { settings, now } = input;
   if (settings.scheduleType === 'company') {
     if (withinWorkingHours(settings.companySchedules, settings.timeZone, now)) return null;
@@ -147,12 +147,18 @@ export function botReply(input: BotInput): BotOutcome {
   const { now, queues, options, connection } = input;
   const state: BotState = input.state ? { ...input.state } : { step: 'queues', attempts: 0 };
   const fresh = !state.greeted && state.step !== 'done';
-  const quiet = (queueId: number | null = input.queueId): BotOutcome => ({ replies: [], state: { ...state, step: 'done' }, queueId, chatbot: false });
+  const quiet = (queueId: number | null = input.queueId): BotOutcome => ({
+    replies: [],
+    state: { ...state, step: 'done' },
+    queueId,
+    chatbot: false,
+  });
 
   // outside working hours: one reply per period, and the menu waits
   const closed = outOfHours(input, input.queueId);
   if (closed) {
-    if (state.quietUntil && now.getTime() < new Date(state.quietUntil).getTime()) return { replies: [], state, queueId: input.queueId, chatbot: state.step !== 'done' };
+    if (state.quietUntil && now.getTime() < new Date(state.quietUntil).getTime())
+      return { replies: [], state, queueId: input.queueId, chatbot: state.step !== 'done' };
     const until = nextOpening(closed.hours, input.settings.timeZone, now);
     // no day ever opens: quiet for a week, then once more
     state.quietUntil = (until ?? new Date(now.getTime() + 7 * 24 * 3600_000)).toISOString();
@@ -160,26 +166,63 @@ export function botReply(input: BotInput): BotOutcome {
   }
   if (!fresh && state.step === 'done') return { replies: [], state, queueId: input.queueId, chatbot: false };
 
-  const queuesMenu = (intro: string) => menuText(intro, queues.map((q, i) => ({ number: i + 1, title: q.name })), false);
+  const queuesMenu = (intro: string) =>
+    menuText(
+      intro,
+      queues.map((q, i) => ({ number: i + 1, title: q.name })),
+      false,
+    );
   const optionsMenu = (queueId: number, parentId: number | null, intro: string) =>
-    menuText(intro, childrenOf(options, queueId, parentId).map((o) => ({ number: o.option, title: o.title })), true);
+    menuText(
+      intro,
+      childrenOf(options, queueId, parentId).map((o) => ({ number: o.option, title: o.title })),
+      true,
+    );
 
   /** The ticket enters a queue: its options' first level, or its greeting and the end of the bot. */
   const enterQueue = (queue: BotQueue, greet: boolean): BotOutcome => {
     const closedQueue = outOfHours(input, queue.id);
     if (closedQueue) {
       const until = nextOpening(closedQueue.hours, input.settings.timeZone, now);
-      const next = { ...state, step: 'done' as const, queueId: queue.id, attempts: 0, firstMissAt: undefined, quietUntil: (until ?? new Date(now.getTime() + 7 * 24 * 3600_000)).toISOString() };
+      const next = {
+        ...state,
+        step: 'done' as const,
+        queueId: queue.id,
+        attempts: 0,
+        firstMissAt: undefined,
+        quietUntil: (until ?? new Date(now.getTime() + 7 * 24 * 3600_000)).toISOString(),
+      };
       return { replies: closedQueue.text.trim() ? [closedQueue.text] : [], state: next, queueId: queue.id, chatbot: false };
     }
     const next: BotState = { ...state, queueId: queue.id, parentId: null, attempts: 0, firstMissAt: undefined };
     if (childrenOf(options, queue.id, null).length > 0) {
-      return withFile({ replies: [optionsMenu(queue.id, null, queue.greetingMessage)], state: { ...next, step: 'options' }, queueId: queue.id, chatbot: true }, queue.mediaPath);
+      return withFile(
+        {
+          replies: [optionsMenu(queue.id, null, queue.greetingMessage)],
+          state: { ...next, step: 'options' },
+          queueId: queue.id,
+          chatbot: true,
+        },
+        queue.mediaPath,
+      );
     }
     const greeting = queue.greetingMessage.trim();
-    if (!greet) return { replies: [], state: { ...next, step: delegated(queue) ? 'delegate' : 'done' }, queueId: queue.id, chatbot: delegated(queue) };
-    if (delegated(queue)) return withFile({ replies: greeting ? [greeting] : [], state: { ...next, step: 'delegate' }, queueId: queue.id, chatbot: true }, queue.mediaPath);
-    return withFile({ replies: greeting ? [greeting] : [], state: { ...next, step: 'done' }, queueId: queue.id, chatbot: false }, queue.mediaPath);
+    if (!greet)
+      return {
+        replies: [],
+        state: { ...next, step: delegated(queue) ? 'delegate' : 'done' },
+        queueId: queue.id,
+        chatbot: delegated(queue),
+      };
+    if (delegated(queue))
+      return withFile(
+        { replies: greeting ? [greeting] : [], state: { ...next, step: 'delegate' }, queueId: queue.id, chatbot: true },
+        queue.mediaPath,
+      );
+    return withFile(
+      { replies: greeting ? [greeting] : [], state: { ...next, step: 'done' }, queueId: queue.id, chatbot: false },
+      queue.mediaPath,
+    );
   };
 
   function startOf(): BotOutcome {
@@ -189,17 +232,40 @@ export function botReply(input: BotInput): BotOutcome {
       // a single queue with an AI prompt or an outside flow: it answers this very message
       if (delegated(only) && childrenOf(options, only.id, null).length === 0 && !outOfHours(input, only.id)) {
         // (asking for a person at once: the queue's agents take it)
-        if (asksForHuman(input.body)) return { replies: [], state: { ...state, step: 'done', queueId: only.id, parentId: null, attempts: 0 }, queueId: only.id, chatbot: false };
-        return { replies: [], state: { ...state, step: 'delegate', queueId: only.id, parentId: null, attempts: 0 }, queueId: only.id, chatbot: true, delegate: true };
+        if (asksForHuman(input.body))
+          return {
+            replies: [],
+            state: { ...state, step: 'done', queueId: only.id, parentId: null, attempts: 0 },
+            queueId: only.id,
+            chatbot: false,
+          };
+        return {
+          replies: [],
+          state: { ...state, step: 'delegate', queueId: only.id, parentId: null, attempts: 0 },
+          queueId: only.id,
+          chatbot: true,
+          delegate: true,
+        };
       }
       const outcome = enterQueue(only, input.settings.sendGreetingMessageOneQueues);
       // a single queue without options greets with the connection's greeting, or the queue's
-      if (outcome.replies.length === 0 && input.settings.sendGreetingMessageOneQueues && connection.greetingMessage.trim() && outcome.state.step === 'done' && !outOfHours(input, only.id)) {
+      if (
+        outcome.replies.length === 0 &&
+        input.settings.sendGreetingMessageOneQueues &&
+        connection.greetingMessage.trim() &&
+        outcome.state.step === 'done' &&
+        !outOfHours(input, only.id)
+      ) {
         return { ...outcome, replies: [connection.greetingMessage] };
       }
       return outcome;
     }
-    return { replies: [queuesMenu(connection.greetingMessage)], state: { ...state, step: 'queues', attempts: 0 }, queueId: input.queueId, chatbot: true };
+    return {
+      replies: [queuesMenu(connection.greetingMessage)],
+      state: { ...state, step: 'queues', attempts: 0 },
+      queueId: input.queueId,
+      chatbot: true,
+    };
   }
 
   /** an answer the menu does not know: the menu again, or the hand-over past the limit */
@@ -212,11 +278,22 @@ export function botReply(input: BotInput): BotOutcome {
       const target = connection.transferQueueId ?? null;
       return { replies: [], state: { ...state, step: 'done', attempts }, queueId: target ?? input.queueId, chatbot: false };
     }
-    return { replies: [`${INVALID_OPTION}\n\n${menu}`], state: { ...state, attempts, firstMissAt: restart ? now.toISOString() : state.firstMissAt }, queueId: input.queueId, chatbot: true };
+    return {
+      replies: [`${INVALID_OPTION}\n\n${menu}`],
+      state: { ...state, attempts, firstMissAt: restart ? now.toISOString() : state.firstMissAt },
+      queueId: input.queueId,
+      chatbot: true,
+    };
   };
 
   const firstMenu = (): BotOutcome => {
-    if (queues.length > 1) return { replies: [queuesMenu(connection.greetingMessage)], state: { ...state, step: 'queues', queueId: undefined, parentId: null }, queueId: input.queueId, chatbot: true };
+    if (queues.length > 1)
+      return {
+        replies: [queuesMenu(connection.greetingMessage)],
+        state: { ...state, step: 'queues', queueId: undefined, parentId: null },
+        queueId: input.queueId,
+        chatbot: true,
+      };
     const only = queues[0];
     if (!only) return quiet();
     return enterQueue(only, true);
@@ -248,22 +325,43 @@ export function botReply(input: BotInput): BotOutcome {
     const queue = queues.find((q) => q.id === state.queueId);
     if (!queue) return firstMenu();
     const parentId = state.parentId ?? null;
-    const parent = parentId === null ? null : options.find((o) => o.id === parentId) ?? null;
+    const parent = parentId === null ? null : (options.find((o) => o.id === parentId) ?? null);
     const levelIntro = parent ? parent.message : queue.greetingMessage;
     if (answer === '#') return firstMenu();
     if (answer === '0') {
       if (parentId === null || !parent) return firstMenu();
       const up = parent.parentId;
-      const upIntro = up === null ? queue.greetingMessage : options.find((o) => o.id === up)?.message ?? '';
-      return { replies: [optionsMenu(queue.id, up, upIntro)], state: { ...state, parentId: up, attempts: 0, firstMissAt: undefined }, queueId: input.queueId, chatbot: true };
+      const upIntro = up === null ? queue.greetingMessage : (options.find((o) => o.id === up)?.message ?? '');
+      return {
+        replies: [optionsMenu(queue.id, up, upIntro)],
+        state: { ...state, parentId: up, attempts: 0, firstMissAt: undefined },
+        queueId: input.queueId,
+        chatbot: true,
+      };
     }
     const n = /^\d{1,3}$/.test(answer) ? Number(answer) : NaN;
     const picked = childrenOf(options, queue.id, parentId).find((o) => o.option === n);
     if (!picked) return miss(optionsMenu(queue.id, parentId, levelIntro));
     if (childrenOf(options, queue.id, picked.id).length > 0) {
-      return withFile({ replies: [optionsMenu(queue.id, picked.id, picked.message)], state: { ...state, parentId: picked.id, attempts: 0, firstMissAt: undefined }, queueId: input.queueId, chatbot: true }, picked.mediaPath);
+      return withFile(
+        {
+          replies: [optionsMenu(queue.id, picked.id, picked.message)],
+          state: { ...state, parentId: picked.id, attempts: 0, firstMissAt: undefined },
+          queueId: input.queueId,
+          chatbot: true,
+        },
+        picked.mediaPath,
+      );
     }
     // a leaf: its message (and file), and the ticket waits in its queue for the agents
-    return withFile({ replies: picked.message.trim() ? [picked.message] : [], state: { ...state, step: 'done', attempts: 0, firstMissAt: undefined }, queueId: input.queueId, chatbot: false }, picked.mediaPath);
+    return withFile(
+      {
+        replies: picked.message.trim() ? [picked.message] : [],
+        state: { ...state, step: 'done', attempts: 0, firstMissAt: undefined },
+        queueId: input.queueId,
+        chatbot: false,
+      },
+      picked.mediaPath,
+    );
   }
 }

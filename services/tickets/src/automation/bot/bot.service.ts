@@ -20,7 +20,15 @@ import { IntegrationAgent } from './integration-agent.js';
 import { PromptAgent } from './prompt-agent.js';
 import { DONE_TICKETS, LOCK_TICKETS, LOCK_TICKETS_WITH_MENUS, PLACE_TICKETS } from './bot.queries.js';
 import { botReply, ratingOf, type BotOption, type BotQueue, type BotSettings, type BotState, type ConnectionBot } from './bot-rules.js';
-import { CLOSE_RATED_TICKET, CONNECTION_BOT, DELEGATED_TURN, HAND_OVER_TICKET, KEEP_TYPEBOT_SESSION, LOCK_RATING_ASKED, SETTLE_RATING } from './bot.queries.js';
+import {
+  CLOSE_RATED_TICKET,
+  CONNECTION_BOT,
+  DELEGATED_TURN,
+  HAND_OVER_TICKET,
+  KEEP_TYPEBOT_SESSION,
+  LOCK_RATING_ASKED,
+  SETTLE_RATING,
+} from './bot.queries.js';
 
 /** The company settings the bot reads. */
 const BOT_SETTING_KEYS = ['scheduleType', 'sendGreetingMessageOneQueues', TIME_ZONE_SETTING, COMPANY_SCHEDULES_KEY] as const;
@@ -120,7 +128,9 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
 
   onApplicationBootstrap(): void {
     // the lane of the versions before: messages it still holds are answered, then it is removed
-    this.retiring = this.retireOldLane().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'bot: the former durable lane not retired; tried again at the next start'));
+    this.retiring = this.retireOldLane().catch((err: unknown) =>
+      this.logger.warn({ err: String(err) }, 'bot: the former durable lane not retired; tried again at the next start'),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -150,7 +160,9 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     // reply): those cost one read here instead of the locked turn (busy conversations stay cheap). `done`: the
     // caller read them already (BOT_DONE, with the tickets it announced, after the messages were stored)
     done ??= new Set(
-      (await this.tickets.keyed<{ id: number }>(DONE_TICKETS, [turns.map((t) => t.companyId), turns.map((t) => t.ticketId)])).map((r) => r.id),
+      (await this.tickets.keyed<{ id: number }>(DONE_TICKETS, [turns.map((t) => t.companyId), turns.map((t) => t.ticketId)])).map(
+        (r) => r.id,
+      ),
     );
     const undone = done.size ? turns.filter((t) => !done.has(t.ticketId)) : turns;
     // a company disabled or past its due date gets its customers' messages stored, and no bot (issue 38 item 9)
@@ -213,7 +225,9 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const before = this.delegating.get(key) ?? Promise.resolve();
     const run = before
       .then(() => this.delegateNow(d))
-      .catch((err: unknown) => this.logger.warn({ ticketId: d.ticketId, err: String(err) }, 'bot: the queue’s agent failed; the ticket stays with its queue'))
+      .catch((err: unknown) =>
+        this.logger.warn({ ticketId: d.ticketId, err: String(err) }, 'bot: the queue’s agent failed; the ticket stays with its queue'),
+      )
       .finally(() => {
         if (this.delegating.get(key) === run) this.delegating.delete(key);
       });
@@ -221,11 +235,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async delegateNow(d: Delegate): Promise<void> {
-    const [now] = await queryPrepared<LockedTicket & { body: string }>(
-      this.db,
-      DELEGATED_TURN,
-      [d.ticketId, d.companyId, d.messageId],
-    );
+    const [now] = await queryPrepared<LockedTicket & { body: string }>(this.db, DELEGATED_TURN, [d.ticketId, d.companyId, d.messageId]);
     if (!now) return;
     // the queue's outside flow when it has one, else its AI prompt; either only while the company is active and
     // its plan has the feature (the one plan check): else the conversation goes to the queue's agents, unasked
@@ -235,8 +245,12 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const answer = refused
       ? { kind: 'hand-over' as const, reason: refusalText(refused, flag) }
       : integration
-      ? await this.flows.answer(integration, { ...d, body: now.body, contact: { id: now.contactId, name: now.contactName, number: now.contactNumber } }, now.botState)
-      : await this.agent.answer(d.companyId, d.queueId, d.ticketId, d.messageId);
+        ? await this.flows.answer(
+            integration,
+            { ...d, body: now.body, contact: { id: now.contactId, name: now.contactName, number: now.contactNumber } },
+            now.botState,
+          )
+        : await this.agent.answer(d.companyId, d.queueId, d.ticketId, d.messageId);
     const texts = answer.kind === 'reply' ? answer.texts : [];
     // after the texts, a flow that ended the interaction hands the conversation over, in a turn of its own
     const turns = answer.kind === 'reply' && answer.handOver ? texts.length + 1 : texts.length;
@@ -245,15 +259,19 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       if (i > 0 && i < texts.length && answer.kind === 'reply' && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
       const outboxIds = await this.db.transaction(async (tx) => {
         const [ticket] = await queryPrepared<LockedTicket>(tx, LOCK_TICKETS, [[d.companyId], [d.ticketId]]);
-        const still = ticket && ticket.status === 'pending' && ticket.userId === null && ticket.botState?.step === 'delegate' && ticket.botState.lastMessageId === d.messageId;
+        const still =
+          ticket &&
+          ticket.status === 'pending' &&
+          ticket.userId === null &&
+          ticket.botState?.step === 'delegate' &&
+          ticket.botState.lastMessageId === d.messageId;
         if (!still) return null;
         if (answer.kind === 'hand-over' || i === texts.length) {
-          this.logger.log({ ticketId: d.ticketId, reason: answer.kind === 'hand-over' ? answer.reason : 'the flow ended the interaction' }, 'bot: the conversation goes to the queue’s agents');
-          await tx.query(HAND_OVER_TICKET, [
-            d.ticketId,
-            d.companyId,
-            JSON.stringify({ ...ticket.botState, step: 'done' }),
-          ]);
+          this.logger.log(
+            { ticketId: d.ticketId, reason: answer.kind === 'hand-over' ? answer.reason : 'the flow ended the interaction' },
+            'bot: the conversation goes to the queue’s agents',
+          );
+          await tx.query(HAND_OVER_TICKET, [d.ticketId, d.companyId, JSON.stringify({ ...ticket.botState, step: 'done' })]);
           const [row] = await this.tickets.findByKeys([{ companyId: d.companyId, id: d.ticketId }], tx);
           return row ? this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]) : [];
         }
@@ -262,7 +280,11 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
         }
         const text = texts[i];
         if (text === undefined) return [];
-        return (await this.sender.sendManyInTransaction(tx, [{ row: ticket as unknown as TicketRow, body: text, bot: true }], { connectionsChecked: true })).outboxIds;
+        return (
+          await this.sender.sendManyInTransaction(tx, [{ row: ticket as unknown as TicketRow, body: text, bot: true }], {
+            connectionsChecked: true,
+          })
+        ).outboxIds;
       });
       if (outboxIds === null) return;
       await this.outbox.flush(outboxIds);
@@ -286,7 +308,8 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     if (live.length === 0) return [];
 
     const { menus, settings } = this.menusOf(locked);
-    for (const companyId of new Set(locked.map((t) => t.companyId))) if (!settings.has(companyId)) settings.set(companyId, await this.settingsOf(tx, companyId));
+    for (const companyId of new Set(locked.map((t) => t.companyId)))
+      if (!settings.has(companyId)) settings.set(companyId, await this.settingsOf(tx, companyId));
 
     const changed = new Map<LockedTicket, { bump: boolean }>();
     const replies: Array<{ ticket: LockedTicket; text: string; mediaPath?: string }> = [];
@@ -338,7 +361,8 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       // the file of the queue or option reached goes with the first text, as its caption, or alone
       const texts = outcome.mediaPath && outcome.replies.length === 0 ? [''] : outcome.replies;
       texts.forEach((text, n) => replies.push({ ticket, text, mediaPath: n === 0 ? outcome.mediaPath : undefined }));
-      if (outcome.delegate && outcome.queueId !== null) delegates.push({ companyId: ticket.companyId, ticketId: ticket.id, queueId: outcome.queueId, messageId: turn.messageId });
+      if (outcome.delegate && outcome.queueId !== null)
+        delegates.push({ companyId: ticket.companyId, ticketId: ticket.id, queueId: outcome.queueId, messageId: turn.messageId });
     }
     if (changed.size === 0) return outboxIds;
 
@@ -353,7 +377,11 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
         ticket,
         // what a send reads of its ticket; the announcement reads the ticket again as the send leaves it
         row: ticket as unknown as TicketRow,
-        body: fillVariables(text, { contactName: ticket.contactName, ticketId: ticket.id, timeZone: (settings.get(ticket.companyId) as BotSettings).timeZone }),
+        body: fillVariables(text, {
+          contactName: ticket.contactName,
+          ticketId: ticket.id,
+          timeZone: (settings.get(ticket.companyId) as BotSettings).timeZone,
+        }),
         media: mediaPath ? files.get(mediaPath) : undefined,
         bot: true,
       }))
@@ -363,16 +391,24 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     const rows = [...changed.entries()];
     const alone = rows.filter(([t]) => !answered.has(t));
     if (alone.length > 0) {
-      await tx.query(
-        PLACE_TICKETS,
-        [alone.map(([t]) => t.id), alone.map(([t]) => JSON.stringify(t.botState)), alone.map(([t]) => t.chatbot), alone.map(([t]) => t.queueId), alone.map(([, c]) => c.bump)],
-      );
+      await tx.query(PLACE_TICKETS, [
+        alone.map(([t]) => t.id),
+        alone.map(([t]) => JSON.stringify(t.botState)),
+        alone.map(([t]) => t.chatbot),
+        alone.map(([t]) => t.queueId),
+        alone.map(([, c]) => c.bump),
+      ]);
     }
     // a ticket that moved or stopped without a reply is announced on its own; a reply announces its ticket
     const quiet = alone.filter(([, c]) => c.bump).map(([t]) => ({ companyId: t.companyId, id: t.id }));
     if (quiet.length > 0) {
       const views = await this.tickets.findByKeys(quiet, tx);
-      outboxIds.push(...(await this.outbox.add(tx, views.map((row) => ticketUpdatedEvent(this.view(row))))));
+      outboxIds.push(
+        ...(await this.outbox.add(
+          tx,
+          views.map((row) => ticketUpdatedEvent(this.view(row))),
+        )),
+      );
     }
     if (items.length > 0) {
       // the customer has just written through these connections: the replies queue behind it whatever their state
@@ -407,12 +443,20 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
    * that closed ticket (kept for the dashboard); the company's completion text thanks them and this short
    * conversation closes at once. Anything else passes the request over and the bot greets as usual.
    */
-  private async rating(tx: EntityManager, locked: LockedTicket, messageId: number, body: string, settings: BotSettings): Promise<string[] | null> {
-    const [asked] = await queryPrepared<{ id: number; fresh: boolean }>(
-      tx,
-      LOCK_RATING_ASKED,
-      [locked.contactId, locked.whatsappId, locked.companyId, locked.id, RATING_WINDOW],
-    );
+  private async rating(
+    tx: EntityManager,
+    locked: LockedTicket,
+    messageId: number,
+    body: string,
+    settings: BotSettings,
+  ): Promise<string[] | null> {
+    const [asked] = await queryPrepared<{ id: number; fresh: boolean }>(tx, LOCK_RATING_ASKED, [
+      locked.contactId,
+      locked.whatsappId,
+      locked.companyId,
+      locked.id,
+      RATING_WINDOW,
+    ]);
     if (!asked) return null;
     // answered or passed over, the request is settled; an answer counts only within the window
     const rating = asked.fresh ? ratingOf(body) : null;
@@ -420,11 +464,7 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
     if (rating === null) return null;
     const [connection] = await queryPrepared<{ bot: ConnectionBot }>(tx, CONNECTION_BOT, [locked.whatsappId, locked.companyId]);
     const state: BotState = { step: 'done', attempts: 0, greeted: true, lastMessageId: messageId };
-    await tx.query(CLOSE_RATED_TICKET, [
-      locked.id,
-      locked.companyId,
-      JSON.stringify(state),
-    ]);
+    await tx.query(CLOSE_RATED_TICKET, [locked.id, locked.companyId, JSON.stringify(state)]);
     const row = (await this.tickets.findById(locked.companyId, locked.id, tx)) as TicketRow;
     const thanks = (connection?.bot.complationMessage ?? '').trim();
     if (!thanks) return this.outbox.add(tx, [ticketUpdatedEvent(this.view(row))]);

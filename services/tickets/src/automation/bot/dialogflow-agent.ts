@@ -20,7 +20,11 @@ const MAX_CLIENTS = 50;
 export function dialogflowEndpoint(setting: string): { apiEndpoint?: string; port?: number; protocol?: string } {
   if (!setting.trim()) return {};
   const url = new URL(setting);
-  return { apiEndpoint: url.hostname, port: Number(url.port || (url.protocol === 'http:' ? 80 : 443)), protocol: url.protocol.replace(':', '') };
+  return {
+    apiEndpoint: url.hostname,
+    port: Number(url.port || (url.protocol === 'http:' ? 80 : 443)),
+    protocol: url.protocol.replace(':', ''),
+  };
 }
 
 /**
@@ -77,7 +81,10 @@ export class DialogflowAgent implements OnApplicationShutdown {
           return call;
         });
         const result = response.queryResult;
-        const texts = (result?.fulfillmentMessages ?? []).flatMap((msg) => msg.text?.text ?? []).map((t) => (t ?? '').trim()).filter(Boolean);
+        const texts = (result?.fulfillmentMessages ?? [])
+          .flatMap((msg) => msg.text?.text ?? [])
+          .map((t) => (t ?? '').trim())
+          .filter(Boolean);
         if (texts.length === 0 && result?.fulfillmentText?.trim()) texts.push(result.fulfillmentText.trim());
         if (texts.length === 0) return { kind: 'hand-over', reason: 'Dialogflow answered nothing' };
         return { kind: 'reply', texts, handOver: Boolean(result?.intent?.endInteraction) };
@@ -88,7 +95,12 @@ export class DialogflowAgent implements OnApplicationShutdown {
     throw last instanceof Error ? last : new Error('Dialogflow did not answer');
   }
 
-  private async client(id: number, json: string, credentials: { client_email: string; private_key: string }, projectId: string): Promise<SessionsClient> {
+  private async client(
+    id: number,
+    json: string,
+    credentials: { client_email: string; private_key: string },
+    projectId: string,
+  ): Promise<SessionsClient> {
     const key = `${id}:${createHash('sha256').update(json).digest('hex')}`;
     const known = this.clients.get(key);
     if (known) return known;

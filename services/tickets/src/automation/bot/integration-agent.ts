@@ -54,7 +54,11 @@ export class IntegrationAgent implements OnApplicationShutdown {
   ) {
     const timeout = env.INTEGRATION_TIMEOUT_MS;
     this.box = integrationBox(env);
-    this.dispatcher = new Agent({ connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout }, headersTimeout: timeout, bodyTimeout: timeout });
+    this.dispatcher = new Agent({
+      connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -63,11 +67,7 @@ export class IntegrationAgent implements OnApplicationShutdown {
 
   /** The queue's integration, when it has one. */
   async of(companyId: number, queueId: number): Promise<QueueIntegrationEntity | null> {
-    const [row] = await queryPrepared<QueueIntegrationEntity>(
-      this.db,
-      INTEGRATION_OF_QUEUE,
-      [queueId, companyId],
-    );
+    const [row] = await queryPrepared<QueueIntegrationEntity>(this.db, INTEGRATION_OF_QUEUE, [queueId, companyId]);
     return row ?? null;
   }
 
@@ -75,10 +75,19 @@ export class IntegrationAgent implements OnApplicationShutdown {
     try {
       if (integration.type === 'webhook' || integration.type === 'n8n') return await this.flow(integration, m);
       if (integration.type === 'typebot') return await this.typebot(integration, m, state);
-      if (integration.type === 'dialogflow') return await this.dialogflow.answer(integration, integration.jsonContent ? this.box.open(integration.jsonContent) : null, m);
+      if (integration.type === 'dialogflow')
+        return await this.dialogflow.answer(integration, integration.jsonContent ? this.box.open(integration.jsonContent) : null, m);
       return { kind: 'hand-over', reason: `${integration.type} is not reached from this server` };
     } catch (err) {
-      this.logger.warn({ companyId: m.companyId, ticketId: m.ticketId, integration: integration.id, err: err instanceof Error ? err.message : String(err) }, 'integration failed; the queue’s agents take the conversation');
+      this.logger.warn(
+        {
+          companyId: m.companyId,
+          ticketId: m.ticketId,
+          integration: integration.id,
+          err: err instanceof Error ? err.message : String(err),
+        },
+        'integration failed; the queue’s agents take the conversation',
+      );
       return { kind: 'hand-over', reason: 'the integration failed' };
     }
   }
@@ -104,7 +113,10 @@ export class IntegrationAgent implements OnApplicationShutdown {
     })();
     if (answer?.transfer === true) return { kind: 'hand-over', reason: 'the flow transferred the conversation' };
     const texts = answer
-      ? [...(typeof answer.reply === 'string' ? [answer.reply] : []), ...(Array.isArray(answer.replies) ? answer.replies.filter((r): r is string => typeof r === 'string') : [])]
+      ? [
+          ...(typeof answer.reply === 'string' ? [answer.reply] : []),
+          ...(Array.isArray(answer.replies) ? answer.replies.filter((r): r is string => typeof r === 'string') : []),
+        ]
       : text.trim()
         ? [text.trim()]
         : [];
@@ -113,10 +125,12 @@ export class IntegrationAgent implements OnApplicationShutdown {
 
   private async typebot(integration: QueueIntegrationEntity, m: FlowMessage, state: BotState | null): Promise<AgentAnswer> {
     const said = m.body.trim().toLowerCase();
-    if (integration.typebotKeywordFinish && said === integration.typebotKeywordFinish.trim().toLowerCase()) return { kind: 'hand-over', reason: 'the customer finished the flow' };
+    if (integration.typebotKeywordFinish && said === integration.typebotKeywordFinish.trim().toLowerCase())
+      return { kind: 'hand-over', reason: 'the customer finished the flow' };
     const restart = Boolean(integration.typebotKeywordRestart) && said === integration.typebotKeywordRestart.trim().toLowerCase();
     const kept = state?.typebot;
-    const expired = kept && integration.typebotExpires > 0 && Date.now() - new Date(kept.at).getTime() > integration.typebotExpires * 60_000;
+    const expired =
+      kept && integration.typebotExpires > 0 && Date.now() - new Date(kept.at).getTime() > integration.typebotExpires * 60_000;
     const base = integration.urlN8N.replace(/\/+$/, '');
     const message = { type: 'text', text: m.body };
     let sessionId = !restart && !expired ? kept?.sessionId : undefined;
@@ -127,15 +141,27 @@ export class IntegrationAgent implements OnApplicationShutdown {
       if (reply.status === 404) sessionId = undefined;
     }
     if (!sessionId) {
-      reply = await this.post(`${base}/api/v1/typebots/${encodeURIComponent(integration.typebotSlug)}/startChat`, { message, isStreamEnabled: false, prefilledVariables: { number: m.contact.number, name: m.contact.name } });
+      reply = await this.post(`${base}/api/v1/typebots/${encodeURIComponent(integration.typebotSlug)}/startChat`, {
+        message,
+        isStreamEnabled: false,
+        prefilledVariables: { number: m.contact.number, name: m.contact.name },
+      });
     }
     if (!reply || reply.status < 200 || reply.status >= 300) return { kind: 'hand-over', reason: `Typebot answered ${reply?.status}` };
     const body = JSON.parse(reply.text) as { sessionId?: string; messages?: Array<{ type?: string; content?: unknown }> };
     sessionId = body.sessionId ?? sessionId;
-    const texts = (body.messages ?? []).filter((x) => x.type === 'text').map((x) => typebotText(x.content)).filter(Boolean);
+    const texts = (body.messages ?? [])
+      .filter((x) => x.type === 'text')
+      .map((x) => typebotText(x.content))
+      .filter(Boolean);
     if (texts.length === 0 && integration.typebotUnknownMessage) texts.push(integration.typebotUnknownMessage);
     if (restart && integration.typebotRestartMessage) texts.unshift(integration.typebotRestartMessage);
-    return { kind: 'reply', texts, delayMs: integration.typebotDelayMessage, typebot: sessionId ? { sessionId, at: new Date().toISOString() } : null };
+    return {
+      kind: 'reply',
+      texts,
+      delayMs: integration.typebotDelayMessage,
+      typebot: sessionId ? { sessionId, at: new Date().toISOString() } : null,
+    };
   }
 
   /**

@@ -39,17 +39,14 @@ export class PromptAgent {
 
   /** The model's answer to the conversation as it stood at `upToMessageId` (the message it answers). */
   async answer(companyId: number, queueId: number, ticketId: number, upToMessageId: number): Promise<AgentAnswer> {
-    const [prompt] = await queryPrepared<PromptEntity>(
-      this.db,
-      PROMPT_OF_QUEUE,
-      [queueId, companyId],
-    );
+    const [prompt] = await queryPrepared<PromptEntity>(this.db, PROMPT_OF_QUEUE, [queueId, companyId]);
     if (!prompt) return { kind: 'hand-over', reason: 'the queue has no prompt' };
-    const history = await queryPrepared<{ body: string; fromMe: boolean }>(
-      this.db,
-      CONVERSATION_HISTORY,
-      [ticketId, companyId, prompt.maxMessages, upToMessageId],
-    );
+    const history = await queryPrepared<{ body: string; fromMe: boolean }>(this.db, CONVERSATION_HISTORY, [
+      ticketId,
+      companyId,
+      prompt.maxMessages,
+      upToMessageId,
+    ]);
     const apiKey = (prompt.apiKey ? this.box.open(prompt.apiKey) : null) || this.env.OPENAI_API_KEY;
     if (!apiKey) return { kind: 'hand-over', reason: 'no API key' };
     const client = new (await loadOpenAI())({
@@ -65,7 +62,10 @@ export class PromptAgent {
         max_tokens: prompt.maxTokens,
         temperature: prompt.temperature,
         messages: [
-          { role: 'system', content: `${prompt.prompt}\n\nSe o cliente pedir para falar com um atendente humano, responda apenas: ${HAND_OVER}` },
+          {
+            role: 'system',
+            content: `${prompt.prompt}\n\nSe o cliente pedir para falar com um atendente humano, responda apenas: ${HAND_OVER}`,
+          },
           ...history.map((m) => ({ role: m.fromMe ? ('assistant' as const) : ('user' as const), content: m.body })),
         ],
       });
@@ -74,7 +74,10 @@ export class PromptAgent {
       if (text.includes(HAND_OVER)) return { kind: 'hand-over', reason: 'the model transferred the conversation' };
       return { kind: 'reply', texts: [text] };
     } catch (err) {
-      this.logger.warn({ companyId, ticketId, err: err instanceof Error ? err.message : String(err) }, 'prompt: the model failed; the queue’s agents take the conversation');
+      this.logger.warn(
+        { companyId, ticketId, err: err instanceof Error ? err.message : String(err) },
+        'prompt: the model failed; the queue’s agents take the conversation',
+      );
       return { kind: 'hand-over', reason: 'the model failed' };
     }
   }

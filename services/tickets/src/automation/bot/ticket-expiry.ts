@@ -5,13 +5,12 @@ import { PeriodicTask } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
 import { CallerService } from '../../identity/caller.service.js';
-import { ConversationSender  } from '../../conversation/sending/conversation-sender.js';
+import { ConversationSender } from '../../conversation/sending/conversation-sender.js';
 import { Outbox } from '../../outbox/outbox.service.js';
 import { ticketUpdatedEvent } from '../../conversation/core/ticket-events.js';
 import { ticketView, type TicketRow } from '../../conversation/core/ticket-view.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { CLOSE_IDLE_TICKET, IDLE_TICKETS, LOCK_IDLE_TICKET, TRANSFER_WAITING_TICKETS } from './ticket-expiry.queries.js';
-
 
 /**
  * The clock's part of a conversation, every TICKET_EXPIRY_SWEEP_MS:
@@ -37,7 +36,12 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly outbox: Outbox,
     private readonly callers: CallerService,
   ) {
-    this.task = new PeriodicTask({ name: 'ticket expiry', everyMs: env.TICKET_EXPIRY_SWEEP_MS, run: () => this.sweep(), logger: this.logger });
+    this.task = new PeriodicTask({
+      name: 'ticket expiry',
+      everyMs: env.TICKET_EXPIRY_SWEEP_MS,
+      run: () => this.sweep(),
+      logger: this.logger,
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -57,27 +61,31 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
   /** Waiting tickets past their connection's timeToTransfer, moved to its transfer queue (in one statement per batch). */
   private async transfer(): Promise<number> {
     const moved = await this.db.transaction(async (tx) => {
-      const rows = await queryPrepared<{ id: number; companyId: number }>(
-        tx,
-        TRANSFER_WAITING_TICKETS,
-        [],
-      );
+      const rows = await queryPrepared<{ id: number; companyId: number }>(tx, TRANSFER_WAITING_TICKETS, []);
       if (rows.length === 0) return { rows, outboxIds: [] as string[] };
-      const views = await this.tickets.findByKeys(rows.map((r) => ({ companyId: r.companyId, id: r.id })), tx);
-      return { rows, outboxIds: await this.outbox.add(tx, views.map((row) => ticketUpdatedEvent(ticketView(row, (userId) => this.callers.nameOf(row.companyId, userId))))) };
+      const views = await this.tickets.findByKeys(
+        rows.map((r) => ({ companyId: r.companyId, id: r.id })),
+        tx,
+      );
+      return {
+        rows,
+        outboxIds: await this.outbox.add(
+          tx,
+          views.map((row) => ticketUpdatedEvent(ticketView(row, (userId) => this.callers.nameOf(row.companyId, userId)))),
+        ),
+      };
     });
     if (moved.rows.length === 0) return 0;
     await this.outbox.flush(moved.outboxIds);
-    this.logger.log({ transferred: moved.rows.length }, 'ticket transfer: tickets waiting too long in the bot moved to their transfer queue');
+    this.logger.log(
+      { transferred: moved.rows.length },
+      'ticket transfer: tickets waiting too long in the bot moved to their transfer queue',
+    );
     return moved.rows.length;
   }
 
   private async expire(): Promise<number> {
-    const idle = await queryPrepared<{ id: number; companyId: number }>(
-      this.db,
-      IDLE_TICKETS,
-      [],
-    );
+    const idle = await queryPrepared<{ id: number; companyId: number }>(this.db, IDLE_TICKETS, []);
     let closed = 0;
     for (const { id, companyId } of idle) {
       const outboxIds = await this.db.transaction((tx) => this.close(tx, companyId, id));
@@ -91,22 +99,17 @@ export class TicketExpiry implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async close(tx: EntityManager, companyId: number, id: number): Promise<string[] | null> {
-    const [still] = await queryPrepared<{ message: string; status: string }>(
-      tx,
-      LOCK_IDLE_TICKET,
-      [id, companyId],
-    );
+    const [still] = await queryPrepared<{ message: string; status: string }>(tx, LOCK_IDLE_TICKET, [id, companyId]);
     if (!still) return null;
     const ids: string[] = [];
     const before = (await this.tickets.findById(companyId, id, tx)) as TicketRow;
     if (still.message.trim() && still.status === 'CONNECTED') {
       const text = await this.sender.withVariables(before, still.message, tx);
-      ids.push(...(await this.sender.sendManyInTransaction(tx, [{ row: before, body: text, bot: true }], { connectionsChecked: true })).outboxIds);
+      ids.push(
+        ...(await this.sender.sendManyInTransaction(tx, [{ row: before, body: text, bot: true }], { connectionsChecked: true })).outboxIds,
+      );
     }
-    await tx.query(
-      CLOSE_IDLE_TICKET,
-      [id, companyId],
-    );
+    await tx.query(CLOSE_IDLE_TICKET, [id, companyId]);
     const row = (await this.tickets.findById(companyId, id, tx)) as TicketRow;
     ids.push(...(await this.outbox.add(tx, [ticketUpdatedEvent(ticketView(row, (userId) => this.callers.nameOf(companyId, userId)))])));
     return ids;

@@ -12,9 +12,7 @@ import { PromptsService } from './prompts.service.js';
 @AdminOnly()
 @Controller('prompt')
 export class PromptsController {
-  constructor(
-    private readonly prompts: PromptsService,
-  ) {}
+  constructor(private readonly prompts: PromptsService) {}
 
   @Get()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPromptsQuery): Promise<PromptsPage> {

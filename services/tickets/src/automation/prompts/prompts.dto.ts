@@ -14,7 +14,11 @@ export class CreatePromptDto implements RequestDto<CreatePromptDto, CreatePrompt
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(60) voiceRegion?: string;
   @ApiPropertyOptional({ default: 100 }) @IsOptional() @IsInt() @Min(1) @Max(4096) maxTokens?: number;
   @ApiPropertyOptional({ default: 1 }) @IsOptional() @IsNumber() @Min(0) @Max(2) temperature?: number;
-  @ApiPropertyOptional({ description: 'the model API key; stored encrypted, answered masked' }) @IsOptional() @IsString() @MaxLength(500) apiKey?: string;
+  @ApiPropertyOptional({ description: 'the model API key; stored encrypted, answered masked' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  apiKey?: string;
   @ApiPropertyOptional({ default: 10 }) @IsOptional() @IsInt() @Min(1) @Max(50) maxMessages?: number;
 }
 
@@ -27,7 +31,11 @@ export class UpdatePromptDto implements RequestDto<UpdatePromptDto, UpdatePrompt
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(60) voiceRegion?: string;
   @ApiPropertyOptional() @IsOptional() @IsInt() @Min(1) @Max(4096) maxTokens?: number;
   @ApiPropertyOptional() @IsOptional() @IsNumber() @Min(0) @Max(2) temperature?: number;
-  @ApiPropertyOptional({ description: 'a new key (the masked value the form shows back leaves the stored one)' }) @IsOptional() @IsString() @MaxLength(500) apiKey?: string;
+  @ApiPropertyOptional({ description: 'a new key (the masked value the form shows back leaves the stored one)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  apiKey?: string;
   @ApiPropertyOptional() @IsOptional() @IsInt() @Min(1) @Max(50) maxMessages?: number;
 }
 

@@ -47,7 +47,10 @@ export class PromptsService {
       skip: (page - 1) * PROMPTS_PAGE_SIZE,
       take: PROMPTS_PAGE_SIZE,
     });
-    const queues = await this.queueNames(caller, rows.map((r) => r.queueId));
+    const queues = await this.queueNames(
+      caller,
+      rows.map((r) => r.queueId),
+    );
     return { prompts: rows.map((r) => this.view(r, queues)), count, hasMore: page * PROMPTS_PAGE_SIZE < count };
   }
 
@@ -86,7 +89,8 @@ export class PromptsService {
     Object.assign(row, rest, name !== undefined ? { name: name.trim() } : {});
     // the masked value the form shows back is not a key: the stored one stays
     if (apiKey !== undefined && apiKey !== maskSecret(this.keyOf(row))) row.apiKey = apiKey ? this.box.seal(apiKey) : null;
-    if (voiceKey !== undefined && voiceKey !== maskSecret(this.voiceKeyOf(row))) row.voiceKey = voiceKey ? this.voiceBox.seal(voiceKey) : null;
+    if (voiceKey !== undefined && voiceKey !== maskSecret(this.voiceKeyOf(row)))
+      row.voiceKey = voiceKey ? this.voiceBox.seal(voiceKey) : null;
     await this.write(caller, 'updated', (tx) => tx.getRepository(PromptEntity).save(row));
     return this.get(caller, id);
   }
@@ -100,11 +104,18 @@ export class PromptsService {
   }
 
   /** A prompt's write and its announcement in one transaction; the outbox publishes once it commits. */
-  private async write(caller: Caller, change: 'updated' | 'deleted', run: (tx: EntityManager) => Promise<PromptEntity>): Promise<PromptEntity> {
+  private async write(
+    caller: Caller,
+    change: 'updated' | 'deleted',
+    run: (tx: EntityManager) => Promise<PromptEntity>,
+  ): Promise<PromptEntity> {
     const { saved, ids } = await this.db.transaction(async (tx) => {
       const saved = await run(tx);
       const event: PromptRefEvent = { companyId: caller.companyId, promptId: saved.id };
-      const subject = change === 'deleted' ? TicketSubjects.promptDeleted(caller.companyId, saved.id) : TicketSubjects.promptUpdated(caller.companyId, saved.id);
+      const subject =
+        change === 'deleted'
+          ? TicketSubjects.promptDeleted(caller.companyId, saved.id)
+          : TicketSubjects.promptUpdated(caller.companyId, saved.id);
       // one id per prompt and change: the stream drops a repeat in its duplicate window, and nothing else rides on it
       const msgId = change === 'deleted' ? `prompt-deleted:${saved.id}` : `prompt-updated:${saved.id}:${saved.updatedAt.toISOString()}`;
       return { saved, ids: await this.outbox.add(tx, [{ subject, msgId, payload: event }]) };
@@ -146,7 +157,9 @@ export class PromptsService {
 
   private async queueNames(caller: Caller, ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.getRepository(QueueEntity).find({ where: ids.map((id) => ({ id, companyId: caller.companyId })), select: { id: true, name: true } });
+    const rows = await this.db
+      .getRepository(QueueEntity)
+      .find({ where: ids.map((id) => ({ id, companyId: caller.companyId })), select: { id: true, name: true } });
     return new Map(rows.map((q) => [q.id, q.name]));
   }
 

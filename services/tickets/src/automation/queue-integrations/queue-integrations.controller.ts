@@ -4,7 +4,12 @@ import { AdminOnly } from '@wa/auth';
 import type { QueueIntegrationDto, QueueIntegrationsPage } from '@wa/contracts';
 import type { Caller } from '../../identity/caller.service.js';
 import { CurrentCaller } from '../../identity/current-caller.js';
-import { CreateQueueIntegrationDto, ListQueueIntegrationsQuery, TestSessionDto, UpdateQueueIntegrationDto } from './queue-integrations.dto.js';
+import {
+  CreateQueueIntegrationDto,
+  ListQueueIntegrationsQuery,
+  TestSessionDto,
+  UpdateQueueIntegrationDto,
+} from './queue-integrations.dto.js';
 import { QueueIntegrationsService } from './queue-integrations.service.js';
 
 /** spec 02 "Queue integrations" (/queue-integration page): the company's outside flows, managed by its admins. */
@@ -12,9 +17,7 @@ import { QueueIntegrationsService } from './queue-integrations.service.js';
 @AdminOnly()
 @Controller('queueIntegration')
 export class QueueIntegrationsController {
-  constructor(
-    private readonly integrations: QueueIntegrationsService,
-  ) {}
+  constructor(private readonly integrations: QueueIntegrationsService) {}
 
   @Get()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListQueueIntegrationsQuery): Promise<QueueIntegrationsPage> {
@@ -23,7 +26,10 @@ export class QueueIntegrationsController {
 
   @Post('testSession')
   @HttpCode(200)
-  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: the credentials are not a service account JSON, or the language is not pt-BR, en or es' })
+  @ApiResponse({
+    status: 400,
+    description: 'ERR_VALIDATION: the credentials are not a service account JSON, or the language is not pt-BR, en or es',
+  })
   testSession(@Body() body: TestSessionDto): { ok: true; projectName: string; clientEmail: string; language: string } {
     return this.integrations.testSession(body);
   }
@@ -40,7 +46,11 @@ export class QueueIntegrationsController {
   }
 
   @Put(':id')
-  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueIntegrationDto): Promise<QueueIntegrationDto> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: UpdateQueueIntegrationDto,
+  ): Promise<QueueIntegrationDto> {
     return this.integrations.update(caller, id, body);
   }
 

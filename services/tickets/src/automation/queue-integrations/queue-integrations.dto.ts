@@ -15,9 +15,17 @@ export const DIALOGFLOW_LANGUAGES = ['pt-BR', 'en', 'es'] as const;
 
 class IntegrationFields {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) projectName?: string;
-  @ApiPropertyOptional({ description: "Dialogflow's service-account JSON; stored encrypted, answered masked" }) @IsOptional() @IsString() @MaxLength(20_000) jsonContent?: string;
+  @ApiPropertyOptional({ description: "Dialogflow's service-account JSON; stored encrypted, answered masked" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20_000)
+  jsonContent?: string;
   @ApiPropertyOptional({ enum: DIALOGFLOW_LANGUAGES }) @IsOptional() @IsString() @MaxLength(10) language?: string;
-  @ApiPropertyOptional({ description: 'the flow’s URL (n8n, webhook, typebot)' }) @IsOptional() @IsString() @MaxLength(2000) urlN8N?: string;
+  @ApiPropertyOptional({ description: 'the flow’s URL (n8n, webhook, typebot)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  urlN8N?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) typebotSlug?: string;
   @ApiPropertyOptional({ default: 1 }) @IsOptional() @IsInt() @Min(0) @Max(10_080) typebotExpires?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) typebotKeywordFinish?: string;

@@ -8,7 +8,13 @@ import { TicketsEnv } from '../../config/env.js';
 import { QueueIntegrationEntity } from '../../database/entities/index.js';
 import type { Caller } from '../../identity/caller.service.js';
 import { assertPublicUrl } from '../../platform/address-guard.js';
-import { DIALOGFLOW_LANGUAGES, type CreateQueueIntegrationDto, type ListQueueIntegrationsQuery, type TestSessionDto, type UpdateQueueIntegrationDto } from './queue-integrations.dto.js';
+import {
+  DIALOGFLOW_LANGUAGES,
+  type CreateQueueIntegrationDto,
+  type ListQueueIntegrationsQuery,
+  type TestSessionDto,
+  type UpdateQueueIntegrationDto,
+} from './queue-integrations.dto.js';
 
 export const INTEGRATIONS_PAGE_SIZE = 20;
 
@@ -16,7 +22,8 @@ export const INTEGRATIONS_PAGE_SIZE = 20;
 const CREDENTIALS_MASK = '••••••••';
 const maskedCredentials = (stored: string | null) => (stored ? CREDENTIALS_MASK : '');
 
-const invalid = (field: string, message: string) => new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
+const invalid = (field: string, message: string) =>
+  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
 
 /** The box Dialogflow's credentials are sealed with. */
 export function integrationBox(env: TicketsEnv): SecretBox {
@@ -103,14 +110,18 @@ export class QueueIntegrationsService {
   /** The fields given, then the type's rules over the result. */
   private async apply(row: QueueIntegrationEntity, dto: Partial<CreateQueueIntegrationDto>): Promise<void> {
     const { type: _type, name: _name, jsonContent, ...fields } = dto;
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = typeof v === 'string' ? v.trim() : v;
+    for (const [k, v] of Object.entries(fields))
+      if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = typeof v === 'string' ? v.trim() : v;
     // the masked value the form shows back is not a credential: the stored one stays
-    if (jsonContent !== undefined && jsonContent !== maskedCredentials(row.jsonContent)) row.jsonContent = jsonContent.trim() ? this.box.seal(jsonContent.trim()) : null;
+    if (jsonContent !== undefined && jsonContent !== maskedCredentials(row.jsonContent))
+      row.jsonContent = jsonContent.trim() ? this.box.seal(jsonContent.trim()) : null;
     if (row.type === 'dialogflow') {
       if (!row.projectName) throw invalid('projectName', 'Required');
-      if (!DIALOGFLOW_LANGUAGES.includes(row.language as (typeof DIALOGFLOW_LANGUAGES)[number])) throw invalid('language', 'Idioma inválido');
+      if (!DIALOGFLOW_LANGUAGES.includes(row.language as (typeof DIALOGFLOW_LANGUAGES)[number]))
+        throw invalid('language', 'Idioma inválido');
       const json = this.credentialsOf(row);
-      if (!json || !dialogflowCredentials(json)) throw invalid('jsonContent', 'Credenciais inválidas: JSON de conta de serviço com client_email e private_key');
+      if (!json || !dialogflowCredentials(json))
+        throw invalid('jsonContent', 'Credenciais inválidas: JSON de conta de serviço com client_email e private_key');
       return;
     }
     // n8n, webhook and typebot: the project is the name, the URL is required and must be reachable from outside

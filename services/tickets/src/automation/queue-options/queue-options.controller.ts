@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
@@ -14,24 +27,29 @@ import { QueueOptionsService } from './queue-options.service.js';
 @AdminOnly()
 @Controller('queue-options')
 export class QueueOptionsController {
-  constructor(
-    private readonly options: QueueOptionsService,
-  ) {}
+  constructor(private readonly options: QueueOptionsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'One level of a queue\'s options: the first (no parentId) or those under parentId, by option number' })
+  @ApiOperation({ summary: "One level of a queue's options: the first (no parentId) or those under parentId, by option number" })
   async list(@CurrentCaller() caller: Caller, @Query() query: ListQueueOptionsQuery): Promise<QueueOptionDto[]> {
     return this.options.list(caller, query);
   }
 
   @Post()
-  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: title, option (1 to 999, unique on its level), parentId not an option of this queue' })
+  @ApiResponse({
+    status: 400,
+    description: 'ERR_VALIDATION: title, option (1 to 999, unique on its level), parentId not an option of this queue',
+  })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateQueueOptionDto): Promise<QueueOptionDto> {
     return this.options.create(caller, body);
   }
 
   @Put(':id')
-  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQueueOptionDto): Promise<QueueOptionDto> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: UpdateQueueOptionDto,
+  ): Promise<QueueOptionDto> {
     return this.options.update(caller, id, body);
   }
 
@@ -40,7 +58,11 @@ export class QueueOptionsController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  async upload(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QueueOptionDto> {
+  async upload(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @UploadedFile() file: UploadedDiskFile | undefined,
+  ): Promise<QueueOptionDto> {
     return this.options.attachMedia(caller, id, file);
   }
 

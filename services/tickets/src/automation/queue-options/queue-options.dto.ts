@@ -7,10 +7,15 @@ import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, Valid
 const OPTION = /^[1-9][0-9]{0,2}$/;
 const OPTION_TEXT = 'Um número de 1 a 999 (0 e # voltam e recomeçam)';
 
-const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : value);
+const trimmed = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : value;
 
 export class ListQueueOptionsQuery implements RequestDto<ListQueueOptionsQuery, QueueOptionsQuery> {
-  @ApiProperty() @Transform(({ value }) => Number(value)) @IsInt({ message: 'Obrigatório' }) @Min(1, { message: 'Obrigatório' }) queueId: number;
+  @ApiProperty()
+  @Transform(({ value }) => Number(value))
+  @IsInt({ message: 'Obrigatório' })
+  @Min(1, { message: 'Obrigatório' })
+  queueId: number;
 
   @ApiPropertyOptional({ description: 'the option whose sub-options to list; omitted (or empty): the first level' })
   @IsOptional()
@@ -30,9 +35,18 @@ export class CreateQueueOptionDto implements RequestDto<CreateQueueOptionDto, Cr
   @Min(1)
   parentId?: number | null;
 
-  @ApiProperty({ maxLength: 100 }) @Transform(trimmed) @IsString({ message: 'Obrigatório' }) @IsNotEmpty({ message: 'Obrigatório' }) @MaxLength(100) title: string;
+  @ApiProperty({ maxLength: 100 })
+  @Transform(trimmed)
+  @IsString({ message: 'Obrigatório' })
+  @IsNotEmpty({ message: 'Obrigatório' })
+  @MaxLength(100)
+  title: string;
 
-  @ApiPropertyOptional({ description: 'what the bot sends when the customer picks it' }) @IsOptional() @IsString() @MaxLength(10000) message?: string;
+  @ApiPropertyOptional({ description: 'what the bot sends when the customer picks it' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
+  message?: string;
 
   @ApiProperty({ example: '1', description: 'what the customer answers to pick it: 1 to 999, unique on its level' })
   @Transform(trimmed)
@@ -42,7 +56,13 @@ export class CreateQueueOptionDto implements RequestDto<CreateQueueOptionDto, Cr
 }
 
 export class UpdateQueueOptionDto implements RequestDto<UpdateQueueOptionDto, UpdateQueueOptionRequest> {
-  @ApiPropertyOptional({ maxLength: 100 }) @IsOptional() @Transform(trimmed) @IsString() @IsNotEmpty({ message: 'Obrigatório' }) @MaxLength(100) title?: string;
+  @ApiPropertyOptional({ maxLength: 100 })
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString()
+  @IsNotEmpty({ message: 'Obrigatório' })
+  @MaxLength(100)
+  title?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10000) message?: string;
   @ApiPropertyOptional() @IsOptional() @Transform(trimmed) @IsString() @Matches(OPTION, { message: OPTION_TEXT }) option?: string;
 }

@@ -10,7 +10,6 @@ import { mediaUrlOf } from '../../conversation/core/ticket-view.js';
 import type { CreateQueueOptionDto, ListQueueOptionsQuery, UpdateQueueOptionDto } from './queue-options.dto.js';
 import { BRANCH_FILES, MAX_OPTIONS_PER_LEVEL, SELECT_OPTIONS_OF_LEVEL } from './queue-options.queries.js';
 
-
 function optionView(o: QueueOptionEntity, children: number): QueueOptionDto {
   return {
     id: o.id,
@@ -27,7 +26,12 @@ function optionView(o: QueueOptionEntity, children: number): QueueOptionDto {
   };
 }
 
-const taken = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'option', messages: ['Esta opção já existe neste nível'] }] }, 'This option is already on this level.');
+const taken = () =>
+  new DomainError(
+    'ERR_VALIDATION',
+    { details: [{ field: 'option', messages: ['Esta opção já existe neste nível'] }] },
+    'This option is already on this level.',
+  );
 
 /** A queue's chatbot tree (spec 02 "Queue options"), scoped by the caller's company. */
 @Injectable()
@@ -41,10 +45,11 @@ export class QueueOptionsService {
   async list(caller: Caller, q: ListQueueOptionsQuery): Promise<QueueOptionDto[]> {
     await this.queueOf(caller, q.queueId);
     if (q.parentId !== undefined) await this.mustFind(caller, q.parentId, q.queueId);
-    const rows: Array<QueueOptionEntity & { children: number }> = await this.db.query(
-      SELECT_OPTIONS_OF_LEVEL,
-      [caller.companyId, q.queueId, q.parentId ?? null],
-    );
+    const rows: Array<QueueOptionEntity & { children: number }> = await this.db.query(SELECT_OPTIONS_OF_LEVEL, [
+      caller.companyId,
+      q.queueId,
+      q.parentId ?? null,
+    ]);
     return rows.map((r) => optionView(r, r.children));
   }
 
@@ -53,11 +58,24 @@ export class QueueOptionsService {
     const parentId = dto.parentId ?? null;
     if (parentId !== null) await this.mustFind(caller, parentId, dto.queueId, 'parentId');
     const repo = this.db.getRepository(QueueOptionEntity);
-    if ((await repo.countBy({ companyId: caller.companyId, queueId: dto.queueId, parentId: parentId ?? IsNull() })) >= MAX_OPTIONS_PER_LEVEL) {
-      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'option', messages: [`No máximo ${MAX_OPTIONS_PER_LEVEL} opções por nível`] }] });
+    if (
+      (await repo.countBy({ companyId: caller.companyId, queueId: dto.queueId, parentId: parentId ?? IsNull() })) >= MAX_OPTIONS_PER_LEVEL
+    ) {
+      throw new DomainError('ERR_VALIDATION', {
+        details: [{ field: 'option', messages: [`No máximo ${MAX_OPTIONS_PER_LEVEL} opções por nível`] }],
+      });
     }
     try {
-      const saved = await repo.save(repo.create({ companyId: caller.companyId, queueId: dto.queueId, parentId, title: dto.title, message: dto.message ?? '', option: dto.option }));
+      const saved = await repo.save(
+        repo.create({
+          companyId: caller.companyId,
+          queueId: dto.queueId,
+          parentId,
+          title: dto.title,
+          message: dto.message ?? '',
+          option: dto.option,
+        }),
+      );
       return optionView(saved, 0);
     } catch (err) {
       if (isUniqueViolation(err, 'queue_options_level_option')) throw taken();
@@ -85,10 +103,7 @@ export class QueueOptionsService {
   async remove(caller: Caller, id: number): Promise<void> {
     await this.mustFind(caller, id);
     const files = await this.db.transaction(async (tx) => {
-      const owned: Array<{ path: string }> = await tx.query(
-        BRANCH_FILES,
-        [id, caller.companyId],
-      );
+      const owned: Array<{ path: string }> = await tx.query(BRANCH_FILES, [id, caller.companyId]);
       await tx.getRepository(QueueOptionEntity).delete({ id, companyId: caller.companyId });
       return owned.map((o) => o.path).filter(isMediaKey);
     });
@@ -118,13 +133,17 @@ export class QueueOptionsService {
   }
 
   private async queueOf(caller: Caller, queueId: number): Promise<QueueEntity> {
-    const queue = Number.isSafeInteger(queueId) ? await this.db.getRepository(QueueEntity).findOneBy({ id: queueId, companyId: caller.companyId }) : null;
+    const queue = Number.isSafeInteger(queueId)
+      ? await this.db.getRepository(QueueEntity).findOneBy({ id: queueId, companyId: caller.companyId })
+      : null;
     if (!queue) throw new DomainError('ERR_NOT_FOUND', {}, 'Queue not found');
     return queue;
   }
 
   private async mustFind(caller: Caller, id: number, queueId?: number, field?: string): Promise<QueueOptionEntity> {
-    const option = Number.isSafeInteger(id) ? await this.db.getRepository(QueueOptionEntity).findOneBy({ id, companyId: caller.companyId }) : null;
+    const option = Number.isSafeInteger(id)
+      ? await this.db.getRepository(QueueOptionEntity).findOneBy({ id, companyId: caller.companyId })
+      : null;
     if (!option || (queueId !== undefined && option.queueId !== queueId)) {
       if (field) throw new DomainError('ERR_VALIDATION', { details: [{ field, messages: ['Não é uma opção desta fila'] }] });
       throw new DomainError('ERR_NOT_FOUND', {}, 'Queue option not found');

@@ -27,7 +27,12 @@ const HEADERS: Record<'name' | 'number' | 'email', string[]> = {
   email: ['email', 'e-mail', 'correo'],
 };
 
-const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase();
+const plain = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .toLowerCase();
 
 /**
  * The rows of an uploaded contacts spreadsheet, read by the one spreadsheet reader (server-kit: .xlsx or
@@ -41,7 +46,8 @@ export async function readContactsSheet(file: Pick<UploadedBuffer, 'buffer'> | u
   const header = lines[0]?.row === 1 ? lines[0].cells : [];
   header.forEach((cell, i) => {
     const h = plain(cell);
-    for (const key of Object.keys(HEADERS) as Array<keyof typeof HEADERS>) if (!columns[key] && HEADERS[key].includes(h)) columns[key] = i + 1;
+    for (const key of Object.keys(HEADERS) as Array<keyof typeof HEADERS>)
+      if (!columns[key] && HEADERS[key].includes(h)) columns[key] = i + 1;
   });
   const hasHeader = columns.name > 0 || columns.number > 0;
   if (!hasHeader) Object.assign(columns, { name: 1, number: 2, email: 3 });

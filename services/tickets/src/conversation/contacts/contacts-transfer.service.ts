@@ -69,11 +69,17 @@ export class ContactsTransfer {
     for (let i = 0; i < all.length; i += IMPORT_BATCH) {
       const batch = all.slice(i, i + IMPORT_BATCH);
       const { created, updated, outboxIds } = await this.db.transaction(async (tx) => {
-        const written: Array<ContactEntity & { inserted: boolean }> = await tx.query(
-          UPSERT_CONTACTS,
-          [caller.companyId, batch.map((r) => r.name), batch.map((r) => r.number), batch.map((r) => r.email), opts.keepNames === true],
+        const written: Array<ContactEntity & { inserted: boolean }> = await tx.query(UPSERT_CONTACTS, [
+          caller.companyId,
+          batch.map((r) => r.name),
+          batch.map((r) => r.number),
+          batch.map((r) => r.email),
+          opts.keepNames === true,
+        ]);
+        const outboxIds = await this.outbox.add(
+          tx,
+          written.map((c) => contactUpdated(contactView(c))),
         );
-        const outboxIds = await this.outbox.add(tx, written.map((c) => contactUpdated(contactView(c))));
         const created = written.filter((c) => c.inserted).length;
         return { created, updated: written.length - created, outboxIds };
       });
@@ -97,7 +103,8 @@ export class ContactsTransfer {
     for (;;) {
       const rows = await contactsAfter(this.db, caller.companyId, after, EXPORT_BATCH);
       for (const c of rows) {
-        if (!csv.write({ name: exportCell(c.name), number: exportCell(c.number), email: exportCell(c.email) })) await new Promise((resolve) => csv.once('drain', resolve));
+        if (!csv.write({ name: exportCell(c.name), number: exportCell(c.number), email: exportCell(c.email) }))
+          await new Promise((resolve) => csv.once('drain', resolve));
       }
       const last = rows[rows.length - 1];
       if (!last || rows.length < EXPORT_BATCH) break;

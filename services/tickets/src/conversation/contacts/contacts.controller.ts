@@ -1,4 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  Res,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
@@ -71,7 +85,11 @@ export class ContactsController {
   }
 
   @Put(':id')
-  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateContactDto): Promise<ContactDto> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: UpdateContactDto,
+  ): Promise<ContactDto> {
     return this.contacts.update(caller, id, body);
   }
 

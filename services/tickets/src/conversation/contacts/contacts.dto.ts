@@ -8,7 +8,20 @@ import type {
   UpdateContactRequest,
 } from '@wa/contracts';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { NameField, PageNumberField, TextField } from '@wa/server-kit';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -36,7 +36,13 @@ export async function countContacts(db: DataSource, filter: Pick<ContactsFilter,
  * A page of contacts by name. `narrow`: the filter matches few rows, read through its own index and sorted;
  * otherwise the page's ids are found in name order first, then their rows.
  */
-export function contactsPage(db: DataSource, filter: ContactsFilter, narrow: boolean, offset: number, limit: number): Promise<ContactEntity[]> {
+export function contactsPage(
+  db: DataSource,
+  filter: ContactsFilter,
+  narrow: boolean,
+  offset: number,
+  limit: number,
+): Promise<ContactEntity[]> {
   const params = [...filter.params];
   const o = `$${params.push(offset)}`;
   const l = `$${params.push(limit)}`;
@@ -60,11 +66,23 @@ export function contactByNumber(manager: EntityManager, companyId: number, numbe
 
 /** The company's first `limit` contacts by name (the pickers' list). */
 export function contactsByName(db: DataSource, companyId: number, limit: number): Promise<ContactEntity[]> {
-  return db.getRepository(ContactEntity).createQueryBuilder('c').where('c."companyId" = :companyId', { companyId }).orderBy('lower(c.name)', 'ASC').addOrderBy('c.id', 'ASC').limit(limit).getMany();
+  return db
+    .getRepository(ContactEntity)
+    .createQueryBuilder('c')
+    .where('c."companyId" = :companyId', { companyId })
+    .orderBy('lower(c.name)', 'ASC')
+    .addOrderBy('c.id', 'ASC')
+    .limit(limit)
+    .getMany();
 }
 
 /** The company's contacts after id `after`, by id, `limit` at most (an export's batch). */
-export function contactsAfter(db: DataSource, companyId: number, after: number, limit: number): Promise<Array<Pick<ContactEntity, 'id' | 'name' | 'number' | 'email'>>> {
+export function contactsAfter(
+  db: DataSource,
+  companyId: number,
+  after: number,
+  limit: number,
+): Promise<Array<Pick<ContactEntity, 'id' | 'name' | 'number' | 'email'>>> {
   return db
     .getRepository(ContactEntity)
     .createQueryBuilder('c')
@@ -74,4 +92,3 @@ export function contactsAfter(db: DataSource, companyId: number, after: number, 
     .limit(limit)
     .getMany();
 }
-

@@ -52,7 +52,8 @@ export function contactView(c: ContactEntity): ContactDto {
 /** A typed number as stored: canonical, or refused with the field named. */
 export function contactNumber(typed: string): string {
   const number = canonicalPhoneNumber(typed);
-  if (!number) throw new DomainError('ERR_WAPP_INVALID_CONTACT', { details: [{ field: 'number', messages: ['ERR_WAPP_INVALID_CONTACT'] }] });
+  if (!number)
+    throw new DomainError('ERR_WAPP_INVALID_CONTACT', { details: [{ field: 'number', messages: ['ERR_WAPP_INVALID_CONTACT'] }] });
   return number;
 }
 
@@ -99,8 +100,18 @@ export class ContactsService {
     }
     const filter = contactsFilter(caller.companyId, term || undefined, from, to);
     const count = filter.filtered ? await countContacts(this.db, filter) : await this.companyCount(caller.companyId);
-    const rows = await contactsPage(this.db, filter, filter.filtered && count <= NARROW_FILTER, ((query.pageNumber ?? 1) - 1) * CONTACTS_PAGE_SIZE, CONTACTS_PAGE_SIZE + 1);
-    return { contacts: rows.slice(0, CONTACTS_PAGE_SIZE).map(contactView), hasMore: rows.length > CONTACTS_PAGE_SIZE, count: Math.max(count, rows.length) };
+    const rows = await contactsPage(
+      this.db,
+      filter,
+      filter.filtered && count <= NARROW_FILTER,
+      ((query.pageNumber ?? 1) - 1) * CONTACTS_PAGE_SIZE,
+      CONTACTS_PAGE_SIZE + 1,
+    );
+    return {
+      contacts: rows.slice(0, CONTACTS_PAGE_SIZE).map(contactView),
+      hasMore: rows.length > CONTACTS_PAGE_SIZE,
+      count: Math.max(count, rows.length),
+    };
   }
 
   /** How many contacts a company has (cached; see page). */
@@ -171,7 +182,8 @@ export class ContactsService {
       const number = contactNumber(dto.number);
       if (number !== current.number) {
         const other = await this.byNumber(caller.companyId, number);
-        if (other && other.id !== current.id) throw new DomainError('ERR_DUPLICATED_CONTACT', { details: [{ field: 'number', messages: ['ERR_DUPLICATED_CONTACT'] }] });
+        if (other && other.id !== current.id)
+          throw new DomainError('ERR_DUPLICATED_CONTACT', { details: [{ field: 'number', messages: ['ERR_DUPLICATED_CONTACT'] }] });
         patch.number = number;
         patch.isWhatsappValid = await this.whatsapp.isOnWhatsapp(caller.companyId, number);
       }
@@ -182,7 +194,8 @@ export class ContactsService {
         return (await tx.getRepository(ContactEntity).findOneBy({ id, companyId: caller.companyId })) as ContactEntity;
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError('ERR_DUPLICATED_CONTACT', { details: [{ field: 'number', messages: ['ERR_DUPLICATED_CONTACT'] }] });
+      if (isUniqueViolation(err))
+        throw new DomainError('ERR_DUPLICATED_CONTACT', { details: [{ field: 'number', messages: ['ERR_DUPLICATED_CONTACT'] }] });
       throw err;
     }
   }
@@ -191,8 +204,17 @@ export class ContactsService {
   async remove(caller: Caller, id: number): Promise<void> {
     await this.find(caller.companyId, id);
     const { outboxIds, files } = await this.db.transaction(async (tx) => {
-      const tickets = await tx.getRepository(TicketEntity).find({ where: { companyId: caller.companyId, contactId: id }, select: { id: true, queueId: true, userId: true } });
-      const files = [...(await storedFilesOf(tx, caller.companyId, tickets.map((t) => t.id))), ...(await scheduleFilesOf(tx, caller.companyId, id))];
+      const tickets = await tx
+        .getRepository(TicketEntity)
+        .find({ where: { companyId: caller.companyId, contactId: id }, select: { id: true, queueId: true, userId: true } });
+      const files = [
+        ...(await storedFilesOf(
+          tx,
+          caller.companyId,
+          tickets.map((t) => t.id),
+        )),
+        ...(await scheduleFilesOf(tx, caller.companyId, id)),
+      ];
       await tx.getRepository(ContactEntity).delete({ id, companyId: caller.companyId });
       const events: OutgoingEvent[] = tickets.map((t) => ({
         subject: TicketSubjects.ticketDeleted(caller.companyId, t.id),

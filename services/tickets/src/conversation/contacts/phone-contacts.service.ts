@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ADDRESS_BOOK_PAGE_MAX, sessionCommandSubject, type AddressBookCommand, type AddressBookEntry, type AddressBookPage, type ContactsImportReport, type ErrorCode } from '@wa/contracts';
+import {
+  ADDRESS_BOOK_PAGE_MAX,
+  sessionCommandSubject,
+  type AddressBookCommand,
+  type AddressBookEntry,
+  type AddressBookPage,
+  type ContactsImportReport,
+  type ErrorCode,
+} from '@wa/contracts';
 import { EventBus, NoRespondersError, request } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import type { Caller } from '../../identity/caller.service.js';
@@ -25,7 +33,9 @@ export class PhoneContacts {
   ) {}
 
   async import(caller: Caller, whatsappId?: number): Promise<ContactsImportReport> {
-    const connection = whatsappId ? await this.readModels.connection(caller.companyId, whatsappId) : await this.readModels.defaultConnection(caller.companyId);
+    const connection = whatsappId
+      ? await this.readModels.connection(caller.companyId, whatsappId)
+      : await this.readModels.defaultConnection(caller.companyId);
     if (!connection) throw new DomainError(whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
     if (connection.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     const entries: AddressBookEntry[] = [];
@@ -38,11 +48,14 @@ export class PhoneContacts {
         if (err instanceof NoRespondersError) throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
         throw new DomainError('ERR_SERVICE_UNAVAILABLE', {}, 'The phone did not answer in time.');
       }
-      if (!reply.ok) throw new DomainError(reply.code === 'ERR_WAPP_NOT_INITIALIZED' ? 'ERR_WAPP_NOT_INITIALIZED' : 'ERR_SERVICE_UNAVAILABLE');
+      if (!reply.ok)
+        throw new DomainError(reply.code === 'ERR_WAPP_NOT_INITIALIZED' ? 'ERR_WAPP_NOT_INITIALIZED' : 'ERR_SERVICE_UNAVAILABLE');
       entries.push(...reply.result.contacts);
       if (!reply.result.hasMore) break;
     }
-    const rows = entries.slice(0, PHONE_IMPORT_MAX).map((e, i) => ({ row: i + 1, name: (e.name || e.number).trim().slice(0, 50), number: e.number, email: '' }));
+    const rows = entries
+      .slice(0, PHONE_IMPORT_MAX)
+      .map((e, i) => ({ row: i + 1, name: (e.name || e.number).trim().slice(0, 50), number: e.number, email: '' }));
     // names the company gave its contacts stay; the phone names the new ones and those known only by number
     return this.transfer.importRows(caller, rows, { keepNames: true });
   }

@@ -27,20 +27,29 @@ export class WhatsappCheck {
    * Through the given connection, or the company's default one. `strict`: when the session is up but
    * WhatsApp could not answer (the holder reports a failure), ERR_WAPP_CHECK_CONTACT instead of null.
    */
-  async isOnWhatsapp(companyId: number, number: string, connectionId?: number | null, opts: { strict?: boolean } = {}): Promise<boolean | null> {
-    const connection = connectionId ? await this.readModels.connection(companyId, connectionId) : await this.readModels.defaultConnection(companyId);
+  async isOnWhatsapp(
+    companyId: number,
+    number: string,
+    connectionId?: number | null,
+    opts: { strict?: boolean } = {},
+  ): Promise<boolean | null> {
+    const connection = connectionId
+      ? await this.readModels.connection(companyId, connectionId)
+      : await this.readModels.defaultConnection(companyId);
     if (!connection || connection.status !== 'CONNECTED') return null;
     const command: NumberCheckCommand = { action: 'check', number };
     let reply: Reply;
     try {
       reply = await request<Reply>(this.bus, sessionCommandSubject(connection.id), command, { timeoutMs: CHECK_TIMEOUT_MS });
     } catch (err) {
-      if (!(err instanceof NoRespondersError)) this.logger.warn({ err: (err as Error).message, companyId, connectionId: connection.id }, 'number check not answered');
+      if (!(err instanceof NoRespondersError))
+        this.logger.warn({ err: (err as Error).message, companyId, connectionId: connection.id }, 'number check not answered');
       return null;
     }
     if (reply.ok) return reply.result?.exists ?? null;
     if (reply.code === 'ERR_WAPP_INVALID_CONTACT') return false;
-    if (opts.strict && reply.code !== 'ERR_WAPP_NOT_INITIALIZED' && reply.code !== 'ERR_SERVICE_UNAVAILABLE') throw new DomainError('ERR_WAPP_CHECK_CONTACT');
+    if (opts.strict && reply.code !== 'ERR_WAPP_NOT_INITIALIZED' && reply.code !== 'ERR_SERVICE_UNAVAILABLE')
+      throw new DomainError('ERR_WAPP_CHECK_CONTACT');
     return null;
   }
 }

@@ -74,7 +74,12 @@ describe('announceStored', () => {
     ]);
     expect(events.map((e) => e.msgId).slice(0, 3)).toEqual(['message-created:1', 'message-created:2', 'message-created:3']);
     const first = events[0].payload as MessageEvent;
-    expect(first).toMatchObject({ companyId: 1, message: { id: 1, ticketId: 7, body: 'm1' }, ticket: { id: 7 }, contact: { id: 107, name: 'Maria' } });
+    expect(first).toMatchObject({
+      companyId: 1,
+      message: { id: 1, ticketId: 7, body: 'm1' },
+      ticket: { id: 7 },
+      contact: { id: 107, name: 'Maria' },
+    });
     expect((events[3].payload as TicketUpdatedEvent).ticket.id).toBe(7);
   });
 
@@ -88,10 +93,22 @@ describe('announceStored', () => {
 
   it('carries the message a message answers as quotedMsg (its body, fromMe, mediaType, contact), null when it answers none', () => {
     const quoted = { message: message(3, 7, { body: 'Qual o preço?' }), contact: { id: 107, name: 'Maria', number: '5511999990001' } };
-    const [reply, plain] = announceStored('created', [{ ...message(4, 7, { fromMe: true, quotedMsgId: 3 }), quoted }, message(5, 7)], [ticket(7)], names);
+    const [reply, plain] = announceStored(
+      'created',
+      [{ ...message(4, 7, { fromMe: true, quotedMsgId: 3 }), quoted }, message(5, 7)],
+      [ticket(7)],
+      names,
+    );
     expect((reply.payload as MessageEvent).message).toMatchObject({
       quotedMsgId: 3,
-      quotedMsg: { id: 3, body: 'Qual o preço?', fromMe: false, mediaType: 'chat', contact: { id: 107, name: 'Maria', number: '5511999990001' }, quotedMsg: null },
+      quotedMsg: {
+        id: 3,
+        body: 'Qual o preço?',
+        fromMe: false,
+        mediaType: 'chat',
+        contact: { id: 107, name: 'Maria', number: '5511999990001' },
+        quotedMsg: null,
+      },
     });
     expect((plain.payload as MessageEvent).message).toMatchObject({ quotedMsgId: null, quotedMsg: null });
   });
@@ -107,7 +124,12 @@ describe('announceStored', () => {
   });
 
   it('does not mix the same ticket id of two companies', () => {
-    const events = announceStored('created', [message(1, 7, { companyId: 2 })], [ticket(7, { companyId: 1 }), ticket(7, { companyId: 2, contactName: 'Outra' })], names);
+    const events = announceStored(
+      'created',
+      [message(1, 7, { companyId: 2 })],
+      [ticket(7, { companyId: 1 }), ticket(7, { companyId: 2, contactName: 'Outra' })],
+      names,
+    );
     expect(events.map((e) => e.subject)).toEqual(['message.created.2.7', 'ticket.updated.2.7']);
     expect((events[0].payload as MessageEvent).contact.name).toBe('Outra');
   });

@@ -19,7 +19,11 @@ export function announceStored(
   userName: (companyId: number, userId: number) => string,
 ): OutgoingEvent[] {
   const views = new Map<string, TicketDto>();
-  for (const row of tickets) views.set(`${row.companyId}|${row.id}`, ticketView(row, (id) => userName(row.companyId, id)));
+  for (const row of tickets)
+    views.set(
+      `${row.companyId}|${row.id}`,
+      ticketView(row, (id) => userName(row.companyId, id)),
+    );
   const events: OutgoingEvent[] = [];
   const touched = new Map<string, TicketDto>();
   for (const m of messages) {

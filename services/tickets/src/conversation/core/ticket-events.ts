@@ -14,7 +14,10 @@ export function ticketUpdatedEvent(ticket: TicketDto): OutgoingEvent {
 export function messageEvent(message: MessageDto, ticket: TicketDto, kind: 'created' | 'updated'): OutgoingEvent {
   const payload: MessageEvent = { companyId: ticket.companyId, message, ticket, contact: ticket.contact };
   return {
-    subject: kind === 'created' ? TicketSubjects.messageCreated(ticket.companyId, ticket.id) : TicketSubjects.messageUpdated(ticket.companyId, ticket.id),
+    subject:
+      kind === 'created'
+        ? TicketSubjects.messageCreated(ticket.companyId, ticket.id)
+        : TicketSubjects.messageUpdated(ticket.companyId, ticket.id),
     msgId: kind === 'created' ? `message-created:${message.id}` : `message-updated:${message.id}:${message.ack}:${message.updatedAt}`,
     payload,
   };

@@ -113,12 +113,19 @@ export class TicketsRepository implements OnModuleDestroy {
    * The contact's latest ticket on a connection that is still going, else its latest there updated since
    * `touchedSince`; null when none.
    */
-  async latestFor(manager: EntityManager, companyId: number, contactId: number, whatsappId: number, touchedSince: string): Promise<TicketRow | null> {
-    const rows = await queryPrepared<TicketRow>(
-      manager,
-      latestTicketSql('$1', '$2', '$3', '$4'),
-      [companyId, contactId, whatsappId, touchedSince],
-    );
+  async latestFor(
+    manager: EntityManager,
+    companyId: number,
+    contactId: number,
+    whatsappId: number,
+    touchedSince: string,
+  ): Promise<TicketRow | null> {
+    const rows = await queryPrepared<TicketRow>(manager, latestTicketSql('$1', '$2', '$3', '$4'), [
+      companyId,
+      contactId,
+      whatsappId,
+      touchedSince,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -131,7 +138,12 @@ export class TicketsRepository implements OnModuleDestroy {
   }
 
   /** The non-closed ticket of a contact on a connection, if any (at most one: a unique index says so). */
-  async openFor(companyId: number, contactId: number, whatsappId: number, manager: EntityManager = this.db.manager): Promise<TicketRow | null> {
+  async openFor(
+    companyId: number,
+    contactId: number,
+    whatsappId: number,
+    manager: EntityManager = this.db.manager,
+  ): Promise<TicketRow | null> {
     const rows = await manager.query(
       `${TICKET_SELECT} WHERE t."companyId" = $1 AND t."contactId" = $2 AND t."whatsappId" = $3 AND t.status <> 'closed'`,
       [companyId, contactId, whatsappId],

@@ -18,7 +18,13 @@ export class MediaController {
   constructor(private readonly storage: MediaStorage) {}
 
   @Get(':company/:folder/:name')
-  async get(@CurrentUser() claims: AccessTokenClaims, @Param('company') company: string, @Param('folder') folder: string, @Param('name') name: string, @Res() res: Response): Promise<void> {
+  async get(
+    @CurrentUser() claims: AccessTokenClaims,
+    @Param('company') company: string,
+    @Param('folder') folder: string,
+    @Param('name') name: string,
+    @Res() res: Response,
+  ): Promise<void> {
     const key = `${company}/${folder}/${name}`;
     const found = mediaKeyCompany(key) === claims.companyId ? await this.storage.get(key) : null;
     if (!found) throw new DomainError('ERR_NOT_FOUND');

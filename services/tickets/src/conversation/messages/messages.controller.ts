@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  UploadedFiles,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
@@ -14,12 +27,14 @@ const MAX_FILES_PER_SEND = 10;
 @ApiTags('messages')
 @Controller('messages')
 export class MessagesController {
-  constructor(
-    private readonly messages: MessagesService,
-  ) {}
+  constructor(private readonly messages: MessagesService) {}
 
   @Get(':ticketId')
-  async list(@CurrentCaller() caller: Caller, @Param('ticketId', ParseIntPipe) ticketId: number, @Query() query: ListMessagesQueryDto): Promise<MessagesPage> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param('ticketId', ParseIntPipe) ticketId: number,
+    @Query() query: ListMessagesQueryDto,
+  ): Promise<MessagesPage> {
     return this.messages.list(caller, ticketId, query.pageNumber ?? 1, query.cursor, query.preview === true);
   }
 
@@ -30,7 +45,11 @@ export class MessagesController {
   @Post(':ticketId')
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: SendMessageDto })
-  @UseInterceptors(WritableTicketInterceptor, FilesInterceptor('medias', MAX_FILES_PER_SEND, mediaUploadOptions(MAX_FILES_PER_SEND)), DiscardUploadsInterceptor)
+  @UseInterceptors(
+    WritableTicketInterceptor,
+    FilesInterceptor('medias', MAX_FILES_PER_SEND, mediaUploadOptions(MAX_FILES_PER_SEND)),
+    DiscardUploadsInterceptor,
+  )
   async send(
     @CurrentCaller() caller: Caller,
     @Param('ticketId', ParseIntPipe) ticketId: number,
@@ -51,7 +70,11 @@ export class MessagesController {
 
   /** The same edit, as `PUT /messages/{id}` (spec 01 §7). */
   @Put(':id')
-  async editByPut(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
+  async editByPut(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: EditMessageDto,
+  ): Promise<MessageDto> {
     return this.edit(caller, id, body);
   }
 

@@ -32,7 +32,9 @@ export class EditMessageDto implements RequestDto<EditMessageDto, EditMessageReq
 export class ListMessagesQueryDto implements RequestDto<ListMessagesQueryDto, MessagesQuery> {
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
   /** a look at the conversation (the ticket preview): its unread count stays as it is */
-  @ApiPropertyOptional({ description: 'true: the messages are read without marking the ticket read (preview)' }) @FlagField() preview?: boolean;
+  @ApiPropertyOptional({ description: 'true: the messages are read without marking the ticket read (preview)' })
+  @FlagField()
+  preview?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) cursor?: string;
 }
 
@@ -47,7 +49,8 @@ function parseQuoted(value: unknown): unknown {
 
 /** A text message needs text: 'Required' when absent, 'The message is empty' when blank (spec 01 §5). */
 export function requiredText(body: string | undefined): string {
-  const fail = (message: string) => new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: [message] }] }, `body: ${message}`);
+  const fail = (message: string) =>
+    new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: [message] }] }, `body: ${message}`);
   if (typeof body !== 'string' || body.length === 0) throw fail('Required');
   if (!/\S/.test(body)) throw fail('The message is empty');
   return body;

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent } from '@wa/contracts';
-import { DomainError, MediaStorage, checkMediaFile, newMediaKey, readUploaded, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
+import {
+  DomainError,
+  MediaStorage,
+  checkMediaFile,
+  newMediaKey,
+  readUploaded,
+  type CheckedMedia,
+  type UploadedDiskFile,
+} from '@wa/server-kit';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { MessageEntity } from '../../database/entities/index.js';
@@ -48,14 +56,26 @@ export class MessagesService {
   async list(caller: Caller, ticketId: number, pageNumber = 1, cursor?: string, preview = false): Promise<MessagesPage> {
     const row = await this.visibleTicket(caller, ticketId);
     const after = decodeCursor(cursor);
-    const keyset = after && after.length === 3 ? { sentAt: String(after[0]), seq: after[1] as string | number, id: after[2] as string | number } : undefined;
-    const { entities, raw } = await messagesPage(this.db, caller.companyId, ticketId, keyset, (pageNumber - 1) * MESSAGES_PAGE_SIZE, MESSAGES_PAGE_SIZE + 1);
+    const keyset =
+      after && after.length === 3
+        ? { sentAt: String(after[0]), seq: after[1] as string | number, id: after[2] as string | number }
+        : undefined;
+    const { entities, raw } = await messagesPage(
+      this.db,
+      caller.companyId,
+      ticketId,
+      keyset,
+      (pageNumber - 1) * MESSAGES_PAGE_SIZE,
+      MESSAGES_PAGE_SIZE + 1,
+    );
     const hasMore = entities.length > MESSAGES_PAGE_SIZE;
     // the messages the page's messages answer, with their contacts: one more read for the page, when any does
     const page = await withQuotes(this.db, entities.slice(0, MESSAGES_PAGE_SIZE));
     const last = page.length - 1;
     const nextCursor =
-      hasMore && last >= 0 ? encodeCursor([(raw[last] as { sortKey: string }).sortKey, page[last].seq ?? '9223372036854775807', page[last].id]) : null;
+      hasMore && last >= 0
+        ? encodeCursor([(raw[last] as { sortKey: string }).sortKey, page[last].seq ?? '9223372036854775807', page[last].id])
+        : null;
     if (row.unreadMessages > 0 && !preview) await this.markRead(caller, row);
     return {
       messages: page.reverse().map((m) => messageView(m)),
@@ -79,7 +99,13 @@ export class MessagesService {
    * none sent), stored, then one message per file in one transaction, sent like a text. Files of a
    * send that failed are removed again.
    */
-  async sendMedia(caller: Caller, ticketId: number, files: UploadedDiskFile[], caption: string, quotedMsgId?: number): Promise<MessageDto[]> {
+  async sendMedia(
+    caller: Caller,
+    ticketId: number,
+    files: UploadedDiskFile[],
+    caption: string,
+    quotedMsgId?: number,
+  ): Promise<MessageDto[]> {
     const row = await this.visibleTicket(caller, ticketId);
     await this.sender.assertConnected(row);
     const checked: CheckedMedia[] = [];
@@ -120,7 +146,11 @@ export class MessagesService {
   async edit(caller: Caller, messageId: number, body: string): Promise<MessageDto> {
     return this.inTurn(caller, messageId, async () => {
       const { message, row } = await this.ownMessage(caller, messageId, 'ERR_EDITING_WAPP_MSG');
-      await this.changes.ask(row, { action: 'edit', to: row.contactNumber, waMessageId: message.wid, fromMe: true, text: body }, 'ERR_EDITING_WAPP_MSG');
+      await this.changes.ask(
+        row,
+        { action: 'edit', to: row.contactNumber, waMessageId: message.wid, fromMe: true, text: body },
+        'ERR_EDITING_WAPP_MSG',
+      );
       return this.store(row, message, { body, isEdited: true });
     });
   }
@@ -133,7 +163,11 @@ export class MessagesService {
     return this.inTurn(caller, messageId, async () => {
       const { message, row } = await this.ownMessage(caller, messageId, 'ERR_DELETE_WAPP_MSG');
       if (message.isDeleted) return messageView((await withQuotes(this.db, [message]))[0] as MessageRead);
-      await this.changes.ask(row, { action: 'delete', to: row.contactNumber, waMessageId: message.wid, fromMe: true }, 'ERR_DELETE_WAPP_MSG');
+      await this.changes.ask(
+        row,
+        { action: 'delete', to: row.contactNumber, waMessageId: message.wid, fromMe: true },
+        'ERR_DELETE_WAPP_MSG',
+      );
       return this.store(row, message, { isDeleted: true });
     });
   }
@@ -160,12 +194,19 @@ export class MessagesService {
    * A message of a ticket the caller sees, sent from this connection and on WhatsApp: one sent moments ago (no
    * tick yet, ack 0) is waited for first (sentOut), as the change needs it there.
    */
-  private async ownMessage(caller: Caller, messageId: number, refused: 'ERR_EDITING_WAPP_MSG' | 'ERR_DELETE_WAPP_MSG'): Promise<{ message: MessageEntity; row: TicketRow }> {
-    let message = Number.isSafeInteger(messageId) ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(messageId), companyId: caller.companyId }) : null;
+  private async ownMessage(
+    caller: Caller,
+    messageId: number,
+    refused: 'ERR_EDITING_WAPP_MSG' | 'ERR_DELETE_WAPP_MSG',
+  ): Promise<{ message: MessageEntity; row: TicketRow }> {
+    let message = Number.isSafeInteger(messageId)
+      ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(messageId), companyId: caller.companyId })
+      : null;
     if (!message) throw new DomainError('ERR_NO_MESSAGE_FOUND');
     const row = await this.visibleTicket(caller, message.ticketId);
     if (!message.fromMe) throw new DomainError(refused, {}, 'Only messages sent from this connection can be changed.');
-    if (refused === 'ERR_EDITING_WAPP_MSG' && message.mediaType !== 'chat') throw new DomainError(refused, {}, 'Only text messages can be edited.');
+    if (refused === 'ERR_EDITING_WAPP_MSG' && message.mediaType !== 'chat')
+      throw new DomainError(refused, {}, 'Only text messages can be edited.');
     if (message.ack < 1) message = await this.sentOut(message, refused);
     if (refused === 'ERR_EDITING_WAPP_MSG' && message.isDeleted) throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
     await this.sender.assertConnected(row);
@@ -191,12 +232,24 @@ export class MessagesService {
   }
 
   /** The change stored, announced (`message.updated`, with the message it answers) and answered. */
-  private async store(row: TicketRow, message: MessageEntity, change: Partial<Pick<MessageEntity, 'body' | 'isEdited' | 'isDeleted'>>): Promise<MessageDto> {
+  private async store(
+    row: TicketRow,
+    message: MessageEntity,
+    change: Partial<Pick<MessageEntity, 'body' | 'isEdited' | 'isDeleted'>>,
+  ): Promise<MessageDto> {
     const { saved, outboxIds } = await this.db.transaction(async (tx) => {
       await tx.getRepository(MessageEntity).update({ id: message.id, companyId: row.companyId }, { ...change, updatedAt: new Date() });
-      const [read] = (await withQuotes(tx, [(await tx.getRepository(MessageEntity).findOneBy({ id: message.id, companyId: row.companyId })) as MessageEntity])) as [MessageRead];
+      const [read] = (await withQuotes(tx, [
+        (await tx.getRepository(MessageEntity).findOneBy({ id: message.id, companyId: row.companyId })) as MessageEntity,
+      ])) as [MessageRead];
       const ticket = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
-      return { saved: read, outboxIds: await this.outbox.add(tx, announceStored('updated', [read], [ticket], (companyId, id) => this.callers.nameOf(companyId, id))) };
+      return {
+        saved: read,
+        outboxIds: await this.outbox.add(
+          tx,
+          announceStored('updated', [read], [ticket], (companyId, id) => this.callers.nameOf(companyId, id)),
+        ),
+      };
     });
     await this.outbox.flush(outboxIds);
     return messageView(saved);
@@ -207,7 +260,9 @@ export class MessagesService {
       await tx.query(UPDATE_TICKETS_UNREAD_MESSAGES, [row.id, caller.companyId]);
       await tx.query(UPDATE_MESSAGES_READ, [row.id, caller.companyId]);
       const event: TicketUnreadEvent = { companyId: caller.companyId, ticketId: row.id, queueId: row.queueId, userId: row.userId };
-      return this.outbox.add(tx, [{ subject: TicketSubjects.ticketUnread(caller.companyId, row.id), msgId: `ticket-unread:${row.id}:${Date.now()}`, payload: event }]);
+      return this.outbox.add(tx, [
+        { subject: TicketSubjects.ticketUnread(caller.companyId, row.id), msgId: `ticket-unread:${row.id}:${Date.now()}`, payload: event },
+      ]);
     });
     await this.outbox.flush(outboxIds);
   }
@@ -219,5 +274,3 @@ export class MessagesService {
     return row;
   }
 }
-
-

@@ -19,7 +19,9 @@ export class WritableTicketInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<{ user: AccessTokenClaims; params: Record<string, string>; headers: Record<string, string | undefined> }>();
+    const req = context
+      .switchToHttp()
+      .getRequest<{ user: AccessTokenClaims; params: Record<string, string>; headers: Record<string, string | undefined> }>();
     if (!/^multipart\//i.test(req.headers['content-type'] ?? '')) return next.handle();
     return from(this.check(req.user, req.params.ticketId)).pipe(switchMap(() => next.handle()));
   }

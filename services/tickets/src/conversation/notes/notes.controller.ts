@@ -9,9 +9,7 @@ import { NotesService } from './notes.service.js';
 @ApiTags('ticket-notes')
 @Controller('ticket-notes')
 export class NotesController {
-  constructor(
-    private readonly notes: NotesService,
-  ) {}
+  constructor(private readonly notes: NotesService) {}
 
   @Post()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateNoteDto): Promise<TicketNoteDto> {

@@ -31,7 +31,8 @@ export class DefaultQueueConsumer implements OnApplicationBootstrap, OnApplicati
       filterSubjects: ['company.created.>'],
       concurrency: 2,
       handler: async (batch) => {
-        for (const { data } of batch) if (Number.isSafeInteger(data?.companyId) && data.companyId > 0) await this.defaultQueue(data.companyId);
+        for (const { data } of batch)
+          if (Number.isSafeInteger(data?.companyId) && data.companyId > 0) await this.defaultQueue(data.companyId);
       },
     });
   }
@@ -45,10 +46,14 @@ export class DefaultQueueConsumer implements OnApplicationBootstrap, OnApplicati
       // one at a time per company: two deliveries of the event cannot both find it without queues
       await tx.query(LOCK_COMPANY_FIRST_QUEUE, [companyId]);
       if (await tx.getRepository(QueueEntity).existsBy({ companyId })) return [];
-      const saved = await tx.getRepository(QueueEntity).save(tx.getRepository(QueueEntity).create({ companyId, ...DEFAULT_QUEUE, greetingMessage: '' }));
+      const saved = await tx
+        .getRepository(QueueEntity)
+        .save(tx.getRepository(QueueEntity).create({ companyId, ...DEFAULT_QUEUE, greetingMessage: '' }));
       const view = queueView(saved);
       const event: QueueChangedEvent = { companyId, queue: view };
-      return this.outbox.add(tx, [{ subject: TicketSubjects.queueUpdated(companyId, saved.id), msgId: `queue-updated:${saved.id}:${view.updatedAt}`, payload: event }]);
+      return this.outbox.add(tx, [
+        { subject: TicketSubjects.queueUpdated(companyId, saved.id), msgId: `queue-updated:${saved.id}:${view.updatedAt}`, payload: event },
+      ]);
     });
     await this.outbox.flush(ids);
   }

@@ -12,9 +12,7 @@ import { QueuesService } from './queues.service.js';
 @ApiTags('queues')
 @Controller('queue')
 export class QueuesController {
-  constructor(
-    private readonly queues: QueuesService,
-  ) {}
+  constructor(private readonly queues: QueuesService) {}
 
   @Get()
   async list(@CurrentCaller() caller: Caller): Promise<QueueDto[]> {
@@ -44,7 +42,11 @@ export class QueuesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  async upload(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QueueDto> {
+  async upload(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @UploadedFile() file: UploadedDiskFile | undefined,
+  ): Promise<QueueDto> {
     return this.queues.attachMedia(caller, id, file);
   }
 

@@ -43,7 +43,9 @@ export class QueuesService {
   ) {}
 
   async list(caller: Caller): Promise<QueueDto[]> {
-    const rows = await this.db.getRepository(QueueEntity).find({ where: { companyId: caller.companyId }, order: { orderQueue: 'ASC', name: 'ASC' }, take: MAX_QUEUES_LISTED });
+    const rows = await this.db
+      .getRepository(QueueEntity)
+      .find({ where: { companyId: caller.companyId }, order: { orderQueue: 'ASC', name: 'ASC' }, take: MAX_QUEUES_LISTED });
     return rows.map(queueView);
   }
 
@@ -74,7 +76,13 @@ export class QueuesService {
   }
 
   /** A prompt or integration id given for a queue: one of the company's own (ERR_VALIDATION otherwise), or none. */
-  private async ownedRef(tx: EntityManager, caller: Caller, entity: typeof PromptEntity | typeof QueueIntegrationEntity, field: 'promptId' | 'integrationId', id: number | null | undefined): Promise<number | null> {
+  private async ownedRef(
+    tx: EntityManager,
+    caller: Caller,
+    entity: typeof PromptEntity | typeof QueueIntegrationEntity,
+    field: 'promptId' | 'integrationId',
+    id: number | null | undefined,
+  ): Promise<number | null> {
     if (id === undefined || id === null) return null;
     if (!(await tx.getRepository<{ id: number; companyId: number }>(entity).existsBy({ id, companyId: caller.companyId }))) {
       throw new DomainError('ERR_VALIDATION', { details: [{ field, messages: ['not found'] }] }, `${field} not found`);
@@ -93,7 +101,9 @@ export class QueuesService {
         ...(dto.orderQueue !== undefined ? { orderQueue: dto.orderQueue } : {}),
         ...(dto.schedules !== undefined ? { schedules: workingDaysOf(dto.schedules) } : {}),
         ...(dto.promptId !== undefined ? { promptId: await this.ownedRef(tx, caller, PromptEntity, 'promptId', dto.promptId) } : {}),
-        ...(dto.integrationId !== undefined ? { integrationId: await this.ownedRef(tx, caller, QueueIntegrationEntity, 'integrationId', dto.integrationId) } : {}),
+        ...(dto.integrationId !== undefined
+          ? { integrationId: await this.ownedRef(tx, caller, QueueIntegrationEntity, 'integrationId', dto.integrationId) }
+          : {}),
       });
       return tx.getRepository(QueueEntity).save(queue);
     });
@@ -103,13 +113,12 @@ export class QueuesService {
     await this.mustFind(caller, id);
     const { ids, files } = await this.db.transaction(async (tx) => {
       // its file and its options' files go once the rows are gone
-      const owned: Array<{ path: string }> = await tx.query(
-        SELECT_QUEUE_FILES,
-        [id, caller.companyId],
-      );
+      const owned: Array<{ path: string }> = await tx.query(SELECT_QUEUE_FILES, [id, caller.companyId]);
       await tx.getRepository(QueueEntity).delete({ id, companyId: caller.companyId });
       const event: QueueDeletedEvent = { companyId: caller.companyId, queueId: id };
-      const outboxIds = await this.outbox.add(tx, [{ subject: TicketSubjects.queueDeleted(caller.companyId, id), msgId: `queue-deleted:${id}`, payload: event }]);
+      const outboxIds = await this.outbox.add(tx, [
+        { subject: TicketSubjects.queueDeleted(caller.companyId, id), msgId: `queue-deleted:${id}`, payload: event },
+      ]);
       return { ids: outboxIds, files: owned.map((o) => o.path).filter(isMediaKey) };
     });
     await this.outbox.flush(ids);
@@ -120,7 +129,9 @@ export class QueuesService {
   async attachMedia(caller: Caller, id: number, file: UploadedDiskFile | undefined): Promise<QueueDto> {
     const queue = await this.mustFind(caller, id);
     return attachFile(this.storage, caller.companyId, file, queue.mediaPath, (key, checked) =>
-      this.save(caller, async (tx) => tx.getRepository(QueueEntity).save(Object.assign(queue, { mediaPath: key, mediaName: checked.fileName }))),
+      this.save(caller, async (tx) =>
+        tx.getRepository(QueueEntity).save(Object.assign(queue, { mediaPath: key, mediaName: checked.fileName })),
+      ),
     );
   }
 
@@ -128,7 +139,9 @@ export class QueuesService {
   async detachMedia(caller: Caller, id: number): Promise<QueueDto> {
     const queue = await this.mustFind(caller, id);
     const previous = queue.mediaPath;
-    const saved = await this.save(caller, async (tx) => tx.getRepository(QueueEntity).save(Object.assign(queue, { mediaPath: null, mediaName: null })));
+    const saved = await this.save(caller, async (tx) =>
+      tx.getRepository(QueueEntity).save(Object.assign(queue, { mediaPath: null, mediaName: null })),
+    );
     if (previous && isMediaKey(previous)) await dropFiles(this.storage, [previous]);
     return saved;
   }
@@ -139,7 +152,13 @@ export class QueuesService {
         const saved = await write(tx);
         const view = queueView(saved);
         const event: QueueChangedEvent = { companyId: caller.companyId, queue: view };
-        const outboxIds = await this.outbox.add(tx, [{ subject: TicketSubjects.queueUpdated(caller.companyId, saved.id), msgId: `queue-updated:${saved.id}:${view.updatedAt}`, payload: event }]);
+        const outboxIds = await this.outbox.add(tx, [
+          {
+            subject: TicketSubjects.queueUpdated(caller.companyId, saved.id),
+            msgId: `queue-updated:${saved.id}:${view.updatedAt}`,
+            payload: event,
+          },
+        ]);
         return { queue: view, ids: outboxIds };
       });
       await this.outbox.flush(ids);
@@ -147,7 +166,11 @@ export class QueuesService {
     } catch (err) {
       if (isUniqueViolation(err)) {
         if (isUniqueViolation(err, 'color')) throw new DomainError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
-        throw new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['A queue with this name already exists'] }] }, 'A queue with this name already exists');
+        throw new DomainError(
+          'ERR_VALIDATION',
+          { details: [{ field: 'name', messages: ['A queue with this name already exists'] }] },
+          'A queue with this name already exists',
+        );
       }
       throw err;
     }

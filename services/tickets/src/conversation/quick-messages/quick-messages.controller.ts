@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
@@ -11,9 +24,7 @@ import { QuickMessagesService } from './quick-messages.service.js';
 @ApiTags('quick-messages')
 @Controller('quick-messages')
 export class QuickMessagesController {
-  constructor(
-    private readonly quick: QuickMessagesService,
-  ) {}
+  constructor(private readonly quick: QuickMessagesService) {}
 
   @Get()
   async page(@CurrentCaller() caller: Caller, @Query() query: ListQuickMessagesQueryDto): Promise<QuickMessagesPage> {
@@ -36,7 +47,11 @@ export class QuickMessagesController {
   }
 
   @Put(':id')
-  async update(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: UpdateQuickMessageDto): Promise<QuickMessageDto> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: UpdateQuickMessageDto,
+  ): Promise<QuickMessageDto> {
     return this.quick.update(caller, id, body);
   }
 
@@ -53,7 +68,11 @@ export class QuickMessagesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, typeArch: { type: 'string' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
-  async upload(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: UploadedDiskFile | undefined): Promise<QuickMessageDto> {
+  async upload(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseIntPipe) id: number,
+    @UploadedFile() file: UploadedDiskFile | undefined,
+  ): Promise<QuickMessageDto> {
     return this.quick.attachMedia(caller, id, file);
   }
 

@@ -12,7 +12,6 @@ import { usableQuickMessages } from './quick-messages.queries.js';
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
 
-
 /** `/quick-messages/list` feeds the chat input's suggestions: the first this many by shortcode */
 export const QUICK_MESSAGES_LIST_LIMIT = 500;
 
@@ -47,7 +46,14 @@ export class QuickMessagesService {
   async page(caller: Caller, query: ListQuickMessagesQueryDto): Promise<QuickMessagesPage> {
     const qb = this.usable(caller);
     const term = query.searchParam?.trim();
-    if (term) qb.andWhere(new Brackets((w) => w.where(`lower(q.shortcode) LIKE :term ESCAPE '\\'`, { term: `%${likeEscaped(term.toLowerCase())}%` }).orWhere(`lower(q.message) LIKE :term ESCAPE '\\'`)));
+    if (term)
+      qb.andWhere(
+        new Brackets((w) =>
+          w
+            .where(`lower(q.shortcode) LIKE :term ESCAPE '\\'`, { term: `%${likeEscaped(term.toLowerCase())}%` })
+            .orWhere(`lower(q.message) LIKE :term ESCAPE '\\'`),
+        ),
+      );
     const rows = await qb
       .orderBy('lower(q.shortcode)', 'ASC')
       .addOrderBy('q.id', 'ASC')
@@ -58,7 +64,11 @@ export class QuickMessagesService {
   }
 
   async list(caller: Caller): Promise<QuickMessageDto[]> {
-    const rows = await this.usable(caller).orderBy('lower(q.shortcode)', 'ASC').addOrderBy('q.id', 'ASC').limit(QUICK_MESSAGES_LIST_LIMIT).getMany();
+    const rows = await this.usable(caller)
+      .orderBy('lower(q.shortcode)', 'ASC')
+      .addOrderBy('q.id', 'ASC')
+      .limit(QUICK_MESSAGES_LIST_LIMIT)
+      .getMany();
     return rows.map(view);
   }
 
@@ -106,7 +116,9 @@ export class QuickMessagesService {
   async attachMedia(caller: Caller, id: number, file: UploadedDiskFile | undefined): Promise<QuickMessageDto> {
     const row = await this.mine(caller, id);
     await attachFile(this.storage, caller.companyId, file, row.mediaPath, (key, checked) =>
-      this.db.getRepository(QuickMessageEntity).update({ id, companyId: caller.companyId }, { isMedia: true, mediaPath: key, mediaName: checked.fileName }),
+      this.db
+        .getRepository(QuickMessageEntity)
+        .update({ id, companyId: caller.companyId }, { isMedia: true, mediaPath: key, mediaName: checked.fileName }),
     );
     return view(await this.find(caller, id));
   }
@@ -114,7 +126,9 @@ export class QuickMessagesService {
   /** DELETE /quick-messages/{id}/media-upload: the attachment removed. */
   async detachMedia(caller: Caller, id: number): Promise<QuickMessageDto> {
     const row = await this.mine(caller, id);
-    await this.db.getRepository(QuickMessageEntity).update({ id, companyId: caller.companyId }, { isMedia: false, mediaPath: null, mediaName: null });
+    await this.db
+      .getRepository(QuickMessageEntity)
+      .update({ id, companyId: caller.companyId }, { isMedia: false, mediaPath: null, mediaName: null });
     await this.dropFile(row.mediaPath);
     return view(await this.find(caller, id));
   }

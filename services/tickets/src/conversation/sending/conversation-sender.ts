@@ -33,7 +33,6 @@ export interface OutgoingItem {
   viaApi?: boolean;
 }
 
-
 /**
  * The one engine that puts our messages into a conversation: agents' sends, the bot's replies, schedules,
  * expiry and closing texts, greetings and the public API all store and publish through it. A send is stored
@@ -65,7 +64,13 @@ export class ConversationSender {
   }
 
   /** The send, inside the caller's transaction (accepting a ticket sends its greeting in the same one). */
-  async sendInTransaction(tx: EntityManager, row: TicketRow, body: string, quotedMsgId?: number, media?: SentMedia): Promise<{ message: MessageDto; outboxIds: string[] }> {
+  async sendInTransaction(
+    tx: EntityManager,
+    row: TicketRow,
+    body: string,
+    quotedMsgId?: number,
+    media?: SentMedia,
+  ): Promise<{ message: MessageDto; outboxIds: string[] }> {
     const { messages, outboxIds } = await this.sendManyInTransaction(tx, [{ row, body, quotedMsgId, media }]);
     return { message: messages[0] as MessageDto, outboxIds };
   }
@@ -123,7 +128,9 @@ export class ConversationSender {
    * when the ticket changed since: the caller sends through sendManyInTransaction then. One round trip to
    * PostgreSQL instead of five (three more with webhooks).
    */
-  async sendTextAtOnce(item: OutgoingItem & { rowVersion: string; messageId: string }): Promise<{ message: MessageDto; outboxIds: string[] } | null> {
+  async sendTextAtOnce(
+    item: OutgoingItem & { rowVersion: string; messageId: string },
+  ): Promise<{ message: MessageDto; outboxIds: string[] } | null> {
     const { row, body } = item;
     const at = new Date();
     // the row as the INSERT below writes it, with what the table's defaults would give
@@ -138,9 +145,23 @@ export class ConversationSender {
       updatedAt: at,
     });
     const touched: TicketRow = { ...row, lastMessage: body, updatedAt: at };
-    const events = [sendEvent(m, item, null), ...announceStored('created', [m], [touched], (companyId, id) => this.callers.nameOf(companyId, id))];
+    const events = [
+      sendEvent(m, item, null),
+      ...announceStored('created', [m], [touched], (companyId, id) => this.callers.nameOf(companyId, id)),
+    ];
     const sql = textAtOnceSql(this.outbox.insertSql(10));
-    const values = [row.id, row.companyId, body, at, item.rowVersion, item.messageId, m.wid, m.isBot, m.viaApi, ...this.outbox.insertValues(events)];
+    const values = [
+      row.id,
+      row.companyId,
+      body,
+      at,
+      item.rowVersion,
+      item.messageId,
+      m.wid,
+      m.isBot,
+      m.viaApi,
+      ...this.outbox.insertValues(events),
+    ];
     const done = this.outbox.makesDeliveries(events)
       ? await this.db.transaction(async (tx) => {
           const [written] = await queryPrepared<{ outboxIds: string[] }>(tx, sql, values);
@@ -165,16 +186,21 @@ function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: stri
     ticketId: row.id,
     messageId: Number(m.id),
     quotedWaMessageId,
-    media: media ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType } : null,
+    media: media
+      ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType }
+      : null,
     ...(pace ? { pace } : {}),
   };
   const subject = pace ? WaSubjects.outboundPaced(row.whatsappId) : WaSubjects.outbound(row.whatsappId);
   return { subject, msgId: WaSubjects.outboundMsgId(m.wid), payload: send };
 }
 
-
 /** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */
-function outgoingMessage({ row, body, media, bot, viaApi }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot' | 'viaApi'>, sentAt: Date, quoted: MessageEntity | null): OutgoingRow {
+function outgoingMessage(
+  { row, body, media, bot, viaApi }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot' | 'viaApi'>,
+  sentAt: Date,
+  quoted: MessageEntity | null,
+): OutgoingRow {
   return {
     companyId: row.companyId,
     ticketId: row.id,

@@ -8,7 +8,21 @@ import { touchedSql, touchedValues, type BotPlace } from '../core/tickets.reposi
 /** What an outgoing message is stored with; the rest are the table's defaults. */
 export type OutgoingRow = Pick<
   MessageEntity,
-  'companyId' | 'ticketId' | 'contactId' | 'whatsappId' | 'wid' | 'body' | 'fromMe' | 'mediaType' | 'mediaUrl' | 'ack' | 'read' | 'sentAt' | 'quotedMsgId' | 'isBot' | 'viaApi'
+  | 'companyId'
+  | 'ticketId'
+  | 'contactId'
+  | 'whatsappId'
+  | 'wid'
+  | 'body'
+  | 'fromMe'
+  | 'mediaType'
+  | 'mediaUrl'
+  | 'ack'
+  | 'read'
+  | 'sentAt'
+  | 'quotedMsgId'
+  | 'isBot'
+  | 'viaApi'
 >;
 
 /**
@@ -57,12 +71,15 @@ export async function storeOutgoing(
     ],
   );
   // JSON gives the timestamps as text: the rows as a read of the tickets gives them
-  const updated = (stored.find((r) => r.touchedTickets)?.touchedTickets ?? []).map((t) => ({ ...t, createdAt: new Date(t.createdAt), updatedAt: new Date(t.updatedAt) }));
+  const updated = (stored.find((r) => r.touchedTickets)?.touchedTickets ?? []).map((t) => ({
+    ...t,
+    createdAt: new Date(t.createdAt),
+    updatedAt: new Date(t.updatedAt),
+  }));
   // each row back to its item by its WhatsApp id (new and unique for each)
   const byWid = new Map(stored.map(({ touchedTickets: _, ...r }) => [r.wid, messageOfRow(r)]));
   return { saved: rows.map((r) => byWid.get(r.wid) as MessageEntity), updated };
 }
-
 
 /**
  * A text alone into a ticket read moments ago, in one statement (ConversationSender.sendTextAtOnce): the ticket's

@@ -9,9 +9,7 @@ import { TagsService } from './tags.service.js';
 @ApiTags('tags')
 @Controller('tags')
 export class TagsController {
-  constructor(
-    private readonly tags: TagsService,
-  ) {}
+  constructor(private readonly tags: TagsService) {}
 
   @Get()
   async page(@CurrentCaller() caller: Caller, @Query() query: ListTagsQueryDto): Promise<TagsPage> {
@@ -33,7 +31,11 @@ export class TagsController {
   @Post('sync')
   @HttpCode(200)
   async sync(@CurrentCaller() caller: Caller, @Body() body: SyncTagsDto): Promise<TicketDto> {
-    return this.tags.sync(caller, body.ticketId, body.tags.map((t) => t.id));
+    return this.tags.sync(
+      caller,
+      body.ticketId,
+      body.tags.map((t) => t.id),
+    );
   }
 
   @Get(':id')
@@ -63,18 +65,23 @@ export class TagsController {
 @ApiTags('tags')
 @Controller('ticket-tags')
 export class TicketTagsController {
-  constructor(
-    private readonly tags: TagsService,
-  ) {}
+  constructor(private readonly tags: TagsService) {}
 
   @Put(':ticketId/:tagId')
-  async add(@CurrentCaller() caller: Caller, @Param('ticketId', ParseIntPipe) ticketId: number, @Param('tagId', ParseIntPipe) tagId: number): Promise<{ message: string; ticket: TicketDto }> {
+  async add(
+    @CurrentCaller() caller: Caller,
+    @Param('ticketId', ParseIntPipe) ticketId: number,
+    @Param('tagId', ParseIntPipe) tagId: number,
+  ): Promise<{ message: string; ticket: TicketDto }> {
     return { message: 'Ticket Tag Adicionado com Sucesso!', ticket: await this.tags.add(caller, ticketId, tagId) };
   }
 
   @Delete(':ticketId')
   @HttpCode(200)
-  async clear(@CurrentCaller() caller: Caller, @Param('ticketId', ParseIntPipe) ticketId: number): Promise<{ message: string; ticket: TicketDto }> {
+  async clear(
+    @CurrentCaller() caller: Caller,
+    @Param('ticketId', ParseIntPipe) ticketId: number,
+  ): Promise<{ message: string; ticket: TicketDto }> {
     return { message: 'Ticket Tag Removido!', ticket: await this.tags.clear(caller, ticketId) };
   }
 }

@@ -16,11 +16,20 @@ import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
 import { CallerService } from '../../identity/caller.service.js';
 import type { CreateTagDto, ListTagsQueryDto, UpdateTagDto } from './tags.dto.js';
-import { COUNT_COMPANY_TAGS, DELETE_TICKET_TAGS, DELETE_TICKET_TAGS_NOT_IN, INSERT_TICKET_TAG, INSERT_TICKET_TAGS_MANY, SELECT_OPEN_TICKETS_OF_TAG, SELECT_TICKETS_OF_TAG, TAG_NAME_LIKE, tagsPageSql } from './tags.queries.js';
+import {
+  COUNT_COMPANY_TAGS,
+  DELETE_TICKET_TAGS,
+  DELETE_TICKET_TAGS_NOT_IN,
+  INSERT_TICKET_TAG,
+  INSERT_TICKET_TAGS_MANY,
+  SELECT_OPEN_TICKETS_OF_TAG,
+  SELECT_TICKETS_OF_TAG,
+  TAG_NAME_LIKE,
+  tagsPageSql,
+} from './tags.queries.js';
 
 export const TAGS_PAGE_SIZE = 20;
 export const TAGS_LIST_LIMIT = 1000;
-
 
 const view = (t: TagEntity & { ticketsCount?: number | string }): TagDto => ({
   id: t.id,
@@ -32,7 +41,8 @@ const view = (t: TagEntity & { ticketsCount?: number | string }): TagDto => ({
   ...(t.ticketsCount !== undefined ? { ticketsCount: Number(t.ticketsCount) } : {}),
 });
 
-const duplicated = () => new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['Tag já existe'] }] }, 'A tag with this name already exists.');
+const duplicated = () =>
+  new DomainError('ERR_VALIDATION', { details: [{ field: 'name', messages: ['Tag já existe'] }] }, 'A tag with this name already exists.');
 
 /**
  * Tags of spec 01/02: the company's tags (paged with their ticket counts, a list for pickers), and the
@@ -41,7 +51,8 @@ const duplicated = () => new DomainError('ERR_VALIDATION', { details: [{ field: 
  */
 /** spec 02 §6: only an admin or a supervisor marks a tag for the kanban (or takes the mark off). */
 function assertMayMarkKanban(caller: Caller, wanted: number, current: number): void {
-  if (wanted !== current && !supervises(caller)) throw new DomainError('ERR_NO_PERMISSION', { field: 'kanban' }, 'Only admins and supervisors mark a tag for the kanban.');
+  if (wanted !== current && !supervises(caller))
+    throw new DomainError('ERR_NO_PERMISSION', { field: 'kanban' }, 'Only admins and supervisors mark a tag for the kanban.');
 }
 
 @Injectable()
@@ -62,21 +73,22 @@ export class TagsService {
       filter = TAG_NAME_LIKE;
     }
     const offset = ((query.pageNumber ?? 1) - 1) * TAGS_PAGE_SIZE;
-    const rows: Array<TagEntity & { ticketsCount: string }> = await this.db.query(
-      tagsPageSql(filter, offset, TAGS_PAGE_SIZE + 1),
-      params,
-    );
+    const rows: Array<TagEntity & { ticketsCount: string }> = await this.db.query(tagsPageSql(filter, offset, TAGS_PAGE_SIZE + 1), params);
     return { tags: rows.slice(0, TAGS_PAGE_SIZE).map(view), hasMore: rows.length > TAGS_PAGE_SIZE };
   }
 
   async list(caller: Caller): Promise<TagDto[]> {
-    const rows = await this.db.getRepository(TagEntity).find({ where: { companyId: caller.companyId }, order: { name: 'ASC', id: 'ASC' }, take: TAGS_LIST_LIMIT });
+    const rows = await this.db
+      .getRepository(TagEntity)
+      .find({ where: { companyId: caller.companyId }, order: { name: 'ASC', id: 'ASC' }, take: TAGS_LIST_LIMIT });
     return rows.map(view);
   }
 
   /** The kanban's lanes (GET /tags/kanban): the company's tags marked for it, by name. */
   async kanban(caller: Caller): Promise<{ lista: TagDto[] }> {
-    const rows = await this.db.getRepository(TagEntity).find({ where: { companyId: caller.companyId, kanban: 1 }, order: { name: 'ASC', id: 'ASC' }, take: TAGS_LIST_LIMIT });
+    const rows = await this.db
+      .getRepository(TagEntity)
+      .find({ where: { companyId: caller.companyId, kanban: 1 }, order: { name: 'ASC', id: 'ASC' }, take: TAGS_LIST_LIMIT });
     return { lista: rows.map(view) };
   }
 
@@ -88,7 +100,17 @@ export class TagsService {
     assertMayMarkKanban(caller, dto.kanban ?? 0, 0);
     const repo = this.db.getRepository(TagEntity);
     try {
-      return view(await repo.save(repo.create({ companyId: caller.companyId, name: dto.name.trim(), color: dto.color ?? '#A4CCCC', kanban: dto.kanban ?? 0, userId: caller.id })));
+      return view(
+        await repo.save(
+          repo.create({
+            companyId: caller.companyId,
+            name: dto.name.trim(),
+            color: dto.color ?? '#A4CCCC',
+            kanban: dto.kanban ?? 0,
+            userId: caller.id,
+          }),
+        ),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicated();
       throw err;
@@ -105,11 +127,15 @@ export class TagsService {
       const { saved, outboxIds } = await this.db.transaction(async (tx) => {
         const saved = await tx.getRepository(TagEntity).save(tag);
         // the open and pending tickets carrying it show its new name and colour at once (closed ones when read)
-        const live: Array<{ ticketId: number }> = await tx.query(
-          SELECT_OPEN_TICKETS_OF_TAG,
-          [id, caller.companyId],
-        );
-        return { saved, outboxIds: await this.announce(tx, caller.companyId, live.map((r) => r.ticketId)) };
+        const live: Array<{ ticketId: number }> = await tx.query(SELECT_OPEN_TICKETS_OF_TAG, [id, caller.companyId]);
+        return {
+          saved,
+          outboxIds: await this.announce(
+            tx,
+            caller.companyId,
+            live.map((r) => r.ticketId),
+          ),
+        };
       });
       await this.outbox.flush(outboxIds);
       return view(saved);
@@ -126,7 +152,11 @@ export class TagsService {
     const outboxIds = await this.db.transaction(async (tx) => {
       const tagged: Array<{ ticketId: number }> = await tx.query(SELECT_TICKETS_OF_TAG, [id, caller.companyId]);
       await tx.getRepository(TagEntity).delete({ id, companyId: caller.companyId });
-      return this.announce(tx, caller.companyId, tagged.map((t) => t.ticketId));
+      return this.announce(
+        tx,
+        caller.companyId,
+        tagged.map((t) => t.ticketId),
+      );
     });
     await this.outbox.flush(outboxIds);
   }

@@ -10,9 +10,7 @@ import { TicketsService } from './tickets.service.js';
 @ApiTags('tickets')
 @Controller('tickets')
 export class TicketsController {
-  constructor(
-    private readonly tickets: TicketsService,
-  ) {}
+  constructor(private readonly tickets: TicketsService) {}
 
   @Get()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListTicketsQueryDto): Promise<TicketsPage> {
@@ -52,9 +50,7 @@ export class TicketsController {
 @ApiTags('tickets')
 @Controller('ticket')
 export class KanbanController {
-  constructor(
-    private readonly tickets: TicketsService,
-  ) {}
+  constructor(private readonly tickets: TicketsService) {}
 
   @Get('kanban')
   async kanban(@CurrentCaller() caller: Caller, @Query() query: KanbanTicketsQueryDto): Promise<TicketsPage> {

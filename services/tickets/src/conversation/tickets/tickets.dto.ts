@@ -1,6 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import type { CreateTicketRequest, KanbanTicketsQuery, RequestDto, TicketsQuery, TicketStatus, UpdateTicketRequest } from '@wa/contracts';
 
@@ -29,12 +42,40 @@ export class ListTicketsQueryDto implements RequestDto<ListTicketsQueryDto, Tick
   @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: TicketStatus;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) searchParam?: string;
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
-  @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' }) @IsOptional() @IsString() @MaxLength(500) cursor?: string;
+  @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  cursor?: string;
   @ApiPropertyOptional() @IsOptional() @Transform(toBool) @IsBoolean() showAll?: boolean;
   @ApiPropertyOptional() @IsOptional() @Transform(toBool) @IsBoolean() withUnreadMessages?: boolean;
-  @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) queueIds?: number[];
-  @ApiPropertyOptional({ type: String, description: 'JSON array of user ids (admins)' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) users?: number[];
-  @ApiPropertyOptional({ type: String, description: 'JSON array of tag ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) tags?: number[];
+  @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' })
+  @IsOptional()
+  @Transform(toIntList)
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_ID, { each: true })
+  queueIds?: number[];
+  @ApiPropertyOptional({ type: String, description: 'JSON array of user ids (admins)' })
+  @IsOptional()
+  @Transform(toIntList)
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_ID, { each: true })
+  users?: number[];
+  @ApiPropertyOptional({ type: String, description: 'JSON array of tag ids' })
+  @IsOptional()
+  @Transform(toIntList)
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_ID, { each: true })
+  tags?: number[];
   @ApiPropertyOptional({ example: '2026-11-22' }) @IsOptional() @Matches(/^\d{4}-\d{2}-\d{2}$/) date?: string;
   @ApiPropertyOptional({ example: '2026-11-22' }) @IsOptional() @Matches(/^\d{4}-\d{2}-\d{2}$/) updatedAt?: string;
 }
@@ -59,8 +100,24 @@ export class UpdateTicketDto implements RequestDto<UpdateTicketDto, UpdateTicket
 
 /** GET /ticket/kanban (spec 02): the board's tickets; `queueIds` as JSON; `teste` is accepted (the spec does not say what it means). */
 export class KanbanTicketsQueryDto implements RequestDto<KanbanTicketsQueryDto, KanbanTicketsQuery> {
-  @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' }) @IsOptional() @Transform(toIntList) @IsArray() @ArrayMaxSize(200) @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_ID, { each: true }) queueIds?: number[];
-  @ApiPropertyOptional({ description: 'sent by the product’s client; its meaning is not shown, so it changes nothing' }) @IsOptional() @IsString() @MaxLength(100) teste?: string;
-  @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' }) @IsOptional() @IsString() @MaxLength(500) cursor?: string;
+  @ApiPropertyOptional({ type: String, description: 'JSON array of queue ids' })
+  @IsOptional()
+  @Transform(toIntList)
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_ID, { each: true })
+  queueIds?: number[];
+  @ApiPropertyOptional({ description: 'sent by the product’s client; its meaning is not shown, so it changes nothing' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  teste?: string;
+  @ApiPropertyOptional({ description: 'cursor from the previous page (nextCursor)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  cursor?: string;
   @ApiPropertyOptional({ default: 1, maximum: MAX_PAGE_NUMBER }) @PageNumberField() pageNumber?: number;
 }

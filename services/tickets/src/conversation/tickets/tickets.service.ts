@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TicketSubjects, type OtherOpenTicketBody, type TicketDeletedEvent, type TicketDto, type TicketsPage, type TicketStatus } from '@wa/contracts';
+import {
+  TicketSubjects,
+  type OtherOpenTicketBody,
+  type TicketDeletedEvent,
+  type TicketDto,
+  type TicketsPage,
+  type TicketStatus,
+} from '@wa/contracts';
 import { DomainError, MediaStorage, dropFiles } from '@wa/server-kit';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource } from 'typeorm';
@@ -88,7 +95,9 @@ export class TicketsService {
     }
     const contact = await this.db.getRepository(ContactEntity).findOneBy({ id: dto.contactId, companyId: caller.companyId });
     if (!contact) throw new DomainError('ERR_NO_CONTACT_FOUND');
-    const connection = dto.whatsappId ? await this.readModels.connection(caller.companyId, dto.whatsappId) : await this.readModels.defaultConnection(caller.companyId);
+    const connection = dto.whatsappId
+      ? await this.readModels.connection(caller.companyId, dto.whatsappId)
+      : await this.readModels.defaultConnection(caller.companyId);
     if (!connection) throw new DomainError(dto.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
     if (dto.queueId) await this.mustFindQueue(caller.companyId, dto.queueId);
     if (caller.isAdmin && dto.userId && dto.userId !== caller.id) await this.callers.assertCompanyUser(caller.companyId, dto.userId);
@@ -141,7 +150,8 @@ export class TicketsService {
     ]);
     const transition = ticketTransition(row, dto, caller);
     if (transition.checks.queueId !== undefined) await this.mustFindQueue(caller.companyId, transition.checks.queueId);
-    if (transition.checks.whatsappId !== undefined && !(await this.readModels.connection(caller.companyId, transition.checks.whatsappId))) throw new DomainError('ERR_NO_WAPP_FOUND');
+    if (transition.checks.whatsappId !== undefined && !(await this.readModels.connection(caller.companyId, transition.checks.whatsappId)))
+      throw new DomainError('ERR_NO_WAPP_FOUND');
     if (Object.keys(transition.patch).length === 0) return this.view(row);
     try {
       await this.change.apply(caller, row, transition);
@@ -161,7 +171,12 @@ export class TicketsService {
       const files = await storedFilesOf(tx, caller.companyId, [id]);
       await tx.getRepository(TicketEntity).delete({ id, companyId: caller.companyId });
       const event: TicketDeletedEvent = { companyId: caller.companyId, ticketId: id, queueId: row.queueId, userId: row.userId };
-      return { outboxIds: await this.outbox.add(tx, [{ subject: TicketSubjects.ticketDeleted(caller.companyId, id), msgId: `ticket-deleted:${id}`, payload: event }]), files };
+      return {
+        outboxIds: await this.outbox.add(tx, [
+          { subject: TicketSubjects.ticketDeleted(caller.companyId, id), msgId: `ticket-deleted:${id}`, payload: event },
+        ]),
+        files,
+      };
     });
     await this.outbox.flush(outboxIds);
     // its messages' files go with it
@@ -192,7 +207,8 @@ export class TicketsService {
 
   private async mustFindQueue(companyId: number, queueId: number): Promise<QueueEntity> {
     const queue = await this.db.getRepository(QueueEntity).findOneBy({ id: queueId, companyId });
-    if (!queue) throw new DomainError('ERR_VALIDATION', { details: [{ field: 'queueId', messages: ['queue not found'] }] }, 'Queue not found');
+    if (!queue)
+      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'queueId', messages: ['queue not found'] }] }, 'Queue not found');
     return queue;
   }
 

@@ -11,6 +11,37 @@ import { ScheduleEntity } from './schedule.entity.js';
 import { PromptEntity } from './prompt.entity.js';
 import { QueueIntegrationEntity } from './queue-integration.entity.js';
 
-export { BOT_DEFAULTS, type BotState, type ConnectionBot, PromptEntity, QueueIntegrationEntity, QueueOptionEntity, ScheduleEntity, TagEntity, CompanySettingEntity, ConnectionEntity, ContactEntity, MessageEntity, QueueEntity, QuickMessageEntity, TicketEntity, TicketNoteEntity };
-export const entities = [QueueEntity, QueueOptionEntity, ContactEntity, TicketEntity, MessageEntity, ConnectionEntity, CompanySettingEntity, TicketNoteEntity, QuickMessageEntity, TagEntity, ScheduleEntity, PromptEntity, QueueIntegrationEntity];
+export {
+  BOT_DEFAULTS,
+  type BotState,
+  type ConnectionBot,
+  PromptEntity,
+  QueueIntegrationEntity,
+  QueueOptionEntity,
+  ScheduleEntity,
+  TagEntity,
+  CompanySettingEntity,
+  ConnectionEntity,
+  ContactEntity,
+  MessageEntity,
+  QueueEntity,
+  QuickMessageEntity,
+  TicketEntity,
+  TicketNoteEntity,
+};
+export const entities = [
+  QueueEntity,
+  QueueOptionEntity,
+  ContactEntity,
+  TicketEntity,
+  MessageEntity,
+  ConnectionEntity,
+  CompanySettingEntity,
+  TicketNoteEntity,
+  QuickMessageEntity,
+  TagEntity,
+  ScheduleEntity,
+  PromptEntity,
+  QueueIntegrationEntity,
+];
 export { messageOfRow } from './message.entity.js';

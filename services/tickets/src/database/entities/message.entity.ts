@@ -34,6 +34,17 @@ export class MessageEntity {
 }
 
 /** A `tickets.messages` row read with plain SQL (`SELECT *`, `RETURNING *`), as the entity has it (bigint columns as TypeORM gives them). */
-export function messageOfRow(r: Omit<MessageEntity, 'quotedMsgId' | 'seq' | 'id'> & { id: string | number; quotedMsgId: string | number | null; seq: string | number | null }): MessageEntity {
-  return { ...r, id: String(r.id), quotedMsgId: r.quotedMsgId === null ? null : Number(r.quotedMsgId), seq: r.seq === null ? null : Number(r.seq) };
+export function messageOfRow(
+  r: Omit<MessageEntity, 'quotedMsgId' | 'seq' | 'id'> & {
+    id: string | number;
+    quotedMsgId: string | number | null;
+    seq: string | number | null;
+  },
+): MessageEntity {
+  return {
+    ...r,
+    id: String(r.id),
+    quotedMsgId: r.quotedMsgId === null ? null : Number(r.quotedMsgId),
+    seq: r.seq === null ? null : Number(r.seq),
+  };
 }

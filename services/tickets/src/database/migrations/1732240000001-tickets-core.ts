@@ -62,7 +62,9 @@ export class TicketsCore1732240000001 implements MigrationInterface {
         CONSTRAINT tickets_status CHECK (status IN ('pending', 'open', 'closed'))
       )`);
     await q.query(`CREATE UNIQUE INDEX tickets_uuid ON tickets.tickets (uuid)`);
-    await q.query(`CREATE UNIQUE INDEX tickets_one_open_per_contact ON tickets.tickets ("contactId", "whatsappId") WHERE status <> 'closed'`);
+    await q.query(
+      `CREATE UNIQUE INDEX tickets_one_open_per_contact ON tickets.tickets ("contactId", "whatsappId") WHERE status <> 'closed'`,
+    );
     await q.query(`CREATE INDEX tickets_list ON tickets.tickets ("companyId", status, "updatedAt" DESC, id DESC)`);
     await q.query(`CREATE INDEX tickets_company_updated ON tickets.tickets ("companyId", "updatedAt" DESC, id DESC)`);
     await q.query(`CREATE INDEX tickets_contact ON tickets.tickets ("contactId")`);

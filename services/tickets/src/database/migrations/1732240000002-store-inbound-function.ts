@@ -88,6 +88,8 @@ export class StoreInboundFunction1732240000002 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP FUNCTION IF EXISTS tickets.store_inbound(int[], text[], text[], bool[], int[], text[], int[], int[], bool[], text[], text[], bool[], text[], timestamptz[], bigint[])`);
+    await q.query(
+      `DROP FUNCTION IF EXISTS tickets.store_inbound(int[], text[], text[], bool[], int[], text[], int[], int[], bool[], text[], text[], bool[], text[], timestamptz[], bigint[])`,
+    );
   }
 }

@@ -18,6 +18,8 @@ export class OutboxSetAside1732240000004 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS tickets.outbox_parked_idx`);
-    await q.query(`ALTER TABLE tickets.outbox DROP COLUMN IF EXISTS headers, DROP COLUMN IF EXISTS attempts, DROP COLUMN IF EXISTS "lastError", DROP COLUMN IF EXISTS "parkedAt"`);
+    await q.query(
+      `ALTER TABLE tickets.outbox DROP COLUMN IF EXISTS headers, DROP COLUMN IF EXISTS attempts, DROP COLUMN IF EXISTS "lastError", DROP COLUMN IF EXISTS "parkedAt"`,
+    );
   }
 }

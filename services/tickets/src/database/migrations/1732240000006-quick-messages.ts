@@ -19,7 +19,9 @@ export class QuickMessages1732240000006 implements MigrationInterface {
         "createdAt" timestamptz NOT NULL DEFAULT now(),
         "updatedAt" timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX IF NOT EXISTS quick_messages_company_shortcode ON tickets.quick_messages ("companyId", lower(shortcode) text_pattern_ops)`);
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS quick_messages_company_shortcode ON tickets.quick_messages ("companyId", lower(shortcode) text_pattern_ops)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -17,10 +17,16 @@ export class Dashboard1732240000012 implements MigrationInterface {
         ADD COLUMN IF NOT EXISTS rating smallint`);
     // what there is already: a closed ticket was closed at its last change; a held one accepted when it began
     await q.query(`UPDATE tickets.tickets SET "closedAt" = "updatedAt" WHERE status = 'closed' AND "closedAt" IS NULL`);
-    await q.query(`UPDATE tickets.tickets SET "acceptedAt" = "createdAt" WHERE status <> 'pending' AND "userId" IS NOT NULL AND "acceptedAt" IS NULL`);
+    await q.query(
+      `UPDATE tickets.tickets SET "acceptedAt" = "createdAt" WHERE status <> 'pending' AND "userId" IS NOT NULL AND "acceptedAt" IS NULL`,
+    );
     await q.query(`CREATE INDEX IF NOT EXISTS tickets_company_created ON tickets.tickets ("companyId", "createdAt")`);
-    await q.query(`CREATE INDEX IF NOT EXISTS tickets_company_closed ON tickets.tickets ("companyId", "closedAt") INCLUDE ("acceptedAt", "userId", rating) WHERE "closedAt" IS NOT NULL`);
-    await q.query(`CREATE INDEX IF NOT EXISTS tickets_company_accepted ON tickets.tickets ("companyId", "acceptedAt") INCLUDE ("createdAt", "userId") WHERE "acceptedAt" IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS tickets_company_closed ON tickets.tickets ("companyId", "closedAt") INCLUDE ("acceptedAt", "userId", rating) WHERE "closedAt" IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS tickets_company_accepted ON tickets.tickets ("companyId", "acceptedAt") INCLUDE ("createdAt", "userId") WHERE "acceptedAt" IS NOT NULL`,
+    );
     await q.query(`
       CREATE TABLE IF NOT EXISTS tickets.dashboard_days (
         "companyId" int NOT NULL,
@@ -48,7 +54,9 @@ export class Dashboard1732240000012 implements MigrationInterface {
         RETURN NEW;
       END $$`);
     await q.query(`DROP TRIGGER IF EXISTS ticket_facts ON tickets.tickets`);
-    await q.query(`CREATE TRIGGER ticket_facts BEFORE INSERT OR UPDATE OF status ON tickets.tickets FOR EACH ROW EXECUTE FUNCTION tickets.ticket_facts()`);
+    await q.query(
+      `CREATE TRIGGER ticket_facts BEFORE INSERT OR UPDATE OF status ON tickets.tickets FOR EACH ROW EXECUTE FUNCTION tickets.ticket_facts()`,
+    );
     // a day's figures are forgotten when a ticket that counted in it changes (one day either side: any time zone)
     await q.query(`
       CREATE OR REPLACE FUNCTION tickets.forget_dashboard_days() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -67,7 +75,9 @@ export class Dashboard1732240000012 implements MigrationInterface {
       WHEN (OLD."acceptedAt" IS DISTINCT FROM NEW."acceptedAt" OR OLD."closedAt" IS DISTINCT FROM NEW."closedAt" OR OLD.rating IS DISTINCT FROM NEW.rating OR OLD."userId" IS DISTINCT FROM NEW."userId")
       EXECUTE FUNCTION tickets.forget_dashboard_days()`);
     await q.query(`DROP TRIGGER IF EXISTS ticket_facts_deleted ON tickets.tickets`);
-    await q.query(`CREATE TRIGGER ticket_facts_deleted AFTER DELETE ON tickets.tickets FOR EACH ROW EXECUTE FUNCTION tickets.forget_dashboard_days()`);
+    await q.query(
+      `CREATE TRIGGER ticket_facts_deleted AFTER DELETE ON tickets.tickets FOR EACH ROW EXECUTE FUNCTION tickets.forget_dashboard_days()`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -80,6 +90,8 @@ export class Dashboard1732240000012 implements MigrationInterface {
     await q.query(`DROP INDEX IF EXISTS tickets.tickets_company_accepted`);
     await q.query(`DROP INDEX IF EXISTS tickets.tickets_company_closed`);
     await q.query(`DROP INDEX IF EXISTS tickets.tickets_company_created`);
-    await q.query(`ALTER TABLE tickets.tickets DROP COLUMN IF EXISTS rating, DROP COLUMN IF EXISTS "closedAt", DROP COLUMN IF EXISTS "acceptedAt"`);
+    await q.query(
+      `ALTER TABLE tickets.tickets DROP COLUMN IF EXISTS rating, DROP COLUMN IF EXISTS "closedAt", DROP COLUMN IF EXISTS "acceptedAt"`,
+    );
   }
 }

@@ -11,9 +11,13 @@ export class DashboardWait1732240000013 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE tickets.tickets ADD COLUMN IF NOT EXISTS "queuedAt" timestamptz`);
-    await q.query(`UPDATE tickets.tickets SET "queuedAt" = "createdAt" WHERE "queuedAt" IS NULL AND (status = 'pending' OR "acceptedAt" IS NOT NULL)`);
+    await q.query(
+      `UPDATE tickets.tickets SET "queuedAt" = "createdAt" WHERE "queuedAt" IS NULL AND (status = 'pending' OR "acceptedAt" IS NOT NULL)`,
+    );
     await q.query(`DROP INDEX IF EXISTS tickets.tickets_company_accepted`);
-    await q.query(`CREATE INDEX IF NOT EXISTS tickets_company_accepted ON tickets.tickets ("companyId", "acceptedAt") INCLUDE ("queuedAt", "userId") WHERE "acceptedAt" IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS tickets_company_accepted ON tickets.tickets ("companyId", "acceptedAt") INCLUDE ("queuedAt", "userId") WHERE "acceptedAt" IS NOT NULL`,
+    );
     await q.query(`
       CREATE OR REPLACE FUNCTION tickets.ticket_facts() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

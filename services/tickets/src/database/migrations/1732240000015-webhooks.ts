@@ -37,8 +37,12 @@ export class Webhooks1732240000015 implements MigrationInterface {
         "deliveredAt" timestamptz,
         CONSTRAINT webhook_deliveries_status CHECK (status IN ('pending', 'delivered', 'failed'))
       )`);
-    await q.query(`CREATE UNIQUE INDEX IF NOT EXISTS webhook_deliveries_event ON tickets.webhook_deliveries ("companyId", "eventKey", event)`);
-    await q.query(`CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON tickets.webhook_deliveries ("companyId", "ticketId", id) WHERE status = 'pending'`);
+    await q.query(
+      `CREATE UNIQUE INDEX IF NOT EXISTS webhook_deliveries_event ON tickets.webhook_deliveries ("companyId", "eventKey", event)`,
+    );
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON tickets.webhook_deliveries ("companyId", "ticketId", id) WHERE status = 'pending'`,
+    );
     await q.query(`CREATE INDEX IF NOT EXISTS webhook_deliveries_log ON tickets.webhook_deliveries ("companyId", id DESC)`);
     await q.query(`
       CREATE TABLE IF NOT EXISTS tickets.webhook_ticket_status (

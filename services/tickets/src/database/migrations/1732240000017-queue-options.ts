@@ -22,7 +22,9 @@ export class QueueOptions1732240000017 implements MigrationInterface {
         "createdAt" timestamptz NOT NULL DEFAULT now(),
         "updatedAt" timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE UNIQUE INDEX IF NOT EXISTS queue_options_level_option ON tickets.queue_options ("queueId", coalesce("parentId", 0), option)`);
+    await q.query(
+      `CREATE UNIQUE INDEX IF NOT EXISTS queue_options_level_option ON tickets.queue_options ("queueId", coalesce("parentId", 0), option)`,
+    );
     await q.query(`CREATE INDEX IF NOT EXISTS queue_options_parent ON tickets.queue_options ("parentId") WHERE "parentId" IS NOT NULL`);
   }
 

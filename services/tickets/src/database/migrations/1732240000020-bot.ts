@@ -11,10 +11,14 @@ export class Bot1732240000020 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE tickets.connections ADD COLUMN IF NOT EXISTS bot jsonb NOT NULL DEFAULT '{}'`);
-    await q.query(`ALTER TABLE tickets.tickets ADD COLUMN IF NOT EXISTS "botState" jsonb, ADD COLUMN IF NOT EXISTS "ratingAskedAt" timestamptz`);
+    await q.query(
+      `ALTER TABLE tickets.tickets ADD COLUMN IF NOT EXISTS "botState" jsonb, ADD COLUMN IF NOT EXISTS "ratingAskedAt" timestamptz`,
+    );
     await q.query(`ALTER TABLE tickets.messages ADD COLUMN IF NOT EXISTS "isBot" boolean NOT NULL DEFAULT false`);
     // the customer's answer to a rating request looks for the closed ticket that asked: few rows, a small index
-    await q.query(`CREATE INDEX IF NOT EXISTS tickets_rating_asked ON tickets.tickets ("contactId", "whatsappId") WHERE "ratingAskedAt" IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS tickets_rating_asked ON tickets.tickets ("contactId", "whatsappId") WHERE "ratingAskedAt" IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -30,7 +30,9 @@ export class QueueIntegrations1732240000022 implements MigrationInterface {
         "updatedAt" timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX IF NOT EXISTS queue_integrations_company ON tickets.queue_integrations ("companyId", lower(name), id)`);
-    await q.query(`ALTER TABLE tickets.queues ADD COLUMN IF NOT EXISTS "integrationId" int REFERENCES tickets.queue_integrations(id) ON DELETE SET NULL`);
+    await q.query(
+      `ALTER TABLE tickets.queues ADD COLUMN IF NOT EXISTS "integrationId" int REFERENCES tickets.queue_integrations(id) ON DELETE SET NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

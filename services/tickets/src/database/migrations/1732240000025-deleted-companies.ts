@@ -9,7 +9,9 @@ export class DeletedCompanies1732240000025 implements MigrationInterface {
   name = 'DeletedCompanies1732240000025';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE IF NOT EXISTS tickets.deleted_companies (id int PRIMARY KEY, "deletedAt" timestamptz NOT NULL DEFAULT now())`);
+    await q.query(
+      `CREATE TABLE IF NOT EXISTS tickets.deleted_companies (id int PRIMARY KEY, "deletedAt" timestamptz NOT NULL DEFAULT now())`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -23,7 +23,11 @@ export class AnnounceKnownRefs1732240000034 implements MigrationInterface {
       q,
       prompts.map((p) => {
         const payload: PromptRefEvent = { companyId: Number(p.companyId), promptId: Number(p.id) };
-        return { subject: TicketSubjects.promptUpdated(payload.companyId, payload.promptId), msgId: `prompt-known:${payload.promptId}`, payload };
+        return {
+          subject: TicketSubjects.promptUpdated(payload.companyId, payload.promptId),
+          msgId: `prompt-known:${payload.promptId}`,
+          payload,
+        };
       }),
     );
     const queues = await q.manager.getRepository(QueueEntity).find({ order: { id: 'ASC' } });

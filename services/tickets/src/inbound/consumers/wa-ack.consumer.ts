@@ -12,7 +12,6 @@ import { TicketsRepository } from '../../conversation/core/tickets.repository.js
 import { Outbox } from '../../outbox/outbox.service.js';
 import { MARK_SENDS_FAILED, RAISE_ACKS, SELECT_MESSAGES_BY_WIDS } from './wa-ack.queries.js';
 
-
 /**
  * `wa.ack.*`: a message's ack only ever rises (1 sent … 4 read, 5 played); each rise is announced
  * (`message.updated`) before the delivery is acked, as the inbound path announces what it stores: the bus
@@ -70,23 +69,28 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     const events = await this.db.transaction(async (tx) => {
       // TypeORM answers an UPDATE … RETURNING with [rows, affected]
       const [marked] = failed.length
-        ? ((await tx.query(
-            MARK_SENDS_FAILED,
-            [failed.map((a) => a.connectionId), failed.map((a) => a.waMessageId), failed.map((a) => a.companyId), failed.map((a) => (a.failed as string).slice(0, 1000))],
-          )) as [Array<{ id: string }>, number])
+        ? ((await tx.query(MARK_SENDS_FAILED, [
+            failed.map((a) => a.connectionId),
+            failed.map((a) => a.waMessageId),
+            failed.map((a) => a.companyId),
+            failed.map((a) => (a.failed as string).slice(0, 1000)),
+          ])) as [Array<{ id: string }>, number])
         : [[] as Array<{ id: string }>];
       // the risen rows whole: their events need nothing more of them
-      const [raised] = (await tx.query(
-        RAISE_ACKS,
-        [acks.map((a) => a.connectionId), acks.map((a) => a.waMessageId), acks.map((a) => a.ack), acks.map((a) => a.companyId)],
-      )) as [Array<Parameters<typeof messageOfRow>[0]>, number];
+      const [raised] = (await tx.query(RAISE_ACKS, [
+        acks.map((a) => a.connectionId),
+        acks.map((a) => a.waMessageId),
+        acks.map((a) => a.ack),
+        acks.map((a) => a.companyId),
+      ])) as [Array<Parameters<typeof messageOfRow>[0]>, number];
       const byId = new Map(raised.map((r) => [String(r.id), messageOfRow(r)]));
       if (repeated) {
         const named = [...acks, ...failed];
-        const now = (await tx.query(
-          SELECT_MESSAGES_BY_WIDS,
-          [named.map((a) => a.connectionId), named.map((a) => a.waMessageId), named.map((a) => a.companyId)],
-        )) as Array<Parameters<typeof messageOfRow>[0]>;
+        const now = (await tx.query(SELECT_MESSAGES_BY_WIDS, [
+          named.map((a) => a.connectionId),
+          named.map((a) => a.waMessageId),
+          named.map((a) => a.companyId),
+        ])) as Array<Parameters<typeof messageOfRow>[0]>;
         for (const r of now) if (!byId.has(String(r.id))) byId.set(String(r.id), messageOfRow(r));
       }
       // a message marked failed and not risen (rare) is read as it now is
@@ -94,8 +98,14 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
       if (others.length > 0) for (const m of await tx.getRepository(MessageEntity).findBy({ id: In(others) })) byId.set(String(m.id), m);
       if (byId.size === 0) return [];
       // with the messages they answer (their events carry them as the first did): one more read, only when one does
-      const messages = await withQuotes(tx, [...byId.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)));
-      const tickets = await this.tickets.findByKeys(messages.map((m) => ({ companyId: m.companyId, id: m.ticketId })), tx);
+      const messages = await withQuotes(
+        tx,
+        [...byId.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)),
+      );
+      const tickets = await this.tickets.findByKeys(
+        messages.map((m) => ({ companyId: m.companyId, id: m.ticketId })),
+        tx,
+      );
       const events = announceStored('updated', messages, tickets, (companyId, id) => this.callers.nameOf(companyId, id));
       // the company's webhook deliveries commit with the rise (a repeat finds them by their key)
       await this.outbox.recordAlone(events, tx);
@@ -115,8 +125,18 @@ const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafe
  * malformed entry is left out (it could only point at no message).
  */
 export function acksOf(data: WaAck | WaAcks): WaAck[] {
-  const list: Array<Partial<WaAck>> = 'acks' in data && Array.isArray(data.acks) ? data.acks.map((a) => ({ ...a, companyId: data.companyId, connectionId: data.connectionId, at: data.at })) : [data as WaAck];
+  const list: Array<Partial<WaAck>> =
+    'acks' in data && Array.isArray(data.acks)
+      ? data.acks.map((a) => ({ ...a, companyId: data.companyId, connectionId: data.connectionId, at: data.at }))
+      : [data as WaAck];
   return list.filter(
-    (a): a is WaAck => isId(a.companyId) && isId(a.connectionId) && typeof a.waMessageId === 'string' && a.waMessageId.length > 0 && Number.isInteger(a.ack) && (a.ack as number) >= 0 && (a.ack as number) <= 5,
+    (a): a is WaAck =>
+      isId(a.companyId) &&
+      isId(a.connectionId) &&
+      typeof a.waMessageId === 'string' &&
+      a.waMessageId.length > 0 &&
+      Number.isInteger(a.ack) &&
+      (a.ack as number) >= 0 &&
+      (a.ack as number) <= 5,
   );
 }

@@ -14,7 +14,12 @@ import { announceStored } from '../../conversation/core/announce.js';
 import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { storeInbound } from '../store-inbound.js';
-import { SELECT_CONNECTIONS_BY_ID, SELECT_CONTACTS_BY_ID, SELECT_DELETED_COMPANIES_BY_ID, SELECT_MESSAGES_BY_ID } from './wa-inbound.queries.js';
+import {
+  SELECT_CONNECTIONS_BY_ID,
+  SELECT_CONTACTS_BY_ID,
+  SELECT_DELETED_COMPANIES_BY_ID,
+  SELECT_MESSAGES_BY_ID,
+} from './wa-inbound.queries.js';
 
 /**
  * `wa.inbound.*` → PostgreSQL, the path that must lose nothing and double nothing: a batch is stored
@@ -96,11 +101,19 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
       ? new Set(((await this.db.query(SELECT_DELETED_COMPANIES_BY_ID, [unknownCompanies])) as Array<{ id: number }>).map((r) => r.id))
       : null;
     if (gone?.size) {
-      this.logger.warn({ companies: [...gone], dropped: batch.filter((m) => gone.has(m.data.companyId)).length }, 'messages of deleted companies dropped');
+      this.logger.warn(
+        { companies: [...gone], dropped: batch.filter((m) => gone.has(m.data.companyId)).length },
+        'messages of deleted companies dropped',
+      );
       batch = batch.filter((m) => !gone.has(m.data.companyId));
       if (batch.length === 0) return;
     }
-    const stored = await storeInbound(this.db, batch.map((m) => ({ data: m.data, seq: m.streamSeq })), connections, (sql, values) => this.tickets.keyed(sql, values));
+    const stored = await storeInbound(
+      this.db,
+      batch.map((m) => ({ data: m.data, seq: m.streamSeq })),
+      connections,
+      (sql, values) => this.tickets.keyed(sql, values),
+    );
     // announce what is new, and what a repeat found already stored: a redelivery (after a crash) or a retry
     // in this process (an earlier call of this delivery may have committed, then failed to publish)
     const repeated = batch.some((m) => m.deliveryCount > 1 || m.attempt > 1);
@@ -128,7 +141,10 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     const done = new Set(ticketRows.filter((t) => t.botDone).map((t) => t.id));
     await this.automation.answerStored(created, done).catch((err: unknown) => {
       if (isTransientError(err)) throw err;
-      this.logger.error({ err: String(err), messages: created.length }, 'inbound: the bot failed on stored messages; they wait for an agent');
+      this.logger.error(
+        { err: String(err), messages: created.length },
+        'inbound: the bot failed on stored messages; they wait for an agent',
+      );
     });
   }
 }

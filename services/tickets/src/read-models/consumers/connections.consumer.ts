@@ -1,6 +1,12 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Streams, type ConnectionChangedEvent, type ConnectionDeletedEvent, type ConnectionSessionEvent, type WhatsappDto } from '@wa/contracts';
+import {
+  Streams,
+  type ConnectionChangedEvent,
+  type ConnectionDeletedEvent,
+  type ConnectionSessionEvent,
+  type WhatsappDto,
+} from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 import { BOT_DEFAULTS, type ConnectionBot } from '../../database/entities/index.js';
@@ -58,12 +64,20 @@ export class ConnectionsConsumer implements OnApplicationBootstrap, OnApplicatio
       await this.db.query(DELETE_CONNECTIONS_BY_ID, [e.connectionId, e.companyId]);
       return;
     }
-    const c: WhatsappDto | undefined = kind === 'session' ? (m.data as ConnectionSessionEvent).session : (m.data as ConnectionChangedEvent).connection;
+    const c: WhatsappDto | undefined =
+      kind === 'session' ? (m.data as ConnectionSessionEvent).session : (m.data as ConnectionChangedEvent).connection;
     if (!c) return;
     // a late, older event never overwrites a newer state
-    await this.db.query(
-      UPSERT_CONNECTIONS,
-      [c.id, c.companyId, c.name, c.status, c.isDefault, c.queueIds ?? [], c.greetingMessage ?? '', JSON.stringify(connectionBot(c)), c.updatedAt],
-    );
+    await this.db.query(UPSERT_CONNECTIONS, [
+      c.id,
+      c.companyId,
+      c.name,
+      c.status,
+      c.isDefault,
+      c.queueIds ?? [],
+      c.greetingMessage ?? '',
+      JSON.stringify(connectionBot(c)),
+      c.updatedAt,
+    ]);
   }
 }

@@ -44,9 +44,6 @@ export class SettingsConsumer implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async keep(companyId: number, key: string, value: string): Promise<void> {
-    await this.db.query(
-      UPSERT_COMPANY_SETTINGS,
-      [companyId, key, value],
-    );
+    await this.db.query(UPSERT_COMPANY_SETTINGS, [companyId, key, value]);
   }
 }

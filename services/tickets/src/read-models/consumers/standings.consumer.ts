@@ -27,7 +27,9 @@ export class StandingsConsumer implements OnApplicationBootstrap, OnApplicationS
       filterSubjects: ['company.updated.>'],
       concurrency: 2,
       handler: async (batch) => {
-        for (const { data } of batch) if (Number.isSafeInteger(data?.companyId) && data.companyId > 0 && typeof data.status === 'boolean') await this.standings.applyCompany(data);
+        for (const { data } of batch)
+          if (Number.isSafeInteger(data?.companyId) && data.companyId > 0 && typeof data.status === 'boolean')
+            await this.standings.applyCompany(data);
       },
     });
     // not awaited: with per-service users BILLING is billing's to declare, and the bus waits until it is
@@ -39,8 +41,10 @@ export class StandingsConsumer implements OnApplicationBootstrap, OnApplicationS
         concurrency: 1,
         handler: async (batch) => {
           for (const { subject, data } of batch) {
-            if (subject.startsWith('plan.updated.') && data && 'plan' in data && Number.isSafeInteger(data.plan?.id)) await this.standings.applyPlan(data);
-            if (subject.startsWith('plan.deleted.') && data && 'planId' in data && Number.isSafeInteger(data.planId)) await this.standings.deletePlan(data);
+            if (subject.startsWith('plan.updated.') && data && 'plan' in data && Number.isSafeInteger(data.plan?.id))
+              await this.standings.applyPlan(data);
+            if (subject.startsWith('plan.deleted.') && data && 'planId' in data && Number.isSafeInteger(data.planId))
+              await this.standings.deletePlan(data);
           }
         },
       })
@@ -49,7 +53,11 @@ export class StandingsConsumer implements OnApplicationBootstrap, OnApplicationS
         this.plans = handle;
       })
       .catch((err: unknown) => {
-        if (!this.stopped) this.logger.error({ err: (err as Error)?.message }, 'plan changes not followed: a plan tickets already copied keeps its flags until the next start');
+        if (!this.stopped)
+          this.logger.error(
+            { err: (err as Error)?.message },
+            'plan changes not followed: a plan tickets already copied keeps its flags until the next start',
+          );
       });
   }
 

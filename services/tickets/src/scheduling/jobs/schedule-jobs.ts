@@ -70,7 +70,10 @@ export class ScheduleJobs implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** The job of a schedule moved or deleted: removed when it is still waiting (a running one finds the row changed). */
   async cancel(s: { id: number; sendAt: Date }): Promise<void> {
-    await this.withTimeout(this.queue.remove(sendJobId(s.id, s.sendAt)).then(() => undefined), 'schedule job not removed; it will find the schedule changed');
+    await this.withTimeout(
+      this.queue.remove(sendJobId(s.id, s.sendAt)).then(() => undefined),
+      'schedule job not removed; it will find the schedule changed',
+    );
   }
 
   private add(rows: Array<{ id: number; companyId: number; sendAt: Date }>): Promise<unknown> {

@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import type { AddressBookEntry, ConnectionProviderKind, ConnectionStatus, NumberCheckResult, SandboxInboundRequest, WaAckEntry, WaInboundMessage } from '@wa/contracts';
+import type {
+  AddressBookEntry,
+  ConnectionProviderKind,
+  ConnectionStatus,
+  NumberCheckResult,
+  SandboxInboundRequest,
+  WaAckEntry,
+  WaInboundMessage,
+} from '@wa/contracts';
 import type { ChatAddress } from './chat-address.js';
 
 /** What to do after the session's connection to WhatsApp closed. */
@@ -14,7 +22,8 @@ export type CloseAction =
   | 'retry';
 
 /** A change of the session's connection: a status to store (a QR code to show, pairing, connected with the phone's number) or its close. */
-export type ConnectionChange = { kind: 'status'; status: ConnectionStatus; qrcode: string; number?: string } | { kind: 'close'; action: CloseAction };
+export type ConnectionChange =
+  { kind: 'status'; status: ConnectionStatus; qrcode: string; number?: string } | { kind: 'close'; action: CloseAction };
 
 /** A received file, fetched only when asked (`open`: rejects when WhatsApp will not give it). */
 export interface ReceivedFile {

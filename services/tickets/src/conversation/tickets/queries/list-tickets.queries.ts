@@ -63,7 +63,9 @@ export function listTicketsQuery(caller: Caller, f: ListTicketsFilter): { sql: s
   if (f.users && f.users.length > 0 && caller.isAdmin) where.push(`t."userId" = ANY(${p(f.users)}::int[])`);
   if (f.tags && f.tags.length > 0) {
     const tags = [...new Set(f.tags)];
-    where.push(`t.id IN (SELECT tt."ticketId" FROM tickets.ticket_tags tt WHERE tt."tagId" = ANY(${p(tags)}::int[]) GROUP BY tt."ticketId" HAVING count(*) = ${p(tags.length)})`);
+    where.push(
+      `t.id IN (SELECT tt."ticketId" FROM tickets.ticket_tags tt WHERE tt."tagId" = ANY(${p(tags)}::int[]) GROUP BY tt."ticketId" HAVING count(*) = ${p(tags.length)})`,
+    );
   }
   if (f.withUnreadMessages) where.push(`t."unreadMessages" > 0`);
   if (f.date) where.push(`t."createdAt" >= ${p(f.date)}::date AND t."createdAt" < ${p(f.date)}::date + 1`);

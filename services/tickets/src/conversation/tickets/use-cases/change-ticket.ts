@@ -38,7 +38,8 @@ export class ChangeTicket {
    * rating request with userRating, else the completion text) and the ticket's announcement.
    */
   async apply(caller: Caller, row: TicketRow, { patch, effects }: TicketTransition): Promise<void> {
-    const enabled = async (effect: TicketEffect, setting: string) => effects.includes(effect) && (await this.readModels.setting(caller.companyId, setting)) === 'enabled';
+    const enabled = async (effect: TicketEffect, setting: string) =>
+      effects.includes(effect) && (await this.readModels.setting(caller.companyId, setting)) === 'enabled';
     const wantsGreeting = await enabled('greeting', 'sendGreetingAccepted');
     const wantsNotice = await enabled('transfer-notice', 'sendMsgTransfTicket');
     const closing = effects.includes('farewell');

@@ -10,7 +10,12 @@ const closed: TicketState = { status: 'closed', userId: 7, queueId: 3, whatsappI
 
 describe('ticketTransition (spec 01 §4)', () => {
   it('accept: the caller takes a waiting ticket, the bot stops, and the customer is greeted', () => {
-    expect(ticketTransition(waiting, { status: 'open' }, agent)).toEqual({ kind: 'accept', patch: { status: 'open', chatbot: false, userId: 7 }, effects: ['greeting'], checks: {} });
+    expect(ticketTransition(waiting, { status: 'open' }, agent)).toEqual({
+      kind: 'accept',
+      patch: { status: 'open', chatbot: false, userId: 7 },
+      effects: ['greeting'],
+      checks: {},
+    });
   });
 
   it('accept for another agent (the transfer dialog): no greeting; moved to another queue, the customer is told', () => {
@@ -27,15 +32,26 @@ describe('ticketTransition (spec 01 §4)', () => {
   });
 
   it('reopen: a closed ticket is the caller’s again, without a greeting', () => {
-    expect(ticketTransition(closed, { status: 'open' }, other)).toMatchObject({ kind: 'reopen', patch: { status: 'open', userId: 8 }, effects: [] });
+    expect(ticketTransition(closed, { status: 'open' }, other)).toMatchObject({
+      kind: 'reopen',
+      patch: { status: 'open', userId: 8 },
+      effects: [],
+    });
   });
 
   it('an open ticket held by another is taken by an admin only', () => {
-    expect(() => ticketTransition(held, { status: 'open', userId: 8 }, other)).toThrow(expect.objectContaining({ code: 'ERR_NO_PERMISSION' }));
+    expect(() => ticketTransition(held, { status: 'open', userId: 8 }, other)).toThrow(
+      expect.objectContaining({ code: 'ERR_NO_PERMISSION' }),
+    );
   });
 
   it('return: back to the queue with no holder, by its holder or an admin', () => {
-    expect(ticketTransition(held, { status: 'pending' }, agent)).toEqual({ kind: 'return', patch: { status: 'pending', userId: null }, effects: [], checks: {} });
+    expect(ticketTransition(held, { status: 'pending' }, agent)).toEqual({
+      kind: 'return',
+      patch: { status: 'pending', userId: null },
+      effects: [],
+      checks: {},
+    });
     expect(ticketTransition(held, { status: 'pending', queueId: 5 }, admin).effects).toEqual(['transfer-notice']);
     expect(() => ticketTransition(held, { status: 'pending' }, other)).toThrow(expect.objectContaining({ code: 'ERR_NO_PERMISSION' }));
   });
@@ -52,13 +68,28 @@ describe('ticketTransition (spec 01 §4)', () => {
   });
 
   it('transfer: another agent, queue or connection; a waiting ticket’s queue and connection by anyone', () => {
-    expect(ticketTransition(held, { userId: 9 }, agent)).toEqual({ kind: 'transfer', patch: { userId: 9 }, effects: ['transfer-notice'], checks: {} });
-    expect(ticketTransition(waiting, { queueId: 4, whatsappId: 11 }, other)).toEqual({ kind: 'transfer', patch: { queueId: 4, whatsappId: 11 }, effects: ['transfer-notice'], checks: { queueId: 4, whatsappId: 11 } });
+    expect(ticketTransition(held, { userId: 9 }, agent)).toEqual({
+      kind: 'transfer',
+      patch: { userId: 9 },
+      effects: ['transfer-notice'],
+      checks: {},
+    });
+    expect(ticketTransition(waiting, { queueId: 4, whatsappId: 11 }, other)).toEqual({
+      kind: 'transfer',
+      patch: { queueId: 4, whatsappId: 11 },
+      effects: ['transfer-notice'],
+      checks: { queueId: 4, whatsappId: 11 },
+    });
     expect(() => ticketTransition(held, { queueId: 4 }, other)).toThrow(expect.objectContaining({ code: 'ERR_NO_PERMISSION' }));
     expect(() => ticketTransition(held, { userId: 9 }, other)).toThrow(expect.objectContaining({ code: 'ERR_NO_PERMISSION' }));
   });
 
   it('what is already so changes nothing', () => {
-    expect(ticketTransition(held, { status: 'open', userId: 7, queueId: 3, whatsappId: 10 }, agent)).toEqual({ kind: 'edit', patch: {}, effects: [], checks: {} });
+    expect(ticketTransition(held, { status: 'open', userId: 7, queueId: 3, whatsappId: 10 }, agent)).toEqual({
+      kind: 'edit',
+      patch: {},
+      effects: [],
+      checks: {},
+    });
   });
 });

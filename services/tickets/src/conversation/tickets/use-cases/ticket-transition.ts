@@ -132,7 +132,10 @@ export function ticketTransition(row: TicketState, change: TicketChange, caller:
   // (or hands it to another queue's waiting list)
   const handedOver = patch.status === 'open' && row.status === 'pending' && patch.userId !== caller.id;
   const transferred =
-    !row.isGroup && (patch.status === undefined ? patch.queueId !== undefined || patch.userId !== undefined : (patch.status === 'pending' || handedOver) && patch.queueId !== undefined);
+    !row.isGroup &&
+    (patch.status === undefined
+      ? patch.queueId !== undefined || patch.userId !== undefined
+      : (patch.status === 'pending' || handedOver) && patch.queueId !== undefined);
   if (transferred) effects.push('transfer-notice');
   if (patch.status === 'closed' && row.status !== 'closed' && !row.isGroup) effects.push('farewell');
   return { kind, patch, effects, checks };

@@ -5,8 +5,12 @@ const base = { fromQueueId: 1, toQueueId: 1, fromUserId: 7, toUserId: 7, queueNa
 
 describe('transferNotice (sendMsgTransfTicket)', () => {
   it('tells the customer of another department, another agent, or both', () => {
-    expect(transferNotice({ ...base, toQueueId: 2 })).toBe('*Mensagem automática*:\nVocê foi transferido para o departamento *Vendas*\naguarde, já vamos te atender!');
-    expect(transferNotice({ ...base, toUserId: 8 })).toBe('*Mensagem automática*:\nFoi transferido para o atendente *Bruno*\naguarde, já vamos te atender!');
+    expect(transferNotice({ ...base, toQueueId: 2 })).toBe(
+      '*Mensagem automática*:\nVocê foi transferido para o departamento *Vendas*\naguarde, já vamos te atender!',
+    );
+    expect(transferNotice({ ...base, toUserId: 8 })).toBe(
+      '*Mensagem automática*:\nFoi transferido para o atendente *Bruno*\naguarde, já vamos te atender!',
+    );
     expect(transferNotice({ ...base, toQueueId: 2, toUserId: 8 })).toBe(
       '*Mensagem automática*:\nVocê foi transferido para o departamento *Vendas* e contará com a presença de *Bruno*\naguarde, já vamos te atender!',
     );

@@ -19,7 +19,8 @@ const WAIT = '\naguarde, já vamos te atender!';
 export function transferNotice(c: TransferChange): string | null {
   const queueMoved = c.toQueueId !== null && c.toQueueId !== c.fromQueueId && Boolean(c.queueName);
   const userMoved = c.toUserId !== null && c.fromUserId !== null && c.toUserId !== c.fromUserId && Boolean(c.userName);
-  if (queueMoved && userMoved) return `${AUTO}Você foi transferido para o departamento *${c.queueName}* e contará com a presença de *${c.userName}*${WAIT}`;
+  if (queueMoved && userMoved)
+    return `${AUTO}Você foi transferido para o departamento *${c.queueName}* e contará com a presença de *${c.userName}*${WAIT}`;
   if (queueMoved) return `${AUTO}Você foi transferido para o departamento *${c.queueName}*${WAIT}`;
   if (userMoved) return `${AUTO}Foi transferido para o atendente *${c.userName}*${WAIT}`;
   return null;

@@ -19,7 +19,10 @@ export class AuthStateRepository {
   /** Rows still in clear (stored before sealing), `limit` at most. */
   async inClear(limit: number): Promise<StoredStateRow[]> {
     return rowsOf<StoredStateRow>(
-      await this.db.query(`SELECT "connectionId", category, id, value FROM whatsapp.session_state WHERE value NOT LIKE 'enc:v1:%' LIMIT $1`, [limit]),
+      await this.db.query(
+        `SELECT "connectionId", category, id, value FROM whatsapp.session_state WHERE value NOT LIKE 'enc:v1:%' LIMIT $1`,
+        [limit],
+      ),
     );
   }
 
@@ -36,12 +39,19 @@ export class AuthStateRepository {
   /** The stored values of a connection's keys of one category, by id. */
   async read(connectionId: number, category: string, ids: string[]): Promise<Array<{ id: string; value: string }>> {
     return rowsOf<{ id: string; value: string }>(
-      await this.db.query(`SELECT id, value FROM whatsapp.session_state WHERE "connectionId" = $1 AND category = $2 AND id = ANY($3::text[])`, [connectionId, category, ids]),
+      await this.db.query(
+        `SELECT id, value FROM whatsapp.session_state WHERE "connectionId" = $1 AND category = $2 AND id = ANY($3::text[])`,
+        [connectionId, category, ids],
+      ),
     );
   }
 
   /** Writes and deletes a connection's keys in one transaction. */
-  async apply(connectionId: number, puts: Array<{ category: string; id: string; value: string }>, dels: Array<{ category: string; id: string }>): Promise<void> {
+  async apply(
+    connectionId: number,
+    puts: Array<{ category: string; id: string; value: string }>,
+    dels: Array<{ category: string; id: string }>,
+  ): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (puts.length > 0) {
         await tx.query(

@@ -104,7 +104,15 @@ export class BaileysProvider implements SessionProvider {
       const acks = toAcks(updates, this.ctx).map(({ ack }) => ({ waMessageId: ack.waMessageId, ack: ack.ack }));
       if (acks.length > 0) this.forward('acks', acks, 3);
     });
-    const keep = (list: Array<{ id?: string | null; phoneNumber?: string | null; name?: string | null; notify?: string | null; verifiedName?: string | null }>) => {
+    const keep = (
+      list: Array<{
+        id?: string | null;
+        phoneNumber?: string | null;
+        name?: string | null;
+        notify?: string | null;
+        verifiedName?: string | null;
+      }>,
+    ) => {
       for (const c of list) {
         const jid = c.phoneNumber ?? c.id ?? '';
         const m = /^(\d{8,15})(?::\d+)?@s\.whatsapp\.net$/.exec(jid);

@@ -38,10 +38,18 @@ describe('toInboundMessage', () => {
     const m = wa({
       key: { remoteJid: '5511999990002@s.whatsapp.net', fromMe: false, id: 'ABC' },
       messageTimestamp: 1_700_000_123,
-      message: { extendedTextMessage: { text: 'sim, pode ser', contextInfo: { stanzaId: 'QUOTED1', participant: '5511888887777@s.whatsapp.net' } } },
+      message: {
+        extendedTextMessage: { text: 'sim, pode ser', contextInfo: { stanzaId: 'QUOTED1', participant: '5511888887777@s.whatsapp.net' } },
+      },
     });
     expect(typeof m.messageTimestamp).toBe('object'); // protobuf's uint64: a Long
-    expect(toInboundMessage(m, ctx)).toMatchObject({ body: 'sim, pode ser', mediaType: 'chat', quotedWaMessageId: 'QUOTED1', timestamp: 1_700_000_123_000, fromName: '' });
+    expect(toInboundMessage(m, ctx)).toMatchObject({
+      body: 'sim, pode ser',
+      mediaType: 'chat',
+      quotedWaMessageId: 'QUOTED1',
+      timestamp: 1_700_000_123_000,
+      fromName: '',
+    });
   });
 
   it('maps a group message to the group id', () => {
@@ -62,7 +70,10 @@ describe('toInboundMessage', () => {
   });
 
   it('keeps messages typed on the phone itself as fromMe, for the contact they went to', () => {
-    const m = wa({ key: { remoteJid: '5511999990006@s.whatsapp.net', fromMe: true, id: 'ME1' }, message: { conversation: 'enviado do celular' } });
+    const m = wa({
+      key: { remoteJid: '5511999990006@s.whatsapp.net', fromMe: true, id: 'ME1' },
+      message: { conversation: 'enviado do celular' },
+    });
     expect(toInboundMessage(m, ctx)).toMatchObject({ fromMe: true, from: '5511999990006', body: 'enviado do celular' });
   });
 
@@ -72,20 +83,35 @@ describe('toInboundMessage', () => {
       message: { ephemeralMessage: { message: { imageMessage: { caption: 'foto do produto', mimetype: 'image/jpeg' } } } },
     });
     expect(toInboundMessage(m, ctx)).toMatchObject({ mediaType: 'image', body: 'foto do produto' });
-    const loc = wa({ key: { remoteJid: '5511999990007@s.whatsapp.net', id: 'E2' }, message: { locationMessage: { degreesLatitude: -23.5, degreesLongitude: -46.6 } } });
+    const loc = wa({
+      key: { remoteJid: '5511999990007@s.whatsapp.net', id: 'E2' },
+      message: { locationMessage: { degreesLatitude: -23.5, degreesLongitude: -46.6 } },
+    });
     expect(toInboundMessage(loc, ctx)).toMatchObject({ mediaType: 'locationMessage', body: '-23.5,-46.6' });
-    const audio = wa({ key: { remoteJid: '5511999990007@s.whatsapp.net', id: 'E3' }, message: { audioMessage: { seconds: 3, ptt: true } } });
+    const audio = wa({
+      key: { remoteJid: '5511999990007@s.whatsapp.net', id: 'E3' },
+      message: { audioMessage: { seconds: 3, ptt: true } },
+    });
     expect(toInboundMessage(audio, ctx)).toMatchObject({ mediaType: 'audio', body: '' });
   });
 
   it('ignores status updates, broadcasts, newsletters, stubs, reactions, protocol messages and empty texts', () => {
     const ignored = [
-      wa({ key: { remoteJid: 'status@broadcast', id: 'S1', participant: '5511999990008@s.whatsapp.net' }, message: { conversation: 'meu status' } }),
+      wa({
+        key: { remoteJid: 'status@broadcast', id: 'S1', participant: '5511999990008@s.whatsapp.net' },
+        message: { conversation: 'meu status' },
+      }),
       wa({ key: { remoteJid: '1234567890@broadcast', id: 'B1' }, message: { conversation: 'lista' } }),
       wa({ key: { remoteJid: '120363000000000000@newsletter', id: 'N1' }, message: { conversation: 'canal' } }),
-      wa({ key: { remoteJid: '120363025246125486@g.us', id: 'ST1' }, messageStubType: proto.WebMessageInfo.StubType.GROUP_PARTICIPANT_ADD }),
+      wa({
+        key: { remoteJid: '120363025246125486@g.us', id: 'ST1' },
+        messageStubType: proto.WebMessageInfo.StubType.GROUP_PARTICIPANT_ADD,
+      }),
       wa({ key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'R1' }, message: { reactionMessage: { text: '👍', key: { id: 'X' } } } }),
-      wa({ key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'P1' }, message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } } }),
+      wa({
+        key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'P1' },
+        message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } },
+      }),
       wa({ key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'T1' }, message: { conversation: '' } }),
       wa({ key: { remoteJid: '5511999990009@s.whatsapp.net' }, message: { conversation: 'sem id' } }),
     ];
@@ -96,11 +122,26 @@ describe('toInboundMessage', () => {
 describe('toAcks', () => {
   it('turns status changes of our messages into acks, and ignores the rest', () => {
     const updates: WAMessageUpdate[] = [
-      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' }, update: { status: proto.WebMessageInfo.Status.SERVER_ACK } },
-      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } },
-      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' }, update: { status: proto.WebMessageInfo.Status.READ } },
-      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: false, id: 'IN1' }, update: { status: proto.WebMessageInfo.Status.READ } },
-      { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT2' }, update: { status: proto.WebMessageInfo.Status.ERROR } },
+      {
+        key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' },
+        update: { status: proto.WebMessageInfo.Status.SERVER_ACK },
+      },
+      {
+        key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' },
+        update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK },
+      },
+      {
+        key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT1' },
+        update: { status: proto.WebMessageInfo.Status.READ },
+      },
+      {
+        key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: false, id: 'IN1' },
+        update: { status: proto.WebMessageInfo.Status.READ },
+      },
+      {
+        key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT2' },
+        update: { status: proto.WebMessageInfo.Status.ERROR },
+      },
       { key: { remoteJid: '5511999990001@s.whatsapp.net', fromMe: true, id: 'OUT3' }, update: { starred: true } },
     ];
     expect(toAcks(updates, ctx, 1000)).toEqual([
@@ -163,9 +204,16 @@ describe('mediaOf: the type a received file is kept as (the sender declares it; 
   });
 
   it('keeps a document as its declared type unless a browser would run it', () => {
-    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'application/pdf', fileName: 'a.pdf' } }))).toEqual({ mimetype: 'application/pdf', fileName: 'a.pdf' });
-    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'text/html', fileName: 'x.html' } }))?.mimetype).toBe('application/octet-stream');
-    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'image/svg+xml', fileName: 'x.svg' } }))?.mimetype).toBe('application/octet-stream');
+    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'application/pdf', fileName: 'a.pdf' } }))).toEqual({
+      mimetype: 'application/pdf',
+      fileName: 'a.pdf',
+    });
+    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'text/html', fileName: 'x.html' } }))?.mimetype).toBe(
+      'application/octet-stream',
+    );
+    expect(mediaOf(msg({ documentMessage: { url: 'u', mimetype: 'image/svg+xml', fileName: 'x.svg' } }))?.mimetype).toBe(
+      'application/octet-stream',
+    );
     expect(mediaOf(msg({ documentMessage: { url: 'u', fileName: 'x' } }))?.mimetype).toBe('application/octet-stream');
     expect(mediaOf(msg({ conversation: 'oi' }))).toBeNull();
   });

@@ -52,7 +52,10 @@ export class AuthStateStore implements OnApplicationBootstrap {
       const rows = await this.rows.inClear(SEAL_BATCH);
       if (rows.length === 0) break;
       // only a row still in clear is replaced (a session writing meanwhile wins)
-      await this.rows.replaceIfUnchanged(rows, rows.map((r) => this.box.seal(r.value)));
+      await this.rows.replaceIfUnchanged(
+        rows,
+        rows.map((r) => this.box.seal(r.value)),
+      );
       sealed += rows.length;
       if (rows.length < SEAL_BATCH) break;
     }
@@ -62,7 +65,8 @@ export class AuthStateStore implements OnApplicationBootstrap {
   /** The stored JSON of a row (null when it cannot be opened with this key: the key changed). */
   private opened(stored: string): string | null {
     const plain = this.box.open(stored);
-    if (plain === null) this.log.error('a session key cannot be opened with CONNECTION_TOKEN_KEY (was the key changed?); the session will pair again');
+    if (plain === null)
+      this.log.error('a session key cannot be opened with CONNECTION_TOKEN_KEY (was the key changed?); the session will pair again');
     return plain;
   }
 

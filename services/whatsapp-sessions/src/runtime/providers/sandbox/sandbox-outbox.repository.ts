@@ -71,7 +71,15 @@ export class SandboxOutboxRepository {
         LIMIT $3 OFFSET $4`,
       [connectionId, companyId, OUTBOX_PAGE_SIZE + 1, (pageNumber - 1) * OUTBOX_PAGE_SIZE],
     );
-    const rows = rowsOf<{ waMessageId: string; to: string; body: string; sentAt: Date; ack: number; media: SandboxOutboxItem['media']; kind: SandboxOutboxItem['kind'] }>(raw);
+    const rows = rowsOf<{
+      waMessageId: string;
+      to: string;
+      body: string;
+      sentAt: Date;
+      ack: number;
+      media: SandboxOutboxItem['media'];
+      kind: SandboxOutboxItem['kind'];
+    }>(raw);
     return {
       items: rows.slice(0, OUTBOX_PAGE_SIZE).map((r) => ({
         waMessageId: r.waMessageId,

@@ -97,7 +97,10 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     // the moment the phone was asked to send (what pacing is about), not when its record was written
     const sentAt = new Date();
     // a file goes over the wire as its bytes: what the phone received is recorded by size and digest
-    const media = 'media' in content ? { mimetype: content.media.mimetype, fileName: content.media.fileName, ...(await digest(content.media.stream)) } : null;
+    const media =
+      'media' in content
+        ? { mimetype: content.media.mimetype, fileName: content.media.fileName, ...(await digest(content.media.stream)) }
+        : null;
     await this.outbox.record({
       connectionId: this.ctx.connectionId,
       companyId: this.ctx.companyId,
@@ -124,7 +127,14 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     if (!this.open) throw new ProviderClosedError(this.kind);
     // as WhatsApp: only one's own messages can be changed
     if (!message.fromMe || !message.id) throw new Error(`sandbox: only messages sent from this phone can be changed (${kind})`);
-    await this.outbox.record({ connectionId: this.ctx.connectionId, companyId: this.ctx.companyId, waMessageId: message.id, to: to.id, body, kind });
+    await this.outbox.record({
+      connectionId: this.ctx.connectionId,
+      companyId: this.ctx.companyId,
+      waMessageId: message.id,
+      to: to.id,
+      body,
+      kind,
+    });
   }
 
   /** A received file: where the sandbox's WhatsApp keeps it (the media storage, under its key). */
@@ -197,10 +207,17 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
  * or else a document), the caption as the body (a document without one: its name; an audio has none), the type it
  * is kept as (safeInboundType) and, for a document, its name.
  */
-function mediaContent(media: SandboxInboundMedia, caption: string): { mediaType: MediaType; body: string; file: Omit<ReceivedFile, 'open'> & { key: string } } {
+function mediaContent(
+  media: SandboxInboundMedia,
+  caption: string,
+): { mediaType: MediaType; body: string; file: Omit<ReceivedFile, 'open'> & { key: string } } {
   const family = media.mimetype.split('/')[0];
   const kind = family === 'image' || family === 'video' || family === 'audio' ? family : 'document';
-  const file = { key: media.key, mimetype: safeInboundType(kind, media.mimetype), fileName: kind === 'document' ? (media.fileName ?? null) : null };
+  const file = {
+    key: media.key,
+    mimetype: safeInboundType(kind, media.mimetype),
+    fileName: kind === 'document' ? (media.fileName ?? null) : null,
+  };
   if (kind === 'audio') return { mediaType: 'audio', body: '', file };
   if (kind === 'document') return { mediaType: 'application', body: caption || (media.fileName ?? ''), file };
   return { mediaType: kind, body: caption || '', file };
