@@ -1,14 +1,5 @@
-import type { LoginRequest, LoginResponse, SettingDto, UserDto } from '@wa/contracts';
+import type { LoginRequest, LoginResponse, SettingDto, SignupRequest, UserDto } from '@wa/contracts';
 import { api } from './api';
-
-/** `POST /auth/signup` (spec 01 §2 /signup): the company's name (also its admin's), email, password, phone, plan. */
-export interface SignupRequest {
-  name: string;
-  email: string;
-  password: string;
-  phone?: string;
-  planId: number;
-}
 
 export interface SignupResponse {
   companyId: number;

@@ -1,4 +1,11 @@
-import type { AnnouncementDto, AnnouncementEvent, AnnouncementsPage, UserDto } from '@wa/contracts';
+import type {
+  AnnouncementDto,
+  AnnouncementEvent,
+  AnnouncementsPage,
+  CreateAnnouncementRequest,
+  UpdateAnnouncementRequest,
+  UserDto,
+} from '@wa/contracts';
 
 /** spec 02 "Announcement": 1 high, 2 medium, 3 low. */
 export type AnnouncementPriority = AnnouncementDto['priority'];
@@ -37,13 +44,8 @@ export interface AnnouncementFormValues {
   status: boolean;
 }
 
-/** What `POST /announcements` takes (`PUT /announcements/{id}` takes any part of it). */
-export interface AnnouncementBody {
-  title: string;
-  text: string;
-  priority: AnnouncementPriority;
-  status: boolean;
-}
+/** What the announcement form sends to `POST /announcements`: every field of `CreateAnnouncementRequest` (`PUT` takes any part of it). */
+export type AnnouncementBody = Required<CreateAnnouncementRequest>;
 
 /** Texts under `announcements.validation`: 'Obrigatório', and the image type. */
 export type AnnouncementProblem = 'required';
@@ -53,7 +55,12 @@ export interface AnnouncementErrors {
 }
 
 export function announcementFormOf(a: AnnouncementDto | null): AnnouncementFormValues {
-  return { title: a?.title ?? '', text: a?.text ?? '', priority: a ? asPriority(a.priority) : DEFAULT_PRIORITY, status: a ? a.status : DEFAULT_STATUS };
+  return {
+    title: a?.title ?? '',
+    text: a?.text ?? '',
+    priority: a ? asPriority(a.priority) : DEFAULT_PRIORITY,
+    status: a ? a.status : DEFAULT_STATUS,
+  };
 }
 
 /** spec 02: title and text required ('Obrigatório'). */
@@ -72,9 +79,9 @@ export function announcementPayload(v: AnnouncementFormValues): AnnouncementBody
 }
 
 /** What an edit changed (the `PUT /announcements/{id}` body). */
-export function changedAnnouncementFields(saved: AnnouncementDto, body: AnnouncementBody): Partial<AnnouncementBody> {
+export function changedAnnouncementFields(saved: AnnouncementDto, body: AnnouncementBody): UpdateAnnouncementRequest {
   const before = announcementPayload(announcementFormOf(saved));
-  const out: Partial<AnnouncementBody> = {};
+  const out: UpdateAnnouncementRequest = {};
   for (const key of Object.keys(body) as (keyof AnnouncementBody)[]) {
     if (body[key] !== before[key]) (out as Record<string, unknown>)[key] = body[key];
   }
@@ -140,11 +147,17 @@ export interface AnnouncementListContext {
  * replaced in place, or leaves it when the user may no longer see it (inactive, not a super user); a new one
  * the user may see goes on top of the unsearched list. The count follows.
  */
-export function applyAnnouncementEvent(pages: AnnouncementsPage[], event: AnnouncementEvent, ctx: AnnouncementListContext): AnnouncementsPage[] {
+export function applyAnnouncementEvent(
+  pages: AnnouncementsPage[],
+  event: AnnouncementEvent,
+  ctx: AnnouncementListContext,
+): AnnouncementsPage[] {
   if (pages.length === 0) return pages;
   const id = event.action === 'delete' ? event.announcementId : event.announcement.id;
   const present = pages.some((p) => (p.records ?? []).some((a) => a.id === id));
-  const withCount = (delta: number) => (p: AnnouncementsPage): AnnouncementsPage => ({ ...p, count: Math.max(0, (p.count ?? 0) + delta) });
+  const withCount =
+    (delta: number) =>
+    (p: AnnouncementsPage): AnnouncementsPage => ({ ...p, count: Math.max(0, (p.count ?? 0) + delta) });
 
   if (event.action === 'delete') {
     if (!present) return pages;

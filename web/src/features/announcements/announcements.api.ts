@@ -1,8 +1,14 @@
-import type { AnnouncementDto, AnnouncementEvent, AnnouncementsPage } from '@wa/contracts';
+import type {
+  AnnouncementDto,
+  AnnouncementEvent,
+  AnnouncementsPage,
+  CreateAnnouncementRequest,
+  UpdateAnnouncementRequest,
+} from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
-import { applyAnnouncementEvent, type AnnouncementBody } from './announcement-rules';
+import { applyAnnouncementEvent } from './announcement-rules';
 
 const LIST = { type: 'Announcement', id: 'LIST' } as const;
 
@@ -30,7 +36,10 @@ export const announcementsApi = api.enhanceEndpoints({ addTagTypes: ['Announceme
         initialPageParam: 1,
         getNextPageParam: (last, _all, lastParam) => (last.hasMore ? lastParam + 1 : undefined),
       },
-      query: ({ queryArg, pageParam }) => ({ url: '/announcements', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
+      query: ({ queryArg, pageParam }) => ({
+        url: '/announcements',
+        params: { searchParam: queryArg || undefined, pageNumber: pageParam },
+      }),
       providesTags: [LIST],
     }),
     getAnnouncement: build.query<AnnouncementDto, number>({
@@ -38,12 +47,12 @@ export const announcementsApi = api.enhanceEndpoints({ addTagTypes: ['Announceme
       providesTags: (_r, _e, id) => [{ type: 'Announcement', id }],
     }),
     /** 400 ERR_VALIDATION {details:[{field, messages}]} */
-    createAnnouncement: build.mutation<AnnouncementDto, AnnouncementBody>({
+    createAnnouncement: build.mutation<AnnouncementDto, CreateAnnouncementRequest>({
       query: (body) => ({ url: '/announcements', method: 'POST', body }),
       invalidatesTags: invalidatesListOnSuccess,
     }),
     /** only the fields that changed */
-    updateAnnouncement: build.mutation<AnnouncementDto, { id: number } & Partial<AnnouncementBody>>({
+    updateAnnouncement: build.mutation<AnnouncementDto, { id: number } & UpdateAnnouncementRequest>({
       query: ({ id, ...body }) => ({ url: `/announcements/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, error, { id }) => (error ? [] : [LIST, { type: 'Announcement', id }]),
     }),
@@ -90,6 +99,7 @@ export function syncAnnouncementEvent(event: AnnouncementEvent, state: RootState
       }),
     );
   }
-  if (event.action === 'update') dispatch(announcementsApi.util.updateQueryData('getAnnouncement', event.announcement.id, () => event.announcement));
+  if (event.action === 'update')
+    dispatch(announcementsApi.util.updateQueryData('getAnnouncement', event.announcement.id, () => event.announcement));
   dispatch(announcementsApi.util.invalidateTags([LIST]));
 }

@@ -1,5 +1,6 @@
 import { store } from '../../app/store';
-import { authApi, type SignupRequest, type SignupResponse } from '../../app/auth.api';
+import type { SignupRequest } from '@wa/contracts';
+import { authApi, type SignupResponse } from '../../app/auth.api';
 
 /**
  * The public account calls (sign-up, password reset) through the API slice. Loaded by their pages on the

@@ -1,7 +1,6 @@
-import { PASSWORD_MAX_LENGTH, type PublicPlanDto } from '@wa/contracts';
+import { PASSWORD_MAX_LENGTH, type PublicPlanDto, type SignupRequest } from '@wa/contracts';
 import { errorCode, errorText } from '../../app/errors';
 import { ACCOUNT_PASSWORD_MIN, serverFieldErrors } from '../../components/form-rules';
-import type { SignupRequest } from '../../app/auth.api';
 
 /** What is wrong with a field; the texts are under `validation` (Too Short!, Too Long!, Required, Invalid email). */
 export type FieldProblem = 'required' | 'tooShort' | 'tooLong' | 'invalidEmail';

@@ -1,19 +1,5 @@
-import type { ConnectionProviderKind, WhatsappDto } from '@wa/contracts';
+import type { CreateConnectionRequest, UpdateConnectionRequest, WhatsappDto } from '@wa/contracts';
 import { api } from '../../app/api';
-import type { ConnectionChatbotFields } from './connection-chatbot';
-
-export interface ConnectionForm {
-  name: string;
-  isDefault: boolean;
-  greetingMessage: string;
-  queueIds: number[];
-  channel: ConnectionProviderKind;
-  /** the public messages API's token of this connection (null: none) */
-  token?: string | null;
-}
-
-/** What the connection dialog sends: the form above and the connection's chatbot settings (connection-chatbot.ts). */
-export type ConnectionRequest = ConnectionForm & Partial<ConnectionChatbotFields>;
 
 /** Replaces a connection in the list (or adds it), keeping the list's order. */
 export function upsertConnection(list: WhatsappDto[], w: WhatsappDto): WhatsappDto[] {
@@ -28,14 +14,14 @@ export const connectionsApi = api.injectEndpoints({
       query: () => ({ url: '/whatsapp', params: { session: 0 } }),
       providesTags: ['Whatsapp'],
     }),
-    createWhatsapp: build.mutation<WhatsappDto, ConnectionRequest>({
+    createWhatsapp: build.mutation<WhatsappDto, CreateConnectionRequest>({
       query: (body) => ({ url: '/whatsapp', method: 'POST', body }),
       async onQueryStarted(_a, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (data) dispatch(connectionsApi.util.updateQueryData('listWhatsapps', undefined, (d) => upsertConnection(d, data)));
       },
     }),
-    updateWhatsapp: build.mutation<WhatsappDto, { id: number } & Partial<ConnectionRequest>>({
+    updateWhatsapp: build.mutation<WhatsappDto, { id: number } & UpdateConnectionRequest>({
       query: ({ id, ...body }) => ({ url: `/whatsapp/${id}`, method: 'PUT', body }),
       async onQueryStarted(_a, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
@@ -51,9 +37,18 @@ export const connectionsApi = api.injectEndpoints({
     }),
     /** POST start ("try again"), PUT a new QR code, DELETE disconnect. */
     sessionAction: build.mutation<unknown, { id: number; action: 'start' | 'newQr' | 'disconnect' }>({
-      query: ({ id, action }) => ({ url: `/whatsappsession/${id}`, method: action === 'start' ? 'POST' : action === 'newQr' ? 'PUT' : 'DELETE' }),
+      query: ({ id, action }) => ({
+        url: `/whatsappsession/${id}`,
+        method: action === 'start' ? 'POST' : action === 'newQr' ? 'PUT' : 'DELETE',
+      }),
     }),
   }),
 });
 
-export const { useListWhatsappsQuery, useCreateWhatsappMutation, useUpdateWhatsappMutation, useDeleteWhatsappMutation, useSessionActionMutation } = connectionsApi;
+export const {
+  useListWhatsappsQuery,
+  useCreateWhatsappMutation,
+  useUpdateWhatsappMutation,
+  useDeleteWhatsappMutation,
+  useSessionActionMutation,
+} = connectionsApi;

@@ -1,15 +1,17 @@
-import type { ContactCreated, ContactDto, ContactsImportReport, ContactsPage, TicketDto } from '@wa/contracts';
+import type {
+  ContactCreated,
+  ContactDto,
+  ContactsImportReport,
+  ContactsPage,
+  CreateContactRequest,
+  CreateTicketRequest,
+  TicketDto,
+  UpdateContactRequest,
+} from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
 import { applyTicketToCaches } from '../tickets/tickets.api';
-
-export interface ContactForm {
-  name: string;
-  number: string;
-  email: string;
-  extraInfo: Array<{ name: string; value: string }>;
-}
 
 export type ContactPages = { pages: ContactsPage[]; pageParams: number[] };
 
@@ -61,7 +63,9 @@ export function changeContactLists(state: RootState, dispatch: Dispatch, change:
     const args = entry.originalArgs as ContactListArgs;
     dispatch(
       contactsApi.util.updateQueryData('listContacts', args, (d) =>
-        'removed' in change ? removeContactPages(plain(d) as ContactPages, change.removed) : upsertContactPages(plain(d) as ContactPages, change.contact, isUnfilteredContactList(args)),
+        'removed' in change
+          ? removeContactPages(plain(d) as ContactPages, change.removed)
+          : upsertContactPages(plain(d) as ContactPages, change.contact, isUnfilteredContactList(args)),
       ),
     );
   }
@@ -77,7 +81,12 @@ export const contactsApi = api.injectEndpoints({
       },
       query: ({ queryArg, pageParam }) => ({
         url: '/contacts',
-        params: { searchParam: queryArg.search || undefined, dateStart: queryArg.dateStart || undefined, dateEnd: queryArg.dateEnd || undefined, pageNumber: pageParam },
+        params: {
+          searchParam: queryArg.search || undefined,
+          dateStart: queryArg.dateStart || undefined,
+          dateEnd: queryArg.dateEnd || undefined,
+          pageNumber: pageParam,
+        },
       }),
       providesTags: ['ContactList'],
     }),
@@ -91,14 +100,14 @@ export const contactsApi = api.injectEndpoints({
       query: (id) => `/contacts/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'ContactList', id }],
     }),
-    createContact: build.mutation<ContactCreated, ContactForm>({
+    createContact: build.mutation<ContactCreated, CreateContactRequest>({
       query: (body) => ({ url: '/contacts', method: 'POST', body }),
       async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (data && !data.alreadyExists) changeContactLists(getState() as RootState, dispatch, { contact: data });
       },
     }),
-    updateContact: build.mutation<ContactDto, { id: number } & Partial<ContactForm>>({
+    updateContact: build.mutation<ContactDto, { id: number } & UpdateContactRequest>({
       query: ({ id, ...body }) => ({ url: `/contacts/${id}`, method: 'PUT', body }),
       async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
@@ -125,7 +134,7 @@ export const contactsApi = api.injectEndpoints({
       invalidatesTags: ['ContactList'],
     }),
     /** opens a conversation with a contact (spec 01 §4: refused with the holder when someone holds one) */
-    createTicket: build.mutation<TicketDto, { contactId: number; queueId?: number | null; whatsappId?: number | null; userId?: number | null; status: 'open' | 'pending' }>({
+    createTicket: build.mutation<TicketDto, CreateTicketRequest & { status: 'open' | 'pending' }>({
       query: (body) => ({ url: '/tickets', method: 'POST', body }),
       async onQueryStarted(_a, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));

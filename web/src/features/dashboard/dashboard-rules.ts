@@ -1,4 +1,4 @@
-import type { DashboardAnswer, DashboardChart } from '@wa/contracts';
+import type { DashboardAnswer, DashboardChart, DashboardQuery as DashboardRequestQuery } from '@wa/contracts';
 
 /** spec 01 §2 "Dashboard": the filter is by date (from–to) or by period (the last N days). */
 export type FilterType = 'date' | 'period';
@@ -19,7 +19,7 @@ export interface DashboardFilter {
 }
 
 /** `GET /dashboard`'s query: the last N days, or from–to. */
-export type DashboardQuery = { days: number } | { date_from: string; date_to: string };
+export type DashboardQuery = Required<Pick<DashboardRequestQuery, 'days'>> | Required<Pick<DashboardRequestQuery, 'date_from' | 'date_to'>>;
 
 /** Why a filter is not sent: nothing given ("Parametrize o filtro", spec 01 §5, §8), or too long a range. */
 export type FilterProblem = 'empty' | 'tooLong';
@@ -119,7 +119,15 @@ export function formatMinutes(minutes: number | null | undefined): string {
 export type CounterKey = keyof DashboardAnswer['counters'];
 
 /** The cards in their order: the provider's two (spec 01 §6: super users only) first, then the company's five. */
-export const COUNTER_KEYS: readonly CounterKey[] = ['totalWhatsappSessions', 'totalCompanies', 'supportHappening', 'supportPending', 'supportFinished', 'avgSupportTime', 'avgWaitTime'];
+export const COUNTER_KEYS: readonly CounterKey[] = [
+  'totalWhatsappSessions',
+  'totalCompanies',
+  'supportHappening',
+  'supportPending',
+  'supportFinished',
+  'avgSupportTime',
+  'avgWaitTime',
+];
 
 const SUPER_ONLY: ReadonlySet<CounterKey> = new Set<CounterKey>(['totalWhatsappSessions', 'totalCompanies']);
 const TIMES: ReadonlySet<CounterKey> = new Set<CounterKey>(['avgSupportTime', 'avgWaitTime']);

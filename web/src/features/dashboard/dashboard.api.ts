@@ -1,11 +1,9 @@
-import type { DashboardAnswer, DashboardChart } from '@wa/contracts';
+import type { DashboardAnswer, DashboardChart, DashboardChartQuery } from '@wa/contracts';
 import { api } from '../../app/api';
 import type { DashboardQuery } from './dashboard-rules';
 
-export interface ChartQuery {
-  initialDate: string;
-  finalDate: string;
-}
+/** `GET /dashboard/ticketsUsers` and `/ticketsDay`: both days given (YYYY-MM-DD). */
+export type ChartQuery = Required<Pick<DashboardChartQuery, 'initialDate' | 'finalDate'>>;
 
 const dashboardApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -1,4 +1,4 @@
-import type { FileListDto, FileListOptionDto, FileListsPage, FilesChannelPayload } from '@wa/contracts';
+import type { CreateFileListRequest, FileListDto, FileListOptionDto, FileListsPage, FilesChannelPayload } from '@wa/contracts';
 
 /** spec 02 §5 "File list": the name has at least 3 characters ('nome muito curto'); the message is required. */
 export const FILE_LIST_NAME_MIN = 3;
@@ -32,12 +32,8 @@ export interface FileListErrors {
   options?: Record<string, FileListProblem>;
 }
 
-/** `POST /files` and `PUT /files/{id}`: the options listed replace the saved ones (with an id: kept, with its file). */
-export interface FileListBody {
-  name: string;
-  message: string;
-  options: Array<{ id?: number; name: string }>;
-}
+/** What the dialog sends to `POST /files` and `PUT /files/{id}`: the options listed replace the saved ones (with an id: kept, with its file). */
+export type FileListBody = CreateFileListRequest & Required<Pick<CreateFileListRequest, 'options'>>;
 
 /** What `POST /files/uploadList/{id}` carries: a file for each option (by the option's id). */
 export interface FileUpload {
@@ -128,7 +124,10 @@ export function pendingUploads(rows: FileOptionRow[]): FileUpload[] {
 /** The form once its files were uploaded: the rows show the saved files. */
 export function withUploadedFiles(v: FileListFormValues, saved: FileListDto): FileListFormValues {
   const byId = new Map(saved.options.map((o) => [o.id, o]));
-  return { ...v, options: v.options.map((r) => (r.id !== null && byId.has(r.id) ? { ...r, stored: byId.get(r.id)?.file ?? null, file: null } : r)) };
+  return {
+    ...v,
+    options: v.options.map((r) => (r.id !== null && byId.has(r.id) ? { ...r, stored: byId.get(r.id)?.file ?? null, file: null } : r)),
+  };
 }
 
 /** The type sent with a file: its MIME type, or a generic one (the server sniffs the file anyway). */
@@ -180,7 +179,8 @@ export function compareFileLists(a: Pick<FileListDto, 'id' | 'name'>, b: Pick<Fi
 }
 
 /** Whether a list belongs in the answer to a search (by name, any case). */
-export const matchesFileListSearch = (name: string, search: string): boolean => !search || name.toLowerCase().includes(search.toLowerCase());
+export const matchesFileListSearch = (name: string, search: string): boolean =>
+  !search || name.toLowerCase().includes(search.toLowerCase());
 
 export interface FileListPages {
   pages: FileListsPage[];
@@ -212,7 +212,11 @@ export function upsertFileListPages(data: FileListPages, fileList: FileListDto, 
     const before = all[at - 1];
     const after = all[at + 1];
     const inPlace = (!before || compareFileLists(before, fileList) < 0) && (!after || compareFileLists(fileList, after) < 0);
-    if (inPlace) return { ...data, pages: data.pages.map((p) => ({ ...p, files: (p.files ?? []).map((f) => (f.id === fileList.id ? fileList : f)) })) };
+    if (inPlace)
+      return {
+        ...data,
+        pages: data.pages.map((p) => ({ ...p, files: (p.files ?? []).map((f) => (f.id === fileList.id ? fileList : f)) })),
+      };
   }
   const pages = data.pages.map((p) => ({ ...p, files: (p.files ?? []).filter((f) => f.id !== fileList.id) }));
   const last = pages.length - 1;

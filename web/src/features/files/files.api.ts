@@ -1,8 +1,15 @@
-import type { FileListDto, FileListsPage, FilesChannelPayload } from '@wa/contracts';
+import type { CreateFileListRequest, FileListDto, FileListsPage, FilesChannelPayload, UpdateFileListRequest } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
-import { fileListEventChange, fileListUploadForm, removeFileListPages, upsertFileListPages, type FileListBody, type FileListPages, type FileUpload } from './file-list-rules';
+import {
+  fileListEventChange,
+  fileListUploadForm,
+  removeFileListPages,
+  upsertFileListPages,
+  type FileListPages,
+  type FileUpload,
+} from './file-list-rules';
 
 const withFileListType = api.enhanceEndpoints({ addTagTypes: ['FileList'] });
 
@@ -19,7 +26,9 @@ export function changeFileLists(state: RootState, dispatch: Dispatch, change: Fi
       const search = entry.originalArgs as string;
       dispatch(
         filesApi.util.updateQueryData('listFileLists', search, (d) =>
-          'removed' in change ? removeFileListPages(plain(d) as FileListPages, change.removed) : upsertFileListPages(plain(d) as FileListPages, change.fileList, search),
+          'removed' in change
+            ? removeFileListPages(plain(d) as FileListPages, change.removed)
+            : upsertFileListPages(plain(d) as FileListPages, change.fileList, search),
         ),
       );
     } else if (entry.endpointName === 'getFileList' && 'fileList' in change && entry.originalArgs === change.fileList.id) {
@@ -33,7 +42,15 @@ export function syncFilesEvent(p: FilesChannelPayload, state: RootState, dispatc
   changeFileLists(state, dispatch, fileListEventChange(p));
 }
 
-async function applySaved({ dispatch, getState, queryFulfilled }: { dispatch: Dispatch; getState(): unknown; queryFulfilled: Promise<{ data: FileListDto }> }): Promise<void> {
+async function applySaved({
+  dispatch,
+  getState,
+  queryFulfilled,
+}: {
+  dispatch: Dispatch;
+  getState(): unknown;
+  queryFulfilled: Promise<{ data: FileListDto }>;
+}): Promise<void> {
   const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
   if (data) changeFileLists(getState() as RootState, dispatch, { fileList: data });
 }
@@ -59,12 +76,12 @@ export const filesApi = withFileListType.injectEndpoints({
       providesTags: (_r, _e, id) => [{ type: 'FileList', id }],
     }),
     /** the options are created without files; their ids come back in the order sent */
-    createFileList: build.mutation<FileListDto, FileListBody>({
+    createFileList: build.mutation<FileListDto, CreateFileListRequest>({
       query: (body) => ({ url: '/files', method: 'POST', body }),
       onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
     }),
     /** options with an id are kept (with their files), without one are new, the missing ones are deleted */
-    updateFileList: build.mutation<FileListDto, { id: number } & FileListBody>({
+    updateFileList: build.mutation<FileListDto, { id: number } & UpdateFileListRequest>({
       query: ({ id, ...body }) => ({ url: `/files/${id}`, method: 'PUT', body }),
       onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
     }),
@@ -86,4 +103,11 @@ export const filesApi = withFileListType.injectEndpoints({
   }),
 });
 
-export const { useListFileListsInfiniteQuery, useGetFileListQuery, useCreateFileListMutation, useUpdateFileListMutation, useUploadFileListFilesMutation, useDeleteFileListMutation } = filesApi;
+export const {
+  useListFileListsInfiniteQuery,
+  useGetFileListQuery,
+  useCreateFileListMutation,
+  useUpdateFileListMutation,
+  useUploadFileListFilesMutation,
+  useDeleteFileListMutation,
+} = filesApi;

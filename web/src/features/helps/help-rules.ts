@@ -1,4 +1,4 @@
-import type { HelpDto } from '@wa/contracts';
+import type { CreateHelpRequest, HelpDto, UpdateHelpRequest } from '@wa/contracts';
 import { errorCode } from '../../app/errors';
 
 /** The bounds the server keeps (services/auth helps.ts). */
@@ -56,12 +56,8 @@ export interface HelpFormValues {
   video: string;
 }
 
-/** What `POST /helps` takes (`PUT /helps/{id}` takes any part of it). */
-export interface HelpBody {
-  title: string;
-  description: string;
-  video: string;
-}
+/** What the help form sends to `POST /helps`: every field of `CreateHelpRequest` (`PUT /helps/{id}` takes any part of it). */
+export type HelpBody = Required<CreateHelpRequest>;
 
 /** What is wrong with a field (texts under `settings.helps.validation`). */
 export type HelpProblem = 'required' | 'tooShort' | 'tooLong' | 'video';
@@ -99,9 +95,9 @@ export function helpPayload(v: HelpFormValues): HelpBody {
 }
 
 /** What an edit changed (the `PUT /helps/{id}` body). */
-export function changedHelpFields(saved: HelpDto, body: HelpBody): Partial<HelpBody> {
+export function changedHelpFields(saved: HelpDto, body: HelpBody): UpdateHelpRequest {
   const before = helpPayload(helpFormOf(saved));
-  const out: Partial<HelpBody> = {};
+  const out: UpdateHelpRequest = {};
   for (const key of Object.keys(body) as (keyof HelpBody)[]) {
     if (body[key] !== before[key]) out[key] = body[key];
   }

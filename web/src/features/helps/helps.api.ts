@@ -1,6 +1,5 @@
-import type { HelpDto, HelpsPage } from '@wa/contracts';
+import type { CreateHelpRequest, HelpDto, HelpsPage, UpdateHelpRequest } from '@wa/contracts';
 import { api } from '../../app/api';
-import type { HelpBody } from './help-rules';
 
 const LIST = { type: 'Help', id: 'LIST' } as const;
 
@@ -27,12 +26,12 @@ export const helpsApi = api.enhanceEndpoints({ addTagTypes: ['Help'] }).injectEn
       providesTags: [LIST],
     }),
     /** 400 ERR_VALIDATION: a title another help has, a video code that is not one... */
-    createHelp: build.mutation<HelpDto, HelpBody>({
+    createHelp: build.mutation<HelpDto, CreateHelpRequest>({
       query: (body) => ({ url: '/helps', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : [LIST]),
     }),
     /** only the fields that changed */
-    updateHelp: build.mutation<HelpDto, { id: number } & Partial<HelpBody>>({
+    updateHelp: build.mutation<HelpDto, { id: number } & UpdateHelpRequest>({
       query: ({ id, ...body }) => ({ url: `/helps/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, error) => (error ? [] : [LIST]),
     }),
@@ -43,4 +42,5 @@ export const helpsApi = api.enhanceEndpoints({ addTagTypes: ['Help'] }).injectEn
   }),
 });
 
-export const { useListHelpsInfiniteQuery, useListAllHelpsQuery, useCreateHelpMutation, useUpdateHelpMutation, useDeleteHelpMutation } = helpsApi;
+export const { useListHelpsInfiniteQuery, useListAllHelpsQuery, useCreateHelpMutation, useUpdateHelpMutation, useDeleteHelpMutation } =
+  helpsApi;

@@ -1,6 +1,5 @@
-import type { CompaniesPage, CompanyDto } from '@wa/contracts';
+import type { CompaniesPage, CompanyDto, CreateCompanyRequest, UpdateCompanyRequest } from '@wa/contracts';
 import { api } from '../../app/api';
-import type { CompanyBody, CompanyUpdateBody } from './company-rules';
 
 const LIST = { type: 'Company', id: 'LIST' } as const;
 
@@ -22,12 +21,12 @@ export const companiesApi = api.enhanceEndpoints({ addTagTypes: ['Company', 'Pla
       providesTags: [LIST, 'Plan'],
     }),
     /** 400 ERR_VALIDATION (a name taken, an invalid email...), 409 ERR_EMAIL_ALREADY_EXISTS (the email is a user's) */
-    createCompany: build.mutation<CompanyDto, CompanyBody>({
+    createCompany: build.mutation<CompanyDto, CreateCompanyRequest>({
       query: (body) => ({ url: '/companies', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : [LIST]),
     }),
     /** only the fields that changed; status false disables the company (its users are signed out at once) */
-    updateCompany: build.mutation<CompanyDto, { id: number } & CompanyUpdateBody>({
+    updateCompany: build.mutation<CompanyDto, { id: number } & UpdateCompanyRequest>({
       query: ({ id, ...body }) => ({ url: `/companies/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, error, { id }) => (error ? [] : [LIST, { type: 'Company', id }]),
     }),

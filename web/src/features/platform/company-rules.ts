@@ -1,5 +1,5 @@
 import { tz } from '@date-fns/tz';
-import type { CompanyDto } from '@wa/contracts';
+import type { CompanyDto, CreateCompanyRequest, UpdateCompanyRequest } from '@wa/contracts';
 import { format, isValid, parseISO } from 'date-fns';
 import { errorCode } from '../../app/errors';
 import { companyTimeZone, daysUntilDue } from '../../app/expiry';
@@ -91,7 +91,10 @@ export function dueToneOf(days: number | null): DueTone | null {
 }
 
 /** A company row's due state and tint, on the company's calendar. */
-export function companyDue(company: Pick<CompanyDto, 'dueDate' | 'settings'>, now: Date = new Date()): { days: number | null; state: DueState; tone: DueTone | null } {
+export function companyDue(
+  company: Pick<CompanyDto, 'dueDate' | 'settings'>,
+  now: Date = new Date(),
+): { days: number | null; state: DueState; tone: DueTone | null } {
   const days = daysUntilDue(company.dueDate, now, companyTimeZone(company));
   return { days, state: dueStateOf(days), tone: dueToneOf(days) };
 }
@@ -123,20 +126,6 @@ export interface CompanyFormValues {
   /** the first admin's password, only when adding ('' : they use "forgot password") */
   password: string;
 }
-
-/** What `POST /companies` takes (`PUT /companies/{id}` takes any part of it but the password). */
-export interface CompanyBody {
-  name: string;
-  email: string;
-  planId: number;
-  phone?: string;
-  status: boolean;
-  dueDate?: string;
-  recurrence: string;
-  campaignsEnabled: boolean;
-  password?: string;
-}
-export type CompanyUpdateBody = Partial<Omit<CompanyBody, 'password'>>;
 
 /** What is wrong with a field (texts under `settings.companies.validation`). */
 export type CompanyProblem = 'required' | 'tooShort' | 'tooLong' | 'email' | 'date';
@@ -185,7 +174,17 @@ export function companyFieldBound(key: CompanyField): { min?: number; max?: numb
 /** A new company: active, campaigns on, monthly, the due date left to the server; a saved one as the server has it. */
 export function companyFormOf(c: CompanyDto | null): CompanyFormValues {
   if (!c) {
-    return { name: '', email: '', phone: '', planId: '', status: true, campaignsEnabled: true, dueDate: '', recurrence: DEFAULT_RECURRENCE, password: '' };
+    return {
+      name: '',
+      email: '',
+      phone: '',
+      planId: '',
+      status: true,
+      campaignsEnabled: true,
+      dueDate: '',
+      recurrence: DEFAULT_RECURRENCE,
+      password: '',
+    };
   }
   return {
     name: c.name,
@@ -201,8 +200,8 @@ export function companyFormOf(c: CompanyDto | null): CompanyFormValues {
 }
 
 /** The body of a valid form (validateCompanyForm found nothing): trimmed text, the plan as a number; blanks left out. */
-export function companyPayload(v: CompanyFormValues, creating: boolean): CompanyBody {
-  const body: CompanyBody = {
+export function companyPayload(v: CompanyFormValues, creating: boolean): CreateCompanyRequest {
+  const body: CreateCompanyRequest = {
     name: v.name.trim(),
     email: v.email.trim(),
     planId: Number(v.planId),
@@ -219,10 +218,10 @@ export function companyPayload(v: CompanyFormValues, creating: boolean): Company
 }
 
 /** What an edit changed (the `PUT /companies/{id}` body): the fields that differ from the saved company. */
-export function changedCompanyFields(saved: CompanyDto, body: CompanyBody): CompanyUpdateBody {
+export function changedCompanyFields(saved: CompanyDto, body: CreateCompanyRequest): UpdateCompanyRequest {
   const before = companyPayload(companyFormOf(saved), false);
-  const out: CompanyUpdateBody = {};
-  for (const key of Object.keys(body) as (keyof CompanyBody)[]) {
+  const out: UpdateCompanyRequest = {};
+  for (const key of Object.keys(body) as (keyof CreateCompanyRequest)[]) {
     if (key === 'password') continue;
     if (body[key] !== before[key]) (out as Record<string, unknown>)[key] = body[key];
   }

@@ -1,8 +1,16 @@
-import type { PlanFlags, PublicPlanDto } from '@wa/contracts';
+import type { CreatePlanRequest, PlanFlags, PublicPlanDto, UpdatePlanRequest } from '@wa/contracts';
 import { errorCode } from '../../app/errors';
 
 /** spec 02 §3 "Plan": the features a plan may give, in the order the screen shows them (all default true). */
-export const PLAN_FLAGS = ['useCampaigns', 'useSchedules', 'useInternalChat', 'useExternalApi', 'useKanban', 'useOpenAi', 'useIntegrations'] as const satisfies readonly (keyof PlanFlags)[];
+export const PLAN_FLAGS = [
+  'useCampaigns',
+  'useSchedules',
+  'useInternalChat',
+  'useExternalApi',
+  'useKanban',
+  'useOpenAi',
+  'useIntegrations',
+] as const satisfies readonly (keyof PlanFlags)[];
 
 /** What a plan counts (0: no limit). */
 export const PLAN_COUNTS = ['users', 'connections', 'queues'] as const;
@@ -34,16 +42,8 @@ export interface PlanFormValues extends PlanFlags {
   trialDays: string;
 }
 
-/** What `POST /plans` takes (`PUT /plans/{id}` takes any part of it). */
-export interface PlanBody extends PlanFlags {
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-  isPublic: boolean;
-  trialDays: number;
-}
+/** What the plan form sends to `POST /plans`: every field of `CreatePlanRequest` (`PUT /plans/{id}` takes any part of it). */
+export type PlanBody = Required<CreatePlanRequest>;
 
 /** What is wrong with a field (texts under `settings.plans.validation`). */
 export type PlanProblem = 'required' | 'tooLong' | 'wholeNumber' | 'price' | 'max';
@@ -139,9 +139,9 @@ export function planPayload(v: PlanFormValues): PlanBody {
 }
 
 /** What an edit changed (the `PUT /plans/{id}` body): the fields that differ from the saved plan. */
-export function changedPlanFields(saved: PublicPlanDto, body: PlanBody): Partial<PlanBody> {
+export function changedPlanFields(saved: PublicPlanDto, body: PlanBody): UpdatePlanRequest {
   const before = planPayload(planFormOf(saved));
-  const out: Partial<PlanBody> = {};
+  const out: UpdatePlanRequest = {};
   for (const key of Object.keys(body) as (keyof PlanBody)[]) {
     if (body[key] !== before[key]) (out as Record<string, unknown>)[key] = body[key];
   }

@@ -1,6 +1,5 @@
-import type { PublicPlanDto } from '@wa/contracts';
+import type { CreatePlanRequest, PublicPlanDto, UpdatePlanRequest } from '@wa/contracts';
 import { api } from '../../app/api';
-import type { PlanBody } from './plan-rules';
 
 /**
  * The plans (spec 02 "Plans", super users only): `GET /plans/all` (every plan, public or not), `POST /plans`,
@@ -12,12 +11,12 @@ export const plansApi = api.enhanceEndpoints({ addTagTypes: ['Plan'] }).injectEn
       query: () => '/plans/all',
       providesTags: ['Plan'],
     }),
-    createPlan: build.mutation<PublicPlanDto, PlanBody>({
+    createPlan: build.mutation<PublicPlanDto, CreatePlanRequest>({
       query: (body) => ({ url: '/plans', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Plan']),
     }),
     /** only the fields that changed */
-    updatePlan: build.mutation<PublicPlanDto, { id: number } & Partial<PlanBody>>({
+    updatePlan: build.mutation<PublicPlanDto, { id: number } & UpdatePlanRequest>({
       query: ({ id, ...body }) => ({ url: `/plans/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Plan']),
     }),

@@ -1,4 +1,4 @@
-import type { PromptDto } from '@wa/contracts';
+import type { CreatePromptRequest, PromptDto } from '@wa/contracts';
 
 /**
  * spec 02 §9 "Voices: text or sixteen Brazilian Portuguese neural voices": 'texto' answers in writing; the
@@ -118,20 +118,8 @@ export function promptFormOf(p: PromptDto | null): PromptFormValues {
   };
 }
 
-/** What `POST /prompt` and `PUT /prompt/{id}` take. */
-export interface PromptBody {
-  name: string;
-  prompt: string;
-  queueId: number;
-  voice: string;
-  voiceKey: string;
-  voiceRegion: string;
-  maxTokens: number;
-  temperature: number;
-  maxMessages: number;
-  /** as shown: the masked key keeps the stored one, '' removes it */
-  apiKey: string;
-}
+/** What the prompt form sends to `POST /prompt` and `PUT /prompt/{id}`: every field, the API key as shown (the masked key keeps the stored one, '' removes it). */
+export type PromptBody = Required<CreatePromptRequest>;
 
 /** The body of a valid form (validatePromptForm found nothing). */
 export function promptPayload(v: PromptFormValues): PromptBody {

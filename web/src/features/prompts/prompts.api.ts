@@ -1,7 +1,6 @@
-import type { PromptDto, PromptsPage } from '@wa/contracts';
+import type { CreatePromptRequest, PromptDto, PromptsPage, UpdatePromptRequest } from '@wa/contracts';
 import { useEffect } from 'react';
 import { api } from '../../app/api';
-import type { PromptBody } from './prompt-rules';
 
 /**
  * The company's AI prompts (spec 02 "Prompts", §7): `GET /prompt?searchParam&pageNumber` page after page,
@@ -18,12 +17,12 @@ export const promptsApi = api.injectEndpoints({
       query: ({ queryArg, pageParam }) => ({ url: '/prompt', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
       providesTags: ['Prompt'],
     }),
-    createPrompt: build.mutation<PromptDto, PromptBody>({
+    createPrompt: build.mutation<PromptDto, CreatePromptRequest>({
       query: (body) => ({ url: '/prompt', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Prompt']),
     }),
     /** the masked API key sent back as shown keeps the stored one */
-    updatePrompt: build.mutation<PromptDto, { id: number } & PromptBody>({
+    updatePrompt: build.mutation<PromptDto, { id: number } & UpdatePromptRequest>({
       query: ({ id, ...body }) => ({ url: `/prompt/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Prompt']),
     }),

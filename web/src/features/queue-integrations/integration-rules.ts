@@ -1,4 +1,4 @@
-import type { QueueIntegrationDto } from '@wa/contracts';
+import type { CreateQueueIntegrationRequest, QueueIntegrationDto, TestDialogflowSessionRequest } from '@wa/contracts';
 import { validateConnectionName } from '../../components/form-rules';
 
 export type IntegrationType = QueueIntegrationDto['type'];
@@ -115,22 +115,8 @@ export function integrationFormOf(i: QueueIntegrationDto | null): IntegrationFor
   };
 }
 
-/** What `POST /queueIntegration` and `PUT /queueIntegration/{id}` take: the type's own fields. */
-export interface IntegrationBody {
-  type: IntegrationType;
-  name: string;
-  projectName: string;
-  jsonContent?: string;
-  language?: string;
-  urlN8N?: string;
-  typebotSlug?: string;
-  typebotExpires?: number;
-  typebotDelayMessage?: number;
-  typebotKeywordFinish?: string;
-  typebotKeywordRestart?: string;
-  typebotUnknownMessage?: string;
-  typebotRestartMessage?: string;
-}
+/** What the dialog sends to `POST /queueIntegration` and `PUT /queueIntegration/{id}`: the type's own fields, the project name always. */
+export type IntegrationBody = CreateQueueIntegrationRequest & { projectName: string };
 
 /**
  * The body of a valid form. spec 02 §5: for n8n, webhook and typebot the project name is the name (the
@@ -156,15 +142,8 @@ export function integrationPayload(v: IntegrationFormValues): IntegrationBody {
   };
 }
 
-/** What `POST /queueIntegration/testSession` takes. */
-export interface TestSessionBody {
-  projectName: string;
-  jsonContent: string;
-  language: string;
-}
-
 /** Whether the Dialogflow session can be tried: the project and the credentials in clear (the mask is not them). */
-export function testSessionOf(v: IntegrationFormValues): TestSessionBody | 'missing' | 'masked' {
+export function testSessionOf(v: IntegrationFormValues): TestDialogflowSessionRequest | 'missing' | 'masked' {
   if (v.jsonContent.trim() === CREDENTIALS_MASK) return 'masked';
   if (!v.projectName.trim() || !v.jsonContent.trim()) return 'missing';
   return { projectName: v.projectName.trim(), jsonContent: v.jsonContent.trim(), language: v.language };

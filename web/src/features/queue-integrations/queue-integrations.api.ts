@@ -1,7 +1,12 @@
-import type { QueueIntegrationDto, QueueIntegrationsPage } from '@wa/contracts';
+import type {
+  CreateQueueIntegrationRequest,
+  QueueIntegrationDto,
+  QueueIntegrationsPage,
+  TestDialogflowSessionRequest,
+  UpdateQueueIntegrationRequest,
+} from '@wa/contracts';
 import { useEffect } from 'react';
 import { api } from '../../app/api';
-import type { IntegrationBody, TestSessionBody } from './integration-rules';
 
 /** What `POST /queueIntegration/testSession` answers for usable Dialogflow credentials. */
 export interface TestSessionAnswer {
@@ -24,14 +29,17 @@ export const queueIntegrationsApi = api.injectEndpoints({
         initialPageParam: 1,
         getNextPageParam: (last, _all, lastParam) => (last.hasMore ? lastParam + 1 : undefined),
       },
-      query: ({ queryArg, pageParam }) => ({ url: '/queueIntegration', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
+      query: ({ queryArg, pageParam }) => ({
+        url: '/queueIntegration',
+        params: { searchParam: queryArg || undefined, pageNumber: pageParam },
+      }),
       providesTags: ['QueueIntegration'],
     }),
-    createQueueIntegration: build.mutation<QueueIntegrationDto, IntegrationBody>({
+    createQueueIntegration: build.mutation<QueueIntegrationDto, CreateQueueIntegrationRequest>({
       query: (body) => ({ url: '/queueIntegration', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['QueueIntegration']),
     }),
-    updateQueueIntegration: build.mutation<QueueIntegrationDto, { id: number } & IntegrationBody>({
+    updateQueueIntegration: build.mutation<QueueIntegrationDto, { id: number } & UpdateQueueIntegrationRequest>({
       query: ({ id, ...body }) => ({ url: `/queueIntegration/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['QueueIntegration']),
     }),
@@ -41,7 +49,7 @@ export const queueIntegrationsApi = api.injectEndpoints({
       invalidatesTags: (_r, error) => (error ? [] : ['QueueIntegration', 'Queue']),
     }),
     /** whether Dialogflow credentials are usable as given (400 ERR_VALIDATION when not) */
-    testQueueIntegrationSession: build.mutation<TestSessionAnswer, TestSessionBody>({
+    testQueueIntegrationSession: build.mutation<TestSessionAnswer, TestDialogflowSessionRequest>({
       query: (body) => ({ url: '/queueIntegration/testSession', method: 'POST', body }),
     }),
   }),

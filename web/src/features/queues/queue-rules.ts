@@ -1,4 +1,4 @@
-import type { QueueChannelPayload, QueueDto } from '@wa/contracts';
+import type { CreateQueueRequest, QueueChannelPayload, QueueDto } from '@wa/contracts';
 import { validateConnectionName } from '../../components/form-rules';
 import { sevenDaysOf, workingDaysPayload, type WorkingDay } from '../settings/working-hours';
 
@@ -88,7 +88,17 @@ export function validateQueueForm(v: QueueFormValues): QueueErrors {
 export const hasQueueErrors = (e: QueueErrors): boolean => Object.values(e).some(Boolean);
 
 export function queueFormOf(queue: QueueDto | null): QueueFormValues {
-  if (!queue) return { name: '', color: '', greetingMessage: '', outOfHoursMessage: '', orderQueue: '', schedules: null, promptId: '', integrationId: '' };
+  if (!queue)
+    return {
+      name: '',
+      color: '',
+      greetingMessage: '',
+      outOfHoursMessage: '',
+      orderQueue: '',
+      schedules: null,
+      promptId: '',
+      integrationId: '',
+    };
   return {
     name: queue.name,
     color: queue.color,
@@ -101,19 +111,13 @@ export function queueFormOf(queue: QueueDto | null): QueueFormValues {
   };
 }
 
-/** What `POST /queue` and `PUT /queue/{id}` take. */
-export interface QueueBody {
-  name: string;
-  color: string;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  orderQueue: number | null;
-  /** the seven days in week order, or [] for none (spec 02 §7: PUT /queue/{id} "with schedules") */
-  schedules: WorkingDay[];
-  /** null: none; left out: unchanged (the field is not offered) */
-  promptId?: number | null;
-  integrationId?: number | null;
-}
+/**
+ * What the queue dialog sends to `POST /queue` and `PUT /queue/{id}`: a `CreateQueueRequest` with its texts, order and
+ * schedules (the seven days in week order, or [] for none: spec 02 §7 PUT /queue/{id} "with schedules"); the prompt
+ * and integration (null: none) only when the dialog offers them, else left out (unchanged).
+ */
+export type QueueBody = CreateQueueRequest &
+  Required<Pick<CreateQueueRequest, 'greetingMessage' | 'outOfHoursMessage' | 'orderQueue' | 'schedules'>>;
 
 /**
  * Which of the queue's links the dialog offers: the prompt with the plan's useOpenAi, the integration with

@@ -1,4 +1,4 @@
-import type { QueueDto, QueueOptionDto } from '@wa/contracts';
+import type { CreateQueueOptionRequest, QueueDto, QueueOptionDto, UpdateQueueOptionRequest, UpdateQueueRequest } from '@wa/contracts';
 
 export type { QueueOptionDto } from '@wa/contracts';
 import { api } from '../../app/api';
@@ -18,22 +18,24 @@ export interface QueueOptionListArgs {
   parentId: number | null;
 }
 
-export interface QueueOptionBody {
-  title: string;
-  message: string;
-  option: string;
-}
-
 type Dispatch = (action: unknown) => unknown;
 
 /** Applies a queue change to the cached queues list (live events and this tab's own saves). */
 export function changeQueueList(dispatch: Dispatch, change: { queue: QueueDto } | { removed: number }): void {
   dispatch(
-    ticketsApi.util.updateQueryData('listQueues', undefined, (d) => ('removed' in change ? removeQueue(plain(d), change.removed) : upsertQueue(plain(d), change.queue))),
+    ticketsApi.util.updateQueryData('listQueues', undefined, (d) =>
+      'removed' in change ? removeQueue(plain(d), change.removed) : upsertQueue(plain(d), change.queue),
+    ),
   );
 }
 
-async function applySaved({ dispatch, queryFulfilled }: { dispatch: Dispatch; queryFulfilled: Promise<{ data: QueueDto }> }): Promise<void> {
+async function applySaved({
+  dispatch,
+  queryFulfilled,
+}: {
+  dispatch: Dispatch;
+  queryFulfilled: Promise<{ data: QueueDto }>;
+}): Promise<void> {
   const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
   if (data) changeQueueList(dispatch, { queue: data });
 }
@@ -55,7 +57,7 @@ export const queuesApi = api.injectEndpoints({
       onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
       invalidatesTags: (_r, error) => (error ? [] : ['Queue']),
     }),
-    updateQueue: build.mutation<QueueDto, { id: number } & Partial<QueueBody>>({
+    updateQueue: build.mutation<QueueDto, { id: number } & UpdateQueueRequest>({
       query: ({ id, ...body }) => ({ url: `/queue/${id}`, method: 'PUT', body }),
       onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
       invalidatesTags: (_r, error) => (error ? [] : ['Queue']),
@@ -85,11 +87,11 @@ export const queuesApi = api.injectEndpoints({
       query: ({ queueId, parentId }) => ({ url: '/queue-options', params: { queueId, parentId: parentId ?? undefined } }),
       providesTags: (_r, _e, { queueId }) => [optionsTag(queueId)],
     }),
-    createQueueOption: build.mutation<QueueOptionDto, QueueOptionListArgs & QueueOptionBody>({
+    createQueueOption: build.mutation<QueueOptionDto, CreateQueueOptionRequest>({
       query: (body) => ({ url: '/queue-options', method: 'POST', body }),
       invalidatesTags: (_r, error, { queueId }) => (error ? [] : [optionsTag(queueId)]),
     }),
-    updateQueueOption: build.mutation<QueueOptionDto, { id: number; queueId: number } & Partial<QueueOptionBody>>({
+    updateQueueOption: build.mutation<QueueOptionDto, { id: number; queueId: number } & UpdateQueueOptionRequest>({
       query: ({ id, title, message, option }) => ({ url: `/queue-options/${id}`, method: 'PUT', body: { title, message, option } }),
       invalidatesTags: (_r, error, { queueId }) => (error ? [] : [optionsTag(queueId)]),
     }),

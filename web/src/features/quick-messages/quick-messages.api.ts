@@ -1,11 +1,5 @@
-import type { QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
+import type { CreateQuickMessageRequest, QuickMessageDto, QuickMessagesPage } from '@wa/contracts';
 import { api } from '../../app/api';
-
-export interface QuickMessageForm {
-  shortcode: string;
-  message: string;
-  geral: boolean;
-}
 
 const quickApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -15,11 +9,15 @@ const quickApi = api.injectEndpoints({
         initialPageParam: 1,
         getNextPageParam: (last, _all, lastParam) => (last.hasMore ? lastParam + 1 : undefined),
       },
-      query: ({ queryArg, pageParam }) => ({ url: '/quick-messages', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
+      query: ({ queryArg, pageParam }) => ({
+        url: '/quick-messages',
+        params: { searchParam: queryArg || undefined, pageNumber: pageParam },
+      }),
       providesTags: ['QuickMessages'],
     }),
-    saveQuickMessage: build.mutation<QuickMessageDto, { id?: number } & QuickMessageForm>({
-      query: ({ id, ...body }) => (id ? { url: `/quick-messages/${id}`, method: 'PUT', body } : { url: '/quick-messages', method: 'POST', body }),
+    saveQuickMessage: build.mutation<QuickMessageDto, { id?: number } & CreateQuickMessageRequest>({
+      query: ({ id, ...body }) =>
+        id ? { url: `/quick-messages/${id}`, method: 'PUT', body } : { url: '/quick-messages', method: 'POST', body },
     }),
     deleteQuickMessage: build.mutation<void, number>({
       query: (id) => ({ url: `/quick-messages/${id}`, method: 'DELETE' }),
@@ -39,7 +37,13 @@ const quickApi = api.injectEndpoints({
   }),
 });
 
-export const { useListQuickMessagesInfiniteQuery, useSaveQuickMessageMutation, useDeleteQuickMessageMutation, useUploadQuickMessageMediaMutation, useDeleteQuickMessageMediaMutation } = quickApi;
+export const {
+  useListQuickMessagesInfiniteQuery,
+  useSaveQuickMessageMutation,
+  useDeleteQuickMessageMutation,
+  useUploadQuickMessageMediaMutation,
+  useDeleteQuickMessageMediaMutation,
+} = quickApi;
 
 /** After a change, every cached list and the chat's suggestions are fetched again. */
 export const refreshQuickMessages = () => api.util.invalidateTags(['QuickMessages']);

@@ -1,16 +1,9 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
+import type { CreateScheduleRequest, ScheduleDto, SchedulesPage } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
 import { removeSchedule, upsertSchedule, type ScheduleListArgs } from './schedule-list-rules';
-
-export interface ScheduleForm {
-  body: string;
-  contactId: number;
-  /** ISO time */
-  sendAt: string;
-}
 
 /** A calendar range holds at most this many pages of 40 (the server's page size). */
 const MAX_PAGES = 50;
@@ -32,7 +25,15 @@ export function changeScheduleLists(state: RootState, dispatch: Dispatch, change
 }
 
 /** A saved schedule (or its picture changed): every calendar range and its own entry show it. */
-async function applySaved({ dispatch, getState, queryFulfilled }: { dispatch: Dispatch; getState(): unknown; queryFulfilled: Promise<{ data: ScheduleDto }> }): Promise<void> {
+async function applySaved({
+  dispatch,
+  getState,
+  queryFulfilled,
+}: {
+  dispatch: Dispatch;
+  getState(): unknown;
+  queryFulfilled: Promise<{ data: ScheduleDto }>;
+}): Promise<void> {
   const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
   if (data) changeScheduleLists(getState() as RootState, dispatch, { schedule: data });
 }
@@ -44,7 +45,10 @@ export const schedulesApi = api.injectEndpoints({
       async queryFn(args, _api, _extra, baseQuery) {
         const all: ScheduleDto[] = [];
         for (let pageNumber = 1; pageNumber <= MAX_PAGES; pageNumber++) {
-          const res = await baseQuery({ url: '/schedules', params: { searchParam: args.searchParam || undefined, pageNumber, from: args.from, to: args.to } });
+          const res = await baseQuery({
+            url: '/schedules',
+            params: { searchParam: args.searchParam || undefined, pageNumber, from: args.from, to: args.to },
+          });
           if (res.error) return { error: res.error as FetchBaseQueryError };
           const page = res.data as SchedulesPage;
           all.push(...page.schedules);
@@ -58,7 +62,7 @@ export const schedulesApi = api.injectEndpoints({
       query: (id) => `/schedules/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'Schedules', id }],
     }),
-    saveSchedule: build.mutation<ScheduleDto, { id?: number } & ScheduleForm>({
+    saveSchedule: build.mutation<ScheduleDto, { id?: number } & CreateScheduleRequest>({
       query: ({ id, ...body }) => (id ? { url: `/schedules/${id}`, method: 'PUT', body } : { url: '/schedules', method: 'POST', body }),
       onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
     }),
@@ -85,4 +89,11 @@ export const schedulesApi = api.injectEndpoints({
   }),
 });
 
-export const { useListSchedulesQuery, useScheduleQuery, useSaveScheduleMutation, useDeleteScheduleMutation, useUploadScheduleMediaMutation, useDeleteScheduleMediaMutation } = schedulesApi;
+export const {
+  useListSchedulesQuery,
+  useScheduleQuery,
+  useSaveScheduleMutation,
+  useDeleteScheduleMutation,
+  useUploadScheduleMediaMutation,
+  useDeleteScheduleMediaMutation,
+} = schedulesApi;

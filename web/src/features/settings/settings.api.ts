@@ -1,4 +1,4 @@
-import type { CompanyDto, SettingDto } from '@wa/contracts';
+import type { CompanyDto, SettingDto, UpdateSettingRequest } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import { authApi } from '../../app/auth.api';
@@ -17,16 +17,19 @@ export const settingsApi = api.injectEndpoints({
      * `PUT /settings/{key}` with `{ value }`: shown at once, put back if the server refuses it; then the value
      * the server answers. A secret is never put in the cache as typed: only its masked answer (`••••6789`).
      */
-    updateSetting: build.mutation<SettingDto, SettingDto>({
+    updateSetting: build.mutation<SettingDto, { key: string } & UpdateSettingRequest>({
       query: ({ key, value }) => ({ url: `/settings/${encodeURIComponent(key)}`, method: 'PUT', body: { value } }),
       async onQueryStarted({ key, value }, { dispatch, queryFulfilled }) {
-        const patch = isSecretSetting(key) ? null : dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, value)));
+        const patch = isSecretSetting(key)
+          ? null
+          : dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, value)));
         const answer = await queryFulfilled.then(
           (r) => r.data,
           () => undefined,
         );
         if (!answer) patch?.undo();
-        else if (typeof answer.value === 'string') dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, answer.value)));
+        else if (typeof answer.value === 'string')
+          dispatch(authApi.util.updateQueryData('settings', undefined, (d) => withSetting(plain(d), key, answer.value)));
       },
       invalidatesTags: (_r, error) => (error ? [] : ['Settings']),
     }),
@@ -40,7 +43,8 @@ export const settingsApi = api.injectEndpoints({
       query: ({ companyId, schedules }) => ({ url: `/companies/${companyId}/schedules`, method: 'PUT', body: { schedules } }),
       async onQueryStarted({ companyId }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
-        if (data) dispatch(settingsApi.util.updateQueryData('getCompany', companyId, (d) => ({ ...plain(d), schedules: data.schedules ?? [] })));
+        if (data)
+          dispatch(settingsApi.util.updateQueryData('getCompany', companyId, (d) => ({ ...plain(d), schedules: data.schedules ?? [] })));
       },
     }),
   }),

@@ -1,4 +1,4 @@
-import type { TagDto, UserDto } from '@wa/contracts';
+import type { CreateTagRequest, TagDto, UserDto } from '@wa/contracts';
 
 /** spec 02 §5 "Tag": the name is required, at least 3 characters. */
 export const TAG_NAME_MIN = 3;
@@ -11,23 +11,61 @@ export const DEFAULT_TAG_COLOR = '#A4CCCC';
 export const TAG_PALETTE = [
   '#A4CCCC',
   // reds, pinks, purples
-  '#FFCDD2', '#EF5350', '#C62828', '#B71C1C',
-  '#F8BBD0', '#EC407A', '#D81B60', '#880E4F',
-  '#E1BEE7', '#AB47BC', '#7B1FA2', '#4A148C',
-  '#7E57C2', '#512DA8',
+  '#FFCDD2',
+  '#EF5350',
+  '#C62828',
+  '#B71C1C',
+  '#F8BBD0',
+  '#EC407A',
+  '#D81B60',
+  '#880E4F',
+  '#E1BEE7',
+  '#AB47BC',
+  '#7B1FA2',
+  '#4A148C',
+  '#7E57C2',
+  '#512DA8',
   // indigos, blues, cyans, teals
-  '#5C6BC0', '#3949AB', '#1A237E',
-  '#BBDEFB', '#42A5F5', '#1976D2', '#0D47A1',
-  '#4FC3F7', '#0288D1', '#26C6DA', '#00838F',
-  '#B2DFDB', '#26A69A', '#00897B', '#004D40',
+  '#5C6BC0',
+  '#3949AB',
+  '#1A237E',
+  '#BBDEFB',
+  '#42A5F5',
+  '#1976D2',
+  '#0D47A1',
+  '#4FC3F7',
+  '#0288D1',
+  '#26C6DA',
+  '#00838F',
+  '#B2DFDB',
+  '#26A69A',
+  '#00897B',
+  '#004D40',
   // greens, limes, yellows, oranges
-  '#C8E6C9', '#66BB6A', '#2E7D32', '#1B5E20',
-  '#9CCC65', '#558B2F', '#D4E157', '#9E9D24',
-  '#FFF176', '#F9A825', '#FFCA28', '#FF8F00',
-  '#FFA726', '#EF6C00', '#FF7043', '#D84315',
+  '#C8E6C9',
+  '#66BB6A',
+  '#2E7D32',
+  '#1B5E20',
+  '#9CCC65',
+  '#558B2F',
+  '#D4E157',
+  '#9E9D24',
+  '#FFF176',
+  '#F9A825',
+  '#FFCA28',
+  '#FF8F00',
+  '#FFA726',
+  '#EF6C00',
+  '#FF7043',
+  '#D84315',
   // browns and greys
-  '#A1887F', '#6D4C41',
-  '#BDBDBD', '#616161', '#90A4AE', '#546E7A', '#263238',
+  '#A1887F',
+  '#6D4C41',
+  '#BDBDBD',
+  '#616161',
+  '#90A4AE',
+  '#546E7A',
+  '#263238',
 ] as const;
 
 /** What the server takes as a colour: #rgb to #rrggbbaa, or a colour name. */
@@ -45,13 +83,6 @@ export type TagProblem = 'required' | 'tooShort' | 'tooLong' | 'color';
 export interface TagErrors {
   name?: TagProblem;
   color?: TagProblem;
-}
-
-/** `POST /tags` and `PUT /tags/{id}`. */
-export interface TagBody {
-  name: string;
-  color?: string;
-  kanban?: 0 | 1;
 }
 
 export function tagFormOf(tag: TagDto | null): TagFormValues {
@@ -80,8 +111,8 @@ export function mayMarkKanban(user: Pick<UserDto, 'profile' | 'super'> | null | 
  * The body sent: the trimmed name, the colour (left out when blank: the server's default, or the saved
  * one), and the kanban mark only from who may set it (someone else sending it would get 403).
  */
-export function tagPayload(v: TagFormValues, canMarkKanban: boolean): TagBody {
-  const body: TagBody = { name: v.name.trim() };
+export function tagPayload(v: TagFormValues, canMarkKanban: boolean): CreateTagRequest {
+  const body: CreateTagRequest = { name: v.name.trim() };
   const color = v.color.trim();
   if (color) body.color = color;
   if (canMarkKanban) body.kanban = v.kanban ? 1 : 0;

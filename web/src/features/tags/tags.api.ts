@@ -1,7 +1,7 @@
-import type { TagDto, TagsPage } from '@wa/contracts';
+import type { CreateTagRequest, TagDto, TagsPage, UpdateTagRequest } from '@wa/contracts';
 import { api } from '../../app/api';
 import { ticketsApi } from '../tickets/tickets.api';
-import { removeTagFromList, upsertTagInList, type TagBody } from './tag-rules';
+import { removeTagFromList, upsertTagInList } from './tag-rules';
 
 /** `GET /tags`: a page of tags with their ticket counts (`count`, when the server gives it). */
 export type TagsPageAnswer = TagsPage & { count?: number };
@@ -38,7 +38,7 @@ export const tagsApi = withTagType.injectEndpoints({
       query: ({ queryArg, pageParam }) => ({ url: '/tags', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
       providesTags: ['Tag'],
     }),
-    createTag: build.mutation<TagDto, TagBody>({
+    createTag: build.mutation<TagDto, CreateTagRequest>({
       query: (body) => ({ url: '/tags', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Tag']),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
@@ -47,7 +47,7 @@ export const tagsApi = withTagType.injectEndpoints({
       },
     }),
     /** a non-admin, non-supervisor changing the kanban mark gets 403: the dialog only sends it when allowed */
-    updateTag: build.mutation<TagDto, { id: number } & Partial<TagBody>>({
+    updateTag: build.mutation<TagDto, { id: number } & UpdateTagRequest>({
       query: ({ id, ...body }) => ({ url: `/tags/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Tag']),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
@@ -76,4 +76,5 @@ export const tagsApi = withTagType.injectEndpoints({
   }),
 });
 
-export const { useListTagsPageInfiniteQuery, useCreateTagMutation, useUpdateTagMutation, useDeleteTagMutation, useKanbanTagsQuery } = tagsApi;
+export const { useListTagsPageInfiniteQuery, useCreateTagMutation, useUpdateTagMutation, useDeleteTagMutation, useKanbanTagsQuery } =
+  tagsApi;

@@ -1,16 +1,18 @@
-import type { ChatChannelPayload, ChatDto, ChatMessageDto, ChatMessagesPage, ChatsPage } from '@wa/contracts';
+import type {
+  ChatChannelPayload,
+  ChatDto,
+  ChatMessageDto,
+  ChatMessagesPage,
+  ChatsPage,
+  CreateChatRequest,
+  UpdateChatRequest,
+} from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
 import { addChatMessage, chatWithMessage, removeChat, upsertChat, type ChatMessagePages, type ChatPages } from './chat-rules';
 
 type Dispatch = (action: unknown) => unknown;
-
-/** `POST /chats` and `PUT /chats/{id}`: the title and the members besides the caller. */
-export interface ChatBody {
-  title: string;
-  users: Array<{ id: number }>;
-}
 
 /**
  * The chats are conversation content like a ticket's messages: tagged `Messages` (ids of their own), so
@@ -51,7 +53,7 @@ export const chatsApi = api.injectEndpoints({
       query: ({ queryArg, pageParam }) => ({ url: `/chats/${queryArg}/messages`, params: { pageNumber: pageParam } }),
       providesTags: (_r, _e, chatId) => [messagesTag(chatId)],
     }),
-    createChat: build.mutation<ChatDto, ChatBody>({
+    createChat: build.mutation<ChatDto, CreateChatRequest>({
       query: (body) => ({ url: '/chats', method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
@@ -59,7 +61,7 @@ export const chatsApi = api.injectEndpoints({
       },
     }),
     /** the owner's change of title or members (403 ERR_NO_PERMISSION for anyone else) */
-    updateChat: build.mutation<ChatDto, { id: number } & Partial<ChatBody>>({
+    updateChat: build.mutation<ChatDto, { id: number } & UpdateChatRequest>({
       query: ({ id, ...body }) => ({ url: `/chats/${id}`, method: 'PUT', body }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
@@ -124,7 +126,9 @@ export function removeChatFromCaches(chatId: number, dispatch: Dispatch): void {
 
 /** A message of a chat: at the bottom of its messages, when they are loaded. */
 export function addMessageToChat(message: ChatMessageDto, dispatch: Dispatch): void {
-  dispatch(chatsApi.util.updateQueryData('chatMessages', message.chatId, (draft) => addChatMessage(plain(draft) as ChatMessagePages, message)));
+  dispatch(
+    chatsApi.util.updateQueryData('chatMessages', message.chatId, (draft) => addChatMessage(plain(draft) as ChatMessagePages, message)),
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { MessageDto, MessagesPage, QuickMessageDto } from '@wa/contracts';
+import type { EditMessageRequest, MessageDto, MessagesPage, QuickMessageDto } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import { addMessage, replaceMessage, type MessagePageParam, type MessagePages } from './message-rules';
@@ -42,7 +42,11 @@ export const chatApi = api.injectEndpoints({
           for (const f of files) form.append('medias', f, f.name);
           return { url: `/messages/${ticketId}`, method: 'POST', body: form };
         }
-        return { url: `/messages/${ticketId}`, method: 'POST', body: { body, fromMe: true, read: true, mediaUrl: '', quotedMsg: quotedId ? { id: quotedId } : null } };
+        return {
+          url: `/messages/${ticketId}`,
+          method: 'POST',
+          body: { body, fromMe: true, read: true, mediaUrl: '', quotedMsg: quotedId ? { id: quotedId } : null },
+        };
       },
       async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
         try {
@@ -61,10 +65,11 @@ export const chatApi = api.injectEndpoints({
     }),
     /** A sent message's new text, changed on WhatsApp first. */
     editMessage: build.mutation<MessageDto, { id: number; ticketId: number; body: string }>({
-      query: ({ id, body }) => ({ url: `/messages/edit/${id}`, method: 'POST', body: { body } }),
+      query: ({ id, body }) => ({ url: `/messages/edit/${id}`, method: 'POST', body: { body } satisfies EditMessageRequest }),
       async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+        if (data)
+          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
       },
     }),
     /** A sent message deleted for everyone (kept, marked deleted). */
@@ -72,10 +77,18 @@ export const chatApi = api.injectEndpoints({
       query: ({ id }) => ({ url: `/messages/${id}`, method: 'DELETE' }),
       async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+        if (data)
+          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
       },
     }),
   }),
 });
 
-export const { useMessagesInfiniteQuery, usePreviewMessagesInfiniteQuery, useSendMessageMutation, useEditMessageMutation, useDeleteMessageMutation, useQuickRepliesQuery } = chatApi;
+export const {
+  useMessagesInfiniteQuery,
+  usePreviewMessagesInfiniteQuery,
+  useSendMessageMutation,
+  useEditMessageMutation,
+  useDeleteMessageMutation,
+  useQuickRepliesQuery,
+} = chatApi;

@@ -1,8 +1,16 @@
-import type { QueueDto, TicketDto, TicketsPage, TicketStatus, UsersPage } from '@wa/contracts';
+import type { QueueDto, SyncTagsRequest, TicketDto, TicketsPage, UpdateTicketRequest, UsersPage } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
-import { applyListChange, containsTicket, onTicketUpdate, type ListChange, type PageParam, type TicketListArgs, type TicketPages } from './ticket-list-rules';
+import {
+  applyListChange,
+  containsTicket,
+  onTicketUpdate,
+  type ListChange,
+  type PageParam,
+  type TicketListArgs,
+  type TicketPages,
+} from './ticket-list-rules';
 
 export const ticketsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -33,10 +41,7 @@ export const ticketsApi = api.injectEndpoints({
       query: (uuid) => `/tickets/u/${encodeURIComponent(uuid)}`,
       providesTags: (t) => (t ? [{ type: 'Ticket', id: t.id }] : []),
     }),
-    updateTicket: build.mutation<
-      TicketDto,
-      { id: number; status?: TicketStatus; userId?: number | null; queueId?: number | null; whatsappId?: number | null; useIntegration?: boolean; promptId?: number | null }
-    >({
+    updateTicket: build.mutation<TicketDto, { id: number } & UpdateTicketRequest>({
       query: ({ id, ...body }) => ({ url: `/tickets/${id}`, method: 'PUT', body }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
         try {
@@ -61,7 +66,11 @@ export const ticketsApi = api.injectEndpoints({
     }),
     /** Puts exactly these tags on a ticket (POST /tags/sync); the answer and the socket carry the ticket with them. */
     syncTicketTags: build.mutation<TicketDto, { ticketId: number; tagIds: number[] }>({
-      query: ({ ticketId, tagIds }) => ({ url: '/tags/sync', method: 'POST', body: { ticketId, tags: tagIds.map((id) => ({ id })) } }),
+      query: ({ ticketId, tagIds }) => ({
+        url: '/tags/sync',
+        method: 'POST',
+        body: { ticketId, tags: tagIds.map((id) => ({ id })) } satisfies SyncTagsRequest,
+      }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (data) applyTicketToCaches(data, getState() as RootState, dispatch);
@@ -78,10 +87,19 @@ export const ticketsApi = api.injectEndpoints({
   }),
 });
 
-export const { useListTicketsInfiniteQuery, useTicketByUuidQuery, useUpdateTicketMutation, useListQueuesQuery, useDeleteTicketMutation, useSearchUsersQuery, useListTagsQuery, useListUserNamesQuery, useSyncTicketTagsMutation } = ticketsApi;
+export const {
+  useListTicketsInfiniteQuery,
+  useTicketByUuidQuery,
+  useUpdateTicketMutation,
+  useListQueuesQuery,
+  useDeleteTicketMutation,
+  useSearchUsersQuery,
+  useListTagsQuery,
+  useListUserNamesQuery,
+  useSyncTicketTagsMutation,
+} = ticketsApi;
 
 type Dispatch = (action: unknown) => unknown;
-
 
 /** Every cached ticket list with its arguments. */
 export function cachedTicketLists(state: RootState): TicketListArgs[] {
@@ -96,7 +114,13 @@ export function cachedTicketLists(state: RootState): TicketListArgs[] {
  * the change, and its answer may be older than the event: it is loaded once more after it lands.
  */
 function refetchListsInFlight(state: RootState, dispatch: Dispatch): void {
-  const queries = Object.values((state as unknown as { api: { queries: Record<string, { endpointName?: string; status?: string; data?: unknown; originalArgs?: unknown } | undefined> } }).api.queries);
+  const queries = Object.values(
+    (
+      state as unknown as {
+        api: { queries: Record<string, { endpointName?: string; status?: string; data?: unknown; originalArgs?: unknown } | undefined> };
+      }
+    ).api.queries,
+  );
   for (const q of queries) {
     if (q?.endpointName !== 'listTickets' || q.status !== 'pending' || q.data !== undefined) continue;
     const args = q.originalArgs as TicketListArgs;
@@ -105,7 +129,11 @@ function refetchListsInFlight(state: RootState, dispatch: Dispatch): void {
 }
 
 /** Applies one change (decided per list) to every cached ticket list. */
-export function changeTicketLists(state: RootState, dispatch: Dispatch, decide: (args: TicketListArgs, data: TicketPages | undefined) => ListChange): void {
+export function changeTicketLists(
+  state: RootState,
+  dispatch: Dispatch,
+  decide: (args: TicketListArgs, data: TicketPages | undefined) => ListChange,
+): void {
   refetchListsInFlight(state, dispatch);
   for (const args of cachedTicketLists(state)) {
     const data = ticketsApi.endpoints.listTickets.select(args)(state).data as TicketPages | undefined;

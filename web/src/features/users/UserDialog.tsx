@@ -1,5 +1,5 @@
 import { Button, Dialog, Field, Input, NativeSelect, Portal, Stack } from '@chakra-ui/react';
-import type { AllTicket, Profile, UserDto } from '@wa/contracts';
+import type { AllTicket, CreateUserRequest, Profile, UserDto } from '@wa/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../../app/i18n';
@@ -13,7 +13,7 @@ import { useListWhatsappsQuery } from '../connections/connections.api';
 import { useEntityDialog } from '../../components/use-entity-dialog';
 import { useListQueuesQuery } from '../tickets/tickets.api';
 import { QueueCheckboxes } from './QueueCheckboxes';
-import { profileOptions, userFormFields, userFormOf, userPayload, validateUserForm, viewerOfUser, type UserCreateBody, type UserFormValues } from './user-rules';
+import { profileOptions, userFormFields, userFormOf, userPayload, validateUserForm, viewerOfUser, type UserFormValues } from './user-rules';
 import { useCreateUserMutation, useUpdateUserMutation } from './users.api';
 
 const ALL_TICKET: AllTicket[] = ['enabled', 'desabled'];
@@ -45,7 +45,7 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
   const submit = form.handleSubmit(
     async () => {
       const body = userPayload(values, creating, fields);
-      const saved = user ? await update({ id: user.id, ...body }).unwrap() : await create(body as UserCreateBody).unwrap();
+      const saved = user ? await update({ id: user.id, ...body }).unwrap() : await create(body as CreateUserRequest).unwrap();
       if (me && saved.id === me.id) {
         // one's own account: the greeting and the menu follow at once
         const next = { ...me, ...saved, company: me.company };
@@ -62,7 +62,12 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
     },
   );
 
-  const textField = (key: 'name' | 'email' | 'password' | 'oldPassword', label: string, testId: string, extra: { type?: string; required?: boolean; disabled?: boolean; helper?: ReactNode } = {}) => (
+  const textField = (
+    key: 'name' | 'email' | 'password' | 'oldPassword',
+    label: string,
+    testId: string,
+    extra: { type?: string; required?: boolean; disabled?: boolean; helper?: ReactNode } = {},
+  ) => (
     <Field.Root required={extra.required ?? true} invalid={!!errorOf(key)} disabled={extra.disabled}>
       <Field.Label>{label}</Field.Label>
       <Input
@@ -86,7 +91,9 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
           <Dialog.Content data-testid="user-dialog">
             <form onSubmit={submit} noValidate style={{ display: 'contents' }}>
               <Dialog.Header>
-                <Dialog.Title>{ownProfile ? t('users.dialog.profileTitle') : creating ? t('users.dialog.addTitle') : t('users.dialog.editTitle')}</Dialog.Title>
+                <Dialog.Title>
+                  {ownProfile ? t('users.dialog.profileTitle') : creating ? t('users.dialog.addTitle') : t('users.dialog.editTitle')}
+                </Dialog.Title>
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="4">
@@ -102,7 +109,11 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
                     <Field.Root>
                       <Field.Label>{t('users.dialog.language')}</Field.Label>
                       <NativeSelect.Root>
-                        <NativeSelect.Field value={language} onChange={(e) => setLanguage(e.target.value as Language)} data-testid="user-language">
+                        <NativeSelect.Field
+                          value={language}
+                          onChange={(e) => setLanguage(e.target.value as Language)}
+                          data-testid="user-language"
+                        >
                           {LANGUAGES.map((lng) => (
                             <option key={lng} value={lng}>
                               {t(`languages.${lng}`)}
@@ -117,7 +128,11 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
                     <Field.Root>
                       <Field.Label>{t('users.dialog.profile')}</Field.Label>
                       <NativeSelect.Root>
-                        <NativeSelect.Field value={values.profile} onChange={(e) => set('profile', e.target.value as Profile)} data-testid="user-profile">
+                        <NativeSelect.Field
+                          value={values.profile}
+                          onChange={(e) => set('profile', e.target.value as Profile)}
+                          data-testid="user-profile"
+                        >
                           {profileOptions(user?.profile ?? 'user').map((p) => (
                             <option key={p} value={p}>
                               {t(`users.profiles.${p}`)}
@@ -142,7 +157,11 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
                     <Field.Root>
                       <Field.Label>{t('users.dialog.allTicket')}</Field.Label>
                       <NativeSelect.Root>
-                        <NativeSelect.Field value={values.allTicket} onChange={(e) => set('allTicket', e.target.value as AllTicket)} data-testid="user-allticket">
+                        <NativeSelect.Field
+                          value={values.allTicket}
+                          onChange={(e) => set('allTicket', e.target.value as AllTicket)}
+                          data-testid="user-allticket"
+                        >
                           {ALL_TICKET.map((v) => (
                             <option key={v} value={v}>
                               {t(`users.allTicket.${v}`)}
@@ -169,7 +188,12 @@ export function UserDialog({ user, onClose, ownProfile = false }: { user: UserDt
                 <Button variant="outline" onClick={onClose}>
                   {t('common.cancel')}
                 </Button>
-                <Button type="submit" colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="user-save">
+                <Button
+                  type="submit"
+                  colorPalette="teal"
+                  loading={creatingCall.isLoading || updatingCall.isLoading}
+                  data-testid="user-save"
+                >
                   {creating ? t('common.add') : t('common.save')}
                 </Button>
               </Dialog.Footer>

@@ -1,4 +1,4 @@
-import { PASSWORD_MAX_LENGTH, type AllTicket, type Profile, type UserDto } from '@wa/contracts';
+import { PASSWORD_MAX_LENGTH, type AllTicket, type Profile, type UpdateUserRequest, type UserDto } from '@wa/contracts';
 import { ACCOUNT_PASSWORD_MIN, validateConnectionName } from '../../components/form-rules';
 
 /** What is wrong with a field of the user form (texts under `validation`: Required, Too Short!, Too Long!, Invalid email). */
@@ -111,23 +111,13 @@ export function userFormOf(user: UserDto | null): UserFormValues {
   };
 }
 
-/** What `POST /users` takes. */
-export interface UserCreateBody {
-  name: string;
-  email: string;
-  password: string;
-  profile: Profile;
-  allTicket: AllTicket;
-  whatsappId: number | null;
-  queueIds: number[];
-}
-
-/** What `PUT /users/{id}` takes: an agent sends only what they may change (name and password). */
-export type UserUpdateBody = Partial<UserCreateBody> & { oldPassword?: string };
-
-/** The body of the save: what the viewer saw, a blank password left out when editing. */
-export function userPayload(v: UserFormValues, creating: boolean, fields: UserFormFields): UserUpdateBody {
-  const body: UserUpdateBody = { name: v.name.trim() };
+/**
+ * The body of the save (`PUT /users/{id}`'s `UpdateUserRequest`; when creating, with the email and password, a
+ * `CreateUserRequest`): what the viewer saw, a blank password left out when editing. An agent sends only what they
+ * may change (name and password).
+ */
+export function userPayload(v: UserFormValues, creating: boolean, fields: UserFormFields): UpdateUserRequest {
+  const body: UpdateUserRequest = { name: v.name.trim() };
   if (fields.emailEditable) body.email = v.email.trim();
   if (creating || v.password) body.password = v.password;
   if (fields.oldPassword && v.oldPassword) body.oldPassword = v.oldPassword;

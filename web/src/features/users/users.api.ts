@@ -1,8 +1,7 @@
-import type { UserDto, UsersPage } from '@wa/contracts';
+import type { CreateUserRequest, UpdateUserRequest, UserDto, UsersPage } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
-import type { UserCreateBody, UserUpdateBody } from './user-rules';
 import { removeUserPages, upsertUserPages, type UserChange, type UserPages } from './users-list-rules';
 
 type Dispatch = (action: unknown) => unknown;
@@ -14,13 +13,23 @@ export function changeUserLists(state: RootState, dispatch: Dispatch, change: { 
     const search = entry.originalArgs as string;
     dispatch(
       usersApi.util.updateQueryData('listUsers', search, (d) =>
-        'removed' in change ? removeUserPages(plain(d) as UserPages, change.removed) : upsertUserPages(plain(d) as UserPages, change.user, search),
+        'removed' in change
+          ? removeUserPages(plain(d) as UserPages, change.removed)
+          : upsertUserPages(plain(d) as UserPages, change.user, search),
       ),
     );
   }
 }
 
-async function applySaved({ dispatch, getState, queryFulfilled }: { dispatch: Dispatch; getState(): unknown; queryFulfilled: Promise<{ data: UserDto }> }): Promise<void> {
+async function applySaved({
+  dispatch,
+  getState,
+  queryFulfilled,
+}: {
+  dispatch: Dispatch;
+  getState(): unknown;
+  queryFulfilled: Promise<{ data: UserDto }>;
+}): Promise<void> {
   const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
   if (data) changeUserLists(getState() as RootState, dispatch, { user: data });
 }
@@ -36,12 +45,12 @@ export const usersApi = api.injectEndpoints({
       query: ({ queryArg, pageParam }) => ({ url: '/users', params: { searchParam: queryArg || undefined, pageNumber: pageParam } }),
       providesTags: ['Users'],
     }),
-    createUser: build.mutation<UserDto, UserCreateBody>({
+    createUser: build.mutation<UserDto, CreateUserRequest>({
       query: (body) => ({ url: '/users', method: 'POST', body }),
       onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
     }),
     /** an empty password keeps the current one (it is left out) */
-    updateUser: build.mutation<UserDto, { id: number } & UserUpdateBody>({
+    updateUser: build.mutation<UserDto, { id: number } & UpdateUserRequest>({
       query: ({ id, ...body }) => ({ url: `/users/${id}`, method: 'PUT', body }),
       onQueryStarted: (_arg, lifecycle) => applySaved(lifecycle),
     }),
