@@ -1,10 +1,13 @@
-import type { TicketDto } from '@wa/contracts';
+import type { AllTicket, TicketDto } from '@wa/contracts';
 
 /** Who looks: the signed-in user as the session holds them. */
 interface Viewer {
+  id?: number;
   profile?: string;
   super?: boolean;
   queueIds?: number[];
+  /** `enabled`: also sees the tickets no queue and no one holds (spec 01 §3 User.allTicket) */
+  allTicket?: AllTicket;
 }
 
 const isAdmin = (viewer: Viewer | null | undefined): boolean => viewer?.profile === 'admin' || viewer?.super === true;
@@ -19,9 +22,14 @@ export function showsPreview(viewer: Viewer | null | undefined, ticket: Pick<Tic
 
 /**
  * spec 01 §6: the preview is denied with "Acesso não permitido" when the ticket's queue is not among the user's
- * queues and the user is not an admin (a ticket without a queue is theirs to look at, as their list shows it).
+ * queues and the user is not an admin. As the server decides (libs/auth `maySeeTicket`): a ticket the user holds
+ * is theirs; one with neither queue nor holder only a user who sees queueless tickets (`allTicket` enabled,
+ * `seesQueuelessTickets`) may look at, so no one else is offered a preview the server refuses.
  */
-export function mayPreview(viewer: Viewer | null | undefined, ticket: Pick<TicketDto, 'queueId'>): boolean {
+export function mayPreview(viewer: Viewer | null | undefined, ticket: Pick<TicketDto, 'queueId' | 'userId'>): boolean {
   if (isAdmin(viewer)) return true;
-  return ticket.queueId == null || (viewer?.queueIds ?? []).includes(ticket.queueId);
+  if (!viewer) return false;
+  if (ticket.userId != null && ticket.userId === viewer.id) return true;
+  if (ticket.queueId == null) return ticket.userId == null && viewer.allTicket === 'enabled';
+  return (viewer.queueIds ?? []).includes(ticket.queueId);
 }

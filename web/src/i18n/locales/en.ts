@@ -234,7 +234,6 @@ const en: Translation = {
     add: 'Add contact',
     import: 'Import',
     export: 'Export CSV',
-    more: 'Load more',
     chat: 'Open conversation',
     schedule: 'Schedule message',
     outOfWhatsapp: 'CONTACT NOT ON WHATSAPP',
@@ -256,7 +255,10 @@ const en: Translation = {
       extraValue: 'Value',
       addExtra: 'Add information',
     },
-    confirm: { deleteTitle: 'Delete {{name}}?', deleteMessage: 'Are you sure you want to delete this contact? All related tickets will be lost.' },
+    confirm: {
+      deleteTitle: 'Delete {{name}}?',
+      deleteMessage: 'Are you sure you want to delete this contact? All related tickets will be lost.',
+    },
     toasts: { saved: 'Contact saved successfully!', deleted: 'Contact deleted successfully!' },
   },
   transferTicket: {
@@ -361,7 +363,11 @@ const en: Translation = {
       onlyImages: 'Only png, jpg and jpeg files',
     },
     validation: { required: 'Required', tooShort: 'Message too short' },
-    toasts: { saved: 'Schedule saved successfully!', deleted: 'Schedule deleted successfully!', mediaDeleted: 'Picture removed successfully!' },
+    toasts: {
+      saved: 'Schedule saved successfully!',
+      deleted: 'Schedule deleted successfully!',
+      mediaDeleted: 'Picture removed successfully!',
+    },
   },
   newTicket: {
     button: 'New',
@@ -523,7 +529,10 @@ const en: Translation = {
         option: 'A number from 1 to 999 (0 and # go back and start over)',
         duplicate: 'This option already exists on this level',
       },
-      confirm: { deleteTitle: 'Delete option {{option}}?', deleteMessage: 'Its sub-options are deleted too. This action cannot be undone.' },
+      confirm: {
+        deleteTitle: 'Delete option {{option}}?',
+        deleteMessage: 'Its sub-options are deleted too. This action cannot be undone.',
+      },
       toasts: { saved: 'Operation completed successfully!', deleted: 'Option deleted successfully!' },
     },
     confirm: {
@@ -586,7 +595,8 @@ const en: Translation = {
   },
   messagesApi: {
     title: 'Messages API',
-    intro: "Send WhatsApp text messages and files from your own systems. Each call uses a connection's token, and the message goes out through that connection.",
+    intro:
+      "Send WhatsApp text messages and files from your own systems. Each call uses a connection's token, and the message goes out through that connection.",
     docs: {
       title: 'Documentation',
       endpointTitle: 'Address and authentication',
@@ -594,14 +604,17 @@ const en: Translation = {
       auth: "Authenticate every call with the connection's token in the Authorization header, as below. The token is the one set in the connection's dialog, on the Connections page (not your password or your sign-in).",
       authHeader: "Authorization: Bearer <the connection's token>",
       connectionsLink: 'Open Connections',
-      number: 'The number has no mask and no special characters: digits only, with the country code, the area code and the number. Example: 5511987654321.',
+      number:
+        'The number has no mask and no special characters: digits only, with the country code, the area code and the number. Example: 5511987654321.',
       textTitle: 'Text messages',
       text: "A JSON body (Content-Type: application/json) with number and body (the message's text):",
       mediaTitle: 'Messages with files',
-      media: 'A multipart/form-data body with the fields number, body and one or more files in the field medias. The first file gets the body as its caption; without a body the files go without a caption.',
+      media:
+        'A multipart/form-data body with the fields number, body and one or more files in the field medias. The first file gets the body as its caption; without a body the files go without a caption.',
       answerTitle: 'Answer',
       answer: 'As soon as the message is stored and queued to send, the answer is 202 with the message:',
-      status: "Follow the message with GET /api/messages/{id}, with the same token: state says where it is and ack gives WhatsApp's acknowledgement code.",
+      status:
+        "Follow the message with GET /api/messages/{id}, with the same token: state says where it is and ack gives WhatsApp's acknowledgement code.",
       states: {
         queued: "in the connection's send queue",
         sent: 'sent to WhatsApp',
@@ -609,9 +622,11 @@ const en: Translation = {
         read: 'read by the contact',
       },
       idempotencyTitle: 'Repeated calls (Idempotency-Key)',
-      idempotency: 'The optional Idempotency-Key header gives the call a key: repeated with the same key within 24 h, it answers what the first call answered and nothing is sent twice. Use it to safely retry a call whose answer was lost.',
+      idempotency:
+        'The optional Idempotency-Key header gives the call a key: repeated with the same key within 24 h, it answers what the first call answered and nothing is sent twice. Use it to safely retry a call whose answer was lost.',
       pacingTitle: 'Sending pace',
-      pacing: "Sends leave at each connection's pace: a burst of calls is queued and sent little by little. When the connection's queue is full, the answer is 429 with the Retry-After header, the seconds until a new send fits.",
+      pacing:
+        "Sends leave at each connection's pace: a burst of calls is queued and sent little by little. When the connection's queue is full, the answer is 429 with the Retry-After header, the seconds until a new send fits.",
       errorsTitle: 'Errors',
       errorsIntro: 'An error answers JSON with error (the code), message and statusCode.',
       columns: { status: 'Status', code: 'Code', meaning: 'When' },
@@ -754,11 +769,15 @@ const en: Translation = {
         email: 'Invalid email',
         date: 'Invalid date',
       },
-      confirm: { deleteTitle: 'Delete the company {{name}}?', deleteMessage: "All of the company's data will be deleted. This cannot be undone." },
+      confirm: {
+        deleteTitle: 'Delete the company {{name}}?',
+        deleteMessage: "All of the company's data will be deleted. This cannot be undone.",
+      },
       toasts: {
         saved: 'Operation completed successfully!',
         deleted: 'Operation completed successfully!',
-        saveFailed: 'The operation could not be completed. Check whether a company with the same name already exists or whether the fields were filled in correctly.',
+        saveFailed:
+          'The operation could not be completed. Check whether a company with the same name already exists or whether the fields were filled in correctly.',
         deleteFailed: 'The operation could not be completed.',
         cannotDelete: "The company you are signed in to and the provider's company cannot be deleted.",
       },
@@ -770,7 +789,16 @@ const en: Translation = {
       unlimited: 'No limit',
       noFeatures: 'No features',
       offered: 'Yes · {{days}} trial day(s)',
-      columns: { name: 'Name', users: 'Users', connections: 'Connections', queues: 'Queues', value: 'Price (monthly)', features: 'Features', signup: 'At sign-up', actions: 'Actions' },
+      columns: {
+        name: 'Name',
+        users: 'Users',
+        connections: 'Connections',
+        queues: 'Queues',
+        value: 'Price (monthly)',
+        features: 'Features',
+        signup: 'At sign-up',
+        actions: 'Actions',
+      },
       flags: {
         useCampaigns: 'Campaigns',
         useSchedules: 'Schedules',
@@ -806,7 +834,8 @@ const en: Translation = {
       toasts: {
         saved: 'Operation completed successfully!',
         deleted: 'Operation completed successfully!',
-        saveFailed: 'The operation could not be completed. Check whether a plan with the same name already exists or whether the fields were filled in correctly.',
+        saveFailed:
+          'The operation could not be completed. Check whether a plan with the same name already exists or whether the fields were filled in correctly.',
         deleteFailed: 'The operation could not be completed.',
       },
     },
@@ -836,7 +865,8 @@ const en: Translation = {
       toasts: {
         saved: 'Operation completed successfully!',
         deleted: 'Operation completed successfully!',
-        saveFailed: 'The operation could not be completed. Check whether a help with the same name already exists or whether the fields were filled in correctly.',
+        saveFailed:
+          'The operation could not be completed. Check whether a help with the same name already exists or whether the fields were filled in correctly.',
         deleteFailed: 'The operation could not be completed.',
       },
     },
@@ -844,7 +874,6 @@ const en: Translation = {
   helps: {
     title: 'Help',
     empty: 'No help videos available.',
-    more: 'Load more',
     watch: 'Watch: {{title}}',
   },
   prompts: {
@@ -879,7 +908,10 @@ const en: Translation = {
       integer: 'Enter a whole number from {{min}} to {{max}}',
       number: 'Enter a number from {{min}} to {{max}}',
     },
-    confirm: { deleteTitle: 'Delete {{name}}?', deleteMessage: 'This cannot be undone. The queue using this prompt will be left without it.' },
+    confirm: {
+      deleteTitle: 'Delete {{name}}?',
+      deleteMessage: 'This cannot be undone. The queue using this prompt will be left without it.',
+    },
     toasts: { saved: 'Operation completed successfully!', deleted: 'Prompt deleted successfully!' },
   },
   queueIntegrations: {
@@ -915,7 +947,10 @@ const en: Translation = {
       masked: 'Paste the credentials again to test them: saved ones are not shown.',
     },
     validation: { invalidUrl: 'Invalid URL', integer: 'Enter a whole number from {{min}} to {{max}}' },
-    confirm: { deleteTitle: 'Delete {{name}}?', deleteMessage: 'This cannot be undone. Queues using this integration will be left without it.' },
+    confirm: {
+      deleteTitle: 'Delete {{name}}?',
+      deleteMessage: 'This cannot be undone. Queues using this integration will be left without it.',
+    },
     toasts: { saved: 'Operation completed successfully!', deleted: 'Integration deleted successfully!' },
   },
   tags: {
@@ -935,7 +970,10 @@ const en: Translation = {
       kanbanHint: 'The tag becomes a lane of the Kanban board.',
     },
     validation: { required: 'Required', tooShort: 'Too short', tooLong: 'Too long', color: 'Invalid color' },
-    confirm: { deleteTitle: 'Delete {{name}}?', deleteMessage: 'This cannot be undone. The tag will be removed from the tickets that use it.' },
+    confirm: {
+      deleteTitle: 'Delete {{name}}?',
+      deleteMessage: 'This cannot be undone. The tag will be removed from the tickets that use it.',
+    },
     toasts: { saved: 'Operation completed successfully!', deleted: 'Tag deleted successfully!' },
   },
   files: {
@@ -984,7 +1022,6 @@ const en: Translation = {
     new: 'New',
     tabs: { chats: 'Chats', messages: 'Messages' },
     empty: 'No conversations',
-    more: 'Load more',
     select: 'Select a conversation to start.',
     noMessages: 'No messages yet',
     loadingOlder: 'Loading earlier messages...',
@@ -1001,7 +1038,10 @@ const en: Translation = {
       noUsers: 'No users',
     },
     validation: { title: 'Please fill in the conversation title.', users: 'Please select at least one user.' },
-    confirm: { deleteTitle: 'Delete {{title}}?', deleteMessage: 'This cannot be undone. The conversation and its messages will be deleted for everyone.' },
+    confirm: {
+      deleteTitle: 'Delete {{title}}?',
+      deleteMessage: 'This cannot be undone. The conversation and its messages will be deleted for everyone.',
+    },
     popover: { title: 'Internal chat', empty: 'No unread messages' },
   },
   announcements: {
@@ -1028,7 +1068,11 @@ const en: Translation = {
     },
     validation: { required: 'Required', image: 'Choose a .png, .jpg or .jpeg image' },
     confirm: { deleteTitle: 'Delete {{title}}?', deleteMessage: 'This action cannot be undone.' },
-    toasts: { saved: 'Operation completed successfully!', deleted: 'Operation completed successfully!', deleteFailed: 'The operation could not be completed.' },
+    toasts: {
+      saved: 'Operation completed successfully!',
+      deleted: 'Operation completed successfully!',
+      deleteFailed: 'The operation could not be completed.',
+    },
     popover: { title: 'Announcements', empty: 'No announcements' },
   },
   errors: {

@@ -234,7 +234,6 @@ const es: Translation = {
     add: 'Agregar contacto',
     import: 'Importar',
     export: 'Exportar CSV',
-    more: 'Cargar más',
     chat: 'Abrir conversación',
     schedule: 'Programar mensaje',
     outOfWhatsapp: 'CONTACTO FUERA DE WHATSAPP',
@@ -256,7 +255,10 @@ const es: Translation = {
       extraValue: 'Valor',
       addExtra: 'Agregar información',
     },
-    confirm: { deleteTitle: '¿Eliminar {{name}}?', deleteMessage: '¿Seguro que desea eliminar este contacto? Se perderán todos los tickets relacionados.' },
+    confirm: {
+      deleteTitle: '¿Eliminar {{name}}?',
+      deleteMessage: '¿Seguro que desea eliminar este contacto? Se perderán todos los tickets relacionados.',
+    },
     toasts: { saved: '¡Contacto guardado con éxito!', deleted: '¡Contacto eliminado con éxito!' },
   },
   transferTicket: {
@@ -361,7 +363,11 @@ const es: Translation = {
       onlyImages: 'Solo archivos png, jpg y jpeg',
     },
     validation: { required: 'Obligatorio', tooShort: 'Mensaje muy corto' },
-    toasts: { saved: '¡Programación guardada con éxito!', deleted: '¡Programación eliminada con éxito!', mediaDeleted: '¡Imagen quitada con éxito!' },
+    toasts: {
+      saved: '¡Programación guardada con éxito!',
+      deleted: '¡Programación eliminada con éxito!',
+      mediaDeleted: '¡Imagen quitada con éxito!',
+    },
   },
   newTicket: {
     button: 'Nuevo',
@@ -478,7 +484,10 @@ const es: Translation = {
       whatsapp: 'Conexión predeterminada',
       noWhatsapp: 'Ninguna',
     },
-    confirm: { deleteTitle: '¿Eliminar {{name}}?', deleteMessage: 'Esta acción no se puede deshacer. El usuario pierde el acceso de inmediato.' },
+    confirm: {
+      deleteTitle: '¿Eliminar {{name}}?',
+      deleteMessage: 'Esta acción no se puede deshacer. El usuario pierde el acceso de inmediato.',
+    },
     toasts: { saved: '¡Usuario guardado con éxito!', deleted: '¡Usuario eliminado con éxito!' },
   },
   queues: {
@@ -523,7 +532,10 @@ const es: Translation = {
         option: 'Un número de 1 a 999 (0 y # vuelven y reinician)',
         duplicate: 'Esta opción ya existe en este nivel',
       },
-      confirm: { deleteTitle: '¿Eliminar la opción {{option}}?', deleteMessage: 'Sus subopciones también se eliminan. Esta acción no se puede deshacer.' },
+      confirm: {
+        deleteTitle: '¿Eliminar la opción {{option}}?',
+        deleteMessage: 'Sus subopciones también se eliminan. Esta acción no se puede deshacer.',
+      },
       toasts: { saved: '¡Operación realizada con éxito!', deleted: '¡Opción eliminada con éxito!' },
     },
     confirm: {
@@ -586,7 +598,8 @@ const es: Translation = {
   },
   messagesApi: {
     title: 'API de mensajes',
-    intro: 'Envíe mensajes de texto y archivos por WhatsApp desde sus propios sistemas. Cada llamada usa el token de una conexión, y el mensaje sale por esa conexión.',
+    intro:
+      'Envíe mensajes de texto y archivos por WhatsApp desde sus propios sistemas. Cada llamada usa el token de una conexión, y el mensaje sale por esa conexión.',
     docs: {
       title: 'Documentación',
       endpointTitle: 'Dirección y autenticación',
@@ -594,14 +607,17 @@ const es: Translation = {
       auth: 'Autentique cada llamada con el token de la conexión en el encabezado Authorization, como abajo. El token es el definido en la ventana de la conexión, en la página Conexiones (no es su contraseña ni su inicio de sesión).',
       authHeader: 'Authorization: Bearer <token de la conexión>',
       connectionsLink: 'Abrir Conexiones',
-      number: 'El número (number) no lleva máscara ni caracteres especiales: solo dígitos, con el código del país, el código de área y el número. Ejemplo: 5511987654321.',
+      number:
+        'El número (number) no lleva máscara ni caracteres especiales: solo dígitos, con el código del país, el código de área y el número. Ejemplo: 5511987654321.',
       textTitle: 'Mensajes de texto',
       text: 'Cuerpo JSON (Content-Type: application/json) con number y body (el texto del mensaje):',
       mediaTitle: 'Mensajes con archivos',
-      media: 'Cuerpo multipart/form-data con los campos number, body y uno o más archivos en el campo medias. El primer archivo lleva el body como leyenda; sin body, los archivos van sin leyenda.',
+      media:
+        'Cuerpo multipart/form-data con los campos number, body y uno o más archivos en el campo medias. El primer archivo lleva el body como leyenda; sin body, los archivos van sin leyenda.',
       answerTitle: 'Respuesta',
       answer: 'En cuanto el mensaje se guarda y entra en la cola de envío, la respuesta es 202 con el mensaje:',
-      status: 'Siga el mensaje con GET /api/messages/{id}, con el mismo token: state indica dónde está y ack trae el código de confirmación de WhatsApp.',
+      status:
+        'Siga el mensaje con GET /api/messages/{id}, con el mismo token: state indica dónde está y ack trae el código de confirmación de WhatsApp.',
       states: {
         queued: 'en la cola de envío de la conexión',
         sent: 'enviado a WhatsApp',
@@ -609,9 +625,11 @@ const es: Translation = {
         read: 'leído por el contacto',
       },
       idempotencyTitle: 'Llamadas repetidas (Idempotency-Key)',
-      idempotency: 'El encabezado opcional Idempotency-Key da una clave a la llamada: repetida con la misma clave dentro de 24 h, responde lo que respondió la primera y nada se envía dos veces. Úselo para repetir con seguridad una llamada cuya respuesta se perdió.',
+      idempotency:
+        'El encabezado opcional Idempotency-Key da una clave a la llamada: repetida con la misma clave dentro de 24 h, responde lo que respondió la primera y nada se envía dos veces. Úselo para repetir con seguridad una llamada cuya respuesta se perdió.',
       pacingTitle: 'Ritmo de envío',
-      pacing: 'Los envíos salen al ritmo de cada conexión: una ráfaga de llamadas entra en la cola y se envía poco a poco. Con la cola de la conexión llena, la respuesta es 429 con el encabezado Retry-After, los segundos hasta que quepa un nuevo envío.',
+      pacing:
+        'Los envíos salen al ritmo de cada conexión: una ráfaga de llamadas entra en la cola y se envía poco a poco. Con la cola de la conexión llena, la respuesta es 429 con el encabezado Retry-After, los segundos hasta que quepa un nuevo envío.',
       errorsTitle: 'Errores',
       errorsIntro: 'Un error responde JSON con error (el código), message y statusCode.',
       columns: { status: 'Status', code: 'Código', meaning: 'Cuándo' },
@@ -621,7 +639,8 @@ const es: Translation = {
         ERR_WAPP_NOT_INITIALIZED: 'La conexión del token no está conectada.',
         ERR_UNAUTHENTICATED: 'El token no es el token de una conexión, o la empresa está desactivada.',
         ERR_NO_PERMISSION: 'El plan de la empresa no incluye la API externa.',
-        ERR_TOO_MANY_ATTEMPTS: 'La cola de envío de la conexión está llena: intente de nuevo después del tiempo del encabezado Retry-After.',
+        ERR_TOO_MANY_ATTEMPTS:
+          'La cola de envío de la conexión está llena: intente de nuevo después del tiempo del encabezado Retry-After.',
       },
       examplesTitle: 'Ejemplos',
       curlText: 'Enviar un texto',
@@ -754,11 +773,15 @@ const es: Translation = {
         email: 'Correo inválido',
         date: 'Fecha inválida',
       },
-      confirm: { deleteTitle: '¿Eliminar la empresa {{name}}?', deleteMessage: 'Se eliminarán todos los datos de la empresa. Esta acción no se puede deshacer.' },
+      confirm: {
+        deleteTitle: '¿Eliminar la empresa {{name}}?',
+        deleteMessage: 'Se eliminarán todos los datos de la empresa. Esta acción no se puede deshacer.',
+      },
       toasts: {
         saved: '¡Operación realizada con éxito!',
         deleted: '¡Operación realizada con éxito!',
-        saveFailed: 'No se pudo realizar la operación. Verifique si ya existe una empresa con el mismo nombre o si los campos se completaron correctamente.',
+        saveFailed:
+          'No se pudo realizar la operación. Verifique si ya existe una empresa con el mismo nombre o si los campos se completaron correctamente.',
         deleteFailed: 'No se pudo realizar la operación.',
         cannotDelete: 'La empresa en la que inició sesión y la empresa del proveedor no se pueden eliminar.',
       },
@@ -770,7 +793,16 @@ const es: Translation = {
       unlimited: 'Sin límite',
       noFeatures: 'Ningún recurso',
       offered: 'Sí · {{days}} día(s) de prueba',
-      columns: { name: 'Nombre', users: 'Usuarios', connections: 'Conexiones', queues: 'Colas', value: 'Valor (mensual)', features: 'Recursos', signup: 'En el registro', actions: 'Acciones' },
+      columns: {
+        name: 'Nombre',
+        users: 'Usuarios',
+        connections: 'Conexiones',
+        queues: 'Colas',
+        value: 'Valor (mensual)',
+        features: 'Recursos',
+        signup: 'En el registro',
+        actions: 'Acciones',
+      },
       flags: {
         useCampaigns: 'Campañas',
         useSchedules: 'Agendamientos',
@@ -806,7 +838,8 @@ const es: Translation = {
       toasts: {
         saved: '¡Operación realizada con éxito!',
         deleted: '¡Operación realizada con éxito!',
-        saveFailed: 'No se pudo realizar la operación. Verifique si ya existe un plan con el mismo nombre o si los campos se completaron correctamente.',
+        saveFailed:
+          'No se pudo realizar la operación. Verifique si ya existe un plan con el mismo nombre o si los campos se completaron correctamente.',
         deleteFailed: 'No se pudo realizar la operación.',
       },
     },
@@ -836,7 +869,8 @@ const es: Translation = {
       toasts: {
         saved: '¡Operación realizada con éxito!',
         deleted: '¡Operación realizada con éxito!',
-        saveFailed: 'No se pudo realizar la operación. Verifique si ya existe una ayuda con el mismo nombre o si los campos se completaron correctamente.',
+        saveFailed:
+          'No se pudo realizar la operación. Verifique si ya existe una ayuda con el mismo nombre o si los campos se completaron correctamente.',
         deleteFailed: 'No se pudo realizar la operación.',
       },
     },
@@ -844,7 +878,6 @@ const es: Translation = {
   helps: {
     title: 'Ayuda',
     empty: 'No hay videos de ayuda disponibles.',
-    more: 'Cargar más',
     watch: 'Ver: {{title}}',
   },
   prompts: {
@@ -879,7 +912,10 @@ const es: Translation = {
       integer: 'Ingrese un número entero de {{min}} a {{max}}',
       number: 'Ingrese un número de {{min}} a {{max}}',
     },
-    confirm: { deleteTitle: '¿Eliminar {{name}}?', deleteMessage: 'Esta acción no se puede deshacer. La cola que usa este prompt quedará sin él.' },
+    confirm: {
+      deleteTitle: '¿Eliminar {{name}}?',
+      deleteMessage: 'Esta acción no se puede deshacer. La cola que usa este prompt quedará sin él.',
+    },
     toasts: { saved: '¡Operación realizada con éxito!', deleted: '¡Prompt eliminado con éxito!' },
   },
   queueIntegrations: {
@@ -915,7 +951,10 @@ const es: Translation = {
       masked: 'Pegue las credenciales de nuevo para probarlas: las guardadas no se muestran.',
     },
     validation: { invalidUrl: 'URL inválida', integer: 'Ingrese un número entero de {{min}} a {{max}}' },
-    confirm: { deleteTitle: '¿Eliminar {{name}}?', deleteMessage: 'Esta acción no se puede deshacer. Las colas que usan esta integración quedarán sin ella.' },
+    confirm: {
+      deleteTitle: '¿Eliminar {{name}}?',
+      deleteMessage: 'Esta acción no se puede deshacer. Las colas que usan esta integración quedarán sin ella.',
+    },
     toasts: { saved: '¡Operación realizada con éxito!', deleted: '¡Integración eliminada con éxito!' },
   },
   tags: {
@@ -935,7 +974,10 @@ const es: Translation = {
       kanbanHint: 'La etiqueta se convierte en una columna del tablero Kanban.',
     },
     validation: { required: 'Obligatorio', tooShort: 'Mensaje muy corto', tooLong: 'Mensaje muy largo', color: 'Color inválido' },
-    confirm: { deleteTitle: '¿Eliminar {{name}}?', deleteMessage: 'Esta acción no se puede deshacer. La etiqueta se quitará de los tickets que la usan.' },
+    confirm: {
+      deleteTitle: '¿Eliminar {{name}}?',
+      deleteMessage: 'Esta acción no se puede deshacer. La etiqueta se quitará de los tickets que la usan.',
+    },
     toasts: { saved: '¡Operación realizada con éxito!', deleted: '¡Etiqueta eliminada con éxito!' },
   },
   files: {
@@ -963,7 +1005,10 @@ const es: Translation = {
       noFile: 'Sin archivo',
     },
     validation: { required: 'Obligatorio', tooShort: 'Nombre muy corto' },
-    confirm: { deleteTitle: '¿Eliminar {{name}}?', deleteMessage: 'Esta acción no se puede deshacer. Los archivos de la lista se eliminan con ella.' },
+    confirm: {
+      deleteTitle: '¿Eliminar {{name}}?',
+      deleteMessage: 'Esta acción no se puede deshacer. Los archivos de la lista se eliminan con ella.',
+    },
     toasts: {
       saved: '¡Operación realizada con éxito!',
       deleted: '¡Operación realizada con éxito!',
@@ -984,7 +1029,6 @@ const es: Translation = {
     new: 'Nueva',
     tabs: { chats: 'Chats', messages: 'Mensajes' },
     empty: 'Ninguna conversación',
-    more: 'Cargar más',
     select: 'Seleccione una conversación para empezar.',
     noMessages: 'Aún no hay mensajes',
     loadingOlder: 'Cargando mensajes anteriores...',
@@ -1001,7 +1045,10 @@ const es: Translation = {
       noUsers: 'Ningún usuario',
     },
     validation: { title: 'Por favor, complete el título de la conversación.', users: 'Por favor, seleccione al menos un usuario.' },
-    confirm: { deleteTitle: '¿Eliminar {{title}}?', deleteMessage: 'Esta acción no se puede deshacer. La conversación y sus mensajes se eliminarán para todos.' },
+    confirm: {
+      deleteTitle: '¿Eliminar {{title}}?',
+      deleteMessage: 'Esta acción no se puede deshacer. La conversación y sus mensajes se eliminarán para todos.',
+    },
     popover: { title: 'Chat interno', empty: 'Ningún mensaje sin leer' },
   },
   announcements: {
@@ -1028,7 +1075,11 @@ const es: Translation = {
     },
     validation: { required: 'Obligatorio', image: 'Elija una imagen .png, .jpg o .jpeg' },
     confirm: { deleteTitle: '¿Eliminar {{title}}?', deleteMessage: 'Esta acción no se puede deshacer.' },
-    toasts: { saved: '¡Operación realizada con éxito!', deleted: '¡Operación realizada con éxito!', deleteFailed: 'No fue posible realizar la operación.' },
+    toasts: {
+      saved: '¡Operación realizada con éxito!',
+      deleted: '¡Operación realizada con éxito!',
+      deleteFailed: 'No fue posible realizar la operación.',
+    },
     popover: { title: 'Informativos', empty: 'Ningún informativo' },
   },
   errors: {

@@ -238,7 +238,6 @@ const pt = {
     add: 'Adicionar contato',
     import: 'Importar',
     export: 'Exportar CSV',
-    more: 'Carregar mais',
     chat: 'Abrir conversa',
     schedule: 'Agendar mensagem',
     outOfWhatsapp: 'CONTATO FORA DO WHATSAPP',
@@ -886,7 +885,6 @@ const pt = {
   helps: {
     title: 'Ajuda',
     empty: 'Nenhum vídeo de ajuda disponível.',
-    more: 'Carregar mais',
     watch: 'Assistir: {{title}}',
   },
   prompts: {
@@ -1038,7 +1036,6 @@ const pt = {
     new: 'Nova',
     tabs: { chats: 'Chats', messages: 'Mensagens' },
     empty: 'Nenhuma conversa',
-    more: 'Carregar mais',
     select: 'Selecione uma conversa para começar.',
     noMessages: 'Nenhuma mensagem ainda',
     loadingOlder: 'Carregando mensagens anteriores...',
