@@ -277,7 +277,7 @@ describe('internal chat (/chats)', () => {
       };
       expect(await bad({ title: '  ', users: [{ id: ana.id }] })).toContain('Por favor, preencha o título da conversa.');
       expect(await bad({ title: 'Plantão', users: [] })).toContain('Por favor, selecione pelo menos um usuário.');
-      expect(await bad({ title: 'Plantão', users: [{ id: outsider.id }] })).toContain('user not found');
+      expect(await bad({ title: 'Plantão', users: [{ id: outsider.id }] })).toContain('Nenhum usuário encontrado com este ID.');
 
       const made = await http.post('/chats', { token: a.token, body: { title: 'Plantão', users: [{ id: ana.id }] } });
       expect(made.status).toBe(201);

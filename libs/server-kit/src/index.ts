@@ -28,3 +28,4 @@ export * from './timing/periodic-task.js';
 export * from './spreadsheets/spreadsheet-reader.js';
 export * from './spreadsheets/export-cell.js';
 export * from './http/capped-read.js';
+export * from './refs/company-refs-model.js';

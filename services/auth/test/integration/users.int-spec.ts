@@ -133,7 +133,7 @@ describe('users: permissions', () => {
       body: { name: 'Intruso', email: uniqueEmail(), password: 'secret1', queueIds: [foreignQueue] },
     });
     expect(created.status).toBe(400);
-    expect(created.body.details[0].field).toBe('queueIds');
+    expect(created.body.details[0]).toEqual({ field: 'queueIds', messages: ['Fila não encontrada'] });
     // nothing written: the agent as before, no new user
     expect((await a.http.get(`/users/${agent.id}`, { token: a.token })).body).toMatchObject({ queueIds: [own], whatsappId: null });
     expect((await a.http.get('/users', { token: a.token })).body.users.map((u: { name: string }) => u.name)).not.toContain('Intruso');

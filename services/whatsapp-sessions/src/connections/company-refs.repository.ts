@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { RefEvent, RefStore } from '@wa/server-kit';
 import { DataSource } from 'typeorm';
 import { rowsOf } from '../database/sql.js';
 
@@ -7,7 +8,7 @@ export type RefKind = 'queue' | 'prompt';
 
 /** `whatsapp.company_refs`: whose queue and prompt ids are whose, as tickets' events said. */
 @Injectable()
-export class CompanyRefsRepository {
+export class CompanyRefsRepository implements RefStore<RefKind> {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Of these (kind, id) pairs, those the company has and did not delete, as `kind:id`. */
@@ -22,7 +23,7 @@ export class CompanyRefsRepository {
   }
 
   /** Records an id as the company's (a deletion is final: a later update of the id never brings it back). */
-  async remember(kind: RefKind, id: number, companyId: number, deleted: boolean): Promise<void> {
+  async remember({ kind, id, companyId, deleted }: RefEvent<RefKind>): Promise<void> {
     await this.db.query(
       `INSERT INTO whatsapp.company_refs (kind, id, "companyId", deleted) VALUES ($1, $2, $3, $4)
        ON CONFLICT (kind, id) DO UPDATE SET deleted = whatsapp.company_refs.deleted OR EXCLUDED.deleted`,

@@ -27,7 +27,7 @@ describe("connections: ids of other records are the caller company's", () => {
     for (const [field, body] of borrowed) {
       const res = await svc.http.post('/whatsapp', { token: bAdmin, body: { name: `Emprestado ${field}`, ...body } });
       expect({ field, status: res.status, error: res.body.error }).toEqual({ field, status: 400, error: 'ERR_VALIDATION' });
-      expect(fieldMessages(res.body, field).length).toBe(1);
+      expect(fieldMessages(res.body, field)).toEqual([field === 'promptId' ? 'Prompt não encontrado' : 'Fila não encontrada']);
     }
     expect((await svc.http.get('/whatsapp', { token: bAdmin })).body).toEqual([]);
     const mine = await create(bAdmin, { name: 'Própria', queueIds: [queueOfB], transferQueueId: queueOfB, promptId: promptOfB });
