@@ -42,11 +42,16 @@ export interface CompanyRefsOptions {
   logger?: { warn(obj: object, msg: string): void };
 }
 
-/** What the refusal says of each kind, in the product's words (as tickets' owned-id checks say them). */
+/** What the refusal of an id that is not the company's says of each kind, in the product's words (spec 02 §8: 'Email não encontrado'). */
 export const REF_NOT_FOUND: Record<string, string> = {
   queue: 'Fila não encontrada',
   prompt: 'Prompt não encontrado',
+  integration: 'Integração não encontrada',
+  tag: 'Tag não encontrada',
+  contact: 'Contato não encontrado',
   connection: 'Conexão não encontrada',
+  quickMessage: 'Resposta rápida não encontrada',
+  ticket: 'Ticket não encontrado',
 };
 
 const MAX_ID = 2_147_483_647;

@@ -1,4 +1,4 @@
-import { DomainError } from '@wa/server-kit';
+import { DomainError, REF_NOT_FOUND } from '@wa/server-kit';
 import { countOwned, type OwnedKind } from './owned-ids.repository.js';
 
 export type { OwnedKind } from './owned-ids.repository.js';
@@ -13,18 +13,6 @@ export interface OwnedRef {
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
-
-/** What the refusal says of each kind, in the product's words (spec 02 §8: 'Email não encontrado'). */
-const NOT_FOUND: Record<OwnedKind, string> = {
-  queue: 'Fila não encontrada',
-  prompt: 'Prompt não encontrado',
-  integration: 'Integração não encontrada',
-  tag: 'Tag não encontrada',
-  contact: 'Contato não encontrado',
-  connection: 'Conexão não encontrada',
-  quickMessage: 'Resposta rápida não encontrada',
-  ticket: 'Ticket não encontrado',
-};
 
 /**
  * Every id a request names must be a row of the caller's company: a borrowed id (another company's prompt,
@@ -48,5 +36,5 @@ export async function assertOwnedIds(db: Queryable, companyId: number, refs: rea
 }
 
 function notFound({ field, kind }: Pick<OwnedRef, 'field' | 'kind'>): DomainError {
-  return new DomainError('ERR_VALIDATION', { details: [{ field, messages: [NOT_FOUND[kind]] }] }, NOT_FOUND[kind]);
+  return new DomainError('ERR_VALIDATION', { details: [{ field, messages: [REF_NOT_FOUND[kind]] }] }, REF_NOT_FOUND[kind]);
 }
