@@ -1,13 +1,13 @@
 import { Button, Dialog, Field, Input, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
 import type { ScheduleDto } from '@wa/contracts';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
 import { useContactQuery } from '../contacts/contacts.api';
 import { ContactPicker, type PickedContact } from './ContactPicker';
-import { defaultSendAt, hasScheduleErrors, isReadOnly, scheduleTitle, sendAtInput, sendAtToIso, validateSchedule, type ScheduleErrors } from './schedule-rules';
+import { defaultSendAt, isReadOnly, scheduleTitle, sendAtInput, sendAtToIso, validateSchedule } from './schedule-rules';
 import { languageTag } from '../../app/i18n';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { SchedulePicture } from './SchedulePicture';
 import { useDeleteScheduleMediaMutation, useSaveScheduleMutation, useScheduleQuery, useUploadScheduleMediaMutation } from './schedules.api';
 
@@ -32,44 +32,46 @@ export function ScheduleDialog({ schedule, forContact, onClose, onSaved }: Sched
   const readOnly = isReadOnly(current);
   const fixedLookup = useContactQuery(forContact?.id ?? 0, { skip: !forContact || !!forContact.name });
   const fixed: PickedContact | null = forContact
-    ? { id: forContact.id, name: fixedLookup.data?.name ?? forContact.name ?? `#${forContact.id}`, number: fixedLookup.data?.number ?? forContact.number ?? '' }
+    ? {
+        id: forContact.id,
+        name: fixedLookup.data?.name ?? forContact.name ?? `#${forContact.id}`,
+        number: fixedLookup.data?.number ?? forContact.number ?? '',
+      }
     : null;
-  const [picked, setPicked] = useState<PickedContact | null>(schedule?.contact ?? null);
-  const contact = fixed ?? picked;
-  const [body, setBody] = useState(schedule?.body ?? '');
-  const [sendAt, setSendAt] = useState(() => (schedule ? sendAtInput(schedule.sendAt) : defaultSendAt()));
+  // the rules' texts show once the form is sent; the server's field errors until the field changes
+  const form = useEntityDialog({
+    initial: () => ({
+      picked: (schedule?.contact ?? null) as PickedContact | null,
+      body: schedule?.body ?? '',
+      sendAt: schedule ? sendAtInput(schedule.sendAt) : defaultSendAt(),
+    }),
+    validate: (v) => validateSchedule({ body: v.body, contactId: (fixed ?? v.picked)?.id ?? null, sendAt: v.sendAt }),
+    problemText: (_key, problem) => t(`schedules.validation.${problem}`),
+  });
+  const { values, set, errorOf } = form;
+  const contact = fixed ?? values.picked;
   const [file, setFile] = useState<File | null>(null);
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   // once saved, a retry (the picture failed) changes that schedule instead of making another
   const [savedId, setSavedId] = useState<number | undefined>(schedule?.id);
   const [save, saving] = useSaveScheduleMutation();
   const [upload, uploading] = useUploadScheduleMediaMutation();
   const [unlink, unlinking] = useDeleteScheduleMediaMutation();
-  const errors: ScheduleErrors = validateSchedule({ body, contactId: contact?.id ?? null, sendAt });
-  const problem = (field: keyof ScheduleErrors) => (touched && errors[field] ? t(`schedules.validation.${errors[field]}`) : (serverErrors[field] ?? null));
+  const problem = (field: 'contactId' | 'body' | 'sendAt') => errorOf(field) ?? null;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    const iso = sendAtToIso(sendAt);
-    if (readOnly || hasScheduleErrors(errors) || !contact || !iso) return;
-    setServerErrors({});
-    try {
-      let saved = await save({ id: savedId, body: body.trim(), contactId: contact.id, sendAt: iso }).unwrap();
-      setSavedId(saved.id);
-      if (file) {
-        saved = await upload({ id: saved.id, file }).unwrap();
-        setFile(null);
-      }
-      notify.success(t('schedules.toasts.saved'));
-      onSaved?.(saved);
-      onClose();
-    } catch (err) {
-      setServerErrors(serverFieldErrors(err));
-      notify.error(err);
+  const submit = form.handleSubmit(async (v) => {
+    const iso = sendAtToIso(v.sendAt);
+    if (readOnly || !contact || !iso) return;
+    form.setServerErrors({});
+    let saved = await save({ id: savedId, body: v.body.trim(), contactId: contact.id, sendAt: iso }).unwrap();
+    setSavedId(saved.id);
+    if (file) {
+      saved = await upload({ id: saved.id, file }).unwrap();
+      setFile(null);
     }
-  }
+    notify.success(t('schedules.toasts.saved'));
+    onSaved?.(saved);
+    onClose();
+  });
 
   async function removeSavedPicture() {
     if (!current) return;
@@ -98,15 +100,31 @@ export function ScheduleDialog({ schedule, forContact, onClose, onSaved }: Sched
                       {t('schedules.dialog.sentAt', { date: new Date(current.sentAt).toLocaleString(languageTag(i18n.language)) })}
                     </Text>
                   )}
-                  <ContactPicker value={contact} onChange={setPicked} disabled={!!fixed || readOnly} error={problem('contactId')} />
+                  <ContactPicker
+                    value={contact}
+                    onChange={(c) => set('picked', c)}
+                    disabled={!!fixed || readOnly}
+                    error={problem('contactId')}
+                  />
                   <Field.Root required invalid={!!problem('body')} disabled={readOnly}>
                     <Field.Label>{t('schedules.dialog.body')}</Field.Label>
-                    <Textarea value={body} onChange={(e) => setBody(e.target.value)} rows={5} maxLength={10_000} data-testid="schedule-body" />
+                    <Textarea
+                      value={values.body}
+                      onChange={(e) => set('body', e.target.value)}
+                      rows={5}
+                      maxLength={10_000}
+                      data-testid="schedule-body"
+                    />
                     {problem('body') && <Field.ErrorText>{problem('body')}</Field.ErrorText>}
                   </Field.Root>
                   <Field.Root required invalid={!!problem('sendAt')} disabled={readOnly}>
                     <Field.Label>{t('schedules.dialog.sendAt')}</Field.Label>
-                    <Input type="datetime-local" value={sendAt} onChange={(e) => setSendAt(e.target.value)} data-testid="schedule-send-at" />
+                    <Input
+                      type="datetime-local"
+                      value={values.sendAt}
+                      onChange={(e) => set('sendAt', e.target.value)}
+                      data-testid="schedule-send-at"
+                    />
                     {problem('sendAt') && <Field.ErrorText>{problem('sendAt')}</Field.ErrorText>}
                   </Field.Root>
                   <SchedulePicture
@@ -116,7 +134,7 @@ export function ScheduleDialog({ schedule, forContact, onClose, onSaved }: Sched
                     onRemoveSaved={() => void removeSavedPicture()}
                     removing={unlinking.isLoading}
                     readOnly={readOnly}
-                    error={serverErrors.file ?? null}
+                    error={form.serverErrors.file || null}
                   />
                 </Stack>
               </Dialog.Body>
