@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
-import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { useListUserNamesQuery } from '../tickets/tickets.api';
-import { chatFormOf, chatPayload, pickableUsers, validateChatForm, type ChatFormProblem, type ChatFormValues } from './chat-rules';
+import { chatFormOf, chatPayload, pickableUsers, validateChatForm, type ChatFormProblem } from './chat-rules';
 import { logChatFailure, useCreateChatMutation, useUpdateChatMutation } from './chats.api';
 
 /**
@@ -20,9 +20,18 @@ export function ChatDialog({ chat, onClose, onSaved }: { chat: ChatDto | null; o
   const { t } = useTranslation();
   const formId = useId();
   const userId = useAppSelector(selectUser)?.id ?? -1;
-  const [values, setValues] = useState<ChatFormValues>(() => chatFormOf(chat, userId));
+  // the first problem (no title, else no member) alerts at the send and marks its field while it lasts
+  const form = useEntityDialog({
+    initial: () => chatFormOf(chat, userId),
+    validate: (v): Partial<Record<ChatFormProblem, ChatFormProblem>> => {
+      const found = validateChatForm(v, userId);
+      return found ? { [found]: found } : {};
+    },
+    problemText: (key) => t(`chats.validation.${key}`),
+  });
+  const { values, setValues } = form;
+  const problem = form.submitted ? (validateChatForm(values, userId) ?? null) : null;
   const [filter, setFilter] = useState('');
-  const [problem, setProblem] = useState<ChatFormProblem | null>(null);
   const users = useListUserNamesQuery();
   const [create, creating] = useCreateChatMutation();
   const [update, updating] = useUpdateChatMutation();
@@ -34,29 +43,27 @@ export function ChatDialog({ chat, onClose, onSaved }: { chat: ChatDto | null; o
 
   function toggle(id: number, on: boolean) {
     setValues((v) => ({ ...v, userIds: on ? [...v.userIds.filter((u) => u !== id), id] : v.userIds.filter((u) => u !== id) }));
-    if (problem === 'users') setProblem(null);
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const found = validateChatForm(values, userId);
-    setProblem(found);
-    if (found) {
-      notify.errorText(t(`chats.validation.${found}`));
-      return;
-    }
-    const body = chatPayload(values, userId);
-    try {
+  const save = form.handleSubmit(
+    async (v) => {
+      const body = chatPayload(v, userId);
       const saved = chat ? await update({ id: chat.id, ...body }).unwrap() : await create(body).unwrap();
       onSaved?.(saved);
       onClose();
-    } catch (err) {
+    },
+    (err, fields) => {
       // the server's own check of the same rules answers with the same alerts
-      const fields = serverFieldErrors(err);
       const alert = fields.title || fields.users;
       if (alert) notify.errorText(alert);
       else logChatFailure(chat ? `saving chat ${chat.id} failed` : 'creating a chat failed', err);
-    }
+    },
+  );
+
+  function submit(e: FormEvent) {
+    const found = validateChatForm(values, userId);
+    if (found) notify.errorText(t(`chats.validation.${found}`));
+    return save(e);
   }
 
   return (
@@ -75,11 +82,7 @@ export function ChatDialog({ chat, onClose, onSaved }: { chat: ChatDto | null; o
                     <Field.Label>{t('chats.dialog.title')}</Field.Label>
                     <Input
                       value={values.title}
-                      onChange={(e) => {
-                        const title = e.target.value;
-                        setValues((v) => ({ ...v, title }));
-                        if (problem === 'title') setProblem(null);
-                      }}
+                      onChange={(e) => form.set('title', e.target.value)}
                       maxLength={100}
                       autoComplete="off"
                       autoFocus
@@ -87,7 +90,13 @@ export function ChatDialog({ chat, onClose, onSaved }: { chat: ChatDto | null; o
                     />
                   </Field.Root>
                   {/* not a Field: its checkboxes would all take the field's one control id (a click on one would toggle none) */}
-                  <Stack gap="1.5" w="full" role="group" aria-invalid={problem === 'users' || undefined} aria-labelledby={`${formId}-users`}>
+                  <Stack
+                    gap="1.5"
+                    w="full"
+                    role="group"
+                    aria-invalid={problem === 'users' || undefined}
+                    aria-labelledby={`${formId}-users`}
+                  >
                     <Text id={`${formId}-users`} textStyle="sm" fontWeight="medium" color={problem === 'users' ? 'fg.error' : undefined}>
                       {t('chats.dialog.users')}{' '}
                       <Text as="span" color="fg.muted" fontWeight="normal" data-testid="chat-dialog-selected">
@@ -103,7 +112,16 @@ export function ChatDialog({ chat, onClose, onSaved }: { chat: ChatDto | null; o
                       autoComplete="off"
                       data-testid="chat-dialog-user-search"
                     />
-                    <Box w="full" maxH="60" overflowY="auto" borderWidth="1px" borderColor={problem === 'users' ? 'border.error' : undefined} borderRadius="md" p="2" data-testid="chat-dialog-users">
+                    <Box
+                      w="full"
+                      maxH="60"
+                      overflowY="auto"
+                      borderWidth="1px"
+                      borderColor={problem === 'users' ? 'border.error' : undefined}
+                      borderRadius="md"
+                      p="2"
+                      data-testid="chat-dialog-users"
+                    >
                       {users.isLoading && <Spinner size="sm" color="teal.solid" />}
                       {!users.isLoading && offered.length === 0 && (
                         <Text textStyle="sm" color="fg.muted">
@@ -135,7 +153,13 @@ export function ChatDialog({ chat, onClose, onSaved }: { chat: ChatDto | null; o
               <Button variant="outline" onClick={onClose} data-testid="chat-dialog-cancel">
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creating.isLoading || updating.isLoading} data-testid="chat-dialog-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creating.isLoading || updating.isLoading}
+                data-testid="chat-dialog-save"
+              >
                 {t('common.save')}
               </Button>
             </Dialog.Footer>

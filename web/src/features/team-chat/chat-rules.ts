@@ -1,4 +1,4 @@
-import type { ChatDto, ChatMessageDto, ChatMessagesPage, ChatsPage } from '@wa/contracts';
+import type { ChatDto, ChatMessageDto, ChatMessagesPage, ChatsPage, CreateChatRequest } from '@wa/contracts';
 import { isNearEnd, type ScrollBox } from '../../app/scroll';
 
 /** The cached pages of `GET /chats` (page 1 first: the most recently updated chats). */
@@ -155,7 +155,6 @@ export function isSendKey(e: { key: string; shiftKey: boolean; isComposing?: boo
   return e.key === 'Enter' && !e.shiftKey && !e.isComposing;
 }
 
-
 /** spec 02 §9: the next page of chats within 100 px of the list's bottom. */
 export function shouldLoadMoreChats(el: ScrollBox, hasMore: boolean, busy: boolean): boolean {
   return hasMore && !busy && isNearEnd(el, LIST_END_PX);
@@ -187,14 +186,17 @@ export function validateChatForm(values: ChatFormValues, userId: number): ChatFo
 }
 
 /** `POST /chats` and `PUT /chats/{id}` bodies: the trimmed title and the members besides the user, each once. */
-export function chatPayload(values: ChatFormValues, userId: number): { title: string; users: Array<{ id: number }> } {
+export function chatPayload(values: ChatFormValues, userId: number): CreateChatRequest {
   const ids = [...new Set(values.userIds)].filter((id) => id !== userId);
   return { title: values.title.trim(), users: ids.map((id) => ({ id })) };
 }
 
 /** Lower case without accents, to match names as people type them. */
 function folded(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 /** The users the picker offers: the company's users but the user, matching the filter, by name. */
