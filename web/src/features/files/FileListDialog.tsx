@@ -1,15 +1,15 @@
 import { Box, Button, Center, Dialog, Field, HStack, IconButton, Input, Portal, Spinner, Stack, Text, Textarea } from '@chakra-ui/react';
 import type { FileListDto } from '@wa/contracts';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdAttachFile, MdDelete } from 'react-icons/md';
 import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import {
   fileListFormOf,
   fileListPayload,
-  hasFileListErrors,
   keptRows,
   newOptionRow,
   optionServerErrors,
@@ -17,7 +17,6 @@ import {
   validateFileListForm,
   withSavedList,
   withUploadedFiles,
-  type FileListFormValues,
   type FileOptionRow,
 } from './file-list-rules';
 import { FileOptionDownload } from './FileOptionDownload';
@@ -68,24 +67,20 @@ export function FileListDialog({ fileList, onClose }: { fileList: FileListDto | 
 function FileListForm({ fileList, onClose }: { fileList: FileListDto | null; onClose(): void }) {
   const { t } = useTranslation();
   const formId = useId();
-  const [values, setValues] = useState<FileListFormValues>(() => fileListFormOf(fileList));
+  const form = useEntityDialog({
+    initial: () => fileListFormOf(fileList),
+    validate: validateFileListForm,
+    problemText: (_key, problem) => t(`files.validation.${problem}`),
+  });
+  const { values, setValues, set, touch, errorOf, errors, submitted } = form;
   /** the list's id once it exists (an add whose upload failed is an edit from then on) */
   const [listId, setListId] = useState<number | null>(fileList?.id ?? null);
-  const [touched, setTouched] = useState<{ name?: boolean; message?: boolean }>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [rowServerErrors, setRowServerErrors] = useState<Record<string, string>>({});
   const [filesError, setFilesError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const errors = validateFileListForm(values);
   const [create] = useCreateFileListMutation();
   const [update] = useUpdateFileListMutation();
   const [upload] = useUploadFileListFilesMutation();
-
-  function set(key: 'name' | 'message', value: string) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
 
   function setRow(key: string, change: Partial<FileOptionRow>) {
     setValues((v) => ({ ...v, options: v.options.map((r) => (r.key === key ? { ...r, ...change } : r)) }));
@@ -96,44 +91,31 @@ function FileListForm({ fileList, onClose }: { fileList: FileListDto | null; onC
   const addRow = () => setValues((v) => ({ ...v, options: [...v.options, newOptionRow()] }));
   const removeRow = (key: string) => setValues((v) => ({ ...v, options: v.options.filter((r) => r.key !== key) }));
 
-  /** the rule's text once the field was left or the form sent, else the server's */
-  const errorOf = (key: 'name' | 'message'): string | undefined => {
-    const problem = errors[key];
-    if (problem && (submitted || touched[key])) return t(`files.validation.${problem}`);
-    return serverErrors[key] || undefined;
-  };
-
   const rowErrorOf = (row: FileOptionRow): string | undefined => {
     const problem = errors.options?.[row.key];
     if (problem && submitted) return t(`files.validation.${problem}`);
     return rowServerErrors[row.key] || undefined;
   };
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setSubmitted(true);
-    if (hasFileListErrors(errors)) return;
+  // the list's save refused: its fields' and its options' errors show (the options' by row), with the toast
+  const submit = form.handleSubmit(save, (err, fields) => {
+    setRowServerErrors(optionServerErrors(fields, keptRows(values.options)));
+    notify.error(err);
+  });
+
+  async function save(): Promise<void> {
     setBusy(true);
     try {
       const body = fileListPayload(values);
-      let saved: FileListDto;
-      try {
-        saved = listId === null ? await create(body).unwrap() : await update({ id: listId, ...body }).unwrap();
-      } catch (err) {
-        const fields = serverFieldErrors(err);
-        setServerErrors(fields);
-        setRowServerErrors(optionServerErrors(fields, keptRows(values.options)));
-        notify.error(err);
-        return;
-      }
+      const saved = listId === null ? await create(body).unwrap() : await update({ id: listId, ...body }).unwrap();
       const next = withSavedList(values, saved);
-      setValues(next);
+      setValues(() => next);
       setListId(saved.id);
       const uploads = pendingUploads(next.options);
       if (uploads.length > 0) {
         try {
           const withFiles = await upload({ id: saved.id, uploads }).unwrap();
-          setValues(withUploadedFiles(next, withFiles));
+          setValues(() => withUploadedFiles(next, withFiles));
         } catch (err) {
           setFilesError(serverFieldErrors(err).files ?? errorText(err));
           notify.error(err);
@@ -157,7 +139,7 @@ function FileListForm({ fileList, onClose }: { fileList: FileListDto | null; onC
               <Input
                 value={values.name}
                 onChange={(e) => set('name', e.target.value)}
-                onBlur={() => setTouched((s) => ({ ...s, name: true }))}
+                onBlur={() => touch('name')}
                 autoComplete="off"
                 autoFocus
                 data-testid="file-list-name"
@@ -169,7 +151,7 @@ function FileListForm({ fileList, onClose }: { fileList: FileListDto | null; onC
               <Textarea
                 value={values.message}
                 onChange={(e) => set('message', e.target.value)}
-                onBlur={() => setTouched((s) => ({ ...s, message: true }))}
+                onBlur={() => touch('message')}
                 rows={4}
                 data-testid="file-list-message"
               />
@@ -186,7 +168,14 @@ function FileListForm({ fileList, onClose }: { fileList: FileListDto | null; onC
                   </Text>
                 )}
                 {values.options.map((row, i) => (
-                  <OptionRow key={row.key} row={row} index={i} error={rowErrorOf(row)} onChange={(change) => setRow(row.key, change)} onRemove={() => removeRow(row.key)} />
+                  <OptionRow
+                    key={row.key}
+                    row={row}
+                    index={i}
+                    error={rowErrorOf(row)}
+                    onChange={(change) => setRow(row.key, change)}
+                    onRemove={() => removeRow(row.key)}
+                  />
                 ))}
               </Stack>
               {filesError && (
@@ -215,7 +204,13 @@ function FileListForm({ fileList, onClose }: { fileList: FileListDto | null; onC
 }
 
 /** One option: its name, its file (the one picked, else the saved one to download, else none) and a remove button. */
-function OptionRow(props: { row: FileOptionRow; index: number; error?: string; onChange(change: Partial<FileOptionRow>): void; onRemove(): void }) {
+function OptionRow(props: {
+  row: FileOptionRow;
+  index: number;
+  error?: string;
+  onChange(change: Partial<FileOptionRow>): void;
+  onRemove(): void;
+}) {
   const { t } = useTranslation();
   const { row, index, error } = props;
   const input = useRef<HTMLInputElement>(null);
