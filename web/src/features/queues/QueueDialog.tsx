@@ -12,13 +12,20 @@ import { useAppSelector } from '../../app/store';
 import { useAllPrompts } from '../prompts/prompts.api';
 import { useAllQueueIntegrations } from '../queue-integrations/queue-integrations.api';
 import { serverFieldErrors } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { scheduleTypeOf } from '../settings/settings-rules';
 import { useSettingsQuery } from '../settings/settings.api';
 import { defaultWorkingHours, hasWorkingHoursServerErrors, type WorkingDay } from '../settings/working-hours';
 import { WorkingHoursEditor } from '../settings/WorkingHoursEditor';
-import { hasQueueErrors, nativeColor, queueFormOf, queuePayload, validateQueueForm, type QueueFormValues, type QueueProblem } from './queue-rules';
+import { hasQueueErrors, nativeColor, queueFormOf, queuePayload, validateQueueForm, type QueueProblem } from './queue-rules';
 import { QueueOptionsTree } from './QueueOptionsTree';
-import { useCreateQueueMutation, useListQueuesQuery, useRemoveQueueMediaMutation, useUpdateQueueMutation, useUploadQueueMediaMutation } from './queues.api';
+import {
+  useCreateQueueMutation,
+  useListQueuesQuery,
+  useRemoveQueueMediaMutation,
+  useUpdateQueueMutation,
+  useUploadQueueMediaMutation,
+} from './queues.api';
 
 type QueueDialogTab = 'data' | 'options' | 'schedules';
 
@@ -45,32 +52,27 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
   const [chosenTab, setTab] = useState<QueueDialogTab>('data');
   // the schedules tab goes if the setting changes while the dialog is open
   const tab: QueueDialogTab = chosenTab === 'schedules' && !showSchedules ? 'data' : chosenTab;
-  const [values, setValues] = useState<QueueFormValues>(() => queueFormOf(queue));
-  const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const problemText = (p: QueueProblem): string => (p === 'integer' ? t('queues.dialog.orderQueueInteger') : t(`validation.${p}`));
+  // the rules' texts show once the form is sent, the server's field errors until the field changes
+  const form = useEntityDialog({
+    initial: () => queueFormOf(queue),
+    validate: validateQueueForm,
+    problemText: (_key, p) => problemText(p as QueueProblem),
+  });
+  const { values, setValues, set, errorOf, serverErrors, setServerErrors } = form;
   /** the schedules tab: as opened, changed since, or kept in the form */
   const [schedulesState, setSchedulesState] = useState<'untouched' | 'edited' | 'kept'>('untouched');
-  const errors = validateQueueForm(values);
   const [create, creatingCall] = useCreateQueueMutation();
   const [update, updatingCall] = useUpdateQueueMutation();
-
-  function set<K extends keyof QueueFormValues>(key: K, value: QueueFormValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setServerErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  }
-
-  const problemText = (p: QueueProblem): string => (p === 'integer' ? t('queues.dialog.orderQueueInteger') : t(`validation.${p}`));
-
-  /** the rule's text once the form was sent or left, else the server's */
-  const errorOf = (key: keyof QueueFormValues): string | undefined => {
-    const problem = errors[key];
-    return touched && problem ? problemText(problem) : serverErrors[key] || undefined;
-  };
 
   /** the schedules tab's button: the hours stay in the form until the queue is saved */
   function keepSchedules(days: WorkingDay[]) {
     setValues((v) => ({ ...v, schedules: days }));
-    setServerErrors((e) => (hasWorkingHoursServerErrors(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'schedules' && !k.startsWith('schedules.'))) : e));
+    setServerErrors((e) =>
+      hasWorkingHoursServerErrors(e)
+        ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'schedules' && !k.startsWith('schedules.')))
+        : e,
+    );
     setSchedulesState('kept');
   }
 
@@ -80,27 +82,27 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
     return values.schedules ? t('queues.dialog.schedules.savedWithQueue') : t('queues.dialog.schedules.noneSaved');
   };
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    if (hasQueueErrors(errors)) {
-      setTab('data');
-      return;
-    }
-    const body = queuePayload(values, links);
-    try {
+  const save = form.handleSubmit(
+    async (v) => {
+      const body = queuePayload(v, links);
       if (queue) await update({ id: queue.id, ...body }).unwrap();
       else await create(body).unwrap();
       notify.success(t('queues.toasts.saved'));
       onClose();
-    } catch (err) {
-      const fieldErrors = serverFieldErrors(err);
+    },
+    (err, fieldErrors) => {
+      // the code's own text under the colour (the hook shows these field errors)
       if (errorCode(err) === 'ERR_QUEUE_COLOR_ALREADY_EXISTS') fieldErrors.color = t('backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS');
-      setServerErrors(fieldErrors);
       if (showSchedules && hasWorkingHoursServerErrors(fieldErrors)) setTab('schedules');
       else if (Object.keys(fieldErrors).length > 0) setTab('data');
       notify.error(err);
-    }
+    },
+  );
+
+  /** a rule's problem brings the data tab back, where it shows */
+  function submit(e: FormEvent) {
+    if (hasQueueErrors(form.errors)) setTab('data');
+    return save(e);
   }
 
   const messageField = (key: 'greetingMessage' | 'outOfHoursMessage', label: string, testId: string) => (
@@ -126,7 +128,12 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                   <Tabs.Trigger value="data" data-testid="queue-tab-data">
                     {t('queues.dialog.tabs.data')}
                   </Tabs.Trigger>
-                  <Tabs.Trigger value="options" disabled={creating} title={creating ? t('queues.dialog.optionsAfterSave') : undefined} data-testid="queue-tab-options">
+                  <Tabs.Trigger
+                    value="options"
+                    disabled={creating}
+                    title={creating ? t('queues.dialog.optionsAfterSave') : undefined}
+                    data-testid="queue-tab-options"
+                  >
                     {t('queues.dialog.tabs.options')}
                   </Tabs.Trigger>
                   {showSchedules && (
@@ -141,7 +148,13 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                     <Stack gap="4">
                       <Field.Root required invalid={!!errorOf('name')}>
                         <Field.Label>{t('queues.dialog.name')}</Field.Label>
-                        <Input value={values.name} onChange={(e) => set('name', e.target.value)} onBlur={() => setTouched(true)} autoComplete="off" data-testid="queue-name" />
+                        <Input
+                          value={values.name}
+                          onChange={(e) => set('name', e.target.value)}
+                          onBlur={form.showProblems}
+                          autoComplete="off"
+                          data-testid="queue-name"
+                        />
                         {errorOf('name') && <Field.ErrorText>{errorOf('name')}</Field.ErrorText>}
                       </Field.Root>
                       <Field.Root required invalid={!!errorOf('color')}>
@@ -166,7 +179,7 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                           <Input
                             value={values.color}
                             onChange={(e) => set('color', e.target.value)}
-                            onBlur={() => setTouched(true)}
+                            onBlur={form.showProblems}
                             placeholder="#2e7d32"
                             autoComplete="off"
                             data-testid="queue-color"
@@ -185,7 +198,7 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
                           maxW="40"
                           value={values.orderQueue}
                           onChange={(e) => set('orderQueue', e.target.value)}
-                          onBlur={() => setTouched(true)}
+                          onBlur={form.showProblems}
                           data-testid="queue-order"
                         />
                         {errorOf('orderQueue') ? (
@@ -258,7 +271,13 @@ export function QueueDialog({ queue, onClose }: { queue: QueueDto | null; onClos
               <Button variant="outline" onClick={onClose}>
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="queue-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creatingCall.isLoading || updatingCall.isLoading}
+                data-testid="queue-save"
+              >
                 {creating ? t('common.add') : t('common.save')}
               </Button>
             </Dialog.Footer>
@@ -329,7 +348,13 @@ function QueueMedia({ queue }: { queue: QueueDto }) {
           </>
         ) : (
           <>
-            <Button size="sm" variant="outline" loading={uploading.isLoading} onClick={() => input.current?.click()} data-testid="queue-media-attach">
+            <Button
+              size="sm"
+              variant="outline"
+              loading={uploading.isLoading}
+              onClick={() => input.current?.click()}
+              data-testid="queue-media-attach"
+            >
               <MdAttachFile />
               {t('queues.media.attach')}
             </Button>
