@@ -20,6 +20,7 @@ import {
   type ChatbotTextField,
 } from './connection-chatbot';
 import { validateConnectionName } from '../../components/form-rules';
+import { useEntityDialog } from '../../components/use-entity-dialog';
 import { useCreateWhatsappMutation, useUpdateWhatsappMutation } from './connections.api';
 
 /** A random API token (32 hex characters). */
@@ -33,6 +34,34 @@ function newApiToken(): string {
 const TEXT_MAX = 10_000;
 
 type ConnectionDialogTab = 'general' | 'chatbot';
+
+/** The form: the general tab's fields and the chatbot tab's (connection-chatbot.ts). */
+type ConnectionFormValues = {
+  name: string;
+  isDefault: boolean;
+  greetingMessage: string;
+  token: string;
+  queueIds: number[];
+  channel: ConnectionProviderKind;
+} & ChatbotFormValues;
+
+function connectionFormOf(whatsapp: WhatsappDto | null): ConnectionFormValues {
+  return {
+    name: whatsapp?.name ?? '',
+    isDefault: whatsapp?.isDefault ?? false,
+    greetingMessage: whatsapp?.greetingMessage ?? '',
+    token: whatsapp?.token ?? '',
+    queueIds: whatsapp?.queueIds ?? whatsapp?.queues?.map((q) => q.id) ?? [],
+    channel: whatsapp?.channel ?? 'baileys',
+    ...chatbotFormOf(whatsapp),
+  };
+}
+
+/** The name (2 to 50 characters) and the chatbot's numbers. */
+const validateConnectionForm = (v: ConnectionFormValues) => ({
+  name: validateConnectionName(v.name) ?? undefined,
+  ...validateChatbotForm(v),
+});
 
 /**
  * Add (whatsapp null) or edit a connection. General tab: name, default flag, greeting, API token, queues, and
@@ -51,56 +80,50 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
   const prompts = useAllPrompts(withPrompt);
   const [create, creating] = useCreateWhatsappMutation();
   const [update, updating] = useUpdateWhatsappMutation();
-  const [name, setName] = useState(whatsapp?.name ?? '');
-  const [isDefault, setIsDefault] = useState(whatsapp?.isDefault ?? false);
-  const [greetingMessage, setGreeting] = useState(whatsapp?.greetingMessage ?? '');
-  const [token, setToken] = useState(whatsapp?.token ?? '');
-  const [queueIds, setQueueIds] = useState<number[]>(whatsapp?.queueIds ?? whatsapp?.queues?.map((q) => q.id) ?? []);
-  const [channel, setChannel] = useState<ConnectionProviderKind>(whatsapp?.channel ?? 'baileys');
-  const [chatbot, setChatbot] = useState<ChatbotFormValues>(() => chatbotFormOf(whatsapp));
+  // the rules' texts show once a field is left or the form sent; the server's field errors until the field changes
+  const form = useEntityDialog({
+    initial: () => connectionFormOf(whatsapp),
+    validate: validateConnectionForm,
+    problemText: (_key, p) => t(`validation.${p}`),
+  });
+  const { values, set, errorOf } = form;
   const [tab, setTab] = useState<ConnectionDialogTab>('general');
-  const [touched, setTouched] = useState(false);
-  const nameError = validateConnectionName(name);
-  const chatbotErrors = validateChatbotForm(chatbot);
 
-  function setBot<K extends keyof ChatbotFormValues>(key: K, value: ChatbotFormValues[K]) {
-    setChatbot((v) => ({ ...v, [key]: value }));
-  }
+  const save = form.handleSubmit(async (v) => {
+    const body = {
+      name: v.name.trim(),
+      isDefault: v.isDefault,
+      greetingMessage: v.greetingMessage,
+      queueIds: v.queueIds,
+      token: v.token.trim() || null,
+      ...chatbotPayload(v, withPrompt),
+    };
+    if (whatsapp) await update({ id: whatsapp.id, ...body }).unwrap();
+    else await create({ ...body, channel: v.channel }).unwrap();
+    notify.success(t('connections.toasts.saved'));
+    onClose();
+  });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setTouched(true);
-    // the tab with the first error comes to the front
-    if (nameError) {
-      setTab('general');
-      return;
-    }
-    if (Object.keys(chatbotErrors).length > 0) {
-      setTab('chatbot');
-      return;
-    }
-    const form = { name: name.trim(), isDefault, greetingMessage, queueIds, token: token.trim() || null, ...chatbotPayload(chatbot, withPrompt) };
-    try {
-      if (whatsapp) await update({ id: whatsapp.id, ...form }).unwrap();
-      else await create({ ...form, channel }).unwrap();
-      notify.success(t('connections.toasts.saved'));
-      onClose();
-    } catch (err) {
-      notify.error(err);
-    }
+  /** the tab with the first error comes to the front */
+  function submit(e: FormEvent) {
+    const { name: nameError, ...chatbotErrors } = form.errors;
+    if (nameError) setTab('general');
+    else if (Object.values(chatbotErrors).some(Boolean)) setTab('chatbot');
+    return save(e);
   }
 
   const testIdOf = (key: string) => `connection-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
   const textField = (key: ChatbotTextField) => (
-    <Field.Root key={key}>
+    <Field.Root key={key} invalid={!!errorOf(key)}>
       <Field.Label>{t(`connections.dialog.${key}`)}</Field.Label>
-      <Textarea rows={2} value={chatbot[key]} onChange={(e) => setBot(key, e.target.value)} maxLength={TEXT_MAX} data-testid={testIdOf(key)} />
+      <Textarea rows={2} value={values[key]} onChange={(e) => set(key, e.target.value)} maxLength={TEXT_MAX} data-testid={testIdOf(key)} />
+      {errorOf(key) && <Field.ErrorText>{errorOf(key)}</Field.ErrorText>}
     </Field.Root>
   );
 
   const numberField = (key: ChatbotNumberField) => {
-    const problem = touched ? chatbotErrors[key] : undefined;
+    const problem = errorOf(key);
     return (
       <Field.Root key={key} invalid={!!problem}>
         <Field.Label>{t(`connections.dialog.${key}`)}</Field.Label>
@@ -109,12 +132,16 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
           inputMode="numeric"
           min={0}
           step={1}
-          value={chatbot[key]}
-          onChange={(e) => setBot(key, e.target.value)}
-          onBlur={() => setTouched(true)}
+          value={values[key]}
+          onChange={(e) => set(key, e.target.value)}
+          onBlur={form.showProblems}
           data-testid={testIdOf(key)}
         />
-        {problem ? <Field.ErrorText>{t(`validation.${problem}`)}</Field.ErrorText> : <Field.HelperText>{t(`connections.dialog.hints.${key}`)}</Field.HelperText>}
+        {problem ? (
+          <Field.ErrorText>{problem}</Field.ErrorText>
+        ) : (
+          <Field.HelperText>{t(`connections.dialog.hints.${key}`)}</Field.HelperText>
+        )}
       </Field.Root>
     );
   };
@@ -141,16 +168,26 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                   </Tabs.List>
                   <Tabs.Content value="general">
                     <Stack gap="4">
-                      <Field.Root required invalid={touched && !!nameError}>
+                      <Field.Root required invalid={!!errorOf('name')}>
                         <Field.Label>{t('connections.dialog.name')}</Field.Label>
-                        <Input value={name} onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} autoFocus data-testid="connection-name" />
-                        {nameError && <Field.ErrorText>{t(`validation.${nameError}`)}</Field.ErrorText>}
+                        <Input
+                          value={values.name}
+                          onChange={(e) => set('name', e.target.value)}
+                          onBlur={form.showProblems}
+                          autoFocus
+                          data-testid="connection-name"
+                        />
+                        {errorOf('name') && <Field.ErrorText>{errorOf('name')}</Field.ErrorText>}
                       </Field.Root>
                       {!editing && (
                         <Field.Root>
                           <Field.Label>{t('connections.dialog.channel')}</Field.Label>
                           <NativeSelect.Root>
-                            <NativeSelect.Field value={channel} onChange={(e) => setChannel(e.target.value as ConnectionProviderKind)} data-testid="connection-channel">
+                            <NativeSelect.Field
+                              value={values.channel}
+                              onChange={(e) => set('channel', e.target.value as ConnectionProviderKind)}
+                              data-testid="connection-channel"
+                            >
                               <option value="baileys">{t('connections.dialog.channels.baileys')}</option>
                               <option value="sandbox">{t('connections.dialog.channels.sandbox')}</option>
                             </NativeSelect.Field>
@@ -158,26 +195,41 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                           </NativeSelect.Root>
                         </Field.Root>
                       )}
-                      <Switch.Root checked={isDefault} onCheckedChange={(e) => setIsDefault(e.checked)} data-testid="connection-default">
+                      <Switch.Root
+                        checked={values.isDefault}
+                        onCheckedChange={(e) => set('isDefault', e.checked)}
+                        data-testid="connection-default"
+                      >
                         <Switch.HiddenInput />
                         <Switch.Control>
                           <Switch.Thumb />
                         </Switch.Control>
                         <Switch.Label>{t('connections.dialog.default')}</Switch.Label>
                       </Switch.Root>
-                      <Field.Root>
+                      <Field.Root invalid={!!errorOf('greetingMessage')}>
                         <Field.Label>{t('connections.dialog.greetingMessage')}</Field.Label>
-                        <Textarea rows={3} value={greetingMessage} onChange={(e) => setGreeting(e.target.value)} />
+                        <Textarea rows={3} value={values.greetingMessage} onChange={(e) => set('greetingMessage', e.target.value)} />
+                        {errorOf('greetingMessage') && <Field.ErrorText>{errorOf('greetingMessage')}</Field.ErrorText>}
                       </Field.Root>
-                      <Field.Root>
+                      <Field.Root invalid={!!errorOf('token')}>
                         <Field.Label>{t('connections.dialog.token')}</Field.Label>
                         <Stack direction="row" gap="2">
-                          <Input value={token} onChange={(e) => setToken(e.target.value)} maxLength={200} autoComplete="off" data-testid="connection-token" />
-                          <Button variant="outline" onClick={() => setToken(newApiToken())} data-testid="connection-token-generate">
+                          <Input
+                            value={values.token}
+                            onChange={(e) => set('token', e.target.value)}
+                            maxLength={200}
+                            autoComplete="off"
+                            data-testid="connection-token"
+                          />
+                          <Button variant="outline" onClick={() => set('token', newApiToken())} data-testid="connection-token-generate">
                             {t('connections.dialog.generateToken')}
                           </Button>
                         </Stack>
-                        <Field.HelperText>{t('connections.dialog.tokenHelp')}</Field.HelperText>
+                        {errorOf('token') ? (
+                          <Field.ErrorText>{errorOf('token')}</Field.ErrorText>
+                        ) : (
+                          <Field.HelperText>{t('connections.dialog.tokenHelp')}</Field.HelperText>
+                        )}
                       </Field.Root>
                       {queues.length > 0 && (
                         <Box>
@@ -189,13 +241,23 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                               <Checkbox.Root
                                 key={q.id}
                                 size="sm"
-                                checked={queueIds.includes(q.id)}
-                                onCheckedChange={(e) => setQueueIds((ids) => (e.checked ? [...ids, q.id] : ids.filter((id) => id !== q.id)))}
+                                checked={values.queueIds.includes(q.id)}
+                                onCheckedChange={(e) =>
+                                  set('queueIds', e.checked ? [...values.queueIds, q.id] : values.queueIds.filter((id) => id !== q.id))
+                                }
                               >
                                 <Checkbox.HiddenInput />
                                 <Checkbox.Control />
                                 <Checkbox.Label>
-                                  <Box as="span" display="inline-block" w="2.5" h="2.5" borderRadius="full" mr="2" style={{ background: q.color }} />
+                                  <Box
+                                    as="span"
+                                    display="inline-block"
+                                    w="2.5"
+                                    h="2.5"
+                                    borderRadius="full"
+                                    mr="2"
+                                    style={{ background: q.color }}
+                                  />
                                   {q.name}
                                 </Checkbox.Label>
                               </Checkbox.Root>
@@ -213,8 +275,8 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                         <Field.Label>{t('connections.dialog.transferQueueId')}</Field.Label>
                         <NativeSelect.Root>
                           <NativeSelect.Field
-                            value={chatbot.transferQueueId}
-                            onChange={(e) => setBot('transferQueueId', e.target.value ? Number(e.target.value) : '')}
+                            value={values.transferQueueId}
+                            onChange={(e) => set('transferQueueId', e.target.value ? Number(e.target.value) : '')}
                             data-testid="connection-transfer-queue"
                           >
                             <option value="">{t('connections.dialog.noTransferQueue')}</option>
@@ -230,8 +292,8 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                       {withPrompt && (
                         <SelectField
                           label={t('connections.dialog.prompt')}
-                          value={chatbot.promptId}
-                          onChange={(v) => setBot('promptId', v)}
+                          value={values.promptId}
+                          onChange={(v) => set('promptId', v)}
                           options={prompts}
                           emptyLabel={t('connections.dialog.noPrompt')}
                           testId="connection-prompt"
@@ -246,7 +308,13 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
               <Button variant="outline" onClick={onClose}>
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creating.isLoading || updating.isLoading} data-testid="connection-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creating.isLoading || updating.isLoading}
+                data-testid="connection-save"
+              >
                 {editing ? t('common.save') : t('common.add')}
               </Button>
             </Dialog.Footer>
