@@ -1,29 +1,66 @@
 import { Button, Flex, Heading, HStack, IconButton, Input, Text } from '@chakra-ui/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
 import { notify } from './notify';
 import { isNearEnd, LIST_END_PX } from './scroll';
 
+/** A list page's header (`ListPageHeader`): what a page leaves out does not show. */
+export interface ListPageHeaderProps {
+  title: string;
+  /** shown after the title, in brackets */
+  count?: number;
+  /** the search box, when `onSearch` is given */
+  search?: string;
+  onSearch?(value: string): void;
+  searchLabel?: string;
+  /** the add button, when `onAdd` is given (the caller may not) */
+  addLabel?: string;
+  onAdd?(): void;
+  testId: string;
+  /** the add button's test id when it is not `<testId>-add` */
+  addTestId?: string;
+  /** the page's own controls (filters, import, export), between the search box and the add button */
+  children?: ReactNode;
+}
+
 /**
- * The top of a list page: its title with the count, the search box and the add button. Test ids are
- * `<testId>-title`, `-count`, `-search`, `-add`.
+ * The top of a list page: its title with the count, the search box, the page's own controls and the add button.
+ * Test ids are `<testId>-title`, `-count`, `-search`, `-add`.
  */
-export function ListPageHeader(props: { title: string; count: number; search: string; onSearch(value: string): void; searchLabel: string; addLabel: string; onAdd(): void; testId: string }) {
+export function ListPageHeader(props: ListPageHeaderProps) {
   const { testId } = props;
   return (
     <Flex gap="3" mb="4" align="center" wrap="wrap">
       <Heading size="lg" flex="1" data-testid={`${testId}-title`}>
-        {props.title}{' '}
-        <Text as="span" color="fg.muted" textStyle="md" data-testid={`${testId}-count`}>
-          ({props.count})
-        </Text>
+        {props.title}
+        {props.count !== undefined && (
+          <>
+            {' '}
+            <Text as="span" color="fg.muted" textStyle="md" data-testid={`${testId}-count`}>
+              ({props.count})
+            </Text>
+          </>
+        )}
       </Heading>
-      <Input size="sm" maxW="64" placeholder={props.searchLabel} aria-label={props.searchLabel} value={props.search} onChange={(e) => props.onSearch(e.target.value)} data-testid={`${testId}-search`} />
-      <Button size="sm" colorPalette="teal" onClick={props.onAdd} data-testid={`${testId}-add`}>
-        <MdAdd />
-        {props.addLabel}
-      </Button>
+      {props.onSearch && (
+        <Input
+          size="sm"
+          maxW="64"
+          placeholder={props.searchLabel}
+          aria-label={props.searchLabel}
+          value={props.search ?? ''}
+          onChange={(e) => props.onSearch?.(e.target.value)}
+          data-testid={`${testId}-search`}
+        />
+      )}
+      {props.children}
+      {props.onAdd && (
+        <Button size="sm" colorPalette="teal" onClick={props.onAdd} data-testid={props.addTestId ?? `${testId}-add`}>
+          <MdAdd />
+          {props.addLabel}
+        </Button>
+      )}
     </Flex>
   );
 }
@@ -39,7 +76,14 @@ export function RowActions({ onEdit, onDelete, testId }: { onEdit?: () => void; 
         </IconButton>
       )}
       {onDelete && (
-        <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={onDelete} data-testid={`${testId}-delete`}>
+        <IconButton
+          size="xs"
+          variant="ghost"
+          colorPalette="red"
+          aria-label={t('common.delete')}
+          onClick={onDelete}
+          data-testid={`${testId}-delete`}
+        >
           <MdDelete />
         </IconButton>
       )}

@@ -1,8 +1,9 @@
-import { Box, Button, Center, Flex, Heading, HStack, Icon, IconButton, Spinner, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Center, HStack, Icon, IconButton, Spinner, Table, Text } from '@chakra-ui/react';
 import type { ConnectionStatus, WhatsappDto } from '@wa/contracts';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdCheckCircle, MdCropFree, MdDelete, MdEdit, MdSignalWifiOff, MdSignalWifi4Bar, MdTimer } from 'react-icons/md';
+import { ListPageHeader } from '../../app/list-page';
+import { MdCheckCircle, MdCropFree, MdDelete, MdEdit, MdSignalWifiOff, MdSignalWifi4Bar, MdTimer } from 'react-icons/md';
 import { Navigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
 import { selectIsAdmin } from '../../app/session';
@@ -67,15 +68,13 @@ export default function ConnectionsPage() {
 
   return (
     <Box p={{ base: '3', md: '6' }} data-testid="connections-page">
-      <Flex align="center" justify="space-between" mb="4" gap="3">
-        <Heading size="lg">{t('connections.title')}</Heading>
-        {isAdmin && (
-          <Button colorPalette="teal" size="sm" onClick={() => setEditing(null)} data-testid="connection-add">
-            <MdAdd />
-            {t('connections.add')}
-          </Button>
-        )}
-      </Flex>
+      <ListPageHeader
+        title={t('connections.title')}
+        addLabel={t('connections.add')}
+        onAdd={isAdmin ? () => setEditing(null) : undefined}
+        testId="connections"
+        addTestId="connection-add"
+      />
       <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
         <Table.Root size="sm" data-testid="connections-table">
           <Table.Header>
@@ -128,7 +127,13 @@ export default function ConnectionsPage() {
                               );
                             case 'disconnect':
                               return (
-                                <Button key={b} {...common} variant="outline" colorPalette="red" onClick={() => setConfirm({ kind: 'disconnect', whatsapp: w })}>
+                                <Button
+                                  key={b}
+                                  {...common}
+                                  variant="outline"
+                                  colorPalette="red"
+                                  onClick={() => setConfirm({ kind: 'disconnect', whatsapp: w })}
+                                >
                                   {t('connections.buttons.disconnect')}
                                 </Button>
                               );
@@ -147,11 +152,19 @@ export default function ConnectionsPage() {
                   <Table.Cell textAlign="center" textStyle="xs">
                     {dateTimeLabel(w.updatedAt)}
                   </Table.Cell>
-                  <Table.Cell textAlign="center">{w.isDefault && <Icon as={MdCheckCircle} color="green.fg" boxSize="5" data-testid="connection-default-flag" />}</Table.Cell>
+                  <Table.Cell textAlign="center">
+                    {w.isDefault && <Icon as={MdCheckCircle} color="green.fg" boxSize="5" data-testid="connection-default-flag" />}
+                  </Table.Cell>
                   {isAdmin && (
                     <Table.Cell textAlign="center">
                       <HStack justify="center" gap="1">
-                        <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(w)} data-testid="connection-edit">
+                        <IconButton
+                          size="xs"
+                          variant="ghost"
+                          aria-label={t('common.edit')}
+                          onClick={() => setEditing(w)}
+                          data-testid="connection-edit"
+                        >
                           <MdEdit />
                         </IconButton>
                         <IconButton

@@ -1,11 +1,11 @@
-import { Box, Button, Flex, Heading, HStack, IconButton, Input, Progress, Table, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, IconButton, Input, Progress, Table, Text } from '@chakra-ui/react';
 import type { ContactDto, ContactsImportReport } from '@wa/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd, MdDelete, MdEdit, MdEvent, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
+import { MdDelete, MdEdit, MdEvent, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
 import { apiUrl } from '../../app/config';
-import { useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
 import { notify } from '../../app/notify';
 import { selectIsAdmin, selectUser } from '../../app/session';
@@ -16,7 +16,12 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { canSchedule } from '../../app/plan-flags';
 import { canChat } from './contact-rules';
 import { ContactDialog } from './ContactDialog';
-import { useDeleteContactMutation, useImportPhoneContactsMutation, useListContactsInfiniteQuery, useUploadContactsMutation } from './contacts.api';
+import {
+  useDeleteContactMutation,
+  useImportPhoneContactsMutation,
+  useListContactsInfiniteQuery,
+  useUploadContactsMutation,
+} from './contacts.api';
 import { useOpenTicket } from './use-open-ticket';
 
 /** Downloads the company's contacts as CSV (semicolon-separated) with the session's token. */
@@ -80,12 +85,18 @@ export default function ContactsPage() {
 
   return (
     <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="contacts-page">
-      <Flex align="center" justify="space-between" mb="4" gap="3" wrap="wrap">
-        <Heading size="lg">
-          {t('contacts.title')} <Text as="span" color="fg.muted" textStyle="md" data-testid="contacts-count">({count})</Text>
-        </Heading>
+      <ListPageHeader
+        title={t('contacts.title')}
+        count={count}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('contacts.search')}
+        addLabel={t('contacts.add')}
+        onAdd={() => setEditing(null)}
+        testId="contacts"
+        addTestId="contact-add"
+      >
         <HStack gap="2" wrap="wrap">
-          <Input size="sm" w="60" placeholder={t('contacts.search')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="contacts-search" />
           <Input
             size="sm"
             w="40"
@@ -110,8 +121,21 @@ export default function ContactsPage() {
           />
           {isAdmin && (
             <>
-              <input ref={fileInput} type="file" accept=".xlsx,.csv" hidden onChange={(e) => void importFile(e.target.files?.[0])} data-testid="contacts-import-file" />
-              <Button size="sm" variant="outline" onClick={() => fileInput.current?.click()} loading={uploading.isLoading} data-testid="contacts-import">
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".xlsx,.csv"
+                hidden
+                onChange={(e) => void importFile(e.target.files?.[0])}
+                data-testid="contacts-import-file"
+              />
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => fileInput.current?.click()}
+                loading={uploading.isLoading}
+                data-testid="contacts-import"
+              >
                 <MdFileUpload />
                 {t('contacts.import')}
               </Button>
@@ -129,18 +153,19 @@ export default function ContactsPage() {
                 <MdSmartphone />
                 {t('contacts.importPhone')}
               </Button>
-              <Button size="sm" variant="outline" onClick={() => exportCsv().catch((err: unknown) => notify.error(err))} data-testid="contacts-export">
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => exportCsv().catch((err: unknown) => notify.error(err))}
+                data-testid="contacts-export"
+              >
                 <MdFileDownload />
                 {t('contacts.export')}
               </Button>
             </>
           )}
-          <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="contact-add">
-            <MdAdd />
-            {t('contacts.add')}
-          </Button>
         </HStack>
-      </Flex>
+      </ListPageHeader>
       {(uploading.isLoading || importingPhone.isLoading) && (
         <Progress.Root value={null} size="xs" mb="3" data-testid="contacts-import-progress">
           <Progress.Track>
@@ -150,10 +175,16 @@ export default function ContactsPage() {
       )}
       {report && (
         <Box mb="3" p="3" borderWidth="1px" borderRadius="md" bg="bg" data-testid="contacts-import-report">
-          <Text textStyle="sm">{t('contacts.importReport', { created: report.created, updated: report.updated, failed: report.failed.length })}</Text>
+          <Text textStyle="sm">
+            {t('contacts.importReport', { created: report.created, updated: report.updated, failed: report.failed.length })}
+          </Text>
           {report.failed.slice(0, 20).map((f) => (
             <Text key={f.row} textStyle="xs" color="fg.error">
-              {t('contacts.importRow', { row: f.row, number: f.number, error: f.error.startsWith('ERR_') ? t(`backendErrors.${f.error}`) : f.error })}
+              {t('contacts.importRow', {
+                row: f.row,
+                number: f.number,
+                error: f.error.startsWith('ERR_') ? t(`backendErrors.${f.error}`) : f.error,
+              })}
             </Text>
           ))}
           <Button size="xs" variant="ghost" mt="1" onClick={() => setReport(null)}>
@@ -161,7 +192,18 @@ export default function ContactsPage() {
           </Button>
         </Box>
       )}
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="contacts-list">
+      <Box
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="contacts-list"
+      >
         <Table.Root size="sm" data-testid="contacts-table">
           <Table.Header>
             <Table.Row>
@@ -183,20 +225,48 @@ export default function ContactsPage() {
                   <Table.Cell hideBelow="md">{c.email}</Table.Cell>
                   <Table.Cell textAlign="center">
                     <HStack justify="center" gap="1">
-                      <Button size="xs" variant="ghost" colorPalette="green" disabled={!chat || opening} onClick={() => void open(c.id)} data-testid="contact-chat" title={chat ? t('contacts.chat') : undefined}>
+                      <Button
+                        size="xs"
+                        variant="ghost"
+                        colorPalette="green"
+                        disabled={!chat || opening}
+                        onClick={() => void open(c.id)}
+                        data-testid="contact-chat"
+                        title={chat ? t('contacts.chat') : undefined}
+                      >
                         <MdWhatsapp />
                         {!chat && t('contacts.outOfWhatsapp')}
                       </Button>
                       {schedules && (
-                        <IconButton size="xs" variant="ghost" aria-label={t('contacts.schedule')} title={t('contacts.schedule')} onClick={() => navigate(`/schedules?contactId=${c.id}`)} data-testid="contact-schedule">
+                        <IconButton
+                          size="xs"
+                          variant="ghost"
+                          aria-label={t('contacts.schedule')}
+                          title={t('contacts.schedule')}
+                          onClick={() => navigate(`/schedules?contactId=${c.id}`)}
+                          data-testid="contact-schedule"
+                        >
                           <MdEvent />
                         </IconButton>
                       )}
-                      <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(c)} data-testid="contact-edit">
+                      <IconButton
+                        size="xs"
+                        variant="ghost"
+                        aria-label={t('common.edit')}
+                        onClick={() => setEditing(c)}
+                        data-testid="contact-edit"
+                      >
                         <MdEdit />
                       </IconButton>
                       {isAdmin && (
-                        <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => setDeleting(c)} data-testid="contact-delete">
+                        <IconButton
+                          size="xs"
+                          variant="ghost"
+                          colorPalette="red"
+                          aria-label={t('common.delete')}
+                          onClick={() => setDeleting(c)}
+                          data-testid="contact-delete"
+                        >
                           <MdDelete />
                         </IconButton>
                       )}

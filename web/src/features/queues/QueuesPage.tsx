@@ -1,11 +1,10 @@
-import { Box, Button, Center, Flex, Heading, HStack, Spinner, Table, Text } from '@chakra-ui/react';
+import { Box, Center, HStack, Spinner, Table, Text } from '@chakra-ui/react';
 import type { QueueDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd } from 'react-icons/md';
 import { Navigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
-import { RowActions, useConfirmedDelete } from '../../app/list-page';
+import { ListPageHeader, RowActions, useConfirmedDelete } from '../../app/list-page';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -29,18 +28,13 @@ export default function QueuesPage() {
 
   return (
     <Box p={{ base: '3', md: '6' }} data-testid="queues-page">
-      <Flex align="center" justify="space-between" mb="4" gap="3" wrap="wrap">
-        <Heading size="lg" data-testid="queues-title">
-          {t('queues.title')}{' '}
-          <Text as="span" color="fg.muted" textStyle="md" data-testid="queues-count">
-            ({queues.length})
-          </Text>
-        </Heading>
-        <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="queues-add">
-          <MdAdd />
-          {t('queues.add')}
-        </Button>
-      </Flex>
+      <ListPageHeader
+        title={t('queues.title')}
+        count={queues.length}
+        addLabel={t('queues.add')}
+        onAdd={() => setEditing(null)}
+        testId="queues"
+      />
       <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto">
         <Table.Root size="sm" data-testid="queues-table">
           <Table.Header>
@@ -58,7 +52,15 @@ export default function QueuesPage() {
                 <Table.Cell fontWeight="medium">{q.name}</Table.Cell>
                 <Table.Cell>
                   <HStack gap="2">
-                    <Box w="4" h="4" borderRadius="sm" borderWidth="1px" flexShrink={0} style={{ background: q.color }} data-testid="queue-color-swatch" />
+                    <Box
+                      w="4"
+                      h="4"
+                      borderRadius="sm"
+                      borderWidth="1px"
+                      flexShrink={0}
+                      style={{ background: q.color }}
+                      data-testid="queue-color-swatch"
+                    />
                     <Text as="span" textStyle="xs" fontFamily="mono">
                       {q.color}
                     </Text>
@@ -66,7 +68,12 @@ export default function QueuesPage() {
                 </Table.Cell>
                 <Table.Cell textAlign="center">{q.orderQueue ?? '—'}</Table.Cell>
                 <Table.Cell>
-                  <Text truncate maxW={{ base: '40', md: 'xs' }} title={q.greetingMessage || undefined} color={q.greetingMessage ? undefined : 'fg.muted'}>
+                  <Text
+                    truncate
+                    maxW={{ base: '40', md: 'xs' }}
+                    title={q.greetingMessage || undefined}
+                    color={q.greetingMessage ? undefined : 'fg.muted'}
+                  >
                     {q.greetingMessage || '—'}
                   </Text>
                 </Table.Cell>

@@ -1,9 +1,8 @@
-import { Badge, Box, Button, Flex, Heading, HStack, Input, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, HStack, Table, Text } from '@chakra-ui/react';
 import type { UserDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdAdd } from 'react-icons/md';
-import { RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -30,19 +29,27 @@ export default function UsersPage() {
 
   return (
     <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="users-page">
-      <Flex gap="3" mb="4" align="center" wrap="wrap">
-        <Heading size="lg" flex="1">
-          {t('users.title')}
-        </Heading>
-        <Input size="sm" maxW="64" placeholder={t('users.search')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="users-search" />
-        {canAddUser(viewer) && (
-          <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="users-add">
-            <MdAdd />
-            {t('users.add')}
-          </Button>
-        )}
-      </Flex>
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="users-list">
+      <ListPageHeader
+        title={t('users.title')}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('users.search')}
+        addLabel={t('users.add')}
+        onAdd={canAddUser(viewer) ? () => setEditing(null) : undefined}
+        testId="users"
+      />
+      <Box
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="users-list"
+      >
         <Table.Root size="sm" data-testid="users-table">
           <Table.Header>
             <Table.Row>
@@ -85,7 +92,11 @@ export default function UsersPage() {
                     )}
                   </Table.Cell>
                   <Table.Cell textAlign="center">
-                    <RowActions onEdit={actions.edit ? () => setEditing(u) : undefined} onDelete={actions.delete ? () => setDeleting(u) : undefined} testId="user" />
+                    <RowActions
+                      onEdit={actions.edit ? () => setEditing(u) : undefined}
+                      onDelete={actions.delete ? () => setDeleting(u) : undefined}
+                      testId="user"
+                    />
                   </Table.Cell>
                 </Table.Row>
               );
