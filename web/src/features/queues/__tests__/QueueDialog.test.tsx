@@ -25,12 +25,14 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Partial<QueueDto>) : undefined;
     calls.push({ method: req.method, path: url.pathname, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     if (url.pathname.startsWith('/settings')) body = [{ key: 'scheduleType', value: scheduleType }];
     else if (url.pathname === '/queue') body = [aQueue(5, 'Vendas', 1)];
     else if (url.pathname === '/prompt') body = { prompts: [aPrompt(3, 'Atendente'), aPrompt(4, 'Vendedor')], count: 2, hasMore: false };
-    else if (url.pathname === '/queueIntegration') body = { queueIntegrations: [anIntegration(2, 'typebot', 'Typebot vendas')], count: 1, hasMore: false };
+    else if (url.pathname === '/queueIntegration')
+      body = { queueIntegrations: [anIntegration(2, 'typebot', 'Typebot vendas')], count: 1, hasMore: false };
     else if (url.pathname.startsWith('/queue/')) body = { ...aQueue(5, 'Vendas', 1), ...sent };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
@@ -77,7 +79,12 @@ describe('queue dialog: the schedules tab (spec 02 §2 "Queues", §4)', () => {
   it("shows the queue's saved hours; the server's error on a day opens the tab at it", async () => {
     const saved: QueueScheduleDto[] = [{ weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '13:00', endTime: '19:00' }];
     answer = (method) =>
-      method === 'PUT' ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'schedules.3.startTime', messages: ['Hora inválida'] }] } } : undefined;
+      method === 'PUT'
+        ? {
+            status: 400,
+            body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'schedules.3.startTime', messages: ['Hora inválida'] }] },
+          }
+        : undefined;
     const r = renderWithProviders(<QueueDialog queue={aQueue(5, 'Vendas', 1, { schedules: saved })} onClose={() => undefined} />);
     const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
     await waitFor(() => within(dialog).getByTestId('queue-tab-schedules'));
@@ -88,6 +95,19 @@ describe('queue dialog: the schedules tab (spec 02 §2 "Queues", §4)', () => {
     const editor = await waitFor(() => within(dialog).getByTestId('queue-schedules'));
     await waitFor(() => expect(within(editor).getByText('Hora inválida')).toBeTruthy());
     expect((within(editor).getByLabelText('Quarta-feira início') as HTMLInputElement).value).toBe('13:00');
+  });
+
+  it("a colour another queue has: the code's text under the colour, on the data tab", async () => {
+    answer = (method) => (method === 'PUT' ? { status: 409, body: { error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS', message: 'x' } } : undefined);
+    const r = renderWithProviders(<QueueDialog queue={aQueue(5, 'Vendas', 1)} onClose={() => undefined} />);
+    const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
+    await waitFor(() => within(dialog).getByTestId('queue-tab-schedules'));
+    fireEvent.click(within(dialog).getByTestId('queue-tab-schedules'));
+    await waitFor(() => within(dialog).getByTestId('queue-schedules'));
+    fireEvent.click(within(dialog).getByTestId('queue-save'));
+    await waitFor(() => expect(queueWrites()).toHaveLength(1));
+    await waitFor(() => expect(within(dialog).getByText('Esta cor já está em uso, escolha outra.')).toBeTruthy());
+    expect(within(dialog).getByTestId('queue-name')).toBeTruthy();
   });
 
   it('without scheduleType queue there is no schedules tab, and a queue without hours is sent with none', async () => {
@@ -115,7 +135,15 @@ function anAdmin(plan: Partial<PlanDto>): UserDto {
     online: true,
     queues: [],
     queueIds: [],
-    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    company: {
+      id: 1,
+      name: 'Loja',
+      dueDate: '2027-01-01',
+      status: true,
+      planId: 1,
+      plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto,
+      settings: [],
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
@@ -128,7 +156,7 @@ function renderAs(user: UserDto, queue: QueueDto) {
 }
 
 describe('queue dialog: prompt and integration (spec 02 §3 "Queue", §6, §7)', () => {
-  it('with the plan\'s useOpenAi and useIntegrations: both pickers, sent with the queue (null for none)', async () => {
+  it("with the plan's useOpenAi and useIntegrations: both pickers, sent with the queue (null for none)", async () => {
     scheduleType = 'disabled';
     const r = renderAs(anAdmin({ useOpenAi: true, useIntegrations: true }), aQueue(5, 'Vendas', 1, { promptId: 3, integrationId: null }));
     const dialog = await waitFor(() => r.getByTestId('queue-dialog'));
