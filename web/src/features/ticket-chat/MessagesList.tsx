@@ -21,13 +21,31 @@ const messagesCss: SystemStyleObject = {
   '& .bubble': { maxW: '70%', bg: 'chat.theirs', borderRadius: 'lg', borderTopLeftRadius: 'sm', px: '3', py: '1.5', shadow: 'xs' },
   '& [data-from-me=true] .bubble': { bg: 'chat.mine', borderTopLeftRadius: 'lg', borderTopRightRadius: 'sm' },
   '& .text': { textStyle: 'sm', whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
-  '& .meta': { display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: '1', mt: '0.5', textStyle: '2xs', color: 'fg.muted' },
+  '& .meta': {
+    display: 'flex',
+    justifyContent: 'flex-end',
+    alignItems: 'center',
+    gap: '1',
+    mt: '0.5',
+    textStyle: '2xs',
+    color: 'fg.muted',
+  },
   '& .day': { display: 'flex', justifyContent: 'center', py: '2' },
   '& .day span': { textStyle: 'xs', bg: 'bg', color: 'fg.muted', px: '3', py: '0.5', borderRadius: 'full', shadow: 'xs' },
   '& .media-image': { display: 'block', maxW: '280px', maxH: '280px', borderRadius: 'md', mb: '1', objectFit: 'cover' },
   '& .media-video': { display: 'block', maxW: '320px', borderRadius: 'md', mb: '1' },
   '& .media-audio': { display: 'block', maxW: '280px', mb: '1' },
-  '& .quoted': { borderLeftWidth: '4px', borderLeftColor: 'teal.solid', bg: 'blackAlpha.100', borderRadius: 'sm', px: '2', py: '1', mb: '1', textStyle: 'xs', cursor: 'default' },
+  '& .quoted': {
+    borderLeftWidth: '4px',
+    borderLeftColor: 'teal.solid',
+    bg: 'blackAlpha.100',
+    borderRadius: 'sm',
+    px: '2',
+    py: '1',
+    mb: '1',
+    textStyle: 'xs',
+    cursor: 'default',
+  },
   '& .quoted .who': { fontWeight: 'semibold', color: 'teal.fg' },
   '& .quoted .what': { lineClamp: 3, whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
   '& .line .options': { visibility: 'hidden', alignSelf: 'flex-start', mx: '1' },
@@ -53,7 +71,17 @@ function Quoted({ message, quoted, contactName }: { message: MessageDto; quoted:
   );
 }
 
-function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto; quoted: MessageDto | undefined; contactName: string; onReply?: (m: MessageDto) => void }) {
+function Bubble({
+  message,
+  quoted,
+  contactName,
+  onReply,
+}: {
+  message: MessageDto;
+  quoted: MessageDto | undefined;
+  contactName: string;
+  onReply?: (m: MessageDto) => void;
+}) {
   const { t } = useTranslation();
   const mine = message.fromMe;
   const hasFile = FILE_TYPES.has(message.mediaType);
@@ -64,7 +92,10 @@ function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto
       <div className="bubble" data-testid="message" data-message-id={message.id} data-from-me={mine} data-media-type={message.mediaType}>
         <Quoted message={message} quoted={quoted} contactName={contactName} />
         {hasFile && !message.isDeleted && <MediaView message={message} />}
-        {(!hasFile || message.isDeleted || (message.body && !(message.mediaType === 'application' && message.mediaUrl && message.body === mediaFileName(message.mediaUrl)))) && (
+        {(!hasFile ||
+          message.isDeleted ||
+          (message.body &&
+            !(message.mediaType === 'application' && message.mediaUrl && message.body === mediaFileName(message.mediaUrl)))) && (
           <div className="text" data-testid="message-body">
             {message.isDeleted ? (
               <span className="deleted" data-testid="message-deleted">
@@ -88,7 +119,17 @@ function Bubble({ message, quoted, contactName, onReply }: { message: MessageDto
 }
 
 /** The messages of a ticket, newest at the bottom, with a separator per day (DD/MM/YYYY). */
-export function MessagesList({ ticketId, contactName = '', onReply, preview = false }: { ticketId: number; contactName?: string; onReply?: (m: MessageDto) => void; preview?: boolean }) {
+export function MessagesList({
+  ticketId,
+  contactName = '',
+  onReply,
+  preview = false,
+}: {
+  ticketId: number;
+  contactName?: string;
+  onReply?: (m: MessageDto) => void;
+  preview?: boolean;
+}) {
   const { t } = useTranslation();
   const chat = useMessagesInfiniteQuery(ticketId, { skip: preview });
   const peek = usePreviewMessagesInfiniteQuery(ticketId, { skip: !preview });
@@ -108,7 +149,18 @@ export function MessagesList({ ticketId, contactName = '', onReply, preview = fa
 
   let previousDay = '';
   return (
-    <Box ref={scroller} flex="1" minH="0" overflowY="auto" bg="chat.bg" py="3" css={messagesCss} onScroll={onScroll} data-testid="messages-list" data-ready={!query.isLoading}>
+    <Box
+      ref={scroller}
+      flex="1"
+      minH="0"
+      overflowY="auto"
+      bg="chat.bg"
+      py="3"
+      css={messagesCss}
+      onScroll={onScroll}
+      data-testid="messages-list"
+      data-ready={!query.isLoading}
+    >
       {isFetchingNextPage && (
         <Center py="2" gap="2" color="fg.muted" textStyle="xs">
           <Spinner size="xs" />
@@ -141,7 +193,13 @@ export function MessagesList({ ticketId, contactName = '', onReply, preview = fa
                 <span data-testid="day-separator">{day}</span>
               </div>
             )}
-            <Bubble message={m} quoted={m.quotedMsgId ? byId.get(m.quotedMsgId) : undefined} contactName={contactName} onReply={onReply} />
+            <Bubble
+              message={m}
+              // the page's copy (edits arrive live), else the one the server sent with the message (a quote of an older page)
+              quoted={(m.quotedMsgId ? byId.get(m.quotedMsgId) : undefined) ?? m.quotedMsg ?? undefined}
+              contactName={contactName}
+              onReply={onReply}
+            />
           </Fragment>
         );
       })}

@@ -40,7 +40,9 @@ function fakeSocket() {
 
 function renderChat(uuid: string, socket = fakeSocket()) {
   const store = makeStore();
-  store.dispatch(sessionStarted({ token: 't', user: { id: 7, name: 'Ana', companyId: 1, profile: 'user', queueIds: [10] } as unknown as UserDto }));
+  store.dispatch(
+    sessionStarted({ token: 't', user: { id: 7, name: 'Ana', companyId: 1, profile: 'user', queueIds: [10] } as unknown as UserDto }),
+  );
   const r = renderWithProviders(
     <RealtimeContext.Provider value={socket.client}>
       <Routes>
@@ -57,7 +59,11 @@ function renderChat(uuid: string, socket = fakeSocket()) {
 function serve(ticket: TicketDto) {
   answer = (path) => {
     if (path === `/tickets/u/${ticket.uuid}`) return { status: 200, body: ticket };
-    if (path === `/messages/${ticket.id}`) return { status: 200, body: { messages: [aMessage({ id: 1, ticketId: ticket.id, fromMe: false, body: 'Oi' })], hasMore: false, nextCursor: null } };
+    if (path === `/messages/${ticket.id}`)
+      return {
+        status: 200,
+        body: { messages: [aMessage({ id: 1, ticketId: ticket.id, fromMe: false, body: 'Oi' })], hasMore: false, nextCursor: null },
+      };
     return { status: 404, body: { error: 'ERR_NOT_FOUND' } };
   };
 }
@@ -92,6 +98,28 @@ describe('ticket chat', () => {
     const closed = renderChat('c');
     await closed.findByTestId('chat-reopen');
     expect((closed.getByTestId('message-textarea') as HTMLTextAreaElement).disabled).toBe(true);
+  });
+
+  it('shows the quoted message the server sent with a reply, even when it is not on the loaded page', async () => {
+    const ticket = aTicket({ id: 11, uuid: 'q', status: 'open', userId: 7 });
+    const older = aMessage({
+      id: 40,
+      ticketId: 11,
+      fromMe: false,
+      body: 'Qual o prazo de entrega?',
+      contact: { id: 3, name: 'Maria' } as never,
+    });
+    const reply = aMessage({ id: 90, ticketId: 11, fromMe: true, body: 'Três dias úteis', quotedMsgId: 40, quotedMsg: older });
+    answer = (path) => {
+      if (path === `/tickets/u/${ticket.uuid}`) return { status: 200, body: ticket };
+      if (path === `/messages/${ticket.id}`) return { status: 200, body: { messages: [reply], hasMore: false, nextCursor: null } };
+      return { status: 404, body: { error: 'ERR_NOT_FOUND' } };
+    };
+    const { findByTestId } = renderChat('q');
+    const quoted = await findByTestId('message-quoted');
+    expect(quoted.getAttribute('data-quoted-id')).toBe('40');
+    expect(quoted.textContent).toContain('Qual o prazo de entrega?');
+    expect(quoted.textContent).toContain('Maria');
   });
 
   it('the open ticket deleted: back to /tickets', async () => {
