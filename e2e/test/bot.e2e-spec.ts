@@ -38,17 +38,15 @@ const model = createServer((req, res) => {
     if (last.includes('demora')) return; // hangs: the client's timeout decides
     if (last.includes('quebrado'))
       return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'boom' } }));
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 1,
-          model: body.model,
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `IA: você disse "${last}"` } }],
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `IA: você disse "${last}"` } }],
+      }),
+    );
   });
 });
 

@@ -19,7 +19,13 @@ if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
     <ChakraProvider value={system}>
-      <ThemeProvider attribute="class" storageKey={StorageKeys.preferredTheme} defaultTheme="light" enableSystem={false} disableTransitionOnChange>
+      <ThemeProvider
+        attribute="class"
+        storageKey={StorageKeys.preferredTheme}
+        defaultTheme="light"
+        enableSystem={false}
+        disableTransitionOnChange
+      >
         <App />
         <ToasterHost />
       </ThemeProvider>

@@ -17,7 +17,11 @@ export const E2E_DEFAULTS = {
 };
 
 export function urlsFor(portOffset) {
-  return { webUrl: `http://localhost:${3000 + portOffset}`, apiUrl: `http://localhost:${8080 + portOffset}`, mailUrl: `http://localhost:${1080 + portOffset}` };
+  return {
+    webUrl: `http://localhost:${3000 + portOffset}`,
+    apiUrl: `http://localhost:${8080 + portOffset}`,
+    mailUrl: `http://localhost:${1080 + portOffset}`,
+  };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -101,7 +105,8 @@ function parentEnv() {
 export async function startProduct(options = {}) {
   const o = { ...E2E_DEFAULTS, ...options };
   const { webUrl, apiUrl } = urlsFor(o.portOffset);
-  if ((await answers(`${apiUrl}/health`)) || (await answers(webUrl))) throw new Error(`something already answers on ${webUrl} or ${apiUrl}`);
+  if ((await answers(`${apiUrl}/health`)) || (await answers(webUrl)))
+    throw new Error(`something already answers on ${webUrl} or ${apiUrl}`);
   await recreateDatabase(o.databaseUrl);
   await flushRedis(o.redisUrl);
   const nats = await startNats(o.natsPort);
@@ -112,7 +117,14 @@ export async function startProduct(options = {}) {
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
     cwd: root,
-    env: { ...parentEnv(), PORT_OFFSET: String(o.portOffset), DATABASE_URL: o.databaseUrl, REDIS_URL: o.redisUrl, NATS_URL: nats.url, NX_DAEMON: 'false' },
+    env: {
+      ...parentEnv(),
+      PORT_OFFSET: String(o.portOffset),
+      DATABASE_URL: o.databaseUrl,
+      REDIS_URL: o.redisUrl,
+      NATS_URL: nats.url,
+      NX_DAEMON: 'false',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log, { end: false });

@@ -34,20 +34,47 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (token) {
-    const lists = (await api<{ files: Array<{ id: number }> }>(`/files?searchParam=${encodeURIComponent(fileListName)}`, token).catch(() => null))?.body?.files ?? [];
+    const lists =
+      (await api<{ files: Array<{ id: number }> }>(`/files?searchParam=${encodeURIComponent(fileListName)}`, token).catch(() => null))?.body
+        ?.files ?? [];
     for (const l of lists) await api(`/files/${l.id}`, token, { method: 'DELETE' }).catch(() => undefined);
-    const announcements = (await api<{ records: Array<{ id: number; title: string }> }>(`/announcements?searchParam=${encodeURIComponent(announcementTitle)}`, token).catch(() => null))?.body?.records ?? [];
+    const announcements =
+      (
+        await api<{ records: Array<{ id: number; title: string }> }>(
+          `/announcements?searchParam=${encodeURIComponent(announcementTitle)}`,
+          token,
+        ).catch(() => null)
+      )?.body?.records ?? [];
     for (const a of announcements) await api(`/announcements/${a.id}`, token, { method: 'DELETE' }).catch(() => undefined);
-    const tags = (await api<{ tags: Array<{ id: number; name: string }> }>(`/tags?searchParam=${encodeURIComponent(kanbanTag)}`, token).catch(() => null))?.body?.tags ?? [];
+    const tags =
+      (
+        await api<{ tags: Array<{ id: number; name: string }> }>(`/tags?searchParam=${encodeURIComponent(kanbanTag)}`, token).catch(
+          () => null,
+        )
+      )?.body?.tags ?? [];
     for (const t of tags) await api(`/tags/${t.id}`, token, { method: 'DELETE' }).catch(() => undefined);
-    const users = (await api<{ users: Array<{ id: number; email: string }> }>(`/users?searchParam=${encodeURIComponent(`kanban-${run}`)}`, token).catch(() => null))?.body?.users ?? [];
+    const users =
+      (
+        await api<{ users: Array<{ id: number; email: string }> }>(
+          `/users?searchParam=${encodeURIComponent(`kanban-${run}`)}`,
+          token,
+        ).catch(() => null)
+      )?.body?.users ?? [];
     for (const u of users) await api(`/users/${u.id}`, token, { method: 'DELETE' }).catch(() => undefined);
-    const companies = (await api<{ companies: Array<{ id: number; name: string }> }>(`/companies?searchParam=${encodeURIComponent(companyName)}`, token).catch(() => null))?.body?.companies ?? [];
+    const companies =
+      (
+        await api<{ companies: Array<{ id: number; name: string }> }>(
+          `/companies?searchParam=${encodeURIComponent(companyName)}`,
+          token,
+        ).catch(() => null)
+      )?.body?.companies ?? [];
     for (const c of companies) await api(`/companies/${c.id}`, token, { method: 'DELETE' }).catch(() => undefined);
     const plans = (await api<Array<{ id: number; name: string }>>('/plans/all', token).catch(() => null))?.body ?? [];
     for (const p of plans.filter((x) => x.name === planName)) {
       // billing asks auth whether a company is still on it: the company's deletion reaches auth at once
-      await poll('the plan deleted', async () => (await api(`/plans/${p.id}`, token, { method: 'DELETE' })).status !== 409).catch(() => undefined);
+      await poll('the plan deleted', async () => (await api(`/plans/${p.id}`, token, { method: 'DELETE' })).status !== 409).catch(
+        () => undefined,
+      );
     }
   }
   await browser?.close();
@@ -65,7 +92,9 @@ describe('the provider’s settings tabs', () => {
       await planDialog.getByTestId('plan-save').click();
       await planDialog.waitFor({ state: 'detached' });
       await page.getByRole('cell', { name: planName, exact: true }).waitFor();
-      const plan = (await api<Array<{ id: number; name: string; useKanban: boolean }>>('/plans/all', token)).body.find((p) => p.name === planName);
+      const plan = (await api<Array<{ id: number; name: string; useKanban: boolean }>>('/plans/all', token)).body.find(
+        (p) => p.name === planName,
+      );
       expect(plan).toMatchObject({ useKanban: false });
 
       await page.getByRole('tab', { name: 'Empresas' }).click();
@@ -74,7 +103,10 @@ describe('the provider’s settings tabs', () => {
       await companyDialog.getByTestId('company-name').fill(companyName);
       await companyDialog.getByTestId('company-email').fill(adminEmail);
       // the plans' list of the select comes from billing; auth's copy (what the company is checked against) follows it
-      await poll('the plan offered in the company dialog', async () => (await companyDialog.getByTestId('company-planId').locator('option', { hasText: planName }).count()) > 0);
+      await poll(
+        'the plan offered in the company dialog',
+        async () => (await companyDialog.getByTestId('company-planId').locator('option', { hasText: planName }).count()) > 0,
+      );
       await companyDialog.getByTestId('company-planId').selectOption({ label: planName });
       await companyDialog.getByTestId('company-password').fill('Senha123');
       await poll('the company saved', async () => {
@@ -117,7 +149,10 @@ describe('the provider’s settings tabs', () => {
       await page.getByTestId('announcement-row').filter({ hasText: announcementTitle }).waitFor();
 
       // no reload on the other side: the count rises and the popover lists it, in the high priority's colour
-      await poll('the count raised', async () => Number((await other!.getByTestId('announcements-popover-button').getAttribute('data-count')) ?? '0') > before);
+      await poll(
+        'the count raised',
+        async () => Number((await other!.getByTestId('announcements-popover-button').getAttribute('data-count')) ?? '0') > before,
+      );
       await other.getByTestId('announcements-popover-button').click();
       const item = other.getByTestId('announcements-popover-item').filter({ hasText: announcementTitle });
       await item.waitFor();
@@ -156,13 +191,19 @@ describe('internal chat', () => {
       await other.getByTestId('chat-message').filter({ hasText: 'Quem cobre o sábado?' }).waitFor();
 
       // the colleague, without a reload: the top bar counts it, the popover opens the chat
-      await poll('the unread count', async () => Number((await colleague!.getByTestId('chats-popover-button').getAttribute('data-count')) ?? '0') === 1);
+      await poll(
+        'the unread count',
+        async () => Number((await colleague!.getByTestId('chats-popover-button').getAttribute('data-count')) ?? '0') === 1,
+      );
       await colleague.getByTestId('chats-popover-button').click();
       await colleague.getByTestId('chats-popover-item').filter({ hasText: 'Plantão de sábado' }).click();
       await colleague.waitForURL((url) => url.pathname.startsWith('/chats/'));
       await colleague.getByTestId('chat-message').filter({ hasText: 'Quem cobre o sábado?' }).waitFor();
       // reading clears it
-      await poll('the count cleared', async () => Number((await colleague!.getByTestId('chats-popover-button').getAttribute('data-count')) ?? '0') === 0);
+      await poll(
+        'the count cleared',
+        async () => Number((await colleague!.getByTestId('chats-popover-button').getAttribute('data-count')) ?? '0') === 0,
+      );
       await colleague.getByTestId('chat-message-input').fill('Eu cubro.');
       await colleague.getByTestId('chat-send').click();
       await other.getByTestId('chat-message').filter({ hasText: 'Eu cubro.' }).waitFor();
@@ -181,7 +222,9 @@ describe('file lists', () => {
       await dialog.getByTestId('file-list-name').fill(fileListName);
       await dialog.getByTestId('file-list-message').fill('Segue o nosso catálogo');
       const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-      const pdf = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+      const pdf = Buffer.from(
+        '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+      );
       for (const [n, file] of [
         ['Capa', { name: 'capa.png', mimeType: 'image/png', buffer: png }],
         ['Tabela', { name: 'tabela.pdf', mimeType: 'application/pdf', buffer: pdf }],
@@ -195,7 +238,11 @@ describe('file lists', () => {
       await dialog.waitFor({ state: 'detached' });
       await page.getByTestId('file-list-row').filter({ hasText: fileListName }).waitFor();
       // the server has the list, each option with its file, checked by its bytes
-      const saved = (await api<{ files: Array<{ id: number; name: string; options: Array<{ name: string; mediaType: string | null; file: string | null }> }> }>(`/files?searchParam=${encodeURIComponent(fileListName)}`, token)).body.files[0];
+      const saved = (
+        await api<{
+          files: Array<{ id: number; name: string; options: Array<{ name: string; mediaType: string | null; file: string | null }> }>;
+        }>(`/files?searchParam=${encodeURIComponent(fileListName)}`, token)
+      ).body.files[0];
       expect(saved?.options.map((o) => [o.name, o.mediaType, o.file !== null])).toEqual([
         ['Capa', 'image/png', true],
         ['Tabela', 'application/pdf', true],
@@ -207,14 +254,23 @@ describe('the kanban board', () => {
   it('dragging a card to a tag’s lane tags the ticket, and a second open board moves the card without a reload', () =>
     step('kanban drag', pages, async () => {
       // a kanban lane, a customer's ticket, and a supervisor watching the board in a browser of their own
-      const tag = await api<{ id: number }>('/tags', token, { method: 'POST', body: JSON.stringify({ name: kanbanTag, color: '#2e7d32', kanban: 1 }) });
+      const tag = await api<{ id: number }>('/tags', token, {
+        method: 'POST',
+        body: JSON.stringify({ name: kanbanTag, color: '#2e7d32', kanban: 1 }),
+      });
       expect(tag.status).toBe(201);
       const { body: connections } = await api<Array<{ id: number; channel: string; status: string }>>('/whatsapp', token);
       const sandbox = connections.find((c) => c.channel === 'sandbox' && c.status === 'CONNECTED');
       if (!sandbox) throw new Error('the demo has a connected sandbox connection');
       const customer = { from: `55218${String(Date.now()).slice(-8)}`, name: `Kanban ${run}`, body: `Quero uma proposta (${run})` };
-      expect((await api(`/whatsappsession/${sandbox.id}/sandbox/inbound`, token, { method: 'POST', body: JSON.stringify(customer) })).status).toBe(202);
-      const ticket = await poll('the customer’s ticket', async () => (await api<{ tickets: Array<{ id: number }> }>(`/tickets?showAll=true&searchParam=${customer.from}`, token)).body.tickets?.[0]);
+      expect(
+        (await api(`/whatsappsession/${sandbox.id}/sandbox/inbound`, token, { method: 'POST', body: JSON.stringify(customer) })).status,
+      ).toBe(202);
+      const ticket = await poll(
+        'the customer’s ticket',
+        async () =>
+          (await api<{ tickets: Array<{ id: number }> }>(`/tickets?showAll=true&searchParam=${customer.from}`, token)).body.tickets?.[0],
+      );
       const supervisor = { name: `Supervisora ${run}`, email: `kanban-${run}@example.com`, password: 'Senha123', profile: 'supervisor' };
       expect((await api('/users', token, { method: 'POST', body: JSON.stringify(supervisor) })).status).toBe(201);
       const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'pt-BR' });
@@ -237,7 +293,9 @@ describe('the kanban board', () => {
       await page.mouse.up();
       await page.getByTestId(`kanban-lane-${tag.body.id}`).getByTestId(`kanban-card-${ticket.id}`).waitFor();
       // the server has the tag, and the other board moved the card by itself
-      await poll('the ticket tagged', async () => (await api<{ tags: Array<{ id: number }> }>(`/tickets/${ticket.id}`, token)).body.tags?.some((t) => t.id === tag.body.id));
+      await poll('the ticket tagged', async () =>
+        (await api<{ tags: Array<{ id: number }> }>(`/tickets/${ticket.id}`, token)).body.tags?.some((t) => t.id === tag.body.id),
+      );
       await third.getByTestId(`kanban-lane-${tag.body.id}`).getByTestId(`kanban-card-${ticket.id}`).waitFor();
       expect(await third.getByTestId('kanban-lane-open').getByTestId(`kanban-card-${ticket.id}`).count()).toBe(0);
     }));

@@ -19,7 +19,10 @@ const open: Page[] = [];
 const pages = () => open.filter((p) => !p.isClosed());
 
 async function api<T>(path: string, token: string | null, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${apiUrl}${path}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const res = await fetch(`${apiUrl}${path}`, {
+    ...init,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', ...(init.headers ?? {}) },
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
@@ -58,22 +61,34 @@ describe('the console around the conversation', () => {
     step('dashboard', pages, async () => {
       const token = await tokenOf(page);
       const connectionId = await sandboxConnection(token);
-      const injected = await api(`/whatsappsession/${connectionId}/sandbox/inbound`, token, { method: 'POST', body: JSON.stringify({ from: `55119${digits}`, name: `Painel ${run}`, body: 'quero ser atendido' }) });
+      const injected = await api(`/whatsappsession/${connectionId}/sandbox/inbound`, token, {
+        method: 'POST',
+        body: JSON.stringify({ from: `55119${digits}`, name: `Painel ${run}`, body: 'quero ser atendido' }),
+      });
       expect(injected.status).toBe(202);
-      await poll('the new ticket', async () => (await api<{ tickets: unknown[] }>(`/tickets?showAll=true&searchParam=${digits}`, token)).body.tickets.length > 0);
+      await poll(
+        'the new ticket',
+        async () => (await api<{ tickets: unknown[] }>(`/tickets?showAll=true&searchParam=${digits}`, token)).body.tickets.length > 0,
+      );
       await page.goto(`${webUrl}/`);
       await page.getByTestId('dashboard-page').waitFor();
       const counter = (key: string) => page.getByTestId(`dashboard-counter-${key}`);
       await counter('supportPending').waitFor();
       const { body: server } = await api<{ counters: Record<string, number> }>('/dashboard?days=1', token);
       for (const key of ['supportPending', 'supportHappening']) {
-        await poll(`${key} as the server counts it`, async () => Number(await counter(key).getAttribute('data-value')) === server.counters[key]);
+        await poll(
+          `${key} as the server counts it`,
+          async () => Number(await counter(key).getAttribute('data-value')) === server.counters[key],
+        );
       }
       expect(server.counters.supportPending).toBeGreaterThan(0);
       // the providers' cards are for super users only (the demo's admin is one)
       const me = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { super?: boolean } | null);
       const isSuper = me?.super ?? (await api<{ super: boolean }>('/auth/me', token)).body.super;
-      await poll('the providers cards as the profile says', async () => (await page.getByTestId('dashboard-card-totalCompanies').count()) === (isSuper ? 1 : 0));
+      await poll(
+        'the providers cards as the profile says',
+        async () => (await page.getByTestId('dashboard-card-totalCompanies').count()) === (isSuper ? 1 : 0),
+      );
       const days = page.getByTestId('dashboard-chart-days');
       await poll('the tickets-per-day chart', async () => Number(await days.getAttribute('data-total')) > 0);
       expect(await days.locator('svg').count()).toBeGreaterThan(0);
@@ -101,7 +116,10 @@ describe('the console around the conversation', () => {
       await dialog.waitFor({ state: 'detached' });
       await page.getByTestId('users-search').fill(run);
       await page.getByTestId('user-row').filter({ hasText: email }).waitFor();
-      const login = await api<{ user: { profile: string } }>('/auth/login', null, { method: 'POST', body: JSON.stringify({ email, password: 'agente123' }) });
+      const login = await api<{ user: { profile: string } }>('/auth/login', null, {
+        method: 'POST',
+        body: JSON.stringify({ email, password: 'agente123' }),
+      });
       expect(login.status).toBe(200);
       expect(login.body.user.profile).toBe('user');
     }));
@@ -119,11 +137,17 @@ describe('the console around the conversation', () => {
       });
       const token = await tokenOf(page);
       const connectionId = await sandboxConnection(token);
-      await api(`/whatsappsession/${connectionId}/sandbox/inbound`, token, { method: 'POST', body: JSON.stringify({ from: `55118${digits}`, name: `Aviso ${run}`, body: 'olá, alguém aí?' }) });
+      await api(`/whatsappsession/${connectionId}/sandbox/inbound`, token, {
+        method: 'POST',
+        body: JSON.stringify({ from: `55118${digits}`, name: `Aviso ${run}`, body: 'olá, alguém aí?' }),
+      });
       await poll('the count to grow', async () => Number(await button.getAttribute('data-count')) > before);
       await poll('the chime', async () => (await page.evaluate(() => (window as unknown as { __chimes: number[] }).__chimes.length)) > 0);
       await button.click();
-      await page.getByTestId('notification-item').filter({ hasText: `Aviso ${run}` }).waitFor();
+      await page
+        .getByTestId('notification-item')
+        .filter({ hasText: `Aviso ${run}` })
+        .waitFor();
     }));
 
   it('keeps a to-do list in the browser: add, ignore blank, edit, delete', () =>
@@ -176,10 +200,15 @@ describe('the console around the conversation', () => {
       expect((await api<{ tickets: unknown[] }>('/tickets?showAll=true', token)).body.tickets).toEqual([]);
       expect((await api<unknown[]>('/whatsapp', token)).body).toEqual([]);
       expect((await api<{ contacts: unknown[] }>('/contacts', token)).body.contacts).toEqual([]);
-      await poll('its default queue', async () => (await api<Array<{ name: string }>>('/queue', token)).body.some((q) => q.name === 'Atendimento'));
+      await poll('its default queue', async () =>
+        (await api<Array<{ name: string }>>('/queue', token)).body.some((q) => q.name === 'Atendimento'),
+      );
       await visitor.goto(`${webUrl}/`);
       await visitor.getByTestId('dashboard-page').waitFor();
-      await poll('zero pending', async () => (await visitor.getByTestId('dashboard-counter-supportPending').getAttribute('data-value')) === '0');
+      await poll(
+        'zero pending',
+        async () => (await visitor.getByTestId('dashboard-counter-supportPending').getAttribute('data-value')) === '0',
+      );
       await visitor.close();
     }));
 
@@ -201,7 +230,10 @@ describe('the console around the conversation', () => {
       await visitor.getByTestId('forgetpsw-password').fill('fraca');
       await visitor.getByTestId('forgetpsw-confirm').fill('fraca');
       await visitor.getByTestId('forgetpsw-reset').click();
-      await visitor.getByText('Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.').first().waitFor();
+      await visitor
+        .getByText('Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.')
+        .first()
+        .waitFor();
       await visitor.getByTestId('forgetpsw-password').fill('NovaSenha123');
       await visitor.getByTestId('forgetpsw-confirm').fill('NovaSenha12');
       await visitor.getByTestId('forgetpsw-reset').click();
@@ -211,7 +243,10 @@ describe('the console around the conversation', () => {
       await visitor.getByText('Senha redefinida com sucesso.').first().waitFor();
       await visitor.waitForURL(`${webUrl}/login`);
       await signIn(visitor, company.email, 'NovaSenha123');
-      expect((await api('/auth/login', null, { method: 'POST', body: JSON.stringify({ email: company.email, password: company.password }) })).status).toBe(401);
+      expect(
+        (await api('/auth/login', null, { method: 'POST', body: JSON.stringify({ email: company.email, password: company.password }) }))
+          .status,
+      ).toBe(401);
       await visitor.close();
     }));
 });

@@ -25,7 +25,11 @@ export function launchChromium(): Promise<Browser> {
 /** Where the product under test answers (the one global-setup started, or WEB_E2E_WEB_URL / WEB_E2E_API_URL). */
 export function productUrls(): { webUrl: string; apiUrl: string; mailUrl: string } {
   const started = urlsFor(E2E_DEFAULTS.portOffset);
-  return { webUrl: process.env.WEB_E2E_WEB_URL ?? started.webUrl, apiUrl: process.env.WEB_E2E_API_URL ?? started.apiUrl, mailUrl: process.env.WEB_E2E_MAIL_URL ?? started.mailUrl };
+  return {
+    webUrl: process.env.WEB_E2E_WEB_URL ?? started.webUrl,
+    apiUrl: process.env.WEB_E2E_API_URL ?? started.apiUrl,
+    mailUrl: process.env.WEB_E2E_MAIL_URL ?? started.mailUrl,
+  };
 }
 
 const shots = join(root, 'reports/screenshots');
@@ -37,7 +41,9 @@ export async function step<T>(name: string, pages: () => Page[], fn: () => Promi
   } catch (err) {
     mkdirSync(shots, { recursive: true });
     const slug = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    await Promise.all(pages().map((p, i) => p.screenshot({ path: join(shots, `web-e2e-${slug}-${i + 1}.png`), fullPage: true }).catch(() => undefined)));
+    await Promise.all(
+      pages().map((p, i) => p.screenshot({ path: join(shots, `web-e2e-${slug}-${i + 1}.png`), fullPage: true }).catch(() => undefined)),
+    );
     throw err;
   }
 }

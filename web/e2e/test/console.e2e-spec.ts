@@ -68,7 +68,9 @@ describe('web console', () => {
       await page.locator('[data-testid=tickets-list][data-status=pending][data-ready=true]').waitFor();
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       const t = await token();
-      const { body: connections } = await api<Array<{ id: number; channel: string; status: string; greetingMessage: string; queueIds: number[] }>>('/whatsapp', t);
+      const { body: connections } = await api<
+        Array<{ id: number; channel: string; status: string; greetingMessage: string; queueIds: number[] }>
+      >('/whatsapp', t);
       const sandbox = connections.find((c) => c.channel === 'sandbox' && c.status === 'CONNECTED') ?? connections[0];
       connectionId = sandbox.id;
       const injected = await api(`/whatsappsession/${connectionId}/sandbox/inbound`, t, { method: 'POST', body: JSON.stringify(customer) });
@@ -80,14 +82,29 @@ describe('web console', () => {
       // the card previews the conversation's last message: the customer's, then (a connection with one queue
       // greets new customers: sendGreetingMessageOneQueues, on by default) the bot's greeting, live as well
       // (the queue's own greeting, else the connection's)
-      const onlyQueue = sandbox.queueIds.length === 1 ? (await api<{ greetingMessage: string }>(`/queue/${sandbox.queueIds[0]}`, t)).body : null;
+      const onlyQueue =
+        sandbox.queueIds.length === 1 ? (await api<{ greetingMessage: string }>(`/queue/${sandbox.queueIds[0]}`, t)).body : null;
       const greeting = onlyQueue ? onlyQueue.greetingMessage.trim() || sandbox.greetingMessage.trim() : '';
       const last = card.getByTestId('ticket-last-message');
       // (cut to its first 20 characters)
-      await poll('the preview of the last message', async () => ((await last.textContent())?.startsWith(Array.from(greeting || customer.body).slice(0, 20).join('')) ? true : null));
+      await poll('the preview of the last message', async () =>
+        (await last.textContent())?.startsWith(
+          Array.from(greeting || customer.body)
+            .slice(0, 20)
+            .join(''),
+        )
+          ? true
+          : null,
+      );
       if (greeting) {
-        const { body: page1 } = await api<{ messages: Array<{ body: string; fromMe: boolean; isBot?: boolean }> }>(`/messages/${await card.getAttribute('data-ticket-id')}`, t);
-        expect(page1.messages.map((m) => ({ body: m.body, bot: m.isBot ?? false }))).toEqual([{ body: customer.body, bot: false }, { body: greeting, bot: true }]);
+        const { body: page1 } = await api<{ messages: Array<{ body: string; fromMe: boolean; isBot?: boolean }> }>(
+          `/messages/${await card.getAttribute('data-ticket-id')}`,
+          t,
+        );
+        expect(page1.messages.map((m) => ({ body: m.body, bot: m.isBot ?? false }))).toEqual([
+          { body: customer.body, bot: false },
+          { body: greeting, bot: true },
+        ]);
       }
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
       ticketId = Number(await card.getAttribute('data-ticket-id'));
@@ -112,7 +129,10 @@ describe('web console', () => {
 
       const t = await token();
       const sent = await poll('the reply in the sandbox outbox', async () => {
-        const { body } = await api<{ items: Array<{ body: string; to: string; ack: number }> }>(`/whatsappsession/${connectionId}/sandbox/outbox`, t);
+        const { body } = await api<{ items: Array<{ body: string; to: string; ack: number }> }>(
+          `/whatsappsession/${connectionId}/sandbox/outbox`,
+          t,
+        );
         return body.items.find((i) => i.body.includes(reply));
       });
       expect(sent.body).toBe(`*Admin:*\n${reply}`);
@@ -166,7 +186,10 @@ describe('web console', () => {
       await page.reload();
       await page.getByTestId('tickets-list').waitFor();
       expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
-      expect(await page.evaluate(() => [localStorage.getItem('preferredTheme'), localStorage.getItem('i18nextLng')])).toEqual(['dark', 'en']);
+      expect(await page.evaluate(() => [localStorage.getItem('preferredTheme'), localStorage.getItem('i18nextLng')])).toEqual([
+        'dark',
+        'en',
+      ]);
       expect(await page.getByTestId('tickets-tab-pending').textContent()).toBe('Pending');
       expect(await page.getByTestId('theme-toggle').getAttribute('data-theme')).toBe('dark');
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

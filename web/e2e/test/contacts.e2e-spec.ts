@@ -60,13 +60,19 @@ describe('contacts in the console', () => {
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       const renamed = await api(`/contacts/${id}`, await token(), { method: 'PUT', body: JSON.stringify({ name: `${name} Silva` }) });
       expect(renamed.status).toBe(200);
-      await page.getByTestId('contact-row').filter({ hasText: `${name} Silva` }).waitFor();
+      await page
+        .getByTestId('contact-row')
+        .filter({ hasText: `${name} Silva` })
+        .waitFor();
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
       // the demo's default connection is the sandbox: 11 digits are not on its WhatsApp (a US number of San
       // Francisco: its exchange starts 2-9, so it is a valid number whatever the clock's digits)
       const outsider = `Fora ${run}`;
-      const created = await api<{ isWhatsappValid: boolean | null; invalido: boolean }>('/contacts', await token(), { method: 'POST', body: JSON.stringify({ name: outsider, number: `14157${digits.slice(1, 7)}` }) });
+      const created = await api<{ isWhatsappValid: boolean | null; invalido: boolean }>('/contacts', await token(), {
+        method: 'POST',
+        body: JSON.stringify({ name: outsider, number: `14157${digits.slice(1, 7)}` }),
+      });
       expect(created.body).toMatchObject({ isWhatsappValid: false, invalido: true });
       await page.getByTestId('contacts-search').fill(outsider);
       const chat = page.getByTestId('contact-row').filter({ hasText: outsider }).getByTestId('contact-chat');
@@ -83,11 +89,21 @@ describe('contacts in the console', () => {
         { number: `55219${digits.slice(1)}1`, name: `Agenda A ${run}` },
         { number: `55219${digits.slice(1)}2`, name: `Agenda B ${run}` },
       ];
-      expect((await api(`/whatsappsession/${sandbox.id}/sandbox/contacts`, await token(), { method: 'PUT', body: JSON.stringify({ contacts: book }) })).status).toBe(200);
+      expect(
+        (
+          await api(`/whatsappsession/${sandbox.id}/sandbox/contacts`, await token(), {
+            method: 'PUT',
+            body: JSON.stringify({ contacts: book }),
+          })
+        ).status,
+      ).toBe(200);
       await page.getByTestId('contacts-import-phone').click();
       await page.getByTestId('contacts-import-report').waitFor();
       await page.getByTestId('contacts-search').fill(`Agenda A ${run}`);
-      await page.getByTestId('contact-row').filter({ hasText: `Agenda A ${run}` }).waitFor();
+      await page
+        .getByTestId('contact-row')
+        .filter({ hasText: `Agenda A ${run}` })
+        .waitFor();
     }));
 
   it('opens a conversation from the contact row and writes in it', () =>
@@ -122,7 +138,10 @@ describe('contacts in the console', () => {
       await page.waitForURL(/\/tickets\/[0-9a-f-]+$/);
       await page.getByTestId('ticket-chat').waitFor();
       const ticket = await poll('the new ticket', async () => {
-        const res = await api<{ tickets: Array<{ contact: { name: string }; status: string }> }>(`/tickets?showAll=true&searchParam=${encodeURIComponent(newName)}`, await token());
+        const res = await api<{ tickets: Array<{ contact: { name: string }; status: string }> }>(
+          `/tickets?showAll=true&searchParam=${encodeURIComponent(newName)}`,
+          await token(),
+        );
         return res.body.tickets[0];
       });
       expect(ticket.status).toBe('open');

@@ -15,8 +15,14 @@ const run = Date.now().toString(36);
 const number = `55319${String(Date.now()).slice(-8)}`;
 
 /** 24×24 PNGs: red (the customer's) and blue (the agent's). */
-const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGO4o6FBFcQwatCoQaMGjRo0atCoQQNvEADnQaMfLH9TNwAAAABJRU5ErkJggg==', 'base64');
-const BLUE_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGOQi7pDFcQwatCoQaMGjRo0atCoQQNvEACwoP0fLozYaAAAAABJRU5ErkJggg==', 'base64');
+const RED_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGO4o6FBFcQwatCoQaMGjRo0atCoQQNvEADnQaMfLH9TNwAAAABJRU5ErkJggg==',
+  'base64',
+);
+const BLUE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGOQi7pDFcQwatCoQaMGjRo0atCoQQNvEACwoP0fLozYaAAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let browser: Browser;
 let page: Page;
@@ -36,7 +42,9 @@ async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: n
 
 /** The images of the chat that the browser really decoded (their pixels arrived). */
 const decodedImages = (fromMe: boolean) =>
-  page.locator(`[data-testid=message][data-from-me=${fromMe}] [data-testid=media-image]`).evaluateAll((imgs) => (imgs as HTMLImageElement[]).filter((i) => i.complete && i.naturalWidth === 24).length);
+  page
+    .locator(`[data-testid=message][data-from-me=${fromMe}] [data-testid=media-image]`)
+    .evaluateAll((imgs) => (imgs as HTMLImageElement[]).filter((i) => i.complete && i.naturalWidth === 24).length);
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -95,7 +103,9 @@ describe('a conversation with media and replies', () => {
       await page.getByTestId('message-send').click();
       await poll('our photo decoded in the chat', async () => (await decodedImages(true)) === 1);
       const item = await poll('the photo in the sandbox outbox', async () => {
-        const { body } = await api<{ items: Array<{ to: string; body: string; media: { sha256: string; mimetype: string } | null }> }>(`/whatsappsession/${connectionId}/sandbox/outbox`);
+        const { body } = await api<{ items: Array<{ to: string; body: string; media: { sha256: string; mimetype: string } | null }> }>(
+          `/whatsappsession/${connectionId}/sandbox/outbox`,
+        );
         return body.items.find((i) => i.to === number && i.media);
       });
       expect(item.body).toContain('Temos esta em estoque');
@@ -137,7 +147,9 @@ describe('a conversation with media and replies', () => {
       await page.getByTestId('confirm-ok').click();
       await edited.getByTestId('message-deleted').waitFor();
       const changes = await poll('the edit and the deletion on the phone', async () => {
-        const { body } = await api<{ items: Array<{ to: string; kind: string; body: string }> }>(`/whatsappsession/${connectionId}/sandbox/outbox`);
+        const { body } = await api<{ items: Array<{ to: string; kind: string; body: string }> }>(
+          `/whatsappsession/${connectionId}/sandbox/outbox`,
+        );
         const mineOnPhone = body.items.filter((i) => i.to === number && i.kind !== 'send');
         return mineOnPhone.length === 2 ? mineOnPhone : undefined;
       });
@@ -218,7 +230,9 @@ describe('a conversation with media and replies', () => {
       await page.getByTestId('recording-send').click();
       await poll('the recording in the chat', async () => (await audios()) === before + 1);
       const sent = await poll('the recording on the phone', async () => {
-        const { body } = await api<{ items: Array<{ to: string; media: { mimetype: string; size: number; fileName: string } | null }> }>(`/whatsappsession/${connectionId}/sandbox/outbox`);
+        const { body } = await api<{ items: Array<{ to: string; media: { mimetype: string; size: number; fileName: string } | null }> }>(
+          `/whatsappsession/${connectionId}/sandbox/outbox`,
+        );
         return body.items.find((i) => i.to === number && i.media?.mimetype === 'audio/mpeg');
       });
       expect(sent.media!.size).toBeGreaterThan(30_000);
@@ -256,14 +270,24 @@ describe('a conversation with media and replies', () => {
       await drawer.getByTestId('ticket-tags').click();
       await page.getByTestId(`ticket-tags-option-${tag.body.id}`).click();
       await page.keyboard.press('Escape');
-      await drawer.getByTestId('contact-drawer-tag').filter({ hasText: `Troca ${run}` }).waitFor();
-      await page.getByTestId('ticket-card').filter({ hasText: `Cliente ${run}` }).getByText(`Troca ${run}`).waitFor();
+      await drawer
+        .getByTestId('contact-drawer-tag')
+        .filter({ hasText: `Troca ${run}` })
+        .waitFor();
+      await page
+        .getByTestId('ticket-card')
+        .filter({ hasText: `Cliente ${run}` })
+        .getByText(`Troca ${run}`)
+        .waitFor();
       await drawer.getByTestId('contact-drawer-close').click();
     }));
 
   it('transfers the ticket to another queue: it leaves the open list at once', () =>
     step('transfer', pages, async () => {
-      const queue = await api<{ id: number; name: string }>('/queue', { method: 'POST', body: JSON.stringify({ name: `Pós-venda ${run}`, color: '#aa3366' }) });
+      const queue = await api<{ id: number; name: string }>('/queue', {
+        method: 'POST',
+        body: JSON.stringify({ name: `Pós-venda ${run}`, color: '#aa3366' }),
+      });
       expect(queue.status).toBe(201);
       await page.getByTestId('tickets-tab-open').click();
       const card = page.getByTestId('ticket-card').filter({ hasText: `Cliente ${run}` });

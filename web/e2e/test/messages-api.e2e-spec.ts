@@ -27,7 +27,8 @@ const pages = () => (page && !page.isClosed() ? [page] : []);
 const token = () => tokenOf(page);
 
 type OutboxItem = { to: string; body: string; media: { mimetype: string; fileName: string } | null };
-const outbox = async (connectionId: number) => (await api<{ items: OutboxItem[] }>(`/whatsappsession/${connectionId}/sandbox/outbox`, await token())).body.items;
+const outbox = async (connectionId: number) =>
+  (await api<{ items: OutboxItem[] }>(`/whatsappsession/${connectionId}/sandbox/outbox`, await token())).body.items;
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -48,7 +49,9 @@ describe('the external messages API page', () => {
       if (!sandbox) throw new Error('the demo has no connected sandbox connection');
       connectionId = sandbox.id;
       // the token an admin sets in the connection's dialog
-      expect((await api(`/whatsapp/${connectionId}`, await token(), { method: 'PUT', body: JSON.stringify({ token: apiToken }) })).status).toBe(200);
+      expect(
+        (await api(`/whatsapp/${connectionId}`, await token(), { method: 'PUT', body: JSON.stringify({ token: apiToken }) })).status,
+      ).toBe(200);
 
       await page.getByTestId('menu-messagesAPI').click();
       await page.waitForURL(`${webUrl}/messages-api`);
@@ -89,7 +92,10 @@ describe('the external messages API page', () => {
       const media = page.getByTestId('messages-api-media-form');
       await media.getByTestId('messages-api-media-submit').click();
       // token, number and the file; the caption is optional
-      await poll('three "Obrigatório" in the media section', async () => (await media.getByText('Obrigatório', { exact: true }).count()) === 3);
+      await poll(
+        'three "Obrigatório" in the media section',
+        async () => (await media.getByText('Obrigatório', { exact: true }).count()) === 3,
+      );
     }));
 
   it("sends a text with the connection's token (not the session's, no cookies): 202 queued, and the sandbox phone gets it", () =>
@@ -110,13 +116,23 @@ describe('the external messages API page', () => {
       expect(await answer.getAttribute('data-status')).toBe('202');
       expect(await answer.getAttribute('data-state')).toBe('queued');
       expect(await answer.getByTestId('messages-api-text-answer-state').textContent()).toBe('queued');
-      const shown = JSON.parse(await answer.getByTestId('messages-api-text-answer-body').innerText()) as { id: number; ticketId: number; number: string; body: string; state: string };
+      const shown = JSON.parse(await answer.getByTestId('messages-api-text-answer-body').innerText()) as {
+        id: number;
+        ticketId: number;
+        number: string;
+        body: string;
+        state: string;
+      };
       expect(shown).toMatchObject({ number: textNumber, body, state: 'queued' });
       expect(shown.id).toBeGreaterThan(0);
       await page.getByText('Mensagem enviada com sucesso').first().waitFor();
 
       // sends are paced per connection: it may wait its turn
-      const sent = await poll('the text on the sandbox phone', async () => (await outbox(connectionId)).find((i) => i.to === textNumber && i.body === body), 30_000);
+      const sent = await poll(
+        'the text on the sandbox phone',
+        async () => (await outbox(connectionId)).find((i) => i.to === textNumber && i.body === body),
+        30_000,
+      );
       expect(sent.media).toBeNull();
     }));
 
@@ -133,9 +149,17 @@ describe('the external messages API page', () => {
       const answer = form.getByTestId('messages-api-media-answer');
       await answer.waitFor();
       expect(await answer.getAttribute('data-status')).toBe('202');
-      expect(JSON.parse(await answer.getByTestId('messages-api-media-answer-body').innerText())).toMatchObject({ number: mediaNumber, mediaType: 'image', state: 'queued' });
+      expect(JSON.parse(await answer.getByTestId('messages-api-media-answer-body').innerText())).toMatchObject({
+        number: mediaNumber,
+        mediaType: 'image',
+        state: 'queued',
+      });
 
-      const sent = await poll('the file on the sandbox phone', async () => (await outbox(connectionId)).find((i) => i.to === mediaNumber), 30_000);
+      const sent = await poll(
+        'the file on the sandbox phone',
+        async () => (await outbox(connectionId)).find((i) => i.to === mediaNumber),
+        30_000,
+      );
       expect(sent).toMatchObject({ body: caption, media: { mimetype: 'image/png', fileName: 'nota.png' } });
     }));
 });

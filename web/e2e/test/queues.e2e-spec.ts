@@ -17,7 +17,10 @@ const pages = () => (page && !page.isClosed() ? [page] : []);
 
 type Option = { id: number; option: string; title: string; children: number; mediaName: string | null };
 /** A 24×24 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGO4o6FBFcQwatCoQaMGjRo0atCoQQNvEADnQaMfLH9TNwAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGO4o6FBFcQwatCoQaMGjRo0atCoQQNvEADnQaMfLH9TNwAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -94,7 +97,9 @@ describe('queues in the console', () => {
       expect(under.body.map((o) => [o.option, o.title])).toEqual([['1', 'Boleto']]);
       // a file on an option
       const boleto = under.body[0] as Option;
-      await dialog.getByTestId(`queue-option-media-input-${boleto.id}`).setInputFiles({ name: 'boleto.png', mimeType: 'image/png', buffer: PNG });
+      await dialog
+        .getByTestId(`queue-option-media-input-${boleto.id}`)
+        .setInputFiles({ name: 'boleto.png', mimeType: 'image/png', buffer: PNG });
       await dialog.getByTestId(`queue-option-media-${boleto.id}`).getByText('boleto.png').waitFor();
       // and one on the queue (data tab)
       await dialog.getByTestId('queue-tab-data').click();
@@ -102,7 +107,9 @@ describe('queues in the console', () => {
       await dialog.getByTestId('queue-media-name').getByText('boas-vindas.png').waitFor();
       const queues = await api<Array<{ id: number; mediaName: string | null; mediaPath: string | null }>>('/queue', token);
       expect(queues.body.find((q) => q.id === queueId)).toMatchObject({ mediaName: 'boas-vindas.png' });
-      expect((await api<Option[]>(`/queue-options?queueId=${queueId}&parentId=${financeiro.id}`, token)).body[0]?.mediaName).toBe('boleto.png');
+      expect((await api<Option[]>(`/queue-options?queueId=${queueId}&parentId=${financeiro.id}`, token)).body[0]?.mediaName).toBe(
+        'boleto.png',
+      );
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }));
@@ -110,7 +117,10 @@ describe('queues in the console', () => {
   it('follows queues another admin adds, renames and deletes, without a reload', () =>
     step('live queues', pages, async () => {
       const token = await tokenOf(page);
-      const made = await api<{ id: number }>('/queue', token, { method: 'POST', body: JSON.stringify({ name: `Ao vivo ${run}`, color: '#a1b2c3' }) });
+      const made = await api<{ id: number }>('/queue', token, {
+        method: 'POST',
+        body: JSON.stringify({ name: `Ao vivo ${run}`, color: '#a1b2c3' }),
+      });
       expect(made.status).toBe(201);
       const row = page.getByTestId(`queue-row-${made.body.id}`);
       await row.getByText(`Ao vivo ${run}`).waitFor();

@@ -35,7 +35,10 @@ describe('scheduled messages in the console', () => {
 
   it('schedules a message from a contact: the dialog opens for it, the schedule waits on the calendar', () =>
     step('create schedule', pages, async () => {
-      const created = await api<{ id: number }>('/contacts', await token(), { method: 'POST', body: JSON.stringify({ name, number: `55119${digits}` }) });
+      const created = await api<{ id: number }>('/contacts', await token(), {
+        method: 'POST',
+        body: JSON.stringify({ name, number: `55119${digits}` }),
+      });
       expect(created.status).toBeLessThan(300);
       await page.goto(`${webUrl}/contacts`);
       await page.getByTestId('contacts-search').fill(run);
@@ -65,7 +68,10 @@ describe('scheduled messages in the console', () => {
   it('is sent at its time and shows as sent without a reload; opened, its title says so and save is gone', () =>
     step('schedule sent', pages, async () => {
       // due in 2 s (the form takes minutes): the server's delayed job sends it
-      const moved = await api(`/schedules/${scheduleId}`, await token(), { method: 'PUT', body: JSON.stringify({ sendAt: new Date(Date.now() + 2000).toISOString() }) });
+      const moved = await api(`/schedules/${scheduleId}`, await token(), {
+        method: 'PUT',
+        body: JSON.stringify({ sendAt: new Date(Date.now() + 2000).toISOString() }),
+      });
       expect(moved.status).toBe(200);
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       const event = page.locator(`[data-testid="schedule-event"][data-schedule-id="${scheduleId}"]`);

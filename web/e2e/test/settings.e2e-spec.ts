@@ -24,7 +24,8 @@ let companyId = 0;
 let companyHoursBefore: Day[] | null = null;
 let queueId = 0;
 
-const scheduleTypeOnServer = async (): Promise<string | undefined> => (await api<Setting[]>('/settings', token)).body.find((s) => s.key === 'scheduleType')?.value;
+const scheduleTypeOnServer = async (): Promise<string | undefined> =>
+  (await api<Setting[]>('/settings', token)).body.find((s) => s.key === 'scheduleType')?.value;
 
 /** Picks a scheduleType on the Opcoes tab and waits until the server has it. */
 async function chooseScheduleType(value: 'disabled' | 'queue' | 'company'): Promise<void> {
@@ -47,7 +48,10 @@ afterAll(async () => {
   if (token) {
     await api('/settings/scheduleType', token, { method: 'PUT', body: JSON.stringify({ value: 'disabled' }) }).catch(() => undefined);
     if (companyId && companyHoursBefore) {
-      await api(`/companies/${companyId}/schedules`, token, { method: 'PUT', body: JSON.stringify({ schedules: companyHoursBefore }) }).catch(() => undefined);
+      await api(`/companies/${companyId}/schedules`, token, {
+        method: 'PUT',
+        body: JSON.stringify({ schedules: companyHoursBefore }),
+      }).catch(() => undefined);
     }
     if (queueId) await api(`/queue/${queueId}`, token, { method: 'DELETE' }).catch(() => undefined);
   }
@@ -87,7 +91,10 @@ describe('settings and working hours in the console', () => {
       // the Horarios tab is only for company hours
       await page.getByRole('tab', { name: 'Horários' }).waitFor({ state: 'detached' });
 
-      const made = await api<{ id: number }>('/queue', token, { method: 'POST', body: JSON.stringify({ name: `Expediente ${run}`, color: '#3b5998' }) });
+      const made = await api<{ id: number }>('/queue', token, {
+        method: 'POST',
+        body: JSON.stringify({ name: `Expediente ${run}`, color: '#3b5998' }),
+      });
       expect(made.status).toBe(201);
       queueId = made.body.id;
 
@@ -112,7 +119,12 @@ describe('settings and working hours in the console', () => {
         return body.schedules.length > 0 ? body.schedules : null;
       });
       expect(saved).toHaveLength(7);
-      expect(saved.find((d) => d.weekdayEn === 'tuesday')).toEqual({ weekday: 'Terça-feira', weekdayEn: 'tuesday', startTime: '10:00', endTime: '16:00' });
+      expect(saved.find((d) => d.weekdayEn === 'tuesday')).toEqual({
+        weekday: 'Terça-feira',
+        weekdayEn: 'tuesday',
+        startTime: '10:00',
+        endTime: '16:00',
+      });
 
       // the saved hours come back in the dialog
       await page.getByTestId(`queue-row-${queueId}`).getByTestId('queue-edit').click();

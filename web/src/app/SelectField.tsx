@@ -16,7 +16,11 @@ export function SelectField(props: {
     <Field.Root required={props.required} invalid={Boolean(props.error)}>
       <Field.Label>{props.label}</Field.Label>
       <NativeSelect.Root>
-        <NativeSelect.Field value={props.value} onChange={(e) => props.onChange(e.target.value ? Number(e.target.value) : '')} data-testid={props.testId}>
+        <NativeSelect.Field
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value ? Number(e.target.value) : '')}
+          data-testid={props.testId}
+        >
           <option value="">{props.emptyLabel}</option>
           {props.options.map((o) => (
             <option key={o.id} value={o.id}>

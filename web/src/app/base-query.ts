@@ -46,7 +46,11 @@ export function createSessionBaseQuery(opts: { baseUrl: string; port: SessionPor
   function refresh(): Promise<RefreshResult> {
     inflight ??= (async (): Promise<RefreshResult> => {
       try {
-        const res = await fetchFn(`${baseUrl}/auth/refresh_token`, { method: 'POST', credentials: 'include', headers: { accept: 'application/json' } });
+        const res = await fetchFn(`${baseUrl}/auth/refresh_token`, {
+          method: 'POST',
+          credentials: 'include',
+          headers: { accept: 'application/json' },
+        });
         if (res.ok) {
           const session = (await res.json()) as LoginResponse;
           port.setToken(session.token);

@@ -15,7 +15,8 @@ function viteEnv(): Record<string, string | undefined> {
 
 /** The API host: runtime config first, then the build-time variable, then the local default. */
 export function apiUrl(): string {
-  const url = (typeof window !== 'undefined' ? window.__CONVERSA__?.apiUrl : undefined) ?? viteEnv().VITE_API_URL ?? 'http://localhost:8080';
+  const url =
+    (typeof window !== 'undefined' ? window.__CONVERSA__?.apiUrl : undefined) ?? viteEnv().VITE_API_URL ?? 'http://localhost:8080';
   return url.replace(/\/+$/, '');
 }
 

@@ -35,7 +35,8 @@ export function errorText(err: AnyError, t: TFunction = i18n.t.bind(i18n)): stri
     if (typeof error === 'string' && error) return error;
   }
   if (typeof err === 'string' && err) return err;
-  if (err && typeof err === 'object' && 'status' in err && (err as { status: unknown }).status === 'FETCH_ERROR') return t('errors.network');
+  if (err && typeof err === 'object' && 'status' in err && (err as { status: unknown }).status === 'FETCH_ERROR')
+    return t('errors.network');
   return t('errors.generic');
 }
 

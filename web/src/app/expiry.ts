@@ -19,7 +19,11 @@ export function companyTimeZone(company: { settings?: Array<{ key: string; value
 }
 
 /** Whole days from today on the company's calendar to the due date; negative once it has passed. */
-export function daysUntilDue(dueDate: string | undefined | null, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): number | null {
+export function daysUntilDue(
+  dueDate: string | undefined | null,
+  now: Date = new Date(),
+  timeZone: string = DEFAULT_TIME_ZONE,
+): number | null {
   if (!dueDate || !/^\d{4}-\d{2}-\d{2}/.test(dueDate)) return null;
   const zone = { in: tz(timeZone) };
   const due = parseISO(dueDate.slice(0, 10), zone);
@@ -27,7 +31,11 @@ export function daysUntilDue(dueDate: string | undefined | null, now: Date = new
 }
 
 /** The number of days to show in "Sua assinatura vence em N dia(s)", or null when no warning is due. */
-export function expiryWarningDays(dueDate: string | undefined | null, now: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): number | null {
+export function expiryWarningDays(
+  dueDate: string | undefined | null,
+  now: Date = new Date(),
+  timeZone: string = DEFAULT_TIME_ZONE,
+): number | null {
   const days = daysUntilDue(dueDate, now, timeZone);
   return days !== null && days >= 0 && days < EXPIRY_WARNING_DAYS ? days : null;
 }

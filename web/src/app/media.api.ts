@@ -8,7 +8,10 @@ export const mediaApi = api.injectEndpoints({
      * while some message shows it; released when no message has shown it for a while.
      */
     mediaFile: build.query<string, string>({
-      query: (mediaUrl) => ({ url: mediaUrl, responseHandler: async (res: Response) => (res.ok ? URL.createObjectURL(await res.blob()) : res.text()) }),
+      query: (mediaUrl) => ({
+        url: mediaUrl,
+        responseHandler: async (res: Response) => (res.ok ? URL.createObjectURL(await res.blob()) : res.text()),
+      }),
       keepUnusedDataFor: 300,
       // the hook never refetches a file (no refetch on reconnect or focus), so an entry holds one URL
       async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved }) {

@@ -19,4 +19,5 @@ export function planAccess(user: WithPlan, flag: PlanFlag, settled: boolean): bo
 }
 
 /** spec 01 §6: schedules are a plan feature (the menu item and the schedule actions follow the plan's flag). */
-export const canSchedule = (user: { company?: { plan?: { useSchedules?: boolean } | null } | null } | null | undefined): boolean => !!user?.company?.plan?.useSchedules;
+export const canSchedule = (user: { company?: { plan?: { useSchedules?: boolean } | null } | null } | null | undefined): boolean =>
+  !!user?.company?.plan?.useSchedules;

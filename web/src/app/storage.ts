@@ -70,7 +70,12 @@ export function readStoredUser(): UserDto | null {
   if (!getToken()) return null;
   try {
     const user = JSON.parse(readItem(StorageKeys.user) ?? 'null') as UserDto | null;
-    const ok = user && typeof user.id === 'number' && typeof user.companyId === 'number' && typeof user.name === 'string' && String(user.id) === readItem(StorageKeys.userId);
+    const ok =
+      user &&
+      typeof user.id === 'number' &&
+      typeof user.companyId === 'number' &&
+      typeof user.name === 'string' &&
+      String(user.id) === readItem(StorageKeys.userId);
     return ok ? user : null;
   } catch {
     return null;

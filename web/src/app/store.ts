@@ -16,7 +16,8 @@ listeners.startListening({
 export function makeStore() {
   return configureStore({
     reducer: { [api.reducerPath]: api.reducer, session: sessionSlice.reducer },
-    middleware: (getDefault) => getDefault({ serializableCheck: false, immutableCheck: false }).prepend(listeners.middleware).concat(api.middleware),
+    middleware: (getDefault) =>
+      getDefault({ serializableCheck: false, immutableCheck: false }).prepend(listeners.middleware).concat(api.middleware),
   });
 }
 

@@ -47,7 +47,8 @@ import { mark } from './perf';
  */
 const PALETTES = ['gray', 'red', 'orange', 'green', 'teal', 'blue'];
 const BASE_COLORS = ['transparent', 'current', 'black', 'white', 'whiteAlpha', 'blackAlpha'];
-const pick = <T extends Record<string, unknown>>(obj: T, keys: string[]) => Object.fromEntries(Object.entries(obj).filter(([k]) => keys.includes(k))) as T;
+const pick = <T extends Record<string, unknown>>(obj: T, keys: string[]) =>
+  Object.fromEntries(Object.entries(obj).filter(([k]) => keys.includes(k))) as T;
 
 /**
  * Chakra's default theme, with only the recipes of the components this app uses (the full set

@@ -1,7 +1,14 @@
 import { Button, Dialog, Portal } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 
-export function ConfirmDialog(props: { open: boolean; title: string; message: string; busy?: boolean; onConfirm(): void; onClose(): void }) {
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  message: string;
+  busy?: boolean;
+  onConfirm(): void;
+  onClose(): void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog.Root lazyMount unmountOnExit open={props.open} onOpenChange={(e) => !e.open && props.onClose()} role="alertdialog" size="sm">

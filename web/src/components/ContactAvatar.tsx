@@ -23,7 +23,16 @@ export function ContactAvatar({ name, src, size = 'md' }: { name?: string | null
       </Avatar.Root>
     );
   return (
-    <Center boxSize={SIZES[size]} flexShrink={0} borderRadius="full" bg="teal.subtle" color="teal.fg" fontWeight="medium" textStyle={size === 'xs' ? '2xs' : 'sm'} aria-hidden>
+    <Center
+      boxSize={SIZES[size]}
+      flexShrink={0}
+      borderRadius="full"
+      bg="teal.subtle"
+      color="teal.fg"
+      fontWeight="medium"
+      textStyle={size === 'xs' ? '2xs' : 'sm'}
+      aria-hidden
+    >
       {initials(name)}
     </Center>
   );

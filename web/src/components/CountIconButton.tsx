@@ -23,7 +23,16 @@ export function CountIconButton({
   onClick?: () => void;
 }) {
   return (
-    <IconButton variant="ghost" size="sm" position="relative" aria-label={label} title={label} onClick={onClick} data-testid={testId} data-count={count}>
+    <IconButton
+      variant="ghost"
+      size="sm"
+      position="relative"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      data-testid={testId}
+      data-count={count}
+    >
       {icon}
       {badge && (
         <Box

@@ -16,12 +16,25 @@ export function togglePick(selected: number[], id: number): number[] {
  * A filter of the ticket lists over a few named things (tags, users): a checklist in a menu; the button
  * says how many are picked.
  */
-export function PickFilter(props: { label: string; icon: ReactNode; options: PickOption[]; selected: number[]; onChange(ids: number[]): void; testId: string }) {
+export function PickFilter(props: {
+  label: string;
+  icon: ReactNode;
+  options: PickOption[];
+  selected: number[];
+  onChange(ids: number[]): void;
+  testId: string;
+}) {
   const { options, selected, onChange } = props;
   return (
     <Menu.Root lazyMount unmountOnExit closeOnSelect={false}>
       <Menu.Trigger asChild>
-        <Button size="xs" variant={selected.length > 0 ? 'subtle' : 'outline'} colorPalette={selected.length > 0 ? 'teal' : undefined} disabled={options.length === 0} data-testid={props.testId}>
+        <Button
+          size="xs"
+          variant={selected.length > 0 ? 'subtle' : 'outline'}
+          colorPalette={selected.length > 0 ? 'teal' : undefined}
+          disabled={options.length === 0}
+          data-testid={props.testId}
+        >
           {props.icon}
           {props.label}
           {selected.length > 0 ? ` (${selected.length})` : ''}
@@ -31,7 +44,13 @@ export function PickFilter(props: { label: string; icon: ReactNode; options: Pic
         <Menu.Positioner>
           <Menu.Content maxH="72" overflowY="auto">
             {options.map((o) => (
-              <Menu.CheckboxItem key={o.id} value={String(o.id)} checked={selected.includes(o.id)} onCheckedChange={() => onChange(togglePick(selected, o.id))} data-testid={`${props.testId}-option-${o.id}`}>
+              <Menu.CheckboxItem
+                key={o.id}
+                value={String(o.id)}
+                checked={selected.includes(o.id)}
+                onCheckedChange={() => onChange(togglePick(selected, o.id))}
+                data-testid={`${props.testId}-option-${o.id}`}
+              >
                 {o.color && <Box w="3" h="3" borderRadius="full" flexShrink={0} style={{ background: o.color }} />}
                 {o.name}
                 <Menu.ItemIndicator />

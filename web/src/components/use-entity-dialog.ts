@@ -34,7 +34,10 @@ export interface EntityDialog<V extends object, E extends Problems> {
    * The form's submit: marks it sent, stops on a rule's problem, else runs `save`; when the server refuses,
    * its field errors show under the fields and `failed` (default: the error's toast) says the rest.
    */
-  handleSubmit(save: (values: V) => Promise<void>, failed?: (err: unknown, fields: Record<string, string>) => void): (e?: FormEvent) => Promise<void>;
+  handleSubmit(
+    save: (values: V) => Promise<void>,
+    failed?: (err: unknown, fields: Record<string, string>) => void,
+  ): (e?: FormEvent) => Promise<void>;
 }
 
 /**

@@ -6,7 +6,11 @@ function subscribe(cb: () => void) {
 }
 
 export function useWindowWidth(): number {
-  return useSyncExternalStore(subscribe, () => window.innerWidth, () => 1280);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.innerWidth,
+    () => 1280,
+  );
 }
 
 /** spec 01 §2 "Layout behaviour". */

@@ -97,7 +97,8 @@ export class RealtimeClient {
 
   private emitJoin(event: JoinEvent, arg: unknown): void {
     const ack = (answer: SocketAck) => {
-      if (answer && !answer.ok && answer.error === 'ERR_TOO_MANY_ATTEMPTS') setTimeout(() => this.socket.connected && this.emitJoin(event, arg), 5000);
+      if (answer && !answer.ok && answer.error === 'ERR_TOO_MANY_ATTEMPTS')
+        setTimeout(() => this.socket.connected && this.emitJoin(event, arg), 5000);
     };
     if (arg === undefined) this.socket.emit(event, ack);
     else this.socket.emit(event, arg, ack);

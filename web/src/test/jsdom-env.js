@@ -5,7 +5,18 @@ import JSDOMEnvironment from 'jest-environment-jsdom';
 export default class JsdomWithFetch extends JSDOMEnvironment {
   constructor(config, context) {
     super(config, context);
-    for (const name of ['fetch', 'Request', 'Response', 'Headers', 'AbortController', 'AbortSignal', 'structuredClone', 'TextEncoder', 'TextDecoder', 'ReadableStream']) {
+    for (const name of [
+      'fetch',
+      'Request',
+      'Response',
+      'Headers',
+      'AbortController',
+      'AbortSignal',
+      'structuredClone',
+      'TextEncoder',
+      'TextDecoder',
+      'ReadableStream',
+    ]) {
       if (globalThis[name]) this.global[name] = globalThis[name];
     }
   }

@@ -220,21 +220,17 @@ export class ApiMessagesService {
     await tx.query(LOCK_CONTACT_TICKET, [api.connectionId, contact.id]);
     const meanwhile = await this.tickets.latestFor(tx, api.companyId, contact.id, api.connectionId, TICKET_REUSED_FOR);
     if (meanwhile) return meanwhile;
-    const made = await tx
-      .getRepository(TicketEntity)
-      .save(
-        tx
-          .getRepository(TicketEntity)
-          .create({
-            companyId: api.companyId,
-            contactId: contact.id,
-            whatsappId: api.connectionId,
-            queueId: null,
-            userId: null,
-            status: 'closed',
-            isGroup: contact.isGroup,
-          }),
-      );
+    const made = await tx.getRepository(TicketEntity).save(
+      tx.getRepository(TicketEntity).create({
+        companyId: api.companyId,
+        contactId: contact.id,
+        whatsappId: api.connectionId,
+        queueId: null,
+        userId: null,
+        status: 'closed',
+        isGroup: contact.isGroup,
+      }),
+    );
     return (await this.tickets.findById(api.companyId, made.id, tx)) as TicketRow;
   }
 

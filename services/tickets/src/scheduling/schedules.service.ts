@@ -165,19 +165,17 @@ export class SchedulesService {
       row.mediaPath,
       (key, checked) =>
         this.write(async (tx) => {
-          const r = await tx
-            .getRepository(ScheduleEntity)
-            .update(
-              { id, companyId: caller.companyId, sentAt: IsNull() },
-              {
-                mediaPath: key,
-                mediaName: checked.fileName,
-                mediaType: checked.mediaType,
-                mediaMimetype: checked.mimetype,
-                mediaSize: checked.size,
-                updatedAt: new Date(),
-              },
-            );
+          const r = await tx.getRepository(ScheduleEntity).update(
+            { id, companyId: caller.companyId, sentAt: IsNull() },
+            {
+              mediaPath: key,
+              mediaName: checked.fileName,
+              mediaType: checked.mediaType,
+              mediaMimetype: checked.mimetype,
+              mediaSize: checked.size,
+              updatedAt: new Date(),
+            },
+          );
           if (!r.affected) throw new DomainError('ERR_NO_SCHEDULE_FOUND');
           return (await tx.getRepository(ScheduleEntity).findOneBy({ id })) as ScheduleEntity;
         }),

@@ -6,7 +6,8 @@ import { createSessionBaseQuery, type SessionPort } from '../base-query';
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A fake fetch that answers from a queue of handlers per path and records every request. */
 function fakeServer(routes: Record<string, Handler[]>) {
@@ -39,7 +40,15 @@ function harness(routes: Record<string, Handler[]>, token = 'old-token') {
     },
   };
   const { baseQuery } = createSessionBaseQuery({ baseUrl: 'http://api.test', port, fetchFn: server.fetchFn });
-  const api = { dispatch: jest.fn(), getState: () => ({}), signal: new AbortController().signal, abort: jest.fn(), extra: undefined, endpoint: 'x', type: 'query' } as unknown as BaseQueryApi;
+  const api = {
+    dispatch: jest.fn(),
+    getState: () => ({}),
+    signal: new AbortController().signal,
+    abort: jest.fn(),
+    extra: undefined,
+    endpoint: 'x',
+    type: 'query',
+  } as unknown as BaseQueryApi;
   return { run: (args: Parameters<typeof baseQuery>[0]) => baseQuery(args, api, {}), calls: server.calls, events, token: () => stored };
 }
 

@@ -4,7 +4,11 @@ import { useEntityDialog } from '../use-entity-dialog';
 
 type Values = { name: string; color: string };
 const validate = (v: Values) => ({ name: v.name.trim() ? undefined : 'required', color: undefined });
-const options = { initial: (): Values => ({ name: '', color: '#fff' }), validate, problemText: (_key: string, problem: string) => `problem:${problem}` };
+const options = {
+  initial: (): Values => ({ name: '', color: '#fff' }),
+  validate,
+  problemText: (_key: string, problem: string) => `problem:${problem}`,
+};
 const refusal = { status: 400, data: { error: 'ERR_VALIDATION', details: [{ field: 'color', messages: ['cor inválida'] }] } };
 
 describe('useEntityDialog', () => {

@@ -1,4 +1,18 @@
-import { Box, Button, Dialog, Field, HStack, IconButton, Input, NativeSelect, Portal, Stack, Switch, Text, Textarea } from '@chakra-ui/react';
+import {
+  Box,
+  Button,
+  Dialog,
+  Field,
+  HStack,
+  IconButton,
+  Input,
+  NativeSelect,
+  Portal,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+} from '@chakra-ui/react';
 import type { AnnouncementDto } from '@wa/contracts';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +31,12 @@ import {
   type AnnouncementPriority,
 } from './announcement-rules';
 import { AnnouncementImage } from './AnnouncementImage';
-import { useCreateAnnouncementMutation, useRemoveAnnouncementMediaMutation, useUpdateAnnouncementMutation, useUploadAnnouncementMediaMutation } from './announcements.api';
+import {
+  useCreateAnnouncementMutation,
+  useRemoveAnnouncementMediaMutation,
+  useUpdateAnnouncementMutation,
+  useUploadAnnouncementMediaMutation,
+} from './announcements.api';
 
 /**
  * Add (announcement null) or edit an announcement (spec 02 "Announcement"): title and text (required:
@@ -153,13 +172,19 @@ export function AnnouncementDialog({ announcement, onClose }: { announcement: An
                       {errorOf('priority') && <Field.ErrorText>{errorOf('priority')}</Field.ErrorText>}
                     </Field.Root>
                     <Box flex="1" minW="40" pb="2">
-                      <Switch.Root checked={values.status} onCheckedChange={(e) => set('status', e.checked)} colorPalette="teal" data-testid="announcement-status">
+                      <Switch.Root
+                        checked={values.status}
+                        onCheckedChange={(e) => set('status', e.checked)}
+                        colorPalette="teal"
+                        data-testid="announcement-status"
+                      >
                         <Switch.HiddenInput />
                         <Switch.Control>
                           <Switch.Thumb />
                         </Switch.Control>
                         <Switch.Label>
-                          {t('announcements.dialog.status')}: {values.status ? t('announcements.statuses.active') : t('announcements.statuses.inactive')}
+                          {t('announcements.dialog.status')}:{' '}
+                          {values.status ? t('announcements.statuses.active') : t('announcements.statuses.inactive')}
                         </Switch.Label>
                       </Switch.Root>
                     </Box>
@@ -169,12 +194,26 @@ export function AnnouncementDialog({ announcement, onClose }: { announcement: An
                       {t('announcements.dialog.image')}
                     </Text>
                     <HStack>
-                      <input ref={fileInput} type="file" accept={IMAGE_ACCEPT} hidden onChange={(e) => pick(e.target.files?.[0])} data-testid="announcement-file" />
+                      <input
+                        ref={fileInput}
+                        type="file"
+                        accept={IMAGE_ACCEPT}
+                        hidden
+                        onChange={(e) => pick(e.target.files?.[0])}
+                        data-testid="announcement-file"
+                      />
                       <Button size="sm" variant="outline" onClick={() => fileInput.current?.click()} data-testid="announcement-attach">
                         <MdAttachFile />
                         {t('announcements.dialog.attach')}
                       </Button>
-                      <Text textStyle="sm" flex="1" truncate color={attachmentName ? undefined : 'fg.muted'} title={attachmentName ?? undefined} data-testid="announcement-attachment">
+                      <Text
+                        textStyle="sm"
+                        flex="1"
+                        truncate
+                        color={attachmentName ? undefined : 'fg.muted'}
+                        title={attachmentName ?? undefined}
+                        data-testid="announcement-attachment"
+                      >
                         {attachmentName ?? t('announcements.noAttachment')}
                       </Text>
                       {attachmentName && (

@@ -59,7 +59,11 @@ function Announcements() {
           throw t('announcements.toasts.deleteFailed');
         }),
   });
-  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<AnnouncementDto>(removeWithMessage, t('announcements.toasts.deleted'));
+  const {
+    deleting,
+    setDeleting,
+    confirm: confirmDelete,
+  } = useConfirmedDelete<AnnouncementDto>(removeWithMessage, t('announcements.toasts.deleted'));
 
   // spec 02: 'Não foi possível carregar a lista de registros'
   useEffect(() => {
@@ -78,7 +82,18 @@ function Announcements() {
         onAdd={() => setEditing(null)}
         testId="announcements"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="announcements-list">
+      <Box
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="announcements-list"
+      >
         <Table.Root size="sm" data-testid="announcements-table">
           <Table.Header>
             <Table.Row>
@@ -98,7 +113,13 @@ function Announcements() {
                   </Text>
                 </Table.Cell>
                 <Table.Cell textAlign="center">
-                  <Badge colorPalette={priorityColor(a.priority)} variant="solid" data-testid="announcement-priority-cell" data-priority={a.priority} data-color={priorityColor(a.priority)}>
+                  <Badge
+                    colorPalette={priorityColor(a.priority)}
+                    variant="solid"
+                    data-testid="announcement-priority-cell"
+                    data-priority={a.priority}
+                    data-color={priorityColor(a.priority)}
+                  >
                     {t(`announcements.priorities.${priorityName(a.priority)}`)}
                   </Badge>
                 </Table.Cell>
@@ -115,7 +136,11 @@ function Announcements() {
                   )}
                 </Table.Cell>
                 <Table.Cell textAlign="center">
-                  <Badge colorPalette={a.status ? 'green' : 'gray'} data-testid="announcement-status-cell" data-status={a.status ? 'active' : 'inactive'}>
+                  <Badge
+                    colorPalette={a.status ? 'green' : 'gray'}
+                    data-testid="announcement-status-cell"
+                    data-status={a.status ? 'active' : 'inactive'}
+                  >
                     {a.status ? t('announcements.statuses.active') : t('announcements.statuses.inactive')}
                   </Badge>
                 </Table.Cell>
@@ -128,7 +153,9 @@ function Announcements() {
         </Table.Root>
         <ListFooter query={{ ...list, error: t('announcements.loadFailed') }} count={announcements.length} />
       </Box>
-      {editing !== undefined && <AnnouncementDialog key={editing?.id ?? 'new'} announcement={editing} onClose={() => setEditing(undefined)} />}
+      {editing !== undefined && (
+        <AnnouncementDialog key={editing?.id ?? 'new'} announcement={editing} onClose={() => setEditing(undefined)} />
+      )}
       <ConfirmDialog
         open={!!deleting}
         title={t('announcements.confirm.deleteTitle', { title: deleting?.title ?? '' })}

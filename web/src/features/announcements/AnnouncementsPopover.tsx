@@ -7,7 +7,6 @@ import { activeAnnouncements, POPOVER_SEARCH, priorityColor, priorityName } from
 import { AnnouncementImage } from './AnnouncementImage';
 import { useListAnnouncementsInfiniteQuery } from './announcements.api';
 
-
 /**
  * The active announcements, newest first: each with its priority's colour, title, text and image (if any);
  * the next page loads as the list is scrolled near its end (or at once while it does not fill the popover).
@@ -38,11 +37,23 @@ function AnnouncementsList() {
   const announcements = activeAnnouncements(query.data?.pages);
   const paging = useScrollPaging(query, announcements.length);
 
-
   return (
-    <Popover.Body ref={paging.ref} p="0" maxH="min(70vh, 32rem)" overflowY="auto" onScroll={paging.onScroll} data-testid="announcements-popover-list">
+    <Popover.Body
+      ref={paging.ref}
+      p="0"
+      maxH="min(70vh, 32rem)"
+      overflowY="auto"
+      onScroll={paging.onScroll}
+      data-testid="announcements-popover-list"
+    >
       {announcements.length === 0 && !query.isLoading && !isFetchingNextPage ? (
-        <Text p="4" textStyle="sm" color={query.isError ? 'fg.error' : 'fg.muted'} textAlign="center" data-testid="announcements-popover-empty">
+        <Text
+          p="4"
+          textStyle="sm"
+          color={query.isError ? 'fg.error' : 'fg.muted'}
+          textAlign="center"
+          data-testid="announcements-popover-empty"
+        >
           {query.isError ? t('announcements.loadFailed') : t('announcements.popover.empty')}
         </Text>
       ) : (
@@ -82,7 +93,15 @@ function AnnouncementItem({ announcement: a }: { announcement: AnnouncementDto }
         <Text flex="1" minW="0" textStyle="sm" fontWeight="semibold" data-testid="announcements-popover-title">
           {a.title}
         </Text>
-        <Text as="span" flexShrink={0} textStyle="2xs" fontWeight="bold" textTransform="uppercase" color={`${color}.fg`} data-testid="announcements-popover-priority">
+        <Text
+          as="span"
+          flexShrink={0}
+          textStyle="2xs"
+          fontWeight="bold"
+          textTransform="uppercase"
+          color={`${color}.fg`}
+          data-testid="announcements-popover-priority"
+        >
           {t(`announcements.priorities.${priorityName(a.priority)}`)}
         </Text>
       </HStack>

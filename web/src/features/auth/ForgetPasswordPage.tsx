@@ -5,7 +5,16 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { errorCode, errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { serverFieldErrors } from '../../components/form-rules';
-import { hasResetErrors, isEmailNotFound, normalizeCode, resetProblemKey, validateReset, validateResetEmail, type ResetErrors, type ResetValues } from './password-reset-rules';
+import {
+  hasResetErrors,
+  isEmailNotFound,
+  normalizeCode,
+  resetProblemKey,
+  validateReset,
+  validateResetEmail,
+  type ResetErrors,
+  type ResetValues,
+} from './password-reset-rules';
 
 /** The account calls (and with them the store): fetched on the first interaction, not with the page. */
 const loadAccount = () => import('./account');
@@ -116,7 +125,13 @@ export default function ForgetPasswordPage() {
     }
   }
 
-  const input = (name: FieldName, label: string, type: string, autoComplete: string, extra: { inputMode?: 'numeric'; autoFocus?: boolean } = {}) => (
+  const input = (
+    name: FieldName,
+    label: string,
+    type: string,
+    autoComplete: string,
+    extra: { inputMode?: 'numeric'; autoFocus?: boolean } = {},
+  ) => (
     <Field.Root required invalid={!!problem(name)}>
       <Field.Label>{label}</Field.Label>
       <Input

@@ -6,7 +6,15 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { fetchPublicPlans } from './public-plans';
-import { hasSignupErrors, planLabel, signupFailure, signupRequest, validateSignup, type SignupErrors, type SignupValues } from './signup-rules';
+import {
+  hasSignupErrors,
+  planLabel,
+  signupFailure,
+  signupRequest,
+  validateSignup,
+  type SignupErrors,
+  type SignupValues,
+} from './signup-rules';
 
 /** The account calls (and with them the store): fetched on the first interaction, not with the page. */
 const loadAccount = () => import('./account');
@@ -44,7 +52,8 @@ export default function SignupPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const errors: SignupErrors = validateSignup(values);
-  const problem = (field: FieldName): string | null => (touched && errors[field] ? t(`validation.${errors[field]}`) : (serverErrors[field] ?? null));
+  const problem = (field: FieldName): string | null =>
+    touched && errors[field] ? t(`validation.${errors[field]}`) : (serverErrors[field] ?? null);
 
   const set = (field: FieldName) => (value: string) => {
     setValues((v) => ({ ...v, [field]: field === 'planId' ? (value ? Number(value) : '') : value }));
@@ -76,7 +85,14 @@ export default function SignupPage() {
   const field = (name: Exclude<FieldName, 'planId'>, type: string, autoComplete: string, required = true) => (
     <Field.Root required={required} invalid={!!problem(name)}>
       <Field.Label>{t(`signup.${name}`)}</Field.Label>
-      <Input type={type} name={name} autoComplete={autoComplete} value={values[name]} onChange={(e) => set(name)(e.target.value)} data-testid={`signup-${name}`} />
+      <Input
+        type={type}
+        name={name}
+        autoComplete={autoComplete}
+        value={values[name]}
+        onChange={(e) => set(name)(e.target.value)}
+        data-testid={`signup-${name}`}
+      />
       {problem(name) && <Field.ErrorText>{problem(name)}</Field.ErrorText>}
     </Field.Root>
   );
@@ -84,7 +100,13 @@ export default function SignupPage() {
   return (
     <Center minH="100vh" px="4" py="8" bg="bg.subtle">
       <Box as="main" w="full" maxW="md" bg="bg" borderRadius="lg" shadow="md" p={{ base: '6', sm: '8' }} data-testid="signup-page">
-        <form onSubmit={submit} onKeyDown={() => void loadAccount()} onPointerDown={() => void loadAccount()} noValidate data-testid="signup-form">
+        <form
+          onSubmit={submit}
+          onKeyDown={() => void loadAccount()}
+          onPointerDown={() => void loadAccount()}
+          noValidate
+          data-testid="signup-form"
+        >
           <Stack gap="5">
             <Stack gap="1" textAlign="center">
               <Heading size="2xl" color="teal.fg">
@@ -107,7 +129,12 @@ export default function SignupPage() {
             <Field.Root required invalid={!!problem('planId')}>
               <Field.Label>{t('signup.plan')}</Field.Label>
               <NativeSelect.Root disabled={!plans}>
-                <NativeSelect.Field name="plan" value={values.planId} onChange={(e) => set('planId')(e.target.value)} data-testid="signup-plan">
+                <NativeSelect.Field
+                  name="plan"
+                  value={values.planId}
+                  onChange={(e) => set('planId')(e.target.value)}
+                  data-testid="signup-plan"
+                >
                   <option value="">{t('signup.selectPlan')}</option>
                   {(plans ?? []).map((plan) => (
                     <option key={plan.id} value={plan.id}>

@@ -6,7 +6,10 @@ import { apiUrl } from '../../app/config';
  * token (the only call that does). Rejects like the API slice does (`{status, data}`), so that
  * `errorText` reads it.
  */
-export async function fetchPublicPlans(fetchFn: typeof fetch = (...a) => fetch(...a), baseUrl: string = apiUrl()): Promise<PublicPlanDto[]> {
+export async function fetchPublicPlans(
+  fetchFn: typeof fetch = (...a) => fetch(...a),
+  baseUrl: string = apiUrl(),
+): Promise<PublicPlanDto[]> {
   let res: Response;
   try {
     res = await fetchFn(`${baseUrl}/plans/list`, { method: 'GET', credentials: 'omit', headers: { accept: 'application/json' } });

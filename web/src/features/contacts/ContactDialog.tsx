@@ -11,20 +11,45 @@ import { useCreateContactMutation, useUpdateContactMutation } from './contacts.a
  * Add (contact null) or edit a contact (spec 01 §2 contact modal): name, number, email and extra info
  * rows. `onSaved` gets the saved contact (or the one that already had the number).
  */
-export function ContactDialog({ contact, initialName = '', onClose, onSaved }: { contact: ContactDto | null; initialName?: string; onClose(): void; onSaved?(c: ContactDto): void }) {
+export function ContactDialog({
+  contact,
+  initialName = '',
+  onClose,
+  onSaved,
+}: {
+  contact: ContactDto | null;
+  initialName?: string;
+  onClose(): void;
+  onSaved?(c: ContactDto): void;
+}) {
   const { t } = useTranslation();
   const [create, creating] = useCreateContactMutation();
   const [update, updating] = useUpdateContactMutation();
   const form = useEntityDialog({
-    initial: () => ({ name: contact?.name ?? initialName, number: contact?.number ?? '', email: contact?.email ?? '', extraInfo: contact?.extraInfo ?? [] }),
-    validate: (v: { name: string; number: string; email: string }) => ({ name: validateContactName(v.name), number: validateContactNumber(v.number), email: validateContactEmail(v.email) }),
+    initial: () => ({
+      name: contact?.name ?? initialName,
+      number: contact?.number ?? '',
+      email: contact?.email ?? '',
+      extraInfo: contact?.extraInfo ?? [],
+    }),
+    validate: (v: { name: string; number: string; email: string }) => ({
+      name: validateContactName(v.name),
+      number: validateContactNumber(v.number),
+      email: validateContactEmail(v.email),
+    }),
     problemText: (_key, problem) => t(`validation.${problem}`),
   });
   const { values, errorOf } = form;
-  const setExtraInfo = (change: (rows: ContactDto['extraInfo']) => ContactDto['extraInfo']) => form.setValues((v) => ({ ...v, extraInfo: change(v.extraInfo) }));
+  const setExtraInfo = (change: (rows: ContactDto['extraInfo']) => ContactDto['extraInfo']) =>
+    form.setValues((v) => ({ ...v, extraInfo: change(v.extraInfo) }));
 
   const submit = form.handleSubmit(async () => {
-    const body = { name: values.name.trim(), number: values.number.trim(), email: values.email.trim(), extraInfo: values.extraInfo.filter((r) => r.name.trim()) };
+    const body = {
+      name: values.name.trim(),
+      number: values.number.trim(),
+      email: values.email.trim(),
+      extraInfo: values.extraInfo.filter((r) => r.name.trim()),
+    };
     if (contact) {
       onSaved?.(await update({ id: contact.id, ...body }).unwrap());
     } else {
@@ -65,14 +90,35 @@ export function ContactDialog({ contact, initialName = '', onClose, onSaved }: {
                   </Text>
                   {values.extraInfo.map((row, i) => (
                     <HStack key={i} data-testid="contact-extra-row">
-                      <Input size="sm" placeholder={t('contacts.dialog.extraName')} value={row.name} onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, name: e.target.value } : r)))} />
-                      <Input size="sm" placeholder={t('contacts.dialog.extraValue')} value={row.value} onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))} />
-                      <IconButton size="sm" variant="ghost" aria-label={t('common.delete')} onClick={() => setExtraInfo((rows) => rows.filter((_r, j) => j !== i))}>
+                      <Input
+                        size="sm"
+                        placeholder={t('contacts.dialog.extraName')}
+                        value={row.name}
+                        onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, name: e.target.value } : r)))}
+                      />
+                      <Input
+                        size="sm"
+                        placeholder={t('contacts.dialog.extraValue')}
+                        value={row.value}
+                        onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))}
+                      />
+                      <IconButton
+                        size="sm"
+                        variant="ghost"
+                        aria-label={t('common.delete')}
+                        onClick={() => setExtraInfo((rows) => rows.filter((_r, j) => j !== i))}
+                      >
                         <MdDelete />
                       </IconButton>
                     </HStack>
                   ))}
-                  <Button size="xs" variant="outline" alignSelf="start" onClick={() => setExtraInfo((rows) => [...rows, { name: '', value: '' }])} data-testid="contact-extra-add">
+                  <Button
+                    size="xs"
+                    variant="outline"
+                    alignSelf="start"
+                    onClick={() => setExtraInfo((rows) => [...rows, { name: '', value: '' }])}
+                    data-testid="contact-extra-add"
+                  >
                     <MdAdd />
                     {t('contacts.dialog.addExtra')}
                   </Button>

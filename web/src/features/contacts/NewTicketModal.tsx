@@ -69,12 +69,22 @@ export function NewTicketModal({ onClose }: { onClose(): void }) {
                         autoFocus
                         data-testid="new-ticket-contact"
                       />
-                      {!contact && typed.trim().length > 0 && typed.trim().length < CONTACT_SEARCH_MIN && <Field.HelperText>{t('newTicket.typeMore')}</Field.HelperText>}
+                      {!contact && typed.trim().length > 0 && typed.trim().length < CONTACT_SEARCH_MIN && (
+                        <Field.HelperText>{t('newTicket.typeMore')}</Field.HelperText>
+                      )}
                     </Field.Root>
                     {!contact && searching && !found.isFetching && (
                       <Box borderWidth="1px" borderRadius="md" maxH="48" overflowY="auto" data-testid="new-ticket-options">
                         {matches.map((c) => (
-                          <Box key={c.id} px="3" py="2" cursor="pointer" _hover={{ bg: 'bg.muted' }} onClick={() => setContact(c)} data-testid="new-ticket-option">
+                          <Box
+                            key={c.id}
+                            px="3"
+                            py="2"
+                            cursor="pointer"
+                            _hover={{ bg: 'bg.muted' }}
+                            onClick={() => setContact(c)}
+                            data-testid="new-ticket-option"
+                          >
                             <Text textStyle="sm">{c.name}</Text>
                             <Text textStyle="xs" color="fg.muted">
                               {c.number}
@@ -82,7 +92,15 @@ export function NewTicketModal({ onClose }: { onClose(): void }) {
                           </Box>
                         ))}
                         {matches.length === 0 && (
-                          <Box px="3" py="2" cursor="pointer" color="teal.fg" _hover={{ bg: 'bg.muted' }} onClick={() => setAdding(true)} data-testid="new-ticket-add-contact">
+                          <Box
+                            px="3"
+                            py="2"
+                            cursor="pointer"
+                            color="teal.fg"
+                            _hover={{ bg: 'bg.muted' }}
+                            onClick={() => setAdding(true)}
+                            data-testid="new-ticket-add-contact"
+                          >
                             {t('newTicket.addContact', { name: term })}
                           </Box>
                         )}

@@ -20,13 +20,21 @@ export function useOpenTicket() {
 
   async function open(contactId: number, opts: { queueId?: number | null; whatsappId?: number | null } = {}): Promise<boolean> {
     try {
-      const ticket = await create({ contactId, status: 'open', userId: me?.id ?? null, queueId: opts.queueId ?? null, whatsappId: opts.whatsappId ?? null }).unwrap();
+      const ticket = await create({
+        contactId,
+        status: 'open',
+        userId: me?.id ?? null,
+        queueId: opts.queueId ?? null,
+        whatsappId: opts.whatsappId ?? null,
+      }).unwrap();
       navigate(`/tickets/${ticket.uuid}`);
       return true;
     } catch (err) {
       const holder = conflictHolder(err);
       if (holder && holder.userId === me?.id) {
-        const held = await dispatch(ticketsApi.endpoints.ticket.initiate(holder.ticketId, { subscribe: false })).unwrap().catch(() => null);
+        const held = await dispatch(ticketsApi.endpoints.ticket.initiate(holder.ticketId, { subscribe: false }))
+          .unwrap()
+          .catch(() => null);
         if (held) {
           navigate(`/tickets/${held.uuid}`);
           return true;

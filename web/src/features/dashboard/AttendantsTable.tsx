@@ -22,7 +22,12 @@ function Rating({ rating }: { rating: number | null }) {
   }
   const value = rating.toLocaleString(languageTag(i18n.language), { maximumFractionDigits: 1 });
   return (
-    <HStack gap="0.5" aria-label={t('dashboard.attendants.ratingOf', { value })} title={t('dashboard.attendants.ratingOf', { value })} data-rating={rating}>
+    <HStack
+      gap="0.5"
+      aria-label={t('dashboard.attendants.ratingOf', { value })}
+      title={t('dashboard.attendants.ratingOf', { value })}
+      data-rating={rating}
+    >
       {stars.map((s, i) => {
         const Icon = STAR[s];
         return (

@@ -61,11 +61,25 @@ export function ChartCard(props: {
         </Box>
         <Field.Root w="40">
           <Field.Label textStyle="xs">{t('dashboard.charts.from')}</Field.Label>
-          <Input size="xs" type="date" value={range.from} max={range.to || undefined} onChange={(e) => props.onRangeChange({ ...range, from: e.target.value })} data-testid={`${testId}-from`} />
+          <Input
+            size="xs"
+            type="date"
+            value={range.from}
+            max={range.to || undefined}
+            onChange={(e) => props.onRangeChange({ ...range, from: e.target.value })}
+            data-testid={`${testId}-from`}
+          />
         </Field.Root>
         <Field.Root w="40">
           <Field.Label textStyle="xs">{t('dashboard.charts.to')}</Field.Label>
-          <Input size="xs" type="date" value={range.to} min={range.from || undefined} onChange={(e) => props.onRangeChange({ ...range, to: e.target.value })} data-testid={`${testId}-to`} />
+          <Input
+            size="xs"
+            type="date"
+            value={range.to}
+            min={range.from || undefined}
+            onChange={(e) => props.onRangeChange({ ...range, to: e.target.value })}
+            data-testid={`${testId}-to`}
+          />
         </Field.Root>
       </Flex>
       {centered ? <Center h="72">{body}</Center> : <Box h="72">{body}</Box>}

@@ -13,7 +13,11 @@ export function DashboardFilterBar({ filter, onChange }: { filter: DashboardFilt
       <Field.Root w={{ base: 'full', sm: '48' }}>
         <Field.Label>{t('dashboard.filterType')}</Field.Label>
         <NativeSelect.Root size="sm">
-          <NativeSelect.Field value={filter.type} onChange={(e) => onChange({ ...filter, type: e.target.value as FilterType })} data-testid="dashboard-filter-type">
+          <NativeSelect.Field
+            value={filter.type}
+            onChange={(e) => onChange({ ...filter, type: e.target.value as FilterType })}
+            data-testid="dashboard-filter-type"
+          >
             <option value="date">{t('dashboard.filterTypes.date')}</option>
             <option value="period">{t('dashboard.filterTypes.period')}</option>
           </NativeSelect.Field>
@@ -24,7 +28,11 @@ export function DashboardFilterBar({ filter, onChange }: { filter: DashboardFilt
         <Field.Root w={{ base: 'full', sm: '48' }} invalid={!!problem}>
           <Field.Label>{t('dashboard.period')}</Field.Label>
           <NativeSelect.Root size="sm">
-            <NativeSelect.Field value={filter.period} onChange={(e) => onChange({ ...filter, period: e.target.value ? Number(e.target.value) : '' })} data-testid="dashboard-period">
+            <NativeSelect.Field
+              value={filter.period}
+              onChange={(e) => onChange({ ...filter, period: e.target.value ? Number(e.target.value) : '' })}
+              data-testid="dashboard-period"
+            >
               <option value="">{t('dashboard.noPeriod')}</option>
               {PERIOD_CHOICES.map((n) => (
                 <option key={n} value={n}>
@@ -39,11 +47,25 @@ export function DashboardFilterBar({ filter, onChange }: { filter: DashboardFilt
         <>
           <Field.Root w={{ base: 'full', sm: '44' }} invalid={!!problem}>
             <Field.Label>{t('dashboard.dateFrom')}</Field.Label>
-            <Input size="sm" type="date" value={filter.dateFrom} max={filter.dateTo || undefined} onChange={(e) => onChange({ ...filter, dateFrom: e.target.value })} data-testid="dashboard-date-from" />
+            <Input
+              size="sm"
+              type="date"
+              value={filter.dateFrom}
+              max={filter.dateTo || undefined}
+              onChange={(e) => onChange({ ...filter, dateFrom: e.target.value })}
+              data-testid="dashboard-date-from"
+            />
           </Field.Root>
           <Field.Root w={{ base: 'full', sm: '44' }} invalid={!!problem}>
             <Field.Label>{t('dashboard.dateTo')}</Field.Label>
-            <Input size="sm" type="date" value={filter.dateTo} min={filter.dateFrom || undefined} onChange={(e) => onChange({ ...filter, dateTo: e.target.value })} data-testid="dashboard-date-to" />
+            <Input
+              size="sm"
+              type="date"
+              value={filter.dateTo}
+              min={filter.dateFrom || undefined}
+              onChange={(e) => onChange({ ...filter, dateTo: e.target.value })}
+              data-testid="dashboard-date-to"
+            />
           </Field.Root>
         </>
       )}

@@ -80,7 +80,14 @@ export function TicketsDayChart({ range, onRangeChange }: ChartProps) {
           <XAxis dataKey="label" tick={{ fontSize: 12 }} />
           <YAxis allowDecimals={false} width={36} tick={{ fontSize: 12 }} />
           <Tooltip />
-          <Line type="monotone" dataKey="value" name={t('dashboard.charts.tickets')} stroke={LINE_COLOR} strokeWidth={2} dot={points.length <= 31} />
+          <Line
+            type="monotone"
+            dataKey="value"
+            name={t('dashboard.charts.tickets')}
+            stroke={LINE_COLOR}
+            strokeWidth={2}
+            dot={points.length <= 31}
+          />
         </LineChart>
       </ResponsiveContainer>
     </ChartCard>

@@ -14,7 +14,6 @@ import { FileListDialog } from './FileListDialog';
 import { FileOptionDownload } from './FileOptionDownload';
 import { useDeleteFileListMutation, useListFileListsInfiniteQuery } from './files.api';
 
-
 /**
  * /files (spec 02 "Files"), an admin screen (the menu's administration group): the company's file lists as a
  * searchable table loaded page after page as it scrolls (name, message, the options with their files to
@@ -49,7 +48,6 @@ export default function FilesPage() {
     if (isError) notify.errorText(t('files.toasts.loadFailed'));
   }, [isError, t]);
 
-
   // the file lists are an admin screen (spec 01 §2 "admin group")
   if (!isAdmin) return <Navigate to="/tickets" replace />;
 
@@ -65,7 +63,17 @@ export default function FilesPage() {
         onAdd={() => setEditing(null)}
         testId="files"
       />
-      <Box ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" bg="bg" borderRadius="md" borderWidth="1px" onScroll={paging.onScroll} data-testid="files-list">
+      <Box
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        onScroll={paging.onScroll}
+        data-testid="files-list"
+      >
         <Table.Root size="sm" stickyHeader data-testid="files-table">
           <Table.Header>
             <Table.Row>

@@ -3,4 +3,6 @@ import { onChannel, type SocketHandler } from '../../realtime/use-socket-cache-s
 import { syncFilesEvent } from './files.api';
 
 /** `company-<id>-files`: the file lists follow. */
-export const filesSocket: SocketHandler[] = [onChannel<FilesChannelPayload>(SocketChannels.files, (p, { state, dispatch }) => syncFilesEvent(p, state(), dispatch))];
+export const filesSocket: SocketHandler[] = [
+  onChannel<FilesChannelPayload>(SocketChannels.files, (p, { state, dispatch }) => syncFilesEvent(p, state(), dispatch)),
+];

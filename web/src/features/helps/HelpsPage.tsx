@@ -73,7 +73,16 @@ function HelpCard({ help, onOpen }: { help: HelpDto; onOpen(): void }) {
       focusVisibleRing="outside"
       data-testid={`help-card-${help.id}`}
     >
-      <Image src={thumbnailUrlOf(help.video)} alt={help.title} w="full" aspectRatio={16 / 9} objectFit="cover" bg="bg.muted" loading="lazy" data-testid="help-card-thumbnail" />
+      <Image
+        src={thumbnailUrlOf(help.video)}
+        alt={help.title}
+        w="full"
+        aspectRatio={16 / 9}
+        objectFit="cover"
+        bg="bg.muted"
+        loading="lazy"
+        data-testid="help-card-thumbnail"
+      />
       <chakra.span display="block" p="3">
         <Text as="span" display="block" fontWeight="semibold" lineClamp={2} data-testid="help-card-title">
           {help.title}

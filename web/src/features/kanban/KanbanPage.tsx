@@ -25,8 +25,23 @@ import { useSocketEvent } from '../../realtime/RealtimeProvider';
 import { readableTextOn } from '../tags/tag-rules';
 import { useKanbanTagsQuery } from '../tags/tags.api';
 import { flattenTickets, userQueueIds } from '../tickets/ticket-list-rules';
-import { cardDragId, dropMove, groupKanban, laneDropId, parseCardDragId, type KanbanArgs, type KanbanLane, type LaneKey } from './kanban-rules';
-import { logKanbanFailure, moveKanbanTicket, syncKanbanMessageEvent, syncKanbanTicketEvent, useKanbanTicketsInfiniteQuery } from './kanban.api';
+import {
+  cardDragId,
+  dropMove,
+  groupKanban,
+  laneDropId,
+  parseCardDragId,
+  type KanbanArgs,
+  type KanbanLane,
+  type LaneKey,
+} from './kanban-rules';
+import {
+  logKanbanFailure,
+  moveKanbanTicket,
+  syncKanbanMessageEvent,
+  syncKanbanTicketEvent,
+  useKanbanTicketsInfiniteQuery,
+} from './kanban.api';
 
 const NO_LANES: TagDto[] = [];
 
@@ -67,8 +82,12 @@ function Kanban() {
   }, [ticketsQuery.isError, ticketsQuery.error]);
 
   const companyId = user?.companyId;
-  useSocketEvent<TicketChannelPayload>(companyId ? SocketChannels.ticket(companyId) : null, (p) => syncKanbanTicketEvent(p, store.getState(), dispatch));
-  useSocketEvent<AppMessageChannelPayload>(companyId ? SocketChannels.appMessage(companyId) : null, (p) => syncKanbanMessageEvent(p, store.getState(), dispatch));
+  useSocketEvent<TicketChannelPayload>(companyId ? SocketChannels.ticket(companyId) : null, (p) =>
+    syncKanbanTicketEvent(p, store.getState(), dispatch),
+  );
+  useSocketEvent<AppMessageChannelPayload>(companyId ? SocketChannels.appMessage(companyId) : null, (p) =>
+    syncKanbanMessageEvent(p, store.getState(), dispatch),
+  );
 
   async function move(ticket: TicketDto, to: LaneKey) {
     const done = await dispatch(moveKanbanTicket(ticket, to, lanes));
@@ -105,7 +124,13 @@ function Kanban() {
         </Heading>
         {loading && <Spinner size="sm" />}
         {ticketsQuery.hasNextPage && (
-          <Button size="sm" variant="outline" loading={ticketsQuery.isFetchingNextPage} onClick={() => void ticketsQuery.fetchNextPage()} data-testid="kanban-more">
+          <Button
+            size="sm"
+            variant="outline"
+            loading={ticketsQuery.isFetchingNextPage}
+            onClick={() => void ticketsQuery.fetchNextPage()}
+            data-testid="kanban-more"
+          >
             {t('kanban.more')}
           </Button>
         )}
@@ -175,7 +200,14 @@ function Lane({ lane }: { lane: KanbanLane }) {
 const Card = memo(function Card({ ticket }: { ticket: TicketDto }) {
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: cardDragId(ticket.id) });
   return (
-    <Box ref={setNodeRef} {...listeners} {...attributes} opacity={isDragging ? 0.4 : 1} cursor="grab" data-testid={`kanban-card-${ticket.id}`}>
+    <Box
+      ref={setNodeRef}
+      {...listeners}
+      {...attributes}
+      opacity={isDragging ? 0.4 : 1}
+      cursor="grab"
+      data-testid={`kanban-card-${ticket.id}`}
+    >
       <CardBody ticket={ticket} />
     </Box>
   );

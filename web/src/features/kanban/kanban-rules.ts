@@ -41,7 +41,10 @@ export function laneOf(ticket: Pick<TicketDto, 'tags'>, lanes: readonly Pick<Tag
 
 /** The board: 'Em aberto' first, then one lane per kanban tag in the given order; each ticket in exactly one lane, in list order. */
 export function groupKanban(tickets: readonly TicketDto[], lanes: readonly TagDto[]): KanbanLane[] {
-  const board: KanbanLane[] = [{ key: 'open', tag: null, tickets: [] }, ...lanes.map((tag) => ({ key: tag.id, tag, tickets: [] as TicketDto[] }))];
+  const board: KanbanLane[] = [
+    { key: 'open', tag: null, tickets: [] },
+    ...lanes.map((tag) => ({ key: tag.id, tag, tickets: [] as TicketDto[] })),
+  ];
   const byKey = new Map<LaneKey, KanbanLane>(board.map((l) => [l.key, l]));
   for (const ticket of tickets) byKey.get(laneOf(ticket, lanes))?.tickets.push(ticket);
   return board;
@@ -79,7 +82,12 @@ export function parseCardDragId(id: unknown): number | null {
  * What a drop asks for: the ticket and its new lane; null when it was dropped outside the lanes, on the lane
  * it is already in, on a lane that is gone, or the ticket is not on the board.
  */
-export function dropMove(activeId: unknown, overId: unknown, tickets: readonly TicketDto[], lanes: readonly TagDto[]): { ticket: TicketDto; to: LaneKey } | null {
+export function dropMove(
+  activeId: unknown,
+  overId: unknown,
+  tickets: readonly TicketDto[],
+  lanes: readonly TagDto[],
+): { ticket: TicketDto; to: LaneKey } | null {
   const ticketId = parseCardDragId(activeId);
   const to = parseLaneDropId(overId);
   if (ticketId === null || to === null) return null;

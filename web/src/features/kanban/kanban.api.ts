@@ -92,7 +92,10 @@ function setTicketTags(state: RootState, dispatch: Dispatch, ticketId: number, t
 /** `company-<id>-ticket` on the board: an update moves the card (on every open board), a delete removes it. */
 export function syncKanbanTicketEvent(p: TicketChannelPayload, state: RootState, dispatch: Dispatch): void {
   if (p.action === 'update') applyTicketToBoards(p.ticket, state, dispatch);
-  else if (p.action === 'delete') changeBoards(state, dispatch, (_args, data) => (containsTicket(data, p.ticketId) ? { kind: 'remove', ticketId: p.ticketId } : { kind: 'none' }));
+  else if (p.action === 'delete')
+    changeBoards(state, dispatch, (_args, data) =>
+      containsTicket(data, p.ticketId) ? { kind: 'remove', ticketId: p.ticketId } : { kind: 'none' },
+    );
 }
 
 /** `company-<id>-appMessage` on the board: a new message shows as the card's last message, the card first in its lane. */
@@ -116,7 +119,10 @@ export function moveKanbanTicket(ticket: TicketDto, to: LaneKey, lanes: readonly
     let server: TicketDto | null = null;
     try {
       server = (await run<TicketTagsAnswer>(dispatch, kanbanApi.endpoints.clearTicketTags.initiate(ticket.id))).ticket ?? null;
-      if (to !== 'open') server = (await run<TicketTagsAnswer>(dispatch, kanbanApi.endpoints.addTicketTag.initiate({ ticketId: ticket.id, tagId: to }))).ticket ?? null;
+      if (to !== 'open')
+        server =
+          (await run<TicketTagsAnswer>(dispatch, kanbanApi.endpoints.addTicketTag.initiate({ ticketId: ticket.id, tagId: to }))).ticket ??
+          null;
       moving.delete(ticket.id);
       if (server) applyTicketToBoards(server, getState(), dispatch);
       return true;

@@ -89,7 +89,14 @@ export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavi
   const admin = items.filter((i) => i.group === 'admin');
 
   const link = (key: MenuKey, to: string) => (
-    <NavLink key={key} to={to} onClick={onNavigate} end={to === '/'} data-testid={`menu-${key}`} title={collapsed ? t(`menu.${key}`) : undefined}>
+    <NavLink
+      key={key}
+      to={to}
+      onClick={onNavigate}
+      end={to === '/'}
+      data-testid={`menu-${key}`}
+      title={collapsed ? t(`menu.${key}`) : undefined}
+    >
       {({ isActive }) => (
         <Flex
           align="center"

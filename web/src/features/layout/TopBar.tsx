@@ -48,24 +48,54 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
   const expiryDays = expiryWarningDays(dueDate, new Date(), companyTimeZone(user?.company));
 
   const volumeButton = (onClick?: () => void) => (
-    <IconButton variant="ghost" size="sm" aria-label={t('topBar.volume')} title={t('topBar.volume')} onClick={onClick} data-testid="volume-button">
+    <IconButton
+      variant="ghost"
+      size="sm"
+      aria-label={t('topBar.volume')}
+      title={t('topBar.volume')}
+      onClick={onClick}
+      data-testid="volume-button"
+    >
       <MdVolumeUp />
     </IconButton>
   );
   const languageButton = (onClick?: () => void) => (
-    <IconButton variant="ghost" size="sm" aria-label={t('topBar.language')} title={t('topBar.language')} onClick={onClick} data-testid="language-menu">
+    <IconButton
+      variant="ghost"
+      size="sm"
+      aria-label={t('topBar.language')}
+      title={t('topBar.language')}
+      onClick={onClick}
+      data-testid="language-menu"
+    >
       <MdTranslate />
     </IconButton>
   );
   const accountButton = (onClick?: () => void) => (
-    <IconButton variant="ghost" size="sm" borderRadius="full" aria-label={t('topBar.account')} title={t('topBar.account')} onClick={onClick} data-testid="account-menu">
+    <IconButton
+      variant="ghost"
+      size="sm"
+      borderRadius="full"
+      aria-label={t('topBar.account')}
+      title={t('topBar.account')}
+      onClick={onClick}
+      data-testid="account-menu"
+    >
       <ContactAvatar name={user?.name} size="xs" />
     </IconButton>
   );
 
   return (
     <Flex as="header" align="center" gap="2" px="2" h="14" flexShrink={0} bg="teal.solid" color="teal.contrast" data-testid="top-bar">
-      <IconButton variant="ghost" size="sm" color="inherit" _hover={{ bg: 'whiteAlpha.300' }} aria-label={t('topBar.toggleMenu')} onClick={onToggleMenu} data-testid="menu-toggle">
+      <IconButton
+        variant="ghost"
+        size="sm"
+        color="inherit"
+        _hover={{ bg: 'whiteAlpha.300' }}
+        aria-label={t('topBar.toggleMenu')}
+        onClick={onToggleMenu}
+        data-testid="menu-toggle"
+      >
         <MdMenu />
       </IconButton>
       <Box flex="1" minW="0">
@@ -87,7 +117,13 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
         <Deferred placeholder={languageButton}>
           <LanguageMenu trigger={languageButton()} />
         </Deferred>
-        <IconButton variant="ghost" size="sm" aria-label={t('topBar.refresh')} title={t('topBar.refresh')} onClick={() => window.location.reload()}>
+        <IconButton
+          variant="ghost"
+          size="sm"
+          aria-label={t('topBar.refresh')}
+          title={t('topBar.refresh')}
+          onClick={() => window.location.reload()}
+        >
           <MdRefresh />
         </IconButton>
         <AnnouncementsButton />

@@ -68,7 +68,9 @@ export function ApiDocs({ baseUrl }: { baseUrl: string }) {
 
       <Section title={t('messagesApi.docs.mediaTitle')} testId="messages-api-docs-media">
         <Text>{t('messagesApi.docs.media')}</Text>
-        <CodeBlock testId="messages-api-curl-media">{curlMedia({ ...example, body: t('messagesApi.docs.exampleCaption'), files: [t('messagesApi.docs.exampleFile')] })}</CodeBlock>
+        <CodeBlock testId="messages-api-curl-media">
+          {curlMedia({ ...example, body: t('messagesApi.docs.exampleCaption'), files: [t('messagesApi.docs.exampleFile')] })}
+        </CodeBlock>
       </Section>
 
       <Section title={t('messagesApi.docs.answerTitle')}>

@@ -40,7 +40,8 @@ export function ApiTestForm({ kind, baseUrl }: { kind: ApiTestKind; baseUrl: str
     setValues((v) => ({ ...v, [key]: value }));
   }
 
-  const errorOf = (key: keyof ApiTestValues): string | undefined => (touched && errors[key] ? t(`messagesApi.validation.${errors[key]}`) : undefined);
+  const errorOf = (key: keyof ApiTestValues): string | undefined =>
+    touched && errors[key] ? t(`messagesApi.validation.${errors[key]}`) : undefined;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -71,7 +72,13 @@ export function ApiTestForm({ kind, baseUrl }: { kind: ApiTestKind; baseUrl: str
           </Heading>
           <Field.Root required invalid={!!errorOf('token')}>
             <Field.Label>{t('messagesApi.test.token')}</Field.Label>
-            <Input value={values.token} onChange={(e) => set('token', e.target.value)} autoComplete="off" spellCheck={false} data-testid={id('token')} />
+            <Input
+              value={values.token}
+              onChange={(e) => set('token', e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              data-testid={id('token')}
+            />
             {errorOf('token') && <Field.ErrorText>{errorOf('token')}</Field.ErrorText>}
           </Field.Root>
           <Field.Root required invalid={!!errorOf('number')}>
@@ -84,7 +91,11 @@ export function ApiTestForm({ kind, baseUrl }: { kind: ApiTestKind; baseUrl: str
               placeholder="5511987654321"
               data-testid={id('number')}
             />
-            {errorOf('number') ? <Field.ErrorText>{errorOf('number')}</Field.ErrorText> : <Field.HelperText>{t('messagesApi.test.numberHelper')}</Field.HelperText>}
+            {errorOf('number') ? (
+              <Field.ErrorText>{errorOf('number')}</Field.ErrorText>
+            ) : (
+              <Field.HelperText>{t('messagesApi.test.numberHelper')}</Field.HelperText>
+            )}
           </Field.Root>
           <Field.Root required={kind === 'text'} invalid={!!errorOf('body')}>
             <Field.Label>{kind === 'text' ? t('messagesApi.test.body') : t('messagesApi.test.caption')}</Field.Label>
@@ -95,7 +106,14 @@ export function ApiTestForm({ kind, baseUrl }: { kind: ApiTestKind; baseUrl: str
             <Field.Root required invalid={!!errorOf('files')}>
               <Field.Label>{t('messagesApi.test.files')}</Field.Label>
               <HStack w="full" minW="0">
-                <input ref={fileInput} type="file" multiple hidden onChange={(e) => set('files', Array.from(e.target.files ?? []))} data-testid={id('file')} />
+                <input
+                  ref={fileInput}
+                  type="file"
+                  multiple
+                  hidden
+                  onChange={(e) => set('files', Array.from(e.target.files ?? []))}
+                  data-testid={id('file')}
+                />
                 <Button size="sm" variant="outline" flexShrink={0} onClick={() => fileInput.current?.click()}>
                   <MdAttachFile />
                   {t('messagesApi.test.pickFiles')}
@@ -126,8 +144,14 @@ export function ApiTestForm({ kind, baseUrl }: { kind: ApiTestKind; baseUrl: str
                   </Badge>
                 )}
               </HStack>
-              {!answer.ok && <Text textStyle="sm" color="red.fg">{refusalText(answer, t)}</Text>}
-              <CodeBlock testId={id('answer-body')}>{typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body, null, 2)}</CodeBlock>
+              {!answer.ok && (
+                <Text textStyle="sm" color="red.fg">
+                  {refusalText(answer, t)}
+                </Text>
+              )}
+              <CodeBlock testId={id('answer-body')}>
+                {typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body, null, 2)}
+              </CodeBlock>
             </Stack>
           )}
         </Stack>

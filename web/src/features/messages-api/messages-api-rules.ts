@@ -88,7 +88,12 @@ export interface ApiTestAnswer {
  * session's cookies (`credentials: 'omit'`), as an outside system would call the API. A network failure
  * rejects.
  */
-export async function sendApiTest(baseUrl: string, kind: ApiTestKind, v: ApiTestValues, fetchFn: typeof fetch = (...a) => fetch(...a)): Promise<ApiTestAnswer> {
+export async function sendApiTest(
+  baseUrl: string,
+  kind: ApiTestKind,
+  v: ApiTestValues,
+  fetchFn: typeof fetch = (...a) => fetch(...a),
+): Promise<ApiTestAnswer> {
   const { headers, body } = apiTestRequest(kind, v);
   const res = await fetchFn(`${baseUrl}${API_SEND_PATH}`, { method: 'POST', headers, body, credentials: 'omit', cache: 'no-store' });
   const text = await res.text();
@@ -141,11 +146,18 @@ export function curlMedia(e: CurlExample & { files: string[] }): string {
 
 /** `curl` asking a message's state. */
 export function curlStatus(e: Pick<CurlExample, 'baseUrl' | 'token'> & { id: number }): string {
-  return [`curl ${shellQuote(`${e.baseUrl}${API_STATUS_PATH.replace('{id}', String(e.id))}`)} \\`, `  -H ${shellQuote(`Authorization: Bearer ${e.token}`)}`].join('\n');
+  return [
+    `curl ${shellQuote(`${e.baseUrl}${API_STATUS_PATH.replace('{id}', String(e.id))}`)} \\`,
+    `  -H ${shellQuote(`Authorization: Bearer ${e.token}`)}`,
+  ].join('\n');
 }
 
 /** The example of a 202 answer the page shows. */
 export function exampleAnswer(e: Pick<CurlExample, 'number' | 'body'>): string {
   const at = '2025-01-15T13:45:10.123Z';
-  return JSON.stringify({ id: 1234, ticketId: 56, number: e.number, body: e.body, mediaType: 'chat', state: 'queued', ack: 0, createdAt: at, updatedAt: at }, null, 2);
+  return JSON.stringify(
+    { id: 1234, ticketId: 56, number: e.number, body: e.body, mediaType: 'chat', state: 'queued', ack: 0, createdAt: at, updatedAt: at },
+    null,
+    2,
+  );
 }

@@ -46,7 +46,13 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
 
   return (
     <Stack gap="2" data-testid="ticket-notes">
-      <Textarea value={note} onChange={(e) => setNote(e.target.value)} placeholder={t('notes.placeholder')} rows={3} data-testid="note-text" />
+      <Textarea
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        placeholder={t('notes.placeholder')}
+        rows={3}
+        data-testid="note-text"
+      />
       {touched && tooShort && (
         <Text textStyle="xs" color="fg.error">
           {t('notes.tooShort')}
@@ -65,7 +71,13 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
               {n.user.name} · {new Date(n.createdAt).toLocaleString()}
             </Text>
             {(isAdmin || n.user.id === me?.id) && (
-              <IconButton size="2xs" variant="ghost" aria-label={t('common.delete')} onClick={() => void del(n.id)} data-testid="note-delete">
+              <IconButton
+                size="2xs"
+                variant="ghost"
+                aria-label={t('common.delete')}
+                onClick={() => void del(n.id)}
+                data-testid="note-delete"
+              >
                 <MdDelete />
               </IconButton>
             )}

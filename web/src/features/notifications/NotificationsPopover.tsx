@@ -9,7 +9,15 @@ import { askNotificationPermissionOnce } from './desktop-notification';
 import { ticketPath } from './notification-rules';
 
 /** The pending tickets: contact and last message; a click opens the ticket. */
-export default function NotificationsPopover({ trigger, tickets, loading }: { trigger: ReactElement; tickets: TicketDto[]; loading: boolean }) {
+export default function NotificationsPopover({
+  trigger,
+  tickets,
+  loading,
+}: {
+  trigger: ReactElement;
+  tickets: TicketDto[];
+  loading: boolean;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [open, setOpen] = useState(true);

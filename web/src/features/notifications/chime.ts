@@ -6,7 +6,8 @@ let context: AudioContext | null = null;
 
 function audioContext(): AudioContext | null {
   if (typeof window === 'undefined') return null;
-  const Ctor: AudioContextCtor | undefined = window.AudioContext ?? (window as unknown as { webkitAudioContext?: AudioContextCtor }).webkitAudioContext;
+  const Ctor: AudioContextCtor | undefined =
+    window.AudioContext ?? (window as unknown as { webkitAudioContext?: AudioContextCtor }).webkitAudioContext;
   if (!Ctor) return null;
   try {
     context ??= new Ctor();

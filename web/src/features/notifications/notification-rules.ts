@@ -57,7 +57,10 @@ export function notificationTitle(p: Pick<AppMessageChannelPayload, 'contact' | 
 
 /** The message text on one line, cut; a message without text says what it carries. */
 export function notificationBody(message: Pick<MessageDto, 'body' | 'mediaType'>, t: Translate, max = NOTIFICATION_BODY_CHARS): string {
-  const flat = (message.body ?? '').replace(/\*([^*\n]+)\*/g, '$1').replace(/\s+/g, ' ').trim();
+  const flat = (message.body ?? '')
+    .replace(/\*([^*\n]+)\*/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!flat) return message.mediaType && message.mediaType !== 'chat' ? t('notifications.media') : t('notifications.newMessage');
   const chars = Array.from(flat);
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : flat;

@@ -12,7 +12,16 @@ import { brDate } from '../../app/expiry';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useDeleteCompanyMutation, useListCompaniesInfiniteQuery, useUpdateCompanyMutation } from './companies.api';
 import { CompanyDialog } from './CompanyDialog';
-import { campaignsEnabledOf, companyDay, companyDue, companyToday, isCompanySaveRefusal, isRecurrence, renewedDueDate, type DueTone } from './company-rules';
+import {
+  campaignsEnabledOf,
+  companyDay,
+  companyDue,
+  companyToday,
+  isCompanySaveRefusal,
+  isRecurrence,
+  renewedDueDate,
+  type DueTone,
+} from './company-rules';
 
 /** spec 02 §4: the row tints by due date. */
 const TONE_BG: Record<DueTone, string> = { yellow: 'yellow.subtle', orange: 'orange.subtle', red: 'red.subtle' };
@@ -44,11 +53,19 @@ export function CompaniesTab() {
           const status = err && typeof err === 'object' && 'status' in err ? (err as { status: unknown }).status : undefined;
           const code = errorCode(err);
           const detail =
-            status === 403 ? ` ${t('settings.companies.toasts.cannotDelete')}` : code && i18n.exists(`backendErrors.${code}`) ? ` ${errorText(err)}` : '';
+            status === 403
+              ? ` ${t('settings.companies.toasts.cannotDelete')}`
+              : code && i18n.exists(`backendErrors.${code}`)
+                ? ` ${errorText(err)}`
+                : '';
           throw `${t('settings.companies.toasts.deleteFailed')}${detail}`;
         }),
   });
-  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<CompanyDto>(removeWithMessage, t('settings.companies.toasts.deleted'));
+  const {
+    deleting,
+    setDeleting,
+    confirm: confirmDelete,
+  } = useConfirmedDelete<CompanyDto>(removeWithMessage, t('settings.companies.toasts.deleted'));
 
   async function renew(c: CompanyDto) {
     setRenewing(c.id);
@@ -88,7 +105,16 @@ export function CompaniesTab() {
           {t('settings.companies.add')}
         </Button>
       </Flex>
-      <Box borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} maxH="calc(100dvh - 16rem)" overflowY="auto" onScroll={paging.onScroll} data-testid="companies-list">
+      <Box
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        maxH="calc(100dvh - 16rem)"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="companies-list"
+      >
         <Table.Root size="sm" data-testid="companies-table">
           <Table.Header>
             <Table.Row>
@@ -135,7 +161,12 @@ export function CompaniesTab() {
                   <Table.Cell textAlign="center" whiteSpace="nowrap" data-testid="company-created-cell">
                     {companyDay(c.createdAt, c)}
                   </Table.Cell>
-                  <Table.Cell textAlign="center" whiteSpace="nowrap" fontWeight={due.state === 'ok' ? undefined : 'medium'} data-testid="company-due-cell">
+                  <Table.Cell
+                    textAlign="center"
+                    whiteSpace="nowrap"
+                    fontWeight={due.state === 'ok' ? undefined : 'medium'}
+                    data-testid="company-due-cell"
+                  >
                     {brDate(c.dueDate)}
                   </Table.Cell>
                   <Table.Cell textAlign="center" data-testid="company-recurrence-cell">

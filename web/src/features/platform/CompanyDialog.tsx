@@ -121,7 +121,11 @@ export function CompanyDialog({ company, onClose }: { company: CompanyDto | null
                     <Field.Root>
                       <Field.Label>{t('settings.companies.dialog.recurrence')}</Field.Label>
                       <NativeSelect.Root>
-                        <NativeSelect.Field value={values.recurrence} onChange={(e) => set('recurrence', e.target.value)} data-testid="company-recurrence">
+                        <NativeSelect.Field
+                          value={values.recurrence}
+                          onChange={(e) => set('recurrence', e.target.value)}
+                          data-testid="company-recurrence"
+                        >
                           {recurrenceChoices(company?.recurrence).map((r) => (
                             <option key={r} value={r}>
                               {t(`settings.companies.recurrences.${r}`)}
@@ -135,7 +139,12 @@ export function CompanyDialog({ company, onClose }: { company: CompanyDto | null
                   <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
                     <Field.Root required={!creating} invalid={!!errorOf('dueDate')}>
                       <Field.Label>{t('settings.companies.dialog.dueDate')}</Field.Label>
-                      <Input type="date" value={values.dueDate} onChange={(e) => set('dueDate', e.target.value)} data-testid="company-dueDate" />
+                      <Input
+                        type="date"
+                        value={values.dueDate}
+                        onChange={(e) => set('dueDate', e.target.value)}
+                        data-testid="company-dueDate"
+                      />
                       {errorOf('dueDate') ? (
                         <Field.ErrorText>{errorOf('dueDate')}</Field.ErrorText>
                       ) : (
@@ -162,8 +171,18 @@ export function CompanyDialog({ company, onClose }: { company: CompanyDto | null
                     )}
                   </SimpleGrid>
                   <SimpleGrid columns={{ base: 1, md: 2 }} gap="3">
-                    {flagSwitch('status', t('settings.companies.dialog.status'), t('settings.companies.active'), t('settings.companies.inactive'))}
-                    {flagSwitch('campaignsEnabled', t('settings.companies.dialog.campaignsEnabled'), t('settings.companies.enabled'), t('settings.companies.disabled'))}
+                    {flagSwitch(
+                      'status',
+                      t('settings.companies.dialog.status'),
+                      t('settings.companies.active'),
+                      t('settings.companies.inactive'),
+                    )}
+                    {flagSwitch(
+                      'campaignsEnabled',
+                      t('settings.companies.dialog.campaignsEnabled'),
+                      t('settings.companies.enabled'),
+                      t('settings.companies.disabled'),
+                    )}
                   </SimpleGrid>
                 </Stack>
               </form>
@@ -172,7 +191,13 @@ export function CompanyDialog({ company, onClose }: { company: CompanyDto | null
               <Button variant="outline" onClick={onClose} data-testid="company-cancel">
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="company-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creatingCall.isLoading || updatingCall.isLoading}
+                data-testid="company-save"
+              >
                 {creating ? t('common.add') : t('common.save')}
               </Button>
             </Dialog.Footer>

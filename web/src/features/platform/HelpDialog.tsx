@@ -85,7 +85,12 @@ export function HelpDialog({ help, onClose }: { help: HelpDto | null; onClose():
                   </Field.Root>
                   <Field.Root invalid={!!errorOf('description')}>
                     <Field.Label>{t('settings.helps.dialog.description')}</Field.Label>
-                    <Textarea value={values.description} onChange={(e) => set('description', e.target.value)} rows={4} data-testid="help-description" />
+                    <Textarea
+                      value={values.description}
+                      onChange={(e) => set('description', e.target.value)}
+                      rows={4}
+                      data-testid="help-description"
+                    />
                     {errorOf('description') && <Field.ErrorText>{errorOf('description')}</Field.ErrorText>}
                   </Field.Root>
                   <Field.Root required invalid={!!errorOf('video')}>
@@ -101,7 +106,11 @@ export function HelpDialog({ help, onClose }: { help: HelpDto | null; onClose():
                           spellCheck={false}
                           data-testid="help-video"
                         />
-                        {errorOf('video') ? <Field.ErrorText>{errorOf('video')}</Field.ErrorText> : <Field.HelperText>{t('settings.helps.dialog.videoHint')}</Field.HelperText>}
+                        {errorOf('video') ? (
+                          <Field.ErrorText>{errorOf('video')}</Field.ErrorText>
+                        ) : (
+                          <Field.HelperText>{t('settings.helps.dialog.videoHint')}</Field.HelperText>
+                        )}
                       </Stack>
                       {code ? (
                         <Image
@@ -144,7 +153,13 @@ export function HelpDialog({ help, onClose }: { help: HelpDto | null; onClose():
               <Button variant="outline" onClick={onClose} data-testid="help-cancel">
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="help-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creatingCall.isLoading || updatingCall.isLoading}
+                data-testid="help-save"
+              >
                 {creating ? t('common.add') : t('common.save')}
               </Button>
             </Dialog.Footer>

@@ -27,7 +27,11 @@ export function HelpsTab() {
           throw t('settings.helps.toasts.deleteFailed');
         }),
   });
-  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<HelpDto>(removeWithMessage, t('settings.helps.toasts.deleted'));
+  const {
+    deleting,
+    setDeleting,
+    confirm: confirmDelete,
+  } = useConfirmedDelete<HelpDto>(removeWithMessage, t('settings.helps.toasts.deleted'));
 
   return (
     <Box data-testid="settings-helps">

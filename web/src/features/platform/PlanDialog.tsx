@@ -80,7 +80,13 @@ export function PlanDialog({ plan, onClose }: { plan: PublicPlanDto | null; onCl
   );
 
   const flagSwitch = (key: FlagKey, label: string) => (
-    <Switch.Root key={key} checked={values[key]} onCheckedChange={(e) => set(key, e.checked)} colorPalette="teal" data-testid={`plan-${key}`}>
+    <Switch.Root
+      key={key}
+      checked={values[key]}
+      onCheckedChange={(e) => set(key, e.checked)}
+      colorPalette="teal"
+      data-testid={`plan-${key}`}
+    >
       <Switch.HiddenInput />
       <Switch.Control>
         <Switch.Thumb />
@@ -103,12 +109,20 @@ export function PlanDialog({ plan, onClose }: { plan: PublicPlanDto | null; onCl
                 <Stack gap="4">
                   <Field.Root required invalid={!!errorOf('name')}>
                     <Field.Label>{t('settings.plans.dialog.name')}</Field.Label>
-                    <Input value={values.name} onChange={(e) => set('name', e.target.value)} maxLength={200} autoComplete="off" data-testid="plan-name" />
+                    <Input
+                      value={values.name}
+                      onChange={(e) => set('name', e.target.value)}
+                      maxLength={200}
+                      autoComplete="off"
+                      data-testid="plan-name"
+                    />
                     {errorOf('name') && <Field.ErrorText>{errorOf('name')}</Field.ErrorText>}
                   </Field.Root>
                   <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
                     {PLAN_COUNTS.map((key) => (
-                      <Fragment key={key}>{numberField(key, t(`settings.plans.dialog.${key}`), { hint: t('settings.plans.dialog.countHint') })}</Fragment>
+                      <Fragment key={key}>
+                        {numberField(key, t(`settings.plans.dialog.${key}`), { hint: t('settings.plans.dialog.countHint') })}
+                      </Fragment>
                     ))}
                   </SimpleGrid>
                   {numberField('value', t('settings.plans.dialog.value'), { hint: t('settings.plans.dialog.valueHint'), decimal: true })}
@@ -129,7 +143,13 @@ export function PlanDialog({ plan, onClose }: { plan: PublicPlanDto | null; onCl
               <Button variant="outline" onClick={onClose} data-testid="plan-cancel">
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="plan-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creatingCall.isLoading || updatingCall.isLoading}
+                data-testid="plan-save"
+              >
                 {creating ? t('common.add') : t('common.save')}
               </Button>
             </Dialog.Footer>

@@ -32,7 +32,11 @@ export function PlansTab() {
           throw `${t('settings.plans.toasts.deleteFailed')}${detail}`;
         }),
   });
-  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<PublicPlanDto>(removeWithMessage, t('settings.plans.toasts.deleted'));
+  const {
+    deleting,
+    setDeleting,
+    confirm: confirmDelete,
+  } = useConfirmedDelete<PublicPlanDto>(removeWithMessage, t('settings.plans.toasts.deleted'));
 
   const count = (n: number) => (n > 0 ? String(n) : t('settings.plans.unlimited'));
 

@@ -7,15 +7,7 @@ import { notify } from '../../app/notify';
 import { SelectField } from '../../app/SelectField';
 import { useEntityDialog } from '../../components/use-entity-dialog';
 import { useListQueuesQuery } from '../tickets/tickets.api';
-import {
-  isNeuralVoice,
-  PROMPT_LIMITS,
-  PROMPT_VOICES,
-  promptFormOf,
-  promptPayload,
-  TEXT_VOICE,
-  validatePromptForm,
-} from './prompt-rules';
+import { isNeuralVoice, PROMPT_LIMITS, PROMPT_VOICES, promptFormOf, promptPayload, TEXT_VOICE, validatePromptForm } from './prompt-rules';
 import { useCreatePromptMutation, useUpdatePromptMutation } from './prompts.api';
 
 /**
@@ -31,7 +23,8 @@ export function PromptDialog({ prompt, onClose }: { prompt: PromptDto | null; on
   const form = useEntityDialog({
     initial: () => promptFormOf(prompt),
     validate: validatePromptForm,
-    problemText: (key, problem) => t(`prompts.validation.${problem}`, key in PROMPT_LIMITS ? PROMPT_LIMITS[key as keyof typeof PROMPT_LIMITS] : undefined),
+    problemText: (key, problem) =>
+      t(`prompts.validation.${problem}`, key in PROMPT_LIMITS ? PROMPT_LIMITS[key as keyof typeof PROMPT_LIMITS] : undefined),
   });
   const { values, set, errorOf } = form;
   const [showKey, setShowKey] = useState(false);
@@ -47,7 +40,12 @@ export function PromptDialog({ prompt, onClose }: { prompt: PromptDto | null; on
     onClose();
   });
 
-  const textField = (key: 'name' | 'voiceKey' | 'voiceRegion', label: string, testId: string, opts: { required?: boolean; hint?: string } = {}) => (
+  const textField = (
+    key: 'name' | 'voiceKey' | 'voiceRegion',
+    label: string,
+    testId: string,
+    opts: { required?: boolean; hint?: string } = {},
+  ) => (
     <Field.Root required={opts.required} invalid={!!errorOf(key)}>
       <Field.Label>{label}</Field.Label>
       <Input value={values[key]} onChange={(e) => set(key, e.target.value)} autoComplete="off" data-testid={testId} />
@@ -125,7 +123,11 @@ export function PromptDialog({ prompt, onClose }: { prompt: PromptDto | null; on
                         {showKey ? <MdVisibilityOff /> : <MdVisibility />}
                       </IconButton>
                     </Group>
-                    {errorOf('apiKey') ? <Field.ErrorText>{errorOf('apiKey')}</Field.ErrorText> : <Field.HelperText>{t('prompts.dialog.apiKeyHint')}</Field.HelperText>}
+                    {errorOf('apiKey') ? (
+                      <Field.ErrorText>{errorOf('apiKey')}</Field.ErrorText>
+                    ) : (
+                      <Field.HelperText>{t('prompts.dialog.apiKeyHint')}</Field.HelperText>
+                    )}
                   </Field.Root>
                   <Field.Root invalid={!!errorOf('voice')}>
                     <Field.Label>{t('prompts.dialog.voice')}</Field.Label>
@@ -145,7 +147,9 @@ export function PromptDialog({ prompt, onClose }: { prompt: PromptDto | null; on
                   {isNeuralVoice(values.voice) && (
                     <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
                       {textField('voiceKey', t('prompts.dialog.voiceKey'), 'prompt-voice-key')}
-                      {textField('voiceRegion', t('prompts.dialog.voiceRegion'), 'prompt-voice-region', { hint: t('prompts.dialog.voiceRegionHint') })}
+                      {textField('voiceRegion', t('prompts.dialog.voiceRegion'), 'prompt-voice-region', {
+                        hint: t('prompts.dialog.voiceRegionHint'),
+                      })}
                     </SimpleGrid>
                   )}
                   <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
@@ -160,7 +164,13 @@ export function PromptDialog({ prompt, onClose }: { prompt: PromptDto | null; on
               <Button variant="outline" onClick={onClose} data-testid="prompt-cancel">
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="prompt-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creatingCall.isLoading || updatingCall.isLoading}
+                data-testid="prompt-save"
+              >
                 {creating ? t('common.add') : t('common.save')}
               </Button>
             </Dialog.Footer>

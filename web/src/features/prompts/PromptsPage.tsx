@@ -53,7 +53,18 @@ function Prompts() {
         onAdd={() => setEditing(null)}
         testId="prompts"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="prompts-list">
+      <Box
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="prompts-list"
+      >
         <Table.Root size="sm" data-testid="prompts-table">
           <Table.Header>
             <Table.Row>

@@ -20,7 +20,11 @@ import {
   type IntegrationProblem,
   type IntegrationType,
 } from './integration-rules';
-import { useCreateQueueIntegrationMutation, useTestQueueIntegrationSessionMutation, useUpdateQueueIntegrationMutation } from './queue-integrations.api';
+import {
+  useCreateQueueIntegrationMutation,
+  useTestQueueIntegrationSessionMutation,
+  useUpdateQueueIntegrationMutation,
+} from './queue-integrations.api';
 
 type TextKey = Exclude<keyof IntegrationFormValues, 'type'>;
 
@@ -104,7 +108,12 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
     </Field.Root>
   );
 
-  const input = (key: TextKey, label: string, testId: string, opts: { required?: boolean; hint?: string; placeholder?: string; type?: string } = {}) =>
+  const input = (
+    key: TextKey,
+    label: string,
+    testId: string,
+    opts: { required?: boolean; hint?: string; placeholder?: string; type?: string } = {},
+  ) =>
     field(
       key,
       label,
@@ -120,7 +129,12 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
       opts,
     );
 
-  const textarea = (key: TextKey, label: string, testId: string, opts: { required?: boolean; hint?: string; rows?: number; mono?: boolean } = {}) =>
+  const textarea = (
+    key: TextKey,
+    label: string,
+    testId: string,
+    opts: { required?: boolean; hint?: string; rows?: number; mono?: boolean } = {},
+  ) =>
     field(
       key,
       label,
@@ -151,7 +165,11 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
                   <Field.Root required invalid={!!serverErrors.type}>
                     <Field.Label>{t('queueIntegrations.dialog.type')}</Field.Label>
                     <NativeSelect.Root>
-                      <NativeSelect.Field value={values.type} onChange={(e) => chooseType(e.target.value as IntegrationType)} data-testid="integration-type">
+                      <NativeSelect.Field
+                        value={values.type}
+                        onChange={(e) => chooseType(e.target.value as IntegrationType)}
+                        data-testid="integration-type"
+                      >
                         {INTEGRATION_TYPES.map((type) => (
                           <option key={type} value={type}>
                             {t(`queueIntegrations.types.${type}`)}
@@ -176,13 +194,35 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
                     <>
                       {input('typebotSlug', t('queueIntegrations.dialog.typebotSlug'), 'integration-typebot-slug', { required: true })}
                       <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-                        {input('typebotExpires', t('queueIntegrations.dialog.typebotExpires'), 'integration-typebot-expires', { required: true, type: 'number' })}
-                        {input('typebotDelayMessage', t('queueIntegrations.dialog.typebotDelayMessage'), 'integration-typebot-delay', { required: true, type: 'number' })}
-                        {input('typebotKeywordFinish', t('queueIntegrations.dialog.typebotKeywordFinish'), 'integration-typebot-keyword-finish')}
-                        {input('typebotKeywordRestart', t('queueIntegrations.dialog.typebotKeywordRestart'), 'integration-typebot-keyword-restart')}
+                        {input('typebotExpires', t('queueIntegrations.dialog.typebotExpires'), 'integration-typebot-expires', {
+                          required: true,
+                          type: 'number',
+                        })}
+                        {input('typebotDelayMessage', t('queueIntegrations.dialog.typebotDelayMessage'), 'integration-typebot-delay', {
+                          required: true,
+                          type: 'number',
+                        })}
+                        {input(
+                          'typebotKeywordFinish',
+                          t('queueIntegrations.dialog.typebotKeywordFinish'),
+                          'integration-typebot-keyword-finish',
+                        )}
+                        {input(
+                          'typebotKeywordRestart',
+                          t('queueIntegrations.dialog.typebotKeywordRestart'),
+                          'integration-typebot-keyword-restart',
+                        )}
                       </SimpleGrid>
-                      {textarea('typebotUnknownMessage', t('queueIntegrations.dialog.typebotUnknownMessage'), 'integration-typebot-unknown-message')}
-                      {textarea('typebotRestartMessage', t('queueIntegrations.dialog.typebotRestartMessage'), 'integration-typebot-restart-message')}
+                      {textarea(
+                        'typebotUnknownMessage',
+                        t('queueIntegrations.dialog.typebotUnknownMessage'),
+                        'integration-typebot-unknown-message',
+                      )}
+                      {textarea(
+                        'typebotRestartMessage',
+                        t('queueIntegrations.dialog.typebotRestartMessage'),
+                        'integration-typebot-restart-message',
+                      )}
                     </>
                   )}
                   {fields.dialogflow && (
@@ -197,7 +237,11 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
                       <Field.Root required invalid={!!errorOf('language')}>
                         <Field.Label>{t('queueIntegrations.dialog.language')}</Field.Label>
                         <NativeSelect.Root>
-                          <NativeSelect.Field value={values.language} onChange={(e) => set('language', e.target.value)} data-testid="integration-language">
+                          <NativeSelect.Field
+                            value={values.language}
+                            onChange={(e) => set('language', e.target.value)}
+                            data-testid="integration-language"
+                          >
                             {DIALOGFLOW_LANGUAGES.map((lng) => (
                               <option key={lng} value={lng}>
                                 {t(`queueIntegrations.languages.${lng}`)}
@@ -209,12 +253,23 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
                         {errorOf('language') && <Field.ErrorText>{errorOf('language')}</Field.ErrorText>}
                       </Field.Root>
                       <HStack gap="3" align="center" wrap="wrap">
-                        <Button size="sm" variant="outline" onClick={() => void trySession()} loading={testing.isLoading} data-testid="integration-test-session">
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => void trySession()}
+                          loading={testing.isLoading}
+                          data-testid="integration-test-session"
+                        >
                           <MdPlayArrow />
                           {t('queueIntegrations.test.button')}
                         </Button>
                         {testResult && (
-                          <Text textStyle="sm" color={testResult.ok ? 'fg.success' : 'fg.error'} data-testid="integration-test-result" data-state={testResult.ok ? 'ok' : 'failed'}>
+                          <Text
+                            textStyle="sm"
+                            color={testResult.ok ? 'fg.success' : 'fg.error'}
+                            data-testid="integration-test-result"
+                            data-state={testResult.ok ? 'ok' : 'failed'}
+                          >
                             {testResult.text}
                           </Text>
                         )}
@@ -228,7 +283,13 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
               <Button variant="outline" onClick={onClose} data-testid="integration-cancel">
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creatingCall.isLoading || updatingCall.isLoading} data-testid="integration-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creatingCall.isLoading || updatingCall.isLoading}
+                data-testid="integration-save"
+              >
                 {creating ? t('common.add') : t('common.save')}
               </Button>
             </Dialog.Footer>

@@ -50,7 +50,11 @@ function QueueIntegrations() {
   const count = list.data?.pages[0]?.count ?? integrations.length;
   const [editing, setEditing] = useState<QueueIntegrationDto | null | undefined>(undefined);
   const [remove, removing] = useDeleteQueueIntegrationMutation();
-  const { deleting, setDeleting, confirm: confirmDelete } = useConfirmedDelete<QueueIntegrationDto>(remove, t('queueIntegrations.toasts.deleted'));
+  const {
+    deleting,
+    setDeleting,
+    confirm: confirmDelete,
+  } = useConfirmedDelete<QueueIntegrationDto>(remove, t('queueIntegrations.toasts.deleted'));
 
   return (
     <Box p={{ base: '3', md: '6' }} h="full" display="flex" flexDirection="column" data-testid="integrations-page">
@@ -64,7 +68,18 @@ function QueueIntegrations() {
         onAdd={() => setEditing(null)}
         testId="integrations"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="integrations-list">
+      <Box
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="integrations-list"
+      >
         <Table.Root size="sm" data-testid="integrations-table">
           <Table.Header>
             <Table.Row>
@@ -84,7 +99,15 @@ function QueueIntegrations() {
               return (
                 <Table.Row key={i.id} data-testid={`integration-row-${i.id}`} data-integration-id={i.id} data-type={i.type}>
                   <Table.Cell textAlign="center" title={typeLabel} data-testid="integration-type-cell">
-                    <Icon as={TYPE_ICONS[i.type] ?? MdWebhook} boxSize="5" color="teal.fg" role="img" aria-hidden={false} aria-label={typeLabel} verticalAlign="middle" />
+                    <Icon
+                      as={TYPE_ICONS[i.type] ?? MdWebhook}
+                      boxSize="5"
+                      color="teal.fg"
+                      role="img"
+                      aria-hidden={false}
+                      aria-label={typeLabel}
+                      verticalAlign="middle"
+                    />
                   </Table.Cell>
                   <Table.Cell textAlign="center" data-testid="integration-id-cell">
                     {i.id}
@@ -102,7 +125,9 @@ function QueueIntegrations() {
         </Table.Root>
         <ListFooter query={list} count={integrations.length} />
       </Box>
-      {editing !== undefined && <QueueIntegrationDialog key={editing?.id ?? 'new'} integration={editing} onClose={() => setEditing(undefined)} />}
+      {editing !== undefined && (
+        <QueueIntegrationDialog key={editing?.id ?? 'new'} integration={editing} onClose={() => setEditing(undefined)} />
+      )}
       <ConfirmDialog
         open={!!deleting}
         title={t('queueIntegrations.confirm.deleteTitle', { name: deleting?.name ?? '' })}

@@ -56,7 +56,15 @@ export function QueueOptionsTree({ queueId }: { queueId: number }) {
 }
 
 /** One level of the tree: the first (parentId null) or the options under parentId. */
-function OptionLevel({ queueId, parentId, onDelete }: { queueId: number; parentId: number | null; onDelete(option: QueueOptionDto): void }) {
+function OptionLevel({
+  queueId,
+  parentId,
+  onDelete,
+}: {
+  queueId: number;
+  parentId: number | null;
+  onDelete(option: QueueOptionDto): void;
+}) {
   const { t } = useTranslation();
   const { data: options = [], isLoading, isError, error } = useListQueueOptionsQuery({ queueId, parentId });
   const [adding, setAdding] = useState(false);
@@ -82,7 +90,13 @@ function OptionLevel({ queueId, parentId, onDelete }: { queueId: number; parentI
         <OptionForm queueId={queueId} parentId={parentId} option={null} siblings={options} onDone={() => setAdding(false)} />
       ) : (
         <Box>
-          <Button size="xs" variant="ghost" colorPalette="teal" onClick={() => setAdding(true)} data-testid={top ? 'queue-option-add' : `queue-option-add-${parentId}`}>
+          <Button
+            size="xs"
+            variant="ghost"
+            colorPalette="teal"
+            onClick={() => setAdding(true)}
+            data-testid={top ? 'queue-option-add' : `queue-option-add-${parentId}`}
+          >
             <MdAdd />
             {top ? t('queues.options.add') : t('queues.options.addSub')}
           </Button>
@@ -93,7 +107,17 @@ function OptionLevel({ queueId, parentId, onDelete }: { queueId: number; parentI
 }
 
 /** An option: its number, title, message and attachment, or its form while edited; its sub-options below it once opened. */
-function OptionRow({ queueId, option, siblings, onDelete }: { queueId: number; option: QueueOptionDto; siblings: QueueOptionDto[]; onDelete(option: QueueOptionDto): void }) {
+function OptionRow({
+  queueId,
+  option,
+  siblings,
+  onDelete,
+}: {
+  queueId: number;
+  option: QueueOptionDto;
+  siblings: QueueOptionDto[];
+  onDelete(option: QueueOptionDto): void;
+}) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -179,7 +203,13 @@ function OptionRow({ queueId, option, siblings, onDelete }: { queueId: number; o
               </Text>
             )}
           </Box>
-          <input ref={fileInput} type="file" hidden onChange={(e) => void changeMedia(e.target.files?.[0])} data-testid={`queue-option-media-input-${option.id}`} />
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            onChange={(e) => void changeMedia(e.target.files?.[0])}
+            data-testid={`queue-option-media-input-${option.id}`}
+          />
           <IconButton
             size="xs"
             variant="ghost"
@@ -191,10 +221,23 @@ function OptionRow({ queueId, option, siblings, onDelete }: { queueId: number; o
           >
             <MdAttachFile />
           </IconButton>
-          <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} onClick={() => setEditing(true)} data-testid={`queue-option-edit-${option.id}`}>
+          <IconButton
+            size="xs"
+            variant="ghost"
+            aria-label={t('common.edit')}
+            onClick={() => setEditing(true)}
+            data-testid={`queue-option-edit-${option.id}`}
+          >
             <MdEdit />
           </IconButton>
-          <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} onClick={() => onDelete(option)} data-testid={`queue-option-delete-${option.id}`}>
+          <IconButton
+            size="xs"
+            variant="ghost"
+            colorPalette="red"
+            aria-label={t('common.delete')}
+            onClick={() => onDelete(option)}
+            data-testid={`queue-option-delete-${option.id}`}
+          >
             <MdDelete />
           </IconButton>
         </HStack>
@@ -212,11 +255,19 @@ function OptionRow({ queueId, option, siblings, onDelete }: { queueId: number; o
  * Add (option null) or edit an option of one level: number (1 to 999, not one a sibling has), title
  * (required) and message. The server's field errors show under their fields.
  */
-function OptionForm(props: { queueId: number; parentId: number | null; option: QueueOptionDto | null; siblings: QueueOptionDto[]; onDone(): void }) {
+function OptionForm(props: {
+  queueId: number;
+  parentId: number | null;
+  option: QueueOptionDto | null;
+  siblings: QueueOptionDto[];
+  onDone(): void;
+}) {
   const { queueId, parentId, option, siblings, onDone } = props;
   const { t } = useTranslation();
   const [values, setValues] = useState<QueueOptionFormValues>(() =>
-    option ? { option: option.option, title: option.title, message: option.message ?? '' } : { option: nextOptionNumber(siblings), title: '', message: '' },
+    option
+      ? { option: option.option, title: option.title, message: option.message ?? '' }
+      : { option: nextOptionNumber(siblings), title: '', message: '' },
   );
   const [touched, setTouched] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -257,25 +308,51 @@ function OptionForm(props: { queueId: number; parentId: number | null; option: Q
         <HStack align="start" gap="3">
           <Field.Root required invalid={!!errorOf('option')} w="28" flexShrink={0}>
             <Field.Label>{t('queues.options.fields.option')}</Field.Label>
-            <Input size="sm" inputMode="numeric" value={values.option} onChange={(e) => set('option', e.target.value)} autoComplete="off" data-testid="queue-option-number" />
+            <Input
+              size="sm"
+              inputMode="numeric"
+              value={values.option}
+              onChange={(e) => set('option', e.target.value)}
+              autoComplete="off"
+              data-testid="queue-option-number"
+            />
             {errorOf('option') && <Field.ErrorText>{errorOf('option')}</Field.ErrorText>}
           </Field.Root>
           <Field.Root required invalid={!!errorOf('title')} flex="1">
             <Field.Label>{t('queues.options.fields.title')}</Field.Label>
-            <Input size="sm" value={values.title} onChange={(e) => set('title', e.target.value)} autoComplete="off" autoFocus data-testid="queue-option-title" />
+            <Input
+              size="sm"
+              value={values.title}
+              onChange={(e) => set('title', e.target.value)}
+              autoComplete="off"
+              autoFocus
+              data-testid="queue-option-title"
+            />
             {errorOf('title') && <Field.ErrorText>{errorOf('title')}</Field.ErrorText>}
           </Field.Root>
         </HStack>
         <Field.Root invalid={!!errorOf('message')}>
           <Field.Label>{t('queues.options.fields.message')}</Field.Label>
-          <Textarea size="sm" rows={3} value={values.message} onChange={(e) => set('message', e.target.value)} data-testid="queue-option-message" />
+          <Textarea
+            size="sm"
+            rows={3}
+            value={values.message}
+            onChange={(e) => set('message', e.target.value)}
+            data-testid="queue-option-message"
+          />
           {errorOf('message') && <Field.ErrorText>{errorOf('message')}</Field.ErrorText>}
         </Field.Root>
         <HStack justify="end" gap="2">
           <Button size="xs" variant="outline" onClick={onDone} data-testid="queue-option-cancel">
             {t('common.cancel')}
           </Button>
-          <Button size="xs" type="submit" colorPalette="teal" loading={creating.isLoading || updating.isLoading} data-testid="queue-option-save">
+          <Button
+            size="xs"
+            type="submit"
+            colorPalette="teal"
+            loading={creating.isLoading || updating.isLoading}
+            data-testid="queue-option-save"
+          >
             {option ? t('common.save') : t('common.add')}
           </Button>
         </HStack>

@@ -8,4 +8,6 @@ export function syncQueueEvent(p: QueueChannelPayload, dispatch: Dispatch): void
   changeQueueList(dispatch, queueEventChange(p));
 }
 
-export const queuesSocket: SocketHandler[] = [onChannel<QueueChannelPayload>(SocketChannels.queue, (p, { dispatch }) => syncQueueEvent(p, dispatch))];
+export const queuesSocket: SocketHandler[] = [
+  onChannel<QueueChannelPayload>(SocketChannels.queue, (p, { dispatch }) => syncQueueEvent(p, dispatch)),
+];

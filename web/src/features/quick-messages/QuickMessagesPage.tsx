@@ -28,13 +28,31 @@ export default function QuickMessagesPage() {
         <Heading size="lg" flex="1">
           {t('quickMessages.title')}
         </Heading>
-        <Input size="sm" maxW="64" placeholder={t('contacts.search')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="quick-messages-search" />
+        <Input
+          size="sm"
+          maxW="64"
+          placeholder={t('contacts.search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          data-testid="quick-messages-search"
+        />
         <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="quick-message-add">
           <MdAdd />
           {t('quickMessages.add')}
         </Button>
       </Flex>
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="quick-messages-list">
+      <Box
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="quick-messages-list"
+      >
         <Table.Root size="sm" data-testid="quick-messages-table">
           <Table.Header>
             <Table.Row>

@@ -12,7 +12,17 @@ export type PickedContact = Pick<ContactDto, 'id' | 'name' | 'number'>;
  * A contact picked by search (spec 01 §5: from 3 typed characters, after 500 ms, as in the new-ticket
  * modal). Typing again drops the pick. `disabled` keeps the pick as it is (a dialog opened for one contact).
  */
-export function ContactPicker({ value, onChange, disabled, error }: { value: PickedContact | null; onChange(c: PickedContact | null): void; disabled?: boolean; error?: string | null }) {
+export function ContactPicker({
+  value,
+  onChange,
+  disabled,
+  error,
+}: {
+  value: PickedContact | null;
+  onChange(c: PickedContact | null): void;
+  disabled?: boolean;
+  error?: string | null;
+}) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const term = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
@@ -37,7 +47,16 @@ export function ContactPicker({ value, onChange, disabled, error }: { value: Pic
       {short && <Field.HelperText>{t('schedules.dialog.typeMore')}</Field.HelperText>}
       {error && <Field.ErrorText>{error}</Field.ErrorText>}
       {searching && !found.isFetching && term === typed.trim() && (
-        <Box w="full" borderWidth="1px" borderRadius="md" maxH="48" overflowY="auto" role="listbox" aria-label={t('schedules.dialog.contact')} data-testid="schedule-contact-options">
+        <Box
+          w="full"
+          borderWidth="1px"
+          borderRadius="md"
+          maxH="48"
+          overflowY="auto"
+          role="listbox"
+          aria-label={t('schedules.dialog.contact')}
+          data-testid="schedule-contact-options"
+        >
           {matches.map((c) => (
             <Box
               key={c.id}

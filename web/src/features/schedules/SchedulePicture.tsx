@@ -53,7 +53,14 @@ export function SchedulePicture(props: {
       </Text>
       {!props.picked && props.saved && <SavedPicture url={props.saved.url} name={props.saved.name} />}
       <HStack mt="1">
-        <input ref={input} type="file" accept={SCHEDULE_MEDIA_ACCEPT} hidden onChange={(e) => pick(e.target.files?.[0])} data-testid="schedule-file" />
+        <input
+          ref={input}
+          type="file"
+          accept={SCHEDULE_MEDIA_ACCEPT}
+          hidden
+          onChange={(e) => pick(e.target.files?.[0])}
+          data-testid="schedule-file"
+        />
         {!props.readOnly && (
           <Button size="sm" variant="outline" onClick={() => input.current?.click()} data-testid="schedule-attach">
             <MdAttachFile />

@@ -64,11 +64,22 @@ const calendarCss: SystemStyleObject = {
 };
 
 /** One schedule on the calendar: the contact's name, edit and delete. */
-function ScheduleEventCell({ event, onEdit, onDelete }: EventProps<ScheduleEvent> & { onEdit(s: ScheduleDto): void; onDelete(s: ScheduleDto): void }) {
+function ScheduleEventCell({
+  event,
+  onEdit,
+  onDelete,
+}: EventProps<ScheduleEvent> & { onEdit(s: ScheduleDto): void; onDelete(s: ScheduleDto): void }) {
   const { t } = useTranslation();
   const s = event.schedule;
   return (
-    <HStack gap="0.5" minW="0" data-testid="schedule-event" data-schedule-id={s.id} data-status={s.status} title={`${event.title}: ${s.body}`}>
+    <HStack
+      gap="0.5"
+      minW="0"
+      data-testid="schedule-event"
+      data-schedule-id={s.id}
+      data-status={s.status}
+      title={`${event.title}: ${s.body}`}
+    >
       <Text as="span" flex="1" minW="0" truncate textStyle="xs" fontWeight="medium" data-testid="schedule-event-name">
         {event.title}
       </Text>
@@ -111,7 +122,11 @@ function eventStyle(event: ScheduleEvent) {
   const palette = TONE_PALETTE[eventTone(event.schedule.status)];
   return {
     className: `schedule-event-${eventTone(event.schedule.status)}`,
-    style: { backgroundColor: `var(--chakra-colors-${palette}-solid)`, color: `var(--chakra-colors-${palette}-contrast)`, borderColor: `var(--chakra-colors-${palette}-emphasized)` },
+    style: {
+      backgroundColor: `var(--chakra-colors-${palette}-solid)`,
+      color: `var(--chakra-colors-${palette}-contrast)`,
+      borderColor: `var(--chakra-colors-${palette}-emphasized)`,
+    },
   };
 }
 
@@ -160,7 +175,10 @@ export default function SchedulesPage() {
     [t],
   );
 
-  const components = useMemo(() => ({ event: (p: EventProps<ScheduleEvent>) => <ScheduleEventCell {...p} onEdit={setEditing} onDelete={setDeleting} /> }), []);
+  const components = useMemo(
+    () => ({ event: (p: EventProps<ScheduleEvent>) => <ScheduleEventCell {...p} onEdit={setEditing} onDelete={setDeleting} /> }),
+    [],
+  );
 
   const closeDialog = useCallback(() => {
     setEditing(undefined);
@@ -192,14 +210,32 @@ export default function SchedulesPage() {
           </Text>
         </Heading>
         <HStack gap="2" wrap="wrap">
-          <Input size="sm" w="60" placeholder={t('schedules.search')} aria-label={t('schedules.search')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="schedules-search" />
+          <Input
+            size="sm"
+            w="60"
+            placeholder={t('schedules.search')}
+            aria-label={t('schedules.search')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            data-testid="schedules-search"
+          />
           <Button size="sm" colorPalette="teal" onClick={() => setEditing(null)} data-testid="schedules-add">
             <MdAdd />
             {t('schedules.add')}
           </Button>
         </HStack>
       </Flex>
-      <Box flex="1" minH="560px" bg="bg" borderRadius="md" borderWidth="1px" p="3" css={calendarCss} data-testid="schedules-calendar" aria-busy={list.isFetching}>
+      <Box
+        flex="1"
+        minH="560px"
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        p="3"
+        css={calendarCss}
+        data-testid="schedules-calendar"
+        aria-busy={list.isFetching}
+      >
         <Calendar<ScheduleEvent>
           localizer={localizer}
           culture={culture}

@@ -15,7 +15,11 @@ export function weekStartsOn(culture: string): number {
   return LOCALES[culture as keyof typeof LOCALES]?.options?.weekStartsOn ?? 0;
 }
 
-const time = (date: Date, culture: string | undefined, loc: { format(value: Date, format: string, culture?: string): string } | undefined) => loc?.format(date, 'p', culture) ?? '';
+const time = (
+  date: Date,
+  culture: string | undefined,
+  loc: { format(value: Date, format: string, culture?: string): string } | undefined,
+) => loc?.format(date, 'p', culture) ?? '';
 
 /** A schedule is a moment: its event shows its send time, not a range (the event's length is only there to be seen). */
 export const CALENDAR_FORMATS: Formats = {

@@ -68,10 +68,15 @@ export function inRange(sendAt: string, args: Pick<ScheduleListArgs, 'from' | 't
 export function matchesSearch(s: Pick<ScheduleDto, 'body' | 'contact'>, searchParam: string): boolean {
   const term = searchParam.trim().toLowerCase();
   if (!term) return true;
-  return (s.contact?.name.toLowerCase().includes(term) ?? false) || (s.contact?.number.includes(term) ?? false) || s.body.toLowerCase().includes(term);
+  return (
+    (s.contact?.name.toLowerCase().includes(term) ?? false) ||
+    (s.contact?.number.includes(term) ?? false) ||
+    s.body.toLowerCase().includes(term)
+  );
 }
 
-export const belongsToList = (s: ScheduleDto, args: ScheduleListArgs): boolean => inRange(s.sendAt, args) && matchesSearch(s, args.searchParam);
+export const belongsToList = (s: ScheduleDto, args: ScheduleListArgs): boolean =>
+  inRange(s.sendAt, args) && matchesSearch(s, args.searchParam);
 
 const bySendAt = (a: ScheduleDto, b: ScheduleDto) => Date.parse(a.sendAt) - Date.parse(b.sendAt) || a.id - b.id;
 

@@ -85,7 +85,8 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
 export function scheduleTitle(schedule: Pick<ScheduleDto, 'status' | 'reason'> | null, t: Translate): string {
   if (!schedule) return t('schedules.dialog.newTitle');
   const status = t(`schedules.status.${statusKey(schedule.status)}`);
-  if (schedule.status === 'ERRO' && schedule.reason?.trim()) return t('schedules.dialog.titleWithReason', { status, reason: schedule.reason.trim() });
+  if (schedule.status === 'ERRO' && schedule.reason?.trim())
+    return t('schedules.dialog.titleWithReason', { status, reason: schedule.reason.trim() });
   return t('schedules.dialog.title', { status });
 }
 

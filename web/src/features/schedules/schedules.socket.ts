@@ -8,4 +8,6 @@ export function syncScheduleEvent(p: ScheduleChannelPayload, state: RootState, d
   changeScheduleLists(state, dispatch, p.action === 'delete' ? { removed: p.scheduleId } : { schedule: p.schedule });
 }
 
-export const schedulesSocket: SocketHandler[] = [onChannel<ScheduleChannelPayload>(SocketChannels.schedule, (p, { state, dispatch }) => syncScheduleEvent(p, state(), dispatch))];
+export const schedulesSocket: SocketHandler[] = [
+  onChannel<ScheduleChannelPayload>(SocketChannels.schedule, (p, { state, dispatch }) => syncScheduleEvent(p, state(), dispatch)),
+];

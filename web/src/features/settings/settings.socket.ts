@@ -17,4 +17,6 @@ export function syncSettingsEvent(p: SettingsChannelPayload, state: RootState, d
   if (state.session.user?.company?.settings?.some((s) => s.key === key)) dispatch(companySettingChanged({ key, value }));
 }
 
-export const settingsSocket: SocketHandler[] = [onChannel<SettingsChannelPayload>(SocketChannels.settings, (p, { state, dispatch }) => syncSettingsEvent(p, state(), dispatch))];
+export const settingsSocket: SocketHandler[] = [
+  onChannel<SettingsChannelPayload>(SocketChannels.settings, (p, { state, dispatch }) => syncSettingsEvent(p, state(), dispatch)),
+];

@@ -42,7 +42,10 @@ export function defaultWorkingHours(): WorkingDay[] {
  * The seven days to edit, Sunday first, from what a queue or company has saved: a day it has no entry for is
  * closed (as the server reads it). Nothing saved (no hours: always open): `fallback` (the defaults).
  */
-export function sevenDaysOf(saved: ReadonlyArray<WorkingDay> | null | undefined, fallback: WorkingDay[] = defaultWorkingHours()): WorkingDay[] {
+export function sevenDaysOf(
+  saved: ReadonlyArray<WorkingDay> | null | undefined,
+  fallback: WorkingDay[] = defaultWorkingHours(),
+): WorkingDay[] {
   if (!saved || saved.length === 0) return fallback.map((d) => ({ ...d }));
   return WEEKDAYS.map(({ weekdayEn }) => {
     const found = saved.find((d) => d.weekdayEn === weekdayEn);

@@ -18,7 +18,11 @@ export function TagDialog({ tag, onClose }: { tag: TagDto | null; onClose(): voi
   const { t } = useTranslation();
   const formId = useId();
   const canMarkKanban = mayMarkKanban(useAppSelector(selectUser));
-  const form = useEntityDialog({ initial: () => tagFormOf(tag), validate: validateTagForm, problemText: (_key, problem) => t(`tags.validation.${problem}`) });
+  const form = useEntityDialog({
+    initial: () => tagFormOf(tag),
+    validate: validateTagForm,
+    problemText: (_key, problem) => t(`tags.validation.${problem}`),
+  });
   const { values, set, touch, errorOf } = form;
   const [create, creating] = useCreateTagMutation();
   const [update, updating] = useUpdateTagMutation();
@@ -106,13 +110,26 @@ export function TagDialog({ tag, onClose }: { tag: TagDto | null; onClose(): voi
                         autoComplete="off"
                         data-testid="tag-color"
                       />
-                      <Box w="10" h="10" flexShrink={0} borderRadius="l2" borderWidth="1px" style={{ background: values.color.trim() || undefined }} aria-hidden />
+                      <Box
+                        w="10"
+                        h="10"
+                        flexShrink={0}
+                        borderRadius="l2"
+                        borderWidth="1px"
+                        style={{ background: values.color.trim() || undefined }}
+                        aria-hidden
+                      />
                     </HStack>
                     {errorOf('color') && <Field.ErrorText>{errorOf('color')}</Field.ErrorText>}
                   </Field.Root>
                   {canMarkKanban && (
                     <Stack gap="1">
-                      <Switch.Root checked={values.kanban} onCheckedChange={(e) => set('kanban', e.checked)} colorPalette="teal" data-testid="tag-kanban">
+                      <Switch.Root
+                        checked={values.kanban}
+                        onCheckedChange={(e) => set('kanban', e.checked)}
+                        colorPalette="teal"
+                        data-testid="tag-kanban"
+                      >
                         <Switch.HiddenInput />
                         <Switch.Control>
                           <Switch.Thumb />
@@ -131,7 +148,13 @@ export function TagDialog({ tag, onClose }: { tag: TagDto | null; onClose(): voi
               <Button variant="outline" onClick={onClose} data-testid="tag-cancel">
                 {t('common.cancel')}
               </Button>
-              <Button type="submit" form={formId} colorPalette="teal" loading={creating.isLoading || updating.isLoading} data-testid="tag-save">
+              <Button
+                type="submit"
+                form={formId}
+                colorPalette="teal"
+                loading={creating.isLoading || updating.isLoading}
+                data-testid="tag-save"
+              >
                 {tag ? t('common.save') : t('common.add')}
               </Button>
             </Dialog.Footer>

@@ -16,7 +16,13 @@ import { useDeleteTagMutation, useListTagsPageInfiniteQuery } from './tags.api';
 /** A tag as a chip of its colour. */
 function TagChip({ tag }: { tag: Pick<TagDto, 'name' | 'color'> }) {
   return (
-    <Badge size="md" borderRadius="full" px="2.5" style={{ background: tag.color, color: readableTextOn(tag.color) }} data-testid="tag-chip">
+    <Badge
+      size="md"
+      borderRadius="full"
+      px="2.5"
+      style={{ background: tag.color, color: readableTextOn(tag.color) }}
+      data-testid="tag-chip"
+    >
       {tag.name}
     </Badge>
   );
@@ -52,7 +58,18 @@ export default function TagsPage() {
         onAdd={() => setEditing(null)}
         testId="tags"
       />
-      <Box bg="bg" borderRadius="md" borderWidth="1px" overflowX="auto" ref={paging.ref} flex="0 1 auto" minH="0" overflowY="auto" onScroll={paging.onScroll} data-testid="tags-list">
+      <Box
+        bg="bg"
+        borderRadius="md"
+        borderWidth="1px"
+        overflowX="auto"
+        ref={paging.ref}
+        flex="0 1 auto"
+        minH="0"
+        overflowY="auto"
+        onScroll={paging.onScroll}
+        data-testid="tags-list"
+      >
         <Table.Root size="sm" data-testid="tags-table">
           <Table.Header>
             <Table.Row>

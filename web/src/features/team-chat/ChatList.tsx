@@ -130,17 +130,39 @@ const ChatListItem = memo(function ChatListItem(props: {
           </Text>
         </Box>
         {label && (
-          <Badge colorPalette="red" variant="solid" borderRadius="full" size="sm" aria-label={t('chats.unread', { count: unread })} data-testid="chat-unread-badge">
+          <Badge
+            colorPalette="red"
+            variant="solid"
+            borderRadius="full"
+            size="sm"
+            aria-label={t('chats.unread', { count: unread })}
+            data-testid="chat-unread-badge"
+          >
             {label}
           </Badge>
         )}
       </chakra.button>
       {owner && (
         <HStack gap="0.5" flexShrink={0}>
-          <IconButton size="xs" variant="ghost" aria-label={t('common.edit')} title={t('common.edit')} onClick={() => props.onEdit(chat)} data-testid="chat-edit">
+          <IconButton
+            size="xs"
+            variant="ghost"
+            aria-label={t('common.edit')}
+            title={t('common.edit')}
+            onClick={() => props.onEdit(chat)}
+            data-testid="chat-edit"
+          >
             <MdEdit />
           </IconButton>
-          <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('common.delete')} title={t('common.delete')} onClick={() => props.onDelete(chat)} data-testid="chat-delete">
+          <IconButton
+            size="xs"
+            variant="ghost"
+            colorPalette="red"
+            aria-label={t('common.delete')}
+            title={t('common.delete')}
+            onClick={() => props.onDelete(chat)}
+            data-testid="chat-delete"
+          >
             <MdDelete />
           </IconButton>
         </HStack>

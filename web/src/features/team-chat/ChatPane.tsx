@@ -98,7 +98,18 @@ export function ChatPane({ chat, userId }: { chat: ChatDto; userId: number }) {
           </Text>
         )}
       </Box>
-      <Box ref={scroller} flex="1" minH="0" overflowY="auto" bg="chat.bg" py="3" css={messagesCss} onScroll={onScroll} data-testid="chat-messages" data-ready={!query.isLoading}>
+      <Box
+        ref={scroller}
+        flex="1"
+        minH="0"
+        overflowY="auto"
+        bg="chat.bg"
+        py="3"
+        css={messagesCss}
+        onScroll={onScroll}
+        data-testid="chat-messages"
+        data-ready={!query.isLoading}
+      >
         {isFetchingNextPage && (
           <Center py="2" gap="2" color="fg.muted" textStyle="xs" data-testid="chat-loading-older">
             <Spinner size="xs" />
@@ -156,7 +167,14 @@ export function ChatPane({ chat, userId }: { chat: ChatDto; userId: number }) {
           aria-label={t('chats.placeholder')}
           data-testid="chat-message-input"
         />
-        <IconButton type="submit" colorPalette="teal" aria-label={t('chats.send')} title={t('chats.send')} disabled={!chatMessageBody(text)} data-testid="chat-send">
+        <IconButton
+          type="submit"
+          colorPalette="teal"
+          aria-label={t('chats.send')}
+          title={t('chats.send')}
+          disabled={!chatMessageBody(text)}
+          data-testid="chat-send"
+        >
           <MdSend />
         </IconButton>
       </Flex>

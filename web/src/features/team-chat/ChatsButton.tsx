@@ -20,7 +20,15 @@ export function ChatsButton() {
   const count = unreadLabel(total);
 
   const button = (onClick?: () => void) => (
-    <CountIconButton label={t('chats.popover.title')} icon={<MdForum />} count={total} badge={count} testId="chats-popover-button" badgeTestId="chats-unread-count" onClick={onClick} />
+    <CountIconButton
+      label={t('chats.popover.title')}
+      icon={<MdForum />}
+      count={total}
+      badge={count}
+      testId="chats-popover-button"
+      badgeTestId="chats-unread-count"
+      onClick={onClick}
+    />
   );
 
   return (

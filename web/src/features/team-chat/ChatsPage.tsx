@@ -174,7 +174,9 @@ function Chats() {
           </Box>
         </Flex>
       )}
-      {editing !== undefined && <ChatDialog key={editing?.id ?? 'new'} chat={editing} onClose={() => setEditing(undefined)} onSaved={editing ? undefined : open} />}
+      {editing !== undefined && (
+        <ChatDialog key={editing?.id ?? 'new'} chat={editing} onClose={() => setEditing(undefined)} onSaved={editing ? undefined : open} />
+      )}
       <ConfirmDialog
         open={!!deleting}
         title={t('chats.confirm.deleteTitle', { title: deleting?.title ?? '' })}

@@ -13,7 +13,17 @@ export function AckIcon({ ack, failedReason }: { ack: number; failedReason?: str
   if (sendFailed(ack, failedReason)) {
     const label = t('chat.ack.failed', { reason: failedReason });
     // `title` becomes the SVG's <title>: the browser shows it as the tooltip
-    return <MdErrorOutline size={16} color={FAILED_COLOR} title={label} aria-label={label} role="img" data-testid="message-failed" data-ack={ack} />;
+    return (
+      <MdErrorOutline
+        size={16}
+        color={FAILED_COLOR}
+        title={label}
+        aria-label={label}
+        role="img"
+        data-testid="message-failed"
+        data-ack={ack}
+      />
+    );
   }
   const kind = ackIcon(ack);
   const Glyph = kind === 'clock' ? MdAccessTime : kind === 'sent' ? MdDone : MdDoneAll;

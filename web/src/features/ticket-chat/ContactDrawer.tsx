@@ -54,7 +54,12 @@ export function ContactDrawer({ ticket, onClose }: { ticket: TicketDto; onClose(
               {t('contactDrawer.edit')}
             </Button>
             {schedules && (
-              <Button size="xs" variant="outline" onClick={() => navigate(`/schedules?contactId=${ticket.contactId}`)} data-testid="contact-drawer-schedule">
+              <Button
+                size="xs"
+                variant="outline"
+                onClick={() => navigate(`/schedules?contactId=${ticket.contactId}`)}
+                data-testid="contact-drawer-schedule"
+              >
                 <MdEvent />
                 {t('contactDrawer.schedule')}
               </Button>

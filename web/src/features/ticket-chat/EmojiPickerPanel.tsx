@@ -22,7 +22,11 @@ export default function EmojiPickerPanel({ language, onPick }: { language: strin
     let cancelled = false;
     const lang: Language = language === 'en' || language === 'es' ? language : 'pt';
     void (async () => {
-      const [{ Picker }, data, i18n] = await Promise.all([import('emoji-mart'), import('@emoji-mart/data').then((m) => m.default), translations[lang]()]);
+      const [{ Picker }, data, i18n] = await Promise.all([
+        import('emoji-mart'),
+        import('@emoji-mart/data').then((m) => m.default),
+        translations[lang](),
+      ]);
       if (cancelled || !host.current) return;
       const picker = new Picker({
         data,

@@ -42,7 +42,12 @@ export function MediaView({ message }: { message: MessageDto }) {
   const name = mediaFileName(url);
   if (!eager && !asked) {
     return (
-      <Button size="xs" variant="outline" onClick={() => setAsked(true)} data-testid={message.mediaType === 'video' ? 'media-video-load' : 'media-document'}>
+      <Button
+        size="xs"
+        variant="outline"
+        onClick={() => setAsked(true)}
+        data-testid={message.mediaType === 'video' ? 'media-video-load' : 'media-document'}
+      >
         {message.mediaType === 'video' ? <MdPlayCircle /> : <MdInsertDriveFile />}
         {name}
       </Button>
@@ -78,5 +83,13 @@ export function MediaView({ message }: { message: MessageDto }) {
 /** A picture's type from its name's extension (the server serves it by the same rule). */
 function mimeOf(name: string): string {
   const ext = name.split('.').pop()?.toLowerCase() ?? '';
-  return ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : ext === 'png' ? 'image/png' : ext === 'webp' ? 'image/webp' : ext === 'gif' ? 'image/gif' : '';
+  return ext === 'jpg' || ext === 'jpeg'
+    ? 'image/jpeg'
+    : ext === 'png'
+      ? 'image/png'
+      : ext === 'webp'
+        ? 'image/webp'
+        : ext === 'gif'
+          ? 'image/gif'
+          : '';
 }

@@ -32,7 +32,19 @@ export const MAX_FILES = 10;
  * by default. Files chosen with the clip go with the text as their caption; a message being answered
  * shows above the box until sent or cancelled.
  */
-export function MessageInput({ ticketId, disabled, replyTo, contactName = '', onReplyDone }: { ticketId: number; disabled: boolean; replyTo?: MessageDto | null; contactName?: string; onReplyDone?: () => void }) {
+export function MessageInput({
+  ticketId,
+  disabled,
+  replyTo,
+  contactName = '',
+  onReplyDone,
+}: {
+  ticketId: number;
+  disabled: boolean;
+  replyTo?: MessageDto | null;
+  contactName?: string;
+  onReplyDone?: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const user = useAppSelector(selectUser);
   const [text, setText] = useState('');
@@ -212,14 +224,27 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
         </HStack>
       )}
       <Flex align="flex-end" gap="2" px="3" py="2" data-testid="message-input">
-        <Switch.Root size="sm" checked={sign} onCheckedChange={(e) => setSign(e.checked)} disabled={disabled} mb="2" data-testid="sign-switch">
+        <Switch.Root
+          size="sm"
+          checked={sign}
+          onCheckedChange={(e) => setSign(e.checked)}
+          disabled={disabled}
+          mb="2"
+          data-testid="sign-switch"
+        >
           <Switch.HiddenInput />
           <Switch.Control>
             <Switch.Thumb />
           </Switch.Control>
           <Switch.Label textStyle="xs">{t('chat.sign')}</Switch.Label>
         </Switch.Root>
-        <Popover.Root open={emojiOpen} onOpenChange={(e) => setEmojiOpen(e.open)} lazyMount unmountOnExit positioning={{ placement: 'top-start' }}>
+        <Popover.Root
+          open={emojiOpen}
+          onOpenChange={(e) => setEmojiOpen(e.open)}
+          lazyMount
+          unmountOnExit
+          positioning={{ placement: 'top-start' }}
+        >
           <Popover.Trigger asChild>
             <IconButton variant="ghost" aria-label={t('chat.emoji')} title={t('chat.emoji')} disabled={disabled} data-testid="emoji-button">
               <MdInsertEmoticon />
@@ -236,7 +261,14 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
           </Portal>
         </Popover.Root>
         <input ref={picker} type="file" multiple hidden onChange={(e) => pick(e.target.files)} data-testid="file-input" />
-        <IconButton variant="ghost" aria-label={t('chat.attach')} title={t('chat.attach')} onClick={() => picker.current?.click()} disabled={disabled} data-testid="attach">
+        <IconButton
+          variant="ghost"
+          aria-label={t('chat.attach')}
+          title={t('chat.attach')}
+          onClick={() => picker.current?.click()}
+          disabled={disabled}
+          data-testid="attach"
+        >
           <MdAttachFile />
         </IconButton>
         <Textarea
@@ -273,16 +305,36 @@ export function MessageInput({ ticketId, disabled, replyTo, contactName = '', on
             >
               <MdClose />
             </IconButton>
-            <IconButton colorPalette="teal" aria-label={t('chat.sendRecording')} onClick={() => void sendRecording()} data-testid="recording-send">
+            <IconButton
+              colorPalette="teal"
+              aria-label={t('chat.sendRecording')}
+              onClick={() => void sendRecording()}
+              data-testid="recording-send"
+            >
               <MdCheck />
             </IconButton>
           </HStack>
         ) : !ready ? (
-          <IconButton variant="ghost" aria-label={t('chat.record')} title={t('chat.record')} onClick={() => void record()} disabled={disabled} loading={isLoading} data-testid="record-button">
+          <IconButton
+            variant="ghost"
+            aria-label={t('chat.record')}
+            title={t('chat.record')}
+            onClick={() => void record()}
+            disabled={disabled}
+            loading={isLoading}
+            data-testid="record-button"
+          >
             <MdMic />
           </IconButton>
         ) : (
-          <IconButton colorPalette="teal" aria-label={t('chat.send')} onClick={() => void submit()} disabled={disabled || !ready} loading={isLoading} data-testid="message-send">
+          <IconButton
+            colorPalette="teal"
+            aria-label={t('chat.send')}
+            onClick={() => void submit()}
+            disabled={disabled || !ready}
+            loading={isLoading}
+            data-testid="message-send"
+          >
             <MdSend />
           </IconButton>
         )}

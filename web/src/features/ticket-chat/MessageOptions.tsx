@@ -89,13 +89,26 @@ export function MessageOptions({ message, onReply }: { message: MessageDto; onRe
                   <Dialog.Title>{t('chat.editTitle')}</Dialog.Title>
                 </Dialog.Header>
                 <Dialog.Body>
-                  <Textarea value={text} onChange={(e) => setText(e.target.value)} autoresize maxH="40" autoFocus data-testid="edit-message-text" />
+                  <Textarea
+                    value={text}
+                    onChange={(e) => setText(e.target.value)}
+                    autoresize
+                    maxH="40"
+                    autoFocus
+                    data-testid="edit-message-text"
+                  />
                 </Dialog.Body>
                 <Dialog.Footer>
                   <Button variant="outline" onClick={() => setDialog(null)}>
                     {t('common.cancel')}
                   </Button>
-                  <Button colorPalette="teal" loading={editing} disabled={!isSendable(text) || text.trim() === message.body} onClick={() => void saveEdit()} data-testid="edit-message-save">
+                  <Button
+                    colorPalette="teal"
+                    loading={editing}
+                    disabled={!isSendable(text) || text.trim() === message.body}
+                    onClick={() => void saveEdit()}
+                    data-testid="edit-message-save"
+                  >
                     {t('common.save')}
                   </Button>
                 </Dialog.Footer>
@@ -104,7 +117,14 @@ export function MessageOptions({ message, onReply }: { message: MessageDto; onRe
           </Portal>
         </Dialog.Root>
       )}
-      <ConfirmDialog open={dialog === 'delete'} title={t('chat.deleteTitle')} message={t('chat.deleteMessage')} busy={deleting} onConfirm={() => void confirmDelete()} onClose={() => setDialog(null)} />
+      <ConfirmDialog
+        open={dialog === 'delete'}
+        title={t('chat.deleteTitle')}
+        message={t('chat.deleteMessage')}
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDialog(null)}
+      />
     </>
   );
 }

@@ -27,7 +27,19 @@ function ChatHeader({ ticket, onContact }: { ticket: TicketDto; onContact(): voi
       <IconButton variant="ghost" size="sm" aria-label={t('chat.back')} onClick={() => navigate('/tickets')} hideFrom="lg">
         <MdArrowBack />
       </IconButton>
-      <Box as="button" display="flex" alignItems="center" gap="3" flex="1" minW="0" textAlign="left" cursor="pointer" onClick={onContact} title={t('contactDrawer.open')} data-testid="chat-contact-button">
+      <Box
+        as="button"
+        display="flex"
+        alignItems="center"
+        gap="3"
+        flex="1"
+        minW="0"
+        textAlign="left"
+        cursor="pointer"
+        onClick={onContact}
+        title={t('contactDrawer.open')}
+        data-testid="chat-contact-button"
+      >
         <ContactAvatar name={ticket.contact?.name} src={ticket.contact?.profilePicUrl} size="sm" />
         <Box flex="1" minW="0">
           <Text fontWeight="semibold" truncate data-testid="chat-contact">
@@ -102,8 +114,18 @@ export default function TicketChat({ uuid }: { uuid: string }) {
     <Flex h="full" minH="0">
       <Flex direction="column" flex="1" minW="0" h="full" minH="0" data-testid="ticket-chat" data-ticket-id={ticket.id}>
         <ChatHeader ticket={ticket} onContact={() => setDrawer((d) => !d)} />
-        <MessagesList ticketId={ticket.id} contactName={ticket.contact?.name ?? ''} onReply={ticket.status === 'open' ? setReplyTo : undefined} />
-        <MessageInput ticketId={ticket.id} disabled={ticket.status !== 'open'} replyTo={replyTo} contactName={ticket.contact?.name ?? ''} onReplyDone={() => setReplyTo(null)} />
+        <MessagesList
+          ticketId={ticket.id}
+          contactName={ticket.contact?.name ?? ''}
+          onReply={ticket.status === 'open' ? setReplyTo : undefined}
+        />
+        <MessageInput
+          ticketId={ticket.id}
+          disabled={ticket.status !== 'open'}
+          replyTo={replyTo}
+          contactName={ticket.contact?.name ?? ''}
+          onReplyDone={() => setReplyTo(null)}
+        />
       </Flex>
       {drawer && <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />}
     </Flex>

@@ -67,7 +67,11 @@ export function TicketOptionsMenu({ ticket }: { ticket: TicketDto }) {
       </Menu.Root>
       {dialog === 'schedule' && (
         <Suspense fallback={null}>
-          <ScheduleDialog schedule={null} forContact={{ id: ticket.contactId, name: ticket.contact?.name, number: ticket.contact?.number }} onClose={() => setDialog(null)} />
+          <ScheduleDialog
+            schedule={null}
+            forContact={{ id: ticket.contactId, name: ticket.contact?.name, number: ticket.contact?.number }}
+            onClose={() => setDialog(null)}
+          />
         </Suspense>
       )}
       {dialog === 'transfer' && <TransferTicketModal ticket={ticket} onClose={() => setDialog(null)} />}

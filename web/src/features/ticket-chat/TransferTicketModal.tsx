@@ -36,7 +36,8 @@ export function TransferTicketModal({ ticket, onClose }: { ticket: TicketDto; on
   const [touched, setTouched] = useState(false);
   const [update, { isLoading }] = useUpdateTicketMutation();
   // an agent picked: only the queues they serve
-  const choices = user && user.profile !== 'admin' && user.queues?.length ? queues.filter((q) => user.queues?.some((uq) => uq.id === q.id)) : queues;
+  const choices =
+    user && user.profile !== 'admin' && user.queues?.length ? queues.filter((q) => user.queues?.some((uq) => uq.id === q.id)) : queues;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -77,7 +78,9 @@ export function TransferTicketModal({ ticket, onClose }: { ticket: TicketDto; on
                       autoFocus
                       data-testid="transfer-user"
                     />
-                    {!user && typed.trim().length > 0 && typed.trim().length < USER_SEARCH_MIN && <Field.HelperText>{t('transferTicket.typeMore')}</Field.HelperText>}
+                    {!user && typed.trim().length > 0 && typed.trim().length < USER_SEARCH_MIN && (
+                      <Field.HelperText>{t('transferTicket.typeMore')}</Field.HelperText>
+                    )}
                   </Field.Root>
                   {!user && searching && !found.isFetching && matches.length > 0 && (
                     <Box borderWidth="1px" borderRadius="md" maxH="48" overflowY="auto" data-testid="transfer-user-options">
@@ -90,7 +93,8 @@ export function TransferTicketModal({ ticket, onClose }: { ticket: TicketDto; on
                           _hover={{ bg: 'bg.muted' }}
                           onClick={() => {
                             setUser(u);
-                            if (queueId !== '' && u.profile !== 'admin' && u.queues?.length && !u.queues.some((q) => q.id === queueId)) setQueueId('');
+                            if (queueId !== '' && u.profile !== 'admin' && u.queues?.length && !u.queues.some((q) => q.id === queueId))
+                              setQueueId('');
                           }}
                           data-testid="transfer-user-option"
                         >

@@ -47,7 +47,11 @@ export async function startMp3Recording(): Promise<Recording> {
   return record(stream, ctx, encoder);
 }
 
-function record(stream: MediaStream, ctx: AudioContext, encoder: { encodeBuffer(pcm: Int16Array): Uint8Array; flush(): Uint8Array }): Recording {
+function record(
+  stream: MediaStream,
+  ctx: AudioContext,
+  encoder: { encodeBuffer(pcm: Int16Array): Uint8Array; flush(): Uint8Array },
+): Recording {
   const source = ctx.createMediaStreamSource(stream);
   // ScriptProcessor keeps this self-contained (an AudioWorklet needs a module file served beside the app)
   const processor = ctx.createScriptProcessor(4096, 1, 1);

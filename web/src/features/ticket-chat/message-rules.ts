@@ -29,7 +29,8 @@ export function orderedMessages(data: MessagePages | undefined): MessageDto[] {
 /** A message created (the socket's `create`, or the answer of a send): appended to the newest page once. */
 export function addMessage(data: MessagePages, message: MessageDto): MessagePages {
   if (data.pages.some((p) => p.messages.some((m) => m.id === message.id))) return replaceMessage(data, message);
-  if (data.pages.length === 0) return { pages: [{ messages: [message], hasMore: false, nextCursor: null }], pageParams: [{ cursor: null, page: 1 }] };
+  if (data.pages.length === 0)
+    return { pages: [{ messages: [message], hasMore: false, nextCursor: null }], pageParams: [{ cursor: null, page: 1 }] };
   const [newest, ...older] = data.pages;
   return { ...data, pages: [{ ...newest, messages: [...newest.messages, message] }, ...older] };
 }

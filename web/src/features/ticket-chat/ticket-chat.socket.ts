@@ -22,4 +22,6 @@ export function syncMessageEvent(p: AppMessageChannelPayload, state: RootState, 
   }
 }
 
-export const ticketChatSocket: SocketHandler[] = [onChannel<AppMessageChannelPayload>(SocketChannels.appMessage, (p, { state, dispatch }) => syncMessageEvent(p, state(), dispatch))];
+export const ticketChatSocket: SocketHandler[] = [
+  onChannel<AppMessageChannelPayload>(SocketChannels.appMessage, (p, { state, dispatch }) => syncMessageEvent(p, state(), dispatch)),
+];

@@ -4,7 +4,12 @@ import type { ReactElement } from 'react';
 import { toggleQueue } from './toggle-queue';
 
 /** The queue checklist, loaded when the filter is first opened. */
-export default function QueueFilterMenu(props: { trigger: ReactElement; queues: QueueDto[]; selected: number[]; onChange(ids: number[]): void }) {
+export default function QueueFilterMenu(props: {
+  trigger: ReactElement;
+  queues: QueueDto[];
+  selected: number[];
+  onChange(ids: number[]): void;
+}) {
   const { queues, selected, onChange } = props;
   const all = queues.map((q) => q.id);
   return (

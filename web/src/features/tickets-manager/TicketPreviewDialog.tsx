@@ -4,7 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { MessagesList } from '../ticket-chat/MessagesList';
 
 /** spec 01: the ticket preview, a read-only look at a conversation that leaves it unread; a pending one can be accepted from it. */
-export function TicketPreviewDialog({ ticket, onClose, onAccept }: { ticket: TicketDto; onClose(): void; onAccept?: (t: TicketDto) => void }) {
+export function TicketPreviewDialog({
+  ticket,
+  onClose,
+  onAccept,
+}: {
+  ticket: TicketDto;
+  onClose(): void;
+  onAccept?: (t: TicketDto) => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size="lg" scrollBehavior="inside">

@@ -19,7 +19,6 @@ import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
 import { useNow } from './use-now';
 import { useTicketActions } from '../tickets/use-ticket-actions';
 
-
 export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; selectedUuid?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -27,7 +26,10 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
   const tickets = flattenTickets(query.data as TicketPages | undefined);
   const now = useNow(AGE_REFRESH_MS);
   const actions = useTicketActions();
-  const paging = useScrollPaging({ hasNextPage: query.hasNextPage, isFetching: query.isFetchingNextPage, fetchNextPage: query.fetchNextPage }, tickets.length);
+  const paging = useScrollPaging(
+    { hasNextPage: query.hasNextPage, isFetching: query.isFetchingNextPage, fetchNextPage: query.fetchNextPage },
+    tickets.length,
+  );
   const [previewing, setPreviewing] = useState<TicketDto | null>(null);
   const me = useAppSelector(selectUser);
   const preview = useCallback(
@@ -39,11 +41,9 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
   );
   useSocketRoom('joinTickets', args.status);
 
-
   useEffect(() => {
     if (!query.isLoading) mark('tickets-list');
   }, [query.isLoading]);
-
 
   const open = useCallback((ticket: TicketDto) => navigate(`/tickets/${ticket.uuid}`), [navigate]);
 
@@ -87,14 +87,30 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
   }
 
   return (
-    <Box ref={paging.ref} flex="1" minH="0" overflowY="auto" css={ticketCardCss} onScroll={paging.onScroll} data-testid="tickets-list" data-status={args.status ?? 'search'} data-ready={!query.isLoading}>
+    <Box
+      ref={paging.ref}
+      flex="1"
+      minH="0"
+      overflowY="auto"
+      css={ticketCardCss}
+      onScroll={paging.onScroll}
+      data-testid="tickets-list"
+      data-status={args.status ?? 'search'}
+      data-ready={!query.isLoading}
+    >
       {body}
       {query.isFetchingNextPage && (
         <Center py="3">
           <Spinner size="sm" />
         </Center>
       )}
-      {previewing && <TicketPreviewDialog ticket={previewing} onClose={() => setPreviewing(null)} onAccept={previewing.status === 'pending' ? actions.accept : undefined} />}
+      {previewing && (
+        <TicketPreviewDialog
+          ticket={previewing}
+          onClose={() => setPreviewing(null)}
+          onAccept={previewing.status === 'pending' ? actions.accept : undefined}
+        />
+      )}
     </Box>
   );
 }

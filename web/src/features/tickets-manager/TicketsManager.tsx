@@ -54,9 +54,32 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
       </Tabs.Root>
       {tab === 'search' && (
         <Flex px="3" pt="3" gap="2" wrap="wrap">
-          <Input size="sm" placeholder={t('tickets.searchPlaceholder')} value={search} onChange={(e) => setSearch(e.target.value)} autoFocus data-testid="tickets-search" />
-          <PickFilter label={t('tickets.tagsFilter')} icon={<MdLocalOffer />} options={tagOptions.data ?? []} selected={tags} onChange={setTags} testId="tags-filter" />
-          {isAdmin && <PickFilter label={t('tickets.usersFilter')} icon={<MdPeople />} options={userOptions.data ?? []} selected={users} onChange={setUsers} testId="users-filter" />}
+          <Input
+            size="sm"
+            placeholder={t('tickets.searchPlaceholder')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            autoFocus
+            data-testid="tickets-search"
+          />
+          <PickFilter
+            label={t('tickets.tagsFilter')}
+            icon={<MdLocalOffer />}
+            options={tagOptions.data ?? []}
+            selected={tags}
+            onChange={setTags}
+            testId="tags-filter"
+          />
+          {isAdmin && (
+            <PickFilter
+              label={t('tickets.usersFilter')}
+              icon={<MdPeople />}
+              options={userOptions.data ?? []}
+              selected={users}
+              onChange={setUsers}
+              testId="users-filter"
+            />
+          )}
         </Flex>
       )}
       <HStack px="3" py="2" gap="3" justify="space-between" borderBottomWidth="1px">

@@ -65,7 +65,13 @@ export default function TicketsPage() {
         </Flex>
       ) : (
         <Flex direction="column" h="full" minH="0" data-testid="tickets-page" data-layout="tabs">
-          <Tabs.Root value={narrowTab} onValueChange={(e) => setNarrowTab(e.value as 'ticket' | 'list')} size="sm" fitted variant="enclosed">
+          <Tabs.Root
+            value={narrowTab}
+            onValueChange={(e) => setNarrowTab(e.value as 'ticket' | 'list')}
+            size="sm"
+            fitted
+            variant="enclosed"
+          >
             <Tabs.List>
               <Tabs.Trigger value="ticket" data-testid="narrow-tab-ticket">
                 {t('tickets.narrowTabs.ticket')}

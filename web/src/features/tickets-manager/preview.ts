@@ -3,7 +3,10 @@ export const PREVIEW_CHARS = 20;
 
 export function lastMessagePreview(text: string | null | undefined, max = PREVIEW_CHARS): string {
   // WhatsApp's *bold* markers (the agent's signature) are not shown
-  const flat = (text ?? '').replace(/\*([^*\n]+)\*/g, '$1').replace(/\s+/g, ' ').trim();
+  const flat = (text ?? '')
+    .replace(/\*([^*\n]+)\*/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
   const chars = Array.from(flat);
   return chars.length > max ? `${chars.slice(0, max).join('')}...` : flat;
 }

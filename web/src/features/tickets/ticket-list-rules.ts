@@ -52,7 +52,11 @@ export function matchesList(ticket: TicketDto, args: TicketListArgs, userId: num
   return userOk && queueSelected(ticket, args.queueIds);
 }
 
-export type ListChange = { kind: 'upsert'; ticket: TicketDto; toTop: boolean } | { kind: 'remove'; ticketId: number } | { kind: 'unread-cleared'; ticketId: number } | { kind: 'none' };
+export type ListChange =
+  | { kind: 'upsert'; ticket: TicketDto; toTop: boolean }
+  | { kind: 'remove'; ticketId: number }
+  | { kind: 'unread-cleared'; ticketId: number }
+  | { kind: 'none' };
 
 /**
  * A `ticket` event `{action: 'update'}`: added (at the top) or replaced in place when it matches the
@@ -88,7 +92,10 @@ export function applyListChange(data: TicketPages, change: ListChange): TicketPa
       if (!containsTicket(data, change.ticketId)) return data;
       return {
         ...data,
-        pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.id === change.ticketId ? { ...t, unreadMessages: 0 } : t)) })),
+        pages: data.pages.map((p) => ({
+          ...p,
+          tickets: p.tickets.map((t) => (t.id === change.ticketId ? { ...t, unreadMessages: 0 } : t)),
+        })),
       };
     case 'upsert': {
       const { ticket, toTop } = change;
@@ -96,7 +103,8 @@ export function applyListChange(data: TicketPages, change: ListChange): TicketPa
         return { ...data, pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.id === ticket.id ? ticket : t)) })) };
       }
       const without = data.pages.map((p) => ({ ...p, tickets: p.tickets.filter((t) => t.id !== ticket.id) }));
-      if (without.length === 0) return { pages: [{ tickets: [ticket], hasMore: false, nextCursor: null }], pageParams: [{ cursor: null, page: 1 }] };
+      if (without.length === 0)
+        return { pages: [{ tickets: [ticket], hasMore: false, nextCursor: null }], pageParams: [{ cursor: null, page: 1 }] };
       return { ...data, pages: [{ ...without[0], tickets: [ticket, ...without[0].tickets] }, ...without.slice(1)] };
     }
   }

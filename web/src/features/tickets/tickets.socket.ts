@@ -18,4 +18,6 @@ export function syncTicketEvent(p: TicketChannelPayload, state: RootState, dispa
   }
 }
 
-export const ticketsSocket: SocketHandler[] = [onChannel<TicketChannelPayload>(SocketChannels.ticket, (p, { state, dispatch }) => syncTicketEvent(p, state(), dispatch))];
+export const ticketsSocket: SocketHandler[] = [
+  onChannel<TicketChannelPayload>(SocketChannels.ticket, (p, { state, dispatch }) => syncTicketEvent(p, state(), dispatch)),
+];

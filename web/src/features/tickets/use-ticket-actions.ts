@@ -34,7 +34,9 @@ export function useTicketActions() {
     giveBack: (t: TicketDto) => run(t, { id: t.id, status: 'pending', userId: null }, () => navigate('/tickets')),
     /** open or pending → closed: with the current user and queue, integration off, no prompt; the chat closes */
     resolve: (t: TicketDto) =>
-      run(t, { id: t.id, status: 'closed', userId: user?.id ?? null, queueId: t.queueId, useIntegration: false, promptId: null }, () => navigate('/tickets')),
+      run(t, { id: t.id, status: 'closed', userId: user?.id ?? null, queueId: t.queueId, useIntegration: false, promptId: null }, () =>
+        navigate('/tickets'),
+      ),
     /** closed → open: the user becomes the owner */
     reopen: (t: TicketDto) =>
       run(t, { id: t.id, status: 'open', userId: user?.id ?? null }, (u) => {

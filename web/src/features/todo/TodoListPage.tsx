@@ -8,10 +8,30 @@ import { formatTaskDate, wasEdited, type TodoTask } from './todo-rules';
 import { useTodoList } from './use-todo-list';
 
 /** One task: its text, when it was made (and changed), edit and delete. */
-function TaskRow({ task, editing, onEdit, onDelete }: { task: TodoTask; editing: boolean; onEdit(task: TodoTask): void; onDelete(id: string): void }) {
+function TaskRow({
+  task,
+  editing,
+  onEdit,
+  onDelete,
+}: {
+  task: TodoTask;
+  editing: boolean;
+  onEdit(task: TodoTask): void;
+  onDelete(id: string): void;
+}) {
   const { t } = useTranslation();
   return (
-    <Flex as="li" gap="3" px="4" py="3" align="center" borderBottomWidth="1px" bg={editing ? 'teal.subtle' : undefined} data-testid="todo-item" data-task-id={task.id}>
+    <Flex
+      as="li"
+      gap="3"
+      px="4"
+      py="3"
+      align="center"
+      borderBottomWidth="1px"
+      bg={editing ? 'teal.subtle' : undefined}
+      data-testid="todo-item"
+      data-task-id={task.id}
+    >
       <Box flex="1" minW="0">
         <Text whiteSpace="pre-wrap" wordBreak="break-word" data-testid="todo-text">
           {task.text}
@@ -22,10 +42,25 @@ function TaskRow({ task, editing, onEdit, onDelete }: { task: TodoTask; editing:
         </Text>
       </Box>
       <HStack gap="1">
-        <IconButton size="xs" variant="ghost" aria-label={t('todo.edit')} title={t('todo.edit')} onClick={() => onEdit(task)} data-testid="todo-edit">
+        <IconButton
+          size="xs"
+          variant="ghost"
+          aria-label={t('todo.edit')}
+          title={t('todo.edit')}
+          onClick={() => onEdit(task)}
+          data-testid="todo-edit"
+        >
           <MdEdit />
         </IconButton>
-        <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t('todo.delete')} title={t('todo.delete')} onClick={() => onDelete(task.id)} data-testid="todo-delete">
+        <IconButton
+          size="xs"
+          variant="ghost"
+          colorPalette="red"
+          aria-label={t('todo.delete')}
+          title={t('todo.delete')}
+          onClick={() => onDelete(task.id)}
+          data-testid="todo-delete"
+        >
           <MdDelete />
         </IconButton>
       </HStack>

@@ -48,7 +48,12 @@ export function upsertUserPages(data: UserPages, change: UserChange, search: str
   const matches = matchesUserSearch(user, search);
   if (existing) {
     if (!matches) return removeUserPages(data, user.id);
-    return { ...data, pages: data.pages.map((p) => (p.users.some((u) => u.id === user.id) ? { ...p, users: p.users.map((u) => (u.id === user.id ? user : u)) } : p)) };
+    return {
+      ...data,
+      pages: data.pages.map((p) =>
+        p.users.some((u) => u.id === user.id) ? { ...p, users: p.users.map((u) => (u.id === user.id ? user : u)) } : p,
+      ),
+    };
   }
   if (!matches || data.pages.length === 0) return data;
   const count = data.pages[0].count + 1;

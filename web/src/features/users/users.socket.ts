@@ -9,4 +9,6 @@ export function syncUserEvent(p: UserChannelPayload, state: RootState, dispatch:
   changeUserLists(state, dispatch, userEventChange(p));
 }
 
-export const usersSocket: SocketHandler[] = [onChannel<UserChannelPayload>(SocketChannels.user, (p, { state, dispatch }) => syncUserEvent(p, state(), dispatch))];
+export const usersSocket: SocketHandler[] = [
+  onChannel<UserChannelPayload>(SocketChannels.user, (p, { state, dispatch }) => syncUserEvent(p, state(), dispatch)),
+];

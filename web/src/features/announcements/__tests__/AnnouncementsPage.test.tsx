@@ -54,7 +54,8 @@ beforeEach(() => {
     }
     calls.push({ method: req.method, path: url.pathname, search: url.search, body: sent, parts });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     const id = Number(url.pathname.split('/')[2]);
     const one = records.find((a) => a.id === id);
     let body: unknown = {};
@@ -64,7 +65,10 @@ beforeEach(() => {
       records = [created, ...records];
       body = created;
     } else if (url.pathname.endsWith('/media-upload') && one) {
-      const next = req.method === 'POST' ? withImage(one, parts?.file?.replace('file:', '')) : { ...one, mediaPath: null, mediaName: null, mediaUrl: null };
+      const next =
+        req.method === 'POST'
+          ? withImage(one, parts?.file?.replace('file:', ''))
+          : { ...one, mediaPath: null, mediaName: null, mediaUrl: null };
       records = records.map((a) => (a.id === id ? next : a));
       body = next;
     } else if (url.pathname.endsWith('/media')) {
@@ -105,7 +109,8 @@ function renderAs(user: UserDto) {
 const writes = () => calls.filter((c) => c.method !== 'GET');
 const listLoads = () => calls.filter((c) => c.method === 'GET' && c.path === '/announcements');
 const rows = (r: ReturnType<typeof renderAs>) => r.getAllByTestId('announcement-row');
-const rowOf = (r: ReturnType<typeof renderAs>, id: number) => rows(r).find((row) => row.getAttribute('data-id') === String(id)) as HTMLElement;
+const rowOf = (r: ReturnType<typeof renderAs>, id: number) =>
+  rows(r).find((row) => row.getAttribute('data-id') === String(id)) as HTMLElement;
 
 async function openAdd(r: ReturnType<typeof renderAs>) {
   fireEvent.click(await waitFor(() => r.getByTestId('announcements-add')));
@@ -120,7 +125,11 @@ describe('/announcements (spec 02 "Announcements", super users)', () => {
     expect(r.getByTestId('announcements-count').textContent).toBe('(3)');
     const headers = [...r.getByTestId('announcements-table').querySelectorAll('th')].map((th) => th.textContent);
     expect(headers).toEqual(['Título', 'Prioridade', 'Anexo', 'Status', 'Ações']);
-    expect(rows(r).map((row) => within(row).getByTestId('announcement-title-cell').textContent)).toEqual(['Manutenção programada', 'Nova versão', 'Aviso antigo']);
+    expect(rows(r).map((row) => within(row).getByTestId('announcement-title-cell').textContent)).toEqual([
+      'Manutenção programada',
+      'Nova versão',
+      'Aviso antigo',
+    ]);
 
     const priorities = rows(r).map((row) => within(row).getByTestId('announcement-priority-cell'));
     expect(priorities.map((b) => b.textContent)).toEqual(['Alta', 'Média', 'Baixa']);
@@ -140,7 +149,8 @@ describe('/announcements (spec 02 "Announcements", super users)', () => {
   });
 
   it('a list that fails to load says "Não foi possível carregar a lista de registros"', async () => {
-    answer = (method, path) => (method === 'GET' && path === '/announcements' ? { status: 500, body: { error: 'ERR_INTERNAL', message: 'boom' } } : undefined);
+    answer = (method, path) =>
+      method === 'GET' && path === '/announcements' ? { status: 500, body: { error: 'ERR_INTERNAL', message: 'boom' } } : undefined;
     const r = renderAs(aUser());
     await waitFor(() => expect(r.getAllByText(LOAD_FAILED).length).toBeGreaterThanOrEqual(2)); // on the page and as a toast
     expect(r.queryByTestId('announcement-row')).toBeNull();
@@ -181,7 +191,11 @@ describe('/announcements (spec 02 "Announcements", super users)', () => {
     fireEvent.click(within(dialog).getByTestId('announcement-save'));
 
     await waitFor(() => expect(writes()).toHaveLength(2));
-    expect(writes()[0]).toMatchObject({ method: 'POST', path: '/announcements', body: { title: 'Feriado', text: 'Sem atendimento na segunda.', priority: 1, status: true } });
+    expect(writes()[0]).toMatchObject({
+      method: 'POST',
+      path: '/announcements',
+      body: { title: 'Feriado', text: 'Sem atendimento na segunda.', priority: 1, status: true },
+    });
     expect(writes()[1]).toMatchObject({ method: 'POST', path: '/announcements/9/media-upload', parts: { file: 'file:banner.JPG' } });
     await waitFor(() => expect(r.queryByTestId('announcement-dialog')).toBeNull());
     expect(await r.findByText(DONE)).toBeTruthy();
@@ -192,7 +206,9 @@ describe('/announcements (spec 02 "Announcements", super users)', () => {
   it('refuses an image other than .png, .jpg, .jpeg', async () => {
     const r = renderAs(aUser());
     const dialog = await openAdd(r);
-    fireEvent.change(within(dialog).getByTestId('announcement-file'), { target: { files: [new File(['x'], 'anim.gif', { type: 'image/gif' })] } });
+    fireEvent.change(within(dialog).getByTestId('announcement-file'), {
+      target: { files: [new File(['x'], 'anim.gif', { type: 'image/gif' })] },
+    });
     expect(within(dialog).getByTestId('announcement-file-error').textContent).toBe('Escolha uma imagem .png, .jpg ou .jpeg');
     expect(within(dialog).getByTestId('announcement-attachment').textContent).toBe('Sem anexo');
     fireEvent.change(within(dialog).getByTestId('announcement-title'), { target: { value: 'Aviso' } });
@@ -229,7 +245,9 @@ describe('/announcements (spec 02 "Announcements", super users)', () => {
 
   it("shows the server's checks on the fields and keeps the dialog open", async () => {
     answer = (method, path) =>
-      method === 'POST' && path === '/announcements' ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'title', messages: ['Too Long!'] }] } } : undefined;
+      method === 'POST' && path === '/announcements'
+        ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'title', messages: ['Too Long!'] }] } }
+        : undefined;
     const r = renderAs(aUser());
     const dialog = await openAdd(r);
     fireEvent.change(within(dialog).getByTestId('announcement-title'), { target: { value: 'Aviso' } });
@@ -247,7 +265,9 @@ describe('/announcements (spec 02 "Announcements", super users)', () => {
     expect(within(confirm).getByText('Excluir Aviso antigo?')).toBeTruthy();
     expect(writes()).toHaveLength(0);
     fireEvent.click(within(confirm).getByTestId('confirm-ok'));
-    await waitFor(() => expect(writes()).toEqual([{ method: 'DELETE', path: '/announcements/1', search: '', body: undefined, parts: undefined }]));
+    await waitFor(() =>
+      expect(writes()).toEqual([{ method: 'DELETE', path: '/announcements/1', search: '', body: undefined, parts: undefined }]),
+    );
     expect(await r.findByText(DONE)).toBeTruthy();
     await waitFor(() => expect(rows(r)).toHaveLength(2));
   });

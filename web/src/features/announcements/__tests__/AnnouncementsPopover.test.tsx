@@ -51,14 +51,16 @@ afterEach(() => {
   URL.createObjectURL = realCreateObjectURL;
   URL.revokeObjectURL = realRevokeObjectURL;
   clearSession();
-  for (const key of ['scrollHeight', 'clientHeight', 'scrollTop']) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
+  for (const key of ['scrollHeight', 'clientHeight', 'scrollTop'])
+    delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
 });
 
 /** The popover's list has a layout: 2000 px of content in a 400 px box (jsdom has none). */
 function giveTheListALayout() {
   const tops = new WeakMap<HTMLElement, number>();
   const isList = (el: HTMLElement) => el.dataset.testid === 'announcements-popover-list';
-  const define = (name: string, descriptor: PropertyDescriptor) => Object.defineProperty(HTMLElement.prototype, name, { configurable: true, ...descriptor });
+  const define = (name: string, descriptor: PropertyDescriptor) =>
+    Object.defineProperty(HTMLElement.prototype, name, { configurable: true, ...descriptor });
   define('scrollHeight', {
     get(this: HTMLElement) {
       return isList(this) ? 2000 : 0;

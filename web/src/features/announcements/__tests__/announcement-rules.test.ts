@@ -17,7 +17,11 @@ import {
 } from '../announcement-rules';
 import { anAnnouncement, withImage } from './an-announcement';
 
-const page = (records: AnnouncementsPage['records'], count = records.length, hasMore = false): AnnouncementsPage => ({ records, count, hasMore });
+const page = (records: AnnouncementsPage['records'], count = records.length, hasMore = false): AnnouncementsPage => ({
+  records,
+  count,
+  hasMore,
+});
 const ids = (pages: AnnouncementsPage[]) => pages.flatMap((p) => p.records.map((a) => a.id));
 
 describe('priority (spec 02: 1 high red, 2 medium orange, 3 low grey)', () => {
@@ -57,10 +61,19 @@ describe('announcement form', () => {
   });
 
   it('sends trimmed texts; an edit sends only what changed', () => {
-    expect(announcementPayload({ title: '  Aviso ', text: ' Corpo  ', priority: 2, status: false })).toEqual({ title: 'Aviso', text: 'Corpo', priority: 2, status: false });
+    expect(announcementPayload({ title: '  Aviso ', text: ' Corpo  ', priority: 2, status: false })).toEqual({
+      title: 'Aviso',
+      text: 'Corpo',
+      priority: 2,
+      status: false,
+    });
     const saved = anAnnouncement(4, 'Aviso', { text: 'Corpo', priority: 2 });
     expect(changedAnnouncementFields(saved, announcementPayload(announcementFormOf(saved)))).toEqual({});
-    expect(changedAnnouncementFields(saved, { title: 'Aviso', text: 'Outro', priority: 1, status: false })).toEqual({ text: 'Outro', priority: 1, status: false });
+    expect(changedAnnouncementFields(saved, { title: 'Aviso', text: 'Outro', priority: 1, status: false })).toEqual({
+      text: 'Outro',
+      priority: 1,
+      status: false,
+    });
   });
 
   it.each([
@@ -96,7 +109,10 @@ describe('the image address', () => {
 
 describe('the popover list and its badge', () => {
   it('lists the active ones in the server order (newest first), each once', () => {
-    const pages = [page([anAnnouncement(5, 'E'), anAnnouncement(4, 'D', { status: false }), anAnnouncement(3, 'C')], 5, true), page([anAnnouncement(3, 'C'), anAnnouncement(1, 'A')], 5)];
+    const pages = [
+      page([anAnnouncement(5, 'E'), anAnnouncement(4, 'D', { status: false }), anAnnouncement(3, 'C')], 5, true),
+      page([anAnnouncement(3, 'C'), anAnnouncement(1, 'A')], 5),
+    ];
     expect(activeAnnouncements(pages).map((a) => a.id)).toEqual([5, 3, 1]);
     expect(activeAnnouncements(undefined)).toEqual([]);
   });
@@ -144,8 +160,12 @@ describe('live events on a cached list', () => {
     const next = applyAnnouncementEvent(cached(), { action: 'update', announcement: fresh }, user);
     expect(ids(next)).toEqual([7, 3, 2, 1]);
     expect(next.map((p) => p.count)).toEqual([4, 4]);
-    expect(ids(applyAnnouncementEvent(cached(), { action: 'update', announcement: fresh }, { isSuper: true, search: 'abc' }))).toEqual([3, 2, 1]);
+    expect(ids(applyAnnouncementEvent(cached(), { action: 'update', announcement: fresh }, { isSuper: true, search: 'abc' }))).toEqual([
+      3, 2, 1,
+    ]);
     expect(ids(applyAnnouncementEvent(cached(), { action: 'update', announcement: { ...fresh, status: false } }, user))).toEqual([3, 2, 1]);
-    expect(ids(applyAnnouncementEvent(cached(), { action: 'update', announcement: { ...fresh, status: false } }, root))).toEqual([7, 3, 2, 1]);
+    expect(ids(applyAnnouncementEvent(cached(), { action: 'update', announcement: { ...fresh, status: false } }, root))).toEqual([
+      7, 3, 2, 1,
+    ]);
   });
 });

@@ -59,10 +59,13 @@ const plan = { id: 4, name: 'Básico', users: 5, connections: 2, queues: 3, valu
 
 describe('/signup (spec 01 §2, §8)', () => {
   it('lists the public plans without cookies, checks the form, signs up and goes to /login', async () => {
-    answer = (c) => (c.path === '/plans/list' ? { status: 200, body: [plan] } : { status: 201, body: { companyId: 9, userId: 90, dueDate: '2026-12-08' } });
+    answer = (c) =>
+      c.path === '/plans/list' ? { status: 200, body: [plan] } : { status: 201, body: { companyId: 9, userId: 90, dueDate: '2026-12-08' } };
     const r = renderAt('/signup');
     await waitFor(() => expect(r.getByTestId('signup-plan').querySelectorAll('option')).toHaveLength(2));
-    expect(r.getByTestId('signup-plan').querySelectorAll('option')[1].textContent).toBe('Básico — R$ 49,90 · 5 usuários / 2 conexões · 14 dia(s) de teste');
+    expect(r.getByTestId('signup-plan').querySelectorAll('option')[1].textContent).toBe(
+      'Básico — R$ 49,90 · 5 usuários / 2 conexões · 14 dia(s) de teste',
+    );
     expect(calls[0]).toMatchObject({ method: 'GET', path: '/plans/list', credentials: 'omit', authorization: null });
 
     fireEvent.click(r.getByTestId('signup-submit'));
@@ -86,7 +89,10 @@ describe('/signup (spec 01 §2, §8)', () => {
   });
 
   it('on a refusal: the failure toast, the server’s field errors, and sign-up disabled on the form', async () => {
-    let refusal: { status: number; body: unknown } = { status: 400, body: { error: 'ERR_VALIDATION', details: [{ field: 'planId', messages: ['plan not found'] }] } };
+    let refusal: { status: number; body: unknown } = {
+      status: 400,
+      body: { error: 'ERR_VALIDATION', details: [{ field: 'planId', messages: ['plan not found'] }] },
+    };
     answer = (c) => (c.path === '/plans/list' ? { status: 200, body: [plan] } : refusal);
     const r = renderAt('/signup');
     await waitFor(() => expect(r.getByTestId('signup-plan').querySelectorAll('option')).toHaveLength(2));
@@ -101,7 +107,9 @@ describe('/signup (spec 01 §2, §8)', () => {
 
     refusal = { status: 403, body: { error: 'ERR_USER_CREATION_DISABLED', message: 'Sign-up is disabled.' } };
     fireEvent.click(r.getByTestId('signup-submit'));
-    await waitFor(() => expect(r.getByTestId('signup-error').textContent).toBe('A criação de usuários foi desabilitada pelo administrador.'));
+    await waitFor(() =>
+      expect(r.getByTestId('signup-error').textContent).toBe('A criação de usuários foi desabilitada pelo administrador.'),
+    );
     expect(r.queryByText('plan not found')).toBeNull();
   });
 });
@@ -137,7 +145,10 @@ describe('/forgetpsw (spec 02 §2, §5, §7)', () => {
   });
 
   it('step two: checks the code and the passwords, resets, and goes to /login', async () => {
-    let resetAnswer: { status: number; body: unknown } = { status: 400, body: { error: 'ERR_INVALID_RESET_CODE', message: 'Código inválido ou expirado.' } };
+    let resetAnswer: { status: number; body: unknown } = {
+      status: 400,
+      body: { error: 'ERR_INVALID_RESET_CODE', message: 'Código inválido ou expirado.' },
+    };
     answer = (c) => (c.path.startsWith('/forgetpassword/') ? { status: 200, body: { message: 'ok' } } : resetAnswer);
     const r = renderAt('/forgetpsw');
     type(r.getByTestId('forgetpsw-email'), 'ana@loja.com');

@@ -11,11 +11,15 @@ afterEach(async () => {
 
 describe('error texts (spec 01 §8)', () => {
   it('translates a known code, in the chosen language', async () => {
-    expect(errorText(err(401, { error: 'ERR_INVALID_CREDENTIALS', message: 'Wrong email or password.' }))).toBe('Falha na autenticação. Verifique seu e-mail e senha.');
+    expect(errorText(err(401, { error: 'ERR_INVALID_CREDENTIALS', message: 'Wrong email or password.' }))).toBe(
+      'Falha na autenticação. Verifique seu e-mail e senha.',
+    );
     await changeLanguage('en');
     expect(errorText(err(401, { error: 'ERR_INVALID_CREDENTIALS' }))).toBe('Authentication failed. Please check your email and password.');
     await changeLanguage('es');
-    expect(errorText(err(401, { error: 'ERR_INVALID_CREDENTIALS' }))).toBe('Error de autenticación. Verifique su correo electrónico y contraseña.');
+    expect(errorText(err(401, { error: 'ERR_INVALID_CREDENTIALS' }))).toBe(
+      'Error de autenticación. Verifique su correo electrónico y contraseña.',
+    );
   });
 
   it('puts the due date into the expired-subscription text', () => {

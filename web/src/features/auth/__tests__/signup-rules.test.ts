@@ -62,7 +62,12 @@ describe('sign-up form (spec 01 §2 /signup, §5)', () => {
   });
 
   it('sends trimmed texts and no empty phone', () => {
-    expect(signupRequest({ ...ok, name: ' Loja ', email: ' ana@loja.com ', phone: '  ' })).toEqual({ name: 'Loja', email: 'ana@loja.com', password: '12345', planId: 1 });
+    expect(signupRequest({ ...ok, name: ' Loja ', email: ' ana@loja.com ', phone: '  ' })).toEqual({
+      name: 'Loja',
+      email: 'ana@loja.com',
+      password: '12345',
+      planId: 1,
+    });
     expect(signupRequest({ ...ok, phone: ' 5511988887777 ' }).phone).toBe('5511988887777');
   });
 });
@@ -84,7 +89,13 @@ describe('plans in the select', () => {
 describe('a refused sign-up (spec 01 §8)', () => {
   it('puts the server’s field messages under the fields', () => {
     const failure = signupFailure(
-      err(400, { error: 'ERR_VALIDATION', details: [{ field: 'name', messages: ['Too Short!'] }, { field: 'planId', messages: ['plan not found'] }] }),
+      err(400, {
+        error: 'ERR_VALIDATION',
+        details: [
+          { field: 'name', messages: ['Too Short!'] },
+          { field: 'planId', messages: ['plan not found'] },
+        ],
+      }),
     );
     expect(failure).toEqual({ fields: { name: 'Too Short!', planId: 'plan not found' }, notice: null });
   });
@@ -101,8 +112,12 @@ describe('a refused sign-up (spec 01 §8)', () => {
 
 describe('the public plans list (spec 01 §7: the client without cookies)', () => {
   it('calls GET /plans/list without cookies and without the token, and keeps the public plans', async () => {
-    const fetchFn = jest.fn(async (_url: RequestInfo | URL, _init?: RequestInit) =>
-      new Response(JSON.stringify([aPlan(), aPlan({ id: 2, isPublic: false }), { nope: true }]), { status: 200, headers: { 'content-type': 'application/json' } }),
+    const fetchFn = jest.fn(
+      async (_url: RequestInfo | URL, _init?: RequestInit) =>
+        new Response(JSON.stringify([aPlan(), aPlan({ id: 2, isPublic: false }), { nope: true }]), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
     );
     const plans = await fetchPublicPlans(fetchFn as unknown as typeof fetch, 'http://api.test');
     expect(plans.map((p) => p.id)).toEqual([1]);
@@ -113,7 +128,8 @@ describe('the public plans list (spec 01 §7: the client without cookies)', () =
   });
 
   it('rejects like the API slice, so the error text reads it', async () => {
-    const fetchFn = async () => new Response(JSON.stringify({ error: 'ERR_SERVICE_UNAVAILABLE' }), { status: 503, headers: { 'content-type': 'application/json' } });
+    const fetchFn = async () =>
+      new Response(JSON.stringify({ error: 'ERR_SERVICE_UNAVAILABLE' }), { status: 503, headers: { 'content-type': 'application/json' } });
     await expect(fetchPublicPlans(fetchFn as unknown as typeof fetch, 'http://api.test').catch((e: unknown) => errorText(e))).resolves.toBe(
       'O serviço está indisponível no momento.',
     );

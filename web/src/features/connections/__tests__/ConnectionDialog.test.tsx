@@ -88,7 +88,7 @@ const LABELS = {
   transferQueueId: 'Fila de transferência',
 } as const;
 
-describe('connection dialog: the chatbot settings (Whaticket\'s connection form)', () => {
+describe("connection dialog: the chatbot settings (Whaticket's connection form)", () => {
   it('editing a connection shows its settings', async () => {
     const { field } = await openChatbotTab(aConnection());
     expect(field(LABELS.complationMessage).value).toBe('Obrigado pelo contato!');
@@ -210,7 +210,15 @@ function anAdmin(plan: Partial<PlanDto>): UserDto {
     online: true,
     queues: [],
     queueIds: [],
-    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    company: {
+      id: 1,
+      name: 'Loja',
+      dueDate: '2027-01-01',
+      status: true,
+      planId: 1,
+      plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto,
+      settings: [],
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };

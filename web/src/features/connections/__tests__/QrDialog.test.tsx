@@ -7,7 +7,8 @@ import { renderWithProviders } from '../../../test/render';
 import { QrDialog } from '../QrDialog';
 
 /** A pairing code shaped like Baileys' (ref, public keys, secret, comma-separated). */
-const CODE = '2@Vh0l6SmJXuQxk1N7yqQmZ4Qm7oGSdBS6GmE4QWv9q3RpJr0t1Tq8e2Z5ZtB4Dc1c=,Wb6mGqfFwNj3RgY3HqSPDm0iCmqfPRu8L0QxU2VrU1o=,0x8SQGZk9X+dUMJvHj5nPfRqWz6bA3sD1eT2yU4iO7w=,QmFuYW5h';
+const CODE =
+  '2@Vh0l6SmJXuQxk1N7yqQmZ4Qm7oGSdBS6GmE4QWv9q3RpJr0t1Tq8e2Z5ZtB4Dc1c=,Wb6mGqfFwNj3RgY3HqSPDm0iCmqfPRu8L0QxU2VrU1o=,0x8SQGZk9X+dUMJvHj5nPfRqWz6bA3sD1eT2yU4iO7w=,QmFuYW5h';
 
 /** Paints the dialog's SVG path onto a bitmap (4 px a module, white margin) and reads it back as a scanner would. */
 function decode(svg: SVGElement): string | null {

@@ -23,7 +23,10 @@ describe('connection rules', () => {
   });
 
   it('keeps one default connection in the list', () => {
-    const list = [{ id: 1, isDefault: true }, { id: 2, isDefault: false }] as WhatsappDto[];
+    const list = [
+      { id: 1, isDefault: true },
+      { id: 2, isDefault: false },
+    ] as WhatsappDto[];
     const next = upsertConnection(list, { id: 2, isDefault: true } as WhatsappDto);
     expect(next.map((w) => [w.id, w.isDefault])).toEqual([
       [1, false],

@@ -11,8 +11,16 @@ const realFetch = globalThis.fetch;
 let loads: URLSearchParams[] = [];
 let posts: unknown[] = [];
 
-const aContact = (id: number, name: string): ContactDto => ({ id, name, number: `55119${id}`, email: '', extraInfo: [], isGroup: false }) as unknown as ContactDto;
-const agent = { id: 7, name: 'Ana', profile: 'user', companyId: 1, queueIds: [], company: { id: 1, name: 'Acme', settings: [] } } as unknown as UserDto;
+const aContact = (id: number, name: string): ContactDto =>
+  ({ id, name, number: `55119${id}`, email: '', extraInfo: [], isGroup: false }) as unknown as ContactDto;
+const agent = {
+  id: 7,
+  name: 'Ana',
+  profile: 'user',
+  companyId: 1,
+  queueIds: [],
+  company: { id: 1, name: 'Acme', settings: [] },
+} as unknown as UserDto;
 
 beforeEach(() => {
   loads = [];
@@ -23,11 +31,18 @@ beforeEach(() => {
     if (req.method === 'POST' && url.pathname === '/contacts') {
       const sent = (await req.json()) as ContactDto;
       posts.push(sent);
-      return new Response(JSON.stringify({ ...aContact(9, sent.name), ...sent }), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ ...aContact(9, sent.name), ...sent }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }
     if (url.pathname === '/contacts') loads.push(url.searchParams);
     const filtered = url.searchParams.has('dateStart') || url.searchParams.has('dateEnd');
-    const body = { contacts: filtered ? [aContact(2, 'Bia')] : [aContact(1, 'Ana'), aContact(2, 'Bia')], count: filtered ? 1 : 2, hasMore: false };
+    const body = {
+      contacts: filtered ? [aContact(2, 'Bia')] : [aContact(1, 'Ana'), aContact(2, 'Bia')],
+      count: filtered ? 1 : 2,
+      hasMore: false,
+    };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
 });

@@ -20,9 +20,23 @@ const contact = (id: number, name: string, extra: Partial<ContactDto> = {}): Con
 
 describe('contact form rules (spec 01 §5)', () => {
   it('names 2–50, numbers 8–50, an email only when valid', () => {
-    expect([validateContactName(''), validateContactName('A'), validateContactName('Ana'), validateContactName('A'.repeat(51))]).toEqual(['required', 'tooShort', null, 'tooLong']);
-    expect([validateContactNumber(''), validateContactNumber('1234567'), validateContactNumber('12345678'), validateContactNumber('1'.repeat(51))]).toEqual(['required', 'tooShort', null, 'tooLong']);
-    expect([validateContactEmail(''), validateContactEmail('ana@example.com'), validateContactEmail('ana@')]).toEqual([null, null, 'invalidEmail']);
+    expect([validateContactName(''), validateContactName('A'), validateContactName('Ana'), validateContactName('A'.repeat(51))]).toEqual([
+      'required',
+      'tooShort',
+      null,
+      'tooLong',
+    ]);
+    expect([
+      validateContactNumber(''),
+      validateContactNumber('1234567'),
+      validateContactNumber('12345678'),
+      validateContactNumber('1'.repeat(51)),
+    ]).toEqual(['required', 'tooShort', null, 'tooLong']);
+    expect([validateContactEmail(''), validateContactEmail('ana@example.com'), validateContactEmail('ana@')]).toEqual([
+      null,
+      null,
+      'invalidEmail',
+    ]);
   });
 
   it('turns the chat button off for a missing number or one WhatsApp does not know; unchecked numbers may chat', () => {
@@ -32,8 +46,11 @@ describe('contact form rules (spec 01 §5)', () => {
     expect(canChat({ number: '', isWhatsappValid: null })).toBe(false);
   });
 
-  it("reads the holder out of ERR_OTHER_OPEN_TICKET and nothing out of other errors", () => {
-    const err = { status: 409, data: { error: 'ERR_OTHER_OPEN_TICKET', message: 'x', userId: 7, userName: 'Bruno', queueName: null, ticketId: 42 } };
+  it('reads the holder out of ERR_OTHER_OPEN_TICKET and nothing out of other errors', () => {
+    const err = {
+      status: 409,
+      data: { error: 'ERR_OTHER_OPEN_TICKET', message: 'x', userId: 7, userName: 'Bruno', queueName: null, ticketId: 42 },
+    };
     expect(conflictHolder(err)).toEqual({ userId: 7, userName: 'Bruno', ticketId: 42 });
     expect(conflictHolder({ status: 400, data: { error: 'ERR_VALIDATION' } })).toBeNull();
     expect(conflictHolder(undefined)).toBeNull();
@@ -41,7 +58,10 @@ describe('contact form rules (spec 01 §5)', () => {
 });
 
 describe('live contact lists', () => {
-  const pages = (): ContactPages => ({ pages: [{ contacts: [contact(1, 'Ana'), contact(3, 'Carla')], hasMore: false, count: 2 }], pageParams: [1] });
+  const pages = (): ContactPages => ({
+    pages: [{ contacts: [contact(1, 'Ana'), contact(3, 'Carla')], hasMore: false, count: 2 }],
+    pageParams: [1],
+  });
 
   it('replaces a changed contact where it is, and adds a new one in name order to the unfiltered list only', () => {
     expect(upsertContactPages(pages(), contact(3, 'Carla Dias'), true).pages[0].contacts.map((c) => c.name)).toEqual(['Ana', 'Carla Dias']);

@@ -15,7 +15,15 @@ let calls: Array<{ path: string; params: Record<string, string> }> = [];
 let failing: string[] = [];
 
 const answer: DashboardAnswer = {
-  counters: { supportHappening: 3, supportPending: 2, supportFinished: 10, avgSupportTime: 75, avgWaitTime: 4, totalWhatsappSessions: 5, totalCompanies: 8 },
+  counters: {
+    supportHappening: 3,
+    supportPending: 2,
+    supportFinished: 10,
+    avgSupportTime: 75,
+    avgWaitTime: 4,
+    totalWhatsappSessions: 5,
+    totalCompanies: 8,
+  },
   attendants: [
     { id: 1, name: 'Ana', rating: 2.5, avgSupportTime: 12, tickets: 4, online: true },
     { id: 2, name: 'Bia', rating: null, avgSupportTime: 0, tickets: 0, online: false },
@@ -25,13 +33,15 @@ const answer: DashboardAnswer = {
 
 beforeEach(() => {
   // jsdom lays nothing out: the charts get a size to draw in
-  HTMLElement.prototype.getBoundingClientRect = () => ({ x: 0, y: 0, top: 0, left: 0, right: 480, bottom: 288, width: 480, height: 288, toJSON: () => ({}) }) as DOMRect;
+  HTMLElement.prototype.getBoundingClientRect = () =>
+    ({ x: 0, y: 0, top: 0, left: 0, right: 480, bottom: 288, width: 480, height: 288, toJSON: () => ({}) }) as DOMRect;
   calls = [];
   failing = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = new URL((input as Request).url);
     calls.push({ path: url.pathname, params: Object.fromEntries(url.searchParams) });
-    if (failing.includes(url.pathname)) return new Response(JSON.stringify({ error: 'ERR_INTERNAL' }), { status: 500, headers: { 'content-type': 'application/json' } });
+    if (failing.includes(url.pathname))
+      return new Response(JSON.stringify({ error: 'ERR_INTERNAL' }), { status: 500, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     if (url.pathname === '/dashboard') body = answer;
     if (url.pathname === '/dashboard/ticketsUsers') body = { data: [{ nome: 'Ana', quantidade: 4 }], count: 4 };
@@ -46,7 +56,9 @@ afterEach(() => {
 
 function storeAs(user: Partial<UserDto>) {
   const store = makeStore();
-  store.dispatch(sessionStarted({ token: 't', user: { id: 1, name: 'Admin', companyId: 1, profile: 'admin', super: false, ...user } as UserDto }));
+  store.dispatch(
+    sessionStarted({ token: 't', user: { id: 1, name: 'Admin', companyId: 1, profile: 'admin', super: false, ...user } as UserDto }),
+  );
   return store;
 }
 
@@ -97,7 +109,7 @@ describe('dashboard (spec 01 §2 "Dashboard")', () => {
     expect(dashboardCalls()[1].params).toEqual({ days: '7' });
   });
 
-  it('shows each chart\'s own error text when it fails', async () => {
+  it("shows each chart's own error text when it fails", async () => {
     failing = ['/dashboard/ticketsUsers', '/dashboard/ticketsDay'];
     const r = renderWithProviders(<DashboardPage />, { store: storeAs({}) });
     await waitFor(() => expect(r.getByTestId('dashboard-chart-users-error').textContent).toBe('Erro ao obter informações da conversa'));

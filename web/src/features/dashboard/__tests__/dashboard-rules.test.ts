@@ -75,15 +75,39 @@ describe('dashboard charts ranges', () => {
   });
 
   it('name the points: users by name, days as DD/MM, a single day by hour', () => {
-    expect(usersChartPoints({ data: [{ nome: 'Ana', quantidade: 4 }, { nome: 'Bia', quantidade: 1 }], count: 5 })).toEqual([
+    expect(
+      usersChartPoints({
+        data: [
+          { nome: 'Ana', quantidade: 4 },
+          { nome: 'Bia', quantidade: 1 },
+        ],
+        count: 5,
+      }),
+    ).toEqual([
       { label: 'Ana', value: 4 },
       { label: 'Bia', value: 1 },
     ]);
-    expect(daysChartPoints({ data: [{ data: '2026-11-23', total: 2 }, { data: '2026-11-24', total: 0 }], count: 2 })).toEqual([
+    expect(
+      daysChartPoints({
+        data: [
+          { data: '2026-11-23', total: 2 },
+          { data: '2026-11-24', total: 0 },
+        ],
+        count: 2,
+      }),
+    ).toEqual([
       { label: '23/11', value: 2 },
       { label: '24/11', value: 0 },
     ]);
-    expect(daysChartPoints({ data: [{ horario: '09', total: 3 }, { horario: '14', total: 1 }], count: 4 })).toEqual([
+    expect(
+      daysChartPoints({
+        data: [
+          { horario: '09', total: 3 },
+          { horario: '14', total: 1 },
+        ],
+        count: 4,
+      }),
+    ).toEqual([
       { label: '09:00', value: 3 },
       { label: '14:00', value: 1 },
     ]);
@@ -105,7 +129,15 @@ describe('dashboard figures', () => {
     expect(formatMinutes(Number.NaN)).toBe('0 min');
   });
 
-  const counters = { supportHappening: 3, supportPending: 2, supportFinished: 10, avgSupportTime: 75, avgWaitTime: 4.2, totalWhatsappSessions: 5, totalCompanies: 8 };
+  const counters = {
+    supportHappening: 3,
+    supportPending: 2,
+    supportFinished: 10,
+    avgSupportTime: 75,
+    avgWaitTime: 4.2,
+    totalWhatsappSessions: 5,
+    totalCompanies: 8,
+  };
 
   it('shows the company cards to admins, and the active connections and companies cards to super users only (spec 01 §6)', () => {
     expect(counterCards(counters, false)).toEqual([
@@ -115,8 +147,20 @@ describe('dashboard figures', () => {
       { key: 'avgSupportTime', value: 75, text: '01:15' },
       { key: 'avgWaitTime', value: 4.2, text: '4 min' },
     ]);
-    expect(counterCards(counters, true).map((c) => c.key)).toEqual(['totalWhatsappSessions', 'totalCompanies', 'supportHappening', 'supportPending', 'supportFinished', 'avgSupportTime', 'avgWaitTime']);
-    expect(counterCards(counters, true).slice(0, 2).map((c) => c.text)).toEqual(['5', '8']);
+    expect(counterCards(counters, true).map((c) => c.key)).toEqual([
+      'totalWhatsappSessions',
+      'totalCompanies',
+      'supportHappening',
+      'supportPending',
+      'supportFinished',
+      'avgSupportTime',
+      'avgWaitTime',
+    ]);
+    expect(
+      counterCards(counters, true)
+        .slice(0, 2)
+        .map((c) => c.text),
+    ).toEqual(['5', '8']);
   });
 
   it('draws a rating (1 to 3, an average) as three stars, to the nearest half', () => {

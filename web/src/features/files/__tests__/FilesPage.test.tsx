@@ -42,16 +42,20 @@ let NodeFile: typeof File;
 beforeAll(async () => {
   const fields = await new Response('a=1', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }).formData();
   globalThis.FormData = fields.constructor as typeof FormData;
-  const multipart = await new Response('--b\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n', {
-    headers: { 'content-type': 'multipart/form-data; boundary=b' },
-  }).formData();
+  const multipart = await new Response(
+    '--b\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n',
+    {
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    },
+  ).formData();
   NodeFile = (multipart.get('f') as object).constructor as typeof File;
 });
 afterAll(() => {
   globalThis.FormData = realFormData;
 });
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
   calls = [];
@@ -70,7 +74,13 @@ beforeEach(() => {
     if ((req.headers.get('content-type') ?? '').startsWith('multipart/form-data')) {
       const f = await req.clone().formData();
       const texts = (name: string) => f.getAll(name).map(String);
-      call.form = { typeArch: texts('typeArch'), fileId: texts('fileId'), id: texts('id'), mediaType: texts('mediaType'), files: f.getAll('files').map((x) => (x as File).name) };
+      call.form = {
+        typeArch: texts('typeArch'),
+        fileId: texts('fileId'),
+        id: texts('id'),
+        mediaType: texts('mediaType'),
+        files: f.getAll('files').map((x) => (x as File).name),
+      };
     } else if (req.method !== 'GET') {
       const text = await req.clone().text();
       call.body = text ? JSON.parse(text) : undefined;
@@ -84,9 +94,14 @@ beforeEach(() => {
       const search = (url.searchParams.get('searchParam') ?? '').toLowerCase();
       const page = Number(url.searchParams.get('pageNumber') ?? 1);
       const found = lists.filter((l) => l.name.toLowerCase().includes(search)).sort((a, b) => a.name.localeCompare(b.name));
-      return json({ files: found.slice((page - 1) * pageSize, page * pageSize), count: found.length, hasMore: found.length > page * pageSize });
+      return json({
+        files: found.slice((page - 1) * pageSize, page * pageSize),
+        count: found.length,
+        hasMore: found.length > page * pageSize,
+      });
     }
-    if (url.pathname.startsWith('/media/')) return new Response('%PDF-1.4', { status: 200, headers: { 'content-type': 'application/pdf' } });
+    if (url.pathname.startsWith('/media/'))
+      return new Response('%PDF-1.4', { status: 200, headers: { 'content-type': 'application/pdf' } });
     if (url.pathname.startsWith('/files/uploadList/')) {
       const list = lists.find((l) => l.id === id) as FileListDto;
       call.form?.id.forEach((optionId, i) => {
@@ -108,7 +123,9 @@ beforeEach(() => {
         ...old,
         name: body.name,
         message: body.message,
-        options: body.options.map((o) => (o.id ? { ...(old.options.find((x) => x.id === o.id) ?? anOption(o.id, o.name)), name: o.name } : anOption(nextOptionId++, o.name))),
+        options: body.options.map((o) =>
+          o.id ? { ...(old.options.find((x) => x.id === o.id) ?? anOption(o.id, o.name)), name: o.name } : anOption(nextOptionId++, o.name),
+        ),
       };
       lists = lists.map((l) => (l.id === id ? list : l));
       return json(list);
@@ -184,7 +201,8 @@ function renderAs(profile: UserDto['profile'] = 'admin') {
 
 const rows = (r: ReturnType<typeof renderAs>) => r.queryAllByTestId('file-list-row');
 const rowNames = (r: ReturnType<typeof renderAs>) => rows(r).map((row) => within(row).getByTestId('file-list-name-cell').textContent);
-const rowOf = (r: ReturnType<typeof renderAs>, id: number) => rows(r).find((row) => row.getAttribute('data-file-list-id') === String(id)) as HTMLElement;
+const rowOf = (r: ReturnType<typeof renderAs>, id: number) =>
+  rows(r).find((row) => row.getAttribute('data-file-list-id') === String(id)) as HTMLElement;
 const writes = () => calls.filter((c) => c.method !== 'GET');
 const listLoads = () => calls.filter((c) => c.method === 'GET' && c.path === '/files');
 
@@ -291,17 +309,31 @@ describe('/files (spec 02 "Files")', () => {
     fireEvent.click(within(dialog).getByTestId('file-list-save'));
 
     await waitFor(() => expect(writes()).toHaveLength(2));
-    expect(writes()[0]).toMatchObject({ method: 'POST', path: '/files', body: { name: 'Orçamentos', message: 'Veja os anexos', options: [{ name: 'Tabela' }, { name: 'Sem arquivo' }, { name: 'Foto' }] } });
+    expect(writes()[0]).toMatchObject({
+      method: 'POST',
+      path: '/files',
+      body: { name: 'Orçamentos', message: 'Veja os anexos', options: [{ name: 'Tabela' }, { name: 'Sem arquivo' }, { name: 'Foto' }] },
+    });
     expect(writes()[1]).toMatchObject({
       method: 'POST',
       path: '/files/uploadList/30',
-      form: { typeArch: ['fileList'], fileId: ['30'], id: ['20', '22'], mediaType: ['application/pdf', 'image/png'], files: ['tabela.pdf', 'foto.png'] },
+      form: {
+        typeArch: ['fileList'],
+        fileId: ['30'],
+        id: ['20', '22'],
+        mediaType: ['application/pdf', 'image/png'],
+        files: ['tabela.pdf', 'foto.png'],
+      },
     });
     await r.findByText(DONE);
     await waitFor(() => expect(r.queryByTestId('file-list-dialog')).toBeNull());
     // the new list takes its place by name, with its files, without loading the list again
     expect(rowNames(r)).toEqual(['Catálogos', 'Contratos', 'Orçamentos']);
-    expect(within(rowOf(r, 30)).getAllByTestId('file-list-option-download').map((b) => b.textContent)).toEqual(['Tabela', 'Foto']);
+    expect(
+      within(rowOf(r, 30))
+        .getAllByTestId('file-list-option-download')
+        .map((b) => b.textContent),
+    ).toEqual(['Tabela', 'Foto']);
     expect(listLoads()).toHaveLength(1);
   });
 
@@ -314,7 +346,9 @@ describe('/files (spec 02 "Files")', () => {
     fireEvent.click(within(dialog).getByTestId('file-option-add'));
     fireEvent.click(within(dialog).getByTestId('file-list-save'));
     await r.findByText(DONE);
-    expect(writes()).toEqual([expect.objectContaining({ method: 'POST', path: '/files', body: { name: 'Avisos', message: 'Olá', options: [] } })]);
+    expect(writes()).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/files', body: { name: 'Avisos', message: 'Olá', options: [] } }),
+    ]);
   });
 
   it("a name under 3 characters shows 'nome muito curto', an empty message 'Obrigatório', and nothing is sent", async () => {
@@ -342,7 +376,9 @@ describe('/files (spec 02 "Files")', () => {
     lists[0] = { ...lists[0], message: 'Mensagem nova no servidor' };
     fireEvent.click(within(rowOf(r, 1)).getByTestId('file-list-edit'));
     const dialog = await waitFor(() => r.getByTestId('file-list-dialog'));
-    await waitFor(() => expect((within(dialog).getByTestId('file-list-message') as HTMLTextAreaElement).value).toBe('Mensagem nova no servidor'));
+    await waitFor(() =>
+      expect((within(dialog).getByTestId('file-list-message') as HTMLTextAreaElement).value).toBe('Mensagem nova no servidor'),
+    );
     expect(calls.some((c) => c.method === 'GET' && c.path === '/files/1')).toBe(true);
     expect((within(dialog).getByTestId('file-list-name') as HTMLInputElement).value).toBe('Catálogos');
     const options = within(dialog).getAllByTestId('file-option');
@@ -373,14 +409,21 @@ describe('/files (spec 02 "Files")', () => {
     });
     await r.findByText(DONE);
     await waitFor(() => expect(r.queryByTestId('file-list-dialog')).toBeNull());
-    expect(within(rowOf(r, 1)).getAllByTestId('file-list-option-download').map((b) => b.textContent)).toEqual(['Tabela', 'Manual']);
+    expect(
+      within(rowOf(r, 1))
+        .getAllByTestId('file-list-option-download')
+        .map((b) => b.textContent),
+    ).toEqual(['Tabela', 'Manual']);
   });
 
   it('a refused file keeps the dialog with the server’s reason; saving again updates the saved list and uploads again', async () => {
     let refuse = true;
     answer = (method, path) =>
       path.startsWith('/files/uploadList/') && refuse
-        ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'files', messages: ['Tipo de arquivo não permitido'] }] } }
+        ? {
+            status: 400,
+            body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'files', messages: ['Tipo de arquivo não permitido'] }] },
+          }
         : undefined;
     const r = await loaded();
     const dialog = await openAdd(r);
@@ -400,7 +443,12 @@ describe('/files (spec 02 "Files")', () => {
     expect(within(dialog).queryByTestId('file-list-files-error')).toBeNull();
     fireEvent.click(within(dialog).getByTestId('file-list-save'));
     await r.findByText(DONE);
-    expect(writes().map((c) => `${c.method} ${c.path}`)).toEqual(['POST /files', 'POST /files/uploadList/30', 'PUT /files/30', 'POST /files/uploadList/30']);
+    expect(writes().map((c) => `${c.method} ${c.path}`)).toEqual([
+      'POST /files',
+      'POST /files/uploadList/30',
+      'PUT /files/30',
+      'POST /files/uploadList/30',
+    ]);
     expect(writes()[2].body).toEqual({ name: 'Programas', message: 'Instale', options: [{ id: 20, name: 'Instalador' }] });
     expect(writes()[3].form).toMatchObject({ id: ['20'], files: ['manual.pdf'] });
   });
@@ -428,7 +476,8 @@ describe('/files (spec 02 "Files")', () => {
   });
 
   it("a list that cannot be loaded says 'Não foi possível carregar a lista de registros'", async () => {
-    answer = (method, path) => (method === 'GET' && path === '/files' ? { status: 500, body: { error: 'ERR_INTERNAL', message: 'boom' } } : undefined);
+    answer = (method, path) =>
+      method === 'GET' && path === '/files' ? { status: 500, body: { error: 'ERR_INTERNAL', message: 'boom' } } : undefined;
     const r = renderAs();
     await r.findByText(LOAD_FAILED);
     expect(rows(r)).toHaveLength(0);

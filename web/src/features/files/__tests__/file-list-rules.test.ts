@@ -21,7 +21,12 @@ import {
 import { aFileList, anOption } from './a-file-list';
 
 const row = (over: Partial<FileOptionRow>): FileOptionRow => ({ ...newOptionRow(), ...over });
-const form = (over: Partial<FileListFormValues> = {}): FileListFormValues => ({ name: 'Catálogos', message: 'Segue o catálogo', options: [], ...over });
+const form = (over: Partial<FileListFormValues> = {}): FileListFormValues => ({
+  name: 'Catálogos',
+  message: 'Segue o catálogo',
+  options: [],
+  ...over,
+});
 const aFile = (name: string, type = 'application/pdf') => new File(['%PDF-1.4'], name, { type });
 
 describe('file list rules (spec 02 §5 "File list")', () => {
@@ -57,11 +62,17 @@ describe('file list rules (spec 02 §5 "File list")', () => {
       message: 'Segue o catálogo\n',
       options: [row({ id: 7, name: ' Tabela ' }), row({}), row({ name: 'Fotos', file: aFile('f.png', 'image/png') })],
     });
-    expect(fileListPayload(v)).toEqual({ name: 'Catálogos', message: 'Segue o catálogo\n', options: [{ id: 7, name: 'Tabela' }, { name: 'Fotos' }] });
+    expect(fileListPayload(v)).toEqual({
+      name: 'Catálogos',
+      message: 'Segue o catálogo\n',
+      options: [{ id: 7, name: 'Tabela' }, { name: 'Fotos' }],
+    });
   });
 
   it('an edit starts with the saved list, each option with its saved file', () => {
-    const v = fileListFormOf(aFileList(3, 'Catálogos', { message: 'Oi', options: [anOption(7, 'Tabela', 'tabela.pdf'), anOption(8, 'Fotos')] }));
+    const v = fileListFormOf(
+      aFileList(3, 'Catálogos', { message: 'Oi', options: [anOption(7, 'Tabela', 'tabela.pdf'), anOption(8, 'Fotos')] }),
+    );
     expect(v.name).toBe('Catálogos');
     expect(v.message).toBe('Oi');
     expect(v.options.map((r) => [r.id, r.name, r.stored, r.file])).toEqual([
@@ -81,8 +92,13 @@ describe('file list rules (spec 02 §5 "File list")', () => {
   it('after a save the rows carry their ids and keep the files still to upload; those are the uploads', () => {
     const pdf = aFile('tabela.pdf');
     const png = aFile('foto.png', 'image/png');
-    const v = form({ options: [row({ name: 'Tabela', file: pdf }), row({}), row({ id: 7, name: 'Antigo' }), row({ name: 'Foto', file: png })] });
-    const saved = withSavedList(v, aFileList(3, 'Catálogos', { options: [anOption(20, 'Tabela'), anOption(7, 'Antigo', 'antigo.pdf'), anOption(21, 'Foto')] }));
+    const v = form({
+      options: [row({ name: 'Tabela', file: pdf }), row({}), row({ id: 7, name: 'Antigo' }), row({ name: 'Foto', file: png })],
+    });
+    const saved = withSavedList(
+      v,
+      aFileList(3, 'Catálogos', { options: [anOption(20, 'Tabela'), anOption(7, 'Antigo', 'antigo.pdf'), anOption(21, 'Foto')] }),
+    );
     expect(saved.options.map((r) => [r.id, r.name, r.stored])).toEqual([
       [20, 'Tabela', null],
       [7, 'Antigo', '/media/1/fileList/antigo.pdf'],
@@ -94,7 +110,12 @@ describe('file list rules (spec 02 §5 "File list")', () => {
       [21, 'foto.png'],
     ]);
     // the upload's answer: the rows show the files as saved, nothing left to send
-    const done = withUploadedFiles(saved, aFileList(3, 'Catálogos', { options: [anOption(20, 'Tabela', 'tabela.pdf'), anOption(7, 'Antigo', 'antigo.pdf'), anOption(21, 'Foto', 'foto.png')] }));
+    const done = withUploadedFiles(
+      saved,
+      aFileList(3, 'Catálogos', {
+        options: [anOption(20, 'Tabela', 'tabela.pdf'), anOption(7, 'Antigo', 'antigo.pdf'), anOption(21, 'Foto', 'foto.png')],
+      }),
+    );
     expect(done.options.map((r) => [r.stored, r.file])).toEqual([
       ['/media/1/fileList/tabela.pdf', null],
       ['/media/1/fileList/antigo.pdf', null],
@@ -121,7 +142,9 @@ describe('file list rules (spec 02 §5 "File list")', () => {
 
   it("the server's checks of an option are shown under that row", () => {
     const sent = [row({ name: 'A' }), row({ name: 'B' })];
-    expect(optionServerErrors({ name: 'x', 'options.1.name': 'Nome repetido', 'options.5.name': 'y' }, sent)).toEqual({ [sent[1].key]: 'Nome repetido' });
+    expect(optionServerErrors({ name: 'x', 'options.1.name': 'Nome repetido', 'options.5.name': 'y' }, sent)).toEqual({
+      [sent[1].key]: 'Nome repetido',
+    });
   });
 
   it('the name of a stored file is the last part of its address', () => {

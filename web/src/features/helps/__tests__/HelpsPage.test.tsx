@@ -51,7 +51,8 @@ beforeEach(() => {
     const url = new URL(req.url);
     calls.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams) });
     let body: unknown = {};
-    if (url.pathname === '/helps') body = pages[Number(url.searchParams.get('pageNumber') ?? '1') - 1] ?? { helps: [], count: 0, hasMore: false };
+    if (url.pathname === '/helps')
+      body = pages[Number(url.searchParams.get('pageNumber') ?? '1') - 1] ?? { helps: [], count: 0, hasMore: false };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
 });

@@ -62,19 +62,29 @@ describe('help form rules', () => {
   it('needs a title of 2 to 100 characters and a video code; the description is optional up to 2000', () => {
     expect(validateHelpForm({ title: '', description: '', video: '' })).toEqual({ title: 'required', video: 'required' });
     expect(validateHelpForm({ title: ' a ', description: '', video: 'not a code' })).toEqual({ title: 'tooShort', video: 'video' });
-    expect(validateHelpForm({ title: 'x'.repeat(101), description: 'd'.repeat(2001), video: ID })).toEqual({ title: 'tooLong', description: 'tooLong' });
+    expect(validateHelpForm({ title: 'x'.repeat(101), description: 'd'.repeat(2001), video: ID })).toEqual({
+      title: 'tooLong',
+      description: 'tooLong',
+    });
     const ok = validateHelpForm({ title: 'Ok', description: '', video: `https://youtu.be/${ID}` });
     expect(ok).toEqual({});
     expect(hasHelpErrors(ok)).toBe(false);
   });
 
   it('sends trimmed texts and the video as its code', () => {
-    expect(helpPayload({ title: '  Filas ', description: ' Como criar. ', video: `https://www.youtube.com/watch?v=${ID}` })).toEqual({ title: 'Filas', description: 'Como criar.', video: ID });
+    expect(helpPayload({ title: '  Filas ', description: ' Como criar. ', video: `https://www.youtube.com/watch?v=${ID}` })).toEqual({
+      title: 'Filas',
+      description: 'Como criar.',
+      video: ID,
+    });
   });
 
   it('an edit sends only what changed', () => {
     expect(changedHelpFields(help, helpPayload(helpFormOf(help)))).toEqual({});
-    expect(changedHelpFields(help, { title: 'Conexões', description: 'Outra.', video: 'abc' })).toEqual({ description: 'Outra.', video: 'abc' });
+    expect(changedHelpFields(help, { title: 'Conexões', description: 'Outra.', video: 'abc' })).toEqual({
+      description: 'Outra.',
+      video: 'abc',
+    });
   });
 
   it('builds the thumbnail and player addresses', () => {

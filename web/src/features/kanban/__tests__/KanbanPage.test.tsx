@@ -37,7 +37,13 @@ beforeEach(() => {
   fail = null;
   secondPage = [];
   server = [
-    aTicket({ id: 1, status: 'pending', tags: [], contact: { id: 101, name: 'Maria Souza', number: '5511999990001', profilePicUrl: '' }, lastMessage: 'Quero um orçamento' }),
+    aTicket({
+      id: 1,
+      status: 'pending',
+      tags: [],
+      contact: { id: 101, name: 'Maria Souza', number: '5511999990001', profilePicUrl: '' },
+      lastMessage: 'Quero um orçamento',
+    }),
     aTicket({ id: 2, status: 'open', userId: 7, tags: [ref(novo)], lastMessage: 'Obrigado!' }),
     aTicket({ id: 3, status: 'open', userId: 7, tags: [ref(proposta), ref(novo)] }),
     aTicket({ id: 4, status: 'pending', tags: [{ id: 99, name: 'Interno', color: '#000' }] }),
@@ -59,7 +65,10 @@ beforeEach(() => {
       const id = Number(m[1]);
       const tag = lanes.find((l) => l.id === Number(m[2]));
       server = server.map((t) => (t.id !== id ? t : { ...t, tags: req.method === 'DELETE' || !tag ? [] : [...t.tags, ref(tag)] }));
-      return json({ message: req.method === 'DELETE' ? 'Ticket Tag Removido!' : 'Ticket Tag Adicionado com Sucesso!', ticket: server.find((t) => t.id === id) });
+      return json({
+        message: req.method === 'DELETE' ? 'Ticket Tag Removido!' : 'Ticket Tag Adicionado com Sucesso!',
+        ticket: server.find((t) => t.id === id),
+      });
     }
     return json({});
   }) as unknown as typeof fetch;
@@ -95,7 +104,15 @@ function aUser(plan: Partial<PlanDto>): UserDto {
     online: true,
     queues: [{ id: 10, name: 'Atendimento', color: '#2e7d32' }] as UserDto['queues'],
     queueIds: [10],
-    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    company: {
+      id: 1,
+      name: 'Loja',
+      dueDate: '2027-01-01',
+      status: true,
+      planId: 1,
+      plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto,
+      settings: [],
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
@@ -116,7 +133,10 @@ function renderBoard(user = aUser({ useKanban: true }), socket = fakeSocket()) {
     { store, route: '/kanban' },
   );
   const lane = (key: string | number) => r.getByTestId(`kanban-lane-${key}`);
-  const cardsIn = (key: string | number) => within(lane(key)).queryAllByTestId(/^kanban-card-\d+$/).map((el) => Number((el.getAttribute('data-testid') ?? '').slice('kanban-card-'.length)));
+  const cardsIn = (key: string | number) =>
+    within(lane(key))
+      .queryAllByTestId(/^kanban-card-\d+$/)
+      .map((el) => Number((el.getAttribute('data-testid') ?? '').slice('kanban-card-'.length)));
   const ticketOf = (id: number) => server.find((t) => t.id === id) ?? aTicket({ id });
   return { ...r, socket, lane, cardsIn, ticketOf };
 }
@@ -132,7 +152,8 @@ async function loaded(r: ReturnType<typeof renderBoard>) {
  */
 function layOutBoard(): () => void {
   const real = Element.prototype.getBoundingClientRect;
-  const rect = (x: number, y: number, width: number, height: number) => ({ x, y, left: x, top: y, width, height, right: x + width, bottom: y + height, toJSON: () => ({}) }) as DOMRect;
+  const rect = (x: number, y: number, width: number, height: number) =>
+    ({ x, y, left: x, top: y, width, height, right: x + width, bottom: y + height, toJSON: () => ({}) }) as DOMRect;
   const column = (el: Element | null) => {
     const lane = el?.closest('[data-testid^="kanban-lane-"]');
     const lanes = [...document.querySelectorAll('[data-testid="kanban-board"] > [data-testid^="kanban-lane-"]')];
@@ -334,7 +355,12 @@ describe('/kanban (spec 02 "Kanban", §4, §6, §7)', () => {
     r.socket.fire('company-1-ticket', { action: 'update', ticket: aTicket({ id: 9, status: 'pending', tags: [] }) });
     await waitFor(() => expect(r.cardsIn('open')).toEqual([9, 4]));
 
-    r.socket.fire('company-1-appMessage', { action: 'create', message: { id: 50, ticketId: 4 }, ticket: { ...r.ticketOf(4), lastMessage: 'Chegou agora' }, contact: r.ticketOf(4).contact });
+    r.socket.fire('company-1-appMessage', {
+      action: 'create',
+      message: { id: 50, ticketId: 4 },
+      ticket: { ...r.ticketOf(4), lastMessage: 'Chegou agora' },
+      contact: r.ticketOf(4).contact,
+    });
     await waitFor(() => expect(r.cardsIn('open')).toEqual([4, 9]));
     expect(within(r.getByTestId('kanban-card-4')).getByTestId('kanban-card-message').textContent).toBe('Chegou agora');
     expect(writes()).toEqual([]);
@@ -342,7 +368,9 @@ describe('/kanban (spec 02 "Kanban", §4, §6, §7)', () => {
 
   it('without the plan flag useKanban: the notice, then / after 1 s, and nothing is loaded', async () => {
     const r = renderBoard(aUser({ useKanban: false }));
-    expect(r.getByTestId('page-not-allowed').textContent).toBe('Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.');
+    expect(r.getByTestId('page-not-allowed').textContent).toBe(
+      'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+    );
     expect(r.queryByTestId('kanban-page')).toBeNull();
     await waitFor(() => expect(r.getByTestId('home')).toBeTruthy(), { timeout: 3000 });
     expect(calls.filter((c) => c.path === '/ticket/kanban' || c.path === '/tags/kanban')).toHaveLength(0);

@@ -76,18 +76,27 @@ describe('chat rules (spec 02 "Internal chat", §5, §6, §9)', () => {
     expect(moved.pages[0].count).toBe(10);
 
     const renamed = upsertChat(data, { ...aChat(2), title: 'Novo nome' }, ME);
-    expect(ids(renamed)).toEqual([[1, 2, 3], [4, 5]]);
+    expect(ids(renamed)).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     expect(flattenChats(renamed)[1].title).toBe('Novo nome');
 
     const added = upsertChat(data, { ...aChat(9), updatedAt: '2026-11-22T12:00:00.000Z' }, ME);
-    expect(ids(added)).toEqual([[9, 1, 2, 3], [4, 5]]);
+    expect(ids(added)).toEqual([
+      [9, 1, 2, 3],
+      [4, 5],
+    ]);
     expect(added.pages.every((p) => p.count === 11)).toBe(true);
   });
 
   it('a chat older than every loaded one waits for its page while there are more; else it goes last', () => {
     const old = { ...aChat(20), updatedAt: '2026-01-01T00:00:00.000Z' };
     expect(ids(upsertChat(pages({ ids: [1, 2] }, { ids: [3], hasMore: true }), old, ME))).toEqual([[1, 2], [3]]);
-    expect(ids(upsertChat(pages({ ids: [1, 2] }, { ids: [3] }), old, ME))).toEqual([[1, 2], [3, 20]]);
+    expect(ids(upsertChat(pages({ ids: [1, 2] }, { ids: [3] }), old, ME))).toEqual([
+      [1, 2],
+      [3, 20],
+    ]);
   });
 
   it('a chat the user is no longer in, or deleted, leaves the list', () => {

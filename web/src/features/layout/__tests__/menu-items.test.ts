@@ -10,10 +10,45 @@ const admin = { isAdmin: true, isSuper: false, plan: {} };
 describe('side menu (spec 01 §2 "Side menu", §6)', () => {
   it('shows only the screens this build has: tickets, quick replies, to-do list, contacts, tags and help for everyone, schedules and the kanban with the plan, the dashboard, connections, files, queues, users and settings for admins', () => {
     expect(keys(visibleMenuItems(agent))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps']);
-    expect(keys(visibleMenuItems(admin))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'connections', 'files', 'queues', 'users', 'settings']);
+    expect(keys(visibleMenuItems(admin))).toEqual([
+      'dashboard',
+      'tickets',
+      'quickMessages',
+      'todolist',
+      'contacts',
+      'tags',
+      'helps',
+      'connections',
+      'files',
+      'queues',
+      'users',
+      'settings',
+    ]);
     const plan = { useSchedules: true };
-    expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'tags', 'helps']);
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'schedules', 'tags', 'helps', 'connections', 'files', 'queues', 'users', 'settings']);
+    expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual([
+      'tickets',
+      'quickMessages',
+      'todolist',
+      'contacts',
+      'schedules',
+      'tags',
+      'helps',
+    ]);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual([
+      'dashboard',
+      'tickets',
+      'quickMessages',
+      'todolist',
+      'contacts',
+      'schedules',
+      'tags',
+      'helps',
+      'connections',
+      'files',
+      'queues',
+      'users',
+      'settings',
+    ]);
     expect(visibleMenuItems(agent).find((i) => i.key === 'helps')?.to).toBe('/helps');
   });
 
@@ -24,19 +59,56 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
   });
 
   it('shows supervisors the dashboard, not the company’s administration (README "Profiles")', () => {
-    expect(keys(visibleMenuItems({ ...agent, isSupervisor: true }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps']);
+    expect(keys(visibleMenuItems({ ...agent, isSupervisor: true }))).toEqual([
+      'dashboard',
+      'tickets',
+      'quickMessages',
+      'todolist',
+      'contacts',
+      'tags',
+      'helps',
+    ]);
   });
 
   it('shows the external messages API to admins whose plan has useExternalApi (spec 02 §6)', () => {
     const plan = { useExternalApi: true };
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'connections', 'files', 'queues', 'users', 'messagesAPI', 'settings']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual([
+      'dashboard',
+      'tickets',
+      'quickMessages',
+      'todolist',
+      'contacts',
+      'tags',
+      'helps',
+      'connections',
+      'files',
+      'queues',
+      'users',
+      'messagesAPI',
+      'settings',
+    ]);
     expect(keys(visibleMenuItems({ ...agent, plan }))).not.toContain('messagesAPI');
     expect(keys(visibleMenuItems(admin))).not.toContain('messagesAPI');
   });
 
   it('shows the prompts to admins whose plan has useOpenAi and the queue integrations with useIntegrations (spec 02 §6)', () => {
     const plan = { useOpenAi: true, useIntegrations: true };
-    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual(['dashboard', 'tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps', 'prompts', 'queueIntegration', 'connections', 'files', 'queues', 'users', 'settings']);
+    expect(keys(visibleMenuItems({ ...admin, plan }))).toEqual([
+      'dashboard',
+      'tickets',
+      'quickMessages',
+      'todolist',
+      'contacts',
+      'tags',
+      'helps',
+      'prompts',
+      'queueIntegration',
+      'connections',
+      'files',
+      'queues',
+      'users',
+      'settings',
+    ]);
     expect(keys(visibleMenuItems({ ...admin, plan: { useOpenAi: true } }))).not.toContain('queueIntegration');
     expect(keys(visibleMenuItems({ ...admin, plan: { useIntegrations: true } }))).not.toContain('prompts');
     expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'todolist', 'contacts', 'tags', 'helps']);
@@ -48,7 +120,15 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
     expect(keys(visibleMenuItems(agent))).not.toContain('kanban');
     expect(keys(visibleMenuItems(admin))).not.toContain('kanban');
     const plan = { useKanban: true };
-    expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual(['tickets', 'quickMessages', 'kanban', 'todolist', 'contacts', 'tags', 'helps']);
+    expect(keys(visibleMenuItems({ ...agent, plan }))).toEqual([
+      'tickets',
+      'quickMessages',
+      'kanban',
+      'todolist',
+      'contacts',
+      'tags',
+      'helps',
+    ]);
     expect(keys(visibleMenuItems({ ...admin, plan }))).toContain('kanban');
     expect(visibleMenuItems({ ...agent, plan }).find((i) => i.key === 'kanban')?.to).toBe('/kanban');
   });
@@ -63,7 +143,11 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
 
   it('gates items by plan flags and the super flag', () => {
     expect(keys(visibleMenuItems(admin, all))).not.toEqual(expect.arrayContaining(['kanban']));
-    const full = { isAdmin: true, isSuper: true, plan: { useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true } };
+    const full = {
+      isAdmin: true,
+      isSuper: true,
+      plan: { useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true },
+    };
     expect(keys(visibleMenuItems(full, all))).toEqual(MENU_ITEMS.map((i) => i.key));
     expect(keys(visibleMenuItems(admin, all))).not.toContain('announcements');
   });

@@ -36,14 +36,25 @@ beforeEach(() => {
     const url = new URL((input as Request).url);
     requests.push(`${url.pathname}?${url.searchParams.get('status') ?? ''}`);
     let body: unknown = [];
-    if (url.pathname === '/tickets') body = { tickets: serverTickets[url.searchParams.get('status') ?? ''] ?? [], hasMore: false, nextCursor: null };
-    if (url.pathname.startsWith('/messages/')) body = { messages: [aMessage({ id: 1, ticketId: 3 }), aMessage({ id: 2, ticketId: 3 })], hasMore: false, nextCursor: null };
+    if (url.pathname === '/tickets')
+      body = { tickets: serverTickets[url.searchParams.get('status') ?? ''] ?? [], hasMore: false, nextCursor: null };
+    if (url.pathname.startsWith('/messages/'))
+      body = { messages: [aMessage({ id: 1, ticketId: 3 }), aMessage({ id: 2, ticketId: 3 })], hasMore: false, nextCursor: null };
     if (url.pathname === '/schedules') {
       // pages of 2, to check that a calendar range is fetched to its end
       const page = Number(url.searchParams.get('pageNumber') ?? 1);
-      body = { schedules: serverSchedules.slice((page - 1) * 2, page * 2), hasMore: serverSchedules.length > page * 2, count: serverSchedules.length };
+      body = {
+        schedules: serverSchedules.slice((page - 1) * 2, page * 2),
+        hasMore: serverSchedules.length > page * 2,
+        count: serverSchedules.length,
+      };
     }
-    if (url.pathname.startsWith('/settings')) body = [{ key: 'userRating', value: 'disabled' }, { key: 'timezone', value: 'America/Sao_Paulo' }, { key: 'asaas', value: '' }];
+    if (url.pathname.startsWith('/settings'))
+      body = [
+        { key: 'userRating', value: 'disabled' },
+        { key: 'timezone', value: 'America/Sao_Paulo' },
+        { key: 'asaas', value: '' },
+      ];
     if (url.pathname === '/whatsapp') body = [{ id: 1, name: 'Sandbox', status: 'CONNECTED', isDefault: true } as WhatsappDto];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
@@ -57,7 +68,9 @@ const openArgs: TicketListArgs = { status: 'open', showAll: false, queueIds: [10
 
 async function loadedStore(): Promise<AppStore> {
   const store = makeStore();
-  store.dispatch(sessionStarted({ token: 't', user: { id: 7, companyId: 1, profile: 'user', name: 'Ana', queueIds: [10] } as unknown as UserDto }));
+  store.dispatch(
+    sessionStarted({ token: 't', user: { id: 7, companyId: 1, profile: 'user', name: 'Ana', queueIds: [10] } as unknown as UserDto }),
+  );
   await store.dispatch(ticketsApi.endpoints.listTickets.initiate(pendingArgs));
   await store.dispatch(ticketsApi.endpoints.listTickets.initiate(openArgs));
   return store;
@@ -95,7 +108,11 @@ describe('socket events → cache', () => {
     syncTicketEvent({ action: 'update', ticket: aTicket({ id: 4, status: 'open', userId: 7 }) }, store.getState(), store.dispatch);
     expect(listIds(store, openArgs)).toEqual([4, 3]);
     const ticket = aTicket({ id: 3, status: 'open', userId: 7, lastMessage: 'nova', unreadMessages: 1 });
-    syncMessageEvent({ action: 'create', message: aMessage({ id: 3, ticketId: 3, fromMe: false }), ticket, contact: ticket.contact }, store.getState(), store.dispatch);
+    syncMessageEvent(
+      { action: 'create', message: aMessage({ id: 3, ticketId: 3, fromMe: false }), ticket, contact: ticket.contact },
+      store.getState(),
+      store.dispatch,
+    );
     expect(listIds(store, openArgs)).toEqual([3, 4]);
     const messages = orderedMessages(chatApi.endpoints.messages.select(3)(store.getState()).data as MessagePages);
     expect(messages.map((m) => m.id)).toEqual([1, 2, 3]);
@@ -105,7 +122,11 @@ describe('socket events → cache', () => {
     const store = await loadedStore();
     await store.dispatch(chatApi.endpoints.messages.initiate(3));
     const ticket = aTicket({ id: 3, status: 'open', userId: 7 });
-    syncMessageEvent({ action: 'update', message: aMessage({ id: 2, ticketId: 3, ack: 4 }), ticket, contact: ticket.contact }, store.getState(), store.dispatch);
+    syncMessageEvent(
+      { action: 'update', message: aMessage({ id: 2, ticketId: 3, ack: 4 }), ticket, contact: ticket.contact },
+      store.getState(),
+      store.dispatch,
+    );
     const messages = orderedMessages(chatApi.endpoints.messages.select(3)(store.getState()).data as MessagePages);
     expect(messages.map((m) => m.ack)).toEqual([0, 4]);
   });
@@ -122,8 +143,14 @@ describe('socket events → cache', () => {
   it('connection events update the connections list', async () => {
     const store = await loadedStore();
     await store.dispatch(connectionsApi.endpoints.listWhatsapps.initiate());
-    syncWhatsappEvent({ action: 'update', session: { id: 1, name: 'Sandbox', status: 'qrcode', qrcode: 'abc', isDefault: true } as WhatsappDto }, store.dispatch);
-    syncWhatsappEvent({ action: 'update', whatsapp: { id: 2, name: 'Novo', status: 'OPENING', isDefault: false } as WhatsappDto }, store.dispatch);
+    syncWhatsappEvent(
+      { action: 'update', session: { id: 1, name: 'Sandbox', status: 'qrcode', qrcode: 'abc', isDefault: true } as WhatsappDto },
+      store.dispatch,
+    );
+    syncWhatsappEvent(
+      { action: 'update', whatsapp: { id: 2, name: 'Novo', status: 'OPENING', isDefault: false } as WhatsappDto },
+      store.dispatch,
+    );
     let list = connectionsApi.endpoints.listWhatsapps.select()(store.getState()).data ?? [];
     expect(list.map((w) => [w.id, w.status])).toEqual([
       [1, 'qrcode'],
@@ -146,9 +173,24 @@ describe('socket events → cache', () => {
       [3, 'PENDENTE'],
     ]);
     const before = requests.length;
-    syncScheduleEvent({ action: 'update', schedule: aSchedule({ id: 2, sendAt: '2026-11-02T15:00:00.000Z', status: 'ENVIADA', sentAt: '2026-11-02T15:00:01.000Z' }) }, store.getState(), store.dispatch);
-    syncScheduleEvent({ action: 'update', schedule: aSchedule({ id: 4, sendAt: '2026-11-01T09:00:00.000Z' }) }, store.getState(), store.dispatch);
-    syncScheduleEvent({ action: 'update', schedule: aSchedule({ id: 3, sendAt: '2027-01-01T09:00:00.000Z' }) }, store.getState(), store.dispatch);
+    syncScheduleEvent(
+      {
+        action: 'update',
+        schedule: aSchedule({ id: 2, sendAt: '2026-11-02T15:00:00.000Z', status: 'ENVIADA', sentAt: '2026-11-02T15:00:01.000Z' }),
+      },
+      store.getState(),
+      store.dispatch,
+    );
+    syncScheduleEvent(
+      { action: 'update', schedule: aSchedule({ id: 4, sendAt: '2026-11-01T09:00:00.000Z' }) },
+      store.getState(),
+      store.dispatch,
+    );
+    syncScheduleEvent(
+      { action: 'update', schedule: aSchedule({ id: 3, sendAt: '2027-01-01T09:00:00.000Z' }) },
+      store.getState(),
+      store.dispatch,
+    );
     syncScheduleEvent({ action: 'delete', scheduleId: 1 }, store.getState(), store.dispatch);
     expect(ids()).toEqual([
       [4, 'PENDENTE'],
@@ -159,8 +201,20 @@ describe('socket events → cache', () => {
 
   it("a settings event changes the cached settings list and the signed-in user's company settings, without a request", async () => {
     const store = await loadedStore();
-    const company = { id: 1, name: 'Loja', settings: [{ key: 'timezone', value: 'America/Sao_Paulo' }, { key: 'asaas', value: '' }] } as unknown as CompanyDto;
-    store.dispatch(sessionStarted({ token: 't', user: { id: 7, companyId: 1, profile: 'admin', name: 'Ana', queueIds: [], company } as unknown as UserDto }));
+    const company = {
+      id: 1,
+      name: 'Loja',
+      settings: [
+        { key: 'timezone', value: 'America/Sao_Paulo' },
+        { key: 'asaas', value: '' },
+      ],
+    } as unknown as CompanyDto;
+    store.dispatch(
+      sessionStarted({
+        token: 't',
+        user: { id: 7, companyId: 1, profile: 'admin', name: 'Ana', queueIds: [], company } as unknown as UserDto,
+      }),
+    );
     await store.dispatch(authApi.endpoints.settings.initiate());
     const before = requests.length;
     syncSettingsEvent({ action: 'update', setting: { key: 'userRating', value: 'enabled' } }, store.getState(), store.dispatch);

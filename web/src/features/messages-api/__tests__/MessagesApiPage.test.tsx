@@ -14,7 +14,17 @@ beforeEach(() => {
   calls = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     calls.push({ url: String(input), init: init ?? {} });
-    const body = { id: 7, ticketId: 3, number: '5511987654321', body: 'oi', mediaType: 'chat', state: 'queued', ack: 0, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z' };
+    const body = {
+      id: 7,
+      ticketId: 3,
+      number: '5511987654321',
+      body: 'oi',
+      mediaType: 'chat',
+      state: 'queued',
+      ack: 0,
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    };
     return new Response(JSON.stringify(body), { status: 202, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
 });
@@ -35,7 +45,15 @@ function adminWith(plan: Partial<PlanDto>): UserDto {
     online: true,
     queues: [],
     queueIds: [],
-    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    company: {
+      id: 1,
+      name: 'Loja',
+      dueDate: '2027-01-01',
+      status: true,
+      planId: 1,
+      plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto,
+      settings: [],
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
@@ -76,7 +94,9 @@ describe('/messages-api (spec 02 §2, §5, §6)', () => {
 
   it('without the plan: the notice, then / after 1 s', async () => {
     const r = renderFor(adminWith({ useExternalApi: false }));
-    expect(r.getByTestId('page-not-allowed').textContent).toBe('Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.');
+    expect(r.getByTestId('page-not-allowed').textContent).toBe(
+      'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+    );
     expect(r.queryByTestId('messages-api-page')).toBeNull();
     await waitFor(() => expect(r.getByTestId('home')).toBeTruthy(), { timeout: 3000 });
   });

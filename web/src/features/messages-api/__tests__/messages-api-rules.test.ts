@@ -13,7 +13,13 @@ import {
   type ApiTestValues,
 } from '../messages-api-rules';
 
-const filled = (over: Partial<ApiTestValues> = {}): ApiTestValues => ({ ...emptyApiTest(), token: 'tok-1', number: '5511987654321', body: 'oi', ...over });
+const filled = (over: Partial<ApiTestValues> = {}): ApiTestValues => ({
+  ...emptyApiTest(),
+  token: 'tok-1',
+  number: '5511987654321',
+  body: 'oi',
+  ...over,
+});
 
 describe('the external API test form (spec 02 §5)', () => {
   it('needs the token, the number (digits only) and, for a text, the body', () => {
@@ -65,7 +71,12 @@ describe('the call', () => {
     expect(ok).toMatchObject({ status: 202, ok: true, retryAfter: null });
     expect(answerState(ok)).toBe('queued');
 
-    const busy = await sendApiTest('http://api.test', 'text', filled(), fake(429, { error: 'ERR_TOO_MANY_ATTEMPTS' }, { 'retry-after': '3' }));
+    const busy = await sendApiTest(
+      'http://api.test',
+      'text',
+      filled(),
+      fake(429, { error: 'ERR_TOO_MANY_ATTEMPTS' }, { 'retry-after': '3' }),
+    );
     expect(busy).toMatchObject({ status: 429, ok: false, retryAfter: 3 });
     expect(answerState(busy)).toBeNull();
   });

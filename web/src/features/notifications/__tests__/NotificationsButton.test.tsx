@@ -16,7 +16,8 @@ import { NotificationsButton } from '../NotificationsButton';
 
 const realFetch = globalThis.fetch;
 let requests: URL[] = [];
-const shown: Array<{ title: string; options: NotificationOptions; instance: { onclick: ((e: Event) => void) | null; close: () => void } }> = [];
+const shown: Array<{ title: string; options: NotificationOptions; instance: { onclick: ((e: Event) => void) | null; close: () => void } }> =
+  [];
 let permission: NotificationPermission = 'granted';
 const requestPermission = jest.fn(async () => permission);
 const chimes: number[] = [];
@@ -88,7 +89,10 @@ beforeEach(() => {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const url = new URL((input as Request).url);
     requests.push(url);
-    const body = url.pathname === '/tickets' ? { tickets: [aTicket({ id: 1, lastMessage: 'Bom dia' }), aTicket({ id: 2 })], hasMore: false, nextCursor: null } : {};
+    const body =
+      url.pathname === '/tickets'
+        ? { tickets: [aTicket({ id: 1, lastMessage: 'Bom dia' }), aTicket({ id: 2 })], hasMore: false, nextCursor: null }
+        : {};
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
 });
@@ -102,7 +106,9 @@ afterEach(() => {
 
 function renderBell(route = '/tickets') {
   const store = makeStore();
-  store.dispatch(sessionStarted({ token: 't', user: { id: 7, name: 'Ana', companyId: 1, profile: 'user', queueIds: [10] } as unknown as UserDto }));
+  store.dispatch(
+    sessionStarted({ token: 't', user: { id: 7, name: 'Ana', companyId: 1, profile: 'user', queueIds: [10] } as unknown as UserDto }),
+  );
   const socket = fakeSocket();
   // what the layout's cache sync does with the same events
   socket.client.on<TicketChannelPayload>(SocketChannels.ticket(1), (p) => syncTicketEvent(p, store.getState(), store.dispatch));
@@ -121,7 +127,12 @@ function renderBell(route = '/tickets') {
 
 const newMessage = (ticketId: number, overrides: Parameters<typeof aMessage>[0] = {}): AppMessageChannelPayload => {
   const ticket = aTicket({ id: ticketId, lastMessage: 'Preciso de ajuda' });
-  return { action: 'create', message: aMessage({ id: 100 + ticketId, ticketId, fromMe: false, body: 'Preciso de ajuda', ...overrides }), ticket, contact: ticket.contact };
+  return {
+    action: 'create',
+    message: aMessage({ id: 100 + ticketId, ticketId, fromMe: false, body: 'Preciso de ajuda', ...overrides }),
+    ticket,
+    contact: ticket.contact,
+  };
 };
 
 describe('top bar notifications (spec 01 §2 "Top bar")', () => {

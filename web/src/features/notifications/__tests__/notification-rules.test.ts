@@ -20,7 +20,9 @@ import {
 
 const t = i18n.t.bind(i18n) as (key: string) => string;
 
-function event(overrides: { message?: Parameters<typeof aMessage>[0]; ticket?: Parameters<typeof aTicket>[0]; action?: 'create' | 'update' } = {}): AppMessageChannelPayload {
+function event(
+  overrides: { message?: Parameters<typeof aMessage>[0]; ticket?: Parameters<typeof aTicket>[0]; action?: 'create' | 'update' } = {},
+): AppMessageChannelPayload {
   const ticket = aTicket({ id: 5, ...overrides.ticket });
   return {
     action: overrides.action ?? 'create',

@@ -136,14 +136,29 @@ describe('company rules: the form (spec 02 §5 "email required, plan required")'
       recurrence: 'MENSAL',
       campaignsEnabled: false,
     });
-    expect(companyPayload({ ...valid, phone: '5511', dueDate: '2026-05-01', password: 'secret' }, true)).toMatchObject({ phone: '5511', dueDate: '2026-05-01', password: 'secret' });
+    expect(companyPayload({ ...valid, phone: '5511', dueDate: '2026-05-01', password: 'secret' }, true)).toMatchObject({
+      phone: '5511',
+      dueDate: '2026-05-01',
+      password: 'secret',
+    });
   });
 
   it('reads a saved company (campaigns from its setting) and an edit sends only what changed', () => {
     const form = companyFormOf(saved);
-    expect(form).toMatchObject({ name: 'Loja', email: 'loja@x.com', phone: '', planId: 1, status: true, campaignsEnabled: false, dueDate: '2026-03-10', recurrence: 'MENSAL' });
+    expect(form).toMatchObject({
+      name: 'Loja',
+      email: 'loja@x.com',
+      phone: '',
+      planId: 1,
+      status: true,
+      campaignsEnabled: false,
+      dueDate: '2026-03-10',
+      recurrence: 'MENSAL',
+    });
     expect(changedCompanyFields(saved, companyPayload(form, false))).toEqual({});
-    expect(changedCompanyFields(saved, companyPayload({ ...form, planId: 2, status: false, campaignsEnabled: true, phone: '55' }, false))).toEqual({
+    expect(
+      changedCompanyFields(saved, companyPayload({ ...form, planId: 2, status: false, campaignsEnabled: true, phone: '55' }, false)),
+    ).toEqual({
       planId: 2,
       status: false,
       campaignsEnabled: true,

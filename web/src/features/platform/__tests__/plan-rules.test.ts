@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { PublicPlanDto } from '@wa/contracts';
-import { changedPlanFields, isPlanSaveRefusal, parsePrice, parseWholeNumber, planFormOf, planPayload, validatePlanForm } from '../plan-rules';
+import {
+  changedPlanFields,
+  isPlanSaveRefusal,
+  parsePrice,
+  parseWholeNumber,
+  planFormOf,
+  planPayload,
+  validatePlanForm,
+} from '../plan-rules';
 
 const saved: PublicPlanDto = {
   id: 1,
@@ -63,7 +71,10 @@ describe('plan rules (spec 02 "Plan", §9)', () => {
     const form = planFormOf(saved);
     expect(form.value).toBe('49.90');
     expect(changedPlanFields(saved, planPayload(form))).toEqual({});
-    expect(changedPlanFields(saved, planPayload({ ...form, users: '4', value: '49,9', useOpenAi: true }))).toEqual({ users: 4, useOpenAi: true });
+    expect(changedPlanFields(saved, planPayload({ ...form, users: '4', value: '49,9', useOpenAi: true }))).toEqual({
+      users: 4,
+      useOpenAi: true,
+    });
   });
 
   it('a taken name or refused fields are a refusal; no network is not', () => {

@@ -23,10 +23,13 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     calls.push({ method: req.method, path: url.pathname, search: url.search, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
-    if (url.pathname === '/prompt') body = req.method === 'GET' ? { prompts: [aPrompt(3, 'Atendente')], count: 1, hasMore: false } : { ...aPrompt(9, 'Novo'), ...sent };
-    else if (url.pathname.startsWith('/prompt/')) body = req.method === 'DELETE' ? { message: 'Prompt deleted' } : { ...aPrompt(3, 'Atendente'), ...sent };
+    if (url.pathname === '/prompt')
+      body = req.method === 'GET' ? { prompts: [aPrompt(3, 'Atendente')], count: 1, hasMore: false } : { ...aPrompt(9, 'Novo'), ...sent };
+    else if (url.pathname.startsWith('/prompt/'))
+      body = req.method === 'DELETE' ? { message: 'Prompt deleted' } : { ...aPrompt(3, 'Atendente'), ...sent };
     else if (url.pathname === '/queue') body = [aQueue(5, 'Vendas', 1), aQueue(6, 'Suporte', 2)];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
@@ -48,7 +51,15 @@ function aUser(plan: Partial<PlanDto>, profile: UserDto['profile'] = 'admin'): U
     online: true,
     queues: [],
     queueIds: [],
-    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    company: {
+      id: 1,
+      name: 'Loja',
+      dueDate: '2027-01-01',
+      status: true,
+      planId: 1,
+      plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto,
+      settings: [],
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
@@ -87,7 +98,9 @@ describe('/prompts (spec 02 §2 "Prompts", §5, §6)', () => {
     expect((within(dialog).getByTestId('prompt-voice') as HTMLSelectElement).value).toBe('texto');
 
     fireEvent.change(within(dialog).getByLabelText(/^Nome/), { target: { value: 'Vendedor virtual' } });
-    fireEvent.change(within(dialog).getByTestId('prompt-prompt'), { target: { value: 'Você é o vendedor virtual da loja e responde sobre preços e prazos de entrega.' } });
+    fireEvent.change(within(dialog).getByTestId('prompt-prompt'), {
+      target: { value: 'Você é o vendedor virtual da loja e responde sobre preços e prazos de entrega.' },
+    });
     fireEvent.change(within(dialog).getByLabelText(/Chave da API/), { target: { value: 'sk-test-1234' } });
     fireEvent.click(within(dialog).getByTestId('prompt-save'));
     await waitFor(() => expect(within(dialog).getByText('Informe o setor')).toBeTruthy());
@@ -125,7 +138,14 @@ describe('/prompts (spec 02 §2 "Prompts", §5, §6)', () => {
       method === 'POST' && path === '/prompt'
         ? {
             status: 400,
-            body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'name', messages: ['Too Short!'] }, { field: 'prompt', messages: ['Too Short!'] }] },
+            body: {
+              error: 'ERR_VALIDATION',
+              message: 'x',
+              details: [
+                { field: 'name', messages: ['Too Short!'] },
+                { field: 'prompt', messages: ['Too Short!'] },
+              ],
+            },
           }
         : undefined;
     const r = renderFor(aUser({ useOpenAi: true }));
@@ -171,7 +191,9 @@ describe('/prompts (spec 02 §2 "Prompts", §5, §6)', () => {
 
   it('without the plan: the notice, then / after 1 s', async () => {
     const r = renderFor(aUser({ useOpenAi: false }));
-    expect(r.getByTestId('page-not-allowed').textContent).toBe('Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.');
+    expect(r.getByTestId('page-not-allowed').textContent).toBe(
+      'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+    );
     expect(r.queryByTestId('prompts-page')).toBeNull();
     await waitFor(() => expect(r.getByTestId('home')).toBeTruthy(), { timeout: 3000 });
     expect(calls.filter((c) => c.path === '/prompt')).toHaveLength(0);

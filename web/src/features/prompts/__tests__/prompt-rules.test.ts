@@ -1,8 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
-import { hasPromptErrors, isNeuralVoice, parseNumber, PROMPT_VOICES, promptFormOf, promptPayload, validatePromptForm } from '../prompt-rules';
+import {
+  hasPromptErrors,
+  isNeuralVoice,
+  parseNumber,
+  PROMPT_VOICES,
+  promptFormOf,
+  promptPayload,
+  validatePromptForm,
+} from '../prompt-rules';
 import { aPrompt } from '../../../test/a-prompt';
 
-const filled = (extra: Partial<ReturnType<typeof promptFormOf>> = {}) => ({ ...promptFormOf(null), name: 'Atendente', prompt: 'x'.repeat(60), queueId: 5 as number | '', ...extra });
+const filled = (extra: Partial<ReturnType<typeof promptFormOf>> = {}) => ({
+  ...promptFormOf(null),
+  name: 'Atendente',
+  prompt: 'x'.repeat(60),
+  queueId: 5 as number | '',
+  ...extra,
+});
 
 describe('prompt form (spec 02 §5, §9)', () => {
   it('a new prompt starts with the defaults: voice texto, 100 tokens, temperature 1, 10 messages, no queue', () => {
@@ -36,8 +50,16 @@ describe('prompt form (spec 02 §5, §9)', () => {
   });
 
   it('the numbers are checked against the bounds the server keeps', () => {
-    expect(validatePromptForm(filled({ maxTokens: '0', temperature: '2.5', maxMessages: '51' }))).toEqual({ maxTokens: 'integer', temperature: 'number', maxMessages: 'integer' });
-    expect(validatePromptForm(filled({ maxTokens: '1.5', temperature: 'quente', maxMessages: '' }))).toEqual({ maxTokens: 'integer', temperature: 'number', maxMessages: 'integer' });
+    expect(validatePromptForm(filled({ maxTokens: '0', temperature: '2.5', maxMessages: '51' }))).toEqual({
+      maxTokens: 'integer',
+      temperature: 'number',
+      maxMessages: 'integer',
+    });
+    expect(validatePromptForm(filled({ maxTokens: '1.5', temperature: 'quente', maxMessages: '' }))).toEqual({
+      maxTokens: 'integer',
+      temperature: 'number',
+      maxMessages: 'integer',
+    });
     expect(validatePromptForm(filled({ maxTokens: '4096', temperature: '0', maxMessages: '1' }))).toEqual({});
     expect(validatePromptForm(filled({ temperature: '0,7' }))).toEqual({});
     expect(parseNumber(' 0,7 ')).toBe(0.7);
@@ -45,7 +67,14 @@ describe('prompt form (spec 02 §5, §9)', () => {
   });
 
   it('edits a saved prompt as the server has it, its key masked, and sends the key back as shown', () => {
-    const saved = aPrompt(3, 'Atendente', { voice: 'pt-BR-AntonioNeural', voiceKey: 'vk', voiceRegion: 'brazilsouth', maxTokens: 300, temperature: 0.4, maxMessages: 5 });
+    const saved = aPrompt(3, 'Atendente', {
+      voice: 'pt-BR-AntonioNeural',
+      voiceKey: 'vk',
+      voiceRegion: 'brazilsouth',
+      maxTokens: 300,
+      temperature: 0.4,
+      maxMessages: 5,
+    });
     const form = promptFormOf(saved);
     expect(form).toEqual({
       name: 'Atendente',

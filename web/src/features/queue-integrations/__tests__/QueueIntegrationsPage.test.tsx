@@ -24,12 +24,17 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     calls.push({ method: req.method, path: url.pathname, search: url.search, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     if (url.pathname === '/queueIntegration') {
       body =
         req.method === 'GET'
-          ? { queueIntegrations: [anIntegration(2, 'webhook', 'Meu hook'), anIntegration(4, 'dialogflow', 'Bot DF')], count: 2, hasMore: false }
+          ? {
+              queueIntegrations: [anIntegration(2, 'webhook', 'Meu hook'), anIntegration(4, 'dialogflow', 'Bot DF')],
+              count: 2,
+              hasMore: false,
+            }
           : { ...anIntegration(9, 'webhook', 'Novo'), ...sent };
     } else if (url.pathname === '/queueIntegration/testSession') {
       body = { ok: true, projectName: sent?.projectName, clientEmail: 'bot@projeto.iam.gserviceaccount.com', language: sent?.language };
@@ -56,7 +61,15 @@ function anAdmin(plan: Partial<PlanDto>): UserDto {
     online: true,
     queues: [],
     queueIds: [],
-    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    company: {
+      id: 1,
+      name: 'Loja',
+      dueDate: '2027-01-01',
+      status: true,
+      planId: 1,
+      plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto,
+      settings: [],
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
@@ -88,7 +101,10 @@ describe('/queue-integration (spec 02 §2 "Queue integrations", §5, §6)', () =
 
     fireEvent.change(r.getByLabelText('Pesquisar...'), { target: { value: 'ho' } });
     fireEvent.change(r.getByLabelText('Pesquisar...'), { target: { value: 'hook' } });
-    await waitFor(() => expect(calls.some((c) => c.path === '/queueIntegration' && c.search === '?searchParam=hook&pageNumber=1')).toBe(true), { timeout: 2000 });
+    await waitFor(
+      () => expect(calls.some((c) => c.path === '/queueIntegration' && c.search === '?searchParam=hook&pageNumber=1')).toBe(true),
+      { timeout: 2000 },
+    );
     expect(calls.some((c) => c.search.includes('searchParam=ho&'))).toBe(false);
   });
 
@@ -121,7 +137,14 @@ describe('/queue-integration (spec 02 §2 "Queue integrations", §5, §6)', () =
   it("a typebot needs its slug and has the defaults; the server's refusal shows on the field", async () => {
     answer = (method, path) =>
       method === 'POST' && path === '/queueIntegration'
-        ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'urlN8N', messages: ['Endereço não permitido: rede privada, local ou de link'] }] } }
+        ? {
+            status: 400,
+            body: {
+              error: 'ERR_VALIDATION',
+              message: 'x',
+              details: [{ field: 'urlN8N', messages: ['Endereço não permitido: rede privada, local ou de link'] }],
+            },
+          }
         : undefined;
     const r = renderFor(anAdmin({ useIntegrations: true }));
     fireEvent.click(await waitFor(() => r.getByTestId('integrations-add')));
@@ -138,7 +161,14 @@ describe('/queue-integration (spec 02 §2 "Queue integrations", §5, §6)', () =
     fireEvent.change(within(dialog).getByLabelText('Palavra para finalizar o atendimento'), { target: { value: '#sair' } });
     fireEvent.click(within(dialog).getByTestId('integration-save'));
     await waitFor(() => expect(within(dialog).getByText('Endereço não permitido: rede privada, local ou de link')).toBeTruthy());
-    expect(writes()[0]?.body).toMatchObject({ type: 'typebot', projectName: 'Typebot vendas', typebotSlug: 'vendas', typebotExpires: 1, typebotDelayMessage: 1000, typebotKeywordFinish: '#sair' });
+    expect(writes()[0]?.body).toMatchObject({
+      type: 'typebot',
+      projectName: 'Typebot vendas',
+      typebotSlug: 'vendas',
+      typebotExpires: 1,
+      typebotDelayMessage: 1000,
+      typebotKeywordFinish: '#sair',
+    });
   });
 
   it('dialogflow: masked credentials go back as shown; the session test needs them pasted again', async () => {
@@ -160,11 +190,18 @@ describe('/queue-integration (spec 02 §2 "Queue integrations", §5, §6)', () =
     fireEvent.click(within(dialog).getByTestId('integration-test-session'));
     await waitFor(() => expect(within(dialog).getByTestId('integration-test-result').getAttribute('data-state')).toBe('ok'));
     expect(within(dialog).getByTestId('integration-test-result').textContent).toBe('Sessão válida: bot@projeto.iam.gserviceaccount.com');
-    expect(calls.find((c) => c.path === '/queueIntegration/testSession')?.body).toEqual({ projectName: 'projeto-df', jsonContent: CREDENTIALS, language: 'es' });
+    expect(calls.find((c) => c.path === '/queueIntegration/testSession')?.body).toEqual({
+      projectName: 'projeto-df',
+      jsonContent: CREDENTIALS,
+      language: 'es',
+    });
 
     answer = (method, path) =>
       path === '/queueIntegration/testSession'
-        ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'jsonContent', messages: ['Credenciais inválidas'] }] } }
+        ? {
+            status: 400,
+            body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'jsonContent', messages: ['Credenciais inválidas'] }] },
+          }
         : undefined;
     fireEvent.change(within(dialog).getByTestId('integration-json-content'), { target: { value: '{}' } });
     fireEvent.click(within(dialog).getByTestId('integration-test-session'));
@@ -192,7 +229,9 @@ describe('/queue-integration (spec 02 §2 "Queue integrations", §5, §6)', () =
 
   it('without the plan: the notice, then / after 1 s', async () => {
     const r = renderFor(anAdmin({ useIntegrations: false }));
-    expect(r.getByTestId('page-not-allowed').textContent).toBe('Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.');
+    expect(r.getByTestId('page-not-allowed').textContent).toBe(
+      'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+    );
     await waitFor(() => expect(r.getByTestId('home')).toBeTruthy(), { timeout: 3000 });
     expect(calls.filter((c) => c.path.startsWith('/queueIntegration'))).toHaveLength(0);
   });

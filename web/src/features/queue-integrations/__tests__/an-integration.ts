@@ -1,7 +1,12 @@
 import type { QueueIntegrationDto } from '@wa/contracts';
 
 /** A queue integration as the server answers it, for the tests. */
-export function anIntegration(id: number, type: QueueIntegrationDto['type'], name: string, extra: Partial<QueueIntegrationDto> = {}): QueueIntegrationDto {
+export function anIntegration(
+  id: number,
+  type: QueueIntegrationDto['type'],
+  name: string,
+  extra: Partial<QueueIntegrationDto> = {},
+): QueueIntegrationDto {
   return {
     id,
     type,

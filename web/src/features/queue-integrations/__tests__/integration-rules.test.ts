@@ -12,13 +12,27 @@ import {
 } from '../integration-rules';
 import { anIntegration } from './an-integration';
 
-const form = (extra: Partial<IntegrationFormValues> = {}): IntegrationFormValues => ({ ...integrationFormOf(null), name: 'Fluxo', ...extra });
-const CREDENTIALS = JSON.stringify({ client_email: 'bot@projeto.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n' });
+const form = (extra: Partial<IntegrationFormValues> = {}): IntegrationFormValues => ({
+  ...integrationFormOf(null),
+  name: 'Fluxo',
+  ...extra,
+});
+const CREDENTIALS = JSON.stringify({
+  client_email: 'bot@projeto.iam.gserviceaccount.com',
+  private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n',
+});
 
 describe('queue integration form (spec 02 §5, §9)', () => {
   it('offers the four types; a new one starts as typebot with its defaults (expires 1 min, delay 1000 ms)', () => {
     expect(INTEGRATION_TYPES).toEqual(['dialogflow', 'n8n', 'webhook', 'typebot']);
-    expect(integrationFormOf(null)).toMatchObject({ type: 'typebot', name: '', typebotExpires: '1', typebotDelayMessage: '1000', language: 'pt-BR', urlN8N: '' });
+    expect(integrationFormOf(null)).toMatchObject({
+      type: 'typebot',
+      name: '',
+      typebotExpires: '1',
+      typebotDelayMessage: '1000',
+      language: 'pt-BR',
+      urlN8N: '',
+    });
   });
 
   it('each type has its fields', () => {
@@ -50,13 +64,21 @@ describe('queue integration form (spec 02 §5, §9)', () => {
     expect(validateIntegrationForm(form({ type: 'typebot' }))).toEqual({ urlN8N: 'required', typebotSlug: 'required' });
     const ok = form({ type: 'typebot', urlN8N: 'https://typebot.example.com', typebotSlug: 'vendas' });
     expect(validateIntegrationForm(ok)).toEqual({});
-    expect(validateIntegrationForm({ ...ok, typebotExpires: '', typebotDelayMessage: '1.5' })).toEqual({ typebotExpires: 'required', typebotDelayMessage: 'integer' });
-    expect(validateIntegrationForm({ ...ok, typebotExpires: '10081', typebotDelayMessage: '-1' })).toEqual({ typebotExpires: 'integer', typebotDelayMessage: 'integer' });
+    expect(validateIntegrationForm({ ...ok, typebotExpires: '', typebotDelayMessage: '1.5' })).toEqual({
+      typebotExpires: 'required',
+      typebotDelayMessage: 'integer',
+    });
+    expect(validateIntegrationForm({ ...ok, typebotExpires: '10081', typebotDelayMessage: '-1' })).toEqual({
+      typebotExpires: 'integer',
+      typebotDelayMessage: 'integer',
+    });
   });
 
   it('dialogflow needs its project, credentials and a language', () => {
     expect(validateIntegrationForm(form({ type: 'dialogflow' }))).toEqual({ projectName: 'required', jsonContent: 'required' });
-    expect(validateIntegrationForm(form({ type: 'dialogflow', projectName: 'p', jsonContent: CREDENTIALS_MASK, language: 'fr' }))).toEqual({ language: 'required' });
+    expect(validateIntegrationForm(form({ type: 'dialogflow', projectName: 'p', jsonContent: CREDENTIALS_MASK, language: 'fr' }))).toEqual({
+      language: 'required',
+    });
     expect(validateIntegrationForm(form({ type: 'dialogflow', projectName: 'p', jsonContent: CREDENTIALS, language: 'es' }))).toEqual({});
   });
 
@@ -69,7 +91,15 @@ describe('queue integration form (spec 02 §5, §9)', () => {
     });
     expect(
       integrationPayload(
-        form({ type: 'typebot', urlN8N: 'https://typebot.example.com', typebotSlug: ' vendas ', typebotExpires: '5', typebotDelayMessage: '1500', typebotKeywordFinish: '#sair', typebotUnknownMessage: 'Não entendi' }),
+        form({
+          type: 'typebot',
+          urlN8N: 'https://typebot.example.com',
+          typebotSlug: ' vendas ',
+          typebotExpires: '5',
+          typebotDelayMessage: '1500',
+          typebotKeywordFinish: '#sair',
+          typebotUnknownMessage: 'Não entendi',
+        }),
       ),
     ).toEqual({
       type: 'typebot',
@@ -89,7 +119,13 @@ describe('queue integration form (spec 02 §5, §9)', () => {
   it('dialogflow sends its project, credentials as shown (the mask keeps the stored ones) and language', () => {
     const saved = integrationFormOf(anIntegration(4, 'dialogflow', 'Bot DF'));
     expect(saved).toMatchObject({ type: 'dialogflow', projectName: 'projeto-df', jsonContent: CREDENTIALS_MASK, language: 'pt-BR' });
-    expect(integrationPayload(saved)).toEqual({ type: 'dialogflow', name: 'Bot DF', projectName: 'projeto-df', jsonContent: CREDENTIALS_MASK, language: 'pt-BR' });
+    expect(integrationPayload(saved)).toEqual({
+      type: 'dialogflow',
+      name: 'Bot DF',
+      projectName: 'projeto-df',
+      jsonContent: CREDENTIALS_MASK,
+      language: 'pt-BR',
+    });
   });
 
   it('edits a saved typebot as the server has it', () => {
@@ -105,6 +141,10 @@ describe('queue integration form (spec 02 §5, §9)', () => {
   it('the session test needs the credentials in clear', () => {
     expect(testSessionOf(form({ type: 'dialogflow', projectName: 'p', jsonContent: CREDENTIALS_MASK }))).toBe('masked');
     expect(testSessionOf(form({ type: 'dialogflow', projectName: '', jsonContent: CREDENTIALS }))).toBe('missing');
-    expect(testSessionOf(form({ type: 'dialogflow', projectName: ' p ', jsonContent: CREDENTIALS, language: 'en' }))).toEqual({ projectName: 'p', jsonContent: CREDENTIALS, language: 'en' });
+    expect(testSessionOf(form({ type: 'dialogflow', projectName: ' p ', jsonContent: CREDENTIALS, language: 'en' }))).toEqual({
+      projectName: 'p',
+      jsonContent: CREDENTIALS,
+      language: 'en',
+    });
   });
 });

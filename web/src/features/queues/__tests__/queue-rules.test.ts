@@ -28,7 +28,7 @@ const form = (extra: Partial<Parameters<typeof validateQueueForm>[0]> = {}) => (
   ...extra,
 });
 
-describe('queues list cache (company-<id>-queue events and this tab\'s saves)', () => {
+describe("queues list cache (company-<id>-queue events and this tab's saves)", () => {
   const list = [aQueue(1, 'Suporte', 1), aQueue(2, 'Vendas', 2), aQueue(3, 'Financeiro', null)];
 
   it('orders by orderQueue, queues without one last, then by name', () => {
@@ -165,7 +165,7 @@ describe('chatbot options', () => {
     expect(validateQueueOption({ option: '', title: ' ', message: '' }, [])).toEqual({ option: 'required', title: 'required' });
   });
 
-  it('an option is a number from 1 to 999: 0 and # are the bot\'s own keys', () => {
+  it("an option is a number from 1 to 999: 0 and # are the bot's own keys", () => {
     for (const bad of ['0', '#', '1000', '01', 'a', '-1', '1.5']) expect(validateQueueOption(option(bad), []).option).toBe('option');
     for (const good of ['1', '9', '42', '999']) expect(validateQueueOption(option(good), [])).toEqual({});
   });

@@ -19,7 +19,12 @@ beforeEach(() => {
     const text = req.method === 'GET' ? '' : await req.clone().text();
     calls.push({ method: req.method, path: url.pathname, search: url.search, body: text ? JSON.parse(text) : undefined });
     let body: unknown = {};
-    if (url.pathname === '/contacts') body = { contacts: (url.searchParams.get('searchParam') ?? '').toLowerCase().startsWith('ana') ? [ana] : [], hasMore: false, count: 1 };
+    if (url.pathname === '/contacts')
+      body = {
+        contacts: (url.searchParams.get('searchParam') ?? '').toLowerCase().startsWith('ana') ? [ana] : [],
+        hasMore: false,
+        count: 1,
+      };
     if (url.pathname.startsWith('/schedules')) {
       if (req.method !== 'GET') stored = { ...stored, ...(JSON.parse(text || '{}') as Partial<ScheduleDto>), id: stored.id };
       body = stored;
@@ -34,7 +39,7 @@ afterEach(() => {
 const writes = () => calls.filter((c) => c.method !== 'GET');
 
 describe('schedule dialog (spec 01 §2 "Schedule dialog", §5)', () => {
-  it('starts one hour ahead, and shows the rules\' texts instead of sending a bad form', async () => {
+  it("starts one hour ahead, and shows the rules' texts instead of sending a bad form", async () => {
     const r = renderWithProviders(<ScheduleDialog schedule={null} onClose={() => undefined} />);
     expect(r.getByTestId('schedule-dialog-title').textContent).toBe('Novo agendamento');
     expect((r.getByTestId('schedule-send-at') as HTMLInputElement).value).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
@@ -60,12 +65,21 @@ describe('schedule dialog (spec 01 §2 "Schedule dialog", §5)', () => {
     fireEvent.change(r.getByTestId('schedule-send-at'), { target: { value: '2026-11-24T15:00' } });
     fireEvent.click(r.getByTestId('schedule-save'));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(writes()).toEqual([{ method: 'POST', path: '/schedules', search: '', body: { body: 'Lembrete da sua consulta amanhã', contactId: 21, sendAt: new Date(2026, 10, 24, 15, 0).toISOString() } }]);
+    expect(writes()).toEqual([
+      {
+        method: 'POST',
+        path: '/schedules',
+        search: '',
+        body: { body: 'Lembrete da sua consulta amanhã', contactId: 21, sendAt: new Date(2026, 10, 24, 15, 0).toISOString() },
+      },
+    ]);
     expect(onSaved).toHaveBeenCalled();
   });
 
   it('opened for a contact, keeps that contact', async () => {
-    const r = renderWithProviders(<ScheduleDialog schedule={null} forContact={{ id: 21, name: 'Ana Souza', number: '5511988887777' }} onClose={() => undefined} />);
+    const r = renderWithProviders(
+      <ScheduleDialog schedule={null} forContact={{ id: 21, name: 'Ana Souza', number: '5511988887777' }} onClose={() => undefined} />,
+    );
     const input = r.getByTestId('schedule-contact') as HTMLInputElement;
     expect(input.value).toBe('Ana Souza (5511988887777)');
     expect(input.disabled).toBe(true);

@@ -25,7 +25,13 @@ beforeEach(() => {
   deleted = [];
   server = [
     aSchedule({ id: 1, sendAt: thisMonth(10, 9), contact: { id: 101, name: 'Ana Souza', number: '5511988887777' } }),
-    aSchedule({ id: 2, sendAt: thisMonth(12, 15), status: 'ERRO', reason: 'Sem conexão', contact: { id: 102, name: 'Bruno Lima', number: '5511977776666' } }),
+    aSchedule({
+      id: 2,
+      sendAt: thisMonth(12, 15),
+      status: 'ERRO',
+      reason: 'Sem conexão',
+      contact: { id: 102, name: 'Bruno Lima', number: '5511977776666' },
+    }),
   ];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const req = input as Request;
@@ -54,7 +60,8 @@ describe('schedules calendar (spec 02 §2 "Schedules calendar")', () => {
     expect(r.getByTestId('schedules-title').textContent).toBe('Agendamentos (2)');
     expect(r.getAllByTestId('schedule-event-name').map((e) => e.textContent)).toEqual(['Ana Souza', 'Bruno Lima']);
     expect(r.getAllByTestId('schedule-event').map((e) => e.getAttribute('data-status'))).toEqual(['PENDENTE', 'ERRO']);
-    for (const label of ['Hoje', 'Anterior', 'Próximo', 'Mês', 'Semana', 'Dia', 'Agenda']) expect(r.getByRole('button', { name: label })).toBeTruthy();
+    for (const label of ['Hoje', 'Anterior', 'Próximo', 'Mês', 'Semana', 'Dia', 'Agenda'])
+      expect(r.getByRole('button', { name: label })).toBeTruthy();
     // the month's whole weeks were asked for
     const first = new Date(new Date().getFullYear(), new Date().getMonth(), 1);
     expect(new Date(lists[0].get('from') ?? '').getTime()).toBeLessThanOrEqual(first.getTime());

@@ -1,6 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { i18n } from '../../../app/i18n';
-import { defaultSendAt, eventTone, hasScheduleErrors, isAcceptedPicture, isReadOnly, scheduleTitle, sendAtInput, sendAtToIso, statusKey, toDateTimeLocal, validateSchedule } from '../schedule-rules';
+import {
+  defaultSendAt,
+  eventTone,
+  hasScheduleErrors,
+  isAcceptedPicture,
+  isReadOnly,
+  scheduleTitle,
+  sendAtInput,
+  sendAtToIso,
+  statusKey,
+  toDateTimeLocal,
+  validateSchedule,
+} from '../schedule-rules';
 import { canSchedule } from '../../../app/plan-flags';
 import { languageTag } from '../../../app/i18n';
 import { serverFieldErrors } from '../../../components/form-rules';
@@ -22,7 +34,7 @@ describe('schedule form rules (spec 01 §5 "Schedule")', () => {
     expect(hasScheduleErrors(validateSchedule({ body: '', contactId: null, sendAt: '' }))).toBe(true);
   });
 
-  it('shows the spec\'s Portuguese texts', () => {
+  it("shows the spec's Portuguese texts", () => {
     expect(t(`schedules.validation.${validateSchedule({ ...ok, body: 'abc' }).body}`)).toBe('Mensagem muito curta');
     expect(t(`schedules.validation.${validateSchedule({ ...ok, contactId: null }).contactId}`)).toBe('Obrigatório');
     expect(t('schedules.toasts.saved')).toBe('Agendamento salvo com sucesso!');
@@ -34,7 +46,7 @@ describe('schedule form rules (spec 01 §5 "Schedule")', () => {
     expect(toDateTimeLocal(new Date(2026, 0, 2, 3, 4))).toBe('2026-01-02T03:04');
   });
 
-  it('reads the field on this browser\'s clock and sends an ISO time; a saved time comes back the same', () => {
+  it("reads the field on this browser's clock and sends an ISO time; a saved time comes back the same", () => {
     expect(sendAtToIso('2026-11-24T15:00')).toBe(new Date(2026, 10, 24, 15, 0).toISOString());
     expect(sendAtToIso('2026-11-24T15:00:30')).toBe(new Date(2026, 10, 24, 15, 0, 30).toISOString());
     expect(sendAtToIso('2026-02-31T10:00')).toBeNull();
@@ -73,7 +85,16 @@ describe('schedule picture and errors', () => {
   });
 
   it('reads the fields the server refused', () => {
-    const err = { status: 400, data: { error: 'ERR_VALIDATION', details: [{ field: 'sendAt', messages: ['Data inválida'] }, { field: 'body', messages: ['Mensagem muito curta', 'x'] }] } };
+    const err = {
+      status: 400,
+      data: {
+        error: 'ERR_VALIDATION',
+        details: [
+          { field: 'sendAt', messages: ['Data inválida'] },
+          { field: 'body', messages: ['Mensagem muito curta', 'x'] },
+        ],
+      },
+    };
     expect(serverFieldErrors(err)).toEqual({ sendAt: 'Data inválida', body: 'Mensagem muito curta' });
     expect(serverFieldErrors({ status: 409, data: { error: 'ERR_SCHEDULE_ALREADY_SENT' } })).toEqual({});
     expect(serverFieldErrors(undefined)).toEqual({});

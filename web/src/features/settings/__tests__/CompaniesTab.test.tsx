@@ -10,7 +10,8 @@ import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
 import SettingsPage from '../SettingsPage';
 
-const SAVE_FAILED = 'Não foi possível realizar a operação. Verifique se já existe uma empresa com o mesmo nome ou se os campos foram preenchidos corretamente.';
+const SAVE_FAILED =
+  'Não foi possível realizar a operação. Verifique se já existe uma empresa com o mesmo nome ou se os campos foram preenchidos corretamente.';
 const DONE = 'Operação realizada com sucesso!';
 
 const realFetch = globalThis.fetch;
@@ -20,7 +21,8 @@ let answer: (method: string, path: string) => { status: number; body: unknown } 
 const settings: SettingDto[] = [{ key: 'userRating', value: 'disabled' }];
 
 /** A day `n` days from today on São Paulo's calendar (the companies' default), YYYY-MM-DD. */
-const dayFromToday = (n: number) => format(addDays(new Date(), n, { in: tz('America/Sao_Paulo') }), 'yyyy-MM-dd', { in: tz('America/Sao_Paulo') });
+const dayFromToday = (n: number) =>
+  format(addDays(new Date(), n, { in: tz('America/Sao_Paulo') }), 'yyyy-MM-dd', { in: tz('America/Sao_Paulo') });
 
 const aPlan = (id: number, name: string): PublicPlanDto => ({
   id,
@@ -78,7 +80,13 @@ beforeEach(() => {
   answer = () => undefined;
   companies = [
     aCompany(1, 'Provedor'),
-    aCompany(2, 'Atrasada', { dueDate: dayFromToday(-4), status: false, plan: plans[1], planId: 2, settings: [{ key: 'campaignsEnabled', value: 'false' }] }),
+    aCompany(2, 'Atrasada', {
+      dueDate: dayFromToday(-4),
+      status: false,
+      plan: plans[1],
+      planId: 2,
+      settings: [{ key: 'campaignsEnabled', value: 'false' }],
+    }),
   ];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const req = input as Request;
@@ -87,7 +95,8 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     calls.push({ method: req.method, path: url.pathname, query: url.search, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     const id = Number(url.pathname.split('/')[2]);
     if (url.pathname.startsWith('/settings')) body = settings;
@@ -98,7 +107,11 @@ beforeEach(() => {
       body = { companies: found, count: found.length, hasMore: false };
     } else if (url.pathname === '/companies' && req.method === 'POST') {
       const { password: _password, campaignsEnabled, ...rest } = sent ?? {};
-      const created = { ...aCompany(9, ''), ...rest, settings: [{ key: 'campaignsEnabled', value: String(campaignsEnabled) }] } as CompanyDto;
+      const created = {
+        ...aCompany(9, ''),
+        ...rest,
+        settings: [{ key: 'campaignsEnabled', value: String(campaignsEnabled) }],
+      } as CompanyDto;
       companies = [...companies, created];
       body = created;
     } else if (url.pathname.startsWith('/companies/') && req.method === 'PUT') {
@@ -156,7 +169,9 @@ describe('/settings, the Empresas tab (spec 02 "Companies", super users)', () =>
     const r = renderAs(aUser());
     const tab = await waitFor(() => r.getByTestId('settings-tab-companies'));
     expect(tab.textContent).toBe('Empresas');
-    const triggers = [...r.container.ownerDocument.querySelectorAll('[data-testid^="settings-tab-"]')].map((e) => e.getAttribute('data-testid'));
+    const triggers = [...r.container.ownerDocument.querySelectorAll('[data-testid^="settings-tab-"]')].map((e) =>
+      e.getAttribute('data-testid'),
+    );
     expect(triggers).toEqual(['settings-tab-options', 'settings-tab-companies', 'settings-tab-plans', 'settings-tab-helps']);
     fireEvent.click(tab);
 
@@ -270,7 +285,11 @@ describe('/settings, the Empresas tab (spec 02 "Companies", super users)', () =>
       method === 'POST' && path === '/companies'
         ? {
             status: 400,
-            body: { error: 'ERR_VALIDATION', message: 'A company with this name already exists', details: [{ field: 'name', messages: ['A company with this name already exists'] }] },
+            body: {
+              error: 'ERR_VALIDATION',
+              message: 'A company with this name already exists',
+              details: [{ field: 'name', messages: ['A company with this name already exists'] }],
+            },
           }
         : undefined;
     const r = await openCompanies();
@@ -345,12 +364,17 @@ describe('/settings, the Empresas tab (spec 02 "Companies", super users)', () =>
   });
 
   it('a refused delete (403: the company signed in to) keeps the row: the delete-failure text with the reason', async () => {
-    answer = (method) => (method === 'DELETE' ? { status: 403, body: { error: 'ERR_NO_PERMISSION', message: 'The company you are signed in to cannot be deleted.' } } : undefined);
+    answer = (method) =>
+      method === 'DELETE'
+        ? { status: 403, body: { error: 'ERR_NO_PERMISSION', message: 'The company you are signed in to cannot be deleted.' } }
+        : undefined;
     const r = await openCompanies();
     fireEvent.click(within(r.getByTestId('company-row-1')).getByTestId('company-delete'));
     fireEvent.click(within(await waitFor(() => r.getByTestId('confirm-dialog'))).getByTestId('confirm-ok'));
 
-    await r.findByText('Não foi possível realizar a operação. A empresa em que você está conectado e a empresa do provedor não podem ser excluídas.');
+    await r.findByText(
+      'Não foi possível realizar a operação. A empresa em que você está conectado e a empresa do provedor não podem ser excluídas.',
+    );
     expect(r.getByTestId('company-row-1')).toBeTruthy();
     expect(r.getByTestId('confirm-dialog')).toBeTruthy();
   });

@@ -8,7 +8,8 @@ import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
 import SettingsPage from '../SettingsPage';
 
-const SAVE_FAILED = 'Não foi possível realizar a operação. Verifique se já existe uma ajuda com o mesmo nome ou se os campos foram preenchidos corretamente.';
+const SAVE_FAILED =
+  'Não foi possível realizar a operação. Verifique se já existe uma ajuda com o mesmo nome ou se os campos foram preenchidos corretamente.';
 const DELETE_FAILED = 'Não foi possível realizar a operação.';
 const DONE = 'Operação realizada com sucesso!';
 const ID = 'dQw4w9WgXcQ';
@@ -56,7 +57,8 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     calls.push({ method: req.method, path: url.pathname, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     const id = Number(url.pathname.split('/')[2]);
     if (url.pathname.startsWith('/settings')) body = settings;
@@ -148,7 +150,11 @@ describe('/settings, the Ajuda tab (spec 02 "Helps", super users)', () => {
     fireEvent.click(within(dialog).getByTestId('help-save'));
 
     await waitFor(() => expect(writes()).toHaveLength(1));
-    expect(writes()[0]).toEqual({ method: 'POST', path: '/helps', body: { title: 'Respostas rápidas', description: 'Como criar atalhos.', video: ID } });
+    expect(writes()[0]).toEqual({
+      method: 'POST',
+      path: '/helps',
+      body: { title: 'Respostas rápidas', description: 'Como criar atalhos.', video: ID },
+    });
     await r.findByText(DONE);
     await waitFor(() => expect(r.queryByTestId('help-dialog')).toBeNull());
     const row = await waitFor(() => r.getByTestId('help-row-9'));
@@ -172,7 +178,11 @@ describe('/settings, the Ajuda tab (spec 02 "Helps", super users)', () => {
       method === 'POST' && path === '/helps'
         ? {
             status: 400,
-            body: { error: 'ERR_VALIDATION', message: 'A help with this title already exists', details: [{ field: 'title', messages: ['A help with this title already exists'] }] },
+            body: {
+              error: 'ERR_VALIDATION',
+              message: 'A help with this title already exists',
+              details: [{ field: 'title', messages: ['A help with this title already exists'] }],
+            },
           }
         : undefined;
     const r = await openHelps();

@@ -8,7 +8,8 @@ import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
 import SettingsPage from '../SettingsPage';
 
-const SAVE_FAILED = 'Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente.';
+const SAVE_FAILED =
+  'Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente.';
 const DONE = 'Operação realizada com sucesso!';
 
 const realFetch = globalThis.fetch;
@@ -64,7 +65,8 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     calls.push({ method: req.method, path: url.pathname, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     const id = Number(url.pathname.split('/')[2]);
     if (url.pathname.startsWith('/settings')) body = settings;
@@ -202,7 +204,15 @@ describe('/settings, the Planos tab (spec 02 "Plans", super users)', () => {
     fireEvent.click(within(dialog).getByTestId('plan-save'));
 
     await waitFor(() => expect(writes()).toHaveLength(1));
-    expect(writes()[0].body).toMatchObject({ name: 'Prata', users: 5, connections: 2, queues: 0, value: 99.9, useKanban: false, useCampaigns: true });
+    expect(writes()[0].body).toMatchObject({
+      name: 'Prata',
+      users: 5,
+      connections: 2,
+      queues: 0,
+      value: 99.9,
+      useKanban: false,
+      useCampaigns: true,
+    });
   });
 
   it('an edit shows the saved plan and sends PUT /plans/{id} with what changed', async () => {
@@ -228,7 +238,10 @@ describe('/settings, the Planos tab (spec 02 "Plans", super users)', () => {
   });
 
   it('a name already taken (409 ERR_PLAN_NAME_EXISTS) shows the save-failure text and keeps the dialog open', async () => {
-    answer = (method, path) => (method === 'POST' && path === '/plans' ? { status: 409, body: { error: 'ERR_PLAN_NAME_EXISTS', message: 'Plan name exists' } } : undefined);
+    answer = (method, path) =>
+      method === 'POST' && path === '/plans'
+        ? { status: 409, body: { error: 'ERR_PLAN_NAME_EXISTS', message: 'Plan name exists' } }
+        : undefined;
     const r = await openPlans();
     fireEvent.click(r.getByTestId('plans-add'));
     const dialog = await waitFor(() => r.getByTestId('plan-dialog'));
@@ -246,7 +259,10 @@ describe('/settings, the Planos tab (spec 02 "Plans", super users)', () => {
   it('a refused validation (400 ERR_VALIDATION) shows the save-failure text and the server message on its field', async () => {
     answer = (method, path) =>
       method === 'PUT' && path === '/plans/1'
-        ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'name: too long', details: [{ field: 'name', messages: ['Nome inválido'] }] } }
+        ? {
+            status: 400,
+            body: { error: 'ERR_VALIDATION', message: 'name: too long', details: [{ field: 'name', messages: ['Nome inválido'] }] },
+          }
         : undefined;
     const r = await openPlans();
     fireEvent.click(within(r.getByTestId('plan-row-1')).getByTestId('plan-edit'));

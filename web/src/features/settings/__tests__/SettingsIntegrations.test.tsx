@@ -27,7 +27,8 @@ let answer: (method: string, path: string) => { status: number; body: unknown } 
 /** when set, a PUT waits for it (to look at the page while it is on its way) */
 let gate: Promise<void> | null = null;
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
   calls = [];

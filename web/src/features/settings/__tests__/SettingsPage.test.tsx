@@ -39,7 +39,16 @@ beforeEach(() => {
     { key: 'timezone', value: 'America/Sao_Paulo' },
     { key: 'userRating', value: 'disabled' },
   ];
-  company = { id: 7, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: {} as CompanyDto['plan'], settings: [], schedules: [] };
+  company = {
+    id: 7,
+    name: 'Loja',
+    dueDate: '2027-01-01',
+    status: true,
+    planId: 1,
+    plan: {} as CompanyDto['plan'],
+    settings: [],
+    schedules: [],
+  };
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const req = input as Request;
     const url = new URL(req.url);
@@ -47,7 +56,8 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     calls.push({ method: req.method, path: url.pathname, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     if (url.pathname.startsWith('/settings')) {
       const key = decodeURIComponent(url.pathname.split('/')[2] ?? '');
@@ -140,7 +150,14 @@ describe('/settings (spec 02 §2 "Settings")', () => {
     company = { ...company, schedules: [{ weekday: 'Terça-feira', weekdayEn: 'tuesday', startTime: '10:00', endTime: '15:00' }] };
     answer = (method, path) =>
       method === 'PUT' && path === '/companies/7/schedules'
-        ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'schedules.2.endTime: Hora inválida', details: [{ field: 'schedules.2.endTime', messages: ['Hora inválida'] }] } }
+        ? {
+            status: 400,
+            body: {
+              error: 'ERR_VALIDATION',
+              message: 'schedules.2.endTime: Hora inválida',
+              details: [{ field: 'schedules.2.endTime', messages: ['Hora inválida'] }],
+            },
+          }
         : undefined;
     const r = renderAs(anAdmin());
     fireEvent.click(await waitFor(() => r.getByTestId('settings-tab-schedules')));

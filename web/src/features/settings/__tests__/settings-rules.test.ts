@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { integrationGroups, isMasked, isSecretSetting, scheduleTypeOf, selectableSettings, settingValue, withSetting } from '../settings-rules';
+import {
+  integrationGroups,
+  isMasked,
+  isSecretSetting,
+  scheduleTypeOf,
+  selectableSettings,
+  settingValue,
+  withSetting,
+} from '../settings-rules';
 
 const server = [
   { key: 'asaas', value: '' },
@@ -11,7 +19,7 @@ const server = [
 ];
 
 describe('settings (spec 02 §2 "Settings", §3, §9)', () => {
-  it('offers a selector for each known key the server returned, in the tab\'s order', () => {
+  it("offers a selector for each known key the server returned, in the tab's order", () => {
     const shown = selectableSettings(server);
     expect(shown.map((s) => s.key)).toEqual(['userRating', 'scheduleType', 'call', 'chatBotType']);
     expect(shown[1]).toEqual({ key: 'scheduleType', value: 'queue', values: ['disabled', 'queue', 'company'] });
@@ -22,7 +30,11 @@ describe('settings (spec 02 §2 "Settings", §3, §9)', () => {
   it("offers the platform's userCreation to super users only", () => {
     const withPlatform = [...server, { key: 'userCreation', value: 'disabled' }];
     expect(selectableSettings(withPlatform).map((s) => s.key)).not.toContain('userCreation');
-    expect(selectableSettings(withPlatform, { isSuper: true }).at(-1)).toEqual({ key: 'userCreation', value: 'disabled', values: ['enabled', 'disabled'] });
+    expect(selectableSettings(withPlatform, { isSuper: true }).at(-1)).toEqual({
+      key: 'userCreation',
+      value: 'disabled',
+      values: ['enabled', 'disabled'],
+    });
   });
 
   it('keeps a stored value it does not know among the choices', () => {
@@ -47,7 +59,12 @@ describe('settings (spec 02 §2 "Settings", §3, §9)', () => {
   });
 
   it('offers the integration fields the server returned, in their groups; a group without any goes', () => {
-    const groups = integrationGroups([...server, { key: 'ipixc', value: '10.0.0.1' }, { key: 'tokenixc', value: '••••6789' }, { key: 'clientidmkauth', value: 'abc' }]);
+    const groups = integrationGroups([
+      ...server,
+      { key: 'ipixc', value: '10.0.0.1' },
+      { key: 'tokenixc', value: '••••6789' },
+      { key: 'clientidmkauth', value: 'abc' },
+    ]);
     expect(groups).toEqual([
       {
         id: 'ixc',

@@ -18,7 +18,15 @@ const hours = (days: WorkingDay[]) => days.map((d) => `${d.weekdayEn} ${d.startT
 describe('working hours (spec 02 §2 schedules, §5, §9)', () => {
   it('the week is Sunday first, each day with its Portuguese name', () => {
     expect(WEEKDAYS.map((d) => d.weekdayEn)).toEqual(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']);
-    expect(WEEKDAYS.map((d) => d.weekday)).toEqual(['Domingo', 'Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado']);
+    expect(WEEKDAYS.map((d) => d.weekday)).toEqual([
+      'Domingo',
+      'Segunda-feira',
+      'Terça-feira',
+      'Quarta-feira',
+      'Quinta-feira',
+      'Sexta-feira',
+      'Sábado',
+    ]);
   });
 
   it('defaults: Monday to Friday 08:00–18:00, Saturday 08:00–12:00, Sunday closed', () => {
@@ -91,8 +99,16 @@ describe('working hours (spec 02 §2 schedules, §5, §9)', () => {
   });
 
   it("reads the server's field errors by day, and the list's own", () => {
-    const fieldErrors = { 'schedules.1.startTime': 'Hora inválida', 'schedules.1.endTime': 'Obrigatório', 'schedules.3.weekdayEn': 'Dia inválido', name: 'Too Short!' };
-    expect(workingHoursServerErrors(fieldErrors)).toEqual({ days: { 1: { startTime: 'Hora inválida', endTime: 'Obrigatório' } }, general: 'Dia inválido' });
+    const fieldErrors = {
+      'schedules.1.startTime': 'Hora inválida',
+      'schedules.1.endTime': 'Obrigatório',
+      'schedules.3.weekdayEn': 'Dia inválido',
+      name: 'Too Short!',
+    };
+    expect(workingHoursServerErrors(fieldErrors)).toEqual({
+      days: { 1: { startTime: 'Hora inválida', endTime: 'Obrigatório' } },
+      general: 'Dia inválido',
+    });
     expect(workingHoursServerErrors({ schedules: 'Dia repetido' })).toEqual({ days: {}, general: 'Dia repetido' });
     expect(hasWorkingHoursServerErrors(fieldErrors)).toBe(true);
     expect(hasWorkingHoursServerErrors({ name: 'Too Short!', 'schedules.1.startTime': '' })).toBe(false);

@@ -22,16 +22,21 @@ beforeEach(() => {
     const sent = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     calls.push({ method: req.method, path: url.pathname, search: url.search, body: sent });
     const custom = answer(req.method, url.pathname);
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
     let body: unknown = {};
     if (url.pathname === '/tags' && req.method === 'GET') {
       body = {
-        tags: [aTag(3, 'Cliente VIP', { color: '#F9A825', ticketsCount: 12, kanban: 1 }), aTag(4, 'Orçamento', { color: '#2E7D32', ticketsCount: 0 })],
+        tags: [
+          aTag(3, 'Cliente VIP', { color: '#F9A825', ticketsCount: 12, kanban: 1 }),
+          aTag(4, 'Orçamento', { color: '#2E7D32', ticketsCount: 0 }),
+        ],
         hasMore: false,
       };
     } else if (url.pathname === '/tags') body = { ...aTag(9, ''), ...sent };
     else if (url.pathname === '/tags/list') body = [aTag(3, 'Cliente VIP'), aTag(4, 'Orçamento')];
-    else if (url.pathname.startsWith('/tags/')) body = req.method === 'DELETE' ? { message: 'Tag deleted' } : { ...aTag(Number(url.pathname.split('/')[2]), 'x'), ...sent };
+    else if (url.pathname.startsWith('/tags/'))
+      body = req.method === 'DELETE' ? { message: 'Tag deleted' } : { ...aTag(Number(url.pathname.split('/')[2]), 'x'), ...sent };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
 });
@@ -170,7 +175,9 @@ describe('/tags (spec 02 "Tags", §5, §6)', () => {
 
   it("shows the server's check on the name and keeps the dialog", async () => {
     answer = (method, path) =>
-      method === 'POST' && path === '/tags' ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'name', messages: ['Tag já existe'] }] } } : undefined;
+      method === 'POST' && path === '/tags'
+        ? { status: 400, body: { error: 'ERR_VALIDATION', message: 'x', details: [{ field: 'name', messages: ['Tag já existe'] }] } }
+        : undefined;
     const r = renderFor(aUser('admin'));
     const dialog = await openAdd(r);
     fireEvent.change(within(dialog).getByTestId('tag-name'), { target: { value: 'Cliente VIP' } });
@@ -191,7 +198,13 @@ describe('/tags (spec 02 "Tags", §5, §6)', () => {
     fireEvent.click(within(confirm).getByTestId('confirm-ok'));
     await waitFor(() => expect(writes()).toHaveLength(1));
     expect(writes()[0]).toMatchObject({ method: 'DELETE', path: '/tags/4' });
-    await waitFor(() => expect(ticketsApi.endpoints.listTags.select()(r.store.getState()).data?.map((t) => t.id)).toEqual([3]));
+    await waitFor(() =>
+      expect(
+        ticketsApi.endpoints.listTags
+          .select()(r.store.getState())
+          .data?.map((t) => t.id),
+      ).toEqual([3]),
+    );
   });
 
   it('offers the delete to admins and supervisors, not to agents (the server refuses theirs)', async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_TAG_COLOR, mayMarkKanban, readableTextOn, removeTagFromList, tagFormOf, tagPayload, upsertTagInList, validateTagForm } from '../tag-rules';
+import {
+  DEFAULT_TAG_COLOR,
+  mayMarkKanban,
+  readableTextOn,
+  removeTagFromList,
+  tagFormOf,
+  tagPayload,
+  upsertTagInList,
+  validateTagForm,
+} from '../tag-rules';
 import { aTag } from './a-tag';
 
 describe('tag rules (spec 02 §5 "Tag", §6)', () => {

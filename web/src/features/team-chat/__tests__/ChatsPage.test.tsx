@@ -57,7 +57,8 @@ function renderChats(route = '/chats', user: UserDto = aChatUser({ useInternalCh
     </RealtimeContext.Provider>,
     { store, route },
   );
-  const item = (id: number) => r.getAllByTestId('chat-list-item').find((el) => el.getAttribute('data-chat-id') === String(id)) as HTMLElement;
+  const item = (id: number) =>
+    r.getAllByTestId('chat-list-item').find((el) => el.getAttribute('data-chat-id') === String(id)) as HTMLElement;
   const listed = () => r.queryAllByTestId('chat-list-item').map((el) => Number(el.getAttribute('data-chat-id')));
   const shown = () => r.queryAllByTestId('chat-message').map((el) => Number(el.getAttribute('data-message-id')));
   const where = () => r.getByTestId('where').textContent;
@@ -203,10 +204,18 @@ describe('/chats (spec 02 "Internal chat", §5, §6, §8, §9)', () => {
 
     // her own message (from another tab) is not read again
     const own = aChatMessage(900, 2, { senderId: ME, message: 'de outra aba' });
-    r.socket.fire(CHANNEL, { action: 'new-message', chat: { ...(server.find('2') as ChatDto), lastMessage: 'de outra aba' }, newMessage: own } satisfies ChatChannelPayload);
+    r.socket.fire(CHANNEL, {
+      action: 'new-message',
+      chat: { ...(server.find('2') as ChatDto), lastMessage: 'de outra aba' },
+      newMessage: own,
+    } satisfies ChatChannelPayload);
     await waitFor(() => expect(r.shown()).toContain(900));
     // the same event twice adds the message once
-    r.socket.fire(CHANNEL, { action: 'new-message', chat: { ...(server.find('2') as ChatDto), lastMessage: 'de outra aba' }, newMessage: own } satisfies ChatChannelPayload);
+    r.socket.fire(CHANNEL, {
+      action: 'new-message',
+      chat: { ...(server.find('2') as ChatDto), lastMessage: 'de outra aba' },
+      newMessage: own,
+    } satisfies ChatChannelPayload);
     await pause();
     expect(r.shown().filter((id) => id === 900)).toHaveLength(1);
 
@@ -230,7 +239,10 @@ describe('/chats (spec 02 "Internal chat", §5, §6, §8, §9)', () => {
     r.socket.fire(CHANNEL, { action: 'update', chat: added } satisfies ChatChannelPayload);
     await waitFor(() => expect(r.listed()).toEqual([5, 1, 2, 3]));
 
-    r.socket.fire(CHANNEL, { action: 'update', chat: { ...aChat(2, { ownerId: 8, members: [ME, 9] }), title: 'Vendas' } } satisfies ChatChannelPayload);
+    r.socket.fire(CHANNEL, {
+      action: 'update',
+      chat: { ...aChat(2, { ownerId: 8, members: [ME, 9] }), title: 'Vendas' },
+    } satisfies ChatChannelPayload);
     await waitFor(() => expect(within(r.item(2)).getByTestId('chat-list-title').textContent).toBe('Vendas'));
     expect(r.getByTestId('chat-pane-title').textContent).toBe('Vendas');
 
@@ -248,7 +260,11 @@ describe('/chats (spec 02 "Internal chat", §5, §6, §8, §9)', () => {
     const dialog = await r.findByTestId('chat-dialog');
     await waitFor(() => expect(within(dialog).getAllByTestId('chat-dialog-user')).toHaveLength(3));
     // the company's users but Ana, by name
-    expect(within(dialog).getAllByTestId('chat-dialog-user').map((el) => el.textContent)).toEqual(['Bruno', 'Carla', 'Davi']);
+    expect(
+      within(dialog)
+        .getAllByTestId('chat-dialog-user')
+        .map((el) => el.textContent),
+    ).toEqual(['Bruno', 'Carla', 'Davi']);
 
     fireEvent.click(within(dialog).getByTestId('chat-dialog-save'));
     await r.findByText('Por favor, preencha o título da conversa.');
@@ -261,7 +277,13 @@ describe('/chats (spec 02 "Internal chat", §5, §6, §8, §9)', () => {
     expect(server.writes()).toEqual([]);
 
     fireEvent.change(within(dialog).getByTestId('chat-dialog-user-search'), { target: { value: 'car' } });
-    await waitFor(() => expect(within(dialog).getAllByTestId('chat-dialog-user').map((el) => el.textContent)).toEqual(['Carla']));
+    await waitFor(() =>
+      expect(
+        within(dialog)
+          .getAllByTestId('chat-dialog-user')
+          .map((el) => el.textContent),
+      ).toEqual(['Carla']),
+    );
     fireEvent.click(within(within(dialog).getByTestId('chat-dialog-user')).getByRole('checkbox'));
     await waitFor(() => expect(within(dialog).getByTestId('chat-dialog-selected').textContent).toBe('(1)'));
     fireEvent.click(within(dialog).getByTestId('chat-dialog-save'));
@@ -283,7 +305,12 @@ describe('/chats (spec 02 "Internal chat", §5, §6, §8, §9)', () => {
     const dialog = await r.findByTestId('chat-dialog');
     expect((within(dialog).getByTestId('chat-dialog-title') as HTMLInputElement).value).toBe('Conversa 1');
     await waitFor(() => expect(within(dialog).getAllByTestId('chat-dialog-user')).toHaveLength(3));
-    const box = (name: string) => within(within(dialog).getAllByTestId('chat-dialog-user').find((el) => el.textContent === name) as HTMLElement).getByRole('checkbox') as HTMLInputElement;
+    const box = (name: string) =>
+      within(
+        within(dialog)
+          .getAllByTestId('chat-dialog-user')
+          .find((el) => el.textContent === name) as HTMLElement,
+      ).getByRole('checkbox') as HTMLInputElement;
     expect(box('Bruno').checked).toBe(true);
     expect(box('Carla').checked).toBe(false);
 
@@ -360,7 +387,9 @@ describe('/chats (spec 02 "Internal chat", §5, §6, §8, §9)', () => {
 
   it('without the plan flag useInternalChat: the notice, then / after 1 s, and nothing is loaded', async () => {
     const r = renderChats('/chats', aChatUser({ useInternalChat: false }));
-    expect(r.getByTestId('page-not-allowed').textContent).toBe('Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.');
+    expect(r.getByTestId('page-not-allowed').textContent).toBe(
+      'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+    );
     await waitFor(() => expect(r.getByTestId('home')).toBeTruthy(), { timeout: 3000 });
     expect(server.calls.filter((c) => c.path.startsWith('/chats'))).toHaveLength(0);
   });

@@ -50,7 +50,15 @@ export function aChatUser(plan: Partial<PlanDto>): UserDto {
     online: true,
     queues: [],
     queueIds: [],
-    company: { id: 1, name: 'Loja', dueDate: '2027-01-01', status: true, planId: 1, plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto, settings: [] },
+    company: {
+      id: 1,
+      name: 'Loja',
+      dueDate: '2027-01-01',
+      status: true,
+      planId: 1,
+      plan: { id: 1, name: 'P', users: 1, connections: 1, queues: 1, value: 0, ...plan } as PlanDto,
+      settings: [],
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };

@@ -37,13 +37,19 @@ export class FakeChatServer {
   }
 
   private save(chat: ChatDto): ChatDto {
-    this.chats = [chat, ...this.chats.filter((c) => c.id !== chat.id)].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id);
+    this.chats = [chat, ...this.chats.filter((c) => c.id !== chat.id)].sort(
+      (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id,
+    );
     return chat;
   }
 
   /** A message from someone else, as the server stores it (the chat's last message, the others' unread counts). */
   receive(chatId: number, senderId: number, text: string): { chat: ChatDto; message: ChatMessageDto } {
-    const message = aChatMessage(this.nextId++, chatId, { senderId, message: text, createdAt: new Date(Date.UTC(2026, 10, 22, 13, 0, this.nextId % 60)).toISOString() });
+    const message = aChatMessage(this.nextId++, chatId, {
+      senderId,
+      message: text,
+      createdAt: new Date(Date.UTC(2026, 10, 22, 13, 0, this.nextId % 60)).toISOString(),
+    });
     this.messages.set(chatId, [...(this.messages.get(chatId) ?? []), message]);
     const chat = this.chats.find((c) => c.id === chatId) ?? aChat(chatId);
     const fresh = {
@@ -61,7 +67,8 @@ export class FakeChatServer {
     const text = req.method === 'GET' ? '' : await req.clone().text();
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     this.calls.push({ method: req.method, path: url.pathname, search: url.searchParams, body });
-    const json = (answer: unknown, status = 200) => new Response(JSON.stringify(answer), { status, headers: { 'content-type': 'application/json' } });
+    const json = (answer: unknown, status = 200) =>
+      new Response(JSON.stringify(answer), { status, headers: { 'content-type': 'application/json' } });
     if (this.fail?.(req.method, url.pathname)) return json({ error: 'ERR_INTERNAL', message: 'boom' }, 500);
     const page = Number(url.searchParams.get('pageNumber') ?? '1');
 
@@ -86,14 +93,22 @@ export class FakeChatServer {
       return json({ records: all.slice(Math.max(0, end - 30), Math.max(0, end)), count: all.length, hasMore: end - 30 > 0 });
     }
     if (m[2] === 'messages') {
-      const message = aChatMessage(this.nextId++, chat.id, { senderId: ME, message: String(body?.message ?? '').trim(), createdAt: '2026-11-22T14:30:00.000Z' });
+      const message = aChatMessage(this.nextId++, chat.id, {
+        senderId: ME,
+        message: String(body?.message ?? '').trim(),
+        createdAt: '2026-11-22T14:30:00.000Z',
+      });
       this.messages.set(chat.id, [...(this.messages.get(chat.id) ?? []), message]);
       this.save({ ...chat, lastMessage: message.message, updatedAt: message.createdAt });
       return json(message);
     }
     if (req.method === 'PUT') {
       const users = body?.users as Array<{ id: number }> | undefined;
-      const next = { ...chat, title: typeof body?.title === 'string' ? body.title : chat.title, users: users ? [this.member(ME), ...users.map((u) => this.member(u.id))] : chat.users };
+      const next = {
+        ...chat,
+        title: typeof body?.title === 'string' ? body.title : chat.title,
+        users: users ? [this.member(ME), ...users.map((u) => this.member(u.id))] : chat.users,
+      };
       return json(this.save(next));
     }
     if (req.method === 'DELETE') {

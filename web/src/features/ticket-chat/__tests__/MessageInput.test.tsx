@@ -14,7 +14,10 @@ beforeEach(() => {
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const req = input as Request;
     posts.push({ url: req.url, body: await req.clone().json() });
-    return new Response(JSON.stringify(aMessage({ id: posts.length + 100 })), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(aMessage({ id: posts.length + 100 })), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as unknown as typeof fetch;
 });
 afterEach(() => {

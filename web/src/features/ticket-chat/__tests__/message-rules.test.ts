@@ -1,6 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { aMessage } from '../../../test/fixtures';
-import { addMessage, dayLabel, isSendable, orderedMessages, outgoingBody, replaceMessage, type MessagePages, quickReplyLabel, quickReplyMatches } from '../message-rules';
+import {
+  addMessage,
+  dayLabel,
+  isSendable,
+  orderedMessages,
+  outgoingBody,
+  replaceMessage,
+  type MessagePages,
+  quickReplyLabel,
+  quickReplyMatches,
+} from '../message-rules';
 
 function pages(...lists: number[][]): MessagePages {
   return {

@@ -9,7 +9,9 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 function card(overrides: Parameters<typeof aTicket>[0]) {
   const onOpen = jest.fn();
   const onAccept = jest.fn();
-  const r = renderWithProviders(<TicketCard ticket={aTicket(overrides)} now={NOW} selected={false} accepting={false} onOpen={onOpen} onAccept={onAccept} />);
+  const r = renderWithProviders(
+    <TicketCard ticket={aTicket(overrides)} now={NOW} selected={false} accepting={false} onOpen={onOpen} onAccept={onAccept} />,
+  );
   return { ...r, onOpen, onAccept };
 }
 

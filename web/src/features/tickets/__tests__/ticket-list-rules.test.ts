@@ -18,7 +18,11 @@ const open: TicketListArgs = { status: 'open', showAll: false, queueIds: [10, 11
 
 function pages(...lists: number[][]): TicketPages {
   return {
-    pages: lists.map((ids, i) => ({ tickets: ids.map((id) => aTicket({ id })), hasMore: i < lists.length - 1, nextCursor: i < lists.length - 1 ? `c${i}` : null })),
+    pages: lists.map((ids, i) => ({
+      tickets: ids.map((id) => aTicket({ id })),
+      hasMore: i < lists.length - 1,
+      nextCursor: i < lists.length - 1 ? `c${i}` : null,
+    })),
     pageParams: lists.map((_, i) => ({ cursor: i === 0 ? null : `c${i - 1}`, page: i + 1 })),
   };
 }

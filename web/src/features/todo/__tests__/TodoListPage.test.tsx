@@ -9,7 +9,9 @@ import { parseTasks } from '../todo-rules';
 
 function renderPage() {
   const store = makeStore();
-  store.dispatch(sessionStarted({ token: 't', user: { id: 7, name: 'Ana', companyId: 3, profile: 'user', queueIds: [] } as unknown as UserDto }));
+  store.dispatch(
+    sessionStarted({ token: 't', user: { id: 7, name: 'Ana', companyId: 3, profile: 'user', queueIds: [] } as unknown as UserDto }),
+  );
   return renderWithProviders(<TodoListPage />, { store, route: '/todolist' });
 }
 
@@ -50,8 +52,14 @@ describe('/todolist', () => {
   });
 
   it('shows what was stored before', () => {
-    localStorage.setItem('todolist:3:7', JSON.stringify([{ id: 'a', text: 'Antiga', createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-03T10:00:00.000Z' }]));
-    localStorage.setItem('todolist:3:8', JSON.stringify([{ id: 'b', text: 'De outro usuário', createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z' }]));
+    localStorage.setItem(
+      'todolist:3:7',
+      JSON.stringify([{ id: 'a', text: 'Antiga', createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-03T10:00:00.000Z' }]),
+    );
+    localStorage.setItem(
+      'todolist:3:8',
+      JSON.stringify([{ id: 'b', text: 'De outro usuário', createdAt: '2026-01-02T10:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z' }]),
+    );
     const r = renderPage();
     expect(r.getAllByTestId('todo-text').map((e) => e.textContent)).toEqual(['Antiga']);
     expect(r.getByTestId('todo-dates').textContent).toContain('Atualizada em');

@@ -1,5 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { addTask, deleteTask, editTask, formatTaskDate, newTaskId, parseTasks, serializeTasks, todoStorageKey, wasEdited } from '../todo-rules';
+import {
+  addTask,
+  deleteTask,
+  editTask,
+  formatTaskDate,
+  newTaskId,
+  parseTasks,
+  serializeTasks,
+  todoStorageKey,
+  wasEdited,
+} from '../todo-rules';
 
 const at = (h: number, m = 0) => new Date(2026, 10, 24, h, m);
 

@@ -42,10 +42,17 @@ beforeEach(() => {
     calls.push({ method: req.method, path: url.pathname, search: url.search, body: text ? JSON.parse(text) : undefined });
     const custom = answer(req.method, url.pathname);
     let body: unknown = {};
-    if (custom) return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
-    if (url.pathname === '/users') body = req.method === 'GET' ? { users: [admin, ana], count: 2, hasMore: false } : { ...aUser(9, 'Bia'), ...(JSON.parse(text) as object) };
+    if (custom)
+      return new Response(JSON.stringify(custom.body), { status: custom.status, headers: { 'content-type': 'application/json' } });
+    if (url.pathname === '/users')
+      body =
+        req.method === 'GET' ? { users: [admin, ana], count: 2, hasMore: false } : { ...aUser(9, 'Bia'), ...(JSON.parse(text) as object) };
     else if (url.pathname.startsWith('/users/')) body = { ...ana, ...(JSON.parse(text || '{}') as object) };
-    else if (url.pathname === '/queue') body = [{ id: 10, name: 'Vendas', color: '#f00' }, { id: 11, name: 'Suporte', color: '#00f' }];
+    else if (url.pathname === '/queue')
+      body = [
+        { id: 10, name: 'Vendas', color: '#f00' },
+        { id: 11, name: 'Suporte', color: '#00f' },
+      ];
     else if (url.pathname === '/whatsapp') body = [{ id: 4, name: 'Loja' }];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as unknown as typeof fetch;
@@ -79,11 +86,12 @@ describe('users page (spec 01 §2, spec 02 §2)', () => {
     expect(within(rows[1]).getByTestId('user-delete')).toBeTruthy();
   });
 
-  it('an admin\'s dialog has every field, and a new user is sent whole', async () => {
+  it("an admin's dialog has every field, and a new user is sent whole", async () => {
     const r = renderAs(admin);
     fireEvent.click(await waitFor(() => r.getByTestId('users-add')));
     const dialog = await waitFor(() => r.getByTestId('user-dialog'));
-    for (const id of ['user-name', 'user-email', 'user-password', 'user-profile', 'user-queues', 'user-allticket', 'user-whatsapp']) expect(within(dialog).getByTestId(id)).toBeTruthy();
+    for (const id of ['user-name', 'user-email', 'user-password', 'user-profile', 'user-queues', 'user-allticket', 'user-whatsapp'])
+      expect(within(dialog).getByTestId(id)).toBeTruthy();
     fireEvent.click(within(dialog).getByTestId('user-save'));
     await waitFor(() => expect(within(dialog).getAllByText('Required')).toHaveLength(3));
     fireEvent.change(within(dialog).getByTestId('user-name'), { target: { value: 'Bia' } });
@@ -112,7 +120,8 @@ describe('users page (spec 01 §2, spec 02 §2)', () => {
   });
 
   it('an edit keeps a blank password out; a taken email shows under the field', async () => {
-    answer = (method, path) => (method === 'PUT' && path === '/users/2' ? { status: 409, body: { error: 'ERR_EMAIL_ALREADY_EXISTS' } } : undefined);
+    answer = (method, path) =>
+      method === 'PUT' && path === '/users/2' ? { status: 409, body: { error: 'ERR_EMAIL_ALREADY_EXISTS' } } : undefined;
     const r = renderAs(admin);
     const rows = await waitFor(() => r.getAllByTestId('user-row'));
     fireEvent.click(within(rows[1]).getByTestId('user-edit'));
@@ -121,7 +130,11 @@ describe('users page (spec 01 §2, spec 02 §2)', () => {
     fireEvent.change(within(dialog).getByTestId('user-email'), { target: { value: 'admin@x.com' } });
     fireEvent.click(within(dialog).getByTestId('user-save'));
     await waitFor(() => expect(within(dialog).getByText('Já existe um usuário com este email.')).toBeTruthy());
-    expect(writes()[0]).toMatchObject({ method: 'PUT', path: '/users/2', body: { name: 'Ana', email: 'admin@x.com', profile: 'user', allTicket: 'desabled', whatsappId: 4, queueIds: [10] } });
+    expect(writes()[0]).toMatchObject({
+      method: 'PUT',
+      path: '/users/2',
+      body: { name: 'Ana', email: 'admin@x.com', profile: 'user', allTicket: 'desabled', whatsappId: 4, queueIds: [10] },
+    });
     expect(writes()[0].body).not.toHaveProperty('password');
   });
 
@@ -138,7 +151,8 @@ describe('users page (spec 01 §2, spec 02 §2)', () => {
     expect(within(rows[0]).queryByTestId('user-edit')).toBeNull();
     fireEvent.click(within(rows[1]).getByTestId('user-edit'));
     const dialog = await waitFor(() => r.getByTestId('user-dialog'));
-    for (const id of ['user-profile', 'user-queues', 'user-allticket', 'user-whatsapp']) expect(within(dialog).queryByTestId(id)).toBeNull();
+    for (const id of ['user-profile', 'user-queues', 'user-allticket', 'user-whatsapp'])
+      expect(within(dialog).queryByTestId(id)).toBeNull();
     expect((within(dialog).getByTestId('user-email') as HTMLInputElement).disabled).toBe(true);
     fireEvent.change(within(dialog).getByTestId('user-password'), { target: { value: 'newpass' } });
     fireEvent.click(within(dialog).getByTestId('user-save'));
@@ -146,7 +160,12 @@ describe('users page (spec 01 §2, spec 02 §2)', () => {
     fireEvent.change(within(dialog).getByTestId('user-old-password'), { target: { value: 'oldpass' } });
     fireEvent.click(within(dialog).getByTestId('user-save'));
     await waitFor(() => expect(writes()).toHaveLength(1));
-    expect(writes()[0]).toEqual({ method: 'PUT', path: '/users/2', search: '', body: { name: 'Ana', password: 'newpass', oldPassword: 'oldpass' } });
+    expect(writes()[0]).toEqual({
+      method: 'PUT',
+      path: '/users/2',
+      search: '',
+      body: { name: 'Ana', password: 'newpass', oldPassword: 'oldpass' },
+    });
     expect(calls.some((c) => c.path === '/whatsapp')).toBe(false);
   });
 
@@ -154,6 +173,8 @@ describe('users page (spec 01 §2, spec 02 §2)', () => {
     const r = renderAs(admin);
     await waitFor(() => expect(r.getAllByTestId('user-row')).toHaveLength(2));
     fireEvent.change(r.getByTestId('users-search'), { target: { value: 'an' } });
-    await waitFor(() => expect(calls.some((c) => c.path === '/users' && c.search === '?searchParam=an&pageNumber=1')).toBe(true), { timeout: 2000 });
+    await waitFor(() => expect(calls.some((c) => c.path === '/users' && c.search === '?searchParam=an&pageNumber=1')).toBe(true), {
+      timeout: 2000,
+    });
   });
 });

@@ -20,7 +20,17 @@ const admin = viewerOfUser({ id: 1, profile: 'admin', super: false });
 const agent = viewerOfUser({ id: 2, profile: 'user', super: false });
 const provider = viewerOfUser({ id: 3, profile: 'user', super: true });
 
-const ana = { id: 5, name: 'Ana', email: 'ana@x.com', profile: 'user', allTicket: 'enabled', whatsappId: 4, queues: [{ id: 10 }], queueIds: [10], super: false } as UserDto;
+const ana = {
+  id: 5,
+  name: 'Ana',
+  email: 'ana@x.com',
+  profile: 'user',
+  allTicket: 'enabled',
+  whatsappId: 4,
+  queues: [{ id: 10 }],
+  queueIds: [10],
+  super: false,
+} as UserDto;
 
 describe('user form validation (spec 01 §5)', () => {
   it('name: required, 2 to 50', () => {
@@ -48,7 +58,11 @@ describe('user form validation (spec 01 §5)', () => {
   });
 
   it('whole form: the problems of each field; the current password when asked', () => {
-    expect(validateUserForm(emptyUserForm(), true, { oldPassword: false })).toEqual({ name: 'required', email: 'required', password: 'required' });
+    expect(validateUserForm(emptyUserForm(), true, { oldPassword: false })).toEqual({
+      name: 'required',
+      email: 'required',
+      password: 'required',
+    });
     const filled = { ...emptyUserForm(), name: 'Ana', email: 'ana@x.com', password: 'secret1' };
     expect(validateUserForm(filled, true, { oldPassword: false })).toEqual({});
     expect(validateUserForm(filled, false, { oldPassword: true })).toEqual({ oldPassword: 'required' });
@@ -58,12 +72,26 @@ describe('user form validation (spec 01 §5)', () => {
 
 describe('what admins and agents see (spec 01 §6, spec 02 §5)', () => {
   it('admins (or super users) set profile, queues, ticket visibility and default connection; agents do not', () => {
-    expect(userFormFields(admin, ana, false)).toEqual({ profile: true, queues: true, allTicket: true, whatsapp: true, emailEditable: true, oldPassword: false });
+    expect(userFormFields(admin, ana, false)).toEqual({
+      profile: true,
+      queues: true,
+      allTicket: true,
+      whatsapp: true,
+      emailEditable: true,
+      oldPassword: false,
+    });
     expect(userFormFields(provider, null, false)).toMatchObject({ profile: true, queues: true, allTicket: true, whatsapp: true });
-    expect(userFormFields(agent, { id: 2 }, false)).toEqual({ profile: false, queues: false, allTicket: false, whatsapp: false, emailEditable: false, oldPassword: false });
+    expect(userFormFields(agent, { id: 2 }, false)).toEqual({
+      profile: false,
+      queues: false,
+      allTicket: false,
+      whatsapp: false,
+      emailEditable: false,
+      oldPassword: false,
+    });
   });
 
-  it('asks the current password when one changes one\'s own', () => {
+  it("asks the current password when one changes one's own", () => {
     expect(userFormFields(agent, { id: 2 }, true).oldPassword).toBe(true);
     expect(userFormFields(admin, { id: 1 }, true).oldPassword).toBe(true);
     expect(userFormFields(admin, ana, true).oldPassword).toBe(false);
@@ -89,7 +117,14 @@ describe('what admins and agents see (spec 01 §6, spec 02 §5)', () => {
 
 describe('the save', () => {
   it('a new user (admin): every field, no connection as null', () => {
-    const v = { ...emptyUserForm(), name: ' Bia ', email: ' bia@x.com ', password: 'secret1', profile: 'admin' as const, queueIds: [10, 11, 10] };
+    const v = {
+      ...emptyUserForm(),
+      name: ' Bia ',
+      email: ' bia@x.com ',
+      password: 'secret1',
+      profile: 'admin' as const,
+      queueIds: [10, 11, 10],
+    };
     expect(userPayload(v, true, userFormFields(admin, null, true))).toEqual({
       name: 'Bia',
       email: 'bia@x.com',
@@ -112,10 +147,14 @@ describe('the save', () => {
   it('an agent sends only their name and password (with the current one)', () => {
     const me = { ...ana, id: 2 };
     const v = { ...userFormOf(me), name: 'Ana Souza', password: 'newpass', oldPassword: 'oldpass' };
-    expect(userPayload(v, false, userFormFields(agent, me, true))).toEqual({ name: 'Ana Souza', password: 'newpass', oldPassword: 'oldpass' });
+    expect(userPayload(v, false, userFormFields(agent, me, true))).toEqual({
+      name: 'Ana Souza',
+      password: 'newpass',
+      oldPassword: 'oldpass',
+    });
   });
 
-  it('names a user\'s queues from the company\'s queues', () => {
+  it("names a user's queues from the company's queues", () => {
     expect(queueBadges([10, 99], [{ id: 10, name: 'Vendas', color: '#f00' }])).toEqual([
       { id: 10, name: 'Vendas', color: '#f00' },
       { id: 99, name: '#99', color: null },

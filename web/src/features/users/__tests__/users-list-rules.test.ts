@@ -27,11 +27,23 @@ const pages = (...ps: Array<{ users: UserDto[]; hasMore: boolean }>): UserPages 
 });
 const names = (d: UserPages) => d.pages.map((p) => p.users.map((u) => u.name));
 
-const event = (id: number, name: string, queueIds: number[] = []) => ({ id, name, email: `${name.toLowerCase()}@x.com`, profile: 'user' as const, queueIds, allTicket: 'enabled' as const, super: false, companyId: 1 });
+const event = (id: number, name: string, queueIds: number[] = []) => ({
+  id,
+  name,
+  email: `${name.toLowerCase()}@x.com`,
+  profile: 'user' as const,
+  queueIds,
+  allTicket: 'enabled' as const,
+  super: false,
+  companyId: 1,
+});
 
-describe('users list cache (company-<id>-user events and this tab\'s saves)', () => {
+describe("users list cache (company-<id>-user events and this tab's saves)", () => {
   it('an update replaces the user where listed, keeping what the event leaves out', () => {
-    const data = pages({ users: [aUser(1, 'Ana', { whatsappId: 4, online: true, queues: [{ id: 10 }], queueIds: [10] }), aUser(2, 'Bia')], hasMore: false });
+    const data = pages({
+      users: [aUser(1, 'Ana', { whatsappId: 4, online: true, queues: [{ id: 10 }], queueIds: [10] }), aUser(2, 'Bia')],
+      hasMore: false,
+    });
     const next = upsertUserPages(data, event(1, 'Ana Souza', [10, 11]), '');
     const ana = next.pages[0].users[0];
     expect(ana).toMatchObject({ name: 'Ana Souza', whatsappId: 4, online: true, queueIds: [10, 11], allTicket: 'enabled' });
@@ -40,10 +52,22 @@ describe('users list cache (company-<id>-user events and this tab\'s saves)', ()
   });
 
   it('a new user joins in name order, on the page where they belong', () => {
-    const data = pages({ users: [aUser(1, 'Ana'), aUser(2, 'Carla')], hasMore: true }, { users: [aUser(3, 'Eva'), aUser(4, 'Gil')], hasMore: false });
-    expect(names(upsertUserPages(data, event(9, 'Bia'), ''))).toEqual([['Ana', 'Bia', 'Carla'], ['Eva', 'Gil']]);
-    expect(names(upsertUserPages(data, event(9, 'Dani'), ''))).toEqual([['Ana', 'Carla'], ['Dani', 'Eva', 'Gil']]);
-    expect(names(upsertUserPages(data, event(9, 'Zeca'), ''))).toEqual([['Ana', 'Carla'], ['Eva', 'Gil', 'Zeca']]);
+    const data = pages(
+      { users: [aUser(1, 'Ana'), aUser(2, 'Carla')], hasMore: true },
+      { users: [aUser(3, 'Eva'), aUser(4, 'Gil')], hasMore: false },
+    );
+    expect(names(upsertUserPages(data, event(9, 'Bia'), ''))).toEqual([
+      ['Ana', 'Bia', 'Carla'],
+      ['Eva', 'Gil'],
+    ]);
+    expect(names(upsertUserPages(data, event(9, 'Dani'), ''))).toEqual([
+      ['Ana', 'Carla'],
+      ['Dani', 'Eva', 'Gil'],
+    ]);
+    expect(names(upsertUserPages(data, event(9, 'Zeca'), ''))).toEqual([
+      ['Ana', 'Carla'],
+      ['Eva', 'Gil', 'Zeca'],
+    ]);
     expect(upsertUserPages(data, event(9, 'Bia'), '').pages.every((p) => p.count === 6)).toBe(true);
   });
 

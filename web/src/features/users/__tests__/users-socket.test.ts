@@ -8,7 +8,19 @@ const realFetch = globalThis.fetch;
 let requests = 0;
 
 const aUser = (id: number, name: string): UserDto =>
-  ({ id, name, email: `${name.toLowerCase()}@x.com`, profile: 'user', companyId: 1, whatsappId: 4, allTicket: 'desabled', super: false, online: true, queues: [], queueIds: [] }) as unknown as UserDto;
+  ({
+    id,
+    name,
+    email: `${name.toLowerCase()}@x.com`,
+    profile: 'user',
+    companyId: 1,
+    whatsappId: 4,
+    allTicket: 'desabled',
+    super: false,
+    online: true,
+    queues: [],
+    queueIds: [],
+  }) as unknown as UserDto;
 
 beforeEach(() => {
   requests = 0;
@@ -17,7 +29,10 @@ beforeEach(() => {
     const search = new URL((input as Request).url).searchParams.get('searchParam') ?? '';
     const all = [aUser(1, 'Ana'), aUser(2, 'Carla')];
     const users = all.filter((u) => u.name.toLowerCase().includes(search));
-    return new Response(JSON.stringify({ users, count: users.length, hasMore: false }), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ users, count: users.length, hasMore: false }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as unknown as typeof fetch;
 });
 afterEach(() => {
@@ -31,8 +46,20 @@ async function loaded(): Promise<AppStore> {
   return store;
 }
 
-const listed = (store: AppStore, search: string) => usersApi.endpoints.listUsers.select(search)(store.getState()).data?.pages.flatMap((p) => p.users) ?? [];
-const ev = (id: number, name: string) => ({ id, name, email: `${name.toLowerCase()}@x.com`, profile: 'admin' as const, queueIds: [10], allTicket: 'enabled' as const, super: false, companyId: 1 });
+const listed = (store: AppStore, search: string) =>
+  usersApi.endpoints.listUsers
+    .select(search)(store.getState())
+    .data?.pages.flatMap((p) => p.users) ?? [];
+const ev = (id: number, name: string) => ({
+  id,
+  name,
+  email: `${name.toLowerCase()}@x.com`,
+  profile: 'admin' as const,
+  queueIds: [10],
+  allTicket: 'enabled' as const,
+  super: false,
+  companyId: 1,
+});
 
 describe('company-<id>-user → users lists', () => {
   it('create, update and delete change every cached list in place, without a request', async () => {
