@@ -1,4 +1,4 @@
-import { Button, Flex, Heading, HStack, IconButton, Input, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, HStack, IconButton, Input, Text } from '@chakra-ui/react';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete, MdEdit } from 'react-icons/md';
@@ -134,4 +134,35 @@ export function useScrollPaging<E extends HTMLElement = HTMLDivElement>(query: P
   // a first page shorter than the box has no scroll: load on until it fills
   useEffect(onScroll, [onScroll, count]);
   return { ref, onScroll };
+}
+
+/**
+ * A list page's table box, below its header: it takes the height left, scrolls, and loads the next page within
+ * 100 px of its end (`paging`: what useScrollPaging answers).
+ */
+export function ListTableBox({
+  paging,
+  testId,
+  children,
+}: {
+  paging: ReturnType<typeof useScrollPaging>;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      bg="bg"
+      borderRadius="md"
+      borderWidth="1px"
+      overflowX="auto"
+      ref={paging.ref}
+      flex="0 1 auto"
+      minH="0"
+      overflowY="auto"
+      onScroll={paging.onScroll}
+      data-testid={testId}
+    >
+      {children}
+    </Box>
+  );
 }

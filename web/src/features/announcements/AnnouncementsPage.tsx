@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAttachFile } from 'react-icons/md';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { notify } from '../../app/notify';
 import { PermissionGate } from '../../app/PermissionGate';
 import { selectUser } from '../../app/session';
@@ -82,18 +82,7 @@ function Announcements() {
         onAdd={() => setEditing(null)}
         testId="announcements"
       />
-      <Box
-        bg="bg"
-        borderRadius="md"
-        borderWidth="1px"
-        overflowX="auto"
-        ref={paging.ref}
-        flex="0 1 auto"
-        minH="0"
-        overflowY="auto"
-        onScroll={paging.onScroll}
-        data-testid="announcements-list"
-      >
+      <ListTableBox paging={paging} testId="announcements-list">
         <Table.Root size="sm" data-testid="announcements-table">
           <Table.Header>
             <Table.Row>
@@ -152,7 +141,7 @@ function Announcements() {
           </Table.Body>
         </Table.Root>
         <ListFooter query={{ ...list, error: t('announcements.loadFailed') }} count={announcements.length} />
-      </Box>
+      </ListTableBox>
       {editing !== undefined && (
         <AnnouncementDialog key={editing?.id ?? 'new'} announcement={editing} onClose={() => setEditing(undefined)} />
       )}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { MdDelete, MdEdit, MdEvent, MdFileDownload, MdFileUpload, MdSmartphone, MdWhatsapp } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
 import { apiUrl } from '../../app/config';
-import { ListPageHeader, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
 import { notify } from '../../app/notify';
 import { selectIsAdmin, selectUser } from '../../app/session';
@@ -192,18 +192,7 @@ export default function ContactsPage() {
           </Button>
         </Box>
       )}
-      <Box
-        bg="bg"
-        borderRadius="md"
-        borderWidth="1px"
-        overflowX="auto"
-        ref={paging.ref}
-        flex="0 1 auto"
-        minH="0"
-        overflowY="auto"
-        onScroll={paging.onScroll}
-        data-testid="contacts-list"
-      >
+      <ListTableBox paging={paging} testId="contacts-list">
         <Table.Root size="sm" data-testid="contacts-table">
           <Table.Header>
             <Table.Row>
@@ -278,7 +267,7 @@ export default function ContactsPage() {
           </Table.Body>
         </Table.Root>
         <ListFooter query={list} count={contacts.length} />
-      </Box>
+      </ListTableBox>
       {editing !== undefined && <ContactDialog contact={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={!!deleting}

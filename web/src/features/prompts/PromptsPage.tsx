@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { PlanGate } from '../../app/PermissionGate';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -53,18 +53,7 @@ function Prompts() {
         onAdd={() => setEditing(null)}
         testId="prompts"
       />
-      <Box
-        bg="bg"
-        borderRadius="md"
-        borderWidth="1px"
-        overflowX="auto"
-        ref={paging.ref}
-        flex="0 1 auto"
-        minH="0"
-        overflowY="auto"
-        onScroll={paging.onScroll}
-        data-testid="prompts-list"
-      >
+      <ListTableBox paging={paging} testId="prompts-list">
         <Table.Root size="sm" data-testid="prompts-table">
           <Table.Header>
             <Table.Row>
@@ -94,7 +83,7 @@ function Prompts() {
           </Table.Body>
         </Table.Root>
         <ListFooter query={list} count={prompts.length} />
-      </Box>
+      </ListTableBox>
       {editing !== undefined && <PromptDialog key={editing?.id ?? 'new'} prompt={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={!!deleting}

@@ -6,7 +6,7 @@ import type { IconType } from 'react-icons';
 import { MdAccountTree, MdForum, MdSmartToy, MdWebhook } from 'react-icons/md';
 import { Navigate } from 'react-router-dom';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { PlanGate } from '../../app/PermissionGate';
 import { selectIsAdmin } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -68,18 +68,7 @@ function QueueIntegrations() {
         onAdd={() => setEditing(null)}
         testId="integrations"
       />
-      <Box
-        bg="bg"
-        borderRadius="md"
-        borderWidth="1px"
-        overflowX="auto"
-        ref={paging.ref}
-        flex="0 1 auto"
-        minH="0"
-        overflowY="auto"
-        onScroll={paging.onScroll}
-        data-testid="integrations-list"
-      >
+      <ListTableBox paging={paging} testId="integrations-list">
         <Table.Root size="sm" data-testid="integrations-table">
           <Table.Header>
             <Table.Row>
@@ -124,7 +113,7 @@ function QueueIntegrations() {
           </Table.Body>
         </Table.Root>
         <ListFooter query={list} count={integrations.length} />
-      </Box>
+      </ListTableBox>
       {editing !== undefined && (
         <QueueIntegrationDialog key={editing?.id ?? 'new'} integration={editing} onClose={() => setEditing(undefined)} />
       )}

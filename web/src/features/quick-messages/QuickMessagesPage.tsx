@@ -3,7 +3,7 @@ import type { QuickMessageDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd } from 'react-icons/md';
-import { RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -41,18 +41,7 @@ export default function QuickMessagesPage() {
           {t('quickMessages.add')}
         </Button>
       </Flex>
-      <Box
-        bg="bg"
-        borderRadius="md"
-        borderWidth="1px"
-        overflowX="auto"
-        ref={paging.ref}
-        flex="0 1 auto"
-        minH="0"
-        overflowY="auto"
-        onScroll={paging.onScroll}
-        data-testid="quick-messages-list"
-      >
+      <ListTableBox paging={paging} testId="quick-messages-list">
         <Table.Root size="sm" data-testid="quick-messages-table">
           <Table.Header>
             <Table.Row>
@@ -74,7 +63,7 @@ export default function QuickMessagesPage() {
           </Table.Body>
         </Table.Root>
         <ListFooter query={list} count={records.length} />
-      </Box>
+      </ListTableBox>
       {editing !== undefined && <QuickMessageDialog record={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={!!deleting}

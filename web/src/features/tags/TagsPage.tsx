@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdViewKanban } from 'react-icons/md';
 import { ListFooter } from '../../components/ListFooter';
-import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
@@ -58,18 +58,7 @@ export default function TagsPage() {
         onAdd={() => setEditing(null)}
         testId="tags"
       />
-      <Box
-        bg="bg"
-        borderRadius="md"
-        borderWidth="1px"
-        overflowX="auto"
-        ref={paging.ref}
-        flex="0 1 auto"
-        minH="0"
-        overflowY="auto"
-        onScroll={paging.onScroll}
-        data-testid="tags-list"
-      >
+      <ListTableBox paging={paging} testId="tags-list">
         <Table.Root size="sm" data-testid="tags-table">
           <Table.Header>
             <Table.Row>
@@ -107,7 +96,7 @@ export default function TagsPage() {
           </Table.Body>
         </Table.Root>
         <ListFooter query={list} count={tags.length} />
-      </Box>
+      </ListTableBox>
       {editing !== undefined && <TagDialog key={editing?.id ?? 'new'} tag={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={!!deleting}

@@ -2,7 +2,7 @@ import { Badge, Box, HStack, Table, Text } from '@chakra-ui/react';
 import type { UserDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListPageHeader, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { ListFooter } from '../../components/ListFooter';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -38,18 +38,7 @@ export default function UsersPage() {
         onAdd={canAddUser(viewer) ? () => setEditing(null) : undefined}
         testId="users"
       />
-      <Box
-        bg="bg"
-        borderRadius="md"
-        borderWidth="1px"
-        overflowX="auto"
-        ref={paging.ref}
-        flex="0 1 auto"
-        minH="0"
-        overflowY="auto"
-        onScroll={paging.onScroll}
-        data-testid="users-list"
-      >
+      <ListTableBox paging={paging} testId="users-list">
         <Table.Root size="sm" data-testid="users-table">
           <Table.Header>
             <Table.Row>
@@ -104,7 +93,7 @@ export default function UsersPage() {
           </Table.Body>
         </Table.Root>
         <ListFooter query={list} count={users.length} />
-      </Box>
+      </ListTableBox>
       {editing !== undefined && <UserDialog user={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={!!deleting}
