@@ -11,3 +11,4 @@ export * from './whatsapp/whatsapp.requests.js';
 export * from './tickets/tickets.types.js';
 export * from './tickets/tickets.requests.js';
 export * from './request-dto.js';
+export * from './campaigns/campaigns.types.js';

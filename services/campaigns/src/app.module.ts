@@ -3,10 +3,14 @@ import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { CampaignsEnv } from './config/env.js';
 import { campaignsDatabase } from './database/data-source.js';
+import { PlatformModule, SERVICE } from './platform/platform.module.js';
 
-export const SERVICE = 'campaigns';
+export { SERVICE } from './platform/platform.module.js';
 
-/** Skeleton: boots, answers /health and /metrics, runs its first migration; features arrive with their issues. */
+/**
+ * Contact lists and their imports (contact-lists/), campaigns and their settings (campaigns/), and sending them
+ * (dispatch/: the start, the leased pacer per connection, acks, confirmations and opt-outs), on platform/.
+ */
 @Module({})
 export class AppModule {
   static register(env: CampaignsEnv): DynamicModule {
@@ -15,8 +19,8 @@ export class AppModule {
       imports: [
         ...serviceModules({ service: SERVICE, env, database: campaignsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+        PlatformModule.forRoot(env),
       ],
-      providers: [{ provide: CampaignsEnv, useValue: env }],
     };
   }
 }

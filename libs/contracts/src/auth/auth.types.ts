@@ -236,4 +236,6 @@ export interface CompanyApiAccess {
   /** YYYY-MM-DD, the last day the company may work, on its own calendar */
   dueDate?: string;
   planId?: number;
+  /** the company's IANA time zone (its `timezone` setting, or the platform's default): campaigns' daily caps and sending hours */
+  timeZone?: string;
 }

@@ -55,6 +55,13 @@ export const ErrorStatus = {
   ERR_PLAN_NAME_EXISTS: 409,
   ERR_PLAN_IN_USE: 409,
   ERR_PLAN_LIMIT_REACHED: 403,
+  ERR_NO_CONTACT_LIST_FOUND: 404,
+  ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
+  ERR_DUPLICATED_LIST_ITEM: 409,
+  ERR_NO_CAMPAIGN_FOUND: 404,
+  ERR_CAMPAIGN_NOT_EDITABLE: 409,
+  ERR_CAMPAIGN_NOT_RUNNING: 409,
+  ERR_CAMPAIGN_NOT_CANCELLED: 409,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -112,6 +119,13 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_PLAN_NAME_EXISTS: 'A plan with this name already exists.',
   ERR_PLAN_IN_USE: 'Companies are on this plan: move them to another plan first.',
   ERR_PLAN_LIMIT_REACHED: 'The plan of this company allows no more of these.',
+  ERR_NO_CONTACT_LIST_FOUND: 'Contact list not found.',
+  ERR_NO_CONTACT_LIST_ITEM_FOUND: 'Contact not found in this list.',
+  ERR_DUPLICATED_LIST_ITEM: 'This number is already in the list.',
+  ERR_NO_CAMPAIGN_FOUND: 'Campaign not found.',
+  ERR_CAMPAIGN_NOT_EDITABLE: 'This campaign can no longer be changed: it is running, finished, or scheduled less than an hour away.',
+  ERR_CAMPAIGN_NOT_RUNNING: 'Only a running campaign can be stopped.',
+  ERR_CAMPAIGN_NOT_CANCELLED: 'Only a stopped campaign can be restarted.',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

@@ -22,11 +22,11 @@ type StreamDef = (typeof Streams)[keyof typeof Streams];
  */
 export const StreamAccess: Record<string, { owns: readonly StreamDef[]; reads: readonly StreamDef[] }> = {
   auth: { owns: [Streams.AUTH], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.BILLING] },
-  tickets: { owns: [Streams.TICKETS, Streams.WA], reads: [Streams.AUTH, Streams.CONNECTIONS, Streams.BILLING] },
-  'whatsapp-sessions': { owns: [Streams.CONNECTIONS, Streams.WA], reads: [Streams.AUTH, Streams.TICKETS] },
-  'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH, Streams.BILLING] },
+  tickets: { owns: [Streams.TICKETS, Streams.WA], reads: [Streams.AUTH, Streams.CONNECTIONS, Streams.BILLING, Streams.CAMPAIGNS] },
+  'whatsapp-sessions': { owns: [Streams.CONNECTIONS, Streams.WA], reads: [Streams.AUTH, Streams.TICKETS, Streams.CAMPAIGNS] },
+  'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH, Streams.BILLING, Streams.CAMPAIGNS] },
   'messaging-gateway': { owns: [], reads: [] },
-  campaigns: { owns: [Streams.CAMPAIGNS], reads: [] },
+  campaigns: { owns: [Streams.CAMPAIGNS], reads: [Streams.WA, Streams.CONNECTIONS] },
   billing: { owns: [Streams.BILLING], reads: [] },
 };
 

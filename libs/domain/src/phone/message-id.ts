@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Random bytes drawn from the system at a time: one call of the generator for 512 ids instead of one per id. */
 const POOL_BYTES = 4096;
@@ -19,5 +19,19 @@ export function whatsappMessageId(): string {
   }
   const digits = pool.toString('hex', offset, offset + ID_BYTES).toUpperCase();
   offset += ID_BYTES;
+  return `3EB0${digits}`;
+}
+
+/**
+ * The WhatsApp id of a campaign row's send (`part` 0: the message or confirmation, 1…: the files after it), the
+ * same every time it is asked: a send published twice (a crash between publishing and recording) is a duplicate
+ * the session drops. Same shape as whatsappMessageId.
+ */
+export function campaignWaMessageId(companyId: number, shippingId: string | number, kind: 'confirmation' | 'message', part = 0): string {
+  const digits = createHash('sha256')
+    .update(`campaign:${companyId}:${shippingId}:${kind}:${part}`)
+    .digest('hex')
+    .slice(0, 16)
+    .toUpperCase();
   return `3EB0${digits}`;
 }

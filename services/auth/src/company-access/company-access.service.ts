@@ -46,7 +46,8 @@ export class CompanyAccessService {
     if (!company) throw new DomainError('ERR_NOT_FOUND');
     const plan = await this.plans.find(company.planId);
     const zone = await this.settings.find(id, TIME_ZONE_SETTING);
-    const expired = company.dueDate < todayIn(companyTimeZone(zone?.value));
+    const timeZone = companyTimeZone(zone?.value);
+    const expired = company.dueDate < todayIn(timeZone);
     return {
       companyId: id,
       active: company.status && !expired,
@@ -55,6 +56,7 @@ export class CompanyAccessService {
       status: company.status,
       dueDate: company.dueDate,
       planId: company.planId,
+      timeZone,
     };
   }
 
