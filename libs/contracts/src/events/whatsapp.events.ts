@@ -169,10 +169,15 @@ export interface ConnectionDeletedEvent {
   connectionId: number;
 }
 
+/** Why WhatsApp ended a session: the phone unpaired it (401) or WhatsApp banned the number (403). */
+export type SessionEndReason = 'logged_out' | 'banned';
+
 export interface ConnectionSessionEvent {
   companyId: number;
   connectionId: number;
   status: ConnectionStatus;
   qrcode: string;
   session: WhatsappDto;
+  /** set when WhatsApp ended the session (status DISCONNECTED): a logout or a ban; null for any other change */
+  reason?: SessionEndReason | null;
 }

@@ -31,7 +31,16 @@ export interface ConnectionSettingsRequest {
   /** null (or "") for none */
   promptId?: number | null;
   queueIds?: number[];
+  /** campaign sends a day on this connection (0 or more; 0: no cap) */
+  campaignDailyLimit?: number;
+  /** a new number's campaign cap ramps up over its first weeks */
+  campaignWarmup?: boolean;
+  /** 'HH:MM-HH:MM' when campaigns may send, or '' for any hour */
+  campaignHours?: string;
 }
+
+/** A connection's campaignHours: 'HH:MM-HH:MM' (24 h; the end before the start spans midnight), or '' for any hour. */
+export const CAMPAIGN_HOURS_FORMAT = /^(?:(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d)?$/;
 
 /** `POST /whatsapp`: a new connection, its name 2 to 50 characters. */
 export interface CreateConnectionRequest extends ConnectionSettingsRequest {

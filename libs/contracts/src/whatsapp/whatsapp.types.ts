@@ -33,6 +33,12 @@ export interface WhatsappDto {
   number: string | null;
   queues: Array<{ id: number; name?: string; color?: string }>;
   queueIds: number[];
+  /** campaign sends a day on this connection; 0: no cap (CampaignPaceFields) */
+  campaignDailyLimit: number;
+  /** a new number's campaign cap ramps up over its first weeks */
+  campaignWarmup: boolean;
+  /** 'HH:MM-HH:MM' when campaigns may send, or '' for any hour */
+  campaignHours: string;
   updatedAt: string;
   createdAt: string;
 }
