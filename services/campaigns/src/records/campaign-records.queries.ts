@@ -13,7 +13,7 @@ export const REPORT_COUNTS = `SELECT
     count(*) FILTER (WHERE "deliveredAt" IS NOT NULL) AS delivered,
     count(*) FILTER (WHERE "readAt" IS NOT NULL) AS read,
     count(*) FILTER (WHERE status = 'failed') AS failed,
-    count(*) FILTER (WHERE status IN ('pending', 'confirmed')) AS pending,
+    count(*) FILTER (WHERE status IN ('pending', 'confirmed', 'queued')) AS pending,
     count(*) FILTER (WHERE "confirmationRequestedAt" IS NOT NULL) AS "confirmationRequested",
     count(*) FILTER (WHERE "confirmedAt" IS NOT NULL) AS confirmed,
     count(*) FILTER (WHERE status = 'opted_out') AS "optedOut"

@@ -87,7 +87,8 @@ export class CampaignsTables1732240000001 implements MigrationInterface {
         number varchar(50) NOT NULL,
         name varchar(100) NOT NULL DEFAULT '',
         email varchar(255) NOT NULL DEFAULT '',
-        -- pending: to send; confirming: the confirmation went, waiting for the answer; confirmed: answered, the message to send;
+        -- pending: to send; confirming: the confirmation went out, waiting for the answer; confirmed: answered, the message to send;
+        -- queued: the message was handed to the connection's lane, waiting for WhatsApp to take it;
         -- sent, failed, invalid (not on WhatsApp), opted_out, unconfirmed (no answer in time): a row's ends
         status varchar(16) NOT NULL DEFAULT 'pending',
         "confirmationMessage" text NULL,
@@ -105,7 +106,7 @@ export class CampaignsTables1732240000001 implements MigrationInterface {
         "createdAt" timestamptz NOT NULL DEFAULT now(),
         "updatedAt" timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT shippings_once UNIQUE ("campaignId", number),
-        CONSTRAINT shippings_status CHECK (status IN ('pending','confirming','confirmed','sent','failed','invalid','opted_out','unconfirmed'))
+        CONSTRAINT shippings_status CHECK (status IN ('pending','confirming','confirmed','queued','sent','failed','invalid','opted_out','unconfirmed'))
       )`);
     // the pacer's next row on a connection
     await q.query(`CREATE INDEX shippings_due ON campaigns.shippings ("connectionId", id) WHERE status IN ('pending','confirmed')`);
@@ -130,6 +131,8 @@ export class CampaignsTables1732240000001 implements MigrationInterface {
         "connectionId" int NOT NULL,
         day date NOT NULL,
         count int NOT NULL DEFAULT 0,
+        -- when the connection's last campaign send was handed to its lane (the pace goes on from it after a restart)
+        "lastAt" timestamptz NULL,
         PRIMARY KEY ("connectionId", day)
       )`);
     await q.query(`

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import type { ContactListDto, ContactListsPage } from '@wa/contracts';
+import { DomainError } from '@wa/server-kit';
+import { Outbox } from '../platform/outbox.service.js';
+import { listEvent, listView } from './contact-list-events.js';
+import type { ContactListBodyDto, ListContactListsQueryDto } from './contact-lists.dto.js';
+import { ContactListsRepository } from './contact-lists.repository.js';
+
+/** Lists, items: 20 a page like the other lists. */
+export const CONTACT_LISTS_PAGE_SIZE = 20;
+
+/** Contact lists of spec 02 (§2, §3, §7), scoped to the caller's company; every change goes out through the outbox. */
+@Injectable()
+export class ContactListsService {
+  constructor(
+    private readonly repo: ContactListsRepository,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async page(companyId: number, query: ListContactListsQueryDto): Promise<ContactListsPage> {
+    const page = query.pageNumber ?? 1;
+    const { rows, count } = await this.repo.page(
+      companyId,
+      query.searchParam?.trim() || undefined,
+      (page - 1) * CONTACT_LISTS_PAGE_SIZE,
+      CONTACT_LISTS_PAGE_SIZE + 1,
+    );
+    return { records: rows.slice(0, CONTACT_LISTS_PAGE_SIZE).map(listView), hasMore: rows.length > CONTACT_LISTS_PAGE_SIZE, count };
+  }
+
+  async all(companyId: number): Promise<ContactListDto[]> {
+    return (await this.repo.all(companyId)).map(listView);
+  }
+
+  async get(companyId: number, id: number): Promise<ContactListDto> {
+    const row = Number.isSafeInteger(id) ? await this.repo.list(companyId, id) : null;
+    if (!row) throw new DomainError('ERR_NO_CONTACT_LIST_FOUND');
+    return listView(row);
+  }
+
+  async create(companyId: number, body: ContactListBodyDto): Promise<ContactListDto> {
+    const { record, ids } = await this.repo.transaction(async (tx) => {
+      const id = await this.repo.createList(tx, companyId, body.name.trim());
+      const record = listView((await this.repo.list(companyId, id, tx))!);
+      return { record, ids: await this.outbox.add(tx, [listEvent(companyId, id, { action: 'create', record })]) };
+    });
+    await this.outbox.flush(ids);
+    return record;
+  }
+
+  async update(companyId: number, id: number, body: ContactListBodyDto): Promise<ContactListDto> {
+    const { record, ids } = await this.repo.transaction(async (tx) => {
+      if (!(await this.repo.renameList(tx, companyId, id, body.name.trim()))) throw new DomainError('ERR_NO_CONTACT_LIST_FOUND');
+      const record = listView((await this.repo.list(companyId, id, tx))!);
+      return { record, ids: await this.outbox.add(tx, [listEvent(companyId, id, { action: 'update', record })]) };
+    });
+    await this.outbox.flush(ids);
+    return record;
+  }
+
+  /** The list and its items (a campaign that named it keeps no list). */
+  async remove(companyId: number, id: number): Promise<void> {
+    const ids = await this.repo.transaction(async (tx) => {
+      if (!(await this.repo.deleteList(tx, companyId, id))) throw new DomainError('ERR_NO_CONTACT_LIST_FOUND');
+      return this.outbox.add(tx, [listEvent(companyId, id, { action: 'delete' })]);
+    });
+    await this.outbox.flush(ids);
+  }
+}
