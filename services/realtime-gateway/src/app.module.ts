@@ -8,6 +8,7 @@ import { UsersConsumer } from './fanout/consumers/users.consumer.js';
 import { AnnouncementsConsumer } from './fanout/consumers/announcements.consumer.js';
 import { SettingsConsumer } from './fanout/consumers/settings.consumer.js';
 import { PlatformListsConsumer } from './fanout/consumers/platform-lists.consumer.js';
+import { CampaignsConsumer } from './fanout/consumers/campaigns.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
 import { FanoutRelay } from './fanout/fanout-relay.js';
 import { FanoutService } from './fanout/fanout.service.js';
@@ -43,6 +44,7 @@ export class AppModule {
         AnnouncementsConsumer,
         SettingsConsumer,
         PlatformListsConsumer,
+        CampaignsConsumer,
         FanoutRelay,
         FanoutService,
       ],

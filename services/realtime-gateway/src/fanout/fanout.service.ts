@@ -12,6 +12,7 @@ import { UsersConsumer, USERS_FILTER } from './consumers/users.consumer.js';
 import { AnnouncementsConsumer, ANNOUNCEMENTS_FILTER } from './consumers/announcements.consumer.js';
 import { SettingsConsumer, SETTINGS_FILTER } from './consumers/settings.consumer.js';
 import { COMPANIES_FILTER, HELPS_FILTER, PlatformListsConsumer, PLANS_FILTER } from './consumers/platform-lists.consumer.js';
+import { CAMPAIGN_LISTS_FILTER, CampaignsConsumer, CAMPAIGNS_FILTER } from './consumers/campaigns.consumer.js';
 import type { Emission } from './emission.js';
 import { FanoutLease } from './fanout-lease.js';
 import { FanoutRelay } from './fanout-relay.js';
@@ -29,7 +30,7 @@ interface Source {
 }
 
 /**
- * Fan-out happens once: every replica may consume the same durable on TICKETS, CONNECTIONS, AUTH and BILLING,
+ * Fan-out happens once: every replica may consume the same durable on TICKETS, CONNECTIONS, AUTH, BILLING and CAMPAIGNS,
  * so each event is handled by one replica, which emits to its sockets and, through FanoutRelay, to those of the others.
  * A lease lets one replica consume at a time, so that a ticket's or a connection's events go out in
  * the order they were published; when it stops or dies another one takes the lease and resumes where
@@ -56,6 +57,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly announcements: AnnouncementsConsumer,
     private readonly settings: SettingsConsumer,
     private readonly platformLists: PlatformListsConsumer,
+    private readonly campaigns: CampaignsConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
     this.ticker = new PeriodicTask({
@@ -92,6 +94,19 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
       },
       { stream: Streams.AUTH.name, filter: HELPS_FILTER, durableSuffix: '-helps', emissions: (m) => this.platformLists.helps(m) },
       { stream: Streams.BILLING.name, filter: PLANS_FILTER, durableSuffix: '-plans', emissions: (m) => this.platformLists.plans(m) },
+      // the campaign pages: not the sends nor the sent (campaign.send|sent.*), which are many and no screen's
+      {
+        stream: Streams.CAMPAIGNS.name,
+        filter: CAMPAIGNS_FILTER,
+        durableSuffix: '-campaigns',
+        emissions: (m) => this.campaigns.campaigns(m),
+      },
+      {
+        stream: Streams.CAMPAIGNS.name,
+        filter: CAMPAIGN_LISTS_FILTER,
+        durableSuffix: '-campaign-lists',
+        emissions: (m) => this.campaigns.lists(m),
+      },
     ];
   }
 

@@ -63,6 +63,9 @@ export async function dropDurable(bus: EventBus, durable: string): Promise<void>
     await jsm.consumers.delete(Streams.AUTH.name, `${durable}${suffix}`).catch(() => undefined);
   }
   await jsm.consumers.delete(Streams.BILLING.name, `${durable}-plans`).catch(() => undefined);
+  for (const suffix of ['-campaigns', '-campaign-lists']) {
+    await jsm.consumers.delete(Streams.CAMPAIGNS.name, `${durable}${suffix}`).catch(() => undefined);
+  }
 }
 
 /** A company id no other test uses. */
