@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
+import { CampaignsModule } from './campaigns/campaigns.module.js';
 import { CampaignsEnv } from './config/env.js';
 import { campaignsDatabase } from './database/data-source.js';
 import { PlatformModule, SERVICE } from './platform/platform.module.js';
@@ -20,6 +21,7 @@ export class AppModule {
         ...serviceModules({ service: SERVICE, env, database: campaignsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
         PlatformModule.forRoot(env),
+        CampaignsModule,
       ],
     };
   }

@@ -36,7 +36,9 @@ function settingsOf(stored: Map<string, string>): CampaignSettings {
   };
   const raw = parse(stored.get('variables'));
   const variables = Array.isArray(raw)
-    ? raw.filter((v): v is CampaignVariable => !!v && typeof v.key === 'string' && typeof v.value === 'string').map(({ key, value }) => ({ key, value }))
+    ? raw
+        .filter((v): v is CampaignVariable => !!v && typeof v.key === 'string' && typeof v.value === 'string')
+        .map(({ key, value }) => ({ key, value }))
     : [];
   return {
     messageInterval: interval('messageInterval'),
