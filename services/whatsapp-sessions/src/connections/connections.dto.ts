@@ -12,11 +12,18 @@ import {
   IsString,
   Max,
   MaxLength,
+  Matches,
   Min,
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import type { ConnectionProviderKind, CreateConnectionRequest, RequestDto, UpdateConnectionRequest } from '@wa/contracts';
+import {
+  CAMPAIGN_HOURS_FORMAT,
+  type ConnectionProviderKind,
+  type CreateConnectionRequest,
+  type RequestDto,
+  type UpdateConnectionRequest,
+} from '@wa/contracts';
 
 export const CHANNELS: ConnectionProviderKind[] = ['sandbox', 'baileys'];
 export const PROVIDERS = ['beta', 'stable'];
@@ -138,6 +145,22 @@ class ConnectionFields {
   @IsInt({ each: true })
   @Min(1, { each: true })
   queueIds?: number[];
+
+  @ApiPropertyOptional({ default: 0, description: 'campaign sends a day on this connection; 0: no cap' })
+  @OptionalCount()
+  campaignDailyLimit?: number;
+
+  @ApiPropertyOptional({ default: false, description: "a new number's campaign cap ramps up over its first weeks" })
+  @IsOptional()
+  @IsBoolean()
+  campaignWarmup?: boolean;
+
+  @ApiPropertyOptional({ default: '', example: '08:00-18:00', description: "when campaigns may send, 'HH:MM-HH:MM'; '' for any hour" })
+  @IsOptional()
+  @Transform(text)
+  @IsString()
+  @Matches(CAMPAIGN_HOURS_FORMAT, { message: "Use HH:MM-HH:MM (e.g. 08:00-18:00), or '' for any hour." })
+  campaignHours?: string;
 }
 
 /** Spec 01 §5: name required, 2 to 50 (messages as the form shows them). */

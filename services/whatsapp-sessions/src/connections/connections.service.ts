@@ -89,6 +89,9 @@ export class ConnectionsService {
             channel,
             promptId: dto.promptId ?? null,
             queueIds: unique(dto.queueIds ?? []),
+            campaignDailyLimit: dto.campaignDailyLimit ?? 0,
+            campaignWarmup: dto.campaignWarmup ?? false,
+            campaignHours: dto.campaignHours ?? '',
           },
           tx,
         );

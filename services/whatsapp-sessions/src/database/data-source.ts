@@ -9,6 +9,7 @@ import { SandboxChanges1732240000005 } from './migrations/1732240000005-sandbox-
 import { SentMessagesRoomForUpdates1732240000006 } from './migrations/1732240000006-sent-messages-room-for-updates.js';
 import { CompanyRefs1732240000007 } from './migrations/1732240000007-company-refs.js';
 import { NotOnWhatsapp1732240000008 } from './migrations/1732240000008-not-on-whatsapp.js';
+import { CampaignPace1732240000009 } from './migrations/1732240000009-campaign-pace.js';
 
 export const SCHEMA = 'whatsapp';
 export const migrations = [
@@ -21,6 +22,7 @@ export const migrations = [
   SentMessagesRoomForUpdates1732240000006,
   CompanyRefs1732240000007,
   NotOnWhatsapp1732240000008,
+  CampaignPace1732240000009,
 ];
 
 export function whatsappDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConnectionSubjects, type ConnectionChangedEvent, type ConnectionDeletedEvent, type ConnectionSessionEvent } from '@wa/contracts';
+import {
+  ConnectionSubjects,
+  type ConnectionChangedEvent,
+  type ConnectionDeletedEvent,
+  type ConnectionSessionEvent,
+  type SessionEndReason,
+} from '@wa/contracts';
 import type { OutgoingEvent } from '@wa/server-kit';
 import type { EntityManager } from 'typeorm';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
@@ -29,14 +35,15 @@ export class ConnectionEvents {
     return { subject: ConnectionSubjects.deleted(companyId, connectionId), msgId: `connection-deleted:${connectionId}`, payload: event };
   }
 
-  /** The session moved to another state (status, QR code). */
-  static session(row: ConnectionEntity): OutgoingEvent {
+  /** The session moved to another state (status, QR code); `reason`: WhatsApp ended it (a logout, a ban). */
+  static session(row: ConnectionEntity, reason: SessionEndReason | null = null): OutgoingEvent {
     const event: ConnectionSessionEvent = {
       companyId: row.companyId,
       connectionId: row.id,
       status: row.status,
       qrcode: row.qrcode,
       session: connectionView(row),
+      reason,
     };
     return {
       subject: ConnectionSubjects.session(row.companyId, row.id),

@@ -32,6 +32,10 @@ export function connectionView(row: ConnectionEntity, token: string | null = nul
     number: row.number,
     queues: queueIds.map((id) => ({ id })),
     queueIds,
+    // rows read before the migration ran carry none
+    campaignDailyLimit: row.campaignDailyLimit ?? 0,
+    campaignWarmup: row.campaignWarmup ?? false,
+    campaignHours: row.campaignHours ?? '',
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
   };

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ADDRESS_BOOK_PAGE_MAX, type AddressBookPage } from '@wa/contracts';
+import { ADDRESS_BOOK_PAGE_MAX, NUMBER_CHECK_MANY_MAX, type AddressBookPage, type NumberCheckManyResult } from '@wa/contracts';
 import { isTransientError } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import { chatAddress } from './providers/chat-address.js';
@@ -63,6 +63,24 @@ export class CommandHandler {
           if (typeof cmd.number !== 'string' || !/^\d{8,15}$/.test(cmd.number)) return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT' };
           return { ok: true, result: await s.provider.checkNumber(cmd.number) };
         }
+        case 'checkMany': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const numbers = cmd.numbers as unknown;
+          if (!Array.isArray(numbers) || numbers.length > NUMBER_CHECK_MANY_MAX || !numbers.every((n) => typeof n === 'string'))
+            return { ok: false, code: 'ERR_VALIDATION', message: `numbers: at most ${NUMBER_CHECK_MANY_MAX} numbers` };
+          // what cannot be a number is answered without asking WhatsApp; the rest in one query, each once
+          const valid = [...new Set((numbers as string[]).filter((n) => /^\d{8,15}$/.test(n)))];
+          const found = new Map((await s.provider.checkNumbers(valid)).map((r) => [r.number, r]));
+          const result: NumberCheckManyResult = {
+            results: (numbers as string[]).map((number) => {
+              const r = found.get(number);
+              return { number, exists: r?.exists === true, jid: r?.exists ? r.jid : null };
+            }),
+          };
+          return { ok: true, result };
+        }
         case 'contacts': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
@@ -88,6 +106,16 @@ export class CommandHandler {
             return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
           s.provider.leaveWhatsapp(cmd.number);
+          return { ok: true };
+        }
+        case 'sandboxBan': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          // the session ends right after this answer, as a socket closes on its own
+          s.provider.ban();
           return { ok: true };
         }
         case 'edit':

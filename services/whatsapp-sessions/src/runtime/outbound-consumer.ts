@@ -1,6 +1,6 @@
 import { WhatsappSessionsEnv } from '../config/env.js';
 import { Injectable, Logger } from '@nestjs/common';
-import { Streams, WaSubjects, type WaAckEntry, type WaOutboundSend } from '@wa/contracts';
+import { CampaignSubjects, Streams, WaSubjects, type CampaignSend, type WaAckEntry, type WaOutboundSend } from '@wa/contracts';
 import { EventBus, deleteDurable, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DomainError, MediaStorage } from '@wa/server-kit';
 import { InboundPublisher } from './inbound-publisher.js';
@@ -14,6 +14,14 @@ import { NotOnWhatsappError, type OutgoingContent } from './providers/provider.j
 export const outboundDurable = (connectionId: number) => `wa-out-${connectionId}`;
 /** The same for its paced sends (public API), a lane of their own. */
 export const pacedDurable = (connectionId: number) => `wa-out-paced-${connectionId}`;
+/** The same for its campaign sends (CAMPAIGNS stream, paced by campaigns), a lane of their own. */
+export const campaignDurable = (connectionId: number) => `wa-out-campaign-${connectionId}`;
+
+/**
+ * A send as this consumer handles it: tickets' sends carry their ticket and message, a campaign's none (its
+ * acks and failure are found by its WhatsApp id).
+ */
+export type OutboundSend = Omit<WaOutboundSend, 'ticketId' | 'messageId'> & { ticketId?: number | null; messageId?: number | null };
 
 /** A paced send waits for its slot at most this long (a clock far off never parks the lane). */
 const MAX_PACE_WAIT_MS = 60 * 60_000;
@@ -21,10 +29,11 @@ const MAX_PACE_WAIT_MS = 60 * 60_000;
 /** Chats of one batch sent side by side. */
 const CHATS_AT_ONCE = 32;
 
-/** A session's consumers (its sends, its paced sends), and their starts and stops one after the other. */
+/** A session's consumers (its sends, its paced sends, its campaign sends), and their starts and stops one after the other. */
 interface Lane {
   consumer?: ConsumerHandle;
   paced?: ConsumerHandle;
+  campaign?: ConsumerHandle;
   op: Promise<void>;
 }
 
@@ -59,7 +68,7 @@ export class OutboundConsumer {
     const lane = this.lane(s);
     lane.op = lane.op
       .then(async () => {
-        if (s.stopped || (lane.consumer && lane.paced) || s.status !== 'CONNECTED') return;
+        if (s.stopped || (lane.consumer && lane.paced && lane.campaign) || s.status !== 'CONNECTED') return;
         // the numbers WhatsApp refused lately (kept across restarts), read once before the first send
         await this.notOnWhatsapp.load(s);
         const spec = {
@@ -71,11 +80,12 @@ export class OutboundConsumer {
           // are its deliveries, which a restart does not start again
           retryByRedelivery: true,
           concurrency: 1,
-          handler: (batch: BusMessage<WaOutboundSend>[]) => this.handle(s, batch),
         };
         // a chat's sends in one lane, in order, chats spread over OUTBOUND_LANES; a batch shares the statement that records its sends
+        const handler = (batch: BusMessage<OutboundSend>[]) => this.handle(s, batch);
         lane.consumer ??= await this.bus.consume<WaOutboundSend>({
           ...spec,
+          handler,
           durable: outboundDurable(s.id),
           filterSubjects: [WaSubjects.outbound(s.id)],
           batchSize: 50,
@@ -85,9 +95,24 @@ export class OutboundConsumer {
         // one paced send at a time: each waits for its slot, at most the pace's interval after the one before
         lane.paced ??= await this.bus.consume<WaOutboundSend>({
           ...spec,
+          handler,
           durable: pacedDurable(s.id),
           filterSubjects: [WaSubjects.outboundPaced(s.id)],
           batchSize: 1,
+        });
+        // campaign sends, one at a time in the order campaigns published them (it paced them): each goes out at once,
+        // through the same path as tickets' sends (recorded first, a second delivery of its WhatsApp id dropped)
+        lane.campaign ??= await this.bus.consume<CampaignSend>({
+          ...spec,
+          stream: Streams.CAMPAIGNS.name,
+          durable: campaignDurable(s.id),
+          filterSubjects: [CampaignSubjects.send(s.companyId, s.id)],
+          batchSize: 1,
+          handler: (batch) =>
+            this.handle(
+              s,
+              batch.map((m) => ({ ...m, data: campaignOutbound(m.data) })),
+            ),
         });
         if (s.stopped) await this.stopLane(lane);
       })
@@ -108,16 +133,22 @@ export class OutboundConsumer {
   }
 
   private async stopLane(lane: Lane): Promise<void> {
-    const consumers = [lane.consumer, lane.paced];
+    const consumers = [lane.consumer, lane.paced, lane.campaign];
     lane.consumer = undefined;
     lane.paced = undefined;
+    lane.campaign = undefined;
     await Promise.all(consumers.map((c) => c?.stop()));
   }
 
   /** Forgets a deleted connection's durables. */
   async forget(connectionId: number): Promise<void> {
-    for (const durable of [outboundDurable(connectionId), pacedDurable(connectionId)]) {
-      await deleteDurable(this.bus, Streams.WA.name, durable).catch((err: unknown) =>
+    const durables: Array<[string, string]> = [
+      [Streams.WA.name, outboundDurable(connectionId)],
+      [Streams.WA.name, pacedDurable(connectionId)],
+      [Streams.CAMPAIGNS.name, campaignDurable(connectionId)],
+    ];
+    for (const [stream, durable] of durables) {
+      await deleteDurable(this.bus, stream, durable).catch((err: unknown) =>
         this.logger.warn({ err, connectionId, durable }, 'outbound durable of a deleted connection not deleted'),
       );
     }
@@ -130,7 +161,7 @@ export class OutboundConsumer {
   }
 
   /** The send's text, or its file read from the media storage as a stream (null: the file is gone). */
-  private async contentOf(send: WaOutboundSend): Promise<OutgoingContent | null> {
+  private async contentOf(send: OutboundSend): Promise<OutgoingContent | null> {
     if (!send.media) return { text: send.body };
     const file = await this.storage.get(send.media.key);
     if (!file) return null;
@@ -155,7 +186,7 @@ export class OutboundConsumer {
    * before is marked sent and skipped); its delivery past OUTBOUND_MAX_ATTEMPTS (JetStream's count, kept
    * across restarts) gives it up and reports it failed (giveUp).
    */
-  private async handle(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
+  private async handle(s: LiveSession, batch: BusMessage<OutboundSend>[]): Promise<void> {
     // past its tries a send is given up: reported failed (with the last reason), not dead-lettered unseen;
     // an outage (PostgreSQL, NATS away) is waited out and costs no try
     const last = batch.filter((m) => m.deliveryCount > this.env.OUTBOUND_MAX_ATTEMPTS);
@@ -176,7 +207,7 @@ export class OutboundConsumer {
   }
 
   /** Sends that ran out of tries and are still not out: their messages are marked failed. */
-  private async giveUp(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
+  private async giveUp(s: LiveSession, batch: BusMessage<OutboundSend>[]): Promise<void> {
     const sends = batch.map((m) => m.data).filter((d) => isOutboundSend(d) && d.connectionId === s.id && d.companyId === s.companyId);
     const states = await this.store.recordSends(sends);
     for (const send of sends) {
@@ -191,8 +222,8 @@ export class OutboundConsumer {
     }
   }
 
-  private async sendAll(s: LiveSession, batch: BusMessage<WaOutboundSend>[]): Promise<void> {
-    const sends: WaOutboundSend[] = [];
+  private async sendAll(s: LiveSession, batch: BusMessage<OutboundSend>[]): Promise<void> {
+    const sends: OutboundSend[] = [];
     for (const m of batch) {
       const send = m.data;
       if (!isOutboundSend(send) || send.connectionId !== s.id || send.companyId !== s.companyId) {
@@ -210,7 +241,7 @@ export class OutboundConsumer {
     // what went out, reported sent (ack 1) together once the batch ends
     const sent: WaAckEntry[] = [];
     // each chat's sends in their order; different chats side by side (WhatsApp orders a chat, not a phone)
-    const chats = new Map<string, WaOutboundSend[]>();
+    const chats = new Map<string, OutboundSend[]>();
     for (const send of sends) chats.set(send.to, [...(chats.get(send.to) ?? []), send]);
     const lanes = [...chats.values()];
     let next = 0;
@@ -263,7 +294,7 @@ export class OutboundConsumer {
     return release;
   }
 
-  private async sendOne(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: WaAckEntry[]): Promise<void> {
+  private async sendOne(s: LiveSession, send: OutboundSend, states: Map<string, 'pending' | 'sent'>, sent: WaAckEntry[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (states.get(`${send.connectionId}|${send.waMessageId}`) === 'sent') return;
     // paced (public API): a burst leaves at the connection's pace, not at once
@@ -280,7 +311,7 @@ export class OutboundConsumer {
    * A send to a number that is not on WhatsApp: its message is marked failed at once with
    * ERR_WAPP_INVALID_CONTACT (no retry changes WhatsApp's answer), and the number is remembered (a restart too).
    */
-  private async invalidContact(s: LiveSession, send: WaOutboundSend, err: NotOnWhatsappError): Promise<void> {
+  private async invalidContact(s: LiveSession, send: OutboundSend, err: NotOnWhatsappError): Promise<void> {
     await this.notOnWhatsapp.refused(s, send.to);
     this.failures.delete(send.waMessageId);
     this.logger.warn(
@@ -290,7 +321,7 @@ export class OutboundConsumer {
     await this.publisher.failed(s, send.to, send.waMessageId, `ERR_WAPP_INVALID_CONTACT: ${err.message}`);
   }
 
-  private async sendNow(s: LiveSession, send: WaOutboundSend, states: Map<string, 'pending' | 'sent'>, sent: WaAckEntry[]): Promise<void> {
+  private async sendNow(s: LiveSession, send: OutboundSend, states: Map<string, 'pending' | 'sent'>, sent: WaAckEntry[]): Promise<void> {
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     if (await this.notOnWhatsapp.has(s, send.to)) throw new NotOnWhatsappError(send.to);
     const content = await this.contentOf(send);
@@ -333,8 +364,27 @@ class BoundedMap<K, V> extends Map<K, V> {
   }
 }
 
-function isOutboundSend(v: unknown): v is WaOutboundSend {
-  const s = v as Partial<WaOutboundSend> | null;
+/**
+ * A campaign's send as a send of this consumer: its text or file to the number, with the WhatsApp id campaigns
+ * fixed (no ticket, no quote, no pace: campaigns paced it). What is not a CampaignSend stays as it came, and is
+ * dropped as malformed.
+ */
+function campaignOutbound(send: CampaignSend): OutboundSend {
+  if (!send || typeof send !== 'object') return send;
+  return {
+    companyId: send.companyId,
+    connectionId: send.connectionId,
+    waMessageId: send.waMessageId,
+    to: send.to,
+    body: send.body,
+    ticketId: null,
+    messageId: null,
+    media: send.media ?? null,
+  };
+}
+
+function isOutboundSend(v: unknown): v is OutboundSend {
+  const s = v as Partial<OutboundSend> | null;
   return (
     !!s &&
     typeof s.companyId === 'number' &&

@@ -5,6 +5,7 @@ import {
   type ErrorCode,
   type MessageChangeCommand,
   type NumberCheckCommand,
+  type NumberCheckManyCommand,
   type SandboxInboundRequest,
 } from '@wa/contracts';
 import { serve, type HasConnection } from '@wa/event-bus';
@@ -20,6 +21,8 @@ export type SessionCommand =
   | { action: 'inbound'; messages: SandboxInboundRequest[] }
   /** is a number on WhatsApp (asked by tickets for a contact) */
   | NumberCheckCommand
+  /** which of these numbers are on WhatsApp, in one query (asked by campaigns for a contact list) */
+  | NumberCheckManyCommand
   /** edit or delete (for everyone) a message already sent */
   | MessageChangeCommand
   /** a page of the phone's address book */
@@ -27,7 +30,9 @@ export type SessionCommand =
   /** stand-in phones only: the address book they answer from now on */
   | { action: 'sandboxContacts'; contacts: AddressBookEntry[] }
   /** stand-in phones only: a customer who left WhatsApp (sends to the number are refused from now on) */
-  | { action: 'sandboxLeave'; number: string };
+  | { action: 'sandboxLeave'; number: string }
+  /** stand-in phones only: WhatsApp bans the number (the session ends as on a 403) */
+  | { action: 'sandboxBan' };
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply =

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import type { ConnectionStatus } from '@wa/contracts';
+import type { ConnectionStatus, SessionEndReason } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
@@ -145,7 +145,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
    */
   private teardown(
     s: LiveSession,
-    opts: { release: boolean; logout?: boolean; status?: ConnectionStatus; forgetPairing?: boolean },
+    opts: { release: boolean; logout?: boolean; status?: ConnectionStatus; forgetPairing?: boolean; reason?: SessionEndReason },
   ): Promise<void> {
     if (s.ended) return s.ended;
     s.stopped = true;
@@ -166,7 +166,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
       }
       if (opts.status) {
         s.status = opts.status;
-        await this.store.setStatus(s.id, { status: opts.status, qrcode: '', retries: 0 }); // with its session event
+        await this.store.setStatus(s.id, { status: opts.status, qrcode: '', retries: 0, reason: opts.reason }); // with its session event
       }
       // last: until now the lease keeps every other process away, and `stopping` this one
       if (opts.release) await this.leases.release(s.id);
@@ -257,8 +257,9 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     void this.outbound.stop(s);
     switch (intent.action) {
       case 'logged-out':
-        this.logger.warn({ connectionId: s.id }, 'session logged out');
-        await this.teardown(s, { status: 'DISCONNECTED', release: true, forgetPairing: true });
+        this.logger.warn({ connectionId: s.id, reason: intent.reason }, 'session logged out');
+        // the reason goes with the DISCONNECTED event: a ban or a logout stops the connection's campaigns
+        await this.teardown(s, { status: 'DISCONNECTED', release: true, forgetPairing: true, reason: intent.reason ?? 'logged_out' });
         return;
       case 'replaced':
         this.logger.warn({ connectionId: s.id }, 'session opened elsewhere; stopping');

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { ConnectionStatus, WaOutboundSend } from '@wa/contracts';
+import type { ConnectionStatus, SessionEndReason, WaOutboundSend } from '@wa/contracts';
 import { writeBatcher } from '@wa/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ConnectionEvents } from '../outbox/connection-events.js';
@@ -8,11 +8,19 @@ import { KeyedStatements } from '../database/keyed-statements.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { rowsOf } from '../database/sql.js';
 
+/** A send as it is recorded: a campaign's has no ticket and message (null). */
+export type SendToRecord = Pick<WaOutboundSend, 'connectionId' | 'companyId' | 'waMessageId' | 'to' | 'body'> & {
+  ticketId?: number | null;
+  messageId?: number | null;
+};
+
 export interface StatusPatch {
   status: ConnectionStatus;
   qrcode?: string;
   retries?: number;
   number?: string | null;
+  /** why WhatsApp ended the session (a logout, a ban): told in the session event, not stored */
+  reason?: SessionEndReason;
 }
 
 /**
@@ -78,7 +86,7 @@ export class SessionStore {
   async setStatus(connectionId: number, patch: StatusPatch): Promise<ConnectionEntity | null> {
     const row = await this.db.transaction(async (tx) => {
       const found = rowsOf<ConnectionEntity>(await this.updateStatus(tx, connectionId, patch))[0] ?? null;
-      if (found) await this.events.add(tx, [ConnectionEvents.session(found)]);
+      if (found) await this.events.add(tx, [ConnectionEvents.session(found, patch.reason)]);
       return found;
     });
     if (row) this.events.flush();
@@ -103,10 +111,10 @@ export class SessionStore {
    * Records sends before they go out, one statement for the lot; answers each one's state by WhatsApp id
    * ('sent': a redelivery of a send already on the wire).
    */
-  async recordSends(sends: readonly WaOutboundSend[]): Promise<Map<string, 'pending' | 'sent'>> {
+  async recordSends(sends: readonly SendToRecord[]): Promise<Map<string, 'pending' | 'sent'>> {
     const unique = [...new Map(sends.map((s) => [`${s.connectionId}|${s.waMessageId}`, s])).values()];
     if (unique.length === 0) return new Map();
-    const col = <T>(f: (s: WaOutboundSend) => T) => unique.map(f);
+    const col = <T>(f: (s: SendToRecord) => T) => unique.map(f);
     const raw = await this.keyed.query(
       `WITH v AS (
          SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::text[], $6::int[], $7::int[]) AS v(conn, company, wid, "to", body, ticket, message)

@@ -86,6 +86,17 @@ export class SessionsController {
     return this.sessions.sandboxLeave(id, body.number);
   }
 
+  /**
+   * WhatsApp bans the sandbox phone's number: the session ends as a real one ends on a 403 (DISCONNECTED, pairing
+   * forgotten, `connection.session` with reason `banned`). Starting the session again pairs a new phone.
+   */
+  @Post(':id/sandbox/ban')
+  @HttpCode(200)
+  async sandboxBan(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.sessions.sandboxBan(id);
+    return { message: 'The number was banned; the session ended.' };
+  }
+
   @Get(':id/sandbox/outbox')
   outbox(@Param('id', ParseIntPipe) id: number, @Query() query: OutboxQuery): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     return this.sessions.outboxPage(id, query.pageNumber ?? 1);

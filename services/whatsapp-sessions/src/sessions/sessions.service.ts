@@ -133,6 +133,14 @@ export class SessionsService {
     return { number };
   }
 
+  /** WhatsApp bans the sandbox phone's number: its session ends (logged out, reason `banned`). */
+  async sandboxBan(id: number): Promise<void> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    await this.runtime.command(c.id, { action: 'sandboxBan' });
+  }
+
   async outboxPage(id: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));

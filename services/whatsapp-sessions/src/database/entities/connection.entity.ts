@@ -81,6 +81,18 @@ export class ConnectionEntity {
   @Column({ type: 'int', array: true, default: () => "'{}'" })
   queueIds: number[];
 
+  /** campaign sends a day on this connection; 0: no cap */
+  @Column({ type: 'int', default: 0 })
+  campaignDailyLimit: number;
+
+  /** a new number's campaign cap ramps up over its first weeks */
+  @Column({ type: 'boolean', default: false })
+  campaignWarmup: boolean;
+
+  /** 'HH:MM-HH:MM' when campaigns may send, '' for any hour */
+  @Column({ type: 'varchar', length: 11, default: '' })
+  campaignHours: string;
+
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }

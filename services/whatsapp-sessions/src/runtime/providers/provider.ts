@@ -3,8 +3,10 @@ import type {
   AddressBookEntry,
   ConnectionProviderKind,
   ConnectionStatus,
+  NumberCheckManyResult,
   NumberCheckResult,
   SandboxInboundRequest,
+  SessionEndReason,
   WaAckEntry,
   WaInboundMessage,
 } from '@wa/contracts';
@@ -23,7 +25,9 @@ export type CloseAction =
 
 /** A change of the session's connection: a status to store (a QR code to show, pairing, connected with the phone's number) or its close. */
 export type ConnectionChange =
-  { kind: 'status'; status: ConnectionStatus; qrcode: string; number?: string } | { kind: 'close'; action: CloseAction };
+  | { kind: 'status'; status: ConnectionStatus; qrcode: string; number?: string }
+  /** `reason`: why WhatsApp ended a logged-out session (a logout, a ban), told to the connection's watchers */
+  | { kind: 'close'; action: CloseAction; reason?: SessionEndReason };
 
 /** A received file, fetched only when asked (`open`: rejects when WhatsApp will not give it). */
 export interface ReceivedFile {
@@ -124,6 +128,8 @@ export interface SessionProvider {
   deleteMessage(to: ChatAddress, message: MessageRef): Promise<void>;
   /** whether a number (digits with the country code) is on WhatsApp, and WhatsApp's id for it */
   checkNumber(number: string): Promise<NumberCheckResult>;
+  /** the same for many numbers in one query to WhatsApp, each answered in the order asked */
+  checkNumbers(numbers: string[]): Promise<NumberCheckManyResult['results']>;
   /** the phone's address book: its WhatsApp contacts with the names it keeps for them */
   addressBook(): Promise<AddressBookEntry[]>;
   /** closes the session, keeping the pairing (another process may resume it) */
@@ -143,12 +149,19 @@ export interface SandboxAbilities {
   setAddressBook(entries: AddressBookEntry[]): void;
   /** `number` left WhatsApp: sends to it are refused, as WhatsApp refuses them. */
   leaveWhatsapp(number: string): void;
+  /** WhatsApp bans the phone's number: the session closes as Baileys' does on a 403 (logged out, reason `banned`). */
+  ban(): void;
 }
 
 /** Whether a provider is a stand-in phone (a real phone cannot be handed messages). */
 export function hasSandboxAbilities(provider: SessionProvider): provider is SessionProvider & SandboxAbilities {
   const p = provider as Partial<SandboxAbilities>;
-  return typeof p.deliverInbound === 'function' && typeof p.setAddressBook === 'function' && typeof p.leaveWhatsapp === 'function';
+  return (
+    typeof p.deliverInbound === 'function' &&
+    typeof p.setAddressBook === 'function' &&
+    typeof p.leaveWhatsapp === 'function' &&
+    typeof p.ban === 'function'
+  );
 }
 
 /**

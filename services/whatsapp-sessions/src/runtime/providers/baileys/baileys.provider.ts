@@ -8,7 +8,7 @@ import makeWASocket, {
   type WAMessage,
   type WASocket,
 } from '@whiskeysockets/baileys';
-import type { AddressBookEntry, NumberCheckResult } from '@wa/contracts';
+import type { AddressBookEntry, NumberCheckManyResult, NumberCheckResult } from '@wa/contracts';
 import type { ChatAddress } from '../chat-address.js';
 import {
   NotOnWhatsappError,
@@ -29,6 +29,15 @@ import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state
 
 /** The part of Baileys' socket the provider uses. */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user' | 'onWhatsApp' | 'updateMediaMessage'>;
+
+/** The other form of a Brazilian mobile: with its 9th digit when given without, and without when given with. */
+function brazilianForms(number: string): string[] {
+  const old = /^55(\d{2})([6-9]\d{7})$/.exec(number);
+  if (old) return [`55${old[1]}9${old[2]}`];
+  const current = /^55(\d{2})9(\d{8})$/.exec(number);
+  if (current) return [`55${current[1]}${current[2]}`];
+  return [];
+}
 
 /** Baileys' logger interface (pino's). */
 export type BaileysLogger = UserFacingSocketConfig['logger'] & {};
@@ -211,6 +220,28 @@ export class BaileysProvider implements SessionProvider {
     if (!sock) throw new ProviderClosedError(this.kind);
     const [found] = (await sock.onWhatsApp(number)) ?? [];
     return found?.exists ? { exists: true, jid: found.jid } : { exists: false, jid: null };
+  }
+
+  /**
+   * Many numbers in one `onWhatsApp` query (one usync round trip). Its answer names WhatsApp's jids, not the
+   * numbers asked, and leaves out those it does not know: each jid is matched to the number it is, or to the
+   * Brazilian 9th-digit form of it WhatsApp answered. The jids found are remembered for the sends that follow.
+   */
+  async checkNumbers(numbers: string[]): Promise<NumberCheckManyResult['results']> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    if (numbers.length === 0) return [];
+    const answer = (await sock.onWhatsApp(...numbers)) ?? [];
+    const byNumber = new Map<string, string>();
+    for (const a of answer) {
+      const m = a?.exists ? /^(\d{8,15})(?::\d+)?@s\.whatsapp\.net$/.exec(a.jid) : null;
+      if (m?.[1]) byNumber.set(m[1], a.jid);
+    }
+    return numbers.map((number) => {
+      const jid = [number, ...brazilianForms(number)].map((n) => byNumber.get(n)).find((j) => j !== undefined) ?? null;
+      if (jid) this.jids.set(number, jid);
+      return { number, exists: jid !== null, jid };
+    });
   }
 
   /** The contacts WhatsApp synced to this session since it connected (its address book with their names). */

@@ -167,7 +167,10 @@ describe('connection updates', () => {
       connection: 'close' as const,
       lastDisconnect: { error: statusCode ? new Boom('closed', { statusCode }) : new Error('socket hang up'), date: new Date() },
     });
-    expect(connectionIntent(closed(DisconnectReason.loggedOut))).toEqual({ kind: 'close', action: 'logged-out' });
+    expect(connectionIntent(closed(DisconnectReason.loggedOut))).toEqual({ kind: 'close', action: 'logged-out', reason: 'logged_out' });
+    // a ban (403) ends the session as a logout does, told apart by its reason
+    expect(connectionIntent(closed(DisconnectReason.forbidden))).toEqual({ kind: 'close', action: 'logged-out', reason: 'banned' });
+    expect(connectionIntent(closed(DisconnectReason.connectionLost))).toEqual({ kind: 'close', action: 'retry' });
     expect(closeAction(closed(DisconnectReason.badSession).lastDisconnect)).toBe('logged-out');
     expect(closeAction(closed(DisconnectReason.connectionReplaced).lastDisconnect)).toBe('replaced');
     expect(closeAction(closed(DisconnectReason.restartRequired).lastDisconnect)).toBe('restart');

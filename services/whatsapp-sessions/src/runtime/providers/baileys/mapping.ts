@@ -14,7 +14,7 @@ import {
   type WAMessageUpdate,
   type proto,
 } from '@whiskeysockets/baileys';
-import type { MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
+import type { MediaType, SessionEndReason, WaAck, WaInboundMessage } from '@wa/contracts';
 import type { ChatAddress } from '../chat-address.js';
 import type { CloseAction, ConnectionChange } from '../provider.js';
 import { safeInboundType } from '../received-file-type.js';
@@ -212,6 +212,16 @@ export function closeAction(lastDisconnect: BaileysConnectionUpdate['lastDisconn
   }
 }
 
+/**
+ * Why WhatsApp logged the session out, for the connection's watchers (campaigns stop on it): 403 (forbidden) is
+ * WhatsApp banning the number; a logout from the phone (401) or an unusable pairing is a logout.
+ */
+export function closeReason(lastDisconnect: BaileysConnectionUpdate['lastDisconnect']): SessionEndReason | undefined {
+  const error = lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
+  if (error?.output?.statusCode === DisconnectReason.forbidden) return 'banned';
+  return closeAction(lastDisconnect) === 'logged-out' ? 'logged_out' : undefined;
+}
+
 /** What a `connection.update` means for the connection: a change, or nothing to tell. */
 export type ConnectionIntent = ConnectionChange | { kind: 'none' };
 
@@ -221,7 +231,10 @@ export type ConnectionIntent = ConnectionChange | { kind: 'none' };
  * (the runner shows OPENING when it starts a session and TIMEOUT while it reconnects).
  */
 export function connectionIntent(update: BaileysConnectionUpdate): ConnectionIntent {
-  if (update.connection === 'close') return { kind: 'close', action: closeAction(update.lastDisconnect) };
+  if (update.connection === 'close') {
+    const reason = closeReason(update.lastDisconnect);
+    return { kind: 'close', action: closeAction(update.lastDisconnect), ...(reason ? { reason } : {}) };
+  }
   if (update.connection === 'open') {
     return { kind: 'status', status: 'CONNECTED', qrcode: '', number: update.me?.id ? jidToContact(update.me.id) : undefined };
   }

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
-import type { AddressBookEntry, MediaType, NumberCheckResult, SandboxInboundMedia, SandboxInboundRequest, WaAckEntry } from '@wa/contracts';
+import type {
+  AddressBookEntry,
+  MediaType,
+  NumberCheckManyResult,
+  NumberCheckResult,
+  SandboxInboundMedia,
+  SandboxInboundRequest,
+  WaAckEntry,
+} from '@wa/contracts';
 import { type MediaStorage } from '@wa/server-kit';
 import { whatsappMessageId } from '@wa/domain';
 import type { ChatAddress } from '../chat-address.js';
@@ -163,6 +171,26 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     if (!this.open) throw new ProviderClosedError(this.kind);
     const exists = /^\d{12,13}$/.test(number) && !this.left.has(number);
     return { exists, jid: exists ? `${number}@s.whatsapp.net` : null };
+  }
+
+  /** The same rule, for many numbers at once. */
+  async checkNumbers(numbers: string[]): Promise<NumberCheckManyResult['results']> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    return Promise.all(numbers.map(async (number) => ({ number, ...(await this.checkNumber(number)) })));
+  }
+
+  /**
+   * WhatsApp bans the number: the session closes as Baileys' closes on a 403 (forbidden), logged out with the
+   * reason `banned`. Told after the caller's answer, as a socket's close comes on its own.
+   */
+  ban(): void {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    this.open = false;
+    setImmediate(() => {
+      this.ev
+        .emit('connection', { kind: 'close', action: 'logged-out', reason: 'banned' })
+        .catch((err: unknown) => this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox ban not handled'));
+    });
   }
 
   async end(): Promise<void> {
