@@ -3,6 +3,7 @@ import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { CampaignsModule } from './campaigns/campaigns.module.js';
 import { CampaignsEnv } from './config/env.js';
+import { ContactListsModule } from './contact-lists/contact-lists.module.js';
 import { campaignsDatabase } from './database/data-source.js';
 import { PlatformModule, SERVICE } from './platform/platform.module.js';
 
@@ -22,6 +23,7 @@ export class AppModule {
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
         PlatformModule.forRoot(env),
         CampaignsModule,
+        ContactListsModule,
       ],
     };
   }

@@ -212,7 +212,11 @@ export class ContactListsRepository {
   }
 
   /** Sets what WhatsApp answered; an item whose number changed meanwhile keeps waiting. Answers the items changed. */
-  async setChecked(tx: EntityManager, companyId: number, results: Array<{ id: number; number: string; valid: boolean }>): Promise<ItemRow[]> {
+  async setChecked(
+    tx: EntityManager,
+    companyId: number,
+    results: Array<{ id: number; number: string; valid: boolean }>,
+  ): Promise<ItemRow[]> {
     const [rows] = (await tx.query(
       `UPDATE campaigns.contact_list_items AS i SET "isWhatsappValid" = r.valid, "checkedAt" = now(), "updatedAt" = now()
          FROM unnest($2::int[], $3::text[], $4::boolean[]) AS r(id, number, valid)

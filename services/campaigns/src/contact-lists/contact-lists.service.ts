@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import type { ContactListDto, ContactListsPage } from '@wa/contracts';
+import type { ContactListDto } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import { Outbox } from '../platform/outbox.service.js';
 import { listEvent, listView } from './contact-list-events.js';
 import type { ContactListBodyDto, ListContactListsQueryDto } from './contact-lists.dto.js';
 import { ContactListsRepository } from './contact-lists.repository.js';
+
+/** GET /contact-lists (the contract has no page type for it). */
+export interface ContactListsPage {
+  records: ContactListDto[];
+  hasMore: boolean;
+  count: number;
+}
 
 /** Lists, items: 20 a page like the other lists. */
 export const CONTACT_LISTS_PAGE_SIZE = 20;

@@ -1,0 +1,97 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  Res,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '@wa/auth';
+import type { AccessTokenClaims, ContactListDto } from '@wa/contracts';
+import type { Response } from 'express';
+import { exampleSpreadsheet } from './contact-list-example.js';
+import { ContactListImport, type ContactListImportAccepted } from './contact-list-import.service.js';
+import { LIST_UPLOAD_MAX_BYTES, type UploadedBuffer } from './contact-list-sheet.js';
+import { ContactListBodyDto, ListContactListsQueryDto } from './contact-lists.dto.js';
+import { ContactListsService, type ContactListsPage } from './contact-lists.service.js';
+
+@ApiTags('contact-lists')
+@Controller('contact-lists')
+export class ContactListsController {
+  constructor(
+    private readonly lists: ContactListsService,
+    private readonly imports: ContactListImport,
+  ) {}
+
+  @Get()
+  page(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListContactListsQueryDto): Promise<ContactListsPage> {
+    return this.lists.page(claims.companyId, query);
+  }
+
+  /** Every list of the company by name (the campaign dialog's picker). */
+  @Get('list')
+  all(@CurrentUser() claims: AccessTokenClaims, @Query() _query: ListContactListsQueryDto): Promise<ContactListDto[]> {
+    return this.lists.all(claims.companyId);
+  }
+
+  /** "Download example spreadsheet": a real .xlsx with the columns an import reads. */
+  @Get('example.xlsx')
+  async example(@Res() res: Response): Promise<void> {
+    const body = await exampleSpreadsheet();
+    res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    res.setHeader('Content-Disposition', 'attachment; filename="example.xlsx"');
+    res.send(body);
+  }
+
+  @Get(':id')
+  get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<ContactListDto> {
+    return this.lists.get(claims.companyId, id);
+  }
+
+  @Post()
+  create(@CurrentUser() claims: AccessTokenClaims, @Body() body: ContactListBodyDto): Promise<ContactListDto> {
+    return this.lists.create(claims.companyId, body);
+  }
+
+  @Put(':id')
+  update(
+    @CurrentUser() claims: AccessTokenClaims,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: ContactListBodyDto,
+  ): Promise<ContactListDto> {
+    return this.lists.update(claims.companyId, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.lists.remove(claims.companyId, id);
+    return { message: 'Contact list deleted' };
+  }
+
+  /**
+   * A spreadsheet (multipart `file`: .xlsx, .xls or .csv): read and checked now, stored in the background
+   * (202); the progress and the counts arrive live as `{action: 'import', progress}`.
+   */
+  @Post(':id/upload')
+  @HttpCode(202)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: LIST_UPLOAD_MAX_BYTES, files: 1 } }))
+  upload(
+    @CurrentUser() claims: AccessTokenClaims,
+    @Param('id', ParseIntPipe) id: number,
+    @UploadedFile() file: UploadedBuffer | undefined,
+  ): Promise<ContactListImportAccepted> {
+    return this.imports.start(claims.companyId, id, file);
+  }
+}
