@@ -113,7 +113,7 @@ class ScriptedSocket {
   }
 }
 
-const companies = companyPool(8);
+const companies = companyPool(9);
 let next = 0;
 let svc: SessionsUnderTest;
 const sockets: ScriptedSocket[] = [];
@@ -389,6 +389,31 @@ describe("baileys: a session driven by its socket's events", () => {
       expect(s1.sent.slice(1).map((x) => x.jid)).toEqual(['553187654321@s.whatsapp.net', '553187654321@s.whatsapp.net']);
       expect(s1.lookedUp.filter(([n]) => n === '5531987654321')).toHaveLength(2);
 
+      // many numbers (a campaign's contact list) go to WhatsApp in one onWhatsApp query, each answered in the order
+      // asked (one WhatsApp knows by its old form matched to the number asked); what cannot be a number is not asked
+      const checkMany = (numbers: unknown) =>
+        request(svc.bus, sessionCommandSubject(c.id), { action: 'checkMany', numbers }, { timeoutMs: 5000 });
+      s1.directory.set('5511912345678', '5511912345678@s.whatsapp.net');
+      const lookups = s1.lookedUp.length;
+      expect(await checkMany(['5531987654321', '5511912345678', '5531900000000', 'abc'])).toEqual({
+        ok: true,
+        result: {
+          results: [
+            { number: '5531987654321', exists: true, jid: '553187654321@s.whatsapp.net' },
+            { number: '5511912345678', exists: true, jid: '5511912345678@s.whatsapp.net' },
+            { number: '5531900000000', exists: false, jid: null },
+            { number: 'abc', exists: false, jid: null },
+          ],
+        },
+      });
+      expect(s1.lookedUp.slice(lookups)).toEqual([['5531987654321', '5511912345678', '5531900000000']]);
+      // more than NUMBER_CHECK_MANY_MAX: refused, WhatsApp not asked
+      expect(await checkMany(Array.from({ length: 101 }, (_, i) => `55119${String(10_000_000 + i)}`))).toMatchObject({
+        ok: false,
+        code: 'ERR_VALIDATION',
+      });
+      expect(s1.lookedUp).toHaveLength(lookups + 1);
+
       // the connection drops: TIMEOUT while reconnecting, CONNECTED again on the new socket
       s1.close(DisconnectReason.connectionLost);
       expect((await waitForStatus(svc, token, c.id, 'TIMEOUT')).retries).toBe(1);
@@ -478,10 +503,41 @@ describe("baileys: a session driven by its socket's events", () => {
       expect(loggedOut).toMatchObject({ retries: 0, qrcode: '' });
       expect(svc.runner.isRunning(c.id)).toBe(false);
       expect(await stateRows(c.id)).toBe(0);
+      // told as a logout (campaigns stop on it); the drops before were no such end
+      expect((await events.waitFor((e) => e.data.status === 'DISCONNECTED')).data.reason).toBe('logged_out');
+      expect(events.items.filter((e) => e.data.status === 'TIMEOUT').every((e) => e.data.reason === null)).toBe(true);
       const socketsAfterLogout = sockets.length;
       await sleep(400); // five times the longest reconnect pause
       expect(sockets.length).toBe(socketsAfterLogout);
       expect((await connectionOf(svc, token, c.id)).status).toBe('DISCONNECTED');
+    } finally {
+      events.close();
+    }
+  });
+
+  it('ends a banned session (403) as a logout, DISCONNECTED with its pairing forgotten, told with the reason banned', async () => {
+    const { companyId, token } = company();
+    const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
+    try {
+      const before = sockets.length;
+      const c = await createConnection(svc, token, { name: 'Banido', channel: 'baileys' });
+      created.push({ id: c.id, token });
+      const s0 = await socketAfter(before);
+      s0.ev.emit('creds.update', {});
+      await waitFor(async () => (await stateRows(c.id)) === 1);
+      s0.user = { id: '5511955554444:2@s.whatsapp.net' };
+      s0.ev.emit('connection.update', { connection: 'open' });
+      await waitForStatus(svc, token, c.id, 'CONNECTED');
+      expect((await events.waitFor((e) => e.data.status === 'CONNECTED')).data.reason).toBeNull();
+
+      s0.close(DisconnectReason.forbidden);
+      expect(await waitForStatus(svc, token, c.id, 'DISCONNECTED')).toMatchObject({ retries: 0, qrcode: '' });
+      const ended = await events.waitFor((e) => e.data.status === 'DISCONNECTED');
+      expect(ended.data).toMatchObject({ connectionId: c.id, reason: 'banned', session: { id: c.id, status: 'DISCONNECTED' } });
+      expect(svc.runner.isRunning(c.id)).toBe(false);
+      expect(await stateRows(c.id)).toBe(0);
+      await sleep(200);
+      expect(sockets.length).toBe(before + 1);
     } finally {
       events.close();
     }
