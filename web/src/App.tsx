@@ -30,6 +30,11 @@ const TagsPage = lazy(() => import('./features/tags/TagsPage'));
 const FilesPage = lazy(() => import('./features/files/FilesPage'));
 const KanbanPage = lazy(() => import('./features/kanban/KanbanPage'));
 const ChatsPage = lazy(() => import('./features/team-chat/ChatsPage'));
+const ContactListsPage = lazy(() => import('./features/contact-lists/ContactListsPage'));
+const ContactListItemsPage = lazy(() => import('./features/contact-lists/ContactListItemsPage'));
+const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage'));
+const CampaignSettingsPage = lazy(() => import('./features/campaigns/CampaignSettingsPage'));
+const CampaignReportPage = lazy(() => import('./features/campaigns/CampaignReportPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -95,6 +100,12 @@ export function App() {
             <Route path="/chats/:id?" element={<ChatsPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="/settings" element={<SettingsPage />} />
+            {/* the campaign area (the cshow rule: each page checks it) */}
+            <Route path="/contact-lists" element={<ContactListsPage />} />
+            <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
+            <Route path="/campaigns" element={<CampaignsPage />} />
+            <Route path="/campaigns-config" element={<CampaignSettingsPage />} />
+            <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
             <Route path="*" element={<Navigate to="/tickets" replace />} />
           </Route>
         </Routes>

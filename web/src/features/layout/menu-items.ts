@@ -1,4 +1,5 @@
 import type { PlanFlags, UserDto } from '@wa/contracts';
+import { campaignsShown } from '../campaigns/campaign-rules';
 
 export type MenuKey =
   | 'dashboard'
@@ -11,6 +12,9 @@ export type MenuKey =
   | 'tags'
   | 'chats'
   | 'helps'
+  | 'campaigns'
+  | 'contactLists'
+  | 'campaignsConfig'
   | 'announcements'
   | 'prompts'
   | 'queueIntegration'
@@ -35,6 +39,8 @@ export interface MenuViewer {
   isSupervisor?: boolean;
   isSuper: boolean;
   plan: Partial<PlanFlags>;
+  /** the `cshow` rule: the plan has campaigns and the company's campaignsEnabled setting is on */
+  campaigns?: boolean;
 }
 
 const always = () => true;
@@ -52,6 +58,9 @@ export const MENU_ITEMS: MenuItemDef[] = [
   { key: 'tags', to: '/tags', group: 'main', rule: always },
   { key: 'chats', to: '/chats', group: 'main', rule: (v) => !!v.plan.useInternalChat },
   { key: 'helps', to: '/helps', group: 'main', rule: always },
+  { key: 'campaigns', to: '/campaigns', group: 'admin', rule: (v) => v.isAdmin && !!v.campaigns },
+  { key: 'contactLists', to: '/contact-lists', group: 'admin', rule: (v) => v.isAdmin && !!v.campaigns },
+  { key: 'campaignsConfig', to: '/campaigns-config', group: 'admin', rule: (v) => v.isAdmin && !!v.campaigns },
   { key: 'announcements', to: '/announcements', group: 'admin', rule: (v) => v.isAdmin && v.isSuper },
   { key: 'prompts', to: '/prompts', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useOpenAi },
   { key: 'queueIntegration', to: '/queue-integration', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useIntegrations },
@@ -75,6 +84,9 @@ export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>([
   'tags',
   'chats',
   'helps',
+  'campaigns',
+  'contactLists',
+  'campaignsConfig',
   'announcements',
   'prompts',
   'queueIntegration',
@@ -92,6 +104,7 @@ export function viewerOf(user: UserDto | null): MenuViewer {
     isSupervisor: user?.profile === 'supervisor',
     isSuper: user?.super === true,
     plan: user?.company?.plan ?? {},
+    campaigns: campaignsShown(user),
   };
 }
 

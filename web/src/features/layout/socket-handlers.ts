@@ -1,6 +1,8 @@
 import type { SocketHandler } from '../../realtime/use-socket-cache-sync';
 import { announcementsSocket } from '../announcements/announcements.socket';
+import { campaignsSocket } from '../campaigns/campaigns.socket';
 import { connectionsSocket } from '../connections/connections.socket';
+import { contactListsSocket } from '../contact-lists/contact-lists.socket';
 import { contactsSocket } from '../contacts/contacts.socket';
 import { filesSocket } from '../files/files.socket';
 import { helpsSocket } from '../helps/helps.socket';
@@ -28,4 +30,6 @@ export const SOCKET_HANDLERS: ReadonlyArray<SocketHandler> = [
   ...settingsSocket,
   ...platformSocket,
   ...helpsSocket,
+  ...campaignsSocket,
+  ...contactListsSocket,
 ];
