@@ -33,6 +33,7 @@ import { ApiMessagesAndSealedSecrets1732240000030 } from './migrations/173224000
 import { CompanyStandings1732240000032 } from './migrations/1732240000032-company-standings.js';
 import { AnnounceKnownRefs1732240000034 } from './migrations/1732240000034-announce-known-refs.js';
 import { StoreInboundWholeText1732240000035 } from './migrations/1732240000035-store-inbound-whole-text.js';
+import { CampaignMessages1732240000036 } from './migrations/1732240000036-campaign-messages.js';
 import { entities } from './entities/index.js';
 
 export const SCHEMA = 'tickets';
@@ -71,6 +72,7 @@ export const migrations = [
   CompanyStandings1732240000032,
   AnnounceKnownRefs1732240000034,
   StoreInboundWholeText1732240000035,
+  CampaignMessages1732240000036,
 ];
 
 export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

@@ -4,6 +4,7 @@ import { conversationKey, Streams, WaSubjects, type MessageEvent, type WaInbound
 import { EventBus, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 import { AutomationFacade, BOT_DONE } from '../../automation/automation.facade.js';
+import { CampaignReplies } from '../../campaigns/campaign-replies.js';
 import { TicketsEnv } from '../../config/env.js';
 import { ConnectionEntity, ContactEntity, MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { contactUpdated, contactView } from '../../conversation/contacts/contacts.service.js';
@@ -40,6 +41,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     private readonly callers: CallerService,
     private readonly outbox: Outbox,
     private readonly automation: AutomationFacade,
+    private readonly campaignReplies: CampaignReplies,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -128,7 +130,11 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
         `${BOT_DONE} AS "botDone"`,
       ),
     ]);
-    const events = announceStored('created', messageRows, ticketRows, (companyId, id) => this.callers.nameOf(companyId, id));
+    // a contact answering a campaign: the new ticket shows the campaign message first (only batches that opened one ask)
+    const campaignMessages = await this.campaignReplies.take(messageRows, ticketRows);
+    const events = announceStored('created', [...campaignMessages, ...messageRows], ticketRows, (companyId, id) =>
+      this.callers.nameOf(companyId, id),
+    );
     events.push(...(await this.newContacts(messageRows, ticketRows)));
     // the company's webhook hears of them before anyone else does (a crash before this is a redelivery)
     await this.outbox.recordAlone(events);
