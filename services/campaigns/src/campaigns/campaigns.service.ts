@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { CampaignDto, CampaignReport } from '@wa/contracts';
 import {
   checkMediaFile,
@@ -51,6 +51,8 @@ const scheduleOf = (text: string | null | undefined, now: Date): Date | null => 
  */
 @Injectable()
 export class CampaignsService {
+  private readonly logger = new Logger(CampaignsService.name);
+
   constructor(
     private readonly repo: CampaignsRepository,
     private readonly records: CampaignRecords,
@@ -95,7 +97,7 @@ export class CampaignsService {
       return created;
     });
     this.records.flush();
-    if (record.status === 'PROGRAMADA') await this.lifecycle.armed(companyId, record.id);
+    if (record.status === 'PROGRAMADA') await this.arm(companyId, record.id);
     return record;
   }
 
@@ -132,7 +134,7 @@ export class CampaignsService {
       return { record, rearm: current.status === 'PROGRAMADA' || record.status === 'PROGRAMADA' };
     });
     this.records.flush();
-    if (rearm) await this.lifecycle.armed(companyId, id);
+    if (rearm) await this.arm(companyId, id);
     return record;
   }
 
@@ -146,7 +148,7 @@ export class CampaignsService {
       return current;
     });
     this.records.flush();
-    if (removed.status === 'PROGRAMADA') await this.lifecycle.armed(companyId, id);
+    if (removed.status === 'PROGRAMADA') await this.arm(companyId, id);
     await this.dropFile(removed.mediaPath);
   }
 
@@ -203,15 +205,25 @@ export class CampaignsService {
       'confirmationRequestedAt',
       'confirmedAt',
     ];
+    // a client that goes away ends the export (no wait for a drain that never comes)
     const write = async (text: string) => {
-      if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
+      if (!out.write(text) && !out.destroyed)
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            out.off('drain', done);
+            out.off('close', done);
+            resolve();
+          };
+          out.once('drain', done);
+          out.once('close', done);
+        });
     };
     await write(`\uFEFF${header.map(csvCell).join(';')}\r\n`);
     let after = '0';
     for (;;) {
       const rows = await this.repo.shippingsAfter(companyId, id, after, EXPORT_BATCH);
       if (rows.length) await write(rows.map(csvLine).join(''));
-      if (rows.length < EXPORT_BATCH) break;
+      if (rows.length < EXPORT_BATCH || out.destroyed) break;
       after = String(rows[rows.length - 1].id);
     }
     out.end();
@@ -223,6 +235,13 @@ export class CampaignsService {
 
   restart(companyId: number, id: number): Promise<CampaignDto> {
     return this.lifecycle.restart(companyId, id);
+  }
+
+  /** Tells the dispatcher after the commit; the change stands even when this fails (its sweep finds due campaigns). */
+  private async arm(companyId: number, id: number): Promise<void> {
+    await this.lifecycle
+      .armed(companyId, id)
+      .catch((err: unknown) => this.logger.warn({ err, campaignId: id }, 'campaign not armed now; the sweep will'));
   }
 
   private messagesOf(dto: CreateCampaignDto | UpdateCampaignDto): CampaignFields {

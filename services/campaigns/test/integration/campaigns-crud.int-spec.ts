@@ -431,6 +431,27 @@ describe('campaigns (spec 02 §7 "Campaigns")', () => {
   });
 });
 
+describe('campaign report export of a large campaign', () => {
+  it('pages through every row once, in order', async () => {
+    const c = await company();
+    const campaign = await create(c, complete(c));
+    await setStatus(campaign.id, 'FINALIZADA');
+    await db.query(
+      `INSERT INTO campaigns.shippings ("companyId", "campaignId", "connectionId", number, name, status, "sentAt", message)
+       SELECT $1, $2, $3, (5511800000000 + g)::text, 'Contato ' || g, 'sent', now(), 'Oi'
+         FROM generate_series(1, 2500) g`,
+      [c.companyId, campaign.id, c.connectionId],
+    );
+    const csv = await http.get(`/campaigns/${campaign.id}/report/export`, { token: c.admin });
+    const lines = (csv.body as string).trimEnd().split('\r\n').slice(1);
+    expect(lines).toHaveLength(2500);
+    expect(new Set(lines.map((l) => l.split(';')[0])).size).toBe(2500);
+    expect(lines[0].startsWith('5511800000001;Contato 1;')).toBe(true);
+    expect(lines[2499].startsWith('5511800002500;Contato 2500;')).toBe(true);
+    expect((await http.get(`/campaigns/${campaign.id}/report`, { token: c.admin })).body).toMatchObject({ valid: 2500, sent: 2500 });
+  });
+});
+
 describe('campaign settings (spec 02 §7, §9)', () => {
   it('answers the defaults, round-trips what an admin saves and refuses what is not an option', async () => {
     const c = await company();
