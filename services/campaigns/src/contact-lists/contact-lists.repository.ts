@@ -194,10 +194,17 @@ export class ContactListsRepository {
 
   // ---- the background check on WhatsApp
 
-  /** Companies with items not yet checked. */
+  /** Companies with items not yet checked: a skip scan of the partial index, one probe per company (not one per item). */
   async companiesToCheck(limit: number): Promise<number[]> {
     const rows: Array<{ companyId: number }> = await this.db.query(
-      `SELECT DISTINCT "companyId" FROM campaigns.contact_list_items WHERE "isWhatsappValid" IS NULL LIMIT $1`,
+      `WITH RECURSIVE c AS (
+         (SELECT "companyId" FROM campaigns.contact_list_items WHERE "isWhatsappValid" IS NULL ORDER BY "companyId" LIMIT 1)
+         UNION ALL
+         SELECT (SELECT i."companyId" FROM campaigns.contact_list_items i
+                  WHERE i."isWhatsappValid" IS NULL AND i."companyId" > c."companyId" ORDER BY i."companyId" LIMIT 1)
+           FROM c WHERE c."companyId" IS NOT NULL
+       )
+       SELECT "companyId" FROM c WHERE "companyId" IS NOT NULL LIMIT $1`,
       [limit],
     );
     return rows.map((r) => r.companyId);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ContactListDto } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
+import type { EntityManager } from 'typeorm';
 import { Outbox } from '../platform/outbox.service.js';
 import { listEvent, listView } from './contact-list-events.js';
 import type { ContactListBodyDto, ListContactListsQueryDto } from './contact-lists.dto.js';
@@ -48,7 +49,7 @@ export class ContactListsService {
   async create(companyId: number, body: ContactListBodyDto): Promise<ContactListDto> {
     const { record, ids } = await this.repo.transaction(async (tx) => {
       const id = await this.repo.createList(tx, companyId, body.name.trim());
-      const record = listView((await this.repo.list(companyId, id, tx))!);
+      const record = await this.view(companyId, id, tx);
       return { record, ids: await this.outbox.add(tx, [listEvent(companyId, id, { action: 'create', record })]) };
     });
     await this.outbox.flush(ids);
@@ -58,7 +59,7 @@ export class ContactListsService {
   async update(companyId: number, id: number, body: ContactListBodyDto): Promise<ContactListDto> {
     const { record, ids } = await this.repo.transaction(async (tx) => {
       if (!(await this.repo.renameList(tx, companyId, id, body.name.trim()))) throw new DomainError('ERR_NO_CONTACT_LIST_FOUND');
-      const record = listView((await this.repo.list(companyId, id, tx))!);
+      const record = await this.view(companyId, id, tx);
       return { record, ids: await this.outbox.add(tx, [listEvent(companyId, id, { action: 'update', record })]) };
     });
     await this.outbox.flush(ids);
@@ -72,5 +73,11 @@ export class ContactListsService {
       return this.outbox.add(tx, [listEvent(companyId, id, { action: 'delete' })]);
     });
     await this.outbox.flush(ids);
+  }
+
+  private async view(companyId: number, id: number, tx: EntityManager): Promise<ContactListDto> {
+    const row = await this.repo.list(companyId, id, tx);
+    if (!row) throw new DomainError('ERR_NO_CONTACT_LIST_FOUND');
+    return listView(row);
   }
 }
