@@ -229,11 +229,14 @@ export class CampaignsService {
     out.end();
   }
 
-  cancel(companyId: number, id: number): Promise<CampaignDto> {
+  /** POST /campaigns/{id}/cancel: the dispatcher stops it (another company's id: the same 404 as every route). */
+  async cancel(companyId: number, id: number): Promise<CampaignDto> {
+    await this.get(companyId, id);
     return this.lifecycle.cancel(companyId, id);
   }
 
-  restart(companyId: number, id: number): Promise<CampaignDto> {
+  async restart(companyId: number, id: number): Promise<CampaignDto> {
+    await this.get(companyId, id);
     return this.lifecycle.restart(companyId, id);
   }
 

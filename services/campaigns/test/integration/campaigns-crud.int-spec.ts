@@ -301,6 +301,8 @@ describe('campaigns (spec 02 §7 "Campaigns")', () => {
         form: mediaForm([{ field: 'file', name: 'foto.png', data: pngFile(), type: 'image/png' }]),
       }),
       http.delete(`/campaigns/${mine.id}/media-upload`, { token: b.admin }),
+      http.post(`/campaigns/${mine.id}/cancel`, { token: b.admin }),
+      http.post(`/campaigns/${mine.id}/restart`, { token: b.admin }),
     ];
     for (const res of await Promise.all(calls))
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 404, error: 'ERR_NO_CAMPAIGN_FOUND' });
