@@ -129,7 +129,8 @@ export class CampaignsService {
         if (patch.status !== current.status || next.scheduledAt?.getTime() !== current.scheduledAt?.getTime())
           patch.version = current.version + 1;
       }
-      await this.repo.update(tx, companyId, id, patch);
+      // a stopped campaign's form sent back unchanged changes nothing
+      if (Object.keys(patch).length) await this.repo.update(tx, companyId, id, patch);
       const record = (await this.records.changed(tx, companyId, id)) as CampaignDto;
       return { record, rearm: current.status === 'PROGRAMADA' || record.status === 'PROGRAMADA' };
     });

@@ -270,6 +270,12 @@ describe('campaigns (spec 02 §7 "Campaigns")', () => {
       message3: 'Terceira',
       confirmationMessage2: 'Posso mandar?',
     });
+    // the form sent back as it is: nothing to change
+    const same = await http.put(`/campaigns/${stopped.id}`, {
+      token: c.admin,
+      body: { name: current.name, scheduledAt: current.scheduledAt },
+    });
+    expect(same.status).toBe(200);
     for (const change of [{ name: 'Outro nome' }, { scheduledAt: inHours(5) }, { contactListId: null }, { confirmation: false }]) {
       const refused = await http.put(`/campaigns/${stopped.id}`, { token: c.admin, body: { message1: 'De novo', ...change } });
       expect({ change, status: refused.status, error: refused.body.error }).toEqual({
