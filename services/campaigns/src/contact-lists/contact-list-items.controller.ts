@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '@wa/auth';
+import { AdminOnly, CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, ContactListItemDto } from '@wa/contracts';
 import { ContactListItemsService, type ContactListItemsPage } from './contact-list-items.service.js';
 import { CreateContactListItemDto, ListContactListItemsQueryDto, UpdateContactListItemDto } from './contact-lists.dto.js';
 
+/** A list's items: the company's users read them; its admins change them. */
 @ApiTags('contact-lists')
 @Controller('contact-list-items')
 export class ContactListItemsController {
@@ -20,11 +21,13 @@ export class ContactListItemsController {
     return this.items.get(claims.companyId, id);
   }
 
+  @AdminOnly()
   @Post()
   create(@CurrentUser() claims: AccessTokenClaims, @Body() body: CreateContactListItemDto): Promise<ContactListItemDto> {
     return this.items.create(claims.companyId, body);
   }
 
+  @AdminOnly()
   @Put(':id')
   update(
     @CurrentUser() claims: AccessTokenClaims,
@@ -34,6 +37,7 @@ export class ContactListItemsController {
     return this.items.update(claims.companyId, id, body);
   }
 
+  @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
   async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {

@@ -57,8 +57,11 @@ export async function readListSheet(file: Pick<UploadedBuffer, 'buffer'> | undef
   if (columns.number < 0)
     throw spreadsheetRefused('no number column', 'The first row names the columns: nome, numero and email (numero is required).');
   const rows: ListSheetRow[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const cells = lines[i].cells;
+  const read = lines as Array<SheetLine | undefined>;
+  for (let i = 1; i < read.length; i++) {
+    const cells = read[i]?.cells ?? [];
+    // each line let go once copied: a 100,000-row sheet is not held twice
+    read[i] = undefined;
     const get = (col: number) => (col >= 0 ? String(cells[col] ?? '').trim() : '');
     rows.push({ name: get(columns.name), number: get(columns.number), email: get(columns.email) });
   }

@@ -15,7 +15,7 @@ import {
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '@wa/auth';
+import { AdminOnly, CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, ContactListDto } from '@wa/contracts';
 import type { Response } from 'express';
 import { exampleSpreadsheet } from './contact-list-example.js';
@@ -24,6 +24,7 @@ import { LIST_UPLOAD_MAX_BYTES, type UploadedBuffer } from './contact-list-sheet
 import { ContactListBodyDto, ListContactListsQueryDto } from './contact-lists.dto.js';
 import { ContactListsService, type ContactListsPage } from './contact-lists.service.js';
 
+/** Contact lists: the company's users read them; its admins change them (spec 02: admins manage contact lists). */
 @ApiTags('contact-lists')
 @Controller('contact-lists')
 export class ContactListsController {
@@ -57,11 +58,13 @@ export class ContactListsController {
     return this.lists.get(claims.companyId, id);
   }
 
+  @AdminOnly()
   @Post()
   create(@CurrentUser() claims: AccessTokenClaims, @Body() body: ContactListBodyDto): Promise<ContactListDto> {
     return this.lists.create(claims.companyId, body);
   }
 
+  @AdminOnly()
   @Put(':id')
   update(
     @CurrentUser() claims: AccessTokenClaims,
@@ -71,6 +74,7 @@ export class ContactListsController {
     return this.lists.update(claims.companyId, id, body);
   }
 
+  @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
   async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
@@ -82,6 +86,7 @@ export class ContactListsController {
    * A spreadsheet (multipart `file`: .xlsx, .xls or .csv): read and checked now, stored in the background
    * (202); the progress and the counts arrive live as `{action: 'import', progress}`.
    */
+  @AdminOnly()
   @Post(':id/upload')
   @HttpCode(202)
   @ApiConsumes('multipart/form-data')

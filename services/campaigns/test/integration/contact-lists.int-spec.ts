@@ -40,6 +40,7 @@ afterAll(async () => {
 async function company() {
   const session = new CompanySession({ directory: t.app.get(UserDirectory), revocation: t.app.get(TokenRevocation) });
   const user = await session.user({ profile: 'admin' });
+  const agent = await session.user({ profile: 'user' });
   const events: ContactListChangedEvent[] = [];
   const sub = bus.connection.subscribe(`campaign.list.${session.companyId}.>`, {
     callback: (err, msg) => {
@@ -47,7 +48,7 @@ async function company() {
     },
   });
   await bus.connection.flush();
-  return { companyId: session.companyId, token: user.token, events, stop: () => sub.unsubscribe() };
+  return { companyId: session.companyId, token: user.token, agentToken: agent.token, events, stop: () => sub.unsubscribe() };
 }
 
 const createList = async (token: string, name: string): Promise<{ id: number; name: string; contactsCount: number }> => {
@@ -201,6 +202,18 @@ describe('contact lists and items (spec 02 §2, §3, §5, §7)', () => {
     const still = await http.get(`/contact-list-items?contactListId=${list.id}`, { token: a.token });
     expect(still.body.contacts.map((i: { name: string }) => i.name)).toEqual(['Ana']);
     expect((await http.get('/contact-lists', { token: '' })).status).toBe(401);
+    // the company's users read its lists; only its admins change them
+    expect((await http.get(`/contact-list-items?contactListId=${list.id}`, { token: a.agentToken })).body.contacts).toHaveLength(1);
+    expect((await http.post('/contact-lists', { token: a.agentToken, body: { name: 'Do agente' } })).status).toBe(403);
+    expect(
+      (
+        await http.post('/contact-list-items', {
+          token: a.agentToken,
+          body: { name: 'Bia', number: '5511911112222', contactListId: list.id },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await http.delete(`/contact-lists/${list.id}`, { token: a.agentToken })).status).toBe(403);
     a.stop();
     b.stop();
   });
