@@ -394,8 +394,10 @@ describe("baileys: a session driven by its socket's events", () => {
       const checkMany = (numbers: unknown) =>
         request(svc.bus, sessionCommandSubject(c.id), { action: 'checkMany', numbers }, { timeoutMs: 5000 });
       s1.directory.set('5511912345678', '5511912345678@s.whatsapp.net');
+      // a Mexican mobile WhatsApp names without its old 1
+      s1.directory.set('5215512345678', '525512345678@s.whatsapp.net');
       const lookups = s1.lookedUp.length;
-      expect(await checkMany(['5531987654321', '5511912345678', '5531900000000', 'abc'])).toEqual({
+      expect(await checkMany(['5531987654321', '5511912345678', '5531900000000', 'abc', '5215512345678'])).toEqual({
         ok: true,
         result: {
           results: [
@@ -403,10 +405,11 @@ describe("baileys: a session driven by its socket's events", () => {
             { number: '5511912345678', exists: true, jid: '5511912345678@s.whatsapp.net' },
             { number: '5531900000000', exists: false, jid: null },
             { number: 'abc', exists: false, jid: null },
+            { number: '5215512345678', exists: true, jid: '525512345678@s.whatsapp.net' },
           ],
         },
       });
-      expect(s1.lookedUp.slice(lookups)).toEqual([['5531987654321', '5511912345678', '5531900000000']]);
+      expect(s1.lookedUp.slice(lookups)).toEqual([['5531987654321', '5511912345678', '5531900000000', '5215512345678']]);
       // more than NUMBER_CHECK_MANY_MAX: refused, WhatsApp not asked
       expect(await checkMany(Array.from({ length: 101 }, (_, i) => `55119${String(10_000_000 + i)}`))).toMatchObject({
         ok: false,

@@ -30,15 +30,6 @@ import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state
 /** The part of Baileys' socket the provider uses. */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user' | 'onWhatsApp' | 'updateMediaMessage'>;
 
-/** The other form of a Brazilian mobile: with its 9th digit when given without, and without when given with. */
-function brazilianForms(number: string): string[] {
-  const old = /^55(\d{2})([6-9]\d{7})$/.exec(number);
-  if (old) return [`55${old[1]}9${old[2]}`];
-  const current = /^55(\d{2})9(\d{8})$/.exec(number);
-  if (current) return [`55${current[1]}${current[2]}`];
-  return [];
-}
-
 /** Baileys' logger interface (pino's). */
 export type BaileysLogger = UserFacingSocketConfig['logger'] & {};
 
@@ -224,21 +215,30 @@ export class BaileysProvider implements SessionProvider {
 
   /**
    * Many numbers in one `onWhatsApp` query (one usync round trip). Its answer names WhatsApp's jids, not the
-   * numbers asked, and leaves out those it does not know: each jid is matched to the number it is, or to the
-   * Brazilian 9th-digit form of it WhatsApp answered. The jids found are remembered for the sends that follow.
+   * numbers asked, and leaves out those it does not know: a jid is the number it is, else the one number asked
+   * that ends as it does (WhatsApp's own form of a number: a Brazilian mobile without its 9th digit, Mexico's and
+   * Argentina's mobile prefixes). The jids found are remembered for the sends that follow.
    */
   async checkNumbers(numbers: string[]): Promise<NumberCheckManyResult['results']> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
     if (numbers.length === 0) return [];
     const answer = (await sock.onWhatsApp(...numbers)) ?? [];
-    const byNumber = new Map<string, string>();
+    const found = new Map<string, string>();
+    const others: Array<{ digits: string; jid: string }> = [];
     for (const a of answer) {
-      const m = a?.exists ? /^(\d{8,15})(?::\d+)?@s\.whatsapp\.net$/.exec(a.jid) : null;
-      if (m?.[1]) byNumber.set(m[1], a.jid);
+      const digits = a?.exists ? /^(\d{8,15})(?::\d+)?@s\.whatsapp\.net$/.exec(a.jid)?.[1] : undefined;
+      if (!digits) continue;
+      if (numbers.includes(digits)) found.set(digits, a.jid);
+      else others.push({ digits, jid: a.jid });
+    }
+    for (const other of others) {
+      const tail = other.digits.slice(-8);
+      const [only, ...more] = numbers.filter((n) => !found.has(n) && n.slice(-8) === tail);
+      if (only !== undefined && more.length === 0) found.set(only, other.jid);
     }
     return numbers.map((number) => {
-      const jid = [number, ...brazilianForms(number)].map((n) => byNumber.get(n)).find((j) => j !== undefined) ?? null;
+      const jid = found.get(number) ?? null;
       if (jid) this.jids.set(number, jid);
       return { number, exists: jid !== null, jid };
     });
