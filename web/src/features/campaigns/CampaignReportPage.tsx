@@ -7,7 +7,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { errorText } from '../../app/errors';
 import { REPORT_RELOAD_MS, reportProgress } from './campaign-rules';
 import { downloadFile, useCampaignReportQuery, useGetCampaignQuery } from './campaigns.api';
-import { CampaignsGate } from './CampaignsGate';
+import { CampaignPageBox, withCampaignsGate } from './CampaignsGate';
 import { campaignNotify, CampaignStatusText, dateTimeText, ProgressBar, StatCard } from './ui';
 
 /**
@@ -15,7 +15,7 @@ import { campaignNotify, CampaignStatusText, dateTimeText, ProgressBar, StatCard
  * live (company-<id>-campaign patches the campaign and its report); a live turn to FINALIZADA reloads the
  * report after 5 s. Export: the rows as CSV.
  */
-export default function CampaignReportPage() {
+function CampaignReportPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const id = Number(useParams().campaignId);
@@ -40,7 +40,7 @@ export default function CampaignReportPage() {
   const error = campaign.error ?? report.error;
 
   return (
-    <CampaignsGate data-testid="campaign-report-page" overflowY="auto">
+    <CampaignPageBox data-testid="campaign-report-page" overflowY="auto">
       <Flex gap="3" mb="4" align="center" wrap="wrap">
         <Heading size="lg" flex="1" data-testid="campaign-report-title">
           {t('campaignReport.title', { name: c?.name ?? '' })}
@@ -103,6 +103,8 @@ export default function CampaignReportPage() {
           testId="campaign-report-completed"
         />
       </SimpleGrid>
-    </CampaignsGate>
+    </CampaignPageBox>
   );
 }
+
+export default withCampaignsGate(CampaignReportPage);

@@ -5,14 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete } from 'react-icons/md';
 import { addVariable, parseCampaignSettings, type CampaignSettingsValues } from './campaign-rules';
 import { useCampaignSettingsQuery, useSaveCampaignSettingsMutation } from './campaigns.api';
-import { CampaignsGate } from './CampaignsGate';
+import { CampaignPageBox, withCampaignsGate } from './CampaignsGate';
 import { campaignNotify, OptionSelect } from './ui';
 
 type IntervalKey = keyof typeof CAMPAIGN_INTERVALS;
 const INTERVAL_KEYS = Object.keys(CAMPAIGN_INTERVALS) as IntervalKey[];
 
 /** /campaigns-config (spec 02 §2, §9): the three interval selects and the custom variables (shortcut, content), saved together. */
-export default function CampaignSettingsPage() {
+function CampaignSettingsPage() {
   const { t } = useTranslation();
   const { data, isSuccess } = useCampaignSettingsQuery();
   const [save, saving] = useSaveCampaignSettingsMutation();
@@ -40,7 +40,7 @@ export default function CampaignSettingsPage() {
   }
 
   return (
-    <CampaignsGate data-testid="campaign-settings-page" overflowY="auto">
+    <CampaignPageBox data-testid="campaign-settings-page" overflowY="auto">
       <Heading size="lg" mb="4">
         {t('campaignSettings.title')}
       </Heading>
@@ -127,6 +127,8 @@ export default function CampaignSettingsPage() {
           {t('common.save')}
         </Button>
       </HStack>
-    </CampaignsGate>
+    </CampaignPageBox>
   );
 }
+
+export default withCampaignsGate(CampaignSettingsPage);

@@ -1,5 +1,5 @@
 import { Box, type BoxProps } from '@chakra-ui/react';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { PermissionGate } from '../../app/PermissionGate';
 import { authApi } from '../../app/auth.api';
 import { selectUser } from '../../app/session';
@@ -25,13 +25,25 @@ export function useCampaignsAllowed(): boolean | null {
   return fresh || meFailed ? false : null;
 }
 
-/** A campaign-area page: the permission notice and / after 1 s when the rule does not hold; its page box otherwise. */
-export function CampaignsGate({ children, ...box }: { children: ReactNode } & BoxProps) {
+/**
+ * A campaign-area page behind the rule: the permission notice and / after 1 s when it does not hold; the page
+ * (and its calls) only when it does.
+ */
+export function withCampaignsGate(Page: ComponentType): ComponentType {
+  return function CampaignsGate() {
+    return (
+      <PermissionGate allowed={useCampaignsAllowed()}>
+        <Page />
+      </PermissionGate>
+    );
+  };
+}
+
+/** A campaign-area page's box. */
+export function CampaignPageBox({ children, ...box }: { children: ReactNode } & BoxProps) {
   return (
-    <PermissionGate allowed={useCampaignsAllowed()}>
-      <Box p="4" h="full" display="flex" flexDirection="column" {...box}>
-        {children}
-      </Box>
-    </PermissionGate>
+    <Box p="4" h="full" display="flex" flexDirection="column" {...box}>
+      {children}
+    </Box>
   );
 }

@@ -15,11 +15,11 @@ import {
   useRestartCampaignMutation,
 } from './campaigns.api';
 import { CampaignDialog } from './CampaignDialog';
-import { CampaignsGate } from './CampaignsGate';
+import { CampaignPageBox, withCampaignsGate } from './CampaignsGate';
 import { campaignNotify, CampaignStatusText, dateTimeText } from './ui';
 
 /** /campaigns (spec 02 §2): the campaigns with status, list, connection, dates; stop, restart, report, edit, delete. */
-export default function CampaignsPage() {
+function CampaignsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
@@ -50,7 +50,7 @@ export default function CampaignsPage() {
   }
 
   return (
-    <CampaignsGate data-testid="campaigns-page">
+    <CampaignPageBox data-testid="campaigns-page">
       <ListPageHeader
         title={t('campaigns.title')}
         count={list.data?.pages[0]?.count}
@@ -139,6 +139,8 @@ export default function CampaignsPage() {
         onConfirm={() => void confirmDelete()}
         onClose={() => setDeleting(null)}
       />
-    </CampaignsGate>
+    </CampaignPageBox>
   );
 }
+
+export default withCampaignsGate(CampaignsPage);

@@ -9,7 +9,7 @@ import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListFooter } from '../../components/ListFooter';
 import { useEntityDialog } from '../../components/use-entity-dialog';
-import { CampaignsGate } from '../campaigns/CampaignsGate';
+import { CampaignPageBox, withCampaignsGate } from '../campaigns/CampaignsGate';
 import { campaignNotify, FormDialog, ProgressBar, TextField } from '../campaigns/ui';
 import { IMPORT_ACCEPT, importPercent, validateContactListItem, whatsappState, type ContactListItemValues } from './contact-list-rules';
 import {
@@ -29,7 +29,7 @@ const STATE_ICON = {
 } as const;
 
 /** /contact-lists/:contactListId/contacts (spec 02 §2): a list's items with search, import, add, edit, delete and the WhatsApp check. */
-export default function ContactListItemsPage() {
+function ContactListItemsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const contactListId = Number(useParams().contactListId);
@@ -58,7 +58,7 @@ export default function ContactListItemsPage() {
   }
 
   return (
-    <CampaignsGate data-testid="contact-list-items-page">
+    <CampaignPageBox data-testid="contact-list-items-page">
       <ListPageHeader
         title={contactList ? `${t('contactLists.items.title')}: ${contactList.name}` : t('contactLists.items.title')}
         count={contactList?.contactsCount}
@@ -168,7 +168,7 @@ export default function ContactListItemsPage() {
         onConfirm={() => void confirm()}
         onClose={() => setDeleting(null)}
       />
-    </CampaignsGate>
+    </CampaignPageBox>
   );
 }
 
@@ -222,3 +222,5 @@ function ContactListItemDialog({
     </FormDialog>
   );
 }
+
+export default withCampaignsGate(ContactListItemsPage);

@@ -9,14 +9,14 @@ import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListFooter } from '../../components/ListFooter';
 import { useEntityDialog } from '../../components/use-entity-dialog';
-import { CampaignsGate } from '../campaigns/CampaignsGate';
+import { CampaignPageBox, withCampaignsGate } from '../campaigns/CampaignsGate';
 import { campaignNotify, FormDialog, TextField } from '../campaigns/ui';
 import { validateContactList } from './contact-list-rules';
 import { downloadExample } from './download-example';
 import { useDeleteContactListMutation, useListContactListsInfiniteQuery, useSaveContactListMutation } from './contact-lists.api';
 
 /** /contact-lists (spec 02 §2): the lists with their counts, search, add, edit, delete, the example spreadsheet, a list's contacts. */
-export default function ContactListsPage() {
+function ContactListsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
@@ -29,7 +29,7 @@ export default function ContactListsPage() {
   const { deleting, setDeleting, confirm } = useConfirmedDelete<ContactListDto>(remove, t('contactLists.deleted'));
 
   return (
-    <CampaignsGate data-testid="contact-lists-page">
+    <CampaignPageBox data-testid="contact-lists-page">
       <ListPageHeader
         title={t('contactLists.title')}
         count={list.data?.pages[0]?.count}
@@ -97,7 +97,7 @@ export default function ContactListsPage() {
         onConfirm={() => void confirm()}
         onClose={() => setDeleting(null)}
       />
-    </CampaignsGate>
+    </CampaignPageBox>
   );
 }
 
@@ -139,3 +139,5 @@ function ContactListDialog({ record, onClose }: { record: ContactListDto | null;
     </FormDialog>
   );
 }
+
+export default withCampaignsGate(ContactListsPage);

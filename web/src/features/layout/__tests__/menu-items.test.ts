@@ -147,6 +147,7 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
       isAdmin: true,
       isSuper: true,
       plan: { useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true },
+      campaigns: true,
     };
     expect(keys(visibleMenuItems(full, all))).toEqual(MENU_ITEMS.map((i) => i.key));
     expect(keys(visibleMenuItems(admin, all))).not.toContain('announcements');
@@ -161,5 +162,19 @@ describe('connections badge', () => {
   it('does not show when every connection is connected, or before the list is there', () => {
     expect(connectionsNeedAttention([{ status: 'CONNECTED' }])).toBe(false);
     expect(connectionsNeedAttention(undefined)).toBe(false);
+  });
+});
+
+describe('the campaign area in the menu (the cshow rule)', () => {
+  it('shows campaigns, contact lists and campaign settings to admins when the rule holds, never to agents', () => {
+    const withCampaigns = { ...admin, campaigns: true };
+    expect(keys(visibleMenuItems(withCampaigns)).filter((k) => k.startsWith('campaign') || k === 'contactLists')).toEqual([
+      'campaigns',
+      'contactLists',
+      'campaignsConfig',
+    ]);
+    expect(visibleMenuItems(withCampaigns).find((i) => i.key === 'contactLists')?.to).toBe('/contact-lists');
+    expect(keys(visibleMenuItems(admin))).not.toContain('campaigns');
+    expect(keys(visibleMenuItems({ ...agent, campaigns: true }))).not.toContain('campaigns');
   });
 });
