@@ -11,6 +11,7 @@ import {
 import { EventBus, serve } from '@wa/event-bus';
 import { CompanySession, HttpClient, mediaForm, pngFile, startInProcess, waitFor, type RunningApp } from '@wa/testing';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
@@ -285,6 +286,20 @@ describe('importing a spreadsheet (issue 40 item 2)', () => {
       expect({ name, status: res.status, error: res.body.error }).toEqual({ name, status: 400, error: 'ERR_VALIDATION' });
     }
     expect((await http.post(`/contact-lists/${list.id}/upload`, { token: c.token, form: new FormData() })).status).toBe(400);
+    // a zip bomb: a real .xlsx whose shared strings unpack to 80 MB (a few hundred KB packed), refused before inflating
+    const bomb = await JSZip.loadAsync(
+      await xlsxOf([
+        ['nome', 'numero'],
+        ['Ana', '5511987650002'],
+      ]),
+    );
+    bomb.file('xl/sharedStrings.xml', `<sst><si><t>nome</t></si>${'<si><t>bomba</t></si>'.repeat(4_000_000)}</sst>`);
+    const packed = await bomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    const refused = await upload(c.token, list.id, packed, 'bomba.xlsx');
+    expect({ status: refused.status, messages: fieldMessages(refused.body, 'file') }).toEqual({
+      status: 400,
+      messages: ['too large when unpacked'],
+    });
     expect((await http.get(`/contact-lists/${list.id}`, { token: c.token })).body.contactsCount).toBe(0);
     expect(c.events.filter((e) => e.action === 'import')).toEqual([]);
     c.stop();
