@@ -16,7 +16,7 @@ import {
 } from './campaigns.api';
 import { CampaignDialog } from './CampaignDialog';
 import { CampaignPageBox, withCampaignsGate } from './CampaignsGate';
-import { campaignNotify, CampaignStatusText, dateTimeText } from './ui';
+import { campaignNotify, CampaignStatusText, dateTimeText, useCampaignDelete } from './ui';
 
 /** /campaigns (spec 02 §2): the campaigns with status, list, connection, dates; stop, restart, report, edit, delete. */
 function CampaignsPage() {
@@ -28,8 +28,8 @@ function CampaignsPage() {
   const records = list.data?.pages.flatMap((p) => p.records) ?? [];
   const paging = useScrollPaging(list, records.length);
   const [editing, setEditing] = useState<CampaignDto | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<CampaignDto | null>(null);
   const [remove, removing] = useDeleteCampaignMutation();
+  const { deleting, setDeleting, confirm: confirmDelete } = useCampaignDelete<CampaignDto>(remove, t('campaigns.deleted'));
   const [cancel] = useCancelCampaignMutation();
   const [restart] = useRestartCampaignMutation();
 
@@ -41,12 +41,6 @@ function CampaignsPage() {
     } catch (err) {
       campaignNotify.error(err);
     }
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    await run(remove(deleting.id), t('campaigns.deleted'));
-    setDeleting(null);
   }
 
   return (

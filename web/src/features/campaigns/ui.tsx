@@ -1,5 +1,5 @@
 import { Box, Button, Dialog, Field, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
-import type { ComponentProps, FormEvent, ReactNode } from 'react';
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../app/errors';
 import { languageTag } from '../../app/i18n';
@@ -158,4 +158,20 @@ export function CampaignStatusText({ campaign }: { campaign: Pick<CampaignDto, '
       )}
     </>
   );
+}
+
+/** A delete behind a confirmation, with the campaign areas' 3 s toasts (app/list-page's useConfirmedDelete otherwise). */
+export function useCampaignDelete<T extends { id: number }>(remove: (id: number) => { unwrap(): Promise<unknown> }, doneText: string) {
+  const [deleting, setDeleting] = useState<T | null>(null);
+  async function confirm() {
+    if (!deleting) return;
+    try {
+      await remove(deleting.id).unwrap();
+      campaignNotify.success(doneText);
+      setDeleting(null);
+    } catch (err) {
+      campaignNotify.error(err);
+    }
+  }
+  return { deleting, setDeleting, confirm };
 }

@@ -4,13 +4,13 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdArrowBack, MdCancel, MdCheckCircle, MdDownload, MdHelpOutline, MdUpload } from 'react-icons/md';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ListPageHeader, ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, RowActions, useScrollPaging } from '../../app/list-page';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListFooter } from '../../components/ListFooter';
 import { useEntityDialog } from '../../components/use-entity-dialog';
 import { CampaignPageBox, withCampaignsGate } from '../campaigns/CampaignsGate';
-import { campaignNotify, FormDialog, ProgressBar, TextField } from '../campaigns/ui';
+import { campaignNotify, FormDialog, ProgressBar, TextField, useCampaignDelete } from '../campaigns/ui';
 import { IMPORT_ACCEPT, importPercent, validateContactListItem, whatsappState, type ContactListItemValues } from './contact-list-rules';
 import {
   useDeleteContactListItemMutation,
@@ -41,7 +41,7 @@ function ContactListItemsPage() {
   const paging = useScrollPaging(list, items.length);
   const [editing, setEditing] = useState<ContactListItemDto | null | undefined>(undefined);
   const [remove, removing] = useDeleteContactListItemMutation();
-  const { deleting, setDeleting, confirm } = useConfirmedDelete<ContactListItemDto>(remove, t('contactLists.items.deleted'));
+  const { deleting, setDeleting, confirm } = useCampaignDelete<ContactListItemDto>(remove, t('contactLists.items.deleted'));
   const [upload, uploading] = useUploadContactListMutation();
   const progress = useImportProgress(contactListId);
   const fileInput = useRef<HTMLInputElement>(null);

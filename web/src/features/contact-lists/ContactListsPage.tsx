@@ -4,13 +4,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdDownload, MdPeople } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
-import { ListPageHeader, ListTableBox, RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
+import { ListPageHeader, ListTableBox, RowActions, useScrollPaging } from '../../app/list-page';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListFooter } from '../../components/ListFooter';
 import { useEntityDialog } from '../../components/use-entity-dialog';
 import { CampaignPageBox, withCampaignsGate } from '../campaigns/CampaignsGate';
-import { campaignNotify, FormDialog, TextField } from '../campaigns/ui';
+import { campaignNotify, FormDialog, TextField, useCampaignDelete } from '../campaigns/ui';
 import { validateContactList } from './contact-list-rules';
 import { downloadExample } from './download-example';
 import { useDeleteContactListMutation, useListContactListsInfiniteQuery, useSaveContactListMutation } from './contact-lists.api';
@@ -26,7 +26,7 @@ function ContactListsPage() {
   const paging = useScrollPaging(list, records.length);
   const [editing, setEditing] = useState<ContactListDto | null | undefined>(undefined);
   const [remove, removing] = useDeleteContactListMutation();
-  const { deleting, setDeleting, confirm } = useConfirmedDelete<ContactListDto>(remove, t('contactLists.deleted'));
+  const { deleting, setDeleting, confirm } = useCampaignDelete<ContactListDto>(remove, t('contactLists.deleted'));
 
   return (
     <CampaignPageBox data-testid="contact-lists-page">
