@@ -14,7 +14,8 @@ if (!(await prepare(P))) {
   process.exit(1);
 }
 
-const env = { NODE_ENV: 'development', ...serviceUrls(), ...localEnv() };
+// campaign sends at least 1 s apart on one connection here (production's floor is 5 s)
+const env = { NODE_ENV: 'development', CAMPAIGN_MIN_GAP_MS: '1000', ...serviceUrls(), ...localEnv() };
 say(P, 'building…');
 const hasWeb = existsSync(join(root, 'web/project.json'));
 const projects = hasWeb ? 'tag:scope:service,web' : 'tag:scope:service';

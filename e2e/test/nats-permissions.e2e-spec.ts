@@ -64,12 +64,18 @@ beforeAll(async () => {
   });
   running.push(...Object.values(services));
   const gateway = services['messaging-gateway'];
-  // a first start fans out from new events on: wait until realtime consumes all three streams
+  // a first start fans out from new events on: wait until realtime consumes all three streams, and the campaign pages
   const jsm = await (await as('operator')).jetstreamManager();
   await waitFor(
     async () => {
-      for (const stream of ['TICKETS', 'CONNECTIONS', 'AUTH'])
-        if (!(await jsm.consumers.info(stream, 'realtime').catch(() => null))) return false;
+      const durables = [
+        ...['TICKETS', 'CONNECTIONS', 'AUTH'].map((stream) => [stream, 'realtime']),
+        ['CAMPAIGNS', 'realtime-campaigns'],
+        ['CAMPAIGNS', 'realtime-campaign-lists'],
+        // tickets keeps the campaign messages a contact may answer
+        ['CAMPAIGNS', 'tickets-campaign-sent'],
+      ];
+      for (const [stream, durable] of durables) if (!(await jsm.consumers.info(stream!, durable!).catch(() => null))) return false;
       return true;
     },
     { timeoutMs: 30_000 },
@@ -153,6 +159,12 @@ describe('NATS with one user per service (k8s/base/nats.conf)', () => {
     expect(await failure(() => sessions.jetstream().publish('$KV.users.1.1', sc.encode('{"profile":"admin"}')))).toMatchObject({
       code: 'PERMISSIONS_VIOLATION',
     });
+    // its campaign lanes (wa-out-campaign-<id>) are its own on CAMPAIGNS; tickets' durable there and campaigns' on WA are not
+    for (const durable of ['CAMPAIGNS.tickets-campaign-sent', 'WA.campaigns-acks', 'WA.campaigns-inbound']) {
+      expect(
+        await failure(() => sessions.request(`$JS.API.CONSUMER.MSG.NEXT.${durable}`, sc.encode('{"batch":1}'), { timeout: 2000 })),
+      ).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    }
 
     // tickets may not announce connections (whatsapp-sessions' subjects), nor delete a stream
     const tickets = await as('tickets');

@@ -1,9 +1,11 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
-import { serviceModules } from '@wa/server-kit';
+import { redisOptionsOf, serviceModules } from '@wa/server-kit';
 import { CampaignsModule } from './campaigns/campaigns.module.js';
 import { CampaignsEnv } from './config/env.js';
 import { ContactListsModule } from './contact-lists/contact-lists.module.js';
+import { DispatchModule } from './dispatch/dispatch.module.js';
 import { campaignsDatabase } from './database/data-source.js';
 import { PlatformModule, SERVICE } from './platform/platform.module.js';
 
@@ -21,7 +23,9 @@ export class AppModule {
       imports: [
         ...serviceModules({ service: SERVICE, env, database: campaignsDatabase(env.DATABASE_URL, env.DATABASE_POOL_SIZE) }),
         AuthLibModule.forRoot({ secret: env.JWT_SECRET }),
+        BullModule.forRoot({ connection: { ...redisOptionsOf(env.REDIS_URL), maxRetriesPerRequest: null }, prefix: 'conversa' }),
         PlatformModule.forRoot(env),
+        DispatchModule,
         CampaignsModule,
         ContactListsModule,
       ],

@@ -26,6 +26,11 @@ export class CampaignsEnv extends InfraEnv {
   @Max(24 * 30)
   CAMPAIGN_CONFIRMATION_HOURS: number = 24;
 
+  /** How often confirmations nobody answered in time are ended (ms). */
+  @IsInt()
+  @Min(100)
+  CAMPAIGN_EXPIRY_SWEEP_MS: number = 30_000;
+
   /** Numbers asked of WhatsApp in one query of the background check, and the gap between two queries on a connection (ms). */
   @IsInt()
   @Min(1)

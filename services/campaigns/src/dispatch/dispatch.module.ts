@@ -1,7 +1,29 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { RecordsModule } from '../records/records.module.js';
-import { CampaignLifecycle } from './campaign-lifecycle.js';
+import { AcksConsumer } from './acks.consumer.js';
+import { AnswersConsumer } from './answers.consumer.js';
+import { CAMPAIGN_START_QUEUE, CampaignLifecycle, CampaignStartJob } from './campaign-lifecycle.js';
+import { CampaignGuards } from './guards.js';
+import { Pacers } from './pacer.js';
+import { Progress } from './progress.js';
+import { ShippingsRepository } from './shippings.repository.js';
+import { TicketsClient } from './tickets-client.js';
 
 /** Sending campaigns: the start (freezing the audience), the leased pacer per connection, acks, confirmations, opt-outs. */
-@Module({ imports: [RecordsModule], providers: [CampaignLifecycle], exports: [CampaignLifecycle] })
+@Module({
+  imports: [RecordsModule, BullModule.registerQueue({ name: CAMPAIGN_START_QUEUE })],
+  providers: [
+    ShippingsRepository,
+    TicketsClient,
+    Progress,
+    Pacers,
+    CampaignLifecycle,
+    CampaignStartJob,
+    AcksConsumer,
+    AnswersConsumer,
+    CampaignGuards,
+  ],
+  exports: [CampaignLifecycle, Pacers, CampaignGuards],
+})
 export class DispatchModule {}

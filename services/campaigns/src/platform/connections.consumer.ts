@@ -9,13 +9,21 @@ import {
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { ConnectionsRepository } from './connections.repository.js';
 
+/** A connection's session moved: its status, and why it ended when it did ('logged_out', 'banned'). */
+export interface SessionChange {
+  id: number;
+  companyId: number;
+  status: string;
+  reason: string | null;
+}
+
 type ConnectionEvent = ConnectionChangedEvent | ConnectionDeletedEvent | ConnectionSessionEvent;
 
 /** Keeps campaigns' copy of the connections (name, status, default, pace fields) in step with whatsapp-sessions. */
 @Injectable()
 export class ConnectionsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private handle: ConsumerHandle | undefined;
-  private readonly listeners: Array<(c: { id: number; companyId: number; status: string }) => void> = [];
+  private readonly listeners: Array<(c: SessionChange) => void> = [];
 
   constructor(
     private readonly bus: EventBus,
@@ -23,7 +31,7 @@ export class ConnectionsConsumer implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   /** Told of every status a connection's session reports (the pacer pauses a banned or logged-out number's campaigns). */
-  onStatus(listener: (c: { id: number; companyId: number; status: string }) => void): void {
+  onStatus(listener: (c: SessionChange) => void): void {
     this.listeners.push(listener);
   }
 
@@ -55,6 +63,10 @@ export class ConnectionsConsumer implements OnApplicationBootstrap, OnApplicatio
       kind === 'session' ? (m.data as ConnectionSessionEvent).session : (m.data as ConnectionChangedEvent).connection;
     if (!c || typeof c.id !== 'number') return;
     await this.connections.keep(c);
-    if (kind === 'session') for (const l of this.listeners) l({ id: c.id, companyId: c.companyId, status: c.status });
+    if (kind === 'session') {
+      // why the session ended, when whatsapp-sessions says (a logout, a ban)
+      const reason = (m.data as ConnectionSessionEvent & { reason?: string | null }).reason ?? null;
+      for (const l of this.listeners) l({ id: c.id, companyId: c.companyId, status: c.status, reason });
+    }
   }
 }

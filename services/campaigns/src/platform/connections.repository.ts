@@ -17,7 +17,7 @@ export class ConnectionsRepository {
     await this.db.query(
       `INSERT INTO campaigns.connections (id, "companyId", name, status, "isDefault", "campaignDailyLimit", "campaignWarmup", "campaignHours",
               "connectedSince", "createdAt", "updatedAt", deleted)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $4 = 'CONNECTED' THEN now() END, $9, $10, false)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $4::varchar = 'CONNECTED' THEN now() END, $9, $10, false)
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, "isDefault" = EXCLUDED."isDefault",
               "campaignDailyLimit" = EXCLUDED."campaignDailyLimit", "campaignWarmup" = EXCLUDED."campaignWarmup",
               "campaignHours" = EXCLUDED."campaignHours", "updatedAt" = EXCLUDED."updatedAt",

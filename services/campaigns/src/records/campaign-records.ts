@@ -126,6 +126,11 @@ export class CampaignRecords {
     await this.outbox.add(tx, [{ subject: CampaignSubjects.changed(companyId, id), msgId: `campaign:${id}:delete`, payload: event }]);
   }
 
+  /** The data source's manager (a read outside a transaction). */
+  manager(): EntityManager {
+    return this.db.manager;
+  }
+
   /** Flush the outbox after a commit (the relay publishes at once). */
   flush(): void {
     this.outbox.flush();

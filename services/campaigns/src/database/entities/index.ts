@@ -70,7 +70,8 @@ export class CampaignEntity {
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
 }
 
-export type ShippingStatus = 'pending' | 'confirming' | 'confirmed' | 'queued' | 'sent' | 'failed' | 'invalid' | 'opted_out' | 'unconfirmed';
+export type ShippingStatus =
+  'pending' | 'confirming' | 'confirmed' | 'queued' | 'sent' | 'failed' | 'invalid' | 'opted_out' | 'unconfirmed';
 
 /** One contact of a started campaign's frozen audience (unique per campaign and number). */
 @Entity({ name: 'shippings' })
