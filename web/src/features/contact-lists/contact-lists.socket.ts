@@ -1,28 +1,62 @@
-import { CampaignChannels, type ContactListImportProgress } from '@wa/contracts';
-import { onChannel, type SocketHandler } from '../../realtime/use-socket-cache-sync';
-import { refreshContactListItems, refreshContactLists } from './contact-lists.api';
+import { CampaignChannels, type ContactListDto, type ContactListImportProgress, type ContactListItemDto } from '@wa/contracts';
+import type { RootState } from '../../app/store';
+import { onChannel, type Dispatch, type SocketHandler } from '../../realtime/use-socket-cache-sync';
+import { contactListsApi, refreshContactListItems, refreshContactLists } from './contact-lists.api';
 import { setImportProgress } from './import-progress';
 
-/** What the two channels carry (campaigns.types `CampaignChannels`): an action, and for an import its progress. */
-interface ListPayload {
+/** What the two channels carry (campaigns.types `CampaignChannels`): an action, a record, or an import's progress. */
+interface ListPayload<R> {
   action?: string;
+  record?: R;
   progress?: ContactListImportProgress;
 }
 
+/** Replaces the record where the cached pages of that endpoint hold it. */
+function patchPages<R extends { id: number }>(
+  state: RootState,
+  dispatch: Dispatch,
+  endpoint: 'listContactLists' | 'listContactListItems',
+  record: R,
+): void {
+  const tag = endpoint === 'listContactLists' ? 'CampaignContactList' : 'CampaignContactListItem';
+  for (const entry of contactListsApi.util.selectInvalidatedBy(state, [tag])) {
+    if (entry.endpointName !== endpoint) continue;
+    dispatch(
+      contactListsApi.util.updateQueryData(endpoint, entry.originalArgs as never, (d) => {
+        for (const page of d.pages) {
+          const rows = ('records' in page ? page.records : page.contacts) as unknown as R[];
+          const i = rows.findIndex((r) => r.id === record.id);
+          if (i >= 0) rows[i] = record;
+        }
+      }),
+    );
+  }
+}
+
 /**
- * `company-<id>-ContactList`: an import's progress goes to its bar (and, when it ends, the list and its items
- * reload); any other change reloads the lists. `company-<id>-ContactListItem`: the items reload.
+ * `company-<id>-ContactList`: an import's progress goes to its bar (when it ends, the lists and items reload);
+ * an update is patched in place; anything else reloads the lists. `company-<id>-ContactListItem`: an update (the
+ * WhatsApp check answered) is patched in place; a new or deleted item, or an import's rows, reload the items.
  */
 export const contactListsSocket: SocketHandler[] = [
-  onChannel<ListPayload>(CampaignChannels.contactList, (p, { dispatch }) => {
+  onChannel<ListPayload<ContactListDto>>(CampaignChannels.contactList, (p, { state, dispatch }) => {
     if (p.action === 'import' && p.progress) {
       setImportProgress(p.progress);
       if (!p.progress.done) return;
       dispatch(refreshContactListItems());
     }
+    if (p.action === 'update' && p.record) {
+      patchPages(state(), dispatch, 'listContactLists', p.record);
+      dispatch(contactListsApi.util.updateQueryData('getContactList', p.record.id, () => p.record));
+      return;
+    }
     dispatch(refreshContactLists());
   }),
-  onChannel<ListPayload>(CampaignChannels.contactListItem, (_p, { dispatch }) => {
+  onChannel<ListPayload<ContactListItemDto>>(CampaignChannels.contactListItem, (p, { state, dispatch }) => {
+    if (p.action === 'update' && p.record) {
+      patchPages(state(), dispatch, 'listContactListItems', p.record);
+      return;
+    }
     dispatch(refreshContactListItems());
     dispatch(refreshContactLists());
   }),

@@ -111,4 +111,13 @@ describe('/contact-lists/:id/contacts (spec 02 §2)', () => {
     );
     await waitFor(() => expect(calls.filter((c) => c.path === '/contact-list-items').length).toBeGreaterThan(loads));
   });
+
+  it('a live update of an item (its WhatsApp check answered) changes its icon without loading the list again', async () => {
+    const r = render();
+    await waitFor(() => expect(r.getAllByTestId('contact-list-item-row')).toHaveLength(3));
+    const loads = calls.filter((c) => c.path === '/contact-list-items').length;
+    r.socket.fire('company-1-ContactListItem', { action: 'update', record: { ...items[2], isWhatsappValid: true } });
+    await waitFor(() => expect(r.getAllByTestId('contact-list-item-whatsapp')[2].getAttribute('data-state')).toBe('valid'));
+    expect(calls.filter((c) => c.path === '/contact-list-items').length).toBe(loads);
+  });
 });
