@@ -41,6 +41,9 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(FanoutService.name);
   private readonly lease: FanoutLease;
   private handles: ConsumerHandle[] = [];
+  /** sources whose stream its publisher has not declared yet (campaigns not started): tried again at each tick */
+  private waiting: Source[] = [];
+  private readonly toldWaiting = new Set<string>();
   /** renews the lease while consuming, or tries to take it: never two passes at once */
   private readonly ticker: PeriodicTask;
   private closing = false;
@@ -130,6 +133,8 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
         if (!(await this.lease.renew())) {
           this.log.warn({ durable: this.env.REALTIME_DURABLE }, 'fan-out lease lost; stopping to consume');
           await this.stopConsuming();
+        } else if (this.waiting.length) {
+          await this.consume(this.waiting.splice(0));
         }
       } else if (await this.lease.acquire().catch(() => false)) {
         await this.startConsuming();
@@ -143,7 +148,24 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async startConsuming(): Promise<void> {
     this.tickets.leading();
-    for (const source of this.sources()) {
+    await this.consume(this.sources());
+    this.log.log({ durable: this.env.REALTIME_DURABLE, holder: this.lease.holder }, 'fan-out: this replica consumes');
+  }
+
+  /**
+   * Consumes each source; one whose stream is not declared yet waits for the next tick, so the other streams are
+   * fanned out meanwhile (one service not started stops no other's live events).
+   */
+  private async consume(sources: Source[]): Promise<void> {
+    const jsm = await this.bus.connection.jetstreamManager();
+    for (const source of sources) {
+      if (!(await jsm.streams.info(source.stream).catch(() => null))) {
+        if (!this.toldWaiting.has(source.stream))
+          this.log.warn({ stream: source.stream }, 'fan-out: stream not declared by its publisher yet; its events wait');
+        this.toldWaiting.add(source.stream);
+        this.waiting.push(source);
+        continue;
+      }
       await this.prepareDurable(source);
       this.handles.push(
         await this.bus.consume<unknown>({
@@ -157,7 +179,6 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
         }),
       );
     }
-    this.log.log({ durable: this.env.REALTIME_DURABLE, holder: this.lease.holder }, 'fan-out: this replica consumes');
   }
 
   private durableOf(source: Source): string {
@@ -165,6 +186,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async stopConsuming(): Promise<void> {
+    this.waiting = [];
     const handles = this.handles.splice(0);
     await Promise.all(handles.map((h) => h.stop()));
   }

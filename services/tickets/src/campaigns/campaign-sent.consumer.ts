@@ -25,6 +25,7 @@ export function keptNumber(number: unknown): string | null {
 export class CampaignSentConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(CampaignSentConsumer.name);
   private handle: ConsumerHandle | undefined;
+  private stopping = false;
   private readonly purge: PeriodicTask;
 
   constructor(
@@ -41,20 +42,35 @@ export class CampaignSentConsumer implements OnApplicationBootstrap, OnApplicati
     });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.handle = await this.bus.consume<CampaignMessageSent>({
-      stream: Streams.CAMPAIGNS.name,
-      durable: 'tickets-campaign-sent',
-      filterSubjects: [CampaignSubjects.allSent],
-      // one write per batch; the order within a contact is kept by sentAt, whatever the lane
-      concurrency: 2,
-      batchSize: 200,
-      handler: async (batch) => this.keep(batch.map((m) => m.data)),
-    });
+  /**
+   * Not awaited: campaigns declares CAMPAIGNS, and with one NATS user per service the bus waits until it did; tickets
+   * starts meanwhile (campaigns may start later, or not be deployed).
+   */
+  onApplicationBootstrap(): void {
+    this.bus
+      .consume<CampaignMessageSent>({
+        stream: Streams.CAMPAIGNS.name,
+        durable: 'tickets-campaign-sent',
+        filterSubjects: [CampaignSubjects.allSent],
+        // one write per batch; the order within a contact is kept by sentAt, whatever the lane
+        concurrency: 2,
+        batchSize: 200,
+        handler: async (batch) => this.keep(batch.map((m) => m.data)),
+      })
+      .then(
+        async (handle) => {
+          if (this.stopping) await handle.stop();
+          else this.handle = handle;
+        },
+        (err: unknown) => {
+          if (!this.stopping) this.logger.error({ err: String(err) }, 'campaign.sent: not consumed (campaign messages are not kept)');
+        },
+      );
     this.purge.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await Promise.all([this.handle?.stop(), this.purge.stop()]);
   }
 
