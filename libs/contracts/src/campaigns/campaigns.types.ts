@@ -113,12 +113,17 @@ export interface CampaignSettingsBody {
     longerIntervalAfter: number;
     greaterInterval: number;
     variables: CampaignVariable[];
+    /** whole messages that opt a contact out of the company's campaigns (default DEFAULT_OPT_OUT_KEYWORDS) */
+    optOutKeywords?: string[];
   };
 }
 
+/** The words that opt a contact out of a company's campaigns when it keeps none of its own (any case and accents). */
+export const DEFAULT_OPT_OUT_KEYWORDS: readonly string[] = ['SAIR', 'PARAR', 'STOP', 'CANCELAR', 'DESCADASTRAR'];
+
 /** One entry of GET /campaign-settings: `value` is JSON text. */
 export interface CampaignSettingDto {
-  key: 'messageInterval' | 'longerIntervalAfter' | 'greaterInterval' | 'variables';
+  key: 'messageInterval' | 'longerIntervalAfter' | 'greaterInterval' | 'variables' | 'optOutKeywords';
   value: string;
 }
 

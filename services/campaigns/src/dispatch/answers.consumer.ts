@@ -4,6 +4,7 @@ import { campaignWaMessageId, canonicalPhoneNumber, phoneNumberVariants } from '
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { Outbox } from '../platform/outbox.service.js';
 import { isOptOut, OPT_OUT_CONFIRMATION } from './compose.js';
+import { CampaignSettingsReader } from '../settings/campaign-settings.service.js';
 import { Pacers } from './pacer.js';
 import { Progress } from './progress.js';
 import { ShippingsRepository } from './shippings.repository.js';
@@ -28,6 +29,7 @@ export class AnswersConsumer implements OnApplicationBootstrap, OnApplicationShu
     private readonly outbox: Outbox,
     private readonly progress: Progress,
     private readonly pacers: Pacers,
+    private readonly settings: CampaignSettingsReader,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -101,8 +103,7 @@ export class AnswersConsumer implements OnApplicationBootstrap, OnApplicationShu
     const now = Date.now();
     const missing = companyIds.filter((id) => !((this.keywords.get(id)?.until ?? 0) > now));
     if (missing.length > 0) {
-      const read = await this.rows.optOutKeywords(missing);
-      for (const id of missing) this.keywords.set(id, { until: now + KEYWORDS_TTL_MS, words: read.get(id) ?? null });
+      for (const id of missing) this.keywords.set(id, { until: now + KEYWORDS_TTL_MS, words: (await this.settings.of(id)).optOutKeywords });
       if (this.keywords.size > 10_000) for (const [k, v] of this.keywords) if (v.until <= now) this.keywords.delete(k);
     }
     return new Map(companyIds.map((id) => [id, this.keywords.get(id)?.words ?? null]));

@@ -1,4 +1,4 @@
-import type { CampaignVariable } from '@wa/contracts';
+import { DEFAULT_OPT_OUT_KEYWORDS, type CampaignVariable } from '@wa/contracts';
 
 /** The contact a message is filled for. */
 export interface Recipient {
@@ -26,9 +26,6 @@ export function fillPlaceholders(text: string, to: Recipient, variables: readonl
   values.set('email', to.email);
   return text.replace(/\{([^{}\s]{1,50})\}/g, (whole, key: string) => values.get(key.toLowerCase()) ?? whole);
 }
-
-/** The opt-out words of the issue; a company may replace them (campaign setting `optOutKeywords`). */
-export const DEFAULT_OPT_OUT_KEYWORDS = ['SAIR', 'PARAR', 'STOP', 'CANCELAR', 'DESCADASTRAR'] as const;
 
 /** Upper case, no accents, no surrounding spaces or end punctuation: how a keyword and a message are compared. */
 export function keywordForm(text: string): string {

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { CampaignSettingsModule } from '../settings/campaign-settings.module.js';
 import { RecordsModule } from '../records/records.module.js';
 import { AcksConsumer } from './acks.consumer.js';
 import { AnswersConsumer } from './answers.consumer.js';
@@ -12,7 +13,7 @@ import { TicketsClient } from './tickets-client.js';
 
 /** Sending campaigns: the start (freezing the audience), the leased pacer per connection, acks, confirmations, opt-outs. */
 @Module({
-  imports: [RecordsModule, BullModule.registerQueue({ name: CAMPAIGN_START_QUEUE })],
+  imports: [RecordsModule, CampaignSettingsModule, BullModule.registerQueue({ name: CAMPAIGN_START_QUEUE })],
   providers: [
     ShippingsRepository,
     TicketsClient,

@@ -13,7 +13,8 @@ import { Outbox } from '../platform/outbox.service.js';
 import { fillPlaceholders, pickVariant } from './compose.js';
 import { dayOf, nextSlot, type PaceState } from './pace.js';
 import { Progress } from './progress.js';
-import { ShippingsRepository, type CampaignForSend, type CompanyPace, type DueRow } from './shippings.repository.js';
+import { CampaignSettingsReader, type CampaignSettings } from '../settings/campaign-settings.service.js';
+import { ShippingsRepository, type CampaignForSend, type DueRow } from './shippings.repository.js';
 import { TicketsClient } from './tickets-client.js';
 
 /** A pacer's lease: renewed at every step; a crashed replica's connections are taken over after it. */
@@ -62,6 +63,7 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly storage: MediaStorage,
     private readonly tickets: TicketsClient,
     private readonly progress: Progress,
+    private readonly settings: CampaignSettingsReader,
   ) {
     this.lease = new RedisLease(redis, { owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ttlMs: LEASE_TTL_MS });
     this.scan = new PeriodicTask({ name: 'campaign pacers', everyMs: SCAN_EVERY_MS, runAtStart: true, run: () => this.look() });
@@ -130,7 +132,7 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
         await sleep(STEP_MS);
         continue;
       }
-      const pace = await this.rows.pace(companyId);
+      const pace = await this.settings.of(companyId);
       const now = Date.now();
       if (planned === null) {
         const today = dayOf(now, standing.timeZone);
@@ -181,7 +183,7 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
     companyId: number,
     connectionId: number,
     campaignId: number,
-    pace: CompanyPace,
+    pace: CampaignSettings,
     timeZone: string,
   ): Promise<Handed> {
     const files = await this.filesOf(companyId, campaignId);
@@ -215,7 +217,7 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
     connectionId: number,
     campaign: CampaignForSend,
     row: DueRow,
-    pace: CompanyPace,
+    pace: CampaignSettings,
     files: FileListFiles['files'],
   ): Promise<OutgoingEvent[] | null> {
     const to = { name: row.name, number: row.number, email: row.email };

@@ -76,12 +76,6 @@ export const SENT_ON_DAY = `SELECT count FROM campaigns.daily_sends WHERE "conne
 
 export const LAST_SEND = `SELECT extract(epoch FROM max("lastAt")) * 1000 AS "lastAt" FROM campaigns.daily_sends WHERE "connectionId" = $1`;
 
-/** The company's pace settings (JSON values). */
-export const PACE_SETTINGS = `SELECT key, value FROM campaigns.campaign_settings
-  WHERE "companyId" = $1 AND key IN ('messageInterval', 'longerIntervalAfter', 'greaterInterval', 'variables', 'optOutKeywords')`;
-
-export const OPT_OUT_KEYWORDS = `SELECT "companyId", value FROM campaigns.campaign_settings WHERE key = 'optOutKeywords' AND "companyId" = ANY($1::int[])`;
-
 /** Campaigns with no row left to send end FINALIZADA (sent, failed, skipped or unconfirmed all end a row). */
 export const FINISH_DONE = `UPDATE campaigns.campaigns c
     SET status = 'FINALIZADA', "completedAt" = now(), version = version + 1, "updatedAt" = now()

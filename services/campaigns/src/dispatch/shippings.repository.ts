@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CAMPAIGN_INTERVALS, type CampaignVariable } from '@wa/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PaceSettings } from './pace.js';
 import * as Q from './shippings.queries.js';
 
 /** The campaign columns a send needs. */
@@ -23,22 +21,6 @@ export interface DueRow {
   email: string;
   status: 'pending' | 'confirmed';
 }
-
-export interface CompanyPace extends PaceSettings {
-  variables: CampaignVariable[];
-  optOutKeywords: string[] | null;
-}
-
-const parse = (v: string | undefined): unknown => {
-  if (v === undefined) return undefined;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return undefined;
-  }
-};
-
-const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback);
 
 /**
  * The dispatcher's reads and writes of shipping rows, campaigns' states and the daily counts. Every method takes
@@ -195,35 +177,6 @@ export class ShippingsRepository {
     const rows = (await this.db.query(Q.LAST_SEND, [connectionId])) as Array<{ lastAt: string | null }>;
     const v = rows[0]?.lastAt;
     return v === null || v === undefined ? null : Number(v);
-  }
-
-  /** The company's pace settings, the §9 defaults where unset. */
-  async pace(companyId: number): Promise<CompanyPace> {
-    const rows = (await this.db.query(Q.PACE_SETTINGS, [companyId])) as Array<{ key: string; value: string }>;
-    const v = new Map(rows.map((r) => [r.key, parse(r.value)]));
-    const variables = Array.isArray(v.get('variables')) ? (v.get('variables') as CampaignVariable[]) : [];
-    const keywords = v.get('optOutKeywords');
-    return {
-      messageInterval: num(v.get('messageInterval'), CAMPAIGN_INTERVALS.messageInterval.default),
-      longerIntervalAfter: num(v.get('longerIntervalAfter'), CAMPAIGN_INTERVALS.longerIntervalAfter.default),
-      greaterInterval: num(v.get('greaterInterval'), CAMPAIGN_INTERVALS.greaterInterval.default),
-      variables: variables.filter((x) => x && typeof x.key === 'string' && typeof x.value === 'string'),
-      optOutKeywords: Array.isArray(keywords) ? keywords.filter((k): k is string => typeof k === 'string') : null,
-    };
-  }
-
-  async optOutKeywords(companyIds: number[]): Promise<Map<number, string[]>> {
-    const rows = (await this.db.query(Q.OPT_OUT_KEYWORDS, [companyIds])) as Array<{ companyId: number; value: string }>;
-    const out = new Map<number, string[]>();
-    for (const r of rows) {
-      const v = parse(r.value);
-      if (Array.isArray(v))
-        out.set(
-          r.companyId,
-          v.filter((k): k is string => typeof k === 'string'),
-        );
-    }
-    return out;
   }
 
   async finishDone(tx: EntityManager | null, campaignIds: number[]): Promise<Array<{ id: number; companyId: number }>> {

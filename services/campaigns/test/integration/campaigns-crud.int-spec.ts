@@ -469,7 +469,13 @@ describe('campaign settings (spec 02 §7, §9)', () => {
     const defaults = await http.get('/campaign-settings', { token: c.agent });
     expect(defaults.status).toBe(200);
     expect(defaults.body.every((s: { value: unknown }) => typeof s.value === 'string')).toBe(true);
-    expect(asMap(defaults.body)).toEqual({ messageInterval: 20, longerIntervalAfter: 20, greaterInterval: 60, variables: [] });
+    expect(asMap(defaults.body)).toEqual({
+      messageInterval: 20,
+      longerIntervalAfter: 20,
+      greaterInterval: 60,
+      variables: [],
+      optOutKeywords: ['SAIR', 'PARAR', 'STOP', 'CANCELAR', 'DESCADASTRAR'],
+    });
 
     const settings = {
       messageInterval: 5,
@@ -479,8 +485,13 @@ describe('campaign settings (spec 02 §7, §9)', () => {
         { key: 'loja', value: 'Loja Centro' },
         { key: 'cupom', value: 'BF2026' },
       ],
+      // the company's own opt-out words (trimmed, each once)
+      optOutKeywords: ['SAIR', 'REMOVER'],
     };
-    const saved = await http.post('/campaign-settings', { token: c.admin, body: { settings } });
+    const saved = await http.post('/campaign-settings', {
+      token: c.admin,
+      body: { settings: { ...settings, optOutKeywords: [' SAIR ', 'REMOVER', 'REMOVER'] } },
+    });
     expect(saved.status).toBe(200);
     expect(asMap(saved.body)).toEqual(settings);
     expect(asMap((await http.get('/campaign-settings', { token: c.agent })).body)).toEqual(settings);

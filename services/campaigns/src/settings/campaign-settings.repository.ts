@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CampaignSettingEntity } from '../../database/entities/index.js';
+import { CampaignSettingEntity } from '../database/entities/index.js';
 
 /** A company's campaign settings (`campaigns.campaign_settings`, JSON text per key). */
 @Injectable()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CAMPAIGN_INTERVALS, type CampaignSettingDto, type CampaignVariable } from '@wa/contracts';
+import { CAMPAIGN_INTERVALS, DEFAULT_OPT_OUT_KEYWORDS, type CampaignSettingDto, type CampaignVariable } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import type { CampaignSettingsValuesDto } from './campaign-settings.dto.js';
 import { CampaignSettingsRepository } from './campaign-settings.repository.js';
@@ -10,6 +10,8 @@ export interface CampaignSettings {
   longerIntervalAfter: number;
   greaterInterval: number;
   variables: CampaignVariable[];
+  /** whole messages that opt a contact out */
+  optOutKeywords: string[];
 }
 
 type IntervalKey = keyof typeof CAMPAIGN_INTERVALS;
@@ -40,17 +42,20 @@ function settingsOf(stored: Map<string, string>): CampaignSettings {
         .filter((v): v is CampaignVariable => !!v && typeof v.key === 'string' && typeof v.value === 'string')
         .map(({ key, value }) => ({ key, value }))
     : [];
+  const words = parse(stored.get('optOutKeywords'));
   return {
     messageInterval: interval('messageInterval'),
     longerIntervalAfter: interval('longerIntervalAfter'),
     greaterInterval: interval('greaterInterval'),
     variables,
+    optOutKeywords: Array.isArray(words) ? words.filter((w): w is string => typeof w === 'string') : [...DEFAULT_OPT_OUT_KEYWORDS],
   };
 }
 
 const view = (s: CampaignSettings): CampaignSettingDto[] => [
   ...INTERVAL_KEYS.map((key) => ({ key, value: JSON.stringify(s[key]) })),
   { key: 'variables', value: JSON.stringify(s.variables) },
+  { key: 'optOutKeywords', value: JSON.stringify(s.optOutKeywords) },
 ];
 
 /** A company's campaign settings, for the dispatcher (defaults when the company never saved them). */
@@ -90,6 +95,9 @@ export class CampaignSettingsService {
       longerIntervalAfter: body.longerIntervalAfter,
       greaterInterval: body.greaterInterval,
       variables,
+      optOutKeywords: body.optOutKeywords
+        ? [...new Set(body.optOutKeywords.map((w) => w.trim()).filter(Boolean))]
+        : (await this.reader.of(companyId)).optOutKeywords,
     };
     await this.repo.save(companyId, Object.fromEntries(view(settings).map((s) => [s.key, s.value])));
     return view(settings);

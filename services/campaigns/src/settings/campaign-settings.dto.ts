@@ -1,7 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CAMPAIGN_INTERVALS, type CampaignSettingsBody, type CampaignVariable, type RequestDto } from '@wa/contracts';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsNotEmptyObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsNotEmpty,
+  IsNotEmptyObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 
 /** How many variables a company keeps (the settings screen's table). */
 export const MAX_CAMPAIGN_VARIABLES = 100;
@@ -40,6 +51,16 @@ export class CampaignSettingsValuesDto implements RequestDto<CampaignSettingsVal
   @ValidateNested({ each: true })
   @Type(() => CampaignVariableDto)
   variables: CampaignVariableDto[];
+
+  /** whole messages that opt a contact out of the company's campaigns; absent: the list stays as it is */
+  @ApiProperty({ type: [String], required: false, example: ['SAIR', 'PARAR'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true, message: 'Required' })
+  @MaxLength(30, { each: true, message: 'Too Long!' })
+  optOutKeywords?: string[];
 }
 
 /** POST /campaign-settings: the body the original client sends. */
