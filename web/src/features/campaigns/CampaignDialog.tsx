@@ -143,7 +143,8 @@ export function CampaignDialog({ record, onClose }: { record: CampaignDto | null
         value={values.name}
         disabled={locked}
         onChange={(e) => set('name', e.target.value)}
-        onBlur={() => form.touch('name')}
+        // an empty field left shows nothing yet: a problem appearing then would move the buttons under the pointer
+        onBlur={() => values.name && form.touch('name')}
         error={form.errorOf('name')}
         testId="campaign-name"
       />

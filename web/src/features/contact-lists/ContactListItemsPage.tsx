@@ -1,4 +1,4 @@
-import { Box, Button, HStack, Icon, Table, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Icon, IconButton, Table, Text } from '@chakra-ui/react';
 import type { ContactListItemDto } from '@wa/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -73,10 +73,16 @@ function ContactListItemsPage() {
           <MdArrowBack />
           {t('contactLists.items.back')}
         </Button>
-        <Button size="sm" variant="outline" onClick={downloadExample} data-testid="contact-list-items-example">
+        <IconButton
+          size="sm"
+          variant="outline"
+          aria-label={t('contactLists.example')}
+          title={t('contactLists.example')}
+          onClick={downloadExample}
+          data-testid="contact-list-items-example"
+        >
           <MdDownload />
-          {t('contactLists.example')}
-        </Button>
+        </IconButton>
         <input
           ref={fileInput}
           type="file"
@@ -203,7 +209,8 @@ function ContactListItemDialog({
       required={required}
       value={form.values[key]}
       onChange={(e) => form.set(key, e.target.value)}
-      onBlur={() => form.touch(key)}
+      // an empty field left shows nothing yet: a problem appearing then would move the buttons under the pointer
+      onBlur={() => form.values[key] && form.touch(key)}
       error={form.errorOf(key)}
       testId={`contact-list-item-${key}`}
     />

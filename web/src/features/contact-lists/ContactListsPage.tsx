@@ -132,7 +132,8 @@ function ContactListDialog({ record, onClose }: { record: ContactListDto | null;
         autoFocus
         value={form.values.name}
         onChange={(e) => form.set('name', e.target.value)}
-        onBlur={() => form.touch('name')}
+        // an empty field left shows nothing yet: a problem appearing then would move the buttons under the pointer
+        onBlur={() => form.values.name && form.touch('name')}
         error={form.errorOf('name')}
         testId="contact-list-name"
       />
