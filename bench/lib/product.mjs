@@ -70,8 +70,8 @@ export function jsonRequest(agent, base, method, path, { token, body, headers = 
 /** Builds the services when their dist is missing. */
 export function ensureBuilt(log) {
   const needed = [
-    ...['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway'].map((s) => `services/${s}/dist/main.js`),
-    ...['auth', 'tickets', 'whatsapp-sessions'].map((s) => `services/${s}/dist/migrate.js`),
+    ...['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway', 'campaigns'].map((s) => `services/${s}/dist/main.js`),
+    ...['auth', 'tickets', 'whatsapp-sessions', 'campaigns'].map((s) => `services/${s}/dist/migrate.js`),
     'libs/database/dist/index.js',
     'libs/auth/dist/index.js',
     'libs/event-bus/dist/index.js',
@@ -97,7 +97,7 @@ export async function recreateDatabase(pgUrl, db) {
     await admin.end();
   }
   const url = `${pgUrl}/${db}`;
-  for (const svc of ['auth', 'tickets', 'whatsapp-sessions', 'billing']) {
+  for (const svc of ['auth', 'tickets', 'whatsapp-sessions', 'billing', 'campaigns']) {
     const res = spawnSync(process.execPath, [join(root, 'services', svc, 'dist/migrate.js')], {
       cwd: root,
       env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn' },
@@ -333,7 +333,7 @@ export function benchRun(name, log) {
     process.exit(code);
   }
 
-  return { logDir, children, jwtSecret, natsPasswords, startRedis, startNats, startProduct, run };
+  return { logDir, children, jwtSecret, natsPasswords, startRedis, startNats, startProduct, startService, run };
 }
 
 /**

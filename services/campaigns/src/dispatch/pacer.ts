@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { CampaignSubjects, type CampaignSend, type FileListFiles } from '@wa/contracts';
 import { campaignWaMessageId } from '@wa/domain';
-import { InjectRedis, MediaStorage, PeriodicTask, RedisLease, storedMediaOf, type OutgoingEvent } from '@wa/server-kit';
+import { InjectRedis, MediaStorage, metricsRegistry, PeriodicTask, RedisLease, storedMediaOf, type OutgoingEvent } from '@wa/server-kit';
+import { Histogram } from 'prom-client';
 import type { Redis } from 'ioredis';
 import type { EntityManager } from 'typeorm';
 import { CampaignsEnv } from '../config/env.js';
@@ -11,7 +12,7 @@ import { CompanyStanding } from '../platform/company-standing.js';
 import { ConnectionsRepository } from '../platform/connections.repository.js';
 import { Outbox } from '../platform/outbox.service.js';
 import { fillPlaceholders, pickVariant } from './compose.js';
-import { dayOf, nextSlot, type PaceState } from './pace.js';
+import { dayOf, nextSlot, type ConnectionLimits, type PaceState } from './pace.js';
 import { Progress } from './progress.js';
 import { CampaignSettingsReader, type CampaignSettings } from '../settings/campaign-settings.service.js';
 import { ShippingsRepository, type CampaignForSend, type DueRow } from './shippings.repository.js';
@@ -26,6 +27,30 @@ const SCAN_EVERY_MS = 2_000;
 
 const leaseKey = (connectionId: number) => `conversa:campaigns:pacer:${connectionId}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+
+/** How long what the pace depends on is reused before it is read again (and the lease renewed). */
+const VIEW_MS = 1_000;
+
+/** What the pace of a connection depends on, read at `at`. */
+interface PaceView {
+  /** what a planned slot depends on: a slot is planned again when it changes */
+  key: string;
+  at: number;
+  campaigns: number[];
+  /** why nothing may be sent now: auth never answered, the plan refuses campaigns, the connection is not connected */
+  wait: 'unknown' | 'refused' | 'down' | null;
+  pace: CampaignSettings;
+  timeZone: string;
+  limits: ConnectionLimits;
+}
+
+/** How late each campaign send was handed to its lane against its planned slot (the benchmark reads it from /metrics). */
+const lateness = new Histogram({
+  name: 'campaign_send_lateness_seconds',
+  help: 'how long after its planned slot a campaign send was handed to its connection lane',
+  buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5],
+  registers: [metricsRegistry],
+});
 
 /** What a handed-over row did to the pace. */
 type Handed = 'sent' | 'skipped' | 'none';
@@ -48,8 +73,6 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
   private stopped = false;
   /** the files sent after each campaign's message (asked of tickets once per campaign and process) */
   private readonly files = new Map<number, { at: number; files: FileListFiles['files'] }>();
-  /** how late each send left against its planned slot (ms), for the benchmark and /metrics */
-  readonly lateness: number[] = [];
   /** a hook the lifecycle sets: pause a connection's campaigns with a reason */
   onPlanRefused: (companyId: number, connectionId: number) => Promise<void> = async () => undefined;
 
@@ -104,7 +127,12 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
     }
   }
 
-  /** The connection's pace, for as long as it has running campaigns and this process holds its lease. */
+  /**
+   * The connection's pace, for as long as it has running campaigns and this process holds its lease. What the pace
+   * depends on (the running campaigns, the plan, the connection's limits, the company's intervals) is read again at
+   * most every VIEW_MS, and the lease renewed as often, so a send costs its one transaction; a change applies
+   * within that.
+   */
   private async pace(companyId: number, connectionId: number): Promise<void> {
     const state: PaceState & { sentByDay: Record<string, number> } = {
       lastAt: await this.rows.lastSend(connectionId),
@@ -113,69 +141,87 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
     };
     let planned: number | null = null;
     let turn = 0;
+    let view: PaceView | null = null;
     this.log.log({ connectionId }, 'pacing campaigns');
     while (!this.stopped) {
-      if (!(await this.lease.renew(leaseKey(connectionId)).catch(() => false))) return;
-      const campaigns = await this.rows.runningOn(companyId, connectionId);
-      if (campaigns.length === 0) return;
-      const standing = await this.standing.of(companyId);
-      if (!standing) {
-        await sleep(STEP_MS);
+      if (!view || view.at + VIEW_MS <= Date.now()) {
+        if (!(await this.lease.renew(leaseKey(connectionId)).catch(() => false))) return;
+        const before = view?.key;
+        view = await this.viewOf(companyId, connectionId, state);
+        // what the slot was planned on changed (intervals, limits, the day's count): planned again
+        if (view.key !== before) planned = null;
+      }
+      if (view.campaigns.length === 0) return;
+      if (view.wait) {
+        if (view.wait === 'refused') await this.onPlanRefused(companyId, connectionId);
+        else await sleep(STEP_MS);
+        view = null;
         continue;
       }
-      if (standing.refusal) {
-        await this.onPlanRefused(companyId, connectionId);
-        continue;
-      }
-      const connection = await this.connections.find(companyId, connectionId);
-      if (connection && connection.status !== 'CONNECTED') {
-        await sleep(STEP_MS);
-        continue;
-      }
-      const pace = await this.settings.of(companyId);
-      const now = Date.now();
-      if (planned === null) {
-        const today = dayOf(now, standing.timeZone);
-        state.sentByDay = { [today]: await this.rows.sentOn(connectionId, today) };
-        const slot = nextSlot({
-          now,
-          state,
-          settings: pace,
-          limits: {
-            dailyLimit: connection?.campaignDailyLimit ?? 0,
-            warmup: connection?.campaignWarmup ?? false,
-            hours: connection?.campaignHours ?? '',
-            since: (connection?.createdAt ?? new Date()).getTime(),
-          },
-          floorMs: this.env.CAMPAIGN_MIN_GAP_MS,
-          timeZone: standing.timeZone,
-          random: Math.random,
-        });
-        planned = slot.at;
-      }
+      planned ??= nextSlot({
+        now: Date.now(),
+        state,
+        settings: view.pace,
+        limits: view.limits,
+        floorMs: this.env.CAMPAIGN_MIN_GAP_MS,
+        timeZone: view.timeZone,
+        random: Math.random,
+      }).at;
       if (planned > Date.now()) {
         await sleep(Math.min(STEP_MS, planned - Date.now()));
         continue;
       }
       // the connection's campaigns take turns
       let handed: Handed = 'none';
-      for (let i = 0; i < campaigns.length && handed === 'none'; i++) {
-        const campaignId = campaigns[(turn + i) % campaigns.length] as number;
-        handed = await this.handOver(companyId, connectionId, campaignId, pace, standing.timeZone);
-        if (handed !== 'none') turn = (turn + i + 1) % campaigns.length;
+      for (let i = 0; i < view.campaigns.length && handed === 'none'; i++) {
+        const campaignId = view.campaigns[(turn + i) % view.campaigns.length] as number;
+        handed = await this.handOver(companyId, connectionId, campaignId, view.pace, view.timeZone);
+        if (handed !== 'none') turn = (turn + i + 1) % view.campaigns.length;
       }
       if (handed === 'sent') {
-        this.lateness.push(Date.now() - planned);
-        if (this.lateness.length > 100_000) this.lateness.splice(0, 50_000);
+        lateness.observe(Math.max(0, Date.now() - planned) / 1000);
         state.lastAt = Date.now();
         state.sentInRun++;
+        const day = dayOf(state.lastAt, view.timeZone);
+        state.sentByDay[day] = (state.sentByDay[day] ?? 0) + 1;
         planned = null;
       } else if (handed === 'none') {
         // nothing due now (rows waiting for answers, or all handed over): campaigns with nothing left end
-        await this.progress.finish(campaigns);
+        await this.progress.finish(view.campaigns);
         await sleep(STEP_MS);
+        view = null;
       }
     }
+  }
+
+  /** What the connection's pace depends on now, and whether it must wait (the plan, the connection down, auth away). */
+  private async viewOf(companyId: number, connectionId: number, state: { sentByDay: Record<string, number> }): Promise<PaceView> {
+    const at = Date.now();
+    const campaigns = await this.rows.runningOn(companyId, connectionId);
+    const standing = campaigns.length > 0 ? await this.standing.of(companyId) : null;
+    const connection = standing ? await this.connections.find(companyId, connectionId) : null;
+    const pace = await this.settings.of(companyId);
+    const timeZone = standing?.timeZone ?? 'UTC';
+    const today = dayOf(at, timeZone);
+    // the day's count from the table (another pacer may have sent today before this one took over)
+    state.sentByDay = { [today]: await this.rows.sentOn(connectionId, today) };
+    const wait = !standing ? 'unknown' : standing.refusal ? 'refused' : connection && connection.status !== 'CONNECTED' ? 'down' : null;
+    const limits = {
+      dailyLimit: connection?.campaignDailyLimit ?? 0,
+      warmup: connection?.campaignWarmup ?? false,
+      hours: connection?.campaignHours ?? '',
+      since: (connection?.createdAt ?? new Date()).getTime(),
+    };
+    const { messageInterval, longerIntervalAfter, greaterInterval } = pace;
+    return {
+      key: JSON.stringify([messageInterval, longerIntervalAfter, greaterInterval, limits, timeZone, state.sentByDay]),
+      at,
+      campaigns,
+      wait,
+      pace,
+      timeZone,
+      limits,
+    };
   }
 
   /** The campaign's next due row handed to the lane, in one transaction; 'skipped' (opted out, nothing to say) costs no slot. */
@@ -193,7 +239,7 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
       const row = await this.rows.nextRow(tx, companyId, campaignId);
       if (!row) return 'none';
       // checked again right before the send: a contact who opted out after the audience froze
-      if (await this.rows.isOptedOut(tx, companyId, row.number)) {
+      if (row.optedOut) {
         await this.rows.skipOptedOut(tx, companyId, row.id);
         return 'skipped';
       }

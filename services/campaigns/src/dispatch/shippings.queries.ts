@@ -50,11 +50,11 @@ export const CAMPAIGN_FOR_SEND = `SELECT id, confirmation, message1, message2, m
   FROM campaigns.campaigns WHERE "companyId" = $1 AND id = $2 AND status = 'EM_ANDAMENTO' FOR SHARE`;
 
 /** The campaign's next row due (its first pending or confirmed one), locked; another pacer's row is skipped. */
-export const NEXT_ROW = `SELECT id, number, name, email, status FROM campaigns.shippings
-  WHERE "companyId" = $1 AND "campaignId" = $2 AND status IN ('pending', 'confirmed')
-  ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
-
-export const IS_OPTED_OUT = `SELECT EXISTS (SELECT 1 FROM campaigns.opt_outs WHERE "companyId" = $1 AND number = $2) AS "optedOut"`;
+export const NEXT_ROW = `SELECT s.id, s.number, s.name, s.email, s.status,
+       EXISTS (SELECT 1 FROM campaigns.opt_outs o WHERE o."companyId" = s."companyId" AND o.number = s.number) AS "optedOut"
+  FROM campaigns.shippings s
+  WHERE s."companyId" = $1 AND s."campaignId" = $2 AND s.status IN ('pending', 'confirmed')
+  ORDER BY s.id LIMIT 1 FOR UPDATE OF s SKIP LOCKED`;
 
 export const SKIP_OPTED_OUT = `UPDATE campaigns.shippings SET status = 'opted_out', "updatedAt" = now() WHERE "companyId" = $1 AND id = $2`;
 

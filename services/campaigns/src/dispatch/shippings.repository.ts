@@ -20,6 +20,8 @@ export interface DueRow {
   name: string;
   email: string;
   status: 'pending' | 'confirmed';
+  /** the number opted out of the company's campaigns after the audience froze */
+  optedOut: boolean;
 }
 
 /**
@@ -141,11 +143,6 @@ export class ShippingsRepository {
   async nextRow(tx: EntityManager, companyId: number, campaignId: number): Promise<DueRow | null> {
     const rows = (await tx.query(Q.NEXT_ROW, [companyId, campaignId])) as DueRow[];
     return rows[0] ?? null;
-  }
-
-  async isOptedOut(tx: EntityManager, companyId: number, number: string): Promise<boolean> {
-    const rows = (await tx.query(Q.IS_OPTED_OUT, [companyId, number])) as Array<{ optedOut: boolean }>;
-    return rows[0]?.optedOut ?? false;
   }
 
   async skipOptedOut(tx: EntityManager, companyId: number, rowId: string): Promise<void> {
