@@ -34,6 +34,14 @@ interface Lane {
   consumer?: ConsumerHandle;
   paced?: ConsumerHandle;
   campaign?: ConsumerHandle;
+  /**
+   * The campaign consumer being started, apart from `op`: it waits for campaigns to declare CAMPAIGNS (a product
+   * running without campaigns, or campaigns starting after this), and that wait must hold back neither the other
+   * lanes nor a stop.
+   */
+  campaignStarting?: Promise<void>;
+  /** when the lane was last stopped (a start clears it) */
+  stoppedAt?: number;
   op: Promise<void>;
 }
 
@@ -68,7 +76,9 @@ export class OutboundConsumer {
     const lane = this.lane(s);
     lane.op = lane.op
       .then(async () => {
-        if (s.stopped || (lane.consumer && lane.paced && lane.campaign) || s.status !== 'CONNECTED') return;
+        if (s.stopped || s.status !== 'CONNECTED') return;
+        this.startCampaignLane(s, lane);
+        if (lane.consumer && lane.paced) return;
         // the numbers WhatsApp refused lately (kept across restarts), read once before the first send
         await this.notOnWhatsapp.load(s);
         const spec = {
@@ -100,26 +110,50 @@ export class OutboundConsumer {
           filterSubjects: [WaSubjects.outboundPaced(s.id)],
           batchSize: 1,
         });
-        // campaign sends, one at a time in the order campaigns published them (it paced them): each goes out at once,
-        // through the same path as tickets' sends (recorded first, a second delivery of its WhatsApp id dropped)
-        lane.campaign ??= await this.bus.consume<CampaignSend>({
-          ...spec,
-          stream: Streams.CAMPAIGNS.name,
-          durable: campaignDurable(s.id),
-          filterSubjects: [CampaignSubjects.send(s.companyId, s.id)],
-          batchSize: 1,
-          handler: (batch) =>
-            this.handle(
-              s,
-              batch.map((m) => ({ ...m, data: campaignOutbound(m.data) })),
-            ),
-        });
         if (s.stopped) await this.stopLane(lane);
       })
       .catch((err: unknown) => {
         this.logger.error({ err, connectionId: s.id }, 'outbound consumer not started; retrying');
         // tried again at the pace of the lease renewals, for as long as the session is CONNECTED here
         setTimeout(() => this.start(s), this.env.SESSION_LEASE_RENEW_MS).unref();
+      });
+  }
+
+  /**
+   * Campaign sends, one at a time in the order campaigns published them (it paced them): each goes out at once,
+   * through the same path as tickets' sends (recorded first, a second delivery of its WhatsApp id dropped). Started
+   * beside the other lanes; a consumer that starts after its session stopped is stopped at once.
+   */
+  private startCampaignLane(s: LiveSession, lane: Lane): void {
+    lane.stoppedAt = undefined;
+    if (lane.campaign || lane.campaignStarting) return;
+    lane.campaignStarting = this.bus
+      .consume<CampaignSend>({
+        stream: Streams.CAMPAIGNS.name,
+        durable: campaignDurable(s.id),
+        filterSubjects: [CampaignSubjects.send(s.companyId, s.id)],
+        maxAttempts: this.env.OUTBOUND_MAX_ATTEMPTS + 1,
+        backoffMs: [500, 1000, 2000, 5000, 10_000],
+        retryByRedelivery: true,
+        concurrency: 1,
+        batchSize: 1,
+        handler: (batch) =>
+          this.handle(
+            s,
+            batch.map((m) => ({ ...m, data: campaignOutbound(m.data) })),
+          ),
+      })
+      .then(async (handle) => {
+        if (s.stopped || s.status !== 'CONNECTED' || this.lanes.get(s) !== lane || lane.stoppedAt) await handle.stop();
+        else lane.campaign = handle;
+      })
+      .catch((err: unknown) => {
+        if (s.stopped) return;
+        this.logger.error({ err, connectionId: s.id }, 'campaign lane not started; retrying');
+        setTimeout(() => this.start(s), this.env.SESSION_LEASE_RENEW_MS).unref();
+      })
+      .finally(() => {
+        lane.campaignStarting = undefined;
       });
   }
 
@@ -133,6 +167,8 @@ export class OutboundConsumer {
   }
 
   private async stopLane(lane: Lane): Promise<void> {
+    // a campaign consumer still starting is stopped when it starts
+    lane.stoppedAt = Date.now();
     const consumers = [lane.consumer, lane.paced, lane.campaign];
     lane.consumer = undefined;
     lane.paced = undefined;
