@@ -175,6 +175,28 @@ async function readXlsx(buffer: Buffer, limits: SheetLimits): Promise<SheetLine[
   }
 }
 
+/**
+ * What an upload is, told by its bytes, and for an .xlsx that its central directory stays within the limits (nothing is
+ * inflated): the quick refusal a request gives before the rows are read in the background. `null`: neither.
+ */
+export async function spreadsheetKind(
+  buffer: Buffer | undefined,
+  limits: Omit<SheetLimits, 'maxRows'> = {},
+): Promise<'xlsx' | 'csv' | null> {
+  if (!buffer?.length) return null;
+  const sniffed = await fileTypeFromBuffer(buffer);
+  if (sniffed?.ext === 'xlsx') {
+    const zip = await openZip(buffer);
+    try {
+      await directory(zip, { maxRows: 0, ...limits });
+    } finally {
+      zip.close();
+    }
+    return 'xlsx';
+  }
+  return !sniffed && isText(buffer) ? 'csv' : null;
+}
+
 /** The first sheet's file number: the workbook's first sheet through its relationships, else the lowest-numbered sheet file. */
 function firstSheet(reader: StreamingWorkbook, entries: Map<string, yauzl.Entry>): string | undefined {
   const first = reader.model?.sheets?.[0];

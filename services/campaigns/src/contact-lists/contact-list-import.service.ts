@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ContactListImportProgress } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { DomainError, spreadsheetKind } from '@wa/server-kit';
 import { isEmail } from 'class-validator';
 import { Outbox } from '../platform/outbox.service.js';
 import { importEvent, listEvent } from './contact-list-events.js';
@@ -17,8 +17,8 @@ const PROGRESS_EVERY_MS = 500;
 /** POST /contact-lists/{id}/upload: accepted, stored in the background. */
 export interface ContactListImportAccepted {
   contactListId: number;
-  /** the file's rows after the header */
-  total: number;
+  /** the file's rows after the header; absent for an .xlsx, read after the answer (its progress says it) */
+  total?: number;
 }
 
 /**
@@ -42,12 +42,39 @@ export class ContactListImport implements OnApplicationShutdown {
 
   async start(companyId: number, listId: number, file: UploadedBuffer | undefined): Promise<ContactListImportAccepted> {
     if (!Number.isSafeInteger(listId) || !(await this.repo.list(companyId, listId))) throw new DomainError('ERR_NO_CONTACT_LIST_FOUND');
-    const rows = await readListSheet(file);
-    const work = this.store(companyId, listId, rows)
+    // an .xlsx is checked by its bytes and its zip directory now (a bomb: 400 before anything is inflated) and read
+    // after the answer; CSV and legacy .xls are read now (their header checked), which takes a moment only
+    const late = file?.buffer?.length ? (await spreadsheetKind(file.buffer)) === 'xlsx' : false;
+    const rows = late ? null : await readListSheet(file);
+    const work = (rows ? this.store(companyId, listId, rows) : this.readAndStore(companyId, listId, file))
       .catch((err: unknown) => this.logger.error({ err: String(err), companyId, listId }, 'contact list import failed'))
       .finally(() => this.running.delete(work));
     this.running.add(work);
-    return { contactListId: listId, total: rows.length };
+    return rows ? { contactListId: listId, total: rows.length } : { contactListId: listId };
+  }
+
+  /** An .xlsx read after the answer: a sheet it cannot use ends the import with the reason, live. */
+  private async readAndStore(companyId: number, listId: number, file: UploadedBuffer | undefined): Promise<void> {
+    let rows: ListSheetRow[];
+    try {
+      rows = await readListSheet(file);
+    } catch (err) {
+      const error = err instanceof DomainError ? err.message : 'The file could not be read.';
+      const progress: ContactListImportProgress = {
+        contactListId: listId,
+        processed: 0,
+        total: 0,
+        added: 0,
+        duplicates: 0,
+        invalid: 0,
+        done: true,
+        error,
+      };
+      const ids = await this.repo.transaction((tx) => this.outbox.add(tx, [importEvent(companyId, progress)]));
+      await this.outbox.flush(ids);
+      return;
+    }
+    await this.store(companyId, listId, rows);
   }
 
   /** Imports under way end after their current batch (their last progress says so). */

@@ -241,8 +241,15 @@ describe('importing a spreadsheet (issue 40 item 2)', () => {
     ]);
     const res = await upload(c.token, list.id, xlsx, 'contatos.xlsx');
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ contactListId: list.id, total: 7 });
+    // an .xlsx is answered before its rows are read: how many there are comes with the progress
+    expect(res.body).toEqual({ contactListId: list.id });
     expect(await importDone(c.events, list.id)).toMatchObject({ processed: 7, total: 7, added: 3, duplicates: 2, invalid: 2, done: true });
+
+    // an .xlsx without a number column: accepted, then ended live with the reason, nothing stored
+    const noNumbers = await createList(c.token, 'Sem números');
+    expect((await upload(c.token, noNumbers.id, await xlsxOf([['nome'], ['Ana']]), 'sem.xlsx')).status).toBe(202);
+    expect(await importDone(c.events, noNumbers.id)).toMatchObject({ added: 0, done: true, error: expect.stringContaining('numero') });
+    expect((await http.get(`/contact-lists/${noNumbers.id}`, { token: c.token })).body.contactsCount).toBe(0);
     expect(c.events.some((e) => e.action === 'items' && e.contactListId === list.id)).toBe(true);
     const items = await http.get(`/contact-list-items?contactListId=${list.id}`, { token: c.token });
     expect(items.body.contacts.map((i: { name: string; number: string }) => `${i.name}:${i.number}`).sort()).toEqual(
