@@ -1,9 +1,9 @@
-import { Box, Button, Heading, HStack, IconButton, Input, SimpleGrid, Table } from '@chakra-ui/react';
-import { CAMPAIGN_INTERVALS } from '@wa/contracts';
+import { Box, Button, Heading, HStack, IconButton, Input, SimpleGrid, Table, Text } from '@chakra-ui/react';
+import { CAMPAIGN_INTERVALS, DEFAULT_OPT_OUT_KEYWORDS } from '@wa/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdAdd, MdDelete } from 'react-icons/md';
-import { addVariable, parseCampaignSettings, type CampaignSettingsValues } from './campaign-rules';
+import { addVariable, parseCampaignSettings, parseKeywords, type CampaignSettingsValues } from './campaign-rules';
 import { useCampaignSettingsQuery, useSaveCampaignSettingsMutation } from './campaigns.api';
 import { CampaignPageBox, withCampaignsGate } from './CampaignsGate';
 import { campaignNotify, OptionSelect } from './ui';
@@ -19,9 +19,13 @@ function CampaignSettingsPage() {
   const [values, setValues] = useState<CampaignSettingsValues>(() => parseCampaignSettings(undefined));
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
+  const [keywords, setKeywords] = useState('');
 
   useEffect(() => {
-    if (isSuccess) setValues(parseCampaignSettings(data));
+    if (!isSuccess) return;
+    const saved = parseCampaignSettings(data);
+    setValues(saved);
+    setKeywords(saved.optOutKeywords?.join(', ') ?? '');
   }, [data, isSuccess]);
 
   function add() {
@@ -32,7 +36,9 @@ function CampaignSettingsPage() {
 
   async function submit() {
     try {
-      await save({ settings: values }).unwrap();
+      // words left blank: the server's defaults (sent as such once the company had its own)
+      const words = keywords.trim() ? parseKeywords(keywords) : values.optOutKeywords ? [...DEFAULT_OPT_OUT_KEYWORDS] : undefined;
+      await save({ settings: { ...values, optOutKeywords: words } }).unwrap();
       campaignNotify.success(t('campaignSettings.saved'));
     } catch (err) {
       campaignNotify.error(err);
@@ -121,6 +127,21 @@ function CampaignSettingsPage() {
             ))}
           </Table.Body>
         </Table.Root>
+      </Box>
+      <Box bg="bg" borderWidth="1px" borderRadius="md" p="4" mb="4">
+        <Heading size="sm" mb="1">
+          {t('campaignSettings.optOut')}
+        </Heading>
+        <Text textStyle="sm" color="fg.muted" mb="3">
+          {t('campaignSettings.optOutHint')}
+        </Text>
+        <Input
+          size="sm"
+          placeholder={DEFAULT_OPT_OUT_KEYWORDS.join(', ')}
+          value={keywords}
+          onChange={(e) => setKeywords(e.target.value)}
+          data-testid="campaign-settings-opt-out"
+        />
       </Box>
       <HStack justify="end">
         <Button colorPalette="teal" loading={saving.isLoading} onClick={() => void submit()} data-testid="campaign-settings-save">

@@ -95,7 +95,10 @@ export function fromLocalInput(value: string): string | null {
 
 export type CampaignSettingsValues = CampaignSettingsBody['settings'];
 
-/** GET /campaign-settings (`{key, value}` with JSON values) read with the spec's defaults (§9) for what is missing. */
+/**
+ * GET /campaign-settings (`{key, value}` with JSON values) read with the spec's defaults (§9) for what is missing;
+ * `optOutKeywords` only when the company keeps its own (the server's defaults otherwise).
+ */
 export function parseCampaignSettings(entries: ReadonlyArray<CampaignSettingDto> | undefined): CampaignSettingsValues {
   const out: CampaignSettingsValues = {
     messageInterval: CAMPAIGN_INTERVALS.messageInterval.default,
@@ -115,9 +118,23 @@ export function parseCampaignSettings(entries: ReadonlyArray<CampaignSettingDto>
         out.variables = value.filter(
           (v): v is CampaignVariable => !!v && typeof v === 'object' && typeof (v as CampaignVariable).key === 'string',
         );
+    } else if (entry.key === 'optOutKeywords') {
+      if (Array.isArray(value)) out.optOutKeywords = value.filter((w): w is string => typeof w === 'string');
     } else if (entry.key in CAMPAIGN_INTERVALS && typeof value === 'number') {
       out[entry.key] = value;
     }
   }
   return out;
+}
+
+/** The opt-out words as typed (comma- or line-separated): trimmed, upper-case, each once. */
+export function parseKeywords(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((w) => w.trim().toUpperCase())
+        .filter(Boolean),
+    ),
+  ];
 }

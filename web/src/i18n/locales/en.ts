@@ -1160,6 +1160,9 @@ const en: Translation = {
     variables: 'Variables',
     shortcut: 'Shortcut',
     content: 'Content',
+    optOut: 'Opt-out',
+    optOutHint:
+      'A contact who answers a campaign with only one of these words gets no more campaigns (comma-separated; blank: the default words).',
     saved: 'Settings saved',
   },
   campaignReport: {

@@ -1167,6 +1167,9 @@ const es: Translation = {
     variables: 'Variables',
     shortcut: 'Atajo',
     content: 'Contenido',
+    optOut: 'Baja',
+    optOutHint:
+      'Quien responda a una campaña solo con una de estas palabras no recibe más campañas (separadas por comas; en blanco: las palabras por defecto).',
     saved: 'Configuración guardada',
   },
   campaignReport: {

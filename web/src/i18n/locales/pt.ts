@@ -1174,6 +1174,9 @@ const pt = {
     variables: 'Variáveis',
     shortcut: 'Atalho',
     content: 'Conteúdo',
+    optOut: 'Descadastro',
+    optOutHint:
+      'Quem responder a uma campanha só com uma destas palavras não recebe mais campanhas (separe por vírgulas; em branco: as palavras padrão).',
     saved: 'Configurações salvas',
   },
   campaignReport: {

@@ -65,4 +65,15 @@ describe('/campaigns-config (spec 02 §2, §5, §9)', () => {
       },
     ]);
   });
+
+  it("keeps the company's opt-out words and saves them as typed", async () => {
+    saved = [{ key: 'optOutKeywords', value: '["SAIR"]' }];
+    const r = renderPage(<CampaignSettingsPage />, { path: '/campaigns-config', route: '/campaigns-config', handlers: [] });
+    const words = r.getByTestId('campaign-settings-opt-out') as HTMLInputElement;
+    await waitFor(() => expect(words.value).toBe('SAIR'));
+    fireEvent.change(words, { target: { value: 'sair, chega' } });
+    fireEvent.click(r.getByTestId('campaign-settings-save'));
+    await r.findByText('Configurações salvas');
+    expect(posted).toEqual([expect.objectContaining({ settings: expect.objectContaining({ optOutKeywords: ['SAIR', 'CHEGA'] }) })]);
+  });
 });

@@ -7,6 +7,7 @@ import {
   EDIT_LOCK_MS,
   fromLocalInput,
   parseCampaignSettings,
+  parseKeywords,
   reportProgress,
   toLocalInput,
   variableHints,
@@ -96,5 +97,13 @@ describe('the schedule field', () => {
     expect(fromLocalInput(toLocalInput(iso))).toBe(iso);
     expect(toLocalInput(null)).toBe('');
     expect(fromLocalInput('')).toBeNull();
+  });
+});
+
+describe('opt-out words', () => {
+  it('are read from the settings when the company keeps its own, and typed comma- or line-separated', () => {
+    expect(parseCampaignSettings([{ key: 'optOutKeywords', value: '["SAIR","PARE"]' }]).optOutKeywords).toEqual(['SAIR', 'PARE']);
+    expect(parseCampaignSettings([]).optOutKeywords).toBeUndefined();
+    expect(parseKeywords(' sair, Pare\nsair ,, ')).toEqual(['SAIR', 'PARE']);
   });
 });
