@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signAccessToken } from '@wa/auth';
 import { createDataSource, runMigrations } from '@wa/database';
-import { HttpClient, TEST_DATABASE_URL, TEST_JWT_SECRET, uniqueEmail, waitFor } from '@wa/testing';
+import { HttpClient, pngFile, TEST_DATABASE_URL, TEST_JWT_SECRET, uniqueEmail, waitFor } from '@wa/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createCompanyWithAdmin, ensureFullPlan, isoDateFromNow } from '../../services/auth/src/database/companies.js';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { campaignsDatabase } from '../../services/campaigns/src/database/data-source.js';
+import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
 import { startProcess, startProcesses, stopProcesses, type ServiceProcess } from './processes.js';
 
@@ -20,16 +21,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let auth: ServiceProcess;
 let sessions: ServiceProcess;
+let tickets: ServiceProcess;
 let campaigns: ServiceProcess[] = [];
 let db: DataSource;
 let companyId: number;
 let token: string;
 let connectionId: number;
 
-const campaignsEnv = () => ({ AUTH_URL: auth.url, CAMPAIGN_MIN_GAP_MS: String(FLOOR_MS), CAMPAIGN_EXPIRY_SWEEP_MS: '500' });
+const campaignsEnv = () => ({
+  AUTH_URL: auth.url,
+  TICKETS_URL: tickets.url,
+  CAMPAIGN_MIN_GAP_MS: String(FLOOR_MS),
+  CAMPAIGN_EXPIRY_SWEEP_MS: '500',
+});
 const live = () => campaigns.find((p) => p.child.exitCode === null && p.child.signalCode === null) as ServiceProcess;
 const api = () => new HttpClient(live().url);
 const phone = () => new HttpClient(sessions.url);
+const conversations = () => new HttpClient(tickets.url);
 
 /** What the sandbox phone sent through the connection: the count per recipient of bodies starting with `prefix`. */
 async function sentTo(prefix: string): Promise<Map<string, number>> {
@@ -82,6 +90,7 @@ beforeAll(async () => {
   await runMigrations(authDatabase(TEST_DATABASE_URL));
   await runMigrations(whatsappDatabase(TEST_DATABASE_URL));
   await runMigrations(campaignsDatabase(TEST_DATABASE_URL));
+  await runMigrations(ticketsDatabase(TEST_DATABASE_URL));
   db = createDataSource(campaignsDatabase(TEST_DATABASE_URL, 2));
   await db.initialize();
   const authDb = createDataSource(authDatabase(TEST_DATABASE_URL, 1));
@@ -101,9 +110,11 @@ beforeAll(async () => {
   const started = await startProcesses({
     auth: {},
     sessions: { service: 'whatsapp-sessions', env: (urls) => ({ AUTH_URL: urls.auth, SESSION_COMPANY_IDS: String(companyId) }) },
+    tickets: (urls) => ({ AUTH_URL: urls.auth }),
   });
   auth = started.auth;
   sessions = started.sessions;
+  tickets = started.tickets;
   const two = await startProcesses({
     one: { service: 'campaigns', env: campaignsEnv() },
     two: { service: 'campaigns', env: campaignsEnv() },
@@ -127,7 +138,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await stopProcesses([...campaigns, sessions, auth], 'SIGKILL');
+  await stopProcesses([...campaigns, sessions, tickets, auth], 'SIGKILL');
   await db?.destroy();
 });
 
@@ -300,5 +311,85 @@ describe('campaigns: every contact exactly once, at the connection pace', () => 
       .map((t, i) => t.at - times[i]!.at)
       .sort((x, y) => x - y);
     expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(FLOOR_MS * 0.8);
+  }, 120_000);
+
+  it('a tag as the audience and a file list after the message; the answer opens a ticket that shows the campaign message', async () => {
+    const [tagged, untagged] = numbers(2) as [string, string];
+    for (const n of [tagged, untagged])
+      await phone().post(`/whatsappsession/${connectionId}/sandbox/inbound`, {
+        token,
+        body: { from: n, name: `Cliente ${n.slice(-4)}`, body: 'oi' },
+      });
+    const ticketOf = (n: string) =>
+      waitFor(
+        async () =>
+          (await conversations().get(`/tickets?showAll=true&searchParam=${n}`, { token })).body.tickets?.[0] as { id: number } | undefined,
+      );
+    const first = await ticketOf(tagged);
+    await ticketOf(untagged);
+    const tag = await conversations().post('/tags', { token, body: { name: `VIP ${randomInt(1000, 9999)}` } });
+    expect(tag.status).toBe(201);
+    expect((await conversations().put(`/ticket-tags/${first.id}/${tag.body.id}`, { token })).status).toBe(200);
+    // the conversation ends: the contact's answer to the campaign opens a new ticket
+    expect((await conversations().put(`/tickets/${first.id}`, { token, body: { status: 'closed' } })).status).toBe(200);
+    const list = await conversations().post('/files', {
+      token,
+      body: { name: 'Catálogo', message: 'Nosso catálogo', options: [{ name: 'Foto' }] },
+    });
+    expect(list.status).toBe(201);
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array(pngFile())], { type: 'image/png' }), 'catalogo.png');
+    form.append('id', String(list.body.options[0].id));
+    expect((await conversations().post(`/files/uploadList/${list.body.id}`, { token, form })).status).toBe(200);
+
+    // references that are not the company's are refused
+    const base = { name: 'Refs', whatsappId: connectionId, message1: 'x' };
+    expect((await api().post('/campaigns', { token, body: { ...base, tagListId: '99999999' } })).status).toBe(404);
+    expect(
+      (await api().post('/campaigns', { token, body: { ...base, tagListId: String(tag.body.id), fileListId: 99_999_999 } })).status,
+    ).toBe(404);
+
+    const created = await api().post('/campaigns', {
+      token,
+      body: {
+        ...base,
+        name: 'Por etiqueta',
+        tagListId: String(tag.body.id),
+        fileListId: list.body.id,
+        message1: 'tag-camp Olá {nome}',
+        scheduledAt: new Date().toISOString(),
+      },
+    });
+    expect(created.status).toBe(201);
+    await finished(created.body.id);
+    // the message and then the file, to the tagged contact only
+    const sent: Array<{ to: string; body: string }> = await db.query(
+      `SELECT "to", body FROM whatsapp.sandbox_outbox WHERE "connectionId" = $1 AND "to" IN ($2, $3) AND body <> 'oi' ORDER BY id`,
+      [connectionId, tagged, untagged],
+    );
+    expect(sent.map((r) => r.to)).toEqual([tagged, tagged]);
+    expect(sent[0]!.body).toBe(`tag-camp Olá Cliente ${tagged.slice(-4)}`);
+
+    await phone().post(`/whatsappsession/${connectionId}/sandbox/inbound`, {
+      token,
+      body: { from: tagged, name: 'Cliente', body: 'quero saber mais' },
+    });
+    const reopened = await waitFor(async () => {
+      const t = (await conversations().get(`/tickets?showAll=true&searchParam=${tagged}`, { token })).body.tickets?.find(
+        (x: { id: number }) => x.id !== first.id,
+      );
+      return t as { id: number } | undefined;
+    });
+    const messages = await waitFor(async () => {
+      const all = (await conversations().get(`/messages/${reopened.id}`, { token })).body.messages as Array<{
+        body: string;
+        fromMe: boolean;
+      }>;
+      return all.length >= 2 ? all : undefined;
+    });
+    expect(messages.map((m) => [m.body, m.fromMe])).toEqual([
+      [`tag-camp Olá Cliente ${tagged.slice(-4)}`, true],
+      ['quero saber mais', false],
+    ]);
   }, 120_000);
 });

@@ -15,6 +15,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import type { CampaignEntity } from '../database/entities/index.js';
 import { CampaignLifecycle } from '../dispatch/campaign-lifecycle.js';
+import { TicketsClient } from '../platform/tickets-client.js';
 import { ConnectionsRepository } from '../platform/connections.repository.js';
 import { CampaignRecords, campaignView } from '../records/campaign-records.js';
 import type { CreateCampaignDto, ListCampaignsQueryDto, UpdateCampaignDto } from './campaigns.dto.js';
@@ -59,6 +60,7 @@ export class CampaignsService {
     private readonly lifecycle: CampaignLifecycle,
     private readonly connections: ConnectionsRepository,
     private readonly storage: MediaStorage,
+    private readonly tickets: TicketsClient,
   ) {}
 
   async page(companyId: number, query: ListCampaignsQueryDto): Promise<{ records: CampaignDto[]; hasMore: boolean; count: number }> {
@@ -261,11 +263,27 @@ export class CampaignsService {
     return value === current[field];
   }
 
-  /** The connection and the contact list given must be the company's. */
+  /**
+   * The connection, the contact list, the tag and the file list given must be the company's. tickets answers for
+   * the tag and the file list; when it cannot be asked, they are let through (the start skips what is not there).
+   */
   private async checkReferences(companyId: number, dto: CreateCampaignDto | UpdateCampaignDto): Promise<void> {
     if (dto.whatsappId && !(await this.connections.find(companyId, dto.whatsappId))) throw new DomainError('ERR_NO_WAPP_FOUND');
     if (dto.contactListId && !(await this.repo.contactListExists(companyId, dto.contactListId)))
       throw new DomainError('ERR_NO_CONTACT_LIST_FOUND');
+    const tagId = dto.tagListId && /^\d+$/.test(dto.tagListId) ? Number(dto.tagListId) : null;
+    const fileListId = dto.fileListId ?? null;
+    try {
+      if (tagId !== null && !(await this.tickets.tagExists(companyId, tagId))) throw new DomainError('ERR_NO_TAG_FOUND');
+      if (fileListId !== null && !(await this.tickets.fileList(companyId, fileListId)))
+        throw new DomainError('ERR_NOT_FOUND', { field: 'fileListId' }, 'File list not found.');
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      this.logger.warn(
+        { companyId, err: (err as Error)?.message },
+        'tickets not reachable: the tag and file list are checked at the start',
+      );
+    }
   }
 
   /** A scheduled campaign can be sent: an audience (a list or a tag), a connection, a message (and a confirmation text when asked). */

@@ -8,7 +8,7 @@ import { CompanyStanding } from '../platform/company-standing.js';
 import { Pacers } from './pacer.js';
 import { Progress } from './progress.js';
 import { ShippingsRepository } from './shippings.repository.js';
-import { TicketsClient } from './tickets-client.js';
+import { TicketsClient } from '../platform/tickets-client.js';
 
 export const CAMPAIGN_START_QUEUE = 'campaign-start';
 

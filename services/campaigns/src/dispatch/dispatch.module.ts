@@ -9,22 +9,11 @@ import { CampaignGuards } from './guards.js';
 import { Pacers } from './pacer.js';
 import { Progress } from './progress.js';
 import { ShippingsRepository } from './shippings.repository.js';
-import { TicketsClient } from './tickets-client.js';
 
 /** Sending campaigns: the start (freezing the audience), the leased pacer per connection, acks, confirmations, opt-outs. */
 @Module({
   imports: [RecordsModule, CampaignSettingsModule, BullModule.registerQueue({ name: CAMPAIGN_START_QUEUE })],
-  providers: [
-    ShippingsRepository,
-    TicketsClient,
-    Progress,
-    Pacers,
-    CampaignLifecycle,
-    CampaignStartJob,
-    AcksConsumer,
-    AnswersConsumer,
-    CampaignGuards,
-  ],
+  providers: [ShippingsRepository, Progress, Pacers, CampaignLifecycle, CampaignStartJob, AcksConsumer, AnswersConsumer, CampaignGuards],
   exports: [CampaignLifecycle, Pacers, CampaignGuards],
 })
 export class DispatchModule {}

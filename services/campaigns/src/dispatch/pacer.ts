@@ -16,7 +16,7 @@ import { dayOf, nextSlot, type ConnectionLimits, type PaceState } from './pace.j
 import { Progress } from './progress.js';
 import { CampaignSettingsReader, type CampaignSettings } from '../settings/campaign-settings.service.js';
 import { ShippingsRepository, type CampaignForSend, type DueRow } from './shippings.repository.js';
-import { TicketsClient } from './tickets-client.js';
+import { TicketsClient } from '../platform/tickets-client.js';
 
 /** A pacer's lease: renewed at every step; a crashed replica's connections are taken over after it. */
 const LEASE_TTL_MS = 10_000;

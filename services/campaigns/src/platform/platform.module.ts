@@ -5,6 +5,7 @@ import { CompanyStanding } from './company-standing.js';
 import { ConnectionsConsumer } from './connections.consumer.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import { Outbox } from './outbox.service.js';
+import { TicketsClient } from './tickets-client.js';
 
 /** The name campaigns goes by (logs, service tokens). */
 export const SERVICE = 'campaigns';
@@ -26,8 +27,9 @@ export class PlatformModule {
         CompanyStanding,
         ConnectionsRepository,
         ConnectionsConsumer,
+        TicketsClient,
       ],
-      exports: [CampaignsEnv, MediaStorage, Outbox, CompanyStanding, ConnectionsRepository, ConnectionsConsumer],
+      exports: [CampaignsEnv, MediaStorage, Outbox, CompanyStanding, ConnectionsRepository, ConnectionsConsumer, TicketsClient],
     };
   }
 }

@@ -29,6 +29,11 @@ export class TicketsClient {
     return [...people.values()];
   }
 
+  /** Whether the tag is the company's (asks one contact of it). */
+  async tagExists(companyId: number, tagId: number): Promise<boolean> {
+    return (await this.get<TagAudiencePage>(`/internal/companies/${companyId}/tags/${tagId}/contacts?afterId=0&limit=1`)) !== null;
+  }
+
   /** The file list's files (null: not the company's, or gone). */
   fileList(companyId: number, id: number): Promise<FileListFiles | null> {
     return this.get<FileListFiles>(`/internal/companies/${companyId}/file-lists/${id}`);
