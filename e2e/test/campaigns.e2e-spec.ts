@@ -33,6 +33,7 @@ const campaignsEnv = () => ({
   TICKETS_URL: tickets.url,
   CAMPAIGN_MIN_GAP_MS: String(FLOOR_MS),
   CAMPAIGN_EXPIRY_SWEEP_MS: '500',
+  COMPANY_STANDING_TTL_MS: '500',
 });
 const live = () => campaigns.find((p) => p.child.exitCode === null && p.child.signalCode === null) as ServiceProcess;
 const api = () => new HttpClient(live().url);
@@ -391,5 +392,34 @@ describe('campaigns: every contact exactly once, at the connection pace', () => 
       [`tag-camp Olá Cliente ${tagged.slice(-4)}`, true],
       ['quero saber mais', false],
     ]);
+  }, 120_000);
+
+  it("a plan that loses campaigns stops the company's running campaign, with the reason", async () => {
+    const listId = await listWith('Plano', numbers(40));
+    const id = await campaignOn(listId, { message1: 'plan-lost' });
+    await waitFor(async () => (await sentTo('plan-lost')).size >= 3, { timeoutMs: 30_000, intervalMs: 50 });
+    // the company moves to a copy of its plan without campaigns
+    const [{ planId }] = await db.query(`SELECT "planId" FROM auth.companies WHERE id = $1`, [companyId]);
+    const copy = 900_000 + randomInt(1, 99_999);
+    await db.query(
+      `INSERT INTO auth.plans SELECT (jsonb_populate_record(NULL::auth.plans,
+         to_jsonb(p) || jsonb_build_object('id', $2::int, 'name', $3::text, 'useCampaigns', false))).* FROM auth.plans p WHERE id = $1`,
+      [planId, copy, `Sem campanhas ${copy}`],
+    );
+    await db.query(`UPDATE auth.companies SET "planId" = $2 WHERE id = $1`, [companyId, copy]);
+    try {
+      await waitFor(async () => (await statusOf(id)) === 'CANCELADA', { timeoutMs: 20_000, intervalMs: 100 });
+      const record = (await api().get(`/campaigns/${id}`, { token })).body;
+      expect(record.statusReason).toMatch(/plano/i);
+      const stopped = (await sentTo('plan-lost')).size;
+      await sleep(FLOOR_MS * 8);
+      expect((await sentTo('plan-lost')).size).toBeLessThanOrEqual(stopped + 1);
+      expect(stopped).toBeLessThan(40);
+      // restarting is refused while the plan does not allow campaigns
+      expect((await api().post(`/campaigns/${id}/restart`, { token })).status).toBe(403);
+    } finally {
+      await db.query(`UPDATE auth.companies SET "planId" = $2 WHERE id = $1`, [companyId, planId]);
+      await db.query(`DELETE FROM auth.plans WHERE id = $1`, [copy]);
+    }
   }, 120_000);
 });

@@ -20,6 +20,11 @@ export class CampaignsEnv extends InfraEnv {
   @Min(0)
   CAMPAIGN_MIN_GAP_MS: number = 5_000;
 
+  /** How long what auth answered about a company (active, plan, time zone) is reused by the pacer and the start (ms). */
+  @IsInt()
+  @Min(0)
+  COMPANY_STANDING_TTL_MS: number = 15_000;
+
   /** How long a confirmation waits for the contact's answer before its row ends unconfirmed (hours). */
   @IsInt()
   @Min(0)

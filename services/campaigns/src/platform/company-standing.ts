@@ -4,8 +4,6 @@ import type { CompanyApiAccess, PlanFlags } from '@wa/contracts';
 import { companyTimeZone } from '@wa/domain';
 import { CampaignsEnv } from '../config/env.js';
 
-/** How long what auth answered about a company is reused. */
-const STANDING_TTL_MS = 15_000;
 const AUTH_TIMEOUT_MS = 2_000;
 
 export interface Standing {
@@ -17,7 +15,7 @@ export interface Standing {
 
 /**
  * The plan gate of what campaigns does without a request (starting, pacing): the company is active and its plan
- * has useCampaigns (@wa/auth's planRefusal, the one plan check), asked of auth and reused STANDING_TTL_MS, so a
+ * has useCampaigns (@wa/auth's planRefusal, the one plan check), asked of auth and reused COMPANY_STANDING_TTL_MS, so a
  * plan that loses campaigns stops the sends within that. When auth cannot be asked, the last answer stands;
  * with none, the company waits (nothing is sent on a guess).
  */
@@ -37,7 +35,7 @@ export class CompanyStanding {
       access === 'unknown'
         ? { refusal: 'inactive', timeZone: companyTimeZone(null) }
         : { refusal: planRefusal({ active: access.active, plan: access.plan ?? null }, flag), timeZone: companyTimeZone(access.timeZone) };
-    this.memo.set(companyId, { until: Date.now() + STANDING_TTL_MS, standing });
+    this.memo.set(companyId, { until: Date.now() + this.env.COMPANY_STANDING_TTL_MS, standing });
     return standing;
   }
 
