@@ -422,4 +422,35 @@ describe('campaigns: every contact exactly once, at the connection pace', () => 
       await db.query(`DELETE FROM auth.plans WHERE id = $1`, [copy]);
     }
   }, 120_000);
+
+  it('a number WhatsApp bans pauses its campaigns (CANCELADA with the reason) instead of burning the list', async () => {
+    const created = await phone().post('/whatsapp', { token, body: { name: 'Será banido', channel: 'sandbox' } });
+    expect(created.status).toBe(201);
+    const banned = created.body.id as number;
+    await waitFor(async () => (await phone().get(`/whatsapp/${banned}`, { token })).body.status === 'CONNECTED');
+    await waitFor(
+      async () => (await db.query(`SELECT status FROM campaigns.connections WHERE id = $1`, [banned]))[0]?.status === 'CONNECTED',
+    );
+    const listId = await listWith('Banimento', numbers(40));
+    const res = await api().post('/campaigns', {
+      token,
+      body: { name: 'Banida', whatsappId: banned, contactListId: listId, message1: 'ban-run', scheduledAt: new Date().toISOString() },
+    });
+    expect(res.status).toBe(201);
+    const id = res.body.id as number;
+    const sentOn = async () =>
+      Number(
+        (
+          await db.query(`SELECT count(*)::int AS n FROM whatsapp.sandbox_outbox WHERE "connectionId" = $1 AND body = 'ban-run'`, [banned])
+        )[0].n,
+      );
+    await waitFor(async () => (await sentOn()) >= 3, { timeoutMs: 30_000, intervalMs: 50 });
+    expect((await phone().post(`/whatsappsession/${banned}/sandbox/ban`, { token })).status).toBeLessThan(300);
+    await waitFor(async () => (await statusOf(id)) === 'CANCELADA', { timeoutMs: 20_000, intervalMs: 100 });
+    expect((await api().get(`/campaigns/${id}`, { token })).body.statusReason).toMatch(/baniu/);
+    const report = (await api().get(`/campaigns/${id}/report`, { token })).body;
+    // the rest wait, not failed
+    expect(report.pending + report.sent).toBe(40);
+    expect(report.failed).toBe(0);
+  }, 120_000);
 });
