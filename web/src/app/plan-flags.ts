@@ -21,3 +21,13 @@ export function planAccess(user: WithPlan, flag: PlanFlag, settled: boolean): bo
 /** spec 01 §6: schedules are a plan feature (the menu item and the schedule actions follow the plan's flag). */
 export const canSchedule = (user: { company?: { plan?: { useSchedules?: boolean } | null } | null } | null | undefined): boolean =>
   !!user?.company?.plan?.useSchedules;
+
+/** The `cshow` rule (issue 40, item 12): the company's plan has campaigns and its `campaignsEnabled` setting is not off. */
+export function campaignsShown(
+  user:
+    { company?: { plan?: Partial<PlanFlags> | null; settings?: Array<{ key: string; value: string }> | null } | null } | null | undefined,
+): boolean {
+  const company = user?.company;
+  if (!company?.plan?.useCampaigns) return false;
+  return company.settings?.find((s) => s.key === 'campaignsEnabled')?.value !== 'false';
+}

@@ -1,4 +1,5 @@
 import { CAMPAIGN_INTERVALS } from '@wa/contracts';
+import { campaignsShown } from '../../app/plan-flags';
 import type {
   CampaignDto,
   CampaignReport,
@@ -6,7 +7,6 @@ import type {
   CampaignSettingsBody,
   CampaignStatus,
   CampaignVariable,
-  UserDto,
 } from '@wa/contracts';
 
 /** spec 02 §4: scheduling closer than this locks the campaign's editing. */
@@ -31,12 +31,8 @@ export const STATUS_LABELS: Record<CampaignStatus, string> = {
   FINALIZADA: 'Finalizada',
 };
 
-/** The `cshow` rule (issue 40, item 12): the company's plan has campaigns and its `campaignsEnabled` setting is not off. */
-export function campaignsShown(user: Pick<UserDto, 'company'> | null | undefined): boolean {
-  const company = user?.company;
-  if (!company?.plan?.useCampaigns) return false;
-  return company.settings?.find((s) => s.key === 'campaignsEnabled')?.value !== 'false';
-}
+/** The `cshow` rule (issue 40, item 12), with the plan flags (app/plan-flags). */
+export { campaignsShown };
 
 /** What the campaign dialog lets change (spec 02 §4). */
 export interface CampaignEditability {

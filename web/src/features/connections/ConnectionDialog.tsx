@@ -3,7 +3,7 @@ import type { ConnectionProviderKind, WhatsappDto } from '@wa/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notify';
-import { hasPlanFlag } from '../../app/plan-flags';
+import { campaignsShown, hasPlanFlag } from '../../app/plan-flags';
 import { SelectField } from '../../app/SelectField';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -21,6 +21,7 @@ import {
 } from './connection-chatbot';
 import { validateConnectionName } from '../../components/form-rules';
 import { useEntityDialog } from '../../components/use-entity-dialog';
+import { campaignPaceFormOf, campaignPacePayload, validateCampaignPace, type CampaignPaceFormValues } from './connection-campaigns';
 import { useCreateWhatsappMutation, useUpdateWhatsappMutation } from './connections.api';
 
 /** A random API token (32 hex characters). */
@@ -33,7 +34,7 @@ function newApiToken(): string {
 /** Longest text the server takes (connections.dto.ts TEXT_MAX). */
 const TEXT_MAX = 10_000;
 
-type ConnectionDialogTab = 'general' | 'chatbot';
+type ConnectionDialogTab = 'general' | 'chatbot' | 'campaigns';
 
 /** The form: the general tab's fields and the chatbot tab's (connection-chatbot.ts). */
 type ConnectionFormValues = {
@@ -43,7 +44,8 @@ type ConnectionFormValues = {
   token: string;
   queueIds: number[];
   channel: ConnectionProviderKind;
-} & ChatbotFormValues;
+} & ChatbotFormValues &
+  CampaignPaceFormValues;
 
 function connectionFormOf(whatsapp: WhatsappDto | null): ConnectionFormValues {
   return {
@@ -54,13 +56,15 @@ function connectionFormOf(whatsapp: WhatsappDto | null): ConnectionFormValues {
     queueIds: whatsapp?.queueIds ?? whatsapp?.queues?.map((q) => q.id) ?? [],
     channel: whatsapp?.channel ?? 'baileys',
     ...chatbotFormOf(whatsapp),
+    ...campaignPaceFormOf(whatsapp),
   };
 }
 
-/** The name (2 to 50 characters) and the chatbot's numbers. */
+/** The name (2 to 50 characters), the chatbot's numbers and the campaign pace. */
 const validateConnectionForm = (v: ConnectionFormValues) => ({
   name: validateConnectionName(v.name) ?? undefined,
   ...validateChatbotForm(v),
+  ...validateCampaignPace(v),
 });
 
 /**
@@ -78,6 +82,8 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
   const user = useAppSelector(selectUser);
   const withPrompt = hasPlanFlag(user, 'useOpenAi');
   const prompts = useAllPrompts(withPrompt);
+  // the campaign tab (daily cap, warm-up, sending window) comes with the campaign area (the cshow rule)
+  const withCampaigns = campaignsShown(user);
   const [create, creating] = useCreateWhatsappMutation();
   const [update, updating] = useUpdateWhatsappMutation();
   // the rules' texts show once a field is left or the form sent; the server's field errors until the field changes
@@ -97,6 +103,7 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
       queueIds: v.queueIds,
       token: v.token.trim() || null,
       ...chatbotPayload(v, withPrompt),
+      ...(withCampaigns ? campaignPacePayload(v) : {}),
     };
     if (whatsapp) await update({ id: whatsapp.id, ...body }).unwrap();
     else await create({ ...body, channel: v.channel }).unwrap();
@@ -106,9 +113,10 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
 
   /** the tab with the first error comes to the front */
   function submit(e: FormEvent) {
-    const { name: nameError, ...chatbotErrors } = form.errors;
+    const { name: nameError, campaignDailyLimit, campaignHours, ...chatbotErrors } = form.errors;
     if (nameError) setTab('general');
     else if (Object.values(chatbotErrors).some(Boolean)) setTab('chatbot');
+    else if (withCampaigns && (campaignDailyLimit || campaignHours)) setTab('campaigns');
     return save(e);
   }
 
@@ -165,6 +173,11 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                     <Tabs.Trigger value="chatbot" data-testid="connection-tab-chatbot">
                       {t('connections.dialog.tabs.chatbot')}
                     </Tabs.Trigger>
+                    {withCampaigns && (
+                      <Tabs.Trigger value="campaigns" data-testid="connection-tab-campaigns">
+                        {t('connections.dialog.tabs.campaigns')}
+                      </Tabs.Trigger>
+                    )}
                   </Tabs.List>
                   <Tabs.Content value="general">
                     <Stack gap="4">
@@ -301,6 +314,54 @@ export function ConnectionDialog({ whatsapp, onClose }: { whatsapp: WhatsappDto 
                       )}
                     </Stack>
                   </Tabs.Content>
+                  {withCampaigns && (
+                    <Tabs.Content value="campaigns">
+                      <Stack gap="4">
+                        <Field.Root invalid={!!errorOf('campaignDailyLimit')}>
+                          <Field.Label>{t('connections.dialog.campaignDailyLimit')}</Field.Label>
+                          <Input
+                            type="number"
+                            inputMode="numeric"
+                            min={0}
+                            step={1}
+                            value={values.campaignDailyLimit}
+                            onChange={(e) => set('campaignDailyLimit', e.target.value)}
+                            data-testid="connection-campaign-daily-limit"
+                          />
+                          {errorOf('campaignDailyLimit') ? (
+                            <Field.ErrorText>{errorOf('campaignDailyLimit')}</Field.ErrorText>
+                          ) : (
+                            <Field.HelperText>{t('connections.dialog.hints.campaignDailyLimit')}</Field.HelperText>
+                          )}
+                        </Field.Root>
+                        <Switch.Root
+                          checked={values.campaignWarmup}
+                          onCheckedChange={(e) => set('campaignWarmup', e.checked)}
+                          data-testid="connection-campaign-warmup"
+                        >
+                          <Switch.HiddenInput />
+                          <Switch.Control>
+                            <Switch.Thumb />
+                          </Switch.Control>
+                          <Switch.Label>{t('connections.dialog.campaignWarmup')}</Switch.Label>
+                        </Switch.Root>
+                        <Field.Root invalid={!!errorOf('campaignHours')}>
+                          <Field.Label>{t('connections.dialog.campaignHours')}</Field.Label>
+                          <Input
+                            value={values.campaignHours}
+                            placeholder="08:00-20:00"
+                            onChange={(e) => set('campaignHours', e.target.value)}
+                            data-testid="connection-campaign-hours"
+                          />
+                          {errorOf('campaignHours') ? (
+                            <Field.ErrorText>{errorOf('campaignHours')}</Field.ErrorText>
+                          ) : (
+                            <Field.HelperText>{t('connections.dialog.hints.campaignHours')}</Field.HelperText>
+                          )}
+                        </Field.Root>
+                      </Stack>
+                    </Tabs.Content>
+                  )}
                 </Tabs.Root>
               </form>
             </Dialog.Body>

@@ -98,6 +98,7 @@ const en: Translation = {
     sessionReplaced: 'Your account was accessed from another computer.',
   },
   validation: {
+    campaignHours: 'Enter the hours as HH:MM-HH:MM',
     tooShort: 'Too Short!',
     tooLong: 'Too Long!',
     required: 'Required',
@@ -435,7 +436,10 @@ const en: Translation = {
         sandbox: 'Sandbox (test phone)',
         baileys: 'WhatsApp (QR code)',
       },
-      tabs: { general: 'General', chatbot: 'Chatbot' },
+      tabs: { general: 'General', chatbot: 'Chatbot', campaigns: 'Campaigns' },
+      campaignDailyLimit: 'Daily campaign send limit',
+      campaignWarmup: 'Number warm-up (a growing limit in the first weeks)',
+      campaignHours: 'Campaign sending hours',
       complationMessage: 'Completion message',
       outOfHoursMessage: 'Out-of-hours message',
       ratingMessage: 'Rating message',
@@ -445,6 +449,8 @@ const en: Translation = {
       timeUseBotQueues: 'Interval (minutes) between bot sendings',
       maxUseBotQueues: 'Maximum number of times the chatbot is sent',
       hints: {
+        campaignDailyLimit: '0: no limit',
+        campaignHours: "HH:MM-HH:MM in the company's time zone; blank: any hour",
         expiresTicket: '0: never close',
         timeToTransfer: '0: never transfer',
         timeUseBotQueues: '0: no interval',

@@ -98,6 +98,7 @@ const es: Translation = {
     sessionReplaced: 'Su cuenta fue accedida desde otra computadora.',
   },
   validation: {
+    campaignHours: 'Ingrese el horario como HH:MM-HH:MM',
     tooShort: '¡Demasiado corto!',
     tooLong: '¡Demasiado largo!',
     required: 'Obligatorio',
@@ -435,7 +436,10 @@ const es: Translation = {
         sandbox: 'Sandbox (teléfono de prueba)',
         baileys: 'WhatsApp (código QR)',
       },
-      tabs: { general: 'General', chatbot: 'Chatbot' },
+      tabs: { general: 'General', chatbot: 'Chatbot', campaigns: 'Campañas' },
+      campaignDailyLimit: 'Límite diario de envíos de campañas',
+      campaignWarmup: 'Calentamiento del número (límite creciente en las primeras semanas)',
+      campaignHours: 'Horario de envío de las campañas',
       complationMessage: 'Mensaje de finalización',
       outOfHoursMessage: 'Mensaje fuera de horario',
       ratingMessage: 'Mensaje de valoración',
@@ -445,6 +449,8 @@ const es: Translation = {
       timeUseBotQueues: 'Intervalo (minutos) entre envíos del bot',
       maxUseBotQueues: 'Cantidad máxima de veces que se enviará el chatbot',
       hints: {
+        campaignDailyLimit: '0: sin límite',
+        campaignHours: 'HH:MM-HH:MM en el huso de la empresa; en blanco: cualquier hora',
         expiresTicket: '0: nunca cerrar',
         timeToTransfer: '0: nunca transferir',
         timeUseBotQueues: '0: sin intervalo',

@@ -102,6 +102,7 @@ const pt = {
     sessionReplaced: 'Sua conta foi acessada em outro computador.',
   },
   validation: {
+    campaignHours: 'Informe o horário como HH:MM-HH:MM',
     tooShort: 'Too Short!',
     tooLong: 'Too Long!',
     required: 'Required',
@@ -439,7 +440,10 @@ const pt = {
         sandbox: 'Sandbox (telefone de teste)',
         baileys: 'WhatsApp (QR Code)',
       },
-      tabs: { general: 'Geral', chatbot: 'Chatbot' },
+      tabs: { general: 'Geral', chatbot: 'Chatbot', campaigns: 'Campanhas' },
+      campaignDailyLimit: 'Limite diário de envios de campanhas',
+      campaignWarmup: 'Aquecimento do número (limite crescente nas primeiras semanas)',
+      campaignHours: 'Horário de envio das campanhas',
       complationMessage: 'Mensagem de conclusão',
       outOfHoursMessage: 'Mensagem de fora de expediente',
       ratingMessage: 'Mensagem de avaliação',
@@ -449,6 +453,8 @@ const pt = {
       timeUseBotQueues: 'Intervalo (minutos) entre envios de bot',
       maxUseBotQueues: 'Quantidade máxima de vezes que o chatbot vai ser enviado',
       hints: {
+        campaignDailyLimit: '0: sem limite',
+        campaignHours: 'HH:MM-HH:MM no fuso da empresa; em branco: qualquer horário',
         expiresTicket: '0: nunca encerrar',
         timeToTransfer: '0: nunca transferir',
         timeUseBotQueues: '0: sem intervalo',

@@ -253,3 +253,37 @@ describe('connection dialog: the prompt (spec 02 §6, plan-gated)', () => {
     expect(calls.some((c) => c.path === '/prompt')).toBe(false);
   });
 });
+
+describe('connection dialog: the campaign pace (issue 40, with the campaign area)', () => {
+  it('with campaigns on: the daily cap, warm-up and sending hours are shown, checked and sent', async () => {
+    const store = makeStore();
+    store.dispatch(sessionStarted({ token: 't', user: anAdmin({ useCampaigns: true }) }));
+    const r = renderWithProviders(<ConnectionDialog whatsapp={aConnection({ campaignDailyLimit: 200 })} onClose={jest.fn()} />, { store });
+    const dialog = await waitFor(() => r.getByTestId('connection-dialog'));
+    fireEvent.click(within(dialog).getByTestId('connection-tab-campaigns'));
+    const cap = within(dialog).getByTestId('connection-campaign-daily-limit') as HTMLInputElement;
+    expect(cap.value).toBe('200');
+    fireEvent.change(within(dialog).getByTestId('connection-campaign-hours'), { target: { value: '8h-20h' } });
+    fireEvent.click(within(dialog).getByTestId('connection-tab-general'));
+    fireEvent.click(within(dialog).getByTestId('connection-save'));
+    // the tab with the problem comes to the front, nothing is sent
+    await waitFor(() => expect(within(dialog).getByTestId('connection-tab-campaigns').getAttribute('aria-selected')).toBe('true'));
+    within(dialog).getByText('Informe o horário como HH:MM-HH:MM');
+    expect(writes()).toHaveLength(0);
+    fireEvent.change(within(dialog).getByTestId('connection-campaign-hours'), { target: { value: '08:00-20:00' } });
+    fireEvent.click(within(dialog).getByLabelText('Aquecimento do número (limite crescente nas primeiras semanas)'));
+    await waitFor(() => expect(within(dialog).getByTestId('connection-campaign-warmup').getAttribute('data-state')).toBe('checked'));
+    fireEvent.click(within(dialog).getByTestId('connection-save'));
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]?.body).toMatchObject({ campaignDailyLimit: 200, campaignWarmup: true, campaignHours: '08:00-20:00' });
+  });
+
+  it('without campaigns in the plan: no campaign tab, nothing sent for it', async () => {
+    const r = renderWithProviders(<ConnectionDialog whatsapp={aConnection()} onClose={jest.fn()} />);
+    const dialog = await waitFor(() => r.getByTestId('connection-dialog'));
+    expect(within(dialog).queryByTestId('connection-tab-campaigns')).toBeNull();
+    fireEvent.click(within(dialog).getByTestId('connection-save'));
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect('campaignDailyLimit' in (writes()[0]?.body as object)).toBe(false);
+  });
+});
