@@ -117,6 +117,7 @@ export function CampaignDialog({ record, onClose }: { record: CampaignDto | null
       onChange={(value) => set(key, value)}
       options={options}
       disabled={locked}
+      error={form.errorOf(key)}
       testId={`campaign-${key}`}
     />
   );
@@ -163,6 +164,7 @@ export function CampaignDialog({ record, onClose }: { record: CampaignDto | null
           value={values.scheduledAt}
           disabled={locked}
           onChange={(e) => set('scheduledAt', e.target.value)}
+          error={form.errorOf('scheduledAt')}
           testId="campaign-scheduledAt"
         />
         <Switch.Root
@@ -191,7 +193,7 @@ export function CampaignDialog({ record, onClose }: { record: CampaignDto | null
         </Tabs.List>
         {MESSAGE_SLOTS.map((n) => (
           <Tabs.Content key={n} value={String(n)}>
-            <Field.Root disabled={!editable.messages}>
+            <Field.Root disabled={!editable.messages} invalid={!!form.errorOf(`message${n}`)}>
               <Field.Label>{t('campaigns.message', { n })}</Field.Label>
               <Textarea
                 rows={4}
@@ -199,9 +201,10 @@ export function CampaignDialog({ record, onClose }: { record: CampaignDto | null
                 onChange={(e) => set(`message${n}`, e.target.value)}
                 data-testid={`campaign-message${n}`}
               />
+              {form.errorOf(`message${n}`) && <Field.ErrorText>{form.errorOf(`message${n}`)}</Field.ErrorText>}
             </Field.Root>
             {values.confirmation && (
-              <Field.Root disabled={!editable.messages} mt="3">
+              <Field.Root disabled={!editable.messages} mt="3" invalid={!!form.errorOf(`confirmationMessage${n}`)}>
                 <Field.Label>{t('campaigns.confirmationMessage', { n })}</Field.Label>
                 <Textarea
                   rows={3}
@@ -209,6 +212,7 @@ export function CampaignDialog({ record, onClose }: { record: CampaignDto | null
                   onChange={(e) => set(`confirmationMessage${n}`, e.target.value)}
                   data-testid={`campaign-confirmationMessage${n}`}
                 />
+                {form.errorOf(`confirmationMessage${n}`) && <Field.ErrorText>{form.errorOf(`confirmationMessage${n}`)}</Field.ErrorText>}
               </Field.Root>
             )}
           </Tabs.Content>

@@ -125,10 +125,12 @@ export function OptionSelect(props: {
   onChange(value: string): void;
   options: ReadonlyArray<{ value: string; label: string }>;
   disabled?: boolean;
+  /** the error text, shown when set */
+  error?: string;
   testId: string;
 }) {
   return (
-    <Field.Root disabled={props.disabled}>
+    <Field.Root disabled={props.disabled} invalid={!!props.error}>
       <Field.Label>{props.label}</Field.Label>
       <NativeSelect.Root disabled={props.disabled}>
         <NativeSelect.Field value={props.value} onChange={(e) => props.onChange(e.target.value)} data-testid={props.testId}>
@@ -140,6 +142,7 @@ export function OptionSelect(props: {
         </NativeSelect.Field>
         <NativeSelect.Indicator />
       </NativeSelect.Root>
+      {props.error && <Field.ErrorText>{props.error}</Field.ErrorText>}
     </Field.Root>
   );
 }

@@ -34,6 +34,11 @@ beforeEach(() => {
     if (url.pathname === '/campaigns' && req.method === 'GET') return json({ records: campaigns, hasMore: false, count: campaigns.length });
     if (url.pathname.endsWith('/cancel')) return json({ error: 'ERR_CAMPAIGN_NOT_RUNNING', message: 'not running' }, 409);
     if (url.pathname.endsWith('/restart')) return json({ ok: true });
+    if (url.pathname === '/campaigns' && req.method === 'POST')
+      return json(
+        { error: 'ERR_VALIDATION', message: 'whatsappId: Required', details: [{ field: 'whatsappId', messages: ['Required'] }] },
+        400,
+      );
     if (url.pathname === '/contact-lists/list') return json([{ id: 2, name: 'Clientes' }]);
     if (url.pathname === '/tags/list') return json([{ id: 9, name: 'VIP', color: '#000' }]);
     if (url.pathname === '/whatsapp') return json([{ id: 3, name: 'Vendas' }]);
@@ -120,6 +125,14 @@ describe('/campaigns (spec 02 §2, §4, §8)', () => {
     fireEvent.change(within(dialog).getByTestId('campaign-name'), { target: { value: 'A' } });
     await within(dialog).findByText('Too Short!');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    // the server's refusal of a field shows under it (a scheduled campaign needs its connection)
+    fireEvent.change(within(dialog).getByTestId('campaign-name'), { target: { value: 'Dia das Mães' } });
+    fireEvent.change(within(dialog).getByTestId('campaign-scheduledAt'), { target: { value: '2030-05-10T09:00' } });
+    fireEvent.click(within(dialog).getByTestId('campaign-dialog-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    const connection = within(dialog).getByTestId('campaign-whatsappId').closest('[data-part="root"][data-scope="field"]') as HTMLElement;
+    await within(connection).findByText('Required');
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: 'Dia das Mães', tagListId: 'Nenhuma', whatsappId: null });
   });
 
   it('a live update changes the row in place', async () => {
