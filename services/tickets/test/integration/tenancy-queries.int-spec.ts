@@ -27,6 +27,10 @@ import { ticketsDatabase } from '../../src/database/data-source.js';
  */
 const CROSS_COMPANY: ReadonlyArray<{ statement: string; why: string }> = [
   {
+    statement: `DELETE FROM tickets.campaign_messages WHERE "sentAt" < now() - interval '7 days'`,
+    why: 'the hourly purge of every company’s kept campaign messages older than 7 days (no longer what a contact answers)',
+  },
+  {
     statement: 'FROM page JOIN tickets.tickets t ON t.id = page.id',
     why: 'list-tickets: the page of ids comes from the `page` subquery, which filters by "companyId"; rows are joined by primary key',
   },
