@@ -11,16 +11,25 @@ interface ListPayload<R> {
   progress?: ContactListImportProgress;
 }
 
-/** Replaces the record where the cached pages of that endpoint hold it. */
+/**
+ * Replaces the record where the cached pages of that endpoint hold it. Answers false when it could not: no cached
+ * page holds it yet, or a page is being fetched (its answer may predate the change and would overwrite the patch).
+ */
 function patchPages<R extends { id: number }>(
   state: RootState,
   dispatch: Dispatch,
   endpoint: 'listContactLists' | 'listContactListItems',
   record: R,
-): void {
+): boolean {
   const tag = endpoint === 'listContactLists' ? 'CampaignContactList' : 'CampaignContactListItem';
+  let found = false;
+  let fetching = false;
   for (const entry of contactListsApi.util.selectInvalidatedBy(state, [tag])) {
     if (entry.endpointName !== endpoint) continue;
+    const cached = state[contactListsApi.reducerPath].queries[entry.queryCacheKey];
+    if (cached?.status === 'pending') fetching = true;
+    const pages = (cached?.data as { pages?: Array<{ records?: R[]; contacts?: R[] }> } | undefined)?.pages ?? [];
+    if (pages.some((page) => (page.records ?? page.contacts ?? []).some((r) => r.id === record.id))) found = true;
     dispatch(
       contactListsApi.util.updateQueryData(endpoint, entry.originalArgs as never, (d) => {
         for (const page of d.pages) {
@@ -31,6 +40,7 @@ function patchPages<R extends { id: number }>(
       }),
     );
   }
+  return found && !fetching;
 }
 
 /**
@@ -46,17 +56,15 @@ export const contactListsSocket: SocketHandler[] = [
       dispatch(refreshContactListItems());
     }
     if (p.action === 'update' && p.record) {
-      patchPages(state(), dispatch, 'listContactLists', p.record);
       dispatch(contactListsApi.util.updateQueryData('getContactList', p.record.id, () => p.record));
-      return;
+      if (patchPages(state(), dispatch, 'listContactLists', p.record)) return;
     }
     dispatch(refreshContactLists());
   }),
   onChannel<ListPayload<ContactListItemDto>>(CampaignChannels.contactListItem, (p, { state, dispatch }) => {
-    if (p.action === 'update' && p.record) {
-      patchPages(state(), dispatch, 'listContactListItems', p.record);
-      return;
-    }
+    // patched in place when the cache holds the item; else (a page still loading) the items reload, so a page fetched
+    // before the change cannot hide it
+    if (p.action === 'update' && p.record && patchPages(state(), dispatch, 'listContactListItems', p.record)) return;
     dispatch(refreshContactListItems());
     dispatch(refreshContactLists());
   }),

@@ -120,4 +120,15 @@ describe('/contact-lists/:id/contacts (spec 02 §2)', () => {
     await waitFor(() => expect(r.getAllByTestId('contact-list-item-whatsapp')[2].getAttribute('data-state')).toBe('valid'));
     expect(calls.filter((c) => c.path === '/contact-list-items').length).toBe(loads);
   });
+
+  it('a live update of an item the shown page does not hold yet (fetched before it) reloads the items, so the change shows', async () => {
+    const r = render();
+    await waitFor(() => expect(r.getAllByTestId('contact-list-item-row')).toHaveLength(3));
+    // added and checked in the meantime: the page on screen predates both
+    const added = { ...anItem(4, 'Davi', null) };
+    items = [...items, { ...added, isWhatsappValid: true }];
+    r.socket.fire('company-1-ContactListItem', { action: 'update', record: { ...added, isWhatsappValid: true } });
+    await waitFor(() => expect(r.getAllByTestId('contact-list-item-row')).toHaveLength(4));
+    expect(r.getAllByTestId('contact-list-item-whatsapp')[3].getAttribute('data-state')).toBe('valid');
+  });
 });
