@@ -83,11 +83,6 @@ export class ContactListImport implements OnApplicationShutdown {
     await Promise.all([...this.running]);
   }
 
-  /** Waits for the imports under way (tests, the benchmark). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.running]);
-  }
-
   private async store(companyId: number, listId: number, rows: ListSheetRow[]): Promise<void> {
     const progress: ContactListImportProgress = {
       contactListId: listId,

@@ -7,7 +7,8 @@ import { itemView, listEvent } from './contact-list-events.js';
 import type { CreateContactListItemDto, ListContactListItemsQueryDto, UpdateContactListItemDto } from './contact-lists.dto.js';
 import { ContactListsRepository } from './contact-lists.repository.js';
 import { CONTACT_LISTS_PAGE_SIZE } from './contact-lists.service.js';
-import { listNumber, listNumberVariants } from './list-number.js';
+import { phoneNumberVariants } from '@wa/domain';
+import { listNumber } from './list-number.js';
 import { NumberCheckWorker } from './number-check.worker.js';
 
 /** GET /contact-list-items (the contract has no page type for it). */
@@ -108,7 +109,7 @@ export class ContactListItemsService {
   }
 
   private async refuseTaken(tx: EntityManager, listId: number, number: string, exceptId?: number): Promise<void> {
-    if (await this.repo.numberTaken(tx, listId, listNumberVariants(number), exceptId))
+    if (await this.repo.numberTaken(tx, listId, phoneNumberVariants(number), exceptId))
       throw new DomainError('ERR_DUPLICATED_LIST_ITEM', { details: [{ field: 'number', messages: ['ERR_DUPLICATED_LIST_ITEM'] }] });
   }
 }

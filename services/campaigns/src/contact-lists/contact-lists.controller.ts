@@ -83,8 +83,8 @@ export class ContactListsController {
   }
 
   /**
-   * A spreadsheet (multipart `file`: .xlsx, .xls or .csv): read and checked now, stored in the background
-   * (202); the progress and the counts arrive live as `{action: 'import', progress}`.
+   * A spreadsheet (multipart `file`: .xlsx, .xls or .csv): checked now (an .xlsx by its bytes and zip directory, read
+   * after the answer), stored in the background (202); the progress and the counts arrive live as `{action: 'import', progress}`.
    */
   @AdminOnly()
   @Post(':id/upload')

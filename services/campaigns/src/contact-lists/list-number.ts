@@ -1,4 +1,4 @@
-import { canonicalPhoneNumber, phoneNumberVariants } from '@wa/domain';
+import { canonicalPhoneNumber } from '@wa/domain';
 
 /**
  * A typed number as a list keeps it: digits in the one form contacts are kept (`canonicalPhoneNumber`, so the
@@ -10,6 +10,3 @@ export function listNumber(typed: string | null | undefined): string | null {
   if (digits.length < 8 || digits.length > 15) return null;
   return canonicalPhoneNumber(digits) ?? digits;
 }
-
-/** The forms one number may be stored in (a list holds it once). */
-export const listNumberVariants = (number: string): string[] => phoneNumberVariants(number);

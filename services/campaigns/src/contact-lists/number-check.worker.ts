@@ -11,7 +11,8 @@ import { ConnectionsRepository } from '../platform/connections.repository.js';
 import { Outbox } from '../platform/outbox.service.js';
 import { itemView, listEvent } from './contact-list-events.js';
 import { ContactListsRepository } from './contact-lists.repository.js';
-import { listNumber, listNumberVariants } from './list-number.js';
+import { phoneNumberVariants } from '@wa/domain';
+import { listNumber } from './list-number.js';
 
 /** How long a query may take at the session's holder (Baileys asks WhatsApp once for the whole batch). */
 const CHECK_TIMEOUT_MS = 15_000;
@@ -79,11 +80,6 @@ export class NumberCheckWorker implements OnApplicationBootstrap, OnApplicationS
     this.task.request();
   }
 
-  /** Runs a pass now (or waits for the one under way). */
-  runNow(): Promise<void> {
-    return this.task.runNow();
-  }
-
   /** One batch for each company with unchecked items whose connection's gap has passed; more wait for the next pass. */
   private async pass(): Promise<void> {
     let more = false;
@@ -149,7 +145,7 @@ export class NumberCheckWorker implements OnApplicationBootstrap, OnApplicationS
     const answered = new Map<string, boolean>();
     for (const r of reply.result.results) {
       const digits = String(r?.number ?? '').replace(/\D/g, '');
-      for (const form of [digits, ...listNumberVariants(listNumber(digits) ?? digits)])
+      for (const form of [digits, ...phoneNumberVariants(listNumber(digits) ?? digits)])
         if (r.exists || !answered.has(form)) answered.set(form, Boolean(r.exists));
     }
     return answered;

@@ -86,7 +86,7 @@ export class CampaignLifecycle implements OnApplicationBootstrap, OnApplicationS
     const standing = await this.standing.of(companyId);
     if (!standing) return; // auth not reachable and nothing known: tried again by the sweep
     if (standing.refusal) {
-      await this.stopWith(companyId, campaignId, STOP_REASONS.plan, 'PROGRAMADA');
+      await this.refuseStart(companyId, campaignId, STOP_REASONS.plan);
       return;
     }
     const record = await this.records.row(companyId, campaignId);
@@ -132,7 +132,7 @@ export class CampaignLifecycle implements OnApplicationBootstrap, OnApplicationS
     if (record.whatsappId === null)
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'whatsappId', messages: ['Required'] }] }, STOP_REASONS.noConnection);
     const tagId = !record.contactListId && /^\d+$/.test(record.tagListId) ? Number(record.tagListId) : null;
-    const needsAudience = !(await this.rows.hasRows(this.rowsManager(), companyId, campaignId));
+    const needsAudience = !(await this.rows.hasRows(this.records.manager(), companyId, campaignId));
     const tagged = needsAudience && tagId !== null ? await this.tickets.tagAudience(companyId, tagId) : [];
     const done = await this.rows.transaction(async (tx) => {
       const c = await this.rows.restartCas(tx, companyId, campaignId);
@@ -178,20 +178,15 @@ export class CampaignLifecycle implements OnApplicationBootstrap, OnApplicationS
     else if (tagged.length > 0) await this.rows.freezeNumbers(tx, companyId, c.id, c.whatsappId, tagged);
   }
 
-  private async stopWith(companyId: number, campaignId: number, reason: string, from: 'PROGRAMADA'): Promise<void> {
-    void from;
+  /** A PROGRAMADA campaign the plan no longer allows: moved to running and stopped at once, with the reason. */
+  private async refuseStart(companyId: number, campaignId: number, reason: string): Promise<void> {
     await this.rows.transaction(async (tx) => {
-      // a PROGRAMADA campaign the plan no longer allows: moved to running and stopped at once, with the reason
       const c = await this.rows.startCas(tx, companyId, campaignId);
       if (!c) return;
       await this.rows.cancelCas(tx, companyId, campaignId, reason);
       await this.records.changed(tx, companyId, campaignId, true);
     });
     this.records.flush();
-  }
-
-  private rowsManager() {
-    return this.records.manager();
   }
 
   private async answer(

@@ -53,11 +53,6 @@ export class CampaignGuards implements OnApplicationBootstrap, OnApplicationShut
     await this.expiry.stop();
   }
 
-  /** Runs the expiry now (tests). */
-  expireNow(): Promise<void> {
-    return this.expiry.runNow();
-  }
-
   private async sessionChanged(c: SessionChange): Promise<void> {
     const reason = c.reason === 'banned' ? STOP_REASONS.banned : c.reason === 'logged_out' ? STOP_REASONS.loggedOut : null;
     if (!reason) return;

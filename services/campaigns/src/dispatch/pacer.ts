@@ -107,11 +107,6 @@ export class Pacers implements OnApplicationBootstrap, OnApplicationShutdown {
     this.scan.request();
   }
 
-  /** Connections this process paces now (tests, operators). */
-  pacing(): number[] {
-    return [...this.running.keys()];
-  }
-
   private async look(): Promise<void> {
     if (this.stopped) return;
     for (const { connectionId, companyId } of await this.rows.runningConnections()) {

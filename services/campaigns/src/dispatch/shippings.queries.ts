@@ -94,8 +94,6 @@ export const RESTART_CAS = `UPDATE campaigns.campaigns SET status = 'EM_ANDAMENT
 export const PAUSE_CONNECTION = `UPDATE campaigns.campaigns SET status = 'CANCELADA', "statusReason" = $3, version = version + 1, "updatedAt" = now()
   WHERE "companyId" = $1 AND "whatsappId" = $2 AND status = 'EM_ANDAMENTO' RETURNING id`;
 
-export const CAMPAIGN_STATUS = `SELECT status FROM campaigns.campaigns WHERE "companyId" = $1 AND id = $2`;
-
 /** A message WhatsApp took (ack ≥ 1) for the first time: the row is sent. Answers what the conversation should show. */
 export const MARK_SENT = `UPDATE campaigns.shippings s
     SET status = 'sent', "sentAt" = COALESCE(s."sentAt", to_timestamp(v.at / 1000.0)), ack = GREATEST(s.ack, v.ack), "updatedAt" = now()

@@ -62,11 +62,6 @@ export class ShippingsRepository {
     return rows[0].map((r) => r.id);
   }
 
-  async status(companyId: number, id: number): Promise<string | null> {
-    const rows = (await this.db.query(Q.CAMPAIGN_STATUS, [companyId, id])) as Array<{ status: string }>;
-    return rows[0]?.status ?? null;
-  }
-
   async freezeList(tx: EntityManager, companyId: number, campaignId: number, connectionId: number, listId: number): Promise<void> {
     await tx.query(Q.FREEZE_LIST, [companyId, campaignId, connectionId, listId]);
   }
