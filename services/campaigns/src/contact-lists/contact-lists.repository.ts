@@ -68,10 +68,12 @@ export class ContactListsRepository {
     return { rows, count };
   }
 
-  all(companyId: number): Promise<ListRow[]> {
-    return this.db.query(`SELECT ${LIST_COLUMNS} FROM campaigns.contact_lists l WHERE l."companyId" = $1 ORDER BY lower(l.name), l.id`, [
-      companyId,
-    ]);
+  /** The company's first `limit` lists by name (the pickers' list). */
+  all(companyId: number, limit: number): Promise<ListRow[]> {
+    return this.db.query(
+      `SELECT ${LIST_COLUMNS} FROM campaigns.contact_lists l WHERE l."companyId" = $1 ORDER BY lower(l.name), l.id LIMIT $2`,
+      [companyId, limit],
+    );
   }
 
   async list(companyId: number, id: number, tx?: EntityManager): Promise<ListRow | null> {

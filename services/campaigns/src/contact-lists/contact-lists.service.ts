@@ -17,6 +17,9 @@ export interface ContactListsPage {
 /** Lists, items: 20 a page like the other lists. */
 export const CONTACT_LISTS_PAGE_SIZE = 20;
 
+/** The most lists GET /contact-lists/list answers (a picker, not a page). */
+export const CONTACT_LISTS_PICKER_LIMIT = 1000;
+
 /** Contact lists of spec 02 (§2, §3, §7), scoped to the caller's company; every change goes out through the outbox. */
 @Injectable()
 export class ContactListsService {
@@ -36,8 +39,9 @@ export class ContactListsService {
     return { records: rows.slice(0, CONTACT_LISTS_PAGE_SIZE).map(listView), hasMore: rows.length > CONTACT_LISTS_PAGE_SIZE, count };
   }
 
+  /** GET /contact-lists/list (the campaign dialog's picker): the first CONTACT_LISTS_PICKER_LIMIT by name. */
   async all(companyId: number): Promise<ContactListDto[]> {
-    return (await this.repo.all(companyId)).map(listView);
+    return (await this.repo.all(companyId, CONTACT_LISTS_PICKER_LIMIT)).map(listView);
   }
 
   async get(companyId: number, id: number): Promise<ContactListDto> {
