@@ -12,3 +12,4 @@ export * from './tickets/tickets.types.js';
 export * from './tickets/tickets.requests.js';
 export * from './request-dto.js';
 export * from './campaigns/campaigns.types.js';
+export * from './billing/billing.types.js';

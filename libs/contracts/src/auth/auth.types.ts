@@ -52,6 +52,12 @@ export interface CompanyCreatedEvent {
   companyId: number;
   name: string;
   at: string;
+  /** the rest of what billing keeps of a company (absent on events older than billing's copy) */
+  planId?: number;
+  status?: boolean;
+  dueDate?: string;
+  email?: string | null;
+  recurrence?: string;
 }
 
 /** `company.updated.<companyId>` on AUTH: a company's name, plan, status or due date changed (the provider's screen). */
@@ -62,6 +68,9 @@ export interface CompanyUpdatedEvent {
   status: boolean;
   dueDate: string;
   at: string;
+  /** the billing email and the renewal's recurrence (absent on events older than billing's copy) */
+  email?: string | null;
+  recurrence?: string;
 }
 
 /** `company.deleted.<companyId>` on AUTH: the company is gone; every service deletes what it keeps of it. */

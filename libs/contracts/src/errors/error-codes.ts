@@ -62,6 +62,12 @@ export const ErrorStatus = {
   ERR_CAMPAIGN_NOT_EDITABLE: 409,
   ERR_CAMPAIGN_NOT_RUNNING: 409,
   ERR_CAMPAIGN_NOT_CANCELLED: 409,
+  ERR_NO_INVOICE_FOUND: 404,
+  ERR_INVOICE_NOT_OPEN: 409,
+  ERR_INVOICE_NOTHING_TO_PAY: 400,
+  ERR_WEBHOOK_SIGNATURE: 401,
+  ERR_PAYMENT_PROVIDER: 502,
+  ERR_SANDBOX_PROVIDER_ONLY: 409,
   ERR_INTERNAL: 500,
 } as const;
 
@@ -126,6 +132,12 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_CAMPAIGN_NOT_EDITABLE: 'This campaign can no longer be changed: it is running, finished, or scheduled less than an hour away.',
   ERR_CAMPAIGN_NOT_RUNNING: 'Only a running campaign can be stopped.',
   ERR_CAMPAIGN_NOT_CANCELLED: 'Only a stopped campaign can be restarted.',
+  ERR_NO_INVOICE_FOUND: 'Invoice not found.',
+  ERR_INVOICE_NOT_OPEN: 'This invoice is already paid or cancelled.',
+  ERR_INVOICE_NOTHING_TO_PAY: 'There is nothing to pay: the plan is free.',
+  ERR_WEBHOOK_SIGNATURE: 'The webhook signature is missing or wrong.',
+  ERR_PAYMENT_PROVIDER: 'The payment provider could not be reached. Try again in a moment.',
+  ERR_SANDBOX_PROVIDER_ONLY: 'Only the sandbox payment provider can be paid this way.',
   ERR_INTERNAL: 'An internal error occurred.',
 };
 

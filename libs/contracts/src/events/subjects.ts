@@ -27,7 +27,7 @@ export const StreamAccess: Record<string, { owns: readonly StreamDef[]; reads: r
   'realtime-gateway': { owns: [], reads: [Streams.TICKETS, Streams.CONNECTIONS, Streams.AUTH, Streams.BILLING, Streams.CAMPAIGNS] },
   'messaging-gateway': { owns: [], reads: [] },
   campaigns: { owns: [Streams.CAMPAIGNS], reads: [Streams.WA, Streams.CONNECTIONS] },
-  billing: { owns: [Streams.BILLING], reads: [] },
+  billing: { owns: [Streams.BILLING], reads: [Streams.AUTH] },
 };
 
 export const Subjects = {

@@ -25,6 +25,8 @@ export const SocketChannels = {
   files: (companyId: number) => `company-${companyId}-files`,
   /** a company setting changed (a secret one only masked): `{ action: 'update', setting: { key, value } }` */
   settings: (companyId: number) => `company-${companyId}-settings`,
+  /** a payment confirmed and the renewal applied (payload: PaymentEvent, action CONCLUIDA), to that company's sockets */
+  payment: (companyId: number) => `company-${companyId}-payment`,
   /** platform-wide: the super users' announcements (payload: AnnouncementEvent); an inactive one goes whole to super users' sockets only, and to every other socket as a deletion */
   announcement: () => 'company-announcement',
   /** per-user auth event: the account signed in elsewhere */
