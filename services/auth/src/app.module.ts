@@ -7,6 +7,9 @@ import { SignupController } from './signup/signup.controller.js';
 import { SignupService } from './signup/signup.service.js';
 import { PlansCopyConsumer } from './plans/plans-copy.consumer.js';
 import { PlanEpochs } from './plans/plan-epochs.js';
+import { InvoicePaidConsumer } from './renewals/consumers/invoice-paid.consumer.js';
+import { RenewalsRepository } from './renewals/renewals.repository.js';
+import { RenewalsService } from './renewals/renewals.service.js';
 import { PasswordResetController } from './password-reset/password-reset.controller.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -73,6 +76,8 @@ export class AppModule {
         SignupService,
         PlansCopyConsumer,
         PlanEpochs,
+        RenewalsService,
+        InvoicePaidConsumer,
         CompaniesAdminService,
         HelpsService,
         AnnouncementsService,
@@ -87,6 +92,7 @@ export class AppModule {
         AnnouncementsRepository,
         PasswordResetsRepository,
         PlansRepository,
+        RenewalsRepository,
         SessionsRepository,
         SettingsRepository,
         { provide: MediaStorage, useValue: mediaStorageFrom(env) },

@@ -5,10 +5,8 @@ import {
   Subjects,
   type AccessTokenClaims,
   type CompaniesPage,
-  type CompanyCreatedEvent,
   type CompanyDeletedEvent,
   type CompanyDto,
-  type CompanyUpdatedEvent,
   type SettingUpdatedEvent,
   type UserDeletedEvent,
 } from '@wa/contracts';
@@ -30,6 +28,7 @@ import { UsersRepository } from '../users/users.repository.js';
 import { userChanged } from '../users/users.service.js';
 import type { CreateCompanyDto, ListCompaniesQuery, UpdateCompanyDto } from './companies.dto.js';
 import { CompaniesRepository } from './companies.repository.js';
+import { companyCreated, companyUpdated } from './company-events.js';
 
 export const COMPANIES_PAGE_SIZE = 20;
 /** `/companies/list` answers at most this many (the selects of the provider's screens). */
@@ -94,16 +93,15 @@ export class CompaniesAdminService {
       const campaigns = String(dto.campaignsEnabled ?? true);
       await this.settings.update(tx, company.id, 'campaignsEnabled', campaigns);
       const at = new Date().toISOString();
-      const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };
+      const row = await this.find(tx, company.id);
       const events: OutgoingEvent[] = [
-        { subject: Subjects.companyCreated(company.id), msgId: `company-created:${company.id}`, payload: created },
+        companyCreated(row, at),
         ...Object.entries({ ...DEFAULT_SETTINGS, campaignsEnabled: campaigns }).map(([key, value]) =>
           settingEvent(company.id, key, value, at, 'initial'),
         ),
         ...userChanged('created', admin),
       ];
-      const row = await this.find(tx, company.id);
-      return { view: await this.view(tx, row), outboxIds: await this.outbox.add(tx, [...events, this.updated(row)]) };
+      return { view: await this.view(tx, row), outboxIds: await this.outbox.add(tx, [...events, companyUpdated(row)]) };
     });
     await this.outbox.flush(outboxIds);
     return view;
@@ -125,7 +123,7 @@ export class CompaniesAdminService {
         ...(dto.recurrence !== undefined ? { recurrence: dto.recurrence } : {}),
       });
       await this.companies.save(tx, company);
-      const events = [this.updated(company)];
+      const events = [companyUpdated(company)];
       if (dto.campaignsEnabled !== undefined) {
         const value = String(dto.campaignsEnabled);
         await this.settings.upsert(tx, id, 'campaignsEnabled', value);
@@ -180,23 +178,6 @@ export class CompaniesAdminService {
     await this.outbox.flushAndWait(outboxIds);
     await this.epochs.companyChanged(id);
     await Promise.all([...users.map((u) => this.revocation.revokeUser(u)), this.revocation.revokeSessions(sessions)]);
-  }
-
-  /** `company.updated.<id>`: what other services keep of a company (name, plan, status, due date). */
-  private updated(c: CompanyEntity): OutgoingEvent {
-    const payload: CompanyUpdatedEvent = {
-      companyId: c.id,
-      name: c.name,
-      planId: c.planId,
-      status: c.status,
-      dueDate: c.dueDate,
-      at: new Date().toISOString(),
-    };
-    return {
-      subject: Subjects.companyUpdated(c.id),
-      msgId: `company-updated:${c.id}:${Date.now()}:${randomBytes(3).toString('hex')}`,
-      payload,
-    };
   }
 
   private async plan(manager: EntityManager, planId: number): Promise<PlanEntity> {

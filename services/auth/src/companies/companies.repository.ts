@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { likeEscaped } from '@wa/database';
 import type { WorkingDay } from '@wa/domain';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, MoreThan, type EntityManager } from 'typeorm';
 import { CompanyEntity } from '../database/entities/index.js';
 
 /** The platform's companies (`auth.companies`) as super users list and edit them; not tenant-scoped. */
@@ -24,6 +24,11 @@ export class CompaniesRepository {
   /** The first `limit` by name (case-insensitive), then id. */
   list(limit: number): Promise<CompanyEntity[]> {
     return this.db.getRepository(CompanyEntity).createQueryBuilder('c').orderBy('lower(c.name)').addOrderBy('c.id').take(limit).getMany();
+  }
+
+  /** Up to `limit` companies whose id is above `afterId`, by id (a page of billing's copy). */
+  after(afterId: number, limit: number): Promise<CompanyEntity[]> {
+    return this.db.getRepository(CompanyEntity).find({ where: { id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
   }
 
   /** With `lock`, locked to the end of the transaction. */

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { CompanyApiAccess, PlanFlags, PlanLimits } from '@wa/contracts';
+import type { CompanyApiAccess, CompanyBillingCopy, PlanFlags, PlanLimits } from '@wa/contracts';
 import { DomainError } from '@wa/server-kit';
 import { companyTimeZone, TIME_ZONE_SETTING, todayIn } from '@wa/domain';
 import { DataSource } from 'typeorm';
 import { CompaniesRepository } from '../companies/companies.repository.js';
+import { companyBillingCopy } from '../companies/company-events.js';
 import type { PlanEntity } from '../database/entities/index.js';
 import { PlansRepository } from '../plans/plans.repository.js';
 import { SettingsRepository } from '../settings/settings.repository.js';
@@ -58,6 +59,11 @@ export class CompanyAccessService {
       planId: company.planId,
       timeZone,
     };
+  }
+
+  /** Up to `limit` companies whose id is above `afterId`, by id, as billing keeps them. */
+  async billingCopies(afterId: number, limit: number): Promise<CompanyBillingCopy[]> {
+    return (await this.companies.after(afterId, limit)).map(companyBillingCopy);
   }
 
   /** How many companies are on a plan. */

@@ -13,6 +13,7 @@ import { Helps1732240000009 } from './migrations/1732240000009-helps.js';
 import { Announcements1732240000010 } from './migrations/1732240000010-announcements.js';
 import { IntegrationSettings1732240000011 } from './migrations/1732240000011-integration-settings.js';
 import { UserCreationSetting1732240000012 } from './migrations/1732240000012-user-creation-setting.js';
+import { InvoiceRenewals1732240000013 } from './migrations/1732240000013-invoice-renewals.js';
 
 export const AUTH_SCHEMA = 'auth';
 export const migrations = [
@@ -29,6 +30,7 @@ export const migrations = [
   Announcements1732240000010,
   IntegrationSettings1732240000011,
   UserCreationSetting1732240000012,
+  InvoiceRenewals1732240000013,
 ];
 
 export function authDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Subjects, type CompanyCreatedEvent, type SettingUpdatedEvent } from '@wa/contracts';
+import { Subjects, type SettingUpdatedEvent } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
 import { DomainError, REDIS } from '@wa/server-kit';
 import { daysFromToday, DEFAULT_TIME_ZONE } from '@wa/domain';
@@ -13,6 +13,7 @@ import { DataSource } from 'typeorm';
 import { createCompanyWithAdmin, DEFAULT_SETTINGS } from '../database/companies.js';
 import { PlansRepository } from '../plans/plans.repository.js';
 import { CompaniesRepository } from '../companies/companies.repository.js';
+import { companyCreated } from '../companies/company-events.js';
 import { SettingsRepository } from '../settings/settings.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
@@ -74,10 +75,12 @@ export class SignupService {
           admin: { name: dto.name.trim(), email, password: dto.password },
         });
         if (dto.phone?.trim()) await this.companies.setPhone(tx, company.id, dto.phone.trim()).catch(() => undefined);
+        // its billing email (receipts) is its admin's, as for a company the provider creates
+        await this.companies.update(tx, company.id, { email });
         const at = new Date().toISOString();
-        const created: CompanyCreatedEvent = { companyId: company.id, name: company.name, at };
+        const row = await this.companies.find(tx, company.id);
         const events: OutgoingEvent[] = [
-          { subject: Subjects.companyCreated(company.id), msgId: `company-created:${company.id}`, payload: created },
+          companyCreated(row ?? company, at),
           ...Object.entries(DEFAULT_SETTINGS).map(([key, value]): OutgoingEvent => {
             const e: SettingUpdatedEvent = { companyId: company.id, key, value, at };
             return { subject: Subjects.settingUpdated(company.id, key), msgId: `setting:${company.id}:${key}:initial`, payload: e };
