@@ -9,6 +9,7 @@ import { AnnouncementsConsumer } from './fanout/consumers/announcements.consumer
 import { SettingsConsumer } from './fanout/consumers/settings.consumer.js';
 import { PlatformListsConsumer } from './fanout/consumers/platform-lists.consumer.js';
 import { CampaignsConsumer } from './fanout/consumers/campaigns.consumer.js';
+import { PaymentsConsumer } from './fanout/consumers/payments.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
 import { FanoutRelay } from './fanout/fanout-relay.js';
 import { FanoutService } from './fanout/fanout.service.js';
@@ -45,6 +46,7 @@ export class AppModule {
         SettingsConsumer,
         PlatformListsConsumer,
         CampaignsConsumer,
+        PaymentsConsumer,
         FanoutRelay,
         FanoutService,
       ],

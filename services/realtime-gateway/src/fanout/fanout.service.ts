@@ -13,6 +13,7 @@ import { AnnouncementsConsumer, ANNOUNCEMENTS_FILTER } from './consumers/announc
 import { SettingsConsumer, SETTINGS_FILTER } from './consumers/settings.consumer.js';
 import { COMPANIES_FILTER, HELPS_FILTER, PlatformListsConsumer, PLANS_FILTER } from './consumers/platform-lists.consumer.js';
 import { CAMPAIGN_LISTS_FILTER, CampaignsConsumer, CAMPAIGNS_FILTER } from './consumers/campaigns.consumer.js';
+import { PaymentsConsumer, PAYMENTS_FILTER } from './consumers/payments.consumer.js';
 import type { Emission } from './emission.js';
 import { FanoutLease } from './fanout-lease.js';
 import { FanoutRelay } from './fanout-relay.js';
@@ -61,6 +62,7 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly settings: SettingsConsumer,
     private readonly platformLists: PlatformListsConsumer,
     private readonly campaigns: CampaignsConsumer,
+    private readonly payments: PaymentsConsumer,
   ) {
     this.lease = new FanoutLease(redis, `rt:fanout-lease:${env.REALTIME_DURABLE}`, env.FANOUT_LEASE_MS);
     this.ticker = new PeriodicTask({
@@ -96,6 +98,8 @@ export class FanoutService implements OnApplicationBootstrap, OnModuleDestroy {
         emissions: (m) => this.platformLists.companies(m),
       },
       { stream: Streams.AUTH.name, filter: HELPS_FILTER, durableSuffix: '-helps', emissions: (m) => this.platformLists.helps(m) },
+      // a renewal applied (auth, on billing's invoice.paid): the checkout's CONCLUIDA
+      { stream: Streams.AUTH.name, filter: PAYMENTS_FILTER, durableSuffix: '-payments', emissions: (m) => this.payments.emissions(m) },
       { stream: Streams.BILLING.name, filter: PLANS_FILTER, durableSuffix: '-plans', emissions: (m) => this.platformLists.plans(m) },
       // the campaign pages: not the sends nor the sent (campaign.send|sent.*), which are many and no screen's
       {

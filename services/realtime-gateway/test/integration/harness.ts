@@ -59,7 +59,7 @@ export async function dropDurable(bus: EventBus, durable: string): Promise<void>
   for (const stream of [Streams.TICKETS.name, Streams.CONNECTIONS.name, Streams.AUTH.name]) {
     await jsm.consumers.delete(stream, durable).catch(() => undefined);
   }
-  for (const suffix of ['-users', '-announcements', '-settings', '-companies', '-helps']) {
+  for (const suffix of ['-users', '-announcements', '-settings', '-companies', '-helps', '-payments']) {
     await jsm.consumers.delete(Streams.AUTH.name, `${durable}${suffix}`).catch(() => undefined);
   }
   await jsm.consumers.delete(Streams.BILLING.name, `${durable}-plans`).catch(() => undefined);
