@@ -35,6 +35,8 @@ const ContactListItemsPage = lazy(() => import('./features/contact-lists/Contact
 const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage'));
 const CampaignSettingsPage = lazy(() => import('./features/campaigns/CampaignSettingsPage'));
 const CampaignReportPage = lazy(() => import('./features/campaigns/CampaignReportPage'));
+const InvoicesPage = lazy(() => import('./features/billing/InvoicesPage'));
+const SubscriptionPage = lazy(() => import('./features/billing/SubscriptionPage'));
 
 // Signed in: the layout and the ticket manager load side by side rather than one after the other.
 if (getToken()) {
@@ -100,6 +102,8 @@ export function App() {
             <Route path="/chats/:id?" element={<ChatsPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
             <Route path="/settings" element={<SettingsPage />} />
+            <Route path="/financeiro" element={<InvoicesPage />} />
+            <Route path="/subscription" element={<SubscriptionPage />} />
             {/* the campaign area (the cshow rule: each page checks it) */}
             <Route path="/contact-lists" element={<ContactListsPage />} />
             <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />

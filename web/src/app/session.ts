@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { UserDto } from '@wa/contracts';
+import type { PaymentCompany, UserDto } from '@wa/contracts';
 import { getToken, readStoredUser } from './storage';
 
 /** Why the session ended, when it did (drives the message on the way to /login). */
@@ -43,6 +43,15 @@ export const sessionSlice = createSlice({
       const setting = state.user?.company?.settings?.find((s) => s.key === action.payload.key);
       if (setting) setting.value = action.payload.value;
     },
+    /** A payment renewed the company (the live `company-<id>-payment` CONCLUIDA): its due date, plan and status follow. */
+    companyRenewed(state, action: PayloadAction<PaymentCompany>) {
+      const company = state.user?.company;
+      if (!company || company.id !== action.payload.id) return;
+      company.dueDate = action.payload.dueDate;
+      company.status = action.payload.status;
+      company.planId = action.payload.planId;
+      company.recurrence = action.payload.recurrence;
+    },
     sessionReplaced(state) {
       state.replaced = true;
     },
@@ -55,7 +64,8 @@ export const sessionSlice = createSlice({
   },
 });
 
-export const { sessionStarted, userLoaded, tokenRefreshed, companySettingChanged, sessionReplaced, loggedOut } = sessionSlice.actions;
+export const { sessionStarted, userLoaded, tokenRefreshed, companySettingChanged, companyRenewed, sessionReplaced, loggedOut } =
+  sessionSlice.actions;
 
 export const selectUser = (s: { session: SessionState }) => s.session.user;
 export const selectToken = (s: { session: SessionState }) => s.session.token;

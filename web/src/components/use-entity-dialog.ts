@@ -25,6 +25,8 @@ export interface EntityDialog<V extends object, E extends Problems> {
   submitted: boolean;
   /** every field's problem shows from now on, as after a send */
   showProblems(): void;
+  /** forgets the fields left and the send: no rule's text shows until a field is left or the form sent again (a stepper's next step) */
+  clearTouched(): void;
   errors: E;
   serverErrors: Record<string, string>;
   setServerErrors(update: Record<string, string> | ((errors: Record<string, string>) => Record<string, string>)): void;
@@ -85,6 +87,10 @@ export function useEntityDialog<V extends object, E extends Problems>(options: E
     touch: (key) => setTouched((s) => ({ ...s, [key]: true })),
     submitted,
     showProblems: () => setSubmitted(true),
+    clearTouched: () => {
+      setTouched({});
+      setSubmitted(false);
+    },
     errors,
     serverErrors,
     setServerErrors,

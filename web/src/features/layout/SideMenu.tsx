@@ -5,6 +5,7 @@ import type { IconType } from 'react-icons';
 import {
   MdApi,
   MdAttachFile,
+  MdAttachMoney,
   MdCampaign,
   MdChat,
   MdChecklist,
@@ -57,6 +58,7 @@ const ICONS: Record<MenuKey, IconType> = {
   queues: MdQueue,
   users: MdPeople,
   messagesAPI: MdApi,
+  financeiro: MdAttachMoney,
   settings: MdSettings,
 };
 

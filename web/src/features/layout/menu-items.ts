@@ -23,6 +23,7 @@ export type MenuKey =
   | 'queues'
   | 'users'
   | 'messagesAPI'
+  | 'financeiro'
   | 'settings';
 
 export interface MenuItemDef {
@@ -69,6 +70,7 @@ export const MENU_ITEMS: MenuItemDef[] = [
   { key: 'queues', to: '/queues', group: 'admin', rule: adminOnly },
   { key: 'users', to: '/users', group: 'admin', rule: adminOnly },
   { key: 'messagesAPI', to: '/messages-api', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useExternalApi },
+  { key: 'financeiro', to: '/financeiro', group: 'admin', rule: adminOnly },
   { key: 'settings', to: '/settings', group: 'admin', rule: adminOnly },
 ];
 
@@ -95,6 +97,7 @@ export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>([
   'queues',
   'users',
   'messagesAPI',
+  'financeiro',
   'settings',
 ]);
 

@@ -1,5 +1,6 @@
 import type { SocketHandler } from '../../realtime/use-socket-cache-sync';
 import { announcementsSocket } from '../announcements/announcements.socket';
+import { billingSocket } from '../billing/billing.socket';
 import { campaignsSocket } from '../campaigns/campaigns.socket';
 import { connectionsSocket } from '../connections/connections.socket';
 import { contactListsSocket } from '../contact-lists/contact-lists.socket';
@@ -32,4 +33,5 @@ export const SOCKET_HANDLERS: ReadonlyArray<SocketHandler> = [
   ...helpsSocket,
   ...campaignsSocket,
   ...contactListsSocket,
+  ...billingSocket,
 ];

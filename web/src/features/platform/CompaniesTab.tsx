@@ -11,6 +11,7 @@ import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { brDate } from '../../app/expiry';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useDeleteCompanyMutation, useListCompaniesInfiniteQuery, useUpdateCompanyMutation } from './companies.api';
+import { NextInvoiceCell } from '../billing/NextInvoiceCell';
 import { CompanyDialog } from './CompanyDialog';
 import {
   campaignsEnabledOf,
@@ -28,7 +29,8 @@ const TONE_BG: Record<DueTone, string> = { yellow: 'yellow.subtle', orange: 'ora
 
 /**
  * The Empresas tab of /settings (spec 02 "Companies", super users only): the companies (`GET /companies`, searched
- * after 500 ms, page after page) with plan, status, campaigns, dates and recurrence, each row tinted by its due date;
+ * after 500 ms, page after page) with plan, status, campaigns, dates, recurrence and the next invoice (due date, value,
+ * overdue; billing's `GET /invoices/next`, one call per page), each row tinted by its due date;
  * add, edit, "Renovar" (the due date moved on by the recurrence) and delete behind a confirmation.
  */
 export function CompaniesTab() {
@@ -37,6 +39,12 @@ export function CompaniesTab() {
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useListCompaniesInfiniteQuery(searchParam);
   const companies = list.data?.pages.flatMap((p) => p.companies ?? []) ?? [];
+  // the next invoices come by page: one GET /invoices/next for the companies of each page
+  const pageIdsOf = new Map<number, number[]>();
+  for (const p of list.data?.pages ?? []) {
+    const ids = (p.companies ?? []).map((c) => c.id);
+    for (const id of ids) pageIdsOf.set(id, ids);
+  }
   const paging = useScrollPaging(list, companies.length);
   const count = list.data?.pages[0]?.count ?? companies.length;
   const [editing, setEditing] = useState<CompanyDto | null | undefined>(undefined);
@@ -127,6 +135,7 @@ export function CompaniesTab() {
               <Table.ColumnHeader textAlign="center">{t('settings.companies.columns.createdAt')}</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="center">{t('settings.companies.columns.dueDate')}</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="center">{t('settings.companies.columns.recurrence')}</Table.ColumnHeader>
+              <Table.ColumnHeader textAlign="center">{t('settings.companies.columns.nextInvoice')}</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="center">{t('settings.companies.columns.actions')}</Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
@@ -171,6 +180,9 @@ export function CompaniesTab() {
                   </Table.Cell>
                   <Table.Cell textAlign="center" data-testid="company-recurrence-cell">
                     {recurrenceLabel(c.recurrence)}
+                  </Table.Cell>
+                  <Table.Cell textAlign="center" data-testid="company-next-invoice-cell">
+                    <NextInvoiceCell companyId={c.id} pageIds={pageIdsOf.get(c.id) ?? [c.id]} />
                   </Table.Cell>
                   <Table.Cell textAlign="center">
                     <HStack justify="center" gap="1">

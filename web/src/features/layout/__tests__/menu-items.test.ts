@@ -22,6 +22,7 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
       'files',
       'queues',
       'users',
+      'financeiro',
       'settings',
     ]);
     const plan = { useSchedules: true };
@@ -47,9 +48,16 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
       'files',
       'queues',
       'users',
+      'financeiro',
       'settings',
     ]);
     expect(visibleMenuItems(agent).find((i) => i.key === 'helps')?.to).toBe('/helps');
+  });
+
+  it('shows the invoices (Financeiro, /financeiro) to admins only, before the settings (spec 02 §2, §6)', () => {
+    expect(visibleMenuItems(admin).find((i) => i.key === 'financeiro')?.to).toBe('/financeiro');
+    expect(keys(visibleMenuItems(agent))).not.toContain('financeiro');
+    expect(keys(visibleMenuItems({ ...agent, isSupervisor: true }))).not.toContain('financeiro');
   });
 
   it('shows the file lists to admins only (spec 01 §2 "Side menu": the administration group)', () => {
@@ -85,6 +93,7 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
       'queues',
       'users',
       'messagesAPI',
+      'financeiro',
       'settings',
     ]);
     expect(keys(visibleMenuItems({ ...agent, plan }))).not.toContain('messagesAPI');
@@ -107,6 +116,7 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
       'files',
       'queues',
       'users',
+      'financeiro',
       'settings',
     ]);
     expect(keys(visibleMenuItems({ ...admin, plan: { useOpenAi: true } }))).not.toContain('queueIntegration');

@@ -101,7 +101,13 @@ beforeEach(() => {
     const id = Number(url.pathname.split('/')[2]);
     if (url.pathname.startsWith('/settings')) body = settings;
     else if (url.pathname === '/plans/all') body = plans;
-    else if (url.pathname === '/companies' && req.method === 'GET') {
+    else if (url.pathname === '/invoices/next') {
+      const ids = (url.searchParams.get('companyIds') ?? '').split(',').map(Number);
+      body = [
+        { companyId: 2, invoiceId: 31, dueDate: dayFromToday(-4), value: 1234.5, status: 'open', overdue: true },
+        { companyId: 5, invoiceId: 50, dueDate: '2099-01-31', value: 10, status: 'open', overdue: false },
+      ].filter((n) => ids.includes(n.companyId));
+    } else if (url.pathname === '/companies' && req.method === 'GET') {
       const search = (url.searchParams.get('searchParam') ?? '').toLowerCase();
       const found = companies.filter((c) => c.name.toLowerCase().includes(search));
       body = { companies: found, count: found.length, hasMore: false };
@@ -195,6 +201,19 @@ describe('/settings, the Empresas tab (spec 02 "Companies", super users)', () =>
     expect(r.getByTestId('companies-count').textContent).toBe('(2)');
     expect(companyLists()).toHaveLength(1);
     expect(companyLists()[0].query).toBe('?pageNumber=1');
+  });
+
+  it('shows each company’s next invoice (due date, value in BRL, an overdue badge) from one GET /invoices/next for the page', async () => {
+    const r = await openCompanies();
+    const late = r.getByTestId('company-row-2');
+    const cell = await waitFor(() => within(late).getByTestId('company-next-invoice'));
+    const [y, m, d] = dayFromToday(-4).split('-');
+    expect(cell.textContent).toBe(`${d}/${m}/${y}R$ 1.234,50Vencida`);
+    expect(within(cell).getByTestId('company-next-invoice-overdue').textContent).toBe('Vencida');
+    expect(within(r.getByTestId('company-row-1')).getByTestId('company-next-invoice-none').textContent).toBe('Sem fatura');
+    const asked = calls.filter((c) => c.path === '/invoices/next');
+    expect(asked).toHaveLength(1);
+    expect(new URLSearchParams(asked[0].query).get('companyIds')).toBe('1,2');
   });
 
   it('a past-due row is marked: 4 days overdue is past and red; 5 days ahead is soon and yellow', async () => {
