@@ -183,7 +183,7 @@ describe('SandboxPixProvider (its own ledger in billing.sandbox_charges)', () =>
       sandbox.readWebhook(request(body, { 'x-signature': webhookSignature(secret, body).toUpperCase().replace('SHA256=', 'sha256=') })),
     ).toHaveLength(1);
 
-    const forged = [
+    const forged: Array<Record<string, string>> = [
       {},
       { 'x-signature': '' },
       { 'x-signature': webhookSignature('another-secret', body) },
