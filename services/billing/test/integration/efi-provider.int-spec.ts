@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { decodeBrCode } from '@wa/domain';
@@ -121,7 +123,7 @@ describe('EfiPixProvider against a local fake Efí (mutual TLS)', () => {
     expect(efi.charges.get(txid)?.valor.original).toBe('49.90');
   });
 
-  it('takes the BR Code from the location when the charge comes without pixCopiaECola; works with a .p12 and its passphrase', async () => {
+  it('takes the BR Code from the location when the charge comes without pixCopiaECola; works with a .p12 and with one PEM file', async () => {
     const p = provider({ EFI_CERT_PATH: certs.clientP12, EFI_KEY_PATH: undefined, EFI_CERT_PASSPHRASE: certs.clientP12Passphrase });
     efi.omitCopiaECola = true;
     try {
@@ -134,6 +136,12 @@ describe('EfiPixProvider against a local fake Efí (mutual TLS)', () => {
     } finally {
       efi.omitCopiaECola = false;
     }
+    // one PEM file holding the certificate and its key (Efí's .p12 converted with openssl), no EFI_KEY_PATH
+    const pem = join(certs.dir, 'conversa-billing.pem');
+    writeFileSync(pem, Buffer.concat([certs.read(certs.client.cert), certs.read(certs.client.key)]));
+    const txid = newTxid();
+    await provider({ EFI_CERT_PATH: pem, EFI_KEY_PATH: undefined }).createCharge(charge(txid));
+    expect(efi.charges.has(txid)).toBe(true);
   });
 
   it('reads a charge back: ATIVA, then CONCLUIDA with its Pix; an unknown txid is undefined', async () => {
@@ -187,7 +195,7 @@ describe('EfiPixProvider against a local fake Efí (mutual TLS)', () => {
     });
   });
 
-  it('registers the webhook for the key: the secret in the URL and skip-mTLS with EFI_WEBHOOK_HMAC, the URL alone without', async () => {
+  it('registers the webhook for the key: the secret in the URL and skip-mTLS with EFI_WEBHOOK_HMAC, only ignorar= without', async () => {
     const url = 'https://billing.conversa.example/billing/webhooks/efi';
     await provider({ EFI_WEBHOOK_HMAC: 's3cr3t-hmac' }).registerWebhook(url);
     expect(efi.apiCalls('PUT', `/v2/webhook/${encodeURIComponent(PIX_KEY)}`).at(-1)?.headers['x-skip-mtls-checking']).toBe('true');
