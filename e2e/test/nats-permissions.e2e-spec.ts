@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runMigrations } from '@wa/database';
 import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
-import { connect, StringCodec, type NatsConnection } from 'nats';
+import { AckPolicy, connect, StringCodec, type NatsConnection } from 'nats';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { billingDatabase } from '../../services/billing/src/database/data-source.js';
 import { campaignsDatabase } from '../../services/campaigns/src/database/data-source.js';
@@ -74,6 +74,9 @@ beforeAll(async () => {
         ['CAMPAIGNS', 'realtime-campaign-lists'],
         // tickets keeps the campaign messages a contact may answer
         ['CAMPAIGNS', 'tickets-campaign-sent'],
+        // a renewal: auth on billing's paid invoices, realtime on auth's confirmed payments
+        ['BILLING', 'auth-invoices-paid'],
+        ['AUTH', 'realtime-payments'],
       ];
       for (const [stream, durable] of durables) if (!(await jsm.consumers.info(stream!, durable!).catch(() => null))) return false;
       return true;
@@ -165,6 +168,28 @@ describe('NATS with one user per service (k8s/base/nats.conf)', () => {
         await failure(() => sessions.request(`$JS.API.CONSUMER.MSG.NEXT.${durable}`, sc.encode('{"batch":1}'), { timeout: 2000 })),
       ).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
     }
+
+    // billing keeps its copy of auth's companies on a durable of its own; auth's renewal durable on BILLING is auth's
+    const billing = await as('billing');
+    const billingJsm = await billing.jetstreamManager();
+    const copy =
+      (await billingJsm.consumers.info('AUTH', 'billing-companies').catch(() => null)) ??
+      (await billingJsm.consumers.add('AUTH', {
+        durable_name: 'billing-companies',
+        ack_policy: AckPolicy.Explicit,
+        filter_subject: 'company.*.*',
+      }));
+    expect(copy.config.durable_name).toBe('billing-companies');
+    for (const durable of ['AUTH.tickets-companies', 'BILLING.auth-invoices-paid']) {
+      expect(
+        await failure(() => billing.request(`$JS.API.CONSUMER.MSG.NEXT.${durable}`, sc.encode('{"batch":1}'), { timeout: 2000 })),
+      ).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    }
+    expect(
+      await failure(() =>
+        realtime.request('$JS.API.CONSUMER.MSG.NEXT.BILLING.auth-invoices-paid', sc.encode('{"batch":1}'), { timeout: 2000 }),
+      ),
+    ).toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
 
     // tickets may not announce connections (whatsapp-sessions' subjects), nor delete a stream
     const tickets = await as('tickets');
