@@ -25,6 +25,8 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
     bufferLogs: true,
     bodyParser: false,
     abortOnError: false,
+    // the parsed body's bytes as they came stay on the request (`req.rawBody`): a webhook's signature covers them
+    rawBody: true,
   });
   app.useLogger(app.get(Logger));
   // X-Forwarded-For is believed only from TRUSTED_PROXIES; from anyone else the client is the connection's address

@@ -12,6 +12,12 @@ describe('route table', () => {
     ['POST', '/whatsappsession/3', 'whatsapp-sessions', false],
     ['GET', '/plans/list', 'billing', true],
     ['POST', '/plans/list', 'billing', false],
+    ['GET', '/invoices/all', 'billing', false],
+    ['POST', '/subscription', 'billing', false],
+    ['POST', '/billing/webhooks/sandbox', 'billing', true],
+    ['POST', '/billing/webhooks/efi/pix', 'billing', true],
+    ['GET', '/billing/webhooks/sandbox', 'billing', false],
+    ['POST', '/billing/sandbox/charges/abc/pay', 'billing', false],
     ['GET', '/socket.io/', 'realtime-gateway', true],
     ['GET', '/version', 'auth', true],
   ])('%s %s → %s (public %s)', (method, path, service, isPublic) => {

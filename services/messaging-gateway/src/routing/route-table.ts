@@ -72,6 +72,10 @@ export const ROUTES: Route[] = [
   { prefix: '/plans', service: 'billing' },
   { prefix: '/invoices', service: 'billing' },
   { prefix: '/subscription', service: 'billing' },
+  // the Pix providers' webhooks (billing checks the signature and reads every charge back from the provider)
+  { prefix: '/billing/webhooks', service: 'billing', publicMethods: ['POST'] },
+  // the sandbox payer (super users)
+  { prefix: '/billing/sandbox', service: 'billing' },
   // live socket (the token is checked in the handshake by realtime-gateway)
   { prefix: '/socket.io', service: 'realtime-gateway', publicMethods: ['GET', 'POST'] },
 ];
