@@ -865,8 +865,9 @@ describe('deploy/docker-compose.yml', () => {
       auth: ['AUTH_SECRETS_KEY', 'SMTP_URL'],
       tickets: ['TICKETS_SECRETS_KEY'],
       'whatsapp-sessions': ['CONNECTION_TOKEN_KEY'],
+      billing: ['SMTP_URL', 'BILLING_WEBHOOK_SECRET'],
     };
-    for (const key of ['AUTH_SECRETS_KEY', 'SMTP_URL', 'TICKETS_SECRETS_KEY', 'CONNECTION_TOKEN_KEY']) {
+    for (const key of ['AUTH_SECRETS_KEY', 'SMTP_URL', 'TICKETS_SECRETS_KEY', 'CONNECTION_TOKEN_KEY', 'BILLING_WEBHOOK_SECRET']) {
       expect({ key, value: env[key] }).toEqual({ key, value: own[name]?.includes(key) ? fromDotEnv(key) : undefined });
     }
     expect(s.depends_on?.postgres?.condition).toBe('service_healthy');
