@@ -67,7 +67,7 @@ export class RenewalsService {
         };
         const outboxIds = await this.outbox.add(tx, [
           companyUpdated(company, `invoice:${e.invoiceId}`),
-          { subject: paymentConfirmedSubject(company.id), msgId: `payment-confirmed:${e.invoiceId}`, payload: payment },
+          { subject: paymentConfirmedSubject(company.id), msgId: `payment-confirmed:${company.id}:${e.invoiceId}`, payload: payment },
         ]);
         return { outcome: 'renewed' as const, outboxIds, fromDueDate, toDueDate, planId };
       });
