@@ -124,6 +124,9 @@ function PixScreen({ charge, renewed }: { charge: SubscriptionCharge; renewed: b
       <Text fontWeight="semibold" data-testid="checkout-amount">
         {t('billing.checkout.amount', { value: brl(charge.valor.original) })}
       </Text>
+      <Text textStyle="xs" color="fg.muted" fontFamily="mono" data-testid="checkout-txid">
+        {t('billing.checkout.txid', { txid: charge.txid })}
+      </Text>
       <Field.Root w="full">
         <Field.Label>{t('billing.checkout.pixCode')}</Field.Label>
         <HStack w="full">

@@ -1236,6 +1236,7 @@ const en: Translation = {
       pixHint: "Scan the QR code with your bank's app or copy the Pix code below.",
       pixCode: 'Pix copy and paste',
       qrAlt: 'Pix QR code',
+      txid: 'Charge identifier (txid): {{txid}}',
       copy: 'Copy',
       copied: 'Copied!',
       amount: 'Amount: {{value}}',

@@ -1251,6 +1251,7 @@ const es: Translation = {
       pixHint: 'Escanee el código QR con la app de su banco o copie el código Pix abajo.',
       pixCode: 'Pix copia y pega',
       qrAlt: 'Código QR de Pix',
+      txid: 'Identificador del cobro (txid): {{txid}}',
       copy: 'Copiar',
       copied: '¡Copiado!',
       amount: 'Valor: {{value}}',

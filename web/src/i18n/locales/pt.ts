@@ -1250,6 +1250,7 @@ const pt = {
       pixHint: 'Escaneie o QR Code com o app do seu banco ou copie o código Pix abaixo.',
       pixCode: 'Pix copia e cola',
       qrAlt: 'QR Code do Pix',
+      txid: 'Identificador da cobrança (txid): {{txid}}',
       copy: 'Copiar',
       copied: 'Copiado!',
       amount: 'Valor: {{value}}',

@@ -163,6 +163,8 @@ describe('the checkout (spec 02 §2, §4, §5)', () => {
     expect(within(pix).getByTestId('checkout-qr').getAttribute('src')).toBe(aCharge(5).qrcode.imagemQrcode);
     expect((within(pix).getByTestId('checkout-pix-code') as HTMLInputElement).value).toBe(aCharge(5).qrcode.qrcode);
     expect(within(pix).getByTestId('checkout-amount').textContent).toBe('Valor: R$ 49,90');
+    // the charge's identifier, for the payer's bank and the sandbox payer (README "Billing")
+    expect(within(pix).getByTestId('checkout-txid').textContent).toContain(aCharge(5).txid);
     expect(r.getByText(SUBSCRIBED)).toBeTruthy();
 
     jest.useFakeTimers();
