@@ -11,6 +11,7 @@ import { ConnectionsConsumer } from '../read-models/consumers/connections.consum
 import { SettingsConsumer } from '../read-models/consumers/settings.consumer.js';
 import { StandingsConsumer } from '../read-models/consumers/standings.consumer.js';
 import { ReadModels } from '../read-models/read-models.repository.js';
+import { SettingsMemo } from '../read-models/settings-memo.js';
 
 /** The name tickets goes by (logs, service tokens, plan checks). */
 export const SERVICE = 'tickets';
@@ -34,11 +35,12 @@ export class PlatformModule {
       CompanyStandingsRepository,
       Outbox,
       ReadModels,
+      SettingsMemo,
     ];
     return {
       module: PlatformModule,
       providers: [...shared, ConnectionsConsumer, SettingsConsumer, StandingsConsumer, CompaniesConsumer],
-      exports: [TicketsEnv, MediaStorage, PlanLimitsClient, CallerService, CompanyStandings, Outbox, ReadModels],
+      exports: [TicketsEnv, MediaStorage, PlanLimitsClient, CallerService, CompanyStandings, Outbox, ReadModels, SettingsMemo],
     };
   }
 }

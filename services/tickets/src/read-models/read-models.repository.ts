@@ -24,6 +24,12 @@ export class ReadModels {
     return (await manager.getRepository(CompanySettingEntity).findOneBy({ companyId, key }))?.value;
   }
 
+  /** One setting of several companies in one read: companyId → value (a company that has none of it is absent). */
+  async settingOfCompanies(companyIds: readonly number[], key: string): Promise<Map<number, string>> {
+    const rows = await this.db.getRepository(CompanySettingEntity).findBy({ companyId: In([...companyIds]), key });
+    return new Map(rows.map((r) => [r.companyId, r.value]));
+  }
+
   /** Several of a company's settings in one read: key → value (a key it has none of is absent). */
   async settings(companyId: number, keys: readonly string[], manager: EntityManager = this.db.manager): Promise<Map<string, string>> {
     const rows = await manager.getRepository(CompanySettingEntity).findBy({ companyId, key: In([...keys]) });

@@ -46,6 +46,8 @@ describe("tickets' internal answers to campaigns (a service token only)", () => 
     for (const ticket of tickets.slice(0, 3))
       expect((await t.http.put(`/ticket-tags/${ticket.id}/${tag.id}`, { token: admin.token })).status).toBe(200);
     await t.http.put(`/ticket-tags/${tickets[3]!.id}/${other.id}`, { token: admin.token });
+    // a company that takes group messages (CheckMsgIsGroup disabled; enabled, the default, ignores them)
+    await c.settingKept('CheckMsgIsGroup', 'disabled');
     const groupId = `120363${randomInt(100_000_000, 999_999_999)}`;
     const group: WaInboundMessage = {
       companyId: c.companyId,

@@ -126,6 +126,24 @@ export class TestCompany {
     );
   }
 
+  /** A setting as auth announces it (any number of times: each change is its own event); waits until tickets keeps it. */
+  async settingKept(key: string, value: string): Promise<void> {
+    await this.t.bus.publish(
+      Subjects.settingUpdated(this.companyId, key),
+      { companyId: this.companyId, key, value, at: new Date().toISOString() },
+      { msgId: `test-setting:${this.companyId}:${key}:${value}:${randomUUID()}` },
+    );
+    const { getDataSourceToken } = await import('@nestjs/typeorm');
+    const ds = this.t.app.get(getDataSourceToken()) as import('typeorm').DataSource;
+    await waitFor(async () => {
+      const rows: Array<{ value: string }> = await ds.query(
+        `SELECT value FROM tickets.company_settings WHERE "companyId" = $1 AND key = $2`,
+        [this.companyId, key],
+      );
+      return rows[0]?.value === value;
+    });
+  }
+
   /** A customer's message, exactly as whatsapp-sessions publishes it. */
   async inbound(
     connectionId: number,

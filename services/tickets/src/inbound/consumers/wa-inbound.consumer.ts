@@ -14,6 +14,7 @@ import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
 import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
+import { GroupMessages } from '../group-messages.js';
 import { storeInbound } from '../store-inbound.js';
 import {
   SELECT_CONNECTIONS_BY_ID,
@@ -42,6 +43,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     private readonly outbox: Outbox,
     private readonly automation: AutomationFacade,
     private readonly campaignReplies: CampaignReplies,
+    private readonly groups: GroupMessages,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -110,6 +112,9 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
       batch = batch.filter((m) => !gone.has(m.data.companyId));
       if (batch.length === 0) return;
     }
+    // group messages of companies that ignore them (CheckMsgIsGroup): acked with the batch, nothing stored
+    batch = await this.groups.withoutIgnored(batch);
+    if (batch.length === 0) return;
     const stored = await storeInbound(
       this.db,
       batch.map((m) => ({ data: m.data, seq: m.streamSeq })),

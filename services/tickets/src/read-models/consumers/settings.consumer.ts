@@ -4,9 +4,13 @@ import { Streams, type CompanySchedulesUpdatedEvent, type SettingUpdatedEvent } 
 import { EventBus, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 import { COMPANY_SCHEDULES_KEY } from '../read-models.repository.js';
+import { SettingsMemo } from '../settings-memo.js';
 import { UPSERT_COMPANY_SETTINGS } from './settings.queries.js';
 
-/** Keeps tickets' copy of the company settings it acts on (sendGreetingAccepted…) in step with auth. */
+/**
+ * Keeps tickets' copy of the company settings it acts on (sendGreetingAccepted, CheckMsgIsGroup…) in step with auth;
+ * a value remembered here (SettingsMemo) is forgotten once its change is in the copy.
+ */
 @Injectable()
 export class SettingsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private handle: ConsumerHandle | undefined;
@@ -15,6 +19,7 @@ export class SettingsConsumer implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly bus: EventBus,
+    private readonly memo: SettingsMemo,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -45,5 +50,7 @@ export class SettingsConsumer implements OnApplicationBootstrap, OnApplicationSh
 
   private async keep(companyId: number, key: string, value: string): Promise<void> {
     await this.db.query(UPSERT_COMPANY_SETTINGS, [companyId, key, value]);
+    // what this process remembered of it is stale now (SettingsMemo)
+    this.memo.forget(companyId, key);
   }
 }
