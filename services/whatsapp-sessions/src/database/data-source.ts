@@ -10,6 +10,7 @@ import { SentMessagesRoomForUpdates1732240000006 } from './migrations/1732240000
 import { CompanyRefs1732240000007 } from './migrations/1732240000007-company-refs.js';
 import { NotOnWhatsapp1732240000008 } from './migrations/1732240000008-not-on-whatsapp.js';
 import { CampaignPace1732240000009 } from './migrations/1732240000009-campaign-pace.js';
+import { NumberJids1732240000010 } from './migrations/1732240000010-number-jids.js';
 
 export const SCHEMA = 'whatsapp';
 export const migrations = [
@@ -23,6 +24,7 @@ export const migrations = [
   CompanyRefs1732240000007,
   NotOnWhatsapp1732240000008,
   CampaignPace1732240000009,
+  NumberJids1732240000010,
 ];
 
 export function whatsappDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

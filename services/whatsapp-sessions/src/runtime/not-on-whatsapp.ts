@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NotOnWhatsappRepository } from './not-on-whatsapp.repository.js';
+import { numberForms } from './number-forms.js';
 
 /** A number WhatsApp said is not on it is taken at its word this long (then asked again: people come back). */
 export const NOT_ON_WHATSAPP_TTL_MS = 6 * 60 * 60_000;
@@ -75,21 +76,10 @@ export class NotOnWhatsapp {
       this.logger.warn({ err, connectionId: s.id }, 'refused numbers not read; a number that wrote in is not forgotten');
       return;
     }
-    const numbers = sameNumber(number).filter((n) => refused.has(n));
+    // a customer refused under one form of a Brazilian mobile writes in under the other
+    const numbers = numberForms(number).filter((n) => refused.has(n));
     if (numbers.length === 0) return;
     await this.repository.forget(s.id, numbers);
     for (const n of numbers) refused.delete(n);
   }
-}
-
-/**
- * The forms one number may take: a Brazilian mobile is kept with its 9th digit while WhatsApp names many older
- * accounts without it (a customer refused under one form writes in under the other).
- */
-function sameNumber(number: string): string[] {
-  const old = /^55(\d{2})([6-9]\d{7})$/.exec(number);
-  if (old) return [number, `55${old[1]}9${old[2]}`];
-  const current = /^55(\d{2})9(\d{8})$/.exec(number);
-  if (current) return [number, `55${current[1]}${current[2]}`];
-  return [number];
 }

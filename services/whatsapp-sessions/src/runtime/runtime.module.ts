@@ -4,6 +4,8 @@ import { CommandRouter } from './command-router.js';
 import { InboundPublisher } from './inbound-publisher.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
 import { NotOnWhatsappRepository } from './not-on-whatsapp.repository.js';
+import { NumberJids } from './number-jids.js';
+import { NumberJidsRepository } from './number-jids.repository.js';
 import { OutboundConsumer } from './outbound-consumer.js';
 import { Placement } from './placement.js';
 import { AuthStateRepository } from './providers/baileys/auth-state.repository.js';
@@ -30,6 +32,8 @@ import { SessionStore } from './session-store.repository.js';
     ProviderFactory,
     NotOnWhatsappRepository,
     NotOnWhatsapp,
+    NumberJidsRepository,
+    NumberJids,
     InboundPublisher,
     OutboundConsumer,
     SessionRunner,

@@ -324,7 +324,8 @@ describe("baileys: a session driven by its socket's events", () => {
       expect(stored.msgId).toBe(`${c.id}:BAE5F00D0001`);
       expect(stored.data).toMatchObject({ from, fromName: 'Cliente', body: 'quero comprar', waMessageId: 'BAE5F00D0001' });
 
-      // a send goes out through the socket with tickets' message id (WhatsApp knows the number that just wrote); acks follow
+      // a send goes out through the socket with tickets' message id, to the jid the number just wrote from (not
+      // asked: whoever writes is on WhatsApp); acks follow
       s1.directory.set(from, `${from}@s.whatsapp.net`);
       const send: WaOutboundSend = {
         companyId,
@@ -374,10 +375,10 @@ describe("baileys: a session driven by its socket's events", () => {
       const check = (number: string) => request(svc.bus, sessionCommandSubject(c.id), { action: 'check', number }, { timeoutMs: 5000 });
       expect(await check('5531987654321')).toEqual({ ok: true, result: { exists: true, jid: '553187654321@s.whatsapp.net' } });
       expect(await check('5531900000000')).toEqual({ ok: true, result: { exists: false, jid: null } });
-      // (the send above looked its number up first)
-      expect(s1.lookedUp).toEqual([[from], ['5531987654321'], ['5531900000000']]);
+      // (the send above was not looked up: its number had written)
+      expect(s1.lookedUp).toEqual([['5531987654321'], ['5531900000000']]);
 
-      // a Brazilian mobile WhatsApp knows by its old form is sent to that jid, looked up once
+      // a Brazilian mobile WhatsApp knows by its old form is sent to that jid: the check above remembered it
       const again = (n: number): WaOutboundSend => ({
         ...send,
         waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
@@ -387,7 +388,7 @@ describe("baileys: a session driven by its socket's events", () => {
       for (const n of [1, 2]) await svc.bus.publish(WaSubjects.outbound(c.id), again(n), { msgId: `send-old-form-${n}-${c.id}` });
       await waitFor(async () => s1.sent.length === 3);
       expect(s1.sent.slice(1).map((x) => x.jid)).toEqual(['553187654321@s.whatsapp.net', '553187654321@s.whatsapp.net']);
-      expect(s1.lookedUp.filter(([n]) => n === '5531987654321')).toHaveLength(2);
+      expect(s1.lookedUp.filter(([n]) => n === '5531987654321')).toHaveLength(1);
 
       // many numbers (a campaign's contact list) go to WhatsApp in one onWhatsApp query, each answered in the order
       // asked (one WhatsApp knows by its old form matched to the number asked); what cannot be a number is not asked

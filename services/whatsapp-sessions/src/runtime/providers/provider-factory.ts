@@ -3,6 +3,7 @@ import type { ConnectionProviderKind } from '@wa/contracts';
 import { MediaStorage } from '@wa/server-kit';
 import { pino } from 'pino';
 import { WhatsappSessionsEnv } from '../../config/env.js';
+import { NumberJids } from '../number-jids.js';
 import { BaileysProvider, defaultSocketFactory, type BaileysLogger, type SocketFactory } from './baileys/baileys.provider.js';
 import { AuthStateStore } from './baileys/postgres-auth-state.js';
 import type { SessionProvider } from './provider.js';
@@ -25,6 +26,7 @@ export class ProviderFactory {
     private readonly outbox: SandboxOutboxRepository,
     private readonly authStore: AuthStateStore,
     private readonly storage: MediaStorage,
+    private readonly jids: NumberJids,
     @Optional() @Inject(BAILEYS_SOCKET_FACTORY) socketFactory?: SocketFactory,
   ) {
     this.socketFactory = socketFactory ?? defaultSocketFactory;
@@ -34,11 +36,12 @@ export class ProviderFactory {
 
   create(connection: { id: number; companyId: number; channel: ConnectionProviderKind }): SessionProvider {
     const ctx = { connectionId: connection.id, companyId: connection.companyId };
+    const jids = this.jids.forCompany(connection.companyId);
     switch (connection.channel) {
       case 'sandbox':
-        return new SandboxProvider(ctx, this.outbox, this.env.SANDBOX_ACK_STEP_MS, this.storage);
+        return new SandboxProvider(ctx, this.outbox, this.env.SANDBOX_ACK_STEP_MS, this.storage, jids);
       case 'baileys':
-        return new BaileysProvider(ctx, this.authStore, this.socketFactory, this.baileysLogger);
+        return new BaileysProvider(ctx, this.authStore, this.socketFactory, this.baileysLogger, jids);
       default:
         throw new Error(`unknown channel ${String(connection.channel)}`);
     }

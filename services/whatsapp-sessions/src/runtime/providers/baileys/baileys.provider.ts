@@ -2,6 +2,10 @@ import type { Readable } from 'node:stream';
 import makeWASocket, {
   Browsers,
   downloadMediaMessage,
+  isJidGroup,
+  isLidUser,
+  isPnUser,
+  jidNormalizedUser,
   makeCacheableSignalKeyStore,
   type AnyMessageContent,
   type UserFacingSocketConfig,
@@ -9,6 +13,8 @@ import makeWASocket, {
   type WASocket,
 } from '@whiskeysockets/baileys';
 import type { AddressBookEntry, NumberCheckManyResult, NumberCheckResult } from '@wa/contracts';
+import { brazilianWhatsappForm, numberForms } from '../../number-forms.js';
+import type { KnownJids } from '../../number-jids.js';
 import type { ChatAddress } from '../chat-address.js';
 import {
   NotOnWhatsappError,
@@ -41,6 +47,15 @@ export const defaultSocketFactory: SocketFactory = (config) => makeWASocket(conf
 /** Attempts at handing a received message to the session runner before it is logged as lost. */
 const UPSERT_ATTEMPTS = 8;
 
+/** A jid remembered longer than this is asked for again before a send (kept when WhatsApp cannot be asked). */
+export const JID_RECHECK_MS = 30 * 24 * 60 * 60_000;
+
+/** A number's jid for a send, and whether it came from what was remembered (then a failed send asks WhatsApp again). */
+interface Target {
+  jid: string;
+  remembered: boolean;
+}
+
 /**
  * A real WhatsApp Web session through Baileys: auth state in PostgreSQL, socket events translated into provider
  * events (mapping.ts: jids become our ids here, and go no further). Each `start()` opens a new socket with the
@@ -55,14 +70,14 @@ export class BaileysProvider implements SessionProvider {
   private queue: Promise<void> = Promise.resolve();
   /** the phone's contacts as WhatsApp synced them (`contacts.upsert` / `contacts.update`), by number */
   private readonly contacts = new Map<string, string>();
-  /** WhatsApp's jid of each number sent to that WhatsApp said is on it (see whatsappJid) */
-  private readonly jids = new Map<string, string>();
 
+  /** `jids`: the jid WhatsApp answered for each of the company's numbers, kept in PostgreSQL (see whatsappJid) */
   constructor(
     private readonly ctx: ProviderContext,
     private readonly authStore: AuthStateStore,
     private readonly makeSocket: SocketFactory,
     private readonly logger: BaileysLogger,
+    private readonly jids: KnownJids,
   ) {}
 
   async start(): Promise<void> {
@@ -93,6 +108,7 @@ export class BaileysProvider implements SessionProvider {
     });
     sock.ev.on('messages.upsert', ({ messages }) => {
       if (!live()) return;
+      this.learnSenders(messages);
       const received = messages.flatMap((m): ReceivedMessage[] => {
         const message = toInboundMessage(m, this.ctx);
         return message ? [{ message, file: this.fileOf(m) }] : [];
@@ -129,6 +145,11 @@ export class BaileysProvider implements SessionProvider {
     });
   }
 
+  /**
+   * A message to the jid WhatsApp knows the number by (whatsappJid). When a send to a remembered jid fails, the
+   * jid may be stale: it is forgotten and WhatsApp asked again, once; a text goes out again at once when WhatsApp
+   * names the number otherwise, a file (its stream is spent) on the send's next try, to the jid just learned.
+   */
   async sendMessage(to: ChatAddress, content: OutgoingContent, options: SendOptions): Promise<void> {
     const sock = this.sock;
     if (!sock) throw new Error('baileys: session not started');
@@ -138,46 +159,105 @@ export class BaileysProvider implements SessionProvider {
       : undefined;
     const target = await this.whatsappJid(sock, jid, { refuseUnknown: true });
     const message: AnyMessageContent = 'media' in content ? baileysMedia(content.media) : { text: content.text };
-    await sock.sendMessage(target, message, { messageId: options.messageId, quoted });
+    try {
+      await sock.sendMessage(target.jid, message, { messageId: options.messageId, quoted });
+    } catch (err) {
+      if (!target.remembered) throw err;
+      const number = phoneOf(jid) as string;
+      this.logger.warn(
+        { err, connectionId: this.ctx.connectionId, jid: target.jid },
+        'baileys: send to a remembered jid failed; asking WhatsApp again',
+      );
+      await this.jids.forget(numberForms(number), target.jid).catch((e: unknown) => this.memoryFailed(e, 'forgotten'));
+      const fresh = await this.whatsappJid(sock, jid, { refuseUnknown: true, ask: true, fallback: false }).catch((e: unknown) => {
+        if (e instanceof NotOnWhatsappError) throw e;
+        return null;
+      });
+      if (!fresh || fresh.jid === target.jid || 'media' in content) throw err;
+      await sock.sendMessage(fresh.jid, message, { messageId: options.messageId, quoted });
+    }
   }
 
   /**
-   * The jid WhatsApp knows a number by, asked once per number (Baileys' `onWhatsApp`, a usync query) and
-   * remembered: contacts are kept with the Brazilian 9th digit, while WhatsApp still names many older accounts
-   * without it. Baileys sends to a number without WhatsApp as to any other (its device list is empty: the
-   * message goes to our own devices only and never arrives, no error), and `onWhatsApp` leaves a number
-   * WhatsApp does not know out of its answer: that answer is the only "not on WhatsApp" there is, so
-   * `refuseUnknown` (a new message) raises NotOnWhatsappError on it. When WhatsApp cannot be asked (the
-   * query fails or answers nothing), the jid as given.
+   * The jid WhatsApp knows a number by: contacts are kept with the Brazilian 9th digit, while WhatsApp still names
+   * many older accounts without it. Read first from what the company's processes learned (`whatsapp.number_jids`:
+   * WhatsApp's answers, and the jids numbers wrote from), else asked (Baileys' `onWhatsApp`, a usync query) and
+   * remembered; a jid remembered longer than JID_RECHECK_MS is asked again. Baileys sends to a number without
+   * WhatsApp as to any other (its device list is empty: the message goes to our own devices only and never
+   * arrives, no error), and `onWhatsApp` leaves a number WhatsApp does not know out of its answer: that answer is
+   * the only "not on WhatsApp" there is, so `refuseUnknown` (a new message) raises NotOnWhatsappError on it, and
+   * what was remembered for the number is forgotten. When WhatsApp cannot be asked (the query fails or answers
+   * nothing): the jid remembered, however old, else the Brazilian rule (brazilianWhatsappForm: a mobile of area
+   * code 31 and up without its 9th digit, below with it), else the jid as given. `ask`: the memory is not read.
    */
-  private async whatsappJid(sock: BaileysSocket, jid: string, opts: { refuseUnknown?: boolean } = {}): Promise<string> {
-    const m = /^(\d{8,15})@s\.whatsapp\.net$/.exec(jid);
-    if (!m?.[1]) return jid;
-    const number = m[1];
-    const known = this.jids.get(number);
-    if (known) return known;
+  private async whatsappJid(
+    sock: BaileysSocket,
+    jid: string,
+    opts: { refuseUnknown?: boolean; ask?: boolean; fallback?: boolean } = {},
+  ): Promise<Target> {
+    const number = phoneOf(jid);
+    if (!number) return { jid, remembered: false };
+    const known = opts.ask
+      ? null
+      : await this.jids.find(number).catch((err: unknown) => {
+          this.memoryFailed(err, 'read');
+          return null;
+        });
+    if (known && Date.now() - known.checkedAt < JID_RECHECK_MS) return { jid: known.jid, remembered: true };
+    const unasked = (err?: unknown): Target => {
+      if (opts.fallback === false) throw err ?? new Error('baileys: WhatsApp answered nothing');
+      const guess = known?.jid ?? `${brazilianWhatsappForm(number)}@s.whatsapp.net`;
+      this.logger.warn({ err, connectionId: this.ctx.connectionId, jid: guess }, 'baileys: number not looked up; sending to it as guessed');
+      return { jid: guess, remembered: known !== null };
+    };
     let answer: Awaited<ReturnType<BaileysSocket['onWhatsApp']>>;
     try {
       answer = await sock.onWhatsApp(number);
     } catch (err) {
-      this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'baileys: number not looked up; sending to it as given');
-      return jid;
+      return unasked(err);
     }
-    if (!Array.isArray(answer)) return jid;
-    const found = answer.find((a) => a.exists);
+    if (!Array.isArray(answer)) return unasked();
+    const found = answer.find((a) => a?.exists);
     if (!found) {
+      if (known) await this.jids.forget(numberForms(number), known.jid).catch((e: unknown) => this.memoryFailed(e, 'forgotten'));
       if (opts.refuseUnknown) throw new NotOnWhatsappError(number);
-      return jid;
+      return { jid, remembered: false };
     }
-    this.jids.set(number, found.jid);
-    return found.jid;
+    await this.jids.remember([{ number, jid: found.jid }]).catch((err: unknown) => this.memoryFailed(err, 'written'));
+    return { jid: found.jid, remembered: false };
+  }
+
+  /** The company's jids could not be read or written (PostgreSQL away): the send goes on as if none were remembered. */
+  private memoryFailed(err: unknown, what: 'read' | 'written' | 'forgotten'): void {
+    this.logger.warn({ err, connectionId: this.ctx.connectionId }, `baileys: remembered jids not ${what}`);
+  }
+
+  /**
+   * Whoever writes is on WhatsApp, under the jid it wrote from: each sender's phone jid (a LID-addressed message's
+   * `remoteJidAlt`) is remembered for its number in every form (numberForms: the contact is kept with the 9th
+   * digit), so a reply goes to it without asking WhatsApp and is never refused as not on WhatsApp. Not waited
+   * for: a received message never waits for this.
+   */
+  private learnSenders(messages: WAMessage[]): void {
+    const entries = new Map<string, string>();
+    for (const m of messages) {
+      const key = m.key;
+      if (!key?.remoteJid || key.fromMe || isJidGroup(key.remoteJid)) continue;
+      const pn = isPnUser(key.remoteJid) ? key.remoteJid : isLidUser(key.remoteJid) && isPnUser(key.remoteJidAlt) ? key.remoteJidAlt : null;
+      const jid = pn ? jidNormalizedUser(pn) : '';
+      const number = phoneOf(jid);
+      if (!number) continue;
+      for (const form of numberForms(number)) entries.set(form, jid);
+    }
+    if (entries.size === 0) return;
+    this.jids.remember([...entries].map(([number, jid]) => ({ number, jid }))).catch((err: unknown) => this.memoryFailed(err, 'written'));
   }
 
   /** Baileys' edit: the message's key at the chat's jid, the new text. */
   async editMessage(to: ChatAddress, message: MessageRef, text: string): Promise<void> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
-    const target = await this.whatsappJid(sock, jidOf(to));
+    const { jid: target } = await this.whatsappJid(sock, jidOf(to));
     await sock.sendMessage(target, { text, edit: { remoteJid: target, id: message.id, fromMe: message.fromMe } });
   }
 
@@ -185,7 +265,7 @@ export class BaileysProvider implements SessionProvider {
   async deleteMessage(to: ChatAddress, message: MessageRef): Promise<void> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
-    const target = await this.whatsappJid(sock, jidOf(to));
+    const { jid: target } = await this.whatsappJid(sock, jidOf(to));
     await sock.sendMessage(target, { delete: { remoteJid: target, id: message.id, fromMe: message.fromMe } });
   }
 
@@ -205,25 +285,40 @@ export class BaileysProvider implements SessionProvider {
     return downloadMediaMessage(message, 'stream', {}, { logger: this.logger, reuploadRequest: (m) => sock.updateMediaMessage(m) });
   }
 
-  /** WhatsApp's answer through Baileys' `onWhatsApp` (WhatsApp resolves the Brazilian 9th digit itself). */
+  /**
+   * WhatsApp's answer through Baileys' `onWhatsApp` (WhatsApp resolves the Brazilian 9th digit itself), remembered
+   * for the sends that follow (a number WhatsApp does not know: forgotten).
+   */
   async checkNumber(number: string): Promise<NumberCheckResult> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
-    const [found] = (await sock.onWhatsApp(number)) ?? [];
-    return found?.exists ? { exists: true, jid: found.jid } : { exists: false, jid: null };
+    const answer = await sock.onWhatsApp(number);
+    const found = answer?.find((a) => a?.exists);
+    if (found) await this.jids.remember([{ number, jid: found.jid }]).catch((err: unknown) => this.memoryFailed(err, 'written'));
+    else if (Array.isArray(answer)) await this.forgetUnknown([number]);
+    return found ? { exists: true, jid: found.jid } : { exists: false, jid: null };
+  }
+
+  /** WhatsApp answered that it does not know these numbers: whatever was remembered for them is forgotten. */
+  private async forgetUnknown(numbers: string[]): Promise<void> {
+    for (const number of numbers) {
+      const known = await this.jids.find(number).catch(() => null);
+      if (known) await this.jids.forget(numberForms(number), known.jid).catch((err: unknown) => this.memoryFailed(err, 'forgotten'));
+    }
   }
 
   /**
    * Many numbers in one `onWhatsApp` query (one usync round trip). Its answer names WhatsApp's jids, not the
    * numbers asked, and leaves out those it does not know: a jid is the number it is, else the one number asked
    * that ends as it does (WhatsApp's own form of a number: a Brazilian mobile without its 9th digit, Mexico's and
-   * Argentina's mobile prefixes). The jids found are remembered for the sends that follow.
+   * Argentina's mobile prefixes). The jids found are remembered for the sends that follow, in one statement.
    */
   async checkNumbers(numbers: string[]): Promise<NumberCheckManyResult['results']> {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
     if (numbers.length === 0) return [];
-    const answer = (await sock.onWhatsApp(...numbers)) ?? [];
+    const answered = await sock.onWhatsApp(...numbers);
+    const answer = answered ?? [];
     const found = new Map<string, string>();
     const others: Array<{ digits: string; jid: string }> = [];
     for (const a of answer) {
@@ -237,9 +332,12 @@ export class BaileysProvider implements SessionProvider {
       const [only, ...more] = numbers.filter((n) => !found.has(n) && n.slice(-8) === tail);
       if (only !== undefined && more.length === 0) found.set(only, other.jid);
     }
+    if (found.size > 0)
+      await this.jids
+        .remember([...found].map(([number, jid]) => ({ number, jid })))
+        .catch((err: unknown) => this.memoryFailed(err, 'written'));
     return numbers.map((number) => {
       const jid = found.get(number) ?? null;
-      if (jid) this.jids.set(number, jid);
       return { number, exists: jid !== null, jid };
     });
   }
@@ -295,6 +393,11 @@ export class BaileysProvider implements SessionProvider {
     };
     this.queue = this.queue.then(run);
   }
+}
+
+/** The number of a phone jid without device (`5511999990001@s.whatsapp.net` → `5511999990001`); null for anything else. */
+function phoneOf(jid: string): string | null {
+  return /^(\d{8,15})@s\.whatsapp\.net$/.exec(jid)?.[1] ?? null;
 }
 
 /** Our file as Baileys' message content: streamed, with its caption, type and (documents) name. */

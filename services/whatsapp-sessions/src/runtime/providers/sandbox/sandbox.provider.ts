@@ -12,6 +12,8 @@ import type {
 } from '@wa/contracts';
 import { type MediaStorage } from '@wa/server-kit';
 import { whatsappMessageId } from '@wa/domain';
+import { numberForms } from '../../number-forms.js';
+import type { KnownJids } from '../../number-jids.js';
 import type { ChatAddress } from '../chat-address.js';
 import {
   NotOnWhatsappError,
@@ -50,12 +52,16 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   private book: AddressBookEntry[] = [];
   /** customers who left WhatsApp (POST …/sandbox/leave) */
   private readonly left = new Set<string>();
+  /** numbers that wrote to this phone, in each of their forms, with the jid they wrote from */
+  private readonly wrote = new Map<string, string>();
 
+  /** `jids`: the company's remembered jids, where the numbers that wrote are kept across restarts (as Baileys keeps its senders) */
   constructor(
     private readonly ctx: ProviderContext,
     private readonly outbox: SandboxOutboxRepository,
     private readonly ackStepMs: number,
     private readonly storage: MediaStorage,
+    private readonly jids: KnownJids,
   ) {}
 
   async start(): Promise<void> {
@@ -70,8 +76,16 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
    */
   async deliverInbound(requests: SandboxInboundRequest[]): Promise<string[]> {
     if (!this.open) throw new ProviderClosedError(this.kind);
-    // as WhatsApp: whoever writes is on it (a customer who had left came back)
-    for (const req of requests) this.left.delete(req.from);
+    // as WhatsApp: whoever writes is on it (a customer who had left came back), whatever the number's length
+    const senders = new Map<string, string>();
+    for (const req of requests) {
+      this.left.delete(req.from);
+      for (const form of numberForms(req.from)) senders.set(form, `${req.from}@s.whatsapp.net`);
+    }
+    for (const [number, jid] of senders) this.wrote.set(number, jid);
+    await this.jids
+      .remember([...senders].map(([number, jid]) => ({ number, jid })))
+      .catch((err: unknown) => this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox senders not remembered'));
     const timestamp = Math.floor(Date.now() / 1000) * 1000;
     const ids = requests.map((req) => req.id ?? whatsappMessageId());
     const messages = requests.flatMap((req, i): ReceivedMessage[] => {
@@ -166,11 +180,22 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     this.left.add(number);
   }
 
-  /** The stand-in phone's WhatsApp: every number of 12 or 13 digits is on it, no other, but those who left it. */
+  /**
+   * The stand-in phone's WhatsApp: every number that wrote to the connection is on it (under the jid it wrote from,
+   * in either form of a Brazilian mobile; remembered across restarts), and every number of 12 or 13 digits, no
+   * other, but those who left it.
+   */
   async checkNumber(number: string): Promise<NumberCheckResult> {
     if (!this.open) throw new ProviderClosedError(this.kind);
-    const exists = /^\d{12,13}$/.test(number) && !this.left.has(number);
-    return { exists, jid: exists ? `${number}@s.whatsapp.net` : null };
+    if (this.left.has(number)) return { exists: false, jid: null };
+    const wrote = this.wrote.get(number);
+    if (wrote) return { exists: true, jid: wrote };
+    if (/^\d{12,13}$/.test(number)) return { exists: true, jid: `${number}@s.whatsapp.net` };
+    const remembered = await this.jids.find(number).catch((err: unknown) => {
+      this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox senders not read');
+      return null;
+    });
+    return remembered ? { exists: true, jid: remembered.jid } : { exists: false, jid: null };
   }
 
   /** The same rule, for many numbers at once. */
