@@ -8,6 +8,7 @@ import { ContactEntity, MessageEntity, TicketEntity } from '../database/entities
 import { contactNumber, contactUpdated, contactView } from '../conversation/contacts/contacts.service.js';
 import { ConversationSender, type OutgoingItem, type SentMedia } from '../conversation/sending/conversation-sender.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
+import { creationFailed } from '../conversation/core/creation-failed.js';
 import { messageView, type TicketRow } from '../conversation/core/ticket-view.js';
 import { TicketsRepository } from '../conversation/core/tickets.repository.js';
 import {
@@ -220,17 +221,22 @@ export class ApiMessagesService {
     await tx.query(LOCK_CONTACT_TICKET, [api.connectionId, contact.id]);
     const meanwhile = await this.tickets.latestFor(tx, api.companyId, contact.id, api.connectionId, TICKET_REUSED_FOR);
     if (meanwhile) return meanwhile;
-    const made = await tx.getRepository(TicketEntity).save(
-      tx.getRepository(TicketEntity).create({
-        companyId: api.companyId,
-        contactId: contact.id,
-        whatsappId: api.connectionId,
-        queueId: null,
-        userId: null,
-        status: 'closed',
-        isGroup: contact.isGroup,
-      }),
-    );
+    const made = await tx
+      .getRepository(TicketEntity)
+      .save(
+        tx.getRepository(TicketEntity).create({
+          companyId: api.companyId,
+          contactId: contact.id,
+          whatsappId: api.connectionId,
+          queueId: null,
+          userId: null,
+          status: 'closed',
+          isGroup: contact.isGroup,
+        }),
+      )
+      .catch((err: unknown) => {
+        throw creationFailed(err, 'ERR_CREATING_TICKET');
+      });
     return (await this.tickets.findById(api.companyId, made.id, tx)) as TicketRow;
   }
 

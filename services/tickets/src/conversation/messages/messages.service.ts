@@ -33,6 +33,10 @@ export const MESSAGES_PAGE_SIZE = 20;
 export const SEND_WAIT_MS = 12_000;
 /** How often the waiting change reads the message's row again. */
 const SEND_POLL_MS = 100;
+/** How long after its send WhatsApp still takes an edit of a message (15 minutes). */
+export const EDIT_WINDOW_MS = 15 * 60_000;
+/** How long after its send WhatsApp still deletes a message for everyone (about two and a half days: 60 hours). */
+export const DELETE_WINDOW_MS = 60 * 3_600_000;
 
 @Injectable()
 export class MessagesService {
@@ -192,7 +196,8 @@ export class MessagesService {
 
   /**
    * A message of a ticket the caller sees, sent from this connection and on WhatsApp: one sent moments ago (no
-   * tick yet, ack 0) is waited for first (sentOut), as the change needs it there.
+   * tick yet, ack 0) is waited for first (sentOut), as the change needs it there. One past the window WhatsApp
+   * changes messages in (EDIT_WINDOW_MS, DELETE_WINDOW_MS) is refused with ERR_FETCH_WAPP_MSG (spec 01 §8: too old).
    */
   private async ownMessage(
     caller: Caller,
@@ -209,6 +214,16 @@ export class MessagesService {
       throw new DomainError(refused, {}, 'Only text messages can be edited.');
     if (message.ack < 1) message = await this.sentOut(message, refused);
     if (refused === 'ERR_EDITING_WAPP_MSG' && message.isDeleted) throw new DomainError(refused, {}, 'A deleted message cannot be edited.');
+    // past WhatsApp's window the phone no longer has the message to change (the product's "too old to fetch")
+    const window = refused === 'ERR_EDITING_WAPP_MSG' ? EDIT_WINDOW_MS : DELETE_WINDOW_MS;
+    if (!message.isDeleted && Date.now() - new Date(message.sentAt).getTime() > window)
+      throw new DomainError(
+        'ERR_FETCH_WAPP_MSG',
+        {},
+        refused === 'ERR_EDITING_WAPP_MSG'
+          ? 'WhatsApp takes edits of a message for 15 minutes after it was sent.'
+          : 'WhatsApp deletes a message for everyone up to 60 hours after it was sent.',
+      );
     await this.sender.assertConnected(row);
     return { message, row };
   }

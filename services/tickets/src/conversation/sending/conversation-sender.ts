@@ -10,6 +10,7 @@ import { CallerService } from '../../identity/caller.service.js';
 import { Outbox, type OutgoingEvent } from '../../outbox/outbox.service.js';
 import { ReadModels } from '../../read-models/read-models.repository.js';
 import { announceStored } from '../core/announce.js';
+import { creationFailed } from '../core/creation-failed.js';
 import { quotedMessages } from '../core/quoted-messages.queries.js';
 import { messageView, type MessageRead, type TicketRow } from '../core/ticket-view.js';
 import { TicketsRepository, type BotPlace } from '../core/tickets.repository.js';
@@ -81,7 +82,8 @@ export class ConversationSender {
    * the tickets read back) in one, the sends and their announcements written to the outbox in one. A batch of
    * scheduled messages due together shares it. Every item's connection must be up (ERR_WAPP_NOT_INITIALIZED),
    * checked here unless the caller has just checked it (`connectionsChecked`). `botPlaces`: the bot's new place
-   * in the menu of tickets it answers, written with their last message (one row version).
+   * in the menu of tickets it answers, written with their last message (one row version). Messages PostgreSQL
+   * refuses (their ticket was deleted meanwhile) fail the send with ERR_CREATING_MESSAGE.
    */
   async sendManyInTransaction(
     tx: EntityManager,
@@ -110,7 +112,10 @@ export class ConversationSender {
     // each ticket's last message: its last item's text, or its file's name
     const lastOf = new Map<number, string>();
     fresh.forEach((m, i) => lastOf.set(m.ticketId, m.body || items[i]?.media?.fileName || ''));
-    const stored = await storeOutgoing(tx, fresh, lastOf, opts.botPlaces);
+    // a ticket deleted meanwhile (or a row PostgreSQL will not keep): ERR_CREATING_MESSAGE, nothing stored
+    const stored = await storeOutgoing(tx, fresh, lastOf, opts.botPlaces).catch((err: unknown) => {
+      throw creationFailed(err, 'ERR_CREATING_MESSAGE');
+    });
     const saved: MessageRead[] = stored.saved.map((m, i) => Object.assign(m, { quoted: quotes[i] }));
     const updated = stored.updated;
     const messages = saved.map((m) => messageView(m));

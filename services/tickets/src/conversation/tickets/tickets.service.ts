@@ -23,6 +23,7 @@ import { decodeCursor, encodeCursor, ticketView, type TicketRow } from '../core/
 import type { CreateTicketDto, KanbanTicketsQueryDto, ListTicketsQueryDto, UpdateTicketDto } from './tickets.dto.js';
 import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
+import { creationFailed } from '../core/creation-failed.js';
 import { ticketUpdatedEvent } from '../core/ticket-events.js';
 import { ChangeTicket } from './use-cases/change-ticket.js';
 import { ticketTransition } from './use-cases/ticket-transition.js';
@@ -88,7 +89,10 @@ export class TicketsService {
     return this.visible(caller, row);
   }
 
-  /** An agent opens a conversation with a contact; refused when someone already holds one. */
+  /**
+   * An agent opens a conversation with a contact; refused when someone already holds one (ERR_OTHER_OPEN_TICKET),
+   * or with ERR_CREATING_TICKET when the row cannot be written (its contact or queue went away meanwhile).
+   */
   async create(caller: Caller, dto: CreateTicketDto): Promise<TicketDto> {
     if (!caller.isAdmin && !dto.queueId) {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'queueId', messages: ['Selecione uma fila'] }] }, 'Selecione uma fila');
@@ -127,9 +131,10 @@ export class TicketsService {
       await this.outbox.flush(outboxIds);
       return this.view((await this.tickets.findById(caller.companyId, id)) as TicketRow);
     } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+      // the contact or queue deleted meanwhile: ERR_CREATING_TICKET (spec 01 §8), not a 500
+      if (!isUniqueViolation(err)) throw creationFailed(err, 'ERR_CREATING_TICKET');
       const holder = await this.tickets.openFor(caller.companyId, contact.id, connection.id);
-      throw holder ? this.conflict(holder) : err;
+      throw holder ? this.conflict(holder) : new DomainError('ERR_CREATING_TICKET');
     }
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { conversationKey, Streams, WaSubjects, type WaAck, type WaAcks } from '@wa/contracts';
+import { conversationKey, isErrorCode, Streams, WaSubjects, type WaAck, type WaAcks } from '@wa/contracts';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource, In } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
@@ -73,7 +73,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
             failed.map((a) => a.connectionId),
             failed.map((a) => a.waMessageId),
             failed.map((a) => a.companyId),
-            failed.map((a) => (a.failed as string).slice(0, 1000)),
+            failed.map((a) => failedReasonOf(a.failed as string)),
           ])) as [Array<{ id: string }>, number])
         : [[] as Array<{ id: string }>];
       // the risen rows whole: their events need nothing more of them
@@ -116,6 +116,17 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     // (the events' msg ids drop what was published twice). An ack is half of the outbox's rows otherwise.
     await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
   }
+}
+
+/**
+ * Why a send was given up, as its message keeps it (failedReason, shown in the chat and answered by the public API):
+ * the spec's code first — the one the session named (ERR_WAPP_INVALID_CONTACT: not on WhatsApp), else
+ * ERR_SENDING_WAPP_MSG (the connection could not send it) — then the session's words.
+ */
+export function failedReasonOf(reason: string): string {
+  const text = reason.trim();
+  const named = /^[A-Z][A-Z_]*/.exec(text)?.[0];
+  return (named && isErrorCode(named) ? text : `ERR_SENDING_WAPP_MSG: ${text}`).slice(0, 1000);
 }
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
