@@ -169,8 +169,11 @@ export interface ConnectionDeletedEvent {
   connectionId: number;
 }
 
-/** Why WhatsApp ended a session: the phone unpaired it (401) or WhatsApp banned the number (403). */
-export type SessionEndReason = 'logged_out' | 'banned';
+/**
+ * Why WhatsApp ended a session: the phone unpaired it (401, or a pairing WhatsApp no longer takes), WhatsApp banned
+ * the number (403), or another client took the session (440; the pairing is kept, starting again takes it back).
+ */
+export type SessionEndReason = 'logged_out' | 'banned' | 'replaced';
 
 export interface ConnectionSessionEvent {
   companyId: number;
@@ -178,6 +181,6 @@ export interface ConnectionSessionEvent {
   status: ConnectionStatus;
   qrcode: string;
   session: WhatsappDto;
-  /** set when WhatsApp ended the session (status DISCONNECTED): a logout or a ban; null for any other change */
+  /** set when WhatsApp ended the session (status DISCONNECTED): a logout, a ban or a takeover; null for any other change */
   reason?: SessionEndReason | null;
 }

@@ -70,6 +70,16 @@ export interface SandboxLeaveRequest {
   number: string;
 }
 
+/**
+ * `POST /whatsappsession/{id}/sandbox/disconnect`: WhatsApp closes the sandbox phone's session with `code`, as Baileys'
+ * socket closes (its DisconnectReason: 515 restart required, 401 logged out, 403 forbidden, 440 replaced, 500 bad
+ * session; any other code, e.g. 408, is a drop).
+ */
+export interface SandboxDisconnectRequest {
+  /** 400 to 599 */
+  code: number;
+}
+
 /** `GET /whatsappsession/{id}/sandbox/outbox`: a page of what the sandbox phone sent. */
 export interface SandboxOutboxQuery {
   pageNumber?: number;

@@ -91,7 +91,8 @@ export class WhatsappSessionsEnv extends InfraEnv {
 
   /**
    * A dropped Baileys session (not logged out) reconnects for as long as it takes: the first try within
-   * this delay, each next one within twice the last, up to BAILEYS_RECONNECT_MAX_MS (with jitter).
+   * this delay, each next one within twice the last, up to BAILEYS_RECONNECT_MAX_MS (with jitter), for
+   * BAILEYS_RECONNECT_FAST_TRIES tries; then one every BAILEYS_RECONNECT_SLOW_MS, without end.
    */
   @IsInt()
   @Min(1)
@@ -103,6 +104,33 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @Min(1)
   @Max(3_600_000)
   BAILEYS_RECONNECT_MAX_MS: number = 60_000;
+
+  /** Reconnect tries of a dropped session backed off up to BAILEYS_RECONNECT_MAX_MS before they slow down to BAILEYS_RECONNECT_SLOW_MS. */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  BAILEYS_RECONNECT_FAST_TRIES: number = 10;
+
+  /** The pause between reconnect tries once the fast ones are spent (jittered down to half), for as long as it takes. */
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  BAILEYS_RECONNECT_SLOW_MS: number = 300_000;
+
+  /** WhatsApp's 500 (bad session) retried this many times (back-off as a drop) before the pairing is forgotten. */
+  @IsInt()
+  @Min(0)
+  @Max(20)
+  BAILEYS_BAD_SESSION_RETRIES: number = 3;
+
+  /**
+   * A 401 (logged out) this soon after a 515 (restart required) that reopened the session is a known false
+   * logout: the session restarts (logged) instead of forgetting its pairing.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(120_000)
+  BAILEYS_FALSE_LOGOUT_WINDOW_MS: number = 10_000;
 
   /** QR codes shown without being scanned before a Baileys session gives up (DISCONNECTED). */
   @IsInt()

@@ -118,6 +118,17 @@ export class CommandHandler {
           s.provider.ban();
           return { ok: true };
         }
+        case 'sandboxDisconnect': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!Number.isInteger(cmd.code) || cmd.code < 400 || cmd.code > 599) return { ok: false, code: 'ERR_VALIDATION' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          // the session closes right after this answer, as a socket closes on its own
+          s.provider.disconnect(cmd.code);
+          return { ok: true };
+        }
         case 'edit':
         case 'delete': {
           const s = this.runner.session(connectionId);

@@ -32,7 +32,9 @@ export type SessionCommand =
   /** stand-in phones only: a customer who left WhatsApp (sends to the number are refused from now on) */
   | { action: 'sandboxLeave'; number: string }
   /** stand-in phones only: WhatsApp bans the number (the session ends as on a 403) */
-  | { action: 'sandboxBan' };
+  | { action: 'sandboxBan' }
+  /** stand-in phones only: WhatsApp closes the session with this code (Baileys' DisconnectReason) */
+  | { action: 'sandboxDisconnect'; code: number };
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply =

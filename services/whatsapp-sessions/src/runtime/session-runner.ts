@@ -9,7 +9,7 @@ import { OutboundConsumer } from './outbound-consumer.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
 import { ProviderClosedError, type ProviderEventMap } from './providers/provider.js';
 import { ProviderFactory } from './providers/provider-factory.js';
-import { reconnectDelay } from './reconnect-backoff.js';
+import { CloseCodes, decideClose, NO_CLOSES, type CloseHistory, type ClosePolicy } from './reconnect-backoff.js';
 import { serveCommands, type CommandReply, type SessionCommand } from './session-commands.js';
 import type { SessionHost } from './session-host.js';
 import { SessionLeases } from './session-leases.js';
@@ -21,7 +21,8 @@ export type CommandExecutor = (connectionId: number, cmd: SessionCommand) => Pro
 /**
  * Runs the sessions this process holds, from launch to teardown: turns provider events into our world
  * (status rows and `connection.session.*` events; received messages and acks through the inbound
- * publisher), reconnects a dropped session with back-off until the phone logs out, starts the outbound
+ * publisher), answers a closed session as the disconnect table says (reconnect-backoff.ts' decideClose: at once
+ * after a 515, with back-off without end after a drop, stopped after a logout, a ban or a takeover), starts the outbound
  * consumer while CONNECTED and hands the commands of its sessions to the command handler. Which sessions
  * run here is placement's business (it sees the runner as a SessionHost); the runner only releases a lease
  * when a session ends for good.
@@ -34,6 +35,9 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
   private readonly ops = new Map<number, Promise<unknown>>();
   /** sessions being stopped: nothing starts the connection again before they are done */
   private readonly stopping = new Map<number, Promise<void>>();
+  /** what each session's last closes leave for the next (a 515 just before, 500s so far): see decideClose */
+  private readonly closes = new WeakMap<LiveSession, CloseHistory>();
+  private readonly closePolicy: ClosePolicy;
   private execute: CommandExecutor = async () => ({ ok: false, notHere: true });
 
   constructor(
@@ -45,7 +49,16 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     private readonly authState: AuthStateStore,
     private readonly inbound: InboundPublisher,
     private readonly outbound: OutboundConsumer,
-  ) {}
+  ) {
+    this.closePolicy = {
+      baseMs: env.BAILEYS_RECONNECT_BASE_MS,
+      maxMs: env.BAILEYS_RECONNECT_MAX_MS,
+      fastTries: env.BAILEYS_RECONNECT_FAST_TRIES,
+      slowMs: env.BAILEYS_RECONNECT_SLOW_MS,
+      badSessionTries: env.BAILEYS_BAD_SESSION_RETRIES,
+      falseLogoutWindowMs: env.BAILEYS_FALSE_LOGOUT_WINDOW_MS,
+    };
+  }
 
   /** Who carries out the commands sent to the sessions running here (the command handler registers itself). */
   handleCommandsWith(execute: CommandExecutor): void {
@@ -190,7 +203,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
       await s.provider.start();
     } catch (err) {
       this.logger.warn({ err, connectionId: s.id }, 'session did not open');
-      void this.enqueue(s, () => this.onConnectionChange(s, { kind: 'close', action: 'retry' }));
+      void this.enqueue(s, () => this.onConnectionChange(s, { kind: 'close' }));
     }
   }
 
@@ -245,6 +258,9 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
       if (intent.status === 'CONNECTED') {
         s.retries = 0;
         s.qrCount = 0;
+        // a 515 just before stays good for its false logout; the 500s counted start over
+        const history = this.closes.get(s);
+        if (history) this.closes.set(s, { ...history, badSessions: 0 });
         patch.retries = 0;
         if (intent.number) patch.number = intent.number;
       }
@@ -252,31 +268,37 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
       if (intent.status === 'CONNECTED') this.outbound.start(s);
       return;
     }
-    // closed
+    // closed: what it comes to is the disconnect table's (decideClose)
     const wasConnected = s.status === 'CONNECTED';
     void this.outbound.stop(s);
-    switch (intent.action) {
+    const d = decideClose(
+      { code: intent.code, history: this.closes.get(s) ?? NO_CLOSES, retries: s.retries, now: Date.now() },
+      this.closePolicy,
+    );
+    this.closes.set(s, d.next);
+    const log = { connectionId: s.id, code: intent.code, why: d.why };
+    switch (d.action) {
       case 'logged-out':
-        this.logger.warn({ connectionId: s.id, reason: intent.reason }, 'session logged out');
-        // the reason goes with the DISCONNECTED event: a ban or a logout stops the connection's campaigns
-        await this.teardown(s, { status: 'DISCONNECTED', release: true, forgetPairing: true, reason: intent.reason ?? 'logged_out' });
-        return;
       case 'replaced':
-        this.logger.warn({ connectionId: s.id }, 'session opened elsewhere; stopping');
-        await this.teardown(s, { status: 'DISCONNECTED', release: true });
+        // the reason goes with the DISCONNECTED event: a ban or a logout stops the connection's campaigns;
+        // another client holding the session (replaced) is shown to the admins; only that one keeps the pairing
+        this.logger.warn({ ...log, reason: d.reason, forgetPairing: d.forgetPairing }, 'session ended by WhatsApp; stopping');
+        await this.teardown(s, { status: 'DISCONNECTED', release: true, forgetPairing: d.forgetPairing, reason: d.reason });
         return;
       case 'restart':
+        // a restart that was not asked for (a false logout after a 515) is worth a warning
+        if (intent.code === CloseCodes.restartRequired) this.logger.log(log, 'session restarted');
+        else this.logger.warn(log, 'session restarted instead of ended');
         void this.open(s);
         return;
       case 'retry': {
-        // the phone is still paired: keep trying, ever less often, until it connects or logs out
+        // the phone is still paired: keep trying, ever less often, until it connects or WhatsApp ends it
         s.retries++;
         await this.applyStatus(s, { status: wasConnected || s.status === 'TIMEOUT' ? 'TIMEOUT' : 'OPENING', retries: s.retries });
         if (s.stopped) return;
-        const delayMs = reconnectDelay(s.retries, { baseMs: this.env.BAILEYS_RECONNECT_BASE_MS, maxMs: this.env.BAILEYS_RECONNECT_MAX_MS });
-        this.logger.warn({ connectionId: s.id, retries: s.retries, delayMs }, 'session dropped; reconnecting');
+        this.logger.warn({ ...log, retries: s.retries, delayMs: d.delayMs }, 'session dropped; reconnecting');
         clearTimeout(s.reconnectTimer);
-        s.reconnectTimer = setTimeout(() => void this.open(s), delayMs);
+        s.reconnectTimer = setTimeout(() => void this.open(s), d.delayMs);
         return;
       }
     }

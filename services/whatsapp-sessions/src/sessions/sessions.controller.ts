@@ -17,7 +17,14 @@ import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } 
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
 import type { SandboxOutboxItem } from '@wa/contracts';
-import { OutboxQuery, SandboxContactsDto, SandboxInboundBatchDto, SandboxInboundDto, SandboxLeaveDto } from './sessions.dto.js';
+import {
+  OutboxQuery,
+  SandboxContactsDto,
+  SandboxDisconnectDto,
+  SandboxInboundBatchDto,
+  SandboxInboundDto,
+  SandboxLeaveDto,
+} from './sessions.dto.js';
 import { SessionsService, type SessionPlacement } from './sessions.service.js';
 
 /** Start, restart (new pairing) and end a connection's session; the sandbox phone's test hooks. Admins of the connection's company only. */
@@ -95,6 +102,19 @@ export class SessionsController {
   async sandboxBan(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.sessions.sandboxBan(id);
     return { message: 'The number was banned; the session ended.' };
+  }
+
+  /**
+   * WhatsApp closes the sandbox phone's session with `code`, as Baileys' socket closes, and the session does what
+   * the disconnect table says: 515 reopens at once (a 401 within seconds after it too: a false logout), 401 logs out
+   * (pairing forgotten), 403 is a ban, 440 stops it (`replaced`), 500 is retried a few times, anything else reconnects
+   * with back-off. The close comes right after this answer, as a socket's does.
+   */
+  @Post(':id/sandbox/disconnect')
+  @HttpCode(200)
+  async sandboxDisconnect(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxDisconnectDto): Promise<{ code: number }> {
+    await this.sessions.sandboxDisconnect(id, body.code);
+    return { code: body.code };
   }
 
   @Get(':id/sandbox/outbox')

@@ -1,12 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import {
   SANDBOX_INBOUND_BATCH_MAX,
   type RequestDto,
   type SandboxContact,
   type SandboxContactsRequest,
+  type SandboxDisconnectRequest,
   type SandboxInboundBatchRequest,
   type SandboxInboundRequest,
   type SandboxLeaveRequest,
@@ -84,4 +97,13 @@ export class SandboxLeaveDto implements RequestDto<SandboxLeaveDto, SandboxLeave
   @IsString({ message: 'Required' })
   @Matches(/^\d{8,20}$/, { message: 'number must be 8 to 20 digits' })
   number: string;
+}
+
+/** WhatsApp closes the sandbox phone's session with a close code (Baileys' DisconnectReason). */
+export class SandboxDisconnectDto implements RequestDto<SandboxDisconnectDto, SandboxDisconnectRequest> {
+  @ApiProperty({ example: 515, description: "WhatsApp's close code, as Baileys' DisconnectReason: 515, 401, 403, 440, 500, 408…" })
+  @IsInt({ message: 'code must be a whole number' })
+  @Min(400, { message: 'code must be 400 to 599' })
+  @Max(599, { message: 'code must be 400 to 599' })
+  code: number;
 }

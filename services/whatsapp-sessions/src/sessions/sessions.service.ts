@@ -141,6 +141,14 @@ export class SessionsService {
     await this.runtime.command(c.id, { action: 'sandboxBan' });
   }
 
+  /** WhatsApp closes the sandbox phone's session with `code` (Baileys' DisconnectReason); the disconnect table decides the rest. */
+  async sandboxDisconnect(id: number, code: number): Promise<void> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    await this.runtime.command(c.id, { action: 'sandboxDisconnect', code });
+  }
+
   async outboxPage(id: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));

@@ -6,17 +6,16 @@ import type {
   NumberCheckManyResult,
   NumberCheckResult,
   SandboxInboundRequest,
-  SessionEndReason,
   WaAckEntry,
   WaInboundMessage,
 } from '@wa/contracts';
 import type { ChatAddress } from './chat-address.js';
 
-/** What to do after the session's connection to WhatsApp closed. */
+/** What to do after the session's connection to WhatsApp closed (decided by reconnect-backoff.ts' decideClose). */
 export type CloseAction =
-  /** unpaired from the phone (or the pairing is unusable): forget the auth state, DISCONNECTED */
+  /** unpaired from the phone, banned, or the pairing is unusable: forget the auth state, DISCONNECTED */
   | 'logged-out'
-  /** another client opened this session: stop without reconnecting (two holders would fight) */
+  /** another client opened this session: stop without reconnecting (two holders would fight), pairing kept */
   | 'replaced'
   /** WhatsApp asks for a new connection at once (after pairing): reconnect, not a failure */
   | 'restart'
@@ -26,8 +25,11 @@ export type CloseAction =
 /** A change of the session's connection: a status to store (a QR code to show, pairing, connected with the phone's number) or its close. */
 export type ConnectionChange =
   | { kind: 'status'; status: ConnectionStatus; qrcode: string; number?: string }
-  /** `reason`: why WhatsApp ended a logged-out session (a logout, a ban), told to the connection's watchers */
-  | { kind: 'close'; action: CloseAction; reason?: SessionEndReason };
+  /**
+   * `code`: WhatsApp's close code (Baileys' DisconnectReason: 401 logged out, 403 forbidden, 440 replaced, 500 bad
+   * session, 515 restart required…); none for a close without one (a socket error). What it means is the runner's.
+   */
+  | { kind: 'close'; code?: number };
 
 /** A received file, fetched only when asked (`open`: rejects when WhatsApp will not give it). */
 export interface ReceivedFile {
@@ -151,6 +153,8 @@ export interface SandboxAbilities {
   leaveWhatsapp(number: string): void;
   /** WhatsApp bans the phone's number: the session closes as Baileys' does on a 403 (logged out, reason `banned`). */
   ban(): void;
+  /** WhatsApp closes the session with `code` (Baileys' DisconnectReason), as Baileys' socket closes: told right after. */
+  disconnect(code: number): void;
 }
 
 /** Whether a provider is a stand-in phone (a real phone cannot be handed messages). */
@@ -160,7 +164,8 @@ export function hasSandboxAbilities(provider: SessionProvider): provider is Sess
     typeof p.deliverInbound === 'function' &&
     typeof p.setAddressBook === 'function' &&
     typeof p.leaveWhatsapp === 'function' &&
-    typeof p.ban === 'function'
+    typeof p.ban === 'function' &&
+    typeof p.disconnect === 'function'
   );
 }
 

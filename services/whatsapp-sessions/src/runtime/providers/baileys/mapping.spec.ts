@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Boom } from '@hapi/boom';
 import { DisconnectReason, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
 import { chatAddress } from '../chat-address.js';
-import { closeAction, connectionIntent, jidOf, jidToContact, mediaOf, toAcks, toInboundMessage } from './mapping.js';
+import { closeCode, connectionIntent, jidOf, jidToContact, mediaOf, toAcks, toInboundMessage } from './mapping.js';
 
 const ctx = { companyId: 7, connectionId: 42 };
 
@@ -167,16 +167,15 @@ describe('connection updates', () => {
       connection: 'close' as const,
       lastDisconnect: { error: statusCode ? new Boom('closed', { statusCode }) : new Error('socket hang up'), date: new Date() },
     });
-    expect(connectionIntent(closed(DisconnectReason.loggedOut))).toEqual({ kind: 'close', action: 'logged-out', reason: 'logged_out' });
-    // a ban (403) ends the session as a logout does, told apart by its reason
-    expect(connectionIntent(closed(DisconnectReason.forbidden))).toEqual({ kind: 'close', action: 'logged-out', reason: 'banned' });
-    expect(connectionIntent(closed(DisconnectReason.connectionLost))).toEqual({ kind: 'close', action: 'retry' });
-    expect(closeAction(closed(DisconnectReason.badSession).lastDisconnect)).toBe('logged-out');
-    expect(closeAction(closed(DisconnectReason.connectionReplaced).lastDisconnect)).toBe('replaced');
-    expect(closeAction(closed(DisconnectReason.restartRequired).lastDisconnect)).toBe('restart');
-    expect(closeAction(closed(DisconnectReason.connectionLost).lastDisconnect)).toBe('retry');
-    expect(closeAction(closed(DisconnectReason.connectionClosed).lastDisconnect)).toBe('retry');
-    expect(closeAction(closed().lastDisconnect)).toBe('retry');
+    // a close is told with WhatsApp's code (the Boom's status code); what it means is the disconnect table's
+    expect(connectionIntent(closed(DisconnectReason.loggedOut))).toEqual({ kind: 'close', code: 401 });
+    expect(connectionIntent(closed(DisconnectReason.forbidden))).toEqual({ kind: 'close', code: 403 });
+    expect(connectionIntent(closed(DisconnectReason.restartRequired))).toEqual({ kind: 'close', code: 515 });
+    expect(connectionIntent(closed(DisconnectReason.connectionLost))).toEqual({ kind: 'close', code: 408 });
+    expect(connectionIntent(closed())).toEqual({ kind: 'close' });
+    expect(closeCode(closed(DisconnectReason.badSession).lastDisconnect)).toBe(500);
+    expect(closeCode(closed(DisconnectReason.connectionReplaced).lastDisconnect)).toBe(440);
+    expect(closeCode(undefined)).toBeUndefined();
   });
 });
 

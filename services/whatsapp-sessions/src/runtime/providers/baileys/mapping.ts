@@ -1,5 +1,4 @@
 import {
-  DisconnectReason,
   getContentType,
   isJidBroadcast,
   isJidGroup,
@@ -14,9 +13,9 @@ import {
   type WAMessageUpdate,
   type proto,
 } from '@whiskeysockets/baileys';
-import type { MediaType, SessionEndReason, WaAck, WaInboundMessage } from '@wa/contracts';
+import type { MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
 import type { ChatAddress } from '../chat-address.js';
-import type { CloseAction, ConnectionChange } from '../provider.js';
+import type { ConnectionChange } from '../provider.js';
 import { safeInboundType } from '../received-file-type.js';
 
 /**
@@ -194,32 +193,15 @@ export function toAcks(updates: WAMessageUpdate[], ctx: MappingContext, at: numb
 /** What Baileys' `connection.update` carries, with the phone's own jid once open (`me`, from the socket's user). */
 export type BaileysConnectionUpdate = Partial<ConnectionState> & { me?: { id: string; name?: string } };
 
-export function closeAction(lastDisconnect: BaileysConnectionUpdate['lastDisconnect']): CloseAction {
-  const error = lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
-  const code = error?.output?.statusCode;
-  switch (code) {
-    case DisconnectReason.loggedOut:
-    case DisconnectReason.forbidden:
-    case DisconnectReason.badSession:
-    case DisconnectReason.multideviceMismatch:
-      return 'logged-out';
-    case DisconnectReason.connectionReplaced:
-      return 'replaced';
-    case DisconnectReason.restartRequired:
-      return 'restart';
-    default:
-      return 'retry';
-  }
-}
-
 /**
- * Why WhatsApp logged the session out, for the connection's watchers (campaigns stop on it): 403 (forbidden) is
- * WhatsApp banning the number; a logout from the phone (401) or an unusable pairing is a logout.
+ * WhatsApp's close code: the status code of the Boom Baileys closes with (`lastDisconnect.error.output.statusCode`,
+ * one of its DisconnectReason values, or a stream error's own code); undefined for a close without one.
+ * What each code leads to is the disconnect table's (reconnect-backoff.ts, decideClose).
  */
-export function closeReason(lastDisconnect: BaileysConnectionUpdate['lastDisconnect']): SessionEndReason | undefined {
-  const error = lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
-  if (error?.output?.statusCode === DisconnectReason.forbidden) return 'banned';
-  return closeAction(lastDisconnect) === 'logged-out' ? 'logged_out' : undefined;
+export function closeCode(lastDisconnect: BaileysConnectionUpdate['lastDisconnect']): number | undefined {
+  const error = lastDisconnect?.error as { output?: { statusCode?: unknown } } | undefined;
+  const code = error?.output?.statusCode;
+  return typeof code === 'number' && Number.isInteger(code) ? code : undefined;
 }
 
 /** What a `connection.update` means for the connection: a change, or nothing to tell. */
@@ -227,13 +209,13 @@ export type ConnectionIntent = ConnectionChange | { kind: 'none' };
 
 /**
  * `qr` → qrcode (with the QR string to show), `isNewLogin` → PAIRING (the QR was scanned),
- * `open` → CONNECTED (with the phone's number), `close` → what to do; `connecting` changes nothing
+ * `open` → CONNECTED (with the phone's number), `close` → its close code; `connecting` changes nothing
  * (the runner shows OPENING when it starts a session and TIMEOUT while it reconnects).
  */
 export function connectionIntent(update: BaileysConnectionUpdate): ConnectionIntent {
   if (update.connection === 'close') {
-    const reason = closeReason(update.lastDisconnect);
-    return { kind: 'close', action: closeAction(update.lastDisconnect), ...(reason ? { reason } : {}) };
+    const code = closeCode(update.lastDisconnect);
+    return code === undefined ? { kind: 'close' } : { kind: 'close', code };
   }
   if (update.connection === 'open') {
     return { kind: 'status', status: 'CONNECTED', qrcode: '', number: update.me?.id ? jidToContact(update.me.id) : undefined };

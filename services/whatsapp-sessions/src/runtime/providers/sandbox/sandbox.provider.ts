@@ -29,6 +29,7 @@ import {
   type SessionProvider,
 } from '../provider.js';
 import { safeInboundType } from '../received-file-type.js';
+import { CloseCodes } from '../../reconnect-backoff.js';
 import type { SandboxOutboxRepository } from './sandbox-outbox.repository.js';
 
 /** Status changes due within this many ms of each other go out in one `messages.update`. */
@@ -205,16 +206,24 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   }
 
   /**
-   * WhatsApp bans the number: the session closes as Baileys' closes on a 403 (forbidden), logged out with the
-   * reason `banned`. Told after the caller's answer, as a socket's close comes on its own.
+   * WhatsApp bans the number: the session closes as Baileys' closes on a 403 (forbidden; the runner ends it
+   * logged out, with the reason `banned`). Told after the caller's answer, as a socket's close comes on its own.
    */
   ban(): void {
+    this.disconnect(CloseCodes.forbidden);
+  }
+
+  /**
+   * WhatsApp closes the session with `code`, as Baileys' socket closes (the runner decides what follows: a new
+   * start reopens it). Told after the caller's answer, as a socket's close comes on its own.
+   */
+  disconnect(code: number): void {
     if (!this.open) throw new ProviderClosedError(this.kind);
     this.open = false;
     setImmediate(() => {
       this.ev
-        .emit('connection', { kind: 'close', action: 'logged-out', reason: 'banned' })
-        .catch((err: unknown) => this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox ban not handled'));
+        .emit('connection', { kind: 'close', code })
+        .catch((err: unknown) => this.logger.warn({ err, connectionId: this.ctx.connectionId, code }, 'sandbox close not handled'));
     });
   }
 
