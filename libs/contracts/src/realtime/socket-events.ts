@@ -9,6 +9,7 @@ import type {
   FileListDto,
 } from '../tickets/tickets.types.js';
 import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
+import type { SessionEndReason } from '../events/whatsapp.events.js';
 import type { AllTicket, Profile } from '../auth/auth.types.js';
 
 /** Channel names of the live socket (spec 01 §7 "Live socket"). */
@@ -77,6 +78,8 @@ export type WhatsappChannelPayload = { action: 'update'; whatsapp: WhatsappDto }
 export interface WhatsappSessionChannelPayload {
   action: 'update';
   session: WhatsappDto;
+  /** why WhatsApp ended the session (a logout, a ban, another client took it), on its DISCONNECTED; absent otherwise */
+  reason?: SessionEndReason;
 }
 /** On `company-<id>-user`: a user as the users page lists it. */
 export type UserChannelPayload =

@@ -8,6 +8,7 @@ import {
   type ContactDto,
   type MessageDto,
   type Profile,
+  type SessionEndReason,
   type TicketDto,
   type WhatsappDto,
 } from '@wa/contracts';
@@ -234,7 +235,7 @@ export const publish = {
     ),
   contactUpdated: (bus: EventBus, companyId: number, contact: ContactDto) =>
     bus.publish(TicketSubjects.contactUpdated(companyId, contact.id), { companyId, contact }, { msgId: msgId() }),
-  connectionSession: (bus: EventBus, connection: WhatsappDto) =>
+  connectionSession: (bus: EventBus, connection: WhatsappDto, reason?: SessionEndReason) =>
     bus.publish(
       ConnectionSubjects.session(connection.companyId, connection.id),
       {
@@ -243,6 +244,7 @@ export const publish = {
         status: connection.status,
         qrcode: connection.qrcode,
         session: connection,
+        ...(reason ? { reason } : {}),
       },
       { msgId: msgId() },
     ),

@@ -249,6 +249,20 @@ describe('realtime-gateway: live socket', () => {
       expect(other.received.size).toBe(0);
     });
 
+    it('tells the company’s sockets why WhatsApp ended a session (a ban, a logout, another client took it)', async () => {
+      const companyId = newCompanyId();
+      const admin = await open((await newUser(gw, companyId, { profile: 'admin' })).token);
+      const connection = whatsappDto(companyId, newId(), 'DISCONNECTED');
+      await publish.connectionSession(gw.bus, connection, 'banned');
+      await publish.connectionSession(gw.bus, { ...connection, status: 'CONNECTED' });
+      const session = SocketChannels.whatsappSession(companyId);
+      await settle(() => admin.events(session).length === 2);
+      expect(admin.events(session)).toEqual([
+        { action: 'update', session: connection, reason: 'banned' },
+        { action: 'update', session: { ...connection, status: 'CONNECTED' } },
+      ]);
+    });
+
     it('keeps the QR code and the API token from supervisors (as HTTP does): admins and super users alone get them', async () => {
       const companyId = newCompanyId();
       const admin = await open((await newUser(gw, companyId, { profile: 'admin' })).token);

@@ -48,10 +48,15 @@ export class ConnectionsConsumer {
         return [{ rooms, channel: SocketChannels.whatsapp(companyId), payload }];
       }
       case 'session': {
-        const { session } = msg.data as ConnectionSessionEvent;
+        const { session, reason } = msg.data as ConnectionSessionEvent;
         if (!session || !isId(session.id)) return this.skip(msg, 'bad session');
         const channel = SocketChannels.whatsappSession(companyId);
-        return bySecrecy(companyId, channel, session, (s): WhatsappSessionChannelPayload => ({ action: 'update', session: s }));
+        // the admins learn live why WhatsApp ended it (a logout, a ban, another client took the session)
+        return bySecrecy(companyId, channel, session, (s): WhatsappSessionChannelPayload => ({
+          action: 'update',
+          session: s,
+          ...(reason ? { reason } : {}),
+        }));
       }
       default:
         return [];
