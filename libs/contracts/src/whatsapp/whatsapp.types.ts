@@ -62,6 +62,8 @@ export interface SandboxInboundRequest {
   body: string;
   /** WhatsApp message id; give the same one again to replay a message */
   id?: string;
+  /** a group message: the group's id (its jid's digits, before @g.us); `from` is the member who wrote it */
+  groupId?: string;
   /** a photo, audio, video or document, as a phone sends it (`body` is its caption) */
   media?: SandboxInboundMedia;
 }

@@ -50,6 +50,15 @@ export class SandboxInboundDto implements RequestDto<SandboxInboundDto, Omit<San
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,128}$/, { message: 'id must be 1 to 128 letters, digits, _ or -' })
   id?: string;
+
+  @ApiPropertyOptional({
+    example: '120363041234567890',
+    description: "a group message: the group's id (its jid's digits, before @g.us); `from` is the member who wrote it",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{8,30}(-\d{8,12})?$/, { message: "groupId must be a WhatsApp group's id: 8 to 30 digits (an old group: creator-timestamp)" })
+  groupId?: string;
 }
 
 /** Several messages at once: one delivery (one Baileys upsert), each message as in the single form. */

@@ -97,12 +97,13 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
         companyId: this.ctx.companyId,
         connectionId: this.ctx.connectionId,
         waMessageId: ids[i] as string,
-        from: req.from,
+        // a group's message is the group's conversation, as Baileys maps a `@g.us` remoteJid
+        from: req.groupId ?? req.from,
         fromName: req.name ?? '',
         body: content.body,
         mediaType: content.mediaType,
         fromMe: false,
-        isGroup: false,
+        isGroup: req.groupId !== undefined,
         timestamp,
         quotedWaMessageId: null,
       };
