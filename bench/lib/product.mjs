@@ -70,7 +70,9 @@ export function jsonRequest(agent, base, method, path, { token, body, headers = 
 /** Builds the services when their dist is missing. */
 export function ensureBuilt(log) {
   const needed = [
-    ...['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway', 'campaigns'].map((s) => `services/${s}/dist/main.js`),
+    ...['auth', 'tickets', 'whatsapp-sessions', 'realtime-gateway', 'messaging-gateway', 'campaigns'].map(
+      (s) => `services/${s}/dist/main.js`,
+    ),
     ...['auth', 'tickets', 'whatsapp-sessions', 'campaigns'].map((s) => `services/${s}/dist/migrate.js`),
     'libs/database/dist/index.js',
     'libs/auth/dist/index.js',
@@ -230,6 +232,7 @@ export function benchRun(name, log) {
       CONNECTION_TOKEN_KEY: jwtSecret,
       TICKETS_SECRETS_KEY: jwtSecret,
       AUTH_SECRETS_KEY: jwtSecret,
+      BILLING_WEBHOOK_SECRET: jwtSecret,
       // the customers are the sandbox phone's: in production its channel is refused unless enabled
       SANDBOX_CHANNEL: 'enabled',
       ...env,

@@ -39,7 +39,14 @@ export class CompanyCopyConsumer implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.handle = await this.bus.consume<CompanyEvent>({
+    // not awaited: AUTH is auth's to declare, and auth waits for billing's stream (its plans) at its own start; a
+    // billing that waited for AUTH here would never answer while auth is down (or started after it)
+    void this.consume().catch((err: Error) => this.log.error({ err: err.message }, 'company events not consumed'));
+    void this.backfillUntilDone();
+  }
+
+  private async consume(): Promise<void> {
+    const handle = await this.bus.consume<CompanyEvent>({
       stream: Streams.AUTH.name,
       durable: 'billing-companies',
       // created, updated, deleted: three tokens (no setting, schedule, announcement, help or payment event)
@@ -49,7 +56,9 @@ export class CompanyCopyConsumer implements OnApplicationBootstrap, OnApplicatio
         for (const msg of batch) await this.onEvent(msg);
       },
     });
-    void this.backfillUntilDone();
+    // a shutdown that came while it waited for the stream
+    if (this.stopped) await handle.stop();
+    else this.handle = handle;
   }
 
   async onApplicationShutdown(): Promise<void> {
