@@ -137,6 +137,15 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @Min(1)
   BAILEYS_MAX_QR: number = 5;
 
+  /**
+   * How long what a Baileys session sent is kept (its WhatsApp content, in PostgreSQL) to answer a contact who
+   * could not decrypt it and asks for it again (a retry receipt); then it is forgotten.
+   */
+  @IsInt()
+  @Min(60_000)
+  @Max(7 * 24 * 60 * 60_000)
+  SENT_MESSAGE_RETRY_WINDOW_MS: number = 24 * 60 * 60_000;
+
   /** Pause between the sandbox's acks of a sent message (1 at once, then 2, 3, 4). */
   @IsInt()
   @Min(0)

@@ -11,6 +11,7 @@ import { CompanyRefs1732240000007 } from './migrations/1732240000007-company-ref
 import { NotOnWhatsapp1732240000008 } from './migrations/1732240000008-not-on-whatsapp.js';
 import { CampaignPace1732240000009 } from './migrations/1732240000009-campaign-pace.js';
 import { NumberJids1732240000010 } from './migrations/1732240000010-number-jids.js';
+import { SentContents1732240000011 } from './migrations/1732240000011-sent-contents.js';
 
 export const SCHEMA = 'whatsapp';
 export const migrations = [
@@ -25,6 +26,7 @@ export const migrations = [
   NotOnWhatsapp1732240000008,
   CampaignPace1732240000009,
   NumberJids1732240000010,
+  SentContents1732240000011,
 ];
 
 export function whatsappDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

@@ -10,6 +10,8 @@ import { OutboundConsumer } from './outbound-consumer.js';
 import { Placement } from './placement.js';
 import { AuthStateRepository } from './providers/baileys/auth-state.repository.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
+import { SentContents } from './providers/baileys/sent-contents.js';
+import { SentContentsRepository } from './providers/baileys/sent-contents.repository.js';
 import { ProviderFactory } from './providers/provider-factory.js';
 import { SandboxOutboxRepository } from './providers/sandbox/sandbox-outbox.repository.js';
 import { SESSION_HOST } from './session-host.js';
@@ -28,6 +30,8 @@ import { SessionStore } from './session-store.repository.js';
     SessionLeases,
     AuthStateRepository,
     AuthStateStore,
+    SentContentsRepository,
+    SentContents,
     SandboxOutboxRepository,
     ProviderFactory,
     NotOnWhatsappRepository,

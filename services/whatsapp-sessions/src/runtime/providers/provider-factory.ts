@@ -6,6 +6,7 @@ import { WhatsappSessionsEnv } from '../../config/env.js';
 import { NumberJids } from '../number-jids.js';
 import { BaileysProvider, defaultSocketFactory, type BaileysLogger, type SocketFactory } from './baileys/baileys.provider.js';
 import { AuthStateStore } from './baileys/postgres-auth-state.js';
+import { SentContents } from './baileys/sent-contents.js';
 import type { SessionProvider } from './provider.js';
 import { SandboxOutboxRepository } from './sandbox/sandbox-outbox.repository.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
@@ -27,6 +28,7 @@ export class ProviderFactory {
     private readonly authStore: AuthStateStore,
     private readonly storage: MediaStorage,
     private readonly jids: NumberJids,
+    private readonly sent: SentContents,
     @Optional() @Inject(BAILEYS_SOCKET_FACTORY) socketFactory?: SocketFactory,
   ) {
     this.socketFactory = socketFactory ?? defaultSocketFactory;
@@ -41,7 +43,14 @@ export class ProviderFactory {
       case 'sandbox':
         return new SandboxProvider(ctx, this.outbox, this.env.SANDBOX_ACK_STEP_MS, this.storage, jids);
       case 'baileys':
-        return new BaileysProvider(ctx, this.authStore, this.socketFactory, this.baileysLogger, jids);
+        return new BaileysProvider(
+          ctx,
+          this.authStore,
+          this.socketFactory,
+          this.baileysLogger,
+          jids,
+          this.sent.forConnection(connection.id),
+        );
       default:
         throw new Error(`unknown channel ${String(connection.channel)}`);
     }

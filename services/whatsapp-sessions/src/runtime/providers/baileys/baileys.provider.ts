@@ -32,6 +32,7 @@ import {
 } from '../provider.js';
 import { connectionIntent, jidOf, mediaOf, toAcks, toInboundMessage } from './mapping.js';
 import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state.js';
+import { NOTHING_KEPT, type SentMessages } from './sent-contents.js';
 
 /** The part of Baileys' socket the provider uses. */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user' | 'onWhatsApp' | 'updateMediaMessage'>;
@@ -59,7 +60,8 @@ interface Target {
 /**
  * A real WhatsApp Web session through Baileys: auth state in PostgreSQL, socket events translated into provider
  * events (mapping.ts: jids become our ids here, and go no further). Each `start()` opens a new socket with the
- * stored auth state (reconnects); events of an older socket are dropped.
+ * stored auth state (reconnects); events of an older socket are dropped. Each message it sends is kept as Baileys
+ * built it for a while (sent-contents.ts), so a contact who could not decrypt it gets it again on a retry receipt.
  */
 export class BaileysProvider implements SessionProvider {
   readonly kind = 'baileys' as const;
@@ -71,13 +73,17 @@ export class BaileysProvider implements SessionProvider {
   /** the phone's contacts as WhatsApp synced them (`contacts.upsert` / `contacts.update`), by number */
   private readonly contacts = new Map<string, string>();
 
-  /** `jids`: the jid WhatsApp answered for each of the company's numbers, kept in PostgreSQL (see whatsappJid) */
+  /**
+   * `jids`: the jid WhatsApp answered for each of the company's numbers, kept in PostgreSQL (see whatsappJid);
+   * `sent`: what this connection sent, kept for a while to answer retry receipts (Baileys' `getMessage`).
+   */
   constructor(
     private readonly ctx: ProviderContext,
     private readonly authStore: AuthStateStore,
     private readonly makeSocket: SocketFactory,
     private readonly logger: BaileysLogger,
     private readonly jids: KnownJids,
+    private readonly sent: SentMessages = NOTHING_KEPT,
   ) {}
 
   async start(): Promise<void> {
@@ -93,8 +99,9 @@ export class BaileysProvider implements SessionProvider {
       browser: Browsers.ubuntu('Chrome'),
       markOnlineOnConnect: false,
       syncFullHistory: false,
-      // we keep no message store: retries of messages the phone could not decrypt are not answered
-      getMessage: async () => undefined,
+      // a contact's phone that could not decrypt a message we sent asks for it again (a retry receipt): Baileys
+      // sends it again as we kept it, whichever process sent it (sent-contents.ts)
+      getMessage: (key) => this.sent.answer(key),
     });
     this.sock = sock;
     sock.ev.on('creds.update', () => {
@@ -160,7 +167,7 @@ export class BaileysProvider implements SessionProvider {
     const target = await this.whatsappJid(sock, jid, { refuseUnknown: true });
     const message: AnyMessageContent = 'media' in content ? baileysMedia(content.media) : { text: content.text };
     try {
-      await sock.sendMessage(target.jid, message, { messageId: options.messageId, quoted });
+      await this.sent.keep(await sock.sendMessage(target.jid, message, { messageId: options.messageId, quoted }));
     } catch (err) {
       if (!target.remembered) throw err;
       const number = phoneOf(jid) as string;
@@ -174,7 +181,7 @@ export class BaileysProvider implements SessionProvider {
         return null;
       });
       if (!fresh || fresh.jid === target.jid || 'media' in content) throw err;
-      await sock.sendMessage(fresh.jid, message, { messageId: options.messageId, quoted });
+      await this.sent.keep(await sock.sendMessage(fresh.jid, message, { messageId: options.messageId, quoted }));
     }
   }
 
@@ -258,7 +265,7 @@ export class BaileysProvider implements SessionProvider {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
     const { jid: target } = await this.whatsappJid(sock, jidOf(to));
-    await sock.sendMessage(target, { text, edit: { remoteJid: target, id: message.id, fromMe: message.fromMe } });
+    await this.sent.keep(await sock.sendMessage(target, { text, edit: { remoteJid: target, id: message.id, fromMe: message.fromMe } }));
   }
 
   /** Baileys' revoke ("delete for everyone"). */
@@ -266,7 +273,7 @@ export class BaileysProvider implements SessionProvider {
     const sock = this.sock;
     if (!sock) throw new ProviderClosedError(this.kind);
     const { jid: target } = await this.whatsappJid(sock, jidOf(to));
-    await sock.sendMessage(target, { delete: { remoteJid: target, id: message.id, fromMe: message.fromMe } });
+    await this.sent.keep(await sock.sendMessage(target, { delete: { remoteJid: target, id: message.id, fromMe: message.fromMe } }));
   }
 
   /** A received message's file, fetched when the runtime asks for it. */
