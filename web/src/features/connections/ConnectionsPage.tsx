@@ -14,6 +14,7 @@ import { ConnectionDialog } from './ConnectionDialog';
 import { dateTimeLabel, sessionButtons } from './connection-rules';
 import { useDeleteWhatsappMutation, useListWhatsappsQuery, useSessionActionMutation } from './connections.api';
 import { QrDialog } from './QrDialog';
+import { SESSION_END_TEXT, useSessionEnds } from './session-end';
 
 const STATUS_ICON: Record<ConnectionStatus, { icon: typeof MdCheckCircle; color: string }> = {
   CONNECTED: { icon: MdSignalWifi4Bar, color: 'green.fg' },
@@ -37,6 +38,7 @@ export default function ConnectionsPage() {
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [confirm, setConfirm] = useState<Confirm>(null);
   const closeQr = useCallback(() => setQrFor(null), []);
+  const sessionEnds = useSessionEnds();
 
   async function act(w: WhatsappDto, action: 'start' | 'newQr' | 'disconnect') {
     try {
@@ -90,9 +92,26 @@ export default function ConnectionsPage() {
           <Table.Body>
             {list.map((w) => {
               const status = STATUS_ICON[w.status] ?? STATUS_ICON.DISCONNECTED;
+              // why WhatsApp ended the session, until it is back
+              const ended = w.status === 'CONNECTED' ? undefined : sessionEnds.get(w.id);
               return (
                 <Table.Row key={w.id} data-testid="connection-row" data-connection-id={w.id} data-status={w.status}>
-                  <Table.Cell fontWeight="medium">{w.name}</Table.Cell>
+                  <Table.Cell fontWeight="medium">
+                    {w.name}
+                    {ended && (
+                      <Text
+                        textStyle="xs"
+                        fontWeight="normal"
+                        color={ended.reason === 'banned' ? 'fg.error' : 'fg.warning'}
+                        maxW="xs"
+                        whiteSpace="normal"
+                        data-testid="connection-session-end"
+                        data-reason={ended.reason}
+                      >
+                        {t(SESSION_END_TEXT[ended.reason])}
+                      </Text>
+                    )}
+                  </Table.Cell>
                   <Table.Cell textAlign="center">
                     <HStack justify="center" gap="1.5" title={t(`connections.status.${w.status}`)}>
                       <Icon as={status.icon} color={status.color} boxSize="5" />

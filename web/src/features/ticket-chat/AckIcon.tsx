@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { MdAccessTime, MdDone, MdDoneAll, MdErrorOutline } from 'react-icons/md';
-import { ackIcon, sendFailed } from './ack';
+import { ackIcon, failureText, sendFailed } from './ack';
 
 const LABEL = { clock: 'chat.ack.pending', sent: 'chat.ack.sent', delivered: 'chat.ack.delivered', read: 'chat.ack.read' } as const;
 /** the read colour of WhatsApp; the others follow the text */
@@ -11,7 +11,7 @@ const FAILED_COLOR = 'var(--chakra-colors-fg-error)';
 export function AckIcon({ ack, failedReason }: { ack: number; failedReason?: string | null }) {
   const { t } = useTranslation();
   if (sendFailed(ack, failedReason)) {
-    const label = t('chat.ack.failed', { reason: failedReason });
+    const label = t('chat.ack.failed', { reason: failureText(failedReason, t) });
     // `title` becomes the SVG's <title>: the browser shows it as the tooltip
     return (
       <MdErrorOutline

@@ -422,6 +422,12 @@ const en: Translation = {
       deleted: 'Connection deleted.',
       saved: 'Connection saved.',
     },
+    sessionEnd: {
+      toast: 'Connection {{name}}: {{reason}}',
+      banned: 'WhatsApp blocked this number (a ban). Its campaigns were paused.',
+      logged_out: 'The connection was logged out on the phone. Scan the QR code again.',
+      replaced: 'Another device or system opened this WhatsApp session. Click Try again to take it back.',
+    },
     dialog: {
       addTitle: 'Add WhatsApp',
       editTitle: 'Edit WhatsApp',

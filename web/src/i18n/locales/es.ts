@@ -422,6 +422,12 @@ const es: Translation = {
       deleted: '¡Conexión eliminada con éxito!',
       saved: '¡Conexión guardada con éxito!',
     },
+    sessionEnd: {
+      toast: 'Conexión {{name}}: {{reason}}',
+      banned: 'WhatsApp bloqueó este número (baneo). Sus campañas fueron pausadas.',
+      logged_out: 'La conexión se cerró en el celular. Escanee el código QR nuevamente.',
+      replaced: 'Otro dispositivo o sistema abrió esta sesión de WhatsApp. Haga clic en Intentar de nuevo para retomarla.',
+    },
     dialog: {
       addTitle: 'Agregar WhatsApp',
       editTitle: 'Editar WhatsApp',

@@ -426,6 +426,12 @@ const pt = {
       deleted: 'Conexão excluída com sucesso!',
       saved: 'Conexão salva com sucesso!',
     },
+    sessionEnd: {
+      toast: 'Conexão {{name}}: {{reason}}',
+      banned: 'O WhatsApp bloqueou este número (banimento). As campanhas dele foram pausadas.',
+      logged_out: 'A conexão foi desconectada no celular. Leia o QR Code novamente.',
+      replaced: 'Outro aparelho ou sistema abriu esta sessão do WhatsApp. Clique em Tentar novamente para retomá-la.',
+    },
     dialog: {
       addTitle: 'Adicionar WhatsApp',
       editTitle: 'Editar WhatsApp',

@@ -3,7 +3,8 @@ import { render } from '@testing-library/react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { system } from '../../../app/theme';
 import { aMessage } from '../../../test/fixtures';
-import { ackIcon, sendFailed } from '../ack';
+import { i18n } from '../../../app/i18n';
+import { ackIcon, failureText, sendFailed } from '../ack';
 import { AckIcon } from '../AckIcon';
 
 describe('ack icons (spec 01 §4 "Message acknowledgement icons")', () => {
@@ -49,6 +50,35 @@ describe('ack icons (spec 01 §4 "Message acknowledgement icons")', () => {
     expect(marker.getAttribute('aria-label')).toBe('Não enviada: Error: sandbox: 14155550123 is not on WhatsApp');
     expect(marker.querySelector('title')?.textContent).toBe('Não enviada: Error: sandbox: 14155550123 is not on WhatsApp');
     expect(queryByTestId('message-ack')).toBeNull();
+  });
+
+  it("a reason that starts with a spec code shows the code's text, then what followed the colon", () => {
+    const failed = aMessage({ ack: 0, failedReason: 'ERR_WAPP_INVALID_CONTACT: sandbox: 14155550123 is not on WhatsApp' });
+    const { getByTestId } = render(
+      <ChakraProvider value={system}>
+        <AckIcon ack={failed.ack} failedReason={failed.failedReason} />
+      </ChakraProvider>,
+    );
+    const label = 'Não enviada: Este não é um número de WhatsApp válido. (sandbox: 14155550123 is not on WhatsApp)';
+    expect(getByTestId('message-failed').getAttribute('aria-label')).toBe(label);
+    expect(getByTestId('message-failed').querySelector('title')?.textContent).toBe(label);
+  });
+
+  it.each([
+    [
+      'ERR_SENDING_WAPP_MSG: not sent after 5 tries',
+      'Erro ao enviar mensagem do WhatsApp. Verifique a página de conexões. (not sent after 5 tries)',
+    ],
+    ['ERR_SENDING_WAPP_MSG', 'Erro ao enviar mensagem do WhatsApp. Verifique a página de conexões.'],
+    ['ERR_SENDING_WAPP_MSG:  ', 'Erro ao enviar mensagem do WhatsApp. Verifique a página de conexões.'],
+    ['ERR_WAPP_INVALID_CONTACT: a: b\nc', 'Este não é um número de WhatsApp válido. (a: b\nc)'],
+    // no code, or one the catalogue does not know: as it is
+    ['Error: sandbox: 14155550123 is not on WhatsApp', 'Error: sandbox: 14155550123 is not on WhatsApp'],
+    ['ERR_NOT_A_CODE_WE_KNOW: boom', 'ERR_NOT_A_CODE_WE_KNOW: boom'],
+    ['TIMEOUT', 'TIMEOUT'],
+    ['connection closed', 'connection closed'],
+  ])('failureText(%p) → %p', (reason, text) => {
+    expect(failureText(reason, i18n.t.bind(i18n))).toBe(text);
   });
 
   it('a normal message at ack 0 has no failure marker', () => {
