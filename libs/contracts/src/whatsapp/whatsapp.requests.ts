@@ -80,6 +80,19 @@ export interface SandboxDisconnectRequest {
   code: number;
 }
 
+/** Longest outage the sandbox phone plays (`POST /whatsappsession/{id}/sandbox/offline`), in seconds. */
+export const SANDBOX_OFFLINE_MAX_SECONDS = 600;
+
+/**
+ * `POST /whatsappsession/{id}/sandbox/offline`: the sandbox phone loses its network for `seconds`, as a real one does
+ * (the session drops and reconnects by the disconnect table); what customers write meanwhile is held and delivered on
+ * the reconnect, as WhatsApp delivers a phone's offline backlog.
+ */
+export interface SandboxOfflineRequest {
+  /** 1 to SANDBOX_OFFLINE_MAX_SECONDS */
+  seconds: number;
+}
+
 /** `GET /whatsappsession/{id}/sandbox/outbox`: a page of what the sandbox phone sent. */
 export interface SandboxOutboxQuery {
   pageNumber?: number;

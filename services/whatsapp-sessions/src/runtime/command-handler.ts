@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ADDRESS_BOOK_PAGE_MAX, NUMBER_CHECK_MANY_MAX, type AddressBookPage, type NumberCheckManyResult } from '@wa/contracts';
+import {
+  ADDRESS_BOOK_PAGE_MAX,
+  NUMBER_CHECK_MANY_MAX,
+  SANDBOX_OFFLINE_MAX_SECONDS,
+  type AddressBookPage,
+  type NumberCheckManyResult,
+} from '@wa/contracts';
 import { isTransientError } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
 import { chatAddress } from './providers/chat-address.js';
@@ -52,7 +58,8 @@ export class CommandHandler {
           if (!s) return { ok: false, notHere: true };
           if (!hasSandboxAbilities(s.provider))
             return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
-          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          // a phone cut off (sandbox/offline) holds what customers write for its reconnect, as WhatsApp does
+          if (s.status !== 'CONNECTED' && !s.provider.isOffline()) return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           const ids = await s.provider.deliverInbound(cmd.messages);
           return { ok: true, result: { ids } };
         }
@@ -127,6 +134,18 @@ export class CommandHandler {
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           // the session closes right after this answer, as a socket closes on its own
           s.provider.disconnect(cmd.code);
+          return { ok: true };
+        }
+        case 'sandboxOffline': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (!Number.isInteger(cmd.seconds) || cmd.seconds < 1 || cmd.seconds > SANDBOX_OFFLINE_MAX_SECONDS)
+            return { ok: false, code: 'ERR_VALIDATION' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          // the connection drops right after this answer, as a network loss closes a socket
+          s.provider.offline(cmd.seconds);
           return { ok: true };
         }
         case 'edit':

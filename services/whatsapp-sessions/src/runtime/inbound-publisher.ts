@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { WaSubjects, type WaAckEntry, type WaAcks, type WaInboundMessage, type WaMedia } from '@wa/contracts';
-import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType } from '@wa/server-kit';
+import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType, metricsRegistry } from '@wa/server-kit';
+import { Counter } from 'prom-client';
 import type { Readable } from 'node:stream';
 import { EventBus } from '@wa/event-bus';
 import type { LiveSession } from './live-session.js';
@@ -19,6 +20,17 @@ const ACKS_PER_EVENT = 500;
 const DOWNLOAD_ATTEMPTS = 2;
 /** A download that has not finished by then is given up (a stalled one must not hold the conversation). */
 const DOWNLOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * The offline backlog each connection received: messages written while its phone was offline, delivered on the
+ * reconnect (Baileys' `append` upserts; the sandbox's `offline`), counted once each when first published.
+ */
+const backlogMessages = new Counter({
+  name: 'whatsapp_sessions_backlog_messages_total',
+  help: "Messages written while a connection's phone was offline, delivered on its reconnect and published, per connection",
+  labelNames: ['connectionId'] as const,
+  registers: [metricsRegistry],
+});
 
 /**
  * What a session receives, onto JetStream: messages as `wa.inbound.<companyId>.<connectionId>.<contact>`
@@ -107,9 +119,10 @@ export class InboundPublisher {
     // a customer WhatsApp had refused wrote in: back on WhatsApp, sends to it go out again (before tickets hears of it)
     if (!inbound.fromMe) await this.notOnWhatsapp.cameBack(s, inbound.from);
     await this.withMedia(s, received.file, inbound);
-    await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
+    const { duplicate } = await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
       msgId: WaSubjects.inboundMsgId(s.id, inbound.waMessageId),
     });
+    if (received.backlog && !duplicate) backlogMessages.inc({ connectionId: String(s.id) });
   }
 
   /**

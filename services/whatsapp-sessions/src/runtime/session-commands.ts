@@ -34,7 +34,9 @@ export type SessionCommand =
   /** stand-in phones only: WhatsApp bans the number (the session ends as on a 403) */
   | { action: 'sandboxBan' }
   /** stand-in phones only: WhatsApp closes the session with this code (Baileys' DisconnectReason) */
-  | { action: 'sandboxDisconnect'; code: number };
+  | { action: 'sandboxDisconnect'; code: number }
+  /** stand-in phones only: the phone loses its network for `seconds` (what customers write meanwhile is held) */
+  | { action: 'sandboxOffline'; seconds: number };
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply =

@@ -24,6 +24,7 @@ import {
   SandboxInboundBatchDto,
   SandboxInboundDto,
   SandboxLeaveDto,
+  SandboxOfflineDto,
 } from './sessions.dto.js';
 import { SessionsService, type SessionPlacement } from './sessions.service.js';
 
@@ -115,6 +116,18 @@ export class SessionsController {
   async sandboxDisconnect(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxDisconnectDto): Promise<{ code: number }> {
     await this.sessions.sandboxDisconnect(id, body.code);
     return { code: body.code };
+  }
+
+  /**
+   * The sandbox phone loses its network for `seconds`: the session drops as on a network loss (TIMEOUT) and reconnects
+   * by the disconnect table once the network is back. Messages injected meanwhile are answered 202 with their ids and
+   * held; they arrive on the reconnect (the offline backlog), in the order written, each with the time it was written.
+   */
+  @Post(':id/sandbox/offline')
+  @HttpCode(200)
+  async sandboxOffline(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxOfflineDto): Promise<{ seconds: number }> {
+    await this.sessions.sandboxOffline(id, body.seconds);
+    return { seconds: body.seconds };
   }
 
   @Get(':id/sandbox/outbox')

@@ -16,6 +16,7 @@ import {
 import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import {
   SANDBOX_INBOUND_BATCH_MAX,
+  SANDBOX_OFFLINE_MAX_SECONDS,
   type RequestDto,
   type SandboxContact,
   type SandboxContactsRequest,
@@ -23,6 +24,7 @@ import {
   type SandboxInboundBatchRequest,
   type SandboxInboundRequest,
   type SandboxLeaveRequest,
+  type SandboxOfflineRequest,
   type SandboxOutboxQuery,
 } from '@wa/contracts';
 
@@ -115,4 +117,13 @@ export class SandboxDisconnectDto implements RequestDto<SandboxDisconnectDto, Sa
   @Min(400, { message: 'code must be 400 to 599' })
   @Max(599, { message: 'code must be 400 to 599' })
   code: number;
+}
+
+/** The sandbox phone loses its network for a while (what customers write meanwhile comes on the reconnect). */
+export class SandboxOfflineDto implements RequestDto<SandboxOfflineDto, SandboxOfflineRequest> {
+  @ApiProperty({ example: 30, description: `how long the phone has no network, in seconds: 1 to ${SANDBOX_OFFLINE_MAX_SECONDS}` })
+  @IsInt({ message: 'seconds must be a whole number' })
+  @Min(1, { message: `seconds must be 1 to ${SANDBOX_OFFLINE_MAX_SECONDS}` })
+  @Max(SANDBOX_OFFLINE_MAX_SECONDS, { message: `seconds must be 1 to ${SANDBOX_OFFLINE_MAX_SECONDS}` })
+  seconds: number;
 }

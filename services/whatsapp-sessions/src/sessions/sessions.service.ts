@@ -149,6 +149,14 @@ export class SessionsService {
     await this.runtime.command(c.id, { action: 'sandboxDisconnect', code });
   }
 
+  /** The sandbox phone loses its network for `seconds`; the disconnect table decides how the session comes back. */
+  async sandboxOffline(id: number, seconds: number): Promise<void> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    await this.runtime.command(c.id, { action: 'sandboxOffline', seconds });
+  }
+
   async outboxPage(id: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));

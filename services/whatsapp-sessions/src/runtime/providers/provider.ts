@@ -44,6 +44,11 @@ export interface ReceivedFile {
 export interface ReceivedMessage {
   message: WaInboundMessage;
   file: ReceivedFile | null;
+  /**
+   * written while the phone was offline and delivered on its reconnect (the offline backlog: Baileys' `messages.upsert`
+   * of type `append`); counted in whatsapp_sessions_backlog_messages_total once published
+   */
+  backlog?: boolean;
 }
 
 /**
@@ -155,6 +160,13 @@ export interface SandboxAbilities {
   ban(): void;
   /** WhatsApp closes the session with `code` (Baileys' DisconnectReason), as Baileys' socket closes: told right after. */
   disconnect(code: number): void;
+  /**
+   * The phone loses its network for `seconds`: the session drops (connection lost) and its reconnects fail until then;
+   * what customers write meanwhile is held and delivered on the reconnect, each with the time it was written.
+   */
+  offline(seconds: number): void;
+  /** Whether the phone is cut off (offline and not reconnected yet): what customers write is held, not refused. */
+  isOffline(): boolean;
 }
 
 /** Whether a provider is a stand-in phone (a real phone cannot be handed messages). */
@@ -165,7 +177,9 @@ export function hasSandboxAbilities(provider: SessionProvider): provider is Sess
     typeof p.setAddressBook === 'function' &&
     typeof p.leaveWhatsapp === 'function' &&
     typeof p.ban === 'function' &&
-    typeof p.disconnect === 'function'
+    typeof p.disconnect === 'function' &&
+    typeof p.offline === 'function' &&
+    typeof p.isOffline === 'function'
   );
 }
 

@@ -35,12 +35,33 @@ import type { SandboxOutboxRepository } from './sandbox-outbox.repository.js';
 /** Status changes due within this many ms of each other go out in one `messages.update`. */
 const ACK_TICK_MS = 25;
 
+/** Baileys' DisconnectReason.connectionLost: how a socket closes when the network is gone. */
+const CONNECTION_LOST = 408;
+
+/** Messages per delivery of an offline backlog (WhatsApp hands a long one over in several `append` upserts). */
+const BACKLOG_PER_DELIVERY = 50;
+
+/** A phone cut off (`offline`): until when, and what customers wrote meanwhile, in the order written. */
+interface Outage {
+  until: number;
+  held: ReceivedMessage[];
+}
+
+/**
+ * The sandbox's WhatsApp servers, per connection in this process: an outage outlives the provider that began it (a
+ * "try again" during it launches a new one), as WhatsApp keeps a phone's messages until it comes back. Forgotten on a
+ * logout (a new pairing does not get them); a session that moves to another process meanwhile does not get them.
+ */
+const outages = new Map<number, Outage>();
+
 /**
  * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
  * CONNECTED, no QR), delivers injected messages as one `messages` event, as WhatsApp hands them to Baileys
  * (and Baileys' mapping to us), records what it sends (the outbox) and reports each sent message as sent (1)
  * at once, then server (2), delivered (3) and read (4), one `ackStepMs` apart, as `acks` events. Like WhatsApp,
- * it reports the status changes that fall due together (within ACK_TICK_MS) in one event.
+ * it reports the status changes that fall due together (within ACK_TICK_MS) in one event. Cut off (`offline`), it
+ * drops the connection as a network loss does, holds what customers write and hands it over on the reconnect (the
+ * offline backlog: deliveries marked `backlog`, each message with the time it was written).
  */
 export class SandboxProvider implements SessionProvider, SandboxAbilities {
   readonly kind = 'sandbox' as const;
@@ -55,6 +76,8 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   private readonly left = new Set<string>();
   /** numbers that wrote to this phone, in each of their forms, with the jid they wrote from */
   private readonly wrote = new Map<string, string>();
+  /** the offline backlog being handed over: later deliveries wait for it (they were written after it) */
+  private handingOver: Promise<void> | undefined;
 
   /** `jids`: the company's remembered jids, where the numbers that wrote are kept across restarts (as Baileys keeps its senders) */
   constructor(
@@ -66,8 +89,59 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   ) {}
 
   async start(): Promise<void> {
+    const outage = outages.get(this.ctx.connectionId);
+    if (outage && outage.until > Date.now()) {
+      // no network yet: the attempt fails as a socket's does, and the runner tries again later
+      this.closeSoon(CONNECTION_LOST);
+      return;
+    }
     this.open = true;
     await this.ev.emit('connection', { kind: 'status', status: 'CONNECTED', qrcode: '' });
+    if (outage) void this.handOver();
+  }
+
+  /**
+   * The phone loses its network for `seconds`: the connection drops as on a network loss (408, connection lost: the
+   * runner reconnects by the disconnect table, and every attempt before the time is up fails the same way). What
+   * customers write meanwhile is held and handed over on the reconnect.
+   */
+  offline(seconds: number): void {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    const held = outages.get(this.ctx.connectionId)?.held ?? [];
+    outages.set(this.ctx.connectionId, { until: Date.now() + seconds * 1000, held });
+    this.disconnect(CONNECTION_LOST);
+  }
+
+  isOffline(): boolean {
+    return !this.open && outages.has(this.ctx.connectionId);
+  }
+
+  /**
+   * The offline backlog, as WhatsApp hands it to a phone that comes back: in the order written, BACKLOG_PER_DELIVERY
+   * at a time, each delivery once the last one was handled (published); one that fails stays held, with what follows
+   * it, and is tried again a second later while the session is up.
+   */
+  private handOver(): Promise<void> {
+    this.handingOver ??= (async () => {
+      const outage = outages.get(this.ctx.connectionId);
+      try {
+        while (outage && this.open && outage.held.length > 0) {
+          const delivery = outage.held.slice(0, BACKLOG_PER_DELIVERY);
+          await this.ev.emit('messages', delivery);
+          outage.held.splice(0, delivery.length);
+        }
+        if (outage && outage.held.length === 0 && outages.get(this.ctx.connectionId) === outage) outages.delete(this.ctx.connectionId);
+      } catch (err) {
+        this.logger.warn(
+          { err, connectionId: this.ctx.connectionId, held: outage?.held.length },
+          'sandbox backlog not handed over; trying again',
+        );
+        this.later(1000, () => this.handOver());
+      } finally {
+        this.handingOver = undefined;
+      }
+    })();
+    return this.handingOver;
   }
 
   /**
@@ -76,7 +150,8 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
    * them to JetStream). Answers their WhatsApp message ids, in order.
    */
   async deliverInbound(requests: SandboxInboundRequest[]): Promise<string[]> {
-    if (!this.open) throw new ProviderClosedError(this.kind);
+    const outage = this.open ? undefined : outages.get(this.ctx.connectionId);
+    if (!this.open && !outage) throw new ProviderClosedError(this.kind);
     // as WhatsApp: whoever writes is on it (a customer who had left came back), whatever the number's length
     const senders = new Map<string, string>();
     for (const req of requests) {
@@ -110,6 +185,20 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
       const file = content.file;
       return [{ message, file: file && { mimetype: file.mimetype, fileName: file.fileName, open: () => this.openMedia(file.key) } }];
     });
+    if (outage) {
+      // cut off: WhatsApp keeps them for the phone, with the time they were written
+      outage.held.push(...messages.map((m) => ({ ...m, backlog: true })));
+      return ids;
+    }
+    // written after the backlog still being handed over: they follow it (held behind it while it cannot be handed over)
+    if (outages.has(this.ctx.connectionId)) {
+      await this.handOver();
+      const behind = outages.get(this.ctx.connectionId);
+      if (behind && behind.held.length > 0) {
+        behind.held.push(...messages);
+        return ids;
+      }
+    }
     await this.ev.emit('messages', messages);
     return ids;
   }
@@ -221,6 +310,11 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   disconnect(code: number): void {
     if (!this.open) throw new ProviderClosedError(this.kind);
     this.open = false;
+    this.closeSoon(code);
+  }
+
+  /** The socket's close, told after the caller's answer (as a socket's close comes on its own). */
+  private closeSoon(code: number): void {
     setImmediate(() => {
       this.ev
         .emit('connection', { kind: 'close', code })
@@ -236,6 +330,8 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   }
 
   async logout(): Promise<void> {
+    // unpaired: what WhatsApp held for this phone is not for a new pairing
+    outages.delete(this.ctx.connectionId);
     await this.end();
   }
 
