@@ -256,6 +256,8 @@ describe("the offline backlog at Baileys' boundary", () => {
       s0.ev.emit('messages.upsert', { messages: messages.slice(1), type: 'append' });
       await waitFor(async () => inbound.items.length === 5, { timeoutMs: 10_000 });
       expect(await storedOn(svc.jsm, subject)).toBe(3);
+      // the connection's backlog counts each once (the repeat was not new)
+      expect(await backlogOf(c.id)).toBe(3);
       expect(inbound.items.slice(0, 3).map((m) => m.data)).toEqual(
         messages.map((m, n) =>
           expect.objectContaining({

@@ -62,6 +62,7 @@ describe('the sandbox channel in production', () => {
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/leave`, { token: admin, body: { number: '5511999990001' } }),
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/ban`, { token: admin }),
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/disconnect`, { token: admin, body: { code: 515 } }),
+      await prod.http.post(`/whatsappsession/${real.id}/sandbox/offline`, { token: admin, body: { seconds: 5 } }),
     ]) {
       expect(res.status).toBe(404);
     }

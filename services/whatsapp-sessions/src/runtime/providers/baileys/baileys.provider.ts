@@ -113,12 +113,13 @@ export class BaileysProvider implements SessionProvider {
       const change = connectionIntent({ ...update, me });
       if (change.kind !== 'none') this.forward('connection', change, 1);
     });
-    sock.ev.on('messages.upsert', ({ messages }) => {
+    sock.ev.on('messages.upsert', ({ messages, type }) => {
       if (!live()) return;
       this.learnSenders(messages);
+      // `append`: what WhatsApp held while the phone was away (the offline backlog), read like any other and counted
       const received = messages.flatMap((m): ReceivedMessage[] => {
         const message = toInboundMessage(m, this.ctx);
-        return message ? [{ message, file: this.fileOf(m) }] : [];
+        return message ? [{ message, file: this.fileOf(m), backlog: type === 'append' }] : [];
       });
       if (received.length > 0) this.forward('messages', received, UPSERT_ATTEMPTS);
     });
