@@ -11,7 +11,9 @@ const realFetch = globalThis.fetch;
 let calls: Array<{ method: string; path: string; body: unknown }> = [];
 
 /** A date `days` days from now, as the company's dueDate. */
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** A date `days` ahead on the company's calendar (São Paulo, the default): a UTC date is a day ahead from 21:00 there. */
+const inDays = (days: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(Date.now() + days * 86_400_000));
 
 const agent = (dueDate: string): UserDto =>
   ({
