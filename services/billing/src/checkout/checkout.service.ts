@@ -11,10 +11,10 @@ import { InvoicesRepository } from '../invoices/invoices.repository.js';
 import { chargesCreated } from '../metrics.js';
 import { ChargesRepository, type ChargeRow } from '../payments/charges.repository.js';
 import { POLLS_QUEUE, pollJobs } from '../payments/queues.js';
-import { centsText } from '../payments/payments.service.js';
 import { brCodeImage } from '../pix/qr-image.js';
 import { PlansRepository } from '../plans/plans.repository.js';
 import { PIX_PROVIDER, type PixProvider } from '../providers/pix-provider.js';
+import { valorOf } from '../providers/pix-webhook-body.js';
 import { chosenPlanId, type SubscriptionDto } from './checkout.dto.js';
 
 /** A charge reused by another checkout must stay payable at least this long. */
@@ -104,7 +104,7 @@ export class CheckoutService {
     }
     return {
       qrcode: { qrcode: charge.brCode, imagemQrcode: await brCodeImage(charge.brCode) },
-      valor: { original: centsText(charge.amountCents) },
+      valor: { original: valorOf(charge.amountCents) },
       txid: charge.txid,
       expiresAt: new Date(charge.expiresAt).toISOString(),
       invoiceId: charge.invoiceId,

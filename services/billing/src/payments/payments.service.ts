@@ -8,14 +8,12 @@ import { InvoicesRepository } from '../invoices/invoices.repository.js';
 import { paymentsReceived } from '../metrics.js';
 import { Outbox } from '../outbox/outbox.service.js';
 import { PIX_PROVIDER, type PixProvider } from '../providers/pix-provider.js';
+import { valorOf } from '../providers/pix-webhook-body.js';
 import { ChargesRepository } from './charges.repository.js';
 import { RECEIPTS_QUEUE, receiptJobOptions, type ReceiptJob } from './queues.js';
 
 /** What became of a charge looked at: the webhook's answer logs it, a poll's job keeps it. */
 export type SettleOutcome = 'paid' | 'paid-not-settled' | 'already-recorded' | 'pending' | 'short' | 'expired' | 'unknown';
-
-/** Two decimals with a dot, from integer cents (4990 → "49.90"). */
-export const centsText = (cents: number): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 /**
  * Paying, once (issue 41 §6). Whoever names a charge (a webhook, a poll), it is read back from the provider and must
@@ -92,7 +90,7 @@ export class PaymentsService {
         companyId: invoice.companyId,
         dueDate: invoice.dueDate,
         planId: charge.planId,
-        amount: centsText(received),
+        amount: valorOf(received),
         paidAt: pix.paidAt.toISOString(),
         endToEndId: pix.endToEndId,
       };
