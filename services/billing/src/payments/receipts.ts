@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { brDate } from '@wa/domain';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { BillingEnv } from '../config/env.js';
@@ -7,7 +8,6 @@ import { InvoicesRepository } from '../invoices/invoices.repository.js';
 import { ChargesRepository } from './charges.repository.js';
 
 const brl = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100);
-const brDate = (iso: string) => iso.split('-').reverse().join('/');
 
 /** The payment's receipt, mailed to the company's billing email once. */
 @Injectable()
