@@ -48,8 +48,33 @@ mkdirSync(logDir, { recursive: true });
 const children = new Map();
 let stopping = false;
 
+// SESSIONS_REPLICAS=N: N whatsapp-sessions processes (`whatsapp-sessions-0` … on ports 3103, 3113, …), sharing the
+// sessions as Kubernetes' replicas do; the gateway sends each call to the next in turn
+const sessionsReplicas = Number(process.env.SESSIONS_REPLICAS ?? 1);
+if (!Number.isInteger(sessionsReplicas) || sessionsReplicas < 1 || sessionsReplicas > 9) {
+  say(P, `SESSIONS_REPLICAS must be a whole number from 1 to 9 (got ${process.env.SESSIONS_REPLICAS})`);
+  process.exit(1);
+}
+const replicasOf = (s) =>
+  s.name !== 'whatsapp-sessions'
+    ? [s]
+    : Array.from({ length: sessionsReplicas }, (_, i) => ({
+        ...s,
+        name: sessionsReplicas === 1 ? s.name : `${s.name}-${i}`,
+        port: s.port + 10 * i,
+        env: { SESSION_OWNER_ID: `${s.name}-${i}` },
+      }));
+const serviceProcesses = SERVICES.flatMap(replicasOf);
+env.WHATSAPP_SESSIONS_URL = serviceProcesses
+  .filter((s) => s.urlVar === 'WHATSAPP_SESSIONS_URL')
+  .map((s) => `http://127.0.0.1:${s.port}`)
+  .join(',');
 const processes = [
-  ...SERVICES.map((s) => ({ ...s, service: true, script: join(root, 'services', s.name, 'dist/main.js') })),
+  ...serviceProcesses.map((s) => ({
+    ...s,
+    service: true,
+    script: join(root, 'services', s.urlVar === 'WHATSAPP_SESSIONS_URL' ? 'whatsapp-sessions' : s.name, 'dist/main.js'),
+  })),
   ...(hasWeb ? [{ name: 'web', port: WEB_PORT, script: join(root, 'scripts/web-server.mjs') }] : []),
   // password-reset mail lands here (auth's SMTP_URL default is its SMTP port, 1025)
   { name: 'mail', port: MAIL_PORT, script: join(root, 'scripts/mail-catcher.mjs'), env: { MAIL_SMTP_PORT: String(MAIL_SMTP_PORT) } },
@@ -132,5 +157,6 @@ if (!stopping)
   Sandbox       connection ${env.SEED_CONNECTION_ID ?? '?'} (a stand-in phone, not WhatsApp): inject a customer's message with
                 POST http://localhost:${GATEWAY_PORT}/whatsappsession/${env.SEED_CONNECTION_ID ?? '<id>'}/sandbox/inbound {"from","name","body"}
 
+  Sessions      ${sessionsReplicas} whatsapp-sessions replica${sessionsReplicas === 1 ? '' : 's'} (SESSIONS_REPLICAS=N npm start for more)
   Logs: .run/logs/<service>.log   Stop: Ctrl-C
 `);

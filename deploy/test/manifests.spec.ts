@@ -21,6 +21,8 @@ const SERVICES: Record<string, number> = {
   'messaging-gateway': 8080,
 };
 const SERVICE_NAMES = Object.keys(SERVICES);
+/** sizes the whatsapp-sessions StatefulSet (k8s/base/whatsapp-sessions-scaler.yaml) */
+const SCALER = 'whatsapp-sessions-scaler';
 /** the services with tables of their own (a schema each, migrated by services/<name>/dist/migrate.js) */
 const MIGRATING = ['auth', 'tickets', 'whatsapp-sessions', 'campaigns', 'billing'];
 const WEB = { name: 'web', port: 3000 };
@@ -740,7 +742,143 @@ describe('k8s Redis', () => {
     expect(rule.from).toHaveLength(1);
     const [expression] = rule.from[0].podSelector.matchExpressions;
     expect(expression).toMatchObject({ key: 'app.kubernetes.io/name', operator: 'In' });
-    expect([...expression.values].sort()).toEqual([...SERVICE_NAMES].sort());
+    // and the sessions scaler, which reads the replicas' registry there
+    expect([...expression.values].sort()).toEqual([...SERVICE_NAMES, SCALER].sort());
+  });
+});
+
+describe('k8s whatsapp-sessions replicas and their scaler', () => {
+  const objects = loadK8s();
+  const sessions = find(objects, 'StatefulSet', 'whatsapp-sessions');
+  const scaler = find(objects, 'Deployment', SCALER);
+  const configOf = (workload: Obj): Record<string, string> =>
+    Object.assign(
+      {},
+      ...(containers(workload)[0].envFrom ?? []).map((e: Obj) => find(objects, 'ConfigMap', e.configMapRef?.name)?.data ?? {}),
+    );
+  const envEntry = (workload: Obj, name: string) => (containers(workload)[0].env ?? []).find((e: Obj) => e.name === name);
+  /** The variables a settings class of the service declares (and those of server-kit's BaseEnv). */
+  const declared = (file: string) =>
+    new Set(
+      [
+        read(join(ROOT, 'services', 'whatsapp-sessions', 'src', file)),
+        read(join(ROOT, 'libs', 'server-kit', 'src', 'config', 'base.env.ts')),
+      ].flatMap((source) => [...source.matchAll(/^\s+(?:override\s+)?([A-Z][A-Z0-9_]+)\??:/gm)].map((m) => m[1])),
+    );
+
+  it('runs the sessions as a StatefulSet of stable names: no Deployment, pods started and replaced in parallel, one at a time on update', () => {
+    expect(sessions).toBeDefined();
+    expect(find(objects, 'Deployment', 'whatsapp-sessions')).toBeUndefined();
+    expect(sessions!.spec.podManagementPolicy).toBe('Parallel');
+    expect(sessions!.spec.updateStrategy?.type).toBe('RollingUpdate');
+    // the scaler owns the count: one here would be put back by every `kubectl apply`
+    expect(sessions!.spec.replicas).toBeUndefined();
+    // each replica is its pod's name (whatsapp-sessions-0 …): what the scaler drains and removes
+    expect(envEntry(sessions!, 'SESSION_OWNER_ID')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
+  });
+
+  it('has a headless governing Service for the pods and keeps the load-balanced Service the gateway calls', () => {
+    const headless = find(objects, 'Service', sessions!.spec.serviceName);
+    expect(sessions!.spec.serviceName).toBe('whatsapp-sessions-headless');
+    expect(headless?.spec.clusterIP).toBe('None');
+    expect(isSubset(headless!.spec.selector, sessions!.spec.template.metadata.labels)).toBe(true);
+    expect(headless!.spec.ports.map((p: Obj) => p.port)).toEqual([SERVICES['whatsapp-sessions']]);
+    const service = find(objects, 'Service', 'whatsapp-sessions');
+    expect(service?.spec.clusterIP).toBeUndefined();
+    expect(service?.spec.type ?? 'ClusterIP').toBe('ClusterIP');
+  });
+
+  it('gives a stopping replica time to hand its sessions over: the grace period above SHUTDOWN_TIMEOUT_S', () => {
+    const shutdown = Number(configOf(sessions!).SHUTDOWN_TIMEOUT_S);
+    expect(shutdown).toBeGreaterThanOrEqual(30);
+    expect(podSpec(sessions!).terminationGracePeriodSeconds).toBeGreaterThan(shutdown);
+  });
+
+  it('is scraped by Prometheus on its port', () => {
+    expect(sessions!.spec.template.metadata.annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(SERVICES['whatsapp-sessions']),
+      'prometheus.io/path': '/metrics',
+    });
+  });
+
+  it('lets voluntary disruptions take one replica at a time (a PodDisruptionBudget of its pods only)', () => {
+    const budgets = byKind(objects, 'PodDisruptionBudget').filter((b) =>
+      isSubset(b.spec.selector?.matchLabels, sessions!.spec.template.metadata.labels),
+    );
+    expect(budgets).toHaveLength(1);
+    expect(budgets[0].apiVersion).toBe('policy/v1');
+    expect(budgets[0].spec.maxUnavailable).toBe(1);
+    expect(budgets[0].spec.minAvailable).toBeUndefined();
+    expect(isSubset(budgets[0].spec.selector.matchLabels, scaler!.spec.template.metadata.labels)).toBe(false);
+  });
+
+  it("runs one scaler with whatsapp-sessions' image and its scaler entry point, pointed at the StatefulSet in its own namespace", () => {
+    expect(scaler).toBeDefined();
+    expect(scaler!.spec.replicas).toBe(1);
+    expect(isSubset(scaler!.spec.selector.matchLabels, scaler!.spec.template.metadata.labels)).toBe(true);
+    // no Service of the platform sends it traffic, nor picks the sessions' pods and it together
+    for (const svc of byKind(objects, 'Service'))
+      expect({ svc: svc.metadata.name, picks: isSubset(svc.spec.selector, scaler!.spec.template.metadata.labels) }).toEqual({
+        svc: svc.metadata.name,
+        picks: false,
+      });
+    const [c] = containers(scaler!);
+    expect(c.image).toBe(containers(sessions!)[0].image);
+    expect(c.command).toEqual(['node', 'services/whatsapp-sessions/dist/scaler-main.js']);
+    // built by the service's tsc build from src/
+    expect(existsSync(join(ROOT, 'services', 'whatsapp-sessions', 'src', 'scaler-main.ts'))).toBe(true);
+    const config = configOf(scaler!);
+    expect(config.SCALER_STATEFULSET).toBe(sessions!.metadata.name);
+    expect(envEntry(scaler!, 'SCALER_NAMESPACE')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
+    expect(envEntry(scaler!, 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({ name: SECRET_NAME, key: 'REDIS_URL' });
+    // bounds that hold the StatefulSet's own count, and settings the scaler reads (no misspelt knob)
+    expect(Number(config.SCALER_MIN_REPLICAS)).toBeLessThanOrEqual(Number(config.SCALER_MAX_REPLICAS));
+    // more than one replica: a failing one's sessions have somewhere to go at once
+    expect(Number(config.SCALER_MIN_REPLICAS)).toBeGreaterThanOrEqual(2);
+    const known = declared('scaler/scaler.env.ts');
+    for (const key of [...Object.keys(config), ...(c.env ?? []).map((e: Obj) => e.name)])
+      expect({ key, known: known.has(key) }).toEqual({ key, known: true });
+    expect(config.REPLICA_TTL_MS ?? '10000').toBe(configOf(sessions!).REPLICA_TTL_MS ?? '10000');
+  });
+
+  it('probes the scaler on /health/live at its port, as a non-root user with limits and a read-only root', () => {
+    const [c] = containers(scaler!);
+    expect(c.livenessProbe?.httpGet?.path).toBe('/health/live');
+    expect(containerPortNumber(c, c.livenessProbe.httpGet.port)).toBe(Number(configOf(scaler!).PORT));
+    expect(configOf(scaler!).HOST).toBe('0.0.0.0');
+    for (const kind of ['requests', 'limits'])
+      for (const resource of ['cpu', 'memory']) expect(c.resources?.[kind]?.[resource]).toBeDefined();
+    expect(podSpec(scaler!).securityContext?.runAsNonRoot).toBe(true);
+    expect(podSpec(scaler!).securityContext?.runAsUser).toBeGreaterThan(0);
+    expect(c.securityContext?.readOnlyRootFilesystem).toBe(true);
+  });
+
+  it('gives the scaler, and no other pod, an API token: its Role may only get the StatefulSet and get or patch its scale', () => {
+    const account = podSpec(scaler!).serviceAccountName;
+    expect(find(objects, 'ServiceAccount', account)).toBeDefined();
+    expect(podSpec(scaler!).automountServiceAccountToken).toBe(true);
+    for (const w of [...byKind(objects, 'Deployment'), ...byKind(objects, 'StatefulSet')]) {
+      if (w === scaler) continue;
+      expect({ workload: w.metadata.name, automount: podSpec(w).automountServiceAccountToken }).toEqual({
+        workload: w.metadata.name,
+        automount: false,
+      });
+    }
+    const bindings = byKind(objects, 'RoleBinding').filter((b) =>
+      (b.subjects ?? []).some((s: Obj) => s.kind === 'ServiceAccount' && s.name === account),
+    );
+    expect(bindings).toHaveLength(1);
+    expect(bindings[0].subjects).toEqual([{ kind: 'ServiceAccount', name: account }]);
+    expect(bindings[0].roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: bindings[0].roleRef.name });
+    const role = find(objects, 'Role', bindings[0].roleRef.name);
+    expect(role?.rules).toEqual([
+      { apiGroups: ['apps'], resources: ['statefulsets'], resourceNames: [sessions!.metadata.name], verbs: ['get'] },
+      { apiGroups: ['apps'], resources: ['statefulsets/scale'], resourceNames: [sessions!.metadata.name], verbs: ['get', 'patch'] },
+    ]);
+    // nothing cluster-wide
+    expect(byKind(objects, 'ClusterRole')).toEqual([]);
+    expect(byKind(objects, 'ClusterRoleBinding')).toEqual([]);
   });
 });
 

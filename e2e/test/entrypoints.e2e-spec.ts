@@ -65,7 +65,8 @@ const SUPER = { email: `root-${Date.now()}@example.com`, password: randomBytes(1
 
 const yamlDocs = (path: string): Obj[] => parseAllDocuments(readFileSync(join(root, path), 'utf8')).map((d) => d.toJS() as Obj);
 const manifests = new Map(SERVICES.map((s) => [s, yamlDocs(`k8s/base/${s}.yaml`)]));
-const deploymentOf = (s: string) => manifests.get(s)!.find((o) => o.kind === 'Deployment')!;
+/** The service's workload: a Deployment, or whatsapp-sessions' StatefulSet. */
+const deploymentOf = (s: string) => manifests.get(s)!.find((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet')!;
 
 /** The service stage of deploy/Dockerfile: its ENV (with SERVICE set) and its CMD. */
 function image(service: string): { env: Record<string, string>; cmd: string[] } {

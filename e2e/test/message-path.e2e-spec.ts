@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, runMigrations } from '@wa/database';
 import { signAccessToken } from '@wa/auth';
+import { WAITING_MESSAGE_PREVIEW } from '@wa/contracts';
 import { HttpClient, pdfFile, pngFile, randomIp, TEST_DATABASE_URL, TEST_JWT_SECRET, uniqueSuffix, waitFor } from '@wa/testing';
 import { randomUUID } from 'node:crypto';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
@@ -122,6 +123,60 @@ describe('the message path through the gateway', () => {
       queueName: 'Atendimento',
     });
     live.socket.close();
+  });
+
+  it('keeps one customer one conversation whatever WhatsApp calls them: a bare LID shows no number and is answered at the LID; the mapping merges it into the number', async () => {
+    const a = await product.newCompany('LID Co');
+    const queue = await http.post('/queue', { token: a.token, body: { name: 'LIDs', color: '#345678' } });
+    const conn = await product.connectedSandbox(a.token, queue.body.id);
+    const pn = `55119${Date.now().toString().slice(-8)}`;
+    const lid = `${Date.now().toString().slice(-9)}${Math.floor(Math.random() * 1e6)}`;
+    const inbound = (body: Record<string, unknown>) => http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body });
+    const ticketWhere = (pred: (t: { contact: { number: string }; lastMessage: string }) => boolean) =>
+      waitFor(async () => ((await http.get('/tickets?showAll=true&status=pending', { token: a.token })).body.tickets ?? []).find(pred));
+
+    // the customer writes by number, then WhatsApp moves the chat to their LID and hides the number
+    expect((await inbound({ from: pn, name: 'Lia', body: 'pelo número' })).status).toBe(202);
+    const byNumber = await ticketWhere((t) => t.contact.number === pn);
+    expect((await inbound({ fromLid: lid, name: 'Lia', body: 'pelo LID' })).status).toBe(202);
+    const byLid = await ticketWhere((t) => t.lastMessage === 'pelo LID');
+    expect(byLid.contact).toMatchObject({ number: '', name: 'Lia' });
+    expect(byLid.id).not.toBe(byNumber.id);
+
+    // the agent answers the LID's conversation: the phone sends to the LID
+    expect((await http.put(`/tickets/${byLid.id}`, { token: a.token, body: { status: 'open' } })).status).toBe(200);
+    const reply = await http.post(`/messages/${byLid.id}`, { token: a.token, body: { body: 'Olá, Lia!' } });
+    expect(reply.status).toBe(201);
+    const sent = await waitFor(async () =>
+      ((await http.get(`/whatsappsession/${conn.id}/sandbox/outbox`, { token: a.token })).body.items ?? []).find((i: { body: string }) =>
+        i.body.endsWith('Olá, Lia!'),
+      ),
+    );
+    expect(sent.to).toBe(`${lid}@lid`);
+
+    // WhatsApp tells which number the LID stands for: one contact, one conversation with all three messages
+    expect((await http.post(`/whatsappsession/${conn.id}/sandbox/lid-mapping`, { token: a.token, body: { lid, pn } })).status).toBe(200);
+    await waitFor(async () => ((await http.get(`/tickets/${byLid.id}`, { token: a.token })).status === 404 ? true : undefined));
+    const merged = await http.get(`/messages/${byNumber.id}`, { token: a.token });
+    expect(merged.body.messages.map((m: { body: string }) => m.body)).toEqual([
+      'pelo número',
+      'pelo LID',
+      expect.stringContaining('Olá, Lia!'),
+    ]);
+    const contacts = await http.get(`/contacts?searchParam=${pn}`, { token: a.token });
+    expect(contacts.body.contacts).toEqual([expect.objectContaining({ number: pn, lid })]);
+
+    // later the bare LID writes again: it is the same conversation
+    expect((await inbound({ fromLid: lid, body: 'de novo pelo LID' })).status).toBe(202);
+    // (WhatsApp's clock counts seconds: within the reply's second it may sort before it, so it is looked for, not last)
+    await waitFor(async () =>
+      ((await http.get(`/messages/${byNumber.id}`, { token: a.token })).body.messages ?? []).some(
+        (m: { body: string }) => m.body === 'de novo pelo LID',
+      )
+        ? true
+        : undefined,
+    );
+    expect((await http.get(`/contacts?searchParam=${pn}`, { token: a.token })).body.contacts).toHaveLength(1);
   });
 
   it("keeps companies apart: B gets 403/404 for A's records, sees none in lists, cannot send on A's connection nor receive A's events", async () => {
@@ -658,3 +713,46 @@ function form(files: Array<{ field: string; name: string; data: Buffer }>, field
   for (const f of files) body.append(f.field, new Blob([new Uint8Array(f.data)]), f.name);
   return body;
 }
+
+describe('an undecryptable message through the gateway', () => {
+  it("is shown waiting in its own ticket, then the phone's resend replaces it in place, live (appMessage update) and in the ticket's last message", async () => {
+    const a = await product.newCompany('Cifra Co');
+    const queue = await http.post('/queue', { token: a.token, body: { name: 'Cifra', color: '#456789' } });
+    const conn = await product.connectedSandbox(a.token, queue.body.id);
+    const live = await product.socketOf(a.token);
+    live.socket.emit('joinTickets', 'pending');
+    try {
+      const from = `55218${Date.now().toString().slice(-8)}`;
+      const id = `3EB0CIFRA${Date.now()}`;
+      const inbound = (body: Record<string, unknown>) => http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body });
+
+      // what Baileys emits for a message it could not decrypt: a ticket opens with the message waiting
+      expect((await inbound({ from, name: 'Rui', id, undecryptable: true })).status).toBe(202);
+      // its last message: WhatsApp's waiting text (written right after the message is stored)
+      const ticket = await waitFor(async () =>
+        ((await http.get('/tickets?showAll=true&status=pending', { token: a.token })).body.tickets ?? []).find(
+          (t: { contact: { number: string }; lastMessage: string }) =>
+            t.contact.number === from && t.lastMessage === WAITING_MESSAGE_PREVIEW,
+        ),
+      );
+      const before = (await http.get(`/messages/${ticket.id}`, { token: a.token })).body.messages;
+      expect(before).toHaveLength(1);
+      expect(before[0]).toMatchObject({ wid: id, body: '', mediaType: 'ciphertext' });
+
+      // the phone's resend: the same message, its text
+      expect((await inbound({ from, name: 'Rui', id, body: 'segunda via, por favor' })).status).toBe(202);
+      const updated = await waitFor(async () =>
+        live.events.find(
+          (e) =>
+            e.name === `company-${a.user.companyId}-appMessage` && e.payload.action === 'update' && e.payload.message?.id === before[0].id,
+        ),
+      );
+      expect(updated.payload.message).toMatchObject({ wid: id, body: 'segunda via, por favor', mediaType: 'chat' });
+      const after = (await http.get(`/messages/${ticket.id}`, { token: a.token })).body.messages;
+      expect(after.map((m: { id: number; body: string }) => [m.id, m.body])).toEqual([[before[0].id, 'segunda via, por favor']]);
+      expect((await http.get(`/tickets/${ticket.id}`, { token: a.token })).body.lastMessage).toBe('segunda via, por favor');
+    } finally {
+      live.socket.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ export * from './events/tickets.events.js';
 export * from './realtime/socket-events.js';
 export * from './whatsapp/whatsapp.types.js';
 export * from './whatsapp/whatsapp.requests.js';
+export * from './whatsapp/platform-sessions.js';
 export * from './tickets/tickets.types.js';
 export * from './tickets/tickets.requests.js';
 export * from './request-dto.js';

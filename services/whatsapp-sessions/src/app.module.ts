@@ -4,6 +4,7 @@ import { serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
 import { ConnectionsModule } from './connections/connections.module.js';
 import { whatsappDatabase } from './database/data-source.js';
+import { OperatorsModule } from './operators/operators.module.js';
 import { PlatformModule, SERVICE, type PlatformOptions } from './platform/platform.module.js';
 import { RuntimeModule } from './runtime/runtime.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
@@ -29,6 +30,7 @@ export class AppModule {
         RuntimeModule,
         ConnectionsModule,
         SessionsModule,
+        OperatorsModule,
       ],
     };
   }

@@ -1,4 +1,4 @@
-import type { ConnectionStatus, WhatsappDto } from '../whatsapp/whatsapp.types.js';
+import type { ConnectionStatus, SessionEndReason, WhatsappDto } from '../whatsapp/whatsapp.types.js';
 import type { MediaType } from '../tickets/tickets.types.js';
 
 /**
@@ -9,6 +9,11 @@ import type { MediaType } from '../tickets/tickets.types.js';
 export const WaSubjects = {
   inbound: (companyId: number, connectionId: number, contact: string) => `wa.inbound.${companyId}.${connectionId}.${contact}`,
   inboundMsgId: (connectionId: number, waMessageId: string) => `${connectionId}:${waMessageId}`,
+  /**
+   * The msg id of a phone's resend of a message published undecryptable (`resend: 'replaces'`): the waiting
+   * message took `inboundMsgId`, so the resend needs its own, or the bus would drop it as a repeat
+   */
+  resentMsgId: (connectionId: number, waMessageId: string) => `${connectionId}:${waMessageId}:resent`,
   ack: (companyId: number, connectionId: number, contact: string) => `wa.ack.${companyId}.${connectionId}.${contact}`,
   ackMsgId: (connectionId: number, waMessageId: string, ack: number) => `${connectionId}:${waMessageId}:ack${ack}`,
   /** status changes of a connection's sends reported together (WaAcks): one event for what one receipt brought */
@@ -20,6 +25,14 @@ export const WaSubjects = {
   outboundMsgId: (waMessageId: string) => `send:${waMessageId}`,
   allInbound: 'wa.inbound.>',
   allAcks: 'wa.ack.>',
+  /** a call offered to a connection's phone (WaCall), by caller: `wa.call.<companyId>.<connectionId>.<caller>` */
+  call: (companyId: number, connectionId: number, caller: string) => `wa.call.${companyId}.${connectionId}.${caller}`,
+  /** one event per call, however often WhatsApp tells of its offer */
+  callMsgId: (connectionId: number, callId: string) => `${connectionId}:call:${callId}`,
+  allCalls: 'wa.call.>',
+  /** WhatsApp told a connection of the company which phone number a LID stands for (WaLidMapped) */
+  lidMapped: (companyId: number) => `wa.lid.${companyId}`,
+  allLidMapped: 'wa.lid.>',
 } as const;
 
 /**
@@ -47,6 +60,20 @@ export interface NumberCheckResult {
 export type MessageChangeCommand =
   | { action: 'edit'; to: string; waMessageId: string; fromMe: boolean; text: string }
   | { action: 'delete'; to: string; waMessageId: string; fromMe: boolean };
+
+/**
+ * The `profilePicture` command: the URL of a contact's profile picture as WhatsApp answers it for the session's phone
+ * (a link to WhatsApp's CDN that expires after a while), or null when the contact has none or hides it.
+ */
+export interface ProfilePictureCommand {
+  action: 'profilePicture';
+  /** the contact's number (digits with the country code), a group's id, or `<lid>@lid` */
+  to: string;
+}
+
+export interface ProfilePictureResult {
+  url: string | null;
+}
 
 /** The `contacts` command: a page of the phone's address book (POST /contacts/import). */
 export interface AddressBookCommand {
@@ -78,8 +105,13 @@ export interface WaInboundMessage {
   companyId: number;
   connectionId: number;
   waMessageId: string;
-  /** the contact's number (digits only), or the group id for groups */
+  /**
+   * the contact's number (digits only), or the group id for groups; `<lid>@lid` for a customer WhatsApp names only
+   * by a LID (linked identity) whose number is not known yet (never the LID's digits alone: they are no number)
+   */
   from: string;
+  /** the LID WhatsApp addressed the customer by (digits), when it is known which number it stands for (`from`) */
+  fromLid?: string;
   /** the name the contact shows (push name) */
   fromName: string;
   body: string;
@@ -93,7 +125,24 @@ export interface WaInboundMessage {
   media?: WaMedia | null;
   /** why a media message carries no file (ERR_WAPP_DOWNLOAD_MEDIA: WhatsApp would not give it) */
   mediaError?: string | null;
+  /**
+   * An undecryptable message and its resend. `waiting`: WhatsApp delivered a message the session could not decrypt
+   * (mediaType 'ciphertext', empty body), the phone is asked to send it again; `replaces`: the phone's resend, the
+   * content of the waiting message of the same waMessageId, which it replaces (published under `resentMsgId`).
+   * Absent for any other message.
+   */
+  resend?: InboundResend | null;
+  /**
+   * A message of WhatsApp's history sync (Baileys' `messaging-history.set`: what the phone hands a newly linked session),
+   * recent enough to import (whatsapp-sessions' HISTORY_IMPORT_HOURS), published with its own timestamp and without
+   * its file. Tickets stores it only into its conversation's ticket that is not closed, read, without the bot; it opens
+   * no ticket and makes no contact. Absent for a message received live.
+   */
+  history?: boolean;
 }
+
+/** See WaInboundMessage.resend. */
+export type InboundResend = 'waiting' | 'replaces';
 
 /** A media file in the shared media storage (`<companyId>/<folder>/<file name>`). */
 export interface WaMedia {
@@ -102,6 +151,18 @@ export interface WaMedia {
   /** the name shown and offered for download */
   fileName: string;
   size: number;
+}
+
+/**
+ * On `wa.lid.<companyId>`: WhatsApp told one of the company's connections that the LID (linked identity, digits)
+ * stands for the phone number `pn`; announced once per new or changed pair. Tickets makes the LID's contact and
+ * the number's contact one.
+ */
+export interface WaLidMapped {
+  companyId: number;
+  lid: string;
+  pn: string;
+  at: number;
 }
 
 export interface WaAck {
@@ -169,12 +230,6 @@ export interface ConnectionDeletedEvent {
   connectionId: number;
 }
 
-/**
- * Why WhatsApp ended a session: the phone unpaired it (401, or a pairing WhatsApp no longer takes), WhatsApp banned
- * the number (403), or another client took the session (440; the pairing is kept, starting again takes it back).
- */
-export type SessionEndReason = 'logged_out' | 'banned' | 'replaced';
-
 export interface ConnectionSessionEvent {
   companyId: number;
   connectionId: number;
@@ -183,4 +238,33 @@ export interface ConnectionSessionEvent {
   session: WhatsappDto;
   /** set when WhatsApp ended the session (status DISCONNECTED): a logout, a ban or a takeover; null for any other change */
   reason?: SessionEndReason | null;
+}
+
+/**
+ * On `WaSubjects.call`: a customer calls the connection's phone (Baileys' `call` event of status `offer`, once per
+ * call). tickets answers it by the company's `call` setting: when disabled, it has the call rejected (`rejectCall`).
+ */
+export interface WaCall {
+  companyId: number;
+  connectionId: number;
+  /** WhatsApp's id of the call */
+  callId: string;
+  /** the caller: their number (digits with the country code), or `<lid>@lid` when WhatsApp hides it */
+  from: string;
+  isVideo: boolean;
+  /** a group call (`from` is the member calling) */
+  isGroup: boolean;
+  /** when WhatsApp says the call was offered (ms since epoch) */
+  at: number;
+}
+
+/**
+ * The `rejectCall` command: the session's phone rejects a call still ringing (Baileys' `rejectCall`), as a user
+ * declining it; answered `{ok: true}` once WhatsApp took it.
+ */
+export interface CallRejectCommand {
+  action: 'rejectCall';
+  callId: string;
+  /** the caller, as WaCall.from names them */
+  from: string;
 }

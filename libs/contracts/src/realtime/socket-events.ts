@@ -8,8 +8,7 @@ import type {
   ChatMessageDto,
   FileListDto,
 } from '../tickets/tickets.types.js';
-import type { WhatsappDto } from '../whatsapp/whatsapp.types.js';
-import type { SessionEndReason } from '../events/whatsapp.events.js';
+import type { SessionEndReason, WhatsappDto } from '../whatsapp/whatsapp.types.js';
 import type { AllTicket, Profile } from '../auth/auth.types.js';
 
 /** Channel names of the live socket (spec 01 §7 "Live socket"). */

@@ -11,6 +11,11 @@ export interface ContactDto {
   extraInfo: Array<{ name: string; value: string }>;
   /** checked on WhatsApp through a connection: true, false (not on WhatsApp) or null (not checked yet) */
   isWhatsappValid: boolean | null;
+  /**
+   * WhatsApp's linked identity (LID, digits) the contact is known by: a customer WhatsApp names only by a LID has
+   * `number` '' until WhatsApp tells which number it stands for (then the two contacts become one)
+   */
+  lid?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -175,7 +180,24 @@ export interface TicketDto {
   updatedAt: string;
 }
 
-export type MediaType = 'chat' | 'image' | 'audio' | 'video' | 'application' | 'locationMessage' | 'contactMessage' | 'vcard' | 'call_log';
+export type MediaType =
+  | 'chat'
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'application'
+  | 'locationMessage'
+  | 'contactMessage'
+  | 'vcard'
+  | 'call_log'
+  /** a message WhatsApp delivered undecryptable (empty body), waiting for the phone's resend, which replaces it */
+  | 'ciphertext';
+
+/**
+ * A ticket's `lastMessage` while its last message is one waiting for the phone's resend ('ciphertext', empty body):
+ * WhatsApp's waiting text (the console shows it translated, with a clock).
+ */
+export const WAITING_MESSAGE_PREVIEW = 'Aguardando mensagem. Essa ação pode levar alguns instantes.';
 
 /** spec 01 §3 "Ticket note": an internal note on a ticket and its contact. */
 export interface TicketNoteDto {

@@ -102,3 +102,87 @@ export interface SandboxOutboxQuery {
 export interface ResolveApiTokenRequest {
   token: string;
 }
+
+/**
+ * `POST /whatsappsession/{id}/pairing-code`: the pairing code, an alternative to the QR. The connection must be waiting
+ * for a pairing (status qrcode); the admin types the answered code on the phone (WhatsApp > Linked devices > Link with
+ * phone number).
+ */
+export interface PairingCodeRequest {
+  /** the phone's number: digits with the country code, 10 to 15 */
+  number: string;
+}
+
+/** What `POST /whatsappsession/{id}/pairing-code` answers: the code as WhatsApp shows it, `XXXX-XXXX`. */
+export interface PairingCodeResponse {
+  code: string;
+}
+
+/**
+ * `PUT /whatsappsession/{id}/sandbox/profile-picture`: the profile picture the sandbox phone answers for a number
+ * (none by default); `url` null: the number has none again (or hides it).
+ */
+export interface SandboxProfilePictureRequest {
+  /** digits with the country code */
+  number: string;
+  url: string | null;
+}
+
+/**
+ * `POST /whatsappsession/{id}/sandbox/call`: a customer calls the sandbox phone (Baileys' `call` event, status
+ * `offer`); answered `{callId}` once the offer is on JetStream.
+ */
+export interface SandboxCallRequest {
+  /** the caller: 8 to 20 digits, or a LID as `<digits>@lid` (WhatsApp hides the number) */
+  from: string;
+  /** a video call (default: voice) */
+  isVideo?: boolean;
+}
+
+/** `GET /whatsappsession/{id}/sandbox/calls`: a page of the calls the sandbox phone got, newest first. */
+export interface SandboxCallsQuery {
+  pageNumber?: number;
+}
+
+/** Most contacts, and most messages, one sandbox history sync carries (`POST /whatsappsession/{id}/sandbox/history`). */
+export const SANDBOX_HISTORY_MAX = 1000;
+
+/** A contact of the phone's address book as WhatsApp's history sync carries it. */
+export interface SandboxHistoryContact {
+  /** the number: 8 to 20 digits with the country code */
+  number: string;
+  name: string;
+  /** the contact's LID (its digits), when WhatsApp tells it: the company's LID map learns the pair */
+  lid?: string;
+}
+
+/** A message of a conversation as WhatsApp's history sync carries it. */
+export interface SandboxHistoryMessage {
+  /** the customer's number (the conversation) */
+  from: string;
+  /** the customer's LID (digits): a LID-addressed conversation carrying the number */
+  fromLid?: string;
+  body: string;
+  /** when it was sent, ms since epoch (WhatsApp's clock: whole seconds) */
+  timestamp: number;
+  /** sent from the phone to `from` */
+  fromMe?: boolean;
+  /** WhatsApp message id; drawn when absent */
+  id?: string;
+}
+
+/**
+ * `POST /whatsappsession/{id}/sandbox/history`: WhatsApp's history sync reaches the sandbox phone, as Baileys'
+ * `messaging-history.set`: its contacts join the address book (a LID given: the company's LID map learns the pair),
+ * its messages go on as history (only the recent ones are imported; see HISTORY_IMPORT_HOURS).
+ */
+export interface SandboxHistoryRequest {
+  contacts?: SandboxHistoryContact[];
+  messages?: SandboxHistoryMessage[];
+}
+
+/** What `POST /whatsappsession/{id}/sandbox/history` answers: the contacts taken and the messages' WhatsApp ids, in order. */
+export interface SandboxHistoryResponse {
+  contacts: number;
+  ids: string[];
+}

@@ -1,3 +1,9 @@
+/**
+ * Why WhatsApp ended a session: the phone unpaired it (401, or a pairing WhatsApp no longer takes), WhatsApp banned
+ * the number (403), or another client took the session (440; the pairing is kept, starting again takes it back).
+ */
+export type SessionEndReason = 'logged_out' | 'banned' | 'replaced';
+
 /** Connection states (spec 01 §4 "Connection status"). */
 export type ConnectionStatus = 'OPENING' | 'qrcode' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT';
 
@@ -39,6 +45,8 @@ export interface WhatsappDto {
   campaignWarmup: boolean;
   /** 'HH:MM-HH:MM' when campaigns may send, or '' for any hour */
   campaignHours: string;
+  /** why WhatsApp ended the session (a ban, a logout, another client took it), until it is back; null otherwise */
+  endReason?: SessionEndReason | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -57,7 +65,13 @@ export interface SandboxOutboxItem {
 }
 
 export interface SandboxInboundRequest {
-  from: string;
+  /** the customer's phone number; omitted for a bare-LID message (`fromLid` alone: WhatsApp hides the number) */
+  from?: string;
+  /**
+   * WhatsApp addressed the message by the customer's LID (its digits): with `from`, a LID-addressed message carrying
+   * the phone number (Baileys' `remoteJidAlt`); without `from`, a bare LID
+   */
+  fromLid?: string;
   name?: string;
   body: string;
   /** WhatsApp message id; give the same one again to replay a message */
@@ -66,6 +80,11 @@ export interface SandboxInboundRequest {
   groupId?: string;
   /** a photo, audio, video or document, as a phone sends it (`body` is its caption) */
   media?: SandboxInboundMedia;
+  /**
+   * what Baileys emits for a message it could not decrypt (a CIPHERTEXT stub: no content, `body` unused); a later
+   * inbound with the same `id` and a body is the phone's resend, replacing it
+   */
+  undecryptable?: boolean;
 }
 
 /**
@@ -77,6 +96,14 @@ export interface SandboxInboundMedia {
   mimetype: string;
   fileName: string;
   size: number;
+}
+
+/** WhatsApp tells the sandbox phone which number a LID stands for (POST /whatsappsession/{id}/sandbox/lid-mapping). */
+export interface SandboxLidMappingRequest {
+  /** the LID's digits */
+  lid: string;
+  /** the phone number's digits */
+  pn: string;
 }
 
 /** Most messages one sandbox delivery may carry (POST /whatsappsession/{id}/sandbox/inbound/batch). */
@@ -92,4 +119,15 @@ export interface ApiTokenOwner {
   connectionId: number;
   companyId: number;
   status: ConnectionStatus;
+}
+
+/** A call the sandbox phone got (GET /whatsappsession/{id}/sandbox/calls): still ringing, or rejected by the session. */
+export interface SandboxCallItem {
+  callId: string;
+  /** the caller: digits, or `<lid>@lid` */
+  from: string;
+  isVideo: boolean;
+  state: 'ringing' | 'rejected';
+  offeredAt: string;
+  rejectedAt: string | null;
 }

@@ -2,6 +2,7 @@ import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { MessagingEnv } from '@wa/server-kit';
 
 const URL_RULE = /^https?:\/\/[^/]+$/;
+const URL_LIST_RULE = /^https?:\/\/[^/,]+(,https?:\/\/[^/,]+)*$/;
 
 export class GatewayEnv extends MessagingEnv {
   override HOST: string = '0.0.0.0';
@@ -49,7 +50,9 @@ export class GatewayEnv extends MessagingEnv {
 
   @Matches(URL_RULE) AUTH_URL: string = 'http://127.0.0.1:3101';
   @Matches(URL_RULE) TICKETS_URL: string = 'http://127.0.0.1:3102';
-  @Matches(URL_RULE) WHATSAPP_SESSIONS_URL: string = 'http://127.0.0.1:3103';
+  /** One address, or several comma-separated (whatsapp-sessions run as plain processes: each call to the next in turn). */
+  @Matches(URL_LIST_RULE, { message: 'WHATSAPP_SESSIONS_URL must be one or more comma-separated http(s) URLs' })
+  WHATSAPP_SESSIONS_URL: string = 'http://127.0.0.1:3103';
   @Matches(URL_RULE) CAMPAIGNS_URL: string = 'http://127.0.0.1:3104';
   @Matches(URL_RULE) BILLING_URL: string = 'http://127.0.0.1:3105';
   @Matches(URL_RULE) REALTIME_URL: string = 'http://127.0.0.1:3106';

@@ -5,6 +5,7 @@ import { PLAN_EPOCH_ALL, planEpochKey, type ApiTokenOwner, type CompanyApiAccess
 import { DomainError, REDIS } from '@wa/server-kit';
 import type { Redis } from 'ioredis';
 import { GatewayEnv } from '../config/env.js';
+import { UpstreamPool } from '../routing/upstream-pool.js';
 
 /** How long an answer of whatsapp-sessions or auth is reused: a changed token or plan takes effect within it. */
 const OWNER_TTL_MS = 30_000;
@@ -61,13 +62,17 @@ interface Cached<T> {
 export class ApiGate {
   private readonly owners = new Map<string, Cached<ApiTokenOwner | null>>();
   private readonly access = new Map<number, Cached<CompanyApiAccess>>();
+  /** whatsapp-sessions' replicas (resolving API tokens) */
+  private readonly sessions: UpstreamPool;
   /** the plan gate's: each company's plan with the epochs it was asked under */
   private readonly plans = new Map<number, Cached<{ access: CompanyApiAccess; epochs: string }>>();
 
   constructor(
     private readonly env: GatewayEnv,
     @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+  ) {
+    this.sessions = new UpstreamPool(env.WHATSAPP_SESSIONS_URL);
+  }
 
   /**
    * The identity to forward for this bearer; throws 401, 403 or 429 (with `retryAfterS`). `address` is the
@@ -169,7 +174,7 @@ export class ApiGate {
     const key = tokenKey(bearer);
     const hit = this.owners.get(key);
     if (hit && hit.until > Date.now()) return hit.value;
-    const res = await this.ask(`${this.env.WHATSAPP_SESSIONS_URL}/internal/api-tokens/resolve`, 'POST', { token: bearer });
+    const res = await this.ask(`${this.sessions.pick()}/internal/api-tokens/resolve`, 'POST', { token: bearer });
     const value =
       res.status === 200
         ? ((await res.json()) as ApiTokenOwner)
@@ -210,6 +215,7 @@ export class ApiGate {
         signal: AbortSignal.timeout(5000),
       });
     } catch {
+      this.sessions.down(new URL(url).origin);
       throw new DomainError('ERR_SERVICE_UNAVAILABLE', { service: new URL(url).host });
     }
   }

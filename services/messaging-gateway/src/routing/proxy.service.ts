@@ -7,16 +7,20 @@ import { toErrorBody, trustedProxies } from '@wa/server-kit';
 import { DomainError } from '@wa/server-kit';
 import { GatewayEnv } from '../config/env.js';
 import type { ServiceName } from './route-table.js';
+import { UpstreamPool } from './upstream-pool.js';
 
 /** A request whose body the gateway counts as it streams (GatewayMiddleware sets the cap). */
 export type CappedRequest = IncomingMessage & { bodyCap?: { bytes: number; text: string } };
-type Req = CappedRequest & { id?: string };
+/** `upstream`: the replica a call to a pool went to */
+type Req = CappedRequest & { id?: string; upstream?: string };
 
 /** One proxy per owning service; a service that does not answer → 503 naming it. */
 @Injectable()
 export class ProxyService {
   private readonly logger = new Logger(ProxyService.name);
   readonly targets: Record<ServiceName, string>;
+  /** whatsapp-sessions' replicas when it runs as several plain processes (one address otherwise) */
+  readonly sessions: UpstreamPool;
   private readonly proxies = new Map<ServiceName, RequestHandler>();
   /** whose X-Forwarded-For the gateway believes (TRUSTED_PROXIES) */
   private readonly trust: (addr: string, i: number) => boolean;
@@ -24,10 +28,11 @@ export class ProxyService {
   constructor(env: GatewayEnv) {
     const trusted = trustedProxies(env);
     this.trust = trusted ? proxyAddr.compile(trusted) : () => false;
+    this.sessions = new UpstreamPool(env.WHATSAPP_SESSIONS_URL);
     this.targets = {
       auth: env.AUTH_URL,
       tickets: env.TICKETS_URL,
-      'whatsapp-sessions': env.WHATSAPP_SESSIONS_URL,
+      'whatsapp-sessions': this.sessions.urls[0] as string,
       campaigns: env.CAMPAIGNS_URL,
       billing: env.BILLING_URL,
       'realtime-gateway': env.REALTIME_URL,
@@ -44,8 +49,18 @@ export class ProxyService {
   }
 
   private create(service: ServiceName, target: string): RequestHandler {
+    const pool = service === 'whatsapp-sessions' && this.sessions.urls.length > 1 ? this.sessions : undefined;
     return createProxyMiddleware<Req, ServerResponse>({
       target,
+      // any replica answers (each carries a command to the replica holding the session)
+      ...(pool
+        ? {
+            router: (req: Req) => {
+              req.upstream = pool.pick();
+              return req.upstream;
+            },
+          }
+        : {}),
       changeOrigin: false,
       xfwd: true,
       ws: service === 'realtime-gateway',
@@ -68,6 +83,7 @@ export class ProxyService {
         },
         error: (err, req, res) => {
           this.logger.warn({ service, err: (err as Error).message, requestId: req.id }, 'service unavailable');
+          if (pool && req.upstream) pool.down(req.upstream);
           if (isSocket(res)) {
             res.destroy();
             return;

@@ -10,6 +10,8 @@ describe('route table', () => {
     ['GET', '/queue', 'tickets', false],
     ['GET', '/whatsapp/', 'whatsapp-sessions', false],
     ['POST', '/whatsappsession/3', 'whatsapp-sessions', false],
+    ['GET', '/platform/sessions', 'whatsapp-sessions', false],
+    ['POST', '/platform/sessions/replicas/whatsapp-sessions-1/drain', 'whatsapp-sessions', false],
     ['GET', '/plans/list', 'billing', true],
     ['POST', '/plans/list', 'billing', false],
     ['GET', '/invoices/all', 'billing', false],

@@ -62,6 +62,8 @@ export const ROUTES: Route[] = [
   // whatsapp-sessions: connections and their sessions
   { prefix: '/whatsappsession', service: 'whatsapp-sessions' },
   { prefix: '/whatsapp', service: 'whatsapp-sessions' },
+  // the platform operators' view of the sessions and their replicas (super users; whatsapp-sessions checks)
+  { prefix: '/platform/sessions', service: 'whatsapp-sessions' },
   // campaigns
   { prefix: '/campaigns', service: 'campaigns', plan: 'useCampaigns' },
   { prefix: '/campaign-settings', service: 'campaigns', plan: 'useCampaigns' },

@@ -57,7 +57,10 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @IsString()
   CONNECTION_TOKEN_KEY?: string;
 
-  /** Who holds a session lease (shown to operators); empty: `<hostname>:<pid>:<random>`. */
+  /**
+   * This replica's name: who holds its session leases, shown to operators (`whatsapp-sessions-0` …; in Kubernetes
+   * the pod's name); empty: `<hostname>:<pid>:<random>`. Unique among the replicas running at once.
+   */
   @IsString()
   @MaxLength(200)
   SESSION_OWNER_ID: string = '';
@@ -72,15 +75,55 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @Min(100)
   SESSION_LEASE_RENEW_MS: number = 10_000;
 
-  /** How often the process looks for sessions nobody holds (boot, takeover after a crash or a shutdown). */
+  /** How often the process looks for sessions nobody holds (boot, takeover after a crash or a shutdown) or to hand back. */
   @IsInt()
   @Min(100)
-  SESSION_CLAIM_INTERVAL_MS: number = 5_000;
+  SESSION_CLAIM_INTERVAL_MS: number = 2_000;
 
-  /** Upper bound of sessions one process holds; the rest are left to other processes. */
+  /** A free session is taken at once by the replica it prefers, by any other after this long (its preferred one is full). */
+  @IsInt()
+  @Min(0)
+  SESSION_CLAIM_GRACE_MS: number = 10_000;
+
+  /** Sessions a replica starts side by side when it takes many at once (boot, a dead replica's). */
   @IsInt()
   @Min(1)
-  SESSION_MAX_PER_PROCESS: number = 500;
+  SESSION_START_CONCURRENCY: number = 8;
+
+  /** Sessions a replica hands back per round to the replica they now prefer (one joined): a few at a time. */
+  @IsInt()
+  @Min(1)
+  SESSION_HANDBACK_BATCH: number = 5;
+
+  /** Sessions a drained replica hands over per round (SESSION_CLAIM_INTERVAL_MS); shutting down hands over all at once. */
+  @IsInt()
+  @Min(1)
+  SESSION_DRAIN_BATCH: number = 25;
+
+  /** How often a replica announces itself (capacity, load, draining) and reads the others. */
+  @IsInt()
+  @Min(100)
+  REPLICA_HEARTBEAT_MS: number = 2_000;
+
+  /**
+   * A replica not heard of within this time is dead: its sessions are free for the others at once (failover within
+   * REPLICA_TTL_MS + SESSION_CLAIM_INTERVAL_MS + the time to connect).
+   */
+  @IsInt()
+  @Min(500)
+  REPLICA_TTL_MS: number = 10_000;
+
+  /**
+   * Upper bound of sessions one process holds; the rest are left to other processes. 400 fits the shipped 1 GiB limit
+   * with room to spare (bench/sessions-memory: a replica peaks at ~390 MiB + ~0.55 MiB a Baileys socket still
+   * connecting, ~0.45 MiB a sandbox session: 611 MiB measured at 400); the rest is for what a paired session holds on top
+   * (its signal sessions, app-state, contacts: unmeasurable without WhatsApp) and for bursts (a newly linked phone's
+   * history sync, an offline backlog decrypted at reconnect, a failover starting many sessions at once). Raise it with
+   * the limit.
+   */
+  @IsInt()
+  @Min(1)
+  SESSION_MAX_PER_PROCESS: number = 400;
 
   /**
    * Comma-separated company ids whose sessions this process picks up on its own (boot, takeover);
@@ -138,6 +181,38 @@ export class WhatsappSessionsEnv extends InfraEnv {
   BAILEYS_MAX_QR: number = 5;
 
   /**
+   * Signal keys (sessions with contacts' devices, pre-keys, sender keys…) a Baileys session keeps in memory, the least
+   * recently used dropped first: one dropped is read again from PostgreSQL when needed. Baileys' own cache keeps every
+   * key it meets for 5 minutes, without a bound.
+   */
+  @IsInt()
+  @Min(16)
+  @Max(100_000)
+  BAILEYS_KEY_CACHE_MAX: number = 256;
+
+  /** How long a signal key read or written stays in a Baileys session's memory at most (Baileys' own: 5 minutes). */
+  @IsInt()
+  @Min(1000)
+  @Max(24 * 60 * 60_000)
+  BAILEYS_KEY_CACHE_TTL_MS: number = 5 * 60_000;
+
+  /**
+   * Entries of each of a Baileys socket's other caches (message retry counters, contacts' device lists, placeholder
+   * resends, call offers; Baileys' lifetimes), the least recently used dropped first. Baileys' own are unbounded.
+   */
+  @IsInt()
+  @Min(16)
+  @Max(100_000)
+  BAILEYS_SOCKET_CACHE_MAX: number = 256;
+
+  /**
+   * WhatsApp's WebSocket address for Baileys; empty: Baileys' own (`wss://web.whatsapp.com/ws/chat`). Another only
+   * for a bench or a test peer (bench/sessions-memory): nothing else speaks WhatsApp's protocol.
+   */
+  @Matches(/^$|^wss?:\/\/\S+$/, { message: 'BAILEYS_WS_URL must be empty or a ws:// or wss:// address' })
+  BAILEYS_WS_URL: string = '';
+
+  /**
    * How long what a Baileys session sent is kept (its WhatsApp content, in PostgreSQL) to answer a contact who
    * could not decrypt it and asks for it again (a retry receipt); then it is forgotten.
    */
@@ -145,6 +220,16 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @Min(60_000)
   @Max(7 * 24 * 60 * 60_000)
   SENT_MESSAGE_RETRY_WINDOW_MS: number = 24 * 60 * 60_000;
+
+  /**
+   * History sync (what WhatsApp hands a newly linked session, Baileys' `messaging-history.set`): its messages sent
+   * within this many hours before they arrive are imported into the conversations' open tickets (no bot, no new
+   * ticket); older ones are dropped (counted). 0 imports none; contacts and LID pairs are kept whatever their age.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(24 * 90)
+  HISTORY_IMPORT_HOURS: number = 24;
 
   /** Pause between the sandbox's acks of a sent message (1 at once, then 2, 3, 4). */
   @IsInt()

@@ -12,6 +12,12 @@ import { NotOnWhatsapp1732240000008 } from './migrations/1732240000008-not-on-wh
 import { CampaignPace1732240000009 } from './migrations/1732240000009-campaign-pace.js';
 import { NumberJids1732240000010 } from './migrations/1732240000010-number-jids.js';
 import { SentContents1732240000011 } from './migrations/1732240000011-sent-contents.js';
+import { UndecryptableMessages1732240000014 } from './migrations/1732240000014-undecryptable-messages.js';
+import { LidMap1732240000012 } from './migrations/1732240000012-lid-map.js';
+import { SessionEndReason1732240000017 } from './migrations/1732240000017-session-end-reason.js';
+import { SandboxCalls1732240000013 } from './migrations/1732240000013-sandbox-calls.js';
+import { SandboxHeldMessages1732240000018 } from './migrations/1732240000018-sandbox-held-messages.js';
+import { SandboxOutboxOnce1732240000019 } from './migrations/1732240000019-sandbox-outbox-once.js';
 
 export const SCHEMA = 'whatsapp';
 export const migrations = [
@@ -27,6 +33,12 @@ export const migrations = [
   CampaignPace1732240000009,
   NumberJids1732240000010,
   SentContents1732240000011,
+  LidMap1732240000012,
+  SandboxCalls1732240000013,
+  UndecryptableMessages1732240000014,
+  SessionEndReason1732240000017,
+  SandboxHeldMessages1732240000018,
+  SandboxOutboxOnce1732240000019,
 ];
 
 export function whatsappDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

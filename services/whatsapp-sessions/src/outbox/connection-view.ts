@@ -36,6 +36,7 @@ export function connectionView(row: ConnectionEntity, token: string | null = nul
     campaignDailyLimit: row.campaignDailyLimit ?? 0,
     campaignWarmup: row.campaignWarmup ?? false,
     campaignHours: row.campaignHours ?? '',
+    endReason: row.endReason ?? null,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
   };

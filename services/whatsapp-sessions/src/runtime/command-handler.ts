@@ -1,10 +1,15 @@
+import { LID_DIGITS } from '@wa/domain';
 import { Injectable, Logger } from '@nestjs/common';
 import {
   ADDRESS_BOOK_PAGE_MAX,
   NUMBER_CHECK_MANY_MAX,
+  SANDBOX_HISTORY_MAX,
   SANDBOX_OFFLINE_MAX_SECONDS,
   type AddressBookPage,
   type NumberCheckManyResult,
+  type PairingCodeResponse,
+  type ProfilePictureResult,
+  type SandboxHistoryResponse,
 } from '@wa/contracts';
 import { isTransientError } from '@wa/event-bus';
 import { DomainError } from '@wa/server-kit';
@@ -13,6 +18,11 @@ import { hasSandboxAbilities, ProviderClosedError } from './providers/provider.j
 import type { CommandReply, SessionCommand } from './session-commands.js';
 import { SessionRunner } from './session-runner.js';
 import { SessionStore } from './session-store.repository.js';
+
+/** A call's id as WhatsApp gives it (hex digits; letters, digits, _ and - at most). */
+const CALL_ID = /^[\w-]{1,128}$/;
+/** A caller in our ids: their number, or `<lid>@lid`. */
+const CALLER = /^(\d{8,20}|\d{6,30}@lid)$/;
 
 /**
  * Carries out the commands of the sessions running in this process (`session-commands.ts`: start, restart, end,
@@ -44,7 +54,7 @@ export class CommandHandler {
             const row = await this.store.byId(connectionId);
             await this.runner.stop(connectionId, { release: !row });
             if (!row) return { ok: false, code: 'ERR_NO_WAPP_FOUND' };
-            await this.runner.launch(row, { fresh: cmd.action === 'restart' });
+            await this.runner.launch(row, { fresh: cmd.action === 'restart', epoch: s.epoch });
             return { ok: true };
           });
         case 'end':
@@ -106,6 +116,31 @@ export class CommandHandler {
           s.provider.setAddressBook(Array.isArray(cmd.contacts) ? cmd.contacts : []);
           return { ok: true };
         }
+        case 'rejectCall': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.callId !== 'string' || !CALL_ID.test(cmd.callId) || typeof cmd.from !== 'string' || !CALLER.test(cmd.from))
+            return { ok: false, code: 'ERR_VALIDATION' };
+          try {
+            await s.provider.rejectCall({ id: cmd.callId, from: cmd.from });
+          } catch (err) {
+            if (err instanceof ProviderClosedError || isTransientError(err)) throw err;
+            this.logger.warn({ err, connectionId, callId: cmd.callId }, 'WhatsApp refused a call rejection');
+            return { ok: false, code: 'ERR_SENDING_WAPP_MSG', message: "WhatsApp did not take the call's rejection." };
+          }
+          return { ok: true };
+        }
+        case 'sandboxCall': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.from !== 'string' || !CALLER.test(cmd.from)) return { ok: false, code: 'ERR_VALIDATION' };
+          const callId = await s.provider.offerCall({ from: cmd.from, isVideo: cmd.isVideo === true });
+          return { ok: true, result: { callId } };
+        }
         case 'sandboxLeave': {
           const s = this.runner.session(connectionId);
           if (!s) return { ok: false, notHere: true };
@@ -113,6 +148,17 @@ export class CommandHandler {
             return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
           s.provider.leaveWhatsapp(cmd.number);
+          return { ok: true };
+        }
+        case 'sandboxLidMapping': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.lid !== 'string' || !LID_DIGITS.test(cmd.lid) || typeof cmd.pn !== 'string' || !/^\d{8,20}$/.test(cmd.pn))
+            return { ok: false, code: 'ERR_VALIDATION' };
+          await s.provider.lidMapping(cmd.lid, cmd.pn);
           return { ok: true };
         }
         case 'sandboxBan': {
@@ -145,8 +191,83 @@ export class CommandHandler {
             return { ok: false, code: 'ERR_VALIDATION' };
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
           // the connection drops right after this answer, as a network loss closes a socket
-          s.provider.offline(cmd.seconds);
+          await s.provider.offline(cmd.seconds);
           return { ok: true };
+        }
+        case 'pairingCode': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (typeof cmd.number !== 'string' || !/^\d{10,15}$/.test(cmd.number)) return { ok: false, code: 'ERR_WAPP_INVALID_CONTACT' };
+          if (s.status !== 'qrcode')
+            return {
+              ok: false,
+              code: 'ERR_WAPP_NOT_INITIALIZED',
+              message: `The connection is not waiting for a pairing (it is ${s.status}).`,
+            };
+          let code: string;
+          try {
+            code = await s.provider.requestPairingCode(cmd.number);
+          } catch (err) {
+            if (err instanceof ProviderClosedError) throw err;
+            this.logger.warn({ err, connectionId }, 'WhatsApp gave no pairing code');
+            return {
+              ok: false,
+              code: 'ERR_WAPP_NOT_INITIALIZED',
+              message: 'WhatsApp gave no pairing code; try again, or scan the QR code.',
+            };
+          }
+          return { ok: true, result: { code: pairingCodeShown(code) } satisfies PairingCodeResponse };
+        }
+        case 'profilePicture': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.to !== 'string' || !cmd.to) return { ok: false, code: 'ERR_VALIDATION' };
+          let url: string | null;
+          try {
+            url = await s.provider.profilePicture(chatAddress(cmd.to));
+          } catch (err) {
+            if (err instanceof ProviderClosedError) throw err;
+            // WhatsApp did not answer (a timeout, a refusal other than "none"): the asker tries again later
+            this.logger.warn({ err, connectionId }, 'WhatsApp did not answer a profile picture');
+            return { ok: false, code: 'ERR_SERVICE_UNAVAILABLE', status: 503 };
+          }
+          return { ok: true, result: { url } satisfies ProfilePictureResult };
+        }
+        case 'sandboxProfilePicture': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (typeof cmd.number !== 'string' || !/^\d{8,20}$/.test(cmd.number)) return { ok: false, code: 'ERR_VALIDATION' };
+          s.provider.setProfilePicture(cmd.number, typeof cmd.url === 'string' && cmd.url ? cmd.url : null);
+          return { ok: true };
+        }
+        case 'sandboxUnpair':
+          return await this.runner.exclusive(connectionId, async (running) => {
+            const s = this.runner.session(connectionId);
+            if (!running || !s) return { ok: false, notHere: true };
+            if (!hasSandboxAbilities(s.provider))
+              return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+            // the next start (a new pairing, as the "new QR" button's) waits for a pairing
+            s.provider.unpair();
+            const row = await this.store.byId(connectionId);
+            await this.runner.stop(connectionId, { release: !row });
+            if (!row) return { ok: false, code: 'ERR_NO_WAPP_FOUND' };
+            await this.runner.launch(row, { fresh: true, epoch: s.epoch });
+            return { ok: true };
+          });
+        case 'sandboxHistory': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          const contacts = Array.isArray(cmd.contacts) ? cmd.contacts : [];
+          const messages = Array.isArray(cmd.messages) ? cmd.messages : [];
+          if (contacts.length > SANDBOX_HISTORY_MAX || messages.length > SANDBOX_HISTORY_MAX) return { ok: false, code: 'ERR_VALIDATION' };
+          const ids = await s.provider.historySync({ contacts, messages });
+          return { ok: true, result: { contacts: contacts.length, ids } satisfies SandboxHistoryResponse };
         }
         case 'edit':
         case 'delete': {
@@ -180,4 +301,10 @@ export class CommandHandler {
       return { ok: false, code: 'ERR_INTERNAL' };
     }
   }
+}
+
+/** A pairing code as WhatsApp shows it on the phone: its 8 characters in two groups, `XXXX-XXXX`. */
+export function pairingCodeShown(code: string): string {
+  const c = code.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+  return c.length === 8 ? `${c.slice(0, 4)}-${c.slice(4)}` : c;
 }

@@ -1,15 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { WaSubjects, type WaAckEntry, type WaAcks, type WaInboundMessage, type WaMedia } from '@wa/contracts';
+import { WaSubjects, type WaAckEntry, type WaAcks, type WaCall, type WaInboundMessage, type WaMedia } from '@wa/contracts';
 import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType, metricsRegistry } from '@wa/server-kit';
 import { Counter } from 'prom-client';
 import type { Readable } from 'node:stream';
 import { EventBus } from '@wa/event-bus';
+import { lidOfAddress } from '@wa/domain';
+import { WhatsappSessionsEnv } from '../config/env.js';
+import { countHistory, isRecentHistory } from './history.js';
+import { LidMap } from './lid-map.js';
 import type { LiveSession } from './live-session.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
-import type { ProviderEventMap, ReceivedFile, ReceivedMessage } from './providers/provider.js';
+import type { IncomingCall, ProviderEventMap, ReceivedFile, ReceivedMessage } from './providers/provider.js';
 import { SessionStore } from './session-store.repository.js';
 import { subjectToken } from './subject-token.js';
+import { SessionStats } from './session-stats.js';
+import { UndecryptableMessages } from './undecryptable.js';
 
 type SessionRef = Pick<LiveSession, 'id' | 'companyId'>;
 
@@ -46,7 +52,33 @@ export class InboundPublisher {
     private readonly store: SessionStore,
     private readonly storage: MediaStorage,
     private readonly notOnWhatsapp: NotOnWhatsapp,
+    private readonly undecryptable: UndecryptableMessages,
+    private readonly lidMap: LidMap,
+    private readonly env: WhatsappSessionsEnv,
+    private readonly stats: SessionStats,
   ) {}
+
+  /** WhatsApp told which numbers LIDs stand for: kept in the company's LID map (and announced when new). */
+  async lids(s: SessionRef, pairs: ProviderEventMap['lids']): Promise<void> {
+    await this.lidMap.learn(s.companyId, pairs);
+  }
+
+  /**
+   * A customer's LID and number, as the message says or the company's LID map knows: a bare LID (`<lid>@lid`) whose
+   * number is known goes on under the number, with its LID; a LID-addressed message carrying the number teaches the
+   * map the pair (before the message is published: tickets may merge the LID's contact when it sees it).
+   */
+  private async withLid(s: SessionRef, inbound: WaInboundMessage): Promise<void> {
+    if (inbound.isGroup) return;
+    const lid = lidOfAddress(inbound.from);
+    if (lid) {
+      const pn = (await this.lidMap.pnsOf(s.companyId, [lid])).get(lid);
+      if (pn) {
+        inbound.from = pn;
+        inbound.fromLid = lid;
+      }
+    } else if (inbound.fromLid) await this.lidMap.learn(s.companyId, [{ lid: inbound.fromLid, pn: inbound.from }]);
+  }
 
   /**
    * Upserts' messages (one turn of the session): one conversation's messages one after the other, in the
@@ -102,6 +134,25 @@ export class InboundPublisher {
     }
   }
 
+  /**
+   * A call offered to the phone, as `wa.call.<companyId>.<connectionId>.<caller>` (WaCall) with the msg id
+   * `<connectionId>:call:<callId>`: one event per call, however often its offer is told.
+   */
+  async call(s: SessionRef, call: IncomingCall): Promise<void> {
+    const event: WaCall = {
+      companyId: s.companyId,
+      connectionId: s.id,
+      callId: call.id,
+      from: call.from,
+      isVideo: call.isVideo,
+      isGroup: call.isGroup,
+      at: call.at,
+    };
+    await this.bus.publish(WaSubjects.call(s.companyId, s.id, subjectToken(call.from)), event, {
+      msgId: WaSubjects.callMsgId(s.id, call.id),
+    });
+  }
+
   /** A send given up after its tries: ack 0 with the reason, for tickets to mark the message failed. */
   async failed(s: SessionRef, contact: string, waMessageId: string, reason: string): Promise<void> {
     await this.bus.publish(
@@ -112,17 +163,40 @@ export class InboundPublisher {
   }
 
   private async message(s: SessionRef, received: ReceivedMessage): Promise<void> {
+    if (received.history) return this.historyMessage(s, received);
     // a copy: a delivery handed over again (a retry) starts from what the provider said
     const inbound: WaInboundMessage = { ...received.message };
+    await this.withLid(s, inbound);
     // the echo of a message this connection sent itself; messages typed on the phone do go on
     if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return;
     // a customer WhatsApp had refused wrote in: back on WhatsApp, sends to it go out again (before tickets hears of it)
     if (!inbound.fromMe) await this.notOnWhatsapp.cameBack(s, inbound.from);
     await this.withMedia(s, received.file, inbound);
-    const { duplicate } = await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, {
-      msgId: WaSubjects.inboundMsgId(s.id, inbound.waMessageId),
-    });
-    if (received.backlog && !duplicate) backlogMessages.inc({ connectionId: String(s.id) });
+    // an undecryptable message is remembered; the phone's resend of one gets a msg id of its own
+    const msgId = await this.undecryptable.msgIdOf(s, inbound);
+    const { duplicate } = await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, { msgId });
+    if (duplicate) return;
+    this.stats.received(s.id);
+    if (received.backlog) backlogMessages.inc({ connectionId: String(s.id) });
+  }
+
+  /**
+   * A message of WhatsApp's history sync (history.ts): only a recent one goes on, marked `history`, with its own time
+   * and without its file (none is fetched: body or caption only), under the same msg id as if it came live (one that
+   * came live too is a repeat; one that came undecryptable is its resend). Nobody wrote just now: a number that had left WhatsApp is not taken back for it.
+   */
+  private async historyMessage(s: SessionRef, received: ReceivedMessage): Promise<void> {
+    if (!isRecentHistory(received.message, this.env.HISTORY_IMPORT_HOURS)) {
+      countHistory(s.id, false);
+      return;
+    }
+    const inbound: WaInboundMessage = { ...received.message, history: true, media: null };
+    await this.withLid(s, inbound);
+    if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return;
+    // the content of a message that came undecryptable is its resend (it replaces the waiting one)
+    const msgId = await this.undecryptable.msgIdOf(s, inbound);
+    const { duplicate } = await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, { msgId });
+    if (!duplicate) countHistory(s.id, true);
   }
 
   /**

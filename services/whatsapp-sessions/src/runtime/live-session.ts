@@ -13,6 +13,8 @@ export interface LiveSession {
   id: number;
   companyId: number;
   provider: SessionProvider;
+  /** the epoch of the lease it runs under (the fencing token: see SessionLeases) */
+  epoch: number;
   /** the status last stored */
   status: ConnectionStatus;
   /** reconnects since the session was last CONNECTED (stored as the connection's `retries`) */

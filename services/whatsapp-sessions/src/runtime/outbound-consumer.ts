@@ -7,6 +7,8 @@ import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
 import { chatAddress } from './providers/chat-address.js';
+import { SessionLeases } from './session-leases.js';
+import { SessionStats } from './session-stats.js';
 import { SessionStore } from './session-store.repository.js';
 import { NotOnWhatsappError, type OutgoingContent } from './providers/provider.js';
 
@@ -69,6 +71,8 @@ export class OutboundConsumer {
     private readonly storage: MediaStorage,
     private readonly env: WhatsappSessionsEnv,
     private readonly notOnWhatsapp: NotOnWhatsapp,
+    private readonly leases: SessionLeases,
+    private readonly stats: SessionStats,
   ) {}
 
   /** Starts consuming for a CONNECTED session, unless it already does; a failure (NATS away) is retried until it starts or the session stops. */
@@ -273,6 +277,12 @@ export class OutboundConsumer {
     }
     if (sends.length === 0) return;
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    // fencing: a replica whose lease was taken (seen dead while paused, cut off from Redis) sends nothing more, even
+    // before its renewal notices; the batch is delivered again, to the new holder's consumer
+    if (!(await this.leases.holds(s.id, s.epoch))) {
+      this.logger.warn({ connectionId: s.id, epoch: s.epoch }, 'session lease no longer ours; sending nothing');
+      throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    }
     const states = await this.store.recordSends(sends);
     // what went out, reported sent (ack 1) together once the batch ends
     const sent: WaAckEntry[] = [];
@@ -339,6 +349,9 @@ export class OutboundConsumer {
     try {
       await this.sendNow(s, send, states, sent);
     } finally {
+      // the next paced send counts its interval from when this one was out, not from when its turn came (the time it
+      // took to go out varies: two sends must never reach the phone closer than the pace)
+      if (pace) this.lastPaced.set(s, Math.max(this.lastPaced.get(s) ?? 0, Date.now()));
       release();
     }
   }
@@ -380,6 +393,7 @@ export class OutboundConsumer {
     await this.store.markSent(s.id, send.waMessageId);
     states.set(`${send.connectionId}|${send.waMessageId}`, 'sent');
     sent.push({ waMessageId: send.waMessageId, ack: 1 });
+    this.stats.sent(s.id);
   }
 }
 

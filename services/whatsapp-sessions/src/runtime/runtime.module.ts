@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { CommandHandler } from './command-handler.js';
 import { CommandRouter } from './command-router.js';
 import { InboundPublisher } from './inbound-publisher.js';
+import { LidMap } from './lid-map.js';
+import { LidMapRepository } from './lid-map.repository.js';
 import { NotOnWhatsapp } from './not-on-whatsapp.js';
 import { NotOnWhatsappRepository } from './not-on-whatsapp.repository.js';
 import { NumberJids } from './number-jids.js';
@@ -13,12 +15,18 @@ import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
 import { SentContents } from './providers/baileys/sent-contents.js';
 import { SentContentsRepository } from './providers/baileys/sent-contents.repository.js';
 import { ProviderFactory } from './providers/provider-factory.js';
+import { SandboxCallsRepository } from './providers/sandbox/sandbox-calls.repository.js';
+import { SandboxHeldRepository } from './providers/sandbox/sandbox-held.repository.js';
 import { SandboxOutboxRepository } from './providers/sandbox/sandbox-outbox.repository.js';
 import { SESSION_HOST } from './session-host.js';
+import { ReplicaRegistry } from './replicas.js';
 import { SessionLeases } from './session-leases.js';
 import { SessionRunner } from './session-runner.js';
 import { SessionRuntime } from './session-runtime.js';
+import { SessionStats } from './session-stats.js';
 import { SessionStore } from './session-store.repository.js';
+import { UndecryptableMessages } from './undecryptable.js';
+import { UndecryptableRepository } from './undecryptable.repository.js';
 
 /**
  * The session runtime: where sessions run (placement, leases), running them (the runner, its providers, the
@@ -28,16 +36,24 @@ import { SessionStore } from './session-store.repository.js';
   providers: [
     SessionStore,
     SessionLeases,
+    ReplicaRegistry,
+    SessionStats,
     AuthStateRepository,
     AuthStateStore,
     SentContentsRepository,
     SentContents,
     SandboxOutboxRepository,
+    SandboxCallsRepository,
+    SandboxHeldRepository,
     ProviderFactory,
     NotOnWhatsappRepository,
     NotOnWhatsapp,
     NumberJidsRepository,
     NumberJids,
+    LidMapRepository,
+    LidMap,
+    UndecryptableRepository,
+    UndecryptableMessages,
     InboundPublisher,
     OutboundConsumer,
     SessionRunner,

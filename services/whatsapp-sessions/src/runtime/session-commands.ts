@@ -2,11 +2,14 @@ import {
   sessionCommandSubject,
   type AddressBookCommand,
   type AddressBookEntry,
+  type CallRejectCommand,
   type ErrorCode,
   type MessageChangeCommand,
   type NumberCheckCommand,
   type NumberCheckManyCommand,
+  type ProfilePictureCommand,
   type SandboxInboundRequest,
+  type SandboxHistoryRequest,
 } from '@wa/contracts';
 import { serve, type HasConnection } from '@wa/event-bus';
 
@@ -23,6 +26,10 @@ export type SessionCommand =
   | NumberCheckCommand
   /** which of these numbers are on WhatsApp, in one query (asked by campaigns for a contact list) */
   | NumberCheckManyCommand
+  /** decline a call still ringing (asked by tickets when the company's `call` setting is disabled) */
+  | CallRejectCommand
+  /** stand-in phones only: a customer calls the phone (answered its call id once the offer is on JetStream) */
+  | { action: 'sandboxCall'; from: string; isVideo: boolean }
   /** edit or delete (for everyone) a message already sent */
   | MessageChangeCommand
   /** a page of the phone's address book */
@@ -31,12 +38,24 @@ export type SessionCommand =
   | { action: 'sandboxContacts'; contacts: AddressBookEntry[] }
   /** stand-in phones only: a customer who left WhatsApp (sends to the number are refused from now on) */
   | { action: 'sandboxLeave'; number: string }
+  /** stand-in phones only: WhatsApp tells which number a LID stands for (Baileys' `lid-mapping.update`) */
+  | { action: 'sandboxLidMapping'; lid: string; pn: string }
   /** stand-in phones only: WhatsApp bans the number (the session ends as on a 403) */
   | { action: 'sandboxBan' }
   /** stand-in phones only: WhatsApp closes the session with this code (Baileys' DisconnectReason) */
   | { action: 'sandboxDisconnect'; code: number }
   /** stand-in phones only: the phone loses its network for `seconds` (what customers write meanwhile is held) */
-  | { action: 'sandboxOffline'; seconds: number };
+  | { action: 'sandboxOffline'; seconds: number }
+  /** a pairing code for the phone with this number (digits with the country code), while the session waits for a pairing */
+  | { action: 'pairingCode'; number: string }
+  /** a contact's profile picture (asked by tickets for its contacts): `{ url }`, null when none */
+  | ProfilePictureCommand
+  /** stand-in phones only: the profile picture answered for a number from now on (null: none) */
+  | { action: 'sandboxProfilePicture'; number: string; url: string | null }
+  /** stand-in phones only: the phone is unpaired and the session starts over waiting for a pairing (a QR, or a pairing code) */
+  | { action: 'sandboxUnpair' }
+  /** stand-in phones only: WhatsApp's history sync reaches the phone (Baileys' `messaging-history.set`) */
+  | ({ action: 'sandboxHistory' } & SandboxHistoryRequest);
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply =

@@ -13,6 +13,7 @@ import { CloseCodes, decideClose, NO_CLOSES, type CloseHistory, type ClosePolicy
 import { serveCommands, type CommandReply, type SessionCommand } from './session-commands.js';
 import type { SessionHost } from './session-host.js';
 import { SessionLeases } from './session-leases.js';
+import { SessionStats } from './session-stats.js';
 import { SessionStore, type StatusPatch } from './session-store.repository.js';
 
 /** Carries out a command on a session running here (the command handler); `notHere` when none runs. */
@@ -49,6 +50,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     private readonly authState: AuthStateStore,
     private readonly inbound: InboundPublisher,
     private readonly outbound: OutboundConsumer,
+    private readonly stats: SessionStats,
   ) {
     this.closePolicy = {
       baseMs: env.BAILEYS_RECONNECT_BASE_MS,
@@ -72,6 +74,10 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
 
   runningIds(): number[] {
     return [...this.sessions.keys()];
+  }
+
+  epochOf(connectionId: number): number | undefined {
+    return this.sessions.get(connectionId)?.epoch;
   }
 
   /** The session of a connection running here. */
@@ -122,11 +128,12 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
    * Starts the connection's session here (its lease is ours): OPENING, then whatever its provider
    * reports. `fresh`: the pairing is forgotten first (a new QR). Call inside `exclusive`.
    */
-  async launch(row: ConnectionEntity, opts: { fresh: boolean }): Promise<void> {
+  async launch(row: ConnectionEntity, opts: { fresh: boolean; epoch: number }): Promise<void> {
     const s: LiveSession = {
       id: row.id,
       companyId: row.companyId,
-      provider: this.providers.create(row),
+      provider: this.providers.create(row, () => this.leases.holds(row.id, opts.epoch)),
+      epoch: opts.epoch,
       status: row.status,
       retries: 0,
       qrCount: 0,
@@ -140,6 +147,13 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     s.provider.ev.on('messages', (received) => this.upsert(s, received));
     s.provider.ev.on('acks', async (acks) => {
       if (!s.stopped) await this.inbound.updates(s, acks);
+    });
+    // a call's offer is told once it is on JetStream (the sandbox answers the caller then)
+    s.provider.ev.on('call', async (call) => {
+      if (!s.stopped) await this.inbound.call(s, call);
+    });
+    s.provider.ev.on('lids', async (pairs) => {
+      if (!s.stopped) await this.inbound.lids(s, pairs);
     });
     try {
       if (opts.fresh) await this.authState.clear(s.id);
@@ -165,7 +179,11 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     clearTimeout(s.reconnectTimer);
     s.provider.ev.removeAllListeners();
     s.stopServing?.();
-    if (this.sessions.get(s.id) === s) this.sessions.delete(s.id);
+    if (this.sessions.get(s.id) === s) {
+      this.sessions.delete(s.id);
+      this.stats.gone(s.id);
+    }
+    if (opts.reason) this.stats.error(s.id, opts.reason);
     const ended = (async () => {
       await this.outbound.stop(s);
       try {
@@ -294,6 +312,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
       case 'retry': {
         // the phone is still paired: keep trying, ever less often, until it connects or WhatsApp ends it
         s.retries++;
+        this.stats.reconnect(s.id, `closed${intent.code === undefined ? '' : ` (${intent.code})`}: ${d.why}`);
         await this.applyStatus(s, { status: wasConnected || s.status === 'TIMEOUT' ? 'TIMEOUT' : 'OPENING', retries: s.retries });
         if (s.stopped) return;
         this.logger.warn({ ...log, retries: s.retries, delayMs: d.delayMs }, 'session dropped; reconnecting');
@@ -306,6 +325,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
 
   private async applyStatus(s: LiveSession, patch: StatusPatch): Promise<void> {
     s.status = patch.status;
+    this.stats.status(s.id, patch.status);
     const row = await this.store.setStatus(s.id, patch);
     if (!row) {
       // the connection was deleted under us

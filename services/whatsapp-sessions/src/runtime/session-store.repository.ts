@@ -19,7 +19,10 @@ export interface StatusPatch {
   qrcode?: string;
   retries?: number;
   number?: string | null;
-  /** why WhatsApp ended the session (a logout, a ban): told in the session event, not stored */
+  /**
+   * why WhatsApp ended the session (a logout, a ban, another client): told in the session event and kept on the
+   * connection (`endReason`) until it is CONNECTED again or DISCONNECTED without one (an admin's disconnect)
+   */
   reason?: SessionEndReason;
 }
 
@@ -60,15 +63,13 @@ export class SessionStore {
   }
 
   /** Connections whose session should run (not DISCONNECTED), oldest first; optionally of some companies only. */
-  async live(companyIds: Set<number> | undefined, limit: number): Promise<Array<{ id: number; companyId: number }>> {
+  async live(companyIds: Set<number> | undefined): Promise<Array<{ id: number; companyId: number }>> {
     const raw = companyIds
       ? await this.db.query(
-          `SELECT id, "companyId" FROM whatsapp.connections WHERE status <> 'DISCONNECTED' AND "companyId" = ANY($1::int[]) ORDER BY id LIMIT $2`,
-          [[...companyIds], limit],
+          `SELECT id, "companyId" FROM whatsapp.connections WHERE status <> 'DISCONNECTED' AND "companyId" = ANY($1::int[]) ORDER BY id`,
+          [[...companyIds]],
         )
-      : await this.db.query(`SELECT id, "companyId" FROM whatsapp.connections WHERE status <> 'DISCONNECTED' ORDER BY id LIMIT $1`, [
-          limit,
-        ]);
+      : await this.db.query(`SELECT id, "companyId" FROM whatsapp.connections WHERE status <> 'DISCONNECTED' ORDER BY id`);
     return rowsOf<{ id: number; companyId: number }>(raw);
   }
 
@@ -96,14 +97,23 @@ export class SessionStore {
   private updateStatus(tx: EntityManager, connectionId: number, patch: StatusPatch): Promise<unknown> {
     return tx.query(
       `UPDATE whatsapp.connections
-          SET status = $2,
+          SET status = $2::varchar,
               qrcode = COALESCE($3, qrcode),
               retries = COALESCE($4, retries),
               number = CASE WHEN $5::boolean THEN $6 ELSE number END,
+              "endReason" = CASE $2::varchar WHEN 'CONNECTED' THEN NULL WHEN 'DISCONNECTED' THEN $7::varchar ELSE "endReason" END,
               "updatedAt" = now()
         WHERE id = $1
         RETURNING *`,
-      [connectionId, patch.status, patch.qrcode ?? null, patch.retries ?? null, patch.number !== undefined, patch.number ?? null],
+      [
+        connectionId,
+        patch.status,
+        patch.qrcode ?? null,
+        patch.retries ?? null,
+        patch.number !== undefined,
+        patch.number ?? null,
+        patch.reason ?? null,
+      ],
     );
   }
 

@@ -16,14 +16,20 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
-import type { SandboxOutboxItem } from '@wa/contracts';
+import type { PairingCodeResponse, SandboxCallItem, SandboxHistoryResponse, SandboxOutboxItem } from '@wa/contracts';
 import {
+  CallsQuery,
   OutboxQuery,
+  PairingCodeDto,
+  SandboxProfilePictureDto,
+  SandboxCallDto,
   SandboxContactsDto,
   SandboxDisconnectDto,
+  SandboxHistoryDto,
   SandboxInboundBatchDto,
   SandboxInboundDto,
   SandboxLeaveDto,
+  SandboxLidMappingDto,
   SandboxOfflineDto,
 } from './sessions.dto.js';
 import { SessionsService, type SessionPlacement } from './sessions.service.js';
@@ -56,9 +62,14 @@ export class SessionsController {
     return { message: 'Session disconnected.' };
   }
 
-  /** Which process holds the session (operators). */
+  /** Which replica holds the session (operators); also as `/placement`. */
   @Get(':id')
   placement(@Param('id', ParseIntPipe) id: number): Promise<SessionPlacement> {
+    return this.sessions.placement(id);
+  }
+
+  @Get(':id/placement')
+  placementOf(@Param('id', ParseIntPipe) id: number): Promise<SessionPlacement> {
     return this.sessions.placement(id);
   }
 
@@ -95,6 +106,16 @@ export class SessionsController {
   }
 
   /**
+   * WhatsApp tells the sandbox phone which number a LID stands for (Baileys' `lid-mapping.update`): kept in the
+   * company's LID map; a bare-LID contact and the number's contact become one.
+   */
+  @Post(':id/sandbox/lid-mapping')
+  @HttpCode(200)
+  sandboxLidMapping(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxLidMappingDto): Promise<{ lid: string; pn: string }> {
+    return this.sessions.sandboxLidMapping(id, body.lid, body.pn);
+  }
+
+  /**
    * WhatsApp bans the sandbox phone's number: the session ends as a real one ends on a 403 (DISCONNECTED, pairing
    * forgotten, `connection.session` with reason `banned`). Starting the session again pairs a new phone.
    */
@@ -128,6 +149,67 @@ export class SessionsController {
   async sandboxOffline(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxOfflineDto): Promise<{ seconds: number }> {
     await this.sessions.sandboxOffline(id, body.seconds);
     return { seconds: body.seconds };
+  }
+
+  /**
+   * A pairing code, the alternative to the QR: the admin types it on the phone whose number is given (WhatsApp >
+   * Linked devices > Link with phone number). Answered as WhatsApp shows it (`XXXX-XXXX`) while the connection waits
+   * for a pairing (status qrcode; otherwise ERR_WAPP_NOT_INITIALIZED). The status stays qrcode until the phone takes
+   * the code, then goes PAIRING and CONNECTED as after a QR scan.
+   */
+  @Post(':id/pairing-code')
+  @HttpCode(200)
+  pairingCode(@Param('id', ParseIntPipe) id: number, @Body() body: PairingCodeDto): Promise<PairingCodeResponse> {
+    return this.sessions.pairingCode(id, body.number);
+  }
+
+  /** The profile picture the sandbox's WhatsApp answers for a number from now on (`url` null: none, the default). */
+  @Put(':id/sandbox/profile-picture')
+  async sandboxProfilePicture(
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: SandboxProfilePictureDto,
+  ): Promise<{ number: string; url: string | null }> {
+    await this.sessions.sandboxProfilePicture(id, body.number, body.url);
+    return { number: body.number, url: body.url };
+  }
+
+  /**
+   * The sandbox phone is unpaired: its session starts over waiting for a pairing (status qrcode, with a QR nothing
+   * scans). A pairing code asked then pairs it a moment later with the number given (PAIRING, then CONNECTED).
+   */
+  @Post(':id/sandbox/unpair')
+  @HttpCode(200)
+  async sandboxUnpair(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
+    await this.sessions.sandboxUnpair(id);
+    return { message: 'The phone was unpaired; the session waits for a pairing.' };
+  }
+
+  /**
+   * WhatsApp's history sync reaches the sandbox phone, as Baileys' `messaging-history.set` (what a newly linked phone
+   * hands over): the contacts join its address book (one with a `lid`: the company's LID map learns the pair), the
+   * messages go on as history, each with its own `timestamp`; only those sent within HISTORY_IMPORT_HOURS are
+   * imported (published marked `history`), older ones are dropped. Answers the contacts taken and the messages' ids.
+   */
+  @Post(':id/sandbox/history')
+  @HttpCode(200)
+  sandboxHistory(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxHistoryDto): Promise<SandboxHistoryResponse> {
+    return this.sessions.sandboxHistory(id, body);
+  }
+
+  /**
+   * A customer calls the sandbox phone (Baileys' `call` event, status `offer`): it rings, and the offer is published
+   * once (`wa.call.*`). Answers the call's id; GET …/sandbox/calls shows it ringing until the session rejects it.
+   */
+  @Post(':id/sandbox/call')
+  @HttpCode(200)
+  sandboxCall(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxCallDto): Promise<{ callId: string }> {
+    return this.sessions.sandboxCall(id, body.from, body.isVideo === true);
+  }
+
+  /** The calls the sandbox phone got, newest first (20 a page): `state` ringing, or rejected (with `rejectedAt`). */
+  @Get(':id/sandbox/calls')
+  calls(@Param('id', ParseIntPipe) id: number, @Query() query: CallsQuery): Promise<{ items: SandboxCallItem[]; hasMore: boolean }> {
+    return this.sessions.callsPage(id, query.pageNumber ?? 1);
   }
 
   @Get(':id/sandbox/outbox')

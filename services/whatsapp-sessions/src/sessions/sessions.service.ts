@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { ConnectionStatus, SandboxInboundRequest, SandboxOutboxItem } from '@wa/contracts';
+import type {
+  ConnectionStatus,
+  PairingCodeResponse,
+  SandboxCallItem,
+  SandboxHistoryRequest,
+  SandboxHistoryResponse,
+  SandboxInboundRequest,
+  SandboxOutboxItem,
+} from '@wa/contracts';
 import {
   checkMediaFile,
   currentContext,
@@ -76,7 +84,8 @@ export class SessionsService {
   async inbound(id: number, dto: SandboxInboundDto, file?: UploadedDiskFile): Promise<{ id: string }> {
     this.sandboxHooksOn();
     if (!file) {
-      if (!dto.body || !/\S/.test(dto.body))
+      // an undecryptable message has no text (WhatsApp's resend brings it)
+      if (!dto.undecryptable && (!dto.body || !/\S/.test(dto.body)))
         throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Required'] }] }, 'body: Required');
       const [first] = await this.deliver(id, [dto]);
       return { id: first };
@@ -98,7 +107,7 @@ export class SessionsService {
   async inboundBatch(id: number, messages: SandboxInboundDto[]): Promise<{ ids: string[] }> {
     this.sandboxHooksOn();
     const blank = messages.flatMap((m, i) =>
-      !m.body || !/\S/.test(m.body) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : [],
+      !m.undecryptable && (!m.body || !/\S/.test(m.body)) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : [],
     );
     if (blank.length > 0) throw new DomainError('ERR_VALIDATION', { details: blank }, blank.map((b) => `${b.field}: Required`).join('; '));
     return { ids: await this.deliver(id, messages) };
@@ -133,6 +142,15 @@ export class SessionsService {
     return { number };
   }
 
+  /** WhatsApp tells the sandbox phone which number a LID stands for: the company's LID map keeps it (a new pair is announced). */
+  async sandboxLidMapping(id: number, lid: string, pn: string): Promise<{ lid: string; pn: string }> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    await this.runtime.command(c.id, { action: 'sandboxLidMapping', lid, pn });
+    return { lid, pn };
+  }
+
   /** WhatsApp bans the sandbox phone's number: its session ends (logged out, reason `banned`). */
   async sandboxBan(id: number): Promise<void> {
     this.sandboxHooksOn();
@@ -157,11 +175,64 @@ export class SessionsService {
     await this.runtime.command(c.id, { action: 'sandboxOffline', seconds });
   }
 
+  /**
+   * A pairing code for the phone `number` (digits with the country code), the alternative to the QR, answered as
+   * WhatsApp shows it (XXXX-XXXX). The session must be waiting for a pairing (status qrcode): ERR_WAPP_NOT_INITIALIZED.
+   */
+  async pairingCode(id: number, number: string): Promise<PairingCodeResponse> {
+    const c = await this.mustFind(id);
+    if (c.status !== 'qrcode')
+      throw new DomainError(
+        'ERR_WAPP_NOT_INITIALIZED',
+        { status: c.status },
+        `The connection is not waiting for a pairing (it is ${c.status}).`,
+      );
+    return (await this.runtime.command(c.id, { action: 'pairingCode', number })) as PairingCodeResponse;
+  }
+
+  /** The profile picture the sandbox's WhatsApp answers for `number` from now on (null: none). */
+  async sandboxProfilePicture(id: number, number: string, url: string | null): Promise<void> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    await this.runtime.command(c.id, { action: 'sandboxProfilePicture', number, url });
+  }
+
+  /** WhatsApp's history sync reaches the sandbox phone; answers once its contacts are kept and its messages handled. */
+  async sandboxHistory(id: number, sync: SandboxHistoryRequest): Promise<SandboxHistoryResponse> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    const contacts = sync.contacts ?? [];
+    const messages = sync.messages ?? [];
+    return (await this.runtime.command(c.id, { action: 'sandboxHistory', contacts, messages })) as SandboxHistoryResponse;
+  }
+
+  /** The sandbox phone is unpaired: its session starts over waiting for a pairing (a QR shown; a pairing code pairs it). */
+  async sandboxUnpair(id: number): Promise<void> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    await this.runtime.command(c.id, { action: 'sandboxUnpair' });
+  }
+
   async outboxPage(id: number, pageNumber: number): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     this.sandboxHooksOn();
     const c = this.mustBeSandbox(await this.mustFind(id));
     if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     return this.runtime.sandboxOutbox(c.id, c.companyId, pageNumber);
+  }
+
+  /** A customer calls the sandbox phone; answers the call's id once its offer is on JetStream. */
+  async sandboxCall(id: number, from: string, isVideo: boolean): Promise<{ callId: string }> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    return (await this.runtime.command(c.id, { action: 'sandboxCall', from, isVideo })) as { callId: string };
+  }
+
+  /** A page of the calls the sandbox phone got, newest first: each ringing, or rejected by the session. */
+  async callsPage(id: number, pageNumber: number): Promise<{ items: SandboxCallItem[]; hasMore: boolean }> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    return this.runtime.sandboxCalls(c.id, c.companyId, pageNumber);
   }
 
   /** The sandbox phone's hooks do not exist where the sandbox channel is off (production, see SANDBOX_CHANNEL). */

@@ -8,6 +8,7 @@ import {
   encryptedStream,
   DisconnectReason,
   proto,
+  WAMessageStubType,
   type AnyMessageContent,
   type AuthenticationCreds,
   type MiscMessageGenerationOptions,
@@ -24,7 +25,9 @@ import {
   type WaOutboundSend,
 } from '@wa/contracts';
 import { request } from '@wa/event-bus';
-import { pdfFile, pngFile, waitFor } from '@wa/testing';
+import { pdfFile, pngFile, TEST_REDIS_URL, waitFor } from '@wa/testing';
+import { Redis } from 'ioredis';
+import { SessionLeases } from '../../src/runtime/session-leases.js';
 import { MediaStorage } from '@wa/server-kit';
 import { createServer, type Server } from 'node:http';
 import { readFile, rm } from 'node:fs/promises';
@@ -101,6 +104,29 @@ class ScriptedSocket {
     this.loggedOut = true;
   }
 
+  /** the numbers a pairing code was asked for, and the code WhatsApp answers (Baileys' own: 8 characters) */
+  readonly pairingAsked: string[] = [];
+  pairingCode = 'ABCD1234';
+
+  async requestPairingCode(phoneNumber: string) {
+    this.pairingAsked.push(phoneNumber);
+    return this.pairingCode;
+  }
+
+  /** WhatsApp's profile pictures as this test scripts them, by jid: a url, `hidden` (401), `slow` (a timeout); else none (404) */
+  readonly pictures = new Map<string, string>();
+  readonly picturesAsked: Array<{ jid: string; type?: string }> = [];
+
+  async profilePictureUrl(jid: string, type?: 'image' | 'preview') {
+    this.picturesAsked.push({ jid, type });
+    const picture = this.pictures.get(jid);
+    // as Baileys' query: an iq error becomes a Boom with its text and code (assertNodeErrorFree)
+    if (picture === 'hidden') throw new Boom('not-authorized', { data: 401 });
+    if (picture === 'slow') throw new Boom('Timed Out', { statusCode: 408 });
+    if (picture === undefined) throw new Boom('item-not-found', { data: 404 });
+    return picture;
+  }
+
   get creds(): AuthenticationCreds {
     return this.config.auth.creds;
   }
@@ -113,7 +139,7 @@ class ScriptedSocket {
   }
 }
 
-const companies = companyPool(9);
+const companies = companyPool(12);
 let next = 0;
 let svc: SessionsUnderTest;
 const sockets: ScriptedSocket[] = [];
@@ -570,6 +596,37 @@ describe("baileys: a session driven by its socket's events", () => {
 });
 
 /** WhatsApp's media servers as this test runs them: encrypted files by path, on this machine. */
+describe('baileys: fencing', () => {
+  it("a session whose lease another replica took writes no credentials and no keys (the new holder's stay)", async () => {
+    const { token } = company();
+    const before = sockets.length;
+    const c = await createConnection(svc, token, { name: 'Fenced', channel: 'baileys' });
+    created.push({ id: c.id, token });
+    const s0 = await socketAfter(before);
+    s0.ev.emit('creds.update', {});
+    await waitFor(async () => (await stateRows(c.id)) === 1);
+    const stored = await svc.db.query(`SELECT value FROM whatsapp.session_state WHERE "connectionId" = $1`, [c.id]);
+
+    // another replica takes the session over (a new epoch): this one may still run it until its renewal notices
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await redis.set(SessionLeases.key(c.id), 'another-replica', 'PX', 30_000);
+      await redis.incr(SessionLeases.epochKey(c.id));
+      s0.config.auth.creds.registered = true;
+      s0.ev.emit('creds.update', {});
+      await expect(s0.config.auth.keys.set({ 'pre-key': { '1': { public: randomBytes(32), private: randomBytes(32) } } })).rejects.toThrow(
+        /another replica's/,
+      );
+      await sleep(300);
+      expect(await stateRows(c.id)).toBe(1);
+      expect(await svc.db.query(`SELECT value FROM whatsapp.session_state WHERE "connectionId" = $1`, [c.id])).toEqual(stored);
+    } finally {
+      await redis.del(SessionLeases.key(c.id));
+      redis.disconnect();
+    }
+  });
+});
+
 async function mediaServer(files: Map<string, Buffer>): Promise<{ server: Server; url: (path: string) => string }> {
   const server = createServer((req, res) => {
     const body = files.get(req.url ?? '');
@@ -776,5 +833,134 @@ describe('baileys: a number not on WhatsApp', () => {
     } finally {
       acks.close();
     }
+  });
+});
+
+describe('baileys: the pairing code and profile pictures', () => {
+  it("asks Baileys' requestPairingCode with the digits on a session showing its QR and answers XXXX-XXXX; a picture WhatsApp has none of or hides is none", async () => {
+    const { token } = company();
+    const before = sockets.length;
+    const c = await createConnection(svc, token, { name: 'WhatsApp por código', channel: 'baileys' });
+    created.push({ id: c.id, token });
+    const s0 = await socketAfter(before);
+    s0.ev.emit('connection.update', { qr: '2@QR-CODE,abc,def' });
+    await waitForStatus(svc, token, c.id, 'qrcode');
+
+    const number = `55119${randomInt(10_000_000, 99_999_999)}`;
+    const res = await svc.http.post(`/whatsappsession/${c.id}/pairing-code`, { token, body: { number } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { code: 'ABCD-1234' } });
+    expect(s0.pairingAsked).toEqual([number]);
+    // WhatsApp gives no code (the socket's query fails): a 4xx with the spec's code, never a 500
+    s0.requestPairingCode = async () => {
+      throw new Boom('Connection Closed', { statusCode: DisconnectReason.connectionClosed });
+    };
+    const refused = await svc.http.post(`/whatsappsession/${c.id}/pairing-code`, { token, body: { number } });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'ERR_WAPP_NOT_INITIALIZED' });
+
+    // the phone took the code: it pairs as after a QR scan
+    s0.user = { id: `${number}:3@s.whatsapp.net`, name: 'Loja' };
+    s0.ev.emit('connection.update', { connection: 'open' });
+    await waitForStatus(svc, token, c.id, 'CONNECTED');
+    const again = await svc.http.post(`/whatsappsession/${c.id}/pairing-code`, { token, body: { number } });
+    expect({ status: again.status, error: again.body.error }).toEqual({ status: 400, error: 'ERR_WAPP_NOT_INITIALIZED' });
+    expect(s0.pairingAsked).toEqual([number]);
+
+    const ask = (to: string) =>
+      request<{ ok: boolean; code?: string; result?: { url: string | null } }>(
+        svc.bus,
+        sessionCommandSubject(c.id),
+        { action: 'profilePicture', to },
+        { timeoutMs: 5000 },
+      );
+    // a customer WhatsApp knows without the 9th digit: asked under that jid, the full picture
+    const customer = `55319${randomInt(10_000_000, 99_999_999)}`;
+    const jid = `5531${customer.slice(5)}@s.whatsapp.net`;
+    s0.directory.set(customer, jid);
+    s0.pictures.set(jid, 'https://pps.whatsapp.net/v/t61/cliente.jpg');
+    expect(await ask(customer)).toEqual({ ok: true, result: { url: 'https://pps.whatsapp.net/v/t61/cliente.jpg' } });
+    expect(s0.picturesAsked.at(-1)).toEqual({ jid, type: 'image' });
+
+    const without = `55119${randomInt(10_000_000, 99_999_999)}`;
+    s0.directory.set(without, `${without}@s.whatsapp.net`);
+    expect(await ask(without)).toEqual({ ok: true, result: { url: null } });
+    s0.pictures.set(`${without}@s.whatsapp.net`, 'hidden');
+    expect(await ask(without)).toEqual({ ok: true, result: { url: null } });
+    // WhatsApp did not answer: not "none", the asker tries again later
+    s0.pictures.set(`${without}@s.whatsapp.net`, 'slow');
+    expect(await ask(without)).toMatchObject({ ok: false, code: 'ERR_SERVICE_UNAVAILABLE' });
+    // a group's picture under its own jid
+    const group = `120363${randomInt(100_000_000, 999_999_999)}${randomInt(100_000, 999_999)}`;
+    s0.pictures.set(`${group}@g.us`, 'https://pps.whatsapp.net/v/t61/grupo.jpg');
+    expect(await ask(group)).toEqual({ ok: true, result: { url: 'https://pps.whatsapp.net/v/t61/grupo.jpg' } });
+  });
+});
+
+describe('baileys: a message Baileys could not decrypt, then its resend', () => {
+  it("publishes a CIPHERTEXT stub waiting (ciphertext, no body) and the same key with its content as the resend replacing it; Baileys' own retry manager is on", async () => {
+    const { companyId, token } = company();
+    const before = sockets.length;
+    const c = await createConnection(svc, token, { name: 'WhatsApp cifrado', channel: 'baileys' });
+    created.push({ id: c.id, token });
+    const s0 = await socketAfter(before);
+    // Baileys answers a decryption failure with a retry receipt to the sender and a placeholder resend asked of the
+    // phone (messages-recv.js: sendRetryRequest, requestPlaceholderResend) through its retry manager: kept on
+    expect(s0.config.enableRecentMessageCache).toBe(true);
+    s0.user = { id: '5511977775555:3@s.whatsapp.net' };
+    s0.ev.emit('connection.update', { connection: 'open' });
+    await waitForStatus(svc, token, c.id, 'CONNECTED');
+    const from = `55219${randomInt(10_000_000, 99_999_999)}`;
+    const key = { remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id: `3A${randomInt(1e9)}CIPHER` };
+    const sentAt = Math.floor(Date.now() / 1000) - 30;
+    const subject = WaSubjects.inbound(companyId, c.id, from);
+
+    // as decode-wa-message.js leaves a message it could not decrypt: no content, the reason as the stub's parameter
+    const stub = proto.WebMessageInfo.fromObject({
+      key,
+      messageTimestamp: sentAt,
+      pushName: 'Cliente',
+      messageStubType: WAMessageStubType.CIPHERTEXT,
+      messageStubParameters: ['No session record'],
+    });
+    s0.ev.emit('messages.upsert', { type: 'notify', messages: [stub] });
+    await waitFor(async () => (await storedOn(svc.jsm, subject)) === 1, { timeoutMs: 10_000 });
+    const waiting = await lastOn<WaInboundMessage>(svc.jsm, subject);
+    expect(waiting.msgId).toBe(WaSubjects.inboundMsgId(c.id, key.id));
+    expect(waiting.data).toMatchObject({
+      waMessageId: key.id,
+      from,
+      fromName: 'Cliente',
+      body: '',
+      mediaType: 'ciphertext',
+      resend: 'waiting',
+      timestamp: sentAt * 1000,
+      fromMe: false,
+      isGroup: false,
+    });
+    // the stub again (the sender's retry could not be decrypted either): the same event, dropped
+    s0.ev.emit('messages.upsert', { type: 'notify', messages: [stub] });
+
+    // the phone's resend: the same key, now with the content (a placeholder resend comes as a `notify` upsert)
+    const resend = proto.WebMessageInfo.fromObject({
+      key,
+      messageTimestamp: sentAt,
+      pushName: 'Cliente',
+      message: { conversation: 'quero o boleto' },
+    });
+    s0.ev.emit('messages.upsert', { type: 'notify', messages: [resend] });
+    await waitFor(async () => (await storedOn(svc.jsm, subject)) === 2, { timeoutMs: 10_000 });
+    const replacing = await lastOn<WaInboundMessage>(svc.jsm, subject);
+    expect(replacing.msgId).toBe(WaSubjects.resentMsgId(c.id, key.id));
+    expect(replacing.data).toMatchObject({ waMessageId: key.id, from, body: 'quero o boleto', mediaType: 'chat', resend: 'replaces' });
+
+    // both delivered again (the retry receipt's answer and the placeholder resend can both arrive): nothing new
+    s0.ev.emit('messages.upsert', { type: 'notify', messages: [stub, resend] });
+    const marker = proto.WebMessageInfo.fromObject({
+      key: { ...key, id: `3A${randomInt(1e9)}AFTER` },
+      messageTimestamp: sentAt + 1,
+      message: { conversation: 'depois' },
+    });
+    s0.ev.emit('messages.upsert', { type: 'notify', messages: [marker] });
+    await waitFor(async () => (await lastOn<WaInboundMessage>(svc.jsm, subject)).data.body === 'depois', { timeoutMs: 10_000 });
+    expect(await storedOn(svc.jsm, subject)).toBe(3);
   });
 });

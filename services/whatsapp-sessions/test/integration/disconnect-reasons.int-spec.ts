@@ -1,7 +1,5 @@
-import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Boom } from '@hapi/boom';
-import { BufferJSON, DisconnectReason, type UserFacingSocketConfig } from '@whiskeysockets/baileys';
+import { BufferJSON, DisconnectReason } from '@whiskeysockets/baileys';
 import type { ConnectionSessionEvent } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import type { BaileysSocket } from '../../src/runtime/providers/baileys/baileys.provider.js';
@@ -16,51 +14,13 @@ import {
   waitForStatus,
   type SessionsUnderTest,
 } from './harness.js';
+import { ScriptedSocket } from './scripted-socket.js';
 
 /**
  * The disconnect table (issue 42 §7) through the session runner: a Baileys session whose socket closes as Baileys'
  * closes (`connection.update` with `lastDisconnect.error` a Boom carrying WhatsApp's code), against the real
  * PostgreSQL (auth state, status) and NATS (`connection.session` events).
  */
-class ScriptedSocket {
-  readonly ev = new EventEmitter();
-  user: { id: string; name?: string } | undefined;
-  readonly createdAt = Date.now();
-  ended = false;
-
-  constructor(readonly config: UserFacingSocketConfig) {}
-
-  async sendMessage(): Promise<never> {
-    throw new Boom('Connection Closed', { statusCode: DisconnectReason.connectionClosed });
-  }
-
-  async onWhatsApp() {
-    return [];
-  }
-
-  async updateMediaMessage(): Promise<never> {
-    throw new Boom('media gone', { statusCode: 404 });
-  }
-
-  async end() {
-    this.ended = true;
-  }
-
-  async logout() {}
-
-  open(number: string) {
-    this.user = { id: `${number}:2@s.whatsapp.net` };
-    this.ev.emit('connection.update', { connection: 'open' });
-  }
-
-  /** WhatsApp closes the socket: Baileys' own end, a Boom with the code (none: a socket error) */
-  close(statusCode?: number): number {
-    const error = statusCode === undefined ? new Error('socket hang up') : new Boom('Stream Errored', { statusCode });
-    this.ev.emit('connection.update', { connection: 'close', lastDisconnect: { error, date: new Date() } });
-    return Date.now();
-  }
-}
-
 const BASE_MS = 100;
 const MAX_MS = 400;
 const FAST_TRIES = 6;
@@ -185,7 +145,8 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
       s0.open('5511944441111');
       await waitForStatus(svc, token, c.id, 'CONNECTED');
       s0.close(DisconnectReason.connectionReplaced);
-      expect(await waitForStatus(svc, token, c.id, 'DISCONNECTED')).toMatchObject({ retries: 0 });
+      // the connection keeps why it ended (the page shows it after a reload too)
+      expect(await waitForStatus(svc, token, c.id, 'DISCONNECTED')).toMatchObject({ retries: 0, endReason: 'replaced' });
       const ended = await events.waitFor((e) => e.data.status === 'DISCONNECTED');
       expect(ended.data).toMatchObject({ connectionId: c.id, reason: 'replaced', session: { id: c.id, status: 'DISCONNECTED' } });
       expect(svc.runner.isRunning(c.id)).toBe(false);
@@ -197,6 +158,10 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
       expect((await svc.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
       const s1 = await socketAfter(before + 1);
       expect(json(s1.config.auth.creds.noiseKey)).toBe(json(s0.config.auth.creds.noiseKey));
+      // until it is back
+      expect((await waitForStatus(svc, token, c.id, 'OPENING')).endReason).toBe('replaced');
+      s1.open('5511944441111');
+      expect((await waitForStatus(svc, token, c.id, 'CONNECTED')).endReason).toBeNull();
     } finally {
       events.close();
     }

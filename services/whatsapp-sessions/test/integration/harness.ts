@@ -158,6 +158,12 @@ export function tokenFor(companyId: number, profile: 'admin' | 'user' = 'admin')
   return session.token(session.newUserId(), profile).token;
 }
 
+/** A platform operator's token (a super user of the company's). */
+export function superTokenFor(companyId: number): string {
+  const session = sessionOf(companyId);
+  return session.token(session.newUserId(), 'admin', { super: true }).token;
+}
+
 export const fieldMessages = (body: { details?: Array<{ field: string; messages: string[] }> }, field: string) =>
   body.details?.find((d) => d.field === field)?.messages ?? [];
 

@@ -5,6 +5,7 @@ import { TEST_DATABASE_URL, uniqueSuffix, waitFor } from '@wa/testing';
 import { createDataSource, runMigrations } from '@wa/database';
 import { whatsappDatabase } from '../../src/database/data-source.js';
 import { seedSandboxConnection } from '../../src/database/seed-sandbox.queries.js';
+import { preferredReplica } from '../../src/runtime/replicas.js';
 import {
   cleanup,
   companyPool,
@@ -33,29 +34,48 @@ describe('placement', () => {
       expect(a.runner.isRunning(c.id)).toBe(true);
 
       b = await startSessions([companyId], { SESSION_OWNER_ID: `test-b-${suffix}` });
-      await sleep(1200); // several of B's rounds looking for free sessions
-      expect(b.runner.isRunning(c.id)).toBe(false);
-      expect(a.runner.isRunning(c.id)).toBe(true);
-      expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body).toEqual({
+      // the connection prefers one of the two (rendezvous hashing): it ends up there, never running in both meanwhile
+      const preferred = preferredReplica(
+        c.id,
+        [a, b].map((x) => ({ name: x.owner, capacity: x.env.SESSION_MAX_PER_PROCESS })),
+      );
+      const [holder, other] = preferred === a.owner ? [a, b] : [b, a];
+      await waitFor(
+        async () => {
+          expect(a!.runner.isRunning(c.id) && b!.runner.isRunning(c.id)).toBe(false);
+          return holder.runner.isRunning(c.id);
+        },
+        { timeoutMs: 10_000, intervalMs: 20 },
+      );
+      await sleep(1200); // several of the other's rounds looking for free sessions
+      expect(other.runner.isRunning(c.id)).toBe(false);
+      await waitForStatus(holder, token, c.id, 'CONNECTED');
+      expect((await other.http.get(`/whatsappsession/${c.id}/placement`, { token })).body).toEqual({
         connectionId: c.id,
         status: 'CONNECTED',
-        owner: `test-a-${suffix}`,
+        owner: holder.owner,
       });
 
-      // a request reaching B is carried out by A's session
+      // a request reaching the other is carried out by the holder's session
       const from = `5521${randomInt(10_000_000, 99_999_999)}`;
-      const viaB = await b.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, { token, body: { from, body: 'pelo outro processo' } });
-      expect(viaB.status).toBe(202);
-      expect(await storedOn(b.jsm, WaSubjects.inbound(companyId, c.id, from))).toBe(1);
-      // "try again" through B does not start a second copy
-      expect((await b.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
-      expect(b.runner.isRunning(c.id)).toBe(false);
+      const viaOther = await other.http.post(`/whatsappsession/${c.id}/sandbox/inbound`, {
+        token,
+        body: { from, body: 'pelo outro processo' },
+      });
+      expect(viaOther.status).toBe(202);
+      expect(await storedOn(other.jsm, WaSubjects.inbound(companyId, c.id, from))).toBe(1);
+      // "try again" through the other does not start a second copy
+      expect((await other.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
+      expect(other.runner.isRunning(c.id)).toBe(false);
 
-      await a.close();
+      // the holder shuts down: the other takes the session over
+      await holder.close();
+      // from here on `b` is the survivor (closed in the end), whichever it was
+      b = other;
       a = undefined;
       await waitFor(async () => b!.runner.isRunning(c.id), { timeoutMs: 10_000 });
       await waitForStatus(b, token, c.id, 'CONNECTED');
-      expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body.owner).toBe(`test-b-${suffix}`);
+      expect((await b.http.get(`/whatsappsession/${c.id}`, { token })).body.owner).toBe(b.owner);
 
       // B now also owns the connection's outbound consumer
       const send: WaOutboundSend = {

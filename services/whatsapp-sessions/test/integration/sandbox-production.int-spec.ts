@@ -63,6 +63,9 @@ describe('the sandbox channel in production', () => {
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/ban`, { token: admin }),
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/disconnect`, { token: admin, body: { code: 515 } }),
       await prod.http.post(`/whatsappsession/${real.id}/sandbox/offline`, { token: admin, body: { seconds: 5 } }),
+      await prod.http.post(`/whatsappsession/${real.id}/sandbox/call`, { token: admin, body: { from: '5511999990001' } }),
+      await prod.http.get(`/whatsappsession/${real.id}/sandbox/calls`, { token: admin }),
+      await prod.http.post(`/whatsappsession/${real.id}/sandbox/history`, { token: admin, body: { contacts: [] } }),
     ]) {
       expect(res.status).toBe(404);
     }

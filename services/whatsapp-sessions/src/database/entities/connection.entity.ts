@@ -1,4 +1,4 @@
-import type { ConnectionProviderKind, ConnectionStatus } from '@wa/contracts';
+import type { ConnectionProviderKind, ConnectionStatus, SessionEndReason } from '@wa/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /** A connection (WhatsApp number) of a company: the `/whatsapp` record, spec 01 §3. */
@@ -92,6 +92,10 @@ export class ConnectionEntity {
   /** 'HH:MM-HH:MM' when campaigns may send, '' for any hour */
   @Column({ type: 'varchar', length: 11, default: '' })
   campaignHours: string;
+
+  /** why WhatsApp ended the session (banned, logged_out, replaced), kept until it is back or an admin disconnects it */
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  endReason: SessionEndReason | null;
 
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { ConnectionProviderKind } from '@wa/contracts';
+import type { ConnectionProviderKind, ConnectionStatus } from '@wa/contracts';
 import { MediaStorage } from '@wa/server-kit';
 import { pino } from 'pino';
 import { WhatsappSessionsEnv } from '../../config/env.js';
@@ -7,7 +7,10 @@ import { NumberJids } from '../number-jids.js';
 import { BaileysProvider, defaultSocketFactory, type BaileysLogger, type SocketFactory } from './baileys/baileys.provider.js';
 import { AuthStateStore } from './baileys/postgres-auth-state.js';
 import { SentContents } from './baileys/sent-contents.js';
+import { socketLimitsOf } from './baileys/socket-caches.js';
 import type { SessionProvider } from './provider.js';
+import { SandboxCallsRepository } from './sandbox/sandbox-calls.repository.js';
+import { SandboxHeldRepository } from './sandbox/sandbox-held.repository.js';
 import { SandboxOutboxRepository } from './sandbox/sandbox-outbox.repository.js';
 import { SandboxProvider } from './sandbox/sandbox.provider.js';
 
@@ -25,6 +28,8 @@ export class ProviderFactory {
   constructor(
     private readonly env: WhatsappSessionsEnv,
     private readonly outbox: SandboxOutboxRepository,
+    private readonly calls: SandboxCallsRepository,
+    private readonly held: SandboxHeldRepository,
     private readonly authStore: AuthStateStore,
     private readonly storage: MediaStorage,
     private readonly jids: NumberJids,
@@ -36,12 +41,28 @@ export class ProviderFactory {
     this.baileysLogger = pino({ name: 'baileys', level: QUIET.has(env.LOG_LEVEL) ? env.LOG_LEVEL : 'warn' });
   }
 
-  create(connection: { id: number; companyId: number; channel: ConnectionProviderKind }): SessionProvider {
-    const ctx = { connectionId: connection.id, companyId: connection.companyId };
+  /**
+   * `status`: the connection's as stored when its session starts (DISCONNECTED: the phone pairs anew). `holdsLease`:
+   * the fencing check of the lease the session runs under.
+   */
+  create(
+    connection: { id: number; companyId: number; channel: ConnectionProviderKind; status?: ConnectionStatus },
+    holdsLease?: () => Promise<boolean>,
+  ): SessionProvider {
+    const ctx = { connectionId: connection.id, companyId: connection.companyId, holdsLease };
     const jids = this.jids.forCompany(connection.companyId);
     switch (connection.channel) {
       case 'sandbox':
-        return new SandboxProvider(ctx, this.outbox, this.env.SANDBOX_ACK_STEP_MS, this.storage, jids);
+        return new SandboxProvider(
+          ctx,
+          this.outbox,
+          this.env.SANDBOX_ACK_STEP_MS,
+          this.storage,
+          jids,
+          this.held,
+          connection.status === 'DISCONNECTED',
+          this.calls,
+        );
       case 'baileys':
         return new BaileysProvider(
           ctx,
@@ -50,6 +71,7 @@ export class ProviderFactory {
           this.baileysLogger,
           jids,
           this.sent.forConnection(connection.id),
+          socketLimitsOf(this.env),
         );
       default:
         throw new Error(`unknown channel ${String(connection.channel)}`);

@@ -5,6 +5,7 @@ import type {
   ConnectionStatus,
   NumberCheckManyResult,
   NumberCheckResult,
+  SandboxHistoryRequest,
   SandboxInboundRequest,
   WaAckEntry,
   WaInboundMessage,
@@ -49,7 +50,28 @@ export interface ReceivedMessage {
    * of type `append`); counted in whatsapp_sessions_backlog_messages_total once published
    */
   backlog?: boolean;
+  /**
+   * a message of WhatsApp's history sync (Baileys' `messaging-history.set`), with its own timestamp and without its
+   * file: published as history only when recent (runtime/history.ts), never handed to a ticket's opening
+   */
+  history?: boolean;
 }
+
+/** A call offered to the phone (Baileys' `call` event of status `offer`), in our ids. */
+export interface IncomingCall {
+  /** WhatsApp's id of the call */
+  id: string;
+  /** the caller: their number (digits with the country code), or `<lid>@lid` when WhatsApp hides it */
+  from: string;
+  isVideo: boolean;
+  /** a group call (`from`: the member calling) */
+  isGroup: boolean;
+  /** when WhatsApp says it was offered (ms since epoch) */
+  at: number;
+}
+
+/** A call to reject: its id and its caller, as IncomingCall names them. */
+export type CallRef = Pick<IncomingCall, 'id' | 'from'>;
 
 /**
  * What a provider reports, in our vocabulary (our ids: phone numbers, group ids, LIDs; never WhatsApp's jids):
@@ -62,6 +84,13 @@ export interface ProviderEventMap {
   messages: ReceivedMessage[];
   /** status changes of messages this connection sent: 1 sent, 2 server, 3 delivered, 4 read, 5 played */
   acks: WaAckEntry[];
+  /** a call offered to the phone, told once per call (whether to reject it is the company's `call` setting, tickets') */
+  call: IncomingCall;
+  /**
+   * WhatsApp told which phone numbers LIDs stand for (digits both: `lid-mapping.update`, a message's
+   * `remoteJidAlt`/`participantAlt`, a contact's phone number, history sync): kept in the company's LID map
+   */
+  lids: Array<{ lid: string; pn: string }>;
 }
 
 export type ProviderEvent = keyof ProviderEventMap;
@@ -139,6 +168,15 @@ export interface SessionProvider {
   checkNumbers(numbers: string[]): Promise<NumberCheckManyResult['results']>;
   /** the phone's address book: its WhatsApp contacts with the names it keeps for them */
   addressBook(): Promise<AddressBookEntry[]>;
+  /**
+   * A pairing code for `phoneNumber` (digits with the country code), the alternative to the QR: 8 characters the
+   * admin types on the phone. Only while the session waits for a pairing (status qrcode).
+   */
+  requestPairingCode(phoneNumber: string): Promise<string>;
+  /** The URL of a contact's profile picture; null when it has none or hides it from this phone (not a failure). */
+  profilePicture(address: ChatAddress): Promise<string | null>;
+  /** Declines a call still ringing, as the phone's user would (the caller sees it rejected). */
+  rejectCall(call: CallRef): Promise<void>;
   /** closes the session, keeping the pairing (another process may resume it) */
   end(): Promise<void>;
   /** unpairs the phone and forgets the auth state */
@@ -156,17 +194,38 @@ export interface SandboxAbilities {
   setAddressBook(entries: AddressBookEntry[]): void;
   /** `number` left WhatsApp: sends to it are refused, as WhatsApp refuses them. */
   leaveWhatsapp(number: string): void;
+  /** WhatsApp tells the phone which number a LID stands for (Baileys' `lid-mapping.update`); resolves once it is kept. */
+  lidMapping(lid: string, pn: string): Promise<void>;
+  /** A customer calls the phone: the call rings (answered its id) once the listeners handled its offer. */
+  offerCall(call: { from: string; isVideo: boolean }): Promise<string>;
   /** WhatsApp bans the phone's number: the session closes as Baileys' does on a 403 (logged out, reason `banned`). */
   ban(): void;
   /** WhatsApp closes the session with `code` (Baileys' DisconnectReason), as Baileys' socket closes: told right after. */
   disconnect(code: number): void;
   /**
    * The phone loses its network for `seconds`: the session drops (connection lost) and its reconnects fail until then;
-   * what customers write meanwhile is held and delivered on the reconnect, each with the time it was written.
+   * what customers write meanwhile is held and delivered on the reconnect, each with the time it was written. Resolves
+   * once the outage is kept (it outlives the process).
    */
-  offline(seconds: number): void;
-  /** Whether the phone is cut off (offline and not reconnected yet): what customers write is held, not refused. */
+  offline(seconds: number): Promise<void>;
+  /**
+   * Whether the phone is paired but not connected (cut off, dropped and reconnecting, or its session not up yet): what
+   * customers write is held for its connect, not refused.
+   */
   isOffline(): boolean;
+  /** The profile picture it answers for `number` from now on; null: none (the default). */
+  setProfilePicture(number: string, url: string | null): void;
+  /**
+   * The phone is unpaired: the session's next start waits for a pairing (status qrcode with a QR to show) instead of
+   * pairing at once; a pairing code asked for a number then pairs it with that number, as if typed on the phone.
+   */
+  unpair(): void;
+  /**
+   * WhatsApp's history sync reaches the phone, as Baileys' `messaging-history.set`: the contacts join its address book
+   * (`lids` told for those with a LID), the messages are delivered as history (ReceivedMessage.history) with their own
+   * times, resolving once handled; answers their WhatsApp ids, in order.
+   */
+  historySync(sync: SandboxHistoryRequest): Promise<string[]>;
 }
 
 /** Whether a provider is a stand-in phone (a real phone cannot be handed messages). */
@@ -176,10 +235,15 @@ export function hasSandboxAbilities(provider: SessionProvider): provider is Sess
     typeof p.deliverInbound === 'function' &&
     typeof p.setAddressBook === 'function' &&
     typeof p.leaveWhatsapp === 'function' &&
+    typeof p.lidMapping === 'function' &&
+    typeof p.offerCall === 'function' &&
     typeof p.ban === 'function' &&
     typeof p.disconnect === 'function' &&
     typeof p.offline === 'function' &&
-    typeof p.isOffline === 'function'
+    typeof p.isOffline === 'function' &&
+    typeof p.setProfilePicture === 'function' &&
+    typeof p.unpair === 'function' &&
+    typeof p.historySync === 'function'
   );
 }
 
@@ -206,4 +270,9 @@ export class ProviderClosedError extends Error {
 export interface ProviderContext {
   connectionId: number;
   companyId: number;
+  /**
+   * Fencing: whether this session's lease is still this replica's, at the epoch it was started under. A provider
+   * writes no credentials once it answers false (another replica runs the session now). Absent: always held (tests).
+   */
+  holdsLease?: () => Promise<boolean>;
 }

@@ -6,7 +6,6 @@ import makeWASocket, {
   isLidUser,
   isPnUser,
   jidNormalizedUser,
-  makeCacheableSignalKeyStore,
   type AnyMessageContent,
   type UserFacingSocketConfig,
   type WAMessage,
@@ -27,15 +26,29 @@ import {
   type ProviderEvent,
   type ProviderEventMap,
   type ReceivedMessage,
+  type CallRef,
   type SendOptions,
   type SessionProvider,
 } from '../provider.js';
-import { connectionIntent, jidOf, mediaOf, toAcks, toInboundMessage } from './mapping.js';
+import { connectionIntent, jidOf, lidPair, lidPairsOf, mediaOf, toAcks, toIncomingCall, toInboundMessage } from './mapping.js';
 import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state.js';
 import { NOTHING_KEPT, type SentMessages } from './sent-contents.js';
+import { boundedKeyStore, boundedSocketCaches, DEFAULT_SOCKET_LIMITS, type BaileysSocketLimits } from './socket-caches.js';
 
 /** The part of Baileys' socket the provider uses. */
-export type BaileysSocket = Pick<WASocket, 'ev' | 'sendMessage' | 'end' | 'logout' | 'user' | 'onWhatsApp' | 'updateMediaMessage'>;
+export type BaileysSocket = Pick<
+  WASocket,
+  | 'ev'
+  | 'sendMessage'
+  | 'end'
+  | 'logout'
+  | 'user'
+  | 'onWhatsApp'
+  | 'updateMediaMessage'
+  | 'requestPairingCode'
+  | 'profilePictureUrl'
+  | 'rejectCall'
+>;
 
 /** Baileys' logger interface (pino's). */
 export type BaileysLogger = UserFacingSocketConfig['logger'] & {};
@@ -47,6 +60,9 @@ export const defaultSocketFactory: SocketFactory = (config) => makeWASocket(conf
 
 /** Attempts at handing a received message to the session runner before it is logged as lost. */
 const UPSERT_ATTEMPTS = 8;
+
+/** Calls whose caller's jid the provider keeps (to reject them as WhatsApp named the caller): the latest ones. */
+const CALLS_KEPT = 500;
 
 /** A jid remembered longer than this is asked for again before a send (kept when WhatsApp cannot be asked). */
 export const JID_RECHECK_MS = 30 * 24 * 60 * 60_000;
@@ -72,10 +88,13 @@ export class BaileysProvider implements SessionProvider {
   private queue: Promise<void> = Promise.resolve();
   /** the phone's contacts as WhatsApp synced them (`contacts.upsert` / `contacts.update`), by number */
   private readonly contacts = new Map<string, string>();
+  /** the calls offered to this session, by id, with the caller's jid as WhatsApp named it (the latest CALLS_KEPT) */
+  private readonly calls = new Map<string, string>();
 
   /**
    * `jids`: the jid WhatsApp answered for each of the company's numbers, kept in PostgreSQL (see whatsappJid);
-   * `sent`: what this connection sent, kept for a while to answer retry receipts (Baileys' `getMessage`).
+   * `sent`: what this connection sent, kept for a while to answer retry receipts (Baileys' `getMessage`);
+   * `limits`: the bounds of each socket's caches (socket-caches.ts) and WhatsApp's address.
    */
   constructor(
     private readonly ctx: ProviderContext,
@@ -84,17 +103,22 @@ export class BaileysProvider implements SessionProvider {
     private readonly logger: BaileysLogger,
     private readonly jids: KnownJids,
     private readonly sent: SentMessages = NOTHING_KEPT,
+    private readonly limits: BaileysSocketLimits = DEFAULT_SOCKET_LIMITS,
   ) {}
 
   async start(): Promise<void> {
     this.closeSocket();
     const generation = ++this.generation;
     const live = () => generation === this.generation;
-    const { state, saveCreds } = await usePostgresAuthState(this.authStore, this.ctx.connectionId);
+    const { state, saveCreds } = await usePostgresAuthState(this.authStore, this.ctx.connectionId, this.ctx.holdsLease);
     if (!live()) return;
     const logger = this.logger.child({ connectionId: this.ctx.connectionId });
+    // each socket gets caches of its own, bounded, gone with it: a cache kept across sockets could serve keys another
+    // replica wrote while it held the session, or the pairing a logout forgot
     const sock = this.makeSocket({
-      auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger) },
+      auth: { creds: state.creds, keys: boundedKeyStore(state.keys, logger, this.limits).store },
+      ...boundedSocketCaches(this.limits),
+      ...(this.limits.wsUrl ? { waWebSocketUrl: this.limits.wsUrl } : {}),
       logger,
       browser: Browsers.ubuntu('Chrome'),
       markOnlineOnConnect: false,
@@ -102,6 +126,10 @@ export class BaileysProvider implements SessionProvider {
       // a contact's phone that could not decrypt a message we sent asks for it again (a retry receipt): Baileys
       // sends it again as we kept it, whichever process sent it (sent-contents.ts)
       getMessage: (key) => this.sent.answer(key),
+      // a message we could not decrypt: Baileys sends the sender a retry receipt and asks our phone to resend it (a
+      // placeholder resend) through its retry manager, on here (its default) on purpose; the mapping shows the
+      // message waiting meanwhile, and the resend (a later upsert, same key) replaces it
+      enableRecentMessageCache: true,
     });
     this.sock = sock;
     sock.ev.on('creds.update', () => {
@@ -116,6 +144,7 @@ export class BaileysProvider implements SessionProvider {
     sock.ev.on('messages.upsert', ({ messages, type }) => {
       if (!live()) return;
       this.learnSenders(messages);
+      this.learnLids(lidPairsOf(messages));
       // `append`: what WhatsApp held while the phone was away (the offline backlog), read like any other and counted
       const received = messages.flatMap((m): ReceivedMessage[] => {
         const message = toInboundMessage(m, this.ctx);
@@ -127,6 +156,17 @@ export class BaileysProvider implements SessionProvider {
       if (!live()) return;
       const acks = toAcks(updates, this.ctx).map(({ ack }) => ({ waMessageId: ack.waMessageId, ack: ack.ack }));
       if (acks.length > 0) this.forward('acks', acks, 3);
+    });
+    // a call's offer, told once per call (WhatsApp may tell it again, offline offers on a reconnect); its later states tell nothing
+    sock.ev.on('call', (events) => {
+      if (!live()) return;
+      for (const event of events) {
+        const call = toIncomingCall(event);
+        if (!call || this.calls.has(call.id)) continue;
+        this.calls.set(call.id, event.from);
+        if (this.calls.size > CALLS_KEPT) this.calls.delete(this.calls.keys().next().value as string);
+        this.forward('call', call, 3);
+      }
     });
     const keep = (
       list: Array<{
@@ -146,10 +186,36 @@ export class BaileysProvider implements SessionProvider {
       }
     };
     sock.ev.on('contacts.upsert', (list) => {
-      if (live()) keep(list);
+      if (!live()) return;
+      keep(list);
+      this.learnLids(lidPairsOf([], list));
     });
     sock.ev.on('contacts.update', (list) => {
-      if (live()) keep(list);
+      if (!live()) return;
+      keep(list);
+      this.learnLids(lidPairsOf([], list));
+    });
+    // history sync (what the phone hands a newly linked session; `syncFullHistory: false` leaves the recent part):
+    // its contacts join the address book as contacts.upsert's do, its LID pairs (lidPnMappings, its chats' and
+    // messages') go to the company's LID map, then its messages as history, with their own times and without their
+    // files (none is downloaded): which are recent enough to import is the runtime's rule (runtime/history.ts)
+    sock.ev.on('messaging-history.set', ({ contacts, messages, lidPnMappings }) => {
+      if (!live()) return;
+      keep(contacts);
+      const mapped = (lidPnMappings ?? []).flatMap(({ lid, pn }) => lidPair(lid, pn) ?? []);
+      const pairs = new Map([...mapped, ...lidPairsOf(messages, contacts)].map((p) => [p.lid, p.pn]));
+      this.learnLids([...pairs].map(([lid, pn]) => ({ lid, pn })));
+      const received = messages.flatMap((m): ReceivedMessage[] => {
+        const message = toInboundMessage(m, this.ctx);
+        return message ? [{ message, file: null, history: true }] : [];
+      });
+      if (received.length > 0) this.forward('messages', received, UPSERT_ATTEMPTS);
+    });
+    // WhatsApp tells which number a LID stands for (a chat that moved to LID addressing, a sync action)
+    sock.ev.on('lid-mapping.update', ({ lid, pn }) => {
+      if (!live()) return;
+      const pair = lidPair(lid, pn);
+      if (pair) this.learnLids([pair]);
     });
   }
 
@@ -261,6 +327,11 @@ export class BaileysProvider implements SessionProvider {
     this.jids.remember([...entries].map(([number, jid]) => ({ number, jid }))).catch((err: unknown) => this.memoryFailed(err, 'written'));
   }
 
+  /** LID ↔ number pairs for the company's LID map, in turn with the socket's other events (a message after them finds them kept). */
+  private learnLids(pairs: Array<{ lid: string; pn: string }>): void {
+    if (pairs.length > 0) this.forward('lids', pairs, UPSERT_ATTEMPTS);
+  }
+
   /** Baileys' edit: the message's key at the chat's jid, the new text. */
   async editMessage(to: ChatAddress, message: MessageRef, text: string): Promise<void> {
     const sock = this.sock;
@@ -350,6 +421,44 @@ export class BaileysProvider implements SessionProvider {
     });
   }
 
+  /**
+   * Baileys' `requestPairingCode` on the socket waiting to be paired: WhatsApp links the session to the phone whose
+   * number is given once the code is typed on it (the socket's `connection.update` goes on as after a QR scan).
+   */
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    return sock.requestPairingCode(phoneNumber);
+  }
+
+  /**
+   * Baileys' `profilePictureUrl` (the full picture, not the preview), asked under the jid WhatsApp knows the number by.
+   * WhatsApp refuses a contact without a picture (404 item-not-found) or one who hides it (401 not-authorized): none.
+   */
+  async profilePicture(address: ChatAddress): Promise<string | null> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    const target = address.kind === 'phone' ? (await this.whatsappJid(sock, jidOf(address))).jid : jidOf(address);
+    try {
+      return (await sock.profilePictureUrl(target, 'image')) ?? null;
+    } catch (err) {
+      if (noPicture(err)) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Baileys' `rejectCall`: the phone declines the call, addressed to the caller as WhatsApp named them in the offer
+   * (a LID stays a LID), else by their address in our ids (an offer this process did not see: a session that moved).
+   */
+  async rejectCall(call: CallRef): Promise<void> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    const at = call.from.indexOf('@');
+    const address: ChatAddress = at >= 0 ? { kind: 'lid', id: call.from.slice(0, at) } : { kind: 'phone', id: call.from };
+    await sock.rejectCall(call.id, this.calls.get(call.id) ?? jidOf(address));
+  }
+
   /** The contacts WhatsApp synced to this session since it connected (its address book with their names). */
   async addressBook(): Promise<AddressBookEntry[]> {
     if (!this.sock) throw new ProviderClosedError(this.kind);
@@ -401,6 +510,13 @@ export class BaileysProvider implements SessionProvider {
     };
     this.queue = this.queue.then(run);
   }
+}
+
+/** WhatsApp's answer for a picture there is none of, or that is hidden from us (Baileys' Boom: the iq's error code in `data`). */
+function noPicture(err: unknown): boolean {
+  const e = err as { data?: unknown; message?: unknown; output?: { statusCode?: unknown } } | null;
+  const code = Number(e?.data ?? e?.output?.statusCode);
+  return code === 404 || code === 401 || e?.message === 'item-not-found' || e?.message === 'not-authorized';
 }
 
 /** The number of a phone jid without device (`5511999990001@s.whatsapp.net` → `5511999990001`); null for anything else. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Boom } from '@hapi/boom';
 import { DisconnectReason, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
 import { chatAddress } from '../chat-address.js';
-import { closeCode, connectionIntent, jidOf, jidToContact, mediaOf, toAcks, toInboundMessage } from './mapping.js';
+import { closeCode, connectionIntent, jidOf, jidToContact, lidPair, lidPairsOf, mediaOf, toAcks, toInboundMessage } from './mapping.js';
 
 const ctx = { companyId: 7, connectionId: 42 };
 
@@ -64,9 +64,24 @@ describe('toInboundMessage', () => {
   it('takes the phone number of a LID-addressed chat from remoteJidAlt, and drops the device part', () => {
     const lid = wa({ key: { remoteJid: '123456789012345@lid', fromMe: false, id: 'L1' }, message: { conversation: 'oi' } });
     lid.key.remoteJidAlt = '5511999990004@s.whatsapp.net';
-    expect(toInboundMessage(lid, ctx)?.from).toBe('5511999990004');
+    expect(toInboundMessage(lid, ctx)).toMatchObject({ from: '5511999990004', fromLid: '123456789012345' });
+    // a chat by number with its LID beside it (WhatsApp sends both ways round)
+    const pn = wa({ key: { remoteJid: '5511999990007@s.whatsapp.net', fromMe: false, id: 'P1' }, message: { conversation: 'oi' } });
+    pn.key.remoteJidAlt = '223456789012345@lid';
+    expect(toInboundMessage(pn, ctx)).toMatchObject({ from: '5511999990007', fromLid: '223456789012345' });
     const device = wa({ key: { remoteJid: '5511999990005:12@s.whatsapp.net', fromMe: false, id: 'D1' }, message: { conversation: 'oi' } });
     expect(toInboundMessage(device, ctx)?.from).toBe('5511999990005');
+  });
+
+  it('names a bare LID by its address, never its digits as a phone number', () => {
+    const bare = wa({
+      key: { remoteJid: '323456789012345@lid', fromMe: false, id: 'B1' },
+      pushName: 'Lia',
+      message: { conversation: 'oi' },
+    });
+    const m = toInboundMessage(bare, ctx);
+    expect(m).toMatchObject({ from: '323456789012345@lid', fromName: 'Lia', isGroup: false });
+    expect(m?.fromLid).toBeUndefined();
   });
 
   it('keeps messages typed on the phone itself as fromMe, for the contact they went to', () => {
@@ -116,6 +131,80 @@ describe('toInboundMessage', () => {
       wa({ key: { remoteJid: '5511999990009@s.whatsapp.net' }, message: { conversation: 'sem id' } }),
     ];
     for (const m of ignored) expect(toInboundMessage(m, ctx)).toBeNull();
+  });
+
+  it('maps a CIPHERTEXT stub (a message Baileys could not decrypt) as waiting for its resend, addressed as any message', () => {
+    // Baileys' key carries fields the proto lacks (remoteJidAlt): set on the decoded message, as Baileys does
+    const stub = (key: Record<string, unknown>) => {
+      const m = wa({
+        pushName: 'Rita',
+        messageTimestamp: 1_700_000_500,
+        messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
+        messageStubParameters: ['Bad MAC'],
+      });
+      m.key = { fromMe: false, id: 'C1', ...key };
+      return m;
+    };
+    expect(toInboundMessage(stub({ remoteJid: '5511999990010@s.whatsapp.net' }), ctx)).toEqual({
+      companyId: 7,
+      connectionId: 42,
+      waMessageId: 'C1',
+      from: '5511999990010',
+      fromName: 'Rita',
+      body: '',
+      mediaType: 'ciphertext',
+      fromMe: false,
+      isGroup: false,
+      timestamp: 1_700_000_500_000,
+      quotedWaMessageId: null,
+      resend: 'waiting',
+    });
+    // LID-addressed with the number: the number's conversation
+    expect(toInboundMessage(stub({ remoteJid: '423456789012399@lid', remoteJidAlt: '5511999990011@s.whatsapp.net' }), ctx)).toMatchObject({
+      from: '5511999990011',
+      resend: 'waiting',
+    });
+    // a group's: the group's conversation
+    expect(
+      toInboundMessage(stub({ remoteJid: '120363025246125486@g.us', participant: '5511999990012@s.whatsapp.net' }), ctx),
+    ).toMatchObject({
+      from: '120363025246125486',
+      isGroup: true,
+      mediaType: 'ciphertext',
+    });
+    // a status nobody could decrypt is still no conversation's
+    expect(toInboundMessage(stub({ remoteJid: 'status@broadcast', participant: '5511999990013@s.whatsapp.net' }), ctx)).toBeNull();
+  });
+});
+
+describe('lidPairsOf: the LID ↔ number pairs in what WhatsApp sends', () => {
+  it("reads them from messages' remoteJidAlt and participantAlt and from contacts, either way round", () => {
+    const lidChat = wa({ key: { remoteJid: '423456789012345@lid', fromMe: false, id: 'X1' }, message: { conversation: 'oi' } });
+    lidChat.key.remoteJidAlt = '5511999990010@s.whatsapp.net';
+    const member = wa({
+      key: { remoteJid: '120363025246125486@g.us', participant: '5511999990011@s.whatsapp.net', fromMe: false, id: 'X2' },
+      message: { conversation: 'oi' },
+    });
+    member.key.participantAlt = '523456789012345@lid';
+    const plain = wa({ key: { remoteJid: '5511999990012@s.whatsapp.net', fromMe: false, id: 'X3' }, message: { conversation: 'oi' } });
+    const contacts = [
+      { id: '623456789012345@lid', phoneNumber: '5511999990013@s.whatsapp.net' },
+      { id: '5511999990014@s.whatsapp.net', lid: '723456789012345@lid' },
+      { id: '5511999990015@s.whatsapp.net' },
+      { id: '823456789012345@lid', phoneNumber: 'garbage' },
+    ];
+    expect(lidPairsOf([lidChat, member, plain], contacts)).toEqual([
+      { lid: '423456789012345', pn: '5511999990010' },
+      { lid: '523456789012345', pn: '5511999990011' },
+      { lid: '623456789012345', pn: '5511999990013' },
+      { lid: '723456789012345', pn: '5511999990014' },
+    ]);
+  });
+
+  it("takes lid-mapping.update's pair only when each jid is what it says", () => {
+    expect(lidPair('923456789012345@lid', '5511999990016@s.whatsapp.net')).toEqual({ lid: '923456789012345', pn: '5511999990016' });
+    expect(lidPair('5511999990016@s.whatsapp.net', '923456789012345@lid')).toBeNull();
+    expect(lidPair('923456789012345@lid', undefined)).toBeNull();
   });
 });
 

@@ -8,14 +8,17 @@ import {
   isPnUser,
   jidDecode,
   normalizeMessageContent,
+  WAMessageStubType,
   type ConnectionState,
+  type WACallEvent,
   type WAMessage,
   type WAMessageUpdate,
   type proto,
 } from '@whiskeysockets/baileys';
 import type { MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
+import { lidAddress, LID_DIGITS } from '@wa/domain';
 import type { ChatAddress } from '../chat-address.js';
-import type { ConnectionChange } from '../provider.js';
+import type { ConnectionChange, IncomingCall } from '../provider.js';
 import { safeInboundType } from '../received-file-type.js';
 
 /**
@@ -126,6 +129,7 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
   const waMessageId = key?.id;
   if (!remoteJid || !waMessageId) return null;
   if (isJidStatusBroadcast(remoteJid) || isJidBroadcast(remoteJid) || isJidNewsletter(remoteJid)) return null;
+  if (msg.messageStubType === WAMessageStubType.CIPHERTEXT) return undecryptable(msg, ctx);
   if (msg.messageStubType) return null;
   const content = normalizeMessageContent(msg.message);
   if (!content) return null;
@@ -136,13 +140,12 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
   if (mediaType === 'chat' && body.length === 0) return null;
 
   const isGroup = isJidGroup(remoteJid) === true;
-  let contactJid = remoteJid;
-  if (!isGroup && isLidUser(remoteJid) && key.remoteJidAlt && isPnUser(key.remoteJidAlt)) contactJid = key.remoteJidAlt;
+  const who = isGroup ? { from: jidToContact(remoteJid) } : customerOf(remoteJid, key.remoteJidAlt);
   return {
     companyId: ctx.companyId,
     connectionId: ctx.connectionId,
     waMessageId,
-    from: jidToContact(contactJid),
+    ...who,
     fromName: msg.pushName ?? '',
     body,
     mediaType,
@@ -150,6 +153,81 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
     isGroup,
     timestamp: timestampMs(msg.messageTimestamp),
     quotedWaMessageId: quotedIdOf(content, type),
+  };
+}
+
+/**
+ * Who a one-to-one chat is with, in our ids: the phone number when WhatsApp gives it (the chat's jid, or a
+ * LID-addressed chat's `remoteJidAlt`), with the LID when it gives that too (then the company's LID map learns the
+ * pair); a bare LID as its address `<lid>@lid` — never its digits alone, which are no phone number.
+ */
+export function customerOf(jid: string, alt: string | null | undefined): { from: string; fromLid?: string } {
+  if (isLidUser(jid)) {
+    const lid = jidToContact(jid);
+    return alt && isPnUser(alt) ? { from: jidToContact(alt), fromLid: lid } : { from: lidAddress(lid) };
+  }
+  if (alt && isLidUser(alt) && isPnUser(jid)) return { from: jidToContact(jid), fromLid: jidToContact(alt) };
+  return { from: jidToContact(jid) };
+}
+
+/** A LID and the phone number it stands for, as digits, when both jids are what they say; null otherwise. */
+export function lidPair(lid: string | null | undefined, pn: string | null | undefined): { lid: string; pn: string } | null {
+  if (!lid || !pn || !isLidUser(lid) || !isPnUser(pn)) return null;
+  const pair = { lid: jidToContact(lid), pn: jidToContact(pn) };
+  return LID_DIGITS.test(pair.lid) && /^\d{8,20}$/.test(pair.pn) ? pair : null;
+}
+
+/**
+ * The LID ↔ number pairs WhatsApp's events carry besides `lid-mapping.update` itself: a message's chat and its
+ * `remoteJidAlt`, a group member's `participant` and `participantAlt` (either way round), a contact's id, `lid` and
+ * `phoneNumber`.
+ */
+export function lidPairsOf(
+  messages: ReadonlyArray<Pick<WAMessage, 'key'>>,
+  contacts: ReadonlyArray<{ id?: string | null; lid?: string | null; phoneNumber?: string | null }> = [],
+): Array<{ lid: string; pn: string }> {
+  const pairs = new Map<string, string>();
+  const add = (a: string | null | undefined, b: string | null | undefined) => {
+    const pair = lidPair(a, b) ?? lidPair(b, a);
+    if (pair) pairs.set(pair.lid, pair.pn);
+  };
+  for (const { key } of messages) {
+    if (!key) continue;
+    add(key.remoteJid, key.remoteJidAlt);
+    add(key.participant, key.participantAlt);
+  }
+  for (const c of contacts) {
+    add(c.id, c.phoneNumber);
+    add(c.lid, c.phoneNumber);
+    add(c.lid, c.id);
+  }
+  return [...pairs].map(([lid, pn]) => ({ lid, pn }));
+}
+
+/**
+ * A CIPHERTEXT stub: a message Baileys could not decrypt (no content; `messageStubParameters` says why). Baileys
+ * itself sends the sender a retry receipt and asks our phone to resend it (a placeholder resend); when the content
+ * comes, it is a later upsert with the same key. Until then the conversation shows it waiting (`resend: 'waiting'`,
+ * mediaType 'ciphertext', empty body), under the same id, so the resend replaces it. Addressed as any message.
+ */
+function undecryptable(msg: WAMessage, ctx: MappingContext): WaInboundMessage {
+  const key = msg.key;
+  const remoteJid = key.remoteJid as string;
+  const isGroup = isJidGroup(remoteJid) === true;
+  const who = isGroup ? { from: jidToContact(remoteJid) } : customerOf(remoteJid, key.remoteJidAlt);
+  return {
+    companyId: ctx.companyId,
+    connectionId: ctx.connectionId,
+    waMessageId: key.id as string,
+    ...who,
+    fromName: msg.pushName ?? '',
+    body: '',
+    mediaType: 'ciphertext',
+    fromMe: key.fromMe === true,
+    isGroup,
+    timestamp: timestampMs(msg.messageTimestamp),
+    quotedWaMessageId: null,
+    resend: 'waiting',
   };
 }
 
@@ -223,4 +301,18 @@ export function connectionIntent(update: BaileysConnectionUpdate): ConnectionInt
   if (update.qr) return { kind: 'status', status: 'qrcode', qrcode: update.qr };
   if (update.isNewLogin) return { kind: 'status', status: 'PAIRING', qrcode: '' };
   return { kind: 'none' };
+}
+
+/**
+ * Baileys' `call` event as a call we tell of: only its offer (the phone starts ringing; `ringing`, `accept`, `reject`,
+ * `timeout` and `terminate` follow it and tell nothing new), the caller by their number when WhatsApp gives it (the
+ * caller's phone jid, or `callerPn` beside a LID), else by their LID as `<lid>@lid`. Null for anything else.
+ */
+export function toIncomingCall(call: WACallEvent): IncomingCall | null {
+  if (call.status !== 'offer' || !call.id || !call.from) return null;
+  const pn = isPnUser(call.from) ? call.from : call.callerPn && isPnUser(call.callerPn) ? call.callerPn : undefined;
+  const bareDigits = call.callerPn && /^\d{8,15}$/.test(call.callerPn) ? call.callerPn : undefined;
+  const from = pn ? jidToContact(pn) : (bareDigits ?? (isLidUser(call.from) ? `${jidToContact(call.from)}@lid` : jidToContact(call.from)));
+  const at = call.date instanceof Date ? call.date.getTime() : Number.NaN;
+  return { id: call.id, from, isVideo: call.isVideo === true, isGroup: call.isGroup === true, at: at > 0 ? at : Date.now() };
 }

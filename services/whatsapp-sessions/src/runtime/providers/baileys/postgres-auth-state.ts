@@ -113,13 +113,24 @@ export class AuthStateStore implements OnApplicationBootstrap {
   }
 }
 
+/** A write refused because the session's lease is another replica's now (fencing). */
+export class LeaseLostError extends Error {
+  constructor(connectionId: number) {
+    super(`connection ${connectionId}: the session's lease is another replica's; its credentials are not written here`);
+    this.name = 'LeaseLostError';
+  }
+}
+
 /**
  * Baileys' `useMultiFileAuthState`, with rows in PostgreSQL instead of files: the creds (fresh from
- * `initAuthCreds()` on first use) and a signal key store; `saveCreds` is wired to `creds.update`.
+ * `initAuthCreds()` on first use) and a signal key store; `saveCreds` is wired to `creds.update`. `holdsLease`
+ * (fencing): checked before every write; once it answers false nothing more is written (LeaseLostError), so a replica
+ * that lost the session (paused, cut off) never overwrites what the new holder wrote.
  */
 export async function usePostgresAuthState(
   store: AuthStateStore,
   connectionId: number,
+  holdsLease: () => Promise<boolean> = async () => true,
 ): Promise<{ state: AuthenticationState; saveCreds: () => Promise<void>; clear: () => Promise<void> }> {
   const stored = (await store.read(connectionId, CREDS, [''])).get('') as AuthenticationCreds | undefined;
   const creds = stored ?? initAuthCreds();
@@ -143,12 +154,16 @@ export async function usePostgresAuthState(
           for (const category of Object.keys(data) as Array<keyof SignalDataSet>) {
             for (const [id, value] of Object.entries(data[category] ?? {})) items.push({ category, id, value: value ?? null });
           }
+          if (!(await holdsLease())) throw new LeaseLostError(connectionId);
           await store.write(connectionId, items);
         },
         clear: () => store.clear(connectionId),
       },
     },
-    saveCreds: () => store.write(connectionId, [{ category: CREDS, id: '', value: creds }]),
+    saveCreds: async () => {
+      if (!(await holdsLease())) throw new LeaseLostError(connectionId);
+      await store.write(connectionId, [{ category: CREDS, id: '', value: creds }]);
+    },
     clear: () => store.clear(connectionId),
   };
 }

@@ -21,8 +21,9 @@ export interface SandboxTransmission {
 }
 
 /**
- * The sandbox phone's record of what it put on the wire: one row per transmission, so a message sent
- * twice shows twice. The ack each message reached is the session's (sent_messages.ack).
+ * The sandbox phone's record of what reached the customer, as WhatsApp delivers it: a send once per message id (a
+ * transmission of an id already delivered only counts in its `transmissions`), each edit and deletion a row. The ack
+ * each message reached is the session's (sent_messages.ack).
  */
 @Injectable()
 export class SandboxOutboxRepository {
@@ -39,14 +40,28 @@ export class SandboxOutboxRepository {
     return this.recordTogether(item);
   }
 
-  private readonly recordTogether = writeBatcher<SandboxTransmission>(async (items) => {
+  private readonly recordTogether = writeBatcher<SandboxTransmission>(async (batch) => {
+    // one row per send id in a statement (ON CONFLICT touches a row once); a repeat within the batch is counted
+    const counts = new Map<string, number>();
+    const items: SandboxTransmission[] = [];
+    for (const i of batch) {
+      const key = (i.kind ?? 'send') === 'send' ? `${i.connectionId}|${i.waMessageId}` : undefined;
+      if (key && counts.has(key)) {
+        counts.set(key, (counts.get(key) ?? 1) + 1);
+        continue;
+      }
+      if (key) counts.set(key, 1);
+      items.push(i);
+    }
     const col = <T>(f: (i: SandboxTransmission) => T) => items.map(f);
     await this.keyed.query(
-      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind, "sentAt")
-       SELECT conn, company, wid, "to", body, media, kind, COALESCE(at, now())
-         FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::text[], $6::jsonb[], $7::varchar[], $8::timestamptz[])
-              WITH ORDINALITY AS u(conn, company, wid, "to", body, media, kind, at, ord)
-        ORDER BY ord`,
+      `INSERT INTO whatsapp.sandbox_outbox ("connectionId", "companyId", "waMessageId", "to", body, media, kind, "sentAt", transmissions)
+       SELECT conn, company, wid, "to", body, media, kind, COALESCE(at, now()), n
+         FROM unnest($1::int[], $2::int[], $3::varchar[], $4::varchar[], $5::text[], $6::jsonb[], $7::varchar[], $8::timestamptz[], $9::int[])
+              WITH ORDINALITY AS u(conn, company, wid, "to", body, media, kind, at, n, ord)
+        ORDER BY ord
+       ON CONFLICT ("connectionId", "waMessageId") WHERE kind = 'send'
+       DO UPDATE SET transmissions = whatsapp.sandbox_outbox.transmissions + EXCLUDED.transmissions`,
       [
         col((i) => i.connectionId),
         col((i) => i.companyId),
@@ -56,6 +71,7 @@ export class SandboxOutboxRepository {
         col((i) => (i.media ? JSON.stringify(i.media) : null)),
         col((i) => i.kind ?? 'send'),
         col((i) => i.sentAt ?? null),
+        col((i) => ((i.kind ?? 'send') === 'send' ? (counts.get(`${i.connectionId}|${i.waMessageId}`) ?? 1) : 1)),
       ],
     );
   });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type {
@@ -6,12 +6,13 @@ import type {
   MediaType,
   NumberCheckManyResult,
   NumberCheckResult,
+  SandboxHistoryRequest,
   SandboxInboundMedia,
   SandboxInboundRequest,
   WaAckEntry,
 } from '@wa/contracts';
 import { type MediaStorage } from '@wa/server-kit';
-import { whatsappMessageId } from '@wa/domain';
+import { lidAddress, whatsappMessageId } from '@wa/domain';
 import { numberForms } from '../../number-forms.js';
 import type { KnownJids } from '../../number-jids.js';
 import type { ChatAddress } from '../chat-address.js';
@@ -25,11 +26,14 @@ import {
   type ReceivedFile,
   type ReceivedMessage,
   type SandboxAbilities,
+  type CallRef,
   type SendOptions,
   type SessionProvider,
 } from '../provider.js';
 import { safeInboundType } from '../received-file-type.js';
 import { CloseCodes } from '../../reconnect-backoff.js';
+import type { SandboxCallsRepository } from './sandbox-calls.repository.js';
+import type { SandboxHeldRepository, WrittenMessage } from './sandbox-held.repository.js';
 import type { SandboxOutboxRepository } from './sandbox-outbox.repository.js';
 
 /** Status changes due within this many ms of each other go out in one `messages.update`. */
@@ -39,20 +43,28 @@ const ACK_TICK_MS = 25;
 const CONNECTION_LOST = 408;
 
 /** Messages per delivery of an offline backlog (WhatsApp hands a long one over in several `append` upserts). */
-const BACKLOG_PER_DELIVERY = 50;
-
-/** A phone cut off (`offline`): until when, and what customers wrote meanwhile, in the order written. */
-interface Outage {
-  until: number;
-  held: ReceivedMessage[];
-}
+export const BACKLOG_PER_DELIVERY = 50;
 
 /**
- * The sandbox's WhatsApp servers, per connection in this process: an outage outlives the provider that began it (a
- * "try again" during it launches a new one), as WhatsApp keeps a phone's messages until it comes back. Forgotten on a
- * logout (a new pairing does not get them); a session that moves to another process meanwhile does not get them.
+ * How long a session's claim on handing a phone's backlog over lasts unless claimed again (at each delivery): a
+ * process killed mid-way leaves a claim that lapses, and the session's next holder takes over then.
  */
-const outages = new Map<number, Outage>();
+const HAND_OVER_CLAIM_MS = 15_000;
+
+/** How soon a backlog that could not be handed over is tried again, while the session is up. */
+const HAND_OVER_RETRY_MS = 1000;
+
+/** Connections whose sandbox phone is unpaired (`unpair`): their next start waits for a pairing, per process. */
+const unpaired = new Set<number>();
+
+/** The profile pictures the sandbox's WhatsApp answers, per connection, by number (PUT …/sandbox/profile-picture). */
+const pictures = new Map<number, Map<string, string>>();
+
+/** How long after answering a pairing code the sandbox phone pairs, as if the admin typed the code on it. */
+export const SANDBOX_PAIRING_TYPED_MS = 500;
+
+/** The letters of WhatsApp's pairing codes (Crockford's base 32, as Baileys draws them). */
+const PAIRING_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTVWXYZ';
 
 /**
  * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
@@ -60,8 +72,10 @@ const outages = new Map<number, Outage>();
  * (and Baileys' mapping to us), records what it sends (the outbox) and reports each sent message as sent (1)
  * at once, then server (2), delivered (3) and read (4), one `ackStepMs` apart, as `acks` events. Like WhatsApp,
  * it reports the status changes that fall due together (within ACK_TICK_MS) in one event. Cut off (`offline`), it
- * drops the connection as a network loss does, holds what customers write and hands it over on the reconnect (the
- * offline backlog: deliveries marked `backlog`, each message with the time it was written).
+ * drops the connection as a network loss does and its WhatsApp servers hold what customers write; whatever they hold
+ * (written while cut off, or while no process ran the session: SandboxHeldRepository, in PostgreSQL) is handed over
+ * when a session of the phone connects, in any process (the offline backlog: deliveries marked `backlog`, each
+ * message with the time it was written).
  */
 export class SandboxProvider implements SessionProvider, SandboxAbilities {
   readonly kind = 'sandbox' as const;
@@ -78,6 +92,17 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   private readonly wrote = new Map<string, string>();
   /** the offline backlog being handed over: later deliveries wait for it (they were written after it) */
   private handingOver: Promise<void> | undefined;
+  /** more was held while the backlog was being handed over: look again before finishing */
+  private handOverAgain = false;
+  /** nothing is held for the phone since its session connected here: live messages go straight through */
+  private backlogClear = false;
+  private handOverRetry: NodeJS.Timeout | undefined;
+  /** this session, as claimant of the phone's backlog (SandboxHeldRepository.claimHandOver) */
+  private readonly claimant = randomBytes(12).toString('hex');
+  /** ended (`end`, `logout`): nothing more is held or delivered through it */
+  private ended = false;
+  /** started unpaired: waiting for a pairing (a QR shown, or a pairing code asked) */
+  private awaitingPairing = false;
 
   /** `jids`: the company's remembered jids, where the numbers that wrote are kept across restarts (as Baileys keeps its senders) */
   constructor(
@@ -86,57 +111,124 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     private readonly ackStepMs: number,
     private readonly storage: MediaStorage,
     private readonly jids: KnownJids,
+    /** what its WhatsApp servers keep for it while it is not connected, and its outages */
+    private readonly held: SandboxHeldRepository,
+    /** a new pairing (the connection was DISCONNECTED): what was held for the old one is not for it */
+    private newPairing = false,
+    /** the calls it got (GET …/sandbox/calls): none kept without it */
+    private readonly calls?: SandboxCallsRepository,
   ) {}
 
   async start(): Promise<void> {
-    const outage = outages.get(this.ctx.connectionId);
-    if (outage && outage.until > Date.now()) {
+    if (this.newPairing) {
+      await this.held.forget(this.ctx.connectionId);
+      this.newPairing = false;
+    }
+    const offlineUntil = await this.held.offlineUntil(this.ctx.connectionId);
+    if (offlineUntil) {
       // no network yet: the attempt fails as a socket's does, and the runner tries again later
       this.closeSoon(CONNECTION_LOST);
       return;
     }
+    if (unpaired.has(this.ctx.connectionId)) {
+      // an unpaired phone: a QR to show (nothing scans it) until a pairing code is asked for; the pairing is new
+      await this.held.forget(this.ctx.connectionId);
+      this.awaitingPairing = true;
+      await this.ev.emit('connection', { kind: 'status', status: 'qrcode', qrcode: `sandbox-qr:${this.ctx.connectionId}:${Date.now()}` });
+      return;
+    }
     this.open = true;
+    this.backlogClear = false;
     await this.ev.emit('connection', { kind: 'status', status: 'CONNECTED', qrcode: '' });
-    if (outage) void this.handOver();
+    // whatever WhatsApp kept for the phone while it was not connected, here or in any other process
+    void this.handOver();
+  }
+
+  unpair(): void {
+    unpaired.add(this.ctx.connectionId);
+  }
+
+  /**
+   * A pairing code for `phoneNumber`, as WhatsApp hands one out: 8 characters of Crockford's base 32. The stand-in
+   * phone "types" it SANDBOX_PAIRING_TYPED_MS later: the session goes PAIRING, then CONNECTED with that number.
+   */
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    if (!this.awaitingPairing) throw new ProviderClosedError(this.kind);
+    const code = Array.from(randomBytes(8), (b) => PAIRING_ALPHABET[b % PAIRING_ALPHABET.length]).join('');
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.awaitingPairing) return;
+      this.awaitingPairing = false;
+      unpaired.delete(this.ctx.connectionId);
+      this.open = true;
+      void (async () => {
+        await this.ev.emit('connection', { kind: 'status', status: 'PAIRING', qrcode: '' });
+        await this.ev.emit('connection', { kind: 'status', status: 'CONNECTED', qrcode: '', number: phoneNumber });
+      })().catch((err: unknown) => this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox pairing not handled'));
+    }, SANDBOX_PAIRING_TYPED_MS);
+    this.timers.add(t);
+    return code;
+  }
+
+  /** What a test set for the number (PUT …/sandbox/profile-picture); none by default. */
+  async profilePicture(address: ChatAddress): Promise<string | null> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    return pictures.get(this.ctx.connectionId)?.get(address.id) ?? null;
+  }
+
+  setProfilePicture(number: string, url: string | null): void {
+    let book = pictures.get(this.ctx.connectionId);
+    if (!book) pictures.set(this.ctx.connectionId, (book = new Map()));
+    // as WhatsApp: either form of a Brazilian mobile is the same account
+    for (const form of numberForms(number)) {
+      if (url) book.set(form, url);
+      else book.delete(form);
+    }
   }
 
   /**
    * The phone loses its network for `seconds`: the connection drops as on a network loss (408, connection lost: the
-   * runner reconnects by the disconnect table, and every attempt before the time is up fails the same way). What
-   * customers write meanwhile is held and handed over on the reconnect.
+   * runner reconnects by the disconnect table, and every attempt before the time is up fails the same way, in any
+   * process). What customers write meanwhile is held and handed over on the reconnect. Resolves once the outage is
+   * kept (a process killed during it does not end it).
    */
-  offline(seconds: number): void {
+  async offline(seconds: number): Promise<void> {
     if (!this.open) throw new ProviderClosedError(this.kind);
-    const held = outages.get(this.ctx.connectionId)?.held ?? [];
-    outages.set(this.ctx.connectionId, { until: Date.now() + seconds * 1000, held });
-    this.disconnect(CONNECTION_LOST);
-  }
-
-  isOffline(): boolean {
-    return !this.open && outages.has(this.ctx.connectionId);
+    await this.held.offline(this.ctx.connectionId, new Date(Date.now() + seconds * 1000));
+    if (this.open) this.disconnect(CONNECTION_LOST);
   }
 
   /**
-   * The offline backlog, as WhatsApp hands it to a phone that comes back: in the order written, BACKLOG_PER_DELIVERY
-   * at a time, each delivery once the last one was handled (published); one that fails stays held, with what follows
-   * it, and is tried again a second later while the session is up.
+   * A paired phone not connected (cut off, dropped and reconnecting, or its session not up yet): as WhatsApp, its
+   * servers keep what customers write until it connects. Not while it waits for a pairing, nor once ended.
+   */
+  isOffline(): boolean {
+    return !this.open && !this.awaitingPairing && !this.ended;
+  }
+
+  /**
+   * The offline backlog, as WhatsApp hands it to a phone that comes back: what its servers hold for it, in the order
+   * written, BACKLOG_PER_DELIVERY at a time, each delivery once the last one was handled (published) and kept until
+   * then (a process killed in between hands it over again: its ids make it a repeat downstream). Only the session
+   * holding the phone's claim hands it over, so two never deliver the same messages. One that fails stays held, with
+   * what follows it, and is tried again a second later while the session is up. Called while one runs, it looks
+   * again once that one is done (more was held meanwhile).
    */
   private handOver(): Promise<void> {
-    this.handingOver ??= (async () => {
-      const outage = outages.get(this.ctx.connectionId);
+    if (this.handingOver) {
+      this.handOverAgain = true;
+      return this.handingOver;
+    }
+    this.handingOver = (async () => {
       try {
-        while (outage && this.open && outage.held.length > 0) {
-          const delivery = outage.held.slice(0, BACKLOG_PER_DELIVERY);
-          await this.ev.emit('messages', delivery);
-          outage.held.splice(0, delivery.length);
-        }
-        if (outage && outage.held.length === 0 && outages.get(this.ctx.connectionId) === outage) outages.delete(this.ctx.connectionId);
+        do {
+          this.handOverAgain = false;
+          await this.handOverOnce();
+        } while (this.handOverAgain && this.open);
       } catch (err) {
-        this.logger.warn(
-          { err, connectionId: this.ctx.connectionId, held: outage?.held.length },
-          'sandbox backlog not handed over; trying again',
-        );
-        this.later(1000, () => this.handOver());
+        this.backlogClear = false;
+        this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox backlog not handed over; trying again');
+        this.handOverLater();
       } finally {
         this.handingOver = undefined;
       }
@@ -144,17 +236,118 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     return this.handingOver;
   }
 
+  private async handOverOnce(): Promise<void> {
+    const id = this.ctx.connectionId;
+    if (!this.open) return;
+    // most connects find nothing held: one query, no claim
+    if ((await this.held.first(id, 1)).length === 0) {
+      this.backlogClear = true;
+      return;
+    }
+    if (!(await this.held.claimHandOver(id, this.claimant, HAND_OVER_CLAIM_MS))) {
+      // another session is being handed it (one of a process that lost the phone and has not let go yet)
+      this.backlogClear = false;
+      this.handOverLater();
+      return;
+    }
+    try {
+      for (let n = 0; ; n++) {
+        const delivery = await this.held.first(id, BACKLOG_PER_DELIVERY);
+        if (delivery.length === 0) {
+          this.backlogClear = true;
+          return;
+        }
+        if (!this.open) return;
+        // claimed again for each later delivery's time, or another session may take it over
+        if (n > 0 && !(await this.held.claimHandOver(id, this.claimant, HAND_OVER_CLAIM_MS)))
+          throw new Error('sandbox backlog claimed by another session');
+        const received = await this.received(
+          delivery.map((h) => h.message),
+          delivery.map((h) => h.writtenAt.getTime()),
+        );
+        await this.ev.emit(
+          'messages',
+          received.map((m) => ({ ...m, backlog: true })),
+        );
+        await this.held.delivered(
+          id,
+          delivery.map((h) => h.seq),
+        );
+      }
+    } finally {
+      await this.held
+        .releaseHandOver(id, this.claimant)
+        .catch((err: unknown) => this.logger.warn({ err, connectionId: id }, 'sandbox backlog claim not released'));
+    }
+  }
+
+  /** The backlog is tried again HAND_OVER_RETRY_MS from now, while the session is up (once, however often asked). */
+  private handOverLater(): void {
+    if (this.handOverRetry) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.handOverRetry = undefined;
+      if (this.open) void this.handOver();
+    }, HAND_OVER_RETRY_MS);
+    this.handOverRetry = t;
+    this.timers.add(t);
+  }
+
   /**
    * Delivers messages as WhatsApp would, in one delivery (one message live, several like the backlog a phone
    * hands over when it comes online); resolves once every listener handled them (the session runner published
-   * them to JetStream). Answers their WhatsApp message ids, in order.
+   * them to JetStream). Answers their WhatsApp message ids, in order. Not connected (isOffline), its WhatsApp servers
+   * hold them for the reconnect, with the time they were written. None: a nudge that something was held for the phone
+   * while its session seemed to run nowhere (the command router's), handed over now.
    */
   async deliverInbound(requests: SandboxInboundRequest[]): Promise<string[]> {
-    const outage = this.open ? undefined : outages.get(this.ctx.connectionId);
-    if (!this.open && !outage) throw new ProviderClosedError(this.kind);
+    if (!this.open && !this.isOffline()) throw new ProviderClosedError(this.kind);
+    if (requests.length === 0) {
+      if (this.open) {
+        this.backlogClear = false;
+        await this.handOver();
+      }
+      return [];
+    }
+    const written = requests.map((req): WrittenMessage => ({ ...req, id: req.id ?? whatsappMessageId() }));
+    const ids = written.map((m) => m.id);
+    if (!this.open) {
+      // not connected: WhatsApp keeps them for the phone, with the time they were written
+      await this.held.hold(this.ctx.connectionId, this.ctx.companyId, written, new Date(wholeSecond(Date.now())));
+      // connected meanwhile: its hand-over may have looked before these were kept
+      if (this.open) void this.handOver();
+      return ids;
+    }
+    // written after the backlog still being handed over: they follow it (held behind it while it cannot be handed over)
+    if (!this.backlogClear) {
+      await this.handOver();
+      if (!this.backlogClear) {
+        await this.held.hold(this.ctx.connectionId, this.ctx.companyId, written, new Date(wholeSecond(Date.now())));
+        void this.handOver();
+        return ids;
+      }
+    }
+    const timestamp = wholeSecond(Date.now());
+    await this.ev.emit(
+      'messages',
+      await this.received(
+        written,
+        written.map(() => timestamp),
+      ),
+    );
+    return ids;
+  }
+
+  /**
+   * Messages as the phone receives them, each written at its time (ms, whole seconds): mapped as Baileys' mapping
+   * gives them, their senders remembered as on WhatsApp.
+   */
+  private async received(written: readonly WrittenMessage[], timestamps: readonly number[]): Promise<ReceivedMessage[]> {
     // as WhatsApp: whoever writes is on it (a customer who had left came back), whatever the number's length
     const senders = new Map<string, string>();
-    for (const req of requests) {
+    for (const req of written) {
+      // a bare LID (`fromLid` alone) shows no number: nothing to remember
+      if (!req.from) continue;
       this.left.delete(req.from);
       for (const form of numberForms(req.from)) senders.set(form, `${req.from}@s.whatsapp.net`);
     }
@@ -162,45 +355,35 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     await this.jids
       .remember([...senders].map(([number, jid]) => ({ number, jid })))
       .catch((err: unknown) => this.logger.warn({ err, connectionId: this.ctx.connectionId }, 'sandbox senders not remembered'));
-    const timestamp = Math.floor(Date.now() / 1000) * 1000;
-    const ids = requests.map((req) => req.id ?? whatsappMessageId());
-    const messages = requests.flatMap((req, i): ReceivedMessage[] => {
-      const content = req.media ? mediaContent(req.media, req.body) : { mediaType: 'chat' as const, body: req.body, file: null };
+    return written.flatMap((req, i): ReceivedMessage[] => {
+      const content = req.undecryptable
+        ? UNDECRYPTABLE
+        : req.media
+          ? mediaContent(req.media, req.body)
+          : { mediaType: 'chat' as const, body: req.body, file: null };
       // as WhatsApp: a text without text is no message
-      if (!req.media && !req.body) return [];
+      if (!req.undecryptable && !req.media && !req.body) return [];
       const message = {
         companyId: this.ctx.companyId,
         connectionId: this.ctx.connectionId,
-        waMessageId: ids[i] as string,
-        // a group's message is the group's conversation, as Baileys maps a `@g.us` remoteJid
-        from: req.groupId ?? req.from,
+        waMessageId: req.id,
+        // a group's message is the group's conversation, as Baileys maps a `@g.us` remoteJid; a bare LID is its address
+        // (`<lid>@lid`) and a LID-addressed message with the number (`remoteJidAlt`) the number's, with its LID
+        from: req.groupId ?? req.from ?? lidAddress(req.fromLid ?? ''),
+        ...(req.fromLid && req.from && !req.groupId ? { fromLid: req.fromLid } : {}),
         fromName: req.name ?? '',
         body: content.body,
         mediaType: content.mediaType,
         fromMe: false,
         isGroup: req.groupId !== undefined,
-        timestamp,
+        timestamp: timestamps[i] as number,
         quotedWaMessageId: null,
+        // as Baileys' mapping of a CIPHERTEXT stub: waiting for the phone's resend (a later message with this id)
+        ...(req.undecryptable ? { resend: 'waiting' as const } : {}),
       };
       const file = content.file;
       return [{ message, file: file && { mimetype: file.mimetype, fileName: file.fileName, open: () => this.openMedia(file.key) } }];
     });
-    if (outage) {
-      // cut off: WhatsApp keeps them for the phone, with the time they were written
-      outage.held.push(...messages.map((m) => ({ ...m, backlog: true })));
-      return ids;
-    }
-    // written after the backlog still being handed over: they follow it (held behind it while it cannot be handed over)
-    if (outages.has(this.ctx.connectionId)) {
-      await this.handOver();
-      const behind = outages.get(this.ctx.connectionId);
-      if (behind && behind.held.length > 0) {
-        behind.held.push(...messages);
-        return ids;
-      }
-    }
-    await this.ev.emit('messages', messages);
-    return ids;
   }
 
   async sendMessage(to: ChatAddress, content: OutgoingContent, options: SendOptions): Promise<void> {
@@ -218,7 +401,7 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
       connectionId: this.ctx.connectionId,
       companyId: this.ctx.companyId,
       waMessageId: options.messageId,
-      to: to.id,
+      to: recipient(to),
       body: 'media' in content ? content.media.caption : content.text,
       media,
       sentAt,
@@ -244,7 +427,7 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
       connectionId: this.ctx.connectionId,
       companyId: this.ctx.companyId,
       waMessageId: message.id,
-      to: to.id,
+      to: recipient(to),
       body,
       kind,
     });
@@ -269,6 +452,75 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
 
   leaveWhatsapp(number: string): void {
     this.left.add(number);
+  }
+
+  /**
+   * A customer calls the phone (Baileys' `call` event of status `offer`): the call rings (kept as `ringing`) and its
+   * offer is told once; resolves once the listeners handled it (the offer is on JetStream). Answers the call's id,
+   * 32 hex digits as WhatsApp's.
+   */
+  async offerCall(call: { from: string; isVideo: boolean }): Promise<string> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    const id = randomBytes(16).toString('hex').toUpperCase();
+    const at = Math.floor(Date.now() / 1000) * 1000;
+    await this.calls?.offered({ ...this.ctx, callId: id, from: call.from, isVideo: call.isVideo, offeredAt: new Date(at) });
+    await this.ev.emit('call', { id, from: call.from, isVideo: call.isVideo, isGroup: false, at });
+    return id;
+  }
+
+  /** The phone declines the call (kept as `rejected`); a call it no longer rings is declined without complaint, as WhatsApp does. */
+  async rejectCall(call: CallRef): Promise<void> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    await this.calls?.rejected(this.ctx.connectionId, call.id);
+  }
+
+  /**
+   * WhatsApp's history sync, as Baileys' `messaging-history.set` reaches us: its contacts join the address book (a
+   * number already in it takes the new name), the LID pairs it tells (a contact's LID, a LID-addressed conversation's)
+   * are one `lids` event, then its messages are one delivery marked history, each with its own time (WhatsApp's clock:
+   * whole seconds) and no file; which of them are imported is the runtime's rule (history.ts), as for Baileys'.
+   */
+  async historySync(sync: SandboxHistoryRequest): Promise<string[]> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    const contacts = sync.contacts ?? [];
+    const book = new Map(this.book.map((e) => [e.number, e]));
+    for (const c of contacts) book.set(c.number, { number: c.number, name: c.name });
+    this.book = [...book.values()];
+    const pairs = new Map<string, string>();
+    for (const c of contacts) if (c.lid) pairs.set(c.lid, c.number);
+    for (const m of sync.messages ?? []) if (m.fromLid) pairs.set(m.fromLid, m.from);
+    if (pairs.size > 0)
+      await this.ev.emit(
+        'lids',
+        [...pairs].map(([lid, pn]) => ({ lid, pn })),
+      );
+    const ids = (sync.messages ?? []).map((m) => m.id ?? whatsappMessageId());
+    const messages = (sync.messages ?? []).map((m, i): ReceivedMessage => ({
+      message: {
+        companyId: this.ctx.companyId,
+        connectionId: this.ctx.connectionId,
+        waMessageId: ids[i] as string,
+        from: m.from,
+        ...(m.fromLid ? { fromLid: m.fromLid } : {}),
+        fromName: '',
+        body: m.body,
+        mediaType: 'chat',
+        fromMe: m.fromMe === true,
+        isGroup: false,
+        timestamp: Math.floor(m.timestamp / 1000) * 1000,
+        quotedWaMessageId: null,
+      },
+      file: null,
+      history: true,
+    }));
+    if (messages.length > 0) await this.ev.emit('messages', messages);
+    return ids;
+  }
+
+  /** WhatsApp tells the phone which number a LID stands for: one `lids` event, as Baileys' `lid-mapping.update`. */
+  async lidMapping(lid: string, pn: string): Promise<void> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    await this.ev.emit('lids', [{ lid, pn }]);
   }
 
   /**
@@ -324,15 +576,18 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
 
   async end(): Promise<void> {
     this.open = false;
+    this.ended = true;
+    this.awaitingPairing = false;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.handOverRetry = undefined;
     this.acksDue.clear();
   }
 
   async logout(): Promise<void> {
-    // unpaired: what WhatsApp held for this phone is not for a new pairing
-    outages.delete(this.ctx.connectionId);
     await this.end();
+    // unpaired: what WhatsApp held for this phone is not for a new pairing (a hand-over under way stops at its next delivery)
+    await this.held.forget(this.ctx.connectionId);
   }
 
   /** A status change reported `ms` from now, with the others that fall due in the same tick. */
@@ -361,6 +616,14 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   }
 }
 
+/** WhatsApp's clock: whole seconds (in ms). */
+function wholeSecond(ms: number): number {
+  return Math.floor(ms / 1000) * 1000;
+}
+
+/** A message Baileys could not decrypt (a CIPHERTEXT stub), as its mapping gives it: no text, no file. */
+const UNDECRYPTABLE = { mediaType: 'ciphertext' as const, body: '', file: null };
+
 /**
  * A file a customer sends, as WhatsApp delivers it: its family by the file's type (a picture, a video, an audio,
  * or else a document), the caption as the body (a document without one: its name; an audio has none), the type it
@@ -380,6 +643,11 @@ function mediaContent(
   if (kind === 'audio') return { mediaType: 'audio', body: '', file };
   if (kind === 'document') return { mediaType: 'application', body: caption || (media.fileName ?? ''), file };
   return { mediaType: kind, body: caption || '', file };
+}
+
+/** Whom the outbox names as a send's recipient: the number or group id, a LID as its address (`<lid>@lid`). */
+function recipient(to: ChatAddress): string {
+  return to.kind === 'lid' ? lidAddress(to.id) : to.id;
 }
 
 /** Size and SHA-256 of a stream, read to its end. */
