@@ -3,6 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthLibModule } from '@wa/auth';
 import { redisOptionsOf, serviceModules } from '@wa/server-kit';
 import { AutomationModule } from './automation/automation.module.js';
+import { CallsModule } from './calls/calls.module.js';
 import { CampaignsModule } from './campaigns/campaigns.module.js';
 import { TicketsEnv } from './config/env.js';
 import { ConversationModule } from './conversation/conversation.module.js';
@@ -22,6 +23,7 @@ export { SERVICE } from './platform/platform.module.js';
  * tickets: its plumbing (database, bus, auth, BullMQ), the platform base, and one Nest module per bounded
  * context. Dependencies go one way: inbound → automation → conversation → platform; inbound → campaigns; scheduling
  * and public-api → conversation; webhooks, reporting, team-chat, file-lists and campaigns → platform only (campaigns reads conversation's ticket row type).
+ * calls → conversation and inbound's store.
  */
 @Module({})
 export class AppModule {
@@ -37,6 +39,7 @@ export class AppModule {
         ConversationModule,
         AutomationModule,
         InboundModule,
+        CallsModule,
         SchedulingModule,
         PublicApiModule,
         WebhooksModule,

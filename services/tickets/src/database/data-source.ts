@@ -34,6 +34,8 @@ import { CompanyStandings1732240000032 } from './migrations/1732240000032-compan
 import { AnnounceKnownRefs1732240000034 } from './migrations/1732240000034-announce-known-refs.js';
 import { StoreInboundWholeText1732240000035 } from './migrations/1732240000035-store-inbound-whole-text.js';
 import { CampaignMessages1732240000036 } from './migrations/1732240000036-campaign-messages.js';
+import { ContactProfilePictures1732240000038 } from './migrations/1732240000038-contact-profile-pictures.js';
+import { ContactLids1732240000040 } from './migrations/1732240000040-contact-lids.js';
 import { entities } from './entities/index.js';
 
 export const SCHEMA = 'tickets';
@@ -73,6 +75,8 @@ export const migrations = [
   AnnounceKnownRefs1732240000034,
   StoreInboundWholeText1732240000035,
   CampaignMessages1732240000036,
+  ContactProfilePictures1732240000038,
+  ContactLids1732240000040,
 ];
 
 export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

@@ -2,16 +2,21 @@ import { Module } from '@nestjs/common';
 import { AutomationModule } from '../automation/automation.module.js';
 import { CampaignsModule } from '../campaigns/campaigns.module.js';
 import { ConversationModule } from '../conversation/conversation.module.js';
+import { ContactPicturesModule } from '../conversation/contacts/pictures/contact-pictures.module.js';
 import { WaAckConsumer } from './consumers/wa-ack.consumer.js';
 import { WaInboundConsumer } from './consumers/wa-inbound.consumer.js';
+import { WaLidsConsumer } from './consumers/wa-lids.consumer.js';
+import { ContactLids } from './contact-lids.js';
 import { GroupMessages } from './group-messages.js';
+import { InboundHistory } from './history.js';
+import { InboundResends } from './resends.js';
 
 /**
  * WhatsApp into tickets: customers' messages stored in batches (then handed to automation; group messages dropped
- * first when the company ignores them), and acks.
+ * first when the company ignores them), acks, and LIDs (a customer's LID and number made one contact).
  */
 @Module({
-  imports: [ConversationModule, AutomationModule, CampaignsModule],
-  providers: [WaInboundConsumer, WaAckConsumer, GroupMessages],
+  imports: [ConversationModule, AutomationModule, CampaignsModule, ContactPicturesModule],
+  providers: [WaInboundConsumer, WaAckConsumer, WaLidsConsumer, GroupMessages, ContactLids, InboundResends, InboundHistory],
 })
 export class InboundModule {}

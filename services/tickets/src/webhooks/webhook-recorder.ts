@@ -69,6 +69,11 @@ export class WebhookRecorder implements OutboxTap, OnModuleInit, OnModuleDestroy
         const p = e.payload as MessageEvent;
         const event: WebhookEvent = action === 'updated' ? 'message.updated' : p.message?.fromMe ? 'message.sent' : 'message.received';
         if (wanted.has(event)) rows.push({ companyId, ticketId, event, key: e.msgId, payload: p });
+        // a new message carries its ticket as it left it (no ticket.updated follows it): a new ticket's first status
+        if (action === 'created' && wanted.has('ticket.status') && p.ticket?.status) {
+          const payload: TicketUpdatedEvent = { companyId, ticket: p.ticket };
+          statuses.push({ companyId, ticketId, status: p.ticket.status, key: `${p.ticket.status}:${e.msgId}`, payload });
+        }
       } else if (kind === 'ticket' && action === 'updated' && wanted.has('ticket.status')) {
         const p = e.payload as TicketUpdatedEvent;
         if (p.ticket?.status)

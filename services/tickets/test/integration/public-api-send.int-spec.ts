@@ -61,7 +61,7 @@ async function setUp() {
 }
 
 describe('POST /api/messages/send into a ticket that exists', () => {
-  it('stores the text once, sets the ticket’s last message, queues the send and announces both', async () => {
+  it('stores the text once, sets the ticket’s last message, queues the send and announces it once, with the ticket as it left it', async () => {
     const { conn, to, ticket, send, created, updated } = await setUp();
     const sends = listen<WaOutboundSend>(nc.subscribe(WaSubjects.outbound(conn.id)));
     const messages = t.app.get(ConversationSender);
@@ -90,10 +90,11 @@ describe('POST /api/messages/send into a ticket that exists', () => {
       message: { id, body: 'Seu pedido saiu', fromMe: true, wid: rows[0].wid },
       ticket: { id: ticket.id, lastMessage: 'Seu pedido saiu', status: 'pending' },
     });
-    await waitFor(async () => updated.find((e) => e.ticket.lastMessage === 'Seu pedido saiu'));
     // the send for the connection's session, with the message's id and WhatsApp id
     const out = await waitFor(async () => sends.find((e) => e.waMessageId === rows[0].wid));
     expect(out).toMatchObject({ connectionId: conn.id, messageId: id, to, body: 'Seu pedido saiu', ticketId: ticket.id });
+    // the message's event is the ticket's announcement too (issue 44): no ticket.updated beside it
+    expect(updated.filter((e) => e.ticket.lastMessage === 'Seu pedido saiu')).toEqual([]);
   });
 
   it('goes the long way when the ticket changed after it was read: the announcement has the ticket as it is', async () => {

@@ -151,6 +151,8 @@ export class BotService implements OnApplicationBootstrap, OnApplicationShutdown
       const { message, ticket } = data ?? {};
       // only a customer's message on a waiting, untaken conversation (re-checked under the lock)
       if (!message || !ticket || message.fromMe || ticket.isGroup || ticket.status !== 'pending' || ticket.userId !== null) continue;
+      // a message waiting for the phone's resend (undecryptable) says nothing yet: its text comes with the resend
+      if (message.mediaType === 'ciphertext') continue;
       turns.push({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id, body: message.body ?? '' });
     }
     if (turns.length === 0) return;

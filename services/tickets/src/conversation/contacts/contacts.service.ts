@@ -11,7 +11,7 @@ import {
 } from '@wa/contracts';
 import { isUniqueViolation } from '@wa/database';
 import { DomainError, InjectRedis, MediaStorage, dropFiles } from '@wa/server-kit';
-import { canonicalPhoneNumber, companyTimeZone, startOfDayIn, TIME_ZONE_SETTING } from '@wa/domain';
+import { canonicalPhoneNumber, companyTimeZone, lidOfAddress, shownNumber, startOfDayIn, TIME_ZONE_SETTING } from '@wa/domain';
 import { scheduleFilesOf, storedFilesOf } from '../media/media-files.queries.js';
 import { addDays } from 'date-fns';
 import type { Redis } from 'ioredis';
@@ -38,12 +38,14 @@ export function contactView(c: ContactEntity): ContactDto {
     id: c.id,
     companyId: c.companyId,
     name: c.name,
-    number: c.number,
+    // a customer WhatsApp names only by a LID has no number to show (its address is no phone number)
+    number: shownNumber(c.number),
     email: c.email,
     profilePicUrl: c.profilePicUrl,
     isGroup: c.isGroup,
     extraInfo: c.extraInfo ?? [],
     isWhatsappValid: c.isWhatsappValid ?? null,
+    lid: c.lid ?? lidOfAddress(c.number),
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
   };
@@ -185,6 +187,9 @@ export class ContactsService {
         if (other && other.id !== current.id)
           throw new DomainError('ERR_DUPLICATED_CONTACT', { details: [{ field: 'number', messages: ['ERR_DUPLICATED_CONTACT'] }] });
         patch.number = number;
+        // a LID's contact given its number keeps its LID: a later bare-LID message still finds it
+        const lid = lidOfAddress(current.number);
+        if (lid !== null && !current.lid) patch.lid = lid;
         patch.isWhatsappValid = await this.whatsapp.isOnWhatsapp(caller.companyId, number);
       }
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MessageEvent, TicketUpdatedEvent } from '@wa/contracts';
+import type { MessageEvent } from '@wa/contracts';
 import type { MessageEntity } from '../../database/entities/index.js';
 import { announceStored } from './announce.js';
 import type { TicketRow } from './ticket-view.js';
@@ -63,15 +63,14 @@ function message(id: number, ticketId: number, fields: Partial<MessageEntity> = 
 const names = (companyId: number, userId: number) => `user ${companyId}/${userId}`;
 
 describe('announceStored', () => {
-  it('announces new messages with message.created each, then one ticket.updated per ticket they landed on', () => {
-    const events = announceStored('created', [message(1, 7), message(2, 8), message(3, 7)], [ticket(7), ticket(8)], names);
-    expect(events.map((e) => e.subject)).toEqual([
-      'message.created.1.7',
-      'message.created.1.8',
-      'message.created.1.7',
-      'ticket.updated.1.7',
-      'ticket.updated.1.8',
-    ]);
+  it('announces new messages with one message.created each, carrying its ticket as it now is, and no ticket.updated', () => {
+    const events = announceStored(
+      'created',
+      [message(1, 7), message(2, 8), message(3, 7)],
+      [ticket(7, { lastMessage: 'm3', unreadMessages: 2 }), ticket(8)],
+      names,
+    );
+    expect(events.map((e) => e.subject)).toEqual(['message.created.1.7', 'message.created.1.8', 'message.created.1.7']);
     expect(events.map((e) => e.msgId).slice(0, 3)).toEqual(['message-created:1', 'message-created:2', 'message-created:3']);
     const first = events[0].payload as MessageEvent;
     expect(first).toMatchObject({
@@ -80,7 +79,7 @@ describe('announceStored', () => {
       ticket: { id: 7 },
       contact: { id: 107, name: 'Maria' },
     });
-    expect((events[3].payload as TicketUpdatedEvent).ticket.id).toBe(7);
+    expect((events[2].payload as MessageEvent).ticket).toMatchObject({ id: 7, lastMessage: 'm3', unreadMessages: 2 });
   });
 
   it('announces a changed message with message.updated, its msg id following the ack, and no ticket.updated', () => {
@@ -114,8 +113,8 @@ describe('announceStored', () => {
   });
 
   it("names the ticket's holder through the given directory", () => {
-    const [, updated] = announceStored('created', [message(1, 7)], [ticket(7, { userId: 4, companyId: 1 })], names);
-    expect((updated.payload as TicketUpdatedEvent).ticket.user).toEqual({ id: 4, name: 'user 1/4' });
+    const [created] = announceStored('created', [message(1, 7)], [ticket(7, { userId: 4, companyId: 1 })], names);
+    expect((created.payload as MessageEvent).ticket.user).toEqual({ id: 4, name: 'user 1/4' });
   });
 
   it('leaves out a message whose ticket is not given, and a ticket with no message', () => {
@@ -130,7 +129,7 @@ describe('announceStored', () => {
       [ticket(7, { companyId: 1 }), ticket(7, { companyId: 2, contactName: 'Outra' })],
       names,
     );
-    expect(events.map((e) => e.subject)).toEqual(['message.created.2.7', 'ticket.updated.2.7']);
+    expect(events.map((e) => e.subject)).toEqual(['message.created.2.7']);
     expect((events[0].payload as MessageEvent).contact.name).toBe('Outra');
   });
 });

@@ -1,16 +1,19 @@
 import type { TicketDto } from '@wa/contracts';
 import type { OutgoingEvent } from '../../outbox/outbox.service.js';
-import { messageEvent, ticketUpdatedEvent } from './ticket-events.js';
+import { messageEvent } from './ticket-events.js';
 import { messageView, ticketView, type MessageRead, type TicketRow } from './ticket-view.js';
 
 /**
  * What stored messages are announced with, wherever they were stored (an inbound batch, an agent's send,
  * an ack): one `message.created` (new messages) or `message.updated` (a changed one, e.g. its ack rose) per
- * message, each carrying its ticket; then, for new messages, one `ticket.updated` per ticket they landed on
- * (a new message changes its ticket's last message, unread count and updatedAt; an ack changes no ticket).
+ * message, each carrying its ticket as it now is. That is the whole announcement: a new message changes its
+ * ticket's last message, unread count and updatedAt, and `message.created` carries that ticket, so no
+ * `ticket.updated` follows it (its readers, the realtime gateway and the webhooks, take the ticket from the
+ * message: one event per stored message, issue 44). A change of the ticket made beside the message (a move by
+ * the bot, a status) travels in the same payload; what changes a ticket without a message is `ticket.updated`.
  * A message whose ticket is not among `tickets` is not announced (it cannot be routed to the right rooms).
- * Events come in the order of `messages`, ticket events after them in order of first appearance. A message carries
- * the message it answers when it was read with it (withQuotes): the events show it as `quotedMsg`.
+ * Events come in the order of `messages`. A message carries the message it answers when it was read with it
+ * (withQuotes): the events show it as `quotedMsg`.
  */
 export function announceStored(
   kind: 'created' | 'updated',
@@ -25,14 +28,9 @@ export function announceStored(
       ticketView(row, (id) => userName(row.companyId, id)),
     );
   const events: OutgoingEvent[] = [];
-  const touched = new Map<string, TicketDto>();
   for (const m of messages) {
-    const key = `${m.companyId}|${m.ticketId}`;
-    const ticket = views.get(key);
-    if (!ticket) continue;
-    events.push(messageEvent(messageView(m), ticket, kind));
-    touched.set(key, ticket);
+    const ticket = views.get(`${m.companyId}|${m.ticketId}`);
+    if (ticket) events.push(messageEvent(messageView(m), ticket, kind));
   }
-  if (kind === 'created') for (const ticket of touched.values()) events.push(ticketUpdatedEvent(ticket));
   return events;
 }

@@ -1,3 +1,4 @@
+import { shownNumber } from '@wa/domain';
 import { isMediaKey } from '@wa/server-kit';
 import type { MessageDto, TicketDto } from '@wa/contracts';
 import type { MessageEntity } from '../../database/entities/index.js';
@@ -46,7 +47,7 @@ export function ticketView(row: TicketRow, userName: (id: number) => string): Ti
     whatsappId: row.whatsappId,
     whatsapp: { id: row.whatsappId, name: row.whatsappName ?? '' },
     contactId: row.contactId,
-    contact: { id: row.contactId, name: row.contactName, number: row.contactNumber, profilePicUrl: row.contactPic },
+    contact: { id: row.contactId, name: row.contactName, number: shownNumber(row.contactNumber), profilePicUrl: row.contactPic },
     tags: row.tags ?? [],
     lastMessage: row.lastMessage,
     unreadMessages: row.unreadMessages,

@@ -14,7 +14,11 @@ import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
 import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
+import { ContactLids } from '../contact-lids.js';
+import { ContactPictures } from '../../conversation/contacts/pictures/contact-pictures.js';
 import { GroupMessages } from '../group-messages.js';
+import { InboundHistory } from '../history.js';
+import { InboundResends } from '../resends.js';
 import { storeInbound } from '../store-inbound.js';
 import {
   SELECT_CONNECTIONS_BY_ID,
@@ -44,6 +48,10 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     private readonly automation: AutomationFacade,
     private readonly campaignReplies: CampaignReplies,
     private readonly groups: GroupMessages,
+    private readonly resends: InboundResends,
+    private readonly lids: ContactLids,
+    private readonly pictures: ContactPictures,
+    private readonly history: InboundHistory,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -81,13 +89,25 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
   private async newContacts(messages: MessageEntity[], tickets: TicketRow[]): Promise<OutgoingEvent[]> {
     const byId = new Map(tickets.map((t) => [t.id, t]));
     const contactIds = new Set<number>();
+    /** the connection each contact wrote on (its profile picture is asked through that connection's session) */
+    const connectionOf = new Map<number, number>();
     for (const m of messages) {
       const ticket = byId.get(m.ticketId);
-      if (ticket && !m.fromMe && new Date(ticket.createdAt).getTime() === new Date(m.createdAt).getTime()) contactIds.add(ticket.contactId);
+      if (ticket && !m.fromMe && new Date(ticket.createdAt).getTime() === new Date(m.createdAt).getTime()) {
+        contactIds.add(ticket.contactId);
+        connectionOf.set(ticket.contactId, ticket.whatsappId);
+      }
     }
     if (contactIds.size === 0) return [];
     // the rows as the entity has them (every column is one of its fields), without the ORM's cost per row
     const contacts = await this.tickets.keyed<ContactEntity>(SELECT_CONTACTS_BY_ID, [[...contactIds]]);
+    // their profile pictures are fetched in the background: a job each, not waited for (one asked within a day is skipped)
+    this.pictures.fetchSoon(
+      contacts.flatMap((c) => {
+        const connectionId = connectionOf.get(c.id);
+        return connectionId ? [{ contactId: c.id, companyId: c.companyId, connectionId }] : [];
+      }),
+    );
     return contacts.map((c) => contactUpdated(contactView(c)));
   }
 
@@ -115,12 +135,24 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     // group messages of companies that ignore them (CheckMsgIsGroup): acked with the batch, nothing stored
     batch = await this.groups.withoutIgnored(batch);
     if (batch.length === 0) return;
-    const stored = await storeInbound(
+    // the phone's resends of messages stored waiting (undecryptable) replace them after the store (resends.ts)
+    const { rest, resends } = await this.resends.split(batch);
+    batch = rest;
+    // a bare LID whose contact is known (WhatsApp told its number) is that contact's message
+    batch = await this.lids.resolve(batch);
+    // history sync's messages go only into their conversations' open tickets, before a live message may open one (history.ts)
+    batch = await this.history.storeApart(batch);
+    let stored = await storeInbound(
       this.db,
       batch.map((m) => ({ data: m.data, seq: m.streamSeq })),
       connections,
       (sql, values) => this.tickets.keyed(sql, values),
     );
+    // a LID's merge under way while its bare-LID messages were stored is finished now: they may have changed ticket
+    const merged = await this.lids.settle(batch);
+    if (merged.size > 0) stored = stored.map((s) => ({ ...s, ticketId: merged.get(s.ticketId) ?? s.ticketId }));
+    // a resent message's text reaches the bot now (its waiting message said nothing to it)
+    await this.botTurn(await this.resends.afterStore(stored, batch, resends));
     // announce what is new, and what a repeat found already stored: a redelivery (after a crash) or a retry
     // in this process (an earlier call of this delivery may have committed, then failed to publish)
     const repeated = batch.some((m) => m.deliveryCount > 1 || m.attempt > 1);
@@ -150,10 +182,16 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     // turn is made at its retry; a fault of the bot's own leaves the messages stored and the bot quiet there.
     const created = events.filter((e) => e.subject.startsWith('message.created.')).map((e) => e.payload as MessageEvent);
     const done = new Set(ticketRows.filter((t) => t.botDone).map((t) => t.id));
-    await this.automation.answerStored(created, done).catch((err: unknown) => {
+    await this.botTurn(created, done);
+  }
+
+  /** The bot's turn on stored messages: an outage fails the delivery (retried); a fault of its own is logged. */
+  private async botTurn(messages: MessageEvent[], done?: ReadonlySet<number>): Promise<void> {
+    if (messages.length === 0) return;
+    await this.automation.answerStored(messages, done).catch((err: unknown) => {
       if (isTransientError(err)) throw err;
       this.logger.error(
-        { err: String(err), messages: created.length },
+        { err: String(err), messages: messages.length },
         'inbound: the bot failed on stored messages; they wait for an agent',
       );
     });
