@@ -60,6 +60,12 @@ const REDIS_URL_GIVEN = process.env.BENCH_REDIS_URL ?? '';
 /** Empty: a private nats-server (JetStream, temp store) for the run, so no other process shares our durables. */
 const NATS_URL_GIVEN = process.env.BENCH_NATS_URL ?? '';
 const WARMUP = 200;
+/**
+ * 1: the connection has the chatbot's menu (a greeting and two queues), so every customer message on a waiting
+ * ticket is the bot's turn and its replies go out through the sandbox, as on a company that uses the bot. Only
+ * the customers' messages are counted (stored rows with fromMe false, appMessage creates of them).
+ */
+const BOT = process.env.BENCH_BOT === '1';
 
 for (const [k, v] of Object.entries({ N, M, RATE, SECONDS, CONCURRENCY, BATCH })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`bad ${k}: ${v}`);
@@ -92,8 +98,13 @@ async function main() {
   const { sessions, gateway, services } = await bench.startProduct({ dbUrl, natsUrl, redisUrl, natsGiven: Boolean(NATS_URL_GIVEN) });
 
   // login, queue, sandbox connection and the admin's socket: through the gateway, as the app does
-  const company = await sandboxCompany({ request, gatewayUrl: gateway.url, adminUser, jwtSecret: bench.jwtSecret });
+  const company = {
+    ...(await sandboxCompany({ request, gatewayUrl: gateway.url, adminUser, jwtSecret: bench.jwtSecret })),
+    gatewayUrl: gateway.url,
+    dbUrl,
+  };
   const { companyId, connectionId, socket } = company;
+  if (BOT) await withBotMenu(company);
   let token = company.token();
   setInterval(() => (token = company.token()), 60_000).unref();
   let disconnected = null;
@@ -104,7 +115,7 @@ async function main() {
   const waiting = new Map(); // phase 2: body -> inject start time
   const latencies = [];
   socket.on(`company-${companyId}-appMessage`, (p) => {
-    if (p?.action !== 'create') return;
+    if (p?.action !== 'create' || p.message?.fromMe) return;
     creates++;
     lastCreateAt = now();
     const t0 = waiting.get(p.message?.body);
@@ -176,7 +187,7 @@ async function main() {
 
   const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
   const stored = async () =>
-    (await pool.query('SELECT count(*)::int AS n FROM tickets.messages WHERE "companyId" = $1', [companyId])).rows[0].n;
+    (await pool.query('SELECT count(*)::int AS n FROM tickets.messages WHERE "companyId" = $1 AND NOT "fromMe"', [companyId])).rows[0].n;
 
   // ---- warm-up: JIT, pools, the queue's first tickets (contacts of its own) --------------------
   log(`warm-up: ${WARMUP} messages`);
@@ -200,6 +211,12 @@ async function main() {
   const machine0 = machineCpu();
   const pg0 = postgresCpu();
   const nats0 = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0];
+  /** PostgreSQL's commits in the bench's database (every service writes there) */
+  const commits = async () =>
+    Number((await pool.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
+  const commits0 = await commits();
+  const productCpu = () => children.reduce((sum, c) => sum + (cpuSeconds(c.child.pid) || 0), 0) + postgresCpu();
+  const product0 = productCpu();
   log(`phase 1: ${fmt(N)} messages from ${fmt(M)} contacts, ${BATCH} a call, ${CONCURRENCY} calls in flight, via ${VIA}`);
   let next = 0;
   let storedDoneAt = 0;
@@ -240,6 +257,10 @@ async function main() {
   const machine1 = machineCpu();
   const pgCpu = postgresCpu() - pg0;
   const natsCpu = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0] - nats0;
+  const productCpuPerK = ((productCpu() - product0) / N) * 1000;
+  // the statistics collector reports a backend's commits when it goes idle: a moment for the last ones
+  await sleep(1000);
+  const commitsPerMessage = ((await commits()) - commits0) / N;
   const phase1Secs = ((Number.isNaN(fanDoneAt) ? now() : Math.max(fanDoneAt, storedDoneAt || 0)) - t0) / 1000;
 
   // ---- phase 2: latency at a steady rate -----------------------------------------------------
@@ -297,7 +318,7 @@ async function main() {
   const finalStored = (await stored()) - storedBase;
   const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   out(
-    `inbound benchmark: N=${N} messages from M=${M} contacts, phase 1 ${BATCH} a sandbox call with ${CONCURRENCY} calls in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`,
+    `inbound benchmark${BOT ? ' with the bot on (a greeting and a menu of two queues)' : ''}: N=${N} messages from M=${M} contacts, phase 1 ${BATCH} a sandbox call with ${CONCURRENCY} calls in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`,
   );
   out(`load average before / after          : ${load0} / ${load1}`);
   out(`injected (202 or JetStream ack)      : ${fmt(N)} in ${fmt(injectSecs, 2)} s = ${fmt(N / injectSecs)} msg/s`);
@@ -321,6 +342,10 @@ async function main() {
       `${NATS_URL_GIVEN ? '' : `, nats-server ${fmt(natsCpu, 1)}`}, postgres (all backends) ${fmt(pgCpu, 1)}`,
   );
   out(
+    `CPU s per 1,000 customer messages    : ${fmt(productCpuPerK, 2)} (phase 1, every process of the product: ${children.map((c) => c.name).join(', ')}, and postgres)`,
+  );
+  out(`PostgreSQL commits per customer msg : ${fmt(commitsPerMessage, 2)} (phase 1, every service's, in the bench database)`);
+  out(
     `machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`,
   );
   out(
@@ -339,6 +364,29 @@ async function main() {
   await bus?.close();
   await pool.end();
   agent.destroy();
+}
+
+/** The chatbot's menu on the bench's connection: a greeting and two queues, as tickets reads it (its copy of the connection). */
+async function withBotMenu(company) {
+  const call = (method, path, body) => request(company.gatewayUrl, method, path, { token: company.token(), body });
+  const second = await call('POST', '/queue', { name: 'Financeiro', color: '#0000aa', greetingMessage: 'Financeiro', orderQueue: 2 });
+  if (second.status !== 201) throw new Error(`queue: ${second.status} ${JSON.stringify(second.body)}`);
+  const put = await call('PUT', `/whatsapp/${company.connectionId}`, {
+    queueIds: [company.queueId, second.body.id],
+    greetingMessage: 'Olá! Escolha um setor:',
+  });
+  if (put.status !== 200) throw new Error(`connection: ${put.status} ${JSON.stringify(put.body)}`);
+  const pool = new pg.Pool({ connectionString: company.dbUrl, max: 1 });
+  try {
+    for (let i = 0; ; i++) {
+      const c = (await pool.query('SELECT "queueIds" FROM tickets.connections WHERE id = $1', [company.connectionId])).rows[0];
+      if (c?.queueIds?.length === 2) break;
+      if (i > 100) throw new Error('tickets never heard of the connection’s menu');
+      await sleep(100);
+    }
+  } finally {
+    await pool.end();
+  }
 }
 
 await bench.run(main);

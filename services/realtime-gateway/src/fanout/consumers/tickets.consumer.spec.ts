@@ -78,6 +78,28 @@ describe('TicketsConsumer', () => {
     ]);
   });
 
+  it('makes a new message its ticket’s update too (no ticket.updated follows it): the message, the ticket as it left it, a drop for the rooms it left', async () => {
+    const { consumer } = setup();
+    await consumer.emissions(msg('ticket.updated.7.5', { companyId: 7, ticket: ticket(3) }));
+    // the bot moved the conversation to queue 4 with its reply
+    const t = { ...ticket(4), lastMessage: 'Financeiro' };
+    const out = await consumer.emissions(msg('message.created.7.5', { companyId: 7, ticket: t, message: { id: 1 }, contact: { id: 2 } }));
+    expect(out).toEqual([
+      {
+        rooms: ['c:7:all', 'c:7:queue:4'],
+        channel: 'company-7-appMessage',
+        payload: { action: 'create', ticket: t, message: { id: 1 }, contact: { id: 2 } },
+      },
+      { rooms: ['c:7:all', 'c:7:queue:4'], channel: 'company-7-ticket', payload: { action: 'update', ticket: t } },
+      {
+        rooms: ['c:7:queue:3'],
+        except: ['c:7:all', 'c:7:queue:4'],
+        channel: 'company-7-ticket',
+        payload: { action: 'delete', ticketId: 5 },
+      },
+    ]);
+  });
+
   it('sends delete and updateUnread with the ticket id only, contacts to the whole company', async () => {
     const { consumer } = setup();
     expect(await consumer.emissions(msg('ticket.unread.7.5', { companyId: 7, ticketId: 5, queueId: 3, userId: null }))).toEqual([

@@ -113,6 +113,15 @@ export class TicketsConsumer {
     const ticket = e.ticket;
     if (!ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId))
       return this.skip(msg, 'bad ticket');
+    return this.ticketNow(companyId, ticket);
+  }
+
+  /**
+   * A ticket as it now is, to the rooms allowed to see it: `{action: "update"}`, and `{action: "delete"}` to the
+   * rooms it left (its place remembered per ticket). From `ticket.updated`, and from `message.created`, which
+   * carries its ticket as the new message left it and is not followed by a `ticket.updated` (issue 44).
+   */
+  private async ticketNow(companyId: number, ticket: TicketUpdatedEvent['ticket']): Promise<Emission[]> {
     const place = placeOf(ticket);
     const before = await this.places.swap(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
     const rooms = ticketRooms(companyId, place);
@@ -156,9 +165,12 @@ export class TicketsConsumer {
     if (!e.message || !ticket || !isId(ticket.id) || (ticket.companyId !== undefined && ticket.companyId !== companyId))
       return this.skip(msg, 'bad message');
     const place = placeOf(ticket);
-    await this.places.learn(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
     const payload: AppMessageChannelPayload = { action, message: e.message, ticket, contact: e.contact };
-    return [{ rooms: ticketRooms(companyId, place), channel: SocketChannels.appMessage(companyId), payload }];
+    const message: Emission = { rooms: ticketRooms(companyId, place), channel: SocketChannels.appMessage(companyId), payload };
+    // a new message changed its ticket (last message, unread count, maybe its place): the lists hear it after the message
+    if (action === 'create') return [message, ...(await this.ticketNow(companyId, ticket))];
+    await this.places.learn(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
+    return [message];
   }
 
   private contactUpdated(companyId: number, e: ContactUpdatedEvent, msg: BusMessage<unknown>): Emission[] {
