@@ -23,6 +23,14 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      treeshake: {
+        // Chakra's theme module builds its whole default theme with `defineConfig({ … })` (an identity function)
+        // as it loads: unless the bundler knows the call is pure, every recipe (date picker, combobox, colour
+        // picker…) stays in the first page's code although app/theme.ts picks only the ones the app uses.
+        manualPureFunctions: ['defineConfig'],
+      },
+    },
   },
   server: { port: 3000 },
   preview: { port: 3000 },

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { PlatformSessionsPage } from '@wa/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { api, launchChromium, poll, productUrls, signedInPage, signIn, step, tokenOf } from './browser';
 
 /**
  * Running the platform in a real browser (issue 16): the demo's super user makes a plan without kanban on the
  * settings tab Planos and a company on it on the tab Empresas; its admin signs in, sees no provider tabs and is
- * refused the kanban board by the server. What is made here is deleted at the end (the database is shared).
+ * refused the kanban board by the server; the super user's tab Sessões shows the WhatsApp sessions' replicas and
+ * connections as the API gives them (issue 43). What is made here is deleted at the end (the database is shared).
  */
 const { webUrl } = productUrls();
 const run = Date.now().toString(36);
@@ -124,6 +126,8 @@ describe('the provider’s settings tabs', () => {
       await other.getByRole('tab', { name: 'Opções' }).waitFor();
       expect(await other.getByRole('tab', { name: 'Planos' }).count()).toBe(0);
       expect(await other.getByRole('tab', { name: 'Empresas' }).count()).toBe(0);
+      expect(await other.getByRole('tab', { name: 'Sessões' }).count()).toBe(0);
+      expect((await api('/platform/sessions', await tokenOf(other))).status).toBe(403);
       expect(await other.getByRole('link', { name: 'Kanban' }).count()).toBe(0);
       const refused = await api<{ message: string }>('/tags/kanban', await tokenOf(other));
       expect(refused.status).toBe(403);
@@ -132,6 +136,26 @@ describe('the provider’s settings tabs', () => {
       await other.goto(`${webUrl}/kanban`);
       await other.getByText(NO_PERMISSION).first().waitFor();
       await other.waitForURL((url) => url.pathname === '/' || url.pathname === '/tickets');
+    }));
+
+  it('the super user’s tab Sessões shows every replica of the WhatsApp sessions and the connections, as GET /platform/sessions gives them', () =>
+    step('sessions tab', pages, async () => {
+      // nothing is drained here: the product is shared with the other browser tests
+      const view = (await api<PlatformSessionsPage>('/platform/sessions', token)).body;
+      expect(view.replicas.length).toBeGreaterThan(0);
+      await page.goto(`${webUrl}/settings`);
+      await page.getByRole('tab', { name: 'Sessões' }).click();
+      for (const r of view.replicas) {
+        const card = page.getByTestId(`replica-${r.name}`);
+        await card.waitFor();
+        expect(await card.getByTestId(r.draining ? 'replica-undrain' : 'replica-drain').count()).toBe(1);
+      }
+      for (const c of view.connections.slice(0, 5)) {
+        const row = page.getByTestId(`session-row-${c.id}`);
+        await row.waitFor();
+        expect(await row.getByTestId('session-name-cell').textContent()).toBe(c.name);
+      }
+      await page.getByTestId('sessions-live').getByText('Ao vivo: atualizado a cada 5 s').waitFor();
     }));
 
   it('an announcement posted by the super user appears, live, in the top bar popover of another company’s admin', () =>

@@ -44,8 +44,43 @@ export async function step<T>(name: string, pages: () => Page[], fn: () => Promi
     await Promise.all(
       pages().map((p, i) => p.screenshot({ path: join(shots, `web-e2e-${slug}-${i + 1}.png`), fullPage: true }).catch(() => undefined)),
     );
+    if (err instanceof Error) {
+      const told = await withWhereItStood(err.message, pages());
+      // jest prints the stack, which begins with the message as it was
+      if (err.stack?.includes(err.message)) err.stack = err.stack.replace(err.message, told);
+      err.message = told;
+    }
     throw err;
   }
+}
+
+/**
+ * A failure's first line is all a CI summary shows (the screenshots stay on the machine that ran it): it is
+ * given the last thing Playwright's call log says it waited for (what intercepted a click, say), and what the
+ * first page showed then (its path, its toasts and open dialogs).
+ */
+async function withWhereItStood(message: string, pages: Page[]): Promise<string> {
+  const [first, ...rest] = message.split('\n');
+  const waited = rest
+    // eslint-disable-next-line no-control-regex -- the call log is coloured
+    .map((l) => l.replace(/\u001b\[[0-9;]*m/g, '').trim())
+    .filter((l) => l.startsWith('- '))
+    .at(-1);
+  const page = pages[0];
+  let shown = '';
+  if (page) {
+    const texts = async (selector: string) =>
+      (
+        await page
+          .locator(selector)
+          .allInnerTexts()
+          .catch(() => [] as string[])
+      ).map((t) => t.replace(/\s+/g, ' ').trim().slice(0, 80));
+    const toasts = await texts('[data-scope=toast][data-part=root]');
+    const dialogs = await texts('[role=dialog]');
+    shown = ` (on ${new URL(page.url()).pathname}; toasts: ${JSON.stringify(toasts)}; dialogs: ${JSON.stringify(dialogs)})`;
+  }
+  return [`${first}${waited ? ` [${waited.slice(2)}]` : ''}${shown}`, ...rest].join('\n');
 }
 
 export async function poll<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {

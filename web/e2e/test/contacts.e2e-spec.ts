@@ -125,7 +125,9 @@ describe('contacts in the console', () => {
       await page.goto(`${webUrl}/tickets`);
       await page.getByTestId('new-ticket').click();
       const modal = page.getByTestId('new-ticket-modal');
-      const newName = `Novo ${run}`;
+      // no digits in the name: the search also matches numbers by the term's digits (3 or more), and the run's
+      // could be part of another contact's number (this one's "157" matched the outsider's 14157… once)
+      const newName = `Novo ${run.replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}`;
       await modal.getByTestId('new-ticket-contact').fill(newName);
       await modal.getByTestId('new-ticket-add-contact').click();
       const dialog = page.getByTestId('contact-dialog');

@@ -2,7 +2,7 @@ import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { TFunction } from 'i18next';
 import { i18n } from './i18n';
-import { brDate } from './expiry';
+import { brDate } from './br-date';
 
 type AnyError = FetchBaseQueryError | SerializedError | undefined | null | unknown;
 

@@ -1,5 +1,5 @@
 import { tz } from '@date-fns/tz';
-import { differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
+import { differenceInCalendarDays, isValid, parseISO } from 'date-fns';
 
 /** spec 01 §4 "Session": the warning shows when fewer than 5 days of subscription remain. */
 export const EXPIRY_WARNING_DAYS = 5;
@@ -40,9 +40,5 @@ export function expiryWarningDays(
   return days !== null && days >= 0 && days < EXPIRY_WARNING_DAYS ? days : null;
 }
 
-/** YYYY-MM-DD → DD/MM/YYYY (spec 01 §9); anything else as it came. */
-export function brDate(isoDate: string | undefined | null): string {
-  if (!isoDate || !/^\d{4}-\d{2}-\d{2}/.test(isoDate)) return isoDate ?? '';
-  const day = parseISO(isoDate.slice(0, 10));
-  return isValid(day) ? format(day, 'dd/MM/yyyy') : isoDate;
-}
+// YYYY-MM-DD → DD/MM/YYYY (spec 01 §9), without date-fns
+export { brDate } from './br-date';

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readItem, StorageKeys, writeItem } from './storage';
-import pt from '../i18n/locales/pt';
+import ptPublic from '../i18n/locales/pt-public';
 import type { Translation } from '../i18n/locales/types';
 
 export const LANGUAGES = ['pt', 'en', 'es'] as const;
@@ -10,7 +10,10 @@ export const DEFAULT_LANGUAGE: Language = 'pt';
 
 const HTML_LANG: Record<Language, string> = { pt: 'pt-BR', en: 'en', es: 'es' };
 
-/** Portuguese ships with the first page; the others load when chosen. */
+/**
+ * Portuguese ships with the first page, its public pages' and errors' texts only (pt-public.ts): the signed-in
+ * layout brings the rest (app/app-texts.ts). The other languages load whole when chosen.
+ */
 const loaders: Record<Exclude<Language, 'pt'>, () => Promise<{ default: Translation }>> = {
   en: () => import('../i18n/locales/en'),
   es: () => import('../i18n/locales/es'),
@@ -18,7 +21,7 @@ const loaders: Record<Exclude<Language, 'pt'>, () => Promise<{ default: Translat
 
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
-  resources: { pt: { translation: pt } },
+  resources: { pt: { translation: ptPublic } },
   lng: DEFAULT_LANGUAGE,
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],

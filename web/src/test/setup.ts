@@ -1,5 +1,8 @@
-// the i18n instance (Portuguese), as main.tsx sets it up
+// the i18n instance (Portuguese), as main.tsx sets it up, with the signed-in app's texts as the layout adds them
 import '../app/i18n';
+import '../app/app-texts';
+// the signed-in app's component recipes, as the layout adds them to the Chakra system
+import '../app/app-recipes';
 
 // What jsdom lacks and the UI libraries expect.
 if (typeof window !== 'undefined') {

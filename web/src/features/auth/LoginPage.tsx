@@ -6,7 +6,6 @@ import { Link as RouterLink } from 'react-router-dom';
 import { errorCode } from '../../app/errors';
 import { notify } from '../../app/notify';
 import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '../../app/i18n';
-import { companyTimeZone, expiryWarningDays } from '../../app/expiry';
 import { clearSessionEndNotice, peekSessionEndNotice } from './session-end-notice';
 
 /** The session code (the Redux store and the API slice): fetched on the first interaction, not with the page. */
@@ -31,11 +30,11 @@ export default function LoginPage() {
     if (isLoading) return;
     setLoading(true);
     try {
-      const { signIn } = await loadSignIn();
+      const { signIn, expiryDaysAfterSignIn } = await loadSignIn();
       const user = await signIn(email.trim(), password, mustChange ? newPassword : undefined);
       clearSessionEndNotice();
       notify.success(t('login.success'));
-      const days = user.profile === 'admin' ? expiryWarningDays(user.company?.dueDate, new Date(), companyTimeZone(user.company)) : null;
+      const days = expiryDaysAfterSignIn(user);
       if (days !== null) notify.warning(t('auth.expiry', { days }), 10_000);
     } catch (err) {
       setLoading(false);

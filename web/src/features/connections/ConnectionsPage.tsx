@@ -92,8 +92,11 @@ export default function ConnectionsPage() {
           <Table.Body>
             {list.map((w) => {
               const status = STATUS_ICON[w.status] ?? STATUS_ICON.DISCONNECTED;
-              // why WhatsApp ended the session, until it is back
-              const ended = w.status === 'CONNECTED' ? undefined : sessionEnds.get(w.id);
+              // why WhatsApp ended the session, until it is back: heard live, or as the connection keeps it (after a reload)
+              const ended =
+                w.status === 'CONNECTED'
+                  ? undefined
+                  : (sessionEnds.get(w.id) ?? (w.endReason ? { reason: w.endReason, at: w.updatedAt } : undefined));
               return (
                 <Table.Row key={w.id} data-testid="connection-row" data-connection-id={w.id} data-status={w.status}>
                   <Table.Cell fontWeight="medium">

@@ -1,4 +1,4 @@
-import type { CreateConnectionRequest, UpdateConnectionRequest, WhatsappDto } from '@wa/contracts';
+import type { CreateConnectionRequest, PairingCodeRequest, PairingCodeResponse, UpdateConnectionRequest, WhatsappDto } from '@wa/contracts';
 import { api } from '../../app/api';
 
 /** Replaces a connection in the list (or adds it), keeping the list's order. */
@@ -42,6 +42,10 @@ export const connectionsApi = api.injectEndpoints({
         method: action === 'start' ? 'POST' : action === 'newQr' ? 'PUT' : 'DELETE',
       }),
     }),
+    /** A pairing code for the phone `number` (digits with the country code), while the connection shows its QR. */
+    requestPairingCode: build.mutation<PairingCodeResponse, { id: number } & PairingCodeRequest>({
+      query: ({ id, number }) => ({ url: `/whatsappsession/${id}/pairing-code`, method: 'POST', body: { number } }),
+    }),
   }),
 });
 
@@ -51,4 +55,5 @@ export const {
   useUpdateWhatsappMutation,
   useDeleteWhatsappMutation,
   useSessionActionMutation,
+  useRequestPairingCodeMutation,
 } = connectionsApi;

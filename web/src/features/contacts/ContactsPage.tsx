@@ -13,6 +13,7 @@ import { getToken } from '../../app/storage';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ContactAvatar } from '../../components/ContactAvatar';
 import { canSchedule } from '../../app/plan-flags';
 import { canChat } from './contact-rules';
 import { ContactDialog } from './ContactDialog';
@@ -208,7 +209,9 @@ export default function ContactsPage() {
               const chat = canChat(c);
               return (
                 <Table.Row key={c.id} data-testid="contact-row" data-contact-id={c.id}>
-                  <Table.Cell />
+                  <Table.Cell>
+                    <ContactAvatar name={c.name} src={c.profilePicUrl} size="sm" />
+                  </Table.Cell>
                   <Table.Cell fontWeight="medium">{c.name}</Table.Cell>
                   <Table.Cell>{c.number}</Table.Cell>
                   <Table.Cell hideBelow="md">{c.email}</Table.Cell>

@@ -3,6 +3,9 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { Outlet } from 'react-router-dom';
+// the signed-in app's texts and component styles, before anything here renders
+import '../../app/app-texts';
+import '../../app/app-recipes';
 import { errorText } from '../../app/errors';
 import { FullPageSpinner } from '../../app/FullPageSpinner';
 import { mark } from '../../app/perf';

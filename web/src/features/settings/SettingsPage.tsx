@@ -11,21 +11,23 @@ import { CompaniesTab } from '../platform/CompaniesTab';
 import { HelpsTab } from '../platform/HelpsTab';
 import { IntegrationSettings } from './IntegrationSettings';
 import { PlansTab } from '../platform/PlansTab';
+import { SessionsTab } from '../platform/SessionsTab';
 import { integrationGroups, scheduleTypeOf, selectableSettings, type IntegrationGroup, type SelectableSetting } from './settings-rules';
 import { useGetCompanyQuery, useSettingsQuery, useUpdateCompanySchedulesMutation } from './settings.api';
 import { useSaveSetting } from './use-save-setting';
 import { sevenDaysOf, type WorkingDay } from './working-hours';
 import { WorkingHoursEditor } from './WorkingHoursEditor';
 
-type SettingsTab = 'options' | 'schedules' | 'companies' | 'plans' | 'helps';
+type SettingsTab = 'options' | 'schedules' | 'companies' | 'plans' | 'helps' | 'sessions';
 
-/** spec 02 §6: the super flag brings the provider's tabs (Empresas, Planos and Ajuda). */
+/** spec 02 §6: the super flag brings the provider's tabs (Empresas, Planos and Ajuda; Sessões, issue 43 §5). */
 const selectIsSuper = (s: Parameters<typeof selectUser>[0]) => selectUser(s)?.super === true;
 
 /**
  * /settings (spec 02 §2 "Settings"), admins only: the Opcoes tab (one selector per setting the company has,
  * each saved on change, then its Integrações fields), when scheduleType is company the Horarios tab (the company's working hours) and, for
- * super users, the Empresas (CompaniesTab), Planos (PlansTab) and Ajuda (HelpsTab) tabs.
+ * super users, the Empresas (CompaniesTab), Planos (PlansTab), Ajuda (HelpsTab) and Sessões (SessionsTab: the WhatsApp
+ * sessions' replicas and connections) tabs.
  */
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -35,8 +37,8 @@ export default function SettingsPage() {
   const { data: settings, isLoading, isError, error } = useSettingsQuery(undefined, { skip: !isAdmin });
   const [chosenTab, setTab] = useState<SettingsTab>('options');
   const showSchedules = scheduleTypeOf(settings) === 'company';
-  // the Horarios tab goes when scheduleType stops being company, the Empresas, Planos and Ajuda tabs with the super flag
-  const superTab = chosenTab === 'companies' || chosenTab === 'plans' || chosenTab === 'helps';
+  // the Horarios tab goes when scheduleType stops being company, the Empresas, Planos, Ajuda and Sessões tabs with the super flag
+  const superTab = chosenTab === 'companies' || chosenTab === 'plans' || chosenTab === 'helps' || chosenTab === 'sessions';
   const tab: SettingsTab = (chosenTab === 'schedules' && !showSchedules) || (superTab && !isSuper) ? 'options' : chosenTab;
 
   // an administration screen (spec 01 §2 "admin group"), as the queues are
@@ -73,6 +75,11 @@ export default function SettingsPage() {
                 {t('settings.tabs.helps')}
               </Tabs.Trigger>
             )}
+            {isSuper && (
+              <Tabs.Trigger value="sessions" data-testid="settings-tab-sessions">
+                {t('settings.tabs.sessions')}
+              </Tabs.Trigger>
+            )}
           </Tabs.List>
           <Tabs.Content value="options">
             {isLoading && (
@@ -103,6 +110,11 @@ export default function SettingsPage() {
           {isSuper && (
             <Tabs.Content value="helps">
               <HelpsTab />
+            </Tabs.Content>
+          )}
+          {isSuper && (
+            <Tabs.Content value="sessions">
+              <SessionsTab />
             </Tabs.Content>
           )}
         </Tabs.Root>

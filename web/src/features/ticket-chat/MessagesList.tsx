@@ -10,6 +10,7 @@ import { useMessagesInfiniteQuery, usePreviewMessagesInfiniteQuery } from './cha
 import { FormattedText } from './FormattedText';
 import { FILE_TYPES, MediaView, mediaFileName } from './MediaView';
 import { dayLabel, orderedMessages, timeLabel, type MessagePages } from './message-rules';
+import { isWaitingMessage, WaitingMessage } from '../../components/WaitingMessage';
 
 /** spec 01 §2 and §9: older messages load within 50 px of the top. */
 export const LIST_TOP_PX = 50;
@@ -102,6 +103,8 @@ function Bubble({
                 🚫 {t('chat.deleted')}
                 <s>{message.body}</s>
               </span>
+            ) : isWaitingMessage(message) ? (
+              <WaitingMessage />
             ) : (
               <FormattedText text={message.body} />
             )}

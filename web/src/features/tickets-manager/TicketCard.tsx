@@ -6,6 +6,7 @@ import { MdPerson, MdVisibility } from 'react-icons/md';
 import { ageLabel } from './age-label';
 import { initials } from '../../components/ContactAvatar';
 import { lastMessagePreview } from './preview';
+import { lastMessageWaits, WaitingMessage } from '../../components/WaitingMessage';
 
 interface Props {
   ticket: TicketDto;
@@ -127,7 +128,7 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
         </div>
         <div className="row">
           <span className="msg" data-testid="ticket-last-message">
-            {lastMessagePreview(ticket.lastMessage)}
+            {lastMessageWaits(ticket) ? <WaitingMessage /> : lastMessagePreview(ticket.lastMessage)}
           </span>
           {unread > 0 && (
             <span className="pill unread" aria-label={t('tickets.unread', { n: unread })} data-testid="ticket-unread">

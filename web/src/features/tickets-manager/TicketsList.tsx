@@ -1,6 +1,6 @@
 import { Box, Center, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
@@ -13,11 +13,13 @@ import { useSocketRoom } from '../../realtime/RealtimeProvider';
 import { AGE_REFRESH_MS } from './age-label';
 import { TicketCard, ticketCardCss } from './TicketCard';
 import { mayPreview, showsPreview } from './preview-access';
-import { TicketPreviewDialog } from './TicketPreviewDialog';
 import { flattenTickets, type TicketListArgs, type TicketPages } from '../tickets/ticket-list-rules';
 import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
 import { useNow } from './use-now';
 import { useTicketActions } from '../tickets/use-ticket-actions';
+
+/** The preview of a ticket (a dialog with its conversation) loads when a card's preview is first opened. */
+const TicketPreviewDialog = lazy(() => import('./TicketPreviewDialog').then((m) => ({ default: m.TicketPreviewDialog })));
 
 export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; selectedUuid?: string }) {
   const { t } = useTranslation();
@@ -105,11 +107,13 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
         </Center>
       )}
       {previewing && (
-        <TicketPreviewDialog
-          ticket={previewing}
-          onClose={() => setPreviewing(null)}
-          onAccept={previewing.status === 'pending' ? actions.accept : undefined}
-        />
+        <Suspense fallback={null}>
+          <TicketPreviewDialog
+            ticket={previewing}
+            onClose={() => setPreviewing(null)}
+            onAccept={previewing.status === 'pending' ? actions.accept : undefined}
+          />
+        </Suspense>
       )}
     </Box>
   );

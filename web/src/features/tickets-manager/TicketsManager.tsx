@@ -1,7 +1,6 @@
 import { Button, Flex, HStack, Input, Switch, Tabs } from '@chakra-ui/react';
 import { MdAdd, MdLocalOffer, MdPeople } from 'react-icons/md';
-import { NewTicketModal } from '../contacts/NewTicketModal';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -9,11 +8,15 @@ import { QueueFilter } from './QueueFilter';
 import { userQueueIds, type TicketListArgs } from '../tickets/ticket-list-rules';
 import { useTicketsView, type TicketsTab } from '../tickets/tickets-context';
 import { useListQueuesQuery, useListTagsQuery, useListUserNamesQuery } from '../tickets/tickets.api';
-import { PickFilter } from '../../components/PickFilter';
 import { TicketsList } from './TicketsList';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 
 const TABS: TicketsTab[] = ['open', 'pending', 'closed', 'search'];
+
+/** The new-ticket dialog (its contact search and contact form) loads when first opened, not with the lists. */
+const NewTicketModal = lazy(() => import('../contacts/NewTicketModal').then((m) => ({ default: m.NewTicketModal })));
+/** The search tab's tag and user filters (menus, with their positioning code) load when that tab is first shown. */
+const PickFilter = lazy(() => import('../../components/PickFilter').then((m) => ({ default: m.PickFilter })));
 
 /** The ticket lists: status tabs, the search tab, "show all" for admins and the queue filter. */
 export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
@@ -62,24 +65,26 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
             autoFocus
             data-testid="tickets-search"
           />
-          <PickFilter
-            label={t('tickets.tagsFilter')}
-            icon={<MdLocalOffer />}
-            options={tagOptions.data ?? []}
-            selected={tags}
-            onChange={setTags}
-            testId="tags-filter"
-          />
-          {isAdmin && (
+          <Suspense fallback={null}>
             <PickFilter
-              label={t('tickets.usersFilter')}
-              icon={<MdPeople />}
-              options={userOptions.data ?? []}
-              selected={users}
-              onChange={setUsers}
-              testId="users-filter"
+              label={t('tickets.tagsFilter')}
+              icon={<MdLocalOffer />}
+              options={tagOptions.data ?? []}
+              selected={tags}
+              onChange={setTags}
+              testId="tags-filter"
             />
-          )}
+            {isAdmin && (
+              <PickFilter
+                label={t('tickets.usersFilter')}
+                icon={<MdPeople />}
+                options={userOptions.data ?? []}
+                selected={users}
+                onChange={setUsers}
+                testId="users-filter"
+              />
+            )}
+          </Suspense>
         </Flex>
       )}
       <HStack px="3" py="2" gap="3" justify="space-between" borderBottomWidth="1px">
@@ -101,7 +106,11 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         <QueueFilter queues={queues} selected={queueIds} onChange={setQueueIds} />
       </HStack>
       <TicketsList key={tab} args={args} selectedUuid={selectedUuid} />
-      {newTicket && <NewTicketModal onClose={() => setNewTicket(false)} />}
+      {newTicket && (
+        <Suspense fallback={null}>
+          <NewTicketModal onClose={() => setNewTicket(false)} />
+        </Suspense>
+      )}
     </Flex>
   );
 }

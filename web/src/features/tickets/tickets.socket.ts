@@ -1,7 +1,7 @@
-import { SocketChannels, type TicketChannelPayload } from '@wa/contracts';
+import { SocketChannels, type ContactChannelPayload, type ContactDto, type TicketChannelPayload, type TicketDto } from '@wa/contracts';
 import type { RootState } from '../../app/store';
 import { onChannel, type Dispatch, type SocketHandler } from '../../realtime/use-socket-cache-sync';
-import { applyTicketToCaches, changeTicketLists } from './tickets.api';
+import { applyTicketToCaches, cachedTicketLists, changeTicketLists, ticketsApi } from './tickets.api';
 
 /** `company-<id>-ticket`: lists follow the rules of spec 01 §4 "Live updates"; the chat header follows its ticket. */
 export function syncTicketEvent(p: TicketChannelPayload, state: RootState, dispatch: Dispatch): void {
@@ -18,6 +18,38 @@ export function syncTicketEvent(p: TicketChannelPayload, state: RootState, dispa
   }
 }
 
+/**
+ * `company-<id>-contact`: a contact changed (its profile picture fetched after its first message, a name edited): the
+ * tickets that show it, in the lists and the chat header, show it as it is now.
+ */
+export function syncContactOnTickets(contact: ContactDto, state: RootState, dispatch: Dispatch): void {
+  const take = (t: TicketDto) => {
+    if (t.contact?.id !== contact.id) return;
+    t.contact.name = contact.name;
+    t.contact.number = contact.number;
+    t.contact.profilePicUrl = contact.profilePicUrl;
+  };
+  for (const args of cachedTicketLists(state)) {
+    const data = ticketsApi.endpoints.listTickets.select(args)(state).data;
+    if (!data?.pages.some((page) => page.tickets.some((t) => t.contact?.id === contact.id))) continue;
+    dispatch(
+      ticketsApi.util.updateQueryData('listTickets', args, (draft) => {
+        for (const page of draft.pages) page.tickets.forEach(take);
+      }),
+    );
+  }
+  const queries = (
+    state as unknown as { api: { queries: Record<string, { endpointName?: string; originalArgs?: unknown; data?: unknown }> } }
+  ).api.queries;
+  for (const q of Object.values(queries)) {
+    if (q?.endpointName !== 'ticketByUuid' || (q.data as TicketDto | undefined)?.contact?.id !== contact.id) continue;
+    dispatch(ticketsApi.util.updateQueryData('ticketByUuid', q.originalArgs as string, (draft) => take(draft)));
+  }
+}
+
 export const ticketsSocket: SocketHandler[] = [
   onChannel<TicketChannelPayload>(SocketChannels.ticket, (p, { state, dispatch }) => syncTicketEvent(p, state(), dispatch)),
+  onChannel<ContactChannelPayload>(SocketChannels.contact, (p, { state, dispatch }) => {
+    if (p.action === 'update') syncContactOnTickets(p.contact, state(), dispatch);
+  }),
 ];

@@ -30,7 +30,8 @@ describe('the login page’s own password at first sign-in (spec 02 §5 rule)', 
     fireEvent.change(r.getByTestId('login-email'), { target: { value: 'root@platform.test' } });
     fireEvent.change(r.getByTestId('login-password'), { target: { value: 'temporary-one' } });
     fireEvent.click(r.getByTestId('login-submit'));
-    await waitFor(() => expect(r.getByTestId('login-must-change')).toBeTruthy());
+    // the sign-in's code (the store, the API slice) is fetched on the first submit: a loaded machine takes its time
+    await waitFor(() => expect(r.getByTestId('login-must-change')).toBeTruthy(), { timeout: 12_000 });
     const submit = () => r.getByTestId('login-submit') as HTMLButtonElement;
     for (const weak of ['abcde', 'abcdefgh', 'ABCDEFG1', 'Abcdefgh', 'Abc1']) {
       fireEvent.change(r.getByTestId('login-new-password'), { target: { value: weak } });

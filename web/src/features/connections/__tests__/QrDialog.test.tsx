@@ -1,8 +1,9 @@
-import { describe, expect, it, jest } from '@jest/globals';
-import { act, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { act, fireEvent, waitFor } from '@testing-library/react';
 import type { WhatsappDto } from '@wa/contracts';
 import jsQR from 'jsqr';
 import { useState } from 'react';
+import { i18n } from '../../../app/i18n';
 import { renderWithProviders } from '../../../test/render';
 import { QrDialog } from '../QrDialog';
 
@@ -62,5 +63,55 @@ describe('QR code dialog', () => {
     expect(onClose).not.toHaveBeenCalled();
     act(() => update(connection({ status: 'CONNECTED', qrcode: '' })));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+});
+
+describe('QR code dialog: connecting with the phone number (the pairing code)', () => {
+  const realFetch = globalThis.fetch;
+  let asked: Array<{ path: string; body: unknown }> = [];
+  /** what the server answers the next pairing-code request: status and body */
+  let answer: { status: number; body: unknown } = { status: 200, body: { code: 'ABCD-1234' } };
+
+  beforeEach(() => {
+    asked = [];
+    answer = { status: 200, body: { code: 'ABCD-1234' } };
+    globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+      const req = input as Request;
+      asked.push({ path: new URL(req.url).pathname, body: JSON.parse((await req.clone().text()) || 'null') });
+      return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    }) as unknown as typeof fetch;
+  });
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+  });
+
+  it('asks a code for the number typed (digits only) and shows it large with a copy button', async () => {
+    const writeText = jest.fn(async (_text: string) => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const r = renderWithProviders(<QrDialog whatsapp={connection({})} onClose={() => undefined} />);
+    fireEvent.click(await waitFor(() => r.getByRole('button', { name: 'Conectar com número de telefone' })));
+    fireEvent.change(r.getByTestId('pairing-number'), { target: { value: '+55 (11) 99999-0000' } });
+    fireEvent.click(r.getByRole('button', { name: 'Gerar código' }));
+
+    expect((await waitFor(() => r.getByTestId('pairing-code'))).textContent).toBe('ABCD-1234');
+    expect(asked).toEqual([{ path: '/whatsappsession/3/pairing-code', body: { number: '5511999990000' } }]);
+    expect(r.getByTestId('pairing-code-box').textContent).toContain('Aparelhos conectados');
+    fireEvent.click(r.getByRole('button', { name: 'Copiar' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('ABCD-1234'));
+  });
+
+  it("shows the server's error in the user's language when the connection is not waiting for a pairing", async () => {
+    answer = { status: 400, body: { error: 'ERR_WAPP_NOT_INITIALIZED', message: 'not waiting' } };
+    const r = renderWithProviders(<QrDialog whatsapp={connection({})} onClose={() => undefined} />);
+    fireEvent.click(await waitFor(() => r.getByRole('button', { name: 'Conectar com número de telefone' })));
+    const get = r.getByRole('button', { name: 'Gerar código' }) as HTMLButtonElement;
+    // too short for a number with its country code: nothing asked
+    fireEvent.change(r.getByTestId('pairing-number'), { target: { value: '9999' } });
+    expect(get.disabled).toBe(true);
+    fireEvent.change(r.getByTestId('pairing-number'), { target: { value: '5511999990000' } });
+    fireEvent.click(get);
+    const alert = await waitFor(() => r.getByRole('alert'));
+    expect(alert.textContent).toBe(i18n.t('backendErrors.ERR_WAPP_NOT_INITIALIZED'));
+    expect(r.queryByTestId('pairing-code')).toBeNull();
   });
 });

@@ -151,6 +151,20 @@ describe('/connections: the line of a session WhatsApp ended', () => {
     expect(r.queryByTestId('connection-session-end')).toBeNull();
   });
 
+  it('shows the reason the connection keeps after a reload, until it reconnects', async () => {
+    listed = [{ ...aConnection(15, 'DISCONNECTED'), endReason: 'banned' }, aConnection(16, 'DISCONNECTED')];
+    const store = storeOf('admin');
+    const r = renderPage(store);
+    await waitFor(() => expect(r.getAllByTestId('connection-row')).toHaveLength(2));
+    const line = within(row(r, 15)).getByTestId('connection-session-end');
+    expect(line.textContent).toBe(BANNED);
+    expect(within(row(r, 16)).queryByTestId('connection-session-end')).toBeNull();
+
+    act(() => send(store, aConnection(15, 'CONNECTED', '2026-11-28T12:00:00.000Z')));
+    await waitFor(() => expect(row(r, 15).getAttribute('data-status')).toBe('CONNECTED'));
+    expect(r.queryByTestId('connection-session-end')).toBeNull();
+  });
+
   it('a ban shows as an error; a deleted connection leaves nothing behind', async () => {
     listed = [aConnection(13, 'CONNECTED')];
     const store = storeOf('admin');

@@ -178,7 +178,13 @@ describe('/settings, the Empresas tab (spec 02 "Companies", super users)', () =>
     const triggers = [...r.container.ownerDocument.querySelectorAll('[data-testid^="settings-tab-"]')].map((e) =>
       e.getAttribute('data-testid'),
     );
-    expect(triggers).toEqual(['settings-tab-options', 'settings-tab-companies', 'settings-tab-plans', 'settings-tab-helps']);
+    expect(triggers).toEqual([
+      'settings-tab-options',
+      'settings-tab-companies',
+      'settings-tab-plans',
+      'settings-tab-helps',
+      'settings-tab-sessions',
+    ]);
     fireEvent.click(tab);
 
     const row = await waitFor(() => r.getByTestId('company-row-1'));

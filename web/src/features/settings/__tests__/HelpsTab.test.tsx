@@ -110,12 +110,12 @@ const writes = () => calls.filter((c) => c.method !== 'GET');
 const helpLists = () => calls.filter((c) => c.method === 'GET' && c.path === '/helps/list');
 
 describe('/settings, the Ajuda tab (spec 02 "Helps", super users)', () => {
-  it('a super user sees Ajuda as the last tab, with every help: title, video code and description', async () => {
+  it('a super user sees Ajuda as the last of spec 02’s tabs (the sessions’ tab, issue 43, comes after), with every help: title, video code and description', async () => {
     const r = renderAs(aUser());
     const tab = await waitFor(() => r.getByTestId('settings-tab-helps'));
     expect(tab.textContent).toBe('Ajuda');
     const triggers = [...r.container.ownerDocument.querySelectorAll('[data-testid^="settings-tab-"]')].map((e) => e.textContent);
-    expect(triggers).toEqual(['Opções', 'Empresas', 'Planos', 'Ajuda']);
+    expect(triggers).toEqual(['Opções', 'Empresas', 'Planos', 'Ajuda', 'Sessões']);
     expect(helpLists()).toHaveLength(0);
     fireEvent.click(tab);
     const row = await waitFor(() => r.getByTestId('help-row-1'));

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { act, waitFor } from '@testing-library/react';
 import type { TicketDto, UserDto } from '@wa/contracts';
 import { Route, Routes } from 'react-router-dom';
+import { changeLanguage } from '../../../app/i18n';
 import { ToasterHost } from '../../../app/notify';
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
@@ -120,6 +121,33 @@ describe('ticket chat', () => {
     expect(quoted.getAttribute('data-quoted-id')).toBe('40');
     expect(quoted.textContent).toContain('Qual o prazo de entrega?');
     expect(quoted.textContent).toContain('Maria');
+  });
+
+  it("shows a message waiting for the phone's resend as WhatsApp does (a clock, the waiting text) in pt, en and es", async () => {
+    const ticket = aTicket({ id: 12, uuid: 'w', status: 'open', userId: 7 });
+    const waiting = aMessage({ id: 70, ticketId: 12, fromMe: false, body: '', mediaType: 'ciphertext' });
+    const text = aMessage({ id: 71, ticketId: 12, fromMe: false, body: 'Chegou?' });
+    answer = (path) => {
+      if (path === `/tickets/u/${ticket.uuid}`) return { status: 200, body: ticket };
+      if (path === `/messages/${ticket.id}`) return { status: 200, body: { messages: [waiting, text], hasMore: false, nextCursor: null } };
+      return { status: 404, body: { error: 'ERR_NOT_FOUND' } };
+    };
+    const { findByTestId, getAllByTestId } = renderChat('w');
+    const shown = await findByTestId('message-waiting');
+    expect(shown.textContent).toBe('Aguardando mensagem. Essa ação pode levar alguns instantes.');
+    expect(shown.querySelector('svg')).not.toBeNull();
+    expect(shown.closest('[data-testid=message]')?.getAttribute('data-message-id')).toBe('70');
+    // only that one: the other message shows its text
+    expect(getAllByTestId('message-waiting')).toHaveLength(1);
+    expect(getAllByTestId('message-body').map((b) => b.textContent)).toEqual([shown.textContent, 'Chegou?']);
+    try {
+      await act(() => changeLanguage('en'));
+      expect((await findByTestId('message-waiting')).textContent).toBe('Waiting for this message. This may take a while.');
+      await act(() => changeLanguage('es'));
+      expect((await findByTestId('message-waiting')).textContent).toBe('Esperando el mensaje. Esta acción puede tardar unos momentos.');
+    } finally {
+      await act(() => changeLanguage('pt'));
+    }
   });
 
   it('the open ticket deleted: back to /tickets', async () => {

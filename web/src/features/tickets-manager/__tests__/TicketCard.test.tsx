@@ -1,5 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { fireEvent } from '@testing-library/react';
+import { WAITING_MESSAGE_PREVIEW } from '@wa/contracts';
 import { aTicket } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { TicketCard } from '../TicketCard';
@@ -45,6 +46,14 @@ describe('ticket card', () => {
     expect(getByTestId('ticket-owner').textContent).toBe('Ana');
     fireEvent.click(getByTestId('ticket-card'));
     expect(onOpen).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows a last message waiting for the phone's resend as the chat does: the clock and the waiting text, uncut", () => {
+    const { getByTestId } = card({ lastMessage: WAITING_MESSAGE_PREVIEW });
+    const waiting = getByTestId('message-waiting');
+    expect(getByTestId('ticket-last-message').contains(waiting)).toBe(true);
+    expect(waiting.textContent).toBe('Aguardando mensagem. Essa ação pode levar alguns instantes.');
+    expect(waiting.querySelector('svg')).not.toBeNull();
   });
 
   it('a ticket without queue says so', () => {
