@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { sessionCommandSubject, type MessageChangeCommand } from '@wa/contracts';
 import { serve } from '@wa/event-bus';
-import { waitFor } from '@wa/testing';
-import type { DataSource, QueryRunner } from 'typeorm';
+import { TEST_DATABASE_URL, waitFor } from '@wa/testing';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
 import { randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
 /**
@@ -28,38 +29,55 @@ afterAll(async () => {
  * Runs `statement` in a transaction of its own and keeps it open until `call` (an HTTP call) is waiting for its
  * locks in its INSERT into `table` (not some other backend of the service, such as the trailing work of the inbound
  * message that opened the ticket); then commits it and answers the call's response: the row the call needs goes
- * away while the call runs.
+ * away while the call runs. The transaction and the watch use connections of their own, not the service's pool (a
+ * pool connection held here is one the call might wait for). When the call never gets there, the error says what
+ * the service's backends were doing.
  */
 async function whileGoing<T>(statement: string, values: unknown[], table: string, call: () => Promise<T>): Promise<T> {
-  const runner: QueryRunner = db.createQueryRunner();
-  await runner.connect();
+  const holder = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await holder.connect();
+  await watcher.connect();
+  let open = false;
   try {
-    await runner.startTransaction();
-    const [{ pid }] = (await runner.query('SELECT pg_backend_pid() AS pid')) as Array<{ pid: number }>;
-    await runner.query(statement, values);
+    await holder.query('BEGIN');
+    open = true;
+    const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const pid = (rows[0] as { pid: number }).pid;
+    await holder.query(statement, values);
     let settled = false;
     const pending = call().finally(() => {
       settled = true;
     });
     // a call answered without waiting (an error before its INSERT) is answered as it is: the test shows what it got.
     // A loaded machine (the whole suite beside other work) takes its time to bring the call to its INSERT.
-    await waitFor(
-      async () => {
-        if (settled) return true;
-        const [{ n }] = (await db.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (settled) break;
+      const { rows: blocked } = await watcher.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
           WHERE $1 = ANY(pg_blocking_pids(pid)) AND regexp_replace(query, '"', '', 'g') ILIKE '%INSERT INTO ' || $2 || '%'`,
-          [pid, table],
-        )) as Array<{ n: number }>;
-        return n > 0;
-      },
-      { timeoutMs: 30_000 },
-    );
-    await runner.commitTransaction();
+        [pid, table],
+      );
+      if ((blocked[0]?.n ?? 0) > 0) break;
+      if (Date.now() > deadline) {
+        const { rows: doing } = await watcher.query<{ state: string; wait: string | null; blockers: number[]; query: string }>(
+          `SELECT state, wait_event_type || ':' || wait_event AS wait, pg_blocking_pids(pid) AS blockers, left(query, 70) AS query
+             FROM pg_stat_activity WHERE application_name = 'tickets' AND state <> 'idle'`,
+        );
+        throw new Error(
+          `the call did not reach its INSERT INTO ${table} in 20 s (holder ${pid}); tickets' busy backends: ${JSON.stringify(doing)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await holder.query('COMMIT');
+    open = false;
     return await pending;
   } finally {
-    if (runner.isTransactionActive) await runner.rollbackTransaction();
-    await runner.release();
+    if (open) await holder.query('ROLLBACK').catch(() => undefined);
+    await holder.end();
+    await watcher.end();
   }
 }
 
