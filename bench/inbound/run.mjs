@@ -215,6 +215,7 @@ async function main() {
   const commits = async () =>
     Number((await pool.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
   const commits0 = await commits();
+  const js0 = await streamSeqs(natsUrl, bench.natsPasswords.operator);
   const productCpu = () => children.reduce((sum, c) => sum + (cpuSeconds(c.child.pid) || 0), 0) + postgresCpu();
   const product0 = productCpu();
   log(`phase 1: ${fmt(N)} messages from ${fmt(M)} contacts, ${BATCH} a call, ${CONCURRENCY} calls in flight, via ${VIA}`);
@@ -258,6 +259,7 @@ async function main() {
   const pgCpu = postgresCpu() - pg0;
   const natsCpu = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0] - nats0;
   const productCpuPerK = ((productCpu() - product0) / N) * 1000;
+  const js1 = await streamSeqs(natsUrl, bench.natsPasswords.operator);
   // the statistics collector reports a backend's commits when it goes idle: a moment for the last ones
   await sleep(1000);
   const commitsPerMessage = ((await commits()) - commits0) / N;
@@ -345,6 +347,11 @@ async function main() {
     `CPU s per 1,000 customer messages    : ${fmt(productCpuPerK, 2)} (phase 1, every process of the product: ${children.map((c) => c.name).join(', ')}, and postgres)`,
   );
   out(`PostgreSQL commits per customer msg : ${fmt(commitsPerMessage, 2)} (phase 1, every service's, in the bench database)`);
+  const published = [...js1].map(([name, seq]) => [name, (seq - (js0.get(name) ?? 0)) / N]).filter(([, n]) => n > 0);
+  out(
+    `JetStream messages per customer msg : ${fmt(published.reduce((sum, [, n]) => sum + n, 0), 2)} (phase 1, stored in every stream: ` +
+      `${published.map(([name, n]) => `${name} ${fmt(n, 2)}`).join(', ')})`,
+  );
   out(
     `machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`,
   );
@@ -390,3 +397,17 @@ async function withBotMenu(company) {
 }
 
 await bench.run(main);
+
+/** Each JetStream stream's last sequence (how many messages it has ever stored), by name. */
+async function streamSeqs(natsUrl, password) {
+  const { connect } = await import('nats');
+  const nc = await connect({ servers: natsUrl, user: 'operator', pass: password, name: 'bench-inbound-streams' });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const seqs = new Map();
+    for await (const info of jsm.streams.list()) seqs.set(info.config.name, info.state.last_seq);
+    return seqs;
+  } finally {
+    await nc.close();
+  }
+}

@@ -78,6 +78,25 @@ describe('TicketsConsumer', () => {
     ]);
   });
 
+  it('a new message in a ticket that stays where it was is the appMessage alone (it carries the ticket); a ticket new here is told too', async () => {
+    const { consumer } = setup();
+    const first = { ...ticket(3), lastMessage: 'oi', unreadMessages: 1 };
+    const created = (t: object) => msg('message.created.7.5', { companyId: 7, ticket: t, message: { id: 1 }, contact: { id: 2 } });
+    // the ticket's first message: its rooms learn of the ticket as well
+    expect((await consumer.emissions(created(first))).map((e) => [e.channel, (e.payload as { action: string }).action])).toEqual([
+      ['company-7-appMessage', 'create'],
+      ['company-7-ticket', 'update'],
+    ]);
+    const next = { ...ticket(3), lastMessage: 'tudo bem?', unreadMessages: 2 };
+    expect(await consumer.emissions(created(next))).toEqual([
+      {
+        rooms: ['c:7:all', 'c:7:queue:3'],
+        channel: 'company-7-appMessage',
+        payload: { action: 'create', ticket: next, message: { id: 1 }, contact: { id: 2 } },
+      },
+    ]);
+  });
+
   it('makes a new message its ticket’s update too (no ticket.updated follows it): the message, the ticket as it left it, a drop for the rooms it left', async () => {
     const { consumer } = setup();
     await consumer.emissions(msg('ticket.updated.7.5', { companyId: 7, ticket: ticket(3) }));

@@ -119,11 +119,15 @@ export class TicketsConsumer {
   /**
    * A ticket as it now is, to the rooms allowed to see it: `{action: "update"}`, and `{action: "delete"}` to the
    * rooms it left (its place remembered per ticket). From `ticket.updated`, and from `message.created`, which
-   * carries its ticket as the new message left it and is not followed by a `ticket.updated` (issue 44).
+   * carries its ticket as the new message left it and is not followed by a `ticket.updated` (issue 44). For a new
+   * message (`moved`), the update goes out only when the ticket is new here or changed place: the message's
+   * `appMessage` create already carries the ticket to the same rooms, and the console takes it from there (its
+   * last message, unread count, status and list order); a second broadcast of the same ticket would only cost.
    */
-  private async ticketNow(companyId: number, ticket: TicketUpdatedEvent['ticket']): Promise<Emission[]> {
+  private async ticketNow(companyId: number, ticket: TicketUpdatedEvent['ticket'], moved = false): Promise<Emission[]> {
     const place = placeOf(ticket);
     const before = await this.places.swap(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
+    if (moved && before && before.queueId === place.queueId && before.userId === place.userId) return [];
     const rooms = ticketRooms(companyId, place);
     const channel = SocketChannels.ticket(companyId);
     const out: Emission[] = [{ rooms, channel, payload: { action: 'update', ticket } satisfies TicketChannelPayload }];
@@ -167,8 +171,8 @@ export class TicketsConsumer {
     const place = placeOf(ticket);
     const payload: AppMessageChannelPayload = { action, message: e.message, ticket, contact: e.contact };
     const message: Emission = { rooms: ticketRooms(companyId, place), channel: SocketChannels.appMessage(companyId), payload };
-    // a new message changed its ticket (last message, unread count, maybe its place): the lists hear it after the message
-    if (action === 'create') return [message, ...(await this.ticketNow(companyId, ticket))];
+    // a new message changed its ticket (last message, unread count, maybe its place): a new place is told after the message
+    if (action === 'create') return [message, ...(await this.ticketNow(companyId, ticket, true))];
     await this.places.learn(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
     return [message];
   }
