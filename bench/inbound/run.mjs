@@ -349,8 +349,10 @@ async function main() {
   out(`PostgreSQL commits per customer msg : ${fmt(commitsPerMessage, 2)} (phase 1, every service's, in the bench database)`);
   const published = [...js1].map(([name, seq]) => [name, (seq - (js0.get(name) ?? 0)) / N]).filter(([, n]) => n > 0);
   out(
-    `JetStream messages per customer msg : ${fmt(published.reduce((sum, [, n]) => sum + n, 0), 2)} (phase 1, stored in every stream: ` +
-      `${published.map(([name, n]) => `${name} ${fmt(n, 2)}`).join(', ')})`,
+    `JetStream messages per customer msg : ${fmt(
+      published.reduce((sum, [, n]) => sum + n, 0),
+      2,
+    )} (phase 1, stored in every stream: ` + `${published.map(([name, n]) => `${name} ${fmt(n, 2)}`).join(', ')})`,
   );
   out(
     `machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`,
