@@ -283,6 +283,33 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     expect(replyAt).toBeLessThan(lastApiAt);
   });
 
+  it('answers alike under its versioned paths (/api/v1/messages): a send, its status by either path; 401 without a good token, 404 off its paths', async () => {
+    const a = await companyWithApi('Api V1');
+    const to = number();
+    const sent = await http.post('/api/v1/messages/send', { token: a.apiToken, body: { number: to, body: 'Pedido confirmado (v1)' } });
+    expect(sent.status).toBe(202);
+    expect(sent.body).toMatchObject({ number: to, body: 'Pedido confirmado (v1)', state: 'queued', ack: 0 });
+    const id = (sent.body as { id: number }).id;
+    await waitFor(async () => (await a.outbox()).some((i) => i.to === to && i.body === 'Pedido confirmado (v1)'));
+    // the same message by either path: the alias and the versioned one are one API
+    await waitFor(async () => (await http.get(`/api/v1/messages/${id}`, { token: a.apiToken })).body.ack >= 1);
+    const v1 = await http.get(`/api/v1/messages/${id}`, { token: a.apiToken });
+    const alias = await http.get(`/api/messages/${id}`, { token: a.apiToken });
+    expect(v1.status).toBe(200);
+    expect(v1.body).toMatchObject({ id, number: to, ticketId: (sent.body as { ticketId: number }).ticketId });
+    expect(alias.body).toEqual(v1.body);
+    // no token, a wrong one, a user's: 401 with the spec's body; nothing sent
+    for (const token of [undefined, 'not-a-token', a.token]) {
+      const r = await http.post('/api/v1/messages/send', { token, body: { number: number(), body: 'x' } });
+      expect({ status: r.status, error: r.body.error }).toEqual({ status: 401, error: 'ERR_UNAUTHENTICATED' });
+    }
+    for (const path of ['/api/v1/messages/send/', '/api/v1/messages/SEND', '/api/v1/messages/other', '/api/v2/messages/send']) {
+      const r = await http.post(path, { token: a.apiToken, body: { number: number(), body: 'x' } });
+      expect([path, r.status]).toEqual([path, 404]);
+    }
+    expect((await a.outbox()).filter((i) => i.body === 'x')).toEqual([]);
+  });
+
   it('the OpenAPI at /docs documents the public API with its answers, and no internal route', async () => {
     // straight to the gateway, as an operator (a proxied call is not answered there)
     const doc = (await new HttpClient(product.gatewayUrl).get('/docs/openapi.json')).body as {
@@ -290,6 +317,9 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     };
     expect(Object.keys(doc.paths['/api/messages/send']?.post?.responses ?? {}).sort()).toEqual(['202', '400', '401', '403', '429']);
     expect(doc.paths['/api/messages/{id}']?.get).toBeDefined();
+    // the versioned paths, described alike
+    expect(Object.keys(doc.paths['/api/v1/messages/send']?.post?.responses ?? {}).sort()).toEqual(['202', '400', '401', '403', '429']);
+    expect(doc.paths['/api/v1/messages/{id}']?.get).toBeDefined();
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
   });
 

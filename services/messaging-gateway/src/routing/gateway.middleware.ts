@@ -6,7 +6,7 @@ import bytes from 'bytes';
 import { GatewayEnv } from '../config/env.js';
 import { ApiGate } from '../public-api/api-gate.js';
 import { ProxyService, type CappedRequest } from './proxy.service.js';
-import { isApiPath, matchRoute } from './route-table.js';
+import { isApiPath, isApiSend, matchRoute } from './route-table.js';
 
 const OWN_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics', '/docs', '/docs/openapi.json']);
 
@@ -48,7 +48,7 @@ export class GatewayMiddleware implements NestMiddleware {
       (req as CappedRequest).bodyCap = { bytes: limit, text: limitText };
       if (match.route.api) {
         // the public messages API: a connection's token, not a user's (see ApiGate); its paths are exact (isApiPath)
-        const paced = req.method === 'POST' && path === '/api/messages/send';
+        const paced = isApiSend(req.method, path);
         const { identity } = await this.api.admit(bearerToken(req.headers.authorization), paced, this.proxy.clientAddress(req));
         req.headers.authorization = `Bearer ${identity}`;
       } else if (!match.isPublic) {

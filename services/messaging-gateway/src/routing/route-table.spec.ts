@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalPath, isApiPath, matchRoute } from './route-table.js';
+import { canonicalPath, isApiPath, isApiSend, matchRoute } from './route-table.js';
 
 describe('route table', () => {
   it.each([
@@ -58,17 +58,28 @@ describe('canonical paths', () => {
     expect(matchRoute('GET', '/QUEUES')).toBeUndefined();
   });
 
-  it('knows the public API only by its exact paths', () => {
-    expect(isApiPath('POST', '/api/messages/send')).toBe(true);
-    expect(isApiPath('GET', '/api/messages/42')).toBe(true);
+  it('knows the public API only by its exact paths, versioned (/api/v1/messages) or by its alias (/api/messages)', () => {
+    for (const base of ['/api/messages', '/api/v1/messages']) {
+      expect(isApiPath('POST', `${base}/send`)).toBe(true);
+      expect(isApiPath('GET', `${base}/42`)).toBe(true);
+      expect(isApiSend('POST', `${base}/send`)).toBe(true);
+      expect(isApiSend('GET', `${base}/42`)).toBe(false);
+      expect(matchRoute('POST', `${base}/send`)?.route).toMatchObject({ service: 'tickets', api: true });
+    }
     for (const [method, path] of [
       ['POST', '/api/messages/send/'],
       ['POST', '/api/messages/SEND'],
       ['POST', '/api//messages/send'],
       ['GET', '/api/messages/send'],
       ['POST', '/api/messages/42'],
+      ['POST', '/api/v1/messages/send/'],
+      ['POST', '/api/V1/messages/send'],
+      ['POST', '/api/v1//messages/send'],
+      ['POST', '/api/v2/messages/send'],
+      ['POST', '/api/v1/messages/42'],
     ]) {
-      expect(isApiPath(method, path)).toBe(false);
+      expect([method, path, isApiPath(method, path), isApiSend(method, path)]).toEqual([method, path, false, false]);
     }
+    expect(matchRoute('POST', '/api/v2/messages/send')).toBeUndefined();
   });
 });

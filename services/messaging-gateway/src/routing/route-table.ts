@@ -57,7 +57,9 @@ export const ROUTES: Route[] = [
   // the company's outbound webhook and its delivery log
   { prefix: '/webhook-settings', service: 'tickets' },
   { prefix: '/webhook-deliveries', service: 'tickets' },
-  // the public messages API: the gateway admits a connection's API token, tickets answers
+  // the public messages API: the gateway admits a connection's API token, tickets answers. `/api/v1/messages` is
+  // its versioned surface; `/api/messages` (Whaticket's paths) stays as its alias
+  { prefix: '/api/v1/messages', service: 'tickets', api: true },
   { prefix: '/api/messages', service: 'tickets', api: true },
   // whatsapp-sessions: connections and their sessions
   { prefix: '/whatsappsession', service: 'whatsapp-sessions' },
@@ -98,19 +100,28 @@ export function canonicalPath(path: string): string {
   return trimmed.toLowerCase();
 }
 
+/** The public API's send, versioned (`/api/v1/messages/send`) or by its Whaticket alias (`/api/messages/send`). */
+const API_SEND = /^\/api(?:\/v1)?\/messages\/send$/;
+
 /**
- * The public messages API's paths, exactly as written (its pace and queue cap are keyed on them): any other
- * path under `/api/messages`, a variant in case, slashes or a trailing slash included, answers 404.
+ * The public messages API's paths, exactly as written (its pace and queue cap are keyed on them), under
+ * `/api/v1/messages` and its alias `/api/messages`: any other path under them, a variant in case, slashes or a
+ * trailing slash included, answers 404.
  */
 const API_PATHS: Array<{ methods: string[]; path: RegExp }> = [
-  { methods: ['POST'], path: /^\/api\/messages\/send$/ },
-  { methods: ['GET', 'HEAD'], path: /^\/api\/messages\/\d{1,18}$/ },
+  { methods: ['POST'], path: API_SEND },
+  { methods: ['GET', 'HEAD'], path: /^\/api(?:\/v1)?\/messages\/\d{1,18}$/ },
 ];
 
 /** Is this method and raw path one of the public API's own (see API_PATHS)? */
 export function isApiPath(method: string, rawPath: string): boolean {
   const m = method.toUpperCase();
   return API_PATHS.some((p) => p.methods.includes(m) && p.path.test(rawPath));
+}
+
+/** Is this the public API's send (paced per connection), by either of its paths? */
+export function isApiSend(method: string, rawPath: string): boolean {
+  return method.toUpperCase() === 'POST' && API_SEND.test(rawPath);
 }
 
 /** Each route's prefix in the canonical form, made once (matchRoute runs on every request). */

@@ -110,7 +110,7 @@ afterAll(async () => {
   peer?.server.close();
 });
 
-const sends = () => peer.seen.filter((s) => s.url.toLowerCase().replace(/\/+/g, '/').startsWith('/api/messages/send'));
+const sends = () => peer.seen.filter((s) => /^\/api(\/v1)?\/messages\/send/.test(s.url.toLowerCase().replace(/\/+/g, '/')));
 
 describe('gateway: the public API has no side doors around its pace', () => {
   it('answers 404 to every variant of a public API path, which never reaches tickets, so the queue cap holds', async () => {
@@ -121,7 +121,13 @@ describe('gateway: the public API has no side doors around its pace', () => {
     const full = await send('/api/messages/send');
     expect({ status: full.status, error: full.body.error }).toEqual({ status: 429, error: 'ERR_TOO_MANY_ATTEMPTS' });
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
+    // the versioned path is the same API: the same connection's pace, already full
+    const v1 = await send('/api/v1/messages/send');
+    expect({ status: v1.status, error: v1.body.error }).toEqual({ status: 429, error: 'ERR_TOO_MANY_ATTEMPTS' });
     for (const variant of [
+      '/api/v1/messages/send/',
+      '/api/V1/messages/send',
+      '/api/v1//messages/send',
       '/api/messages/send/',
       '/api/messages/SEND',
       '/api//messages/send',

@@ -36,11 +36,12 @@ export class ApiSendMessageDto implements RequestDto<ApiSendMessageDto, ApiSendM
 /**
  * The public messages API (spec 02 §7 "External messages API"): `Authorization: Bearer <the connection's
  * token>`; the gateway admits the token (its connection sends), the company's plan (useExternalApi) and the
- * connection's pace, and passes the call here with a signed identity in its place.
+ * connection's pace, and passes the call here with a signed identity in its place. Versioned under
+ * `/api/v1/messages`; `/api/messages` (the spec's and Whaticket's paths) answers alike, as its alias.
  */
 @ApiTags('public messages API')
 @ApiBearerAuth()
-@Controller('api/messages')
+@Controller(['api/v1/messages', 'api/messages'])
 export class ApiMessagesController {
   constructor(private readonly api: ApiMessagesService) {}
 
@@ -57,7 +58,7 @@ export class ApiMessagesController {
   })
   @ApiResponse({
     status: 202,
-    description: 'stored and queued to send: { id, ticketId, state: "queued", ack: 0, … }; GET /api/messages/{id} follows it',
+    description: 'stored and queued to send: { id, ticketId, state: "queued", ack: 0, … }; GET /api/v1/messages/{id} follows it',
   })
   @ApiResponse({
     status: 400,
