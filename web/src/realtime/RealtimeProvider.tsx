@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { api, session } from '../app/api';
 import { apiUrl } from '../app/config';
 import { loggedOut, selectUser, tokenRefreshed } from '../app/session';
@@ -59,6 +59,15 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
 
 export function useRealtime(): RealtimeClient | null {
   return useContext(RealtimeContext);
+}
+
+const never = () => () => undefined;
+
+/** Whether the live socket dropped and is not back yet (false before the first connection and after sign-out). */
+export function useConnectionLost(): boolean {
+  const client = useRealtime();
+  const subscribe = useCallback((listener: () => void) => client?.watchLost(listener) ?? never(), [client]);
+  return useSyncExternalStore(subscribe, () => client?.lost ?? false);
 }
 
 /** Calls the handler for each payload of a channel while mounted (the newest handler, without resubscribing). */

@@ -38,6 +38,8 @@ export class RealtimeClient {
   private closed = false;
   private wasConnected = false;
   private authFailures = 0;
+  private lostNow = false;
+  private readonly lostListeners = new Set<() => void>();
 
   constructor(private readonly opts: RealtimeOptions) {
     this.socket = io(opts.url, {
@@ -62,10 +64,24 @@ export class RealtimeClient {
     this.closed = true;
     this.stopHeartbeat();
     this.socket.disconnect();
+    this.setLost(false);
   }
 
   get connectedNow(): boolean {
     return this.socket.connected;
+  }
+
+  /** The socket was connected and dropped, and is not back yet (not the first connection, not a close on sign-out). */
+  get lost(): boolean {
+    return this.lostNow;
+  }
+
+  /** Calls the listener whenever `lost` changes, until the returned function is called. */
+  watchLost(listener: () => void): () => void {
+    this.lostListeners.add(listener);
+    return () => {
+      this.lostListeners.delete(listener);
+    };
   }
 
   /** Follows a room while the returned function is not called; joined again after reconnections. */
@@ -106,6 +122,7 @@ export class RealtimeClient {
 
   private connected(): void {
     this.authFailures = 0;
+    this.setLost(false);
     for (const { event, arg } of this.joins.values()) this.emitJoin(event, arg);
     this.startHeartbeat();
     // lists loaded before the socket joined its rooms may have missed an event meanwhile: loaded again
@@ -116,6 +133,7 @@ export class RealtimeClient {
 
   private disconnected(reason: Socket.DisconnectReason): void {
     this.stopHeartbeat();
+    if (this.wasConnected && !this.closed) this.setLost(true);
     // the server closed it (token revoked or expired, a deploy): it is not retried by itself
     if (reason === 'io server disconnect' && !this.closed) void this.reconnectWithFreshToken();
   }
@@ -143,6 +161,12 @@ export class RealtimeClient {
       return;
     }
     this.socket.connect();
+  }
+
+  private setLost(lost: boolean): void {
+    if (lost === this.lostNow) return;
+    this.lostNow = lost;
+    for (const listener of [...this.lostListeners]) listener();
   }
 
   private startHeartbeat(): void {

@@ -16,6 +16,7 @@ import { RealtimeProvider } from '../../realtime/RealtimeProvider';
 import { useSocketCacheSync } from '../../realtime/use-socket-cache-sync';
 import { SOCKET_HANDLERS } from './socket-handlers';
 import { authApi, useMeQuery } from '../../app/auth.api';
+import { ConnectionBanner } from './ConnectionBanner';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
 import { useSessionReplaced } from './use-session-replaced';
@@ -40,6 +41,7 @@ function Shell() {
 
   return (
     <Flex h="100dvh" direction="column" bg="bg.subtle">
+      <ConnectionBanner />
       <TopBar onToggleMenu={() => setOpen((o) => !o)} wide={width > DRAWER_OPEN_ABOVE_PX} />
       <Flex flex="1" minH="0">
         {temporary ? (

@@ -93,6 +93,9 @@ const en: Translation = {
     media: 'Media',
     newMessage: 'New message',
   },
+  connection: {
+    lost: 'No connection to the server. Reconnecting…',
+  },
   auth: {
     expiry: 'Your subscription expires in {{days}} day(s)',
     sessionReplaced: 'Your account was accessed from another computer.',

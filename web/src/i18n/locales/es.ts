@@ -93,6 +93,9 @@ const es: Translation = {
     media: 'Multimedia',
     newMessage: 'Nuevo mensaje',
   },
+  connection: {
+    lost: 'Sin conexión con el servidor. Reconectando…',
+  },
   auth: {
     expiry: 'Su suscripción vence en {{days}} día(s)',
     sessionReplaced: 'Su cuenta fue accedida desde otra computadora.',

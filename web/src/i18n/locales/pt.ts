@@ -29,6 +29,9 @@ const pt = {
     media: 'Mídia',
     newMessage: 'Nova mensagem',
   },
+  connection: {
+    lost: 'Sem conexão com o servidor. Reconectando…',
+  },
   auth: ptPublic.auth,
   validation: ptPublic.validation,
   menu: {
