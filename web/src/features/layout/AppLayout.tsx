@@ -17,6 +17,7 @@ import { useSocketCacheSync } from '../../realtime/use-socket-cache-sync';
 import { SOCKET_HANDLERS } from './socket-handlers';
 import { authApi, useMeQuery } from '../../app/auth.api';
 import { ConnectionBanner } from './ConnectionBanner';
+import { usePendingTitle } from '../notifications/use-pending-title';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
 import { useSessionReplaced } from './use-session-replaced';
@@ -33,6 +34,7 @@ if (getToken() && !store.getState().session.userFresh) void store.dispatch(authA
 function Shell() {
   useSocketCacheSync(SOCKET_HANDLERS);
   useSessionReplaced();
+  usePendingTitle();
   const { t } = useTranslation();
   const width = useWindowWidth();
   const temporary = width < DRAWER_TEMPORARY_BELOW_PX;

@@ -13,6 +13,7 @@ import { renderWithProviders } from '../../../test/render';
 import { CHIME_EVENT } from '../chime';
 import { resetPermissionAsked } from '../desktop-notification';
 import { NotificationsButton } from '../NotificationsButton';
+import { usePendingTitle } from '../use-pending-title';
 
 const realFetch = globalThis.fetch;
 let requests: URL[] = [];
@@ -104,6 +105,12 @@ afterEach(() => {
   delete (window as unknown as { AudioContext?: unknown }).AudioContext;
 });
 
+/** The layout's tab title, beside the bell as in the app. */
+function TabTitle() {
+  usePendingTitle();
+  return null;
+}
+
 function renderBell(route = '/tickets') {
   const store = makeStore();
   store.dispatch(
@@ -116,6 +123,7 @@ function renderBell(route = '/tickets') {
   const r = renderWithProviders(
     <RealtimeContext.Provider value={socket.client}>
       <NotificationsButton />
+      <TabTitle />
       <Routes>
         <Route path="*" element={<Where />} />
       </Routes>
@@ -149,6 +157,23 @@ describe('top bar notifications (spec 01 §2 "Top bar")', () => {
     r.socket.fire(SocketChannels.ticket(1), { action: 'update', ticket: aTicket({ id: 1, status: 'open', userId: 7 }) });
     r.socket.fire(SocketChannels.ticket(1), { action: 'delete', ticketId: 2 });
     await waitFor(() => expect(r.getByTestId('notifications-count').textContent).toBe('1'));
+  });
+
+  it('puts the count of waiting tickets in the tab title and follows it live, without a request of its own', async () => {
+    document.title = 'Conversa';
+    const r = renderBell();
+    await waitFor(() => expect(document.title).toBe('(2) Conversa'));
+    expect(requests.filter((u) => u.pathname === '/tickets')).toHaveLength(1);
+    r.socket.fire(SocketChannels.ticket(1), { action: 'update', ticket: aTicket({ id: 3 }) });
+    await waitFor(() => expect(document.title).toBe('(3) Conversa'));
+    r.socket.fire(SocketChannels.ticket(1), { action: 'update', ticket: aTicket({ id: 1, status: 'open', userId: 7 }) });
+    r.socket.fire(SocketChannels.ticket(1), { action: 'delete', ticketId: 2 });
+    r.socket.fire(SocketChannels.ticket(1), { action: 'delete', ticketId: 3 });
+    await waitFor(() => expect(document.title).toBe('Conversa'));
+    r.socket.fire(SocketChannels.ticket(1), { action: 'update', ticket: aTicket({ id: 4 }) });
+    await waitFor(() => expect(document.title).toBe('(1) Conversa'));
+    r.unmount();
+    expect(document.title).toBe('Conversa');
   });
 
   it('lists contact and last message; a click opens the ticket', async () => {
