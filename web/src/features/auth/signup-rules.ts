@@ -85,7 +85,7 @@ export function planLabel(
     users: plan.users,
     connections: plan.connections,
   });
-  return plan.trialDays > 0 ? `${base} · ${t('signup.trial', { count: plan.trialDays, days: plan.trialDays })}` : base;
+  return plan.trialDays > 0 ? `${base} · ${t('signup.trial', { count: plan.trialDays })}` : base;
 }
 
 export interface SignupFailure {

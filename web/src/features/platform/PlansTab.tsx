@@ -111,7 +111,7 @@ export function PlansTab() {
                       )}
                     </Table.Cell>
                     <Table.Cell textAlign="center" whiteSpace="nowrap" data-testid="plan-signup-cell">
-                      {p.isPublic ? t('settings.plans.offered', { days: p.trialDays ?? 0 }) : t('common.no')}
+                      {p.isPublic ? t('settings.plans.offered', { count: p.trialDays ?? 0 }) : t('common.no')}
                     </Table.Cell>
                     <Table.Cell textAlign="center">
                       <RowActions onEdit={() => setEditing(p)} onDelete={() => setDeleting(p)} testId="plan" />

@@ -131,7 +131,7 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
             {lastMessageWaits(ticket) ? <WaitingMessage /> : lastMessagePreview(ticket.lastMessage)}
           </span>
           {unread > 0 && (
-            <span className="pill unread" aria-label={t('tickets.unread', { n: unread })} data-testid="ticket-unread">
+            <span className="pill unread" aria-label={t('tickets.unread', { count: unread })} data-testid="ticket-unread">
               {unread}
             </span>
           )}

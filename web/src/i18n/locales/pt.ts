@@ -91,7 +91,9 @@ const pt = {
     accessDenied: 'Acesso não permitido',
     pendingHint: 'Aceite o atendimento para abri-lo',
     owner: 'Atribuído a {{name}}',
-    unread: '{{n}} não lida(s)',
+    unread_one: '{{count}} não lida',
+    unread_many: '{{count}} não lidas',
+    unread_other: '{{count}} não lidas',
     age: {
       minutes: '{{n}} min',
       hours: '{{n}} h',
@@ -736,7 +738,9 @@ const pt = {
       loadFailed: 'Não foi possível carregar a lista de registros',
       unlimited: 'Sem limite',
       noFeatures: 'Nenhum recurso',
-      offered: 'Sim · {{days}} dia(s) de teste',
+      offered_one: 'Sim · {{count}} dia de teste',
+      offered_many: 'Sim · {{count}} dias de teste',
+      offered_other: 'Sim · {{count}} dias de teste',
       columns: {
         name: 'Nome',
         users: 'Usuários',
@@ -1029,7 +1033,9 @@ const pt = {
     loadingOlder: 'Carregando mensagens anteriores...',
     placeholder: 'Digite uma mensagem',
     send: 'Enviar',
-    unread: '{{count}} mensagem(ns) não lida(s)',
+    unread_one: '{{count}} mensagem não lida',
+    unread_many: '{{count}} mensagens não lidas',
+    unread_other: '{{count}} mensagens não lidas',
     unreadDot: 'Há mensagens não lidas no chat interno',
     dialog: {
       addTitle: 'Nova conversa',
@@ -1235,7 +1241,9 @@ const pt = {
     subscription: {
       title: 'Assinatura',
       trial: 'Período de teste',
-      daysLeft: 'Você possui {{count}} dia(s) restantes',
+      daysLeft_one: 'Você possui {{count}} dia restante',
+      daysLeft_many: 'Você possui {{count}} dias restantes',
+      daysLeft_other: 'Você possui {{count}} dias restantes',
       expired: 'Sua assinatura venceu',
       email: 'E-mail de cobrança',
       subscribe: 'Assine Agora!',

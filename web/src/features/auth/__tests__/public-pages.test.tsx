@@ -64,7 +64,7 @@ describe('/signup (spec 01 §2, §8)', () => {
     const r = renderAt('/signup');
     await waitFor(() => expect(r.getByTestId('signup-plan').querySelectorAll('option')).toHaveLength(2));
     expect(r.getByTestId('signup-plan').querySelectorAll('option')[1].textContent).toBe(
-      'Básico — R$ 49,90 · 5 usuários / 2 conexões · 14 dia(s) de teste',
+      'Básico — R$ 49,90 · 5 usuários / 2 conexões · 14 dias de teste',
     );
     expect(calls[0]).toMatchObject({ method: 'GET', path: '/plans/list', credentials: 'omit', authorization: null });
 

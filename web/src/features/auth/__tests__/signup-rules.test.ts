@@ -81,7 +81,7 @@ describe('plans in the select', () => {
   });
 
   it('shows name — price, users / connections and the trial days when there are some', () => {
-    expect(planLabel(aPlan(), t, 'pt')).toBe('Plano 1 — R$ 29,90 · 10 usuários / 3 conexões · 7 dia(s) de teste');
+    expect(planLabel(aPlan(), t, 'pt')).toBe('Plano 1 — R$ 29,90 · 10 usuários / 3 conexões · 7 dias de teste');
     expect(planLabel(aPlan({ trialDays: 0 }), t, 'pt')).toBe('Plano 1 — R$ 29,90 · 10 usuários / 3 conexões');
   });
 });

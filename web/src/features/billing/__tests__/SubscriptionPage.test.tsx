@@ -41,7 +41,7 @@ describe('/subscription (spec 02 §2)', () => {
   it('shows the days of trial left and the billing email, read-only', async () => {
     const r = render();
     const days = (await r.findByTestId('subscription-days')) as HTMLInputElement;
-    expect(days.value).toBe('Você possui 6 dia(s) restantes');
+    expect(days.value).toBe('Você possui 6 dias restantes');
     expect(days.readOnly).toBe(true);
     const email = r.getByTestId('subscription-email') as HTMLInputElement;
     expect(email.value).toBe('financeiro@loja.com');

@@ -134,7 +134,7 @@ describe('/settings, the Planos tab (spec 02 "Plans", super users)', () => {
     expect(within(features).getByText('Kanban')).toBeTruthy();
     expect(within(features).queryByText('Open.AI')).toBeNull();
     expect(within(features).queryByText('Integrações')).toBeNull();
-    expect(within(row).getByTestId('plan-signup-cell').textContent).toBe('Sim · 7 dia(s) de teste');
+    expect(within(row).getByTestId('plan-signup-cell').textContent).toBe('Sim · 7 dias de teste');
 
     const free = r.getByTestId('plan-row-2');
     expect(within(free).getByTestId('plan-value-cell').textContent).toBe('R$ 0,00');

@@ -83,6 +83,9 @@ describe('/chats (spec 02 "Internal chat", §5, §6, §8, §9)', () => {
     expect(within(r.item(1)).getByTestId('chat-unread-badge').textContent).toBe('2');
     expect(within(r.item(3)).getByTestId('chat-unread-badge').textContent).toBe('1');
     expect(within(r.item(2)).queryByTestId('chat-unread-badge')).toBeNull();
+    // said in words with the right plural
+    expect(within(r.item(1)).getByTestId('chat-unread-badge').getAttribute('aria-label')).toBe('2 mensagens não lidas');
+    expect(within(r.item(3)).getByTestId('chat-unread-badge').getAttribute('aria-label')).toBe('1 mensagem não lida');
 
     // Ana owns chat 1 only
     expect(within(r.item(1)).getByTestId('chat-edit')).toBeTruthy();

@@ -27,6 +27,7 @@ describe('ticket card', () => {
     expect(getByTestId('ticket-last-message').textContent).toBe('Olá, preciso de ajud...');
     expect(getByTestId('ticket-queue').textContent).toBe('Atendimento');
     expect(getByTestId('ticket-unread').textContent).toBe('3');
+    expect(getByTestId('ticket-unread').getAttribute('aria-label')).toBe('3 não lidas');
     expect(getByTestId('ticket-age').textContent).toBe('5 min');
     expect(getByTestId('ticket-age').getAttribute('data-color')).toBe('green');
   });
