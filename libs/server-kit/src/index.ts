@@ -16,6 +16,7 @@ export * from './bootstrap.js';
 export * from './service-modules.js';
 export * from './errors/fields.js';
 export * from './metrics/bus-metrics.js';
+export * from './metrics/job-metrics.js';
 export * from './outbox/outbox.js';
 export * from './time/working-hours.dto.js';
 export * from './storage/media-storage.js';

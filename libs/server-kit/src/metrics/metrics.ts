@@ -1,7 +1,7 @@
 import { Public } from '../context/public.js';
 import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One registry per process. */
 export const metricsRegistry = new Registry();
@@ -14,6 +14,29 @@ export function initMetrics(service: string): void {
   defaultsCollected = true;
 }
 
+/**
+ * A gauge read at each scrape (`read` answers its value now: the process's own state, or a count it asks for, which
+ * is left out of the scrape when it fails or takes longer than `timeoutMs`).
+ */
+export function liveGauge(name: string, help: string, read: () => number | Promise<number>, timeoutMs = 2_000): void {
+  new Gauge({
+    name,
+    help,
+    registers: [metricsRegistry],
+    async collect() {
+      this.reset();
+      let timer: NodeJS.Timeout | undefined;
+      const value = await Promise.race([
+        Promise.resolve()
+          .then(read)
+          .catch(() => undefined),
+        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
+      ]).finally(() => clearTimeout(timer));
+      if (value !== undefined) this.set(value);
+    },
+  });
+}
+
 export const httpDuration = new Histogram({
   name: 'http_request_duration_seconds',
   help: 'HTTP requests by method, route and status',
@@ -22,13 +45,25 @@ export const httpDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+const METRICS_ROUTE = Symbol('metricsRoute');
+type RoutedRequest = Request & { [METRICS_ROUTE]?: string };
+
+/**
+ * The `route` label of a request no route of this process answers (the gateway's proxied calls): the route it
+ * was matched to elsewhere, a bounded set of names, never the raw path.
+ */
+export function setMetricsRoute(req: Request, route: string): void {
+  (req as RoutedRequest)[METRICS_ROUTE] = route;
+}
+
 @Injectable()
 export class HttpMetricsMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     const end = httpDuration.startTimer();
     res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      end({ method: req.method, route: `${req.baseUrl ?? ''}${route}`, status: String(res.statusCode) });
+      const own = (req.route as { path?: string } | undefined)?.path;
+      const route = own !== undefined ? `${req.baseUrl ?? ''}${own}` : ((req as RoutedRequest)[METRICS_ROUTE] ?? 'unmatched');
+      end({ method: req.method, route, status: String(res.statusCode) });
     });
     next();
   }

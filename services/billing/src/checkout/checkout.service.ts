@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AccessTokenClaims, SubscriptionCharge } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { countJobsOf, DomainError } from '@wa/server-kit';
 import type { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -43,7 +43,9 @@ export class CheckoutService {
     @Inject(PIX_PROVIDER) private readonly provider: PixProvider,
     @InjectQueue(POLLS_QUEUE) private readonly polls: Queue,
     private readonly env: BillingEnv,
-  ) {}
+  ) {
+    countJobsOf(this.polls);
+  }
 
   async subscribe(caller: AccessTokenClaims, dto: SubscriptionDto): Promise<SubscriptionCharge> {
     const chosen = chosenPlanId(dto.plan);

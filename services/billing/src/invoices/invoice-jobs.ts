@@ -1,4 +1,5 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { countJobsOf } from '@wa/server-kit';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { CompanyCopyConsumer } from '../companies/company-copy.consumer.js';
@@ -18,7 +19,9 @@ export class InvoiceSchedule implements OnApplicationBootstrap {
   constructor(
     @InjectQueue(INVOICES_QUEUE) private readonly queue: Queue,
     private readonly env: BillingEnv,
-  ) {}
+  ) {
+    countJobsOf(this.queue);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     try {

@@ -1,4 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
+import { countJobsOf } from '@wa/server-kit';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BillingSubjects, type InvoicePaidEvent } from '@wa/contracts';
@@ -32,7 +33,9 @@ export class PaymentsService {
     private readonly outbox: Outbox,
     @Inject(PIX_PROVIDER) private readonly provider: PixProvider,
     @InjectQueue(RECEIPTS_QUEUE) private readonly receipts: Queue<ReceiptJob>,
-  ) {}
+  ) {
+    countJobsOf(this.receipts);
+  }
 
   /**
    * The daily sweep: every charge still open for more than 10 minutes is read back once more (its polls lost with a

@@ -1,7 +1,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { CampaignDto } from '@wa/contracts';
-import { DomainError, PeriodicTask } from '@wa/server-kit';
+import { countJobsOf, DomainError, PeriodicTask } from '@wa/server-kit';
 import type { Job, Queue } from 'bullmq';
 import { CampaignRecords } from '../records/campaign-records.js';
 import { CompanyStanding } from '../platform/company-standing.js';
@@ -51,6 +51,7 @@ export class CampaignLifecycle implements OnApplicationBootstrap, OnApplicationS
     private readonly pacers: Pacers,
     private readonly progress: Progress,
   ) {
+    countJobsOf(this.queue);
     this.sweep = new PeriodicTask({ name: 'campaign start sweep', everyMs: SWEEP_EVERY_MS, runAtStart: true, run: () => this.startDue() });
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import { bearerToken, TokenRevocation, verifyAccessToken } from '@wa/auth';
-import { DomainError, setContextIdentity, toErrorBody } from '@wa/server-kit';
+import { DomainError, setContextIdentity, setMetricsRoute, toErrorBody } from '@wa/server-kit';
 import type { NextFunction, Request, Response } from 'express';
 import bytes from 'bytes';
 import { GatewayEnv } from '../config/env.js';
@@ -40,6 +40,11 @@ export class GatewayMiddleware implements NestMiddleware {
       const match = matchRoute(req.method, path);
       if (!match || (match.route.api && !isApiPath(req.method, path)))
         throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
+      // the request's metrics are labelled with its route: the route table's prefix (the public API's exact path)
+      setMetricsRoute(
+        req,
+        match.route.api ? `${match.route.prefix}/${isApiSend(req.method, path) ? 'send' : ':id'}` : `${match.route.prefix}/*`,
+      );
       const upload = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
       const limit = upload ? this.uploadLimit : this.bodyLimit;
       const limitText = upload ? this.env.UPLOAD_BODY_LIMIT : this.env.BODY_LIMIT;

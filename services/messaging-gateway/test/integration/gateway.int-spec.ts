@@ -227,6 +227,33 @@ describe('gateway: operator endpoints', () => {
     // everything else goes through as before
     expect((await http.get('/health')).status).toBe(200);
   });
+
+  it("labels a proxied call's metrics with the route it matched (the table's prefix), not the raw path", async () => {
+    const direct = new HttpClient(gateway.baseUrl);
+    const count = async (route: string, status: string) => {
+      const text = String((await direct.get('/metrics')).body);
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('http_request_duration_seconds_count{') &&
+            l.includes(`route="${route}"`) &&
+            l.includes('method="GET"') &&
+            l.includes(`status="${status}"`),
+        );
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await count('/users/*', '200');
+    const token = tokenFor();
+    for (const id of [11, 12, 13]) expect((await http.get(`/users/${id}`, { token })).status).toBe(200);
+    expect(await count('/users/*', '200')).toBe(before + 3);
+    // no series per user id: the raw paths never become labels
+    expect(String((await direct.get('/metrics')).body)).not.toMatch(/route="\/users\/1[123]"/);
+    // a path no route matches stays "unmatched"
+    const unmatched = await count('unmatched', '404');
+    expect((await http.get('/nowhere-at-all')).status).toBe(404);
+    expect(await count('unmatched', '404')).toBe(unmatched + 1);
+  });
 });
 
 describe('gateway: health', () => {

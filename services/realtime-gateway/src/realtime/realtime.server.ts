@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { adapterParser } from './adapter-parser.js';
 import { bearerToken, TokenRevocation, verifyAccessToken } from '@wa/auth';
+import { liveGauge } from '@wa/server-kit';
 import { Redis } from 'ioredis';
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
@@ -41,6 +42,12 @@ export function handshakeToken(handshake: { auth?: Record<string, unknown>; quer
  * so that an emit of any replica reaches the sockets of every replica. A socket is let in only with
  * a valid token, and its rooms come from that token and the user directory.
  */
+
+/** The sockets this replica holds now (read at each scrape): what an operator watches per replica, and alerts on. */
+let liveServer: RealtimeIo | undefined;
+liveGauge('realtime_connected_sockets', 'Sockets connected to this replica (signed in: a socket without a good token is refused)', () =>
+  liveServer ? liveServer.of('/').sockets.size : 0,
+);
 
 @Injectable()
 export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
@@ -85,6 +92,7 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
       adapter: createAdapter(this.pub, this.sub, { key: this.env.SOCKET_ADAPTER_KEY, parser: adapterParser() }),
     });
     this.server = io;
+    liveServer = io;
     io.use((socket, next) => {
       this.handshake(socket).then(
         () => next(),

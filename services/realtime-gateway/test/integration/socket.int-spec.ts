@@ -76,6 +76,25 @@ describe('realtime-gateway: live socket', () => {
       expect(await refusal(revoked.token)).toBe('token revoked|ERR_SESSION_EXPIRED');
     });
 
+    it("counts this replica's connected sockets in /metrics (realtime_connected_sockets), refused ones not", async () => {
+      const sockets = async () => {
+        const text = String((await fetch(`${gw.baseUrl}/metrics`).then((r) => r.text())) ?? '');
+        const line = /^realtime_connected_sockets(?:\{[^}]*\})? (\d+)/m.exec(text);
+        return line ? Number(line[1]) : NaN;
+      };
+      const before = await sockets();
+      expect(before).toBeGreaterThanOrEqual(0);
+      const companyId = newCompanyId();
+      const user = await newUser(gw, companyId, { profile: 'admin' });
+      const a = await open(session(companyId, user.id, 'admin').token);
+      const b = await open(session(companyId, user.id, 'admin').token);
+      await open('not-a-token').catch(() => undefined);
+      expect(await sockets()).toBe(before + 2);
+      a.close();
+      b.close();
+      await waitFor(async () => (await sockets()) === before);
+    });
+
     it('lets a valid token in, from auth.token or query.token, and joins only rooms of its own company', async () => {
       const companyId = newCompanyId();
       const admin = await newUser(gw, companyId, { profile: 'admin' });

@@ -18,3 +18,7 @@ export const RECORD_DELIVERY_ATTEMPT = `UPDATE tickets.webhook_deliveries
               "deliveredAt" = CASE WHEN $2::varchar = 'delivered' THEN now() ELSE NULL END,
               "nextAttemptAt" = now() + ($5 || ' milliseconds')::interval
         WHERE id = $1`;
+
+/** The backlog for the metrics: deliveries pending, and the age of the oldest (the partial index on pending ones). */
+export const PENDING_DELIVERIES = `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min("createdAt")), 0)::float8 AS "oldestS"
+         FROM tickets.webhook_deliveries WHERE status = 'pending'`;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PeriodicTask, readPeer, WEBHOOK_ANSWER_MAX_BYTES } from '@wa/server-kit';
+import { liveGauge, PeriodicTask, readPeer, WEBHOOK_ANSWER_MAX_BYTES } from '@wa/server-kit';
 import { Agent } from 'undici';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '@wa/server-kit';
@@ -9,7 +9,7 @@ import { TicketsEnv } from '../config/env.js';
 import { ticketsSecretMaterial, webhookSecretBox } from '../database/stored-secrets.js';
 import { CompanyStandings, refusalText } from '../identity/company-standings.js';
 import { guardedLookup } from '../platform/address-guard.js';
-import { CLAIM_DUE_DELIVERIES, RECORD_DELIVERY_ATTEMPT, SELECT_WEBHOOK_TARGET } from './webhook-dispatcher.queries.js';
+import { CLAIM_DUE_DELIVERIES, PENDING_DELIVERIES, RECORD_DELIVERY_ATTEMPT, SELECT_WEBHOOK_TARGET } from './webhook-dispatcher.queries.js';
 
 /** Deliveries taken per pass, and sent at once. */
 const BATCH = 50;
@@ -42,6 +42,24 @@ export function webhookSignature(secret: string, timestamp: number, body: string
  * then it is marked failed and the next one goes. Taking a delivery is a row update, so any number of
  * processes may run this.
  */
+/** The webhook backlog, asked of PostgreSQL at each scrape (every replica answers the same: alert on its max). */
+let backlogDb: DataSource | undefined;
+const backlog = async (): Promise<{ n: number; oldestS: number }> => {
+  if (!backlogDb) return { n: 0, oldestS: 0 };
+  const [row] = (await backlogDb.query(PENDING_DELIVERIES)) as Array<{ n: number; oldestS: number }>;
+  return row ?? { n: 0, oldestS: 0 };
+};
+liveGauge(
+  'webhook_deliveries_pending',
+  "Webhook deliveries not yet made (waiting for their turn or a retry), every company's",
+  async () => (await backlog()).n,
+);
+liveGauge(
+  'webhook_deliveries_oldest_pending_seconds',
+  'Age of the oldest webhook delivery not yet made (0 when none): a receiver down, or the dispatcher behind',
+  async () => (await backlog()).oldestS,
+);
+
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger(WebhookDispatcher.name);
@@ -58,6 +76,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly standings: CompanyStandings,
   ) {
     this.secrets = webhookSecretBox(ticketsSecretMaterial(env));
+    backlogDb = db;
     this.agent = new Agent({
       connect: { lookup: guardedLookup(env.WEBHOOK_ALLOW_PRIVATE === 'true'), timeout: TIMEOUT_MS },
       headersTimeout: TIMEOUT_MS,

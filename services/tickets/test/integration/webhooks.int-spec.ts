@@ -133,6 +133,11 @@ describe('outbound webhooks', () => {
       lastError: 'HTTP 503',
       event: 'message.received',
     });
+    // the operators see the backlog in /metrics: at least these two waiting, the oldest for a while now
+    const metrics = String((await t.http.get('/metrics')).body);
+    const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+    expect(gauge('webhook_deliveries_pending')).toBeGreaterThanOrEqual(2);
+    expect(gauge('webhook_deliveries_oldest_pending_seconds')).toBeGreaterThan(0);
     receiver.failWith = null;
     const accepted = await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { status: 'open' } });
     expect(accepted.status).toBe(200);

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PeriodicTask } from '@wa/server-kit';
+import { countJobsOf, PeriodicTask } from '@wa/server-kit';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
@@ -43,6 +43,7 @@ export class ScheduleJobs implements OnApplicationBootstrap, OnApplicationShutdo
     @InjectDataSource() private readonly db: DataSource,
     private readonly env: TicketsEnv,
   ) {
+    countJobsOf(this.queue);
     this.task = new PeriodicTask({
       name: 'schedule sweep',
       everyMs: env.SCHEDULE_SWEEP_MS,

@@ -1,4 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
+import { countJobsOf } from '@wa/server-kit';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
@@ -49,7 +50,9 @@ export class ContactPictures implements OnApplicationBootstrap {
   constructor(
     @InjectQueue(CONTACT_PICTURES_QUEUE) private readonly queue: Queue<ContactPicturesJob | Record<string, never>>,
     @InjectDataSource() private readonly db: DataSource,
-  ) {}
+  ) {
+    countJobsOf(this.queue);
+  }
 
   /** The daily refresh's scheduler (one per queue whichever replica declares it). Never fails the start. */
   async onApplicationBootstrap(): Promise<void> {
