@@ -13,6 +13,9 @@
 //   4. makes TCP password logins work for DATABASE_URL on a fresh Debian
 //      PostgreSQL (only when the login actually fails);
 //   5. creates the databases `wa` and `wa_test` and the pg_trgm extension.
+//   Before all that, on a machine with none of the servers installed or answering (macOS, another Linux) and
+//   Docker (with compose), it starts the three from deploy/infra.compose.yml (INFRA_DOCKER=1: prefer Docker;
+//   INFRA_DOCKER=0: never).
 //
 // Environment:
 //   DATABASE_URL        default postgres://postgres:postgres@127.0.0.1:5432/wa
@@ -915,6 +918,62 @@ async function ensureNats(ctx) {
  * databases exist. Throws an Error (message = what is missing + fix commands).
  * @param {{ quiet?: boolean }} [options]
  */
+// ---------------------------------------------------------------------------
+// Docker: for a machine without the servers (macOS, a Linux without Debian's packages)
+
+const INFRA_COMPOSE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'deploy', 'infra.compose.yml');
+
+/** Is any of the three servers installed here (its binary), whether or not it runs? */
+function anyServerInstalled() {
+  return pgInstalledVersions().length > 0 || !!which('redis-server') || !!which('nats-server') || isExecutable(NATS_BIN);
+}
+
+/**
+ * Docker's compose command when Docker answers (its daemon, not only its client) and has compose: `docker compose`
+ * (the plugin) or `docker-compose`; null otherwise.
+ */
+async function dockerCompose() {
+  if (!which('docker')) return null;
+  if ((await run('docker', ['info', '--format', '{{.ServerVersion}}'], { timeoutMs: 10_000 })).code !== 0) return null;
+  if ((await run('docker', ['compose', 'version'], { timeoutMs: 10_000 })).code === 0) return ['docker', ['compose']];
+  if (which('docker-compose') && (await run('docker-compose', ['version'], { timeoutMs: 10_000 })).code === 0)
+    return ['docker-compose', []];
+  return null;
+}
+
+/**
+ * Starts the three servers from deploy/infra.compose.yml when none answers and none is installed here (or
+ * INFRA_DOCKER=1), Docker being there; INFRA_DOCKER=0 never does. True when it did: the checks that follow then
+ * find them up (and create the databases as on any machine). A failure is told and the usual way goes on.
+ */
+async function startWithDocker(ctx) {
+  const { cfg, log } = ctx;
+  const wanted = process.env.INFRA_DOCKER;
+  if (wanted === '0' || !cfg.pg.loopback || !cfg.redis.loopback || !cfg.nats.loopback) return false;
+  if (wanted !== '1') {
+    const probes = await Promise.all([
+      tcpProbe(cfg.pg.host, cfg.pg.port),
+      tcpProbe(cfg.redis.host, cfg.redis.port),
+      tcpProbe(cfg.nats.host, cfg.nats.port),
+    ]);
+    if (probes.some((p) => p.ok) || anyServerInstalled()) return false;
+  }
+  const compose = await dockerCompose();
+  if (!compose) {
+    if (wanted === '1') log.error('INFRA_DOCKER=1 but Docker does not answer (or has no compose): the usual way then');
+    return false;
+  }
+  const [cmd, pre] = compose;
+  const args = [...pre, '-f', INFRA_COMPOSE, 'up', '-d', '--wait'];
+  log.info(`starting PostgreSQL, Redis and NATS in Docker: ${cmdline(cmd, args)}`);
+  const r = await run(cmd, args, { timeoutMs: 600_000 });
+  if (r.code !== 0) {
+    log.error(`${cmdline(cmd, args)} failed:\n${tail(r.out)}\nthe usual way then`);
+    return false;
+  }
+  return true;
+}
+
 export async function ensureInfra({ quiet = false } = {}) {
   const t0 = performance.now();
   const log = {
@@ -935,6 +994,8 @@ export async function ensureInfra({ quiet = false } = {}) {
   const ctx = { cfg, log, apt: makeApt(log), warnings: [] };
   loadMods().catch(() => {}); // start loading client libraries while we probe
 
+  // no server here and none installed, but Docker is: the three come up from deploy/infra.compose.yml
+  const viaDocker = await startWithDocker(ctx);
   const services = [
     ['postgres', ensurePostgres],
     ['redis', ensureRedis],
@@ -957,7 +1018,7 @@ export async function ensureInfra({ quiet = false } = {}) {
   const secs = (performance.now() - t0) / 1000;
   const elapsed = `(${secs.toFixed(secs < 10 ? 1 : 0)} s)`;
   for (const p of problems) log.error(`ERROR ${p}`);
-  log.error(`${parts.join(', ')} ${elapsed}`);
+  log.error(`${parts.join(', ')}${viaDocker ? ' (in Docker: deploy/infra.compose.yml)' : ''} ${elapsed}`);
 
   if (problems.length) {
     const err = new Error(problems.join('\n'));

@@ -126,27 +126,45 @@ function stopAll(signal) {
 process.on('SIGINT', () => stopAll('SIGINT'));
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 
-async function healthy(port) {
+/** A service's /health: ok, or why not (what it says is down, its status, or that it does not answer). */
+async function health(port) {
   try {
-    return (await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) })).status === 200;
+    const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) });
+    if (res.status === 200) return { ok: true };
+    const body = await res.json().catch(() => null);
+    const down = Object.entries(body?.details ?? body?.error ?? {})
+      .filter(([, v]) => v && typeof v === 'object' && v.status && v.status !== 'up')
+      .map(([k]) => k);
+    return { ok: false, why: down.length ? `${down.join(', ')} down` : `HTTP ${res.status}` };
   } catch {
-    return false;
+    return { ok: false, why: 'no answer' };
   }
 }
 
 const deadline = Date.now() + 60_000;
-const pending = new Set(processes.map((s) => s.name));
-while (pending.size > 0 && Date.now() < deadline && !stopping) {
-  for (const svc of processes) if (pending.has(svc.name) && (await healthy(svc.port))) pending.delete(svc.name);
-  if (pending.size > 0) await new Promise((r) => setTimeout(r, 300));
+/** the services not healthy yet, with why (their last answer) */
+const unhealthy = new Map(processes.map((s) => [s.name, 'no answer']));
+while (unhealthy.size > 0 && Date.now() < deadline && !stopping) {
+  for (const svc of processes) {
+    if (!unhealthy.has(svc.name)) continue;
+    const h = await health(svc.port);
+    if (h.ok) unhealthy.delete(svc.name);
+    else unhealthy.set(svc.name, children.has(svc.name) ? h.why : 'stopped');
+  }
+  if (unhealthy.size > 0) await new Promise((r) => setTimeout(r, 300));
 }
-if (pending.size > 0 && !stopping) say(P, `not healthy after 60 s: ${[...pending].join(', ')} (logs in .run/logs/)`);
+const failedText = [...unhealthy].map(([name, why]) => `${name} (${why})`).join(', ');
+if (unhealthy.size > 0 && !stopping) say(P, `not healthy after 60 s: ${failedText} (logs in .run/logs/)`);
 
 const email = env.SEED_ADMIN_EMAIL ?? 'admin@admin.com';
 const password = env.SEED_ADMIN_PASSWORD ?? '123456';
 if (!stopping)
   process.stdout.write(`
-  Conversa is running (${((Date.now() - started) / 1000).toFixed(1)} s)
+  ${
+    unhealthy.size === 0
+      ? `Conversa is running (${((Date.now() - started) / 1000).toFixed(1)} s)`
+      : `Conversa started, but ${unhealthy.size === 1 ? 'a service failed its' : `${unhealthy.size} services failed their`} health check: ${failedText}\n  (their logs: .run/logs/<service>.log; the rest answers)`
+  }
 
   API           http://localhost:${GATEWAY_PORT}
   API docs      http://localhost:${GATEWAY_PORT}/docs
