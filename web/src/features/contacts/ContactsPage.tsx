@@ -24,6 +24,7 @@ import {
   useUploadContactsMutation,
 } from './contacts.api';
 import { useOpenTicket } from './use-open-ticket';
+import { formatPhone } from '../../app/phone';
 
 /** Downloads the company's contacts as CSV (semicolon-separated) with the session's token. */
 async function exportCsv(): Promise<void> {
@@ -213,7 +214,7 @@ export default function ContactsPage() {
                     <ContactAvatar name={c.name} src={c.profilePicUrl} size="sm" />
                   </Table.Cell>
                   <Table.Cell fontWeight="medium">{c.name}</Table.Cell>
-                  <Table.Cell>{c.number}</Table.Cell>
+                  <Table.Cell>{formatPhone(c.number)}</Table.Cell>
                   <Table.Cell hideBelow="md">{c.email}</Table.Cell>
                   <Table.Cell textAlign="center">
                     <HStack justify="center" gap="1">

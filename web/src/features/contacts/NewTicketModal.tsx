@@ -12,6 +12,7 @@ import { CONTACT_SEARCH_MIN } from './contact-rules';
 import { ContactDialog } from './ContactDialog';
 import { useSearchContactsQuery } from './contacts.api';
 import { useOpenTicket } from './use-open-ticket';
+import { formatPhone } from '../../app/phone';
 
 /**
  * spec 01 §2 "New ticket": search a contact (from 3 characters, after 500 ms), pick a queue (required
@@ -61,7 +62,7 @@ export function NewTicketModal({ onClose }: { onClose(): void }) {
                     <Field.Root required invalid={touched && !contact}>
                       <Field.Label>{t('newTicket.contact')}</Field.Label>
                       <Input
-                        value={contact ? `${contact.name} (${contact.number})` : typed}
+                        value={contact ? `${contact.name} (${formatPhone(contact.number)})` : typed}
                         onChange={(e) => {
                           setContact(null);
                           setTyped(e.target.value);
@@ -87,7 +88,7 @@ export function NewTicketModal({ onClose }: { onClose(): void }) {
                           >
                             <Text textStyle="sm">{c.name}</Text>
                             <Text textStyle="xs" color="fg.muted">
-                              {c.number}
+                              {formatPhone(c.number)}
                             </Text>
                           </Box>
                         ))}

@@ -42,6 +42,7 @@ import {
   syncKanbanTicketEvent,
   useKanbanTicketsInfiniteQuery,
 } from './kanban.api';
+import { formatPhone } from '../../app/phone';
 
 const NO_LANES: TagDto[] = [];
 
@@ -220,10 +221,10 @@ function CardBody({ ticket, lifted = false }: { ticket: TicketDto; lifted?: bool
   return (
     <Stack gap="1" bg="bg" borderRadius="md" borderWidth="1px" p="3" shadow={lifted ? 'lg' : 'xs'} cursor={lifted ? 'grabbing' : undefined}>
       <Text fontWeight="medium" truncate data-testid="kanban-card-name">
-        {ticket.contact?.name || ticket.contact?.number}
+        {ticket.contact?.name || formatPhone(ticket.contact?.number)}
       </Text>
       <Text textStyle="xs" color="fg.muted" data-testid="kanban-card-number">
-        {ticket.contact?.number}
+        {formatPhone(ticket.contact?.number)}
       </Text>
       <Text textStyle="sm" color="fg.muted" lineClamp={2} wordBreak="break-word" data-testid="kanban-card-message">
         {ticket.lastMessage}

@@ -7,6 +7,7 @@ import { TopBarListPopover } from '../../components/TopBarListPopover';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { askNotificationPermissionOnce } from './desktop-notification';
 import { ticketPath } from './notification-rules';
+import { formatPhone } from '../../app/phone';
 
 /** The pending tickets: contact and last message; a click opens the ticket. */
 export default function NotificationsPopover({
@@ -47,7 +48,7 @@ export default function NotificationsPopover({
           <ContactAvatar name={ticket.contact?.name} src={ticket.contact?.profilePicUrl} size="sm" />
           <Box flex="1" minW="0">
             <Text textStyle="sm" fontWeight="semibold" truncate>
-              {ticket.contact?.name || ticket.contact?.number}
+              {ticket.contact?.name || formatPhone(ticket.contact?.number)}
             </Text>
             <Text textStyle="xs" color="fg.muted" truncate data-testid="notification-last-message">
               {ticket.lastMessage}

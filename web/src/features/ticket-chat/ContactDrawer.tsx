@@ -14,6 +14,7 @@ import { ContactDialog } from '../contacts/ContactDialog';
 import { useContactQuery } from '../contacts/contacts.api';
 import { TicketNotes } from '../notes/TicketNotes';
 import { ContactAvatar } from '../../components/ContactAvatar';
+import { formatPhone } from '../../app/phone';
 
 /** spec 01 §2 and §9: the contact drawer, 320 px on the right of the chat. */
 export const CONTACT_DRAWER_WIDTH = '320px';
@@ -41,7 +42,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: TicketDto; onClose(
             {c?.name ?? ticket.contact?.name}
           </Text>
           <Text textStyle="sm" color="fg.muted">
-            {c?.number ?? ticket.contact?.number}
+            {formatPhone(c?.number ?? ticket.contact?.number)}
           </Text>
           {c?.email && (
             <Text textStyle="sm" color="fg.muted">

@@ -16,6 +16,7 @@ import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
 import { TicketOptionsMenu } from './TicketOptionsMenu';
 import { ContactDrawer } from './ContactDrawer';
+import { formatPhone } from '../../app/phone';
 
 function ChatHeader({ ticket, onContact }: { ticket: TicketDto; onContact(): void }) {
   const { t } = useTranslation();
@@ -43,7 +44,7 @@ function ChatHeader({ ticket, onContact }: { ticket: TicketDto; onContact(): voi
         <ContactAvatar name={ticket.contact?.name} src={ticket.contact?.profilePicUrl} size="sm" />
         <Box flex="1" minW="0">
           <Text fontWeight="semibold" truncate data-testid="chat-contact">
-            {ticket.contact?.name || ticket.contact?.number}
+            {ticket.contact?.name || formatPhone(ticket.contact?.number)}
           </Text>
           <Text textStyle="xs" color="fg.muted" truncate>
             {t('chat.ticketNumber', { id: ticket.id })}

@@ -7,6 +7,7 @@ import { ageLabel } from './age-label';
 import { initials } from '../../components/ContactAvatar';
 import { lastMessagePreview } from './preview';
 import { lastMessageWaits, WaitingMessage } from '../../components/WaitingMessage';
+import { formatPhone } from '../../app/phone';
 
 interface Props {
   ticket: TicketDto;
@@ -98,7 +99,7 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
   const pending = ticket.status === 'pending';
   const queueColor = ticket.queue?.color ?? '#9e9e9e';
   const unread = selected ? 0 : ticket.unreadMessages;
-  const name = ticket.contact?.name || ticket.contact?.number;
+  const name = ticket.contact?.name || formatPhone(ticket.contact?.number);
 
   return (
     <div

@@ -2,6 +2,7 @@ import { Button, Dialog, Flex, Portal } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
 import { useTranslation } from 'react-i18next';
 import { MessagesList } from '../ticket-chat/MessagesList';
+import { formatPhone } from '../../app/phone';
 
 /** spec 01: the ticket preview, a read-only look at a conversation that leaves it unread; a pending one can be accepted from it. */
 export function TicketPreviewDialog({
@@ -21,7 +22,7 @@ export function TicketPreviewDialog({
         <Dialog.Positioner>
           <Dialog.Content data-testid="ticket-preview-dialog" h="80vh">
             <Dialog.Header>
-              <Dialog.Title>{ticket.contact?.name || ticket.contact?.number}</Dialog.Title>
+              <Dialog.Title>{ticket.contact?.name || formatPhone(ticket.contact?.number)}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body p="0" display="flex">
               <Flex direction="column" flex="1" minH="0">

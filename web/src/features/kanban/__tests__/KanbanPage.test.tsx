@@ -209,7 +209,7 @@ describe('/kanban (spec 02 "Kanban", §4, §6, §7)', () => {
 
     const card = r.getByTestId('kanban-card-1');
     expect(within(card).getByTestId('kanban-card-name').textContent).toBe('Maria Souza');
-    expect(within(card).getByTestId('kanban-card-number').textContent).toBe('5511999990001');
+    expect(within(card).getByTestId('kanban-card-number').textContent).toBe('+55 11 99999-0001');
     expect(within(card).getByTestId('kanban-card-message').textContent).toBe('Quero um orçamento');
     const link = within(card).getByTestId('kanban-card-open');
     expect(link.textContent).toBe('Ver Ticket');

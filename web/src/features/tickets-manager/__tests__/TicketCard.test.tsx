@@ -57,6 +57,14 @@ describe('ticket card', () => {
     expect(waiting.querySelector('svg')).not.toBeNull();
   });
 
+  it("shows a nameless contact's number formatted for reading, and a group's id as it is", () => {
+    const person = card({ contact: { id: 5, name: '', number: '5511987654321', profilePicUrl: '' } as never });
+    expect(person.getByTestId('ticket-contact').textContent).toBe('+55 11 98765-4321');
+    person.unmount();
+    const group = card({ contact: { id: 6, name: '', number: '120363025246125486', profilePicUrl: '' } as never });
+    expect(group.getByTestId('ticket-contact').textContent).toBe('120363025246125486');
+  });
+
   it('a ticket without queue says so', () => {
     const { getByTestId } = card({ queueId: null, queue: null });
     expect(getByTestId('ticket-queue').textContent).toBe('Sem fila');
