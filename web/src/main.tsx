@@ -19,13 +19,7 @@ if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
     <ChakraProvider value={system}>
-      <ThemeProvider
-        attribute="class"
-        storageKey={StorageKeys.preferredTheme}
-        defaultTheme="light"
-        enableSystem={false}
-        disableTransitionOnChange
-      >
+      <ThemeProvider attribute="class" storageKey={StorageKeys.preferredTheme} defaultTheme="light" enableSystem disableTransitionOnChange>
         <App />
         <ToasterHost />
       </ThemeProvider>

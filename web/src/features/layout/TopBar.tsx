@@ -2,7 +2,7 @@ import { Badge, Box, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
 import { useTheme } from 'next-themes';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdDarkMode, MdLightMode, MdMenu, MdRefresh, MdTranslate, MdVolumeUp } from 'react-icons/md';
+import { MdBrightnessAuto, MdDarkMode, MdLightMode, MdMenu, MdRefresh, MdTranslate, MdVolumeUp } from 'react-icons/md';
 import { Deferred } from '../../app/Deferred';
 import { selectIsAdmin, selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
@@ -16,24 +16,33 @@ import { ContactAvatar } from '../../components/ContactAvatar';
 const VolumePopover = lazy(() => import('./menus/VolumePopover'));
 const LanguageMenu = lazy(() => import('./menus/LanguageMenu'));
 const AccountMenu = lazy(() => import('./menus/AccountMenu'));
+const ThemeMenu = lazy(() => import('./menus/ThemeMenu'));
 const UserDialog = lazy(() => import('../users/UserDialog').then((m) => ({ default: m.UserDialog })));
 
-function ThemeToggle() {
+/** The theme's button shows the theme in use (the system's, when that is the choice); its menu offers light, dark and system. */
+function ThemePicker() {
   const { t } = useTranslation();
-  const { resolvedTheme, setTheme } = useTheme();
+  const { theme, resolvedTheme } = useTheme();
   const dark = resolvedTheme === 'dark';
-  return (
+  const label = `${t('theme.label')}: ${t(`theme.${theme === 'dark' || theme === 'system' ? theme : 'light'}`)}`;
+  const button = (onClick?: () => void) => (
     <IconButton
       variant="ghost"
       size="sm"
-      aria-label={dark ? t('topBar.lightMode') : t('topBar.darkMode')}
-      title={dark ? t('topBar.lightMode') : t('topBar.darkMode')}
-      onClick={() => setTheme(dark ? 'light' : 'dark')}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
       data-testid="theme-toggle"
       data-theme={dark ? 'dark' : 'light'}
+      data-choice={theme}
     >
-      {dark ? <MdLightMode /> : <MdDarkMode />}
+      {theme === 'system' ? <MdBrightnessAuto /> : dark ? <MdDarkMode /> : <MdLightMode />}
     </IconButton>
+  );
+  return (
+    <Deferred placeholder={button}>
+      <ThemeMenu trigger={button()} />
+    </Deferred>
   );
 }
 
@@ -113,7 +122,7 @@ export function TopBar({ onToggleMenu, wide }: { onToggleMenu: () => void; wide:
         <Deferred placeholder={volumeButton}>
           <VolumePopover trigger={volumeButton()} />
         </Deferred>
-        <ThemeToggle />
+        <ThemePicker />
         <Deferred placeholder={languageButton}>
           <LanguageMenu trigger={languageButton()} />
         </Deferred>

@@ -150,6 +150,23 @@ const en: Translation = {
     profile: 'Profile',
     logout: 'Logout',
   },
+  theme: {
+    label: 'Theme',
+    light: 'Light',
+    dark: 'Dark',
+    system: 'System',
+  },
+  shortcuts: {
+    title: 'Keyboard shortcuts',
+    hint: 'Shortcuts do not work while you type in a field.',
+    next: 'Next ticket in the list',
+    previous: 'Previous ticket in the list',
+    accept: 'Accept the open pending ticket (or the one selected in the list)',
+    resolve: 'Resolve the open ticket',
+    composer: 'Write a message',
+    help: 'Show these shortcuts',
+    or: 'or',
+  },
   languages: {
     pt: 'Português',
     en: 'English',

@@ -151,6 +151,23 @@ const es: Translation = {
     profile: 'Perfil',
     logout: 'Salir',
   },
+  theme: {
+    label: 'Tema',
+    light: 'Claro',
+    dark: 'Oscuro',
+    system: 'Sistema',
+  },
+  shortcuts: {
+    title: 'Atajos de teclado',
+    hint: 'Los atajos no funcionan mientras escribe en un campo.',
+    next: 'Siguiente ticket de la lista',
+    previous: 'Ticket anterior de la lista',
+    accept: 'Aceptar el ticket pendiente abierto (o el seleccionado en la lista)',
+    resolve: 'Resolver el ticket abierto',
+    composer: 'Escribir un mensaje',
+    help: 'Mostrar estos atajos',
+    or: 'o',
+  },
   languages: {
     pt: 'Português',
     en: 'English',

@@ -64,6 +64,25 @@ const pt = {
   },
   topBar: ptPublic.topBar,
   languages: ptPublic.languages,
+  /** the top bar's theme menu */
+  theme: {
+    label: 'Tema',
+    light: 'Claro',
+    dark: 'Escuro',
+    system: 'Sistema',
+  },
+  /** the ticket manager's keyboard shortcuts and their sheet ("?") */
+  shortcuts: {
+    title: 'Atalhos de teclado',
+    hint: 'Os atalhos não funcionam enquanto você digita em um campo.',
+    next: 'Próximo ticket da lista',
+    previous: 'Ticket anterior da lista',
+    accept: 'Aceitar o ticket pendente aberto (ou o selecionado na lista)',
+    resolve: 'Resolver o ticket aberto',
+    composer: 'Escrever uma mensagem',
+    help: 'Mostrar estes atalhos',
+    or: 'ou',
+  },
   tickets: {
     preview: 'Espiar conversa',
     tagsFilter: 'Etiquetas',
