@@ -7,7 +7,7 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import { DomainError, Public } from '@wa/server-kit';
+import { DomainError, OpenApiAuthOf, Public } from '@wa/server-kit';
 import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
 import { AUTH_OPTIONS, type AuthLibOptions } from './jwt.strategy.js';
@@ -109,7 +109,7 @@ export class ApiIdentityGuard implements CanActivate {
 }
 
 /** A route of the public messages API (the gateway admits the connection's token; see ApiGate). */
-export const PublicApi = () => applyDecorators(Public(), UseGuards(ApiIdentityGuard));
+export const PublicApi = () => applyDecorators(OpenApiAuthOf('connection-token'), Public(), UseGuards(ApiIdentityGuard));
 
 /** The connection calling a PublicApi route. */
 export const ApiCaller = createParamDecorator((_data: unknown, ctx: ExecutionContext): ApiIdentity => {

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { Logger } from 'nestjs-pino';
 import { trustedProxies, type BaseEnv } from './config/base.env.js';
 import { requestContextMiddleware } from './context/request-context.js';
 import { createValidationPipe } from './errors/validation.js';
+import { describeOpenApi } from './openapi/openapi.js';
 
 export interface CreateAppOptions {
   env: BaseEnv;
@@ -46,13 +47,18 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await options.configure?.(app);
   if (options.openApiTitle) {
-    const document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(options.openApiTitle).addBearerAuth().build());
+    const document = buildOpenApiDocument(app, options.openApiTitle);
     app
       .getHttpAdapter()
       .getInstance()
       .get('/openapi.json', (_req: unknown, res: { json(body: unknown): void }) => res.json(document));
   }
   return app;
+}
+
+/** The service's OpenAPI document: its routes as Nest describes them, completed by `describeOpenApi`. */
+export function buildOpenApiDocument(app: INestApplication, title: string): OpenAPIObject {
+  return describeOpenApi(SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(title).build()));
 }
 
 /**

@@ -6,3 +6,4 @@ export * from './start-service.js';
 export * from './records.js';
 export * from './media-fixtures.js';
 export * from './company-session.js';
+export * from './openapi.js';

@@ -1,5 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { OpenApiAuthOf } from '../openapi/openapi.js';
 
 export const IS_PUBLIC = 'wa:isPublic';
-/** The route needs no token (health, metrics, login, version). */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** The route needs no token (health, metrics, login, version); its OpenAPI entry says so. */
+export const Public = () => applyDecorators(OpenApiAuthOf('public'), SetMetadata(IS_PUBLIC, true));

@@ -38,12 +38,14 @@ export class OpenApiAggregator implements OnApplicationShutdown {
       }),
     );
     const schemas: Record<string, unknown> = {};
+    // each operation names its own security (the user's JWT, a connection's token, or none for public routes)
+    const securitySchemes: Record<string, unknown> = { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } };
     const tags: Array<{ name: string }> = [];
     const merged: OpenAPIObject = {
       openapi: '3.0.0',
       info: { title: 'Conversa API', version: '1', description: '' },
       paths: {},
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }, schemas: schemas as never },
+      components: { securitySchemes: securitySchemes as never, schemas: schemas as never },
       security: [{ bearer: [] }],
       tags,
     };
@@ -58,6 +60,7 @@ export class OpenApiAggregator implements OnApplicationShutdown {
         merged.paths[path] = item;
       }
       Object.assign(schemas, doc.components?.schemas ?? {});
+      Object.assign(securitySchemes, doc.components?.securitySchemes ?? {});
       for (const tag of doc.tags ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
     }
     merged.info.description = missing.length

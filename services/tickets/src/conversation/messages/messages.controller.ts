@@ -13,7 +13,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import type { MessageDto, MessagesPage } from '@wa/contracts';
 import type { Caller } from '../../identity/caller.service.js';
@@ -30,6 +30,12 @@ export class MessagesController {
   constructor(private readonly messages: MessagesService) {}
 
   @Get(':ticketId')
+  @ApiResponse({
+    status: 200,
+    description: "a page of the ticket's messages, newest first: { messages: [message…], hasMore, nextCursor, ticket }",
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: a ticket the user may not see' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_TICKET_FOUND' })
   async list(
     @CurrentCaller() caller: Caller,
     @Param('ticketId', ParseIntPipe) ticketId: number,
@@ -45,6 +51,18 @@ export class MessagesController {
   @Post(':ticketId')
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: SendMessageDto })
+  @ApiResponse({
+    status: 201,
+    description:
+      'the message stored and queued to send (the first, with files): { id, ticketId, contactId, body, fromMe, mediaUrl, mediaType, ack, read, isDeleted, isEdited, quotedMsg, createdAt, … }',
+  })
+  @ApiResponse({
+    status: 400,
+    description: 'ERR_VALIDATION (no text and no file, a file refused), ERR_WAPP_NOT_INITIALIZED, ERR_SENDING_WAPP_MSG',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: a ticket the user may not write to (closed, or of another user)' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_TICKET_FOUND' })
+  @ApiResponse({ status: 413, description: 'ERR_PAYLOAD_TOO_LARGE: a file over the limit' })
   @UseInterceptors(
     WritableTicketInterceptor,
     FilesInterceptor('medias', MAX_FILES_PER_SEND, mediaUploadOptions(MAX_FILES_PER_SEND)),
@@ -64,12 +82,26 @@ export class MessagesController {
   /** Changes the text of a message sent from here, on WhatsApp first (ERR_EDITING_WAPP_MSG when it refuses). */
   @Post('edit/:id')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'the message edited: { id, ticketId, contactId, body, fromMe, mediaUrl, mediaType, ack, read, isDeleted, isEdited, quotedMsg, createdAt, … }',
+  })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION, ERR_EDITING_WAPP_MSG: WhatsApp refused the edit (too old, not ours)' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_MESSAGE_FOUND' })
   async edit(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: EditMessageDto): Promise<MessageDto> {
     return this.messages.edit(caller, id, requiredText(body.body));
   }
 
   /** The same edit, as `PUT /messages/{id}` (spec 01 §7). */
   @Put(':id')
+  @ApiResponse({
+    status: 200,
+    description:
+      'the message edited: { id, ticketId, contactId, body, fromMe, mediaUrl, mediaType, ack, read, isDeleted, isEdited, quotedMsg, createdAt, … }',
+  })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION, ERR_EDITING_WAPP_MSG: WhatsApp refused the edit (too old, not ours)' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_MESSAGE_FOUND' })
   async editByPut(
     @CurrentCaller() caller: Caller,
     @Param('id', ParseIntPipe) id: number,
@@ -81,6 +113,13 @@ export class MessagesController {
   /** Deletes a message sent from here for everyone (ERR_DELETE_WAPP_MSG when WhatsApp refuses); it stays, marked deleted. */
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'the message, marked deleted (isDeleted: true): { id, ticketId, contactId, body, fromMe, mediaUrl, mediaType, ack, read, isDeleted, isEdited, quotedMsg, createdAt, … }',
+  })
+  @ApiResponse({ status: 400, description: 'ERR_DELETE_WAPP_MSG: WhatsApp refused to delete it' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_MESSAGE_FOUND' })
   async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<MessageDto> {
     return this.messages.remove(caller, id);
   }
