@@ -12,6 +12,7 @@ import { notify } from '../../app/notify';
 import { useQuickRepliesQuery, useSendMessageMutation } from './chat.api';
 import { isSendable, outgoingBody, quickReplyLabel, quickReplyMatches } from './message-rules';
 import { quotedText } from './MessagesList';
+import { useShortcuts } from '../tickets/shortcuts';
 
 /** spec 01 §5 and §9: the input grows to at most 5 rows. */
 export const INPUT_MAX_ROWS = 5;
@@ -52,6 +53,13 @@ export function MessageInput({
   const [recording, setRecording] = useState<{ rec: Recording; since: number } | null>(null);
   const [, tick] = useState(0);
   const box = useRef<HTMLTextAreaElement>(null);
+  // C: to the reply box (when the ticket takes messages)
+  useShortcuts({
+    composer: () => {
+      if (disabled || !box.current) return false;
+      box.current.focus();
+    },
+  });
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(true);
   const [send, { isLoading }] = useSendMessageMutation();

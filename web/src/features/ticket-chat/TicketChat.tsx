@@ -12,6 +12,7 @@ import { useSocketEvent, useSocketRoom } from '../../realtime/RealtimeProvider';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { useTicketByUuidQuery } from '../tickets/tickets.api';
 import { useTicketActions } from '../tickets/use-ticket-actions';
+import { useShortcuts } from '../tickets/shortcuts';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
 import { TicketOptionsMenu } from './TicketOptionsMenu';
@@ -23,6 +24,17 @@ function ChatHeader({ ticket, onContact }: { ticket: TicketDto; onContact(): voi
   const navigate = useNavigate();
   const actions = useTicketActions();
   const busy = actions.busyId === ticket.id;
+  // A accepts the open pending ticket, R resolves the open one: the buttons' own calls
+  useShortcuts({
+    accept: () => {
+      if (ticket.status !== 'pending') return false;
+      if (!busy) void actions.accept(ticket);
+    },
+    resolve: () => {
+      if (ticket.status !== 'open') return false;
+      if (!busy) void actions.resolve(ticket);
+    },
+  });
   return (
     <Flex align="center" gap="3" px="3" py="2" borderBottomWidth="1px" bg="bg" data-testid="chat-header" data-status={ticket.status}>
       <IconButton variant="ghost" size="sm" aria-label={t('chat.back')} onClick={() => navigate('/tickets')} hideFrom="lg">

@@ -105,7 +105,8 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
     <div
       data-card=""
       role={pending ? undefined : 'button'}
-      tabIndex={pending ? undefined : 0}
+      // a pending card takes the focus only from the J/K shortcuts (then A accepts it), not from Tab
+      tabIndex={pending ? -1 : 0}
       onClick={pending ? undefined : () => onOpen(ticket)}
       onKeyDown={pending ? undefined : (e) => (e.key === 'Enter' || e.key === ' ') && onOpen(ticket)}
       title={pending ? t('tickets.pendingHint') : undefined}

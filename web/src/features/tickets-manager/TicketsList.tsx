@@ -1,6 +1,6 @@
 import { Box, Center, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { TicketDto } from '@wa/contracts';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorText } from '../../app/errors';
@@ -17,6 +17,7 @@ import { flattenTickets, type TicketListArgs, type TicketPages } from '../ticket
 import { useListTicketsInfiniteQuery } from '../tickets/tickets.api';
 import { useNow } from './use-now';
 import { useTicketActions } from '../tickets/use-ticket-actions';
+import { shortcutOf, useShortcuts } from '../tickets/shortcuts';
 
 /** The preview of a ticket (a dialog with its conversation) loads when a card's preview is first opened. */
 const TicketPreviewDialog = lazy(() => import('./TicketPreviewDialog').then((m) => ({ default: m.TicketPreviewDialog })));
@@ -48,6 +49,35 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
   }, [query.isLoading]);
 
   const open = useCallback((ticket: TicketDto) => navigate(`/tickets/${ticket.uuid}`), [navigate]);
+
+  /**
+   * J/K (or Alt+↓/↑): the next or previous ticket of this list, after the one with the keyboard's focus or
+   * the one open. It opens, as a click would; a pending one is only selected (it opens by being accepted: A).
+   */
+  const move = (step: 1 | -1) => {
+    const list = paging.ref.current;
+    if (!list || tickets.length === 0) return false;
+    const focused = document.activeElement instanceof Element ? document.activeElement.closest('[data-card]') : null;
+    const from = focused && list.contains(focused) ? focused.getAttribute('data-ticket-uuid') : selectedUuid;
+    const at = tickets.findIndex((ticket) => ticket.uuid === from);
+    const target = tickets[at < 0 ? (step > 0 ? 0 : tickets.length - 1) : at + step];
+    if (!target) return true;
+    const card = list.querySelector<HTMLElement>(`[data-card][data-ticket-uuid="${target.uuid}"]`);
+    card?.focus({ preventScroll: true });
+    card?.scrollIntoView?.({ block: 'nearest' });
+    if (target.status !== 'pending') open(target);
+    return true;
+  };
+  useShortcuts({ next: () => move(1), previous: () => move(-1) });
+  /** A: the pending ticket selected in the list is accepted (before the open chat's, which the chat's own A accepts). */
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (shortcutOf(e.nativeEvent) !== 'accept' || e.repeat || !(e.target instanceof Element)) return;
+    const card = e.target.closest('[data-card][data-status="pending"]');
+    const ticket = card && tickets.find((t) => t.uuid === card.getAttribute('data-ticket-uuid'));
+    if (!ticket) return;
+    e.preventDefault();
+    if (actions.busyId !== ticket.id) void actions.accept(ticket);
+  };
 
   let body;
   if (query.isLoading) {
@@ -96,6 +126,7 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
       overflowY="auto"
       css={ticketCardCss}
       onScroll={paging.onScroll}
+      onKeyDown={onKeyDown}
       data-testid="tickets-list"
       data-status={args.status ?? 'search'}
       data-ready={!query.isLoading}

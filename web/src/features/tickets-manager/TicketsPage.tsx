@@ -9,8 +9,11 @@ import { defaultTicketListArgs } from '../tickets/ticket-list-rules';
 import { TicketsViewContext, type TicketsTab } from '../tickets/tickets-context';
 import { ticketsApi } from '../tickets/tickets.api';
 import { TicketsManager } from './TicketsManager';
+import { useShortcuts } from '../tickets/shortcuts';
 
 const TicketChat = lazy(() => import('../ticket-chat/TicketChat'));
+/** The keyboard shortcuts' sheet loads when "?" is first pressed. */
+const ShortcutsDialog = lazy(() => import('./ShortcutsDialog').then((m) => ({ default: m.ShortcutsDialog })));
 if (/^\/tickets\/[^/]+/.test(window.location.pathname)) void import('../ticket-chat/TicketChat');
 
 // the first list is asked for as soon as this code is here, while the page renders
@@ -41,6 +44,8 @@ export default function TicketsPage() {
   const [tab, setTab] = useState<TicketsTab>('open');
   const [narrowTab, setNarrowTab] = useState<'ticket' | 'list'>(uuid ? 'ticket' : 'list');
   const view = useMemo(() => ({ tab, setTab }), [tab]);
+  const [sheet, setSheet] = useState(false);
+  useShortcuts({ help: () => setSheet(true) });
 
   useEffect(() => setNarrowTab(uuid ? 'ticket' : 'list'), [uuid]);
 
@@ -85,6 +90,11 @@ export default function TicketsPage() {
             {narrowTab === 'list' ? <TicketsManager selectedUuid={uuid} /> : chat}
           </Box>
         </Flex>
+      )}
+      {sheet && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog onClose={() => setSheet(false)} />
+        </Suspense>
       )}
     </TicketsViewContext.Provider>
   );
