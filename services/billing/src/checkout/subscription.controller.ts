@@ -13,6 +13,11 @@ export class SubscriptionController {
 
   @AdminOnly()
   @Post()
+  @ApiResponse({
+    status: 201,
+    description: 'the PIX charge of the invoice: { qrcode: { qrcode, imagemQrcode }, valor: { original }, txid, expiresAt, invoiceId }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
   @ApiResponse({ status: 404, description: 'ERR_NO_INVOICE_FOUND: not an invoice of the caller’s company' })
   @ApiResponse({ status: 409, description: 'ERR_INVOICE_NOT_OPEN' })
   @ApiResponse({ status: 502, description: 'ERR_PAYMENT_PROVIDER' })

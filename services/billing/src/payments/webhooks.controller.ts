@@ -36,6 +36,12 @@ export class WebhooksController {
   @Public()
   @Post('webhooks/sandbox')
   @HttpCode(200)
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: the sandbox is not the configured provider' })
+  @ApiResponse({
+    status: 200,
+    description:
+      'what was done with each charge: { received: { <txid>: paid | paid-not-settled | already-recorded | pending | short | expired | unknown } }',
+  })
   @ApiResponse({ status: 401, description: 'ERR_WEBHOOK_SIGNATURE: missing or wrong X-Signature' })
   sandboxWebhook(@Req() req: Request): Promise<{ received: Record<string, SettleOutcome> }> {
     this.requireProvider('sandbox');
@@ -46,6 +52,12 @@ export class WebhooksController {
   @Public()
   @Post(['webhooks/efi', 'webhooks/efi/pix'])
   @HttpCode(200)
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: Efí is not the configured provider' })
+  @ApiResponse({
+    status: 200,
+    description:
+      'what was done with each charge: { received: { <txid>: paid | paid-not-settled | already-recorded | pending | short | expired | unknown } }',
+  })
   @ApiResponse({ status: 401, description: 'ERR_WEBHOOK_SIGNATURE: the URL’s secret is missing or wrong' })
   efiWebhook(@Req() req: Request): Promise<{ received: Record<string, SettleOutcome> }> {
     this.requireProvider('efi');
@@ -56,6 +68,9 @@ export class WebhooksController {
   @SuperOnly()
   @Post('sandbox/charges/:txid/pay')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: 'the sandbox charge paid and its webhook delivered: { endToEndId, webhookStatus }' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no sandbox charge has this txid' })
   @ApiResponse({ status: 409, description: 'ERR_SANDBOX_PROVIDER_ONLY: another provider is configured' })
   async sandboxPay(@Param('txid') txid: string): Promise<{ endToEndId: string; webhookStatus: number }> {
     if (this.env.PIX_PROVIDER !== 'sandbox') throw new DomainError('ERR_SANDBOX_PROVIDER_ONLY');

@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
-import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
 import type { PairingCodeResponse, SandboxCallItem, SandboxHistoryResponse, SandboxOutboxItem } from '@wa/contracts';
 import {
@@ -43,6 +43,12 @@ export class SessionsController {
 
   @Post(':id')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description: "{ message: 'Starting session.' }: the QR code and state follow on the socket (whatsappSession events)",
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_WAPP_FOUND' })
   async start(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.sessions.start(id);
     return { message: 'Starting session.' };
@@ -50,6 +56,12 @@ export class SessionsController {
 
   /** The "new QR" button: forgets the pairing and starts again. */
   @Put(':id')
+  @ApiResponse({
+    status: 200,
+    description: "{ message: 'Starting session.' }: the pairing is forgotten and a new QR code follows on the socket",
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_WAPP_FOUND' })
   async restart(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.sessions.restart(id);
     return { message: 'Starting session.' };
@@ -57,6 +69,9 @@ export class SessionsController {
 
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "{ message: 'Session disconnected.' }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_WAPP_FOUND' })
   async end(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.sessions.end(id);
     return { message: 'Session disconnected.' };
@@ -64,11 +79,17 @@ export class SessionsController {
 
   /** Which replica holds the session (operators); also as `/placement`. */
   @Get(':id')
+  @ApiResponse({ status: 200, description: 'where the session runs: { connectionId, status, owner }' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_WAPP_FOUND' })
   placement(@Param('id', ParseIntPipe) id: number): Promise<SessionPlacement> {
     return this.sessions.placement(id);
   }
 
   @Get(':id/placement')
+  @ApiResponse({ status: 200, description: 'where the session runs: { connectionId, status, owner }' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_WAPP_FOUND' })
   placementOf(@Param('id', ParseIntPipe) id: number): Promise<SessionPlacement> {
     return this.sessions.placement(id);
   }
@@ -76,6 +97,13 @@ export class SessionsController {
   /** JSON, or multipart with a file `media` (a photo, audio, video or document; `body` its caption). */
   @Post(':id/sandbox/inbound')
   @HttpCode(202)
+  @ApiResponse({ status: 202, description: "the customer's message the sandbox phone received, on its way in: { id } (its WhatsApp id)" })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   @ApiConsumes('application/json', 'multipart/form-data')
   @UseInterceptors(FileInterceptor('media', mediaUploadOptions(1)), DiscardUploadsInterceptor)
   inbound(
@@ -88,12 +116,25 @@ export class SessionsController {
 
   @Post(':id/sandbox/inbound/batch')
   @HttpCode(202)
+  @ApiResponse({ status: 202, description: 'the messages received, on their way in: { ids }' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   inboundBatch(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxInboundBatchDto): Promise<{ ids: string[] }> {
     return this.sessions.inboundBatch(id, body.messages);
   }
 
   /** The sandbox phone's address book (what an import of the phone's contacts reads). */
   @Put(':id/sandbox/contacts')
+  @ApiResponse({ status: 200, description: "the sandbox phone's address book replaced: { count }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   async sandboxContacts(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxContactsDto): Promise<{ count: number }> {
     return this.sessions.sandboxContacts(id, body.contacts);
   }
@@ -101,6 +142,12 @@ export class SessionsController {
   /** The customer left WhatsApp: sends to the number are refused from now on, as WhatsApp refuses them. */
   @Post(':id/sandbox/leave')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ number }: the number left WhatsApp' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   sandboxLeave(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxLeaveDto): Promise<{ number: string }> {
     return this.sessions.sandboxLeave(id, body.number);
   }
@@ -111,6 +158,13 @@ export class SessionsController {
    */
   @Post(':id/sandbox/lid-mapping')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ lid, pn }: the mapping WhatsApp announces' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   sandboxLidMapping(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxLidMappingDto): Promise<{ lid: string; pn: string }> {
     return this.sessions.sandboxLidMapping(id, body.lid, body.pn);
   }
@@ -121,6 +175,13 @@ export class SessionsController {
    */
   @Post(':id/sandbox/ban')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ message }: the sandbox number banned' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   async sandboxBan(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.sessions.sandboxBan(id);
     return { message: 'The number was banned; the session ended.' };
@@ -134,6 +195,13 @@ export class SessionsController {
    */
   @Post(':id/sandbox/disconnect')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ code }: the session dropped with this disconnect code' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   async sandboxDisconnect(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxDisconnectDto): Promise<{ code: number }> {
     await this.sessions.sandboxDisconnect(id, body.code);
     return { code: body.code };
@@ -146,6 +214,13 @@ export class SessionsController {
    */
   @Post(':id/sandbox/offline')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ seconds }: the session offline for this long' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   async sandboxOffline(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxOfflineDto): Promise<{ seconds: number }> {
     await this.sessions.sandboxOffline(id, body.seconds);
     return { seconds: body.seconds };
@@ -159,12 +234,22 @@ export class SessionsController {
    */
   @Post(':id/pairing-code')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ code }: the code to type on the phone (Linked devices, link with phone number)' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_WAPP_FOUND' })
   pairingCode(@Param('id', ParseIntPipe) id: number, @Body() body: PairingCodeDto): Promise<PairingCodeResponse> {
     return this.sessions.pairingCode(id, body.number);
   }
 
   /** The profile picture the sandbox's WhatsApp answers for a number from now on (`url` null: none, the default). */
   @Put(':id/sandbox/profile-picture')
+  @ApiResponse({ status: 200, description: '{ number, url }: the picture answered for the number from now on' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   async sandboxProfilePicture(
     @Param('id', ParseIntPipe) id: number,
     @Body() body: SandboxProfilePictureDto,
@@ -179,6 +264,13 @@ export class SessionsController {
    */
   @Post(':id/sandbox/unpair')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ message }: the phone unlinked the session' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   async sandboxUnpair(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.sessions.sandboxUnpair(id);
     return { message: 'The phone was unpaired; the session waits for a pairing.' };
@@ -192,6 +284,13 @@ export class SessionsController {
    */
   @Post(':id/sandbox/history')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: 'the history sync delivered: { contacts, ids }' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   sandboxHistory(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxHistoryDto): Promise<SandboxHistoryResponse> {
     return this.sessions.sandboxHistory(id, body);
   }
@@ -202,17 +301,42 @@ export class SessionsController {
    */
   @Post(':id/sandbox/call')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ callId }: a call offered to the connection' })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   sandboxCall(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxCallDto): Promise<{ callId: string }> {
     return this.sessions.sandboxCall(id, body.from, body.isVideo === true);
   }
 
   /** The calls the sandbox phone got, newest first (20 a page): `state` ringing, or rejected (with `rejectedAt`). */
   @Get(':id/sandbox/calls')
+  @ApiResponse({
+    status: 200,
+    description: "the sandbox phone's calls, newest first: { items: [{ callId, from, isVideo, state, offeredAt, rejectedAt }], hasMore }",
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   calls(@Param('id', ParseIntPipe) id: number, @Query() query: CallsQuery): Promise<{ items: SandboxCallItem[]; hasMore: boolean }> {
     return this.sessions.callsPage(id, query.pageNumber ?? 1);
   }
 
   @Get(':id/sandbox/outbox')
+  @ApiResponse({
+    status: 200,
+    description: 'what the connection sent, newest first: { items: [{ waMessageId, to, body, ack, sentAt, kind, … }], hasMore }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
   outbox(@Param('id', ParseIntPipe) id: number, @Query() query: OutboxQuery): Promise<{ items: SandboxOutboxItem[]; hasMore: boolean }> {
     return this.sessions.outboxPage(id, query.pageNumber ?? 1);
   }
