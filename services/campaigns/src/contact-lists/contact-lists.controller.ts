@@ -14,7 +14,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims, ContactListDto } from '@wa/contracts';
 import type { Response } from 'express';
@@ -34,18 +34,27 @@ export class ContactListsController {
   ) {}
 
   @Get()
+  @ApiResponse({
+    status: 200,
+    description: 'a page of contact lists: { records: [{ id, name, contactsCount, createdAt, updatedAt }], count, hasMore }',
+  })
   page(@CurrentUser() claims: AccessTokenClaims, @Query() query: ListContactListsQueryDto): Promise<ContactListsPage> {
     return this.lists.page(claims.companyId, query);
   }
 
   /** Every list of the company by name (the campaign dialog's picker). */
   @Get('list')
+  @ApiResponse({ status: 200, description: 'every contact list: [{ id, name, contactsCount, createdAt, updatedAt }]' })
   all(@CurrentUser() claims: AccessTokenClaims, @Query() _query: ListContactListsQueryDto): Promise<ContactListDto[]> {
     return this.lists.all(claims.companyId);
   }
 
   /** "Download example spreadsheet": a real .xlsx with the columns an import reads. */
   @Get('example.xlsx')
+  @ApiResponse({
+    status: 200,
+    description: 'an example spreadsheet to fill in (application/vnd.openxmlformats-officedocument.spreadsheetml.sheet)',
+  })
   async example(@Res() res: Response): Promise<void> {
     const body = await exampleSpreadsheet();
     res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
@@ -54,18 +63,25 @@ export class ContactListsController {
   }
 
   @Get(':id')
+  @ApiResponse({ status: 200, description: 'the contact list: { id, name, contactsCount, createdAt, updatedAt }' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_CONTACT_LIST_FOUND' })
   get(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<ContactListDto> {
     return this.lists.get(claims.companyId, id);
   }
 
   @AdminOnly()
   @Post()
+  @ApiResponse({ status: 201, description: 'the contact list created: { id, name, contactsCount, createdAt, updatedAt }' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
   create(@CurrentUser() claims: AccessTokenClaims, @Body() body: ContactListBodyDto): Promise<ContactListDto> {
     return this.lists.create(claims.companyId, body);
   }
 
   @AdminOnly()
   @Put(':id')
+  @ApiResponse({ status: 200, description: 'the contact list as it is now: { id, name, contactsCount, createdAt, updatedAt }' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_CONTACT_LIST_FOUND' })
   update(
     @CurrentUser() claims: AccessTokenClaims,
     @Param('id', ParseIntPipe) id: number,
@@ -77,6 +93,9 @@ export class ContactListsController {
   @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "{ message: 'Contact list deleted' }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_CONTACT_LIST_FOUND' })
   async remove(@CurrentUser() claims: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.lists.remove(claims.companyId, id);
     return { message: 'Contact list deleted' };
@@ -89,6 +108,14 @@ export class ContactListsController {
   @AdminOnly()
   @Post(':id/upload')
   @HttpCode(202)
+  @ApiResponse({
+    status: 202,
+    description: 'the spreadsheet accepted, stored in the background: { contactListId, total? }; progress arrives on the socket',
+  })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: no file, or not a spreadsheet' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_CONTACT_LIST_FOUND' })
+  @ApiResponse({ status: 413, description: 'ERR_PAYLOAD_TOO_LARGE' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: LIST_UPLOAD_MAX_BYTES, files: 1 } }))
