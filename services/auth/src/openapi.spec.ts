@@ -7,33 +7,7 @@ import { fileURLToPath } from 'node:url';
  * Routes whose success answer is not described yet (issue 45 §1). This list may only shrink: describe a
  * route (`@ApiResponse({ status: 2xx, description | type })`) and take it off; a new route comes described.
  */
-const UNDESCRIBED: string[] = [
-  'DELETE /announcements/{id}',
-  'DELETE /announcements/{id}/media-upload',
-  'DELETE /companies/{id}',
-  'DELETE /helps/{id}',
-  'GET /announcements',
-  'GET /announcements/{id}',
-  'GET /announcements/{id}/media',
-  'GET /companies',
-  'GET /companies/list',
-  'GET /companies/{id}',
-  'GET /helps',
-  'GET /helps/list',
-  'GET /settings',
-  'GET /version',
-  'POST /announcements',
-  'POST /announcements/{id}/media-upload',
-  'POST /companies',
-  'POST /forgetpassword/{email}',
-  'POST /helps',
-  'POST /resetpasswords/{email}/{token}/{newPassword}',
-  'PUT /announcements/{id}',
-  'PUT /companies/{id}',
-  'PUT /companies/{id}/schedules',
-  'PUT /helps/{id}',
-  'PUT /settings/{key}',
-];
+const UNDESCRIBED: string[] = ['GET /announcements', 'GET /helps', 'POST /announcements', 'POST /helps'];
 
 describe('auth OpenAPI document', () => {
   it('describes every route: its success answer, the errors every route answers, how it is called', async () => {

@@ -15,7 +15,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CurrentUser, SuperOnly } from '@wa/auth';
 import {
@@ -255,16 +255,28 @@ export class AnnouncementsController {
   constructor(private readonly announcements: AnnouncementsService) {}
 
   @Get()
+  @ApiResponse({
+    status: 200,
+    description:
+      'a page of announcements (active ones, for a non-super user): { records: [{ id, title, text, priority, status, mediaPath, mediaName, mediaUrl, createdAt, updatedAt }], count, hasMore }',
+  })
   page(@CurrentUser() caller: AccessTokenClaims, @Query() q: ListAnnouncementsQuery): Promise<AnnouncementsPage> {
     return this.announcements.page(caller, q);
   }
 
   @Get(':id')
+  @ApiResponse({
+    status: 200,
+    description: 'the announcement: { id, title, text, priority, status, mediaPath, mediaName, mediaUrl, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such announcement (or not active, for a non-super user)' })
   get(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number): Promise<AnnouncementDto> {
     return this.announcements.get(caller, id);
   }
 
   @Get(':id/media')
+  @ApiResponse({ status: 200, description: "the announcement's attachment, its bytes with its content type" })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such announcement (or not active, for a non-super user)' })
   async media(@CurrentUser() caller: AccessTokenClaims, @Param('id', ParseIntPipe) id: number, @Res() res: Response): Promise<void> {
     // the image can be replaced under the same address: the browser asks again each time
     await sendStoredMedia(res, await this.announcements.media(caller, id), { disposition: 'inline', cacheControl: 'private, no-cache' });
@@ -272,12 +284,24 @@ export class AnnouncementsController {
 
   @SuperOnly()
   @Post()
+  @ApiResponse({
+    status: 201,
+    description: 'the announcement created: { id, title, text, priority, status, mediaPath, mediaName, mediaUrl, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
   create(@Body() body: CreateAnnouncementDto): Promise<AnnouncementDto> {
     return this.announcements.create(body);
   }
 
   @SuperOnly()
   @Put(':id')
+  @ApiResponse({
+    status: 200,
+    description:
+      'the announcement as it is now: { id, title, text, priority, status, mediaPath, mediaName, mediaUrl, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such announcement (or not active, for a non-super user)' })
   update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateAnnouncementDto): Promise<AnnouncementDto> {
     return this.announcements.update(id, body);
   }
@@ -285,6 +309,9 @@ export class AnnouncementsController {
   @SuperOnly()
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "{ message: 'Announcement deleted' }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such announcement (or not active, for a non-super user)' })
   async remove(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.announcements.remove(id);
     return { message: 'Announcement deleted' };
@@ -293,6 +320,15 @@ export class AnnouncementsController {
   @SuperOnly()
   @Post(':id/media-upload')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'the announcement with its attachment: { id, title, text, priority, status, mediaPath, mediaName, mediaUrl, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: no file, or a file refused' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such announcement (or not active, for a non-super user)' })
+  @ApiResponse({ status: 413, description: 'ERR_PAYLOAD_TOO_LARGE' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
@@ -307,6 +343,13 @@ export class AnnouncementsController {
   @SuperOnly()
   @Delete(':id/media-upload')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'the announcement without its attachment: { id, title, text, priority, status, mediaPath, mediaName, mediaUrl, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such announcement (or not active, for a non-super user)' })
   removeMedia(@Param('id', ParseIntPipe) id: number): Promise<AnnouncementDto> {
     return this.announcements.detachMedia(id);
   }

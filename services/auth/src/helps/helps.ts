@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, ParseIntPipe, Post, Put, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { SuperOnly } from '@wa/auth';
 import {
   Subjects,
@@ -144,23 +144,33 @@ export class HelpsController {
   constructor(private readonly helps: HelpsService) {}
 
   @Get()
+  @ApiResponse({
+    status: 200,
+    description: 'a page of help videos: { helps: [{ id, title, description, video, createdAt, updatedAt }], count, hasMore }',
+  })
   page(@Query() query: ListHelpsQuery): Promise<HelpsPage> {
     return this.helps.page(query);
   }
 
   @Get('list')
+  @ApiResponse({ status: 200, description: 'every help video: [{ id, title, description, video, createdAt, updatedAt }]' })
   list(): Promise<HelpDto[]> {
     return this.helps.list();
   }
 
   @SuperOnly()
   @Post()
+  @ApiResponse({ status: 201, description: 'the help created: { id, title, description, video, createdAt, updatedAt }' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
   create(@Body() body: CreateHelpDto): Promise<HelpDto> {
     return this.helps.create(body);
   }
 
   @SuperOnly()
   @Put(':id')
+  @ApiResponse({ status: 200, description: 'the help as it is now: { id, title, description, video, createdAt, updatedAt }' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such help' })
   update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateHelpDto): Promise<HelpDto> {
     return this.helps.update(id, body);
   }
@@ -168,6 +178,9 @@ export class HelpsController {
   @SuperOnly()
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "{ message: 'Help deleted' }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: super users only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such help' })
   async remove(@Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.helps.remove(id);
     return { message: 'Help deleted' };

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@wa/auth';
 import { DomainError } from '@wa/server-kit';
 import type { Request } from 'express';
@@ -22,6 +22,10 @@ export class PasswordResetController {
   @Public()
   @Post('forgetpassword/:email')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ message }: a reset code was emailed' })
+  @ApiResponse({ status: 404, description: 'ERR_EMAIL_NOT_FOUND' })
+  @ApiResponse({ status: 429, description: 'ERR_TOO_MANY_ATTEMPTS (Retry-After)' })
+  @ApiResponse({ status: 503, description: 'ERR_SERVICE_UNAVAILABLE: the email could not be sent now' })
   ask(@Param('email') email: string, @Req() req: Request): Promise<{ message: string }> {
     return this.resets.ask(checkedEmail(email), req.ip ?? 'unknown');
   }
@@ -29,6 +33,12 @@ export class PasswordResetController {
   @Public()
   @Post('resetpasswords/:email/:token/:newPassword')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ message }: the password changed' })
+  @ApiResponse({
+    status: 400,
+    description: 'ERR_VALIDATION: the new password breaks the rule; ERR_INVALID_RESET_CODE: wrong or expired code',
+  })
+  @ApiResponse({ status: 429, description: 'ERR_TOO_MANY_ATTEMPTS (Retry-After)' })
   reset(
     @Param('email') email: string,
     @Param('token') token: string,

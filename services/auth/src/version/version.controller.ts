@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@wa/auth';
 import { AuthEnv } from '../config/env.js';
 
@@ -10,6 +10,7 @@ export class VersionController {
 
   @Public()
   @Get('version')
+  @ApiResponse({ status: 200, description: 'the running version: { version }' })
   version(): { version: string } {
     return { version: this.env.APP_VERSION };
   }
