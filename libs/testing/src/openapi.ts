@@ -1,7 +1,7 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { Test } from '@nestjs/testing';
-import { buildOpenApiDocument } from '@wa/server-kit';
+import { buildOpenApiDocument, HealthController, MetricsController } from '@wa/server-kit';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,10 +36,10 @@ export async function controllersOf(srcDir: string): Promise<Array<Type<unknown>
 
 /**
  * A service's OpenAPI document as `createServiceApp` builds it, without a database or a bus: its controllers
- * in a testing module whose providers are all stand-ins (no route is called).
+ * and server-kit's (health, metrics) in a testing module whose providers are all stand-ins (no route is called).
  */
 export async function openApiDocumentOf(srcDir: string, title: string): Promise<{ doc: OpenAPIObject; close(): Promise<void> }> {
-  const controllers = await controllersOf(srcDir);
+  const controllers = [HealthController, MetricsController, ...(await controllersOf(srcDir))];
   const moduleRef = await Test.createTestingModule({ controllers })
     .useMocker(() => new Proxy({}, { get: (_t, key) => (key === 'then' ? undefined : () => undefined) }))
     .compile();

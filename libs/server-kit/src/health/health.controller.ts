@@ -1,3 +1,4 @@
+import { ApiResponse } from '@nestjs/swagger';
 import { Public } from '../context/public.js';
 import { Controller, Get, HttpCode, Inject, Optional, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
@@ -38,6 +39,7 @@ export class HealthController {
   /** Liveness: the process answers (no dependency is asked: an outage must not get the pod restarted). */
   @Get('health/live')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "the process answers: { status: 'ok' }" })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -45,6 +47,16 @@ export class HealthController {
   /** Readiness: every dependency answers (503 otherwise); `/health` is the same check. */
   @Get(['health', 'health/ready'])
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      "every dependency answers: { status: 'ok', info: { postgres, redis, nats, … } } (status 'degraded' names what needs attention)",
+  })
+  @ApiResponse({
+    status: 503,
+    description: "a dependency does not answer: { status: 'error', error: { <name>: { status: 'down', message } } }",
+    schema: { type: 'object' },
+  })
   async check(@Res() res: Response): Promise<void> {
     const checks: HealthIndicatorFunction[] = [];
     const ds = this.dataSource;

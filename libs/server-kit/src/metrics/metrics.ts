@@ -1,3 +1,4 @@
+import { ApiResponse } from '@nestjs/swagger';
 import { Public } from '../context/public.js';
 import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
@@ -73,6 +74,7 @@ export class HttpMetricsMiddleware implements NestMiddleware {
 @Controller()
 export class MetricsController {
   @Get('metrics')
+  @ApiResponse({ status: 200, description: "the process's metrics in Prometheus' text format" })
   @Header('Content-Type', metricsRegistry.contentType)
   async metrics(): Promise<string> {
     return metricsRegistry.metrics();

@@ -14,7 +14,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AdminOnly } from '@wa/auth';
 import {
@@ -432,23 +432,46 @@ export class FileListsController {
   constructor(private readonly lists: FileListsService) {}
 
   @Get()
+  @ApiResponse({
+    status: 200,
+    description:
+      'a page of file lists: { files: [{ id, name, message, userId, options: [{ id, name, path, mediaType, file }], createdAt, updatedAt }], count, hasMore }',
+  })
   async page(@CurrentCaller() caller: Caller, @Query() q: ListFileListsQuery): Promise<FileListsPage> {
     return this.lists.page(caller, q);
   }
 
   @Get(':id')
+  @ApiResponse({
+    status: 200,
+    description: 'the file list: { id, name, message, userId, options: [{ id, name, path, mediaType, file }], createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such file list' })
   async get(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<FileListDto> {
     return this.lists.get(caller, id);
   }
 
   @AdminOnly()
   @Post()
+  @ApiResponse({
+    status: 201,
+    description:
+      'the file list created: { id, name, message, userId, options: [{ id, name, path, mediaType, file }], createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateFileListDto): Promise<FileListDto> {
     return this.lists.create(caller, body);
   }
 
   @AdminOnly()
   @Put(':id')
+  @ApiResponse({
+    status: 200,
+    description:
+      'the file list as it is now: { id, name, message, userId, options: [{ id, name, path, mediaType, file }], createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such file list' })
   async update(
     @CurrentCaller() caller: Caller,
     @Param('id', ParseIntPipe) id: number,
@@ -460,6 +483,14 @@ export class FileListsController {
   @AdminOnly()
   @Post('uploadList/:id')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'the file list with the uploaded files on its options: { id, name, message, userId, options: [{ id, name, path, mediaType, file }], createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such file list' })
+  @ApiResponse({ status: 413, description: 'ERR_PAYLOAD_TOO_LARGE' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
@@ -483,6 +514,9 @@ export class FileListsController {
   @AdminOnly()
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "{ message: 'File list deleted' }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such file list' })
   async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.lists.remove(caller, id);
     return { message: 'File list deleted' };

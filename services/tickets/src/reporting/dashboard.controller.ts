@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOrSupervisor } from '@wa/auth';
 import type { DashboardAnswer, DashboardChart } from '@wa/contracts';
 import type { Caller } from '../identity/caller.service.js';
@@ -15,16 +15,23 @@ export class DashboardController {
   constructor(private readonly dashboard: DashboardService) {}
 
   @Get()
+  @ApiResponse({
+    status: 200,
+    description:
+      'the dashboard of the period: { counters: { supportHappening, supportPending, supportFinished, avgSupportTime, avgWaitTime, … }, attendants: [{ id, name, rating, avgSupportTime, tickets, online }], period: { from, to, timeZone } }',
+  })
   async get(@CurrentCaller() caller: Caller, @Query() q: DashboardQueryDto): Promise<DashboardAnswer> {
     return this.dashboard.dashboard(caller, q);
   }
 
   @Get('ticketsUsers')
+  @ApiResponse({ status: 200, description: 'tickets per user in the period, for the chart: { data: [ … ], count }' })
   async ticketsUsers(@CurrentCaller() caller: Caller, @Query() q: DashboardChartQueryDto): Promise<DashboardChart> {
     return this.dashboard.ticketsUsers(caller, q);
   }
 
   @Get('ticketsDay')
+  @ApiResponse({ status: 200, description: 'tickets per day (or hour) in the period, for the chart: { data: [ … ], count }' })
   async ticketsDay(@CurrentCaller() caller: Caller, @Query() q: DashboardChartQueryDto): Promise<DashboardChart> {
     return this.dashboard.ticketsDay(caller, q);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   TicketSubjects,
@@ -321,27 +321,52 @@ export class ChatsController {
   ) {}
 
   @Get()
+  @ApiResponse({
+    status: 200,
+    description:
+      "a page of the user's internal chats: { records: [{ id, uuid, title, ownerId, lastMessage, users: [{ userId, unreads, user }], createdAt, updatedAt }], count, hasMore }",
+  })
   async page(@CurrentCaller() caller: Caller, @Query() q: ChatPageQuery): Promise<ChatsPage> {
     return this.chats.page(caller, q);
   }
 
   @Get(':id')
+  @ApiResponse({
+    status: 200,
+    description: 'the chat: { id, uuid, title, ownerId, lastMessage, users: [{ userId, unreads, user }], createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such chat, or the user is not in it' })
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ChatDto> {
     return this.chats.get(caller, id);
   }
 
   @Post()
+  @ApiResponse({
+    status: 201,
+    description:
+      'the chat created, the caller its owner: { id, uuid, title, ownerId, lastMessage, users: [{ userId, unreads, user }], createdAt, updatedAt }',
+  })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateChatDto): Promise<ChatDto> {
     return this.chats.create(caller, body);
   }
 
   @Put(':id')
+  @ApiResponse({
+    status: 200,
+    description:
+      'the chat as it is now (title, users): { id, uuid, title, ownerId, lastMessage, users: [{ userId, unreads, user }], createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: only its owner changes it' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such chat, or the user is not in it' })
   async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: UpdateChatDto): Promise<ChatDto> {
     return this.chats.update(caller, id, body);
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "{ message: 'Chat deleted' }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: only its owner deletes it' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such chat, or the user is not in it' })
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<{ message: string }> {
     await this.chats.remove(caller, id);
     return { message: 'Chat deleted' };
@@ -349,16 +374,29 @@ export class ChatsController {
 
   @Post(':id/read')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      "the chat with the caller's unread count at 0: { id, uuid, title, ownerId, lastMessage, users: [{ userId, unreads, user }], createdAt, updatedAt }",
+  })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such chat, or the user is not in it' })
   async read(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() _body: ChatReadBody): Promise<ChatDto> {
     return this.chats.read(caller, id);
   }
 
   @Get(':id/messages')
+  @ApiResponse({
+    status: 200,
+    description: "a page of the chat's messages: { records: [{ id, chatId, message, senderId, sender, createdAt }], count, hasMore }",
+  })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such chat, or the user is not in it' })
   async messages(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() q: ChatPageQuery): Promise<ChatMessagesPage> {
     return this.chats.messages(caller, id, q);
   }
 
   @Post(':id/messages')
+  @ApiResponse({ status: 201, description: 'the message sent: { id, chatId, message, senderId, sender, createdAt }' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such chat, or the user is not in it' })
   async send(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: ChatMessageBody): Promise<ChatMessageDto> {
     return this.chats.send(caller, id, body);
   }

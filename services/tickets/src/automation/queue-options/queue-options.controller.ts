@@ -30,12 +30,24 @@ export class QueueOptionsController {
   constructor(private readonly options: QueueOptionsService) {}
 
   @Get()
+  @ApiResponse({
+    status: 200,
+    description:
+      "one level of the queue's options, by option number: [{ id, queueId, parentId, title, message, option, children, mediaPath, mediaName, createdAt, updatedAt }]",
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
   @ApiOperation({ summary: "One level of a queue's options: the first (no parentId) or those under parentId, by option number" })
   async list(@CurrentCaller() caller: Caller, @Query() query: ListQueueOptionsQuery): Promise<QueueOptionDto[]> {
     return this.options.list(caller, query);
   }
 
   @Post()
+  @ApiResponse({
+    status: 201,
+    description:
+      'the option created: { id, queueId, parentId, title, message, option, children, mediaPath, mediaName, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
   @ApiResponse({
     status: 400,
     description: 'ERR_VALIDATION: title, option (1 to 999, unique on its level), parentId not an option of this queue',
@@ -45,6 +57,13 @@ export class QueueOptionsController {
   }
 
   @Put(':id')
+  @ApiResponse({
+    status: 200,
+    description:
+      'the option as it is now: { id, queueId, parentId, title, message, option, children, mediaPath, mediaName, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such option' })
   async update(
     @CurrentCaller() caller: Caller,
     @Param('id', ParseIntPipe) id: number,
@@ -55,6 +74,14 @@ export class QueueOptionsController {
 
   @Post(':id/media-upload')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'the option with its attachment: { id, queueId, parentId, title, message, option, children, mediaPath, mediaName, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such option' })
+  @ApiResponse({ status: 413, description: 'ERR_PAYLOAD_TOO_LARGE' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @UseInterceptors(FileInterceptor('file', mediaUploadOptions(1)), DiscardUploadsInterceptor)
@@ -68,12 +95,22 @@ export class QueueOptionsController {
 
   @Delete(':id/media-upload')
   @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description:
+      'the option without its attachment: { id, queueId, parentId, title, message, option, children, mediaPath, mediaName, createdAt, updatedAt }',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such option' })
   async removeMedia(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<QueueOptionDto> {
     return this.options.detachMedia(caller, id);
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @ApiResponse({ status: 200, description: "{ message: 'Queue option deleted' }" })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: no such option' })
   @ApiOperation({ summary: 'Removes the option and every option under it' })
   async remove(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number): Promise<{ message: string }> {
     await this.options.remove(caller, id);

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '@wa/auth';
 import type { AccessTokenClaims } from '@wa/contracts';
 import { DomainError, MediaStorage, mediaKeyCompany, sendStoredMedia } from '@wa/server-kit';
@@ -18,6 +18,8 @@ export class MediaController {
   constructor(private readonly storage: MediaStorage) {}
 
   @Get(':company/:folder/:name')
+  @ApiResponse({ status: 200, description: "the file's bytes with its content type (the caller's company's files only)" })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND' })
   async get(
     @CurrentUser() claims: AccessTokenClaims,
     @Param('company') company: string,
