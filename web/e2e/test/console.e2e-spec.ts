@@ -180,7 +180,9 @@ describe('web console', () => {
       // the English texts load on demand: the tab changes once they are in
       await poll('the English tab names', async () => (await page.getByTestId('tickets-tab-closed').textContent()) === 'Resolved');
       expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+      // the theme button opens its menu: light, dark, or the system's
       await page.getByTestId('theme-toggle').click();
+      await page.getByTestId('theme-dark').click();
       await poll('dark mode', () => page.evaluate(() => document.documentElement.classList.contains('dark')));
 
       await page.reload();

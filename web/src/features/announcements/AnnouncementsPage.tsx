@@ -119,7 +119,7 @@ function Announcements() {
                       {a.mediaName}
                     </Text>
                   ) : (
-                    <Box as="span" color="fg.subtle">
+                    <Box as="span" color="fg.muted">
                       —
                     </Box>
                   )}

@@ -96,7 +96,7 @@ export default function FilesPage() {
                 </Table.Cell>
                 <Table.Cell data-testid="file-list-options-cell">
                   {f.options.length === 0 ? (
-                    <Text as="span" color="fg.subtle">
+                    <Text as="span" color="fg.muted">
                       —
                     </Text>
                   ) : (

@@ -189,7 +189,7 @@ function Lane({ lane }: { lane: KanbanLane }) {
           <Card key={ticket.id} ticket={ticket} />
         ))}
         {lane.tickets.length === 0 && (
-          <Center py="6" color="fg.subtle" textStyle="sm">
+          <Center py="6" color="fg.muted" textStyle="sm">
             {t('kanban.empty')}
           </Center>
         )}
@@ -205,6 +205,10 @@ const Card = memo(function Card({ ticket }: { ticket: TicketDto }) {
       ref={setNodeRef}
       {...listeners}
       {...attributes}
+      // a group that moves (dnd-kit's "draggable" description and keys), not a button: it holds the "view" link,
+      // and a button may not hold another control
+      role="group"
+      aria-label={ticket.contact?.name || formatPhone(ticket.contact?.number)}
       opacity={isDragging ? 0.4 : 1}
       cursor="grab"
       data-testid={`kanban-card-${ticket.id}`}

@@ -53,7 +53,8 @@ const calendarCss: SystemStyleObject = {
   [LINES]: { borderColor: 'border' },
   '& .rbc-month-view, & .rbc-time-view, & .rbc-agenda-view': { bg: 'bg' },
   '& .rbc-off-range-bg': { bg: 'bg.muted' },
-  '& .rbc-off-range': { color: 'fg.subtle' },
+  // the neighbouring months' days: muted, still readable (fg.muted keeps a contrast of 4.5 on bg.muted)
+  '& .rbc-off-range': { color: 'fg.muted' },
   '& .rbc-today': { bg: 'teal.subtle' },
   '& .rbc-event': { px: '1', py: '0.5' },
   '& .rbc-event:focus, & .rbc-event.rbc-selected': { outline: '2px solid', outlineColor: 'teal.focusRing', outlineOffset: '1px' },

@@ -83,7 +83,7 @@ export default function TagsPage() {
                       <MdViewKanban title={t('tags.onKanban')} />
                     </Icon>
                   ) : (
-                    <Box as="span" color="fg.subtle">
+                    <Box as="span" color="fg.muted">
                       —
                     </Box>
                   )}

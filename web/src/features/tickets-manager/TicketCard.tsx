@@ -104,7 +104,10 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
   return (
     <div
       data-card=""
-      role={pending ? undefined : 'button'}
+      // an article of the list's feed, named by its contact: it holds controls of its own (preview, accept), which
+      // a button may not; Enter or Space opens it, as a click does
+      role="article"
+      aria-labelledby={`ticket-${ticket.id}-name`}
       // a pending card takes the focus only from the J/K shortcuts (then A accepts it), not from Tab
       tabIndex={pending ? -1 : 0}
       onClick={pending ? undefined : () => onOpen(ticket)}
@@ -123,7 +126,7 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
       </span>
       <div className="body">
         <div className="row">
-          <span className="name" data-testid="ticket-contact">
+          <span className="name" id={`ticket-${ticket.id}-name`} data-testid="ticket-contact">
             {name}
           </span>
           <AgePill since={ticket.updatedAt} now={now} />

@@ -127,6 +127,9 @@ export function TicketsList({ args, selectedUuid }: { args: TicketListArgs; sele
       css={ticketCardCss}
       onScroll={paging.onScroll}
       onKeyDown={onKeyDown}
+      role="feed"
+      aria-busy={query.isFetching}
+      aria-label={t('tickets.listLabel')}
       data-testid="tickets-list"
       data-status={args.status ?? 'search'}
       data-ready={!query.isLoading}

@@ -46,7 +46,17 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
 
   return (
     <Flex direction="column" h="full" minH="0" bg="bg" data-testid="tickets-manager">
-      <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as TicketsTab)} size="sm" variant="line" fitted>
+      <Tabs.Root
+        value={tab}
+        onValueChange={(e) => setTab(e.value as TicketsTab)}
+        size="sm"
+        variant="line"
+        fitted
+        display="flex"
+        flexDirection="column"
+        flex="1"
+        minH="0"
+      >
         <Tabs.List>
           {TABS.map((value) => (
             <Tabs.Trigger key={value} value={value} data-testid={`tickets-tab-${value}`}>
@@ -54,58 +64,61 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-      </Tabs.Root>
-      {tab === 'search' && (
-        <Flex px="3" pt="3" gap="2" wrap="wrap">
-          <Input
-            size="sm"
-            placeholder={t('tickets.searchPlaceholder')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            autoFocus
-            data-testid="tickets-search"
-          />
-          <Suspense fallback={null}>
-            <PickFilter
-              label={t('tickets.tagsFilter')}
-              icon={<MdLocalOffer />}
-              options={tagOptions.data ?? []}
-              selected={tags}
-              onChange={setTags}
-              testId="tags-filter"
-            />
-            {isAdmin && (
-              <PickFilter
-                label={t('tickets.usersFilter')}
-                icon={<MdPeople />}
-                options={userOptions.data ?? []}
-                selected={users}
-                onChange={setUsers}
-                testId="users-filter"
+        {/* the selected tab's panel (the tab names it: aria-controls), holding the tab's filters and list */}
+        <Tabs.Content value={tab} p="0" display="flex" flexDirection="column" flex="1" minH="0" _focusVisible={{ outline: 'none' }}>
+          {tab === 'search' && (
+            <Flex px="3" pt="3" gap="2" wrap="wrap">
+              <Input
+                size="sm"
+                placeholder={t('tickets.searchPlaceholder')}
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+                autoFocus
+                data-testid="tickets-search"
               />
+              <Suspense fallback={null}>
+                <PickFilter
+                  label={t('tickets.tagsFilter')}
+                  icon={<MdLocalOffer />}
+                  options={tagOptions.data ?? []}
+                  selected={tags}
+                  onChange={setTags}
+                  testId="tags-filter"
+                />
+                {isAdmin && (
+                  <PickFilter
+                    label={t('tickets.usersFilter')}
+                    icon={<MdPeople />}
+                    options={userOptions.data ?? []}
+                    selected={users}
+                    onChange={setUsers}
+                    testId="users-filter"
+                  />
+                )}
+              </Suspense>
+            </Flex>
+          )}
+          <HStack px="3" py="2" gap="3" justify="space-between" borderBottomWidth="1px">
+            <Button size="xs" colorPalette="teal" variant="outline" onClick={() => setNewTicket(true)} data-testid="new-ticket">
+              <MdAdd />
+              {t('newTicket.button')}
+            </Button>
+            {isAdmin ? (
+              <Switch.Root size="sm" checked={showAll} onCheckedChange={(e) => setShowAll(e.checked)} data-testid="tickets-show-all">
+                <Switch.HiddenInput />
+                <Switch.Control>
+                  <Switch.Thumb />
+                </Switch.Control>
+                <Switch.Label>{t('tickets.showAll')}</Switch.Label>
+              </Switch.Root>
+            ) : (
+              <span />
             )}
-          </Suspense>
-        </Flex>
-      )}
-      <HStack px="3" py="2" gap="3" justify="space-between" borderBottomWidth="1px">
-        <Button size="xs" colorPalette="teal" variant="outline" onClick={() => setNewTicket(true)} data-testid="new-ticket">
-          <MdAdd />
-          {t('newTicket.button')}
-        </Button>
-        {isAdmin ? (
-          <Switch.Root size="sm" checked={showAll} onCheckedChange={(e) => setShowAll(e.checked)} data-testid="tickets-show-all">
-            <Switch.HiddenInput />
-            <Switch.Control>
-              <Switch.Thumb />
-            </Switch.Control>
-            <Switch.Label>{t('tickets.showAll')}</Switch.Label>
-          </Switch.Root>
-        ) : (
-          <span />
-        )}
-        <QueueFilter queues={queues} selected={queueIds} onChange={setQueueIds} />
-      </HStack>
-      <TicketsList key={tab} args={args} selectedUuid={selectedUuid} />
+            <QueueFilter queues={queues} selected={queueIds} onChange={setQueueIds} />
+          </HStack>
+          <TicketsList key={tab} args={args} selectedUuid={selectedUuid} />
+        </Tabs.Content>
+      </Tabs.Root>
       {newTicket && (
         <Suspense fallback={null}>
           <NewTicketModal onClose={() => setNewTicket(false)} />

@@ -173,6 +173,7 @@ const en: Translation = {
     es: 'Español',
   },
   tickets: {
+    listLabel: 'Conversations',
     preview: 'Preview conversation',
     tagsFilter: 'Tags',
     usersFilter: 'Users',

@@ -174,6 +174,7 @@ const es: Translation = {
     es: 'Español',
   },
   tickets: {
+    listLabel: 'Conversaciones',
     preview: 'Ver conversación',
     tagsFilter: 'Etiquetas',
     usersFilter: 'Usuarios',

@@ -84,6 +84,7 @@ const pt = {
     or: 'ou',
   },
   tickets: {
+    listLabel: 'Conversas',
     preview: 'Espiar conversa',
     tagsFilter: 'Etiquetas',
     usersFilter: 'Usuários',
