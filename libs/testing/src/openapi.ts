@@ -1,7 +1,8 @@
+import { describe, expect, it } from '@jest/globals';
 import type { INestApplication, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { Test } from '@nestjs/testing';
-import { buildOpenApiDocument, HealthController, MetricsController } from '@wa/server-kit';
+import { buildOpenApiDocument, HealthController, MetricsController, openApiProblems } from '@wa/server-kit';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -67,4 +68,24 @@ export function openApiGaps(doc: OpenAPIObject, problemsOf: (doc: OpenAPIObject)
       .map((p) => p.route)
       .sort(),
   };
+}
+
+/**
+ * The test every service runs on its OpenAPI document (issue 45 §1): every route describes its success answer,
+ * the errors every route answers and how it is called, except the routes of `undescribed` (method and path),
+ * a list that may only shrink (see openApiGaps).
+ */
+export function describeOpenApiDocument(service: string, srcDir: string, undescribed: readonly string[] = []): void {
+  describe(`${service} OpenAPI document`, () => {
+    it('describes every route: its success answer, the errors every route answers, how it is called', async () => {
+      const { doc, close } = await openApiDocumentOf(srcDir, service);
+      try {
+        const gaps = openApiGaps(doc, openApiProblems);
+        expect(gaps.incomplete).toEqual([]);
+        expect(gaps.undescribed).toEqual([...undescribed].sort());
+      } finally {
+        await close();
+      }
+    });
+  });
 }

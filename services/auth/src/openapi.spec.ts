@@ -1,5 +1,4 @@
-import { openApiProblems } from '@wa/server-kit';
-import { openApiDocumentOf, openApiGaps } from '@wa/testing';
+import { describeOpenApiDocument, openApiDocumentOf } from '@wa/testing';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,18 +8,7 @@ import { fileURLToPath } from 'node:url';
  */
 const UNDESCRIBED: string[] = [];
 
-describe('auth OpenAPI document', () => {
-  it('describes every route: its success answer, the errors every route answers, how it is called', async () => {
-    const { doc, close } = await openApiDocumentOf(dirname(fileURLToPath(import.meta.url)), 'auth');
-    try {
-      const gaps = openApiGaps(doc, openApiProblems);
-      expect(gaps.incomplete).toEqual([]);
-      expect(gaps.undescribed).toEqual([...UNDESCRIBED].sort());
-    } finally {
-      await close();
-    }
-  });
-});
+describeOpenApiDocument('auth', dirname(fileURLToPath(import.meta.url)), UNDESCRIBED);
 
 describe('public routes in the OpenAPI document', () => {
   it('say they need no token, and answer no 401/403 of their own', async () => {

@@ -1,5 +1,4 @@
-import { openApiProblems } from '@wa/server-kit';
-import { openApiDocumentOf, openApiGaps } from '@wa/testing';
+import { describeOpenApiDocument } from '@wa/testing';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,15 +8,4 @@ import { fileURLToPath } from 'node:url';
  */
 const UNDESCRIBED: string[] = [];
 
-describe('campaigns OpenAPI document', () => {
-  it('describes every route: its success answer, the errors every route answers, how it is called', async () => {
-    const { doc, close } = await openApiDocumentOf(dirname(fileURLToPath(import.meta.url)), 'campaigns');
-    try {
-      const gaps = openApiGaps(doc, openApiProblems);
-      expect(gaps.incomplete).toEqual([]);
-      expect(gaps.undescribed).toEqual([...UNDESCRIBED].sort());
-    } finally {
-      await close();
-    }
-  });
-});
+describeOpenApiDocument('campaigns', dirname(fileURLToPath(import.meta.url)), UNDESCRIBED);

@@ -1,5 +1,4 @@
-import { openApiProblems } from '@wa/server-kit';
-import { openApiDocumentOf, openApiGaps } from '@wa/testing';
+import { describeOpenApiDocument, openApiDocumentOf } from '@wa/testing';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,18 +8,7 @@ import { fileURLToPath } from 'node:url';
  */
 const UNDESCRIBED: string[] = [];
 
-describe('realtime-gateway OpenAPI document', () => {
-  it('describes every route: its success answer, the errors every route answers, how it is called', async () => {
-    const { doc, close } = await openApiDocumentOf(dirname(fileURLToPath(import.meta.url)), 'realtime-gateway');
-    try {
-      const gaps = openApiGaps(doc, openApiProblems);
-      expect(gaps.incomplete).toEqual([]);
-      expect(gaps.undescribed).toEqual([...UNDESCRIBED].sort());
-    } finally {
-      await close();
-    }
-  });
-});
+describeOpenApiDocument('realtime-gateway', dirname(fileURLToPath(import.meta.url)), UNDESCRIBED);
 
 describe("server-kit's routes in the OpenAPI document", () => {
   it('health and metrics need no token; a failed readiness check is not an ErrorBody', async () => {
