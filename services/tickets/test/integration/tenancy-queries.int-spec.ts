@@ -67,6 +67,10 @@ const CROSS_COMPANY: ReadonlyArray<{ statement: string; why: string }> = [
     why: 'the inbound lane: files and quotes of the messages store_inbound just stored, by their ids',
   },
   {
+    statement: `AS "oldestS" FROM tickets.webhook_deliveries WHERE status = 'pending'`,
+    why: "the metrics' webhook backlog (webhook_deliveries_pending and the oldest's age) counts every company's deliveries: a number, no rows",
+  },
+  {
     statement: 'UPDATE tickets.webhook_deliveries SET status = $2::varchar',
     why: 'the webhook sweeper delivers for every company; it updates the delivery it claimed, by primary key',
   },
