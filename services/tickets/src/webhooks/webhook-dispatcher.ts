@@ -42,12 +42,19 @@ export function webhookSignature(secret: string, timestamp: number, body: string
  * then it is marked failed and the next one goes. Taking a delivery is a row update, so any number of
  * processes may run this.
  */
-/** The webhook backlog, asked of PostgreSQL at each scrape (every replica answers the same: alert on its max). */
+/** The webhook backlog, asked of PostgreSQL once a scrape (both gauges share the answer; every replica answers the same: alert on its max). */
 let backlogDb: DataSource | undefined;
-const backlog = async (): Promise<{ n: number; oldestS: number }> => {
-  if (!backlogDb) return { n: 0, oldestS: 0 };
-  const [row] = (await backlogDb.query(PENDING_DELIVERIES)) as Array<{ n: number; oldestS: number }>;
-  return row ?? { n: 0, oldestS: 0 };
+let asked: { at: number; answer: Promise<{ n: number; oldestS: number }> } | undefined;
+const backlog = (): Promise<{ n: number; oldestS: number }> => {
+  if (!backlogDb) return Promise.resolve({ n: 0, oldestS: 0 });
+  if (!asked || Date.now() - asked.at > 1_000) {
+    const db = backlogDb;
+    asked = {
+      at: Date.now(),
+      answer: db.query(PENDING_DELIVERIES).then((rows: Array<{ n: number; oldestS: number }>) => rows[0] ?? { n: 0, oldestS: 0 }),
+    };
+  }
+  return asked.answer;
 };
 liveGauge(
   'webhook_deliveries_pending',
