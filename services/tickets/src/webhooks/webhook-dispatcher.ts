@@ -33,15 +33,6 @@ export function webhookSignature(secret: string, timestamp: number, body: string
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
-/**
- * Sends the webhook deliveries: for each ticket only its oldest undelivered one (so a ticket's events arrive
- * in order, and one that fails holds back the ones after it, not other tickets'), each POSTed as JSON with
- * its id (`X-Webhook-Id`, for the receiver to drop a repeat), the event, a timestamp and the signature
- * (`X-Webhook-Signature: sha256=<hex>` of `<timestamp>.<body>`). A failure (no answer, not 2xx) is tried
- * again with back-off doubling from WEBHOOK_BACKOFF_MS up to an hour, until WEBHOOK_GIVE_UP_MS after the event:
- * then it is marked failed and the next one goes. Taking a delivery is a row update, so any number of
- * processes may run this.
- */
 /** The webhook backlog, asked of PostgreSQL once a scrape (both gauges share the answer; every replica answers the same: alert on its max). */
 let backlogDb: DataSource | undefined;
 let asked: { at: number; answer: Promise<{ n: number; oldestS: number }> } | undefined;
@@ -67,6 +58,15 @@ liveGauge(
   async () => (await backlog()).oldestS,
 );
 
+/**
+ * Sends the webhook deliveries: for each ticket only its oldest undelivered one (so a ticket's events arrive
+ * in order, and one that fails holds back the ones after it, not other tickets'), each POSTed as JSON with
+ * its id (`X-Webhook-Id`, for the receiver to drop a repeat), the event, a timestamp and the signature
+ * (`X-Webhook-Signature: sha256=<hex>` of `<timestamp>.<body>`). A failure (no answer, not 2xx) is tried
+ * again with back-off doubling from WEBHOOK_BACKOFF_MS up to an hour, until WEBHOOK_GIVE_UP_MS after the event:
+ * then it is marked failed and the next one goes. Taking a delivery is a row update, so any number of
+ * processes may run this.
+ */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger(WebhookDispatcher.name);
