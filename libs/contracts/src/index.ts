@@ -9,6 +9,9 @@ export * from './realtime/socket-events.js';
 export * from './whatsapp/whatsapp.types.js';
 export * from './whatsapp/whatsapp.requests.js';
 export * from './whatsapp/platform-sessions.js';
+// the public API's instance control and the webhook events beside messages and tickets (issue 45 §3)
+export * from './whatsapp/instance.types.js';
+export * from './tickets/webhook-events.types.js';
 export * from './tickets/tickets.types.js';
 export * from './tickets/tickets.requests.js';
 export * from './request-dto.js';

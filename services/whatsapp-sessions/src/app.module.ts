@@ -3,6 +3,7 @@ import { AuthLibModule } from '@wa/auth';
 import { serviceModules } from '@wa/server-kit';
 import { WhatsappSessionsEnv } from './config/env.js';
 import { ConnectionsModule } from './connections/connections.module.js';
+import { InstanceModule } from './instance/instance.module.js';
 import { whatsappDatabase } from './database/data-source.js';
 import { OperatorsModule } from './operators/operators.module.js';
 import { PlatformModule, SERVICE, type PlatformOptions } from './platform/platform.module.js';
@@ -15,7 +16,7 @@ export type AppOptions = PlatformOptions;
 
 /**
  * whatsapp-sessions: its plumbing (database, bus, auth), the platform base, and one Nest module per context:
- * connections (`/whatsapp`) and sessions (`/whatsappsession`) above the session runtime, which they reach only
+ * connections (`/whatsapp`), sessions (`/whatsappsession`) and the public API's instance (`/api/v1/instance`) above the session runtime, which they reach only
  * through its façade (SessionRuntime).
  */
 @Module({})
@@ -30,6 +31,7 @@ export class AppModule {
         RuntimeModule,
         ConnectionsModule,
         SessionsModule,
+        InstanceModule,
         OperatorsModule,
       ],
     };

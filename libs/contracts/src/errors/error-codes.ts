@@ -10,6 +10,8 @@ export const ErrorStatus = {
   ERR_WAPP_CHECK_CONTACT: 400,
   ERR_WAPP_INVALID_CONTACT: 400,
   ERR_WAPP_DOWNLOAD_MEDIA: 400,
+  /** the public API's instance QR code asked of a connection already paired (issue 45 §3) */
+  ERR_WAPP_ALREADY_CONNECTED: 409,
   ERR_INVALID_CREDENTIALS: 401,
   ERR_SENDING_WAPP_MSG: 400,
   ERR_DELETE_WAPP_MSG: 400,
@@ -82,6 +84,7 @@ export const ErrorMessages: Record<ErrorCode, string> = {
   ERR_WAPP_CHECK_CONTACT: 'The contact could not be checked.',
   ERR_WAPP_INVALID_CONTACT: 'This is not a valid WhatsApp number.',
   ERR_WAPP_DOWNLOAD_MEDIA: 'The media could not be downloaded.',
+  ERR_WAPP_ALREADY_CONNECTED: 'This connection is already connected: there is no QR code to scan.',
   ERR_INVALID_CREDENTIALS: 'Wrong email or password.',
   ERR_SENDING_WAPP_MSG: 'The message could not be sent.',
   ERR_DELETE_WAPP_MSG: 'The message could not be deleted.',

@@ -6,7 +6,7 @@ import bytes from 'bytes';
 import { GatewayEnv } from '../config/env.js';
 import { ApiGate } from '../public-api/api-gate.js';
 import { ProxyService, type CappedRequest } from './proxy.service.js';
-import { isApiPath, isApiSend, matchRoute } from './route-table.js';
+import { apiMetricsRoute, isApiPath, isApiSend, matchRoute } from './route-table.js';
 
 const OWN_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics', '/docs', '/docs/openapi.json']);
 
@@ -41,10 +41,7 @@ export class GatewayMiddleware implements NestMiddleware {
       if (!match || (match.route.api && !isApiPath(req.method, path)))
         throw new DomainError('ERR_NOT_FOUND', { path }, `No route for ${req.method} ${path}.`);
       // the request's metrics are labelled with its route: the route table's prefix (the public API's exact path)
-      setMetricsRoute(
-        req,
-        match.route.api ? `${match.route.prefix}/${isApiSend(req.method, path) ? 'send' : ':id'}` : `${match.route.prefix}/*`,
-      );
+      setMetricsRoute(req, match.route.api ? apiMetricsRoute(req.method, path) : `${match.route.prefix}/*`);
       const upload = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
       const limit = upload ? this.uploadLimit : this.bodyLimit;
       const limitText = upload ? this.env.UPLOAD_BODY_LIMIT : this.env.BODY_LIMIT;
@@ -52,7 +49,7 @@ export class GatewayMiddleware implements NestMiddleware {
       // the body is counted as it streams through too (a chunked body says no length): see ProxyService
       (req as CappedRequest).bodyCap = { bytes: limit, text: limitText };
       if (match.route.api) {
-        // the public messages API: a connection's token, not a user's (see ApiGate); its paths are exact (isApiPath)
+        // the public API (messages, instance): a connection's token, not a user's (see ApiGate); its paths are exact (isApiPath)
         const paced = isApiSend(req.method, path);
         const { identity } = await this.api.admit(bearerToken(req.headers.authorization), paced, this.proxy.clientAddress(req));
         req.headers.authorization = `Bearer ${identity}`;

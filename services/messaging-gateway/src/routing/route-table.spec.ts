@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalPath, isApiPath, isApiSend, matchRoute } from './route-table.js';
+import { apiMetricsRoute, canonicalPath, isApiPath, isApiSend, matchRoute } from './route-table.js';
 
 describe('route table', () => {
   it.each([
@@ -81,5 +81,52 @@ describe('canonical paths', () => {
       expect([method, path, isApiPath(method, path), isApiSend(method, path)]).toEqual([method, path, false, false]);
     }
     expect(matchRoute('POST', '/api/v2/messages/send')).toBeUndefined();
+  });
+
+  it("routes the instance control (issue 45 §3) to whatsapp-sessions as the public API, by its exact paths only", () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/instance'],
+      ['GET', '/api/v1/instance/qrcode'],
+      ['POST', '/api/v1/instance/pairing-code'],
+      ['POST', '/api/v1/instance/restart'],
+      ['POST', '/api/v1/instance/logout'],
+    ] as const) {
+      expect([method, path, isApiPath(method, path), isApiSend(method, path), matchRoute(method, path)?.route]).toEqual([
+        method,
+        path,
+        true,
+        false,
+        expect.objectContaining({ service: 'whatsapp-sessions', api: true }),
+      ]);
+      // each its own metrics route, as written
+      expect(apiMetricsRoute(method, path)).toBe(path);
+    }
+    for (const [method, path] of [
+      ['POST', '/api/v1/instance'],
+      ['DELETE', '/api/v1/instance'],
+      ['POST', '/api/v1/instance/qrcode'],
+      ['GET', '/api/v1/instance/restart'],
+      ['GET', '/api/v1/instance/logout'],
+      ['GET', '/api/v1/instance/pairing-code'],
+      ['GET', '/api/v1/instance/'],
+      ['GET', '/api/v1/INSTANCE'],
+      ['POST', '/api/v1//instance/logout'],
+      ['POST', '/api/v1/instance/logout/'],
+      ['POST', '/api/v1/instance/connect'],
+      ['GET', '/api/v1/instance/3'],
+    ]) {
+      // routed to whatsapp-sessions' public API, so the gateway answers them 404 (not a path of its own)
+      expect([method, path, isApiPath(method, path), matchRoute(method, path)?.route.api]).toEqual([method, path, false, true]);
+    }
+    // the instance control has no unversioned alias (the Whaticket paths never had one)
+    expect(matchRoute('GET', '/api/instance')).toBeUndefined();
+    expect(matchRoute('POST', '/api/instance/logout')).toBeUndefined();
+  });
+
+  it('names the metrics route of a message by :id, one label for all of them', () => {
+    expect(apiMetricsRoute('GET', '/api/v1/messages/42')).toBe('/api/v1/messages/:id');
+    expect(apiMetricsRoute('GET', '/api/messages/42')).toBe('/api/messages/:id');
+    expect(apiMetricsRoute('POST', '/api/v1/messages/send')).toBe('/api/v1/messages/send');
+    expect(apiMetricsRoute('POST', '/api/messages/send')).toBe('/api/messages/send');
   });
 });

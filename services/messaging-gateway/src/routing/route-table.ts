@@ -12,7 +12,7 @@ export interface Route {
   service: ServiceName;
   /** methods that need no token, when only some do */
   publicMethods?: string[];
-  /** the public messages API: a connection's API token instead of a user's (ApiGate) */
+  /** the public API (messages, instance): a connection's API token instead of a user's (ApiGate) */
   api?: boolean;
   /** the plan flag the caller's company needs (else 403 with the spec's text): the one plan gate, here */
   plan?: keyof PlanFlags;
@@ -61,6 +61,8 @@ export const ROUTES: Route[] = [
   // its versioned surface; `/api/messages` (Whaticket's paths) stays as its alias
   { prefix: '/api/v1/messages', service: 'tickets', api: true },
   { prefix: '/api/messages', service: 'tickets', api: true },
+  // the public API's instance control (issue 45 §3): the token's connection, answered by whatsapp-sessions (versioned only)
+  { prefix: '/api/v1/instance', service: 'whatsapp-sessions', api: true },
   // whatsapp-sessions: connections and their sessions
   { prefix: '/whatsappsession', service: 'whatsapp-sessions' },
   { prefix: '/whatsapp', service: 'whatsapp-sessions' },
@@ -111,7 +113,19 @@ const API_SEND = /^\/api(?:\/v1)?\/messages\/send$/;
 const API_PATHS: Array<{ methods: string[]; path: RegExp }> = [
   { methods: ['POST'], path: API_SEND },
   { methods: ['GET', 'HEAD'], path: /^\/api(?:\/v1)?\/messages\/\d{1,18}$/ },
+  // the instance (the token's connection): its state and QR code, a pairing code, a restart and a logout
+  { methods: ['GET', 'HEAD'], path: /^\/api\/v1\/instance(?:\/qrcode)?$/ },
+  { methods: ['POST'], path: /^\/api\/v1\/instance\/(?:pairing-code|restart|logout)$/ },
 ];
+
+/**
+ * The public API's route as the request metrics name it: its exact path, a message's id as `:id` (one label per
+ * route, not per message).
+ */
+export function apiMetricsRoute(method: string, rawPath: string): string {
+  if (isApiSend(method, rawPath)) return rawPath;
+  return rawPath.replace(/^(\/api(?:\/v1)?\/messages)\/\d{1,18}$/, '$1/:id');
+}
 
 /** Is this method and raw path one of the public API's own (see API_PATHS)? */
 export function isApiPath(method: string, rawPath: string): boolean {

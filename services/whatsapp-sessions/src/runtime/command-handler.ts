@@ -49,8 +49,8 @@ export class CommandHandler {
           return await this.runner.exclusive(connectionId, async (running) => {
             const s = this.runner.session(connectionId);
             if (!running || !s) return { ok: false, notHere: true };
-            // "try again" on a session that is up changes nothing; otherwise it starts over
-            if (cmd.action === 'start' && s.status === 'CONNECTED') return { ok: true };
+            // "try again" on a session that is up changes nothing (unless a reconnect is asked); otherwise it starts over
+            if (cmd.action === 'start' && !cmd.reconnect && s.status === 'CONNECTED') return { ok: true };
             const row = await this.store.byId(connectionId);
             await this.runner.stop(connectionId, { release: !row });
             if (!row) return { ok: false, code: 'ERR_NO_WAPP_FOUND' };

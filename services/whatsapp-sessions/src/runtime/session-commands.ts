@@ -15,7 +15,8 @@ import { serve, type HasConnection } from '@wa/event-bus';
 
 /** What can be asked of a connection's session, wherever it runs. */
 export type SessionCommand =
-  | { action: 'start' }
+  /** start a session that is not up; `reconnect`: one that is up closes and opens again, its pairing kept (the public API's restart) */
+  | { action: 'start'; reconnect?: boolean }
   /** a new pairing: the auth state is forgotten and the session starts again (the "new QR" button) */
   | { action: 'restart' }
   /** disconnect: unpair (logout) and stop; the connection becomes DISCONNECTED */

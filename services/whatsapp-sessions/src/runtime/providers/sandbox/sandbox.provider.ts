@@ -66,6 +66,12 @@ export const SANDBOX_PAIRING_TYPED_MS = 500;
 /** The letters of WhatsApp's pairing codes (Crockford's base 32, as Baileys draws them). */
 const PAIRING_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTVWXYZ';
 
+/** The sandbox phone's pairing code for a connection and a number: deterministic, 8 letters of PAIRING_ALPHABET. */
+export function sandboxPairingCode(connectionId: number, phoneNumber: string): string {
+  const digest = createHash('sha256').update(`sandbox-pairing:${connectionId}:${phoneNumber}`).digest();
+  return Array.from(digest.subarray(0, 8), (b) => PAIRING_ALPHABET[b % PAIRING_ALPHABET.length]).join('');
+}
+
 /**
  * A stand-in phone behind the same interface as the Baileys provider: it pairs at once (OPENING →
  * CONNECTED, no QR), delivers injected messages as one `messages` event, as WhatsApp hands them to Baileys
@@ -149,12 +155,13 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   }
 
   /**
-   * A pairing code for `phoneNumber`, as WhatsApp hands one out: 8 characters of Crockford's base 32. The stand-in
-   * phone "types" it SANDBOX_PAIRING_TYPED_MS later: the session goes PAIRING, then CONNECTED with that number.
+   * A pairing code for `phoneNumber`, as WhatsApp hands one out: 8 characters of Crockford's base 32, here the same
+   * for the same connection and number (sandboxPairingCode: a test can know it). The stand-in phone "types" it
+   * SANDBOX_PAIRING_TYPED_MS later: the session goes PAIRING, then CONNECTED with that number.
    */
   async requestPairingCode(phoneNumber: string): Promise<string> {
     if (!this.awaitingPairing) throw new ProviderClosedError(this.kind);
-    const code = Array.from(randomBytes(8), (b) => PAIRING_ALPHABET[b % PAIRING_ALPHABET.length]).join('');
+    const code = sandboxPairingCode(this.ctx.connectionId, phoneNumber);
     const t = setTimeout(() => {
       this.timers.delete(t);
       if (!this.awaitingPairing) return;
