@@ -360,8 +360,11 @@ export interface SchedulesQuery {
 export interface WebhookSettingsRequest {
   /** http(s) */
   url: string;
-  /** signs each delivery (HMAC-SHA256); at least 16 characters */
-  secret: string;
+  /**
+   * signs each delivery (HMAC-SHA256); at least 16 characters. Optional: left out, the webhook keeps its secret, or
+   * on its first save the server makes one and answers it once (`secret` in the answer); `POST /webhook-settings/secret` makes a new one.
+   */
+  secret?: string;
   /** one or more */
   events: WebhookEvent[];
   /** default true */

@@ -381,11 +381,26 @@ export interface WebhookDeliveryDto {
   createdAt: string;
   deliveredAt: string | null;
   nextAttemptAt: string | null;
+  /** the delivery this one sends again (`POST /webhook-deliveries/{id}/replay`), null for an event's own delivery */
+  replayOf: string | null;
 }
 
 export interface WebhookDeliveriesPage {
   deliveries: WebhookDeliveryDto[];
   hasMore: boolean;
+}
+
+/**
+ * `PUT /webhook-settings`'s answer: the webhook as it is now, and, only when this save created it without a secret
+ * given, the signing secret the server made (shown this once; GET never shows it).
+ */
+export interface WebhookSettingsSavedDto extends WebhookSettingsDto {
+  secret?: string;
+}
+
+/** `POST /webhook-settings/secret`'s answer: the new signing secret, shown this once (the old one no longer signs). */
+export interface WebhookSecretDto {
+  secret: string;
 }
 
 /** spec 02 "Chat": a company's internal conversation between users. */

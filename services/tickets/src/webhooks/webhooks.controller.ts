@@ -1,13 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser } from '@wa/auth';
-import type { AccessTokenClaims, WebhookDeliveriesPage, WebhookSettingsDto } from '@wa/contracts';
+import type {
+  AccessTokenClaims,
+  WebhookDeliveriesPage,
+  WebhookDeliveryDto,
+  WebhookSecretDto,
+  WebhookSettingsDto,
+  WebhookSettingsSavedDto,
+} from '@wa/contracts';
 import { WebhookDeliveriesQuery, WebhookSettingsBody } from './webhooks.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 
 /**
  * The company's outbound webhook (admins): where events go, signed with its secret, and the delivery log.
- * Events: message.received, message.sent, message.updated (ack, edit, deletion), ticket.status.
+ * Events: WEBHOOK_EVENTS (@wa/contracts). The secret is made by the server and shown once (the first save, or
+ * `POST /webhook-settings/secret`); a delivery of the log can be sent again (`POST /webhook-deliveries/{id}/replay`).
  */
 @ApiTags('webhooks')
 @AdminOnly()
@@ -23,11 +31,24 @@ export class WebhooksController {
   }
 
   @Put('webhook-settings')
-  @ApiResponse({ status: 200, description: 'the webhook as it is now: { url, events, enabled, hasSecret, updatedAt }' })
-  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: url (https, not into a private network), events' })
+  @ApiResponse({
+    status: 200,
+    description:
+      'the webhook as it is now: { url, events, enabled, hasSecret, updatedAt }, and `secret` (shown this once) when this save created it without one given',
+  })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: url (https, not into a private network), events, secret (16 characters or more)' })
   @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
-  put(@CurrentUser() caller: AccessTokenClaims, @Body() body: WebhookSettingsBody): Promise<WebhookSettingsDto> {
+  put(@CurrentUser() caller: AccessTokenClaims, @Body() body: WebhookSettingsBody): Promise<WebhookSettingsSavedDto> {
     return this.webhooks.put(caller.companyId, body);
+  }
+
+  @Post('webhook-settings/secret')
+  @HttpCode(200)
+  @ApiResponse({ status: 200, description: '{ secret }: a new signing secret, shown this once; the old one signs nothing from now on' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: 'ERR_NOT_FOUND: the company has no webhook' })
+  newSecret(@CurrentUser() caller: AccessTokenClaims): Promise<WebhookSecretDto> {
+    return this.webhooks.newSecret(caller.companyId);
   }
 
   @Delete('webhook-settings')
@@ -43,10 +64,23 @@ export class WebhooksController {
   @ApiResponse({
     status: 200,
     description:
-      "a page of the webhook's deliveries, newest first: { deliveries: [{ id, event, ticketId, status, attempts, … }], hasMore }",
+      "a page of the webhook's deliveries, newest first (`status`: only pending, delivered or failed ones): { deliveries: [{ id, event, ticketId, status, attempts, lastStatus, lastError, createdAt, deliveredAt, nextAttemptAt, replayOf }], hasMore }",
   })
   @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
   deliveries(@CurrentUser() caller: AccessTokenClaims, @Query() query: WebhookDeliveriesQuery): Promise<WebhookDeliveriesPage> {
     return this.webhooks.deliveries(caller.companyId, query);
+  }
+
+  @Post('webhook-deliveries/:id/replay')
+  @HttpCode(202)
+  @ApiResponse({
+    status: 202,
+    description:
+      'the new delivery (same event and payload, its own id, replayOf: the one replayed), signed with the current secret and sent like any other',
+  })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({ status: 404, description: "ERR_NOT_FOUND: no such delivery of the company's" })
+  replay(@CurrentUser() caller: AccessTokenClaims, @Param('id') id: string): Promise<WebhookDeliveryDto> {
+    return this.webhooks.replay(caller.companyId, id);
   }
 }

@@ -16,12 +16,19 @@ export class WebhookSettingsBody implements RequestDto<WebhookSettingsBody, Webh
   @MaxLength(2000)
   url!: string;
 
-  /** signs each delivery (HMAC-SHA256); at least 16 characters */
-  @ApiProperty({ minLength: 16 })
+  /**
+   * signs each delivery (HMAC-SHA256); at least 16 characters. Left out: the webhook keeps its secret, or, saved
+   * for the first time, gets one made by the server (answered once, as `secret`).
+   */
+  @ApiPropertyOptional({
+    minLength: 16,
+    description: 'left out: kept; on the first save the server makes one and answers it once (POST /webhook-settings/secret makes a new one)',
+  })
+  @IsOptional()
   @IsString({ message: 'Obrigatório' })
   @MinLength(16, { message: 'O segredo precisa ter no mínimo 16 caracteres' })
   @MaxLength(200)
-  secret!: string;
+  secret?: string;
 
   @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true })
   @IsArray()

@@ -189,3 +189,131 @@ describe('outbound webhooks', () => {
     }
   });
 });
+
+/** Whether a delivery the receiver got is signed with `secret` (HMAC-SHA256 of "<timestamp>.<body>"). */
+const signedWith = (g: { headers: Record<string, string>; raw: string }, secret: string) =>
+  g.headers['x-webhook-signature'] === `sha256=${createHmac('sha256', secret).update(`${g.headers['x-webhook-timestamp']}.${g.raw}`).digest('hex')}`;
+
+describe('the signing secret made by the server, and deliveries sent again', () => {
+  it('shows the secret it made once, never again; a new secret replaces the old one at once', async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const agent = await c.user('user');
+    const conn = await c.connection({ status: 'CONNECTED' });
+    // the console saves without a secret: the first save makes one and answers it, this once
+    const put = await t.http.put('/webhook-settings', { token: admin.token, body: { url: receiver.url, events: ['message.received'] } });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({
+      url: receiver.url,
+      events: ['message.received'],
+      enabled: true,
+      hasSecret: true,
+      updatedAt: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+    });
+    const first: string = put.body.secret;
+    // never again: not when read, not when saved again (the webhook keeps its secret)
+    const read = await t.http.get('/webhook-settings', { token: admin.token });
+    expect(read.body).toEqual({ url: receiver.url, events: ['message.received'], enabled: true, hasSecret: true, updatedAt: expect.any(String) });
+    const again = await t.http.put('/webhook-settings', {
+      token: admin.token,
+      body: { url: receiver.url, events: ['message.received', 'message.sent'] },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).not.toHaveProperty('secret');
+    expect(JSON.stringify([read.body, again.body])).not.toContain(first);
+
+    const number = randomNumber();
+    await c.inbound(conn.id, number, 'primeira', { name: 'Rita' });
+    const ticket = await ticketOfNumber(t, admin.token, number);
+    const mine = () => receiver.delivered().filter((g) => g.ticketId === ticket.id);
+    await waitFor(async () => mine().length >= 1);
+    expect(signedWith(mine()[0]!, first)).toBe(true);
+
+    // a new secret, shown once; what goes out from now on is signed with it, and not with the old one
+    expect((await t.http.post('/webhook-settings/secret', { token: agent.token })).status).toBe(403);
+    const made = await t.http.post('/webhook-settings/secret', { token: admin.token });
+    expect(made.status).toBe(200);
+    expect(made.body).toEqual({ secret: expect.stringMatching(/^whsec_/) });
+    const second: string = made.body.secret;
+    expect(second).not.toBe(first);
+    expect(JSON.stringify((await t.http.get('/webhook-settings', { token: admin.token })).body)).not.toContain(second);
+    await c.inbound(conn.id, number, 'segunda', { name: 'Rita' });
+    await waitFor(async () => mine().some((g) => g.body.data.message?.body === 'segunda'));
+    const after = mine().find((g) => g.body.data.message?.body === 'segunda')!;
+    expect([signedWith(after, second), signedWith(after, first)]).toEqual([true, false]);
+
+    // a company with no webhook has no secret to renew
+    const b = new TestCompany(t);
+    const adminB = await b.user('admin');
+    const none = await t.http.post('/webhook-settings/secret', { token: adminB.token });
+    expect([none.status, none.body.error]).toEqual([404, 'ERR_NOT_FOUND']);
+    await t.http.delete('/webhook-settings', { token: admin.token });
+  });
+
+  it("replays a delivery: the same event and payload again, a new delivery signed with today's secret; another company's cannot be", async () => {
+    const c = new TestCompany(t);
+    const admin = await c.user('admin');
+    const conn = await c.connection({ status: 'CONNECTED' });
+    const put = await t.http.put('/webhook-settings', { token: admin.token, body: { url: receiver.url, events: ['message.received'] } });
+    const number = randomNumber();
+    await c.inbound(conn.id, number, 'pedido 42', { name: 'Rita' });
+    const ticket = await ticketOfNumber(t, admin.token, number);
+    const mine = () => receiver.delivered().filter((g) => g.ticketId === ticket.id);
+    await waitFor(async () => mine().length >= 1);
+    const original = mine()[0]!;
+    expect(signedWith(original, put.body.secret)).toBe(true);
+    const log = await t.http.get('/webhook-deliveries', { token: admin.token });
+    expect(log.body.deliveries[0]).toMatchObject({ id: original.id, event: 'message.received', status: 'delivered', replayOf: null });
+
+    const renewed = (await t.http.post('/webhook-settings/secret', { token: admin.token })).body.secret as string;
+    const replay = await t.http.post(`/webhook-deliveries/${original.id}/replay`, { token: admin.token });
+    expect(replay.status).toBe(202);
+    expect(replay.body).toEqual({
+      id: expect.any(String),
+      event: 'message.received',
+      ticketId: ticket.id,
+      status: 'pending',
+      attempts: 0,
+      lastStatus: null,
+      lastError: null,
+      createdAt: expect.any(String),
+      deliveredAt: null,
+      nextAttemptAt: expect.any(String),
+      replayOf: original.id,
+    });
+    expect(replay.body.id).not.toBe(original.id);
+    await waitFor(async () => mine().some((g) => g.id === replay.body.id));
+    const again = mine().find((g) => g.id === replay.body.id)!;
+    // the receiver gets the same event and payload under the new delivery's id, signed with the secret of now
+    const { id: _originalId, ...originalPayload } = original.body;
+    const { id: _againId, ...againPayload } = again.body;
+    expect(againPayload).toEqual(originalPayload);
+    expect(again.headers['x-webhook-id']).toBe(replay.body.id);
+    expect(again.headers['x-webhook-event']).toBe('message.received');
+    expect([signedWith(again, renewed), signedWith(again, put.body.secret)]).toEqual([true, false]);
+    // the log has it on top, delivered, saying which one it replays
+    await waitFor(async () => (await t.http.get('/webhook-deliveries', { token: admin.token })).body.deliveries[0]?.status === 'delivered');
+    const now = (await t.http.get('/webhook-deliveries', { token: admin.token })).body.deliveries;
+    expect(now.slice(0, 2)).toMatchObject([
+      { id: replay.body.id, status: 'delivered', attempts: 1, lastStatus: 200, replayOf: original.id },
+      { id: original.id, replayOf: null },
+    ]);
+    expect((await t.http.get('/webhook-deliveries?status=failed', { token: admin.token })).body.deliveries).toEqual([]);
+
+    // another company's admin cannot replay it (nor an id that does not exist): nothing more is sent
+    const b = new TestCompany(t);
+    const adminB = await b.user('admin');
+    await t.http.put('/webhook-settings', { token: adminB.token, body: { url: receiver.url, events: ['message.received'] } });
+    const before = receiver.got.length;
+    for (const id of [original.id, '999999999999', 'abc']) {
+      const res = await t.http.post(`/webhook-deliveries/${id}/replay`, { token: adminB.token });
+      expect({ id, status: res.status, error: res.body.error }).toEqual({ id, status: 404, error: 'ERR_NOT_FOUND' });
+    }
+    expect((await t.http.get('/webhook-deliveries', { token: adminB.token })).body.deliveries).toEqual([]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.got.length).toBe(before);
+    await t.http.delete('/webhook-settings', { token: admin.token });
+    await t.http.delete('/webhook-settings', { token: adminB.token });
+  });
+});
