@@ -356,8 +356,20 @@ export interface ApiMessageStatus {
   updatedAt: string;
 }
 
-/** What a company's webhook can be told of. */
-export const WEBHOOK_EVENTS = ['message.received', 'message.sent', 'message.updated', 'ticket.status'] as const;
+/**
+ * What a company's webhook can be told of: a message's and a ticket's events, and (issue 45 §3) a connection's
+ * status and QR code, a contact made or changed, and the delivery status of a message sent (webhook-events.types.ts).
+ */
+export const WEBHOOK_EVENTS = [
+  'message.received',
+  'message.sent',
+  'message.updated',
+  'ticket.status',
+  'connection.status',
+  'connection.qrcode',
+  'contact.updated',
+  'message.status',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A company's webhook endpoint as admins read it (the secret is never shown again). */

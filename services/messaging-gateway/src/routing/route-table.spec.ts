@@ -83,7 +83,7 @@ describe('canonical paths', () => {
     expect(matchRoute('POST', '/api/v2/messages/send')).toBeUndefined();
   });
 
-  it("routes the instance control (issue 45 §3) to whatsapp-sessions as the public API, by its exact paths only", () => {
+  it('routes the instance control (issue 45 §3) to whatsapp-sessions as the public API, by its exact paths only', () => {
     for (const [method, path] of [
       ['GET', '/api/v1/instance'],
       ['GET', '/api/v1/instance/qrcode'],

@@ -67,7 +67,7 @@ export class InstanceController {
   @ApiResponse({
     status: 202,
     type: ApiInstanceActionView,
-    description: "{ message }: restarting; the status follows (GET /api/v1/instance, the connection.status webhook)",
+    description: '{ message }: restarting; the status follows (GET /api/v1/instance, the connection.status webhook)',
   })
   @ApiResponse({ status: 404, description: NOT_FOUND })
   async restart(@ApiCaller() api: ApiIdentity): Promise<ApiInstanceActionDto> {

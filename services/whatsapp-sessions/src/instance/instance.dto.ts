@@ -43,7 +43,10 @@ export class ApiInstanceQrcodeView implements ApiInstanceQrcodeDto {
 }
 
 export class ApiPairingCodeView implements ApiPairingCodeDto {
-  @ApiProperty({ example: 'ABCD-1234', description: 'to type on the phone (Linked devices > Link with phone number), as WhatsApp shows it' })
+  @ApiProperty({
+    example: 'ABCD-1234',
+    description: 'to type on the phone (Linked devices > Link with phone number), as WhatsApp shows it',
+  })
   pairingCode: string;
 }
 
