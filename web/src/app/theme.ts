@@ -92,6 +92,10 @@ const appTheme = defineConfig({
         // the app's colour behind white text (the top bar, every solid button): teal.700, not Chakra's teal.600,
         // which gives white text a contrast of 3.7 (WCAG AA asks 4.5; axe in the browser tests checks it)
         teal: { solid: { value: { _light: '{colors.teal.700}', _dark: '{colors.teal.700}' } } },
+        // the same for green and orange (white on green.600 is 3.3, on orange.600 3.6): the tickets' age and unread
+        // pills, the sent schedules on the calendar, the connection banner
+        green: { solid: { value: { _light: '{colors.green.700}', _dark: '{colors.green.700}' } } },
+        orange: { solid: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.700}' } } },
       },
     },
   },

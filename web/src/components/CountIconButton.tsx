@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 
 /**
  * A top bar button with a red count in its corner (notifications, internal chat, announcements): `badge` is the
- * count as shown ("9+"), none when null; `count` the number itself, on `data-count` for tests and tools.
+ * count as shown ("9+"), none when null, and begins the button's accessible name; `count` the number itself, on
+ * `data-count` for tests and tools.
  */
 export function CountIconButton({
   label,
@@ -27,7 +28,8 @@ export function CountIconButton({
       variant="ghost"
       size="sm"
       position="relative"
-      aria-label={label}
+      // the accessible name holds the count shown on the button (WCAG 2.5.3, label in name): "3 Notificações"
+      aria-label={badge ? `${badge} ${label}` : label}
       title={label}
       onClick={onClick}
       data-testid={testId}

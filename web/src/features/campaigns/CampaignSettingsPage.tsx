@@ -82,6 +82,7 @@ function CampaignSettingsPage() {
             size="sm"
             maxW="48"
             placeholder={t('campaignSettings.shortcut')}
+            aria-label={t('campaignSettings.shortcut')}
             value={key}
             onChange={(e) => setKey(e.target.value)}
             data-testid="campaign-settings-key"
@@ -89,6 +90,7 @@ function CampaignSettingsPage() {
           <Input
             size="sm"
             placeholder={t('campaignSettings.content')}
+            aria-label={t('campaignSettings.content')}
             value={value}
             onChange={(e) => setValue(e.target.value)}
             data-testid="campaign-settings-value"
@@ -138,6 +140,7 @@ function CampaignSettingsPage() {
         <Input
           size="sm"
           placeholder={DEFAULT_OPT_OUT_KEYWORDS.join(', ')}
+          aria-label={t('campaignSettings.optOut')}
           value={keywords}
           onChange={(e) => setKeywords(e.target.value)}
           data-testid="campaign-settings-opt-out"

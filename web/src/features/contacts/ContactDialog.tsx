@@ -93,12 +93,14 @@ export function ContactDialog({
                       <Input
                         size="sm"
                         placeholder={t('contacts.dialog.extraName')}
+                        aria-label={t('contacts.dialog.extraName')}
                         value={row.name}
                         onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, name: e.target.value } : r)))}
                       />
                       <Input
                         size="sm"
                         placeholder={t('contacts.dialog.extraValue')}
+                        aria-label={t('contacts.dialog.extraValue')}
                         value={row.value}
                         onChange={(e) => setExtraInfo((rows) => rows.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))}
                       />

@@ -22,7 +22,7 @@ import { PlanGate } from '../../app/PermissionGate';
 import { selectUser } from '../../app/session';
 import { useAppDispatch, useAppSelector, type RootState } from '../../app/store';
 import { useSocketEvent } from '../../realtime/RealtimeProvider';
-import { readableTextOn } from '../tags/tag-rules';
+import { colorPillStyle } from '../../app/contrast';
 import { useKanbanTagsQuery } from '../tags/tags.api';
 import { flattenTickets, userQueueIds } from '../tickets/ticket-list-rules';
 import {
@@ -174,7 +174,7 @@ function Lane({ lane }: { lane: KanbanLane }) {
         py="2"
         borderTopRadius="md"
         bg={color ? undefined : 'gray.subtle'}
-        style={color ? { background: color, color: readableTextOn(color) } : undefined}
+        style={color ? colorPillStyle(color) : undefined}
         data-testid="kanban-lane-header"
       >
         <Text fontWeight="semibold" flex="1" truncate data-testid="kanban-lane-title">

@@ -50,6 +50,7 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
         value={note}
         onChange={(e) => setNote(e.target.value)}
         placeholder={t('notes.placeholder')}
+        aria-label={t('contactDrawer.notes')}
         rows={3}
         data-testid="note-text"
       />

@@ -32,6 +32,7 @@ export default function QuickMessagesPage() {
           size="sm"
           maxW="64"
           placeholder={t('contacts.search')}
+          aria-label={t('contacts.search')}
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           data-testid="quick-messages-search"

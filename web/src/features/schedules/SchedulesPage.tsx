@@ -1,6 +1,6 @@
 import { Box, Button, Flex, Heading, HStack, IconButton, Input, Text, type SystemStyleObject } from '@chakra-ui/react';
 import type { ScheduleDto } from '@wa/contracts';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Calendar, type EventProps, type Messages, type View } from 'react-big-calendar';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { AGENDA_DAYS, inRange, toEvent, visibleRange, type CalendarView, type Sc
 import { eventTone, TONE_PALETTE } from './schedule-rules';
 import { languageTag } from '../../app/i18n';
 import { ScheduleDialog } from './ScheduleDialog';
+import { useMonthViewRoles } from './calendar-a11y';
 import { useDeleteScheduleMutation, useListSchedulesQuery } from './schedules.api';
 
 const VIEWS: CalendarView[] = ['month', 'week', 'day', 'agenda'];
@@ -200,6 +201,9 @@ export default function SchedulesPage() {
     if (!inRange(s.sendAt, range)) setDate(new Date(s.sendAt));
   }
 
+  const calendarBox = useRef<HTMLDivElement>(null);
+  useMonthViewRoles(calendarBox, t('a11y.monthView'));
+
   const dialogOpen = editing !== undefined || forContactId !== null;
   return (
     <Flex direction="column" p={{ base: '3', md: '6' }} h="full" data-testid="schedules-page">
@@ -233,6 +237,7 @@ export default function SchedulesPage() {
         borderRadius="md"
         borderWidth="1px"
         p="3"
+        ref={calendarBox}
         css={calendarCss}
         data-testid="schedules-calendar"
         aria-busy={list.isFetching}

@@ -9,20 +9,14 @@ import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { readableTextOn } from './tag-rules';
+import { colorPillStyle } from '../../app/contrast';
 import { TagDialog } from './TagDialog';
 import { useDeleteTagMutation, useListTagsPageInfiniteQuery } from './tags.api';
 
 /** A tag as a chip of its colour. */
 function TagChip({ tag }: { tag: Pick<TagDto, 'name' | 'color'> }) {
   return (
-    <Badge
-      size="md"
-      borderRadius="full"
-      px="2.5"
-      style={{ background: tag.color, color: readableTextOn(tag.color) }}
-      data-testid="tag-chip"
-    >
+    <Badge size="md" borderRadius="full" px="2.5" style={colorPillStyle(tag.color)} data-testid="tag-chip">
       {tag.name}
     </Badge>
   );

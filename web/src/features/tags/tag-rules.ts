@@ -128,19 +128,8 @@ export function nativeColor(color: string): string {
   return '#000000';
 }
 
-/** Black or white text, whichever reads better on the colour (a name or a bad value: black on it is assumed light). */
-export function readableTextOn(color: string): '#000000' | '#ffffff' {
-  const c = color.trim();
-  if (!/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(c)) return '#000000';
-  const hex = nativeColor(c).slice(1);
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const v = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  });
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  // the contrast against black beats the one against white
-  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? '#000000' : '#ffffff';
-}
+/** Black or white text on a tag's colour: the console's one helper for text on a user's colour. */
+export { readableTextOn } from '../../app/contrast';
 
 type TagRef = { id: number; name: string; color: string };
 

@@ -15,6 +15,7 @@ import { useContactQuery } from '../contacts/contacts.api';
 import { TicketNotes } from '../notes/TicketNotes';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { formatPhone } from '../../app/phone';
+import { colorPillStyle } from '../../app/contrast';
 
 /** spec 01 §2 and §9: the contact drawer, 320 px on the right of the chat. */
 export const CONTACT_DRAWER_WIDTH = '320px';
@@ -81,7 +82,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: TicketDto; onClose(
             </Text>
           ) : (
             ticket.tags.map((tag) => (
-              <Badge key={tag.id} variant="outline" style={{ borderColor: tag.color, color: tag.color }} data-testid="contact-drawer-tag">
+              <Badge key={tag.id} variant="solid" style={colorPillStyle(tag.color)} data-testid="contact-drawer-tag">
                 {tag.name}
               </Badge>
             ))

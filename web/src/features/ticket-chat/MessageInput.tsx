@@ -287,6 +287,7 @@ export function MessageInput({
           maxH={`calc(${INPUT_MAX_ROWS}lh + 1rem + 2px)`}
           resize="none"
           placeholder={disabled ? t('chat.placeholderClosed') : files.length > 0 ? t('chat.caption') : t('chat.placeholder')}
+          aria-label={contactName ? t('a11y.composer', { name: contactName }) : t('a11y.composerNoName')}
           ref={box}
           value={text}
           disabled={disabled}

@@ -15,6 +15,7 @@ import { useTicketActions } from '../tickets/use-ticket-actions';
 import { useShortcuts } from '../tickets/shortcuts';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
+import { NewMessageAnnouncer } from './NewMessageAnnouncer';
 import { TicketOptionsMenu } from './TicketOptionsMenu';
 import { ContactDrawer } from './ContactDrawer';
 import { formatPhone } from '../../app/phone';
@@ -127,6 +128,7 @@ export default function TicketChat({ uuid }: { uuid: string }) {
     <Flex h="full" minH="0">
       <Flex direction="column" flex="1" minW="0" h="full" minH="0" data-testid="ticket-chat" data-ticket-id={ticket.id}>
         <ChatHeader ticket={ticket} onContact={() => setDrawer((d) => !d)} />
+        <NewMessageAnnouncer ticketId={ticket.id} contactName={ticket.contact?.name ?? ''} />
         <MessagesList
           ticketId={ticket.id}
           contactName={ticket.contact?.name ?? ''}

@@ -8,6 +8,7 @@ import { initials } from '../../components/ContactAvatar';
 import { lastMessagePreview } from './preview';
 import { lastMessageWaits, WaitingMessage } from '../../components/WaitingMessage';
 import { formatPhone } from '../../app/phone';
+import { colorPillStyle } from '../../app/contrast';
 
 interface Props {
   ticket: TicketDto;
@@ -78,7 +79,6 @@ export const ticketCardCss: SystemStyleObject = {
   '& [data-card] .age[data-color=red]': { bg: 'red.solid', color: 'red.contrast' },
   '& [data-card] .unread': { bg: 'green.solid', color: 'green.contrast', borderRadius: 'full', minW: '5', justifyContent: 'center' },
   '& [data-card] .tags': { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '1.5', mt: '1.5' },
-  '& [data-card] .queue': { color: 'white' },
   '& [data-card] .owner': { borderWidth: '1px', borderColor: 'border', color: 'fg' },
   '& [data-card] .tag': { borderWidth: '1px', bg: 'bg.muted' },
 };
@@ -142,7 +142,7 @@ export const TicketCard = memo(function TicketCard({ ticket, now, selected, acce
           )}
         </div>
         <div className="tags">
-          <span className="pill queue" style={{ background: queueColor }} data-testid="ticket-queue">
+          <span className="pill queue" style={colorPillStyle(queueColor)} data-testid="ticket-queue">
             {ticket.queue?.name ?? t('tickets.noQueue')}
           </span>
           {ticket.user && (

@@ -71,6 +71,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
               <Input
                 size="sm"
                 placeholder={t('tickets.searchPlaceholder')}
+                aria-label={t('tickets.searchPlaceholder')}
                 value={search}
                 onChange={(e) => setSearch(e.target.value)}
                 autoFocus

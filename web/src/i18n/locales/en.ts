@@ -1345,6 +1345,14 @@ const en: Translation = {
       noOpenInvoice: 'There is no open invoice to pay right now.',
     },
   },
+  // accessibility (issue 45 §7): names read by screen readers
+  a11y: {
+    composer: 'Message to {{name}}',
+    composerNoName: 'Message',
+    newMessage: 'New message from {{name}}: {{text}}',
+    attachment: 'attachment',
+    monthView: 'Month calendar',
+  },
   errors: {
     generic: 'An error occurred!',
     network: 'The server could not be reached. Check your connection.',

@@ -1365,6 +1365,14 @@ const es: Translation = {
       noOpenInvoice: 'No hay factura abierta para pagar en este momento.',
     },
   },
+  // accessibility (issue 45 §7): names read by screen readers
+  a11y: {
+    composer: 'Mensaje para {{name}}',
+    composerNoName: 'Mensaje',
+    newMessage: 'Nuevo mensaje de {{name}}: {{text}}',
+    attachment: 'adjunto',
+    monthView: 'Calendario del mes',
+  },
   errors: {
     generic: '¡Ocurrió un error!',
     network: 'No se pudo contactar al servidor. Verifique su conexión.',

@@ -1270,6 +1270,14 @@ const pt = {
       noOpenInvoice: 'Não há fatura em aberto para pagar no momento.',
     },
   },
+  // accessibility (issue 45 §7): names read by screen readers
+  a11y: {
+    composer: 'Mensagem para {{name}}',
+    composerNoName: 'Mensagem',
+    newMessage: 'Nova mensagem de {{name}}: {{text}}',
+    attachment: 'anexo',
+    monthView: 'Calendário do mês',
+  },
   errors: ptPublic.errors,
   backendErrors: ptPublic.backendErrors,
 };

@@ -154,6 +154,8 @@ describe('top bar notifications (spec 01 §2 "Top bar")', () => {
 
     r.socket.fire(SocketChannels.ticket(1), { action: 'update', ticket: aTicket({ id: 3 }) });
     await waitFor(() => expect(r.getByTestId('notifications-count').textContent).toBe('3'));
+    // the button's accessible name holds the count it shows (label in name)
+    expect(r.getByTestId('notifications-button').getAttribute('aria-label')).toBe('3 Notificações');
     r.socket.fire(SocketChannels.ticket(1), { action: 'update', ticket: aTicket({ id: 1, status: 'open', userId: 7 }) });
     r.socket.fire(SocketChannels.ticket(1), { action: 'delete', ticketId: 2 });
     await waitFor(() => expect(r.getByTestId('notifications-count').textContent).toBe('1'));

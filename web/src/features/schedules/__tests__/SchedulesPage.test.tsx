@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, waitFor } from '@testing-library/react';
 import type { ScheduleDto } from '@wa/contracts';
+import axe from 'axe-core';
 import { aSchedule } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import SchedulesPage from '../SchedulesPage';
@@ -80,6 +81,22 @@ describe('schedules calendar (spec 02 §2 "Schedules calendar")', () => {
     await waitFor(() => expect(r.getAllByTestId('schedule-event')).toHaveLength(1));
     expect(deleted).toEqual(['/schedules/1']);
     expect(r.getByTestId('schedules-title').textContent).toBe('Agendamentos (1)');
+  });
+
+  it("the month view is a table whose rows hold only cells (axe: no serious or critical violation), named in the user's language", async () => {
+    const r = renderWithProviders(<SchedulesPage />, { route: '/schedules' });
+    await waitFor(() => expect(r.getAllByTestId('schedule-event')).toHaveLength(2));
+    // the events' buttons sit in cells of the week's row, not in the row itself
+    await waitFor(() =>
+      expect(r.getAllByTestId('schedule-event-edit').every((b) => b.closest('[role=cell]')?.closest('[role=row]'))).toBe(true),
+    );
+    expect(r.getByRole('table').getAttribute('aria-label')).toBe('Calendário do mês');
+    // jsdom draws no colours: the contrast is the browser test's
+    const { violations } = await axe.run(r.container, { rules: { 'color-contrast': { enabled: false }, region: { enabled: false } } });
+    const found = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+    expect(found).toEqual([]);
   });
 
   it('?contactId= opens the create dialog for that contact', async () => {

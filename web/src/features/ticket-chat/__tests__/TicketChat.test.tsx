@@ -150,6 +150,49 @@ describe('ticket chat', () => {
     }
   });
 
+  it("announces a customer's new message in a polite live region (pt, en, es); not the history, nor the agent's own", async () => {
+    const ticket = aTicket({
+      id: 14,
+      uuid: 'live',
+      status: 'open',
+      userId: 7,
+      contact: { id: 3, name: 'Maria', number: '5511988887777', profilePicUrl: '' },
+    });
+    serve(ticket);
+    const { findByTestId, getByTestId, socket } = renderChat('live');
+    // the history's customer message ('Oi') is on screen and not announced
+    await findByTestId('message');
+    const region = getByTestId('chat-announcer');
+    expect(region.getAttribute('aria-live')).toBe('polite');
+    expect(region.textContent).toBe('');
+    const contact = { id: 3, name: 'Maria', number: '5511988887777', profilePicUrl: '' };
+    const arrive = (m: Parameters<typeof aMessage>[0], action: 'create' | 'update' = 'create') =>
+      socket.fire('company-1-appMessage', { action, message: aMessage({ ticketId: 14, ...m }), ticket, contact });
+
+    arrive({ id: 2, fromMe: true, body: 'Bom dia, em que posso ajudar?' });
+    expect(region.textContent).toBe('');
+    arrive({ id: 3, fromMe: false, body: 'Outro ticket', ticketId: 99 });
+    expect(region.textContent).toBe('');
+    arrive({ id: 4, fromMe: false, body: 'Quero saber do meu pedido' });
+    expect(region.textContent).toBe('Nova mensagem de Maria: Quero saber do meu pedido');
+    // an ack or an edit of it is not a new message
+    arrive({ id: 4, fromMe: false, body: 'Quero saber do meu pedido 123' }, 'update');
+    expect(region.textContent).toBe('Nova mensagem de Maria: Quero saber do meu pedido');
+    // a long text is cut; a file without a caption is named as an attachment
+    arrive({ id: 5, fromMe: false, body: 'a'.repeat(200) });
+    expect(region.textContent).toBe(`Nova mensagem de Maria: ${'a'.repeat(80)}...`);
+    try {
+      await act(() => changeLanguage('en'));
+      arrive({ id: 6, fromMe: false, body: '', mediaType: 'image', mediaUrl: 'https://x/y.jpg' });
+      expect(region.textContent).toBe('New message from Maria: attachment');
+      await act(() => changeLanguage('es'));
+      arrive({ id: 7, fromMe: false, body: 'Hola' });
+      expect(region.textContent).toBe('Nuevo mensaje de Maria: Hola');
+    } finally {
+      await act(() => changeLanguage('pt'));
+    }
+  });
+
   it('the open ticket deleted: back to /tickets', async () => {
     serve(aTicket({ id: 9, uuid: 'd', status: 'open', userId: 7 }));
     const { findByTestId, socket, queryByTestId } = renderChat('d');
