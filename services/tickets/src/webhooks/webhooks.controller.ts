@@ -36,7 +36,10 @@ export class WebhooksController {
     description:
       'the webhook as it is now: { url, events, enabled, hasSecret, updatedAt }, and `secret` (shown this once) when this save created it without one given',
   })
-  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: url (https, not into a private network), events, secret (16 characters or more)' })
+  @ApiResponse({
+    status: 400,
+    description: 'ERR_VALIDATION: url (https, not into a private network), events, secret (16 characters or more)',
+  })
   @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
   put(@CurrentUser() caller: AccessTokenClaims, @Body() body: WebhookSettingsBody): Promise<WebhookSettingsSavedDto> {
     return this.webhooks.put(caller.companyId, body);

@@ -22,7 +22,8 @@ export class WebhookSettingsBody implements RequestDto<WebhookSettingsBody, Webh
    */
   @ApiPropertyOptional({
     minLength: 16,
-    description: 'left out: kept; on the first save the server makes one and answers it once (POST /webhook-settings/secret makes a new one)',
+    description:
+      'left out: kept; on the first save the server makes one and answers it once (POST /webhook-settings/secret makes a new one)',
   })
   @IsOptional()
   @IsString({ message: 'Obrigatório' })

@@ -192,7 +192,8 @@ describe('outbound webhooks', () => {
 
 /** Whether a delivery the receiver got is signed with `secret` (HMAC-SHA256 of "<timestamp>.<body>"). */
 const signedWith = (g: { headers: Record<string, string>; raw: string }, secret: string) =>
-  g.headers['x-webhook-signature'] === `sha256=${createHmac('sha256', secret).update(`${g.headers['x-webhook-timestamp']}.${g.raw}`).digest('hex')}`;
+  g.headers['x-webhook-signature'] ===
+  `sha256=${createHmac('sha256', secret).update(`${g.headers['x-webhook-timestamp']}.${g.raw}`).digest('hex')}`;
 
 describe('the signing secret made by the server, and deliveries sent again', () => {
   it('shows the secret it made once, never again; a new secret replaces the old one at once', async () => {
@@ -214,7 +215,13 @@ describe('the signing secret made by the server, and deliveries sent again', () 
     const first: string = put.body.secret;
     // never again: not when read, not when saved again (the webhook keeps its secret)
     const read = await t.http.get('/webhook-settings', { token: admin.token });
-    expect(read.body).toEqual({ url: receiver.url, events: ['message.received'], enabled: true, hasSecret: true, updatedAt: expect.any(String) });
+    expect(read.body).toEqual({
+      url: receiver.url,
+      events: ['message.received'],
+      enabled: true,
+      hasSecret: true,
+      updatedAt: expect.any(String),
+    });
     const again = await t.http.put('/webhook-settings', {
       token: admin.token,
       body: { url: receiver.url, events: ['message.received', 'message.sent'] },
