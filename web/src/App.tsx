@@ -21,6 +21,7 @@ const UsersPage = lazy(() => import('./features/users/UsersPage'));
 const QueuesPage = lazy(() => import('./features/queues/QueuesPage'));
 const TodoListPage = lazy(() => import('./features/todo/TodoListPage'));
 const MessagesApiPage = lazy(() => import('./features/messages-api/MessagesApiPage'));
+const WebhooksPage = lazy(() => import('./features/webhooks/WebhooksPage'));
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage'));
 const PromptsPage = lazy(() => import('./features/prompts/PromptsPage'));
 const QueueIntegrationsPage = lazy(() => import('./features/queue-integrations/QueueIntegrationsPage'));
@@ -101,6 +102,7 @@ export function App() {
             <Route path="/kanban" element={<KanbanPage />} />
             <Route path="/chats/:id?" element={<ChatsPage />} />
             <Route path="/messages-api" element={<MessagesApiPage />} />
+            <Route path="/webhooks" element={<WebhooksPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="/financeiro" element={<InvoicesPage />} />
             <Route path="/subscription" element={<SubscriptionPage />} />

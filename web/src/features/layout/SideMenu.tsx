@@ -25,6 +25,7 @@ import {
   MdSmartToy,
   MdTune,
   MdViewKanban,
+  MdWebhook,
   MdWhatsapp,
 } from 'react-icons/md';
 import { NavLink } from 'react-router-dom';
@@ -58,6 +59,7 @@ const ICONS: Record<MenuKey, IconType> = {
   queues: MdQueue,
   users: MdPeople,
   messagesAPI: MdApi,
+  webhooks: MdWebhook,
   financeiro: MdAttachMoney,
   settings: MdSettings,
 };

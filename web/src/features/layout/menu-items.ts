@@ -23,6 +23,7 @@ export type MenuKey =
   | 'queues'
   | 'users'
   | 'messagesAPI'
+  | 'webhooks'
   | 'financeiro'
   | 'settings';
 
@@ -70,6 +71,8 @@ export const MENU_ITEMS: MenuItemDef[] = [
   { key: 'queues', to: '/queues', group: 'admin', rule: adminOnly },
   { key: 'users', to: '/users', group: 'admin', rule: adminOnly },
   { key: 'messagesAPI', to: '/messages-api', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useExternalApi },
+  // the company's outbound webhook (issue 45 §3): beside the public API, under the same plan feature
+  { key: 'webhooks', to: '/webhooks', group: 'admin', rule: (v) => v.isAdmin && !!v.plan.useExternalApi },
   { key: 'financeiro', to: '/financeiro', group: 'admin', rule: adminOnly },
   { key: 'settings', to: '/settings', group: 'admin', rule: adminOnly },
 ];
@@ -97,6 +100,7 @@ export const BUILT_SCREENS: ReadonlySet<MenuKey> = new Set<MenuKey>([
   'queues',
   'users',
   'messagesAPI',
+  'webhooks',
   'financeiro',
   'settings',
 ]);

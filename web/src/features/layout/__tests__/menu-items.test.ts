@@ -93,11 +93,15 @@ describe('side menu (spec 01 §2 "Side menu", §6)', () => {
       'queues',
       'users',
       'messagesAPI',
+      'webhooks',
       'financeiro',
       'settings',
     ]);
     expect(keys(visibleMenuItems({ ...agent, plan }))).not.toContain('messagesAPI');
     expect(keys(visibleMenuItems(admin))).not.toContain('messagesAPI');
+    // the webhooks page goes with the public API: admins only, same plan feature
+    expect(keys(visibleMenuItems({ ...agent, plan }))).not.toContain('webhooks');
+    expect(keys(visibleMenuItems(admin))).not.toContain('webhooks');
   });
 
   it('shows the prompts to admins whose plan has useOpenAi and the queue integrations with useIntegrations (spec 02 §6)', () => {
