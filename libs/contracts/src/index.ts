@@ -5,6 +5,7 @@ export * from './auth/password-rule.js';
 export * from './events/subjects.js';
 export * from './events/whatsapp.events.js';
 export * from './events/tickets.events.js';
+export * from './events/presence.events.js';
 export * from './realtime/socket-events.js';
 export * from './whatsapp/whatsapp.types.js';
 export * from './whatsapp/whatsapp.requests.js';

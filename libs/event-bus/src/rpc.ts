@@ -123,3 +123,39 @@ function isStreamNotFound(err: unknown): boolean {
   const apiError = (err as NatsError | undefined)?.api_error;
   return apiError?.err_code === 10059 || /stream not found/i.test((err as Error | undefined)?.message ?? '');
 }
+
+/**
+ * Publishes `payload` as JSON on core NATS (no stream keeps it): whoever subscribes at this moment gets it, nobody
+ * ever does later. For what is worth nothing a few seconds on (a presence); anything that must arrive is an event.
+ */
+export function announce(bus: HasConnection, subject: string, payload: unknown): void {
+  if (bus.connection.isClosed()) return;
+  bus.connection.publish(subject, encode(payload));
+}
+
+/**
+ * Takes what is announced on `subject` (wildcards allowed), decoded; with `queue`, one subscriber of the group gets
+ * each message (a service's replicas share them). What is not JSON is dropped, a failing handler only logged by the
+ * caller's `failed`. Answers a function that stops listening.
+ */
+export function listen<T>(
+  bus: HasConnection,
+  subject: string,
+  handler: (payload: T, subject: string) => unknown,
+  options: { queue?: string; failed?: (err: unknown) => void } = {},
+): () => void {
+  const sub = bus.connection.subscribe(subject, {
+    queue: options.queue,
+    callback: (err, msg) => {
+      if (err) return;
+      let payload: T;
+      try {
+        payload = JSON.parse(decoder.decode(msg.data)) as T;
+      } catch {
+        return;
+      }
+      void (async () => handler(payload, msg.subject))().catch((failure: unknown) => options.failed?.(failure));
+    },
+  });
+  return () => sub.unsubscribe();
+}

@@ -23,6 +23,8 @@ export const SocketChannels = {
   user: (companyId: number) => `company-${companyId}-user`,
   chat: (companyId: number) => `company-${companyId}-chat`,
   files: (companyId: number) => `company-${companyId}-files`,
+  /** to a ticket's chat box: the customer is typing or recording, or stopped (payload: PresenceSocketEvent) */
+  presence: (companyId: number) => `company-${companyId}-presence`,
   /** a company setting changed (a secret one only masked): `{ action: 'update', setting: { key, value } }` */
   settings: (companyId: number) => `company-${companyId}-settings`,
   /** a payment confirmed and the renewal applied (payload: PaymentEvent, action CONCLUIDA), to that company's sockets */
@@ -46,6 +48,12 @@ export const SocketChannels = {
 export interface PlatformListEvent {
   action: 'create' | 'update' | 'delete';
   id: number;
+}
+
+/** On `company-<id>-presence`, to the chat box of a ticket: what its customer is doing now (shown for a few seconds at most). */
+export interface PresenceSocketEvent {
+  ticketId: number;
+  state: 'composing' | 'recording' | 'paused';
 }
 
 /** Events a client emits on the live socket (spec 01 §7 "Live socket"). */

@@ -1,6 +1,7 @@
 import { LID_DIGITS } from '@wa/domain';
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  isChatPresence,
   ADDRESS_BOOK_PAGE_MAX,
   NUMBER_CHECK_MANY_MAX,
   SANDBOX_HISTORY_MAX,
@@ -233,6 +234,38 @@ export class CommandHandler {
             return { ok: false, code: 'ERR_SERVICE_UNAVAILABLE', status: 503 };
           }
           return { ok: true, result: { url } satisfies ProfilePictureResult };
+        }
+        case 'sendPresence': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.to !== 'string' || !cmd.to || !isChatPresence(cmd.state)) return { ok: false, code: 'ERR_VALIDATION' };
+          try {
+            await s.provider.sendPresence(chatAddress(cmd.to), cmd.state);
+          } catch (err) {
+            if (err instanceof ProviderClosedError) throw err;
+            // a presence is worth a few seconds: one WhatsApp did not take is not tried again
+            this.logger.warn({ err, connectionId }, 'WhatsApp did not take a presence');
+            return { ok: false, code: 'ERR_SERVICE_UNAVAILABLE', status: 503 };
+          }
+          return { ok: true };
+        }
+        case 'sandboxPresence': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
+          if (typeof cmd.from !== 'string' || !CALLER.test(cmd.from) || !isChatPresence(cmd.state)) return { ok: false, code: 'ERR_VALIDATION' };
+          await s.provider.presenceFrom(cmd.from, cmd.state);
+          return { ok: true };
+        }
+        case 'sandboxPresences': {
+          const s = this.runner.session(connectionId);
+          if (!s) return { ok: false, notHere: true };
+          if (!hasSandboxAbilities(s.provider))
+            return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
+          return { ok: true, result: { presences: s.provider.presencesSent() } };
         }
         case 'sandboxProfilePicture': {
           const s = this.runner.session(connectionId);

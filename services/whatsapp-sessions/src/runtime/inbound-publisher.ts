@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { WaSubjects, type WaAckEntry, type WaAcks, type WaCall, type WaInboundMessage, type WaMedia } from '@wa/contracts';
+import { PresenceSubjects, WaSubjects, type WaAckEntry, type WaAcks, type WaCall, type WaInboundMessage, type WaMedia, type WaPresence } from '@wa/contracts';
 import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType, metricsRegistry } from '@wa/server-kit';
 import { Counter } from 'prom-client';
 import type { Readable } from 'node:stream';
-import { EventBus } from '@wa/event-bus';
+import { EventBus, announce } from '@wa/event-bus';
 import { lidOfAddress } from '@wa/domain';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import { countHistory, isRecentHistory } from './history.js';
@@ -61,6 +61,22 @@ export class InboundPublisher {
   /** WhatsApp told which numbers LIDs stand for: kept in the company's LID map (and announced when new). */
   async lids(s: SessionRef, pairs: ProviderEventMap['lids']): Promise<void> {
     await this.lidMap.learn(s.companyId, pairs);
+  }
+
+  /**
+   * Customers typing or recording, or stopping: announced on core NATS (`presence.wa.<companyId>.<connectionId>`, no
+   * stream keeps them; tickets finds their tickets). A bare LID the company's LID map knows goes by its number, as
+   * its messages do.
+   */
+  async presence(s: SessionRef, presences: ProviderEventMap['presence']): Promise<void> {
+    const lids = presences.flatMap((p) => lidOfAddress(p.from) ?? []);
+    const pns = lids.length > 0 ? await this.lidMap.pnsOf(s.companyId, lids) : new Map<string, string>();
+    const at = Date.now();
+    for (const p of presences) {
+      const lid = lidOfAddress(p.from);
+      const event: WaPresence = { companyId: s.companyId, connectionId: s.id, from: (lid && pns.get(lid)) || p.from, state: p.state, at };
+      announce(this.bus, PresenceSubjects.wa(s.companyId, s.id), event);
+    }
   }
 
   /**

@@ -3,6 +3,8 @@ import {
   type AddressBookCommand,
   type AddressBookEntry,
   type CallRejectCommand,
+  type ChatPresence,
+  type PresenceCommand,
   type ErrorCode,
   type MessageChangeCommand,
   type NumberCheckCommand,
@@ -56,7 +58,13 @@ export type SessionCommand =
   /** stand-in phones only: the phone is unpaired and the session starts over waiting for a pairing (a QR, or a pairing code) */
   | { action: 'sandboxUnpair' }
   /** stand-in phones only: WhatsApp's history sync reaches the phone (Baileys' `messaging-history.set`) */
-  | ({ action: 'sandboxHistory' } & SandboxHistoryRequest);
+  | ({ action: 'sandboxHistory' } & SandboxHistoryRequest)
+  /** the agent types or records in a chat, or stops: told to the customer (asked by tickets, throttled there) */
+  | PresenceCommand
+  /** stand-in phones only: a customer types or records in their chat with the phone, or stops */
+  | { action: 'sandboxPresence'; from: string; state: ChatPresence }
+  /** stand-in phones only: what the phone told chats of its user's presence, oldest first */
+  | { action: 'sandboxPresences' };
 
 /** The answer of the process running the session; `notHere`: it does not (any longer), ask again. */
 export type CommandReply =

@@ -155,6 +155,9 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     s.provider.ev.on('lids', async (pairs) => {
       if (!s.stopped) await this.inbound.lids(s, pairs);
     });
+    s.provider.ev.on('presence', async (presences) => {
+      if (!s.stopped) await this.inbound.presence(s, presences);
+    });
     try {
       if (opts.fresh) await this.authState.clear(s.id);
       await this.enqueue(s, () => this.applyStatus(s, { status: 'OPENING', qrcode: '', retries: 0 }));

@@ -16,13 +16,14 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
-import type { PairingCodeResponse, SandboxCallItem, SandboxHistoryResponse, SandboxOutboxItem } from '@wa/contracts';
+import type { PairingCodeResponse, SandboxCallItem, SandboxHistoryResponse, SandboxOutboxItem, SandboxPresencesResponse } from '@wa/contracts';
 import {
   CallsQuery,
   OutboxQuery,
   PairingCodeDto,
   SandboxProfilePictureDto,
   SandboxCallDto,
+  SandboxPresenceDto,
   SandboxContactsDto,
   SandboxDisconnectDto,
   SandboxHistoryDto,
@@ -310,6 +311,33 @@ export class SessionsController {
   })
   sandboxCall(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxCallDto): Promise<{ callId: string }> {
     return this.sessions.sandboxCall(id, body.from, body.isVideo === true);
+  }
+
+  /** A customer types or records a voice note in their chat with the sandbox phone, or stops (Baileys' `presence.update`). */
+  @Post(':id/sandbox/presence')
+  @HttpCode(204)
+  @ApiResponse({ status: 204, description: "the customer's presence is announced (presence.wa.*; the ticket's chat shows it)" })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION; ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
+  async sandboxPresence(@Param('id', ParseIntPipe) id: number, @Body() body: SandboxPresenceDto): Promise<void> {
+    await this.sessions.sandboxPresence(id, body.from, body.state);
+  }
+
+  /** What the sandbox phone told chats of its user's presence (an agent typing), oldest first: the last 100. */
+  @Get(':id/sandbox/presence')
+  @ApiResponse({ status: 200, description: "{ presences: [{ to, state, at }] }: the phone user's presence as the customers saw it" })
+  @ApiResponse({ status: 400, description: 'ERR_WAPP_NOT_INITIALIZED: the sandbox session is not connected' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: admins only' })
+  @ApiResponse({
+    status: 404,
+    description: 'ERR_NO_WAPP_FOUND; ERR_NOT_FOUND: the sandbox provider is not enabled (test and development only)',
+  })
+  presences(@Param('id', ParseIntPipe) id: number): Promise<SandboxPresencesResponse> {
+    return this.sessions.sandboxPresences(id);
   }
 
   /** The calls the sandbox phone got, newest first (20 a page): `state` ringing, or rejected (with `rejectedAt`). */

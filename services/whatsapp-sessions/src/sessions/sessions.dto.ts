@@ -6,6 +6,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -19,7 +20,10 @@ import {
 } from 'class-validator';
 import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import {
+  CHAT_PRESENCES,
   SANDBOX_INBOUND_BATCH_MAX,
+  type ChatPresence,
+  type SandboxPresenceRequest,
   SANDBOX_HISTORY_MAX,
   SANDBOX_OFFLINE_MAX_SECONDS,
   type RequestDto,
@@ -195,6 +199,18 @@ export class SandboxProfilePictureDto implements RequestDto<SandboxProfilePictur
   )
   @MaxLength(2000, { message: 'Too Long!' })
   url: string | null;
+}
+
+/** A customer types or records in their chat with the sandbox phone, or stops. */
+export class SandboxPresenceDto implements RequestDto<SandboxPresenceDto, SandboxPresenceRequest> {
+  @ApiProperty({ example: '5511999990001', description: "the customer: 8 to 20 digits, or a LID as '<digits>@lid'" })
+  @IsString({ message: 'Required' })
+  @Matches(/^(\d{8,20}|\d{6,30}@lid)$/, { message: "from must be the customer's number (8 to 20 digits) or a LID ('<digits>@lid')" })
+  from: string;
+
+  @ApiProperty({ enum: CHAT_PRESENCES, description: 'composing (typing), recording (a voice note) or paused (stopped)' })
+  @IsIn(CHAT_PRESENCES, { message: `state must be one of ${CHAT_PRESENCES.join(', ')}` })
+  state: ChatPresence;
 }
 
 /** A customer calls the sandbox phone. */

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type {
+  ChatPresence,
+  SandboxPresencesResponse,
   ConnectionStatus,
   PairingCodeResponse,
   SandboxCallItem,
@@ -226,6 +228,22 @@ export class SessionsService {
     const c = this.mustBeSandbox(await this.mustFind(id));
     if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     return (await this.runtime.command(c.id, { action: 'sandboxCall', from, isVideo })) as { callId: string };
+  }
+
+  /** A customer types or records in their chat with the sandbox phone, or stops (announced as Baileys' presence.update would be). */
+  async sandboxPresence(id: number, from: string, state: ChatPresence): Promise<void> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    await this.runtime.command(c.id, { action: 'sandboxPresence', from, state });
+  }
+
+  /** What the sandbox phone told chats of its user's presence, oldest first. */
+  async sandboxPresences(id: number): Promise<SandboxPresencesResponse> {
+    this.sandboxHooksOn();
+    const c = this.mustBeSandbox(await this.mustFind(id));
+    if (c.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
+    return (await this.runtime.command(c.id, { action: 'sandboxPresences' })) as SandboxPresencesResponse;
   }
 
   /** A page of the calls the sandbox phone got, newest first: each ringing, or rejected by the session. */

@@ -17,6 +17,10 @@ export class ScriptedSocket {
   ended = false;
   /** the calls the provider rejected: Baileys' `rejectCall(callId, callFrom)` arguments, in order */
   readonly rejectedCalls: Array<{ callId: string; callFrom: string }> = [];
+  /** the presences the provider sent: Baileys' `sendPresenceUpdate(type, toJid)` arguments, in order */
+  readonly presencesSent: Array<{ type: string; toJid?: string }> = [];
+  /** the chats whose presence the provider subscribed to (`presenceSubscribe(toJid)`), in order */
+  readonly presenceSubscriptions: string[] = [];
 
   constructor(readonly config: UserFacingSocketConfig) {}
 
@@ -34,6 +38,14 @@ export class ScriptedSocket {
 
   async rejectCall(callId: string, callFrom: string): Promise<void> {
     this.rejectedCalls.push({ callId, callFrom });
+  }
+
+  async sendPresenceUpdate(type: string, toJid?: string): Promise<void> {
+    this.presencesSent.push({ type, toJid });
+  }
+
+  async presenceSubscribe(toJid: string): Promise<void> {
+    this.presenceSubscriptions.push(toJid);
   }
 
   async end() {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type {
   AddressBookEntry,
+  ChatPresence,
   ConnectionProviderKind,
   ConnectionStatus,
   NumberCheckManyResult,
@@ -91,6 +92,11 @@ export interface ProviderEventMap {
    * `remoteJidAlt`/`participantAlt`, a contact's phone number, history sync): kept in the company's LID map
    */
   lids: Array<{ lid: string; pn: string }>;
+  /**
+   * customers typing or recording in their one-to-one chats, or stopping (Baileys' `presence.update`): `from` as a
+   * message's (the number, or `<lid>@lid`); worth a few seconds, never stored
+   */
+  presence: Array<{ from: string; state: ChatPresence }>;
 }
 
 export type ProviderEvent = keyof ProviderEventMap;
@@ -177,6 +183,8 @@ export interface SessionProvider {
   profilePicture(address: ChatAddress): Promise<string | null>;
   /** Declines a call still ringing, as the phone's user would (the caller sees it rejected). */
   rejectCall(call: CallRef): Promise<void>;
+  /** Tells a chat that the phone's user is typing or recording a voice note, or stopped (the customer sees "digitando…"). */
+  sendPresence(to: ChatAddress, state: ChatPresence): Promise<void>;
   /** closes the session, keeping the pairing (another process may resume it) */
   end(): Promise<void>;
   /** unpairs the phone and forgets the auth state */
@@ -226,6 +234,10 @@ export interface SandboxAbilities {
    * times, resolving once handled; answers their WhatsApp ids, in order.
    */
   historySync(sync: SandboxHistoryRequest): Promise<string[]>;
+  /** A customer types or records in their chat with the phone, or stops: resolves once the listeners handled it. */
+  presenceFrom(from: string, state: ChatPresence): Promise<void>;
+  /** What the phone told chats of its user's presence (sendPresence), oldest first: the last SANDBOX_PRESENCES_KEPT. */
+  presencesSent(): Array<{ to: string; state: ChatPresence; at: number }>;
 }
 
 /** Whether a provider is a stand-in phone (a real phone cannot be handed messages). */

@@ -11,7 +11,7 @@ import makeWASocket, {
   type WAMessage,
   type WASocket,
 } from '@whiskeysockets/baileys';
-import type { AddressBookEntry, NumberCheckManyResult, NumberCheckResult } from '@wa/contracts';
+import type { AddressBookEntry, ChatPresence, NumberCheckManyResult, NumberCheckResult } from '@wa/contracts';
 import { brazilianWhatsappForm, numberForms } from '../../number-forms.js';
 import type { KnownJids } from '../../number-jids.js';
 import type { ChatAddress } from '../chat-address.js';
@@ -30,7 +30,7 @@ import {
   type SendOptions,
   type SessionProvider,
 } from '../provider.js';
-import { connectionIntent, jidOf, lidPair, lidPairsOf, mediaOf, toAcks, toIncomingCall, toInboundMessage } from './mapping.js';
+import { connectionIntent, jidOf, lidPair, lidPairsOf, mediaOf, toAcks, toIncomingCall, toInboundMessage, toPresences } from './mapping.js';
 import { usePostgresAuthState, type AuthStateStore } from './postgres-auth-state.js';
 import { NOTHING_KEPT, type SentMessages } from './sent-contents.js';
 import { boundedKeyStore, boundedSocketCaches, DEFAULT_SOCKET_LIMITS, type BaileysSocketLimits } from './socket-caches.js';
@@ -48,6 +48,8 @@ export type BaileysSocket = Pick<
   | 'requestPairingCode'
   | 'profilePictureUrl'
   | 'rejectCall'
+  | 'sendPresenceUpdate'
+  | 'presenceSubscribe'
 >;
 
 /** Baileys' logger interface (pino's). */
@@ -63,6 +65,8 @@ const UPSERT_ATTEMPTS = 8;
 
 /** Calls whose caller's jid the provider keeps (to reject them as WhatsApp named the caller): the latest ones. */
 const CALLS_KEPT = 500;
+/** Chats whose presence this session asked WhatsApp to tell (presenceSubscribe), remembered so each is asked once. */
+const PRESENCE_SUBSCRIPTIONS_KEPT = 5000;
 
 /** A jid remembered longer than this is asked for again before a send (kept when WhatsApp cannot be asked). */
 export const JID_RECHECK_MS = 30 * 24 * 60 * 60_000;
@@ -90,6 +94,8 @@ export class BaileysProvider implements SessionProvider {
   private readonly contacts = new Map<string, string>();
   /** the calls offered to this session, by id, with the caller's jid as WhatsApp named it (the latest CALLS_KEPT) */
   private readonly calls = new Map<string, string>();
+  /** the chats whose presence WhatsApp was asked to tell this socket (it tells only those) */
+  private readonly presenceSubscribed = new Set<string>();
 
   /**
    * `jids`: the jid WhatsApp answered for each of the company's numbers, kept in PostgreSQL (see whatsappJid);
@@ -145,6 +151,7 @@ export class BaileysProvider implements SessionProvider {
       if (!live()) return;
       this.learnSenders(messages);
       this.learnLids(lidPairsOf(messages));
+      if (type === 'notify') for (const m of messages) if (!m.key?.fromMe && m.key?.remoteJid) this.subscribePresence(sock, m.key.remoteJid);
       // `append`: what WhatsApp held while the phone was away (the offline backlog), read like any other and counted
       const received = messages.flatMap((m): ReceivedMessage[] => {
         const message = toInboundMessage(m, this.ctx);
@@ -216,6 +223,12 @@ export class BaileysProvider implements SessionProvider {
       if (!live()) return;
       const pair = lidPair(lid, pn);
       if (pair) this.learnLids([pair]);
+    });
+    // customers typing or recording (told only for chats subscribed to: those that wrote, or that an agent types in)
+    sock.ev.on('presence.update', (update) => {
+      if (!live()) return;
+      const presences = toPresences(update);
+      if (presences.length > 0) this.forward('presence', presences, 1);
     });
   }
 
@@ -457,6 +470,29 @@ export class BaileysProvider implements SessionProvider {
     const at = call.from.indexOf('@');
     const address: ChatAddress = at >= 0 ? { kind: 'lid', id: call.from.slice(0, at) } : { kind: 'phone', id: call.from };
     await sock.rejectCall(call.id, this.calls.get(call.id) ?? jidOf(address));
+  }
+
+  /**
+   * Baileys' `sendPresenceUpdate` to the chat (composing, recording or paused), after asking WhatsApp to tell this
+   * socket the chat's own presence (once per chat): the customer sees "digitando…" / "gravando…" while the agent types.
+   */
+  async sendPresence(to: ChatAddress, state: ChatPresence): Promise<void> {
+    const sock = this.sock;
+    if (!sock) throw new ProviderClosedError(this.kind);
+    const jid = to.kind === 'phone' ? (await this.whatsappJid(sock, jidOf(to))).jid : jidOf(to);
+    this.subscribePresence(sock, jid);
+    await sock.sendPresenceUpdate(state, jid);
+  }
+
+  /** WhatsApp tells a socket the presence of the one-to-one chats it subscribed to: each chat asked once per socket. */
+  private subscribePresence(sock: BaileysSocket, jid: string): void {
+    if (isJidGroup(jid) || this.presenceSubscribed.has(jid)) return;
+    if (this.presenceSubscribed.size >= PRESENCE_SUBSCRIPTIONS_KEPT) this.presenceSubscribed.clear();
+    this.presenceSubscribed.add(jid);
+    sock.presenceSubscribe(jid).catch((err: unknown) => {
+      this.presenceSubscribed.delete(jid);
+      this.logger.debug({ err, connectionId: this.ctx.connectionId }, 'baileys: presence subscription refused');
+    });
   }
 
   /** The contacts WhatsApp synced to this session since it connected (its address book with their names). */

@@ -9,13 +9,14 @@ import {
   jidDecode,
   normalizeMessageContent,
   WAMessageStubType,
+  type BaileysEventMap,
   type ConnectionState,
   type WACallEvent,
   type WAMessage,
   type WAMessageUpdate,
   type proto,
 } from '@whiskeysockets/baileys';
-import type { MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
+import type { ChatPresence, MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
 import { lidAddress, LID_DIGITS } from '@wa/domain';
 import type { ChatAddress } from '../chat-address.js';
 import type { ConnectionChange, IncomingCall } from '../provider.js';
@@ -302,6 +303,26 @@ export function connectionIntent(update: BaileysConnectionUpdate): ConnectionInt
   if (update.isNewLogin) return { kind: 'status', status: 'PAIRING', qrcode: '' };
   return { kind: 'none' };
 }
+
+/**
+ * Baileys' `presence.update` as customers' presences we tell of: a one-to-one chat's (groups' are left out: a
+ * group ticket has many people typing), typing (`composing`), recording a voice note (`recording`), or neither any
+ * more (`paused`, and `available`/`unavailable`, which end whatever they were doing); the customer as a message's
+ * sender is named (the number, or `<lid>@lid` for a bare LID). Empty for anything else.
+ */
+export function toPresences(update: BaileysPresenceUpdate): Array<{ from: string; state: ChatPresence }> {
+  if (!update.id || !(isPnUser(update.id) || isLidUser(update.id))) return [];
+  return Object.entries(update.presences ?? {}).flatMap(([participant, data]) => {
+    const jid = participant || update.id;
+    if (!(isPnUser(jid) || isLidUser(jid))) return [];
+    const last = data?.lastKnownPresence;
+    const state: ChatPresence = last === 'composing' || last === 'recording' ? last : 'paused';
+    return [{ from: customerOf(jid, undefined).from, state }];
+  });
+}
+
+/** Baileys' `presence.update` payload. */
+export type BaileysPresenceUpdate = BaileysEventMap['presence.update'];
 
 /**
  * Baileys' `call` event as a call we tell of: only its offer (the phone starts ringing; `ringing`, `accept`, `reject`,

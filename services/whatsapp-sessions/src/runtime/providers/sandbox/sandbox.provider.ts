@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type {
   AddressBookEntry,
+  ChatPresence,
   MediaType,
   NumberCheckManyResult,
   NumberCheckResult,
@@ -60,6 +61,9 @@ const unpaired = new Set<number>();
 /** The profile pictures the sandbox's WhatsApp answers, per connection, by number (PUT …/sandbox/profile-picture). */
 const pictures = new Map<number, Map<string, string>>();
 
+/** The presences a sandbox phone remembers having sent (GET …/sandbox/presence answers them). */
+export const SANDBOX_PRESENCES_KEPT = 100;
+
 /** How long after answering a pairing code the sandbox phone pairs, as if the admin typed the code on it. */
 export const SANDBOX_PAIRING_TYPED_MS = 500;
 
@@ -109,6 +113,8 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   private ended = false;
   /** started unpaired: waiting for a pairing (a QR shown, or a pairing code asked) */
   private awaitingPairing = false;
+  /** what it told chats of its user's presence, oldest first (the last SANDBOX_PRESENCES_KEPT) */
+  private readonly presences: Array<{ to: string; state: ChatPresence; at: number }> = [];
 
   /** `jids`: the company's remembered jids, where the numbers that wrote are kept across restarts (as Baileys keeps its senders) */
   constructor(
@@ -479,6 +485,23 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
   async rejectCall(call: CallRef): Promise<void> {
     if (!this.open) throw new ProviderClosedError(this.kind);
     await this.calls?.rejected(this.ctx.connectionId, call.id);
+  }
+
+  /** The phone's user types or records in a chat, or stops: kept for GET …/sandbox/presence, as the customer would see it. */
+  async sendPresence(to: ChatAddress, state: ChatPresence): Promise<void> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    this.presences.push({ to: recipient(to), state, at: Date.now() });
+    if (this.presences.length > SANDBOX_PRESENCES_KEPT) this.presences.splice(0, this.presences.length - SANDBOX_PRESENCES_KEPT);
+  }
+
+  presencesSent(): Array<{ to: string; state: ChatPresence; at: number }> {
+    return this.presences.map((p) => ({ ...p }));
+  }
+
+  /** A customer types or records in their chat with the phone, or stops (Baileys' `presence.update` of a one-to-one chat). */
+  async presenceFrom(from: string, state: ChatPresence): Promise<void> {
+    if (!this.open) throw new ProviderClosedError(this.kind);
+    await this.ev.emit('presence', [{ from, state }]);
   }
 
   /**
