@@ -257,7 +257,7 @@ describe('/webhooks (issue 45 §3)', () => {
     const rows = within(r.getByTestId('webhook-deliveries-table')).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.getAttribute('data-delivery-id'))).toEqual(['99', '7', '6', '5']);
     expect(rows[0]?.textContent).toContain('reenvio de #7');
-    expect(within(rows[0]!).getByTestId('webhook-delivery-status').textContent).toBe('Pendente');
+    expect(within(r.getByTestId('webhook-delivery-99')).getByTestId('webhook-delivery-status').textContent).toBe('Pendente');
   });
 
   it('filters the log by status', async () => {
