@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDataSource, runMigrations } from '@wa/database';
 import { HttpClient, mediaForm, pngFile, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
+import { sandboxPairingCode } from '../../services/whatsapp-sessions/src/runtime/providers/sandbox/sandbox.provider.js';
 import { startMessagePath, stopProcesses, type ServiceProcess } from './processes.js';
 import { Product } from './product.js';
 
@@ -22,6 +25,8 @@ beforeAll(async () => {
     // a send the phone refuses is given up after 2 tries (0.5 s apart) here
     'whatsapp-sessions': { OUTBOUND_MAX_ATTEMPTS: '2' },
     'messaging-gateway': { API_SENDS_PER_MINUTE: String(SENDS_PER_MINUTE), API_QUEUE_MAX: String(QUEUE_MAX) },
+    // the instance's webhooks go to a receiver on loopback here
+    tickets: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '200' },
   });
   running.push(...Object.values(services));
   const gateway = services['messaging-gateway'];
@@ -345,5 +350,164 @@ describe('the public messages API (POST /api/messages/send with a connection tok
     const d = await http.post('/api/messages/send', { token: disabled.apiToken, body: { number: number(), body: 'oi' } });
     expect({ status: d.status, error: d.body.error }).toEqual({ status: 401, error: 'ERR_UNAUTHENTICATED' });
     expect((await noPlan.outbox()).length + (await disabled.outbox()).length).toBe(0);
+  });
+});
+
+/** A webhook receiver as an integrator runs it, on loopback: keeps every delivery with its headers. */
+async function webhookReceiver() {
+  const got: Array<{ headers: Record<string, string>; raw: string; body: any }> = [];
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      got.push({ headers: req.headers as Record<string, string>, raw, body: JSON.parse(raw) });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    got,
+    stop: () => new Promise((r) => server.close(r)),
+  };
+}
+
+describe('the public instance API (/api/v1/instance with a connection token, issue 45 §3)', () => {
+  it("shows the token's connection, its QR code and a pairing code while it waits for a pairing; restarts and logs it out; the webhook hears each status and QR code, signed", async () => {
+    const a = await companyWithApi('Api Instancia');
+    const receiver = await webhookReceiver();
+    const secret = `segredo-${randomBytes(8).toString('hex')}`;
+    try {
+      const hook = await http.put('/webhook-settings', {
+        token: a.token,
+        body: { url: receiver.url, secret, events: ['connection.status', 'connection.qrcode'] },
+      });
+      expect(hook.status).toBe(200);
+      // no token, a wrong one, a user's: 401 on every route, nothing done
+      for (const token of [undefined, 'not-a-token', a.token]) {
+        for (const [method, path] of [
+          ['GET', '/api/v1/instance'],
+          ['GET', '/api/v1/instance/qrcode'],
+          ['POST', '/api/v1/instance/logout'],
+        ] as const) {
+          const r = method === 'GET' ? await http.get(path, { token }) : await http.post(path, { token });
+          expect({ path, status: r.status, error: r.body.error }).toEqual({ path, status: 401, error: 'ERR_UNAUTHENTICATED' });
+        }
+      }
+      const state = async () => (await http.get('/api/v1/instance', { token: a.apiToken })).body;
+      const up = await http.get('/api/v1/instance', { token: a.apiToken });
+      expect(up.status).toBe(200);
+      expect(up.body).toEqual({
+        id: a.conn.id,
+        name: expect.stringMatching(/^Sandbox /),
+        status: 'CONNECTED',
+        number: up.body.number ?? null,
+        qrcode: null,
+        updatedAt: expect.any(String),
+      });
+      // paired: no QR to scan, no pairing code
+      const noQr = await http.get('/api/v1/instance/qrcode', { token: a.apiToken });
+      expect({ status: noQr.status, error: noQr.body.error }).toEqual({ status: 409, error: 'ERR_WAPP_ALREADY_CONNECTED' });
+      const noCode = await http.post('/api/v1/instance/pairing-code', { token: a.apiToken, body: { number: '5511987650002' } });
+      expect({ status: noCode.status, error: noCode.body.error }).toEqual({ status: 409, error: 'ERR_WAPP_ALREADY_CONNECTED' });
+
+      // the phone unlinks it (the sandbox's hook): the session waits for a pairing, with a QR code
+      expect((await http.post(`/whatsappsession/${a.conn.id}/sandbox/unpair`, { token: a.token })).status).toBe(200);
+      await waitFor(async () => (await state()).status === 'qrcode');
+      const qr = await http.get('/api/v1/instance/qrcode', { token: a.apiToken });
+      expect(qr.status).toBe(200);
+      expect(qr.body).toEqual({ status: 'qrcode', qrcode: expect.stringMatching(/\S/) });
+      expect((await state()).qrcode).toBe(qr.body.qrcode);
+      // a number that is not one is refused; the right one gets the code the phone takes, and it pairs with that number
+      const bad = await http.post('/api/v1/instance/pairing-code', { token: a.apiToken, body: { number: '(11) 9876' } });
+      expect({ status: bad.status, error: bad.body.error }).toEqual({ status: 400, error: 'ERR_VALIDATION' });
+      const phone = '5511987650003';
+      const code = await http.post('/api/v1/instance/pairing-code', { token: a.apiToken, body: { number: phone } });
+      expect(code.status).toBe(200);
+      const expected = sandboxPairingCode(a.conn.id, phone);
+      expect(code.body).toEqual({ pairingCode: `${expected.slice(0, 4)}-${expected.slice(4)}` });
+      await waitFor(async () => (await state()).status === 'CONNECTED');
+      expect(await state()).toMatchObject({ status: 'CONNECTED', number: phone, qrcode: null });
+
+      // logout: the phone unlinked, DISCONNECTED as the console's disconnect leaves it
+      const out = await http.post('/api/v1/instance/logout', { token: a.apiToken });
+      expect({ status: out.status, body: out.body }).toEqual({ status: 202, body: { message: 'Session disconnected.' } });
+      await waitFor(async () => (await state()).status === 'DISCONNECTED');
+      // restart: the session starts again (the sandbox phone pairs at once)
+      const restart = await http.post('/api/v1/instance/restart', { token: a.apiToken });
+      expect({ status: restart.status, body: restart.body }).toEqual({ status: 202, body: { message: 'Restarting the session.' } });
+      await waitFor(async () => (await state()).status === 'CONNECTED');
+      // a restart of a session that is up closes and opens it again: connected again, changed since
+      const before = (await state()).updatedAt as string;
+      expect((await http.post('/api/v1/instance/restart', { token: a.apiToken })).status).toBe(202);
+      await waitFor(async () => {
+        const now = await state();
+        return now.status === 'CONNECTED' && Date.parse(now.updatedAt) > Date.parse(before);
+      });
+
+      // the webhook heard it all, in order, signed with the company's secret
+      const statuses = () => receiver.got.filter((g) => g.body.event === 'connection.status').map((g) => g.body.data.status);
+      await waitFor(async () => statuses().filter((s) => s === 'CONNECTED').length >= 3);
+      // each change told once, in the order it happened (OPENING between them as the session opens: the restart of a
+      // session that was up went through it, so its CONNECTED is told again)
+      const told = statuses();
+      expect(told.filter((st) => st !== 'OPENING')).toEqual(['qrcode', 'PAIRING', 'CONNECTED', 'DISCONNECTED', 'CONNECTED', 'CONNECTED']);
+      expect(told.every((st, i) => st !== told[i - 1])).toBe(true);
+      const qrs = receiver.got.filter((g) => g.body.event === 'connection.qrcode');
+      expect(qrs[0]?.body).toMatchObject({
+        event: 'connection.qrcode',
+        companyId: a.user.companyId,
+        ticketId: null,
+        data: { connectionId: a.conn.id, qrcode: qr.body.qrcode },
+      });
+      const paired = receiver.got.find((g) => g.body.event === 'connection.status' && g.body.data.status === 'CONNECTED');
+      expect(paired?.body.data).toEqual({ connectionId: a.conn.id, name: up.body.name, status: 'CONNECTED', number: phone });
+      for (const g of receiver.got) {
+        const signature = createHmac('sha256', secret).update(`${g.headers['x-webhook-timestamp']}.${g.raw}`).digest('hex');
+        expect(g.headers['x-webhook-signature']).toBe(`sha256=${signature}`);
+      }
+    } finally {
+      await http.delete('/webhook-settings', { token: a.token });
+      await receiver.stop();
+    }
+  });
+
+  it("is described in the OpenAPI with bearer security; a plan without the external API answers 403 with the spec's text", async () => {
+    const doc = (await new HttpClient(product.gatewayUrl).get('/docs/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown>; security?: unknown[] }>>;
+    };
+    expect(Object.keys(doc.paths['/api/v1/instance']?.get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404']);
+    expect(Object.keys(doc.paths['/api/v1/instance/qrcode']?.get?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+    ]);
+    expect(doc.paths['/api/v1/instance/pairing-code']?.post?.responses).toHaveProperty('200');
+    expect(doc.paths['/api/v1/instance/restart']?.post?.responses).toHaveProperty('202');
+    expect(doc.paths['/api/v1/instance/logout']?.post?.security).toEqual([{ connectionToken: [] }]);
+
+    const noPlan = await companyWithApi('Api Instancia Sem Plano');
+    await authDb(async (q) => {
+      const [plan] = (await q(
+        `INSERT INTO auth.plans (id, name, users, connections, queues, value, "useExternalApi", "isPublic", "trialDays", "updatedAt") VALUES ($1, $2, 10, 10, 10, 0, false, false, 0, now()) RETURNING id`,
+        [900_000 + Math.floor(Math.random() * 99_999), `Sem API ${randomBytes(3).toString('hex')}`],
+      )) as Array<{ id: number }>;
+      await q(`UPDATE auth.companies SET "planId" = $1 WHERE id = $2`, [plan?.id, noPlan.user.companyId]);
+    });
+    for (const r of [
+      await http.get('/api/v1/instance', { token: noPlan.apiToken }),
+      await http.post('/api/v1/instance/logout', { token: noPlan.apiToken }),
+    ]) {
+      expect({ status: r.status, error: r.body.error, message: r.body.message }).toEqual({
+        status: 403,
+        error: 'ERR_NO_PERMISSION',
+        message: 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
+      });
+    }
+    // refused before anything was done: the session is still up
+    expect((await http.get(`/whatsapp/${noPlan.conn.id}`, { token: noPlan.token })).body.status).toBe('CONNECTED');
   });
 });
