@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { signAccessToken } from '@wa/auth';
+import { signAccessToken, verifyApiIdentity } from '@wa/auth';
 import type { ApiTokenOwner, CompanyApiAccess, PlanFlags } from '@wa/contracts';
 import { loadConfig } from '@wa/server-kit';
 import { HttpClient, listen, randomIp, TEST_JWT_SECRET, testEnv, type RunningApp } from '@wa/testing';
@@ -30,7 +30,7 @@ interface Peer {
   good: string;
   owner: ApiTokenOwner;
   /** requests that reached tickets: path and whether their body ended */
-  seen: Array<{ method: string; url: string; ended: boolean; size: number }>;
+  seen: Array<{ method: string; url: string; ended: boolean; size: number; authorization?: string }>;
 }
 
 function startPeer(): Promise<Peer> {
@@ -58,7 +58,7 @@ function startPeer(): Promise<Peer> {
       res.end(JSON.stringify(body));
       return;
     }
-    const entry = { method: req.method ?? '', url, ended: false, size: 0 };
+    const entry = { method: req.method ?? '', url, ended: false, size: 0, authorization: req.headers.authorization };
     peer.seen.push(entry);
     req.on('data', (c: Buffer) => (entry.size += c.length));
     req.on('end', () => {
@@ -144,6 +144,45 @@ describe('gateway: the public API has no side doors around its pace', () => {
     expect((await http.get('/api/messages/12', { token: peer.good })).status).toBe(200);
     expect((await http.get('/api/messages/12/', { token: peer.good })).status).toBe(404);
     expect((await http.get('/api/messages/other', { token: peer.good })).status).toBe(404);
+  });
+});
+
+describe('gateway: the public instance API (issue 45 §3)', () => {
+  it("admits a connection's token on the instance's exact paths and forwards the signed identity of its connection, never the token", async () => {
+    const http = new HttpClient(gateway.baseUrl, { 'x-forwarded-for': randomIp() });
+    const calls: Array<[string, string]> = [
+      ['GET', '/api/v1/instance'],
+      ['GET', '/api/v1/instance/qrcode'],
+      ['POST', '/api/v1/instance/pairing-code'],
+      ['POST', '/api/v1/instance/restart'],
+      ['POST', '/api/v1/instance/logout'],
+    ];
+    const call = (method: string, path: string, token?: string) =>
+      method === 'GET' ? http.get(path, { token }) : http.post(path, { token, body: { number: '5511999990000' } });
+    for (const [method, path] of calls) {
+      const none = await call(method, path);
+      expect({ path, status: none.status, error: none.body.error }).toEqual({ path, status: 401, error: 'ERR_UNAUTHENTICATED' });
+    }
+    const before = peer.seen.length;
+    for (const [method, path] of calls) expect([path, (await call(method, path, peer.good)).status]).toEqual([path, 200]);
+    const reached = peer.seen.slice(before);
+    expect(reached.map((s) => [s.method, s.url])).toEqual(calls);
+    for (const s of reached) {
+      expect(s.authorization).not.toContain(peer.good);
+      expect(verifyApiIdentity(s.authorization?.replace(/^Bearer /, ''), TEST_JWT_SECRET)).toEqual(peer.owner);
+    }
+    // off its exact paths: 404 from the gateway, nothing reaches whatsapp-sessions
+    for (const [method, path] of [
+      ['GET', '/api/v1/instance/'],
+      ['GET', '/api/v1/INSTANCE'],
+      ['POST', '/api/v1/instance/qrcode'],
+      ['GET', '/api/v1/instance/logout'],
+      ['POST', '/api/v1/instance/connect'],
+    ] as const) {
+      const res = await call(method, path, peer.good);
+      expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 404, error: 'ERR_NOT_FOUND' });
+    }
+    expect(peer.seen.length).toBe(before + calls.length);
   });
 });
 
