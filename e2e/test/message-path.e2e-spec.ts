@@ -756,3 +756,63 @@ describe('an undecryptable message through the gateway', () => {
     }
   });
 });
+
+describe('presence both ways (issue 45 §5)', () => {
+  it("the customer's typing and recording reach the ticket's chat box; the agent's typing reaches the customer, throttled", async () => {
+    const a = await product.newCompany('Presence Co');
+    const queue = await http.post('/queue', { token: a.token, body: { name: 'Atendimento', color: '#123456' } });
+    const conn = await product.connectedSandbox(a.token, queue.body.id);
+    const from = `5511${Date.now().toString().slice(-9)}`;
+    await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Joana', body: 'Oi' } });
+    const ticket = await waitFor(async () => {
+      const list = await http.get('/tickets?status=pending&showAll=true', { token: a.token });
+      return list.body.tickets?.find((t: { contact: { number: string } }) => t.contact.number === from);
+    });
+    const live = await product.socketOf(a.token);
+    // another company's admin, following nothing of this company
+    const b = await product.newCompany('Presence Other Co');
+    const other = await product.socketOf(b.token);
+    try {
+      expect(await live.socket.emitWithAck('joinChatBox', ticket.id)).toEqual({ ok: true });
+      const channel = `company-${a.user.companyId}-presence`;
+      for (const state of ['composing', 'recording', 'paused']) {
+        expect((await http.post(`/whatsappsession/${conn.id}/sandbox/presence`, { token: a.token, body: { from, state } })).status).toBe(204);
+      }
+      await waitFor(async () => live.events.filter((e) => e.name === channel).length === 3);
+      expect(live.events.filter((e) => e.name === channel).map((e) => e.payload)).toEqual([
+        { ticketId: ticket.id, state: 'composing' },
+        { ticketId: ticket.id, state: 'recording' },
+        { ticketId: ticket.id, state: 'paused' },
+      ]);
+      // a customer with no open ticket on the connection: nobody is told
+      await http.post(`/whatsappsession/${conn.id}/sandbox/presence`, { token: a.token, body: { from: `${from.slice(0, -1)}9`, state: 'composing' } });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(live.events.filter((e) => e.name === channel)).toHaveLength(3);
+      expect(other.events.some((e) => e.name.endsWith('-presence'))).toBe(false);
+
+      // the agent types: the customer sees it once however fast the console repeats it, then the stop
+      for (let i = 0; i < 3; i++)
+        expect((await http.post(`/tickets/${ticket.id}/presence`, { token: a.token, body: { state: 'composing' } })).status).toBe(204);
+      expect((await http.post(`/tickets/${ticket.id}/presence`, { token: a.token, body: { state: 'paused' } })).status).toBe(204);
+      const told = await waitFor(async () => {
+        const res = await http.get(`/whatsappsession/${conn.id}/sandbox/presence`, { token: a.token });
+        return res.body.presences?.length === 2 ? res.body.presences : undefined;
+      });
+      expect(told.map((p: { to: string; state: string }) => [p.to, p.state])).toEqual([
+        [from, 'composing'],
+        [from, 'paused'],
+      ]);
+
+      // bad input, another company's ticket
+      const bad = await http.post(`/tickets/${ticket.id}/presence`, { token: a.token, body: { state: 'typing' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ error: 'ERR_VALIDATION' });
+      const foreign = await http.post(`/tickets/${ticket.id}/presence`, { token: b.token, body: { state: 'composing' } });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
+    } finally {
+      live.socket.close();
+      other.socket.close();
+    }
+  });
+});

@@ -12,6 +12,7 @@ import { CampaignsConsumer } from './fanout/consumers/campaigns.consumer.js';
 import { PaymentsConsumer } from './fanout/consumers/payments.consumer.js';
 import { TicketsConsumer } from './fanout/consumers/tickets.consumer.js';
 import { FanoutRelay } from './fanout/fanout-relay.js';
+import { PresenceListener } from './fanout/presence.listener.js';
 import { FanoutService } from './fanout/fanout.service.js';
 import { ClientEvents } from './realtime/client-events.js';
 import { Membership } from './realtime/membership.js';
@@ -49,6 +50,7 @@ export class AppModule {
         PaymentsConsumer,
         FanoutRelay,
         FanoutService,
+        PresenceListener,
       ],
     };
   }

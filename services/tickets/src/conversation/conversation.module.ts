@@ -23,6 +23,8 @@ import { KanbanController, TicketsController } from './tickets/tickets.controlle
 import { TicketsService } from './tickets/tickets.service.js';
 import { ChangeTicket } from './tickets/use-cases/change-ticket.js';
 
+import { PresenceController } from './presence/presence.controller.js';
+import { ChatPresences } from './presence/presence.js';
 /**
  * A conversation with a customer: its tickets, messages, contacts, notes, tags, queues, quick messages and
  * stored files. Others reach it through two doors: ConversationSender (the one engine that stores and
@@ -40,6 +42,7 @@ import { ChangeTicket } from './tickets/use-cases/change-ticket.js';
     QueuesController,
     QuickMessagesController,
     MediaController,
+    PresenceController,
   ],
   providers: [
     TicketsRepository,
@@ -57,6 +60,7 @@ import { ChangeTicket } from './tickets/use-cases/change-ticket.js';
     QueuesService,
     DefaultQueueConsumer,
     QuickMessagesService,
+    ChatPresences,
   ],
   exports: [ConversationSender, TicketsRepository],
 })
