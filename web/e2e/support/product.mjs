@@ -124,6 +124,8 @@ export async function startProduct(options = {}) {
       REDIS_URL: o.redisUrl,
       NATS_URL: nats.url,
       NX_DAEMON: 'false',
+      // the browser tests' webhook receivers are HTTP servers on loopback (webhooks.e2e-spec.ts)
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
