@@ -10,6 +10,7 @@ import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { notify } from '../../app/notify';
 import { useQuickRepliesQuery, useSendMessageMutation } from './chat.api';
+import { useAgentPresence } from './presence';
 import { isSendable, outgoingBody, quickReplyLabel, quickReplyMatches } from './message-rules';
 import { quotedText } from './MessagesList';
 import { useShortcuts } from '../tickets/shortcuts';
@@ -63,6 +64,8 @@ export function MessageInput({
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(true);
   const [send, { isLoading }] = useSendMessageMutation();
+  // the customer sees "digitando…" / "gravando…" while the agent types or records
+  const presence = useAgentPresence(ticketId, !disabled);
   const picker = useRef<HTMLInputElement>(null);
   const ready = isSendable(text) || files.length > 0;
   const typingShortcut = text.startsWith('/') && text.length > 1;
@@ -76,6 +79,7 @@ export function MessageInput({
     const sending = files;
     setText('');
     setFiles([]);
+    presence.stopped();
     try {
       await send({ ticketId, body, files: sending, quotedId: replyTo?.id ?? null }).unwrap();
       onReplyDone?.();
@@ -92,6 +96,7 @@ export function MessageInput({
       // the box went away (another ticket) while the microphone was opening: stop at once
       if (!mounted.current) return rec.cancel();
       setRecording({ rec, since: Date.now() });
+      presence.recording();
     } catch {
       notify.errorText(t('chat.noMicrophone'));
     }
@@ -102,6 +107,7 @@ export function MessageInput({
     const current = recording;
     if (!current) return;
     setRecording(null);
+    presence.stopped();
     const mp3 = await current.rec.stop();
     if (!keepRecording(mp3)) return;
     const file = new File([mp3], `audio-${new Date().toISOString().replace(/[:.]/g, '-')}.mp3`, { type: 'audio/mpeg' });
@@ -294,6 +300,8 @@ export function MessageInput({
           onChange={(e) => {
             setText(e.target.value);
             setHighlight(0);
+            if (e.target.value.trim() === '' || e.target.value.startsWith('/')) presence.stopped();
+            else presence.typing();
           }}
           onKeyDown={onKeyDown}
           data-testid="message-textarea"
@@ -309,6 +317,7 @@ export function MessageInput({
               onClick={() => {
                 recording.rec.cancel();
                 setRecording(null);
+                presence.stopped();
               }}
               data-testid="recording-cancel"
             >

@@ -16,6 +16,7 @@ import { useShortcuts } from '../tickets/shortcuts';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
 import { NewMessageAnnouncer } from './NewMessageAnnouncer';
+import { useCustomerPresence } from './presence';
 import { TicketOptionsMenu } from './TicketOptionsMenu';
 import { ContactDrawer } from './ContactDrawer';
 import { formatPhone } from '../../app/phone';
@@ -25,6 +26,8 @@ function ChatHeader({ ticket, onContact }: { ticket: TicketDto; onContact(): voi
   const navigate = useNavigate();
   const actions = useTicketActions();
   const busy = actions.busyId === ticket.id;
+  // the customer typing or recording, as WhatsApp tells it
+  const presence = useCustomerPresence(ticket.id);
   // A accepts the open pending ticket, R resolves the open one: the buttons' own calls
   useShortcuts({
     accept: () => {
@@ -59,10 +62,16 @@ function ChatHeader({ ticket, onContact }: { ticket: TicketDto; onContact(): voi
           <Text fontWeight="semibold" truncate data-testid="chat-contact">
             {ticket.contact?.name || formatPhone(ticket.contact?.number)}
           </Text>
-          <Text textStyle="xs" color="fg.muted" truncate>
-            {t('chat.ticketNumber', { id: ticket.id })}
-            {ticket.user ? ` · ${t('chat.assignedTo', { name: ticket.user.name })}` : ''}
-          </Text>
+          {presence ? (
+            <Text textStyle="xs" color="teal.fg" truncate data-testid="chat-presence" data-presence={presence}>
+              {t(presence === 'recording' ? 'chat.presenceRecording' : 'chat.presenceTyping')}
+            </Text>
+          ) : (
+            <Text textStyle="xs" color="fg.muted" truncate>
+              {t('chat.ticketNumber', { id: ticket.id })}
+              {ticket.user ? ` · ${t('chat.assignedTo', { name: ticket.user.name })}` : ''}
+            </Text>
+          )}
         </Box>
       </Box>
       <HStack gap="2">

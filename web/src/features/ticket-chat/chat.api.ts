@@ -1,4 +1,4 @@
-import type { EditMessageRequest, MessageDto, MessagesPage, QuickMessageDto } from '@wa/contracts';
+import type { ChatPresence, EditMessageRequest, MessageDto, MessagesPage, QuickMessageDto } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
 import { addMessage, replaceMessage, type MessagePageParam, type MessagePages } from './message-rules';
@@ -58,6 +58,10 @@ export const chatApi = api.injectEndpoints({
       },
     }),
     /** The caller's quick replies (their own and the company's shared ones), offered in the input after "/". */
+    /** The agent types or records in the ticket's chat, or stops (the customer sees "digitando…"); nothing to cache. */
+    sendPresence: build.mutation<void, { ticketId: number; state: ChatPresence }>({
+      query: ({ ticketId, state }) => ({ url: `/tickets/${ticketId}/presence`, method: 'POST', body: { state } }),
+    }),
     quickReplies: build.query<QuickMessageDto[], void>({
       query: () => '/quick-messages/list',
       providesTags: ['QuickMessages'],
@@ -91,4 +95,5 @@ export const {
   useEditMessageMutation,
   useDeleteMessageMutation,
   useQuickRepliesQuery,
+  useSendPresenceMutation,
 } = chatApi;

@@ -216,6 +216,8 @@ const en: Translation = {
     reopen: 'Reopen',
     back: 'Back',
     ticketNumber: 'Ticket #{{id}}',
+    presenceTyping: 'typing…',
+    presenceRecording: 'recording audio…',
     assignedTo: 'Assigned to: {{name}}',
     placeholder: 'Type a message',
     placeholderClosed: 'Reopen or accept this ticket to send a message.',

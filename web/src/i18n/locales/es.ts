@@ -218,6 +218,8 @@ const es: Translation = {
     reopen: 'Reabrir',
     back: 'Volver',
     ticketNumber: 'Ticket #{{id}}',
+    presenceTyping: 'escribiendo…',
+    presenceRecording: 'grabando audio…',
     assignedTo: 'Asignado a: {{name}}',
     placeholder: 'Escriba un mensaje',
     placeholderClosed: 'Reabra o acepte este ticket para enviar un mensaje.',

@@ -128,6 +128,8 @@ const pt = {
     reopen: 'Reabrir',
     back: 'Voltar',
     ticketNumber: 'Ticket #{{id}}',
+    presenceTyping: 'digitando…',
+    presenceRecording: 'gravando áudio…',
     assignedTo: 'Atribuído a: {{name}}',
     placeholder: 'Digite uma mensagem',
     placeholderClosed: 'Reabra ou aceite esse ticket para enviar uma mensagem.',

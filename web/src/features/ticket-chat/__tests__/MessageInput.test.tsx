@@ -8,11 +8,18 @@ import { MessageInput } from '../MessageInput';
 
 const realFetch = globalThis.fetch;
 let posts: Array<{ url: string; body: unknown }> = [];
+/** what the customer was told of the agent's typing (POST /tickets/12/presence), apart from the sends */
+let presences: unknown[] = [];
 
 beforeEach(() => {
   posts = [];
+  presences = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const req = input as Request;
+    if (req.url.endsWith('/tickets/12/presence')) {
+      presences.push(await req.clone().json());
+      return new Response(null, { status: 204 });
+    }
     posts.push({ url: req.url, body: await req.clone().json() });
     return new Response(JSON.stringify(aMessage({ id: posts.length + 100 })), {
       status: 200,
@@ -41,6 +48,8 @@ describe('message input', () => {
     expect(posts[0].url).toMatch(/\/messages\/12$/);
     expect(posts[0].body).toMatchObject({ body: '*Ana:*\nBom dia' });
     await waitFor(() => expect(textarea.value).toBe(''));
+    // the customer saw "digitando…" while the agent typed, and its end when the message went
+    expect(presences).toEqual([{ state: 'composing' }, { state: 'paused' }]);
   });
 
   it('does not send on Shift+Enter (a new line)', async () => {
