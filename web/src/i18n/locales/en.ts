@@ -1435,6 +1435,7 @@ const en: Translation = {
     ERR_WAPP_CHECK_CONTACT: 'Could not check the WhatsApp contact. Check the connections page.',
     ERR_WAPP_INVALID_CONTACT: 'This is not a valid WhatsApp number.',
     ERR_WAPP_DOWNLOAD_MEDIA: 'Could not download media from WhatsApp. Check the connections page.',
+    ERR_WAPP_ALREADY_CONNECTED: 'This connection is already connected: there is no QR code to scan.',
     ERR_INVALID_CREDENTIALS: 'Authentication failed. Please check your email and password.',
     ERR_SENDING_WAPP_MSG: 'Error sending the WhatsApp message. Check the connections page.',
     ERR_DELETE_WAPP_MSG: 'Could not delete the WhatsApp message.',

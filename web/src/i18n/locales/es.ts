@@ -1457,6 +1457,7 @@ const es: Translation = {
     ERR_WAPP_CHECK_CONTACT: 'No fue posible verificar el contacto de WhatsApp. Verifique la página de conexiones.',
     ERR_WAPP_INVALID_CONTACT: 'Este no es un número de WhatsApp válido.',
     ERR_WAPP_DOWNLOAD_MEDIA: 'No fue posible descargar medios de WhatsApp. Verifique la página de conexiones.',
+    ERR_WAPP_ALREADY_CONNECTED: 'Esta conexión ya está conectada: no hay código QR para escanear.',
     ERR_INVALID_CREDENTIALS: 'Error de autenticación. Verifique su correo electrónico y contraseña.',
     ERR_SENDING_WAPP_MSG: 'Error al enviar el mensaje de WhatsApp. Verifique la página de conexiones.',
     ERR_DELETE_WAPP_MSG: 'No fue posible eliminar el mensaje de WhatsApp.',

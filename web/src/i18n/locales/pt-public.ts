@@ -133,6 +133,7 @@ const ptPublic = {
     ERR_WAPP_CHECK_CONTACT: 'Não foi possível verificar o contato do WhatsApp. Verifique a página de conexões.',
     ERR_WAPP_INVALID_CONTACT: 'Este não é um número de WhatsApp válido.',
     ERR_WAPP_DOWNLOAD_MEDIA: 'Não foi possível baixar mídia do WhatsApp. Verifique a página de conexões.',
+    ERR_WAPP_ALREADY_CONNECTED: 'Esta conexão já está conectada: não há QR code para escanear.',
     ERR_INVALID_CREDENTIALS: 'Falha na autenticação. Verifique seu e-mail e senha.',
     ERR_SENDING_WAPP_MSG: 'Erro ao enviar mensagem do WhatsApp. Verifique a página de conexões.',
     ERR_DELETE_WAPP_MSG: 'Não foi possível excluir a mensagem do WhatsApp.',
