@@ -74,6 +74,8 @@ beforeAll(async () => {
         ['CAMPAIGNS', 'realtime-campaign-lists'],
         // tickets keeps the campaign messages a contact may answer
         ['CAMPAIGNS', 'tickets-campaign-sent'],
+        // tickets makes webhook deliveries of the connections' session events (issue 45 §3)
+        ['CONNECTIONS', 'tickets-webhook-connections'],
         // a renewal: auth on billing's paid invoices, realtime on auth's confirmed payments
         ['BILLING', 'auth-invoices-paid'],
         ['AUTH', 'realtime-payments'],
