@@ -8,11 +8,15 @@ import { system } from './app/theme';
 import { ToasterHost } from './app/notify';
 import { initI18n } from './app/i18n';
 import { mark } from './app/perf';
+import { installDialogFocusReturn } from './app/dialog-focus';
 
 mark('main');
 
 await initI18n();
 mark('i18n');
+
+// a dialog closed gives the focus back to what opened it
+installDialogFocusReturn();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -89,6 +89,8 @@ const appTheme = defineConfig({
         'chat.mine': { value: { _light: '#d9fdd3', _dark: '#005c4b' } },
         'chat.theirs': { value: { _light: '#ffffff', _dark: '#202c33' } },
         'ack.read': { value: { _light: '#34b7f1', _dark: '#53bdeb' } },
+        // a bubble's time and marks: readable on both bubbles (fg.muted is 3.1 on the dark theme's own bubble)
+        'chat.meta': { value: { _light: '{colors.gray.600}', _dark: '{colors.gray.300}' } },
         // the app's colour behind white text (the top bar, every solid button): teal.700, not Chakra's teal.600,
         // which gives white text a contrast of 3.7 (WCAG AA asks 4.5; axe in the browser tests checks it)
         teal: { solid: { value: { _light: '{colors.teal.700}', _dark: '{colors.teal.700}' } } },

@@ -12,7 +12,8 @@ export function initials(name: string | null | undefined): string {
 
 /**
  * A contact's picture, or its initials. The initials are a plain element: a list of tickets renders
- * dozens of these, and Chakra's Avatar runs a state machine each (it watches the image load).
+ * dozens of these, and Chakra's Avatar runs a state machine each (it watches the image load). They are CSS
+ * content, as a picture is: no text of the page (nor of a button holding it).
  */
 export function ContactAvatar({ name, src, size = 'md' }: { name?: string | null; src?: string | null; size?: keyof typeof SIZES }) {
   if (src)
@@ -32,8 +33,10 @@ export function ContactAvatar({ name, src, size = 'md' }: { name?: string | null
       fontWeight="medium"
       textStyle={size === 'xs' ? '2xs' : 'sm'}
       aria-hidden
-    >
-      {initials(name)}
-    </Center>
+      // drawn, not written: the initials are a picture of the person, not a button's label (a button named "Conta"
+      // whose text read "AL" would fail WCAG's label in name)
+      data-initials={initials(name)}
+      _before={{ content: 'attr(data-initials)' }}
+    />
   );
 }

@@ -16,7 +16,7 @@ const messagesCss: SystemStyleObject = {
   '& [data-mine=true] .bubble': { bg: 'chat.mine', borderTopLeftRadius: 'lg', borderTopRightRadius: 'sm' },
   '& .sender': { textStyle: 'xs', fontWeight: 'semibold', color: 'teal.fg' },
   '& .text': { textStyle: 'sm', whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
-  '& .meta': { display: 'flex', justifyContent: 'flex-end', mt: '0.5', textStyle: '2xs', color: 'fg.muted' },
+  '& .meta': { display: 'flex', justifyContent: 'flex-end', mt: '0.5', textStyle: '2xs', color: 'chat.meta' },
   '& .day': { display: 'flex', justifyContent: 'center', py: '2' },
   '& .day span': { textStyle: 'xs', bg: 'bg', color: 'fg.muted', px: '3', py: '0.5', borderRadius: 'full', shadow: 'xs' },
 };

@@ -29,7 +29,7 @@ const messagesCss: SystemStyleObject = {
     gap: '1',
     mt: '0.5',
     textStyle: '2xs',
-    color: 'fg.muted',
+    color: 'chat.meta',
   },
   '& .day': { display: 'flex', justifyContent: 'center', py: '2' },
   '& .day span': { textStyle: 'xs', bg: 'bg', color: 'fg.muted', px: '3', py: '0.5', borderRadius: 'full', shadow: 'xs' },
@@ -51,7 +51,7 @@ const messagesCss: SystemStyleObject = {
   '& .quoted .what': { lineClamp: 3, whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
   '& .line .options': { visibility: 'hidden', alignSelf: 'flex-start', mx: '1' },
   '& .line:hover .options, & .line:focus-within .options, & .line .options[data-state=open]': { visibility: 'visible' },
-  '& .deleted': { color: 'fg.muted', fontStyle: 'italic' },
+  '& .deleted': { color: 'chat.meta', fontStyle: 'italic' },
   '& .deleted s': { display: 'block', fontStyle: 'normal' },
 };
 

@@ -6,10 +6,19 @@ import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { useSocketEvent } from '../../realtime/RealtimeProvider';
-import { lastMessagePreview } from '../tickets-manager/preview';
 
 /** How much of a message is read out: enough to tell what it is about. */
 export const ANNOUNCED_CHARS = 80;
+
+/** A message's text on one line, WhatsApp's *bold* markers out, cut to ANNOUNCED_CHARS characters. */
+function shortText(text: string | null | undefined): string {
+  const flat = (text ?? '')
+    .replace(/\*([^*\n]+)\*/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = Array.from(flat);
+  return chars.length > ANNOUNCED_CHARS ? `${chars.slice(0, ANNOUNCED_CHARS).join('')}...` : flat;
+}
 
 /**
  * What the screen reader is told of a message that just arrived in the open chat, or null when it says nothing:
@@ -19,7 +28,7 @@ export function announcementOf(p: AppMessageChannelPayload, ticketId: number, co
   const m: MessageDto = p.message;
   if (p.action !== 'create' || m.ticketId !== ticketId || m.fromMe) return null;
   const name = m.contact?.name || p.contact?.name || contactName || p.contact?.number || '';
-  const text = lastMessagePreview(m.body, ANNOUNCED_CHARS) || t('a11y.attachment');
+  const text = shortText(m.body) || t('a11y.attachment');
   return t('a11y.newMessage', { name, text });
 }
 
