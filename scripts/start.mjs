@@ -13,6 +13,9 @@ const started = Date.now();
 if (!(await prepare(P))) {
   process.exit(1);
 }
+// voice notes are transcoded by ffmpeg (tickets): installed when missing
+const { ensureFfmpeg } = await import('./lib/ffmpeg.mjs');
+ensureFfmpeg(P);
 
 // campaign sends at least 1 s apart on one connection here (production's floor is 5 s)
 const env = { NODE_ENV: 'development', CAMPAIGN_MIN_GAP_MS: '1000', ...serviceUrls(), ...localEnv() };

@@ -17,6 +17,9 @@ if (!(await prepare(P))) {
 
 const { ensureChromium } = await import('./lib/chromium.mjs');
 const browserReady = ensureChromium(P);
+// voice notes are transcoded by ffmpeg (tickets' tests check the result with ffprobe): installed when missing
+const { ensureFfmpeg } = await import('./lib/ffmpeg.mjs');
+ensureFfmpeg(P);
 
 const nx = join(root, 'node_modules/.bin/nx');
 const env = { ...process.env, NX_TUI: 'false', NX_SKIP_NX_CACHE: process.env.CI ? 'true' : process.env.NX_SKIP_NX_CACHE };

@@ -1,5 +1,5 @@
 import type { ConnectionStatus, SessionEndReason, WhatsappDto } from '../whatsapp/whatsapp.types.js';
-import type { MediaType } from '../tickets/tickets.types.js';
+import type { MediaType, MessageContactCard, MessageLocation } from '../tickets/tickets.types.js';
 
 /**
  * WhatsApp traffic on the WA stream. The inbound subject carries the conversation
@@ -139,6 +139,17 @@ export interface WaInboundMessage {
    * no ticket and makes no contact. Absent for a message received live.
    */
   history?: boolean;
+  /** an audio recorded as a voice note (Baileys' `audioMessage.ptt`) */
+  voice?: boolean;
+  /** a location or live location (mediaType 'locationMessage') */
+  location?: MessageLocation | null;
+  /** the cards of a contact message (mediaType 'vcard' or 'contactMessage') */
+  contacts?: MessageContactCard[] | null;
+  /**
+   * a reaction (Baileys' `reactionMessage`), no message of its own: `emoji` on the message `waMessageId` of this chat;
+   * an empty emoji takes the sender's reaction away. `body` is the emoji, mediaType 'chat'.
+   */
+  reaction?: { waMessageId: string; emoji: string } | null;
 }
 
 /** See WaInboundMessage.resend. */
@@ -203,8 +214,14 @@ export interface WaOutboundSend {
   ticketId: number;
   messageId: number;
   quotedWaMessageId?: string | null;
-  /** a file to send with `body` as its caption (documents: their name) */
-  media?: (WaMedia & { mediaType: 'image' | 'audio' | 'video' | 'application' }) | null;
+  /** a file to send with `body` as its caption (documents: their name); `voice`: an OGG/Opus audio sent as a voice note (ptt) */
+  media?: (WaMedia & { mediaType: 'image' | 'audio' | 'video' | 'application'; voice?: boolean }) | null;
+  /** a place to send (instead of a text) */
+  location?: MessageLocation | null;
+  /** a contact card to send (instead of a text) */
+  contact?: { name: string; number: string } | null;
+  /** a reaction to send: `emoji` on the chat's message `waMessageId` (`fromMe`: one this phone sent); '' removes ours */
+  reaction?: { waMessageId: string; fromMe: boolean; emoji: string } | null;
   /**
    * Paced (public API): not sent before `notBefore` (ms since the epoch, its slot in the connection's pace),
    * nor sooner than `intervalMs` after the connection's previous paced send.

@@ -76,6 +76,13 @@ export interface SendMessageRequest {
   mediaUrl?: string | null;
   /** the message answered: `{ id }` of one of the ticket's messages (multipart: its JSON text) */
   quotedMsg?: { id?: number } | null;
+  /** multipart with one audio file: send it as a WhatsApp voice note (transcoded to OGG/Opus); true/false or 1/0 */
+  voice?: boolean;
+}
+
+/** `POST /messages/{id}/react`: react to a message with an emoji; '' removes our reaction. */
+export interface ReactMessageRequest {
+  emoji: string;
 }
 
 /** `POST /messages/edit/{id}` (or `PUT /messages/{id}`): the new text; the other fields the original client sends are taken and ignored. */
@@ -386,8 +393,14 @@ export interface WebhookDeliveriesQuery {
 export interface ApiSendMessageRequest {
   /** with country and area code, digits only */
   number: string;
-  /** required without files */
+  /** required without files, a location or a contact */
   body?: string;
+  /** with one audio file: sent as a WhatsApp voice note (transcoded to OGG/Opus); true/false or 1/0 */
+  voice?: boolean;
+  /** a place to send instead of a text (multipart: its JSON text) */
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  /** a contact card to send instead of a text (multipart: its JSON text) */
+  contact?: { name: string; number: string };
 }
 
 // ——— reporting ———

@@ -309,10 +309,43 @@ export interface MessageDto {
   isEdited: boolean;
   /** sent by the bot (greeting, menu, out-of-hours, rating), not by an agent */
   isBot?: boolean;
+  /** an audio recorded as a WhatsApp voice note (OGG/Opus, `ptt`): shown as a voice note, not as a file */
+  voice?: boolean;
+  /** a shared place (mediaType 'locationMessage'; `body` keeps "lat,long" for older clients) */
+  location?: MessageLocation | null;
+  /** contact cards (mediaType 'vcard' / 'contactMessage'; `body` keeps the vCard text for older clients) */
+  contacts?: MessageContactCard[] | null;
+  /** the emoji reactions on this message, one per who reacted (a reaction is no message of its own) */
+  reactions?: MessageReaction[];
   contact?: Pick<ContactDto, 'id' | 'name' | 'number'> | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A place shared in a message (WhatsApp's location or live location). */
+export interface MessageLocation {
+  latitude: number;
+  longitude: number;
+  name?: string | null;
+  address?: string | null;
+}
+
+/** A contact card (vCard) as the chat shows it: its name and phone numbers. */
+export interface MessageContactCard {
+  name: string;
+  numbers: string[];
+}
+
+/** An emoji reaction on a message: who reacted (the customer, a group member's number, or us: `fromMe`). */
+export interface MessageReaction {
+  emoji: string;
+  fromMe: boolean;
+  /** the customer's (or group member's) number; '' for ours */
+  from: string;
+}
+
+/** The emoji the console offers to react with (`POST /messages/{id}/react`); any single emoji is accepted. */
+export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 
 export interface TicketsPage {
   tickets: TicketDto[];

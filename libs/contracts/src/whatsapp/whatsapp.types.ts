@@ -60,8 +60,14 @@ export interface SandboxOutboxItem {
   sentAt: string;
   /** a message sent, an edit of one (body: the new text) or its deletion for everyone */
   kind: 'send' | 'edit' | 'delete';
-  /** the file that went with it: what the customer's phone received */
-  media: { mimetype: string; fileName: string; size: number; sha256: string } | null;
+  /** the file that went with it: what the customer's phone received (`ptt`: sent as a voice note) */
+  media: { mimetype: string; fileName: string; size: number; sha256: string; ptt?: boolean } | null;
+  /** a place sent */
+  location?: { latitude: number; longitude: number; name?: string | null; address?: string | null } | null;
+  /** a contact card sent: its name and the vCard the phone received */
+  contact?: { name: string; vcard: string } | null;
+  /** a reaction sent: the emoji ('' removes) on the message of that id */
+  reaction?: { waMessageId: string; emoji: string } | null;
 }
 
 export interface SandboxInboundRequest {
@@ -80,6 +86,14 @@ export interface SandboxInboundRequest {
   groupId?: string;
   /** a photo, audio, video or document, as a phone sends it (`body` is its caption) */
   media?: SandboxInboundMedia;
+  /** with an audio `media`: recorded as a voice note (ptt) */
+  voice?: boolean;
+  /** a location the customer shares (instead of a text; `body` unused) */
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  /** contact cards the customer shares, as vCard texts (instead of a text; `body` unused) */
+  vcards?: string[];
+  /** a reaction: `emoji` on the message `waMessageId` of the chat ('' removes it; `body` unused) */
+  reaction?: { waMessageId: string; emoji: string };
   /**
    * what Baileys emits for a message it could not decrypt (a CIPHERTEXT stub: no content, `body` unused); a later
    * inbound with the same `id` and a body is the phone's resend, replacing it

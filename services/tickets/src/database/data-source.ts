@@ -36,6 +36,7 @@ import { StoreInboundWholeText1732240000035 } from './migrations/1732240000035-s
 import { CampaignMessages1732240000036 } from './migrations/1732240000036-campaign-messages.js';
 import { ContactProfilePictures1732240000038 } from './migrations/1732240000038-contact-profile-pictures.js';
 import { ContactLids1732240000040 } from './migrations/1732240000040-contact-lids.js';
+import { MessageContents1732240000045 } from './migrations/1732240000045-message-contents.js';
 import { entities } from './entities/index.js';
 
 export const SCHEMA = 'tickets';
@@ -77,6 +78,7 @@ export const migrations = [
   CampaignMessages1732240000036,
   ContactProfilePictures1732240000038,
   ContactLids1732240000040,
+  MessageContents1732240000045,
 ];
 
 export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

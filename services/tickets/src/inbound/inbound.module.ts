@@ -10,6 +10,7 @@ import { ContactLids } from './contact-lids.js';
 import { GroupMessages } from './group-messages.js';
 import { InboundHistory } from './history.js';
 import { InboundResends } from './resends.js';
+import { InboundReactions } from './store-inbound-reactions.js';
 
 /**
  * WhatsApp into tickets: customers' messages stored in batches (then handed to automation; group messages dropped
@@ -17,6 +18,15 @@ import { InboundResends } from './resends.js';
  */
 @Module({
   imports: [ConversationModule, AutomationModule, CampaignsModule, ContactPicturesModule],
-  providers: [WaInboundConsumer, WaAckConsumer, WaLidsConsumer, GroupMessages, ContactLids, InboundResends, InboundHistory],
+  providers: [
+    WaInboundConsumer,
+    WaAckConsumer,
+    WaLidsConsumer,
+    GroupMessages,
+    ContactLids,
+    InboundResends,
+    InboundHistory,
+    InboundReactions,
+  ],
 })
 export class InboundModule {}

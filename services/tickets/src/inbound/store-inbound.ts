@@ -1,6 +1,7 @@
 import { queryPrepared } from '@wa/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ConnectionEntity } from '../database/entities/index.js';
+import type { MessageContents } from '../database/entities/message.entity.js';
 import { storeInboundArgs, type InboundItem } from './inbound-rules.js';
 import { STORE_FILES_AND_QUOTES, STORE_INBOUND } from './store-inbound.queries.js';
 
@@ -43,7 +44,7 @@ export async function storeInbound(
     return stored;
   };
   // a file or a quote is a second statement: both in one transaction, so nobody reads the message without them
-  const extras = items.some(({ data }) => data.media?.key || data.quotedWaMessageId);
+  const extras = items.some(({ data }) => data.media?.key || data.quotedWaMessageId || contentsOf(data));
   const rows = extras ? await db.transaction((tx) => store(tx)) : await store(db);
 
   const byKey = new Map(rows.map((r) => [`${r.whatsappId}|${r.wid}`, r]));
@@ -82,15 +83,28 @@ async function storeFilesAndQuotes(
   const ids: string[] = [];
   const urls: Array<string | null> = [];
   const quotes: Array<string | null> = [];
+  const contents: Array<string | null> = [];
   for (const { data } of items) {
     const url = data.media?.key ?? null;
     const quoted = data.quotedWaMessageId ?? null;
+    const extra = contentsOf(data);
     const row = byKey.get(`${data.connectionId}|${data.waMessageId}`);
-    if (!row || (!url && !quoted)) continue;
+    if (!row || (!url && !quoted && !extra)) continue;
     ids.push(row.id);
     urls.push(url);
     quotes.push(quoted);
+    contents.push(extra ? JSON.stringify(extra) : null);
   }
   if (ids.length === 0) return;
-  await queryPrepared(db, STORE_FILES_AND_QUOTES, [ids, urls, quotes]);
+  await queryPrepared(db, STORE_FILES_AND_QUOTES, [ids, urls, quotes, contents]);
+}
+
+/** What an inbound message carries besides text and file (a voice note, a place, contact cards), or null. */
+export function contentsOf(data: InboundItem['data']): MessageContents | null {
+  const contents: MessageContents = {
+    ...(data.voice && data.mediaType === 'audio' ? { voice: true } : {}),
+    ...(data.location && data.mediaType === 'locationMessage' ? { location: data.location } : {}),
+    ...(data.contacts?.length ? { contacts: data.contacts } : {}),
+  };
+  return Object.keys(contents).length > 0 ? contents : null;
 }

@@ -13,7 +13,8 @@ import {
 } from '@nestjs/swagger';
 import { ApiCaller, PublicApi, type ApiIdentity } from '@wa/auth';
 import type { ApiMessageStatus, ApiSendMessageRequest, RequestDto } from '@wa/contracts';
-import { DiscardUploadsInterceptor, DomainError, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
+import { DiscardUploadsInterceptor, DomainError, FlagField, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
+import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ApiMessagesService } from './api-messages.service.js';
 
@@ -31,6 +32,32 @@ export class ApiSendMessageDto implements RequestDto<ApiSendMessageDto, ApiSendM
   @IsString()
   @MaxLength(65536)
   body?: string;
+
+  @ApiPropertyOptional({ description: 'true/false or 1/0: the one audio file in medias is sent as a WhatsApp voice note (OGG/Opus)' })
+  @FlagField()
+  voice?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'a place to send instead of a text: { latitude (-90..90), longitude (-180..180), name?, address? } (multipart: its JSON text)',
+  })
+  @IsOptional()
+  @Transform(({ value }) => parseJson(value))
+  location?: ApiSendMessageRequest['location'];
+
+  @ApiPropertyOptional({ description: 'a contact card to send instead of a text: { name, number } (multipart: its JSON text)' })
+  @IsOptional()
+  @Transform(({ value }) => parseJson(value))
+  contact?: ApiSendMessageRequest['contact'];
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 /**
@@ -48,7 +75,10 @@ export class ApiMessagesController {
   @PublicApi()
   @Post('send')
   @HttpCode(202)
-  @ApiOperation({ summary: "Send a text, or files (medias) with the text as the first one's caption, to a number" })
+  @ApiOperation({
+    summary:
+      "Send a text, files (medias) with the text as the first one's caption, a voice note (one audio + voice), a location or a contact card, to a number",
+  })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: ApiSendMessageDto })
   @ApiHeader({
@@ -62,7 +92,8 @@ export class ApiMessagesController {
   })
   @ApiResponse({
     status: 400,
-    description: 'ERR_VALIDATION (no number, no body and no file, a file refused), ERR_WAPP_INVALID_CONTACT, ERR_WAPP_NOT_INITIALIZED',
+    description:
+      'ERR_VALIDATION (no number, no body and no file, a file refused, a voice note that is not one readable audio, bad coordinates, an empty contact), ERR_WAPP_INVALID_CONTACT, ERR_WAPP_NOT_INITIALIZED',
   })
   @ApiResponse({ status: 401, description: 'not a connection API token, or its company is disabled' })
   @ApiResponse({ status: 403, description: 'the plan has no external API (useExternalApi)' })
@@ -77,7 +108,11 @@ export class ApiMessagesController {
     if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(idempotencyKey)) {
       throw new DomainError('ERR_VALIDATION', { details: [{ field: 'Idempotency-Key', messages: ['1 to 200 visible ASCII characters'] }] });
     }
-    return this.api.send(api, body.number, body.body ?? '', files ?? [], idempotencyKey);
+    return this.api.send(api, body.number, body.body ?? '', files ?? [], idempotencyKey, {
+      voice: body.voice === true,
+      location: body.location,
+      contact: body.contact,
+    });
   }
 
   @PublicApi()

@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ApiIdentity } from '@wa/auth';
-import type { ApiMessageState, ApiMessageStatus, MessageDto } from '@wa/contracts';
-import { checkMediaFile, DomainError, MediaStorage, newMediaKey, readUploaded, type UploadedDiskFile } from '@wa/server-kit';
+import type { ApiMessageState, ApiMessageStatus, MessageDto, MessageLocation } from '@wa/contracts';
+import {
+  checkMediaFile,
+  DomainError,
+  MediaStorage,
+  newMediaKey,
+  readUploaded,
+  type CheckedMedia,
+  type UploadedDiskFile,
+} from '@wa/server-kit';
+import { toVoiceNote, type VoiceNote } from '../conversation/sending/voice-note.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ContactEntity, MessageEntity, TicketEntity } from '../database/entities/index.js';
 import { contactNumber, contactUpdated, contactView } from '../conversation/contacts/contacts.service.js';
@@ -68,10 +77,13 @@ export class ApiMessagesService {
     body: string,
     files: UploadedDiskFile[],
     idempotencyKey?: string,
+    kind: { voice?: boolean; location?: unknown; contact?: unknown } = {},
   ): Promise<ApiMessageStatus> {
     const number = contactNumber(typedNumber);
     const text = body.trim();
-    if (!text && files.length === 0) {
+    const { location, contact } = specialContent(kind.location, kind.contact, files.length);
+    if (kind.voice && files.length !== 1) throw invalid('medias', 'A voice note is one audio file.');
+    if (!text && files.length === 0 && !location && !contact) {
       throw new DomainError(
         'ERR_VALIDATION',
         { details: [{ field: 'body', messages: ['Obrigatório'] }] },
@@ -83,7 +95,7 @@ export class ApiMessagesService {
     const found = await this.lookUp(api, number);
     if (!found) throw new DomainError('ERR_NO_WAPP_FOUND');
     if (found.connectionStatus !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
-    if (found.ticket && files.length === 0 && !idempotencyKey) {
+    if (found.ticket && files.length === 0 && !idempotencyKey && !location && !contact) {
       // the common call, a text into a ticket that exists: one statement (see sendTextAtOnce)
       const sent = await this.sender.sendTextAtOnce({
         row: found.ticket,
@@ -100,6 +112,13 @@ export class ApiMessagesService {
     }
     const checked = [];
     for (const f of files) checked.push(await checkMediaFile(f));
+    // a voice note: the audio transcoded to OGG/Opus (its file removed at the end)
+    let note: VoiceNote | undefined;
+    if (kind.voice) {
+      note = await toVoiceNote(files[0] as UploadedDiskFile, checked[0] as CheckedMedia);
+      files = [note.file];
+      checked[0] = note.checked;
+    }
     const media: SentMedia[] = [];
     try {
       for (const [i, c] of checked.entries()) {
@@ -116,8 +135,8 @@ export class ApiMessagesService {
         const row =
           found.ticket ?? (await this.ticketOf(tx, api, found.contact ?? (await this.contactOf(tx, api.companyId, number, events))));
         const items: OutgoingItem[] = media.length
-          ? media.map((m, i) => ({ row, body: i === 0 ? text : '', media: m, pace: api.pace, viaApi: true }))
-          : [{ row, body: text, pace: api.pace, viaApi: true }];
+          ? media.map((m, i) => ({ row, body: i === 0 ? text : '', media: m, pace: api.pace, viaApi: true, voice: kind.voice === true }))
+          : [{ row, body: text, pace: api.pace, viaApi: true, ...(location ? { location } : {}), ...(contact ? { contact } : {}) }];
         const sent = await this.sender.sendManyInTransaction(tx, items, { connectionsChecked: true });
         const answer = statusOf(sent.messages[0] as MessageDto, number);
         if (idempotencyKey) {
@@ -131,6 +150,8 @@ export class ApiMessagesService {
     } catch (err) {
       await this.forget(media);
       throw err;
+    } finally {
+      await note?.discard();
     }
   }
 
@@ -243,4 +264,47 @@ export class ApiMessagesService {
   private async forget(media: SentMedia[]): Promise<void> {
     await Promise.all(media.map((m) => this.storage.delete(m.key).catch(() => undefined)));
   }
+}
+
+const invalid = (field: string, message: string) =>
+  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
+
+const optionalText = (v: unknown, field: string, max: number): string | undefined => {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > max) throw invalid(field, `At most ${max} characters of text.`);
+  return v.trim() || undefined;
+};
+
+/**
+ * A location or a contact card asked of the API, checked: coordinates within the globe (latitude -90..90,
+ * longitude -180..180), a contact with a name and a number of 8 to 20 digits; either instead of files, not both.
+ */
+export function specialContent(
+  location: unknown,
+  contact: unknown,
+  files: number,
+): { location?: MessageLocation; contact?: { name: string; number: string } } {
+  if (location === undefined && contact === undefined) return {};
+  if (location !== undefined && contact !== undefined) throw invalid('location', 'Send a location or a contact, not both.');
+  if (files > 0) throw invalid(location !== undefined ? 'location' : 'contact', 'A location or a contact goes without files.');
+  if (location !== undefined) {
+    const l = location as Record<string, unknown> | null;
+    const lat = typeof l?.latitude === 'string' && l.latitude.trim() !== '' ? Number(l.latitude) : l?.latitude;
+    const lng = typeof l?.longitude === 'string' && l.longitude.trim() !== '' ? Number(l.longitude) : l?.longitude;
+    if (!l || typeof l !== 'object' || typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90)
+      throw invalid('location.latitude', 'A latitude between -90 and 90.');
+    if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180)
+      throw invalid('location.longitude', 'A longitude between -180 and 180.');
+    const name = optionalText(l.name, 'location.name', 200);
+    const address = optionalText(l.address, 'location.address', 500);
+    return { location: { latitude: lat, longitude: lng, ...(name ? { name } : {}), ...(address ? { address } : {}) } };
+  }
+  const c = contact as Record<string, unknown> | null;
+  const name = typeof c?.name === 'string' ? c.name.trim() : '';
+  if (!c || typeof c !== 'object' || !name || name.length > 200)
+    throw invalid('contact.name', 'The contact needs a name (up to 200 characters).');
+  const digits = typeof c.number === 'string' || typeof c.number === 'number' ? String(c.number).replace(/\D/g, '') : '';
+  if (!/^\d{8,20}$/.test(digits))
+    throw invalid('contact.number', 'The contact needs a number with country and area code (8 to 20 digits).');
+  return { contact: { name, number: digits } };
 }

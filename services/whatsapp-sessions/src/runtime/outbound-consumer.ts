@@ -202,6 +202,10 @@ export class OutboundConsumer {
 
   /** The send's text, or its file read from the media storage as a stream (null: the file is gone). */
   private async contentOf(send: OutboundSend): Promise<OutgoingContent | null> {
+    if (send.location) return { location: send.location };
+    if (send.contact) return { contact: { name: send.contact.name, vcard: send.body } };
+    if (send.reaction)
+      return { reaction: { message: { id: send.reaction.waMessageId, fromMe: send.reaction.fromMe }, emoji: send.reaction.emoji } };
     if (!send.media) return { text: send.body };
     const file = await this.storage.get(send.media.key);
     if (!file) return null;
@@ -213,6 +217,7 @@ export class OutboundConsumer {
         mimetype,
         fileName,
         caption: mediaType === 'application' && send.body === fileName ? '' : send.body,
+        ...(send.media.voice && mediaType === 'audio' ? { ptt: true } : {}),
       },
     };
   }

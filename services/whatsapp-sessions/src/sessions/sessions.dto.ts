@@ -8,6 +8,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -18,7 +19,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
+import { FlagField, MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
 import {
   CHAT_PRESENCES,
   SANDBOX_INBOUND_BATCH_MAX,
@@ -44,6 +45,23 @@ import {
   type SandboxHistoryMessage,
   type SandboxHistoryRequest,
 } from '@wa/contracts';
+
+/** A place a sandbox customer shares. */
+export class SandboxLocationDto {
+  @ApiProperty({ example: -23.55 }) @IsNumber({}, { message: 'latitude must be a number' }) @Min(-90) @Max(90) latitude: number;
+  @ApiProperty({ example: -46.63 }) @IsNumber({}, { message: 'longitude must be a number' }) @Min(-180) @Max(180) longitude: number;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) address?: string;
+}
+
+/** A sandbox customer's reaction. */
+export class SandboxReactionDto {
+  @ApiProperty()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,128}$/, { message: 'waMessageId must be 1 to 128 letters, digits, _ or -' })
+  waMessageId: string;
+  @ApiProperty({ example: '👍' }) @IsString() @MaxLength(32) emoji: string;
+}
 
 /** A message the sandbox phone receives, as from a WhatsApp contact. */
 export class SandboxInboundDto implements RequestDto<SandboxInboundDto, Omit<SandboxInboundRequest, 'media'>> {
@@ -96,6 +114,31 @@ export class SandboxInboundDto implements RequestDto<SandboxInboundDto, Omit<San
   @IsOptional()
   @IsBoolean({ message: 'undecryptable must be true or false' })
   undecryptable?: boolean;
+
+  @ApiPropertyOptional({ description: 'with an audio file: recorded as a voice note (ptt); true/false or 1/0' })
+  @FlagField()
+  voice?: boolean;
+
+  @ApiPropertyOptional({ description: 'a location the customer shares: { latitude, longitude, name?, address? } (no body needed)' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SandboxLocationDto)
+  location?: SandboxLocationDto;
+
+  @ApiPropertyOptional({ description: 'contact cards the customer shares, as vCard texts (no body needed)', type: [String] })
+  @IsOptional()
+  @IsArray({ message: 'vcards must be a list of vCard texts' })
+  @ArrayMinSize(1, { message: 'vcards must hold at least one vCard' })
+  @ArrayMaxSize(20, { message: 'vcards may hold at most 20 vCards' })
+  @IsString({ each: true })
+  @MaxLength(10_000, { each: true })
+  vcards?: string[];
+
+  @ApiPropertyOptional({ description: "a reaction: { waMessageId, emoji } on a message of the chat ('' removes it; no body needed)" })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SandboxReactionDto)
+  reaction?: SandboxReactionDto;
 }
 
 /** Several messages at once: one delivery (one Baileys upsert), each message as in the single form. */

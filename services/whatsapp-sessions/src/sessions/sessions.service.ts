@@ -87,7 +87,7 @@ export class SessionsService {
     this.sandboxHooksOn();
     if (!file) {
       // an undecryptable message has no text (WhatsApp's resend brings it)
-      if (!dto.undecryptable && (!dto.body || !/\S/.test(dto.body)))
+      if (needsBody(dto) && (!dto.body || !/\S/.test(dto.body)))
         throw new DomainError('ERR_VALIDATION', { details: [{ field: 'body', messages: ['Required'] }] }, 'body: Required');
       const [first] = await this.deliver(id, [dto]);
       return { id: first };
@@ -109,7 +109,7 @@ export class SessionsService {
   async inboundBatch(id: number, messages: SandboxInboundDto[]): Promise<{ ids: string[] }> {
     this.sandboxHooksOn();
     const blank = messages.flatMap((m, i) =>
-      !m.undecryptable && (!m.body || !/\S/.test(m.body)) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : [],
+      needsBody(m) && (!m.body || !/\S/.test(m.body)) ? [{ field: `messages.${i}.body`, messages: ['Required'] }] : [],
     );
     if (blank.length > 0) throw new DomainError('ERR_VALIDATION', { details: blank }, blank.map((b) => `${b.field}: Required`).join('; '));
     return { ids: await this.deliver(id, messages) };
@@ -274,4 +274,9 @@ export class SessionsService {
     }
     return c;
   }
+}
+
+/** A sandbox message that is text needs its text: not an undecryptable one, a location, contact cards or a reaction. */
+function needsBody(m: SandboxInboundDto): boolean {
+  return !m.undecryptable && !m.location && !m.vcards && !m.reaction;
 }

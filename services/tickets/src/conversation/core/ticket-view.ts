@@ -103,6 +103,11 @@ export function messageView(m: MessageRead): MessageDto {
     isDeleted: m.isDeleted,
     isEdited: m.isEdited ?? false,
     isBot: m.isBot ?? false,
+    // a voice note, a location, contact cards, reactions: only when the message has them (older clients see the rest)
+    ...(m.contents?.voice ? { voice: true } : {}),
+    ...(m.contents?.location ? { location: m.contents.location } : {}),
+    ...(m.contents?.contacts ? { contacts: m.contents.contacts } : {}),
+    ...(m.contents?.reactions?.length ? { reactions: m.contents.reactions } : {}),
     createdAt: new Date(m.sentAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),
   };

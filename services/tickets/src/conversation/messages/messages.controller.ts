@@ -18,7 +18,7 @@ import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } 
 import type { MessageDto, MessagesPage } from '@wa/contracts';
 import type { Caller } from '../../identity/caller.service.js';
 import { CurrentCaller } from '../../identity/current-caller.js';
-import { EditMessageDto, ListMessagesQueryDto, requiredText, SendMessageDto } from './messages.dto.js';
+import { EditMessageDto, ListMessagesQueryDto, ReactMessageDto, reactionEmoji, requiredText, SendMessageDto } from './messages.dto.js';
 import { MessagesService } from './messages.service.js';
 import { WritableTicketInterceptor } from './writable-ticket.interceptor.js';
 
@@ -75,8 +75,23 @@ export class MessagesController {
     @UploadedFiles() files: UploadedDiskFile[] | undefined,
   ): Promise<MessageDto> {
     const quoted = typeof body.quotedMsg?.id === 'number' ? body.quotedMsg.id : undefined;
-    if (files && files.length > 0) return (await this.messages.sendMedia(caller, ticketId, files, body.body ?? '', quoted))[0];
+    if (files && files.length > 0)
+      return (await this.messages.sendMedia(caller, ticketId, files, body.body ?? '', quoted, body.voice === true))[0];
     return this.messages.send(caller, ticketId, requiredText(body.body), quoted);
+  }
+
+  /** Reacts to a message with an emoji ('' takes our reaction away): sent to WhatsApp, shown on the message. */
+  @Post(':id/react')
+  @HttpCode(200)
+  @ApiResponse({
+    status: 200,
+    description: 'the message with its reactions: { id, …, reactions: [{ emoji, fromMe, from }] }',
+  })
+  @ApiResponse({ status: 400, description: 'ERR_VALIDATION: not one emoji; ERR_WAPP_NOT_INITIALIZED' })
+  @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: a ticket the user may not see' })
+  @ApiResponse({ status: 404, description: 'ERR_NO_MESSAGE_FOUND' })
+  async react(@CurrentCaller() caller: Caller, @Param('id', ParseIntPipe) id: number, @Body() body: ReactMessageDto): Promise<MessageDto> {
+    return this.messages.react(caller, id, reactionEmoji(body.emoji));
   }
 
   /** Changes the text of a message sent from here, on WhatsApp first (ERR_EDITING_WAPP_MSG when it refuses). */

@@ -1,8 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { DomainError, FlagField, MAX_PAGE_NUMBER, PageNumberField } from '@wa/server-kit';
-import type { EditMessageRequest, MessagesQuery, RequestDto, SendMessageRequest } from '@wa/contracts';
+import type { EditMessageRequest, MessagesQuery, ReactMessageRequest, RequestDto, SendMessageRequest } from '@wa/contracts';
 
 export class SendMessageDto implements RequestDto<SendMessageDto, SendMessageRequest> {
   /** required with no file; with files, the first one's caption */
@@ -18,6 +18,19 @@ export class SendMessageDto implements RequestDto<SendMessageDto, SendMessageReq
 
   /** the message answered: `{ id }` of one of this ticket's messages (multipart: its JSON text) */
   @ApiPropertyOptional() @IsOptional() @Transform(({ value }) => parseQuoted(value)) quotedMsg?: { id?: number } | null;
+
+  /** with one audio file: sent as a WhatsApp voice note (transcoded to OGG/Opus) */
+  @ApiPropertyOptional({ description: 'true/false or 1/0: the one audio file is sent as a voice note (OGG/Opus, ptt)' })
+  @FlagField()
+  voice?: boolean;
+}
+
+/** `POST /messages/{id}/react`: one emoji, or '' to take our reaction away. */
+export class ReactMessageDto implements RequestDto<ReactMessageDto, ReactMessageRequest> {
+  @ApiProperty({ description: "one emoji ('' removes the reaction)", maxLength: 32 })
+  @IsString({ message: 'Required' })
+  @MaxLength(32)
+  emoji: string;
 }
 
 /** The edit call: the new text (the other fields the original client sends are taken and ignored). */
@@ -54,4 +67,19 @@ export function requiredText(body: string | undefined): string {
   if (typeof body !== 'string' || body.length === 0) throw fail('Required');
   if (!/\S/.test(body)) throw fail('The message is empty');
   return body;
+}
+
+/** One emoji (a grapheme made of emoji code points, with their joiners and variation selectors), or '' to remove. */
+export function reactionEmoji(emoji: string): string {
+  const fail = (message: string) =>
+    new DomainError('ERR_VALIDATION', { details: [{ field: 'emoji', messages: [message] }] }, `emoji: ${message}`);
+  if (typeof emoji !== 'string') throw fail('Required');
+  if (emoji === '') return '';
+  const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(emoji)];
+  const parts = [...emoji];
+  const joiner = (c: string) => c === '\u200D' || c === '\uFE0F' || c === '\u20E3';
+  const pictograph = (c: string) => /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})$/u.test(c);
+  const allowed = (c: string) => joiner(c) || pictograph(c) || /^(?:\p{Emoji_Modifier}|[#*0-9])$/u.test(c);
+  if (graphemes.length !== 1 || !parts.every(allowed) || !parts.some(pictograph)) throw fail('Must be one emoji.');
+  return emoji;
 }

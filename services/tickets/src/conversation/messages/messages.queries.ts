@@ -45,3 +45,23 @@ export function messagesPage(
   }
   return qb.getRawAndEntities();
 }
+
+/**
+ * A reaction set on a message (`$4` emoji; '' takes it away): the reactor's earlier one (same `fromMe` `$5` and
+ * `from` `$6`) replaced; `$1`..`$3` find the message: company, and either its id or its connection and WhatsApp id.
+ * Answers the message's id, null when no message matched.
+ */
+const REACTIONS_SET = `contents = jsonb_set(COALESCE(m.contents, '{}'::jsonb), '{reactions}',
+              COALESCE((SELECT jsonb_agg(r) FROM jsonb_array_elements(COALESCE(m.contents->'reactions', '[]'::jsonb)) r
+                         WHERE NOT ((r->>'fromMe')::bool = $5::bool AND r->>'from' = $6::text)), '[]'::jsonb)
+              || CASE WHEN $4::text = '' THEN '[]'::jsonb
+                      ELSE jsonb_build_array(jsonb_build_object('emoji', $4::text, 'fromMe', $5::bool, 'from', $6::text)) END),
+       "updatedAt" = now()`;
+
+/** REACTIONS_SET on the message of id `$2` of company `$1` (`$3` unused, null). */
+export const SET_REACTION_BY_ID = `UPDATE tickets.messages m SET ${REACTIONS_SET}
+  WHERE m."companyId" = $1 AND m.id = $2::bigint AND $3::text IS NULL RETURNING m.id`;
+
+/** REACTIONS_SET on the message of WhatsApp id `$3` on connection `$2` of company `$1`. */
+export const SET_REACTION_BY_WID = `UPDATE tickets.messages m SET ${REACTIONS_SET}
+  WHERE m."companyId" = $1 AND m."whatsappId" = $2::int AND m.wid = $3::text RETURNING m.id, m."ticketId"`;

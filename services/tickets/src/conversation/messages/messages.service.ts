@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TicketSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent } from '@wa/contracts';
+import { TicketSubjects, WaSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent, type WaOutboundSend } from '@wa/contracts';
+import { whatsappMessageId } from '@wa/domain';
 import {
   DomainError,
   MediaStorage,
@@ -22,7 +23,8 @@ import { TicketsRepository } from '../core/tickets.repository.js';
 import { assertCanSee } from '../core/visibility.js';
 import { MessageChanges } from './message-changes.service.js';
 import { ConversationSender, type SentMedia } from '../sending/conversation-sender.js';
-import { UPDATE_MESSAGES_READ, UPDATE_TICKETS_UNREAD_MESSAGES, messagesPage } from './messages.queries.js';
+import { SET_REACTION_BY_ID, UPDATE_MESSAGES_READ, UPDATE_TICKETS_UNREAD_MESSAGES, messagesPage } from './messages.queries.js';
+import { toVoiceNote, type VoiceNote } from '../sending/voice-note.js';
 
 export const MESSAGES_PAGE_SIZE = 20;
 
@@ -109,11 +111,25 @@ export class MessagesService {
     files: UploadedDiskFile[],
     caption: string,
     quotedMsgId?: number,
+    voice = false,
   ): Promise<MessageDto[]> {
     const row = await this.visibleTicket(caller, ticketId);
     await this.sender.assertConnected(row);
+    if (voice && files.length !== 1)
+      throw new DomainError(
+        'ERR_VALIDATION',
+        { details: [{ field: 'medias', messages: ['A voice note is one audio file.'] }] },
+        'medias: A voice note is one audio file.',
+      );
     const checked: CheckedMedia[] = [];
     for (const f of files) checked.push(await checkMediaFile(f));
+    // a voice note: the audio transcoded to OGG/Opus, what WhatsApp plays as one (its file removed at the end)
+    let note: VoiceNote | undefined;
+    if (voice) {
+      note = await toVoiceNote(files[0] as UploadedDiskFile, checked[0] as CheckedMedia);
+      files = [note.file];
+      checked[0] = note.checked;
+    }
     const keys: string[] = [];
     try {
       const media: SentMedia[] = [];
@@ -128,7 +144,7 @@ export class MessagesService {
         const ids: string[] = [];
         for (const [i, m] of media.entries()) {
           const text = i === 0 ? await this.sender.withVariables(row, caption.trim()) : '';
-          const sent = await this.sender.sendInTransaction(tx, row, text, i === 0 ? quotedMsgId : undefined, m);
+          const sent = await this.sender.sendInTransaction(tx, row, text, i === 0 ? quotedMsgId : undefined, m, { voice });
           out.push(sent.message);
           ids.push(...sent.outboxIds);
         }
@@ -139,7 +155,49 @@ export class MessagesService {
     } catch (err) {
       await Promise.all(keys.map((k) => this.storage.delete(k).catch(() => undefined)));
       throw err;
+    } finally {
+      await note?.discard();
     }
+  }
+
+  /**
+   * Reacts to a message of a ticket the caller may write to (POST /messages/{id}/react): the reaction goes to
+   * WhatsApp through the connection's session (`{ react }`), and is kept on the message (ours replaced; '' takes
+   * it away), announced as `message.updated`. A reaction is no message of its own.
+   */
+  async react(caller: Caller, messageId: number, emoji: string): Promise<MessageDto> {
+    const message = Number.isSafeInteger(messageId)
+      ? await this.db.getRepository(MessageEntity).findOneBy({ id: String(messageId), companyId: caller.companyId })
+      : null;
+    if (!message) throw new DomainError('ERR_NO_MESSAGE_FOUND');
+    const row = await this.visibleTicket(caller, message.ticketId);
+    await this.sender.assertConnected(row);
+    const send: WaOutboundSend = {
+      companyId: row.companyId,
+      connectionId: row.whatsappId,
+      waMessageId: whatsappMessageId(),
+      to: row.contactNumber,
+      body: emoji,
+      ticketId: row.id,
+      messageId: Number(message.id),
+      reaction: { waMessageId: message.wid, fromMe: message.fromMe, emoji },
+    };
+    const { saved, outboxIds } = await this.db.transaction(async (tx) => {
+      await tx.query(SET_REACTION_BY_ID, [row.companyId, message.id, null, emoji, true, '']);
+      const [read] = (await withQuotes(tx, [
+        (await tx.getRepository(MessageEntity).findOneBy({ id: message.id, companyId: row.companyId })) as MessageEntity,
+      ])) as [MessageRead];
+      const ticket = (await this.tickets.findById(row.companyId, row.id, tx)) as TicketRow;
+      return {
+        saved: read,
+        outboxIds: await this.outbox.add(tx, [
+          { subject: WaSubjects.outbound(row.whatsappId), msgId: WaSubjects.outboundMsgId(send.waMessageId), payload: send },
+          ...announceStored('updated', [read], [ticket], (companyId, id) => this.callers.nameOf(companyId, id)),
+        ]),
+      };
+    });
+    await this.outbox.flush(outboxIds);
+    return messageView(saved);
   }
 
   /**

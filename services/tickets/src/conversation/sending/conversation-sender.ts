@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { WaSubjects, type MessageDto, type WaOutboundSend } from '@wa/contracts';
+import { WaSubjects, type MessageDto, type MessageLocation, type WaOutboundSend } from '@wa/contracts';
 import { DomainError, type CheckedMedia } from '@wa/server-kit';
 import { companyTimeZone, TIME_ZONE_SETTING, whatsappMessageId } from '@wa/domain';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -32,6 +32,12 @@ export interface OutgoingItem {
   bot?: boolean;
   /** sent by the public messages API (stored marked so: GET /api/messages/{id} answers these alone) */
   viaApi?: boolean;
+  /** the file (an OGG/Opus audio) goes as a WhatsApp voice note */
+  voice?: boolean;
+  /** a place sent instead of a text (stored mediaType 'locationMessage', body "lat,long") */
+  location?: MessageLocation;
+  /** a contact card sent instead of a text (stored mediaType 'vcard', body its vCard) */
+  contact?: { name: string; number: string };
 }
 
 /**
@@ -71,8 +77,9 @@ export class ConversationSender {
     body: string,
     quotedMsgId?: number,
     media?: SentMedia,
+    extra?: Pick<OutgoingItem, 'voice' | 'location' | 'contact'>,
   ): Promise<{ message: MessageDto; outboxIds: string[] }> {
-    const { messages, outboxIds } = await this.sendManyInTransaction(tx, [{ row, body, quotedMsgId, media }]);
+    const { messages, outboxIds } = await this.sendManyInTransaction(tx, [{ row, body, quotedMsgId, media, ...extra }]);
     return { message: messages[0] as MessageDto, outboxIds };
   }
 
@@ -181,7 +188,7 @@ export class ConversationSender {
 
 /** The send of a stored message (`wa.outbound.send…`, paced for the public API) for the connection's session. */
 function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: string | null): OutgoingEvent {
-  const { row, media, pace } = item;
+  const { row, media, pace, voice, location, contact } = item;
   const send: WaOutboundSend = {
     companyId: row.companyId,
     connectionId: row.whatsappId,
@@ -192,8 +199,17 @@ function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: stri
     messageId: Number(m.id),
     quotedWaMessageId,
     media: media
-      ? { key: media.key, mimetype: media.mimetype, fileName: media.fileName, size: media.size, mediaType: media.mediaType }
+      ? {
+          key: media.key,
+          mimetype: media.mimetype,
+          fileName: media.fileName,
+          size: media.size,
+          mediaType: media.mediaType,
+          ...(voice ? { voice: true } : {}),
+        }
       : null,
+    ...(location ? { location } : {}),
+    ...(contact ? { contact } : {}),
     ...(pace ? { pace } : {}),
   };
   const subject = pace ? WaSubjects.outboundPaced(row.whatsappId) : WaSubjects.outbound(row.whatsappId);
@@ -202,10 +218,21 @@ function sendEvent(m: MessageEntity, item: OutgoingItem, quotedWaMessageId: stri
 
 /** A message we send, as stored (ack 0) before it goes out: the item's ticket, text, file and quote. */
 function outgoingMessage(
-  { row, body, media, bot, viaApi }: Pick<OutgoingItem, 'row' | 'body' | 'media' | 'bot' | 'viaApi'>,
+  { row, body, media, bot, viaApi, voice, location, contact }: OutgoingItem,
   sentAt: Date,
   quoted: MessageEntity | null,
 ): OutgoingRow {
+  // a place or a contact card keeps the text older clients read: "lat,long", the vCard
+  if (location) body = `${location.latitude},${location.longitude}`;
+  if (contact) body = contactVcard(contact);
+  const contents =
+    voice && media
+      ? { voice: true }
+      : location
+        ? { location }
+        : contact
+          ? { contacts: [{ name: contact.name, numbers: [contact.number] }] }
+          : null;
   return {
     companyId: row.companyId,
     ticketId: row.id,
@@ -215,7 +242,7 @@ function outgoingMessage(
     // a document without a caption shows its name, as WhatsApp does
     body: media && !body && media.mediaType === 'application' ? media.fileName : body,
     fromMe: true,
-    mediaType: media?.mediaType ?? 'chat',
+    mediaType: location ? 'locationMessage' : contact ? 'vcard' : (media?.mediaType ?? 'chat'),
     mediaUrl: media?.key ?? null,
     ack: 0,
     read: true,
@@ -223,5 +250,12 @@ function outgoingMessage(
     quotedMsgId: quoted ? Number(quoted.id) : null,
     isBot: bot === true,
     viaApi: viaApi === true,
+    contents,
   };
+}
+
+/** A contact card as the vCard WhatsApp carries (the number as its WhatsApp id, `waid`, so the card opens a chat). */
+export function contactVcard(contact: { name: string; number: string }): string {
+  const name = contact.name.replace(/[\r\n;]/g, ' ').trim();
+  return ['BEGIN:VCARD', 'VERSION:3.0', `FN:${name}`, `TEL;type=CELL;waid=${contact.number}:+${contact.number}`, 'END:VCARD'].join('\n');
 }

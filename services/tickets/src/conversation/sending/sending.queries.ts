@@ -23,6 +23,7 @@ export type OutgoingRow = Pick<
   | 'quotedMsgId'
   | 'isBot'
   | 'viaApi'
+  | 'contents'
 >;
 
 /**
@@ -41,14 +42,14 @@ export async function storeOutgoing(
   const stored = await queryPrepared<Parameters<typeof messageOfRow>[0] & { touchedTickets: TicketRow[] | null }>(
     tx,
     `WITH ins AS (
-       INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", "quotedMsgId", "isBot", "viaApi")
-       SELECT company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, api
+       INSERT INTO tickets.messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", "quotedMsgId", "isBot", "viaApi", contents)
+       SELECT company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, api, contents
          FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::varchar[], $6::text[], $7::bool[], $8::varchar[], $9::text[], $10::smallint[], $11::bool[],
-                     $12::timestamptz[], $13::bigint[], $14::bool[], $15::bool[])
-              WITH ORDINALITY AS u(company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, api, ord)
+                     $12::timestamptz[], $13::bigint[], $14::bool[], $15::bool[], $16::jsonb[])
+              WITH ORDINALITY AS u(company, ticket, contact, whatsapp, wid, body, "fromMe", "mediaType", "mediaUrl", ack, read, "sentAt", quoted, bot, api, contents, ord)
         ORDER BY ord
        RETURNING *),
-     ${touchedSql(16)},
+     ${touchedSql(17)},
      views AS (SELECT json_agg(v) AS tickets FROM (SELECT ${TICKET_COLUMNS} FROM touched t ${TICKET_JOINS}) v)
      SELECT ins.*, views.tickets AS "touchedTickets" FROM ins LEFT JOIN views ON ins.id = (SELECT min(id) FROM ins)`,
     [
@@ -67,6 +68,7 @@ export async function storeOutgoing(
       col((r) => r.quotedMsgId),
       col((r) => r.isBot),
       col((r) => r.viaApi),
+      col((r) => (r.contents ? JSON.stringify(r.contents) : null)),
       ...touchedValues(lastOf, botPlaces),
     ],
   );

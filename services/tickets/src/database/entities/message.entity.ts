@@ -1,4 +1,12 @@
-import type { MediaType } from '@wa/contracts';
+import type { MediaType, MessageContactCard, MessageLocation, MessageReaction } from '@wa/contracts';
+
+/** What a message carries besides its text and file (the `contents` JSON column). */
+export interface MessageContents {
+  voice?: boolean;
+  location?: MessageLocation;
+  contacts?: MessageContactCard[];
+  reactions?: MessageReaction[];
+}
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 const bigintAsNumber = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
@@ -27,6 +35,8 @@ export class MessageEntity {
   @Column({ type: 'boolean', default: false }) isBot: boolean;
   /** sent by the public messages API (POST /api/messages/send): the only messages GET /api/messages/{id} answers */
   @Column({ type: 'boolean', default: false }) viaApi: boolean;
+  /** a voice note, a location, contact cards, reactions (null: none) */
+  @Column({ type: 'jsonb', nullable: true }) contents?: MessageContents | null;
   @Column({ type: 'timestamptz' }) sentAt: Date;
   @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber }) seq: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

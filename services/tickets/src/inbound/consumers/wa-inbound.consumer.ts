@@ -19,6 +19,7 @@ import { ContactPictures } from '../../conversation/contacts/pictures/contact-pi
 import { GroupMessages } from '../group-messages.js';
 import { InboundHistory } from '../history.js';
 import { InboundResends } from '../resends.js';
+import { InboundReactions } from '../store-inbound-reactions.js';
 import { storeInbound } from '../store-inbound.js';
 import {
   SELECT_CONNECTIONS_BY_ID,
@@ -52,6 +53,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     private readonly lids: ContactLids,
     private readonly pictures: ContactPictures,
     private readonly history: InboundHistory,
+    private readonly reactions: InboundReactions,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -134,6 +136,9 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     }
     // group messages of companies that ignore them (CheckMsgIsGroup): acked with the batch, nothing stored
     batch = await this.groups.withoutIgnored(batch);
+    if (batch.length === 0) return;
+    // reactions are no messages: kept on the messages they react to (store-inbound-reactions.ts)
+    batch = await this.reactions.apart(batch);
     if (batch.length === 0) return;
     // the phone's resends of messages stored waiting (undecryptable) replace them after the store (resends.ts)
     const { rest, resends } = await this.resends.split(batch);

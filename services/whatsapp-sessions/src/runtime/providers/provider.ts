@@ -150,10 +150,28 @@ export interface OutgoingMedia {
   mimetype: string;
   fileName: string;
   caption: string;
+  /** an OGG/Opus audio sent as a voice note (WhatsApp's `ptt`) */
+  ptt?: boolean;
 }
 
-/** What a message carries: a text, or a file. */
-export type OutgoingContent = { text: string } | { media: OutgoingMedia };
+/** A place to send: WhatsApp's location message. */
+export interface OutgoingLocation {
+  latitude: number;
+  longitude: number;
+  name?: string | null;
+  address?: string | null;
+}
+
+/**
+ * What a message carries: a text, a file, a place, a contact card (its name and vCard), or a reaction (an emoji on a
+ * message of the chat; '' takes ours away).
+ */
+export type OutgoingContent =
+  | { text: string }
+  | { media: OutgoingMedia }
+  | { location: OutgoingLocation }
+  | { contact: { name: string; vcard: string } }
+  | { reaction: { message: MessageRef; emoji: string } };
 
 /**
  * One live WhatsApp session of one connection. `start()` may be called again after a close to reconnect with

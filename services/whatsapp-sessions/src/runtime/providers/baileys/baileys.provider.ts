@@ -151,7 +151,8 @@ export class BaileysProvider implements SessionProvider {
       if (!live()) return;
       this.learnSenders(messages);
       this.learnLids(lidPairsOf(messages));
-      if (type === 'notify') for (const m of messages) if (!m.key?.fromMe && m.key?.remoteJid) this.subscribePresence(sock, m.key.remoteJid);
+      if (type === 'notify')
+        for (const m of messages) if (!m.key?.fromMe && m.key?.remoteJid) this.subscribePresence(sock, m.key.remoteJid);
       // `append`: what WhatsApp held while the phone was away (the offline backlog), read like any other and counted
       const received = messages.flatMap((m): ReceivedMessage[] => {
         const message = toInboundMessage(m, this.ctx);
@@ -245,7 +246,7 @@ export class BaileysProvider implements SessionProvider {
       ? { key: { remoteJid: jid, id: options.quotedMessageId, fromMe: false }, message: { conversation: '' } }
       : undefined;
     const target = await this.whatsappJid(sock, jid, { refuseUnknown: true });
-    const message: AnyMessageContent = 'media' in content ? baileysMedia(content.media) : { text: content.text };
+    const message = baileysContent(content, target.jid);
     try {
       await this.sent.keep(await sock.sendMessage(target.jid, message, { messageId: options.messageId, quoted }));
     } catch (err) {
@@ -561,6 +562,31 @@ function phoneOf(jid: string): string | null {
 }
 
 /** Our file as Baileys' message content: streamed, with its caption, type and (documents) name. */
+/**
+ * Our content as Baileys sends it: a text, a file (`baileysMedia`), a place (`location`), a contact card (`contacts`
+ * with its vCard), a reaction (`react`, on the message's key in the chat `jid`).
+ */
+export function baileysContent(content: OutgoingContent, jid: string): AnyMessageContent {
+  if ('media' in content) return baileysMedia(content.media);
+  if ('location' in content) {
+    const { latitude, longitude, name, address } = content.location;
+    return {
+      location: {
+        degreesLatitude: latitude,
+        degreesLongitude: longitude,
+        ...(name ? { name } : {}),
+        ...(address ? { address } : {}),
+      },
+    };
+  }
+  if ('contact' in content) return { contacts: { displayName: content.contact.name, contacts: [{ vcard: content.contact.vcard }] } };
+  if ('reaction' in content) {
+    const { message, emoji } = content.reaction;
+    return { react: { text: emoji, key: { remoteJid: jid, id: message.id, fromMe: message.fromMe } } };
+  }
+  return { text: content.text };
+}
+
 export function baileysMedia(m: OutgoingMedia): AnyMessageContent {
   const file = { stream: m.stream };
   const caption = m.caption || undefined;
@@ -570,7 +596,8 @@ export function baileysMedia(m: OutgoingMedia): AnyMessageContent {
     case 'video':
       return { video: file, caption, mimetype: m.mimetype };
     case 'audio':
-      return { audio: file, mimetype: m.mimetype, ptt: false };
+      // a voice note goes as WhatsApp's own: OGG/Opus with ptt (tickets transcoded it)
+      return { audio: file, mimetype: m.ptt ? 'audio/ogg; codecs=opus' : m.mimetype, ptt: m.ptt === true };
     default:
       return { document: file, mimetype: m.mimetype, fileName: m.fileName, caption };
   }

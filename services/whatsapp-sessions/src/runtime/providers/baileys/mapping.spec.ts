@@ -2,7 +2,18 @@ import { describe, expect, it } from '@jest/globals';
 import { Boom } from '@hapi/boom';
 import { DisconnectReason, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
 import { chatAddress } from '../chat-address.js';
-import { closeCode, connectionIntent, jidOf, jidToContact, lidPair, lidPairsOf, mediaOf, toAcks, toInboundMessage } from './mapping.js';
+import {
+  closeCode,
+  connectionIntent,
+  contactCardOf,
+  jidOf,
+  jidToContact,
+  lidPair,
+  lidPairsOf,
+  mediaOf,
+  toAcks,
+  toInboundMessage,
+} from './mapping.js';
 
 const ctx = { companyId: 7, connectionId: 42 };
 
@@ -110,7 +121,36 @@ describe('toInboundMessage', () => {
     expect(toInboundMessage(audio, ctx)).toMatchObject({ mediaType: 'audio', body: '' });
   });
 
-  it('ignores status updates, broadcasts, newsletters, stubs, reactions, protocol messages and empty texts', () => {
+  it('maps a reaction as one on the message it reacts to (an empty emoji takes it away); one without its message is ignored', () => {
+    const jid = '5511999990009@s.whatsapp.net';
+    expect(
+      toInboundMessage(wa({ key: { remoteJid: jid, id: 'R1' }, message: { reactionMessage: { text: '👍', key: { id: 'X' } } } }), ctx),
+    ).toMatchObject({
+      waMessageId: 'R1',
+      from: '5511999990009',
+      body: '👍',
+      mediaType: 'chat',
+      reaction: { waMessageId: 'X', emoji: '👍' },
+    });
+    expect(
+      toInboundMessage(wa({ key: { remoteJid: jid, id: 'R2' }, message: { reactionMessage: { text: '', key: { id: 'X' } } } }), ctx),
+    ).toMatchObject({
+      body: '',
+      reaction: { waMessageId: 'X', emoji: '' },
+    });
+    expect(toInboundMessage(wa({ key: { remoteJid: jid, id: 'R3' }, message: { reactionMessage: { text: '👍' } } }), ctx)).toBeNull();
+  });
+
+  it('reads a vCard as a contact card: FN (else N) and the numbers, WhatsApp’s waid first', () => {
+    expect(contactCardOf('BEGIN:VCARD\nFN:Ana\nTEL;waid=5511912345678:+55 11 91234-5678\nTEL:+1 (555) 010-9999\nEND:VCARD')).toEqual({
+      name: 'Ana',
+      numbers: ['5511912345678', '15550109999'],
+    });
+    expect(contactCardOf('BEGIN:VCARD\r\nN:Souza;Ana;;;\r\nEND:VCARD')).toEqual({ name: 'Ana Souza', numbers: [] });
+    expect(contactCardOf('', 'Sem cartão')).toEqual({ name: 'Sem cartão', numbers: [] });
+  });
+
+  it('ignores status updates, broadcasts, newsletters, stubs, protocol messages and empty texts', () => {
     const ignored = [
       wa({
         key: { remoteJid: 'status@broadcast', id: 'S1', participant: '5511999990008@s.whatsapp.net' },
@@ -122,7 +162,6 @@ describe('toInboundMessage', () => {
         key: { remoteJid: '120363025246125486@g.us', id: 'ST1' },
         messageStubType: proto.WebMessageInfo.StubType.GROUP_PARTICIPANT_ADD,
       }),
-      wa({ key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'R1' }, message: { reactionMessage: { text: '👍', key: { id: 'X' } } } }),
       wa({
         key: { remoteJid: '5511999990009@s.whatsapp.net', id: 'P1' },
         message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } },

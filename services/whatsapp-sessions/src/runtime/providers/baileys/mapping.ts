@@ -16,7 +16,7 @@ import {
   type WAMessageUpdate,
   type proto,
 } from '@whiskeysockets/baileys';
-import type { ChatPresence, MediaType, WaAck, WaInboundMessage } from '@wa/contracts';
+import type { ChatPresence, MediaType, MessageContactCard, MessageLocation, WaAck, WaInboundMessage } from '@wa/contracts';
 import { lidAddress, LID_DIGITS } from '@wa/domain';
 import type { ChatAddress } from '../chat-address.js';
 import type { ConnectionChange, IncomingCall } from '../provider.js';
@@ -135,13 +135,34 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
   const content = normalizeMessageContent(msg.message);
   if (!content) return null;
   const type = getContentType(content);
+  const isGroup = isJidGroup(remoteJid) === true;
+  const who = isGroup ? { from: jidToContact(remoteJid) } : customerOf(remoteJid, key.remoteJidAlt);
+  // a reaction: no message of its own, an emoji on one of the chat ('' takes it away)
+  if (type === 'reactionMessage') {
+    const r = content.reactionMessage;
+    const target = r?.key?.id;
+    if (!target) return null;
+    const emoji = r?.text ?? '';
+    return {
+      companyId: ctx.companyId,
+      connectionId: ctx.connectionId,
+      waMessageId,
+      ...who,
+      fromName: msg.pushName ?? '',
+      body: emoji,
+      mediaType: 'chat',
+      fromMe: key.fromMe === true,
+      isGroup,
+      timestamp: timestampMs(msg.messageTimestamp),
+      quotedWaMessageId: null,
+      reaction: { waMessageId: target, emoji },
+    };
+  }
   const mediaType = type ? MEDIA_TYPES[type] : undefined;
   if (!type || !mediaType) return null;
   const body = bodyOf(content, type);
   if (mediaType === 'chat' && body.length === 0) return null;
 
-  const isGroup = isJidGroup(remoteJid) === true;
-  const who = isGroup ? { from: jidToContact(remoteJid) } : customerOf(remoteJid, key.remoteJidAlt);
   return {
     companyId: ctx.companyId,
     connectionId: ctx.connectionId,
@@ -154,7 +175,55 @@ export function toInboundMessage(msg: WAMessage, ctx: MappingContext): WaInbound
     isGroup,
     timestamp: timestampMs(msg.messageTimestamp),
     quotedWaMessageId: quotedIdOf(content, type),
+    ...contentsOf(content, type),
   };
+}
+
+/** What a message carries besides its text: a voice note (`audioMessage.ptt`), a place, contact cards. */
+function contentsOf(content: proto.IMessage, type: keyof proto.IMessage): Pick<WaInboundMessage, 'voice' | 'location' | 'contacts'> {
+  switch (type) {
+    case 'audioMessage':
+      return content.audioMessage?.ptt ? { voice: true } : {};
+    case 'locationMessage':
+    case 'liveLocationMessage': {
+      const l = content[type] as proto.Message.ILocationMessage | proto.Message.ILiveLocationMessage | null | undefined;
+      const latitude = Number(l?.degreesLatitude ?? NaN);
+      const longitude = Number(l?.degreesLongitude ?? NaN);
+      if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return {};
+      const named = l as proto.Message.ILocationMessage;
+      const location: MessageLocation = { latitude, longitude, name: named?.name || null, address: named?.address || null };
+      return { location };
+    }
+    case 'contactMessage': {
+      const c = content.contactMessage;
+      return { contacts: [contactCardOf(c?.vcard ?? '', c?.displayName)] };
+    }
+    case 'contactsArrayMessage':
+      return { contacts: (content.contactsArrayMessage?.contacts ?? []).map((c) => contactCardOf(c.vcard ?? '', c.displayName)) };
+    default:
+      return {};
+  }
+}
+
+/**
+ * A vCard as the chat shows it: its name (FN, else N, else the name WhatsApp gave) and phone numbers (WhatsApp's
+ * `waid` when the TEL carries one, else the TEL's digits).
+ */
+export function contactCardOf(vcard: string, displayName?: string | null): MessageContactCard {
+  // folded lines (RFC 6350: a line starting with a space continues the one before) unfolded first
+  const lines = vcard.replace(/\r?\n[ \t]/g, '').split(/\r?\n/);
+  const value = (line: string) => line.slice(line.indexOf(':') + 1).trim();
+  const fn = lines.find((l) => /^(item\d+\.)?FN[;:]/i.test(l));
+  const n = lines.find((l) => /^(item\d+\.)?N[;:]/i.test(l));
+  const name = (fn && value(fn)) || (n && value(n).split(';').filter(Boolean).reverse().join(' ')) || displayName || '';
+  const numbers: string[] = [];
+  for (const l of lines) {
+    if (!/^(item\d+\.)?TEL[;:]/i.test(l)) continue;
+    const waid = /waid=(\d+)/i.exec(l)?.[1];
+    const digits = waid ?? value(l).replace(/\D/g, '');
+    if (digits && !numbers.includes(digits)) numbers.push(digits);
+  }
+  return { name: name.slice(0, 200), numbers: numbers.slice(0, 20) };
 }
 
 /**

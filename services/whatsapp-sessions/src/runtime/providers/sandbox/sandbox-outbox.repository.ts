@@ -16,6 +16,9 @@ export interface SandboxTransmission {
   to: string;
   body: string;
   media?: SandboxOutboxItem['media'];
+  location?: SandboxOutboxItem['location'];
+  contact?: SandboxOutboxItem['contact'];
+  reaction?: SandboxOutboxItem['reaction'];
   kind?: SandboxOutboxItem['kind'];
   sentAt?: Date;
 }
@@ -68,7 +71,17 @@ export class SandboxOutboxRepository {
         col((i) => i.waMessageId),
         col((i) => i.to),
         col((i) => i.body),
-        col((i) => (i.media ? JSON.stringify(i.media) : null)),
+        // a place, a contact card or a reaction is kept in the same JSON column as a file (`what`), told apart on reading
+        col((i) => {
+          const what = i.location
+            ? { location: i.location }
+            : i.contact
+              ? { contact: i.contact }
+              : i.reaction
+                ? { reaction: i.reaction }
+                : null;
+          return i.media ? JSON.stringify(i.media) : what ? JSON.stringify(what) : null;
+        }),
         col((i) => i.kind ?? 'send'),
         col((i) => i.sentAt ?? null),
         col((i) => ((i.kind ?? 'send') === 'send' ? (counts.get(`${i.connectionId}|${i.waMessageId}`) ?? 1) : 1)),
@@ -93,7 +106,7 @@ export class SandboxOutboxRepository {
       body: string;
       sentAt: Date;
       ack: number;
-      media: SandboxOutboxItem['media'];
+      media: (SandboxOutboxItem['media'] & Pick<SandboxOutboxItem, 'location' | 'contact' | 'reaction'>) | null;
       kind: SandboxOutboxItem['kind'];
     }>(raw);
     return {
@@ -103,7 +116,10 @@ export class SandboxOutboxRepository {
         body: r.body,
         ack: Number(r.ack),
         sentAt: new Date(r.sentAt).toISOString(),
-        media: r.media ?? null,
+        media: r.media?.mimetype ? r.media : null,
+        ...(r.media?.location ? { location: r.media.location } : {}),
+        ...(r.media?.contact ? { contact: r.media.contact } : {}),
+        ...(r.media?.reaction ? { reaction: r.media.reaction } : {}),
         kind: r.kind,
       })),
       hasMore: rows.length > OUTBOX_PAGE_SIZE,

@@ -11,6 +11,7 @@ import type {
   SandboxInboundMedia,
   SandboxInboundRequest,
   WaAckEntry,
+  WaInboundMessage,
 } from '@wa/contracts';
 import { type MediaStorage } from '@wa/server-kit';
 import { lidAddress, whatsappMessageId } from '@wa/domain';
@@ -32,6 +33,7 @@ import {
   type SessionProvider,
 } from '../provider.js';
 import { safeInboundType } from '../received-file-type.js';
+import { contactCardOf } from '../baileys/mapping.js';
 import { CloseCodes } from '../../reconnect-backoff.js';
 import type { SandboxCallsRepository } from './sandbox-calls.repository.js';
 import type { SandboxHeldRepository, WrittenMessage } from './sandbox-held.repository.js';
@@ -373,9 +375,9 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
         ? UNDECRYPTABLE
         : req.media
           ? mediaContent(req.media, req.body)
-          : { mediaType: 'chat' as const, body: req.body, file: null };
+          : (specialContent(req) ?? { mediaType: 'chat' as const, body: req.body, file: null });
       // as WhatsApp: a text without text is no message
-      if (!req.undecryptable && !req.media && !req.body) return [];
+      if (!req.undecryptable && !req.media && !req.body && !('extra' in content)) return [];
       const message = {
         companyId: this.ctx.companyId,
         connectionId: this.ctx.connectionId,
@@ -393,6 +395,9 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
         quotedWaMessageId: null,
         // as Baileys' mapping of a CIPHERTEXT stub: waiting for the phone's resend (a later message with this id)
         ...(req.undecryptable ? { resend: 'waiting' as const } : {}),
+        // as Baileys' mapping: a voice note (`audioMessage.ptt`), a place, contact cards, a reaction
+        ...(req.voice && content.mediaType === 'audio' ? { voice: true } : {}),
+        ...('extra' in content ? content.extra : {}),
       };
       const file = content.file;
       return [{ message, file: file && { mimetype: file.mimetype, fileName: file.fileName, open: () => this.openMedia(file.key) } }];
@@ -408,15 +413,23 @@ export class SandboxProvider implements SessionProvider, SandboxAbilities {
     // a file goes over the wire as its bytes: what the phone received is recorded by size and digest
     const media =
       'media' in content
-        ? { mimetype: content.media.mimetype, fileName: content.media.fileName, ...(await digest(content.media.stream)) }
+        ? {
+            mimetype: content.media.mimetype,
+            fileName: content.media.fileName,
+            ...(await digest(content.media.stream)),
+            ...(content.media.ptt ? { ptt: true } : {}),
+          }
         : null;
     await this.outbox.record({
       connectionId: this.ctx.connectionId,
       companyId: this.ctx.companyId,
       waMessageId: options.messageId,
       to: recipient(to),
-      body: 'media' in content ? content.media.caption : content.text,
+      body: sentBody(content),
       media,
+      ...('location' in content ? { location: content.location } : {}),
+      ...('contact' in content ? { contact: content.contact } : {}),
+      ...('reaction' in content ? { reaction: { waMessageId: content.reaction.message.id, emoji: content.reaction.emoji } } : {}),
       sentAt,
     });
     [1, 2, 3, 4].forEach((ack, i) => this.ackLater(i * this.ackStepMs, { waMessageId: options.messageId, ack }));
@@ -673,6 +686,49 @@ function mediaContent(
   if (kind === 'audio') return { mediaType: 'audio', body: '', file };
   if (kind === 'document') return { mediaType: 'application', body: caption || (media.fileName ?? ''), file };
   return { mediaType: kind, body: caption || '', file };
+}
+
+/** The text a send shows: a text's, a file's caption, a place's "lat,long", a contact's vCard, a reaction's emoji. */
+function sentBody(content: OutgoingContent): string {
+  if ('media' in content) return content.media.caption;
+  if ('location' in content) return `${content.location.latitude},${content.location.longitude}`;
+  if ('contact' in content) return content.contact.vcard;
+  if ('reaction' in content) return content.reaction.emoji;
+  return content.text;
+}
+
+/**
+ * A sandbox message that is a place, contact cards or a reaction, as Baileys' mapping gives its
+ * `locationMessage`, `contactMessage`/`contactsArrayMessage` and `reactionMessage`; null for any other.
+ */
+function specialContent(req: SandboxInboundRequest): {
+  mediaType: MediaType;
+  body: string;
+  file: null;
+  extra: Pick<WaInboundMessage, 'location' | 'contacts' | 'reaction'>;
+} | null {
+  if (req.location) {
+    const { latitude, longitude, name, address } = req.location;
+    return {
+      mediaType: 'locationMessage',
+      body: `${latitude},${longitude}`,
+      file: null,
+      extra: { location: { latitude, longitude, name: name || null, address: address || null } },
+    };
+  }
+  if (req.vcards?.length) {
+    const one = req.vcards.length === 1;
+    return {
+      mediaType: one ? 'vcard' : 'contactMessage',
+      body: req.vcards.join('\n'),
+      file: null,
+      extra: { contacts: req.vcards.map((v) => contactCardOf(v)) },
+    };
+  }
+  if (req.reaction) {
+    return { mediaType: 'chat', body: req.reaction.emoji, file: null, extra: { reaction: { ...req.reaction } } };
+  }
+  return null;
 }
 
 /** Whom the outbox names as a send's recipient: the number or group id, a LID as its address (`<lid>@lid`). */
