@@ -95,6 +95,7 @@ export function MessageOptions({ message, onReply }: { message: MessageDto; onRe
                     autoresize
                     maxH="40"
                     autoFocus
+                    aria-label={t('chat.editTitle')}
                     data-testid="edit-message-text"
                   />
                 </Dialog.Body>
