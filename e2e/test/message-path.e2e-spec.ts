@@ -776,7 +776,9 @@ describe('presence both ways (issue 45 §5)', () => {
       expect(await live.socket.emitWithAck('joinChatBox', ticket.id)).toEqual({ ok: true });
       const channel = `company-${a.user.companyId}-presence`;
       for (const state of ['composing', 'recording', 'paused']) {
-        expect((await http.post(`/whatsappsession/${conn.id}/sandbox/presence`, { token: a.token, body: { from, state } })).status).toBe(204);
+        expect((await http.post(`/whatsappsession/${conn.id}/sandbox/presence`, { token: a.token, body: { from, state } })).status).toBe(
+          204,
+        );
       }
       await waitFor(async () => live.events.filter((e) => e.name === channel).length === 3);
       expect(live.events.filter((e) => e.name === channel).map((e) => e.payload)).toEqual([
@@ -785,7 +787,10 @@ describe('presence both ways (issue 45 §5)', () => {
         { ticketId: ticket.id, state: 'paused' },
       ]);
       // a customer with no open ticket on the connection: nobody is told
-      await http.post(`/whatsappsession/${conn.id}/sandbox/presence`, { token: a.token, body: { from: `${from.slice(0, -1)}9`, state: 'composing' } });
+      await http.post(`/whatsappsession/${conn.id}/sandbox/presence`, {
+        token: a.token,
+        body: { from: `${from.slice(0, -1)}9`, state: 'composing' },
+      });
       await new Promise((r) => setTimeout(r, 500));
       expect(live.events.filter((e) => e.name === channel)).toHaveLength(3);
       expect(other.events.some((e) => e.name.endsWith('-presence'))).toBe(false);

@@ -9,6 +9,7 @@ import { trustedProxies, type BaseEnv } from './config/base.env.js';
 import { requestContextMiddleware } from './context/request-context.js';
 import { createValidationPipe } from './errors/validation.js';
 import { describeOpenApi } from './openapi/openapi.js';
+import { attachOpenApiAnswers, loadOpenApiAnswers } from './openapi/openapi-answers.js';
 
 export interface CreateAppOptions {
   env: BaseEnv;
@@ -58,7 +59,11 @@ export async function createServiceApp(module: Type<unknown>, options: CreateApp
 
 /** The service's OpenAPI document: its routes as Nest describes them, completed by `describeOpenApi`. */
 export function buildOpenApiDocument(app: INestApplication, title: string): OpenAPIObject {
-  return describeOpenApi(SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(title).build()));
+  // the success answers' schemas come from the build (scripts/openapi-answers.mjs), beside dist/main.js
+  return attachOpenApiAnswers(
+    describeOpenApi(SwaggerModule.createDocument(app, new DocumentBuilder().setTitle(title).build())),
+    loadOpenApiAnswers(),
+  );
 }
 
 /**

@@ -14,6 +14,7 @@ export * from './health/health.controller.js';
 export * from './service-kit.module.js';
 export * from './bootstrap.js';
 export * from './openapi/openapi.js';
+export * from './openapi/openapi-answers.js';
 export * from './service-modules.js';
 export * from './errors/fields.js';
 export * from './metrics/bus-metrics.js';

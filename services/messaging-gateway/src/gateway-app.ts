@@ -12,7 +12,7 @@ import { ProxyService } from './routing/proxy.service.js';
 /** The gateway app: bodies stream through untouched, CORS for the web origin, /docs, websocket upgrades. */
 export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressApplication> {
   const app = await createServiceApp(AppModule.register(env) as never, { env, rawBody: true });
-  app.use(operatorsOnly);
+  app.use(operatorsOnly(env.DOCS_PUBLIC ? /^\/metrics(\/|$)/ : OPERATOR_PATHS));
   // security headers on every answer: an API never framed, sniffed or leaking its URLs (the CSP fits /docs)
   app.use(
     helmet({
@@ -42,6 +42,16 @@ export async function createGatewayApp(env: GatewayEnv): Promise<NestExpressAppl
       patchDocumentOnRequest: () => aggregator.document() as never,
     },
   );
+  // the public API's own documentation, answered through the ingress (integrators read it where they call it)
+  SwaggerModule.setup(
+    'api/docs',
+    app,
+    { openapi: '3.1.0', info: { title: 'Conversa public API', version: '1' }, paths: {} },
+    {
+      jsonDocumentUrl: 'api/docs/openapi.json',
+      patchDocumentOnRequest: () => aggregator.publicDocument() as never,
+    },
+  );
   const proxy = app.get(ProxyService);
   (app.getHttpServer() as Server).on('upgrade', (req, socket, head) => {
     if ((req.url ?? '').startsWith('/socket.io')) proxy.upgrade(req, socket as never, head);
@@ -57,12 +67,15 @@ const OPERATOR_PATHS = /^\/(metrics|docs)(\/|$)/;
  * `/metrics` and `/docs` answer requests made straight to the gateway (Prometheus, an operator's
  * port-forward, `npm start`), not those that came through a proxy: the ingress adds X-Forwarded-For to
  * every request it passes, and a client cannot take it off. Such a request gets the 404 of an unknown path.
+ * With DOCS_PUBLIC, `/docs` is answered through the ingress too; `/api/docs` (the public API's) always is.
  */
-function operatorsOnly(req: Request, res: Response, next: NextFunction): void {
-  if (!OPERATOR_PATHS.test(req.path) || req.headers['x-forwarded-for'] === undefined) return next();
-  const body = toErrorBody(
-    new DomainError('ERR_NOT_FOUND', { path: req.path }, `No route for ${req.method} ${req.path}.`),
-    (req as Request & { id?: string }).id,
-  );
-  res.status(404).json(body);
+function operatorsOnly(paths: RegExp) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!paths.test(req.path) || req.headers['x-forwarded-for'] === undefined) return next();
+    const body = toErrorBody(
+      new DomainError('ERR_NOT_FOUND', { path: req.path }, `No route for ${req.method} ${req.path}.`),
+      (req as Request & { id?: string }).id,
+    );
+    res.status(404).json(body);
+  };
 }

@@ -1,4 +1,4 @@
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { MessagingEnv } from '@wa/server-kit';
 
 const URL_RULE = /^https?:\/\/[^/]+$/;
@@ -7,6 +7,13 @@ const URL_LIST_RULE = /^https?:\/\/[^/,]+(,https?:\/\/[^/,]+)*$/;
 export class GatewayEnv extends MessagingEnv {
   override HOST: string = '0.0.0.0';
   override PORT: number = 8080;
+
+  /**
+   * `/docs` (every service's routes) answered through the ingress too; off, only requests made straight to the
+   * gateway get it (an operator's port-forward, `npm start`). The public API's own `/api/docs` is always public.
+   */
+  @IsBoolean()
+  DOCS_PUBLIC: boolean = false;
 
   /** Origins of the web app allowed with credentials, comma-separated. */
   @IsString()

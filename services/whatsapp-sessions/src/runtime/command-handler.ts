@@ -256,7 +256,8 @@ export class CommandHandler {
           if (!hasSandboxAbilities(s.provider))
             return { ok: false, code: 'ERR_VALIDATION', message: 'This connection is not a sandbox connection.' };
           if (s.status !== 'CONNECTED') return { ok: false, code: 'ERR_WAPP_NOT_INITIALIZED' };
-          if (typeof cmd.from !== 'string' || !CALLER.test(cmd.from) || !isChatPresence(cmd.state)) return { ok: false, code: 'ERR_VALIDATION' };
+          if (typeof cmd.from !== 'string' || !CALLER.test(cmd.from) || !isChatPresence(cmd.state))
+            return { ok: false, code: 'ERR_VALIDATION' };
           await s.provider.presenceFrom(cmd.from, cmd.state);
           return { ok: true };
         }

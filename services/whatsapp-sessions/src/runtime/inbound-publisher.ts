@@ -1,6 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { PresenceSubjects, WaSubjects, type WaAckEntry, type WaAcks, type WaCall, type WaInboundMessage, type WaMedia, type WaPresence } from '@wa/contracts';
+import {
+  PresenceSubjects,
+  WaSubjects,
+  type WaAckEntry,
+  type WaAcks,
+  type WaCall,
+  type WaInboundMessage,
+  type WaMedia,
+  type WaPresence,
+} from '@wa/contracts';
 import { MediaStorage, inboundMediaKey, inboundMediaName, mediaContentType, metricsRegistry } from '@wa/server-kit';
 import { Counter } from 'prom-client';
 import type { Readable } from 'node:stream';

@@ -16,7 +16,13 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import { ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '@wa/auth';
-import type { PairingCodeResponse, SandboxCallItem, SandboxHistoryResponse, SandboxOutboxItem, SandboxPresencesResponse } from '@wa/contracts';
+import type {
+  PairingCodeResponse,
+  SandboxCallItem,
+  SandboxHistoryResponse,
+  SandboxOutboxItem,
+  SandboxPresencesResponse,
+} from '@wa/contracts';
 import {
   CallsQuery,
   OutboxQuery,

@@ -1,6 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { PresenceSubjects, sessionCommandSubject, type PresenceCommand, type SandboxPresencesResponse, type WaPresence } from '@wa/contracts';
+import {
+  PresenceSubjects,
+  sessionCommandSubject,
+  type PresenceCommand,
+  type SandboxPresencesResponse,
+  type WaPresence,
+} from '@wa/contracts';
 import { listen, request } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
 import { createConnection, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
@@ -83,16 +89,20 @@ describe('presence through the sandbox phone', () => {
       { to: customer, state: 'paused', at: expect.any(Number) },
     ]);
 
-    expect(await ask(id, { action: 'sendPresence', to: customer, state: 'dancing' as never })).toMatchObject({ ok: false, code: 'ERR_VALIDATION' });
+    expect(await ask(id, { action: 'sendPresence', to: customer, state: 'dancing' as never })).toMatchObject({
+      ok: false,
+      code: 'ERR_VALIDATION',
+    });
     expect(await ask(id, { action: 'sendPresence', to: '', state: 'composing' })).toMatchObject({ ok: false, code: 'ERR_VALIDATION' });
     for (const body of [{ from: customer, state: 'typing' }, { from: 'abc', state: 'composing' }, { from: customer }]) {
       expect((await svc.http.post(`/whatsappsession/${id}/sandbox/presence`, { token, body })).status).toBe(400);
     }
     // another company's connection is none of the caller's
     const other = tokenFor(companies[2]!);
-    expect((await svc.http.post(`/whatsappsession/${id}/sandbox/presence`, { token: other, body: { from: customer, state: 'composing' } })).status).toBe(
-      404,
-    );
+    expect(
+      (await svc.http.post(`/whatsappsession/${id}/sandbox/presence`, { token: other, body: { from: customer, state: 'composing' } }))
+        .status,
+    ).toBe(404);
   });
 });
 

@@ -52,7 +52,9 @@ export function useAgentPresence(ticketId: number, enabled: boolean): { typing()
     (state: ChatPresence) => {
       last.current = { state, at: Date.now() };
       // a presence is worth a few seconds: one that fails is not tried again
-      void tell({ ticketId, state }).unwrap().catch(() => undefined);
+      void tell({ ticketId, state })
+        .unwrap()
+        .catch(() => undefined);
     },
     [tell, ticketId],
   );
@@ -76,7 +78,10 @@ export function useAgentPresence(ticketId: number, enabled: boolean): { typing()
   useEffect(
     () => () => {
       clearTimeout(idle.current);
-      if (last.current && last.current.state !== 'paused') void tell({ ticketId, state: 'paused' }).unwrap().catch(() => undefined);
+      if (last.current && last.current.state !== 'paused')
+        void tell({ ticketId, state: 'paused' })
+          .unwrap()
+          .catch(() => undefined);
       last.current = null;
     },
     [ticketId, tell],

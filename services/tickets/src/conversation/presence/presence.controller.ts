@@ -20,7 +20,10 @@ export class PresenceController {
   /** The agent types or records a voice note in the ticket's chat, or stops: the customer sees "digitando…" / "gravando…". */
   @Post(':ticketId/presence')
   @HttpCode(204)
-  @ApiResponse({ status: 204, description: 'told to the customer through the ticket’s connection (throttled; nothing when its session is down)' })
+  @ApiResponse({
+    status: 204,
+    description: 'told to the customer through the ticket’s connection (throttled; nothing when its session is down)',
+  })
   @ApiResponse({ status: 400, description: 'ERR_VALIDATION: state is composing, recording or paused' })
   @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: a ticket the user may not see, or a closed one' })
   @ApiResponse({ status: 404, description: 'ERR_NO_TICKET_FOUND' })

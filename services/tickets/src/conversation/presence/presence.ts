@@ -59,11 +59,10 @@ export class ChatPresences implements OnApplicationBootstrap, OnApplicationShutd
   async customer(p: WaPresence): Promise<void> {
     if (!Number.isSafeInteger(p?.companyId) || !Number.isSafeInteger(p?.connectionId) || typeof p.from !== 'string') return;
     const lid = lidOfAddress(p.from);
-    const rows = (await this.db.query(lid ? TICKET_OF_LID : TICKET_OF_NUMBER, lid ? [p.companyId, p.connectionId, p.from, lid] : [
-      p.companyId,
-      p.connectionId,
-      p.from,
-    ])) as Array<{ id: number }>;
+    const rows = (await this.db.query(
+      lid ? TICKET_OF_LID : TICKET_OF_NUMBER,
+      lid ? [p.companyId, p.connectionId, p.from, lid] : [p.companyId, p.connectionId, p.from],
+    )) as Array<{ id: number }>;
     if (rows.length === 0) return;
     const event: TicketPresence = { companyId: p.companyId, ticketId: rows[0].id, state: p.state, at: p.at };
     announce(this.bus, PresenceSubjects.ticket(p.companyId), event);

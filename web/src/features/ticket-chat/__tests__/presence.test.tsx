@@ -14,7 +14,13 @@ beforeEach(() => {
   calls = [];
   globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
     const req = input as Request;
-    calls.push({ path: new URL(req.url).pathname, body: await req.clone().json().catch(() => null) });
+    calls.push({
+      path: new URL(req.url).pathname,
+      body: await req
+        .clone()
+        .json()
+        .catch(() => null),
+    });
     return new Response(null, { status: 204 });
   }) as unknown as typeof fetch;
 });
