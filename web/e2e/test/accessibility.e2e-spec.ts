@@ -16,7 +16,20 @@ import { api, launchChromium, poll, productUrls, signIn, step, tokenOf } from '.
 const { webUrl } = productUrls();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const run = Date.now().toString(36);
-const SCREENS = ['/', '/tickets', '/contacts', '/queues', '/users', '/connections', '/schedules', '/kanban', '/campaigns', '/settings'];
+const SCREENS = [
+  '/',
+  '/tickets',
+  '/contacts',
+  '/queues',
+  '/users',
+  '/connections',
+  '/schedules',
+  '/kanban',
+  '/campaigns',
+  '/settings',
+  '/tags',
+  '/quick-messages',
+];
 
 let browser: Browser;
 let context: BrowserContext;
