@@ -418,7 +418,8 @@ export interface WebhookSettingsDto {
 export interface WebhookDeliveryDto {
   id: string;
   event: WebhookEvent;
-  ticketId: number;
+  /** the ticket it tells of; null for a connection's or a contact's event */
+  ticketId: number | null;
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
   lastStatus: number | null;

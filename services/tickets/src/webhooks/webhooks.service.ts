@@ -46,7 +46,8 @@ function deliveryDto(r: DeliveryRow): WebhookDeliveryDto {
   return {
     id: String(r.id),
     event: r.event,
-    ticketId: r.ticketId,
+    // a connection's and a contact's deliveries go in a lane of their own, keyed by their negated id: no ticket
+    ticketId: r.ticketId > 0 ? r.ticketId : null,
     status: r.status,
     attempts: r.attempts,
     lastStatus: r.lastStatus,

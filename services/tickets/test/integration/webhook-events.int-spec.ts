@@ -168,6 +168,8 @@ describe('webhook events of connections, contacts and delivery statuses (issue 4
       ['connection.qrcode', 'delivered'],
       ['connection.status', 'delivered'],
     ]);
+    // a connection's event tells of no ticket (its lane's key is no ticket's id)
+    expect(log.body.deliveries.every((d: { ticketId: unknown }) => d.ticketId === null)).toBe(true);
     expect(receiver.of(other.companyId)).toEqual([]);
     await t.http.delete('/webhook-settings', { token: admin.token });
     await t.http.delete('/webhook-settings', { token: otherAdmin.token });
