@@ -220,7 +220,7 @@ describe('locations, contact cards and reactions received', () => {
     const cleared = await waitFor(async () =>
       (await messages(admin.token, ticket.id)).find((m) => m.wid === firstId && !m.reactions?.length),
     );
-    expect(cleared).not.toHaveProperty('reactions');
+    expect(cleared.reactions).toEqual([]);
     expect((await messages(admin.token, ticket.id)).map((m) => m.wid)).toEqual([firstId]);
   });
 });
@@ -238,7 +238,7 @@ describe('reactions from the console (POST /messages/{id}/react)', () => {
 
     const removed = await t.http.post(`/messages/${first?.id}/react`, { token: admin.token, body: { emoji: '' } });
     expect(removed.status).toBe(200);
-    expect(removed.body).not.toHaveProperty('reactions');
+    expect(removed.body.reactions).toEqual([]);
     await waitFor(async () => sent().find((s) => s.reaction?.emoji === ''));
     // reactions are no messages
     expect((await messages(admin.token, ticket.id)).map((m) => m.wid)).toEqual([firstId]);

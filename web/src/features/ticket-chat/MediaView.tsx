@@ -1,8 +1,8 @@
-import { Button, Spinner, Text } from '@chakra-ui/react';
+import { Button, HStack, Icon, Spinner, Text, VisuallyHidden } from '@chakra-ui/react';
 import type { MessageDto } from '@wa/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MdDownload, MdInsertDriveFile, MdPlayCircle } from 'react-icons/md';
+import { MdDownload, MdInsertDriveFile, MdMic, MdPlayCircle } from 'react-icons/md';
 import { useMediaFileQuery } from '../../app/media.api';
 
 /** Message types that carry a file. */
@@ -22,11 +22,29 @@ function useFile(url: string, load: boolean) {
 }
 
 /**
+ * A message's file in the chat (MediaFile); a voice note (an audio recorded as one: `voice`) as WhatsApp shows it,
+ * its player beside a microphone.
+ */
+export function MediaView({ message }: { message: MessageDto }) {
+  const { t } = useTranslation();
+  if (message.mediaType !== 'audio' || !message.voice) return <MediaFile message={message} />;
+  return (
+    <HStack gap="1.5" className="voice-note" title={t('chat.voiceNote')} data-testid="media-voice">
+      <Icon color="teal.fg" boxSize="5" aria-hidden>
+        <MdMic />
+      </Icon>
+      <VisuallyHidden>{t('chat.voiceNote')}</VisuallyHidden>
+      <MediaFile message={message} />
+    </HStack>
+  );
+}
+
+/**
  * A message's file in the chat: a picture shown and audio ready to play (small, fetched at once); a video
  * or a document fetched only when asked for (they can be large). Fetched with the session's token. A file
  * WhatsApp would not give shows as unavailable.
  */
-export function MediaView({ message }: { message: MessageDto }) {
+function MediaFile({ message }: { message: MessageDto }) {
   const { t } = useTranslation();
   const url = message.mediaUrl;
   const eager = message.mediaType === 'image' || message.mediaType === 'audio';

@@ -10,6 +10,7 @@ import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { notify } from '../../app/notify';
 import { useQuickRepliesQuery, useSendMessageMutation } from './chat.api';
+import { useSendVoiceNoteMutation } from './message-types.api';
 import { useAgentPresence } from './presence';
 import { isSendable, outgoingBody, quickReplyLabel, quickReplyMatches } from './message-rules';
 import { quotedText } from './MessagesList';
@@ -64,6 +65,7 @@ export function MessageInput({
   const [files, setFiles] = useState<File[]>([]);
   const [sign, setSign] = useState(true);
   const [send, { isLoading }] = useSendMessageMutation();
+  const [sendVoiceNote] = useSendVoiceNoteMutation();
   // the customer sees "digitando…" / "gravando…" while the agent types or records
   const presence = useAgentPresence(ticketId, !disabled);
   const picker = useRef<HTMLInputElement>(null);
@@ -112,7 +114,8 @@ export function MessageInput({
     if (!keepRecording(mp3)) return;
     const file = new File([mp3], `audio-${new Date().toISOString().replace(/[:.]/g, '-')}.mp3`, { type: 'audio/mpeg' });
     try {
-      await send({ ticketId, body: '', files: [file], quotedId: replyTo?.id ?? null }).unwrap();
+      // sent as a WhatsApp voice note (the server transcodes it to OGG/Opus)
+      await sendVoiceNote({ ticketId, file, quotedId: replyTo?.id ?? null }).unwrap();
       onReplyDone?.();
     } catch (err) {
       notify.error(err);

@@ -9,6 +9,7 @@ import { AckIcon } from './AckIcon';
 import { useMessagesInfiniteQuery, usePreviewMessagesInfiniteQuery } from './chat.api';
 import { FormattedText } from './FormattedText';
 import { FILE_TYPES, MediaView, mediaFileName } from './MediaView';
+import { ContactCards, LocationCard, ReactionBadge, ReactionPicker } from './MessageContents';
 import { dayLabel, orderedMessages, timeLabel, type MessagePages } from './message-rules';
 import { isWaitingMessage, WaitingMessage } from '../../components/WaitingMessage';
 
@@ -86,35 +87,46 @@ function Bubble({
   const { t } = useTranslation();
   const mine = message.fromMe;
   const hasFile = FILE_TYPES.has(message.mediaType);
-  const replyButton = <MessageOptions message={message} onReply={onReply} />;
+  // a place or contact cards show as such (their body, "lat,long" or the vCard, is for older clients)
+  const card = !message.isDeleted && (message.location ?? (message.contacts?.length ? message.contacts : null));
+  const replyButton = (
+    <>
+      <ReactionPicker message={message} enabled={Boolean(onReply)} />
+      <MessageOptions message={message} onReply={onReply} />
+    </>
+  );
   return (
     <div className="line" data-from-me={mine}>
       {mine && replyButton}
       <div className="bubble" data-testid="message" data-message-id={message.id} data-from-me={mine} data-media-type={message.mediaType}>
         <Quoted message={message} quoted={quoted} contactName={contactName} />
         {hasFile && !message.isDeleted && <MediaView message={message} />}
-        {(!hasFile ||
-          message.isDeleted ||
-          (message.body &&
-            !(message.mediaType === 'application' && message.mediaUrl && message.body === mediaFileName(message.mediaUrl)))) && (
-          <div className="text" data-testid="message-body">
-            {message.isDeleted ? (
-              <span className="deleted" data-testid="message-deleted">
-                🚫 {t('chat.deleted')}
-                <s>{message.body}</s>
-              </span>
-            ) : isWaitingMessage(message) ? (
-              <WaitingMessage />
-            ) : (
-              <FormattedText text={message.body} />
-            )}
-          </div>
-        )}
+        {message.location && !message.isDeleted && <LocationCard location={message.location} />}
+        {message.contacts?.length && !message.isDeleted ? <ContactCards contacts={message.contacts} /> : null}
+        {!card &&
+          (!hasFile ||
+            message.isDeleted ||
+            (message.body &&
+              !(message.mediaType === 'application' && message.mediaUrl && message.body === mediaFileName(message.mediaUrl)))) && (
+            <div className="text" data-testid="message-body">
+              {message.isDeleted ? (
+                <span className="deleted" data-testid="message-deleted">
+                  🚫 {t('chat.deleted')}
+                  <s>{message.body}</s>
+                </span>
+              ) : isWaitingMessage(message) ? (
+                <WaitingMessage />
+              ) : (
+                <FormattedText text={message.body} />
+              )}
+            </div>
+          )}
         <div className="meta">
           {message.isEdited && !message.isDeleted && <span data-testid="message-edited">{t('chat.edited')}</span>}
           <span>{timeLabel(message.createdAt)}</span>
           {mine && <AckIcon ack={message.ack} failedReason={message.failedReason} />}
         </div>
+        {message.reactions?.length ? <ReactionBadge reactions={message.reactions} /> : null}
       </div>
       {!mine && replyButton}
     </div>

@@ -250,6 +250,15 @@ const en: Translation = {
     cancelRecording: 'Cancel recording',
     sendRecording: 'Send recording',
     noMicrophone: 'The microphone could not be used.',
+    // more message types (issue 45 §4): voice notes, places, contact cards, reactions
+    voiceNote: 'Voice message',
+    location: 'Location',
+    openMap: 'Open in map',
+    contactCard: 'Contact',
+    react: 'React',
+    reactWith: 'React with {{emoji}}',
+    removeReaction: 'Remove the reaction {{emoji}}',
+    reactions: 'Reactions: {{list}}',
     ack: {
       pending: 'Pending',
       sent: 'Sent',

@@ -252,6 +252,15 @@ const es: Translation = {
     cancelRecording: 'Cancelar grabación',
     sendRecording: 'Enviar grabación',
     noMicrophone: 'No fue posible usar el micrófono.',
+    // more message types (issue 45 §4): voice notes, places, contact cards, reactions
+    voiceNote: 'Mensaje de voz',
+    location: 'Ubicación',
+    openMap: 'Abrir en el mapa',
+    contactCard: 'Contacto',
+    react: 'Reaccionar',
+    reactWith: 'Reaccionar con {{emoji}}',
+    removeReaction: 'Quitar la reacción {{emoji}}',
+    reactions: 'Reacciones: {{list}}',
     ack: {
       pending: 'Pendiente',
       sent: 'Enviado',

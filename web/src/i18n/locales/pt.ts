@@ -162,6 +162,15 @@ const pt = {
     cancelRecording: 'Cancelar gravação',
     sendRecording: 'Enviar gravação',
     noMicrophone: 'Não foi possível usar o microfone.',
+    // more message types (issue 45 §4): voice notes, places, contact cards, reactions
+    voiceNote: 'Mensagem de voz',
+    location: 'Localização',
+    openMap: 'Abrir no mapa',
+    contactCard: 'Contato',
+    react: 'Reagir',
+    reactWith: 'Reagir com {{emoji}}',
+    removeReaction: 'Remover a reação {{emoji}}',
+    reactions: 'Reações: {{list}}',
     ack: {
       pending: 'Pendente',
       sent: 'Enviada',

@@ -107,7 +107,8 @@ export function messageView(m: MessageRead): MessageDto {
     ...(m.contents?.voice ? { voice: true } : {}),
     ...(m.contents?.location ? { location: m.contents.location } : {}),
     ...(m.contents?.contacts ? { contacts: m.contents.contacts } : {}),
-    ...(m.contents?.reactions?.length ? { reactions: m.contents.reactions } : {}),
+    // once reacted to, the list is always there (empty when taken away): clients merge a changed message into theirs
+    ...(m.contents?.reactions ? { reactions: m.contents.reactions } : {}),
     createdAt: new Date(m.sentAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),
   };
