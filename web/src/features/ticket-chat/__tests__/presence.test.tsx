@@ -34,9 +34,10 @@ function fakeSocket() {
   const handlers = new Map<string, Set<(p: unknown) => void>>();
   const client = {
     on: (channel: string, h: (p: unknown) => void) => {
-      if (!handlers.has(channel)) handlers.set(channel, new Set());
-      handlers.get(channel)!.add(h);
-      return () => handlers.get(channel)!.delete(h);
+      const set = handlers.get(channel) ?? new Set();
+      handlers.set(channel, set);
+      set.add(h);
+      return () => set.delete(h);
     },
     join: () => () => undefined,
   } as unknown as RealtimeClient;
