@@ -231,6 +231,15 @@ export class WhatsappSessionsEnv extends InfraEnv {
   @Max(24 * 90)
   HISTORY_IMPORT_HOURS: number = 24;
 
+  /**
+   * Status changes of a session's sends gathered this long and written together (one statement, one `wa.ack` event;
+   * a message's changes within it as its highest): see runtime/ack-window.ts. 0: each as WhatsApp tells it.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  ACK_WINDOW_MS: number = 20;
+
   /** Pause between the sandbox's acks of a sent message (1 at once, then 2, 3, 4). */
   @IsInt()
   @Min(0)

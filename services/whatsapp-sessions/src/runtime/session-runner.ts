@@ -3,6 +3,7 @@ import type { ConnectionStatus, SessionEndReason } from '@wa/contracts';
 import { EventBus } from '@wa/event-bus';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
+import { AckWindow } from './ack-window.js';
 import { InboundPublisher } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
 import { OutboundConsumer } from './outbound-consumer.js';
@@ -145,8 +146,13 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     s.provider.ev.on('connection', (change) => this.enqueue(s, () => this.onConnectionChange(s, change)));
     // a message is accepted only once it is on JetStream: a session stopping first refuses it
     s.provider.ev.on('messages', (received) => this.upsert(s, received));
+    s.acks = new AckWindow(
+      this.env.ACK_WINDOW_MS,
+      (acks) => this.inbound.updates(s, acks),
+      (err, acks) => this.logger.error({ err, connectionId: s.id, acks: acks.length }, 'status changes not written; given up'),
+    );
     s.provider.ev.on('acks', async (acks) => {
-      if (!s.stopped) await this.inbound.updates(s, acks);
+      if (!s.stopped) await s.acks?.add(acks);
     });
     // a call's offer is told once it is on JetStream (the sandbox answers the caller then)
     s.provider.ev.on('call', async (call) => {
@@ -188,6 +194,8 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     }
     if (opts.reason) this.stats.error(s.id, opts.reason);
     const ended = (async () => {
+      // status changes told before the stop are written (acks only go up: whoever runs the session next agrees)
+      await s.acks?.flush();
       await this.outbound.stop(s);
       try {
         if (opts.logout) await s.provider.logout();

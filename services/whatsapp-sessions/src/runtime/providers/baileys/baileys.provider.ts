@@ -151,14 +151,15 @@ export class BaileysProvider implements SessionProvider {
       if (!live()) return;
       this.learnSenders(messages);
       this.learnLids(lidPairsOf(messages));
-      if (type === 'notify')
-        for (const m of messages) if (!m.key?.fromMe && m.key?.remoteJid) this.subscribePresence(sock, m.key.remoteJid);
       // `append`: what WhatsApp held while the phone was away (the offline backlog), read like any other and counted
       const received = messages.flatMap((m): ReceivedMessage[] => {
         const message = toInboundMessage(m, this.ctx);
         return message ? [{ message, file: this.fileOf(m), backlog: type === 'append' }] : [];
       });
       if (received.length > 0) this.forward('messages', received, UPSERT_ATTEMPTS);
+      // WhatsApp tells a chat's presence to the sockets that asked for it: those whose customers write
+      if (type === 'notify')
+        for (const m of messages) if (!m.key?.fromMe && m.key?.remoteJid) this.subscribePresence(sock, m.key.remoteJid);
     });
     sock.ev.on('messages.update', (updates) => {
       if (!live()) return;
@@ -490,10 +491,16 @@ export class BaileysProvider implements SessionProvider {
     if (isJidGroup(jid) || this.presenceSubscribed.has(jid)) return;
     if (this.presenceSubscribed.size >= PRESENCE_SUBSCRIPTIONS_KEPT) this.presenceSubscribed.clear();
     this.presenceSubscribed.add(jid);
-    sock.presenceSubscribe(jid).catch((err: unknown) => {
+    const refused = (err: unknown) => {
       this.presenceSubscribed.delete(jid);
       this.logger.debug({ err, connectionId: this.ctx.connectionId }, 'baileys: presence subscription refused');
-    });
+    };
+    // a presence is never worth a received message: nothing it throws reaches the handler that called it
+    try {
+      sock.presenceSubscribe(jid).catch(refused);
+    } catch (err) {
+      refused(err);
+    }
   }
 
   /** The contacts WhatsApp synced to this session since it connected (its address book with their names). */
