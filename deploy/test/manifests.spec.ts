@@ -1279,11 +1279,12 @@ describe('deploy/Dockerfile', () => {
     ),
   );
 
-  it('builds on node:20-bookworm-slim', () => {
+  // the current Node LTS line (26): the images run on it; the suites run on this machine's Node 20 and on 26.12.1
+  it('builds on node:26-bookworm-slim', () => {
     const nodeStages = stages.filter((s) => s.from.startsWith('node:'));
     expect(nodeStages.length).toBeGreaterThan(0);
-    for (const s of nodeStages) expect(s.from).toBe('node:20-bookworm-slim');
-    expect(runtime.from).toBe('node:20-bookworm-slim');
+    for (const s of nodeStages) expect(s.from).toBe('node:26-bookworm-slim');
+    expect(runtime.from).toBe('node:26-bookworm-slim');
   });
 
   it("builds the SERVICE arg with Nx after a full install, and ships only that service's production dependencies", () => {
