@@ -47,7 +47,7 @@ function deliveryDto(r: DeliveryRow): WebhookDeliveryDto {
     id: String(r.id),
     event: r.event,
     // a connection's and a contact's deliveries go in a lane of their own, keyed by their negated id: no ticket
-    ticketId: r.ticketId > 0 ? r.ticketId : null,
+    ticketId: r.ticketId !== null && r.ticketId > 0 ? r.ticketId : null,
     status: r.status,
     attempts: r.attempts,
     lastStatus: r.lastStatus,
