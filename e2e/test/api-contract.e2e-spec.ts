@@ -159,6 +159,10 @@ describe('the documented API', () => {
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/'))).toEqual([]);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/messages/send', '/api/v1/messages/{id}']));
     expect(doc.security).toEqual([{ connectionToken: [] }]);
+    // its examples are answers its schemas accept
+    const sendAnswer = doc.paths['/api/v1/messages/send'].post.responses['202'].content?.['application/json'] as { example?: unknown };
+    expect(sendAnswer.example).toMatchObject({ state: 'queued', ack: 0 });
+    expect(validate(doc, 'post', '/api/v1/messages/send', 202, sendAnswer.example)).toEqual([]);
     expect((await fetch(`${gatewayUrl}/api/docs`, { headers: viaIngress })).status).toBe(200);
     expect((await fetch(`${gatewayUrl}/docs/openapi.json`, { headers: viaIngress })).status).toBe(404);
   });

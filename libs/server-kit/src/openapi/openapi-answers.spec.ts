@@ -13,6 +13,12 @@ const doc = (): OpenAPIObject => ({
         responses: { '201': { description: 'the thing', content: { 'text/plain': {} } }, '400': { description: 'bad' } },
       },
     },
+    '/things/{id}': {
+      get: {
+        operationId: 'ThingsController_get',
+        responses: { '200': { description: 'a thing', content: { 'application/json': { example: { id: 1 } } } } },
+      },
+    },
     '/v1/things/{id}': {
       delete: { operationId: 'ThingsController_remove[1]', responses: { '200': { description: 'removed' }, '204': { description: '' } } },
     },
@@ -26,6 +32,7 @@ describe('attachOpenApiAnswers', () => {
       operations: {
         ThingsController_list: { $ref: '#/components/schemas/ThingsPage' },
         ThingsController_create: { $ref: '#/components/schemas/Thing' },
+        ThingsController_get: { $ref: '#/components/schemas/Thing' },
         ThingsController_remove: { type: 'object', properties: { message: { type: 'string' } } },
       },
       schemas: { ThingsPage: { type: 'object' }, Thing: { type: 'object' }, ErrorBody: { type: 'string' } },
@@ -37,6 +44,11 @@ describe('attachOpenApiAnswers', () => {
     });
     // a route that declared its answer's content keeps it
     expect(out.paths['/things'].post!.responses['201']).toEqual({ description: 'the thing', content: { 'text/plain': {} } });
+    // a route that gave an example keeps it, with the schema beside it
+    expect(out.paths['/things/{id}'].get!.responses['200']).toEqual({
+      description: 'a thing',
+      content: { 'application/json': { example: { id: 1 }, schema: { $ref: '#/components/schemas/Thing' } } },
+    });
     // an operation numbered for its second path finds its method's answer
     expect((out.paths['/v1/things/{id}'].delete!.responses['200'] as { content?: unknown }).content).toEqual({
       'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } },

@@ -25,7 +25,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /**
  * Gives each operation's success answer (its first 2xx response) the schema of what the route returns, unless the
- * route declared one itself, and adds the named schemas. The document becomes OpenAPI 3.1 (its schemas are JSON
+ * route declared one itself (a schema, a type, or another content type), and adds the named schemas. The document becomes OpenAPI 3.1 (its schemas are JSON
  * Schema: `type: ['string', 'null']`, `const`).
  */
 export function attachOpenApiAnswers(doc: OpenAPIObject, answers: OpenApiAnswers | null): OpenAPIObject {
@@ -45,8 +45,11 @@ export function attachOpenApiAnswers(doc: OpenAPIObject, answers: OpenApiAnswers
         .filter((s) => /^2\d\d$/.test(s) && s !== '204')
         .sort()[0];
       const response = status ? op.responses![status] : undefined;
-      if (!response || response.content) continue;
-      response.content = { 'application/json': { schema } };
+      if (!response) continue;
+      // a route that gave only an example (`@ApiResponse({ example })`) gets the schema beside it
+      const json = response.content?.['application/json'] as { schema?: unknown } | undefined;
+      if (json && !json.schema) json.schema = schema;
+      else if (!response.content) response.content = { 'application/json': { schema } };
     }
   }
   return doc;

@@ -60,6 +60,20 @@ function parseJson(value: unknown): unknown {
   }
 }
 
+/** What a send answers (and its lookup, later): the example the API's documentation shows. */
+const API_MESSAGE_EXAMPLE: ApiMessageStatus = {
+  id: 48213,
+  ticketId: 1207,
+  number: '5511987654321',
+  body: 'Seu pedido #1234 saiu para entrega.',
+  mediaType: 'chat',
+  state: 'queued',
+  ack: 0,
+  reason: null,
+  createdAt: '2026-11-29T14:03:10.125Z',
+  updatedAt: '2026-11-29T14:03:10.125Z',
+};
+
 /**
  * The public messages API (spec 02 §7 "External messages API"): `Authorization: Bearer <the connection's
  * token>`; the gateway admits the token (its connection sends), the company's plan (useExternalApi) and the
@@ -89,6 +103,7 @@ export class ApiMessagesController {
   @ApiResponse({
     status: 202,
     description: 'stored and queued to send: { id, ticketId, state: "queued", ack: 0, … }; GET /api/v1/messages/{id} follows it',
+    example: API_MESSAGE_EXAMPLE,
   })
   @ApiResponse({
     status: 400,
@@ -118,7 +133,11 @@ export class ApiMessagesController {
   @PublicApi()
   @Get(':id')
   @ApiOperation({ summary: 'A message sent through this connection: state (queued, sent, delivered, read) and ack' })
-  @ApiResponse({ status: 200, description: '{ id, ticketId, number, state, ack, … }' })
+  @ApiResponse({
+    status: 200,
+    description: '{ id, ticketId, number, state, ack, … }',
+    example: { ...API_MESSAGE_EXAMPLE, state: 'delivered', ack: 3, updatedAt: '2026-11-29T14:03:12.400Z' },
+  })
   @ApiResponse({ status: 404, description: 'ERR_NO_MESSAGE_FOUND: not a message this connection sent' })
   status(@ApiCaller() api: ApiIdentity, @Param('id', ParseIntPipe) id: number): Promise<ApiMessageStatus> {
     return this.api.status(api, id);
