@@ -29,6 +29,16 @@ const SCREENS = [
   '/settings',
   '/tags',
   '/quick-messages',
+  '/chats',
+  '/files',
+  '/todolist',
+  '/helps',
+  '/messages-api',
+  '/contact-lists',
+  '/campaigns-config',
+  '/prompts',
+  '/queue-integration',
+  '/announcements',
 ];
 
 let browser: Browser;
@@ -209,42 +219,47 @@ describe('accessibility (axe)', () => {
       expect(found).toEqual([]);
     }));
 
-  it('the main screens have none with a real company’s data, a conversation open and its contact shown, light and dark', () =>
-    step('axe on the main screens', pages, async () => {
-      await seed();
-      const found: string[] = [];
-      for (const t of ['light', 'dark'] as const) {
-        await theme(t);
-        for (const path of SCREENS) {
-          await page.goto(`${webUrl}${path}`);
+  it(
+    'the main screens have none with a real company’s data, a conversation open and its contact shown, light and dark',
+    () =>
+      step('axe on the main screens', pages, async () => {
+        await seed();
+        const found: string[] = [];
+        for (const t of ['light', 'dark'] as const) {
+          await theme(t);
+          for (const path of SCREENS) {
+            await page.goto(`${webUrl}${path}`);
+            await settle();
+            // what CI saw is on screen: the yellow queue's pill, the light tags' lanes, the schedules, the count
+            if (path === '/tickets') await page.getByTestId('ticket-queue').filter({ hasText: yellowName }).first().waitFor();
+            if (path === '/kanban')
+              await page
+                .getByTestId('kanban-lane-title')
+                .filter({ hasText: `Branca ${run}` })
+                .waitFor();
+            if (path === '/schedules') await page.getByTestId('schedule-event').nth(1).waitFor();
+            await page.getByTestId('notifications-count').waitFor();
+            found.push(...(await violations()).map((v) => `${t} ${path} ${v}`));
+          }
+          // the open conversation, then with its contact drawer (tags of light colours)
+          await page.goto(`${webUrl}/tickets/${chat.uuid}`);
+          await page.getByTestId('message-textarea').waitFor();
+          await page.getByTestId('message').nth(2).waitFor();
           await settle();
-          // what CI saw is on screen: the yellow queue's pill, the light tags' lanes, the schedules, the count
-          if (path === '/tickets') await page.getByTestId('ticket-queue').filter({ hasText: yellowName }).first().waitFor();
-          if (path === '/kanban')
-            await page
-              .getByTestId('kanban-lane-title')
-              .filter({ hasText: `Branca ${run}` })
-              .waitFor();
-          if (path === '/schedules') await page.getByTestId('schedule-event').nth(1).waitFor();
-          await page.getByTestId('notifications-count').waitFor();
-          found.push(...(await violations()).map((v) => `${t} ${path} ${v}`));
+          found.push(...(await violations()).map((v) => `${t} /tickets/:uuid ${v}`));
+          await page.getByTestId('chat-contact-button').click();
+          await page.getByTestId('contact-drawer-tag').first().waitFor();
+          // its buttons are enabled once the contact arrived (a disabled one fades in)
+          await poll('the contact in the drawer', () => page.getByTestId('contact-drawer-edit').isEnabled());
+          await settle();
+          found.push(...(await violations()).map((v) => `${t} /tickets/:uuid (contact drawer) ${v}`));
         }
-        // the open conversation, then with its contact drawer (tags of light colours)
-        await page.goto(`${webUrl}/tickets/${chat.uuid}`);
-        await page.getByTestId('message-textarea').waitFor();
-        await page.getByTestId('message').nth(2).waitFor();
-        await settle();
-        found.push(...(await violations()).map((v) => `${t} /tickets/:uuid ${v}`));
-        await page.getByTestId('chat-contact-button').click();
-        await page.getByTestId('contact-drawer-tag').first().waitFor();
-        // its buttons are enabled once the contact arrived (a disabled one fades in)
-        await poll('the contact in the drawer', () => page.getByTestId('contact-drawer-edit').isEnabled());
-        await settle();
-        found.push(...(await violations()).map((v) => `${t} /tickets/:uuid (contact drawer) ${v}`));
-      }
-      await theme('light');
-      expect(found).toEqual([]);
-    }));
+        await theme('light');
+        expect(found).toEqual([]);
+      }),
+    // 22 screens twice, each given time for its data: longer than a usual browser test
+    300_000,
+  );
 
   it("reads a customer's new message out through the chat's polite live region", () =>
     step('live region', pages, async () => {
