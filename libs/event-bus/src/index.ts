@@ -10,4 +10,14 @@ export { DEFAULT_STREAM_LIMITS, DEFAULT_STREAM_BYTES } from './event-bus.js';
 export { isTransientError, outageDelay, TransientError, PoisonError } from './util.js';
 export { DeadLetters } from './dlq.js';
 export type { DeadLetter, DeadLetterDetail, ReplayResult } from './dlq.js';
-export { NoRespondersError, announce, deleteDurable, durableInfo, listen, request, serve, type HasConnection, type ServeOptions } from './rpc.js';
+export {
+  NoRespondersError,
+  announce,
+  deleteDurable,
+  durableInfo,
+  listen,
+  request,
+  serve,
+  type HasConnection,
+  type ServeOptions,
+} from './rpc.js';
