@@ -4,7 +4,9 @@ import { DatabaseEnv, loadConfigOrExit } from '@wa/server-kit';
 import { IsInt, IsString, Min, MinLength } from 'class-validator';
 import { ticketsDatabase } from './database/data-source.js';
 import { QueueEntity } from './database/entities/index.js';
-import { LOCK_SEED } from './seed.queries.js';
+import { TicketSubjects, type QueueChangedEvent } from '@wa/contracts';
+import { queueView } from './conversation/queues/queues.service.js';
+import { ANNOUNCE_SEEDED_QUEUE, LOCK_SEED } from './seed.queries.js';
 
 class SeedEnv extends DatabaseEnv {
   @IsInt()
@@ -25,7 +27,20 @@ try {
     await tx.query(LOCK_SEED);
     const repo = tx.getRepository(QueueEntity);
     const existing = await repo.findOne({ where: { companyId: env.SEED_COMPANY_ID }, order: { id: 'ASC' } });
-    if (existing) return { queue: existing, created: false };
+    // announced each time (a database seeded by an older version never told auth of it; a repeat changes nothing)
+    const announce = async (q: QueueEntity) => {
+      const view = queueView(q);
+      const event: QueueChangedEvent = { companyId: q.companyId, queue: view };
+      await tx.query(ANNOUNCE_SEEDED_QUEUE, [
+        TicketSubjects.queueUpdated(q.companyId, q.id),
+        `queue-updated:${q.id}:${view.updatedAt}`,
+        JSON.stringify(event),
+      ]);
+    };
+    if (existing) {
+      await announce(existing);
+      return { queue: existing, created: false };
+    }
     const created = await repo.save(
       repo.create({
         companyId: env.SEED_COMPANY_ID,
@@ -34,6 +49,7 @@ try {
         greetingMessage: 'Olá! Em que podemos ajudar?',
       }),
     );
+    await announce(created);
     return { queue: created, created: true };
   });
   process.stdout.write(queue.created ? `tickets: seeded queue ${queue.queue.name}\n` : 'tickets: queues already seeded\n');

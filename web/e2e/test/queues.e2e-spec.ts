@@ -35,6 +35,22 @@ describe('queues in the console', () => {
   const name = `Fila ${run}`;
   let queueId = 0;
 
+  it("the demo's seeded queue is one a new user can be put in (auth learnt it from the seed's announcement)", () =>
+    step('seeded queue', pages, async () => {
+      const token = await tokenOf(page);
+      const seededId = (await api<Array<{ id: number; name: string }>>('/queue', token)).body.find((q) => q.name === 'Atendimento')?.id;
+      expect(seededId).toEqual(expect.any(Number));
+      const email = `seeded-${run}@example.com`;
+      const created = await poll('the seeded queue admitted', async () => {
+        const res = await api<{ id: number; queueIds: number[] }>('/users', token, {
+          method: 'POST',
+          body: JSON.stringify({ name: 'Agente Semente', email, password: 'agent123', profile: 'user', queueIds: [seededId] }),
+        });
+        return res.status === 201 ? res : undefined;
+      });
+      expect(created.body.queueIds).toEqual([seededId]);
+    }));
+
   it('adds a queue: a name too short is refused, the saved queue is listed', () =>
     step('add queue', pages, async () => {
       await page.goto(`${webUrl}/queues`);
