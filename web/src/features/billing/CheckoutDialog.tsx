@@ -17,7 +17,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { SocketChannels, type InvoiceDto, type PaymentEvent, type PlanDto, type SubscriptionCharge } from '@wa/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MdCheck, MdContentCopy } from 'react-icons/md';
 import { useNavigate } from 'react-router-dom';
@@ -44,48 +44,11 @@ import {
   type DataField,
 } from './billing-rules';
 import { useCheckoutPlansQuery, useSubscribeMutation } from './billing.api';
+import { useCopyConfirmation as useCopiedFor } from '../../app/clipboard';
 
 /** Copies a text; `copied` is true for 1 s after (spec 02 §9). */
 export function useCopyConfirmation(ms: number = COPY_CONFIRMATION_MS) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  async function copy(text: string) {
-    await writeClipboard(text);
-    setCopied(true);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), ms);
-  }
-  return { copied, copy };
-}
-
-/** The clipboard API, else the old selection copy (a page outside a secure context). */
-async function writeClipboard(text: string): Promise<void> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return;
-    }
-  } catch {
-    // refused: try the old way
-  }
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
-  area.select();
-  try {
-    document.execCommand?.('copy');
-  } finally {
-    area.remove();
-  }
+  return useCopiedFor(ms);
 }
 
 /** The stepper's head: Dados, Personalizar, Revisar, the current one marked. */

@@ -1,34 +1,10 @@
 import { Alert, Button, Dialog, HStack, Input, Portal, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useRef, useState } from 'react';
+import { useCopyConfirmation } from '../../app/clipboard';
 import { useTranslation } from 'react-i18next';
 import { MdCheck, MdContentCopy } from 'react-icons/md';
 
 /** How long the copy button says "Copiado". */
 export const COPIED_MS = 1500;
-
-/** The clipboard API, else the old selection copy (a page outside a secure context). */
-async function writeClipboard(text: string): Promise<void> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return;
-    }
-  } catch {
-    // refused: the old way
-  }
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
-  area.select();
-  try {
-    document.execCommand?.('copy');
-  } finally {
-    area.remove();
-  }
-}
 
 /**
  * The signing secret the server just made, shown this once: "guarde agora", the secret with a copy button,
@@ -36,20 +12,9 @@ async function writeClipboard(text: string): Promise<void> {
  */
 export function SecretDialog({ secret, onClose }: { secret: string; onClose(): void }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  async function copy() {
-    await writeClipboard(secret);
-    setCopied(true);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPIED_MS);
-  }
+  const confirmation = useCopyConfirmation(COPIED_MS);
+  const copied = confirmation.copied;
+  const copy = () => confirmation.copy(secret);
   return (
     <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} size="lg" closeOnInteractOutside={false}>
       <Portal>
