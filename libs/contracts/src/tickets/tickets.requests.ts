@@ -78,6 +78,10 @@ export interface SendMessageRequest {
   quotedMsg?: { id?: number } | null;
   /** multipart with one audio file: send it as a WhatsApp voice note (transcoded to OGG/Opus); true/false or 1/0 */
   voice?: boolean;
+  /** JSON, instead of a text: a place `{ latitude, longitude, name?, address? }` */
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  /** JSON, instead of a text: a contact card `{ name, number }` */
+  contact?: { name: string; number: string };
 }
 
 /** `POST /messages/{id}/react`: react to a message with an emoji; '' removes our reaction. */

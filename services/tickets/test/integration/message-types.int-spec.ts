@@ -309,3 +309,43 @@ describe('locations and contact cards through the public API', () => {
     }
   });
 });
+
+describe('locations and contact cards from the console (POST /messages/{ticketId})', () => {
+  it('an agent sends a place and a contact card into the ticket: stored as such, sent with their content; bad ones refused', async () => {
+    const { admin, ticket, sent } = await conversation();
+    // the agent's ticket: accepted first (a pending ticket takes no reply)
+    expect((await t.http.put(`/tickets/${ticket.id}`, { token: admin.token, body: { status: 'open' } })).status).toBe(200);
+    const place = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      body: { location: { latitude: -23.5874, longitude: -46.6576, name: 'Parque Ibirapuera' } },
+    });
+    expect(place.status).toBe(201);
+    expect(place.body).toMatchObject({
+      mediaType: 'locationMessage',
+      location: { latitude: -23.5874, longitude: -46.6576, name: 'Parque Ibirapuera' },
+    });
+    const card = await t.http.post(`/messages/${ticket.id}`, {
+      token: admin.token,
+      body: { contact: { name: 'Financeiro', number: '55 11 4000-5678' } },
+    });
+    expect(card.status).toBe(201);
+    expect(card.body).toMatchObject({ mediaType: 'vcard', contacts: [{ name: 'Financeiro', numbers: ['551140005678'] }] });
+    const placeSend = await waitFor(async () => sent().find((s) => s.messageId === place.body.id));
+    expect(placeSend).toMatchObject({ location: { latitude: -23.5874, longitude: -46.6576, name: 'Parque Ibirapuera' } });
+    const cardSend = await waitFor(async () => sent().find((s) => s.messageId === card.body.id));
+    expect(cardSend).toMatchObject({ contact: { name: 'Financeiro', number: '551140005678' } });
+
+    for (const [body, field] of [
+      [{ location: { latitude: -100, longitude: 0 } }, 'location.latitude'],
+      [{ contact: { name: 'Sem número' } }, 'contact.number'],
+      [{ location: { latitude: 1, longitude: 1 }, contact: { name: 'A', number: '5511912345678' } }, 'location'],
+    ] as const) {
+      const res = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'ERR_VALIDATION' });
+      expect(JSON.stringify(res.body)).toContain(field);
+    }
+    // two sends, no more
+    expect((await messages(admin.token, ticket.id)).filter((m) => m.fromMe)).toHaveLength(2);
+  });
+});

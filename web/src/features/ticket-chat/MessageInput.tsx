@@ -12,6 +12,7 @@ import { notify } from '../../app/notify';
 import { useQuickRepliesQuery, useSendMessageMutation } from './chat.api';
 import { useSendVoiceNoteMutation } from './message-types.api';
 import { useAgentPresence } from './presence';
+import { ShareMenu } from './ShareMenu';
 import { isSendable, outgoingBody, quickReplyLabel, quickReplyMatches } from './message-rules';
 import { quotedText } from './MessagesList';
 import { useShortcuts } from '../tickets/shortcuts';
@@ -288,6 +289,7 @@ export function MessageInput({
         >
           <MdAttachFile />
         </IconButton>
+        <ShareMenu ticketId={ticketId} disabled={disabled} />
         <Textarea
           flex="1"
           rows={1}

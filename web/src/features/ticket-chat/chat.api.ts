@@ -58,6 +58,29 @@ export const chatApi = api.injectEndpoints({
       },
     }),
     /** The caller's quick replies (their own and the company's shared ones), offered in the input after "/". */
+    /** A place or a contact card instead of a text (the composer's share menu). */
+    sendShared: build.mutation<
+      MessageDto,
+      {
+        ticketId: number;
+        location?: { latitude: number; longitude: number; name?: string; address?: string };
+        contact?: { name: string; number: string };
+      }
+    >({
+      query: ({ ticketId, location, contact }) => ({
+        url: `/messages/${ticketId}`,
+        method: 'POST',
+        body: { fromMe: true, read: true, ...(location ? { location } : {}), ...(contact ? { contact } : {}) },
+      }),
+      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => addMessage(plain(draft) as MessagePages, data)));
+        } catch {
+          /* the dialog shows the error */
+        }
+      },
+    }),
     /** The agent types or records in the ticket's chat, or stops (the customer sees "digitando…"); nothing to cache. */
     sendPresence: build.mutation<void, { ticketId: number; state: ChatPresence }>({
       query: ({ ticketId, state }) => ({ url: `/tickets/${ticketId}/presence`, method: 'POST', body: { state } }),
@@ -96,4 +119,5 @@ export const {
   useDeleteMessageMutation,
   useQuickRepliesQuery,
   useSendPresenceMutation,
+  useSendSharedMutation,
 } = chatApi;

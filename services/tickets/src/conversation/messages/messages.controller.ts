@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { DiscardUploadsInterceptor, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
+import { DiscardUploadsInterceptor, DomainError, mediaUploadOptions, type UploadedDiskFile } from '@wa/server-kit';
 import type { MessageDto, MessagesPage } from '@wa/contracts';
 import type { Caller } from '../../identity/caller.service.js';
 import { CurrentCaller } from '../../identity/current-caller.js';
@@ -58,7 +58,8 @@ export class MessagesController {
   })
   @ApiResponse({
     status: 400,
-    description: 'ERR_VALIDATION (no text and no file, a file refused), ERR_WAPP_NOT_INITIALIZED, ERR_SENDING_WAPP_MSG',
+    description:
+      'ERR_VALIDATION (no text and no file, a file refused, bad coordinates, a contact without a name or number), ERR_WAPP_NOT_INITIALIZED, ERR_SENDING_WAPP_MSG',
   })
   @ApiResponse({ status: 403, description: 'ERR_NO_PERMISSION: a ticket the user may not write to (closed, or of another user)' })
   @ApiResponse({ status: 404, description: 'ERR_NO_TICKET_FOUND' })
@@ -75,6 +76,15 @@ export class MessagesController {
     @UploadedFiles() files: UploadedDiskFile[] | undefined,
   ): Promise<MessageDto> {
     const quoted = typeof body.quotedMsg?.id === 'number' ? body.quotedMsg.id : undefined;
+    if (body.location !== undefined || body.contact !== undefined) {
+      if (files && files.length > 0)
+        throw new DomainError(
+          'ERR_VALIDATION',
+          { details: [{ field: 'medias', messages: ['A location or a contact goes without files.'] }] },
+          'medias: A location or a contact goes without files.',
+        );
+      return this.messages.sendSpecial(caller, ticketId, body.location, body.contact, quoted);
+    }
     if (files && files.length > 0)
       return (await this.messages.sendMedia(caller, ticketId, files, body.body ?? '', quoted, body.voice === true))[0];
     return this.messages.send(caller, ticketId, requiredText(body.body), quoted);

@@ -23,6 +23,16 @@ export class SendMessageDto implements RequestDto<SendMessageDto, SendMessageReq
   @ApiPropertyOptional({ description: 'true/false or 1/0: the one audio file is sent as a voice note (OGG/Opus, ptt)' })
   @FlagField()
   voice?: boolean;
+
+  /** instead of a text: a place (checked by the send: latitude -90..90, longitude -180..180) */
+  @ApiPropertyOptional({ description: '{ latitude, longitude, name?, address? }: a place, sent instead of a text' })
+  @IsOptional()
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+
+  /** instead of a text: a contact card (checked by the send: a name, a number of 8 to 20 digits) */
+  @ApiPropertyOptional({ description: '{ name, number }: a contact card, sent instead of a text' })
+  @IsOptional()
+  contact?: { name: string; number: string };
 }
 
 /** `POST /messages/{id}/react`: one emoji, or '' to take our reaction away. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { specialContent } from '../sending/special-content.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TicketSubjects, WaSubjects, type MessageDto, type MessagesPage, type TicketUnreadEvent, type WaOutboundSend } from '@wa/contracts';
 import { whatsappMessageId } from '@wa/domain';
@@ -96,6 +97,17 @@ export class MessagesService {
     const row = await this.visibleTicket(caller, ticketId);
     const text = await this.sender.withVariables(row, body);
     const { message, outboxIds } = await this.db.transaction(async (tx) => this.sender.sendInTransaction(tx, row, text, quotedMsgId));
+    await this.outbox.flush(outboxIds);
+    return message;
+  }
+
+  /** A place or a contact card instead of a text (the console's "Localização" / "Contato"), sent like a text. */
+  async sendSpecial(caller: Caller, ticketId: number, location: unknown, contact: unknown, quotedMsgId?: number): Promise<MessageDto> {
+    const extra = specialContent(location, contact, 0);
+    const row = await this.visibleTicket(caller, ticketId);
+    const { message, outboxIds } = await this.db.transaction(async (tx) =>
+      this.sender.sendInTransaction(tx, row, '', quotedMsgId, undefined, extra),
+    );
     await this.outbox.flush(outboxIds);
     return message;
   }
