@@ -122,7 +122,8 @@ export class ScheduleSender {
       }
       const events: OutgoingEvent[] = [];
       const rows = await this.ticketsFor(tx, sendable, events, (s, err) => failed.set(s.id, err));
-      const items: Array<OutgoingItem & { s: ScheduleEntity; contact: ContactEntity }> = [];
+      // the schedule's contact as `recipient`: an item's `contact` is a contact card to send
+      const items: Array<OutgoingItem & { s: ScheduleEntity; recipient: ContactEntity }> = [];
       const up = new Map<string, boolean>();
       for (const { s, contact } of sendable) {
         const row = rows.get(`${s.companyId}|${s.contactId}`);
@@ -142,7 +143,7 @@ export class ScheduleSender {
               mediaType: (s.mediaType ?? 'image') as FileMediaType,
             }
           : undefined;
-        items.push({ s, contact, row, body: await this.sender.withVariables(row, s.body, tx), media });
+        items.push({ s, recipient: contact, row, body: await this.sender.withVariables(row, s.body, tx), media });
       }
       if (items.length === 0) return this.outbox.add(tx, events);
       const sent = await this.sender.sendManyInTransaction(tx, items);
@@ -150,7 +151,7 @@ export class ScheduleSender {
         .query(MARK_SCHEDULES_SENT, [items.map((i) => i.s.id), items.map((i) => i.row.id)])
         .then((r: [Array<{ id: number; sentAt: Date; updatedAt: Date }>, number]) => r[0]);
       const byId = new Map(marked.map((m) => [m.id, m]));
-      for (const { s, contact, row } of items) {
+      for (const { s, recipient: contact, row } of items) {
         const m = byId.get(s.id);
         if (!m) continue;
         const saved = Object.assign(new ScheduleEntity(), s, {
