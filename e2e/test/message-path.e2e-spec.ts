@@ -786,10 +786,10 @@ describe('presence both ways (issue 45 §5)', () => {
         { ticketId: ticket.id, state: 'recording' },
         { ticketId: ticket.id, state: 'paused' },
       ]);
-      // a customer with no open ticket on the connection: nobody is told
+      // a customer with no open ticket on the connection (another area code): nobody is told
       await http.post(`/whatsappsession/${conn.id}/sandbox/presence`, {
         token: a.token,
-        body: { from: `${from.slice(0, -1)}9`, state: 'composing' },
+        body: { from: `5521${from.slice(4)}`, state: 'composing' },
       });
       await new Promise((r) => setTimeout(r, 500));
       expect(live.events.filter((e) => e.name === channel)).toHaveLength(3);

@@ -199,7 +199,7 @@ describe('a conversation with media and replies', () => {
       await page.getByTestId('sign-switch').click();
     }));
 
-  it('records audio as MP3 and sends it; a recording too short is discarded; picks an emoji', () =>
+  it('records audio and sends it as a voice note (OGG/Opus, ptt); a recording too short is discarded; picks an emoji', () =>
     step('audio and emoji', pages, async () => {
       const audios = () => page.locator('[data-testid=message][data-from-me=true][data-media-type=audio]').count();
       const before = await audios();
@@ -230,13 +230,15 @@ describe('a conversation with media and replies', () => {
       await page.getByTestId('recording-send').click();
       await poll('the recording in the chat', async () => (await audios()) === before + 1);
       const sent = await poll('the recording on the phone', async () => {
-        const { body } = await api<{ items: Array<{ to: string; media: { mimetype: string; size: number; fileName: string } | null }> }>(
-          `/whatsappsession/${connectionId}/sandbox/outbox`,
-        );
-        return body.items.find((i) => i.to === number && i.media?.mimetype === 'audio/mpeg');
+        const { body } = await api<{
+          items: Array<{ to: string; media: { mimetype: string; size: number; fileName: string; ptt?: boolean } | null }>;
+        }>(`/whatsappsession/${connectionId}/sandbox/outbox`);
+        return body.items.find((i) => i.to === number && i.media?.mimetype.startsWith('audio/ogg'));
       });
-      expect(sent.media!.size).toBeGreaterThan(30_000);
-      expect(sent.media!.fileName).toMatch(/\.mp3$/);
+      // recorded as MP3 in the browser, transcoded by tickets to a WhatsApp voice note: 3 s of Opus at 32 kbit/s
+      expect(sent.media).toMatchObject({ mimetype: 'audio/ogg; codecs=opus', ptt: true });
+      expect(sent.media?.size).toBeGreaterThan(5_000);
+      expect(sent.media?.fileName).toMatch(/\.ogg$/);
       expect(await audios()).toBe(before + 1);
 
       await page.getByTestId('message-textarea').fill('Obrigado ');
