@@ -14,3 +14,8 @@ export class DomainError extends Error {
     this.status = status ?? ErrorStatus[code];
   }
 }
+
+/** ERR_VALIDATION for one field of the body, its message saying what is wanted (`details` names the field). */
+export function invalidField(field: string, message: string): DomainError {
+  return new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
+}

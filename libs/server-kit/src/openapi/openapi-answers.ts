@@ -44,7 +44,7 @@ export function attachOpenApiAnswers(doc: OpenAPIObject, answers: OpenApiAnswers
       const status = Object.keys(op.responses ?? {})
         .filter((s) => /^2\d\d$/.test(s) && s !== '204')
         .sort()[0];
-      const response = status ? op.responses![status] : undefined;
+      const response = status ? op.responses?.[status] : undefined;
       if (!response) continue;
       // a route that gave only an example (`@ApiResponse({ example })`) gets the schema beside it
       const json = response.content?.['application/json'] as { schema?: unknown } | undefined;

@@ -43,6 +43,7 @@ import {
   readUploaded,
   type CheckedMedia,
   type UploadedDiskFile,
+  invalidField,
 } from '@wa/server-kit';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -201,9 +202,7 @@ interface OptionRow {
 }
 
 const notFound = () => new DomainError('ERR_NOT_FOUND', {}, 'File list not found.');
-const invalid = (field: string, message: string) =>
-  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
-const nameTaken = () => invalid('name', 'A file list with this name already exists');
+const nameTaken = () => invalidField('name', 'A file list with this name already exists');
 
 /**
  * File lists (spec 02 "Files"): a company's named sets of files with a message, each option a name and a file
@@ -238,7 +237,7 @@ export class FileListsService {
   async create(caller: Caller, dto: CreateFileListDto): Promise<FileListDto> {
     const { name, message } = this.texts(dto.name, dto.message);
     const options = this.optionNames(dto.options ?? []);
-    if (options.some((o) => o.id !== undefined)) throw invalid('options', 'A new list’s options have no id yet.');
+    if (options.some((o) => o.id !== undefined)) throw invalidField('options', 'A new list’s options have no id yet.');
     return this.write(async (tx) => {
       const [list] = (await tx.query(INSERT_FILE_LISTS, [caller.companyId, name as string, message as string, caller.id])) as ListRow[];
       await this.insertOptions(
@@ -260,7 +259,7 @@ export class FileListsService {
         const current = (await tx.query(SELECT_OPTIONS_OF_LIST, [list.id, list.companyId])) as OptionRow[];
         const byId = new Map(current.map((o) => [o.id, o]));
         for (const o of options)
-          if (o.id !== undefined && !byId.has(o.id)) throw invalid('options', `Option ${o.id} is not one of this list’s.`);
+          if (o.id !== undefined && !byId.has(o.id)) throw invalidField('options', `Option ${o.id} is not one of this list’s.`);
         const listed = options.flatMap((o, position) => (o.id === undefined ? [] : [{ id: o.id, name: o.name, position }]));
         const kept = new Set(listed.map((o) => o.id));
         const gone = current.filter((o) => !kept.has(o.id));
@@ -307,9 +306,9 @@ export class FileListsService {
    * is refused.
    */
   async upload(caller: Caller, id: number, body: UploadListBody, files: UploadedDiskFile[]): Promise<FileListDto> {
-    if (files.length === 0) throw invalid('files', REQUIRED);
-    if (body.id.length !== files.length) throw invalid('id', 'Send one option id for each file, in the same order.');
-    if (new Set(body.id).size !== body.id.length) throw invalid('id', 'One file per option.');
+    if (files.length === 0) throw invalidField('files', REQUIRED);
+    if (body.id.length !== files.length) throw invalidField('id', 'Send one option id for each file, in the same order.');
+    if (new Set(body.id).size !== body.id.length) throw invalidField('id', 'One file per option.');
     await this.find(this.db.manager, caller, id);
     const checked: CheckedMedia[] = [];
     for (const file of files) checked.push(await checkMediaFile(file, 'files'));
@@ -327,7 +326,7 @@ export class FileListsService {
         const dropped: string[] = [];
         for (const optionId of body.id) {
           const option = byId.get(optionId);
-          if (!option) throw invalid('id', `Option ${optionId} is not one of this list’s.`);
+          if (!option) throw invalidField('id', `Option ${optionId} is not one of this list’s.`);
           if (option.path && isMediaKey(option.path)) dropped.push(option.path);
         }
         await tx.query(SET_OPTION_FILES, [body.id, stored, checked.map((c) => c.mimetype), list.companyId]);
@@ -343,16 +342,16 @@ export class FileListsService {
   private texts(name: string | undefined, message: string | undefined): { name?: string; message?: string } {
     const n = name?.trim();
     const m = message?.trim();
-    if (n !== undefined && n.length < 3) throw invalid('name', NAME_SHORT);
-    if (m !== undefined && !m) throw invalid('message', REQUIRED);
+    if (n !== undefined && n.length < 3) throw invalidField('name', NAME_SHORT);
+    if (m !== undefined && !m) throw invalidField('message', REQUIRED);
     return { name: n, message: m };
   }
 
   private optionNames(options: FileListOptionBody[]): Array<{ id?: number; name: string }> {
     const out = options.map((o) => ({ id: o.id, name: o.name.trim() }));
-    if (out.some((o) => !o.name)) throw invalid('options', REQUIRED);
+    if (out.some((o) => !o.name)) throw invalidField('options', REQUIRED);
     const ids = out.flatMap((o) => (o.id === undefined ? [] : [o.id]));
-    if (new Set(ids).size !== ids.length) throw invalid('options', 'An option is named twice.');
+    if (new Set(ids).size !== ids.length) throw invalidField('options', 'An option is named twice.');
     return out;
   }
 

@@ -10,6 +10,7 @@ import {
   readUploaded,
   type CheckedMedia,
   type UploadedDiskFile,
+  invalidField,
 } from '@wa/server-kit';
 import { toVoiceNote, type VoiceNote } from '../conversation/sending/voice-note.js';
 import { specialContent } from '../conversation/sending/special-content.js';
@@ -83,7 +84,7 @@ export class ApiMessagesService {
     const number = contactNumber(typedNumber);
     const text = body.trim();
     const { location, contact } = specialContent(kind.location, kind.contact, files.length);
-    if (kind.voice && files.length !== 1) throw invalid('medias', 'A voice note is one audio file.');
+    if (kind.voice && files.length !== 1) throw invalidField('medias', 'A voice note is one audio file.');
     if (!text && files.length === 0 && !location && !contact) {
       throw new DomainError(
         'ERR_VALIDATION',
@@ -266,6 +267,3 @@ export class ApiMessagesService {
     await Promise.all(media.map((m) => this.storage.delete(m.key).catch(() => undefined)));
   }
 }
-
-const invalid = (field: string, message: string) =>
-  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ScheduleDto, SchedulesPage } from '@wa/contracts';
-import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile, attachFile } from '@wa/server-kit';
+import { DomainError, isMediaKey, MediaStorage, type UploadedDiskFile, attachFile, invalidField } from '@wa/server-kit';
 import { companyTimeZone, instantIn, TIME_ZONE_SETTING } from '@wa/domain';
 import { Brackets, DataSource, IsNull, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ContactEntity, ScheduleEntity } from '../database/entities/index.js';
@@ -17,9 +17,6 @@ import { visibleSchedules } from './schedules.queries.js';
 export const SCHEDULES_PAGE_SIZE = 40;
 /** A schedule is at most this far ahead. */
 const MAX_AHEAD_MS = 5 * 366 * 24 * 3600 * 1000;
-
-const invalid = (field: string, message: string) =>
-  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
 
 /**
  * Scheduled messages (spec 01 §3, §5; spec 02 "Schedules"). A caller sees and changes their own; admins
@@ -71,7 +68,7 @@ export class SchedulesService {
       const value = q[field];
       if (value === undefined || value === '') continue;
       const at = instantIn(value, tz);
-      if (!at) throw invalid(field, 'Data inválida');
+      if (!at) throw invalidField(field, 'Data inválida');
       qb.andWhere(`s."sendAt" ${op} :${field}`, { [field]: at });
     }
     const count = await qb.clone().getCount();
@@ -223,8 +220,8 @@ export class SchedulesService {
 
   private async sendTime(caller: Caller, value: string): Promise<Date> {
     const at = instantIn(value.trim(), await this.timeZone(caller.companyId));
-    if (!at) throw invalid('sendAt', 'Data inválida');
-    if (at.getTime() - Date.now() > MAX_AHEAD_MS) throw invalid('sendAt', 'Data inválida');
+    if (!at) throw invalidField('sendAt', 'Data inválida');
+    if (at.getTime() - Date.now() > MAX_AHEAD_MS) throw invalidField('sendAt', 'Data inválida');
     return at;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { likeEscaped } from '@wa/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { QueueIntegrationDto, QueueIntegrationsPage } from '@wa/contracts';
-import { DomainError, SecretBox } from '@wa/server-kit';
+import { DomainError, SecretBox, invalidField } from '@wa/server-kit';
 import { DataSource, ILike } from 'typeorm';
 import { TicketsEnv } from '../../config/env.js';
 import { QueueIntegrationEntity } from '../../database/entities/index.js';
@@ -21,9 +21,6 @@ export const INTEGRATIONS_PAGE_SIZE = 20;
 /** What the form shows of stored credentials: nothing of them, only that there are some. */
 const CREDENTIALS_MASK = '••••••••';
 const maskedCredentials = (stored: string | null) => (stored ? CREDENTIALS_MASK : '');
-
-const invalid = (field: string, message: string) =>
-  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
 
 /** The box Dialogflow's credentials are sealed with. */
 export function integrationBox(env: TicketsEnv): SecretBox {
@@ -97,8 +94,8 @@ export class QueueIntegrationsService {
   /** POST /queueIntegration/testSession: whether Dialogflow credentials are usable as given (their shape; Google is not asked). */
   testSession(dto: TestSessionDto): { ok: true; projectName: string; clientEmail: string; language: string } {
     const credentials = dialogflowCredentials(dto.jsonContent);
-    if (!credentials) throw invalid('jsonContent', 'Credenciais inválidas: JSON de conta de serviço com client_email e private_key');
-    if (!dto.projectName.trim()) throw invalid('projectName', 'Required');
+    if (!credentials) throw invalidField('jsonContent', 'Credenciais inválidas: JSON de conta de serviço com client_email e private_key');
+    if (!dto.projectName.trim()) throw invalidField('projectName', 'Required');
     return { ok: true, projectName: dto.projectName.trim(), clientEmail: credentials.client_email, language: dto.language };
   }
 
@@ -116,18 +113,18 @@ export class QueueIntegrationsService {
     if (jsonContent !== undefined && jsonContent !== maskedCredentials(row.jsonContent))
       row.jsonContent = jsonContent.trim() ? this.box.seal(jsonContent.trim()) : null;
     if (row.type === 'dialogflow') {
-      if (!row.projectName) throw invalid('projectName', 'Required');
+      if (!row.projectName) throw invalidField('projectName', 'Required');
       if (!DIALOGFLOW_LANGUAGES.includes(row.language as (typeof DIALOGFLOW_LANGUAGES)[number]))
-        throw invalid('language', 'Idioma inválido');
+        throw invalidField('language', 'Idioma inválido');
       const json = this.credentialsOf(row);
       if (!json || !dialogflowCredentials(json))
-        throw invalid('jsonContent', 'Credenciais inválidas: JSON de conta de serviço com client_email e private_key');
+        throw invalidField('jsonContent', 'Credenciais inválidas: JSON de conta de serviço com client_email e private_key');
       return;
     }
     // n8n, webhook and typebot: the project is the name, the URL is required and must be reachable from outside
     row.projectName = row.name;
-    if (!row.urlN8N) throw invalid('urlN8N', 'Required');
-    if (row.type === 'typebot' && !row.typebotSlug) throw invalid('typebotSlug', 'Required');
+    if (!row.urlN8N) throw invalidField('urlN8N', 'Required');
+    if (row.type === 'typebot' && !row.typebotSlug) throw invalidField('typebotSlug', 'Required');
     await assertPublicUrl(row.urlN8N, this.env.WEBHOOK_ALLOW_PRIVATE === 'true', 'urlN8N');
   }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { rm, stat } from 'node:fs/promises';
-import { DomainError, type CheckedMedia, type UploadedDiskFile } from '@wa/server-kit';
+import { DomainError, type CheckedMedia, type UploadedDiskFile, invalidField } from '@wa/server-kit';
 
 /** What WhatsApp plays as a voice note: OGG with one Opus stream. */
 export const VOICE_NOTE_MIMETYPE = 'audio/ogg; codecs=opus';
@@ -16,9 +16,6 @@ export interface VoiceNote {
   discard(): Promise<void>;
 }
 
-const refuse = (field: string, message: string) =>
-  new DomainError('ERR_VALIDATION', { details: [{ field, messages: [message] }] }, `${field}: ${message}`);
-
 /**
  * An uploaded audio (already checked by its bytes: `checked.mediaType` 'audio') as a WhatsApp voice note: transcoded
  * by ffmpeg to OGG/Opus, mono, 48 kHz, 32 kbit/s (voip), without its metadata, beside the upload (`<path>.ogg`).
@@ -31,7 +28,7 @@ export async function toVoiceNote(
   field = 'medias',
   timeoutMs = VOICE_TRANSCODE_TIMEOUT_MS,
 ): Promise<VoiceNote> {
-  if (checked.mediaType !== 'audio') throw refuse(field, 'A voice note must be an audio file.');
+  if (checked.mediaType !== 'audio') throw invalidField(field, 'A voice note must be an audio file.');
   const out = `${file.path}.ogg`;
   const discard = () => rm(out, { force: true });
   try {
@@ -55,7 +52,10 @@ export async function toVoiceNote(
     await discard();
     if (err instanceof DomainError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('ffmpeg is not installed (scripts/lib/ffmpeg.mjs installs it)');
-    throw refuse(field, (err as Error).message === 'timeout' ? 'The audio took too long to convert.' : 'The audio could not be read.');
+    throw invalidField(
+      field,
+      (err as Error).message === 'timeout' ? 'The audio took too long to convert.' : 'The audio could not be read.',
+    );
   }
 }
 
