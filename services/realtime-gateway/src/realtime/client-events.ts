@@ -52,49 +52,65 @@ export class ClientEvents {
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
-  attach(socket: RealtimeSocket): void {
-    this.on(socket, SocketClientEvents.joinChatBox, (arg) => this.joinChatBox(socket, arg));
-    this.on(socket, SocketClientEvents.leaveChatBox, async (arg) => {
+  /**
+   * The listeners, made once and shared by every socket (EventEmitter calls a listener with the socket as `this`):
+   * none of them is a closure of its own per socket, which 10,000 sockets would each keep for their whole life.
+   */
+  private readonly listeners: ReadonlyArray<readonly [string, (this: RealtimeSocket, ...args: unknown[]) => void]> = [
+    this.listener(SocketClientEvents.joinChatBox, (socket, arg) => this.joinChatBox(socket, arg)),
+    this.listener(SocketClientEvents.leaveChatBox, async (socket, arg) => {
       const ticketId = parseTicketId(arg);
       if (ticketId === null) return refusal(SocketClientEvents.leaveChatBox, 'ERR_VALIDATION');
       const room = Rooms.ticket(socket.data.companyId, ticketId);
       socket.data.chatRooms = socket.data.chatRooms.filter((r) => r !== room);
       await socket.leave(room);
       return { ok: true };
-    });
-    this.on(socket, SocketClientEvents.joinNotification, async () => {
+    }),
+    this.listener(SocketClientEvents.joinNotification, async (socket) => {
       await socket.join(Rooms.notification(socket.data.companyId));
       return { ok: true };
-    });
-    this.on(socket, SocketClientEvents.joinTickets, async (arg) => {
+    }),
+    this.listener(SocketClientEvents.joinTickets, async (socket, arg) => {
       const status = parseStatus(arg);
       if (!status) return refusal(SocketClientEvents.joinTickets, 'ERR_VALIDATION');
       await socket.join(Rooms.status(socket.data.companyId, status));
       return { ok: true };
-    });
-    this.on(socket, SocketClientEvents.leaveTickets, async (arg) => {
+    }),
+    this.listener(SocketClientEvents.leaveTickets, async (socket, arg) => {
       const status = parseStatus(arg);
       if (!status) return refusal(SocketClientEvents.leaveTickets, 'ERR_VALIDATION');
       await socket.leave(Rooms.status(socket.data.companyId, status));
       return { ok: true };
-    });
-    this.on(socket, SocketClientEvents.userStatus, () => this.heartbeat(socket));
+    }),
+    this.listener(SocketClientEvents.userStatus, (socket) => this.heartbeat(socket)),
+  ];
+
+  attach(socket: RealtimeSocket): void {
+    for (const [event, listener] of this.listeners) socket.on(event, listener);
   }
 
-  private on(socket: RealtimeSocket, event: string, handle: (arg: unknown) => Promise<SocketAck>): void {
-    socket.on(event, (...args: unknown[]) => {
-      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
-      handle(args[0]).then(
-        (answer) => reply(socket, ack, answer),
-        (err: unknown) => {
-          this.log.warn(
-            { event, companyId: socket.data.companyId, userId: socket.data.userId, err: (err as Error)?.message },
-            'client event failed',
-          );
-          reply(socket, ack, refusal(event, 'ERR_INTERNAL'));
-        },
-      );
-    });
+  private listener(
+    event: string,
+    handle: (socket: RealtimeSocket, arg: unknown) => Promise<SocketAck>,
+  ): readonly [string, (this: RealtimeSocket, ...args: unknown[]) => void] {
+    const log = this.log;
+    return [
+      event,
+      function (this: RealtimeSocket, ...args: unknown[]): void {
+        const socket = this;
+        const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+        handle(socket, args[0]).then(
+          (answer) => reply(socket, ack, answer),
+          (err: unknown) => {
+            log.warn(
+              { event, companyId: socket.data.companyId, userId: socket.data.userId, err: (err as Error)?.message },
+              'client event failed',
+            );
+            reply(socket, ack, refusal(event, 'ERR_INTERNAL'));
+          },
+        );
+      },
+    ];
   }
 
   private async joinChatBox(socket: RealtimeSocket, arg: unknown): Promise<SocketAck> {

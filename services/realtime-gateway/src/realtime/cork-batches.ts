@@ -17,14 +17,18 @@ export function corkBatches(conn: { transport?: unknown }): void {
   const transport = conn.transport as Partial<WsTransport> | undefined;
   const tcp = transport?.socket?._socket;
   if (typeof transport?.send !== 'function' || typeof tcp?.cork !== 'function' || typeof tcp.uncork !== 'function') return;
-  const send = transport.send.bind(transport);
-  transport.send = (packets: unknown[]) => {
-    if (packets.length < 2) return send(packets);
-    tcp.cork();
-    try {
-      send(packets);
-    } finally {
-      tcp.uncork();
-    }
-  };
+  // one function for every socket (it reads the transport as `this`), not a closure and a bound send per socket
+  transport.send = corkedSend;
+}
+
+function corkedSend(this: WsTransport, packets: unknown[]): void {
+  const send = (Object.getPrototypeOf(this) as WsTransport).send;
+  const tcp = this.socket?._socket;
+  if (packets.length < 2 || !tcp) return send.call(this, packets);
+  tcp.cork();
+  try {
+    send.call(this, packets);
+  } finally {
+    tcp.uncork();
+  }
 }
