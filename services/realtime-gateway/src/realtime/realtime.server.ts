@@ -49,16 +49,6 @@ liveGauge('realtime_connected_sockets', 'Sockets connected to this replica (sign
   liveServer ? liveServer.of('/').sockets.size : 0,
 );
 
-/**
- * engine.io keeps the upgrade request of each connection for its whole life (the request object, its raw headers, its
- * stream state), while nothing reads it once the socket is in: the handshake took its token, and socket.io's
- * `socket.handshake` (built when the socket connected) keeps its headers and query. Dropping it is socket.io's own
- * advice for many sockets (https://socket.io/docs/v4/memory-usage/).
- */
-export function releaseRequest(socket: RealtimeSocket): void {
-  (socket.conn as unknown as { request: unknown }).request = null;
-}
-
 @Injectable()
 export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
   private readonly log = new Logger(RealtimeServer.name);
@@ -181,7 +171,6 @@ export class RealtimeServer implements OnModuleInit, BeforeApplicationShutdown {
     })(this);
 
   private connected(socket: RealtimeSocket): void {
-    releaseRequest(socket);
     corkBatches(socket.conn);
     socket.on('disconnect', this.onDisconnect);
     this.clientEvents.attach(socket);
