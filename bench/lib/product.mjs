@@ -222,7 +222,7 @@ export function benchRun(name, log) {
     const p = spawnLogged(svc, process.execPath, [...flags, ...profile, join(root, 'services', svc, 'dist/main.js')], {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
-      NODE_OPTIONS: serviceNodeOptions(''),
+      NODE_OPTIONS: serviceNodeOptions('', svc),
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),

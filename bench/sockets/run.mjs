@@ -11,6 +11,7 @@
 // events per second for SECONDS s on JetStream (as tickets does), round-robin over the companies, and
 // measures publish → delivery at every socket of the event's company. See README.md beside this file.
 import { fork, spawn } from 'node:child_process';
+import { serviceNodeOptions } from '../../scripts/lib/service-runtime.mjs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -176,6 +177,8 @@ async function startRealtime(natsUrl, redisUrl) {
     {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
+      // its node runs as it does in k8s, docker compose and npm start
+      NODE_OPTIONS: serviceNodeOptions('', 'realtime-gateway'),
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),

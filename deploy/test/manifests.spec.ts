@@ -457,6 +457,17 @@ describe('k8s wiring', () => {
     }
   });
 
+  it("runs each service's node with its own options where it has them, else the image's (scripts/lib/service-runtime.mjs)", async () => {
+    const { SERVICE_NODE_OPTIONS_OF } = (await import(join(ROOT, 'scripts/lib/service-runtime.mjs'))) as {
+      SERVICE_NODE_OPTIONS_OF: Record<string, string>;
+    };
+    for (const name of SERVICE_NAMES) {
+      const data = find(objects, 'ConfigMap', `${name}-config`)?.data ?? {};
+      expect({ name, NODE_OPTIONS: data.NODE_OPTIONS }).toEqual({ name, NODE_OPTIONS: SERVICE_NODE_OPTIONS_OF[name] });
+    }
+    expect(Object.keys(SERVICE_NODE_OPTIONS_OF).every((name) => SERVICE_NAMES.includes(name))).toBe(true);
+  });
+
   it('runs production settings: secure refresh cookie (auth), real phones by default (whatsapp-sessions)', () => {
     const data = (name: string) => find(objects, 'ConfigMap', `${name}-config`)?.data ?? {};
     expect(data('auth').COOKIE_SECURE).toBe('true');
@@ -934,6 +945,14 @@ describe('deploy/docker-compose.yml', () => {
     expect(storeDir).toBeDefined();
     expect(volumeTarget(nats, storeDir!)).toBe(true);
     expect(nats.healthcheck?.test).toBeDefined();
+  });
+
+  it("runs each service's node with its own options where it has them, as k8s/base does (scripts/lib/service-runtime.mjs)", async () => {
+    const { SERVICE_NODE_OPTIONS_OF } = (await import(join(ROOT, 'scripts/lib/service-runtime.mjs'))) as {
+      SERVICE_NODE_OPTIONS_OF: Record<string, string>;
+    };
+    for (const name of SERVICE_NAMES)
+      expect({ name, NODE_OPTIONS: envOf(services[name]).NODE_OPTIONS }).toEqual({ name, NODE_OPTIONS: SERVICE_NODE_OPTIONS_OF[name] });
   });
 
   it('runs nats with the users of k8s/base/nats.conf, every password required from deploy/.env', () => {

@@ -13,7 +13,18 @@
 // may use 512 MiB or more (k8s/base), and a migration allocates far too little to grow it.
 export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=64';
 
-/** NODE_OPTIONS for a service process: the caller's own (if any) and the services' options. */
-export function serviceNodeOptions(existing = process.env.NODE_OPTIONS) {
-  return [existing, SERVICE_NODE_OPTIONS].filter(Boolean).join(' ');
+/**
+ * A service whose node runs otherwise, here and wherever it is deployed (k8s/base sets them in the service's ConfigMap,
+ * deploy/docker-compose.yml in its environment; deploy's tests keep the three alike).
+ * realtime-gateway: nothing of it waits long, so V8's own young generation (64 MB semi-spaces kept 128 MB resident for
+ * nothing with 10,000 sockets), and an old generation sized to its pod's 512Mi limit, so the fan-out's promoted garbage
+ * is collected sooner (k8s/base/realtime-gateway.yaml has the figures).
+ */
+export const SERVICE_NODE_OPTIONS_OF = Object.freeze({
+  'realtime-gateway': '--max-semi-space-size=16 --max-old-space-size=384',
+});
+
+/** NODE_OPTIONS for a service process: the caller's own (if any) and the service's options (`name`'s own, else every service's). */
+export function serviceNodeOptions(existing = process.env.NODE_OPTIONS, name = undefined) {
+  return [existing, (name && SERVICE_NODE_OPTIONS_OF[name]) || SERVICE_NODE_OPTIONS].filter(Boolean).join(' ');
 }
