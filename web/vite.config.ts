@@ -7,19 +7,22 @@ import { defineConfig, type Plugin } from 'vite';
 const here = dirname(fileURLToPath(import.meta.url));
 const src = (path: string) => resolve(here, 'src', path);
 
-/** Static imports only: what a module needs before it runs. */
-type ModuleGraph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
-function staticallyReached(graph: ModuleGraph, roots: string[]): Set<string> {
+/** Everything reached from `roots` by following `next` (a module's static imports, a chunk's imports). */
+function reachable(roots: readonly string[], next: (id: string) => readonly string[]): Set<string> {
   const seen = new Set<string>();
   const stack = [...roots];
   while (stack.length) {
     const id = stack.pop() as string;
     if (seen.has(id)) continue;
     seen.add(id);
-    for (const dep of graph.getModuleInfo(id)?.importedIds ?? []) stack.push(dep);
+    stack.push(...next(id));
   }
   return seen;
 }
+
+/** Static imports only: what a module needs before it runs. */
+type ModuleGraph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+const staticallyReached = (graph: ModuleGraph, roots: string[]) => reachable(roots, (id) => graph.getModuleInfo(id)?.importedIds ?? []);
 
 /**
  * A signed-in cold load of /tickets needs the layout's and the ticket manager's code: left to the automatic
@@ -63,17 +66,7 @@ function preloadSignedIn(): Plugin {
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-      const closure = (roots: string[]) => {
-        const seen = new Set<string>();
-        const stack = [...roots];
-        while (stack.length) {
-          const file = stack.pop() as string;
-          if (seen.has(file)) continue;
-          seen.add(file);
-          stack.push(...(byFile.get(file)?.imports ?? []));
-        }
-        return seen;
-      };
+      const closure = (roots: string[]) => reachable(roots, (file) => byFile.get(file)?.imports ?? []);
       const facade = (path: string) => {
         const chunk = chunks.find((c) => c.facadeModuleId === src(path));
         if (!chunk) throw new Error(`preload-signed-in: no chunk for ${path}`);
