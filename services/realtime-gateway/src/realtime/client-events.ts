@@ -43,6 +43,27 @@ export function parseStatus(arg: unknown): TicketStatus | null {
  * The events a client emits (spec 01 §7). Every room is built from the socket's own company;
  * an answer goes to the ack when the client asked for one, a refusal otherwise to an `error` event.
  */
+/** A client event's handling, its answer through the ack (when the client asked for one), a failure logged and refused. */
+function answer(
+  socket: RealtimeSocket,
+  event: string,
+  handle: (socket: RealtimeSocket, arg: unknown) => Promise<SocketAck>,
+  log: Logger,
+  args: unknown[],
+): void {
+  const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+  handle(socket, args[0]).then(
+    (result) => reply(socket, ack, result),
+    (err: unknown) => {
+      log.warn(
+        { event, companyId: socket.data.companyId, userId: socket.data.userId, err: (err as Error)?.message },
+        'client event failed',
+      );
+      reply(socket, ack, refusal(event, 'ERR_INTERNAL'));
+    },
+  );
+}
+
 @Injectable()
 export class ClientEvents {
   private readonly log = new Logger(ClientEvents.name);
@@ -97,18 +118,7 @@ export class ClientEvents {
     return [
       event,
       function (this: RealtimeSocket, ...args: unknown[]): void {
-        const socket = this;
-        const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
-        handle(socket, args[0]).then(
-          (answer) => reply(socket, ack, answer),
-          (err: unknown) => {
-            log.warn(
-              { event, companyId: socket.data.companyId, userId: socket.data.userId, err: (err as Error)?.message },
-              'client event failed',
-            );
-            reply(socket, ack, refusal(event, 'ERR_INTERNAL'));
-          },
-        );
+        answer(this, event, handle, log, args);
       },
     ];
   }
