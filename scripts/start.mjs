@@ -86,7 +86,12 @@ for (const svc of processes) {
   const log = createWriteStream(join(logDir, `${svc.name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [svc.script], {
     cwd: root,
-    env: { ...env, ...(svc.env ?? {}), ...(svc.service ? { NODE_OPTIONS: serviceNodeOptions(undefined, svc.name) } : {}), PORT: String(svc.port) },
+    env: {
+      ...env,
+      ...(svc.env ?? {}),
+      ...(svc.service ? { NODE_OPTIONS: serviceNodeOptions(undefined, svc.name) } : {}),
+      PORT: String(svc.port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {
