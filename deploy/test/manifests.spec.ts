@@ -48,6 +48,12 @@ const PART_OF = { 'app.kubernetes.io/part-of': 'conversa' };
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEPLOY = join(ROOT, 'deploy');
 const K8S_BASE = join(ROOT, 'k8s', 'base');
+/** How every service's node runs (scripts/lib/service-runtime.mjs): the image's options and a service's own. */
+const serviceRuntime = () =>
+  import(join(ROOT, 'scripts/lib/service-runtime.mjs')) as Promise<{
+    SERVICE_NODE_OPTIONS: string;
+    SERVICE_NODE_OPTIONS_OF: Record<string, string>;
+  }>;
 const NATS_CONF = join(K8S_BASE, 'nats.conf');
 
 /** The users of nats.conf and the environment variable holding each one's password. */
@@ -458,9 +464,7 @@ describe('k8s wiring', () => {
   });
 
   it("runs each service's node with its own options where it has them, else the image's (scripts/lib/service-runtime.mjs)", async () => {
-    const { SERVICE_NODE_OPTIONS_OF } = (await import(join(ROOT, 'scripts/lib/service-runtime.mjs'))) as {
-      SERVICE_NODE_OPTIONS_OF: Record<string, string>;
-    };
+    const { SERVICE_NODE_OPTIONS_OF } = await serviceRuntime();
     for (const name of SERVICE_NAMES) {
       const data = find(objects, 'ConfigMap', `${name}-config`)?.data ?? {};
       expect({ name, NODE_OPTIONS: data.NODE_OPTIONS }).toEqual({ name, NODE_OPTIONS: SERVICE_NODE_OPTIONS_OF[name] });
@@ -948,9 +952,7 @@ describe('deploy/docker-compose.yml', () => {
   });
 
   it("runs each service's node with its own options where it has them, as k8s/base does (scripts/lib/service-runtime.mjs)", async () => {
-    const { SERVICE_NODE_OPTIONS_OF } = (await import(join(ROOT, 'scripts/lib/service-runtime.mjs'))) as {
-      SERVICE_NODE_OPTIONS_OF: Record<string, string>;
-    };
+    const { SERVICE_NODE_OPTIONS_OF } = await serviceRuntime();
     for (const name of SERVICE_NAMES)
       expect({ name, NODE_OPTIONS: envOf(services[name]).NODE_OPTIONS }).toEqual({ name, NODE_OPTIONS: SERVICE_NODE_OPTIONS_OF[name] });
   });
@@ -1366,7 +1368,7 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('runs node with the options the services run with everywhere (scripts/lib/service-runtime.mjs)', async () => {
-    const { SERVICE_NODE_OPTIONS } = (await import(join(ROOT, 'scripts/lib/service-runtime.mjs'))) as { SERVICE_NODE_OPTIONS: string };
+    const { SERVICE_NODE_OPTIONS } = await serviceRuntime();
     const set = ops(runtime, 'ENV')
       .map((e) => e.args.match(/\bNODE_OPTIONS=("[^"]*"|\S+)/)?.[1]?.replace(/^"|"$/g, ''))
       .filter((v): v is string => v !== undefined);

@@ -39,10 +39,6 @@ export function parseStatus(arg: unknown): TicketStatus | null {
   return STATUSES.find((s) => s === raw) ?? null;
 }
 
-/**
- * The events a client emits (spec 01 §7). Every room is built from the socket's own company;
- * an answer goes to the ack when the client asked for one, a refusal otherwise to an `error` event.
- */
 /** A client event's handling, its answer through the ack (when the client asked for one), a failure logged and refused. */
 function answer(
   socket: RealtimeSocket,
@@ -64,6 +60,10 @@ function answer(
   );
 }
 
+/**
+ * The events a client emits (spec 01 §7). Every room is built from the socket's own company;
+ * an answer goes to the ack when the client asked for one, a refusal otherwise to an `error` event.
+ */
 @Injectable()
 export class ClientEvents {
   private readonly log = new Logger(ClientEvents.name);
