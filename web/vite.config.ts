@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { StorageKeys } from './src/app/storage.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const src = (path: string) => resolve(here, 'src', path);
@@ -81,7 +82,7 @@ function preloadSignedIn(): Plugin {
       const code = `// the signed-in layout's chunks (and the ticket manager's, on /tickets), fetched while the page is parsed
 (function () {
   try {
-    if (!localStorage.getItem('token')) return;
+    if (!localStorage.getItem(${JSON.stringify(StorageKeys.token)})) return;
     var add = function (href) {
       var link = document.createElement('link');
       link.rel = 'modulepreload';
