@@ -4,7 +4,7 @@ import { serve } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { ContactPictures } from '../../src/conversation/contacts/pictures/contact-pictures.js';
+import { ContactPictures, PICTURE_GATHER_MS } from '../../src/conversation/contacts/pictures/contact-pictures.js';
 import { randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
 /**
@@ -76,9 +76,10 @@ describe("contacts' profile pictures", () => {
       const seenBefore = events.seen.length;
       await c.inbound(conn.id, from, 'esqueci de perguntar', { name: 'Helena' });
       expect((await ticketOfNumber(t, admin.token, from, 'pending')).id).not.toBe(ticket.id);
-      // the new ticket's contact.updated (a first message again) comes; give the picture's job its time, then look
+      // the new ticket's contact.updated (a first message again) comes; give the picture's job its time (new contacts
+      // are gathered PICTURE_GATHER_MS first), then look
       await waitFor(async () => events.seen.length > seenBefore);
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, PICTURE_GATHER_MS + 1500));
       expect(holder.asked).toEqual([from]);
       expect(events.seen.slice(seenBefore).every((e) => e.contact.profilePicUrl === url)).toBe(true);
     } finally {

@@ -103,7 +103,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     if (contactIds.size === 0) return [];
     // the rows as the entity has them (every column is one of its fields), without the ORM's cost per row
     const contacts = await this.tickets.keyed<ContactEntity>(SELECT_CONTACTS_BY_ID, [[...contactIds]]);
-    // their profile pictures are fetched in the background: a job each, not waited for (one asked within a day is skipped)
+    // their profile pictures are fetched in the background, gathered into jobs, not waited for (one asked within a day is skipped)
     this.pictures.fetchSoon(
       contacts.flatMap((c) => {
         const connectionId = connectionOf.get(c.id);
