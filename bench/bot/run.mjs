@@ -35,6 +35,7 @@ import {
   recreateDatabase,
   sandboxCompany,
   sleep,
+  streamSeqs,
 } from '../lib/product.mjs';
 import { busyPercent, costSince, cpuSeconds, machineCpu, postgresCpu, processCost, processCostOf } from '../lib/proc.mjs';
 
@@ -288,6 +289,8 @@ async function main() {
     postgres: processCostOf('postgres'),
   });
   log(`${fmt(CUSTOMERS)} customers start within ${START_SPREAD_S} s, answering ~${THINK_MS} ms after each reply`);
+  // what the product stored on JetStream for the measured wave (the warm-up's messages are in the first reading)
+  const js0 = await streamSeqs(natsUrl, bench.natsPasswords.operator, { byKind: true });
   const measured = await wave(5511_900_000_000, CUSTOMERS, () => {
     cpu0 = Object.fromEntries(services.map((s) => [s.name, cpuSeconds(s.child.pid)]));
     cost0 = costs();
@@ -301,8 +304,9 @@ async function main() {
   const cost1 = costs();
   const pgCpu = postgresCpu() - pg0;
   const self1 = process.cpuUsage(self0);
-  // a late second answer would show within this
+  // a late second answer would show within this (and the acks' last events)
   await sleep(3000);
+  const js1 = await streamSeqs(natsUrl, bench.natsPasswords.operator, { byKind: true });
   // what follows reads the measured customers' conversations only (not the warm-up's)
   const numbers = customers.map((x) => x.number);
   const { rows: phone } = await db.query(
@@ -416,6 +420,22 @@ async function main() {
       `, postgres ${fmt(pgCpu, 1)}, this bench's driver ${fmt((self1.user + self1.system) / 1e6, 1)}; machine busy ${fmt(busyPercent(machine0, machine1))}% of 2 cores`,
   );
   out(`at rest (5 s before), CPU seconds : ${idle}`);
+  // the events each customer message (with its reply) cost, by stream and by kind of subject
+  const perMessage = (prefix) =>
+    [...js1]
+      .filter(([k]) => (prefix ? k.startsWith(prefix) : !k.startsWith('kind:')))
+      .map(([k, n]) => [k.replace(prefix, ''), (n - (js0.get(k) ?? 0)) / posted])
+      .filter(([, n]) => n >= 0.005)
+      .sort((a, b) => b[1] - a[1]);
+  const streams = perMessage('');
+  out(
+    `JetStream messages per message   : ${fmt(
+      streams.reduce((sum, [, n]) => sum + n, 0),
+      2,
+    )} (${streams.map(([k, n]) => `${k} ${fmt(n, 2)}`).join(', ')}); by kind: ${perMessage('kind:')
+      .map(([k, n]) => `${k} ${fmt(n, 2)}`)
+      .join(', ')}`,
+  );
   // what each process cost per customer message (and its reply): system calls cross into the kernel and wake the peer
   const per = (n) => fmt(n / posted, 1);
   for (const [name, c] of Object.entries(cost1)

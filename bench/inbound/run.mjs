@@ -24,6 +24,7 @@ import {
   recreateDatabase,
   sandboxCompany,
   sleep,
+  streamSeqs,
 } from '../lib/product.mjs';
 import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
 import pg from 'pg';
@@ -399,17 +400,3 @@ async function withBotMenu(company) {
 }
 
 await bench.run(main);
-
-/** Each JetStream stream's last sequence (how many messages it has ever stored), by name. */
-async function streamSeqs(natsUrl, password) {
-  const { connect } = await import('nats');
-  const nc = await connect({ servers: natsUrl, user: 'operator', pass: password, name: 'bench-inbound-streams' });
-  try {
-    const jsm = await nc.jetstreamManager();
-    const seqs = new Map();
-    for await (const info of jsm.streams.list()) seqs.set(info.config.name, info.state.last_seq);
-    return seqs;
-  } finally {
-    await nc.close();
-  }
-}

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect } from 'nats';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from '../../scripts/lib/free-port.mjs';
@@ -389,4 +390,28 @@ export async function sandboxCompany({ request, gatewayUrl, adminUser, jwtSecret
     socket.once('connect_error', reject);
   });
   return { token: () => token, companyId, connectionId, queueId: queue.body.id, socket };
+}
+
+/**
+ * Each JetStream stream's last sequence (how many messages it has ever stored), by name; with `byKind`, also how many
+ * messages each kind of subject (its first two tokens, e.g. `message.created`, `wa.inbound`) holds now, by `kind`.
+ */
+export async function streamSeqs(natsUrl, password, { byKind = false } = {}) {
+  const nc = await connect({ servers: natsUrl, user: 'operator', pass: password, name: 'bench-streams' });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const seqs = new Map();
+    for await (const info of jsm.streams.list()) {
+      seqs.set(info.config.name, info.state.last_seq);
+      if (!byKind) continue;
+      const { state } = await jsm.streams.info(info.config.name, { subjects_filter: '>' });
+      for (const [subject, n] of Object.entries(state.subjects ?? {})) {
+        const kind = subject.split('.').slice(0, 2).join('.');
+        seqs.set(`kind:${kind}`, (seqs.get(`kind:${kind}`) ?? 0) + n);
+      }
+    }
+    return seqs;
+  } finally {
+    await nc.close();
+  }
 }
