@@ -283,12 +283,14 @@ export class OutboundConsumer {
     if (sends.length === 0) return;
     if (s.stopped || s.status !== 'CONNECTED') throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     // fencing: a replica whose lease was taken (seen dead while paused, cut off from Redis) sends nothing more, even
-    // before its renewal notices; the batch is delivered again, to the new holder's consumer
-    if (!(await this.leases.holds(s.id, s.epoch))) {
+    // before its renewal notices; the batch is delivered again, to the new holder's consumer. The sends are recorded
+    // meanwhile (one round trip less before they go out): a record left 'pending' by a replica that sends nothing
+    // is what the new holder's record finds, and sends, as after a replica that stopped before its sends went out.
+    const [ours, states] = await Promise.all([this.leases.holds(s.id, s.epoch), this.store.recordSends(sends)]);
+    if (!ours) {
       this.logger.warn({ connectionId: s.id, epoch: s.epoch }, 'session lease no longer ours; sending nothing');
       throw new DomainError('ERR_WAPP_NOT_INITIALIZED');
     }
-    const states = await this.store.recordSends(sends);
     // what went out, reported sent (ack 1) together once the batch ends
     const sent: WaAckEntry[] = [];
     // each chat's sends in their order; different chats side by side (WhatsApp orders a chat, not a phone)
