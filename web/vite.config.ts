@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { EARLY_SLOT, requestFirstTicketList } from './src/app/early-requests.js';
 import { StorageKeys } from './src/app/storage.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -57,7 +58,8 @@ function signedInChunk(id: string, graph: ModuleGraph): string | null {
  * A signed-in browser starts fetching the layout's and the ticket manager's chunks while the page is still being
  * parsed, rather than once the entry's code has run (its theme, its i18n, its router): a small classic script,
  * run before the entry, adds their `<link rel="modulepreload">` when a session is stored (the sign-in page, with
- * none, loads nothing more). Its own file, as the Content-Security-Policy admits no inline script.
+ * none, loads nothing more). Its own file, as the Content-Security-Policy admits no inline script. On /tickets it
+ * also asks for the first ticket list (app/early-requests.ts), whose answer is there when the code is.
  */
 function preloadSignedIn(): Plugin {
   return {
@@ -94,6 +96,12 @@ function preloadSignedIn(): Plugin {
     if (location.pathname.indexOf('/tickets') === 0) ${url(tickets)}.forEach(add);
   } catch (e) {
     /* no storage here: the chunks load when imported */
+  }
+  // the first ticket list (on /tickets), asked for now rather than once the code above has come and run
+  try {
+    (${requestFirstTicketList.toString()})(${JSON.stringify(StorageKeys)}, ${JSON.stringify(EARLY_SLOT)});
+  } catch (e) {
+    /* the app asks for it itself */
   }
 })();
 `;

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { FullPageSpinner } from './app/FullPageSpinner';
 import { PublicOnly, RequireAuth } from './app/guards';
+import { preloadable } from './app/preloadable';
 import { getToken } from './app/storage';
 
 // Every screen is its own chunk: the login page loads only what it needs (not even the Redux store,
@@ -10,8 +11,8 @@ const LoginPage = lazy(() => import('./features/auth/LoginPage'));
 const LegalPage = lazy(() => import('./features/auth/LegalPage'));
 const SignupPage = lazy(() => import('./features/auth/SignupPage'));
 const ForgetPasswordPage = lazy(() => import('./features/auth/ForgetPasswordPage'));
-const AppLayout = lazy(() => import('./features/layout/AppLayout'));
-const TicketsPage = lazy(() => import('./features/tickets-manager/TicketsPage'));
+const AppLayout = preloadable(() => import('./features/layout/AppLayout'));
+const TicketsPage = preloadable(() => import('./features/tickets-manager/TicketsPage'));
 const ConnectionsPage = lazy(() => import('./features/connections/ConnectionsPage'));
 const ContactsPage = lazy(() => import('./features/contacts/ContactsPage'));
 const QuickMessagesPage = lazy(() => import('./features/quick-messages/QuickMessagesPage'));
@@ -39,11 +40,13 @@ const CampaignReportPage = lazy(() => import('./features/campaigns/CampaignRepor
 const InvoicesPage = lazy(() => import('./features/billing/InvoicesPage'));
 const SubscriptionPage = lazy(() => import('./features/billing/SubscriptionPage'));
 
-// Signed in: the layout and the ticket manager load side by side rather than one after the other.
-if (getToken()) {
-  void import('./features/layout/AppLayout');
-  if (window.location.pathname.startsWith('/tickets')) void import('./features/tickets-manager/TicketsPage');
-}
+/**
+ * Signed in: the layout and the ticket manager load side by side rather than one after the other, and the first
+ * render waits for them (main.tsx), so that neither shows a spinner first (see app/preloadable.ts).
+ */
+export const startupCode: Promise<unknown> = getToken()
+  ? Promise.allSettled([AppLayout.preload(), ...(window.location.pathname.startsWith('/tickets') ? [TicketsPage.preload()] : [])])
+  : Promise.resolve();
 
 export function App() {
   return (

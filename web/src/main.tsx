@@ -2,7 +2,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { ThemeProvider } from 'next-themes';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
+import { App, startupCode } from './App';
 import { StorageKeys } from './app/storage';
 import { system } from './app/theme';
 import { ToasterHost } from './app/notify';
@@ -14,6 +14,8 @@ mark('main');
 
 await initI18n();
 mark('i18n');
+// a signed-in load renders once the layout's code (and the ticket manager's, on /tickets) is here: no spinners first
+await startupCode;
 
 // a dialog closed gives the focus back to what opened it
 installDialogFocusReturn();

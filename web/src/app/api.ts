@@ -1,11 +1,14 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { createSessionBaseQuery } from './base-query';
 import { apiUrl } from './config';
+import { fetchTakingEarly } from './early-requests';
 import { loggedOut, tokenRefreshed } from './session';
 import { clearSession, getToken, storeSession } from './storage';
 
 export const session = createSessionBaseQuery({
   baseUrl: apiUrl(),
+  // the first ticket list of a cold load of /tickets: the answer to the request the page started (app/early-requests.ts)
+  fetchFn: fetchTakingEarly,
   port: {
     getToken,
     setToken: (token) => storeSession(token),
