@@ -3,7 +3,7 @@ import { sessionCommandSubject, type NumberCheckCommand } from '@wa/contracts';
 import { serve } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
 import ExcelJS from 'exceljs';
-import { randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
+import { NO_PICTURE, pictureAsked, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
 let t: TicketsUnderTest;
 
@@ -29,6 +29,7 @@ async function company() {
 function sessionHolder(connectionId: number) {
   const asked: string[] = [];
   const stop = serve(t.bus, sessionCommandSubject(connectionId), (payload) => {
+    if (pictureAsked(payload)) return NO_PICTURE;
     const cmd = payload as NumberCheckCommand;
     asked.push(cmd.number);
     const exists = /^\d{12,13}$/.test(cmd.number);
@@ -389,6 +390,7 @@ describe("POST /contacts/import: the phone's address book through the connection
     expect((await t.http.post('/contacts/import', { token: admin.token, body: {} })).body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
     const asked: Array<{ page: number; pageSize: number }> = [];
     const stop = serve(t.bus, sessionCommandSubject(conn.id), (payload) => {
+      if (pictureAsked(payload)) return NO_PICTURE;
       const cmd = payload as { action: string; page: number; pageSize: number };
       asked.push({ page: cmd.page, pageSize: cmd.pageSize });
       // pages of 4, whatever was asked

@@ -178,6 +178,14 @@ async function queryConnection(t: TicketsUnderTest, id: number): Promise<{ statu
   return rows[0] ? { status: rows[0].status, updatedAt: new Date(rows[0].updatedAt).toISOString() } : undefined;
 }
 
+/**
+ * A stand-in for the session's holder is also asked, in the background, for the profile picture of a contact that
+ * wrote for the first time (gathered for a second, then asked): it answers none, and such a question is not one of
+ * the commands a test looks at.
+ */
+export const pictureAsked = (payload: unknown): boolean => (payload as { action?: unknown } | null)?.action === 'profilePicture';
+export const NO_PICTURE = { ok: true, result: { url: null } } as const;
+
 export function randomNumber(): string {
   return `55119${randomInt(10_000_000, 99_999_999)}`;
 }

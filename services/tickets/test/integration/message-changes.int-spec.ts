@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sessionCommandSubject, WaSubjects, type MessageChangeCommand, type WaOutboundSend } from '@wa/contracts';
 import { serve } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
-import { randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
+import { NO_PICTURE, pictureAsked, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
 let t: TicketsUnderTest;
 
@@ -18,6 +18,7 @@ afterAll(async () => {
 function sessionHolder(connectionId: number, answer: (cmd: MessageChangeCommand) => unknown = () => ({ ok: true })) {
   const asked: MessageChangeCommand[] = [];
   const stop = serve(t.bus, sessionCommandSubject(connectionId), (payload) => {
+    if (pictureAsked(payload)) return NO_PICTURE;
     asked.push(payload as MessageChangeCommand);
     return answer(payload as MessageChangeCommand);
   });
