@@ -67,6 +67,17 @@ export function takeEarlyResponse(request: Request): Promise<Response> | null {
   return early.response.catch(() => fetch(request));
 }
 
+/**
+ * The live socket has connected: from now on a ticket list hears of every change, and a list asked for now must be
+ * read after that. An answer the page asked for before is older than the connection (a change made in between
+ * would never reach that list): none is taken any more.
+ */
+export function dropEarlyResponses(): void {
+  if (typeof window === 'undefined') return;
+  const list = (window as unknown as Record<string, EarlyRequest[] | undefined>)[EARLY_SLOT];
+  if (Array.isArray(list)) list.length = 0;
+}
+
 /** `fetch`, less the requests the page already started (their answers, once). */
 export function fetchTakingEarly(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   return (input instanceof Request && !init && takeEarlyResponse(input)) || fetch(input, init);

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { api, session } from '../app/api';
 import { apiUrl } from '../app/config';
+import { dropEarlyResponses } from '../app/early-requests';
 import { loggedOut, selectUser, tokenRefreshed } from '../app/session';
 import { clearSession, getToken, storeSession } from '../app/storage';
 import { useAppDispatch, useAppSelector } from '../app/store';
@@ -42,7 +43,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         },
         // events may have been missed while away: lists and chats load again
         onReconnected: () => dispatch(api.util.invalidateTags(['TicketList', 'Messages', 'Ticket', 'Whatsapp', 'Settings'])),
-        onConnected: () => dispatch(api.util.invalidateTags(['TicketList'])),
+        // lists loaded before the socket joined its rooms load again; one asked for from now on asks the server
+        onConnected: () => {
+          dropEarlyResponses();
+          dispatch(api.util.invalidateTags(['TicketList']));
+        },
       });
       c.connect();
       setClient(c);

@@ -32,6 +32,16 @@ export const ticketsApi = api.injectEndpoints({
         },
       }),
       providesTags: ['TicketList'],
+      // live events that came while this request was on its way are played again on its answer (see changeTicketLists)
+      async onQueryStarted(args, { dispatch, requestId, queryFulfilled }) {
+        const landed = await queryFulfilled.then(
+          () => true,
+          () => false,
+        );
+        const missed = changesInFlight.get(requestId);
+        changesInFlight.delete(requestId);
+        if (landed && missed) replayOnList(args, missed, dispatch);
+      },
     }),
     ticket: build.query<TicketDto, number>({
       query: (id) => `/tickets/${id}`,
@@ -109,32 +119,39 @@ export function cachedTicketLists(state: RootState): TicketListArgs[] {
     .map((e) => e.originalArgs as TicketListArgs);
 }
 
+type DecideChange = (args: TicketListArgs, data: TicketPages | undefined) => ListChange;
+
 /**
- * A list whose first page is still on its way (the top bar's pending count loads with the page) cannot take
- * the change, and its answer may be older than the event: it is loaded once more after it lands.
+ * The live changes that came while a ticket list's request was on its way (by request id). Its answer may have been
+ * read before them (a first load, a load again after the socket connected, the next page), and landing would undo
+ * them: a new customer's ticket rung for, then never in the list (nor in its count). They are played again, in order,
+ * on the answer as it lands; on an answer read after them they change nothing (each carries its ticket as it then was,
+ * and any later change of it comes after).
  */
-function refetchListsInFlight(state: RootState, dispatch: Dispatch): void {
-  const queries = Object.values(
-    (
-      state as unknown as {
-        api: { queries: Record<string, { endpointName?: string; status?: string; data?: unknown; originalArgs?: unknown } | undefined> };
-      }
-    ).api.queries,
+const changesInFlight = new Map<string, DecideChange[]>();
+
+/** The ticket lists with a request on its way: a first load, a reload (the socket connected, an invalidation), a next page. */
+function listRequestsInFlight(state: RootState): string[] {
+  const queries = (
+    state as unknown as { api: { queries: Record<string, { endpointName?: string; status?: string; requestId?: string } | undefined> } }
+  ).api.queries;
+  const ids: string[] = [];
+  for (const q of Object.values(queries))
+    if (q?.endpointName === 'listTickets' && q.status === 'pending' && q.requestId) ids.push(q.requestId);
+  return ids;
+}
+
+function replayOnList(args: TicketListArgs, changes: DecideChange[], dispatch: Dispatch): void {
+  dispatch(
+    ticketsApi.util.updateQueryData('listTickets', args, (draft) =>
+      changes.reduce((data, decide) => applyListChange(data, decide(args, data)), plain(draft) as TicketPages),
+    ),
   );
-  for (const q of queries) {
-    if (q?.endpointName !== 'listTickets' || q.status !== 'pending' || q.data !== undefined) continue;
-    const args = q.originalArgs as TicketListArgs;
-    setTimeout(() => void dispatch(ticketsApi.endpoints.listTickets.initiate(args, { forceRefetch: true, subscribe: false })), 1000);
-  }
 }
 
 /** Applies one change (decided per list) to every cached ticket list. */
-export function changeTicketLists(
-  state: RootState,
-  dispatch: Dispatch,
-  decide: (args: TicketListArgs, data: TicketPages | undefined) => ListChange,
-): void {
-  refetchListsInFlight(state, dispatch);
+export function changeTicketLists(state: RootState, dispatch: Dispatch, decide: DecideChange): void {
+  for (const requestId of listRequestsInFlight(state)) changesInFlight.set(requestId, [...(changesInFlight.get(requestId) ?? []), decide]);
   for (const args of cachedTicketLists(state)) {
     const data = ticketsApi.endpoints.listTickets.select(args)(state).data as TicketPages | undefined;
     const change = decide(args, data);

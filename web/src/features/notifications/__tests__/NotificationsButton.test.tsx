@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, waitFor } from '@testing-library/react';
-import { SocketChannels, type AppMessageChannelPayload, type TicketChannelPayload, type UserDto } from '@wa/contracts';
+import { SocketChannels, type AppMessageChannelPayload, type TicketChannelPayload, type TicketDto, type UserDto } from '@wa/contracts';
 import { Route, Routes, useLocation } from 'react-router-dom';
+import { api } from '../../../app/api';
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { RealtimeContext } from '../../../realtime/RealtimeProvider';
@@ -237,5 +238,91 @@ describe('top bar notifications (spec 01 §2 "Top bar")', () => {
     expect(requestPermission).toHaveBeenCalledTimes(1);
     r.socket.fire(SocketChannels.appMessage(1), newMessage(8));
     expect(shown).toHaveLength(0);
+  });
+});
+
+/**
+ * The server's pending tickets: a /tickets request reads them when it is asked, and while `holding` its answer waits
+ * to be let go (a slow answer, read before what happened meanwhile).
+ */
+function slowServer(initial: TicketDto[]) {
+  let tickets = initial;
+  let holding = false;
+  const waiting: Array<() => void> = [];
+  globalThis.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const url = new URL((input as Request).url);
+    requests.push(url);
+    if (url.pathname !== '/tickets') return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    const body = JSON.stringify({ tickets, hasMore: false, nextCursor: null });
+    if (holding) await new Promise<void>((resolve) => waiting.push(resolve));
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  }) as unknown as typeof fetch;
+  return {
+    /** what the server has from now on */
+    set: (now: TicketDto[]) => {
+      tickets = now;
+    },
+    hold: () => {
+      holding = true;
+    },
+    letGo: () =>
+      act(async () => {
+        holding = false;
+        for (const answer of waiting.splice(0)) answer();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }),
+    waiting: () => waiting.length,
+  };
+}
+
+const count = (r: ReturnType<typeof renderBell>) => r.getByTestId('notifications-button').getAttribute('data-count');
+
+async function listed(r: ReturnType<typeof renderBell>): Promise<string[]> {
+  fireEvent.click(r.getByTestId('notifications-button'));
+  await waitFor(() => expect(r.getAllByTestId('notification-item').length).toBeGreaterThan(0));
+  await settle();
+  return r.getAllByTestId('notification-item').map((item) => item.getAttribute('data-ticket-id') ?? '');
+}
+
+describe("a new customer's ticket while the pending list is on its way (the count and the list are one)", () => {
+  it('the first load answered more than a second after the ticket came, read before it: the ticket is counted and listed', async () => {
+    const server = slowServer([aTicket({ id: 1 }), aTicket({ id: 2 })]);
+    server.hold();
+    const r = renderBell();
+    await waitFor(() => expect(server.waiting()).toBe(1));
+    server.set([aTicket({ id: 3 }), aTicket({ id: 1 }), aTicket({ id: 2 })]);
+    r.socket.fire(SocketChannels.appMessage(1), newMessage(3));
+    expect(chimes).toHaveLength(1);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 1200)));
+    await server.letGo();
+    await waitFor(() => expect(count(r)).toBe('3'));
+    expect(await listed(r)).toEqual(['3', '1', '2']);
+  });
+
+  it('a list loaded again (the socket connected) whose answer was read before the ticket: the ticket stays counted and listed', async () => {
+    const server = slowServer([aTicket({ id: 1 }), aTicket({ id: 2 })]);
+    const r = renderBell();
+    await waitFor(() => expect(count(r)).toBe('2'));
+    server.hold();
+    act(() => void r.store.dispatch(api.util.invalidateTags(['TicketList'])));
+    await waitFor(() => expect(server.waiting()).toBe(1));
+    server.set([aTicket({ id: 3 }), aTicket({ id: 1 }), aTicket({ id: 2 })]);
+    r.socket.fire(SocketChannels.appMessage(1), newMessage(3));
+    await waitFor(() => expect(count(r)).toBe('3'));
+    await server.letGo();
+    expect(count(r)).toBe('3');
+    expect(await listed(r)).toEqual(['3', '1', '2']);
+  });
+
+  it('a ticket taken by a colleague while the list loads leaves the list, even when the answer still had it', async () => {
+    const server = slowServer([aTicket({ id: 1 }), aTicket({ id: 2 })]);
+    server.hold();
+    const r = renderBell();
+    await waitFor(() => expect(server.waiting()).toBe(1));
+    server.set([aTicket({ id: 1 })]);
+    r.socket.fire(SocketChannels.ticket(1), { action: 'update', ticket: aTicket({ id: 2, status: 'open', userId: 8 }) });
+    await server.letGo();
+    expect(count(r)).toBe('1');
+    expect(await listed(r)).toEqual(['1']);
   });
 });
