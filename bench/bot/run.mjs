@@ -423,7 +423,7 @@ async function main() {
   // the events each customer message (with its reply) cost, by stream and by kind of subject
   const perMessage = (prefix) =>
     [...js1]
-      .filter(([k]) => (prefix ? k.startsWith(prefix) : !k.startsWith('kind:')))
+      .filter(([k]) => (prefix ? k.startsWith(prefix) : !k.includes(':')))
       .map(([k, n]) => [k.replace(prefix, ''), (n - (js0.get(k) ?? 0)) / posted])
       .filter(([, n]) => n >= 0.005)
       .sort((a, b) => b[1] - a[1]);
@@ -435,6 +435,13 @@ async function main() {
     )} (${streams.map(([k, n]) => `${k} ${fmt(n, 2)}`).join(', ')}); by kind: ${perMessage('kind:')
       .map(([k, n]) => `${k} ${fmt(n, 2)}`)
       .join(', ')}`,
+  );
+  const bytes = perMessage('bytes:');
+  out(
+    `JetStream bytes per message      : ${fmt(
+      bytes.reduce((sum, [, n]) => sum + n, 0),
+      0,
+    )} (what the streams grew by: ${bytes.map(([k, n]) => `${k} ${fmt(n, 0)}`).join(', ')})`,
   );
   // what each process cost per customer message (and its reply): system calls cross into the kernel and wake the peer
   const per = (n) => fmt(n / posted, 1);

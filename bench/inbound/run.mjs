@@ -348,12 +348,24 @@ async function main() {
     `CPU s per 1,000 customer messages    : ${fmt(productCpuPerK, 2)} (phase 1, every process of the product: ${children.map((c) => c.name).join(', ')}, and postgres)`,
   );
   out(`PostgreSQL commits per customer msg : ${fmt(commitsPerMessage, 2)} (phase 1, every service's, in the bench database)`);
-  const published = [...js1].map(([name, seq]) => [name, (seq - (js0.get(name) ?? 0)) / N]).filter(([, n]) => n > 0);
+  const perMessage = (keep, name = (key) => key) =>
+    [...js1]
+      .filter(([key]) => keep(key))
+      .map(([key, n]) => [name(key), (n - (js0.get(key) ?? 0)) / N])
+      .filter(([, n]) => n > 0);
+  const published = perMessage((key) => !key.includes(':'));
+  const bytes = perMessage((key) => key.startsWith('bytes:'), (key) => key.slice('bytes:'.length));
   out(
     `JetStream messages per customer msg : ${fmt(
       published.reduce((sum, [, n]) => sum + n, 0),
       2,
     )} (phase 1, stored in every stream: ` + `${published.map(([name, n]) => `${name} ${fmt(n, 2)}`).join(', ')})`,
+  );
+  out(
+    `JetStream bytes per customer msg    : ${fmt(
+      bytes.reduce((sum, [, n]) => sum + n, 0),
+      0,
+    )} (phase 1, what the streams grew by: ` + `${bytes.map(([name, n]) => `${name} ${fmt(n, 0)}`).join(', ')})`,
   );
   out(
     `machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`,

@@ -403,6 +403,8 @@ export async function streamSeqs(natsUrl, password, { byKind = false } = {}) {
     const seqs = new Map();
     for await (const info of jsm.streams.list()) {
       seqs.set(info.config.name, info.state.last_seq);
+      // what the stream holds now (grows with what is published while nothing ages out)
+      seqs.set(`bytes:${info.config.name}`, info.state.bytes);
       if (!byKind) continue;
       const { state } = await jsm.streams.info(info.config.name, { subjects_filter: '>' });
       for (const [subject, n] of Object.entries(state.subjects ?? {})) {
