@@ -4,6 +4,7 @@ import type { UserDto } from '@wa/contracts';
 import { EARLY_SLOT, requestFirstTicketList } from '../../app/early-requests';
 import { StorageKeys } from '../../app/storage';
 import { defaultTicketListArgs, type TicketPages } from '../../features/tickets/ticket-list-rules';
+import { FakeSocket } from '../../test/fake-socket';
 
 /**
  * The live socket's first connection (RealtimeProvider): from then on every change reaches the lists, so a list asked
@@ -11,36 +12,6 @@ import { defaultTicketListArgs, type TicketPages } from '../../features/tickets/
  */
 const API = 'http://api.test';
 const user = { id: 7, companyId: 1, name: 'Ana', profile: 'user', queueIds: [3] } as unknown as UserDto;
-
-/** A stand-in for socket.io's client socket: the test plays the server's side. */
-class FakeSocket {
-  connected = false;
-  private handlers = new Map<string, Set<(...a: unknown[]) => void>>();
-  on(event: string, h: (...a: unknown[]) => void) {
-    const set = this.handlers.get(event) ?? new Set();
-    set.add(h);
-    this.handlers.set(event, set);
-    return this;
-  }
-  off(event: string, h: (...a: unknown[]) => void) {
-    this.handlers.get(event)?.delete(h);
-    return this;
-  }
-  emit() {
-    return this;
-  }
-  connect() {
-    return this;
-  }
-  disconnect() {
-    this.connected = false;
-    return this;
-  }
-  fire(event: string, ...args: unknown[]) {
-    if (event === 'connect') this.connected = true;
-    for (const h of this.handlers.get(event) ?? []) h(...args);
-  }
-}
 
 let socket: FakeSocket | undefined;
 jest.unstable_mockModule('socket.io-client', () => ({ io: () => (socket = new FakeSocket()) }));

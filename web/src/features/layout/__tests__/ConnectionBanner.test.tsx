@@ -5,37 +5,7 @@ import { loggedOut, sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { aTicket } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
-
-/** socket.io's client socket as the server plays it: connect and drop on demand. */
-class FakeSocket {
-  connected = false;
-  private handlers = new Map<string, Set<(...a: unknown[]) => void>>();
-  on(event: string, h: (...a: unknown[]) => void) {
-    const set = this.handlers.get(event) ?? new Set();
-    set.add(h);
-    this.handlers.set(event, set);
-    return this;
-  }
-  off(event: string, h: (...a: unknown[]) => void) {
-    this.handlers.get(event)?.delete(h);
-    return this;
-  }
-  emit() {
-    return this;
-  }
-  connect() {
-    return this;
-  }
-  disconnect() {
-    if (this.connected) this.fire('disconnect', 'io client disconnect');
-    return this;
-  }
-  fire(event: string, ...args: unknown[]) {
-    if (event === 'connect') this.connected = true;
-    if (event === 'disconnect') this.connected = false;
-    for (const h of this.handlers.get(event) ?? []) h(...args);
-  }
-}
+import { FakeSocket } from '../../../test/fake-socket';
 
 let socket: FakeSocket | undefined;
 jest.unstable_mockModule('socket.io-client', () => ({ io: () => (socket = new FakeSocket()) }));
