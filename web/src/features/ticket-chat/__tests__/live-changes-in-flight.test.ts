@@ -3,9 +3,9 @@ import type { TicketDto, UserDto } from '@wa/contracts';
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { aMessage, aTicket } from '../../../test/fixtures';
-import { syncMessageEvent } from '../../ticket-chat/ticket-chat.socket';
-import { flattenTickets, type TicketListArgs, type TicketPages } from '../ticket-list-rules';
-import { ticketsApi } from '../tickets.api';
+import { syncMessageEvent } from '../ticket-chat.socket';
+import { flattenTickets, type TicketListArgs, type TicketPages } from '../../tickets/ticket-list-rules';
+import { ticketsApi } from '../../tickets/tickets.api';
 
 /**
  * spec 01 §4 "Live updates": a change that comes while a list's request is on its way is not undone when the answer,

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, waitFor } from '@testing-library/react';
 import type { UserDto } from '@wa/contracts';
-import { EARLY_SLOT, requestFirstTicketList } from '../../app/early-requests';
-import { StorageKeys } from '../../app/storage';
-import { defaultTicketListArgs, type TicketPages } from '../../features/tickets/ticket-list-rules';
-import { FakeSocket } from '../../test/fake-socket';
+import { EARLY_SLOT, requestFirstTicketList } from '../../../app/early-requests';
+import { StorageKeys } from '../../../app/storage';
+import { defaultTicketListArgs, type TicketPages } from '../ticket-list-rules';
+import { FakeSocket } from '../../../test/fake-socket';
 
 /**
  * The live socket's first connection (RealtimeProvider): from then on every change reaches the lists, so a list asked
@@ -35,21 +35,21 @@ const server = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
 });
 
 let app: {
-  makeStore: typeof import('../../app/store').makeStore;
-  sessionStarted: typeof import('../../app/session').sessionStarted;
-  ticketsApi: typeof import('../../features/tickets/tickets.api').ticketsApi;
-  RealtimeProvider: typeof import('../RealtimeProvider').RealtimeProvider;
-  renderWithProviders: typeof import('../../test/render').renderWithProviders;
+  makeStore: typeof import('../../../app/store').makeStore;
+  sessionStarted: typeof import('../../../app/session').sessionStarted;
+  ticketsApi: typeof import('../tickets.api').ticketsApi;
+  RealtimeProvider: typeof import('../../../realtime/RealtimeProvider').RealtimeProvider;
+  renderWithProviders: typeof import('../../../test/render').renderWithProviders;
 };
 
 beforeAll(async () => {
   (window as unknown as { __CONVERSA__: { apiUrl: string } }).__CONVERSA__ = { apiUrl: `${API}/` };
   globalThis.fetch = server as unknown as typeof fetch;
-  const { makeStore } = await import('../../app/store');
-  const { sessionStarted } = await import('../../app/session');
-  const { ticketsApi } = await import('../../features/tickets/tickets.api');
-  const { RealtimeProvider } = await import('../RealtimeProvider');
-  const { renderWithProviders } = await import('../../test/render');
+  const { makeStore } = await import('../../../app/store');
+  const { sessionStarted } = await import('../../../app/session');
+  const { ticketsApi } = await import('../tickets.api');
+  const { RealtimeProvider } = await import('../../../realtime/RealtimeProvider');
+  const { renderWithProviders } = await import('../../../test/render');
   app = { makeStore, sessionStarted, ticketsApi, RealtimeProvider, renderWithProviders };
 });
 
