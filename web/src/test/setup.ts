@@ -1,3 +1,11 @@
+import { configure } from '@testing-library/dom';
+
+// Waits (waitFor, findBy…) give a screen up to 5 s, not 1: a screen's code loaded when first used (lazy) is transformed
+// by jest on that first use, which took over a second on a loaded 2-core CI (the chats popover's items, once). From
+// @testing-library/dom: loading @testing-library/react here, before the test framework, would cost it its cleanup
+// between tests.
+configure({ asyncUtilTimeout: 5000 });
+
 // the i18n instance (Portuguese), as main.tsx sets it up, with the signed-in app's texts as the layout adds them
 import '../app/i18n';
 import '../app/app-texts';

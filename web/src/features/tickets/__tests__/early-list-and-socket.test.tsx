@@ -5,6 +5,7 @@ import { EARLY_SLOT, requestFirstTicketList } from '../../../app/early-requests'
 import { StorageKeys } from '../../../app/storage';
 import { defaultTicketListArgs, type TicketPages } from '../ticket-list-rules';
 import { FakeSocket } from '../../../test/fake-socket';
+import { pageLoadsNow } from '../../../test/page-clock';
 
 /**
  * The live socket's first connection (RealtimeProvider): from then on every change reaches the lists, so a list asked
@@ -53,7 +54,10 @@ beforeAll(async () => {
   app = { makeStore, sessionStarted, ticketsApi, RealtimeProvider, renderWithProviders };
 });
 
+// each test is a cold load of the page: an early answer serves it (EARLY_FOR_MS counts from the navigation)
+let restoreClock: (() => void) | undefined;
 beforeEach(() => {
+  restoreClock = pageLoadsNow();
   localStorage.clear();
   calls = [];
   handlers = [];
@@ -67,6 +71,7 @@ beforeEach(() => {
 
 let unmount: (() => void) | undefined;
 afterEach(() => {
+  restoreClock?.();
   unmount?.();
   unmount = undefined;
 });

@@ -1,8 +1,9 @@
-import { beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { UserDto } from '@wa/contracts';
 import { EARLY_SLOT, requestFirstTicketList } from '../../../app/early-requests';
 import { StorageKeys } from '../../../app/storage';
 import { defaultTicketListArgs, type TicketPages } from '../ticket-list-rules';
+import { pageLoadsNow } from '../../../test/page-clock';
 
 /**
  * A signed-in cold load of /tickets: the preload script asks for the first ticket list while the page is parsed,
@@ -57,7 +58,10 @@ beforeAll(async () => {
   app = { store, api, ticketsApi };
 });
 
+// each test is a cold load of the page: an early answer serves it (EARLY_FOR_MS counts from the navigation)
+let restoreClock: (() => void) | undefined;
 beforeEach(() => {
+  restoreClock = pageLoadsNow();
   localStorage.clear();
   calls = [];
   handlers = [];
@@ -65,6 +69,8 @@ beforeEach(() => {
   app.store.dispatch(app.api.util.resetApiState());
   window.history.pushState({}, '', '/tickets');
 });
+
+afterEach(() => restoreClock?.());
 
 describe('the first ticket list of a cold load of /tickets', () => {
   it('is asked for once, by the page, and the ticket manager shows that answer', async () => {
