@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runMigrations } from '@wa/database';
 import { HttpClient, randomIp, TEST_DATABASE_URL, waitFor } from '@wa/testing';
 import Ajv from 'ajv';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { authDatabase } from '../../services/auth/src/database/data-source.js';
 import { ticketsDatabase } from '../../services/tickets/src/database/data-source.js';
 import { whatsappDatabase } from '../../services/whatsapp-sessions/src/database/data-source.js';
@@ -104,7 +104,8 @@ describe('the documented API', () => {
     const queue = await http.post('/queue', { token: a.token, body: { name: 'Atendimento', color: '#1a2b3c' } });
     expect(queue.status).toBe(201);
     const conn = await product.connectedSandbox(a.token, queue.body.id);
-    const from = `5511${Date.now().toString().slice(-9)}`;
+    // a mobile of São Paulo (9 and eight digits): the clock's last nine digits were one only while their first was 9
+    const from = `5511${randomInt(910_000_000, 999_999_999)}`;
     await http.post(`/whatsappsession/${conn.id}/sandbox/inbound`, { token: a.token, body: { from, name: 'Rita', body: 'Olá' } });
     const ticket = await waitFor(async () => {
       const list = await http.get('/tickets?status=pending&showAll=true', { token: a.token });
