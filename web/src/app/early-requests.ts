@@ -56,7 +56,7 @@ export function takeEarlyResponse(request: Request): Promise<Response> | null {
   const list = (window as unknown as Record<string, EarlyRequest[] | undefined>)[EARLY_SLOT];
   if (!Array.isArray(list) || list.length === 0) return null;
   if (performance.now() > EARLY_FOR_MS) {
-    list.length = 0;
+    dropEarlyResponses();
     return null;
   }
   const at = list.findIndex(

@@ -73,3 +73,14 @@ export function aSchedule(overrides: Partial<ScheduleDto> = {}): ScheduleDto {
     ...overrides,
   };
 }
+
+/** The server's answer to GET /tickets: a first page holding these tickets (open, no more pages). */
+export function aTicketListResponse(ids: number[]): Response {
+  return new Response(
+    JSON.stringify({ tickets: ids.map((id) => ({ id, uuid: `u${id}`, status: 'open' })), hasMore: false, nextCursor: null }),
+    {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    },
+  );
+}

@@ -6,6 +6,7 @@ import { StorageKeys } from '../../../app/storage';
 import { defaultTicketListArgs, type TicketPages } from '../ticket-list-rules';
 import { FakeSocket } from '../../../test/fake-socket';
 import { pageLoadsNow } from '../../../test/page-clock';
+import { aTicketListResponse } from '../../../test/fixtures';
 
 /**
  * The live socket's first connection (RealtimeProvider): from then on every change reaches the lists, so a list asked
@@ -17,11 +18,7 @@ const user = { id: 7, companyId: 1, name: 'Ana', profile: 'user', queueIds: [3] 
 let socket: FakeSocket | undefined;
 jest.unstable_mockModule('socket.io-client', () => ({ io: () => (socket = new FakeSocket()) }));
 
-const answer = (ids: number[]) =>
-  new Response(JSON.stringify({ tickets: ids.map((id) => ({ id, uuid: `u${id}`, status: 'open' })), hasMore: false, nextCursor: null }), {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-  });
+const answer = aTicketListResponse;
 
 /** The server: /tickets answered by the next handler, anything else with nothing. */
 let calls: string[] = [];

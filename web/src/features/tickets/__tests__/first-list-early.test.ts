@@ -4,6 +4,7 @@ import { EARLY_SLOT, requestFirstTicketList } from '../../../app/early-requests'
 import { StorageKeys } from '../../../app/storage';
 import { defaultTicketListArgs, type TicketPages } from '../ticket-list-rules';
 import { pageLoadsNow } from '../../../test/page-clock';
+import { aTicketListResponse } from '../../../test/fixtures';
 
 /**
  * A signed-in cold load of /tickets: the preload script asks for the first ticket list while the page is parsed,
@@ -12,11 +13,7 @@ import { pageLoadsNow } from '../../../test/page-clock';
 const API = 'http://api.test';
 const user = { id: 7, companyId: 1, name: 'Ana', profile: 'user', queueIds: [3, 5] } as unknown as UserDto;
 
-const answer = (ids: number[]) =>
-  new Response(JSON.stringify({ tickets: ids.map((id) => ({ id, uuid: `u${id}`, status: 'open' })), hasMore: false, nextCursor: null }), {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-  });
+const answer = aTicketListResponse;
 
 /** The server: each request recorded (URL and token), answered by the next handler. */
 let calls: Array<{ url: string; authorization: string | null }> = [];
