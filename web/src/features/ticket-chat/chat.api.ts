@@ -1,6 +1,7 @@
 import type { ChatPresence, EditMessageRequest, MessageDto, MessagesPage, QuickMessageDto } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
+import { ChangesInFlight } from '../../app/changes-in-flight';
 import { addMessage, replaceMessage, type MessagePageParam, type MessagePages } from './message-rules';
 
 export const chatApi = api.injectEndpoints({
@@ -18,6 +19,16 @@ export const chatApi = api.injectEndpoints({
       providesTags: (_r, _e, ticketId) => [{ type: 'Messages', id: ticketId }],
       // opening a chat reads it (the server clears the unread count): always fetch anew
       keepUnusedDataFor: 0,
+      // messages that came or changed while this request was on its way are played again on its answer (changeMessages)
+      async onQueryStarted(ticketId, { dispatch, requestId, queryFulfilled }) {
+        const missed = await messageChanges.take(requestId, queryFulfilled);
+        if (missed)
+          dispatch(
+            chatApi.util.updateQueryData('messages', ticketId, (draft) =>
+              missed.reduce((data, change) => change(data), plain(draft) as MessagePages),
+            ),
+          );
+      },
     }),
     /** A text (`body`), or files (`files`, `body` their caption); `quotedId` answers a message. */
     /** The same pages read as a preview: the ticket's unread count is left as it is. */
@@ -48,10 +59,10 @@ export const chatApi = api.injectEndpoints({
           body: { body, fromMe: true, read: true, mediaUrl: '', quotedMsg: quotedId ? { id: quotedId } : null },
         };
       },
-      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ ticketId }, { dispatch, getState, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => addMessage(plain(draft) as MessagePages, data)));
+          changeMessages(getState(), dispatch, ticketId, messageAdded(data));
         } catch {
           /* the input shows the error */
         }
@@ -72,10 +83,10 @@ export const chatApi = api.injectEndpoints({
         method: 'POST',
         body: { fromMe: true, read: true, ...(location ? { location } : {}), ...(contact ? { contact } : {}) },
       }),
-      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ ticketId }, { dispatch, getState, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => addMessage(plain(draft) as MessagePages, data)));
+          changeMessages(getState(), dispatch, ticketId, messageAdded(data));
         } catch {
           /* the dialog shows the error */
         }
@@ -93,19 +104,17 @@ export const chatApi = api.injectEndpoints({
     /** A sent message's new text, changed on WhatsApp first. */
     editMessage: build.mutation<MessageDto, { id: number; ticketId: number; body: string }>({
       query: ({ id, body }) => ({ url: `/messages/edit/${id}`, method: 'POST', body: { body } satisfies EditMessageRequest }),
-      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ ticketId }, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data)
-          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+        if (data) changeMessages(getState(), dispatch, ticketId, messageChanged(data));
       },
     }),
     /** A sent message deleted for everyone (kept, marked deleted). */
     deleteMessage: build.mutation<MessageDto, { id: number; ticketId: number }>({
       query: ({ id }) => ({ url: `/messages/${id}`, method: 'DELETE' }),
-      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ ticketId }, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data)
-          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+        if (data) changeMessages(getState(), dispatch, ticketId, messageChanged(data));
       },
     }),
   }),
@@ -121,3 +130,33 @@ export const {
   useSendPresenceMutation,
   useSendSharedMutation,
 } = chatApi;
+
+type MessageChange = (data: MessagePages) => MessagePages;
+
+/** The message changes that came while a chat's request of its messages was on its way, played again on its answer. */
+const messageChanges = new ChangesInFlight<MessageChange>('messages');
+
+/**
+ * A message added to a ticket's chat, or changed there (an ack, an edit, a deletion, a reaction): its cached pages
+ * now, and the answer of a request of them on its way as it lands (it may have been read before: the customer's
+ * message would be gone from the open chat until it is opened again).
+ */
+export function changeMessages(
+  state: unknown,
+  dispatch: (action: ReturnType<typeof chatApi.util.updateQueryData>) => unknown,
+  ticketId: number,
+  change: MessageChange,
+): void {
+  messageChanges.note(state, change, (arg) => arg === ticketId);
+  dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => change(plain(draft) as MessagePages)));
+}
+
+export const messageAdded =
+  (message: MessageDto): MessageChange =>
+  (data) =>
+    addMessage(data, message);
+
+export const messageChanged =
+  (message: MessageDto): MessageChange =>
+  (data) =>
+    replaceMessage(data, message);

@@ -1,7 +1,5 @@
 import type { MessageDto, ReactMessageRequest } from '@wa/contracts';
-import { plain } from '../../app/cache';
-import { chatApi } from './chat.api';
-import { addMessage, replaceMessage, type MessagePages } from './message-rules';
+import { changeMessages, chatApi, messageAdded, messageChanged } from './chat.api';
 
 /**
  * The message types beyond text and files (issue 45 §4): a recorded audio sent as a WhatsApp voice note (the server
@@ -19,17 +17,16 @@ export const messageTypesApi = chatApi.injectEndpoints({
         form.append('medias', file, file.name);
         return { url: `/messages/${ticketId}`, method: 'POST', body: form };
       },
-      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ ticketId }, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => addMessage(plain(draft) as MessagePages, data)));
+        if (data) changeMessages(getState(), dispatch, ticketId, messageAdded(data));
       },
     }),
     reactToMessage: build.mutation<MessageDto, { id: number; ticketId: number; emoji: string }>({
       query: ({ id, emoji }) => ({ url: `/messages/${id}/react`, method: 'POST', body: { emoji } satisfies ReactMessageRequest }),
-      async onQueryStarted({ ticketId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ ticketId }, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data)
-          dispatch(chatApi.util.updateQueryData('messages', ticketId, (draft) => replaceMessage(plain(draft) as MessagePages, data)));
+        if (data) changeMessages(getState(), dispatch, ticketId, messageChanged(data));
       },
     }),
   }),

@@ -1,6 +1,7 @@
 import type { QueueDto, SyncTagsRequest, TicketDto, TicketsPage, UpdateTicketRequest, UsersPage } from '@wa/contracts';
 import { api } from '../../app/api';
 import { plain } from '../../app/cache';
+import { ChangesInFlight } from '../../app/changes-in-flight';
 import type { RootState } from '../../app/store';
 import {
   applyListChange,
@@ -34,13 +35,8 @@ export const ticketsApi = api.injectEndpoints({
       providesTags: ['TicketList'],
       // live events that came while this request was on its way are played again on its answer (see changeTicketLists)
       async onQueryStarted(args, { dispatch, requestId, queryFulfilled }) {
-        const landed = await queryFulfilled.then(
-          () => true,
-          () => false,
-        );
-        const missed = changesInFlight.get(requestId);
-        changesInFlight.delete(requestId);
-        if (landed && missed) replayOnList(args, missed, dispatch);
+        const missed = await listChanges.take(requestId, queryFulfilled);
+        if (missed) replayOnList(args, missed, dispatch);
       },
     }),
     ticket: build.query<TicketDto, number>({
@@ -121,25 +117,8 @@ export function cachedTicketLists(state: RootState): TicketListArgs[] {
 
 type DecideChange = (args: TicketListArgs, data: TicketPages | undefined) => ListChange;
 
-/**
- * The live changes that came while a ticket list's request was on its way (by request id). Its answer may have been
- * read before them (a first load, a load again after the socket connected, the next page), and landing would undo
- * them: a new customer's ticket rung for, then never in the list (nor in its count). They are played again, in order,
- * on the answer as it lands; on an answer read after them they change nothing (each carries its ticket as it then was,
- * and any later change of it comes after).
- */
-const changesInFlight = new Map<string, DecideChange[]>();
-
-/** The ticket lists with a request on its way: a first load, a reload (the socket connected, an invalidation), a next page. */
-function listRequestsInFlight(state: RootState): string[] {
-  const queries = (
-    state as unknown as { api: { queries: Record<string, { endpointName?: string; status?: string; requestId?: string } | undefined> } }
-  ).api.queries;
-  const ids: string[] = [];
-  for (const q of Object.values(queries))
-    if (q?.endpointName === 'listTickets' && q.status === 'pending' && q.requestId) ids.push(q.requestId);
-  return ids;
-}
+/** The live changes that came while a ticket list's request was on its way, played again on its answer (app/changes-in-flight). */
+const listChanges = new ChangesInFlight<DecideChange>('listTickets');
 
 function replayOnList(args: TicketListArgs, changes: DecideChange[], dispatch: Dispatch): void {
   dispatch(
@@ -151,7 +130,7 @@ function replayOnList(args: TicketListArgs, changes: DecideChange[], dispatch: D
 
 /** Applies one change (decided per list) to every cached ticket list. */
 export function changeTicketLists(state: RootState, dispatch: Dispatch, decide: DecideChange): void {
-  for (const requestId of listRequestsInFlight(state)) changesInFlight.set(requestId, [...(changesInFlight.get(requestId) ?? []), decide]);
+  listChanges.note(state, decide);
   for (const args of cachedTicketLists(state)) {
     const data = ticketsApi.endpoints.listTickets.select(args)(state).data as TicketPages | undefined;
     const change = decide(args, data);
