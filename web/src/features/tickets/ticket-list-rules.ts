@@ -56,6 +56,8 @@ export type ListChange =
   | { kind: 'upsert'; ticket: TicketDto; toTop: boolean }
   | { kind: 'remove'; ticketId: number }
   | { kind: 'unread-cleared'; ticketId: number }
+  /** a contact changed (a name edited, its picture fetched): the tickets that show it show it as it is now */
+  | { kind: 'contact'; contact: Pick<TicketDto['contact'], 'id' | 'name' | 'number' | 'profilePicUrl'> }
   | { kind: 'none' };
 
 /**
@@ -97,6 +99,15 @@ export function applyListChange(data: TicketPages, change: ListChange): TicketPa
           tickets: p.tickets.map((t) => (t.id === change.ticketId ? { ...t, unreadMessages: 0 } : t)),
         })),
       };
+    case 'contact': {
+      const { contact } = change;
+      if (!showsContact(data, contact.id)) return data;
+      const take = (t: TicketDto): TicketDto =>
+        t.contact?.id === contact.id
+          ? { ...t, contact: { ...t.contact, name: contact.name, number: contact.number, profilePicUrl: contact.profilePicUrl } }
+          : t;
+      return { ...data, pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.map(take) })) };
+    }
     case 'upsert': {
       const { ticket, toTop } = change;
       if (containsTicket(data, ticket.id) && !toTop) {
@@ -123,4 +134,9 @@ export function flattenTickets(data: TicketPages | undefined): TicketDto[] {
     }
   }
   return out;
+}
+
+/** Whether one of the list's tickets shows this contact. */
+export function showsContact(data: TicketPages | undefined, contactId: number): boolean {
+  return data?.pages.some((page) => page.tickets.some((t) => t.contact?.id === contactId)) ?? false;
 }

@@ -1,7 +1,8 @@
 import { SocketChannels, type ContactChannelPayload, type ContactDto, type TicketChannelPayload, type TicketDto } from '@wa/contracts';
 import type { RootState } from '../../app/store';
 import { onChannel, type Dispatch, type SocketHandler } from '../../realtime/use-socket-cache-sync';
-import { applyTicketToCaches, cachedTicketLists, changeTicketLists, ticketsApi } from './tickets.api';
+import { showsContact } from './ticket-list-rules';
+import { applyTicketToCaches, changeTicketLists, ticketsApi } from './tickets.api';
 
 /** `company-<id>-ticket`: lists follow the rules of spec 01 §4 "Live updates"; the chat header follows its ticket. */
 export function syncTicketEvent(p: TicketChannelPayload, state: RootState, dispatch: Dispatch): void {
@@ -29,15 +30,8 @@ export function syncContactOnTickets(contact: ContactDto, state: RootState, disp
     t.contact.number = contact.number;
     t.contact.profilePicUrl = contact.profilePicUrl;
   };
-  for (const args of cachedTicketLists(state)) {
-    const data = ticketsApi.endpoints.listTickets.select(args)(state).data;
-    if (!data?.pages.some((page) => page.tickets.some((t) => t.contact?.id === contact.id))) continue;
-    dispatch(
-      ticketsApi.util.updateQueryData('listTickets', args, (draft) => {
-        for (const page of draft.pages) page.tickets.forEach(take);
-      }),
-    );
-  }
+  // as every list change: also played again on a list's answer read before it (changeTicketLists)
+  changeTicketLists(state, dispatch, (_args, data) => (showsContact(data, contact.id) ? { kind: 'contact', contact } : { kind: 'none' }));
   const queries = (
     state as unknown as { api: { queries: Record<string, { endpointName?: string; originalArgs?: unknown; data?: unknown }> } }
   ).api.queries;
