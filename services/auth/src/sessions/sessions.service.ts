@@ -10,7 +10,7 @@ import {
   type SessionReplacedEvent,
   type UserDto,
 } from '@wa/contracts';
-import { DomainError } from '@wa/server-kit';
+import { DomainError, invalidField } from '@wa/server-kit';
 import { brDate, companyTimeZone, TIME_ZONE_SETTING, todayIn } from '@wa/domain';
 import argon2 from 'argon2';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -66,9 +66,7 @@ export class SessionsService {
     if (user.mustChangePassword) {
       if (!newPassword) throw new DomainError('ERR_PASSWORD_CHANGE_REQUIRED');
       if (newPassword === password) {
-        throw new DomainError('ERR_VALIDATION', {
-          details: [{ field: 'newPassword', messages: ['A nova senha deve ser diferente da atual'] }],
-        });
+        throw invalidField('newPassword', 'A nova senha deve ser diferente da atual');
       }
       // the password rule every password a user chooses follows (spec 02 §5)
       if (!PASSWORD_RULE.test(newPassword)) {

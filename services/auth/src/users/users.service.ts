@@ -9,7 +9,7 @@ import {
   type UserDto,
   type UsersPage,
 } from '@wa/contracts';
-import { DomainError, runInContext, currentContext } from '@wa/server-kit';
+import { DomainError, invalidField, runInContext, currentContext } from '@wa/server-kit';
 import argon2 from 'argon2';
 import { isUniqueViolation } from '@wa/database';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -55,7 +55,7 @@ export class UsersService {
   async create(caller: AccessTokenClaims, dto: CreateUserDto): Promise<UserDto> {
     const companyId = caller.super && dto.companyId ? dto.companyId : caller.companyId;
     if (companyId !== caller.companyId && !(await this.companies.exists(companyId))) {
-      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'companyId', messages: ['company not found'] }] });
+      throw invalidField('companyId', 'company not found');
     }
     if (await this.users.emailTaken(dto.email)) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
     await this.assertOwnRefs(companyId, dto);
@@ -114,7 +114,7 @@ export class UsersService {
     const ownPassword = !!dto.password && caller.id === user.id;
     // one's own password changes only with the current one: a stolen session cannot lock its owner out
     if (ownPassword && !(await this.isCurrentPassword(user.id, dto.oldPassword))) {
-      throw new DomainError('ERR_VALIDATION', { details: [{ field: 'oldPassword', messages: ['Senha atual incorreta'] }] });
+      throw invalidField('oldPassword', 'Senha atual incorreta');
     }
     if (dto.email && (await this.users.emailTaken(dto.email.trim(), user.id))) throw new DomainError('ERR_EMAIL_ALREADY_EXISTS');
     // only what the change adds is checked: a queue deleted since stays until the user is edited without it

@@ -97,6 +97,8 @@ describe('passwords', () => {
     const noOld = await http.put(`/users/${agent.id}`, { token: current.token, body: { password: 'newpass1' } });
     expect(noOld.status).toBe(400);
     expect(noOld.body.details).toEqual([{ field: 'oldPassword', messages: ['Senha atual incorreta'] }]);
+    // the message names the field, as every one-field ERR_VALIDATION's does
+    expect(noOld.body.message).toBe('oldPassword: Senha atual incorreta');
     const wrongOld = await http.put(`/users/${agent.id}`, { token: current.token, body: { password: 'newpass1', oldPassword: 'not-it' } });
     expect(wrongOld.status).toBe(400);
     expect((await auth.client().post('/auth/login', { body: { email: agent.email, password: 'newpass1' } })).status).toBe(401);
