@@ -57,7 +57,7 @@ export type ListChange =
   | { kind: 'remove'; ticketId: number }
   | { kind: 'unread-cleared'; ticketId: number }
   /** a contact changed (a name edited, its picture fetched): the tickets that show it show it as it is now */
-  | { kind: 'contact'; contact: Pick<TicketDto['contact'], 'id' | 'name' | 'number' | 'profilePicUrl'> }
+  | { kind: 'contact'; contact: ShownContact }
   | { kind: 'none' };
 
 /**
@@ -102,11 +102,7 @@ export function applyListChange(data: TicketPages, change: ListChange): TicketPa
     case 'contact': {
       const { contact } = change;
       if (!showsContact(data, contact.id)) return data;
-      const take = (t: TicketDto): TicketDto =>
-        t.contact?.id === contact.id
-          ? { ...t, contact: { ...t.contact, name: contact.name, number: contact.number, profilePicUrl: contact.profilePicUrl } }
-          : t;
-      return { ...data, pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.map(take) })) };
+      return { ...data, pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => withContact(t, contact)) })) };
     }
     case 'upsert': {
       const { ticket, toTop } = change;
@@ -139,4 +135,13 @@ export function flattenTickets(data: TicketPages | undefined): TicketDto[] {
 /** Whether one of the list's tickets shows this contact. */
 export function showsContact(data: TicketPages | undefined, contactId: number): boolean {
   return data?.pages.some((page) => page.tickets.some((t) => t.contact?.id === contactId)) ?? false;
+}
+
+/** What a ticket shows of its contact, as a contact change carries it. */
+export type ShownContact = Pick<TicketDto['contact'], 'id' | 'name' | 'number' | 'profilePicUrl'>;
+
+/** The ticket showing `contact` as it is now, when it is that contact's (the ticket as it was otherwise). */
+export function withContact(ticket: TicketDto, contact: ShownContact): TicketDto {
+  if (ticket.contact?.id !== contact.id) return ticket;
+  return { ...ticket, contact: { ...ticket.contact, name: contact.name, number: contact.number, profilePicUrl: contact.profilePicUrl } };
 }

@@ -1,7 +1,8 @@
 import { SocketChannels, type ContactChannelPayload, type ContactDto, type TicketChannelPayload, type TicketDto } from '@wa/contracts';
+import { plain } from '../../app/cache';
 import type { RootState } from '../../app/store';
 import { onChannel, type Dispatch, type SocketHandler } from '../../realtime/use-socket-cache-sync';
-import { showsContact } from './ticket-list-rules';
+import { showsContact, withContact } from './ticket-list-rules';
 import { applyTicketToCaches, changeTicketLists, ticketsApi } from './tickets.api';
 
 /** `company-<id>-ticket`: lists follow the rules of spec 01 §4 "Live updates"; the chat header follows its ticket. */
@@ -24,12 +25,6 @@ export function syncTicketEvent(p: TicketChannelPayload, state: RootState, dispa
  * tickets that show it, in the lists and the chat header, show it as it is now.
  */
 export function syncContactOnTickets(contact: ContactDto, state: RootState, dispatch: Dispatch): void {
-  const take = (t: TicketDto) => {
-    if (t.contact?.id !== contact.id) return;
-    t.contact.name = contact.name;
-    t.contact.number = contact.number;
-    t.contact.profilePicUrl = contact.profilePicUrl;
-  };
   // as every list change: also played again on a list's answer read before it (changeTicketLists)
   changeTicketLists(state, dispatch, (_args, data) => (showsContact(data, contact.id) ? { kind: 'contact', contact } : { kind: 'none' }));
   const queries = (
@@ -37,7 +32,7 @@ export function syncContactOnTickets(contact: ContactDto, state: RootState, disp
   ).api.queries;
   for (const q of Object.values(queries)) {
     if (q?.endpointName !== 'ticketByUuid' || (q.data as TicketDto | undefined)?.contact?.id !== contact.id) continue;
-    dispatch(ticketsApi.util.updateQueryData('ticketByUuid', q.originalArgs as string, (draft) => take(draft)));
+    dispatch(ticketsApi.util.updateQueryData('ticketByUuid', q.originalArgs as string, (draft) => withContact(plain(draft), contact)));
   }
 }
 
