@@ -37,6 +37,7 @@ import { CampaignMessages1732240000036 } from './migrations/1732240000036-campai
 import { ContactProfilePictures1732240000038 } from './migrations/1732240000038-contact-profile-pictures.js';
 import { ContactLids1732240000040 } from './migrations/1732240000040-contact-lids.js';
 import { MessageContents1732240000045 } from './migrations/1732240000045-message-contents.js';
+import { StoreInboundWritesLess1732240000046 } from './migrations/1732240000046-store-inbound-writes-less.js';
 import { entities } from './entities/index.js';
 
 export const SCHEMA = 'tickets';
@@ -79,6 +80,7 @@ export const migrations = [
   ContactProfilePictures1732240000038,
   ContactLids1732240000040,
   MessageContents1732240000045,
+  StoreInboundWritesLess1732240000046,
 ];
 
 export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

@@ -10,7 +10,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * changes it adds a migration with a copy of the new whole text (test/store-inbound-text.int-spec.ts checks
  * that a database migrated to head has the file's function). `down` restores the text 028 left.
  */
-const STORE_INBOUND = `-- tickets.store_inbound: a batch of inbound WhatsApp messages stored by one call (one round trip, one
+export const STORE_INBOUND = `-- tickets.store_inbound: a batch of inbound WhatsApp messages stored by one call (one round trip, one
 -- transaction), called by storeInbound (store-inbound.ts) with the arrays inbound-rules.ts builds.
 --
 -- This file is the function's current text, whole. The database gets it from a migration that keeps a frozen
