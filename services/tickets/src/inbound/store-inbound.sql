@@ -35,8 +35,9 @@
 --   enable_bitmapscan = off  no plan reads the company's contacts, or every open ticket, through a bitmap: both
 --       cost in proportion to the table, for every batch.
 -- The open ticket's lookup (step 2) is an EXECUTE, planned on each call: without statistics (a fresh database,
--- autovacuum off) a kept plan of it did not pick its partial unique index. The contacts' lookup (step 1) is kept:
--- it names every column of their unique index, which a plan picks with or without statistics.
+-- autovacuum off) a kept plan of it did not pick its unique index. The contacts' ids come back from their
+-- upsert itself (step 1), through the unique index the upsert checks conflicts on, for the same reason (a kept
+-- plan made while the table is small reads a company's contacts by another index: measured, issue 44).
 CREATE OR REPLACE FUNCTION tickets.store_inbound(c_company integer[], c_number text[], c_name text[], c_group boolean[], m_company integer[], m_number text[], m_whatsapp integer[], m_queue integer[], m_group boolean[], m_wid text[], m_body text[], m_from_me boolean[], m_media text[], m_sent_at timestamp with time zone[], m_seq bigint[])
  RETURNS TABLE(id bigint, "ticketId" integer, "whatsappId" integer, wid text, is_new boolean)
  LANGUAGE plpgsql
@@ -49,28 +50,24 @@ DECLARE
   msg_contact int[];  -- each message's contact id, in batch order
   msg_ticket int[];   -- each message's open ticket id, in batch order
   new_ids bigint[];   -- the messages this call inserted
+  -- each message's open ticket (contact and connection), in batch order
+  open_tickets CONSTANT text := 'SELECT array_agg(t.id ORDER BY u.ord)
+    FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS u(contact, whatsapp, ord)
+    LEFT JOIN tickets.tickets t ON t."contactId" = u.contact AND t."whatsappId" = u.whatsapp AND t.status <> ''closed''';
 BEGIN
-  -- 1. Contacts: one row per company and number, found through their unique index. Only a contact that is new, or
-  --    that a push name renames (not an empty one, nor the number itself), is written: by an upsert, so that a race
-  --    with another batch ends in its row. A contact already known under that name is read, not written again
-  --    (a busy conversation wrote its contact's row back on every message).
-  WITH known AS (
-    SELECT u.company, u.number, u.name, u.is_group, c.id, c.name AS was
-      FROM unnest(c_company, c_number, c_name, c_group) AS u(company, number, name, is_group)
-      LEFT JOIN LATERAL (SELECT c.id, c.name FROM tickets.contacts c WHERE c."companyId" = u.company AND c.number = u.number) c ON true),
-  up AS (
+  -- 1. Contacts: one row per company and number. A push name renames the contact (not an empty one, nor the
+  --    number itself); a contact not renamed is written back as it is (a HOT update), so that every contact of
+  --    the batch comes back from the upsert with its id.
+  WITH up AS (
     INSERT INTO tickets.contacts AS ct ("companyId", number, name, "isGroup")
-    SELECT k.company, k.number, CASE WHEN k.name = '' THEN k.number ELSE k.name END, k.is_group
-      FROM known k
-     WHERE k.id IS NULL OR (k.name <> '' AND k.name <> k.number AND k.was IS DISTINCT FROM k.name)
-     ORDER BY k.company, k.number
+    SELECT u.company, u.number, CASE WHEN u.name = '' THEN u.number ELSE u.name END, u.is_group
+      FROM unnest(c_company, c_number, c_name, c_group) AS u(company, number, name, is_group)
     ON CONFLICT ("companyId", number) DO UPDATE
        SET name = CASE WHEN EXCLUDED.name <> EXCLUDED.number AND ct.name IS DISTINCT FROM EXCLUDED.name THEN EXCLUDED.name ELSE ct.name END,
            "updatedAt" = CASE WHEN EXCLUDED.name <> EXCLUDED.number AND ct.name IS DISTINCT FROM EXCLUDED.name THEN now() ELSE ct."updatedAt" END
     RETURNING ct.id, ct."companyId", ct.number)
-  SELECT array_agg(coalesce(up.id, k.id) ORDER BY u.ord) INTO msg_contact
+  SELECT array_agg(up.id ORDER BY u.ord) INTO msg_contact
     FROM unnest(m_company, m_number) WITH ORDINALITY AS u(company, number, ord)
-    LEFT JOIN known k ON k.company = u.company AND k.number = u.number
     LEFT JOIN up ON up."companyId" = u.company AND up.number = u.number;
 
   -- 2. Each conversation (contact and connection) has one ticket that is not closed: each message's is looked up
@@ -78,10 +75,7 @@ BEGIN
   --    conversation's last message of the batch names (m_queue); a joined ticket keeps its queue. A partial unique
   --    index makes a race with another batch end in the existing row; rows are inserted in a fixed order, and the
   --    lookup is made again only when a ticket was missing.
-  EXECUTE 'SELECT array_agg(t.id ORDER BY u.ord)
-             FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS u(contact, whatsapp, ord)
-             LEFT JOIN tickets.tickets t ON t."contactId" = u.contact AND t."whatsappId" = u.whatsapp AND t.status <> ''closed'''
-    INTO msg_ticket USING msg_contact, m_whatsapp;
+  EXECUTE open_tickets INTO msg_ticket USING msg_contact, m_whatsapp;
 
   IF array_position(msg_ticket, NULL) IS NOT NULL THEN
     INSERT INTO tickets.tickets ("companyId", "contactId", "whatsappId", "queueId", "isGroup", status)
@@ -94,10 +88,7 @@ BEGIN
      ORDER BY p.contact, p.whatsapp
     ON CONFLICT ("contactId", "whatsappId") WHERE status <> 'closed' DO NOTHING;
 
-    EXECUTE 'SELECT array_agg(t.id ORDER BY u.ord)
-               FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS u(contact, whatsapp, ord)
-               LEFT JOIN tickets.tickets t ON t."contactId" = u.contact AND t."whatsappId" = u.whatsapp AND t.status <> ''closed'''
-      INTO msg_ticket USING msg_contact, m_whatsapp;
+    EXECUTE open_tickets INTO msg_ticket USING msg_contact, m_whatsapp;
   END IF;
 
   -- 3. The messages, unique per connection and WhatsApp id (a replay stores nothing). One's own message (sent
