@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { proto } from '@whiskeysockets/baileys';
 import { WaSubjects, type WaAcks } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
-import { createConnection, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { createConnection, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest, socketOf } from './harness.js';
 import { scriptedSessionsSuite } from './scripted-socket.js';
 
 /**
@@ -20,10 +20,9 @@ describe('status changes of our sends', () => {
   it('told a receipt at a time within the window, reach the bus as one event holding them all', async () => {
     const companyId = companies[0]!;
     const token = tokenFor(companyId);
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Baileys', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const sock = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const sock = await socketOf(sockets, c.id);
     sock.open('5511944443333');
     await waitForStatus(svc, token, c.id, 'CONNECTED');
 

@@ -50,6 +50,8 @@ import {
   tokenFor,
   waitForStatus,
   type SessionsUnderTest,
+  socketOf,
+  socketsOf,
 } from './harness.js';
 
 /** Stands in for Baileys' socket where WhatsApp cannot be reached: the test emits what WhatsApp would make it emit. */
@@ -186,9 +188,6 @@ const stateRows = async (connectionId: number) =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The socket made after `count` sockets existed. */
-const socketAfter = (count: number) => waitFor(async () => sockets[count], { timeoutMs: 5000 });
-
 describe('baileys: auth state in PostgreSQL', () => {
   it("round-trips Baileys' own creds and signal keys byte for byte, deletes keys set to null and forgets everything on clear", async () => {
     const { companyId } = company();
@@ -306,11 +305,10 @@ describe("baileys: a session driven by its socket's events", () => {
     const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
     const acks = new Collector<WaAcks>(svc.nc, `wa.ack.${companyId}.>`);
     try {
-      const before = sockets.length;
       const c = await createConnection(svc, token, { name: 'WhatsApp real', channel: 'baileys' });
       created.push({ id: c.id, token });
       expect(c).toMatchObject({ channel: 'baileys', status: 'OPENING' });
-      const s0 = await socketAfter(before);
+      const s0 = await socketOf(sockets, c.id);
       expect(s0.config.auth.creds.registered).toBe(false);
       s0.ev.emit('creds.update', {});
       await waitFor(async () => (await stateRows(c.id)) === 1);
@@ -324,7 +322,7 @@ describe("baileys: a session driven by its socket's events", () => {
       expect((await waitForStatus(svc, token, c.id, 'PAIRING')).qrcode).toBe('');
       // after pairing WhatsApp asks for a new connection: reconnect at once, with the stored creds
       s0.close(DisconnectReason.restartRequired);
-      const s1 = await socketAfter(before + 1);
+      const s1 = await socketOf(sockets, c.id, 1);
       expect(json(s1.creds.noiseKey)).toBe(json(s0.creds.noiseKey));
       s1.user = { id: '5511977776666:4@s.whatsapp.net', name: 'Loja' };
       s1.ev.emit('connection.update', { connection: 'open' });
@@ -447,7 +445,7 @@ describe("baileys: a session driven by its socket's events", () => {
       // the connection drops: TIMEOUT while reconnecting, CONNECTED again on the new socket
       s1.close(DisconnectReason.connectionLost);
       expect((await waitForStatus(svc, token, c.id, 'TIMEOUT')).retries).toBe(1);
-      const s2 = await socketAfter(before + 2);
+      const s2 = await socketOf(sockets, c.id, 2);
       // the old socket is dead to us
       s1.ev.emit('messages.upsert', {
         messages: [
@@ -492,10 +490,9 @@ describe("baileys: a session driven by its socket's events", () => {
     const { companyId, token } = company();
     const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
     try {
-      const before = sockets.length;
       const c = await createConnection(svc, token, { name: 'Instável', channel: 'baileys' });
       created.push({ id: c.id, token });
-      const s0 = await socketAfter(before);
+      const s0 = await socketOf(sockets, c.id);
       s0.ev.emit('creds.update', {});
       await waitFor(async () => (await stateRows(c.id)) === 1);
       s0.user = { id: '5511966665555:3@s.whatsapp.net' };
@@ -507,7 +504,7 @@ describe("baileys: a session driven by its socket's events", () => {
       let current = s0;
       for (let n = 1; n <= drops; n++) {
         current.close(n % 2 ? DisconnectReason.connectionLost : DisconnectReason.timedOut);
-        const nextSocket = await socketAfter(before + n);
+        const nextSocket = await socketOf(sockets, c.id, n);
         expect(current.ended).toBe(true);
         // each reconnect opens with the stored pairing, not a new one
         expect(json(nextSocket.creds.noiseKey)).toBe(json(s0.creds.noiseKey));
@@ -527,7 +524,7 @@ describe("baileys: a session driven by its socket's events", () => {
       expect((await waitForStatus(svc, token, c.id, 'TIMEOUT')).retries).toBe(1);
 
       // unpaired on the phone while reconnecting: DISCONNECTED (the spec's "try again" / "new QR" state), pairing forgotten, no more sockets
-      const last = await socketAfter(before + drops + 1);
+      const last = await socketOf(sockets, c.id, drops + 1);
       last.close(DisconnectReason.loggedOut);
       const loggedOut = await waitForStatus(svc, token, c.id, 'DISCONNECTED');
       expect(loggedOut).toMatchObject({ retries: 0, qrcode: '' });
@@ -536,9 +533,9 @@ describe("baileys: a session driven by its socket's events", () => {
       // told as a logout (campaigns stop on it); the drops before were no such end
       expect((await events.waitFor((e) => e.data.status === 'DISCONNECTED')).data.reason).toBe('logged_out');
       expect(events.items.filter((e) => e.data.status === 'TIMEOUT').every((e) => e.data.reason === null)).toBe(true);
-      const socketsAfterLogout = sockets.length;
+      const socketsAfterLogout = socketsOf(sockets, c.id).length;
       await sleep(400); // five times the longest reconnect pause
-      expect(sockets.length).toBe(socketsAfterLogout);
+      expect(socketsOf(sockets, c.id)).toHaveLength(socketsAfterLogout);
       expect((await connectionOf(svc, token, c.id)).status).toBe('DISCONNECTED');
     } finally {
       events.close();
@@ -549,10 +546,9 @@ describe("baileys: a session driven by its socket's events", () => {
     const { companyId, token } = company();
     const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
     try {
-      const before = sockets.length;
       const c = await createConnection(svc, token, { name: 'Banido', channel: 'baileys' });
       created.push({ id: c.id, token });
-      const s0 = await socketAfter(before);
+      const s0 = await socketOf(sockets, c.id);
       s0.ev.emit('creds.update', {});
       await waitFor(async () => (await stateRows(c.id)) === 1);
       s0.user = { id: '5511955554444:2@s.whatsapp.net' };
@@ -567,7 +563,7 @@ describe("baileys: a session driven by its socket's events", () => {
       expect(svc.runner.isRunning(c.id)).toBe(false);
       expect(await stateRows(c.id)).toBe(0);
       await sleep(200);
-      expect(sockets.length).toBe(before + 1);
+      expect(socketsOf(sockets, c.id)).toHaveLength(1);
     } finally {
       events.close();
     }
@@ -575,10 +571,9 @@ describe("baileys: a session driven by its socket's events", () => {
 
   it('gives up after the allowed QR codes (DISCONNECTED); "try again" opens a new socket', async () => {
     const { token } = company();
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Sem leitura', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const s0 = await socketAfter(before);
+    const s0 = await socketOf(sockets, c.id);
     s0.ev.emit('connection.update', { qr: 'QR-A' });
     await waitForStatus(svc, token, c.id, 'qrcode');
     s0.ev.emit('connection.update', { qr: 'QR-B' });
@@ -589,7 +584,7 @@ describe("baileys: a session driven by its socket's events", () => {
     expect(s0.ended).toBe(true);
 
     expect((await svc.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
-    const s1 = await socketAfter(before + 1);
+    const s1 = await socketOf(sockets, c.id, 1);
     s1.ev.emit('connection.update', { qr: 'QR-D' });
     expect((await waitForStatus(svc, token, c.id, 'qrcode')).qrcode).toBe('QR-D');
   });
@@ -599,10 +594,9 @@ describe("baileys: a session driven by its socket's events", () => {
 describe('baileys: fencing', () => {
   it("a session whose lease another replica took writes no credentials and no keys (the new holder's stay)", async () => {
     const { token } = company();
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Fenced', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const s0 = await socketAfter(before);
+    const s0 = await socketOf(sockets, c.id);
     s0.ev.emit('creds.update', {});
     await waitFor(async () => (await stateRows(c.id)) === 1);
     const stored = await svc.db.query(`SELECT value FROM whatsapp.session_state WHERE "connectionId" = $1`, [c.id]);
@@ -660,10 +654,9 @@ describe('baileys: media both ways', () => {
     const files = new Map<string, Buffer>();
     const media = await mediaServer(files);
     try {
-      const before = sockets.length;
       const c = await createConnection(svc, token, { name: 'WhatsApp mídia', channel: 'baileys' });
       created.push({ id: c.id, token });
-      const s0 = await socketAfter(before);
+      const s0 = await socketOf(sockets, c.id);
       s0.user = { id: '5511977770000:1@s.whatsapp.net' };
       s0.ev.emit('connection.update', { connection: 'open' });
       await waitForStatus(svc, token, c.id, 'CONNECTED');
@@ -775,10 +768,9 @@ describe('baileys: media both ways', () => {
 describe('baileys: a number not on WhatsApp', () => {
   it('fails a send at once with ERR_WAPP_INVALID_CONTACT when onWhatsApp does not know the number, never putting it on the socket; other chats go on; WhatsApp unreachable: sent as given', async () => {
     const { companyId, token } = company();
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'WhatsApp saiu', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const s0 = await socketAfter(before);
+    const s0 = await socketOf(sockets, c.id);
     s0.user = { id: '5511955554444:1@s.whatsapp.net' };
     s0.ev.emit('connection.update', { connection: 'open' });
     await waitForStatus(svc, token, c.id, 'CONNECTED');
@@ -840,10 +832,9 @@ describe('baileys: a number not on WhatsApp', () => {
 describe('baileys: the pairing code and profile pictures', () => {
   it("asks Baileys' requestPairingCode with the digits on a session showing its QR and answers XXXX-XXXX; a picture WhatsApp has none of or hides is none", async () => {
     const { token } = company();
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'WhatsApp por código', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const s0 = await socketAfter(before);
+    const s0 = await socketOf(sockets, c.id);
     s0.ev.emit('connection.update', { qr: '2@QR-CODE,abc,def' });
     await waitForStatus(svc, token, c.id, 'qrcode');
 
@@ -899,10 +890,9 @@ describe('baileys: the pairing code and profile pictures', () => {
 describe('baileys: a message Baileys could not decrypt, then its resend', () => {
   it("publishes a CIPHERTEXT stub waiting (ciphertext, no body) and the same key with its content as the resend replacing it; Baileys' own retry manager is on", async () => {
     const { companyId, token } = company();
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'WhatsApp cifrado', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const s0 = await socketAfter(before);
+    const s0 = await socketOf(sockets, c.id);
     // Baileys answers a decryption failure with a retry receipt to the sender and a placeholder resend asked of the
     // phone (messages-recv.js: sendRetryRequest, requestPlaceholderResend) through its retry manager: kept on
     expect(s0.config.enableRecentMessageCache).toBe(true);

@@ -4,7 +4,7 @@ import type { WACallEvent } from '@whiskeysockets/baileys';
 import { sessionCommandSubject, WaSubjects, type CallRejectCommand, type SandboxCallItem, type WaCall } from '@wa/contracts';
 import { request } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
-import { createConnection, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { createConnection, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest, socketOf } from './harness.js';
 import { scriptedSessionsSuite } from './scripted-socket.js';
 
 /**
@@ -104,10 +104,9 @@ describe("calls at Baileys' boundary", () => {
   it("publishes Baileys' offer once (its later states and a repeated offer tell nothing) and rejects through sock.rejectCall", async () => {
     const companyId = companies[2]!;
     const token = tokenFor(companyId);
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Baileys', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const sock = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const sock = await socketOf(sockets, c.id);
     sock.open('5511944443333');
     await waitForStatus(svc, token, c.id, 'CONNECTED');
 

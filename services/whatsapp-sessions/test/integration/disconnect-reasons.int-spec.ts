@@ -13,6 +13,8 @@ import {
   tokenFor,
   waitForStatus,
   type SessionsUnderTest,
+  socketOf,
+  socketsOf,
 } from './harness.js';
 import { ScriptedSocket } from './scripted-socket.js';
 
@@ -59,7 +61,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const socketAfter = (count: number) => waitFor(async () => sockets[count], { timeoutMs: 5000 });
 const json = (v: unknown) => JSON.stringify(v, BufferJSON.replacer);
 const stateRows = async (connectionId: number) =>
   (await svc.db.query(`SELECT count(*)::int AS n FROM whatsapp.session_state WHERE "connectionId" = $1`, [connectionId]))[0].n as number;
@@ -69,32 +70,31 @@ async function pairedConnection(name: string) {
   const companyId = companies[next++]!;
   const token = tokenFor(companyId);
   const events = new Collector<ConnectionSessionEvent>(svc.nc, `connection.session.${companyId}.>`);
-  const before = sockets.length;
   const c = await createConnection(svc, token, { name, channel: 'baileys' });
   created.push({ id: c.id, token });
-  const s0 = await socketAfter(before);
+  const s0 = await socketOf(sockets, c.id);
   s0.ev.emit('creds.update', {});
   await waitFor(async () => (await stateRows(c.id)) === 1);
-  return { c, token, events, s0, before };
+  return { c, token, events, s0 };
 }
 
 describe('disconnect reasons: what a session does when WhatsApp closes it', () => {
   it('reopens at once on a 515; a 401 right after it is a false logout (restarted, pairing kept); the next 401 logs out', async () => {
-    const { c, token, events, s0, before } = await pairedConnection('Reinício');
+    const { c, token, events, s0 } = await pairedConnection('Reinício');
     try {
       s0.ev.emit('connection.update', { isNewLogin: true });
       await waitForStatus(svc, token, c.id, 'PAIRING');
 
       // after pairing WhatsApp asks for a new connection: a new socket at once, same pairing, no retry counted
       s0.close(DisconnectReason.restartRequired);
-      const s1 = await socketAfter(before + 1);
+      const s1 = await socketOf(sockets, c.id, 1);
       expect(json(s1.config.auth.creds.noiseKey)).toBe(json(s0.config.auth.creds.noiseKey));
       s1.open('5511944443333');
       expect(await waitForStatus(svc, token, c.id, 'CONNECTED')).toMatchObject({ retries: 0, number: '5511944443333' });
 
       // the reopened session hears a 401 within seconds: the known false logout, restarted with its pairing
       s1.close(DisconnectReason.loggedOut);
-      const s2 = await socketAfter(before + 2);
+      const s2 = await socketOf(sockets, c.id, 2);
       expect(s1.ended).toBe(true);
       expect(json(s2.config.auth.creds.noiseKey)).toBe(json(s0.config.auth.creds.noiseKey));
       expect(await stateRows(c.id)).toBe(1);
@@ -116,14 +116,14 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
         ['DISCONNECTED', 'logged_out'],
       ]);
       await sleep(3 * BASE_MS);
-      expect(sockets.length).toBe(before + 3);
+      expect(socketsOf(sockets, c.id)).toHaveLength(3);
     } finally {
       events.close();
     }
   });
 
   it('logs out on a lone 401: DISCONNECTED, pairing forgotten, told as logged_out, no reconnect', async () => {
-    const { c, token, events, s0, before } = await pairedConnection('Saiu');
+    const { c, token, events, s0 } = await pairedConnection('Saiu');
     try {
       s0.open('5511944442222');
       await waitForStatus(svc, token, c.id, 'CONNECTED');
@@ -133,14 +133,14 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
       expect((await events.waitFor((e) => e.data.status === 'DISCONNECTED')).data.reason).toBe('logged_out');
       expect(svc.runner.isRunning(c.id)).toBe(false);
       await sleep(3 * BASE_MS);
-      expect(sockets.length).toBe(before + 1);
+      expect(socketsOf(sockets, c.id)).toHaveLength(1);
     } finally {
       events.close();
     }
   });
 
   it('stops on a 440 (another client took the session) with the reason replaced, keeping the pairing; starting again takes it back', async () => {
-    const { c, token, events, s0, before } = await pairedConnection('Tomada');
+    const { c, token, events, s0 } = await pairedConnection('Tomada');
     try {
       s0.open('5511944441111');
       await waitForStatus(svc, token, c.id, 'CONNECTED');
@@ -152,11 +152,11 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
       expect(svc.runner.isRunning(c.id)).toBe(false);
       expect(await stateRows(c.id)).toBe(1);
       await sleep(3 * BASE_MS);
-      expect(sockets.length).toBe(before + 1);
+      expect(socketsOf(sockets, c.id)).toHaveLength(1);
 
       // the admin starts it again: the same pairing, no new QR code
       expect((await svc.http.post(`/whatsappsession/${c.id}`, { token })).status).toBe(200);
-      const s1 = await socketAfter(before + 1);
+      const s1 = await socketOf(sockets, c.id, 1);
       expect(json(s1.config.auth.creds.noiseKey)).toBe(json(s0.config.auth.creds.noiseKey));
       // until it is back
       expect((await waitForStatus(svc, token, c.id, 'OPENING')).endReason).toBe('replaced');
@@ -168,15 +168,15 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
   });
 
   it('retries a bad session (500) twice, then forgets the pairing (DISCONNECTED, logged_out)', async () => {
-    const { c, token, events, s0, before } = await pairedConnection('Sessão ruim');
+    const { c, token, events, s0 } = await pairedConnection('Sessão ruim');
     try {
       s0.open('5511944440000');
       await waitForStatus(svc, token, c.id, 'CONNECTED');
       s0.close(DisconnectReason.badSession);
-      const s1 = await socketAfter(before + 1);
+      const s1 = await socketOf(sockets, c.id, 1);
       expect(await stateRows(c.id)).toBe(1);
       s1.close(DisconnectReason.badSession);
-      const s2 = await socketAfter(before + 2);
+      const s2 = await socketOf(sockets, c.id, 2);
       expect((await connectionOf(svc, token, c.id)).retries).toBe(2);
       s2.close(DisconnectReason.badSession);
       await waitForStatus(svc, token, c.id, 'DISCONNECTED');
@@ -189,14 +189,14 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
         ['DISCONNECTED', 'logged_out'],
       ]);
       await sleep(3 * MAX_MS);
-      expect(sockets.length).toBe(before + 3);
+      expect(socketsOf(sockets, c.id)).toHaveLength(3);
     } finally {
       events.close();
     }
   });
 
   it('keeps retrying any other close with growing, jittered pauses capped at the maximum, then slower, never giving up', async () => {
-    const { c, token, events, s0, before } = await pairedConnection('Instável');
+    const { c, token, events, s0 } = await pairedConnection('Instável');
     try {
       s0.open('5511944449999');
       await waitForStatus(svc, token, c.id, 'CONNECTED');
@@ -215,7 +215,7 @@ describe('disconnect reasons: what a session does when WhatsApp closes it', () =
       let current = s0;
       for (const [i, code] of codes.entries()) {
         const closedAt = current.close(code);
-        const nextSocket = await socketAfter(before + i + 1);
+        const nextSocket = await socketOf(sockets, c.id, i + 1);
         pauses.push(nextSocket.createdAt - closedAt);
         expect(json(nextSocket.config.auth.creds.noiseKey)).toBe(json(s0.config.auth.creds.noiseKey));
         current = nextSocket;

@@ -179,6 +179,26 @@ export async function connectionOf(svc: SessionsUnderTest, token: string, id: nu
   return res.body as WhatsappDto;
 }
 
+/** A socket a test's Baileys socket factory made: Baileys' config is all it is given. */
+interface MadeSocket {
+  readonly config: { readonly logger?: unknown };
+}
+
+/** The sockets a test's factory made for one connection, in order: the provider's logger for each names it (pino's bindings). */
+export function socketsOf<S extends MadeSocket>(sockets: readonly S[], connectionId: number): S[] {
+  return sockets.filter(
+    (s) => (s.config.logger as { bindings?: () => { connectionId?: number } }).bindings?.().connectionId === connectionId,
+  );
+}
+
+/**
+ * The `n`th socket made for a connection (0: its first). A file's sockets are one list and another test's session may
+ * add to it at any time (a reconnect 20 ms after a drop), so a socket is found by its connection, not by its place.
+ */
+export function socketOf<S extends MadeSocket>(sockets: readonly S[], connectionId: number, n = 0): Promise<S> {
+  return waitFor(async () => socketsOf(sockets, connectionId)[n], { timeoutMs: 5000 });
+}
+
 export function waitForStatus(svc: SessionsUnderTest, token: string, id: number, status: string, timeoutMs = 10_000): Promise<WhatsappDto> {
   return waitFor(
     async () => {

@@ -5,7 +5,16 @@ import { whatsappMessageId } from '@wa/domain';
 import { sessionCommandSubject, WaSubjects, type AddressBookPage, type WaInboundMessage } from '@wa/contracts';
 import { request } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
-import { Collector, createConnection, fieldMessages, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  Collector,
+  createConnection,
+  fieldMessages,
+  storedOn,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+  socketOf,
+} from './harness.js';
 import { scriptedSessionsSuite } from './scripted-socket.js';
 
 /**
@@ -161,10 +170,9 @@ describe('history sync through the sandbox phone: POST /whatsappsession/{id}/san
     expect(fieldMessages(bad.body, 'messages.0.body')).toContain('Required');
     expect(fieldMessages(bad.body, 'messages.0.timestamp').length).toBeGreaterThan(0);
 
-    const before = sockets.length;
     const b = await createConnection(svc, token, { name: 'Baileys', channel: 'baileys' });
     created.push({ id: b.id, token });
-    const sock = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const sock = await socketOf(sockets, b.id);
     sock.open('5511944443333');
     await waitForStatus(svc, token, b.id, 'CONNECTED');
     const notSandbox = await svc.http.post(`/whatsappsession/${b.id}/sandbox/history`, { token, body: { messages: [] } });
@@ -183,10 +191,9 @@ describe("history sync at Baileys' boundary: messaging-history.set", () => {
   it('keeps the contacts and the LID pairs, and publishes the recent messages as history without their files', async () => {
     const companyId = companies[1]!;
     const token = tokenFor(companyId);
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Baileys histórico', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const sock = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const sock = await socketOf(sockets, c.id);
     sock.open('5511944442222');
     await waitForStatus(svc, token, c.id, 'CONNECTED');
 

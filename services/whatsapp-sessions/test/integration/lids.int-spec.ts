@@ -4,7 +4,16 @@ import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { whatsappMessageId } from '@wa/domain';
 import { WaSubjects, type SandboxOutboxItem, type WaInboundMessage, type WaLidMapped, type WaOutboundSend } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
-import { Collector, createConnection, fieldMessages, lastOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  Collector,
+  createConnection,
+  fieldMessages,
+  lastOn,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+  socketOf,
+} from './harness.js';
 import { scriptedSessionsSuite } from './scripted-socket.js';
 
 /**
@@ -167,10 +176,9 @@ describe("LIDs at Baileys' boundary", () => {
   it('publishes a bare LID by its address, learns the pair from lid-mapping.update and contacts, then publishes by number', async () => {
     const companyId = companies[2]!;
     const token = tokenFor(companyId);
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Baileys', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const sock = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const sock = await socketOf(sockets, c.id);
     sock.open('5511944442222');
     await waitForStatus(svc, token, c.id, 'CONNECTED');
 

@@ -5,7 +5,7 @@ import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type 
 import { WaSubjects, type SandboxOutboxItem, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { MediaStorage } from '@wa/server-kit';
 import { mediaForm, mp3File, waitFor } from '@wa/testing';
-import { createConnection, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { createConnection, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest, socketOf } from './harness.js';
 import { scriptedSessionsSuite } from './scripted-socket.js';
 
 /**
@@ -170,10 +170,9 @@ describe("Baileys' boundary: the same types in Baileys' own shapes", () => {
   it('publishes a voice note, a location, contact cards and a reaction from messages.upsert; sends ptt, location, contacts and react', async () => {
     const companyId = companies[1]!;
     const token = tokenFor(companyId);
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Baileys tipos', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const sock = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const sock = await socketOf(sockets, c.id);
     // what the provider hands Baileys' sendMessage (the file read from its stream), and a directory that knows everyone
     const sent: Array<{ jid: string; content: AnyMessageContent; options?: MiscMessageGenerationOptions; file?: Buffer }> = [];
     Object.assign(sock, {

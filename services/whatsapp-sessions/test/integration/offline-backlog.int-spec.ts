@@ -15,6 +15,7 @@ import {
   tokenFor,
   waitForStatus,
   type SessionsUnderTest,
+  socketOf,
 } from './harness.js';
 
 /**
@@ -228,10 +229,9 @@ describe("the offline backlog at Baileys' boundary", () => {
   it('publishes the messages of an `append` upsert (what WhatsApp kept for an offline phone) in their order, with their own times, each once', async () => {
     const companyId = companies[next++]!;
     const token = tokenFor(companyId);
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'WhatsApp real', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const s0 = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const s0 = await socketOf(sockets, c.id);
     s0.user = { id: '5511977776666:4@s.whatsapp.net', name: 'Loja' };
     s0.ev.emit('connection.update', { connection: 'open' });
     await waitForStatus(svc, token, c.id, 'CONNECTED');

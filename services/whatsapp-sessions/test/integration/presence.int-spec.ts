@@ -9,7 +9,7 @@ import {
 } from '@wa/contracts';
 import { listen, request } from '@wa/event-bus';
 import { waitFor } from '@wa/testing';
-import { createConnection, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import { createConnection, tokenFor, waitForStatus, type SessionsUnderTest, socketOf } from './harness.js';
 import { scriptedSessionsSuite } from './scripted-socket.js';
 
 /**
@@ -110,10 +110,9 @@ describe("presence at Baileys' boundary", () => {
   it("announces Baileys' presence.update of a one-to-one chat (not a group's), and sends the agent's with sendPresenceUpdate", async () => {
     const companyId = companies[2]!;
     const token = tokenFor(companyId);
-    const before = sockets.length;
     const c = await createConnection(svc, token, { name: 'Baileys', channel: 'baileys' });
     created.push({ id: c.id, token });
-    const sock = await waitFor(async () => sockets[before], { timeoutMs: 5000 });
+    const sock = await socketOf(sockets, c.id);
     sock.open('5511944443333');
     await waitForStatus(svc, token, c.id, 'CONNECTED');
     const got = await heard(companyId, c.id);

@@ -20,7 +20,17 @@ import { pino } from 'pino';
 import type { BaileysSocket } from '../../src/runtime/providers/baileys/baileys.provider.js';
 import { SentContents } from '../../src/runtime/providers/baileys/sent-contents.js';
 import { ProviderFactory } from '../../src/runtime/providers/provider-factory.js';
-import { cleanup, companyPool, createConnection, startSessions, tokenFor, waitForStatus, type SessionsUnderTest } from './harness.js';
+import {
+  cleanup,
+  companyPool,
+  createConnection,
+  startSessions,
+  tokenFor,
+  waitForStatus,
+  type SessionsUnderTest,
+  socketOf,
+  socketsOf,
+} from './harness.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -95,7 +105,6 @@ afterAll(async () => {
   await svc?.close();
 });
 
-const socketAfter = (count: number) => waitFor(async () => sockets[count], { timeoutMs: 5000 });
 const wid = () => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
 const bytes = (m: proto.IMessage | null | undefined) => Buffer.from(proto.Message.encode(m ?? {}).finish());
 const keptRows = async (connectionId: number, ids: string[]) =>
@@ -111,10 +120,9 @@ const keptRows = async (connectionId: number, ids: string[]) =>
 /** A CONNECTED baileys connection of the company, and its socket. */
 async function connected(companyId: number): Promise<{ id: number; sock: ScriptedSocket }> {
   const token = tokenFor(companyId);
-  const before = sockets.length;
   const c = await createConnection(svc, token, { name: `Retries ${randomInt(1e9)}`, channel: 'baileys' });
   created.push({ id: c.id, token });
-  const sock = await socketAfter(before);
+  const sock = await socketOf(sockets, c.id);
   sock.user = { id: `5511977${randomInt(100_000, 999_999)}:3@s.whatsapp.net`, name: 'Loja' };
   sock.ev.emit('connection.update', { connection: 'open' });
   await waitForStatus(svc, token, c.id, 'CONNECTED');
@@ -123,10 +131,10 @@ async function connected(companyId: number): Promise<{ id: number; sock: Scripte
 
 /** Another provider of the connection, started with a socket of its own (a restart, or another process taking the session). */
 async function restarted(companyId: number, connectionId: number) {
-  const before = sockets.length;
+  const before = socketsOf(sockets, connectionId).length;
   const provider = svc.app.get(ProviderFactory).create({ id: connectionId, companyId, channel: 'baileys' });
   await provider.start();
-  return { provider, sock: await socketAfter(before) };
+  return { provider, sock: await socketOf(sockets, connectionId, before) };
 }
 
 describe("baileys: retry receipts answered from what the session sent (Baileys' getMessage)", () => {
