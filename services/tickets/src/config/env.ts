@@ -103,6 +103,12 @@ export class TicketsEnv extends InfraEnv {
   @Min(1000)
   TICKET_EXPIRY_SWEEP_MS: number = 60_000;
 
+  /** How often the message search index's pending list is merged apart from the inserts (SearchIndexMerge). */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  MESSAGE_SEARCH_MERGE_MS: number = 1000;
+
   /**
    * Encrypts the secrets tickets keeps at rest (AI prompts' API keys, Dialogflow credentials; AES-256-GCM).
    * Required in production; elsewhere derived from JWT_SECRET. Changing it makes stored secrets unreadable.

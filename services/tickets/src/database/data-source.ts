@@ -38,6 +38,7 @@ import { ContactProfilePictures1732240000038 } from './migrations/1732240000038-
 import { ContactLids1732240000040 } from './migrations/1732240000040-contact-lids.js';
 import { MessageContents1732240000045 } from './migrations/1732240000045-message-contents.js';
 import { StoreInboundWritesLess1732240000046 } from './migrations/1732240000046-store-inbound-writes-less.js';
+import { MessageSearchListLong1732240000047 } from './migrations/1732240000047-message-search-list-long.js';
 import { entities } from './entities/index.js';
 
 export const SCHEMA = 'tickets';
@@ -81,6 +82,7 @@ export const migrations = [
   ContactLids1732240000040,
   MessageContents1732240000045,
   StoreInboundWritesLess1732240000046,
+  MessageSearchListLong1732240000047,
 ];
 
 export function ticketsDatabase(url: string, poolSize?: number): ServiceDatabaseOptions {

@@ -10,6 +10,7 @@ import { ContactLids } from './contact-lids.js';
 import { GroupMessages } from './group-messages.js';
 import { InboundHistory } from './history.js';
 import { InboundResends } from './resends.js';
+import { SearchIndexMerge } from './search-index-merge.js';
 import { InboundReactions } from './store-inbound-reactions.js';
 
 /**
@@ -27,6 +28,7 @@ import { InboundReactions } from './store-inbound-reactions.js';
     InboundResends,
     InboundHistory,
     InboundReactions,
+    SearchIndexMerge,
   ],
 })
 export class InboundModule {}
