@@ -11,7 +11,7 @@ import { MERGE_MESSAGE_SEARCH_LIST } from './search-index-merge.queries.js';
  * entries a merge takes at once (trigrams repeat across messages). Left to the inserts, the statement that finds the
  * list past its limit merges it inside the inbound lane's transaction: migration 029 kept the list short (256 kB) so
  * that no batch waited long, at about twice the cost in all. Here the list is merged apart, every
- * MESSAGE_SEARCH_MERGE_MS, on a connection of its own while the lanes go on (they only append to the list), and the
+ * MESSAGE_SEARCH_MERGE_MS, in a statement of its own while the lanes go on (they only append to the list), and the
  * list's limit (4 MB, migration 047) is only the bound for when this falls behind. A search scans what is not merged
  * yet: at most the last interval's messages. Every replica runs it; two at once take turns on the index's lock.
  */
