@@ -55,7 +55,11 @@ describe('sessions on three replicas', () => {
 
       // the operators' view: every replica, each connection with its replica and health; a company admin is refused
       expect((await r1.http.get('/platform/sessions', { token })).status).toBe(403);
-      const all = await view(r1, operator, `?companyId=${companyId}`);
+      // a session's health figures reach Redis at its replica's next heartbeat: connectedSince shows once it has beaten
+      const all = await waitFor(async () => {
+        const v = await view(r1, operator, `?companyId=${companyId}`);
+        return v.connections.length === 9 && v.connections.every((c) => c.connectedSince !== null) ? v : undefined;
+      });
       const mine = all.replicas.filter((r) => r.name.startsWith(`ws-${suffix}-`));
       expect(mine.map((r) => r.name)).toEqual([0, 1, 2].map((i) => `ws-${suffix}-${i}`));
       for (const r of mine) {
