@@ -1,5 +1,6 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { DomainError } from './domain-error.js';
+import { rememberValidationRules } from './validation-metadata.js';
 
 function flatten(errors: ValidationError[], prefix = ''): Array<{ field: string; messages: string[] }> {
   return errors.flatMap((e) => {
@@ -9,8 +10,12 @@ function flatten(errors: ValidationError[], prefix = ''): Array<{ field: string;
   });
 }
 
-/** Global pipe: strips unknown fields, converts types, answers ERR_VALIDATION with each field's messages. */
+/**
+ * Global pipe: strips unknown fields, converts types, answers ERR_VALIDATION with each field's messages. Each class's
+ * rules are resolved once (rememberValidationRules), not for every object validated.
+ */
 export function createValidationPipe(): ValidationPipe {
+  rememberValidationRules();
   return new ValidationPipe({
     whitelist: true,
     transform: true,
