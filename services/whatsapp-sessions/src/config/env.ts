@@ -232,8 +232,9 @@ export class WhatsappSessionsEnv extends InfraEnv {
   HISTORY_IMPORT_HOURS: number = 24;
 
   /**
-   * Status changes of a session's sends gathered this long and written together (one statement, one `wa.ack` event;
-   * a message's changes within it as its highest): see runtime/ack-window.ts. 0: each as WhatsApp tells it.
+   * Status changes of the sends of every session this process runs, gathered this long and written together (one
+   * statement for them all, one `wa.ack` event per connection; a message's changes within it as its highest): see
+   * runtime/ack-window.ts. 0: each as WhatsApp tells it.
    */
   @IsInt()
   @Min(0)

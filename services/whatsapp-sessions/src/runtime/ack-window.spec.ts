@@ -8,7 +8,7 @@ describe('AckWindow', () => {
   it("writes the status changes of a window together, once, at the window's end", async () => {
     jest.useFakeTimers();
     const writes: WaAckEntry[][] = [];
-    const w = new AckWindow(
+    const w = new AckWindow<WaAckEntry>(
       20,
       async (acks) => void writes.push(acks),
       () => undefined,
@@ -36,7 +36,7 @@ describe('AckWindow', () => {
 
   it('writes at once with a window of 0, and what waits when the session stops (flush)', async () => {
     const writes: WaAckEntry[][] = [];
-    const now = new AckWindow(
+    const now = new AckWindow<WaAckEntry>(
       0,
       async (acks) => void writes.push(acks),
       () => undefined,
@@ -44,7 +44,7 @@ describe('AckWindow', () => {
     await now.add([{ waMessageId: 'A', ack: 1 }]);
     expect(writes).toEqual([[{ waMessageId: 'A', ack: 1 }]]);
 
-    const later = new AckWindow(
+    const later = new AckWindow<WaAckEntry>(
       60_000,
       async (acks) => void writes.push(acks),
       () => undefined,
@@ -57,7 +57,7 @@ describe('AckWindow', () => {
   it('tries a failed write again, then gives the changes up with the error', async () => {
     let calls = 0;
     const givenUp: Array<[unknown, number]> = [];
-    const w = new AckWindow(
+    const w = new AckWindow<WaAckEntry>(
       1,
       async () => {
         calls++;
@@ -72,7 +72,7 @@ describe('AckWindow', () => {
 
     let tries = 0;
     const ok: WaAckEntry[][] = [];
-    const flaky = new AckWindow(
+    const flaky = new AckWindow<WaAckEntry>(
       1,
       async (acks) => {
         if (++tries === 1) throw new Error('once');

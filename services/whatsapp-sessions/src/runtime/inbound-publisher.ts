@@ -28,6 +28,9 @@ import { UndecryptableMessages } from './undecryptable.js';
 
 type SessionRef = Pick<LiveSession, 'id' | 'companyId'>;
 
+/** A status change of a send, and the session that was told it. */
+export type SessionAck = WaAckEntry & { session: SessionRef };
+
 /** Status changes per `wa.ack` event (a few dozen bytes each; far below the bus's message size). */
 const ACKS_PER_EVENT = 500;
 
@@ -137,12 +140,21 @@ export class InboundPublisher {
     return failures;
   }
 
-  /** Status changes of our messages (WhatsApp gives them in batches) → sent_messages.ack and `wa.ack.*`. */
-  async updates(s: SessionRef, acks: ProviderEventMap['acks']): Promise<void> {
+  /**
+   * Status changes of our messages, of any of the sessions running here (AckWindow gathers them) → sent_messages.ack
+   * and `wa.ack.*`: one statement for the lot, then one event per connection, with its own changes in the order told
+   * (acks only go up, so the order between connections is moot).
+   */
+  async updates(acks: readonly SessionAck[]): Promise<void> {
     if (acks.length === 0) return;
-    // one statement for the lot, then one event for the lot (acks only go up, so order is moot)
-    await this.store.raiseAcks(s.id, acks);
-    await this.acks(s, acks);
+    await this.store.raiseAcks(acks.map((a) => ({ connectionId: a.session.id, waMessageId: a.waMessageId, ack: a.ack })));
+    const bySession = new Map<number, { s: SessionRef; acks: WaAckEntry[] }>();
+    for (const { session, waMessageId, ack } of acks) {
+      const group = bySession.get(session.id);
+      if (group) group.acks.push({ waMessageId, ack });
+      else bySession.set(session.id, { s: session, acks: [{ waMessageId, ack }] });
+    }
+    await Promise.all([...bySession.values()].map(({ s, acks: own }) => this.acks(s, own)));
   }
 
   /**

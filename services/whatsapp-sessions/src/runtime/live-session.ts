@@ -1,4 +1,3 @@
-import type { AckWindow } from './ack-window.js';
 import type { ConnectionStatus } from '@wa/contracts';
 import type { ProviderEventMap, SessionProvider } from './providers/provider.js';
 
@@ -26,8 +25,6 @@ export interface LiveSession {
   chain: Promise<void>;
   /** received messages waiting on the chain for their turn: those that come meanwhile join them (one turn) */
   waitingUpserts?: UpsertTurn;
-  /** its sends' status changes, gathered and written together (AckWindow) */
-  acks?: AckWindow;
   /** ends the subscription to the session's commands */
   stopServing?: () => void;
   reconnectTimer?: NodeJS.Timeout;

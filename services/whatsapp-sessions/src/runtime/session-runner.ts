@@ -4,7 +4,7 @@ import { EventBus } from '@wa/event-bus';
 import { WhatsappSessionsEnv } from '../config/env.js';
 import type { ConnectionEntity } from '../database/entities/connection.entity.js';
 import { AckWindow } from './ack-window.js';
-import { InboundPublisher } from './inbound-publisher.js';
+import { InboundPublisher, type SessionAck } from './inbound-publisher.js';
 import type { LiveSession } from './live-session.js';
 import { OutboundConsumer } from './outbound-consumer.js';
 import { AuthStateStore } from './providers/baileys/postgres-auth-state.js';
@@ -40,6 +40,8 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
   /** what each session's last closes leave for the next (a 515 just before, 500s so far): see decideClose */
   private readonly closes = new WeakMap<LiveSession, CloseHistory>();
   private readonly closePolicy: ClosePolicy;
+  /** every session's status changes, gathered for ACK_WINDOW_MS and written together: one statement for them all */
+  private readonly acks: AckWindow<SessionAck>;
   private execute: CommandExecutor = async () => ({ ok: false, notHere: true });
 
   constructor(
@@ -61,6 +63,15 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
       badSessionTries: env.BAILEYS_BAD_SESSION_RETRIES,
       falseLogoutWindowMs: env.BAILEYS_FALSE_LOGOUT_WINDOW_MS,
     };
+    this.acks = new AckWindow<SessionAck>(
+      env.ACK_WINDOW_MS,
+      (acks) => this.inbound.updates(acks),
+      (err, acks) =>
+        this.logger.error(
+          { err, connections: [...new Set(acks.map((a) => a.session.id))], acks: acks.length },
+          'status changes not written; given up',
+        ),
+    );
   }
 
   /** Who carries out the commands sent to the sessions running here (the command handler registers itself). */
@@ -146,13 +157,8 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     s.provider.ev.on('connection', (change) => this.enqueue(s, () => this.onConnectionChange(s, change)));
     // a message is accepted only once it is on JetStream: a session stopping first refuses it
     s.provider.ev.on('messages', (received) => this.upsert(s, received));
-    s.acks = new AckWindow(
-      this.env.ACK_WINDOW_MS,
-      (acks) => this.inbound.updates(s, acks),
-      (err, acks) => this.logger.error({ err, connectionId: s.id, acks: acks.length }, 'status changes not written; given up'),
-    );
     s.provider.ev.on('acks', async (acks) => {
-      if (!s.stopped) await s.acks?.add(acks);
+      if (!s.stopped) await this.acks.add(acks.map((ack) => ({ session: s, ...ack })));
     });
     // a call's offer is told once it is on JetStream (the sandbox answers the caller then)
     s.provider.ev.on('call', async (call) => {
@@ -195,7 +201,7 @@ export class SessionRunner implements SessionHost, BeforeApplicationShutdown {
     if (opts.reason) this.stats.error(s.id, opts.reason);
     const ended = (async () => {
       // status changes told before the stop are written (acks only go up: whoever runs the session next agrees)
-      await s.acks?.flush();
+      await this.acks.flush();
       await this.outbound.stop(s);
       try {
         if (opts.logout) await s.provider.logout();

@@ -172,22 +172,28 @@ export class SessionStore {
   });
 
   /**
-   * Raises sent messages' acks (acks only go up), one statement for the lot; answers the ids that rose. A
-   * status already stored (the sent, 1, that markSent wrote) writes nothing.
+   * Raises sent messages' acks (acks only go up), one statement for the lot, whichever of the process's connections
+   * sent them; answers the `<connectionId>|<waMessageId>` keys that rose. A status already stored (the sent, 1, that
+   * markSent wrote) writes nothing.
    */
-  async raiseAcks(connectionId: number, acks: ReadonlyArray<{ waMessageId: string; ack: number }>): Promise<Set<string>> {
+  async raiseAcks(acks: ReadonlyArray<{ connectionId: number; waMessageId: string; ack: number }>): Promise<Set<string>> {
     if (acks.length === 0) return new Set();
-    const top = new Map<string, number>();
-    for (const a of acks) top.set(a.waMessageId, Math.max(top.get(a.waMessageId) ?? 0, a.ack));
+    const top = new Map<string, { connectionId: number; waMessageId: string; ack: number }>();
+    for (const a of acks) {
+      const key = `${a.connectionId}|${a.waMessageId}`;
+      const seen = top.get(key);
+      if (!seen || seen.ack < a.ack) top.set(key, a);
+    }
+    const rows = [...top.values()];
     const raw = await this.keyed.query(
       `UPDATE whatsapp.sent_messages s SET ack = v.ack
-         FROM unnest($2::varchar[], $3::int[]) AS v(wid, ack)
-        WHERE ${SENT_IDS('unnest($2::varchar[]) AS u(wid)', '$1', 'u.wid')}
-          AND s."waMessageId" = v.wid AND s.ack < v.ack
-        RETURNING s."waMessageId"`,
-      [connectionId, [...top.keys()], [...top.values()]],
+         FROM unnest($1::int[], $2::varchar[], $3::int[]) AS v(conn, wid, ack)
+        WHERE ${SENT_IDS('unnest($1::int[], $2::varchar[]) AS u(conn, wid)', 'u.conn', 'u.wid')}
+          AND s."connectionId" = v.conn AND s."waMessageId" = v.wid AND s.ack < v.ack
+        RETURNING s."connectionId", s."waMessageId"`,
+      [rows.map((r) => r.connectionId), rows.map((r) => r.waMessageId), rows.map((r) => r.ack)],
     );
-    return new Set(rowsOf<{ waMessageId: string }>(raw).map((r) => r.waMessageId));
+    return new Set(rowsOf<{ connectionId: number; waMessageId: string }>(raw).map((r) => `${r.connectionId}|${r.waMessageId}`));
   }
 
   /** Did this connection send the message itself (an echo of our own send)? */
