@@ -333,14 +333,22 @@ async function main() {
   // ---- the states as an integrator sees them ---------------------------------------------------
   const states = {};
   let getFailed = 0;
+  /** each GET's duration, call start to answer (ms) */
+  const getMs = [];
+  const gets0 = performance.now();
   await pool(accepted.length, Math.min(16, SOCKETS), async (j) => {
     const a = accepted[j];
+    const g0 = performance.now();
     const res = await request(gateway.url, 'GET', `/api/messages/${a.id}`, { token: a.k.apiToken }).catch((err) => ({
       status: `network ${err.code ?? err.message}`,
     }));
+    getMs.push(performance.now() - g0);
     if (res.status !== 200 || res.body?.id !== a.id) getFailed++;
     else states[res.body.state] = (states[res.body.state] ?? 0) + 1;
   });
+
+  const getsWall = (performance.now() - gets0) / 1000;
+  getMs.sort((x, y) => x - y);
 
   // ---- figures, from PostgreSQL ------------------------------------------------------------------
   const ms = (x) => `(extract(epoch FROM ${x}) * 1000)::float8`;
@@ -480,7 +488,7 @@ async function main() {
       Object.entries(states)
         .map(([s, n]) => `${s} ${fmt(n)}`)
         .join(', ') || '-'
-    }${getFailed ? `; failed ${fmt(getFailed)}` : ''}`,
+    }${getFailed ? `; failed ${fmt(getFailed)}` : ''}; ${fmt(getMs.length / getsWall)}/s, call p50 ${fmt(percentile(getMs, 50), 1)} ms, p99 ${fmt(percentile(getMs, 99), 1)} ms (${Math.min(16, SOCKETS)} in flight)`,
   );
   out(
     `CPU seconds while sending (${fmt(sendSecs, 1)} s wall)         : ` +

@@ -15,6 +15,15 @@ export const SELECT_API_REQUEST_RESPONSE = `SELECT response FROM tickets.api_req
 
 export const INSERT_CONTACT_OF_NUMBER = `INSERT INTO tickets.contacts ("companyId", name, number) VALUES ($1, $2, $2) ON CONFLICT ("companyId", number) DO NOTHING RETURNING id`;
 
+/**
+ * A message the connection $3 of the company $2 sent through the API, by its id $1, with its contact's number (none: ''),
+ * in one statement: the status an integrator asks for (GET /api/messages/{id}).
+ */
+export const SELECT_API_MESSAGE = `SELECT m.*, coalesce(c.number, '') AS "contactNumber"
+         FROM tickets.messages m
+         LEFT JOIN tickets.contacts c ON c.id = m."contactId" AND c."companyId" = m."companyId"
+        WHERE m.id = $1 AND m."companyId" = $2 AND m."whatsappId" = $3 AND m."fromMe" AND m."viaApi"`;
+
 export const LOCK_CONTACT_TICKET = `SELECT pg_advisory_xact_lock(hashtext('api-ticket:' || $1::text), $2)`;
 
 /**

@@ -15,7 +15,7 @@ import {
 import { toVoiceNote, type VoiceNote } from '../conversation/sending/voice-note.js';
 import { specialContent } from '../conversation/sending/special-content.js';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ContactEntity, MessageEntity, TicketEntity } from '../database/entities/index.js';
+import { ContactEntity, TicketEntity, messageOfRow } from '../database/entities/index.js';
 import { contactNumber, contactUpdated, contactView } from '../conversation/contacts/contacts.service.js';
 import { ConversationSender, type OutgoingItem, type SentMedia } from '../conversation/sending/conversation-sender.js';
 import { Outbox, type OutgoingEvent } from '../outbox/outbox.service.js';
@@ -28,6 +28,7 @@ import {
   INSERT_CONTACT_OF_NUMBER,
   LOCK_CONTACT_TICKET,
   LOOK_UP,
+  SELECT_API_MESSAGE,
   SELECT_API_REQUEST_RESPONSE,
   UPDATE_API_REQUESTS_RESPONSE,
 } from './api-messages.queries.js';
@@ -159,17 +160,18 @@ export class ApiMessagesService {
 
   /** A message this API sent through this connection: its state and ack (an agent's or the bot's reply is not the API's: 404). */
   async status(api: ApiIdentity, id: number): Promise<ApiMessageStatus> {
-    const m =
+    // the message and its contact's number in one statement, by keys (a kept plan)
+    const [row] =
       Number.isSafeInteger(id) && id > 0
-        ? await this.db
-            .getRepository(MessageEntity)
-            .findOneBy({ id: String(id), companyId: api.companyId, whatsappId: api.connectionId, fromMe: true, viaApi: true })
-        : null;
-    if (!m) throw new DomainError('ERR_NO_MESSAGE_FOUND');
-    const contact = m.contactId
-      ? await this.db.getRepository(ContactEntity).findOneBy({ id: m.contactId, companyId: api.companyId })
-      : null;
-    return statusOf(messageView(m), contact?.number ?? '');
+        ? await this.tickets.keyed<Parameters<typeof messageOfRow>[0] & { contactNumber: string }>(SELECT_API_MESSAGE, [
+            id,
+            api.companyId,
+            api.connectionId,
+          ])
+        : [];
+    if (!row) throw new DomainError('ERR_NO_MESSAGE_FOUND');
+    const { contactNumber, ...m } = row;
+    return statusOf(messageView(messageOfRow(m)), contactNumber);
   }
 
   /**

@@ -160,10 +160,20 @@ describe('scopes (issue 38 item 10)', () => {
     const reply = await t.http.post(`/messages/${ticket.id}`, { token: admin.token, body: { body: 'Resposta do atendente' } });
     expect(reply.status).toBeLessThan(300);
 
-    for (const id of [sent.body.id, keyed.body.id]) {
+    for (const [id, body] of [
+      [sent.body.id, 'Seu pedido saiu'],
+      [keyed.body.id, 'Chega amanhã'],
+    ]) {
       const res = await t.http.get(`/api/messages/${id}`, { headers: api });
       expect({ id, status: res.status }).toEqual({ id, status: 200 });
+      // the message as the integrator sent it, with its contact's number
+      expect(res.body).toMatchObject({ id, ticketId: ticket.id, number: to, body });
     }
+    // another connection of the same company does not see them
+    const other = await c.connection({});
+    const otherApi = { authorization: `Bearer ${signApiIdentity({ companyId: c.companyId, connectionId: other.id }, TEST_JWT_SECRET)}` };
+    const elsewhere = await t.http.get(`/api/messages/${sent.body.id}`, { headers: otherApi });
+    expect({ status: elsewhere.status, error: elsewhere.body.error }).toEqual({ status: 404, error: 'ERR_NO_MESSAGE_FOUND' });
     for (const id of [reply.body.id, botReply!.id]) {
       const res = await t.http.get(`/api/messages/${id}`, { headers: api });
       expect({ id, status: res.status, error: res.body.error }).toEqual({ id, status: 404, error: 'ERR_NO_MESSAGE_FOUND' });
