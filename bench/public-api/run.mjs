@@ -50,8 +50,9 @@
 // (pace never exceeded: ≤ BENCH_PACE_SLACK_MS); (d) accepted calls/s and 429s/s, against what the pace admits;
 // (e) lost (a 202 whose message is not on the phone, or not stored) and sent twice (a 202 on the phone more
 // than once, a body with more than one sandbox_outbox row, a body stored twice); the states GET answers, with
-// how many GETs a second it answered (16 in flight) and their p50/p99; CPU while sending; whether the target held. Exits 1 when any was lost, sent twice, stored twice, sent to a
-// wrong number or connection, or a call answered other than 202/429.
+// how many GETs a second it answered (16 in flight) and their p50/p99; CPU while sending; whether the target
+// held. Exits 1 when any was lost, sent twice, stored twice, sent to a wrong number or connection, or a call
+// answered other than 202/429.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
