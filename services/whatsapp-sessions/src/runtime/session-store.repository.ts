@@ -173,11 +173,11 @@ export class SessionStore {
 
   /**
    * Raises sent messages' acks (acks only go up), one statement for the lot, whichever of the process's connections
-   * sent them; answers the `<connectionId>|<waMessageId>` keys that rose. A status already stored (the sent, 1, that
-   * markSent wrote) writes nothing.
+   * sent them. A status already stored (the sent, 1, that markSent wrote) writes nothing.
    */
-  async raiseAcks(acks: ReadonlyArray<{ connectionId: number; waMessageId: string; ack: number }>): Promise<Set<string>> {
-    if (acks.length === 0) return new Set();
+  async raiseAcks(acks: ReadonlyArray<{ connectionId: number; waMessageId: string; ack: number }>): Promise<void> {
+    if (acks.length === 0) return;
+    // one row per message, its highest status (an UPDATE … FROM takes one of a row's matches, not the highest)
     const top = new Map<string, { connectionId: number; waMessageId: string; ack: number }>();
     for (const a of acks) {
       const key = `${a.connectionId}|${a.waMessageId}`;
@@ -185,15 +185,13 @@ export class SessionStore {
       if (!seen || seen.ack < a.ack) top.set(key, a);
     }
     const rows = [...top.values()];
-    const raw = await this.keyed.query(
+    await this.keyed.query(
       `UPDATE whatsapp.sent_messages s SET ack = v.ack
          FROM unnest($1::int[], $2::varchar[], $3::int[]) AS v(conn, wid, ack)
         WHERE ${SENT_IDS('unnest($1::int[], $2::varchar[]) AS u(conn, wid)', 'u.conn', 'u.wid')}
-          AND s."connectionId" = v.conn AND s."waMessageId" = v.wid AND s.ack < v.ack
-        RETURNING s."connectionId", s."waMessageId"`,
+          AND s."connectionId" = v.conn AND s."waMessageId" = v.wid AND s.ack < v.ack`,
       [rows.map((r) => r.connectionId), rows.map((r) => r.waMessageId), rows.map((r) => r.ack)],
     );
-    return new Set(rowsOf<{ connectionId: number; waMessageId: string }>(raw).map((r) => `${r.connectionId}|${r.waMessageId}`));
   }
 
   /** Did this connection send the message itself (an echo of our own send)? */
