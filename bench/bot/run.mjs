@@ -198,7 +198,11 @@ async function main() {
     // the phone's replies, as they come
     // ids are taken at insert and rows commit out of that order: each poll reads above the highest id below
     // which every id was seen (an id still missing a second after a higher one showed is a gap: a rolled-back
-    // insert), leaving out the ids above it already seen; the bench's reads stay small beside the product's
+    // insert), leaving out the ids above it already seen; the bench's reads stay small beside the product's.
+    // It reads the connection's rows of every kind through ("connectionId", id) and keeps the sends itself: a
+    // `kind = 'send'` in the statement matched the partial unique index's predicate, and the plan then read every
+    // send of the run at each poll (1.9 ms a poll at the end of a run, 0.44 ms on average: 0.6 CPU s of PostgreSQL
+    // while measuring, against 0.09 ms)
     const seenIds = new Set();
     const recent = [];
     let lowWater = Number(startId);
@@ -213,15 +217,16 @@ async function main() {
     let lastReport = Date.now();
     while (done < count && Date.now() - t0 < TIMEOUT_S * 1000) {
       const { rows } = await db.query(
-        `SELECT id, "to", body, (extract(epoch FROM "sentAt") * 1000)::float8 AS at FROM whatsapp.sandbox_outbox
-          WHERE "companyId" = $1 AND id > $2 AND kind = 'send' AND id <> ALL($3::bigint[]) ORDER BY id`,
-        [companyId, lowWater, [...seenIds]],
+        `SELECT id, kind, "to", body, (extract(epoch FROM "sentAt") * 1000)::float8 AS at FROM whatsapp.sandbox_outbox
+          WHERE "connectionId" = $1 AND id > $2 AND id <> ALL($3::bigint[]) ORDER BY id`,
+        [connectionId, lowWater, [...seenIds]],
       );
       for (const r of rows) {
         const id = Number(r.id);
         if (id <= lowWater || seenIds.has(id)) continue;
         seenIds.add(id);
         recent.push({ id, seenAt: Date.now() });
+        if (r.kind !== 'send') continue;
         const cust = byNumber.get(r.to);
         if (!cust) continue;
         if (cust.replies.length >= cust.step + 1 || cust.step >= STEPS.length) {
