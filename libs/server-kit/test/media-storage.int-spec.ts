@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import S3rver from 's3rver';
 import { LocalDiskStorage, type MediaStorage } from '../src/storage/media-storage.js';
 import { S3Storage } from '../src/storage/s3-storage.js';
@@ -29,6 +33,7 @@ function bytes(size: number, seed: string): { stream: Readable; sha256: string }
 }
 
 let s3: S3rver;
+let s3Port: number;
 let dir: string;
 const drivers: Array<[string, () => MediaStorage]> = [];
 
@@ -42,23 +47,67 @@ beforeAll(async () => {
     directory: join(dir, 's3'),
     configureBuckets: [{ name: 'conversa-media', configs: [] }],
   });
-  const { port } = (await s3.run()) as unknown as { port: number };
-  const s3Storage = new S3Storage({
+  s3Port = ((await s3.run()) as unknown as { port: number }).port;
+  const s3Storage = bucket();
+  drivers.push(['local disk', () => new LocalDiskStorage(join(dir, 'disk'))], ['S3-compatible', () => s3Storage]);
+});
+
+const bucket = () =>
+  new S3Storage({
     bucket: 'conversa-media',
     client: {
       region: 'us-east-1',
-      endpoint: `http://127.0.0.1:${port}`,
+      endpoint: `http://127.0.0.1:${s3Port}`,
       forcePathStyle: true,
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     },
   });
-  drivers.push(['local disk', () => new LocalDiskStorage(join(dir, 'disk'))], ['S3-compatible', () => s3Storage]);
-});
 
 afterAll(async () => {
   await s3?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The child runs the built library: (re)built when a source is newer than dist. */
+function ensureBuilt(): void {
+  const libDir = fileURLToPath(new URL('..', import.meta.url));
+  const newest = (d: string): number =>
+    Math.max(
+      ...readdirSync(d, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(d, e.name)) : statSync(join(d, e.name)).mtimeMs,
+      ),
+    );
+  let built = 0;
+  try {
+    built = statSync(join(libDir, 'dist', 'index.js')).mtimeMs;
+  } catch {
+    // not built
+  }
+  if (newest(join(libDir, 'src')) > built)
+    execFileSync(
+      process.execPath,
+      [join(libDir, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(libDir, 'tsconfig.json')],
+      {
+        stdio: 'inherit',
+      },
+    );
+}
+
+// in a plain Node process, where the AWS SDK takes real time to load: importing server-kit does not load it (every
+// service imports server-kit, few store media in S3), and a put as a bucket's first call, made while it loads, stores
+// every byte its source gave meanwhile
+it('S3-compatible: the SDK is loaded on first use, and a first put stores the whole stream', async () => {
+  ensureBuilt();
+  const fixture = fileURLToPath(new URL('./fixtures/s3-first-put.mjs', import.meta.url));
+  // not execFileSync: the S3 server answering the child runs in this process
+  const { stdout } = await promisify(execFile)(process.execPath, [fixture, `http://127.0.0.1:${s3Port}`], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const r = JSON.parse(stdout.trim().split('\n').pop() as string) as Record<string, unknown>;
+  expect(r).toMatchObject({ loadedByImport: false, loadedByUse: true, put: { size: 300_000 }, stored: 300_000 });
+  expect(r.read).toBe(r.sent);
+}, 90_000);
 
 describe.each([['local disk'], ['S3-compatible']])('media storage: %s', (name) => {
   const storage = () => (drivers.find(([n]) => n === name) as [string, () => MediaStorage])[1]();
