@@ -11,8 +11,8 @@ let loading: Promise<S3Sdk> | undefined;
 
 /**
  * The AWS SDK, loaded when a bucket is first used: every service imports server-kit, and most never store media in
- * S3 (MEDIA_STORAGE=local, or a service without media). Loaded up front, it cost each of them 4.7 MB of heap, that
- * every major collection marks, ~20 MB of memory and ~0.12 s of start (measured alone, issue 44).
+ * S3 (MEDIA_STORAGE=local, or a service without media). Loaded up front, it cost each of them ~3 MB of the heap every
+ * major collection marks (4.7 MB measured alone), ~20 MB of memory and ~0.12 s of start (issue 44).
  */
 function loadSdk(): Promise<S3Sdk> {
   loading ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, upload]) => ({ s3, upload }));
