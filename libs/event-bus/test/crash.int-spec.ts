@@ -1,37 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { JetStreamManager } from 'nats';
 import { DlqHeaders, EventBus, dlqSubject } from '../src/index.js';
 import type { BusMessage } from '../src/index.js';
+import { ensureLibBuilt } from '../../../scripts/lib/built-lib.mjs';
 import { SERVERS, memLogger, uniq, waitFor } from './helpers.js';
 
 const libDir = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = join(libDir, '..', '..');
 const fixture = join(libDir, 'test', 'fixtures', 'consumer-child.mjs');
-
-/** The child runs the built library: (re)build it when a source is newer than dist. */
-function ensureBuilt(): void {
-  const distIndex = join(libDir, 'dist', 'index.js');
-  let built = 0;
-  try {
-    built = statSync(distIndex).mtimeMs;
-  } catch {
-    // not built
-  }
-  const srcDir = join(libDir, 'src');
-  const newest = Math.max(...readdirSync(srcDir).map((f) => statSync(join(srcDir, f)).mtimeMs));
-  if (newest > built) {
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(libDir, 'tsconfig.json')], {
-      cwd: repoRoot,
-      stdio: 'inherit',
-    });
-  }
-}
 
 interface ChildEvent {
   event: string;
@@ -90,7 +71,8 @@ describe('EventBus across process crashes (real child processes)', () => {
   };
 
   beforeAll(async () => {
-    ensureBuilt();
+    // the child runs the built library: rebuilt when a source is newer than dist
+    ensureLibBuilt(libDir);
     bus = await EventBus.connect({ servers: SERVERS, name: 'test-crash', streams: [u.stream], logger: memLogger() });
     jsm = await bus.connection.jetstreamManager();
   }, 60_000);

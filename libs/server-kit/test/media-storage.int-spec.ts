@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import S3rver from 's3rver';
+import { ensureLibBuilt } from '../../../scripts/lib/built-lib.mjs';
 import { LocalDiskStorage, type MediaStorage } from '../src/storage/media-storage.js';
 import { S3Storage } from '../src/storage/s3-storage.js';
 
@@ -68,36 +68,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The child runs the built library: (re)built when a source is newer than dist. */
-function ensureBuilt(): void {
-  const libDir = fileURLToPath(new URL('..', import.meta.url));
-  const newest = (d: string): number =>
-    Math.max(
-      ...readdirSync(d, { withFileTypes: true }).map((e) =>
-        e.isDirectory() ? newest(join(d, e.name)) : statSync(join(d, e.name)).mtimeMs,
-      ),
-    );
-  let built = 0;
-  try {
-    built = statSync(join(libDir, 'dist', 'index.js')).mtimeMs;
-  } catch {
-    // not built
-  }
-  if (newest(join(libDir, 'src')) > built)
-    execFileSync(
-      process.execPath,
-      [join(libDir, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(libDir, 'tsconfig.json')],
-      {
-        stdio: 'inherit',
-      },
-    );
-}
-
 // in a plain Node process, where the AWS SDK takes real time to load: importing server-kit does not load it (every
 // service imports server-kit, few store media in S3), and a put as a bucket's first call, made while it loads, stores
 // every byte its source gave meanwhile
 it('S3-compatible: the SDK is loaded on first use, and a first put stores the whole stream', async () => {
-  ensureBuilt();
+  // the child runs the built library: rebuilt when a source is newer than dist
+  ensureLibBuilt(fileURLToPath(new URL('..', import.meta.url)));
   const fixture = fileURLToPath(new URL('./fixtures/s3-first-put.mjs', import.meta.url));
   // not execFileSync: the S3 server answering the child runs in this process
   const { stdout } = await promisify(execFile)(process.execPath, [fixture, `http://127.0.0.1:${s3Port}`], {
