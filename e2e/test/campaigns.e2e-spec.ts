@@ -221,9 +221,16 @@ describe('campaigns: every contact exactly once, at the connection pace', () => 
     });
     await waitFor(async () => (await sentTo('confirm-ask')).size === 2, { timeoutMs: 30_000, intervalMs: 100 });
     expect((await sentTo('confirm-main')).size).toBe(0);
-    await phone().post(`/whatsappsession/${connectionId}/sandbox/inbound`, {
+    // the answer comes with another customer's message in one delivery: published as one batch of the connection's
+    const [other] = numbers(1) as [string];
+    await phone().post(`/whatsappsession/${connectionId}/sandbox/inbound/batch`, {
       token,
-      body: { from: answers, name: 'Quem responde', body: 'Pode sim' },
+      body: {
+        messages: [
+          { from: other, name: 'Outro cliente', body: 'bom dia' },
+          { from: answers, name: 'Quem responde', body: 'Pode sim' },
+        ],
+      },
     });
     await waitFor(async () => (await sentTo('confirm-main')).get(answers) === 1, { timeoutMs: 30_000, intervalMs: 100 });
     expect((await sentTo('confirm-main')).has(silent)).toBe(false);

@@ -10,6 +10,16 @@ export const WaSubjects = {
   inbound: (companyId: number, connectionId: number, contact: string) => `wa.inbound.${companyId}.${connectionId}.${contact}`,
   inboundMsgId: (connectionId: number, waMessageId: string) => `${connectionId}:${waMessageId}`,
   /**
+   * Several received messages of one connection published together (WaInboundBatch: what one turn of its session
+   * received), on `wa.inbound.<companyId>.<connectionId>.batch` (no contact's token is `batch`: numbers, groups and
+   * LIDs are digits): one stream message for a backlog or a burst instead of one per message. Its consumers take a
+   * connection's inbound in stream order (one lane per connection: `inboundLaneKey`), so its messages keep their place
+   * among the connection's single ones.
+   */
+  inboundBatch: (companyId: number, connectionId: number) => `wa.inbound.${companyId}.${connectionId}.batch`,
+  /** a batch's msg id: its messages' own msg ids, digested (the same messages published again are a repeat) */
+  inboundBatchMsgId: (connectionId: number, digest: string) => `${connectionId}:batch:${digest}`,
+  /**
    * The msg id of a phone's resend of a message published undecryptable (`resend: 'replaces'`): the waiting
    * message took `inboundMsgId`, so the resend needs its own, or the bus would drop it as a repeat
    */
@@ -99,6 +109,29 @@ export const ADDRESS_BOOK_PAGE_MAX = 2000;
 /** Conversation key of a WA subject: company, connection and contact. */
 export function conversationKey(subject: string): string {
   return subject.split('.').slice(2, 5).join('.');
+}
+
+/**
+ * The lane of a `wa.inbound.*` message: its connection (company and connection), whether it carries one message
+ * (`wa.inbound.<companyId>.<connectionId>.<contact>`) or a batch (`wa.inbound.<companyId>.<connectionId>.batch`), so
+ * a conversation's messages are taken in the order the connection published them, in batches or one by one.
+ */
+export function inboundLaneKey(subject: string): string {
+  return subject.split('.').slice(2, 4).join('.');
+}
+
+/** Received messages of one connection published together on `WaSubjects.inboundBatch`, in the order received. */
+export interface WaInboundBatch {
+  companyId: number;
+  connectionId: number;
+  messages: WaInboundMessage[];
+}
+
+/** The messages a `wa.inbound.*` event carries: itself, or a batch's (an event of neither shape carries none). */
+export function inboundMessagesOf(data: WaInboundMessage | WaInboundBatch | null | undefined): WaInboundMessage[] {
+  if (!data || typeof data !== 'object') return [];
+  if ('messages' in data) return Array.isArray(data.messages) ? data.messages.filter((m) => !!m && typeof m === 'object') : [];
+  return [data];
 }
 
 export interface WaInboundMessage {

@@ -1,5 +1,14 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CampaignSubjects, Streams, WaSubjects, type CampaignSend, type WaInboundMessage } from '@wa/contracts';
+import {
+  CampaignSubjects,
+  inboundLaneKey,
+  inboundMessagesOf,
+  Streams,
+  WaSubjects,
+  type CampaignSend,
+  type WaInboundBatch,
+  type WaInboundMessage,
+} from '@wa/contracts';
 import { campaignWaMessageId, canonicalPhoneNumber, phoneNumberVariants } from '@wa/domain';
 import { EventBus, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { Outbox } from '../platform/outbox.service.js';
@@ -33,10 +42,12 @@ export class AnswersConsumer implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.handle = await this.bus.consume<WaInboundMessage>({
+    this.handle = await this.bus.consume<WaInboundMessage | WaInboundBatch>({
       stream: Streams.WA.name,
       durable: 'campaigns-inbound',
       filterSubjects: [WaSubjects.allInbound],
+      // a connection's answers in the order it received them, alone or in batches
+      orderKey: inboundLaneKey,
       concurrency: 4,
       batchSize: 200,
       lingerMs: 20,
@@ -48,11 +59,11 @@ export class AnswersConsumer implements OnApplicationBootstrap, OnApplicationShu
     await this.handle?.stop();
   }
 
-  private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
+  private async handle_(batch: BusMessage<WaInboundMessage | WaInboundBatch>[]): Promise<void> {
     const answers: Array<{ companyId: number; connectionId: number; number: string; body: string; waMessageId: string }> = [];
-    for (const m of batch) {
-      const d = m.data;
-      if (!d || d.fromMe || d.isGroup || typeof d.companyId !== 'number' || typeof d.from !== 'string') continue;
+    // a message alone, or each of a batch's (a connection's messages received together)
+    for (const d of batch.flatMap((m) => inboundMessagesOf(m.data))) {
+      if (d.fromMe || d.isGroup || typeof d.companyId !== 'number' || typeof d.from !== 'string') continue;
       const number = canonicalPhoneNumber(d.from);
       if (number)
         answers.push({ companyId: d.companyId, connectionId: d.connectionId, number, body: d.body ?? '', waMessageId: d.waMessageId });

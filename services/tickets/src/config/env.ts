@@ -15,7 +15,8 @@ export class TicketsEnv extends InfraEnv {
   INBOUND_BATCH_SIZE: number = 100;
 
   /**
-   * Lanes of conversations stored in parallel (each conversation in order, in one lane). A batch costs
+   * Lanes of connections stored in parallel (each connection's messages in the order it published them, alone
+   * or in batches of many conversations, in one lane). A batch costs
    * PostgreSQL about the same for one message as for fifty, so few lanes that fill their batches beat
    * many that store one message each: at 500 messages/s, 2 lanes halved the time to the socket against 8.
    * Since the bot answers in the lane, one lane does better still: its batches are twice as large, and

@@ -6,6 +6,7 @@ import {
   type WaAckEntry,
   type WaAcks,
   type WaCall,
+  type WaInboundBatch,
   type WaInboundMessage,
   type WaMedia,
   type WaPresence,
@@ -28,11 +29,35 @@ import { UndecryptableMessages } from './undecryptable.js';
 
 type SessionRef = Pick<LiveSession, 'id' | 'companyId'>;
 
+/** A received message ready to publish: the event, its msg id, and what counts it once it is on JetStream. */
+interface Prepared {
+  inbound: WaInboundMessage;
+  msgId: string;
+  published: () => void;
+  /** on the stream (set once its publish answered) */
+  out?: boolean;
+}
+
 /** A status change of a send, and the session that was told it. */
 export type SessionAck = WaAckEntry & { session: SessionRef };
 
 /** Status changes per `wa.ack` event (a few dozen bytes each; far below the bus's message size). */
 const ACKS_PER_EVENT = 500;
+
+/** The WA stream's duplicate window (the bus's default): a msg id published again within it is dropped as a repeat. */
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+/** Msg ids of received messages this process remembers having published, at most (the oldest go first). */
+const PUBLISHED_MAX = 200_000;
+
+/** Messages in one WaInboundBatch at most. */
+const BATCH_MAX_MESSAGES = 500;
+/** A WaInboundBatch's size at most, as sizeOf estimates it (the bus takes 1 MB). */
+const BATCH_MAX_BYTES = 512 * 1024;
+
+/** About how many bytes a message takes in a batch: its texts and cards, and a kilobyte for the rest (ids, file). */
+function sizeOf(m: WaInboundMessage): number {
+  return 1024 + Buffer.byteLength(m.body ?? '') + (m.contacts?.length ? Buffer.byteLength(JSON.stringify(m.contacts)) : 0);
+}
 
 /** Attempts at fetching a received file before the message goes on without it. */
 const DOWNLOAD_ATTEMPTS = 2;
@@ -51,13 +76,19 @@ const backlogMessages = new Counter({
 });
 
 /**
- * What a session receives, onto JetStream: messages as `wa.inbound.<companyId>.<connectionId>.<contact>`
- * (msg id `<connectionId>:<waMessageId>`), status changes of our sends as `wa.ack.<companyId>.<connectionId>.all`
+ * What a session receives, onto JetStream: a message as `wa.inbound.<companyId>.<connectionId>.<contact>`
+ * (msg id `<connectionId>:<waMessageId>`), several received together as one batch on `wa.inbound.<companyId>.<connectionId>.batch`, status changes of our sends as `wa.ack.<companyId>.<connectionId>.all`
  * events, several together (after raising sent_messages.ack).
  */
 @Injectable()
 export class InboundPublisher {
   private readonly logger = new Logger(InboundPublisher.name);
+  /**
+   * The msg ids of received messages this process published within the stream's duplicate window, with when: a batch
+   * carries its messages under one msg id of its own, so a message handed over again is known a repeat here (one
+   * published alone the stream drops by its msg id; after a restart, tickets finds it stored and stores nothing).
+   */
+  private readonly published = new Map<string, number>();
 
   constructor(
     private readonly bus: EventBus,
@@ -109,27 +140,33 @@ export class InboundPublisher {
   }
 
   /**
-   * Upserts' messages (one turn of the session): one conversation's messages one after the other, in the
-   * order received (a retried publish cannot overtake the next one), different conversations side by side.
-   * Answers each upsert's failure (undefined when all its messages are on JetStream): a conversation stops
-   * at its first message that fails, and that message's upsert and the upserts of the ones after it fail.
+   * Upserts' messages (one turn of the session), made ready one conversation after the other in the order received
+   * (its LID, its file, its msg id; different conversations side by side), then published: one message alone as
+   * itself, several as one batch on the connection's subject (WaInboundBatch), in the order received. Answers each
+   * upsert's failure (undefined when all its messages are on JetStream): a conversation stops at its first message
+   * that fails, and that message's upsert and the upserts of the ones after it fail; a failed publish fails every
+   * upsert it carried.
    */
   async upsertMany(s: SessionRef, upserts: ReadonlyArray<ProviderEventMap['messages']>): Promise<unknown[]> {
-    const conversations = new Map<string, Array<{ m: ReceivedMessage; upsert: number }>>();
+    const conversations = new Map<string, Array<{ m: ReceivedMessage; upsert: number; at: number }>>();
+    let at = 0;
     upserts.forEach((u, upsert) => {
       for (const m of u) {
         const key = `${m.message.isGroup ? 'group' : 'contact'}:${m.message.from}`;
+        const item = { m, upsert, at: at++ };
         const list = conversations.get(key);
-        if (list) list.push({ m, upsert });
-        else conversations.set(key, [{ m, upsert }]);
+        if (list) list.push(item);
+        else conversations.set(key, [item]);
       }
     });
     const failures: unknown[] = upserts.map(() => undefined);
+    const ready: Array<{ prepared: Prepared; upsert: number; at: number }> = [];
     await Promise.all(
       [...conversations.values()].map(async (list) => {
         for (let i = 0; i < list.length; i++) {
           try {
-            await this.message(s, list[i].m);
+            const prepared = await this.prepare(s, list[i].m);
+            if (prepared) ready.push({ prepared, upsert: list[i].upsert, at: list[i].at });
           } catch (err) {
             for (let j = i; j < list.length; j++) failures[list[j].upsert] ??= err;
             return;
@@ -137,7 +174,77 @@ export class InboundPublisher {
         }
       }),
     );
+    if (ready.length === 0) return failures;
+    ready.sort((a, b) => a.at - b.at);
+    try {
+      await this.publishInbound(
+        s,
+        ready.map((r) => r.prepared),
+      );
+    } catch (err) {
+      for (const r of ready) failures[r.upsert] ??= err;
+    }
     return failures;
+  }
+
+  /**
+   * Ready messages onto JetStream, in order: one as itself (`wa.inbound.<companyId>.<connectionId>.<contact>`, its own
+   * msg id), several as WaInboundBatch events of at most BATCH_MAX_MESSAGES and about BATCH_MAX_BYTES each (the bus
+   * takes a message of 1 MB at most), a batch's msg id a digest of its messages'. Counted once published (a repeat is not).
+   */
+  private async publishInbound(s: SessionRef, all: Prepared[]): Promise<void> {
+    // a message handed over again (a replay of its id) within the stream's duplicate window is a repeat, as the stream
+    // drops one published alone: in a batch too, whether it came earlier in the same turn or in one before
+    const now = Date.now();
+    this.forgetPublishedBefore(now - DUPLICATE_WINDOW_MS);
+    const seen = new Set<string>();
+    const ready = all.filter((r) => {
+      if (seen.has(r.msgId) || this.published.has(r.msgId)) return false;
+      seen.add(r.msgId);
+      return true;
+    });
+    try {
+      await this.publishReady(s, ready);
+    } finally {
+      // what went out is remembered (a failed publish leaves out only what may not be on the stream)
+      for (const r of ready) if (r.out) this.published.set(r.msgId, now);
+    }
+  }
+
+  /** Forgets the msg ids published before `before` (oldest first: the map keeps them in the order published). */
+  private forgetPublishedBefore(before: number): void {
+    for (const [msgId, at] of this.published) {
+      if (at >= before && this.published.size <= PUBLISHED_MAX) return;
+      this.published.delete(msgId);
+    }
+  }
+
+  private async publishReady(s: SessionRef, ready: Prepared[]): Promise<void> {
+    if (ready.length === 0) return;
+    if (ready.length === 1) {
+      const [{ inbound, msgId, published }] = ready;
+      const { duplicate } = await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, { msgId });
+      ready[0].out = true;
+      if (!duplicate) published();
+      return;
+    }
+    for (let from = 0; from < ready.length;) {
+      let to = from;
+      for (let bytes = 0; to < ready.length && to - from < BATCH_MAX_MESSAGES; to++) {
+        bytes += sizeOf(ready[to].inbound);
+        if (bytes > BATCH_MAX_BYTES && to > from) break;
+      }
+      const part = ready.slice(from, to);
+      from = to;
+      const digest = createHash('sha1');
+      for (const r of part) digest.update(`${r.msgId}\n`);
+      const batch: WaInboundBatch = { companyId: s.companyId, connectionId: s.id, messages: part.map((r) => r.inbound) };
+      const { duplicate } = await this.bus.publish(WaSubjects.inboundBatch(s.companyId, s.id), batch, {
+        msgId: WaSubjects.inboundBatchMsgId(s.id, digest.digest('hex')),
+      });
+      for (const r of part) r.out = true;
+      if (!duplicate) for (const r of part) r.published();
+    }
   }
 
   /**
@@ -199,22 +306,27 @@ export class InboundPublisher {
     );
   }
 
-  private async message(s: SessionRef, received: ReceivedMessage): Promise<void> {
-    if (received.history) return this.historyMessage(s, received);
+  /** A received message made ready to publish (its LID, its file, its msg id), or null when it is not published. */
+  private async prepare(s: SessionRef, received: ReceivedMessage): Promise<Prepared | null> {
+    if (received.history) return this.prepareHistory(s, received);
     // a copy: a delivery handed over again (a retry) starts from what the provider said
     const inbound: WaInboundMessage = { ...received.message };
     await this.withLid(s, inbound);
     // the echo of a message this connection sent itself; messages typed on the phone do go on
-    if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return;
+    if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return null;
     // a customer WhatsApp had refused wrote in: back on WhatsApp, sends to it go out again (before tickets hears of it)
     if (!inbound.fromMe) await this.notOnWhatsapp.cameBack(s, inbound.from);
     await this.withMedia(s, received.file, inbound);
     // an undecryptable message is remembered; the phone's resend of one gets a msg id of its own
     const msgId = await this.undecryptable.msgIdOf(s, inbound);
-    const { duplicate } = await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, { msgId });
-    if (duplicate) return;
-    this.stats.received(s.id);
-    if (received.backlog) backlogMessages.inc({ connectionId: String(s.id) });
+    return {
+      inbound,
+      msgId,
+      published: () => {
+        this.stats.received(s.id);
+        if (received.backlog) backlogMessages.inc({ connectionId: String(s.id) });
+      },
+    };
   }
 
   /**
@@ -222,18 +334,17 @@ export class InboundPublisher {
    * and without its file (none is fetched: body or caption only), under the same msg id as if it came live (one that
    * came live too is a repeat; one that came undecryptable is its resend). Nobody wrote just now: a number that had left WhatsApp is not taken back for it.
    */
-  private async historyMessage(s: SessionRef, received: ReceivedMessage): Promise<void> {
+  private async prepareHistory(s: SessionRef, received: ReceivedMessage): Promise<Prepared | null> {
     if (!isRecentHistory(received.message, this.env.HISTORY_IMPORT_HOURS)) {
       countHistory(s.id, false);
-      return;
+      return null;
     }
     const inbound: WaInboundMessage = { ...received.message, history: true, media: null };
     await this.withLid(s, inbound);
-    if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return;
+    if (inbound.fromMe && (await this.store.isOurSend(s.id, inbound.waMessageId))) return null;
     // the content of a message that came undecryptable is its resend (it replaces the waiting one)
     const msgId = await this.undecryptable.msgIdOf(s, inbound);
-    const { duplicate } = await this.bus.publish(WaSubjects.inbound(s.companyId, s.id, subjectToken(inbound.from)), inbound, { msgId });
-    if (!duplicate) countHistory(s.id, true);
+    return { inbound, msgId, published: () => countHistory(s.id, true) };
   }
 
   /**

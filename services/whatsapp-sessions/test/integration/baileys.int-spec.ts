@@ -44,6 +44,7 @@ import {
   companyPool,
   connectionOf,
   createConnection,
+  heldOn,
   lastOn,
   startSessions,
   storedOn,
@@ -690,8 +691,10 @@ describe('baileys: media both ways', () => {
       });
       const subject = WaSubjects.inbound(companyId, c.id, from);
       await waitFor(async () => (await storedOn(svc.jsm, subject)) === 2, { timeoutMs: 15_000 });
-      const stream = await svc.jsm.streams.getMessage('WA', { last_by_subj: subject });
-      const docEvent = stream.json<WaInboundMessage>();
+      // one upsert of two: published together, in their order
+      const [photoHeld, docHeld] = await heldOn<WaInboundMessage>(svc.jsm, subject);
+      expect(photoHeld!.seq).toBe(docHeld!.seq);
+      const docEvent = docHeld!.data;
       expect(docEvent).toMatchObject({
         waMessageId: 'BAE5DOC00002',
         mediaType: 'application',
@@ -699,7 +702,7 @@ describe('baileys: media both ways', () => {
         mediaError: 'ERR_WAPP_DOWNLOAD_MEDIA',
       });
       expect(docEvent.media ?? null).toBeNull();
-      const photoEvent = (await svc.jsm.streams.getMessage('WA', { seq: stream.seq - 1 })).json<WaInboundMessage>();
+      const photoEvent = photoHeld!.data;
       expect(photoEvent).toMatchObject({
         waMessageId: 'BAE5PHOTO0001',
         mediaType: 'image',

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from '@jest/globals';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { Streams, type WhatsappDto } from '@wa/contracts';
+import { inboundMessagesOf, Streams, WaSubjects, type WaInboundBatch, type WaInboundMessage, type WhatsappDto } from '@wa/contracts';
 import { runMigrations } from '@wa/database';
 import { EventBus } from '@wa/event-bus';
 import { createServiceApp, loadConfig } from '@wa/server-kit';
@@ -13,6 +13,7 @@ import { WhatsappSessionsEnv } from '../../src/config/env.js';
 import { whatsappDatabase } from '../../src/database/data-source.js';
 import { SessionRunner } from '../../src/runtime/session-runner.js';
 import { SessionRuntime } from '../../src/runtime/session-runtime.js';
+import { subjectToken } from '../../src/runtime/subject-token.js';
 
 /**
  * The test companies of this process (libs/testing's CompanySession): each a company id no other test uses, and
@@ -209,25 +210,38 @@ export function waitForStatus(svc: SessionsUnderTest, token: string, id: number,
   );
 }
 
-/** Collects what is published on a subject (a plain subscription sees JetStream publishes too). */
+/** `wa.inbound.<companyId>.<connectionId>.batch`: a connection's batches of received messages (WaInboundBatch). */
+const isInboundBatch = (subject: string): boolean => /^wa\.inbound\.[^.]+\.[^.]+\.batch$/.test(subject);
+
+/** The subject a batch's message would have alone: its conversation's. */
+const aloneSubject = (m: WaInboundMessage): string => WaSubjects.inbound(m.companyId, m.connectionId, subjectToken(m.from));
+
+/**
+ * Collects what is published on a subject (a plain subscription sees JetStream publishes too). A connection's batch
+ * of received messages counts as its messages, each under the subject it would have alone (`batchMsgId`: the batch's
+ * msg id; `msgId` is only a message's published alone).
+ */
 export class Collector<T = any> {
-  readonly items: Array<{ subject: string; data: T; msgId?: string }> = [];
+  readonly items: Array<{ subject: string; data: T; msgId?: string; batchMsgId?: string }> = [];
   private readonly sub: Subscription;
 
   constructor(nc: NatsConnection, subject: string) {
     this.sub = nc.subscribe(subject, {
       callback: (err, msg: Msg) => {
         if (err) return;
-        this.items.push({
-          subject: msg.subject,
-          data: JSON.parse(new TextDecoder().decode(msg.data)) as T,
-          msgId: msg.headers?.get('Nats-Msg-Id'),
-        });
+        const data = JSON.parse(new TextDecoder().decode(msg.data)) as unknown;
+        const msgId = msg.headers?.get('Nats-Msg-Id');
+        if (isInboundBatch(msg.subject)) {
+          for (const m of inboundMessagesOf(data as WaInboundBatch))
+            this.items.push({ subject: aloneSubject(m), data: m as T, batchMsgId: msgId });
+          return;
+        }
+        this.items.push({ subject: msg.subject, data: data as T, msgId });
       },
     });
   }
 
-  waitFor(pred: (item: { subject: string; data: T; msgId?: string }) => boolean, timeoutMs = 10_000) {
+  waitFor(pred: (item: { subject: string; data: T; msgId?: string; batchMsgId?: string }) => boolean, timeoutMs = 10_000) {
     return waitFor(async () => this.items.find(pred), { timeoutMs });
   }
 
@@ -236,15 +250,47 @@ export class Collector<T = any> {
   }
 }
 
-/** How many messages the WA stream holds on one subject. */
-export async function storedOn(jsm: JetStreamManager, subject: string): Promise<number> {
-  const info = await jsm.streams.info(Streams.WA.name, { subjects_filter: subject });
-  return info.state.subjects?.[subject] ?? 0;
+/**
+ * What the WA stream holds on one subject, in stream order; for a conversation's inbound subject
+ * (`wa.inbound.<companyId>.<connectionId>.<contact>`) its messages published alone and those inside its connection's
+ * batches (`msgId` then the batch's).
+ */
+export async function heldOn<T>(
+  jsm: JetStreamManager,
+  subject: string,
+): Promise<Array<{ data: T; msgId: string | undefined; seq: number }>> {
+  const parts = subject.split('.');
+  const batches =
+    parts.length === 5 && parts[0] === 'wa' && parts[1] === 'inbound' && parts[4] !== 'batch'
+      ? `${parts.slice(0, 4).join('.')}.batch`
+      : null;
+  const held: Array<{ data: T; msgId: string | undefined; seq: number }> = [];
+  for (const subj of batches ? [subject, batches] : [subject]) {
+    for (let seq = 1; ;) {
+      const m = await jsm.streams.getMessage(Streams.WA.name, { seq, next_by_subj: subj }).catch(() => null);
+      if (!m) break;
+      seq = m.seq + 1;
+      const msgId = m.header?.get('Nats-Msg-Id');
+      if (subj === batches) {
+        for (const one of inboundMessagesOf(m.json<WaInboundBatch>()))
+          if (aloneSubject(one) === subject) held.push({ data: one as T, msgId, seq: m.seq });
+      } else held.push({ data: m.json<T>(), msgId, seq: m.seq });
+    }
+  }
+  // a batch's messages keep their order (a stable sort)
+  return held.sort((a, b) => a.seq - b.seq);
 }
 
+/** How many messages the WA stream holds on one subject (a conversation's: alone and in batches, see heldOn). */
+export async function storedOn(jsm: JetStreamManager, subject: string): Promise<number> {
+  return (await heldOn(jsm, subject)).length;
+}
+
+/** The last message the WA stream holds on one subject (see heldOn). */
 export async function lastOn<T>(jsm: JetStreamManager, subject: string): Promise<{ data: T; msgId: string | undefined; seq: number }> {
-  const m = await jsm.streams.getMessage(Streams.WA.name, { last_by_subj: subject });
-  return { data: m.json<T>(), msgId: m.header?.get('Nats-Msg-Id'), seq: m.seq };
+  const held = await heldOn<T>(jsm, subject);
+  if (held.length === 0) throw new Error(`nothing on ${subject}`);
+  return held[held.length - 1];
 }
 
 /** Deletes what a test created (connections, their consumers) so the shared servers do not fill up. */

@@ -5,7 +5,7 @@ import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type 
 import { WaSubjects, type SandboxOutboxItem, type WaInboundMessage, type WaOutboundSend } from '@wa/contracts';
 import { MediaStorage } from '@wa/server-kit';
 import { mediaForm, mp3File, waitFor } from '@wa/testing';
-import { createConnection, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest, socketOf } from './harness.js';
+import { createConnection, heldOn, lastOn, storedOn, tokenFor, waitForStatus, type SessionsUnderTest, socketOf } from './harness.js';
 import { scriptedSessionsSuite } from './scripted-socket.js';
 
 /**
@@ -222,12 +222,8 @@ describe("Baileys' boundary: the same types in Baileys' own shapes", () => {
     });
     const subject = WaSubjects.inbound(companyId, c.id, from);
     await waitFor(async () => (await storedOn(svc.jsm, subject)) === 7, { timeoutMs: 15_000 });
-    const events: WaInboundMessage[] = [];
-    const last = await lastOn<WaInboundMessage>(svc.jsm, subject);
-    for (let seq = last.seq; events.length < 7 && seq > 0; seq--) {
-      const m = await svc.jsm.streams.getMessage('WA', { seq }).catch(() => null);
-      if (m?.subject === subject) events.unshift(m.json<WaInboundMessage>());
-    }
+    // alone or in the connection's batch, in the order received
+    const events = (await heldOn<WaInboundMessage>(svc.jsm, subject)).slice(-7).map((h) => h.data);
     const byId = new Map(events.map((e) => [e.waMessageId, e]));
     expect(byId.get('BAE5VOICE0001')).toMatchObject({ mediaType: 'audio', voice: true });
     expect(byId.get('BAE5PLACE0002')).toMatchObject({

@@ -169,7 +169,9 @@ describe('what customers write to a sandbox phone whose session runs nowhere', (
         200,
       );
       await waitFor(async () => (await heldFor(front, c.id)) === 0, { timeoutMs: 10_000 });
-      await waitFor(async () => inbound.items.length === seen + 2, { timeoutMs: 10_000 });
+      // repeats: the process that hands them over published them a moment ago, so they are not published again
+      await sleep(300);
+      expect(inbound.items).toHaveLength(seen);
       expect(await storedOn(front.jsm, WaSubjects.inbound(c.companyId, c.id, ana))).toBe(4);
       expect(await backlogOf(taker, c.id)).toBe(5);
     } finally {

@@ -7,17 +7,20 @@ import {
   type SandboxOutboxItem,
   type WaAck,
   type WaAcks,
+  type WaInboundBatch,
   type WaInboundMessage,
   type WaOutboundSend,
 } from '@wa/contracts';
 import { laneOf, NoRespondersError, request } from '@wa/event-bus';
 import { InboundPublisher } from '../../src/runtime/inbound-publisher.js';
+import { NotOnWhatsapp } from '../../src/runtime/not-on-whatsapp.js';
 import type { LiveSession } from '../../src/runtime/live-session.js';
 import { waitFor } from '@wa/testing';
 import {
   Collector,
   connectionOf,
   createConnection,
+  heldOn,
   lastOn,
   sessionsSuite,
   storedOn,
@@ -28,7 +31,7 @@ import {
 
 let next = 0;
 let svc: SessionsUnderTest;
-const { companies, created } = sessionsSuite(13, (s) => (svc = s));
+const { companies, created } = sessionsSuite(14, (s) => (svc = s));
 
 async function sandboxConnection() {
   const companyId = companies[next++]!;
@@ -187,7 +190,7 @@ describe('sessions: sandbox inbound', () => {
     expect(await storedOn(svc.jsm, mariaSubject)).toBe(3);
   });
 
-  it('publishes the calls that come while others are being published in one turn: each answered once its own messages are on JetStream, a conversation in order, a failing one holding back only its own', async () => {
+  it('publishes the calls that come while others are being published in one turn, as one batch: each answered once its own messages are on JetStream, a conversation in order, a failing one holding back only its own', async () => {
     const c = await sandboxConnection();
     const publisher = svc.app.get(InboundPublisher);
     const upsertMany = publisher.upsertMany.bind(publisher);
@@ -195,7 +198,8 @@ describe('sessions: sandbox inbound', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const failing = phone();
-    const publish = svc.bus.publish.bind(svc.bus);
+    const notOnWhatsapp = svc.app.get(NotOnWhatsapp);
+    const cameBack = notOnWhatsapp.cameBack.bind(notOnWhatsapp);
     publisher.upsertMany = async (s, upserts) => {
       if (s.id === c.id) {
         turns.push(upserts.length);
@@ -203,11 +207,10 @@ describe('sessions: sandbox inbound', () => {
       }
       return upsertMany(s, upserts);
     };
-    // NATS refuses this customer's messages (a fault on the real bus, for one conversation)
-    svc.bus.publish = (subject, payload, opts) =>
-      subject === WaSubjects.inbound(c.companyId, c.id, failing)
-        ? Promise.reject(new Error('refused by the stream'))
-        : publish(subject, payload, opts);
+    // one customer's message cannot be made ready (PostgreSQL refuses the statement that reads its number back in)
+    notOnWhatsapp.cameBack = (session, number) =>
+      number === failing ? Promise.reject(new Error('refused by the database')) : cameBack(session, number);
+    const batches = new Collector<WaInboundBatch>(svc.nc, WaSubjects.inboundBatch(c.companyId, c.id));
     try {
       const post = (messages: Array<{ from: string; body: string }>) =>
         svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages } });
@@ -233,22 +236,60 @@ describe('sessions: sandbox inbound', () => {
       expect(rest[0].status).toBe(202);
       expect(rest[1].status).toBeGreaterThanOrEqual(500);
       for (const r of rest.slice(2)) expect(r.status).toBe(202);
+      // the second turn is one batch on the stream: Maria's two and the others' in the order they came
+      await batches.waitFor(() => true);
+      expect(batches.items).toHaveLength(10);
+      expect(new Set(batches.items.map((i) => i.batchMsgId)).size).toBe(1);
+      expect(batches.items.map((i) => i.data.body)).toEqual(['dois', 'três', ...others.map(() => 'oi')]);
       // Maria's three in the order she wrote them; each other customer's message once; the refused one nowhere
       const mariaSubject = WaSubjects.inbound(c.companyId, c.id, maria);
-      expect(await storedOn(svc.jsm, mariaSubject)).toBe(3);
-      // read back from her last message: the stream holds her three in the order she wrote them
-      const bodies: string[] = [];
-      for (let seq = (await lastOn<WaInboundMessage>(svc.jsm, mariaSubject)).seq; bodies.length < 3 && seq > 0; seq--) {
-        const m = await svc.jsm.streams.getMessage('WA', { seq }).catch(() => null);
-        if (m?.subject === mariaSubject) bodies.unshift(m.json<WaInboundMessage>().body ?? '');
-      }
-      expect(bodies).toEqual(['um', 'dois', 'três']);
+      expect((await heldOn<WaInboundMessage>(svc.jsm, mariaSubject)).map((m) => m.data.body)).toEqual(['um', 'dois', 'três']);
       for (const from of others) expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, from))).toBe(1);
       expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, failing))).toBe(0);
     } finally {
       publisher.upsertMany = upsertMany;
-      svc.bus.publish = publish;
+      notOnWhatsapp.cameBack = cameBack;
+      batches.close();
       release();
+    }
+  });
+
+  it('a batch the stream refuses fails every call it carried; told again, each message is on the stream once', async () => {
+    const c = await sandboxConnection();
+    const publish = svc.bus.publish.bind(svc.bus);
+    let refuse = true;
+    svc.bus.publish = (subject, payload, opts) =>
+      refuse && subject === WaSubjects.inboundBatch(c.companyId, c.id)
+        ? Promise.reject(new Error('refused by the stream'))
+        : publish(subject, payload, opts);
+    const [ana, bia] = [phone(), phone()];
+    const messages = [
+      { from: ana, body: 'um' },
+      { from: bia, body: 'dois' },
+      { from: ana, body: 'três' },
+    ];
+    try {
+      const refused = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages } });
+      expect(refused.status).toBeGreaterThanOrEqual(500);
+      expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, ana))).toBe(0);
+      refuse = false;
+      const ids = ['A', 'B', 'C'].map((x) => `3EB0${x}${randomInt(1e12).toString(16).toUpperCase().padStart(15, '0')}`);
+      const told = messages.map((m, i) => ({ ...m, id: ids[i] }));
+      const ok = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, { token: c.token, body: { messages: told } });
+      expect(ok).toMatchObject({ status: 202, body: { ids } });
+      // the phone hands the same messages over again, one of them twice: nothing more on the stream
+      const again = await svc.http.post(`/whatsappsession/${c.id}/sandbox/inbound/batch`, {
+        token: c.token,
+        body: { messages: [told[2], told[0], told[0]] },
+      });
+      expect(again.status).toBe(202);
+      expect((await heldOn<WaInboundMessage>(svc.jsm, WaSubjects.inbound(c.companyId, c.id, ana))).map((m) => m.data.body)).toEqual([
+        'um',
+        'três',
+      ]);
+      expect(await storedOn(svc.jsm, WaSubjects.inbound(c.companyId, c.id, bia))).toBe(1);
+    } finally {
+      svc.bus.publish = publish;
     }
   });
 

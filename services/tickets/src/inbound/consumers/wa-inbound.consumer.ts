@@ -1,6 +1,14 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { conversationKey, Streams, WaSubjects, type MessageEvent, type WaInboundMessage } from '@wa/contracts';
+import {
+  inboundLaneKey,
+  inboundMessagesOf,
+  Streams,
+  WaSubjects,
+  type MessageEvent,
+  type WaInboundBatch,
+  type WaInboundMessage,
+} from '@wa/contracts';
 import { EventBus, isTransientError, type BusMessage, type ConsumerHandle } from '@wa/event-bus';
 import { DataSource } from 'typeorm';
 import { AutomationFacade, BOT_DONE } from '../../automation/automation.facade.js';
@@ -57,11 +65,12 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.handle = await this.bus.consume<WaInboundMessage>({
+    this.handle = await this.bus.consume<WaInboundMessage | WaInboundBatch>({
       stream: Streams.WA.name,
       durable: 'tickets-inbound',
       filterSubjects: [WaSubjects.allInbound],
-      orderKey: conversationKey,
+      // a connection's messages in the order it published them, alone or in batches (a batch holds many conversations)
+      orderKey: inboundLaneKey,
       concurrency: this.env.INBOUND_CONCURRENCY,
       batchSize: this.env.INBOUND_BATCH_SIZE,
       ackWaitMs: this.env.INBOUND_ACK_WAIT_MS,
@@ -113,7 +122,19 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     return contacts.map((c) => contactUpdated(contactView(c)));
   }
 
-  private async handle_(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
+  /**
+   * A delivery's messages, a batch's one by one (each with its batch's place in the stream: messages of the same
+   * instant are ordered by their seq, then by their ids, which the store takes in the order given), stored
+   * INBOUND_BATCH_SIZE at a time in their order. A failure fails the delivery: its retry finds the first ones stored.
+   */
+  private async handle_(events: BusMessage<WaInboundMessage | WaInboundBatch>[]): Promise<void> {
+    const messages: BusMessage<WaInboundMessage>[] = events.flatMap((m) => inboundMessagesOf(m.data).map((data) => ({ ...m, data })));
+    for (let i = 0; i < messages.length; i += this.env.INBOUND_BATCH_SIZE) {
+      await this.store(messages.slice(i, i + this.env.INBOUND_BATCH_SIZE));
+    }
+  }
+
+  private async store(batch: BusMessage<WaInboundMessage>[]): Promise<void> {
     const connectionIds = [...new Set(batch.map((m) => m.data.connectionId))];
     const connections = new Map(
       (await this.tickets.keyed<Pick<ConnectionEntity, 'id' | 'queueIds'>>(SELECT_CONNECTIONS_BY_ID, [connectionIds])).map(
