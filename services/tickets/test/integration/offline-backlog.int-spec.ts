@@ -39,18 +39,7 @@ function received(c: TestCompany, connectionId: number, from: string, body: stri
 
 /** A message as whatsapp-sessions publishes it, written at `writtenAt` (WhatsApp's clock: whole seconds). */
 async function publish(c: TestCompany, connectionId: number, from: string, body: string, writtenAt: number, id?: string): Promise<string> {
-  const msg: WaInboundMessage = {
-    companyId: c.companyId,
-    connectionId,
-    waMessageId: id ?? `3A${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
-    from,
-    fromName: 'Maria',
-    body,
-    mediaType: 'chat',
-    fromMe: false,
-    isGroup: false,
-    timestamp: writtenAt,
-  };
+  const msg = received(c, connectionId, from, body, writtenAt, id);
   // a message id of its own: a redelivery past JetStream's duplicate window (another process handing it over again)
   await t.bus.publish(WaSubjects.inbound(c.companyId, connectionId, from), msg, {
     msgId: `${WaSubjects.inboundMsgId(connectionId, msg.waMessageId)}:${randomUUID()}`,
