@@ -27,9 +27,17 @@ describe('EventBus retries and dead-lettering', () => {
     return jsm.streams.getMessage('DLQ', { last_by_subj: dlqSubject(d, subject) });
   }
 
+  /**
+   * The durable's counts once its acks have landed: the server applies an ack apart from the API that answers the
+   * counts, so one sent just before may still be counted pending (waited for up to 5 s; one never sent stays counted).
+   */
   async function ackPending(d: string) {
-    const ci = await jsm.consumers.info(u.stream.name, d);
-    return { ackPending: ci.num_ack_pending, pending: ci.num_pending, redelivered: ci.num_redelivered };
+    const read = async () => {
+      const ci = await jsm.consumers.info(u.stream.name, d);
+      return { ackPending: ci.num_ack_pending, pending: ci.num_pending, redelivered: ci.num_redelivered };
+    };
+    await waitFor(async () => (await read()).ackPending === 0, 5000, 'acks applied').catch(() => undefined);
+    return read();
   }
 
   beforeAll(async () => {
