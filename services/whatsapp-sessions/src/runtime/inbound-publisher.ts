@@ -77,7 +77,8 @@ const backlogMessages = new Counter({
 
 /**
  * What a session receives, onto JetStream: a message as `wa.inbound.<companyId>.<connectionId>.<contact>`
- * (msg id `<connectionId>:<waMessageId>`), several received together as one batch on `wa.inbound.<companyId>.<connectionId>.batch`, status changes of our sends as `wa.ack.<companyId>.<connectionId>.all`
+ * (msg id `<connectionId>:<waMessageId>`), several received together as one batch on
+ * `wa.inbound.<companyId>.<connectionId>.batch`; status changes of our sends as `wa.ack.<companyId>.<connectionId>.all`
  * events, several together (after raising sent_messages.ack).
  */
 @Injectable()
