@@ -1,5 +1,5 @@
 import { tz } from '@date-fns/tz';
-import { differenceInCalendarDays, isValid, parseISO } from 'date-fns';
+import { differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
 
 /** spec 01 §4 "Session": the warning shows when fewer than 5 days of subscription remain. */
 export const EXPIRY_WARNING_DAYS = 5;
@@ -16,6 +16,14 @@ export function companyTimeZone(company: { settings?: Array<{ key: string; value
   } catch {
     return DEFAULT_TIME_ZONE;
   }
+}
+
+/** Today (YYYY-MM-DD) on a company's calendar (its timezone setting, else São Paulo's), as the services count days. */
+export function companyToday(
+  company: { settings?: Array<{ key: string; value: string }> } | null | undefined,
+  now: Date = new Date(),
+): string {
+  return format(now, 'yyyy-MM-dd', { in: tz(companyTimeZone(company)) });
 }
 
 /** Whole days from today on the company's calendar to the due date; negative once it has passed. */

@@ -3,6 +3,7 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../app/errors';
+import { companyToday } from '../../app/expiry';
 import { selectUser } from '../../app/session';
 import { useAppSelector } from '../../app/store';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
@@ -19,8 +20,11 @@ import { TicketsDayChart, TicketsUsersChart } from './TicketsCharts';
  */
 export default function DashboardPage() {
   const { t } = useTranslation();
-  const isSuper = useAppSelector(selectUser)?.super === true;
-  const [filter, setFilter] = useState<DashboardFilter>(() => defaultFilter());
+  const user = useAppSelector(selectUser);
+  const isSuper = user?.super === true;
+  // the company's day, as the server counts the figures (not this browser's clock)
+  const today = companyToday(user?.company);
+  const [filter, setFilter] = useState<DashboardFilter>(() => defaultFilter(today));
   const applied = useDebounced(filter, SEARCH_DEBOUNCE_MS);
   const sent = dashboardQuery(applied);
   const answer = useDashboardQuery('query' in sent ? sent.query : skipToken, { refetchOnMountOrArgChange: true });
@@ -40,8 +44,8 @@ export default function DashboardPage() {
         <CounterCards counters={answer.data?.counters} isSuper={isSuper} loading={answer.isFetching} />
         <AttendantsTable attendants={answer.data?.attendants} />
         <SimpleGrid columns={{ base: 1, xl: 2 }} gap="4">
-          <TicketsUsersChart range={chartRange(usersRange, filter)} onRangeChange={setUsersRange} />
-          <TicketsDayChart range={chartRange(daysRange, filter)} onRangeChange={setDaysRange} />
+          <TicketsUsersChart range={chartRange(usersRange, filter, today)} onRangeChange={setUsersRange} />
+          <TicketsDayChart range={chartRange(daysRange, filter, today)} onRangeChange={setDaysRange} />
         </SimpleGrid>
       </Stack>
     </Box>

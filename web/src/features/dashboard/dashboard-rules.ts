@@ -31,11 +31,6 @@ export interface DayRange {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** A day as `YYYY-MM-DD` on this browser's calendar. */
-export function isoDay(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The day a `YYYY-MM-DD` text names (noon UTC, so day arithmetic ignores clock changes), or null. */
@@ -49,6 +44,14 @@ function parseDay(value: string): Date | null {
 
 export const isDay = (value: string): boolean => parseDay(value) !== null;
 
+/** `day` (YYYY-MM-DD) moved by `n` days (a negative n goes back). */
+function shiftDay(day: string, n: number): string {
+  const d = parseDay(day);
+  if (!d) return day;
+  d.setUTCDate(d.getUTCDate() + n);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
 /** How many days from–to covers, both included (0 when they are not days in order). */
 export function daysIn(range: DayRange): number {
   const from = parseDay(range.from);
@@ -57,13 +60,17 @@ export function daysIn(range: DayRange): number {
   return Math.round((to.getTime() - from.getTime()) / 86_400_000) + 1;
 }
 
-/** spec 01 §2: by default from the first day of the current month to today. */
-export function defaultRange(now: Date = new Date()): DayRange {
-  return { from: isoDay(new Date(now.getFullYear(), now.getMonth(), 1)), to: isoDay(now) };
+/**
+ * spec 01 §2: by default from the first day of the current month to today. `today` (YYYY-MM-DD) is the
+ * company's, as the server counts its days: a browser whose clock is on another day would otherwise ask
+ * for a day the company has not reached, or leave its today out.
+ */
+export function defaultRange(today: string): DayRange {
+  return { from: `${today.slice(0, 8)}01`, to: today };
 }
 
-export function defaultFilter(now: Date = new Date()): DashboardFilter {
-  const { from, to } = defaultRange(now);
+export function defaultFilter(today: string): DashboardFilter {
+  const { from, to } = defaultRange(today);
   return { type: 'date', period: '', dateFrom: from, dateTo: to };
 }
 
@@ -83,19 +90,19 @@ export function dashboardQuery(filter: DashboardFilter): { query: DashboardQuery
   return typeof range === 'string' ? { problem: range } : { query: { date_from: range.from, date_to: range.to } };
 }
 
-/** The days the filter covers (the last N days end today), or null when it is not a filter yet. */
-export function filterRange(filter: DashboardFilter, now: Date = new Date()): DayRange | null {
+/** The days the filter covers (the last N days end `today`, the company's), or null when it is not a filter yet. */
+export function filterRange(filter: DashboardFilter, today: string): DayRange | null {
   if (filter.type === 'period') {
     if (!filter.period) return null;
-    return { from: isoDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - (filter.period - 1))), to: isoDay(now) };
+    return { from: shiftDay(today, 1 - filter.period), to: today };
   }
   const range = checkRange({ from: filter.dateFrom, to: filter.dateTo });
   return typeof range === 'string' ? null : range;
 }
 
 /** A chart's own range once the user set one; until then the filter's (or the default when the filter has none). */
-export function chartRange(own: DayRange | null, filter: DashboardFilter, now: Date = new Date()): DayRange {
-  return own ?? filterRange(filter, now) ?? defaultRange(now);
+export function chartRange(own: DayRange | null, filter: DashboardFilter, today: string): DayRange {
+  return own ?? filterRange(filter, today) ?? defaultRange(today);
 }
 
 /** `GET /dashboard/ticketsUsers` and `/ticketsDay`'s query, or why none is sent. */

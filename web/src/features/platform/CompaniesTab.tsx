@@ -8,7 +8,7 @@ import { ListFooter } from '../../components/ListFooter';
 import { RowActions, useConfirmedDelete, useScrollPaging } from '../../app/list-page';
 import { notify } from '../../app/notify';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../../app/use-debounced';
-import { brDate } from '../../app/expiry';
+import { brDate, companyToday } from '../../app/expiry';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useDeleteCompanyMutation, useListCompaniesInfiniteQuery, useUpdateCompanyMutation } from './companies.api';
 import { NextInvoiceCell } from '../billing/NextInvoiceCell';
@@ -17,7 +17,6 @@ import {
   campaignsEnabledOf,
   companyDay,
   companyDue,
-  companyToday,
   isCompanySaveRefusal,
   isRecurrence,
   renewedDueDate,

@@ -62,11 +62,6 @@ export function renewedDueDate(dueDate: string | null | undefined, recurrence: s
   return addMonthsToDay(from, months);
 }
 
-/** Today (YYYY-MM-DD) on a company's calendar (its timezone setting, else São Paulo's). */
-export function companyToday(company: Pick<CompanyDto, 'settings'> | null | undefined, now: Date = new Date()): string {
-  return format(now, 'yyyy-MM-dd', { in: tz(companyTimeZone(company)) });
-}
-
 /**
  * Where a due date stands, `days` from today (negative: overdue): past (overdue), soon (today up to 5 days
  * ahead) or ok; and the row's tint as spec 02 §4 has it: 5 days ahead yellow, from 3 days overdue to 4 days

@@ -5,10 +5,32 @@ import { Route, Routes } from 'react-router-dom';
 import { sessionStarted } from '../../../app/session';
 import { makeStore } from '../../../app/store';
 import { renderWithProviders } from '../../../test/render';
+import { companyToday } from '../../../app/expiry';
 import { defaultRange } from '../dashboard-rules';
 import DashboardPage from '../DashboardPage';
 import HomePage from '../HomePage';
 
+/** Fakes the date alone (at `now`): the page's timers run as usual. */
+const fakeTheDate = (now: Date) =>
+  jest.useFakeTimers({
+    now,
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
 const realFetch = globalThis.fetch;
 const realRect = HTMLElement.prototype.getBoundingClientRect;
 let calls: Array<{ path: string; params: Record<string, string> }> = [];
@@ -67,7 +89,7 @@ const dashboardCalls = () => calls.filter((c) => c.path === '/dashboard');
 describe('dashboard (spec 01 §2 "Dashboard")', () => {
   it('loads the month so far: counters, attendants and both charts', async () => {
     const r = renderWithProviders(<DashboardPage />, { store: storeAs({}) });
-    const { from, to } = defaultRange();
+    const { from, to } = defaultRange(companyToday(null));
     expect((r.getByTestId('dashboard-date-from') as HTMLInputElement).value).toBe(from);
     expect((r.getByTestId('dashboard-date-to') as HTMLInputElement).value).toBe(to);
     await waitFor(() => expect(r.getByTestId('dashboard-counter-supportHappening').textContent).toBe('3'));
@@ -88,6 +110,26 @@ describe('dashboard (spec 01 §2 "Dashboard")', () => {
     await waitFor(() => expect(r.getByTestId('dashboard-chart-users-total').textContent).toBe('Total: 4'));
     await waitFor(() => expect(r.getByTestId('dashboard-chart-days-total').textContent).toBe('Total: 1'));
     expect(calls.find((c) => c.path === '/dashboard/ticketsUsers')?.params).toEqual({ initialDate: from, finalDate: to });
+  });
+
+  it("asks for the company's days, not the browser clock's", async () => {
+    // 00:40 on 1 December UTC is still 30 November in São Paulo (the company's zone unless it sets one)
+    fakeTheDate(new Date('2026-12-01T00:40:00.000Z'));
+    try {
+      const inSaoPaulo = renderWithProviders(<DashboardPage />, { store: storeAs({}) });
+      expect((inSaoPaulo.getByTestId('dashboard-date-to') as HTMLInputElement).value).toBe('2026-11-30');
+      await waitFor(() => expect(calls.find((c) => c.path === '/dashboard/ticketsDay')).toBeTruthy());
+      expect(calls.find((c) => c.path === '/dashboard/ticketsDay')?.params).toEqual({ initialDate: '2026-11-01', finalDate: '2026-11-30' });
+      inSaoPaulo.unmount();
+      calls = [];
+      const company = { id: 1, name: 'Tóquio', settings: [{ key: 'timezone', value: 'Asia/Tokyo' }] };
+      const inTokyo = renderWithProviders(<DashboardPage />, { store: storeAs({ company } as Partial<UserDto>) });
+      expect((inTokyo.getByTestId('dashboard-date-from') as HTMLInputElement).value).toBe('2026-12-01');
+      await waitFor(() => expect(dashboardCalls()).toHaveLength(1));
+      expect(dashboardCalls()[0].params).toEqual({ date_from: '2026-12-01', date_to: '2026-12-01' });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('shows the active connections and companies cards to super users', async () => {

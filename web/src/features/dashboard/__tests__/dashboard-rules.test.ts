@@ -16,8 +16,8 @@ import {
   type DashboardFilter,
 } from '../dashboard-rules';
 
-// 24 November 2026, mid-afternoon on this machine's clock
-const now = new Date(2026, 10, 24, 15, 30);
+// 24 November 2026 on the company's calendar
+const now = '2026-11-24';
 const byDate = (dateFrom: string, dateTo: string): DashboardFilter => ({ type: 'date', period: '', dateFrom, dateTo });
 const byPeriod = (period: number | ''): DashboardFilter => ({ type: 'period', period, dateFrom: '2026-11-01', dateTo: '2026-11-24' });
 
@@ -25,7 +25,7 @@ describe('dashboard filter (spec 01 §2 "Dashboard", §5)', () => {
   it('starts by date, from the first day of the current month to today', () => {
     expect(defaultRange(now)).toEqual({ from: '2026-11-01', to: '2026-11-24' });
     expect(defaultFilter(now)).toEqual({ type: 'date', period: '', dateFrom: '2026-11-01', dateTo: '2026-11-24' });
-    expect(defaultRange(new Date(2027, 0, 1, 0, 5))).toEqual({ from: '2027-01-01', to: '2027-01-01' });
+    expect(defaultRange('2027-01-01')).toEqual({ from: '2027-01-01', to: '2027-01-01' });
   });
 
   it('offers the last 3, 7, 15, 30, 60 and 90 days', () => {
@@ -58,6 +58,9 @@ describe('dashboard filter (spec 01 §2 "Dashboard", §5)', () => {
     expect(filterRange(byPeriod(30), now)).toEqual({ from: '2026-10-26', to: '2026-11-24' });
     expect(filterRange(byDate('2026-10-01', '2026-10-31'), now)).toEqual({ from: '2026-10-01', to: '2026-10-31' });
     expect(filterRange(byPeriod(''), now)).toBeNull();
+    // across a month's and a year's end, and a leap day
+    expect(filterRange(byPeriod(3), '2027-01-01')).toEqual({ from: '2026-12-30', to: '2027-01-01' });
+    expect(filterRange(byPeriod(3), '2028-03-01')).toEqual({ from: '2028-02-28', to: '2028-03-01' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CompanyDto } from '@wa/contracts';
+import { companyToday } from '../../../app/expiry';
 import {
   addMonthsToDay,
   campaignsEnabledOf,
@@ -7,7 +8,6 @@ import {
   companyDue,
   companyFormOf,
   companyPayload,
-  companyToday,
   dueStateOf,
   dueToneOf,
   isCompanySaveRefusal,
