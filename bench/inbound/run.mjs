@@ -26,7 +26,7 @@ import {
   sleep,
   streamSeqs,
 } from '../lib/product.mjs';
-import { busyPercent, cpuSeconds, machineCpu, postgresCpu } from '../lib/proc.mjs';
+import { busyPercent, costSince, cpuSeconds, machineCpu, postgresCpu, processCost, processCostOf } from '../lib/proc.mjs';
 import pg from 'pg';
 
 const arg = (i, name, dflt) => Number(process.argv[2 + i] ?? process.env[name] ?? dflt);
@@ -219,6 +219,12 @@ async function main() {
   const js0 = await streamSeqs(natsUrl, bench.natsPasswords.operator);
   const productCpu = () => children.reduce((sum, c) => sum + (cpuSeconds(c.child.pid) || 0), 0) + postgresCpu();
   const product0 = productCpu();
+  // each process's user and system time and its system calls (a socket write crosses into the kernel and wakes the peer)
+  const costs = () => ({
+    ...Object.fromEntries(children.filter((c) => !c.exited).map((c) => [c.name, processCost(c.child.pid)])),
+    postgres: processCostOf('postgres'),
+  });
+  const cost0 = costs();
   log(`phase 1: ${fmt(N)} messages from ${fmt(M)} contacts, ${BATCH} a call, ${CONCURRENCY} calls in flight, via ${VIA}`);
   let next = 0;
   let storedDoneAt = 0;
@@ -267,6 +273,7 @@ async function main() {
   const pgCpu = postgresCpu() - pg0;
   const natsCpu = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0] - nats0;
   const productCpuPerK = ((productCpu() - product0) / N) * 1000;
+  const cost1 = costs();
   const js1 = await streamSeqs(natsUrl, bench.natsPasswords.operator);
   // the statistics collector reports a backend's commits when it goes idle: a moment for the last ones
   await sleep(1000);
@@ -361,7 +368,10 @@ async function main() {
       .map(([key, n]) => [name(key), (n - (js0.get(key) ?? 0)) / N])
       .filter(([, n]) => n > 0);
   const published = perMessage((key) => !key.includes(':'));
-  const bytes = perMessage((key) => key.startsWith('bytes:'), (key) => key.slice('bytes:'.length));
+  const bytes = perMessage(
+    (key) => key.startsWith('bytes:'),
+    (key) => key.slice('bytes:'.length),
+  );
   out(
     `JetStream messages per customer msg : ${fmt(
       published.reduce((sum, [, n]) => sum + n, 0),
@@ -374,6 +384,15 @@ async function main() {
       0,
     )} (phase 1, what the streams grew by: ` + `${bytes.map(([name, n]) => `${name} ${fmt(n, 0)}`).join(', ')})`,
   );
+  const perK = (n) => fmt((n / N) * 1000, 0);
+  for (const [name, c] of Object.entries(cost1)
+    .map(([k, v]) => [k, costSince(cost0[k], v)])
+    .filter(([, c]) => c.user + c.sys >= 0.2)
+    .sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys)) {
+    out(
+      `  ${name.padEnd(35)}: user ${fmt(c.user, 1)} s, system ${fmt(c.sys, 1)} s; per 1,000 msgs ${perK(c.syscw)} writes, ${perK(c.syscr)} reads (phase 1)`,
+    );
+  }
   out(
     `machine CPU busy (2 cores = 100%)    : phase 1 ${fmt(busyPercent(machine0, machine1))}%, phase 2 ${fmt(busyPercent(machine2, machine3))}%`,
   );
