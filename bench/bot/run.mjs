@@ -37,7 +37,7 @@ import {
   sleep,
   streamSeqs,
 } from '../lib/product.mjs';
-import { busyPercent, costSince, cpuSeconds, machineCpu, postgresCpu, processCost, processCostOf } from '../lib/proc.mjs';
+import { busyPercent, costRanking, cpuSeconds, machineCpu, postgresCpu, processCosts } from '../lib/proc.mjs';
 
 const CUSTOMERS = Number(process.argv[2] ?? process.env.BENCH_CUSTOMERS ?? 1000);
 const START_SPREAD_S = Number(process.env.BENCH_START_SPREAD_S ?? 10);
@@ -284,15 +284,7 @@ async function main() {
   log(`at rest for 5 s, CPU seconds: ${idle}`);
 
   let cpu0, cost0, machine0, pg0, self0;
-  const costs = () => ({
-    ...Object.fromEntries(
-      [...services, ...bench.children.filter((c) => c.name === 'nats-server' || c.name === 'redis-server')].map((s) => [
-        s.name,
-        processCost(s.child.pid),
-      ]),
-    ),
-    postgres: processCostOf('postgres'),
-  });
+  const costs = () => processCosts([...services, ...bench.children.filter((c) => c.name === 'nats-server' || c.name === 'redis-server')]);
   log(`${fmt(CUSTOMERS)} customers start within ${START_SPREAD_S} s, answering ~${THINK_MS} ms after each reply`);
   // what the product stored on JetStream for the measured wave (the warm-up's messages are in the first reading)
   const js0 = await streamSeqs(natsUrl, bench.natsPasswords.operator, { byKind: true });
@@ -450,10 +442,7 @@ async function main() {
   );
   // what each process cost per customer message (and its reply): system calls cross into the kernel and wake the peer
   const per = (n) => fmt(n / posted, 1);
-  for (const [name, c] of Object.entries(cost1)
-    .map(([k, v]) => [k, costSince(cost0[k], v)])
-    .filter(([, c]) => c.user + c.sys >= 0.2)
-    .sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys)) {
+  for (const [name, c] of costRanking(cost0, cost1)) {
     out(
       `  ${name.padEnd(32)}: user ${fmt(c.user, 1)} s, system ${fmt(c.sys, 1)} s; per message ${per(c.syscw)} writes, ${per(c.syscr)} reads`,
     );

@@ -26,7 +26,7 @@ import {
   sleep,
   streamSeqs,
 } from '../lib/product.mjs';
-import { busyPercent, costSince, cpuSeconds, machineCpu, postgresCpu, processCost, processCostOf } from '../lib/proc.mjs';
+import { busyPercent, costRanking, cpuSeconds, machineCpu, postgresCpu, processCosts } from '../lib/proc.mjs';
 import pg from 'pg';
 
 const arg = (i, name, dflt) => Number(process.argv[2 + i] ?? process.env[name] ?? dflt);
@@ -220,10 +220,7 @@ async function main() {
   const productCpu = () => children.reduce((sum, c) => sum + (cpuSeconds(c.child.pid) || 0), 0) + postgresCpu();
   const product0 = productCpu();
   // each process's user and system time and its system calls (a socket write crosses into the kernel and wakes the peer)
-  const costs = () => ({
-    ...Object.fromEntries(children.filter((c) => !c.exited).map((c) => [c.name, processCost(c.child.pid)])),
-    postgres: processCostOf('postgres'),
-  });
+  const costs = () => processCosts(children.filter((c) => !c.exited));
   const cost0 = costs();
   log(`phase 1: ${fmt(N)} messages from ${fmt(M)} contacts, ${BATCH} a call, ${CONCURRENCY} calls in flight, via ${VIA}`);
   let next = 0;
@@ -385,10 +382,7 @@ async function main() {
     )} (phase 1, what the streams grew by: ` + `${bytes.map(([name, n]) => `${name} ${fmt(n, 0)}`).join(', ')})`,
   );
   const perK = (n) => fmt((n / N) * 1000, 0);
-  for (const [name, c] of Object.entries(cost1)
-    .map(([k, v]) => [k, costSince(cost0[k], v)])
-    .filter(([, c]) => c.user + c.sys >= 0.2)
-    .sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys)) {
+  for (const [name, c] of costRanking(cost0, cost1)) {
     out(
       `  ${name.padEnd(35)}: user ${fmt(c.user, 1)} s, system ${fmt(c.sys, 1)} s; per 1,000 msgs ${perK(c.syscw)} writes, ${perK(c.syscr)} reads (phase 1)`,
     );

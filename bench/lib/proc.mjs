@@ -74,3 +74,19 @@ export function processCostOf(comm) {
 
 /** b − a, field by field. */
 export const costSince = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, b[k] - a[k]]));
+
+/** processCost of each of `procs` (a bench's children: `{ name, child }`), by name, and postgres's summed. */
+export function processCosts(procs) {
+  return {
+    ...Object.fromEntries(procs.map((p) => [p.name, processCost(p.child.pid)])),
+    postgres: processCostOf('postgres'),
+  };
+}
+
+/** What each process cost between two processCosts readings, those of at least 0.2 CPU s, the costliest first. */
+export function costRanking(before, after) {
+  return Object.entries(after)
+    .map(([k, v]) => [k, costSince(before[k], v)])
+    .filter(([, c]) => c.user + c.sys >= 0.2)
+    .sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys);
+}
