@@ -16,6 +16,11 @@ export const TicketSubjects = {
   ticketUnread: (companyId: number, ticketId: number) => `ticket.unread.${companyId}.${ticketId}`,
   messageCreated: (companyId: number, ticketId: number) => `message.created.${companyId}.${ticketId}`,
   messageUpdated: (companyId: number, ticketId: number) => `message.updated.${companyId}.${ticketId}`,
+  /**
+   * Many `message.created` / `message.updated` of one company in one event (MessageBatchEvent), named by its first
+   * message: what one inbound batch stored is announced so, one stream message and one delivery for the lot.
+   */
+  messageBatch: (companyId: number, firstMessageId: number) => `message.batch.${companyId}.${firstMessageId}`,
   contactUpdated: (companyId: number, contactId: number) => `contact.updated.${companyId}.${contactId}`,
   contactDeleted: (companyId: number, contactId: number) => `contact.deleted.${companyId}.${contactId}`,
   queueUpdated: (companyId: number, queueId: number) => `queue.updated.${companyId}.${queueId}`,
@@ -93,6 +98,15 @@ export interface MessageEvent {
   message: MessageDto;
   ticket: TicketDto;
   contact: Pick<ContactDto, 'id' | 'name' | 'number' | 'profilePicUrl'>;
+}
+
+/**
+ * `message.batch`: the `message.created` / `message.updated` events of one company, each as it would have been
+ * published alone (its verb beside it), in their order. Its readers handle each one as that event.
+ */
+export interface MessageBatchEvent {
+  companyId: number;
+  events: Array<MessageEvent & { verb: 'created' | 'updated' }>;
 }
 
 export interface ContactUpdatedEvent {

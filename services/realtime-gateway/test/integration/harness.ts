@@ -233,6 +233,21 @@ export const publish = {
       { companyId: ticket.companyId, message: messageDto(ticket, messageId), ticket, contact: ticket.contact },
       { msgId: msgId() },
     ),
+  /** many tickets' new messages of one company in one `message.batch`, as tickets announces an inbound batch */
+  messageBatch: (bus: EventBus, tickets: TicketDto[]) => {
+    const events = tickets.map((ticket) => ({
+      verb: 'created' as const,
+      companyId: ticket.companyId,
+      message: messageDto(ticket, newId()),
+      ticket,
+      contact: ticket.contact,
+    }));
+    return bus.publish(
+      TicketSubjects.messageBatch(tickets[0].companyId, events[0].message.id),
+      { companyId: tickets[0].companyId, events },
+      { msgId: msgId() },
+    );
+  },
   contactUpdated: (bus: EventBus, companyId: number, contact: ContactDto) =>
     bus.publish(TicketSubjects.contactUpdated(companyId, contact.id), { companyId, contact }, { msgId: msgId() }),
   connectionSession: (bus: EventBus, connection: WhatsappDto, reason?: SessionEndReason) =>

@@ -180,6 +180,26 @@ describe('realtime-gateway: live socket', () => {
       expect(superB.received.size).toBe(0);
     });
 
+    it("fans out a message.batch as its messages one by one, in order, each only to its ticket's rooms", async () => {
+      const companyId = newCompanyId();
+      const [q1, q3] = [newId(), newId()];
+      const agent = await open((await newUser(gw, companyId, { queueIds: [q1] })).token);
+      const admin = await open((await newUser(gw, companyId, { profile: 'admin' })).token);
+      const channel = SocketChannels.appMessage(companyId);
+      const inQ1 = ticketDto(companyId, newId(), q1);
+      const inQ3 = ticketDto(companyId, newId(), q3);
+      await publish.messageBatch(gw.bus, [inQ1, inQ3, inQ1, inQ3, inQ1]);
+      await settle(() => admin.events(channel).length === 5 && agent.events(channel).length === 3);
+      const shown = (c: Client) => c.events(channel).map((e) => [e.action, e.ticket?.id]);
+      expect(shown(admin)).toEqual([inQ1, inQ3, inQ1, inQ3, inQ1].map((t) => ['create', t.id]));
+      expect(shown(agent)).toEqual([inQ1, inQ1, inQ1].map((t) => ['create', t.id]));
+      const ids = admin.events(channel).map((e) => e.message?.id as number);
+      expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      // each ticket new here is told once, to its rooms
+      await settle(() => admin.events(SocketChannels.ticket(companyId)).length === 2);
+      expect(agent.events(SocketChannels.ticket(companyId)).map((e) => e.ticket?.id)).toEqual([inQ1.id]);
+    });
+
     it('gives an agent the tickets of their queues and their own, none of other queues, and follows a change of queues without reconnecting', async () => {
       const companyId = newCompanyId();
       const [q1, q2, q3] = [newId(), newId(), newId()];

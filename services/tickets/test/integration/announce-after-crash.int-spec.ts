@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type { MessageEvent } from '@wa/contracts';
+import { randomUUID } from 'node:crypto';
+import { Streams, WaSubjects, type MessageBatchEvent, type MessageEvent, type WaInboundBatch } from '@wa/contracts';
 import { TEST_NATS_URL, waitFor } from '@wa/testing';
 import { connect, type NatsConnection, type Subscription } from 'nats';
 import type { DataSource } from 'typeorm';
@@ -132,5 +133,72 @@ describe('an inbound batch whose publish failed after its commit', () => {
     // stored once
     const rows = await dbOf(t).query(`SELECT id FROM tickets.messages WHERE "whatsappId" = $1 AND wid = $2`, [conn.id, wid]);
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('an inbound batch of many messages', () => {
+  it('is announced as one message.batch of its company (each message as its message.created was), on the stream once though its publish was answered by a failure and retried', async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+    const t = await start({ INBOUND_ACK_WAIT_MS: '120000' });
+    const c = new TestCompany(t);
+    const conn = await c.connection();
+    const [ana, bia] = [randomNumber(), randomNumber()];
+    const batches = listen<MessageBatchEvent>(nc.subscribe(`message.batch.${c.companyId}.*`));
+    const alone = listen<MessageEvent>(nc.subscribe(`message.created.${c.companyId}.*`));
+    // the batch's first publish reaches the stream, but its answer is lost (NATS gone for a moment): the lane retries
+    const realPublish = t.bus.publish.bind(t.bus);
+    let lost = 0;
+    t.bus.publish = (async (subject: string, payload: unknown, opts: { msgId: string }) => {
+      const out = await realPublish(subject, payload, opts);
+      if (subject.startsWith(`message.batch.${c.companyId}.`) && lost++ === 0) throw unreachable();
+      return out;
+    }) as typeof t.bus.publish;
+
+    const texts: Array<[string, string]> = [
+      [ana, 'um'],
+      [bia, 'oi'],
+      [ana, 'dois'],
+      [bia, 'tudo bem?'],
+    ];
+    const batch: WaInboundBatch = {
+      companyId: c.companyId,
+      connectionId: conn.id,
+      messages: texts.map(([from, body], i) => ({
+        companyId: c.companyId,
+        connectionId: conn.id,
+        waMessageId: `INB${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}${i}`,
+        from,
+        fromName: 'Maria',
+        body,
+        mediaType: 'chat',
+        fromMe: false,
+        isGroup: false,
+        timestamp: Date.now(),
+      })),
+    };
+    await t.bus.publish(WaSubjects.inboundBatch(c.companyId, conn.id), batch, {
+      msgId: WaSubjects.inboundBatchMsgId(conn.id, randomUUID()),
+    });
+
+    // published twice (the bus's subscribers saw both), with the same msg id
+    const [event, again] = await waitFor(async () => (batches.length >= 2 ? batches : undefined), { timeoutMs: 15_000 });
+    expect(lost).toBe(2);
+    expect(again).toEqual(event);
+    expect(event.companyId).toBe(c.companyId);
+    expect(event.events.map((e) => [e.verb, e.message.body, e.message.fromMe])).toEqual(texts.map(([, body]) => ['created', body, false]));
+    // each carries its ticket as that message left it
+    const [um, oi, dois, tudo] = event.events;
+    expect(um.ticket.id).toBe(dois.ticket.id);
+    expect(oi.ticket.id).toBe(tudo.ticket.id);
+    expect(um.ticket.id).not.toBe(oi.ticket.id);
+    expect(dois.ticket).toMatchObject({ lastMessage: 'dois', unreadMessages: 2 });
+    expect(tudo.ticket).toMatchObject({ lastMessage: 'tudo bem?', unreadMessages: 2 });
+    const ids = event.events.map((e) => e.message.id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    // the stream kept it once, and nothing went alone
+    const jsm = await nc.jetstreamManager();
+    const held = await jsm.streams.info(Streams.TICKETS.name, { subjects_filter: `message.*.${c.companyId}.>` });
+    expect(held.state.subjects).toEqual({ [`message.batch.${c.companyId}.${ids[0]}`]: 1 });
+    expect(alone).toEqual([]);
   });
 });

@@ -165,8 +165,42 @@ describe('TicketsConsumer', () => {
     expect(await consumer.emissions(msg('queue.deleted.7.1', { companyId: 7, queueId: 'x' }))).toEqual([]);
   });
 
-  it('keeps a ticket and its messages on one order key', () => {
+  it('keeps a company’s tickets and messages, alone or in batches, on one order key', () => {
     expect(ticketsOrderKey('ticket.updated.7.5')).toBe(ticketsOrderKey('message.created.7.5'));
+    // a batch holds many tickets' messages: a ticket's own event must not overtake it
+    expect(ticketsOrderKey('message.batch.7.40')).toBe(ticketsOrderKey('ticket.updated.7.6'));
+    expect(ticketsOrderKey('message.updated.7.6')).toBe(ticketsOrderKey('ticket.deleted.7.5'));
+    expect(ticketsOrderKey('ticket.updated.8.5')).not.toBe(ticketsOrderKey('ticket.updated.7.5'));
     expect(ticketsOrderKey('contact.updated.7.5')).not.toBe(ticketsOrderKey('ticket.updated.7.5'));
+  });
+
+  it('fans out a message.batch as its events one by one, in their order', async () => {
+    const a = { ...ticket(3), lastMessage: 'oi', unreadMessages: 1 };
+    const b = { ...ticket(null, 9), id: 6, lastMessage: 'bom dia', unreadMessages: 1 };
+    const a2 = { ...a, lastMessage: 'tudo bem?', unreadMessages: 2 };
+    const events = [
+      { verb: 'created', companyId: 7, ticket: a, message: { id: 1 }, contact: { id: 2 } },
+      { verb: 'created', companyId: 7, ticket: b, message: { id: 2 }, contact: { id: 3 } },
+      { verb: 'updated', companyId: 7, ticket: b, message: { id: 2, ack: 3 }, contact: { id: 3 } },
+      { verb: 'created', companyId: 7, ticket: a2, message: { id: 3 }, contact: { id: 2 } },
+    ];
+    const alone = setup();
+    const oneByOne = [];
+    for (const { verb, ...e } of events) oneByOne.push(...(await alone.consumer.emissions(msg(`message.${verb}.7.${e.ticket.id}`, e))));
+    const batched = setup();
+    const out = await batched.consumer.emissions(msg('message.batch.7.1', { companyId: 7, events }));
+    expect(out).toEqual(oneByOne);
+    expect(out.map((e) => [e.channel, (e.payload as { action: string }).action])).toEqual([
+      ['company-7-appMessage', 'create'],
+      ['company-7-ticket', 'update'],
+      ['company-7-appMessage', 'create'],
+      ['company-7-ticket', 'update'],
+      ['company-7-appMessage', 'update'],
+      ['company-7-appMessage', 'create'],
+    ]);
+    expect(batched.places.map).toEqual(alone.places.map);
+    // a batch of another company's name, or no batch at all, is not fanned out
+    expect(await batched.consumer.emissions(msg('message.batch.8.1', { companyId: 7, events }))).toEqual([]);
+    expect(await batched.consumer.emissions(msg('message.batch.7.1', { companyId: 7, events: 'x' }))).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import {
   type ContactChannelPayload,
   type ContactDeletedEvent,
   type ContactUpdatedEvent,
+  type MessageBatchEvent,
   type MessageEvent,
   type QueueChangedEvent,
   type QueueChannelPayload,
@@ -31,10 +32,14 @@ import { eventCompany, isId, optionalId, type Emission } from '../emission.js';
 /** TICKETS subjects: `<kind>.<verb>.<companyId>.<id>`. */
 const COMPANY_INDEX = 2;
 
-/** A ticket's messages and the ticket itself share one order key, so they go out in order. */
+/**
+ * A company's tickets and messages share one order key, so they go out in the order published: a `message.batch`
+ * holds many tickets' messages, and a ticket's own events must not overtake it (an agent's accept fanned out
+ * before the customer's message that came first would be undone by the older ticket it carries).
+ */
 export function ticketsOrderKey(subject: string): string {
   const [kind, , companyId, id] = subject.split('.');
-  return kind === 'ticket' || kind === 'message' ? `t.${companyId}.${id}` : `${kind}.${companyId}.${id}`;
+  return kind === 'ticket' || kind === 'message' ? `t.${companyId}` : `${kind}.${companyId}.${id}`;
 }
 
 const placeOf = (t: { queueId?: unknown; userId?: unknown }): TicketPlace => ({
@@ -73,6 +78,8 @@ export class TicketsConsumer {
       case 'message.created':
       case 'message.updated':
         return this.message(companyId, verb === 'created' ? 'create' : 'update', msg.data as MessageEvent, msg);
+      case 'message.batch':
+        return this.messages(companyId, msg.data as MessageBatchEvent, msg);
       case 'contact.updated':
         return this.contactUpdated(companyId, msg.data as ContactUpdatedEvent, msg);
       case 'contact.deleted':
@@ -175,6 +182,20 @@ export class TicketsConsumer {
     if (action === 'create') return [message, ...(await this.ticketNow(companyId, ticket, true))];
     await this.places.learn(companyId, ticket.id, place).catch((err: unknown) => this.cacheFailed(err));
     return [message];
+  }
+
+  /** Many messages' events in one (`message.batch`): each as if it came alone, in their order. */
+  private async messages(companyId: number, e: MessageBatchEvent, msg: BusMessage<unknown>): Promise<Emission[]> {
+    if (!Array.isArray(e.events)) return this.skip(msg, 'bad message batch');
+    const out: Emission[] = [];
+    for (const one of e.events) {
+      if (one?.verb !== 'created' && one?.verb !== 'updated') {
+        this.skip(msg, 'bad message in batch');
+        continue;
+      }
+      out.push(...(await this.message(companyId, one.verb === 'created' ? 'create' : 'update', one, msg)));
+    }
+    return out;
   }
 
   private contactUpdated(companyId: number, e: ContactUpdatedEvent, msg: BusMessage<unknown>): Emission[] {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MessageEvent } from '@wa/contracts';
+import type { MessageBatchEvent, MessageEvent } from '@wa/contracts';
 import type { MessageEntity } from '../../database/entities/index.js';
 import { announceStored } from './announce.js';
+import { batchedForBus, ticketUpdatedEvent } from './ticket-events.js';
 import type { TicketRow } from './ticket-view.js';
 
 const at = new Date('2024-11-22T10:00:00.000Z');
@@ -131,5 +132,70 @@ describe('announceStored', () => {
     );
     expect(events.map((e) => e.subject)).toEqual(['message.created.2.7']);
     expect((events[0].payload as MessageEvent).contact.name).toBe('Outra');
+  });
+});
+
+describe('batchedForBus', () => {
+  const created = (ms: MessageEntity[], ts: TicketRow[]) => announceStored('created', ms, ts, names);
+
+  it("gathers a company's message events into one message.batch in their order, each with its verb; other events stay where they were", () => {
+    const events = [
+      ...created([message(1, 7), message(2, 8, { companyId: 2 }), message(3, 7)], [ticket(7), ticket(8, { companyId: 2 })]),
+      ...announceStored('updated', [message(4, 7, { ack: 3 })], [ticket(7)], names),
+      ticketUpdatedEvent((created([message(9, 8)], [ticket(8)])[0].payload as MessageEvent).ticket),
+    ];
+    const out = batchedForBus(events);
+    expect(out.map((e) => e.subject)).toEqual(['message.batch.1.1', 'message.created.2.8', 'ticket.updated.1.8']);
+    const batch = out[0].payload as MessageBatchEvent;
+    expect(batch.companyId).toBe(1);
+    expect(batch.events.map((e) => [e.verb, e.message.id])).toEqual([
+      ['created', 1],
+      ['created', 3],
+      ['updated', 4],
+    ]);
+    // each as it would have gone alone, its verb beside it
+    expect(batch.events[0]).toEqual({ ...(events[0].payload as MessageEvent), verb: 'created' });
+    // a lone message of its company goes as itself
+    expect(out[1]).toBe(events[1]);
+  });
+
+  it("names a batch by a digest of its events' msg ids: the same messages announced again are the same batch, others another", () => {
+    const of = (ids: number[]) =>
+      batchedForBus(
+        created(
+          ids.map((id) => message(id, 7)),
+          [ticket(7)],
+        ),
+      )[0].msgId;
+    expect(of([1, 2, 3])).toMatch(/^message-batch:[0-9a-f]{40}$/);
+    expect(of([1, 2, 3])).toBe(of([1, 2, 3]));
+    expect(of([1, 2])).not.toBe(of([1, 2, 3]));
+    expect(of([2, 3])).not.toBe(of([1, 2, 3]));
+  });
+
+  it('keeps a batch under the bus limits: at most 200 events, and well under 1 MB of JSON whatever its texts', () => {
+    const many = created(
+      Array.from({ length: 450 }, (_, i) => message(i + 1, 7)),
+      [ticket(7)],
+    );
+    expect(batchedForBus(many).map((e) => (e.payload as MessageBatchEvent).events.length)).toEqual([200, 200, 50]);
+    // long texts, and texts that JSON writes six bytes a character
+    for (const body of ['x'.repeat(40 * 1024), '\u0001'.repeat(40 * 1024), 'ã'.repeat(20 * 1024)]) {
+      const big = created(
+        Array.from({ length: 5 }, (_, i) => message(i + 1, 7, { body })),
+        [ticket(7, { lastMessage: body })],
+      );
+      const out = batchedForBus(big);
+      expect(
+        out
+          .flatMap((e) => ('events' in (e.payload as object) ? (e.payload as MessageBatchEvent).events : [e.payload as MessageEvent]))
+          .map((e) => e.message.id),
+      ).toEqual([1, 2, 3, 4, 5]);
+      expect(out.length).toBeGreaterThan(1);
+      for (const e of out) expect(Buffer.byteLength(JSON.stringify(e.payload))).toBeLessThan(1024 * 1024);
+    }
+    // one too large for any batch goes alone, as before batches
+    const huge = created([message(1, 7, { body: 'x'.repeat(200 * 1024) }), message(2, 7)], [ticket(7)]);
+    expect(batchedForBus(huge).map((e) => e.subject)).toEqual(['message.created.1.7', 'message.created.1.7']);
   });
 });

@@ -7,6 +7,7 @@ import { TicketsEnv } from '../../config/env.js';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
+import { batchedForBus } from '../../conversation/core/ticket-events.js';
 import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { Outbox } from '../../outbox/outbox.service.js';
@@ -113,8 +114,9 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     });
     // Published here, not through the outbox: the delivery is acked only once they are on the bus, so a crash
     // or an outage before that brings the batch again, and the repeat above announces what it had risen
-    // (the events' msg ids drop what was published twice). An ack is half of the outbox's rows otherwise.
-    await Promise.all(events.map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
+    // (the events' msg ids drop what was published twice). An ack is half of the outbox's rows otherwise. A company's
+    // risen messages go as one `message.batch` (one stream message, one delivery), its msg id theirs in one.
+    await Promise.all(batchedForBus(events).map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
   }
 }
 
