@@ -248,11 +248,15 @@ describe('the hand-over of what was kept', () => {
       expect(inbound.items.map((m) => m.data.waMessageId)).toEqual([um, dois, tres]);
       expect(await storedOn(front.jsm, WaSubjects.inbound(c.companyId, c.id, from))).toBe(3);
       await waitFor(async () => (await heldFor(front, c.id)) === 0);
-      // and the claim is let go
-      const claims = (await front.db.query(`SELECT "handOverBy" FROM whatsapp.sandbox_phones WHERE "connectionId" = $1`, [c.id])) as Array<{
-        handOverBy: string | null;
-      }>;
-      expect(claims.map((r) => r.handOverBy)).toEqual([null]);
+      // and the claim is let go (a statement of its own, just after the backlog's rows are gone)
+      const claimOf = async () =>
+        (
+          (await front.db.query(`SELECT "handOverBy" FROM whatsapp.sandbox_phones WHERE "connectionId" = $1`, [c.id])) as Array<{
+            handOverBy: string | null;
+          }>
+        ).map((r) => r.handOverBy);
+      await waitFor(async () => (await claimOf())[0] === null, { timeoutMs: 10_000 });
+      expect(await claimOf()).toEqual([null]);
     } finally {
       inbound.close();
       await cleanup(front, [{ id: c.id, token: c.token }]);
