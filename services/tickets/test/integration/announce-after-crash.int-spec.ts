@@ -163,18 +163,7 @@ describe('an inbound batch of many messages', () => {
     const batch: WaInboundBatch = {
       companyId: c.companyId,
       connectionId: conn.id,
-      messages: texts.map(([from, body], i) => ({
-        companyId: c.companyId,
-        connectionId: conn.id,
-        waMessageId: `INB${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}${i}`,
-        from,
-        fromName: 'Maria',
-        body,
-        mediaType: 'chat',
-        fromMe: false,
-        isGroup: false,
-        timestamp: Date.now(),
-      })),
+      messages: texts.map(([from, body]) => c.received(conn.id, from, body)),
     };
     await t.bus.publish(WaSubjects.inboundBatch(c.companyId, conn.id), batch, {
       msgId: WaSubjects.inboundBatchMsgId(conn.id, randomUUID()),

@@ -144,6 +144,27 @@ export class TestCompany {
     });
   }
 
+  /** A customer's message as whatsapp-sessions receives it (its id random unless given), written at `timestamp`. */
+  received(
+    connectionId: number,
+    from: string,
+    body: string,
+    opts: { id?: string; name?: string; fromMe?: boolean; timestamp?: number } = {},
+  ): WaInboundMessage {
+    return {
+      companyId: this.companyId,
+      connectionId,
+      waMessageId: opts.id ?? `IN${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+      from,
+      fromName: opts.name ?? 'Maria',
+      body,
+      mediaType: 'chat',
+      fromMe: opts.fromMe ?? false,
+      isGroup: false,
+      timestamp: opts.timestamp ?? Date.now(),
+    };
+  }
+
   /** A customer's message, exactly as whatsapp-sessions publishes it. */
   async inbound(
     connectionId: number,
@@ -151,19 +172,8 @@ export class TestCompany {
     body: string,
     opts: { id?: string; name?: string; fromMe?: boolean } = {},
   ): Promise<string> {
-    const waMessageId = opts.id ?? `IN${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`;
-    const msg: WaInboundMessage = {
-      companyId: this.companyId,
-      connectionId,
-      waMessageId,
-      from,
-      fromName: opts.name ?? 'Maria',
-      body,
-      mediaType: 'chat',
-      fromMe: opts.fromMe ?? false,
-      isGroup: false,
-      timestamp: Date.now(),
-    };
+    const msg = this.received(connectionId, from, body, opts);
+    const waMessageId = msg.waMessageId;
     await this.t.bus.publish(WaSubjects.inbound(this.companyId, connectionId, from), msg, {
       msgId: WaSubjects.inboundMsgId(connectionId, waMessageId),
     });

@@ -23,18 +23,7 @@ afterAll(async () => {
 
 /** A message as whatsapp-sessions receives it, written at `writtenAt` (WhatsApp's clock: whole seconds). */
 function received(c: TestCompany, connectionId: number, from: string, body: string, writtenAt: number, id?: string): WaInboundMessage {
-  return {
-    companyId: c.companyId,
-    connectionId,
-    waMessageId: id ?? `3A${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
-    from,
-    fromName: 'Maria',
-    body,
-    mediaType: 'chat',
-    fromMe: false,
-    isGroup: false,
-    timestamp: writtenAt,
-  };
+  return c.received(connectionId, from, body, { id, timestamp: writtenAt });
 }
 
 /** A message as whatsapp-sessions publishes it, written at `writtenAt` (WhatsApp's clock: whole seconds). */

@@ -7,6 +7,7 @@ import {
   type TicketDto,
   type TicketUpdatedEvent,
 } from '@wa/contracts';
+import type { EventBus } from '@wa/event-bus';
 import type { OutgoingEvent } from '../../outbox/outbox.service.js';
 
 /** `ticket.updated`: its msg id changes with every change of the ticket, and repeats with a replay. */
@@ -94,6 +95,11 @@ export function batchedForBus(events: readonly OutgoingEvent[]): OutgoingEvent[]
     g.bytes += bytes;
   }
   return out.map((g) => ('originals' in g ? batchEvent(g) : g));
+}
+
+/** Publishes the events as {@link batchedForBus} gathers them, all in flight at once; resolves once the stream has each. */
+export async function publishBatched(bus: EventBus, events: readonly OutgoingEvent[]): Promise<void> {
+  await Promise.all(batchedForBus(events).map((e) => bus.publish(e.subject, e.payload, { msgId: e.msgId })));
 }
 
 function batchEvent(g: Gathering): OutgoingEvent {

@@ -7,7 +7,7 @@ import { TicketsEnv } from '../../config/env.js';
 import { MessageEntity, messageOfRow } from '../../database/entities/index.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
-import { batchedForBus } from '../../conversation/core/ticket-events.js';
+import { publishBatched } from '../../conversation/core/ticket-events.js';
 import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { Outbox } from '../../outbox/outbox.service.js';
@@ -116,7 +116,7 @@ export class WaAckConsumer implements OnApplicationBootstrap, OnApplicationShutd
     // or an outage before that brings the batch again, and the repeat above announces what it had risen
     // (the events' msg ids drop what was published twice). An ack is half of the outbox's rows otherwise. A company's
     // risen messages go as one `message.batch` (one stream message, one delivery), its msg id theirs in one.
-    await Promise.all(batchedForBus(events).map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
+    await publishBatched(this.bus, events);
   }
 }
 

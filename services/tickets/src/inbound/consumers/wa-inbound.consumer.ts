@@ -20,7 +20,7 @@ import { Outbox, type OutgoingEvent } from '../../outbox/outbox.service.js';
 import type { TicketRow } from '../../conversation/core/ticket-view.js';
 import { CallerService } from '../../identity/caller.service.js';
 import { announceStored } from '../../conversation/core/announce.js';
-import { batchedForBus } from '../../conversation/core/ticket-events.js';
+import { publishBatched } from '../../conversation/core/ticket-events.js';
 import { withQuotes } from '../../conversation/core/quoted-messages.queries.js';
 import { TicketsRepository } from '../../conversation/core/tickets.repository.js';
 import { ContactLids } from '../contact-lids.js';
@@ -39,9 +39,10 @@ import {
 
 /**
  * `wa.inbound.*` → PostgreSQL, the path that must lose nothing and double nothing: a batch is stored
- * in one transaction, then announced (its messages in one `message.batch` per company), then given to the bot (after the commit: the store never waits for it);
- * acked only after all three. A redelivered or retried message finds its row and is announced and given to
- * the bot again (the event's msg id and the bot's own record of what it answered make that harmless).
+ * in one transaction, then announced (its messages in one `message.batch` per company), then given to the bot
+ * (after the commit: the store never waits for it); acked only after all three. A redelivered or retried
+ * message finds its row and is announced and given to the bot again (the event's msg id and the bot's own
+ * record of what it answered make that harmless).
  */
 @Injectable()
 export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -203,7 +204,7 @@ export class WaInboundConsumer implements OnApplicationBootstrap, OnApplicationS
     // the company's webhook hears of them before anyone else does (a crash before this is a redelivery)
     await this.outbox.recordAlone(events);
     // onto the bus the batch's messages go as one `message.batch` per company (one stream message, one delivery)
-    await Promise.all(batchedForBus(events).map((e) => this.bus.publish(e.subject, e.payload, { msgId: e.msgId })));
+    await publishBatched(this.bus, events);
     if (repeated) this.logger.log({ count: announce.length }, 'inbound: repeated messages announced again');
     // the bot's turn, in this lane (each conversation in order), once its messages are announced (the
     // customer's message reaches the screens before the bot's reply). An outage fails the delivery and the
