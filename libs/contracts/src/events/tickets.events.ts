@@ -18,7 +18,8 @@ export const TicketSubjects = {
   messageUpdated: (companyId: number, ticketId: number) => `message.updated.${companyId}.${ticketId}`,
   /**
    * Many `message.created` / `message.updated` of one company in one event (MessageBatchEvent), named by its first
-   * message: what one inbound batch stored is announced so, one stream message and one delivery for the lot.
+   * message: what one inbound batch stored is announced so, one stream message and one delivery for the lot, and
+   * so are the messages one transaction of tickets writes (the bot's replies to a batch, an agent's several sends).
    */
   messageBatch: (companyId: number, firstMessageId: number) => `message.batch.${companyId}.${firstMessageId}`,
   contactUpdated: (companyId: number, contactId: number) => `contact.updated.${companyId}.${contactId}`,

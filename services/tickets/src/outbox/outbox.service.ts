@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { EventBus } from '@wa/event-bus';
 import { TransactionalOutbox, type OutgoingEvent } from '@wa/server-kit';
 import type { DataSource, EntityManager } from 'typeorm';
+import { batchedForBus } from '../conversation/core/ticket-events.js';
 
 export type { OutgoingEvent } from '@wa/server-kit';
 
@@ -18,7 +19,9 @@ export interface OutboxTap {
 
 /**
  * tickets' outbox (`tickets.outbox`): see TransactionalOutbox in @wa/server-kit. The same events make what
- * its taps record (the company's webhook deliveries), written in the same transaction.
+ * its taps record (the company's webhook deliveries), written in the same transaction. A transaction's message
+ * events are written as they go onto the bus (batchedForBus: a company's in one `message.batch`, so the bot's
+ * replies to a batch of customers, or an agent's several sends, are one stream message); the taps see them one by one.
  */
 @Injectable()
 export class Outbox extends TransactionalOutbox {
@@ -37,7 +40,7 @@ export class Outbox extends TransactionalOutbox {
   }
 
   override async add(tx: EntityManager, events: OutgoingEvent[]): Promise<string[]> {
-    const ids = await super.add(tx, events);
+    const ids = await super.add(tx, batchedForBus(events));
     for (const tap of this.taps) await tap.record(tx, events);
     return ids;
   }

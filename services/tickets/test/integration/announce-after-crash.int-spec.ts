@@ -3,9 +3,9 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Streams, WaSubjects, type MessageBatchEvent, type MessageEvent, type WaInboundBatch } from '@wa/contracts';
 import { TEST_NATS_URL, waitFor } from '@wa/testing';
-import { connect, type NatsConnection, type Subscription } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
-import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
+import { listen, randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
 /**
  * The live events of stored changes survive a failure between the commit and the publish: the delivery of
@@ -59,14 +59,6 @@ function breakPublishing(
 }
 
 /** Collects what arrives on a subject, from a NATS connection of the test's own. */
-function listen<T>(sub: Subscription): T[] {
-  const got: T[] = [];
-  void (async () => {
-    for await (const m of sub) got.push(m.json<T>());
-  })();
-  return got;
-}
-
 async function ticketOf(t: TicketsUnderTest, token: string, contactNumber: string): Promise<{ id: number }> {
   return waitFor(async () => (await t.http.get(`/tickets?showAll=true&searchParam=${contactNumber}`, { token })).body.tickets?.[0]);
 }

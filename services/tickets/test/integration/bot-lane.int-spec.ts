@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Streams } from '@wa/contracts';
+import { randomUUID } from 'node:crypto';
+import { Streams, WaSubjects, type MessageBatchEvent, type MessageEvent, type WaInboundBatch } from '@wa/contracts';
 import { waitFor } from '@wa/testing';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { BotService } from '../../src/automation/bot/bot.service.js';
-import { newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
+import { listen, newQueue, randomNumber, startTickets, TestCompany, ticketOfNumber, type TicketsUnderTest } from './harness.js';
 
 /**
  * The bot answers in the inbound path, after the store commits and before the delivery is acked: a turn
@@ -112,6 +113,31 @@ describe('the bot in the inbound path', () => {
     } finally {
       sub.unsubscribe();
     }
+  });
+
+  it("the bot's replies to the customers of one inbound batch go onto the bus as one message.batch, after their messages", async () => {
+    const t = await start();
+    const { c, conn } = await menuCompany(t);
+    const batches = listen<MessageBatchEvent>(t.bus.connection.subscribe(`message.batch.${c.companyId}.*`));
+    const alone = listen<MessageEvent>(t.bus.connection.subscribe(`message.created.${c.companyId}.*`));
+    const customers = [randomNumber(), randomNumber(), randomNumber()];
+    const batch: WaInboundBatch = {
+      companyId: c.companyId,
+      connectionId: conn.id,
+      messages: customers.map((from) => c.received(conn.id, from, 'oi')),
+    };
+    await t.bus.publish(WaSubjects.inboundBatch(c.companyId, conn.id), batch, {
+      msgId: WaSubjects.inboundBatchMsgId(conn.id, randomUUID()),
+    });
+    const [asked, answered] = await waitFor(async () => (batches.length >= 2 ? batches : undefined), { timeoutMs: 15_000 });
+    expect(asked.events.map((e) => [e.verb, e.message.fromMe, e.message.body])).toEqual(customers.map(() => ['created', false, 'oi']));
+    // one menu a customer, each in its own ticket, as its message.created would have carried it
+    expect(answered.events.map((e) => [e.verb, e.message.fromMe, e.message.body])).toEqual(customers.map(() => ['created', true, MENU]));
+    expect(new Set(answered.events.map((e) => e.ticket.id))).toEqual(new Set(asked.events.map((e) => e.ticket.id)));
+    for (const e of answered.events) expect(e.ticket).toMatchObject({ lastMessage: MENU, chatbot: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(batches).toHaveLength(2);
+    expect(alone).toEqual([]);
   });
 
   it('what the former durable lane still holds at start is answered, then the lane is removed', async () => {

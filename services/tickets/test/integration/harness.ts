@@ -11,6 +11,7 @@ import {
 import { EventBus } from '@wa/event-bus';
 import { CompanySession, HttpClient, startInProcess, waitFor, type RunningApp } from '@wa/testing';
 import { randomInt, randomUUID } from 'node:crypto';
+import type { Subscription } from 'nats';
 import { AppModule } from '../../src/app.module.js';
 import { TicketsEnv } from '../../src/config/env.js';
 import { ticketsDatabase } from '../../src/database/data-source.js';
@@ -195,6 +196,15 @@ async function queryConnection(t: TicketsUnderTest, id: number): Promise<{ statu
  */
 export const pictureAsked = (payload: unknown): boolean => (payload as { action?: unknown } | null)?.action === 'profilePicture';
 export const NO_PICTURE = { ok: true, result: { url: null } } as const;
+
+/** What a subscription hears, in the order heard, filled as it comes (the caller unsubscribes). */
+export function listen<T>(sub: Subscription): T[] {
+  const got: T[] = [];
+  void (async () => {
+    for await (const m of sub) got.push(m.json<T>());
+  })();
+  return got;
+}
 
 export function randomNumber(): string {
   return `55119${randomInt(10_000_000, 99_999_999)}`;

@@ -3,11 +3,11 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { signApiIdentity } from '@wa/auth';
 import { WaSubjects, type MessageEvent, type TicketUpdatedEvent, type WaOutboundSend } from '@wa/contracts';
 import { TEST_JWT_SECRET, TEST_NATS_URL, waitFor } from '@wa/testing';
-import { connect, type NatsConnection, type Subscription } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
 import { ConversationSender } from '../../src/conversation/sending/conversation-sender.js';
 import { WebhookRecorder } from '../../src/webhooks/webhook-recorder.js';
-import { randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
+import { listen, randomNumber, startTickets, TestCompany, type TicketsUnderTest } from './harness.js';
 
 /**
  * The public API's send of a text into a ticket that exists goes in one statement, against the ticket row
@@ -26,14 +26,6 @@ afterAll(async () => {
   await nc?.close();
   await t?.close();
 });
-
-function listen<T>(sub: Subscription): T[] {
-  const got: T[] = [];
-  void (async () => {
-    for await (const m of sub) got.push(m.json<T>());
-  })();
-  return got;
-}
 
 const db = () => t.app.get(getDataSourceToken()) as DataSource;
 

@@ -159,6 +159,17 @@ describe('batchedForBus', () => {
     expect(out[1]).toBe(events[1]);
   });
 
+  it("gathers no message across another event of the stream (a ticket's, a contact's): none is moved ahead of it", () => {
+    const [m1, m2, m3] = created([message(1, 7), message(2, 7), message(3, 7)], [ticket(7)]);
+    const moved = ticketUpdatedEvent({ ...(m1.payload as MessageEvent).ticket, queueId: 5 });
+    const send = { subject: 'wa.outbound.send.10', msgId: 'send:W2', payload: {} };
+    const out = batchedForBus([m1, send, m2, moved, m3]);
+    // a send (another stream) is no barrier; the ticket's event is: what came after it goes after it
+    expect(out.map((e) => e.subject)).toEqual(['message.batch.1.1', 'wa.outbound.send.10', 'ticket.updated.1.7', 'message.created.1.7']);
+    expect((out[0].payload as MessageBatchEvent).events.map((e) => e.message.id)).toEqual([1, 2]);
+    expect(out[3]).toBe(m3);
+  });
+
   it("names a batch by a digest of its events' msg ids: the same messages announced again are the same batch, others another", () => {
     const of = (ids: number[]) =>
       batchedForBus(

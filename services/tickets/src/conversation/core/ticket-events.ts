@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  Streams,
   TicketSubjects,
   type MessageBatchEvent,
   type MessageDto,
@@ -8,7 +9,7 @@ import {
   type TicketUpdatedEvent,
 } from '@wa/contracts';
 import type { EventBus } from '@wa/event-bus';
-import type { OutgoingEvent } from '../../outbox/outbox.service.js';
+import type { OutgoingEvent } from '@wa/server-kit';
 
 /** `ticket.updated`: its msg id changes with every change of the ticket, and repeats with a replay. */
 export function ticketUpdatedEvent(ticket: TicketDto): OutgoingEvent {
@@ -41,6 +42,10 @@ const BATCH_MAX_BYTES = 768 * 1024;
 
 const BATCHED = /^message\.(created|updated)\./;
 
+/** The subjects of the stream the batches go on (TICKETS): one of its other events is a barrier no batch is gathered across. */
+const TICKETS_SUBJECTS = Streams.TICKETS.subjects.map((s) => s.replace(/>$/, ''));
+const onTickets = (subject: string) => TICKETS_SUBJECTS.some((prefix) => subject.startsWith(prefix));
+
 /**
  * At least as many bytes as a message's event takes once JSON: 3 KB for its fields and its ticket's, 64 bytes a
  * tag, and its texts (the message's, the one it answers, the ticket's last) six times over, as JSON may write a
@@ -68,7 +73,9 @@ interface Gathering {
 /**
  * The events as they go onto the bus: the `message.created` / `message.updated` among them gathered per company
  * into `message.batch` events (in their order, at most BATCH_MAX_EVENTS and BATCH_MAX_BYTES each; a lone one
- * stays as it is), each where its first event was; the other events as they are. One stream message, one
+ * stays as it is), each where its first event was; the other events as they are, and one of them on the same stream
+ * (a ticket's, a contact's) ends every batch being gathered: no message event is moved ahead of it (a ticket's state
+ * in a message's event never older than an event before it, as the outbox writes them). One stream message, one
  * delivery and one ack for a stored batch instead of one per message (issue 44). A batch's msg id is a digest of
  * its events' own: a retry that announces the same messages again is dropped by the stream as a repeat, as each
  * event alone would be. What the outbox's taps (the webhooks) and the bot read are the events one by one.
@@ -80,6 +87,7 @@ export function batchedForBus(events: readonly OutgoingEvent[]): OutgoingEvent[]
     const verb = BATCHED.exec(e.subject)?.[1] as 'created' | 'updated' | undefined;
     if (!verb) {
       out.push(e);
+      if (onTickets(e.subject)) open.clear();
       continue;
     }
     const payload = e.payload as MessageEvent;
