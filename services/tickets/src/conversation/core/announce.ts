@@ -1,5 +1,5 @@
 import type { TicketDto } from '@wa/contracts';
-import type { OutgoingEvent } from '../../outbox/outbox.service.js';
+import type { OutgoingEvent } from '@wa/server-kit';
 import { messageEvent } from './ticket-events.js';
 import { messageView, ticketView, type MessageRead, type TicketRow } from './ticket-view.js';
 
