@@ -167,8 +167,13 @@ try {
           .map((m) => [m.name.slice(9), Math.round(m.startTime)]),
       ),
     );
+    // how much of it was fetching: the JS files asked for before the list was usable, and when the last of them came in
+    const fetched = await page.evaluate((usableAt) => {
+      const js = performance.getEntriesByType('resource').filter((r) => /\.m?js(\?|$)/.test(r.name) && r.startTime < usableAt);
+      return { files: js.length, lastIn: Math.round(Math.max(0, ...js.map((r) => r.responseEnd))) };
+    }, at);
     times.push(at);
-    phases.push(marks);
+    phases.push({ ...marks, 'js-files': fetched.files, 'js-last-in': fetched.lastIn });
     process.stderr.write(`bench: cold load ${i + 1}/${RUNS}: ${at.toFixed(0)} ms (${cards} cards) ${JSON.stringify(marks)}\n`);
     await ctx.close();
   }
@@ -207,6 +212,7 @@ Web console figures (Chromium ${browser.version()}, ${webUrl})
   /tickets cold load → list usable           median ${med.toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${RUNS} loads   target ≤ ${LIST_TARGET_MS} ms: ${ok(med <= LIST_TARGET_MS)}
       (for scale, the same cold load of /login to its form: median ${median(loginTimes).toFixed(0)} ms)
       (medians: theme built ${phase('theme')} ms, app code running ${phase('main')} ms, signed-in code ${phase('layout-code')} ms, list data ${phase('tickets-list')} ms)
+      (medians: ${phase('js-files')} JS files fetched before the list was usable, the last one in at ${phase('js-last-in')} ms)
   load average while measuring: ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')} on ${cpus().length} cores
