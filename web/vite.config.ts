@@ -28,7 +28,7 @@ type ChunkPlan = Map<string, string>;
 /**
  * A cold load in a few files rather than dozens. Left to the automatic splitting, the code came as 56 files on the
  * sign-in page and about 85 on a signed-in /tickets, most of 0.4–10 KB (each Chakra component and anatomy, each
- * helper shared by a different set of pages): on a busy 2-core box Chromium took until 1.4–1.6 s to have them all,
+ * helper shared by a different set of pages): on a busy 2-core box Chromium had them all only 1.5–1.8 s in,
  * six at a time, though the server answered each in 2 ms. Which modules a page needs is only known after
  * tree-shaking (a library's index reaches every component, a page uses a few), so a first build with the automatic
  * splitting, in memory, gives the chunks, and this build merges whole chunks of it, in this order: the chunks the
@@ -38,9 +38,11 @@ type ChunkPlan = Map<string, string>;
  * it loaded before, and a signed-in page the sign-in and public groups besides (a few KB of those pages' own code).
  * The entry's own chunk stays as it was: with its modules moved into `app` too, a signed-in cold load never
  * rendered (the entry's top-level await of the layout's import never ended: an import of `app` stayed pending).
- * bench/web, same machine: 9 files and 165.0 KB gzip on the sign-in page (56 and 178.5 KB before), the last JS of a
- * cold /tickets in at 630 ms (median), the list usable at 2,199 ms median (2,983 before); the web build took
- * 41.7 s (39.6 s before).
+ * bench/web, one product, the two builds' web/dist swapped, two pairs (before / after): the sign-in page 56 / 9
+ * files, 178.5 / 165.0 KB gzip, its form in 1,842 / 1,548 and 2,072 / 1,840 ms (median of 7 cold loads); a cold
+ * /tickets fetched 82 / 13 JS files, the last one in at 1,512 / 669 and 1,832 / 856 ms, but its list was usable no
+ * sooner (2,577 / 2,579 and 2,956 / 2,947 ms): there the main thread's compiling and rendering, not the fetching,
+ * sets the time on this machine. Fewer, larger files count for more over a real network's round trips.
  */
 async function chunkPlan(config: UserConfig): Promise<ChunkPlan> {
   const result = await build({
