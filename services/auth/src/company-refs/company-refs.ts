@@ -23,36 +23,43 @@ export class CompanyRefs implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(refs: CompanyRefsRepository, bus: EventBus) {
     const change = (subject: string) => subject.split('.')[1];
-    this.model = new CompanyRefsModel<RefKind>(bus, refs, [
-      {
-        stream: Streams.TICKETS.name,
-        durable: 'auth-queue-refs',
-        filter: 'queue.>',
-        read: (m) => {
-          if (change(m.subject) === 'deleted') {
-            const e = m.data as QueueDeletedEvent | undefined;
-            return e ? refOf('queue', e.queueId, e.companyId, true) : null;
-          }
-          const e = m.data as QueueChangedEvent | undefined;
-          return e?.queue ? refOf('queue', e.queue.id, e.companyId, false) : null;
+    this.model = new CompanyRefsModel<RefKind>(
+      bus,
+      refs,
+      [
+        {
+          stream: Streams.TICKETS.name,
+          durable: 'auth-queue-refs',
+          filter: 'queue.>',
+          read: (m) => {
+            if (change(m.subject) === 'deleted') {
+              const e = m.data as QueueDeletedEvent | undefined;
+              return e ? refOf('queue', e.queueId, e.companyId, true) : null;
+            }
+            const e = m.data as QueueChangedEvent | undefined;
+            return e?.queue ? refOf('queue', e.queue.id, e.companyId, false) : null;
+          },
         },
-      },
-      {
-        stream: Streams.CONNECTIONS.name,
-        durable: 'auth-connection-refs',
-        // session changes say nothing of whose the connection is
-        filter: 'connection.>',
-        read: (m) => {
-          if (change(m.subject) === 'session') return null;
-          if (change(m.subject) === 'deleted') {
-            const e = m.data as ConnectionDeletedEvent | undefined;
-            return e ? refOf('connection', e.connectionId, e.companyId, true) : null;
-          }
-          const e = m.data as ConnectionChangedEvent | undefined;
-          return e?.connection ? refOf('connection', e.connection.id, e.companyId, false) : null;
+        {
+          stream: Streams.CONNECTIONS.name,
+          durable: 'auth-connection-refs',
+          // session changes say nothing of whose the connection is
+          filter: 'connection.>',
+          read: (m) => {
+            if (change(m.subject) === 'session') return null;
+            if (change(m.subject) === 'deleted') {
+              const e = m.data as ConnectionDeletedEvent | undefined;
+              return e ? refOf('connection', e.connectionId, e.companyId, true) : null;
+            }
+            const e = m.data as ConnectionChangedEvent | undefined;
+            return e?.connection ? refOf('connection', e.connection.id, e.companyId, false) : null;
+          },
         },
-      },
-    ]);
+      ],
+      // a queue or connection made a moment ago by the same admin may not have reached us yet: without this, a user
+      // created right after their queue was refused 400 now and then (web-e2e accessibility, fresh-clone CI, 2026-12-02)
+      { settleMs: 2_000, settleStepMs: 200 },
+    );
   }
 
   onApplicationBootstrap(): Promise<void> {

@@ -73,35 +73,8 @@ export async function newAgent(http: HttpClient, adminToken: string, fields: Rec
  * knows them, so that a user may be put in them. Ids far from other suites'.
  */
 export async function refsOf(auth: AuthUnderTest, companyId: number, kind: 'queue' | 'connection', count = 1): Promise<number[]> {
-  const bus = auth.app.get(EventBus);
   const ids = Array.from({ length: count }, () => randomInt(1_000_000_000, 2_000_000_000));
-  const now = new Date().toISOString();
-  // whole records, as their owners publish them: other services consume the same streams
-  for (const id of ids) {
-    if (kind === 'queue') {
-      const event: QueueChangedEvent = {
-        companyId,
-        queue: {
-          id,
-          companyId,
-          name: `Fila ${id}`,
-          color: '#000000',
-          greetingMessage: '',
-          outOfHoursMessage: '',
-          orderQueue: null,
-          createdAt: now,
-          updatedAt: now,
-        },
-      };
-      await bus.publish(TicketSubjects.queueUpdated(companyId, id), event, { msgId: `test-queue:${id}` });
-    } else {
-      const event: ConnectionChangedEvent = {
-        companyId,
-        connection: connectionRecord(companyId, id, { name: `Conexão ${id}`, isDefault: false }),
-      };
-      await bus.publish(ConnectionSubjects.updated(companyId, id), event, { msgId: `test-connection:${id}` });
-    }
-  }
+  for (const id of ids) await publishRef(auth, companyId, kind, id);
   await waitFor(async () => {
     const [row] = await auth.db.query(`SELECT count(*)::int AS n FROM auth.company_refs WHERE kind = $1 AND id = ANY($2::int[])`, [
       kind,
@@ -110,6 +83,35 @@ export async function refsOf(auth: AuthUnderTest, companyId: number, kind: 'queu
     return row.n === ids.length;
   });
   return ids;
+}
+
+/** A queue's or connection's record as its owner publishes it (tickets, whatsapp-sessions): other services consume the same streams. */
+export async function publishRef(auth: AuthUnderTest, companyId: number, kind: 'queue' | 'connection', id: number): Promise<void> {
+  const bus = auth.app.get(EventBus);
+  const now = new Date().toISOString();
+  if (kind === 'queue') {
+    const event: QueueChangedEvent = {
+      companyId,
+      queue: {
+        id,
+        companyId,
+        name: `Fila ${id}`,
+        color: '#000000',
+        greetingMessage: '',
+        outOfHoursMessage: '',
+        orderQueue: null,
+        createdAt: now,
+        updatedAt: now,
+      },
+    };
+    await bus.publish(TicketSubjects.queueUpdated(companyId, id), event, { msgId: `test-queue:${id}` });
+  } else {
+    const event: ConnectionChangedEvent = {
+      companyId,
+      connection: connectionRecord(companyId, id, { name: `Conexão ${id}`, isDefault: false }),
+    };
+    await bus.publish(ConnectionSubjects.updated(companyId, id), event, { msgId: `test-connection:${id}` });
+  }
 }
 
 /** A new company, and its admin signed in from an address of their own. */

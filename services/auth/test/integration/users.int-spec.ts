@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomInt } from 'node:crypto';
 import { UserDirectory } from '@wa/auth';
 import { EventBus } from '@wa/event-bus';
 import { uniqueEmail, waitFor } from '@wa/testing';
-import { adminOfNewCompany as adminOfCompany, login, newAgent, newCompany, refsOf, startAuth, type AuthUnderTest } from './harness.js';
+import {
+  adminOfNewCompany as adminOfCompany,
+  login,
+  newAgent,
+  newCompany,
+  publishRef,
+  refsOf,
+  startAuth,
+  type AuthUnderTest,
+} from './harness.js';
 
 let auth: AuthUnderTest;
 
@@ -140,6 +150,19 @@ describe('users: permissions', () => {
     // the company's own are accepted
     const ok = await a.http.put(`/users/${agent.id}`, { token: a.token, body: { whatsappId: ownConnection } });
     expect(ok.status).toBe(200);
+  });
+
+  it('accepts a queue made a moment ago whose event reaches auth while the user is being created', async () => {
+    const a = await adminOfNewCompany();
+    const queue = randomInt(1_000_000_000, 2_000_000_000);
+    const creating = a.http.post('/users', {
+      token: a.token,
+      body: { name: 'Agente da fila nova', email: uniqueEmail(), password: 'secret1', queueIds: [queue] },
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    await publishRef(auth, a.companyId, 'queue', queue);
+    const created = await creating;
+    expect({ status: created.status, queueIds: created.body.queueIds }).toEqual({ status: 201, queueIds: [queue] });
   });
 });
 
