@@ -26,7 +26,7 @@ import {
   sleep,
   streamSeqs,
 } from '../lib/product.mjs';
-import { busyPercent, costRanking, cpuSeconds, machineCpu, postgresCpu, processCosts } from '../lib/proc.mjs';
+import { busyPercent, costRanking, cpuSeconds, machineCpu, paceProbe, postgresCpu, processCosts } from '../lib/proc.mjs';
 import pg from 'pg';
 
 const arg = (i, name, dflt) => Number(process.argv[2 + i] ?? process.env[name] ?? dflt);
@@ -91,6 +91,7 @@ async function main() {
   ensureBuilt(log);
   const load0 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   log(`logs in ${bench.logDir}`);
+  const pace0 = paceProbe().ms;
 
   const dbUrl = await recreateDatabase(PG_URL, DB_NAME);
   const adminUser = await createCompany(dbUrl);
@@ -115,6 +116,7 @@ async function main() {
   let lastCreateAt = 0;
   const waiting = new Map(); // phase 2: body -> inject start time
   const latencies = [];
+  const seen = new Map(); // phase 2: body -> [inject start, on the socket] (performance.now())
   socket.on(`company-${companyId}-appMessage`, (p) => {
     if (p?.action !== 'create' || p.message?.fromMe) return;
     creates++;
@@ -122,6 +124,7 @@ async function main() {
     const t0 = waiting.get(p.message?.body);
     if (t0 !== undefined) {
       latencies.push(lastCreateAt - t0);
+      seen.set(p.message.body, [t0, lastCreateAt]);
       waiting.delete(p.message.body);
     }
   });
@@ -322,6 +325,8 @@ async function main() {
   const pg3 = postgresCpu();
   const nats3 = children.filter((c) => c.name === 'nats-server').map((c) => cpuSeconds(c.child.pid))[0];
   const selfCpu3 = process.cpuUsage(selfCpu2);
+  const split = await phase2Split(pool, seen);
+  const pace1 = paceProbe().ms;
 
   // ---- figures --------------------------------------------------------------------------------
   const injectSecs = (injectedAt - t0) / 1000;
@@ -335,6 +340,9 @@ async function main() {
     `inbound benchmark${BOT ? ' with the bot on (a greeting and a menu of two queues)' : ''}: N=${N} messages from M=${M} contacts, phase 1 ${BATCH} a sandbox call with ${CONCURRENCY} calls in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`,
   );
   out(`load average before / after          : ${load0} / ${load1}`);
+  out(
+    `machine pace before / after          : ${fmt(pace0)} / ${fmt(pace1)} CPU ms for a fixed piece of work (lower is faster; compare runs by it)`,
+  );
   out(`injected (202 or JetStream ack)      : ${fmt(N)} in ${fmt(injectSecs, 2)} s = ${fmt(N / injectSecs)} msg/s`);
   out(
     `stored (tickets.messages rows)       : ${fmt(Math.min(storedCount, N))} in ${fmt(storedSecs, 2)} s = ${storedDoneAt ? fmt(N / storedSecs) : 'n/a (not all stored)'} msg/s (target >= 3,000)`,
@@ -400,12 +408,49 @@ async function main() {
   out(`inject -> appMessage on socket  p99  : ${fmt(percentile(lat, 99), 2)} ms (target <= 50)`);
   out(`inject -> appMessage on socket  p90 / max: ${fmt(percentile(lat, 90), 2)} / ${fmt(lat[lat.length - 1], 2)} ms`);
   out(`inject call (202) duration  p50 / p99: ${fmt(percentile(inj, 50), 2)} / ${fmt(percentile(inj, 99), 2)} ms`);
+  if (split) {
+    const show = (xs) => `${fmt(percentile(xs, 50), 1)} / ${fmt(percentile(xs, 99), 1)} / ${fmt(xs[xs.length - 1], 1)}`;
+    out(
+      `phase 2 split p50 / p99 / max (ms)  : inject -> stored ${show(split.toStored)}; stored -> socket ${show(split.toSocket)} (stored: the row's createdAt, its transaction's start)`,
+    );
+    out(
+      `phase 2 slowest message             : ${fmt(split.worst.total, 1)} ms = ${fmt(split.worst.toStored, 1)} to stored + ${fmt(split.worst.toSocket, 1)} to the socket, ${fmt(split.worst.offsetS, 1)} s into the phase`,
+    );
+  }
   if (disconnected) out(`warning: the admin socket disconnected (${disconnected})`);
 
   socket.close();
   await bus?.close();
   await pool.end();
   agent.destroy();
+}
+
+/**
+ * Where phase 2's time went, message by message: from the inject call's start to the row's `createdAt` (the start of
+ * the transaction that stored it: PostgreSQL and this process read the same clock) and from there to the socket.
+ */
+async function phase2Split(pool, seen) {
+  if (seen.size === 0) return undefined;
+  const { rows } = await pool.query(
+    `SELECT body, extract(epoch FROM "createdAt") * 1000 AS at FROM tickets.messages WHERE body = ANY($1) AND NOT "fromMe"`,
+    [[...seen.keys()]],
+  );
+  const toStored = [];
+  const toSocket = [];
+  let worst;
+  const first = Math.min(...[...seen.values()].map(([t0]) => t0));
+  for (const r of rows) {
+    const [t0, at] = seen.get(r.body);
+    const storedAt = Number(r.at) - performance.timeOrigin; // on performance.now()'s scale
+    const a = storedAt - t0;
+    const b = at - storedAt;
+    toStored.push(a);
+    toSocket.push(b);
+    if (!worst || a + b > worst.total) worst = { total: a + b, toStored: a, toSocket: b, offsetS: (t0 - first) / 1000 };
+  }
+  toStored.sort((x, y) => x - y);
+  toSocket.sort((x, y) => x - y);
+  return { toStored, toSocket, worst };
 }
 
 /** The chatbot's menu on the bench's connection: a greeting and two queues, as tickets reads it (its copy of the connection). */

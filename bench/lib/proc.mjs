@@ -1,5 +1,6 @@
 // CPU accounting from /proc, for the benchmarks' figures.
 import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 
 /** busy and total jiffies of the whole machine (/proc/stat `cpu` line) */
 export function machineCpu() {
@@ -89,4 +90,19 @@ export function costRanking(before, after) {
     .map(([k, v]) => [k, costSince(before[k], v)])
     .filter(([, c]) => c.user + c.sys >= 0.2)
     .sort((a, b) => b[1].user + b[1].sys - a[1].user - a[1].sys);
+}
+
+/**
+ * The machine's pace now: CPU ms this process spends on a fixed piece of work (hashing 32 MB). On a shared host
+ * the same work costs more CPU time when neighbours load its cores and caches, and so does every process of a
+ * run; a run whose pace is slower than another's measured a slower machine, not slower code.
+ */
+export function paceProbe() {
+  const data = Buffer.alloc(1 << 20, 7);
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < 32; i++) createHash('sha256').update(data).digest();
+  let x = 0;
+  for (let i = 0; i < 20_000_000; i++) x = (x * 31 + i) | 0;
+  const c = process.cpuUsage(c0);
+  return { ms: (c.user + c.system) / 1000, x };
 }

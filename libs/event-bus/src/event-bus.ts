@@ -34,6 +34,8 @@ export const DEFAULT_STREAM_BYTES: Record<string, number> = { WA: 8 * GiB, TICKE
 const MIN_STREAM_BYTES = 64 * 1024 ** 2;
 
 const encoder = new TextEncoder();
+/** At most one "publish failed; trying again" line in this long (see EventBus.sayRetry). */
+const RETRY_WARN_EVERY_MS = 10_000;
 
 /** Default logger: one JSON line per entry (info on stdout, warn/error on stderr). */
 function jsonLine(level: string, stream: NodeJS.WriteStream) {
@@ -95,6 +97,8 @@ export function defaultStreams(): StreamSpec[] {
 export class EventBus {
   private readonly runners = new Set<ConsumerRunner<unknown>>();
   private readonly publisher: JetStreamPublisher;
+  private retryWarnAt = 0;
+  private retriesUnsaid = 0;
   private closing: Promise<void> | undefined;
   private connected = true;
 
@@ -335,9 +339,28 @@ export class EventBus {
         return { duplicate: ack.duplicate, seq: ack.seq };
       } catch (err) {
         if (attempt >= 2 || this.connection.isClosed() || !isTransientPublishError(err)) throw err;
+        this.sayRetry(subject, opts.msgId, attempt + 1, err);
         await new Promise((r) => setTimeout(r, attempt === 0 ? 100 : 500));
       }
     }
+  }
+
+  /**
+   * A publish tried again is said, so that a stall can be traced to it (its caller waited: a lost ack costs the whole
+   * timeout); during an outage every publish fails, so at most one line in RETRY_WARN_EVERY_MS, with how many were not said.
+   */
+  private sayRetry(subject: string, msgId: string, attempt: number, err: unknown): void {
+    const now = Date.now();
+    if (now - this.retryWarnAt < RETRY_WARN_EVERY_MS) {
+      this.retriesUnsaid++;
+      return;
+    }
+    this.log.warn(
+      { subject, msgId, attempt, err: errorMessage(err), othersSinceLastLine: this.retriesUnsaid },
+      'event-bus: publish failed; trying again',
+    );
+    this.retryWarnAt = now;
+    this.retriesUnsaid = 0;
   }
 
   /**

@@ -87,6 +87,11 @@ describe('EventBus publish / streams', () => {
   it('rejects a publish that no stream takes', async () => {
     // "no responders" (503) after its retries, not a timeout
     await expect(bus.publish(`nostream${u.sfx}.x`, {}, { msgId: 'x' })).rejects.toMatchObject({ code: '503' });
+    // a retry is said (its caller waited: a stall can be traced to it), once in 10 s (an outage fails every publish)
+    const said = () => log.entries.filter((e) => e.msg === 'event-bus: publish failed; trying again');
+    expect(said().map((e) => [e.obj.subject, e.obj.attempt])).toEqual([[`nostream${u.sfx}.x`, 1]]);
+    await expect(bus.publish(`nostream${u.sfx}.y`, {}, { msgId: 'y' })).rejects.toMatchObject({ code: '503' });
+    expect(said()).toHaveLength(1);
   });
 
   it('pipelines many publishes', async () => {
