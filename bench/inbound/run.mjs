@@ -340,9 +340,7 @@ async function main() {
     `inbound benchmark${BOT ? ' with the bot on (a greeting and a menu of two queues)' : ''}: N=${N} messages from M=${M} contacts, phase 1 ${BATCH} a sandbox call with ${CONCURRENCY} calls in flight, injected via ${{ gateway: 'messaging-gateway', sessions: 'whatsapp-sessions directly', bus: 'JetStream directly (DIAGNOSTIC: no HTTP, no whatsapp-sessions)' }[VIA]}, NATS ${NATS_URL_GIVEN || 'private nats-server'}, Redis ${REDIS_URL_GIVEN || 'private redis-server'}`,
   );
   out(`load average before / after          : ${load0} / ${load1}`);
-  out(
-    `machine pace before / after          : ${fmt(pace0)} / ${fmt(pace1)} CPU ms for a fixed piece of work (lower is faster; compare runs by it)`,
-  );
+  out(`machine pace before / after          : ${fmt(pace0)} / ${fmt(pace1)} CPU ms for a fixed piece of work, alone (lower is faster)`);
   out(`injected (202 or JetStream ack)      : ${fmt(N)} in ${fmt(injectSecs, 2)} s = ${fmt(N / injectSecs)} msg/s`);
   out(
     `stored (tickets.messages rows)       : ${fmt(Math.min(storedCount, N))} in ${fmt(storedSecs, 2)} s = ${storedDoneAt ? fmt(N / storedSecs) : 'n/a (not all stored)'} msg/s (target >= 3,000)`,

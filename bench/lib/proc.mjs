@@ -93,9 +93,9 @@ export function costRanking(before, after) {
 }
 
 /**
- * The machine's pace now: CPU ms this process spends on a fixed piece of work (hashing 32 MB). On a shared host
- * the same work costs more CPU time when neighbours load its cores and caches, and so does every process of a
- * run; a run whose pace is slower than another's measured a slower machine, not slower code.
+ * The machine's pace now: CPU ms this process spends on a fixed piece of work (hashing 32 MB, a loop). A slower
+ * pace than another run's says the machine was slower (a shared host's neighbours); the same pace does not say
+ * it was as fast under load (one busy core, alone, is all this measures).
  */
 export function paceProbe() {
   const data = Buffer.alloc(1 << 20, 7);
