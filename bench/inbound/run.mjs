@@ -436,7 +436,8 @@ async function phase2Split(pool, seen) {
   const toStored = [];
   const toSocket = [];
   let worst;
-  const first = Math.min(...[...seen.values()].map(([t0]) => t0));
+  let first = Infinity;
+  for (const [t0] of seen.values()) first = Math.min(first, t0);
   for (const r of rows) {
     const [t0, at] = seen.get(r.body);
     const storedAt = Number(r.at) - performance.timeOrigin; // on performance.now()'s scale
